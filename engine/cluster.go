@@ -1,0 +1,221 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/policy"
+)
+
+// Source yields jobs in non-decreasing submit order; Next returns io.EOF
+// after the last one. Other errors stop the simulation.
+type Source interface {
+	Next() (job.Job, error)
+}
+
+// ClusterConfig describes a simulation of one space-shared cluster with a
+// central queue.
+type ClusterConfig struct {
+	Procs    int          // identical processors
+	Policy   policy.Queue // decides which waiting jobs start
+	Source   Source       // the workload
+	Listener Listener     // may be nil
+	// Continue lets a job run past its requested time; by default (false)
+	// it is killed at the limit, as resource managers do.
+	Continue bool
+}
+
+// Stats are the engine's own counts for a finished run.
+type Stats struct {
+	Jobs      int64   // jobs submitted (= finished, on success)
+	Killed    int64   // jobs killed at their limit
+	Passes    int64   // scheduling passes (instants)
+	Events    int64   // events applied
+	End       float64 // time of the last event
+	MaxQueued int     // largest number of waiting jobs
+}
+
+type slot struct {
+	job    job.Job
+	start  float64
+	reason job.StartReason
+	killed bool
+}
+
+// Cluster is one simulation run; build it with NewCluster and call Run once.
+type Cluster struct {
+	cfg      ClusterConfig
+	lis      Listener
+	events   Queue
+	slots    []slot
+	freeList []int32
+	waiting  map[job.ID]int32
+	free     int
+	now      float64
+	lastSub  float64
+	plan     policy.Plan
+	stats    Stats
+	ran      bool
+}
+
+// NewCluster checks cfg and returns a simulation ready to Run.
+func NewCluster(cfg ClusterConfig) (*Cluster, error) {
+	if cfg.Procs <= 0 {
+		return nil, fmt.Errorf("engine: machine size must be positive, got %d", cfg.Procs)
+	}
+	if cfg.Policy == nil || cfg.Source == nil {
+		return nil, errors.New("engine: a policy and a source are required")
+	}
+	lis := cfg.Listener
+	if lis == nil {
+		lis = NopListener{}
+	}
+	return &Cluster{cfg: cfg, lis: lis, waiting: make(map[job.ID]int32), free: cfg.Procs}, nil
+}
+
+// Stats returns the engine's counts (complete after Run).
+func (c *Cluster) Stats() Stats { return c.stats }
+
+// Run simulates the whole workload. It returns an error if the source
+// fails, a job is impossible, or the policy makes an invalid decision.
+func (c *Cluster) Run() error {
+	if c.ran {
+		return errors.New("engine: Run called twice")
+	}
+	c.ran = true
+	if err := c.loadNext(); err != nil {
+		return err
+	}
+	for c.events.Len() > 0 {
+		t := c.events.Peek().Time
+		c.now = t
+		for c.events.Len() > 0 && c.events.Peek().Time == t {
+			ev := c.events.Pop()
+			c.stats.Events++
+			switch ev.Class {
+			case ClassCompletion:
+				c.complete(ev.Ref)
+			case ClassArrival:
+				if err := c.arrive(ev.Ref); err != nil {
+					return err
+				}
+			}
+		}
+		c.stats.Passes++
+		c.plan.Reset()
+		c.cfg.Policy.Schedule(t, c.free, &c.plan)
+		for _, s := range c.plan.Starts {
+			if err := c.start(s); err != nil {
+				return err
+			}
+		}
+	}
+	c.stats.End = c.now
+	if n := len(c.waiting); n > 0 {
+		return fmt.Errorf("policy %s: %d job(s) never started although all %d processors are free at t=%g",
+			c.cfg.Policy.Name(), n, c.cfg.Procs, c.now)
+	}
+	return nil
+}
+
+func (c *Cluster) alloc() int32 {
+	if n := len(c.freeList); n > 0 {
+		i := c.freeList[n-1]
+		c.freeList = c.freeList[:n-1]
+		return i
+	}
+	c.slots = append(c.slots, slot{})
+	return int32(len(c.slots) - 1)
+}
+
+// loadNext reads the next job and schedules its arrival.
+func (c *Cluster) loadNext() error {
+	j, err := c.cfg.Source.Next()
+	if err == io.EOF {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := c.checkJob(&j); err != nil {
+		return err
+	}
+	c.lastSub = j.Submit
+	i := c.alloc()
+	c.slots[i] = slot{job: j}
+	c.events.Push(j.Submit, ClassArrival, i)
+	return nil
+}
+
+func (c *Cluster) checkJob(j *job.Job) error {
+	switch {
+	case j.Procs < 1:
+		return fmt.Errorf("job %d: needs %d processors (must be >= 1)", j.ID, j.Procs)
+	case j.Procs > c.cfg.Procs:
+		return fmt.Errorf("job %d: needs %d processors, the machine has %d", j.ID, j.Procs, c.cfg.Procs)
+	case !(j.Runtime >= 0):
+		return fmt.Errorf("job %d: invalid runtime %g", j.ID, j.Runtime)
+	case !(j.Estimate >= 0):
+		return fmt.Errorf("job %d: invalid estimate %g", j.ID, j.Estimate)
+	case j.Submit < c.lastSub:
+		return fmt.Errorf("job %d: submit time %g is before the previous job's %g (workload not sorted)", j.ID, j.Submit, c.lastSub)
+	case j.Submit < c.now:
+		return fmt.Errorf("job %d: submit time %g is in the past (now %g)", j.ID, j.Submit, c.now)
+	}
+	if _, dup := c.waiting[j.ID]; dup {
+		return fmt.Errorf("job %d: duplicate job id", j.ID)
+	}
+	return nil
+}
+
+func (c *Cluster) arrive(i int32) error {
+	s := &c.slots[i]
+	c.waiting[s.job.ID] = i
+	c.stats.Jobs++
+	if q := len(c.waiting); q > c.stats.MaxQueued {
+		c.stats.MaxQueued = q
+	}
+	c.lis.JobSubmitted(c.now, &s.job)
+	c.cfg.Policy.Submit(c.now, s.job.Info())
+	return c.loadNext()
+}
+
+func (c *Cluster) start(d policy.Start) error {
+	i, ok := c.waiting[d.ID]
+	if !ok {
+		return fmt.Errorf("policy %s at t=%g: start job %d: the job is not waiting", c.cfg.Policy.Name(), c.now, d.ID)
+	}
+	s := &c.slots[i]
+	if s.job.Procs > c.free {
+		return fmt.Errorf("policy %s at t=%g: start job %d: needs %d processors, %d free",
+			c.cfg.Policy.Name(), c.now, d.ID, s.job.Procs, c.free)
+	}
+	delete(c.waiting, d.ID)
+	c.free -= s.job.Procs
+	s.start, s.reason = c.now, d.Reason
+	dur := s.job.Runtime
+	if !c.cfg.Continue && s.job.Request > 0 && dur > s.job.Request {
+		dur, s.killed = s.job.Request, true
+	}
+	c.lis.JobStarted(c.now, &s.job, d.Reason)
+	c.events.Push(c.now+dur, ClassCompletion, i)
+	return nil
+}
+
+func (c *Cluster) complete(i int32) {
+	s := &c.slots[i]
+	c.free += s.job.Procs
+	rec := Record{Job: &s.job, Start: s.start, End: c.now, Reason: s.reason}
+	if s.killed {
+		rec.State = job.WalltimeReached
+		c.stats.Killed++
+		c.lis.JobKilled(c.now, &rec)
+	} else {
+		c.lis.JobFinished(c.now, &rec)
+	}
+	c.cfg.Policy.Finish(c.now, s.job.ID)
+	c.slots[i] = slot{}
+	c.freeList = append(c.freeList, i)
+}

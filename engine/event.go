@@ -1,0 +1,97 @@
+package engine
+
+// Class orders events that happen at the same instant: completions first,
+// then arrivals, then timers (DESIGN.md section 2).
+type Class uint8
+
+const (
+	ClassCompletion Class = iota
+	ClassArrival
+	ClassTimer
+)
+
+// Event is a value event. Ref is interpreted by the model that pushed it
+// (a job slot, a site, a timer id).
+type Event struct {
+	Time  float64
+	Class Class
+	seq   uint64
+	Ref   int32
+}
+
+func (a *Event) less(b *Event) bool {
+	if a.Time != b.Time {
+		return a.Time < b.Time
+	}
+	if a.Class != b.Class {
+		return a.Class < b.Class
+	}
+	return a.seq < b.seq
+}
+
+// Queue is a typed binary min-heap of events keyed by (Time, Class, seq).
+// Push and Pop are O(log n) and allocate only when the backing slice grows.
+// The zero value is an empty queue.
+type Queue struct {
+	ev  []Event
+	seq uint64
+}
+
+// Len returns the number of pending events.
+func (q *Queue) Len() int { return len(q.ev) }
+
+// Push adds an event; its sequence number is assigned here.
+func (q *Queue) Push(time float64, class Class, ref int32) {
+	q.seq++
+	q.ev = append(q.ev, Event{Time: time, Class: class, seq: q.seq, Ref: ref})
+	// sift up
+	h := q.ev
+	i := len(h) - 1
+	e := h[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !e.less(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = e
+}
+
+// Peek returns the earliest event without removing it. It must not be
+// called on an empty queue.
+func (q *Queue) Peek() Event { return q.ev[0] }
+
+// Pop removes and returns the earliest event. It must not be called on an
+// empty queue.
+func (q *Queue) Pop() Event {
+	h := q.ev
+	top := h[0]
+	n := len(h) - 1
+	last := h[n]
+	q.ev = h[:n]
+	if n == 0 {
+		return top
+	}
+	h = q.ev
+	// sift down
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		c := l
+		if r := l + 1; r < n && h[r].less(&h[l]) {
+			c = r
+		}
+		if !h[c].less(&last) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = last
+	return top
+}

@@ -1,0 +1,85 @@
+package metrics
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+
+	"github.com/schedlab/schedlab/engine"
+)
+
+// JobsHeader is the header row of jobs.csv.
+const JobsHeader = "job_id,submission_time,requested_number_of_resources,requested_time," +
+	"starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch," +
+	"final_state,start_reason\n"
+
+// JobsCSV writes one jobs.csv row per finished job. Unknown values
+// (requested_time when the request is unknown, stretch of a zero-length
+// job) are empty cells. Check Err after the run, then call Flush.
+type JobsCSV struct {
+	engine.NopListener
+	w   *bufio.Writer
+	buf []byte
+	err error
+}
+
+// NewJobsCSV writes the header to w and returns the listener.
+func NewJobsCSV(w io.Writer) *JobsCSV {
+	j := &JobsCSV{w: bufio.NewWriterSize(w, 1<<16)}
+	_, j.err = j.w.WriteString(JobsHeader)
+	return j
+}
+
+func (j *JobsCSV) JobFinished(now float64, r *engine.Record) { j.row(r) }
+func (j *JobsCSV) JobKilled(now float64, r *engine.Record)   { j.row(r) }
+
+func num(b []byte, v float64) []byte { return strconv.AppendFloat(b, v, 'f', -1, 64) }
+
+func (j *JobsCSV) row(r *engine.Record) {
+	if j.err != nil {
+		return
+	}
+	b := j.buf[:0]
+	b = strconv.AppendInt(b, int64(r.Job.ID), 10)
+	b = append(b, ',')
+	b = num(b, r.Job.Submit)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(r.Job.Procs), 10)
+	b = append(b, ',')
+	if r.Job.Request > 0 {
+		b = num(b, r.Job.Request)
+	}
+	b = append(b, ',')
+	b = num(b, r.Start)
+	b = append(b, ',')
+	ex := r.Exec()
+	b = num(b, ex)
+	b = append(b, ',')
+	b = num(b, r.End)
+	b = append(b, ',')
+	b = num(b, r.Wait())
+	b = append(b, ',')
+	b = num(b, r.Turnaround())
+	b = append(b, ',')
+	if ex > 0 {
+		b = num(b, r.Turnaround()/ex)
+	}
+	b = append(b, ',')
+	b = append(b, r.State.String()...)
+	b = append(b, ',')
+	b = append(b, r.Reason.String()...)
+	b = append(b, '\n')
+	j.buf = b
+	_, j.err = j.w.Write(b)
+}
+
+// Err reports the first write error.
+func (j *JobsCSV) Err() error { return j.err }
+
+// Flush writes buffered rows.
+func (j *JobsCSV) Flush() error {
+	if j.err != nil {
+		return j.err
+	}
+	return j.w.Flush()
+}

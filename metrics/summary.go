@@ -1,0 +1,144 @@
+package metrics
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job"
+)
+
+// DefaultTau is the bounded-slowdown threshold for traces, in seconds.
+const DefaultTau = 10.0
+
+// Summary accumulates summary metrics. Create with NewSummary.
+type Summary struct {
+	engine.NopListener
+	procs int
+	tau   float64
+
+	n, killed, zeroLen   int64
+	sumWait, maxWait     float64
+	sumResp, maxResp     float64
+	sumSld, sumBsld      float64
+	work                 float64
+	firstSubmit, lastEnd float64
+	byReason             [job.NumReasons]int64
+	started              bool
+}
+
+// NewSummary returns a Summary for a machine of procs processors and
+// bounded-slowdown threshold tau (use DefaultTau for traces).
+func NewSummary(procs int, tau float64) *Summary {
+	return &Summary{procs: procs, tau: tau}
+}
+
+func (s *Summary) JobSubmitted(now float64, j *job.Job) {
+	if !s.started {
+		s.firstSubmit, s.started = j.Submit, true
+	}
+}
+
+func (s *Summary) JobFinished(now float64, r *engine.Record) { s.add(r) }
+func (s *Summary) JobKilled(now float64, r *engine.Record) {
+	s.killed++
+	s.add(r)
+}
+
+func (s *Summary) add(r *engine.Record) {
+	s.n++
+	w, resp, ex := r.Wait(), r.Turnaround(), r.Exec()
+	s.sumWait += w
+	s.maxWait = math.Max(s.maxWait, w)
+	s.sumResp += resp
+	s.maxResp = math.Max(s.maxResp, resp)
+	if ex > 0 {
+		s.sumSld += resp / ex
+	} else {
+		s.zeroLen++
+	}
+	s.sumBsld += math.Max(1, resp/math.Max(ex, s.tau))
+	s.work += float64(r.Job.Procs) * ex
+	s.lastEnd = math.Max(s.lastEnd, r.End)
+	s.byReason[r.Reason]++
+}
+
+// Result is the summary of a run, as written to summary.json.
+type Result struct {
+	Jobs                int64            `json:"jobs"`
+	Killed              int64            `json:"killed"`
+	MeanWait            float64          `json:"mean_wait"`
+	MaxWait             float64          `json:"max_wait"`
+	MeanResponse        float64          `json:"mean_response"`
+	MaxResponse         float64          `json:"max_response"`
+	MeanSlowdown        float64          `json:"mean_slowdown"`
+	ZeroLengthJobs      int64            `json:"zero_length_jobs"`
+	MeanBoundedSlowdown float64          `json:"mean_bounded_slowdown"`
+	Tau                 float64          `json:"bounded_slowdown_tau"`
+	Utilization         float64          `json:"utilization"`
+	Makespan            float64          `json:"makespan"`
+	FirstSubmit         float64          `json:"first_submit"`
+	Procs               int              `json:"procs"`
+	StartReasons        map[string]int64 `json:"start_reasons"`
+}
+
+// Result computes the summary of the jobs seen so far.
+func (s *Summary) Result() Result {
+	r := Result{Jobs: s.n, Killed: s.killed, MaxWait: s.maxWait, MaxResponse: s.maxResp,
+		ZeroLengthJobs: s.zeroLen, Tau: s.tau, Makespan: s.lastEnd, FirstSubmit: s.firstSubmit,
+		Procs: s.procs, StartReasons: map[string]int64{}}
+	if s.n > 0 {
+		n := float64(s.n)
+		r.MeanWait, r.MeanResponse, r.MeanBoundedSlowdown = s.sumWait/n, s.sumResp/n, s.sumBsld/n
+		if m := s.n - s.zeroLen; m > 0 {
+			r.MeanSlowdown = s.sumSld / float64(m)
+		}
+		if span := s.lastEnd - s.firstSubmit; span > 0 {
+			r.Utilization = s.work / (float64(s.procs) * span)
+		}
+	}
+	for i := range job.NumReasons {
+		r.StartReasons[job.StartReason(i).String()] = s.byReason[i]
+	}
+	return r
+}
+
+// WriteJSON writes r as indented JSON (map keys are sorted by encoding/json,
+// so the output is deterministic).
+func (r Result) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteText prints r as an aligned table for people.
+func (r Result) WriteText(w io.Writer) error {
+	rows := []struct {
+		k string
+		v string
+	}{
+		{"jobs", fmt.Sprint(r.Jobs)},
+		{"killed at limit", fmt.Sprint(r.Killed)},
+		{"mean wait (s)", f1(r.MeanWait)},
+		{"max wait (s)", f1(r.MaxWait)},
+		{"mean response (s)", f1(r.MeanResponse)},
+		{"mean slowdown", f3(r.MeanSlowdown)},
+		{fmt.Sprintf("mean bounded slowdown (tau=%gs)", r.Tau), f3(r.MeanBoundedSlowdown)},
+		{"utilization", f3(r.Utilization)},
+		{"makespan (s)", f1(r.Makespan)},
+		{"started immediately", fmt.Sprint(r.StartReasons["immediate"])},
+		{"started by backfilling", fmt.Sprint(r.StartReasons["backfilled"])},
+		{"started after waiting (reserved)", fmt.Sprint(r.StartReasons["reserved"])},
+	}
+	for _, row := range rows {
+		if _, err := fmt.Fprintf(w, "%-34s %14s\n", row.k, row.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func f1(v float64) string { return fmt.Sprintf("%.1f", v) }
+func f3(v float64) string { return fmt.Sprintf("%.3f", v) }

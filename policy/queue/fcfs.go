@@ -1,0 +1,34 @@
+package queue
+
+import (
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/policy"
+)
+
+// FCFS is strict first-come first-served: jobs start in queue order while
+// the head fits; nothing passes a blocked head.
+type FCFS struct {
+	w waitQueue
+}
+
+// NewFCFS returns a strict FCFS policy.
+func NewFCFS() *FCFS { return &FCFS{} }
+
+func (f *FCFS) Name() string                   { return "fcfs" }
+func (f *FCFS) Submit(now float64, j job.Info) { f.w.insert(j) }
+func (f *FCFS) Finish(now float64, id job.ID)  {}
+
+func (f *FCFS) Schedule(now float64, free int, plan *policy.Plan) {
+	n := 0
+	for n < len(f.w.q) && f.w.q[n].Procs <= free {
+		e := &f.w.q[n]
+		free -= e.Procs
+		plan.Start(e.ID, reasonFor(false, now, &e.Info))
+		n++
+	}
+	if n > 0 {
+		k := copy(f.w.q, f.w.q[n:])
+		clear(f.w.q[k:])
+		f.w.q = f.w.q[:k]
+	}
+}

@@ -1,0 +1,167 @@
+package profile
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+type seg struct {
+	t    float64
+	free int
+}
+
+// Profile is the availability of a pool of Total processors over time.
+// The zero value is not usable; call New.
+type Profile struct {
+	total int
+	segs  []seg
+}
+
+// New returns a profile of total processors, all free from time origin on.
+func New(total int, origin float64) *Profile {
+	return &Profile{total: total, segs: []seg{{t: origin, free: total}}}
+}
+
+// Total is the size of the pool.
+func (p *Profile) Total() int { return p.total }
+
+// Len is the number of breakpoints (a measure of the profile's cost).
+func (p *Profile) Len() int { return len(p.segs) }
+
+// Span returns the end of a span of duration d starting at s: s+d, or the
+// next float after s when d is zero (or too small to move s).
+func Span(s, d float64) float64 {
+	e := s + d
+	if e <= s {
+		e = math.Nextafter(s, math.Inf(1))
+	}
+	return e
+}
+
+// Advance forgets the past: segments that end at or before now are dropped
+// and the first segment starts at now. now must not decrease.
+func (p *Profile) Advance(now float64) {
+	i := p.index(now)
+	if i > 0 {
+		p.segs = p.segs[i:]
+	}
+	p.segs[0].t = now
+}
+
+// Start is the time of the first breakpoint (the last Advance).
+func (p *Profile) Start() float64 { return p.segs[0].t }
+
+// index returns the segment containing t; t before the first breakpoint
+// maps to segment 0.
+func (p *Profile) index(t float64) int {
+	s := p.segs
+	// Most queries are at the front: check it before searching.
+	if len(s) == 1 || t < s[1].t {
+		return 0
+	}
+	i := sort.Search(len(s), func(i int) bool { return s[i].t > t })
+	return i - 1
+}
+
+// FreeAt returns the free processors at instant t.
+func (p *Profile) FreeAt(t float64) int { return p.segs[p.index(t)].free }
+
+// split makes t a breakpoint and returns its index. t must not be before
+// the first breakpoint.
+func (p *Profile) split(t float64) int {
+	i := p.index(t)
+	if p.segs[i].t == t {
+		return i
+	}
+	p.segs = append(p.segs, seg{})
+	copy(p.segs[i+2:], p.segs[i+1:])
+	p.segs[i+1] = seg{t: t, free: p.segs[i].free}
+	return i + 1
+}
+
+// add changes the free count by delta on [s, e) and merges equal
+// neighbours at the two ends.
+func (p *Profile) add(s, e float64, delta int) {
+	if e <= s {
+		panic(fmt.Sprintf("profile: empty span [%v, %v)", s, e))
+	}
+	if s < p.segs[0].t {
+		s = p.segs[0].t
+		if e <= s {
+			return
+		}
+	}
+	i := p.split(s)
+	j := p.split(e)
+	for k := i; k < j; k++ {
+		p.segs[k].free += delta
+	}
+	// Merge at j first so that index i stays valid.
+	if j < len(p.segs) && p.segs[j-1].free == p.segs[j].free {
+		p.segs = append(p.segs[:j], p.segs[j+1:]...)
+	}
+	if i > 0 && p.segs[i-1].free == p.segs[i].free {
+		p.segs = append(p.segs[:i], p.segs[i+1:]...)
+	}
+}
+
+// Alloc takes procs processors on [s, e). Parts before the profile's start
+// are ignored.
+func (p *Profile) Alloc(s, e float64, procs int) { p.add(s, e, -procs) }
+
+// Release gives back procs processors on [s, e); it undoes an Alloc.
+func (p *Profile) Release(s, e float64, procs int) { p.add(s, e, procs) }
+
+// Fits reports whether procs processors are free on all of [s, Span(s, d)).
+func (p *Profile) Fits(s float64, procs int, d float64) bool {
+	e := Span(s, d)
+	i := p.index(s)
+	for ; i < len(p.segs) && (p.segs[i].t < e || p.segs[i].t <= s); i++ {
+		if p.segs[i].free < procs {
+			return false
+		}
+	}
+	return true
+}
+
+// Earliest returns the earliest time t >= from at which procs processors
+// are free on all of [t, Span(t, d)), or +Inf if there is none (procs larger
+// than what is ever free).
+func (p *Profile) Earliest(from float64, procs int, d float64) float64 {
+	s := p.segs
+	n := len(s)
+	i := p.index(from)
+	start := from
+	for {
+		for s[i].free < procs {
+			i++
+			if i == n {
+				return math.Inf(1)
+			}
+			start = s[i].t
+		}
+		e := Span(start, d)
+		k := i + 1
+		for k < n && s[k].t < e && s[k].free >= procs {
+			k++
+		}
+		if k == n || s[k].t >= e {
+			return start
+		}
+		i, start = k, s[k].t
+	}
+}
+
+// String renders the profile as "t:free" pairs, for tests and debugging.
+func (p *Profile) String() string {
+	var b strings.Builder
+	for i, g := range p.segs {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%g:%d", g.t, g.free)
+	}
+	return b.String()
+}
