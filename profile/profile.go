@@ -3,7 +3,6 @@ package profile
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 )
 
@@ -33,12 +32,13 @@ func (p *Profile) Len() int { return len(p.segs) }
 // Span returns the end of a span of duration d starting at s: s+d, or the
 // next float after s when d is zero (or too small to move s).
 func Span(s, d float64) float64 {
-	e := s + d
-	if e <= s {
-		e = math.Nextafter(s, math.Inf(1))
+	if e := s + d; e > s {
+		return e
 	}
-	return e
+	return nextUp(s)
 }
+
+func nextUp(s float64) float64 { return math.Nextafter(s, math.Inf(1)) }
 
 // Advance forgets the past: segments that end at or before now are dropped
 // and the first segment starts at now. now must not decrease.
@@ -61,8 +61,16 @@ func (p *Profile) index(t float64) int {
 	if len(s) == 1 || t < s[1].t {
 		return 0
 	}
-	i := sort.Search(len(s), func(i int) bool { return s[i].t > t })
-	return i - 1
+	lo, hi := 1, len(s) // s[lo].t <= t; answer in [lo, hi)
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if s[m].t <= t {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // FreeAt returns the free processors at instant t.
@@ -130,27 +138,72 @@ func (p *Profile) Fits(s float64, procs int, d float64) bool {
 // are free on all of [t, Span(t, d)), or +Inf if there is none (procs larger
 // than what is ever free).
 func (p *Profile) Earliest(from float64, procs int, d float64) float64 {
-	s := p.segs
-	n := len(s)
+	return p.earliest(from, procs, d, 0, 0, 0)
+}
+
+// EarliestWithout is Earliest computed as if back more processors were free
+// on [s0, e0): the question "where would this job go if its own allocation
+// [s0, e0) were lifted?", answered without changing the profile.
+//
+// A slot earlier than s0 must start in a segment before s0 with at least
+// procs free (lifting the allocation changes nothing before s0), so the
+// sweep starts at the first such segment, found by a tight scan; if there
+// is none, the answer is s0 itself when the allocation being lifted is the
+// caller's own span of procs processors for d.
+func (p *Profile) EarliestWithout(from float64, procs int, d float64, s0, e0 float64, back int) float64 {
+	segs := p.segs
 	i := p.index(from)
-	start := from
+	if segs[i].free < procs {
+		for i++; i < len(segs) && segs[i].t < s0 && segs[i].free < procs; i++ {
+		}
+		if i < len(segs) && segs[i].t < s0 {
+			from = segs[i].t
+		} else if s0 > from {
+			from = s0
+		}
+	}
+	return p.earliest(from, procs, d, s0, e0, back)
+}
+
+// earliest sweeps the pieces of the profile from the one containing from.
+// Pieces are the segments, further cut at s0 and e0; a piece inside
+// [s0, e0) counts back extra processors. start is the beginning of the
+// current run of pieces with enough processors; the answer is start as
+// soon as that run covers Span(start, d).
+func (p *Profile) earliest(from float64, procs int, d float64, s0, e0 float64, back int) float64 {
+	segs := p.segs
+	n := len(segs)
+	inf := math.Inf(1)
+	i := p.index(from)
+	c, start := from, from
 	for {
-		for s[i].free < procs {
-			i++
-			if i == n {
-				return math.Inf(1)
+		segEnd := inf
+		if i+1 < n {
+			segEnd = segs[i+1].t
+		}
+		pe, free := segEnd, segs[i].free
+		if back != 0 {
+			if c >= s0 && c < e0 {
+				free += back
+				if e0 < pe {
+					pe = e0
+				}
+			} else if c < s0 && s0 < pe {
+				pe = s0
 			}
-			start = s[i].t
 		}
-		e := Span(start, d)
-		k := i + 1
-		for k < n && s[k].t < e && s[k].free >= procs {
-			k++
-		}
-		if k == n || s[k].t >= e {
+		if free < procs {
+			if pe == inf {
+				return inf
+			}
+			start = pe
+		} else if Span(start, d) <= pe {
 			return start
 		}
-		i, start = k, s[k].t
+		c = pe
+		if pe == segEnd {
+			i++
+		}
 	}
 }
 

@@ -133,20 +133,31 @@ func (b *Backfill) Schedule(now float64, free int, plan *policy.Plan) {
 			}
 		}
 		old, had := e.resv, e.hasResv
-		if had {
-			b.unreserve(e)
-		}
 		var s float64
-		if b.prof.Fits(now, e.Procs, e.Estimate) {
-			s = now
-		} else if count < b.depth {
-			s = b.prof.Earliest(now, e.Procs, e.Estimate)
-		} else {
-			blocked = true
-			if had {
-				changed = true
+		switch {
+		case had && count < b.depth:
+			// Where would it go with its own reservation lifted? Usually
+			// the same slot: then the profile is left untouched.
+			s = b.prof.EarliestWithout(now, e.Procs, e.Estimate, old, profile.Span(old, e.Estimate), e.Procs)
+			if s == old && s > now {
+				count++
+				blocked = true
+				b.notify(now, e)
+				continue
 			}
-			continue
+			b.unreserve(e)
+		case had:
+			b.unreserve(e)
+			changed = true
+			fallthrough
+		case !b.prof.Fits(now, e.Procs, e.Estimate):
+			if count >= b.depth {
+				blocked = true
+				continue
+			}
+			s = b.prof.Earliest(now, e.Procs, e.Estimate)
+		default:
+			s = now
 		}
 		if s == now {
 			end := profile.Span(now, e.Estimate)

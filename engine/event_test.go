@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// The heap pops in (time, class, push order) order, whatever the push order.
+func TestQueueOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for trial := 0; trial < 200; trial++ {
+		var q Queue
+		type key struct {
+			t   float64
+			c   Class
+			ref int32
+		}
+		var want []key
+		n := r.IntN(300)
+		for i := 0; i < n; i++ {
+			k := key{float64(r.IntN(20)), Class(r.IntN(3)), int32(i)}
+			want = append(want, k)
+			q.Push(k.t, k.c, k.ref)
+		}
+		// stable sort by (time, class) keeps push order among equals
+		slices.SortStableFunc(want, func(a, b key) int {
+			if a.t != b.t {
+				if a.t < b.t {
+					return -1
+				}
+				return 1
+			}
+			return int(a.c) - int(b.c)
+		})
+		for i, w := range want {
+			e := q.Pop()
+			if e.Time != w.t || e.Class != w.c || e.Ref != w.ref {
+				t.Fatalf("trial %d pop %d: got (%v,%v,%v), want %v", trial, i, e.Time, e.Class, e.Ref, w)
+			}
+		}
+		if q.Len() != 0 {
+			t.Fatal("queue not empty")
+		}
+	}
+}
+
+func BenchmarkQueuePushPop(b *testing.B) {
+	var q Queue
+	r := rand.New(rand.NewPCG(1, 1))
+	for i := 0; i < 1000; i++ {
+		q.Push(r.Float64()*1000, ClassArrival, int32(i))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e := q.Pop()
+		q.Push(e.Time+r.Float64()*100, ClassCompletion, e.Ref)
+	}
+}
