@@ -73,9 +73,14 @@ func (b *Backfill) Finish(now float64, id job.ID) {
 		b.dirty = true
 		return
 	}
-	if now < r.estEnd {
+	switch {
+	case now < r.estEnd: // early: its processors are free sooner than planned
 		b.prof.Advance(now)
 		b.prof.Release(now, r.estEnd, r.procs)
+		b.dirty = true
+	case now > r.estEnd:
+		// It overran with no pass in between: reservations planned on its
+		// estimated end may now be stale.
 		b.dirty = true
 	}
 }
@@ -99,6 +104,15 @@ func (b *Backfill) Schedule(now float64, free int, plan *policy.Plan) {
 	}
 
 	q := b.w.q
+	if b.dirty {
+		// Step 0: a reservation whose start has passed is stale (only
+		// possible after an overrun); drop it.
+		for i := range q {
+			if q[i].hasResv && q[i].resv < now {
+				b.unreserve(&q[i])
+			}
+		}
+	}
 	if b.w.order != OrderFCFS && b.depth != Unlimited {
 		for i := b.depth; i < len(q); i++ {
 			if q[i].hasResv {

@@ -9,6 +9,9 @@
 // time now, over an availability profile built from the estimated ends of
 // running jobs and the current reservations:
 //
+//  0. A reservation whose start time has passed is dropped: its job did
+//     not start when planned, which happens only after a running job
+//     overran its estimate (otherwise it could block an idle machine).
 //  1. Walking the queue in order, any job at position >= depth loses its
 //     reservation (this happens only when the order is not FCFS, e.g. a new
 //     short job moves ahead under SJF).

@@ -1,0 +1,234 @@
+package validate
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Input is one job as read from the trace.
+type Input struct {
+	ID      int64
+	Submit  float64
+	Runtime float64 // actual runtime
+	Request float64 // requested time (walltime); <= 0: unknown
+	Procs   int
+}
+
+// Rec is one job of the produced schedule.
+type Rec struct {
+	ID     int64
+	Submit float64
+	Start  float64
+	Finish float64
+	Procs  int
+	State  string // StateCompleted or StateWalltime
+}
+
+// Final states of a job, as in Batsim's jobs.csv.
+const (
+	StateCompleted = "COMPLETED_SUCCESSFULLY"
+	StateWalltime  = "COMPLETED_WALLTIME_REACHED"
+)
+
+// Options describe the machine and the kill rule the schedule was made
+// with.
+type Options struct {
+	Procs int  // machine size
+	Kill  bool // jobs running past a known Request are killed at Request
+}
+
+// Tolerance is the relative tolerance of time comparisons.
+const Tolerance = 1e-9
+
+// MaxListed is the number of problems an Error message lists in full.
+const MaxListed = 20
+
+// Error lists the problems found by Check, in a deterministic order:
+// problems of the input, of each record in schedule order, missing jobs in
+// input order, then the capacity violation.
+type Error struct {
+	Problems []string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "invalid schedule: %d problem", len(e.Problems))
+	if len(e.Problems) != 1 {
+		b.WriteString("s")
+	}
+	for i, p := range e.Problems {
+		if i == MaxListed {
+			fmt.Fprintf(&b, "\n\tand %d more", len(e.Problems)-MaxListed)
+			break
+		}
+		b.WriteString("\n\t")
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// near reports whether a and b differ by at most Tolerance times scale.
+func near(a, b, scale float64) bool {
+	return math.Abs(a-b) <= Tolerance*scale
+}
+
+func absMax(xs ...float64) float64 {
+	m := 0.0
+	for _, x := range xs {
+		m = max(m, math.Abs(x))
+	}
+	return m
+}
+
+func finite(xs ...float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// Expected returns the duration and final state a job must have under opt:
+// if opt.Kill and the request is known and shorter than the runtime, the
+// job is killed at the request; otherwise it runs for its runtime.
+func Expected(in Input, opt Options) (duration float64, state string) {
+	if opt.Kill && in.Request > 0 && in.Runtime > in.Request {
+		return in.Request, StateWalltime
+	}
+	return in.Runtime, StateCompleted
+}
+
+// Check returns nil if out is a valid schedule of in under opt, else an
+// *Error listing the problems.
+func Check(in []Input, out []Rec, opt Options) error {
+	var probs []string
+	add := func(format string, args ...any) { probs = append(probs, fmt.Sprintf(format, args...)) }
+
+	if opt.Procs <= 0 {
+		add("options: machine size %d, want > 0", opt.Procs)
+	}
+	index := make(map[int64]int, len(in)) // id -> index into in
+	for i, j := range in {
+		if _, dup := index[j.ID]; dup {
+			add("input: job %d listed twice", j.ID)
+			continue
+		}
+		index[j.ID] = i
+	}
+
+	seen := make(map[int64]int, len(in)) // id -> number of records
+	for n, r := range out {
+		i, ok := index[r.ID]
+		if !ok {
+			add("job %d: unknown id (record %d)", r.ID, n+1)
+			continue
+		}
+		seen[r.ID]++
+		if seen[r.ID] > 1 {
+			continue // reported once below, with the count
+		}
+		j := in[i]
+		if !finite(r.Submit, r.Start, r.Finish) {
+			add("job %d: non-finite time (submit %v, start %v, finish %v)", r.ID, r.Submit, r.Start, r.Finish)
+			continue
+		}
+		if !near(r.Submit, j.Submit, absMax(r.Submit, j.Submit)) {
+			add("job %d: submit time %v, trace says %v", r.ID, r.Submit, j.Submit)
+		}
+		if r.Start < j.Submit && !near(r.Start, j.Submit, absMax(r.Start, j.Submit)) {
+			add("job %d: starts at %v before its submit time %v", r.ID, r.Start, j.Submit)
+		}
+		if r.Procs != j.Procs {
+			add("job %d: %d processors, trace says %d", r.ID, r.Procs, j.Procs)
+		}
+		dur, state := Expected(j, opt)
+		if got := r.Finish - r.Start; !near(got, dur, absMax(r.Start, r.Finish, dur)) {
+			add("job %d: ran %v (start %v, finish %v), want %v", r.ID, got, r.Start, r.Finish, dur)
+		}
+		if r.State != state {
+			add("job %d: final state %q, want %q", r.ID, r.State, state)
+		}
+	}
+	for i, j := range in {
+		if index[j.ID] != i {
+			continue // a repeated input id, reported above
+		}
+		switch n := seen[j.ID]; {
+		case n == 0:
+			add("job %d: missing from the schedule", j.ID)
+		case n > 1:
+			add("job %d: appears %d times", j.ID, n)
+		}
+	}
+
+	if opt.Procs > 0 {
+		if p := capacity(out, opt.Procs); p != "" {
+			probs = append(probs, p)
+		}
+	}
+	if len(probs) > 0 {
+		return &Error{Problems: probs}
+	}
+	return nil
+}
+
+// capacity sweeps all start and finish points in time order, finishes
+// before starts at equal times, and describes the first time the running
+// jobs need more than procs processors ("" if never).
+func capacity(out []Rec, procs int) string {
+	type event struct {
+		t     float64
+		start bool
+		rec   int
+	}
+	var evs []event
+	for i, r := range out {
+		if !finite(r.Start, r.Finish) || !(r.Finish > r.Start) {
+			continue // zero-length (or broken, reported above) jobs take no processor time
+		}
+		evs = append(evs, event{r.Start, true, i}, event{r.Finish, false, i})
+	}
+	slices.SortFunc(evs, func(a, b event) int {
+		switch {
+		case a.t != b.t:
+			if a.t < b.t {
+				return -1
+			}
+			return 1
+		case a.start != b.start:
+			if !a.start { // finishes first
+				return -1
+			}
+			return 1
+		}
+		return a.rec - b.rec
+	})
+	used := 0
+	var run []int // records running, in start order
+	for _, e := range evs {
+		r := out[e.rec]
+		if !e.start {
+			used -= r.Procs
+			run = slices.DeleteFunc(run, func(k int) bool { return k == e.rec })
+			continue
+		}
+		used += r.Procs
+		run = append(run, e.rec)
+		if used > procs {
+			ids := make([]string, 0, len(run))
+			for n, k := range run {
+				if n == MaxListed {
+					ids = append(ids, fmt.Sprintf("and %d more", len(run)-MaxListed))
+					break
+				}
+				ids = append(ids, fmt.Sprint(out[k].ID))
+			}
+			return fmt.Sprintf("capacity exceeded at time %v: %d processors in use, machine has %d (jobs %s)",
+				e.t, used, procs, strings.Join(ids, ", "))
+		}
+	}
+	return ""
+}
