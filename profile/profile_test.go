@@ -74,12 +74,12 @@ func TestHandWorked(t *testing.T) {
 		d     float64
 		want  float64
 	}{
-		{4, 5, 0},    // fits exactly in [0,5)
-		{4, 6, 10},   // would cross [5,10) with 1 free
-		{1, 100, 0},  // 1 is free everywhere
-		{7, 1, 10},   // first 7 free at 10
-		{8, 1, 20},   // only after 20
-		{10, 0, 20},  // a zero-length job still needs its processors at its start
+		{4, 5, 0},   // fits exactly in [0,5)
+		{4, 6, 10},  // would cross [5,10) with 1 free
+		{1, 100, 0}, // 1 is free everywhere
+		{7, 1, 10},  // first 7 free at 10
+		{8, 1, 20},  // only after 20
+		{10, 0, 20}, // a zero-length job still needs its processors at its start
 		{11, 1, math.Inf(1)},
 	}
 	for _, c := range cases {
