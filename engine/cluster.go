@@ -56,6 +56,7 @@ type Cluster struct {
 	now      float64
 	lastSub  float64
 	plan     policy.Plan
+	rec      Record
 	stats    Stats
 	ran      bool
 }
@@ -207,13 +208,16 @@ func (c *Cluster) start(d policy.Start) error {
 func (c *Cluster) complete(i int32) {
 	s := &c.slots[i]
 	c.free += s.job.Procs
-	rec := Record{Job: &s.job, Start: s.start, End: c.now, Reason: s.reason}
+	// One Record reused for every end: handing a pointer to a fresh one
+	// to the listeners would cost an allocation per job.
+	rec := &c.rec
+	*rec = Record{Job: &s.job, Start: s.start, End: c.now, Reason: s.reason}
 	if s.killed {
 		rec.State = job.WalltimeReached
 		c.stats.Killed++
-		c.lis.JobKilled(c.now, &rec)
+		c.lis.JobKilled(c.now, rec)
 	} else {
-		c.lis.JobFinished(c.now, &rec)
+		c.lis.JobFinished(c.now, rec)
 	}
 	c.cfg.Policy.Finish(c.now, s.job.ID)
 	c.slots[i] = slot{}

@@ -105,12 +105,12 @@ func (s *Summary) Result() Result {
 	return r
 }
 
-// WriteJSON writes r as indented JSON (map keys are sorted by encoding/json,
+// WriteJSON writes v as indented JSON (map keys are sorted by encoding/json,
 // so the output is deterministic).
-func (r Result) WriteJSON(w io.Writer) error {
+func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(v)
 }
 
 // WriteText prints r as an aligned table for people.

@@ -165,6 +165,47 @@ func (p *Profile) EarliestWithout(from float64, procs int, d float64, s0, e0 flo
 	return p.earliest(from, procs, d, s0, e0, back)
 }
 
+// Replace answers "where would a job go if re-placed?" for a job that
+// holds a feasible allocation of procs processors on [s0, Span(s0, d)):
+// the earliest t >= from at which procs processors are free on
+// [t, min(Span(t, d), s0)), or s0 itself. It equals
+// EarliestWithout(from, procs, d, s0, Span(s0, d), procs) for such a job:
+// lifting the job's own span frees [s0, s0+d), so an earlier window, which
+// ends before s0+d, needs room only before s0. One tight scan of the
+// segments before s0; the profile is not changed.
+func (p *Profile) Replace(from float64, procs int, d float64, s0 float64) float64 {
+	segs := p.segs
+	n := len(segs)
+	start := from
+	need := minEnd(start, d, s0)
+	for i := p.index(from); i < n; i++ {
+		next := math.Inf(1)
+		if i+1 < n {
+			next = segs[i+1].t
+		}
+		if segs[i].free < procs {
+			if next >= s0 {
+				return s0
+			}
+			start = next
+			need = minEnd(start, d, s0)
+			continue
+		}
+		if next >= need {
+			return start
+		}
+	}
+	return s0
+}
+
+// minEnd is min(Span(s, d), limit), without math.Min's NaN handling.
+func minEnd(s, d, limit float64) float64 {
+	if e := Span(s, d); e < limit {
+		return e
+	}
+	return limit
+}
+
 // earliest sweeps the pieces of the profile from the one containing from.
 // Pieces are the segments, further cut at s0 and e0; a piece inside
 // [s0, e0) counts back extra processors. start is the beginning of the

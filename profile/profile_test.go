@@ -151,6 +151,9 @@ func TestAgainstNaive(t *testing.T) {
 			if got != want {
 				t.Fatalf("trial %d: EarliestWithout(alloc %v) = %v, want %v; profile %s", trial, a, got, want, p)
 			}
+			if got := p.Replace(now, a.procs, d, a.s); got != want {
+				t.Fatalf("trial %d: Replace(alloc %v) = %v, want %v; profile %s", trial, a, got, want, p)
+			}
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package queue
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 
@@ -22,7 +21,7 @@ type Backfill struct {
 	w     waitQueue
 	prof  *profile.Profile
 
-	running map[job.ID]*run
+	running map[job.ID]run
 	ends    endHeap // running jobs by estimated end, to find overruns
 	overrun int     // processors held by jobs past their estimated end
 
@@ -51,7 +50,7 @@ func NewBackfill(name string, procs, depth int, order Order) *Backfill {
 		depth:   depth,
 		w:       waitQueue{order: order},
 		prof:    profile.New(procs, math.Inf(-1)),
-		running: make(map[job.ID]*run),
+		running: make(map[job.ID]run),
 	}
 }
 
@@ -91,9 +90,10 @@ func (b *Backfill) Schedule(now float64, free int, plan *policy.Plan) {
 	// Jobs running past their estimated end hold their processors for this
 	// instant only ("could end at any moment").
 	for len(b.ends) > 0 && b.ends[0].estEnd <= now {
-		top := heap.Pop(&b.ends).(endItem)
+		top := b.ends.pop()
 		if r, ok := b.running[top.id]; ok && !r.overrun && r.estEnd == top.estEnd {
 			r.overrun = true
+			b.running[top.id] = r
 			b.overrun += r.procs
 		}
 	}
@@ -149,11 +149,14 @@ func (b *Backfill) Schedule(now float64, free int, plan *policy.Plan) {
 		old, had := e.resv, e.hasResv
 		var s float64
 		switch {
-		case had && count < b.depth:
+		case had && count < b.depth && old > now:
 			// Where would it go with its own reservation lifted? Usually
-			// the same slot: then the profile is left untouched.
-			s = b.prof.EarliestWithout(now, e.Procs, e.Estimate, old, profile.Span(old, e.Estimate), e.Procs)
-			if s == old && s > now {
+			// the same slot: then the profile is left untouched. (Its
+			// slot is still feasible: everything placed since respected
+			// it, and early ends only free room. At old == now, an
+			// overrunning job may hold the processors: general path.)
+			s = b.prof.Replace(now, e.Procs, e.Estimate, old)
+			if s == old {
 				count++
 				blocked = true
 				b.notify(now, e)
@@ -176,9 +179,8 @@ func (b *Backfill) Schedule(now float64, free int, plan *policy.Plan) {
 		if s == now {
 			end := profile.Span(now, e.Estimate)
 			b.prof.Alloc(now, end, e.Procs)
-			r := &run{procs: e.Procs, estEnd: end}
-			b.running[e.ID] = r
-			heap.Push(&b.ends, endItem{estEnd: end, id: e.ID})
+			b.running[e.ID] = run{procs: e.Procs, estEnd: end}
+			b.ends.push(endItem{estEnd: end, id: e.ID})
 			plan.Start(e.ID, reasonFor(blocked, now, &e.Info))
 			e.started = true
 			started = true
@@ -226,20 +228,52 @@ type endItem struct {
 	id     job.ID
 }
 
+// endHeap is a typed binary min-heap of running jobs by estimated end.
 type endHeap []endItem
 
-func (h endHeap) Len() int { return len(h) }
-func (h endHeap) Less(i, j int) bool {
-	if h[i].estEnd != h[j].estEnd {
-		return h[i].estEnd < h[j].estEnd
+func (a endItem) less(b endItem) bool {
+	if a.estEnd != b.estEnd {
+		return a.estEnd < b.estEnd
 	}
-	return h[i].id < h[j].id
+	return a.id < b.id
 }
-func (h endHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *endHeap) Push(x any)   { *h = append(*h, x.(endItem)) }
-func (h *endHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *endHeap) push(x endItem) {
+	*h = append(*h, x)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s[i].less(s[p]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *endHeap) pop() endItem {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s = s[:n]
+	*h = s
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		c := l
+		if r := l + 1; r < n && s[r].less(s[l]) {
+			c = r
+		}
+		if !s[c].less(s[i]) {
+			break
+		}
+		s[i], s[c] = s[c], s[i]
+		i = c
+	}
+	return top
 }

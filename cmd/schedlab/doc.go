@@ -1,0 +1,3 @@
+// Command schedlab: every command is implemented in internal/cli; this
+// package only hands it the process's arguments and streams.
+package main

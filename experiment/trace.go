@@ -1,0 +1,215 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/policy/queue"
+	"github.com/schedlab/schedlab/validate"
+	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/swf"
+)
+
+// TraceRun is one simulation of an SWF trace on one space-shared cluster.
+type TraceRun struct {
+	Trace    string  // path, or bare name of an embedded/shared trace
+	Policy   string  // queue policy registry name
+	Depth    int     // reservation depth for "backfill" (0 = unlimited)
+	Order    string  // fcfs | sjf
+	Estimate string  // request | exact
+	Procs    int     // machine size; 0 = the trace header's MaxProcs
+	Continue bool    // let jobs run past their request (default: killed)
+	Clamp    bool    // clamp jobs larger than the machine instead of rejecting them
+	Tau      float64 // bounded-slowdown threshold; 0 = metrics.DefaultTau
+	Out      string  // output folder; "" writes no files
+	SWF      bool    // also write Out/schedule.swf
+	Check    bool    // validate the produced schedule independently
+}
+
+// RunInfo describes a finished run in summary.json.
+type RunInfo struct {
+	Trace      string `json:"trace"`
+	Policy     string `json:"policy"`
+	Order      string `json:"order"`
+	Estimate   string `json:"estimate"`
+	OnOverrun  string `json:"on_overrun"`
+	Procs      int    `json:"procs"`
+	Read       int64  `json:"records_read"`
+	Skipped    int64  `json:"records_skipped"`
+	Rejected   int64  `json:"jobs_rejected"`
+	Clamped    int64  `json:"jobs_clamped"`
+	MaxQueued  int    `json:"max_queued"`
+	Passes     int64  `json:"scheduling_passes"`
+	SkipDetail string `json:"skipped_detail,omitempty"`
+}
+
+// TraceResult is what RunTrace returns and writes as summary.json.
+type TraceResult struct {
+	Run RunInfo `json:"run"`
+	metrics.Result
+	Counts swf.Counts   `json:"-"`
+	Engine engine.Stats `json:"-"`
+}
+
+// recordingSource keeps the jobs it passes on, for --check.
+type recordingSource struct {
+	src  workload.Source
+	jobs []validate.Input
+}
+
+func (r *recordingSource) Next() (job.Job, error) {
+	j, err := r.src.Next()
+	if err == nil {
+		r.jobs = append(r.jobs, validate.Input{ID: int64(j.ID), Submit: j.Submit, Runtime: j.Runtime, Request: j.Request, Procs: j.Procs})
+	}
+	return j, err
+}
+
+// RunTrace simulates cfg. With cfg.Out set it writes jobs.csv and
+// summary.json (and schedule.swf) there, atomically.
+func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
+	est, err := workload.ParseEstimate(cfg.Estimate)
+	if err != nil {
+		return nil, err
+	}
+	order, ok := queue.ParseOrder(cfg.Order)
+	if !ok {
+		return nil, fmt.Errorf("unknown queue order %q (known: fcfs, sjf)", cfg.Order)
+	}
+	if cfg.Procs < 0 {
+		return nil, fmt.Errorf("--procs must be positive, got %d", cfg.Procs)
+	}
+	rd, err := workload.OpenTrace(cfg.Trace)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	src := swf.NewSource(rd, swf.Options{MaxProcs: cfg.Procs, Clamp: cfg.Clamp})
+	procs := src.MaxProcs()
+	if procs <= 0 {
+		return nil, fmt.Errorf("trace %s: the header gives no MaxProcs: give the machine size with --procs", rd.Name())
+	}
+	pol, err := queue.New(cfg.Policy, queue.Options{Procs: procs, Depth: cfg.Depth, Order: order})
+	if err != nil {
+		return nil, err
+	}
+	tau := cfg.Tau
+	if tau == 0 {
+		tau = metrics.DefaultTau
+	}
+	sum := metrics.NewSummary(procs, tau)
+	lis := engine.Tee{sum}
+
+	var out *outDir
+	var jobsCSV *metrics.JobsCSV
+	var jobsFile *os.File
+	var swfOut *metrics.SWFSchedule
+	if cfg.Out != "" {
+		if out, err = newOutDir(cfg.Out); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err != nil {
+				out.abort()
+			}
+		}()
+		if jobsFile, err = out.create("jobs.csv"); err != nil {
+			return nil, err
+		}
+		jobsCSV = metrics.NewJobsCSV(jobsFile)
+		lis = append(lis, jobsCSV)
+		if cfg.SWF {
+			f, err := out.create("schedule.swf")
+			if err != nil {
+				return nil, err
+			}
+			h := rd.Header()
+			h.Lines = append(append([]string(nil), h.Lines...),
+				fmt.Sprintf(" Note: simulated by schedlab, policy %s, estimate %s: field 3 is the simulated wait time", cfg.Policy, cfg.Estimate))
+			swfOut = metrics.NewSWFSchedule(f, h)
+			lis = append(lis, swfOut)
+		}
+	} else if cfg.Check {
+		return nil, errors.New("--check needs --out (it re-reads the written jobs.csv)")
+	}
+
+	var wsrc workload.Source = workload.WithEstimates(src, est)
+	var rec *recordingSource
+	if cfg.Check {
+		rec = &recordingSource{src: wsrc}
+		wsrc = rec
+	}
+	eng, err := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: pol, Source: wsrc, Listener: lis, Continue: cfg.Continue})
+	if err != nil {
+		return nil, err
+	}
+	if err := eng.Run(); err != nil {
+		return nil, err
+	}
+
+	counts := src.Counts()
+	overrun := "kill"
+	if cfg.Continue {
+		overrun = "continue"
+	}
+	res = &TraceResult{
+		Run: RunInfo{Trace: rd.Name(), Policy: pol.Name(), Order: order.String(), Estimate: est.String(), OnOverrun: overrun,
+			Procs: procs, Read: counts.Read, Skipped: counts.Skipped(), Rejected: counts.Rejected, Clamped: counts.Clamped,
+			MaxQueued: eng.Stats().MaxQueued, Passes: eng.Stats().Passes},
+		Result: sum.Result(),
+		Counts: counts,
+		Engine: eng.Stats(),
+	}
+	if s := counts.Skipped(); s > 0 {
+		res.Run.SkipDetail = fmt.Sprintf("%d without submit time, %d without runtime, %d without processor count",
+			counts.SkippedNoSubmit, counts.SkippedNoRuntime, counts.SkippedNoProcs)
+	}
+	if out == nil {
+		return res, nil
+	}
+	if err = jobsCSV.Flush(); err != nil {
+		return nil, fmt.Errorf("output: %w", err)
+	}
+	if swfOut != nil {
+		if err = swfOut.Close(); err != nil {
+			return nil, fmt.Errorf("output: %w", err)
+		}
+	}
+	if cfg.Check {
+		if err = checkSchedule(jobsFile.Name(), rec.jobs, procs, !cfg.Continue); err != nil {
+			return nil, err
+		}
+	}
+	sf, err := out.create("summary.json")
+	if err != nil {
+		return nil, err
+	}
+	if err = metrics.WriteJSON(sf, res); err != nil {
+		return nil, fmt.Errorf("output: %w", err)
+	}
+	if err = out.commit(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func checkSchedule(path string, in []validate.Input, procs int, kill bool) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	recs, err := validate.ReadJobsCSV(f, filepath.Base(path))
+	if err != nil {
+		return fmt.Errorf("check: %w", err)
+	}
+	if err := validate.Check(in, recs, validate.Options{Procs: procs, Kill: kill}); err != nil {
+		return fmt.Errorf("check: the schedule is invalid: %w", err)
+	}
+	return nil
+}

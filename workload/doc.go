@@ -1,0 +1,8 @@
+// Package workload turns traces and models into streams of jobs for the
+// engine: runtime-estimate models applied on the fly, and the lookup of
+// trace files by path or by name (including the traces embedded in the
+// binary, see package traces).
+//
+// Every source here is streaming: it holds one job at a time, so a
+// 10-million-job trace needs no more memory than a small one.
+package workload

@@ -1,0 +1,70 @@
+package workload
+
+import (
+	"fmt"
+
+	"github.com/schedlab/schedlab/job"
+)
+
+// Source yields jobs in submit order, io.EOF after the last (the engine's
+// Source contract).
+type Source interface {
+	Next() (job.Job, error)
+}
+
+// Estimate is a runtime-estimate model: what schedulers are told a job
+// will take.
+type Estimate uint8
+
+const (
+	// EstimateRequest: the user's requested time; the actual runtime when
+	// the request is unknown.
+	EstimateRequest Estimate = iota
+	// EstimateExact: the actual runtime (perfect knowledge).
+	EstimateExact
+)
+
+// EstimateNames lists the models accepted by ParseEstimate.
+var EstimateNames = []string{"request", "exact"}
+
+func (e Estimate) String() string { return EstimateNames[e] }
+
+// ParseEstimate parses a model name.
+func ParseEstimate(s string) (Estimate, error) {
+	for i, n := range EstimateNames {
+		if s == n {
+			return Estimate(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown estimate model %q (known: request, exact)", s)
+}
+
+// Apply sets j.Estimate under model e.
+func (e Estimate) Apply(j *job.Job) {
+	switch e {
+	case EstimateExact:
+		j.Estimate = j.Runtime
+	default:
+		if j.Request > 0 {
+			j.Estimate = j.Request
+		} else {
+			j.Estimate = j.Runtime
+		}
+	}
+}
+
+// WithEstimates returns src with every job's Estimate set by model e.
+func WithEstimates(src Source, e Estimate) Source { return &estimated{src, e} }
+
+type estimated struct {
+	src Source
+	e   Estimate
+}
+
+func (s *estimated) Next() (job.Job, error) {
+	j, err := s.src.Next()
+	if err == nil {
+		s.e.Apply(&j)
+	}
+	return j, err
+}

@@ -1,0 +1,239 @@
+package swf
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+)
+
+// bufSize is the read buffer size. Longer lines are still read whole.
+const bufSize = 64 << 10
+
+// Reader reads SWF records one at a time. Create it with NewReader or Open.
+type Reader struct {
+	name string
+	in   *bufio.Reader // the text: the input itself, or the gzip stream
+	gz   *gzip.Reader  // non-nil for gzip input
+	gzr  *asyncReader  // decompresses gz in the background
+	file *os.File      // opened by Open; closed by Close
+	hdr  Header
+
+	line    int    // lines consumed so far
+	recLine int    // line of the last record returned
+	long    []byte // assembles lines longer than the buffer
+	pending []byte // first job line, read while scanning the header
+	hasPend bool
+	atEOF   bool  // the last line had no newline; next read is io.EOF
+	err     error // sticky read error (or io.EOF)
+
+	prevSubmit float64 // last known (not -1) submit time
+	havePrev   bool
+}
+
+// NewReader returns a Reader of the SWF text in r, plain or gzip-compressed
+// (recognised by its magic bytes). name is used in error messages. The
+// header is read at once: NewReader returns a *ParseError if a known
+// numeric header value is malformed or the input cannot be read.
+//
+// Gzip input is decompressed by a background goroutine (so decompression
+// and parsing overlap), reading ahead at most about 1 MB. It stops at the
+// end of the input, on Close, or when the Reader is garbage-collected.
+// Close a Reader that is abandoned before the end so r is no longer read.
+func NewReader(r io.Reader, name string) (*Reader, error) {
+	raw := bufio.NewReaderSize(r, bufSize)
+	rd := &Reader{name: name, in: raw}
+	magic, err := raw.Peek(2)
+	switch {
+	case len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+		gz, err := gzip.NewReader(raw)
+		if err != nil {
+			return nil, &ParseError{File: name, Err: fmt.Errorf("%w: %w", ErrTruncated, err)}
+		}
+		rd.gz = gz
+		rd.gzr = newAsyncReader(gz)
+		rd.in = bufio.NewReaderSize(rd.gzr, bufSize)
+		// Stop the decompressing goroutine if the Reader is dropped
+		// without Close.
+		runtime.AddCleanup(rd, func(c *asyncCtl) { c.stop(false) }, rd.gzr.ctl)
+	case err != nil && err != io.EOF:
+		return nil, &ParseError{File: name, Err: err}
+	}
+	if err := rd.readHeader(); err != nil {
+		rd.stop()
+		return nil, err
+	}
+	return rd, nil
+}
+
+// errClosed is returned by Next after Close.
+var errClosed = errors.New("swf: read after Close")
+
+func (r *Reader) stop() {
+	if r.gzr != nil {
+		r.gzr.ctl.stop(true)
+	}
+	r.err = errClosed
+	r.hasPend = false
+}
+
+// Open opens the SWF file at path (plain or gzip) and reads its header.
+// Close the Reader when done.
+func Open(path string) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewReader(f, path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.file = f
+	return r, nil
+}
+
+// Close stops the background decompression of a gzip input and closes the
+// file opened by Open. It does not close the io.Reader given to NewReader
+// (the caller owns it). Next returns an error after Close.
+func (r *Reader) Close() error {
+	r.stop()
+	if r.file == nil {
+		return nil
+	}
+	err := r.file.Close()
+	r.file = nil
+	return err
+}
+
+// Name returns the name used in error messages.
+func (r *Reader) Name() string { return r.name }
+
+// Header returns the trace header (the comment lines before the first job).
+func (r *Reader) Header() Header { return r.hdr }
+
+// Line returns the line number of the last record returned by Next.
+func (r *Reader) Line() int { return r.recLine }
+
+// readHeader consumes the comment and blank lines before the first job
+// line, which it keeps for Next.
+func (r *Reader) readHeader() error {
+	for {
+		line, err := r.readLine()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		s := trimLeft(line)
+		if len(s) == 0 {
+			continue
+		}
+		if s[0] != ';' {
+			r.pending = append(r.pending[:0], line...)
+			r.hasPend = true
+			return nil
+		}
+		text := string(s[1:])
+		r.hdr.Lines = append(r.hdr.Lines, text)
+		if name, err := r.hdr.parseLine(text); err != nil {
+			return &ParseError{File: r.name, Line: r.line, Name: name, Err: err}
+		}
+	}
+}
+
+// readLine returns the next line without its terminator ("\n", with any
+// "\r" before it). The slice is valid until the next call.
+func (r *Reader) readLine() ([]byte, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.atEOF {
+		r.err = io.EOF
+		return nil, io.EOF
+	}
+	line, err := r.in.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		r.long = append(r.long[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = r.in.ReadSlice('\n')
+			r.long = append(r.long, line...)
+		}
+		line = r.long
+	}
+	if err != nil {
+		if err != io.EOF {
+			// Never hand out the partial line before a read error.
+			r.err = r.readError(err)
+			return nil, r.err
+		}
+		if len(line) == 0 {
+			r.err = io.EOF
+			return nil, io.EOF
+		}
+		r.atEOF = true // last line without a final newline
+	}
+	r.line++
+	n := len(line)
+	if n > 0 && line[n-1] == '\n' {
+		n--
+	}
+	for n > 0 && line[n-1] == '\r' {
+		n--
+	}
+	return line[:n], nil
+}
+
+func (r *Reader) readError(err error) error {
+	if r.gz != nil {
+		err = fmt.Errorf("%w: %w", ErrTruncated, err)
+	}
+	return &ParseError{File: r.name, Line: r.line + 1, Err: err}
+}
+
+func trimLeft(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
+}
+
+// Next returns the next record. It returns io.EOF at the end of the input
+// and a *ParseError for a malformed line or a read error. Blank and
+// comment lines are skipped. After a ParseError about one line, Next may
+// be called again and continues with the following line; read errors
+// (ErrTruncated) are returned again by every later call.
+func (r *Reader) Next() (Record, error) {
+	for {
+		var line []byte
+		if r.hasPend {
+			line, r.hasPend = r.pending, false
+		} else {
+			var err error
+			if line, err = r.readLine(); err != nil {
+				return Record{}, err
+			}
+		}
+		s := trimLeft(line)
+		if len(s) == 0 || s[0] == ';' {
+			continue
+		}
+		rec, field, err := parseLine(s)
+		if err != nil {
+			return Record{}, &ParseError{File: r.name, Line: r.line, Field: field, Name: FieldName(field), Err: err}
+		}
+		if rec.Submit != -1 {
+			if r.havePrev && rec.Submit < r.prevSubmit {
+				return Record{}, &ParseError{File: r.name, Line: r.line, Field: 2, Name: FieldName(2),
+					Err: fmt.Errorf("%w: %v after %v", ErrUnsorted, rec.Submit, r.prevSubmit)}
+			}
+			r.prevSubmit, r.havePrev = rec.Submit, true
+		}
+		r.recLine = r.line
+		return rec, nil
+	}
+}
