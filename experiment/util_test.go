@@ -1,0 +1,9 @@
+package experiment
+
+import (
+	"fmt"
+	"strconv"
+)
+
+func fmtSscan(s string, v any) (int, error) { return fmt.Sscan(s, v) }
+func itoa(i int) string                      { return strconv.Itoa(i) }
