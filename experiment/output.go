@@ -53,6 +53,11 @@ func (o *outDir) commit() error {
 		}
 	}
 	for i, f := range o.files {
+		// CreateTemp makes private files; results are ordinary files.
+		if err := os.Chmod(f.Name(), 0o644); err != nil {
+			o.abort()
+			return fmt.Errorf("output: %w", err)
+		}
 		if err := os.Rename(f.Name(), o.finals[i]); err != nil {
 			o.abort()
 			return fmt.Errorf("output: %w", err)

@@ -6,4 +6,4 @@ import (
 )
 
 func fmtSscan(s string, v any) (int, error) { return fmt.Sscan(s, v) }
-func itoa(i int) string                      { return strconv.Itoa(i) }
+func itoa(i int) string                     { return strconv.Itoa(i) }

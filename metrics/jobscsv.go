@@ -3,6 +3,7 @@ package metrics
 import (
 	"bufio"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/schedlab/schedlab/engine"
@@ -33,7 +34,14 @@ func NewJobsCSV(w io.Writer) *JobsCSV {
 func (j *JobsCSV) JobFinished(now float64, r *engine.Record) { j.row(r) }
 func (j *JobsCSV) JobKilled(now float64, r *engine.Record)   { j.row(r) }
 
-func num(b []byte, v float64) []byte { return strconv.AppendFloat(b, v, 'f', -1, 64) }
+// num appends v in the shortest form that reads back exactly. Trace times
+// are whole seconds: integers take the fast path.
+func num(b []byte, v float64) []byte {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		return strconv.AppendInt(b, int64(v), 10)
+	}
+	return strconv.AppendFloat(b, v, 'f', -1, 64)
+}
 
 func (j *JobsCSV) row(r *engine.Record) {
 	if j.err != nil {

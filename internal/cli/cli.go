@@ -141,7 +141,27 @@ func (c *runCmd) Run(g *globals) error {
 }
 
 type traceCmd struct {
-	Info traceInfoCmd `cmd:"" help:"Job count, skipped jobs and why, time span, largest job, offered load."`
+	Info   traceInfoCmd   `cmd:"" help:"Job count, skipped jobs and why, time span, largest job, offered load."`
+	Repeat traceRepeatCmd `cmd:"" help:"Write a long trace made of copies of a real one, shifted in time (for memory and speed tests)."`
+}
+
+type traceRepeatCmd struct {
+	File  string  `arg:"" name:"file" help:"SWF trace to repeat (path or bare name)."`
+	Times int     `required:"" help:"Number of copies."`
+	Gap   float64 `default:"0" help:"Seconds between the last submission of a copy and the first of the next."`
+	Out   string  `required:"" placeholder:"PATH" help:"Output SWF file (.gz to compress)."`
+}
+
+func (c *traceRepeatCmd) Run(g *globals) error {
+	if c.Times < 1 {
+		return usageError{fmt.Errorf("--times must be >= 1, got %d", c.Times)}
+	}
+	n, err := workload.Repeat(c.File, c.Times, c.Gap, c.Out)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(g.stdout, "wrote %s: %d records (%d copies)\n", c.Out, n, c.Times)
+	return err
 }
 
 type traceInfoCmd struct {

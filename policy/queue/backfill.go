@@ -124,7 +124,7 @@ func (b *Backfill) Schedule(now float64, free int, plan *policy.Plan) {
 
 	full := b.dirty
 	changed := false // a reservation moved or vanished: next pass is full too
-	count, blocked, started := 0, false, false
+	count, blocked, firstStart := 0, false, -1
 	for i := range q {
 		e := &q[i]
 		if !full && e.hasResv && e.resv > now {
@@ -183,7 +183,9 @@ func (b *Backfill) Schedule(now float64, free int, plan *policy.Plan) {
 			b.ends.push(endItem{estEnd: end, id: e.ID})
 			plan.Start(e.ID, reasonFor(blocked, now, &e.Info))
 			e.started = true
-			started = true
+			if firstStart < 0 {
+				firstStart = i
+			}
 			if had && old != now {
 				changed = true
 			}
@@ -207,8 +209,8 @@ func (b *Backfill) Schedule(now float64, free int, plan *policy.Plan) {
 		b.prof.Release(now, instant, b.overrun)
 	}
 	b.dirty = changed
-	if started {
-		b.w.compact()
+	if firstStart >= 0 {
+		b.w.compact(firstStart)
 	}
 }
 

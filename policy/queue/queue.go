@@ -72,10 +72,11 @@ func (w *waitQueue) insert(j job.Info) {
 	w.q[i] = entry{Info: j}
 }
 
-// compact removes started entries, keeping order.
-func (w *waitQueue) compact() {
-	k := 0
-	for i := range w.q {
+// compact removes started entries, keeping order; from is the index of
+// the first started entry (everything before it stays in place).
+func (w *waitQueue) compact(from int) {
+	k := from
+	for i := from; i < len(w.q); i++ {
 		if !w.q[i].started {
 			w.q[k] = w.q[i]
 			k++

@@ -1,0 +1,74 @@
+package metrics
+
+import (
+	"bytes"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job"
+)
+
+func rec(id job.ID, submit, start, end float64, procs int, req float64, st job.FinalState, why job.StartReason) *engine.Record {
+	return &engine.Record{Job: &job.Job{ID: id, Submit: submit, Procs: procs, Request: req}, Start: start, End: end, State: st, Reason: why}
+}
+
+// Three jobs on a 4-processor machine, worked by hand:
+//
+//	job  submit start end procs  wait resp exec  sld        bsld (tau 10)
+//	 1      0     0   20    2      0    20   20   1          max(1, 20/20)=1
+//	 2      5    10   15    4      5    10    5   2          max(1, 10/10)=1
+//	 3     10    20   20    1     10    10    0   undefined  max(1, 10/10)=1
+//
+// mean wait 5, max wait 10, mean response 40/3, mean slowdown (1+2)/2 = 1.5
+// (job 3 has zero length), bounded slowdown 1; work = 2*20 + 4*5 = 60
+// processor-seconds over 4 processors x (20 - 0) s: utilization 0.75;
+// makespan 20.
+func TestSummaryHandWorked(t *testing.T) {
+	s := NewSummary(4, 10)
+	recs := []*engine.Record{
+		rec(1, 0, 0, 20, 2, 30, job.Completed, job.Immediate),
+		rec(2, 5, 10, 15, 4, -1, job.WalltimeReached, job.Reserved),
+		rec(3, 10, 20, 20, 1, 5, job.Completed, job.Backfilled),
+	}
+	for _, r := range recs {
+		s.JobSubmitted(r.Job.Submit, r.Job)
+	}
+	s.JobFinished(20, recs[0])
+	s.JobKilled(15, recs[1])
+	s.JobFinished(20, recs[2])
+	r := s.Result()
+	want := Result{Jobs: 3, Killed: 1, MeanWait: 5, MaxWait: 10, MeanResponse: 40.0 / 3, MaxResponse: 20,
+		MeanSlowdown: 1.5, ZeroLengthJobs: 1, MeanBoundedSlowdown: 1, Tau: 10, Utilization: 0.75, Makespan: 20, Procs: 4}
+	got := r
+	got.StartReasons = nil
+	if math.Abs(got.MeanResponse-want.MeanResponse) > 1e-12 {
+		t.Errorf("mean response %v, want %v", got.MeanResponse, want.MeanResponse)
+	}
+	got.MeanResponse = want.MeanResponse
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("summary\n got %+v\nwant %+v", got, want)
+	}
+	if r.StartReasons["immediate"] != 1 || r.StartReasons["backfilled"] != 1 || r.StartReasons["reserved"] != 1 {
+		t.Errorf("start reasons %v", r.StartReasons)
+	}
+}
+
+func TestJobsCSVRows(t *testing.T) {
+	var b bytes.Buffer
+	w := NewJobsCSV(&b)
+	w.JobFinished(20, rec(1, 0, 0, 20, 2, 30, job.Completed, job.Immediate))
+	w.JobKilled(15, rec(2, 5, 10, 15.5, 4, -1, job.WalltimeReached, job.Reserved))
+	w.JobFinished(20, rec(3, 10, 20, 20, 1, 5, job.Completed, job.Backfilled))
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := JobsHeader +
+		"1,0,2,30,0,20,20,0,20,1,COMPLETED_SUCCESSFULLY,immediate\n" +
+		"2,5,4,,10,5.5,15.5,5,10.5,1.9090909090909092,COMPLETED_WALLTIME_REACHED,reserved\n" +
+		"3,10,1,5,20,0,20,10,10,,COMPLETED_SUCCESSFULLY,backfilled\n"
+	if got := b.String(); got != want {
+		t.Errorf("jobs.csv\n got %q\nwant %q", got, want)
+	}
+}

@@ -1,0 +1,412 @@
+package plot
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+
+	xfont "golang.org/x/image/font"
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Size of the rendered figure.
+const (
+	Width  = 16 * vg.Centimeter
+	Height = 10 * vg.Centimeter
+)
+
+// Layout constants, in points.
+const (
+	margin       = vg.Length(6)  // around the whole figure
+	titleGap     = vg.Length(3)  // between title, note and plot
+	legendGap    = vg.Length(10) // between plot and legend
+	thumbWidth   = vg.Length(30) // legend sample width (shows dash patterns)
+	thumbTextGap = vg.Length(5)
+	entryGap     = vg.Length(3) // vertical gap between legend entries
+	columnGap    = vg.Length(14)
+
+	// maxRightLegend is the largest share of the width a legend right of
+	// the plot may take; wider legends go below it.
+	maxRightLegend = 0.3
+)
+
+// WriteSVG renders the figure as an SVG document of Width x Height. It
+// writes nothing if Validate fails.
+func (f *Figure) WriteSVG(w io.Writer) error {
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	c := vgsvg.New(Width, Height)
+	if err := f.render(draw.New(c)); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return fmt.Errorf("plot: figure %q: %v", f.ID, err)
+	}
+	// gonum names only the Liberation family; viewers without it should
+	// fall back to the fonts it is metric-compatible with, not to a serif
+	// default. Text content cannot contain the quote that starts the
+	// attribute (it is escaped), so only style attributes match.
+	out := bytes.ReplaceAll(buf.Bytes(),
+		[]byte(`style="font-family:Liberation Sans;`),
+		[]byte(`style="font-family:Liberation Sans,Arial,Helvetica,sans-serif;`))
+	_, err := w.Write(out)
+	return err
+}
+
+// sans returns a text style in Liberation Sans.
+func sans(size vg.Length, bold bool) text.Style {
+	fnt := font.Font{Typeface: "Liberation", Variant: "Sans"}
+	if bold {
+		fnt.Weight = xfont.WeightBold
+	}
+	return text.Style{
+		Color:   color.Black,
+		Font:    font.From(fnt, size),
+		Handler: text.Plain{Fonts: font.DefaultCache},
+	}
+}
+
+// fitted returns sty shrunk, down to minSize, until txt fits in width.
+func fitted(sty text.Style, txt string, width, minSize vg.Length) text.Style {
+	for sty.Font.Size > minSize && sty.Width(txt) > width {
+		sty.Font.Size -= 0.5
+	}
+	return sty
+}
+
+// legendEntry is one line of the legend.
+type legendEntry struct {
+	name   string
+	thumbs []gplot.Thumbnailer
+}
+
+// render draws the whole figure on c. gonum/plot reports some problems by
+// panicking; Validate rules those out, and any that remain are returned
+// as errors rather than crashing the caller.
+func (f *Figure) render(c draw.Canvas) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("plot: figure %q: rendering failed: %v", f.ID, r)
+		}
+	}()
+	c.SetColor(color.White)
+	c.Fill(c.Rectangle.Path())
+	area := draw.Crop(c, margin, -margin, margin, -margin)
+	width := area.Max.X - area.Min.X
+
+	// Title and note, centred.
+	for _, t := range []struct {
+		txt string
+		sty text.Style
+		min vg.Length
+	}{
+		{f.Title, sans(13, true), 9},
+		{f.Note, withColor(sans(9.5, false), color.Gray{0x40}), 7},
+	} {
+		if t.txt == "" {
+			continue
+		}
+		sty := fitted(t.sty, t.txt, width, t.min)
+		sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+		area.FillText(sty, vg.Point{X: (area.Min.X + area.Max.X) / 2, Y: area.Max.Y}, t.txt)
+		area.Max.Y -= sty.Height(t.txt) + titleGap
+	}
+	area.Max.Y -= titleGap
+
+	p, entries, err := f.newPlot()
+	if err != nil {
+		return err
+	}
+	f.layout(p, entries, area)
+	return nil
+}
+
+func withColor(s text.Style, c color.Color) text.Style {
+	s.Color = c
+	return s
+}
+
+// layout places the plot and its legend in area and draws both. The
+// legend goes right of the plot, top-aligned with the data area, when it
+// is narrow enough, and otherwise below the plot in as many columns as
+// fit.
+func (f *Figure) layout(p *gplot.Plot, entries []legendEntry, area draw.Canvas) {
+	sty := sans(10, false)
+	sty.YAlign = draw.YCenter
+	entryH := sty.Height("Mg") + entryGap
+	entryW := vg.Length(0)
+	for _, e := range entries {
+		entryW = max(entryW, thumbWidth+thumbTextGap+sty.Width(e.name))
+	}
+	width := area.Max.X - area.Min.X
+
+	if entryW <= maxRightLegend*width {
+		plotArea := draw.Crop(area, 0, -(entryW + legendGap), 0, 0)
+		f.configureTicks(p, plotArea)
+		p.Draw(plotArea)
+		data := p.DataCanvas(plotArea)
+		x := area.Max.X - entryW
+		drawLegend(area, entries, sty, x, data.Max.Y, entryH)
+		return
+	}
+
+	cols := max(1, int((width+columnGap)/(entryW+columnGap)))
+	cols = min(cols, len(entries))
+	rows := (len(entries) + cols - 1) / cols
+	legendH := vg.Length(rows) * entryH
+	plotArea := draw.Crop(area, 0, 0, legendH+legendGap, 0)
+	f.configureTicks(p, plotArea)
+	p.Draw(plotArea)
+	blockW := vg.Length(cols)*entryW + vg.Length(cols-1)*columnGap
+	x0 := (area.Min.X+area.Max.X)/2 - blockW/2
+	for col := 0; col < cols; col++ {
+		lo := col * rows
+		hi := min(lo+rows, len(entries))
+		if lo >= hi {
+			break
+		}
+		x := x0 + vg.Length(col)*(entryW+columnGap)
+		drawLegend(area, entries[lo:hi], sty, x, area.Min.Y+legendH, entryH)
+	}
+}
+
+// drawLegend draws entries top-down from (x, top): each a thumbnail
+// thumbWidth wide followed by the name.
+func drawLegend(c draw.Canvas, entries []legendEntry, sty text.Style, x, top, entryH vg.Length) {
+	y := top
+	for _, e := range entries {
+		thumb := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: x, Y: y - entryH + entryGap/2},
+			Max: vg.Point{X: x + thumbWidth, Y: y - entryGap/2},
+		}}
+		for _, t := range e.thumbs {
+			t.Thumbnail(&thumb)
+		}
+		c.FillText(sty, vg.Point{X: x + thumbWidth + thumbTextGap, Y: y - entryH/2}, e.name)
+		y -= entryH
+	}
+}
+
+// newPlot builds the gonum plot of the figure (axes, grid and series) and
+// the legend entries, without title or legend, which render draws itself.
+func (f *Figure) newPlot() (*gplot.Plot, []legendEntry, error) {
+	p := gplot.New()
+	p.BackgroundColor = nil // render has filled the background
+	p.Legend = gplot.Legend{}
+	for _, ax := range []*gplot.Axis{&p.X, &p.Y} {
+		ax.Label.TextStyle = withAlign(sans(11, false), ax.Label.TextStyle)
+		ax.Label.Padding = vg.Points(4)
+		ax.Tick.Label = withAlign(sans(10, false), ax.Tick.Label)
+		ax.Tick.Length = vg.Points(5)
+	}
+	p.X.Label.Text = f.XLabel
+	p.Y.Label.Text = f.YLabel
+
+	grid := plotter.NewGrid()
+	grid.Horizontal = draw.LineStyle{Color: color.Gray{0xDD}, Width: vg.Points(0.5)}
+	grid.Vertical = grid.Horizontal
+	if f.Bars {
+		grid.Vertical.Color = nil
+	}
+	p.Add(grid)
+
+	if f.LogX {
+		p.X.Scale = gplot.LogScale{}
+		p.X.Tick.Marker = logTicks{}
+	}
+	if f.LogY {
+		p.Y.Scale = gplot.LogScale{}
+		p.Y.Tick.Marker = logTicks{}
+	}
+
+	var entries []legendEntry
+	var err error
+	if f.Bars {
+		entries, err = f.addBars(p)
+	} else {
+		entries, err = f.addLines(p)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+
+	if f.LogX {
+		p.X.Min, p.X.Max = logBounds(p.X.Min, p.X.Max)
+	}
+	if f.LogY {
+		p.Y.Min, p.Y.Max = logBounds(p.Y.Min, p.Y.Max)
+	} else if f.Bars {
+		// Headroom above the tallest bar (and below the lowest negative one).
+		span := p.Y.Max - p.Y.Min
+		if p.Y.Max > 0 {
+			p.Y.Max += 0.05 * span
+		}
+		if p.Y.Min < 0 {
+			p.Y.Min -= 0.05 * span
+		}
+	}
+	return p, entries, nil
+}
+
+// withAlign returns sty with the alignment and rotation of def, which
+// gonum sets per axis orientation.
+func withAlign(sty, def text.Style) text.Style {
+	sty.XAlign, sty.YAlign, sty.Rotation = def.XAlign, def.YAlign, def.Rotation
+	return sty
+}
+
+// addLines adds one line with markers, and error bars where the series has
+// confidence bounds, per series.
+func (f *Figure) addLines(p *gplot.Plot) ([]legendEntry, error) {
+	var entries []legendEntry
+	for i := range f.Series {
+		s := &f.Series[i]
+		clr := seriesColor(i)
+		if bars := errorBars(s, func(j int) float64 { return s.X[j] }); bars != nil {
+			eb, err := plotter.NewYErrorBars(bars)
+			if err != nil {
+				return nil, fmt.Errorf("plot: figure %q: series %q: %v", f.ID, s.Name, err)
+			}
+			eb.LineStyle = draw.LineStyle{Color: clr, Width: vg.Points(0.8)}
+			eb.CapWidth = vg.Points(6)
+			p.Add(eb)
+		}
+		xys := make(plotter.XYs, len(s.X))
+		for j := range s.X {
+			xys[j].X, xys[j].Y = s.X[j], s.Y[j]
+		}
+		line, err := plotter.NewLine(xys)
+		if err != nil {
+			return nil, fmt.Errorf("plot: figure %q: series %q: %v", f.ID, s.Name, err)
+		}
+		line.LineStyle = draw.LineStyle{Color: clr, Width: vg.Points(1.4), Dashes: seriesDashes(i)}
+		points, err := plotter.NewScatter(xys)
+		if err != nil {
+			return nil, fmt.Errorf("plot: figure %q: series %q: %v", f.ID, s.Name, err)
+		}
+		points.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: vg.Points(3.2), Shape: seriesMarker(i)}
+		p.Add(line, points)
+		entries = append(entries, legendEntry{name: s.Name, thumbs: []gplot.Thumbnailer{line, points}})
+	}
+	return entries, nil
+}
+
+// addBars adds the grouped bars, black error bars on them where the series
+// has confidence bounds, and the category axis.
+func (f *Figure) addBars(p *gplot.Plot) ([]legendEntry, error) {
+	var entries []legendEntry
+	var errs []gplot.Plotter
+	for i := range f.Series {
+		s := &f.Series[i]
+		b := newBarSeries(s, i, len(f.Series), f.LogY)
+		p.Add(b)
+		entries = append(entries, legendEntry{name: s.Name, thumbs: []gplot.Thumbnailer{b}})
+		if bars := errorBars(s, b.centre); bars != nil {
+			eb, err := plotter.NewYErrorBars(bars)
+			if err != nil {
+				return nil, fmt.Errorf("plot: figure %q: series %q: %v", f.ID, s.Name, err)
+			}
+			eb.LineStyle = draw.LineStyle{Color: color.Black, Width: vg.Points(0.9)}
+			eb.CapWidth = vg.Points(5)
+			errs = append(errs, eb)
+		}
+	}
+	p.Add(errs...) // on top of every bar
+	ticks := make([]gplot.Tick, len(f.XTicks))
+	for i, name := range f.XTicks {
+		ticks[i] = gplot.Tick{Value: float64(i), Label: name}
+	}
+	p.X.Tick.Marker = gplot.ConstantTicks(ticks)
+	p.X.Tick.Length = 0
+	p.X.Min, p.X.Max = -0.5, float64(len(f.XTicks))-0.5
+	p.X.Padding = 0
+	p.Y.Padding = 0
+	return entries, nil
+}
+
+// configureTicks rotates category names that would not fit side by side
+// under their bars in the given plot area.
+func (f *Figure) configureTicks(p *gplot.Plot, area draw.Canvas) {
+	if !f.Bars {
+		return
+	}
+	// The data area is the plot area less the y axis, about 50 pt.
+	slot := (area.Max.X - area.Min.X - 50) / vg.Length(len(f.XTicks))
+	widest := vg.Length(0)
+	for _, t := range f.XTicks {
+		widest = max(widest, p.X.Tick.Label.Width(t))
+	}
+	if widest > 0.9*slot {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	}
+}
+
+// ciPoints are the points of a series that have confidence bounds, as
+// plotter.YErrorBars wants them.
+type ciPoints struct {
+	xy       plotter.XYs
+	low, upp []float64
+}
+
+func (c *ciPoints) Len() int                        { return len(c.xy) }
+func (c *ciPoints) XY(i int) (float64, float64)     { return c.xy[i].X, c.xy[i].Y }
+func (c *ciPoints) YError(i int) (float64, float64) { return c.low[i], c.upp[i] }
+
+// errorBars returns the confidence intervals of s at x positions xAt(i),
+// or nil if s has none.
+func errorBars(s *Series, xAt func(int) float64) *ciPoints {
+	var c ciPoints
+	for i := range s.Y {
+		if !s.hasCI(i) {
+			continue
+		}
+		c.xy = append(c.xy, plotter.XY{X: xAt(i), Y: s.Y[i]})
+		c.low = append(c.low, s.Y[i]-s.Low[i])
+		c.upp = append(c.upp, s.High[i]-s.Y[i])
+	}
+	if len(c.xy) == 0 {
+		return nil
+	}
+	return &c
+}
+
+// logBounds widens [lo, hi] on a log axis to tick values: 1-2-5 multiples
+// of powers of ten when the span is at most two decades, whole powers of
+// ten otherwise, so that both ends of the axis carry a label.
+func logBounds(lo, hi float64) (float64, float64) {
+	if !(lo > 0 && hi >= lo) {
+		return lo, hi
+	}
+	kLo := math.Floor(math.Log10(lo))
+	kHi := math.Ceil(math.Log10(hi))
+	if kHi-kLo > 2 {
+		return math.Pow10(int(kLo)), math.Pow10(int(kHi))
+	}
+	nice := []float64{1, 2, 5, 10}
+	down := math.Pow10(int(kLo))
+	for _, m := range nice {
+		if v := m * math.Pow10(int(kLo)); v <= lo*(1+1e-12) {
+			down = v
+		}
+	}
+	top := math.Pow10(int(math.Floor(math.Log10(hi))))
+	up := 10 * top
+	for i := len(nice) - 1; i >= 0; i-- {
+		if v := nice[i] * top; v >= hi*(1-1e-12) {
+			up = v
+		}
+	}
+	return down, up
+}
