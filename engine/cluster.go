@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy"
@@ -37,28 +36,14 @@ type Stats struct {
 	MaxQueued int     // largest number of waiting jobs
 }
 
-type slot struct {
-	job    job.Job
-	start  float64
-	reason job.StartReason
-	killed bool
-}
-
 // Cluster is one simulation run; build it with NewCluster and call Run once.
 type Cluster struct {
-	cfg      ClusterConfig
-	lis      Listener
-	events   Queue
-	slots    []slot
-	freeList []int32
-	waiting  map[job.ID]int32
-	free     int
-	now      float64
-	lastSub  float64
-	plan     policy.Plan
-	rec      Record
-	stats    Stats
-	ran      bool
+	kernel
+	cfg     ClusterConfig
+	waiting map[job.ID]int32
+	free    int
+	plan    policy.Plan
+	ran     bool
 }
 
 // NewCluster checks cfg and returns a simulation ready to Run.
@@ -73,7 +58,9 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 	if lis == nil {
 		lis = NopListener{}
 	}
-	return &Cluster{cfg: cfg, lis: lis, waiting: make(map[job.ID]int32), free: cfg.Procs}, nil
+	c := &Cluster{cfg: cfg, waiting: make(map[job.ID]int32), free: cfg.Procs}
+	c.lis, c.src, c.check = lis, cfg.Source, c.checkJob
+	return c, nil
 }
 
 // Stats returns the engine's counts (complete after Run).
@@ -118,35 +105,6 @@ func (c *Cluster) Run() error {
 		return fmt.Errorf("policy %s: %d job(s) never started although all %d processors are free at t=%g",
 			c.cfg.Policy.Name(), n, c.cfg.Procs, c.now)
 	}
-	return nil
-}
-
-func (c *Cluster) alloc() int32 {
-	if n := len(c.freeList); n > 0 {
-		i := c.freeList[n-1]
-		c.freeList = c.freeList[:n-1]
-		return i
-	}
-	c.slots = append(c.slots, slot{})
-	return int32(len(c.slots) - 1)
-}
-
-// loadNext reads the next job and schedules its arrival.
-func (c *Cluster) loadNext() error {
-	j, err := c.cfg.Source.Next()
-	if err == io.EOF {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if err := c.checkJob(&j); err != nil {
-		return err
-	}
-	c.lastSub = j.Submit
-	i := c.alloc()
-	c.slots[i] = slot{job: j}
-	c.events.Push(j.Submit, ClassArrival, i)
 	return nil
 }
 
@@ -208,18 +166,7 @@ func (c *Cluster) start(d policy.Start) error {
 func (c *Cluster) complete(i int32) {
 	s := &c.slots[i]
 	c.free += s.job.Procs
-	// One Record reused for every end: handing a pointer to a fresh one
-	// to the listeners would cost an allocation per job.
-	rec := &c.rec
-	*rec = Record{Job: &s.job, Start: s.start, End: c.now, Reason: s.reason}
-	if s.killed {
-		rec.State = job.WalltimeReached
-		c.stats.Killed++
-		c.lis.JobKilled(c.now, rec)
-	} else {
-		c.lis.JobFinished(c.now, rec)
-	}
+	c.ended(i)
 	c.cfg.Policy.Finish(c.now, s.job.ID)
-	c.slots[i] = slot{}
-	c.freeList = append(c.freeList, i)
+	c.release(i)
 }

@@ -10,6 +10,8 @@ type Record struct {
 	End    float64
 	Reason job.StartReason
 	State  job.FinalState
+	// Site and Proc locate the job in grid models (-1 on a cluster).
+	Site, Proc int
 }
 
 // Wait is the time the job spent queued.
@@ -28,6 +30,8 @@ func (r *Record) Turnaround() float64 { return r.End - r.Job.Submit }
 type Listener interface {
 	JobSubmitted(now float64, j *job.Job)
 	JobStarted(now float64, j *job.Job, reason job.StartReason)
+	// JobDispatched: a grid scheduler sent the job to a site.
+	JobDispatched(now float64, j *job.Job, site int)
 	// JobFinished: the job ran to completion.
 	JobFinished(now float64, r *Record)
 	// JobKilled: the job was killed at its requested time limit.
@@ -40,6 +44,7 @@ type NopListener struct{}
 
 func (NopListener) JobSubmitted(float64, *job.Job)                {}
 func (NopListener) JobStarted(float64, *job.Job, job.StartReason) {}
+func (NopListener) JobDispatched(float64, *job.Job, int)          {}
 func (NopListener) JobFinished(float64, *Record)                  {}
 func (NopListener) JobKilled(float64, *Record)                    {}
 
@@ -55,6 +60,12 @@ func (t Tee) JobSubmitted(now float64, j *job.Job) {
 func (t Tee) JobStarted(now float64, j *job.Job, r job.StartReason) {
 	for _, l := range t {
 		l.JobStarted(now, j, r)
+	}
+}
+
+func (t Tee) JobDispatched(now float64, j *job.Job, site int) {
+	for _, l := range t {
+		l.JobDispatched(now, j, site)
 	}
 }
 

@@ -27,7 +27,11 @@ type Summary struct {
 	firstSubmit, lastEnd float64
 	byReason             [job.NumReasons]int64
 	started              bool
+	skip                 int64
 }
+
+// Skip leaves the first n ended jobs out of the metrics (a warm-up).
+func (s *Summary) Skip(n int64) { s.skip = n }
 
 // NewSummary returns a Summary for a machine of procs processors and
 // bounded-slowdown threshold tau (use DefaultTau for traces).
@@ -48,6 +52,10 @@ func (s *Summary) JobKilled(now float64, r *engine.Record) {
 }
 
 func (s *Summary) add(r *engine.Record) {
+	if s.skip > 0 {
+		s.skip--
+		return
+	}
 	s.n++
 	w, resp, ex := r.Wait(), r.Turnaround(), r.Exec()
 	s.sumWait += w

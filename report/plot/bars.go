@@ -89,11 +89,9 @@ func (b *barSeries) DataRange() (xmin, xmax, ymin, ymax float64) {
 // Thumbnail implements plot.Thumbnailer: a small swatch of the bar.
 func (b *barSeries) Thumbnail(c *draw.Canvas) {
 	h := c.Max.Y - c.Min.Y
-	w := min(c.Max.X-c.Min.X, 1.6*h)
-	mid := (c.Min.X + c.Max.X) / 2
 	r := vg.Rectangle{
-		Min: vg.Point{X: mid - w/2, Y: c.Min.Y + 0.05*h},
-		Max: vg.Point{X: mid + w/2, Y: c.Max.Y - 0.05*h},
+		Min: vg.Point{X: c.Min.X + 1, Y: c.Min.Y + 0.05*h},
+		Max: vg.Point{X: c.Max.X - 1, Y: c.Max.Y - 0.05*h},
 	}
 	b.drawBox(c, r)
 }

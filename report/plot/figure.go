@@ -52,8 +52,9 @@ type Figure struct {
 // mismatched lengths, non-finite values, confidence bounds that do not
 // bracket the value, non-positive values on a log axis, bar categories
 // out of range, or text that cannot be shown (control characters, invalid
-// UTF-8, a Note of several lines). The message names the figure and the
-// series.
+// UTF-8, a figure ID, series name or Note of several lines). Title, axis
+// labels and category names may contain newlines to break lines by hand.
+// The message names the figure and the series.
 func (f *Figure) Validate() error {
 	if f == nil {
 		return errors.New("plot: nil figure")
@@ -74,7 +75,10 @@ func (f *Figure) Validate() error {
 			return fail("%s %q: %v", t.what, t.s, err)
 		}
 	}
-	if strings.ContainsAny(f.Note, "\r\n") {
+	if strings.Contains(f.ID, "\n") {
+		return fmt.Errorf("plot: figure ID %q must be a single line", f.ID)
+	}
+	if strings.Contains(f.Note, "\n") {
 		return fail("note must be a single line")
 	}
 	if len(f.Series) == 0 {
@@ -103,6 +107,9 @@ func (f *Figure) Validate() error {
 		}
 		if err := checkText(s.Name); err != nil {
 			return fail("series %d name %q: %v", si, s.Name, err)
+		}
+		if strings.Contains(s.Name, "\n") {
+			return fail("series %d name %q must be a single line", si, s.Name)
 		}
 		if prev, dup := seen[s.Name]; dup {
 			return fail("series %d and %d are both named %q", prev, si, s.Name)

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"strings"
 
 	xfont "golang.org/x/image/font"
 	gplot "gonum.org/v1/plot"
@@ -35,7 +36,7 @@ const (
 
 	// maxRightLegend is the largest share of the width a legend right of
 	// the plot may take; wider legends go below it.
-	maxRightLegend = 0.3
+	maxRightLegend = 0.4
 )
 
 // WriteSVG renders the figure as an SVG document of Width x Height. It
@@ -137,9 +138,10 @@ func withColor(s text.Style, c color.Color) text.Style {
 }
 
 // layout places the plot and its legend in area and draws both. The
-// legend goes right of the plot, top-aligned with the data area, when it
-// is narrow enough, and otherwise below the plot in as many columns as
-// fit.
+// legend goes either right of the plot, top-aligned with the data area, in
+// one column, or below the plot in as many columns as fit, whichever takes
+// the smaller share of the area (right needs the entries to fit in the
+// height and the names to be reasonably short).
 func (f *Figure) layout(p *gplot.Plot, entries []legendEntry, area draw.Canvas) {
 	sty := sans(10, false)
 	sty.YAlign = draw.YCenter
@@ -148,35 +150,38 @@ func (f *Figure) layout(p *gplot.Plot, entries []legendEntry, area draw.Canvas) 
 	for _, e := range entries {
 		entryW = max(entryW, thumbWidth+thumbTextGap+sty.Width(e.name))
 	}
-	width := area.Max.X - area.Min.X
+	width, height := area.Max.X-area.Min.X, area.Max.Y-area.Min.Y
+	n := len(entries)
 
-	if entryW <= maxRightLegend*width {
-		plotArea := draw.Crop(area, 0, -(entryW + legendGap), 0, 0)
-		f.configureTicks(p, plotArea)
-		p.Draw(plotArea)
-		data := p.DataCanvas(plotArea)
-		x := area.Max.X - entryW
-		drawLegend(area, entries, sty, x, data.Max.Y, entryH)
+	cols := min(n, max(1, int((width+columnGap)/(entryW+columnGap))))
+	rows := (n + cols - 1) / cols
+	belowH := vg.Length(rows) * entryH
+	belowCost := (belowH + legendGap) / height
+	rightCost := (entryW + legendGap) / width
+	rightFits := entryW <= maxRightLegend*width && vg.Length(n)*entryH <= 0.85*height
+
+	if rightFits && rightCost <= belowCost {
+		data := f.drawPlot(p, draw.Crop(area, 0, -(entryW+legendGap), 0, 0))
+		drawLegend(area, entries, sty, area.Max.X-entryW, data.Max.Y, entryH)
 		return
 	}
-
-	cols := max(1, int((width+columnGap)/(entryW+columnGap)))
-	cols = min(cols, len(entries))
-	rows := (len(entries) + cols - 1) / cols
-	legendH := vg.Length(rows) * entryH
-	plotArea := draw.Crop(area, 0, 0, legendH+legendGap, 0)
-	f.configureTicks(p, plotArea)
-	p.Draw(plotArea)
-	blockW := vg.Length(cols)*entryW + vg.Length(cols-1)*columnGap
-	x0 := (area.Min.X+area.Max.X)/2 - blockW/2
-	for col := 0; col < cols; col++ {
-		lo := col * rows
-		hi := min(lo+rows, len(entries))
-		if lo >= hi {
-			break
+	data := f.drawPlot(p, draw.Crop(area, 0, 0, belowH+legendGap, 0))
+	// Columns as wide as their widest entry, the block centred under the
+	// data area unless that pushes it off the figure.
+	colW := make([]vg.Length, cols)
+	blockW := vg.Length(cols-1) * columnGap
+	for col := range colW {
+		for _, e := range entries[min(col*rows, n):min((col+1)*rows, n)] {
+			colW[col] = max(colW[col], thumbWidth+thumbTextGap+sty.Width(e.name))
 		}
-		x := x0 + vg.Length(col)*(entryW+columnGap)
-		drawLegend(area, entries[lo:hi], sty, x, area.Min.Y+legendH, entryH)
+		blockW += colW[col]
+	}
+	x := (data.Min.X+data.Max.X)/2 - blockW/2
+	x = max(area.Min.X, min(x, area.Max.X-blockW))
+	for col := range colW {
+		lo, hi := min(col*rows, n), min((col+1)*rows, n)
+		drawLegend(area, entries[lo:hi], sty, x, area.Min.Y+belowH, entryH)
+		x += colW[col] + columnGap
 	}
 }
 
@@ -201,16 +206,16 @@ func drawLegend(c draw.Canvas, entries []legendEntry, sty text.Style, x, top, en
 // the legend entries, without title or legend, which render draws itself.
 func (f *Figure) newPlot() (*gplot.Plot, []legendEntry, error) {
 	p := gplot.New()
-	p.BackgroundColor = nil // render has filled the background
-	p.Legend = gplot.Legend{}
+	p.BackgroundColor = nil      // render has filled the background
+	p.Legend = gplot.NewLegend() // stays empty: layout draws the legend
 	for _, ax := range []*gplot.Axis{&p.X, &p.Y} {
-		ax.Label.TextStyle = withAlign(sans(11, false), ax.Label.TextStyle)
-		ax.Label.Padding = vg.Points(4)
 		ax.Tick.Label = withAlign(sans(10, false), ax.Tick.Label)
 		ax.Tick.Length = vg.Points(5)
 	}
-	p.X.Label.Text = f.XLabel
-	p.Y.Label.Text = f.YLabel
+	// The axis labels are left empty here and drawn by drawPlot: gonum
+	// sizes the data area around a label placed at the data midpoint,
+	// (min+max)/2, which on a log axis lies near the end and makes gonum
+	// shrink the plot for nothing.
 
 	grid := plotter.NewGrid()
 	grid.Horizontal = draw.LineStyle{Color: color.Gray{0xDD}, Width: vg.Points(0.5)}
@@ -220,6 +225,8 @@ func (f *Figure) newPlot() (*gplot.Plot, []legendEntry, error) {
 	}
 	p.Add(grid)
 
+	p.X.Tick.Marker = linTicks{}
+	p.Y.Tick.Marker = linTicks{}
 	if f.LogX {
 		p.X.Scale = gplot.LogScale{}
 		p.X.Tick.Marker = logTicks{}
@@ -334,23 +341,146 @@ func (f *Figure) addBars(p *gplot.Plot) ([]legendEntry, error) {
 	return entries, nil
 }
 
-// configureTicks rotates category names that would not fit side by side
-// under their bars in the given plot area.
-func (f *Figure) configureTicks(p *gplot.Plot, area draw.Canvas) {
-	if !f.Bars {
-		return
+// Axis label style and its distance from the tick labels.
+const (
+	axisLabelSize = vg.Length(11)
+	axisLabelPad  = vg.Length(7)
+)
+
+// labelRoom is the depth of the strip an axis label needs.
+func labelRoom(label string, sty text.Style) vg.Length {
+	if label == "" {
+		return 0
 	}
-	// The data area is the plot area less the y axis, about 50 pt.
-	slot := (area.Max.X - area.Min.X - 50) / vg.Length(len(f.XTicks))
-	widest := vg.Length(0)
-	for _, t := range f.XTicks {
-		widest = max(widest, p.X.Tick.Label.Width(t))
+	return sty.Height(label) + axisLabelPad
+}
+
+// drawPlot draws the plot and its axis labels in plotArea and returns the
+// data area. It first adapts the axes to the space: category names that
+// would not fit side by side are wrapped (or, failing that, rotated), and
+// axis labels longer than their axis are wrapped or shrunk (see fitLabel).
+func (f *Figure) drawPlot(p *gplot.Plot, plotArea draw.Canvas) draw.Canvas {
+	xl, yl := f.XLabel, f.YLabel
+	xs, ys := sans(axisLabelSize, false), sans(axisLabelSize, false)
+	inner := func() draw.Canvas {
+		return draw.Crop(plotArea, labelRoom(yl, ys), 0, labelRoom(xl, xs), 0)
 	}
-	if widest > 0.9*slot {
+	if f.Bars {
+		plotArea = f.fitCategories(p, plotArea, inner())
+	}
+	data := p.DataCanvas(inner())
+	yl, ys = fitLabel(f.YLabel, ys, data.Max.Y-data.Min.Y)
+	xl, xs = fitLabel(f.XLabel, xs, data.Max.X-data.Min.X)
+	in := inner()
+	p.Draw(in)
+	data = p.DataCanvas(in)
+	if xl != "" {
+		xs.XAlign, xs.YAlign = draw.XCenter, draw.YBottom
+		plotArea.FillText(xs, vg.Point{X: (data.Min.X + data.Max.X) / 2, Y: plotArea.Min.Y}, xl)
+	}
+	if yl != "" {
+		// Rotated a quarter turn: the text's top faces left.
+		ys.Rotation = math.Pi / 2
+		ys.XAlign, ys.YAlign = draw.XCenter, draw.YTop
+		plotArea.FillText(ys, vg.Point{X: plotArea.Min.X, Y: (data.Min.Y + data.Max.Y) / 2}, yl)
+	}
+	return data
+}
+
+// fitCategories sets the category names of a bar chart under their
+// groups, wrapped onto several lines where they would not fit side by
+// side, or rotated if a single word is too wide. inner is the plot's
+// area less the axis labels. It returns plotArea, narrowed if rotated
+// names need room on the left.
+func (f *Figure) fitCategories(p *gplot.Plot, plotArea, inner draw.Canvas) draw.Canvas {
+	data := p.DataCanvas(inner)
+	slot := (data.Max.X - data.Min.X) / vg.Length(len(f.XTicks))
+	sty := p.X.Tick.Label
+	ticks := make([]gplot.Tick, len(f.XTicks))
+	rotate := false
+	for i, name := range f.XTicks {
+		lines, ok := wrap(name, 0.92*slot, sty)
+		rotate = rotate || !ok
+		ticks[i] = gplot.Tick{Value: float64(i), Label: strings.Join(lines, "\n")}
+	}
+	if rotate {
+		// Rotated names hang down-left from their category; the first
+		// one may need room left of the y axis.
+		for i, name := range f.XTicks {
+			ticks[i].Label = name
+		}
 		p.X.Tick.Label.Rotation = math.Pi / 6
 		p.X.Tick.Label.XAlign = draw.XRight
-		p.X.Tick.Label.YAlign = draw.YCenter
+		p.X.Tick.Label.YAlign = draw.YTop
+		reach := sty.Width(f.XTicks[0])*vg.Length(math.Cos(math.Pi/6)) + 4
+		if over := reach - (data.Min.X - plotArea.Min.X) - slot/2; over > 0 {
+			plotArea.Min.X += over
+		}
 	}
+	p.X.Tick.Marker = gplot.ConstantTicks(ticks)
+	return plotArea
+}
+
+// fitLabel makes an axis label fit the length of its axis: on one line
+// at the style's size or down to 10 pt, else on two lines at the style's
+// size down to 9 pt, else on one line shrunk to 8 pt.
+func fitLabel(label string, sty text.Style, length vg.Length) (string, text.Style) {
+	if s := fitted(sty, label, length, 10); s.Width(label) <= length {
+		return label, s
+	}
+	for s := sty; s.Font.Size >= 9; s.Font.Size -= 0.5 {
+		if lines, ok := wrap(label, length, s); ok && len(lines) == 2 {
+			return strings.Join(lines, "\n"), s
+		}
+	}
+	return label, fitted(sty, label, length, 8)
+}
+
+// wrap splits name into lines no wider than width in sty, breaking at
+// spaces and after '-', '_' and '/'. ok is false if some piece is wider
+// than width on its own.
+func wrap(name string, width vg.Length, sty text.Style) (lines []string, ok bool) {
+	if sty.Width(name) <= width {
+		return []string{name}, true
+	}
+	var pieces []string
+	start := 0
+	for i, r := range name {
+		switch r {
+		case ' ':
+			pieces = append(pieces, name[start:i])
+			start = i + 1
+		case '-', '_', '/':
+			pieces = append(pieces, name[start:i+1])
+			start = i + 1
+		}
+	}
+	pieces = append(pieces, name[start:])
+	ok = true
+	line := ""
+	for _, pc := range pieces {
+		if pc == "" {
+			continue
+		}
+		cand := pc
+		if line != "" {
+			sep := " "
+			if strings.HasSuffix(line, "-") || strings.HasSuffix(line, "_") || strings.HasSuffix(line, "/") {
+				sep = ""
+			}
+			cand = line + sep + pc
+		}
+		if line == "" || sty.Width(cand) <= width {
+			line = cand
+		} else {
+			lines = append(lines, line)
+			line = pc
+		}
+		if sty.Width(pc) > width {
+			ok = false
+		}
+	}
+	return append(lines, line), ok
 }
 
 // ciPoints are the points of a series that have confidence bounds, as
@@ -383,15 +513,15 @@ func errorBars(s *Series, xAt func(int) float64) *ciPoints {
 }
 
 // logBounds widens [lo, hi] on a log axis to tick values: 1-2-5 multiples
-// of powers of ten when the span is at most two decades, whole powers of
-// ten otherwise, so that both ends of the axis carry a label.
+// of powers of ten when logTicks labels those (see fineLogSpan), whole
+// powers of ten otherwise, so that both ends of the axis carry a label.
 func logBounds(lo, hi float64) (float64, float64) {
 	if !(lo > 0 && hi >= lo) {
 		return lo, hi
 	}
 	kLo := math.Floor(math.Log10(lo))
 	kHi := math.Ceil(math.Log10(hi))
-	if kHi-kLo > 2 {
+	if math.Log10(hi/lo) > fineLogSpan {
 		return math.Pow10(int(kLo)), math.Pow10(int(kHi))
 	}
 	nice := []float64{1, 2, 5, 10}

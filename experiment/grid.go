@@ -1,0 +1,127 @@
+package experiment
+
+import (
+	"fmt"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/policy/grid"
+	"github.com/schedlab/schedlab/rng"
+	"github.com/schedlab/schedlab/workload/synth"
+)
+
+// GridRun is one replication of the two-level grid model
+// (zikos-karatza-2008). It is a comparable value: equal runs give equal
+// results, which reproductions use to share work.
+type GridRun struct {
+	Sites              string // processors per site, e.g. "8,8,8,8"
+	Grid               string // random | realtime | deferred | hybrid
+	AllocationInterval float64
+	RandomFraction     float64
+	Local              string // random | sq | 2rsq
+	NormalizeLoad      bool
+	MeanInterarrival   float64
+	MeanService        float64
+	Stop               int64 // completed jobs
+	Warmup             int64 // completed jobs left out of the metrics
+	Seed               uint64
+	Replication        int
+}
+
+// GridResult holds the metrics of one grid replication.
+type GridResult struct {
+	Jobs        int64     `json:"jobs"`
+	RT          float64   `json:"rt"`
+	MaxRT       float64   `json:"max_rt"`
+	SLD         float64   `json:"sld"`
+	Utilization float64   `json:"utilization"`
+	SiteUtil    []float64 `json:"site_utilization"`
+	SiteLoad    []float64 `json:"site_load"`
+}
+
+// ParseSites reads "8,8,8,8" (or "4x8") into processor counts.
+func ParseSites(s string) ([]int, error) {
+	var n, p int
+	if _, err := fmt.Sscanf(s, "%dx%d", &n, &p); err == nil && n > 0 && p > 0 {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = p
+		}
+		return out, nil
+	}
+	var out []int
+	for _, f := range splitComma(s) {
+		var v int
+		if _, err := fmt.Sscan(f, &v); err != nil || v < 1 {
+			return nil, fmt.Errorf("sites %q: %q is not a processor count >= 1", s, f)
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("sites %q: no site", s)
+	}
+	return out, nil
+}
+
+func splitComma(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ',' {
+			if i > start {
+				out = append(out, s[start:i])
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+// RunGrid simulates one replication.
+func RunGrid(r GridRun) (GridResult, error) {
+	sites, err := ParseSites(r.Sites)
+	if err != nil {
+		return GridResult{}, err
+	}
+	ms := r.MeanService
+	if ms == 0 {
+		ms = 1
+	}
+	src, err := synth.NewPoisson(r.Seed, r.Replication, r.MeanInterarrival, ms, 0)
+	if err != nil {
+		return GridResult{}, err
+	}
+	gs, err := grid.NewScheduler(r.Grid, grid.Options{AllocationInterval: r.AllocationInterval, RandomFraction: r.RandomFraction,
+		PreferIdle: r.Local == "sq", NormalizeLoad: r.NormalizeLoad}, rng.New(r.Seed, r.Replication, rng.GridChoice))
+	if err != nil {
+		return GridResult{}, err
+	}
+	ls, err := grid.NewLocal(r.Local, rng.New(r.Seed, r.Replication, rng.LocalChoice))
+	if err != nil {
+		return GridResult{}, err
+	}
+	if r.Stop <= r.Warmup {
+		return GridResult{}, fmt.Errorf("grid run: stop (%d jobs) must exceed warm-up (%d)", r.Stop, r.Warmup)
+	}
+	total := 0
+	for _, n := range sites {
+		total += n
+	}
+	sum := metrics.NewSummary(total, 0)
+	sum.Skip(r.Warmup)
+	g, err := engine.NewGrid(engine.GridConfig{Sites: sites, Grid: gs, Local: ls, Source: src, Listener: sum, StopAfter: r.Stop})
+	if err != nil {
+		return GridResult{}, err
+	}
+	if err := g.Run(); err != nil {
+		return GridResult{}, err
+	}
+	m := sum.Result()
+	busy, load := g.Utilization()
+	var util float64
+	for i, b := range busy {
+		util += b * float64(sites[i])
+	}
+	return GridResult{Jobs: m.Jobs, RT: m.MeanResponse, MaxRT: m.MaxResponse, SLD: m.MeanSlowdown,
+		Utilization: util / float64(total), SiteUtil: busy, SiteLoad: load}, nil
+}

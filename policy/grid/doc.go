@@ -1,0 +1,19 @@
+// Package grid holds the policies of the two-level grid of
+// zikos-karatza-2008 (DESIGN.md 4.1): grid-scheduler dispatch (random,
+// real-time, deferred with an allocation interval, hybrid) and local
+// processor selection (random, shortest queue, two random choices).
+//
+// Informed grid policies compare site loads (jobs queued plus in service;
+// divided by the site's processor count when NormalizeLoad is set, for
+// heterogeneous sites). When the local policy is shortest queue, they first
+// restrict the choice to sites that have an idle processor (the paper's
+// "LSs send the GS the number of free processors"). Ties are broken
+// uniformly at random from the policy's own stream.
+//
+// Deferred: every arrival waits in the grid scheduler's FCFS queue; at the
+// end of each allocation interval (A_I, 2 A_I, ...) all waiting jobs are
+// dispatched in FCFS order, each to the least loaded site, loads updated as
+// jobs are placed. Hybrid: a job arriving in the first RandomFraction x A_I
+// of an interval goes to a random site at once; later arrivals are deferred
+// to the interval's end. RandomFraction 0 is Deferred, 1 is Random.
+package grid

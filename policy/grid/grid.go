@@ -1,0 +1,226 @@
+package grid
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/policy"
+)
+
+// Options configure a grid scheduler.
+type Options struct {
+	AllocationInterval float64 // A_I, for deferred and hybrid
+	RandomFraction     float64 // A_I%, for hybrid, in [0, 1]
+	PreferIdle         bool    // the local policy is shortest queue
+	NormalizeLoad      bool    // compare load / processors (heterogeneous sites)
+}
+
+// SchedulerNames lists the grid schedulers.
+var SchedulerNames = []string{"random", "realtime", "deferred", "hybrid"}
+
+// LocalNames lists the local schedulers.
+var LocalNames = []string{"random", "sq", "2rsq"}
+
+// NewScheduler builds a grid scheduler by name; r is its stream for random
+// choices.
+func NewScheduler(name string, o Options, r *rand.Rand) (policy.GridScheduler, error) {
+	c := chooser{r: r, preferIdle: o.PreferIdle, normalize: o.NormalizeLoad}
+	switch name {
+	case "random":
+		return &Hybrid{name: name, c: c, frac: 1}, nil
+	case "realtime":
+		return &RealTime{c: c}, nil
+	case "deferred", "hybrid":
+		if !(o.AllocationInterval > 0) {
+			return nil, fmt.Errorf("grid scheduler %s: allocation interval must be positive, got %g", name, o.AllocationInterval)
+		}
+		frac := o.RandomFraction
+		if name == "deferred" {
+			frac = 0
+		} else if !(frac >= 0 && frac <= 1) {
+			return nil, fmt.Errorf("grid scheduler hybrid: random fraction (A_I%%) must be in [0, 1], got %g", frac)
+		}
+		return &Hybrid{name: name, c: c, ai: o.AllocationInterval, frac: frac}, nil
+	}
+	return nil, fmt.Errorf("unknown grid scheduler %q (known: %s)", name, strings.Join(SchedulerNames, ", "))
+}
+
+// chooser picks sites at random or by load.
+type chooser struct {
+	r          *rand.Rand
+	preferIdle bool
+	normalize  bool
+	ties       []int
+}
+
+func (c *chooser) random(v policy.GridView) int { return c.r.IntN(v.Sites()) }
+
+// leastLoaded returns the least loaded site (restricted to sites with an
+// idle processor when preferIdle and there is one), ties at random.
+func (c *chooser) leastLoaded(v policy.GridView) int {
+	n := v.Sites()
+	anyIdle := false
+	if c.preferIdle {
+		for s := 0; s < n; s++ {
+			if v.SiteIdle(s) > 0 {
+				anyIdle = true
+				break
+			}
+		}
+	}
+	best := math.Inf(1)
+	c.ties = c.ties[:0]
+	for s := 0; s < n; s++ {
+		if anyIdle && v.SiteIdle(s) == 0 {
+			continue
+		}
+		l := float64(v.SiteLoad(s))
+		if c.normalize {
+			l /= float64(v.SiteProcs(s))
+		}
+		switch {
+		case l < best:
+			best = l
+			c.ties = append(c.ties[:0], s)
+		case l == best:
+			c.ties = append(c.ties, s)
+		}
+	}
+	if len(c.ties) == 1 {
+		return c.ties[0]
+	}
+	return c.ties[c.r.IntN(len(c.ties))]
+}
+
+// RealTime sends each arriving job at once to the least loaded site.
+type RealTime struct{ c chooser }
+
+func (p *RealTime) Name() string    { return "realtime" }
+func (p *RealTime) Period() float64 { return 0 }
+func (p *RealTime) Schedule(now float64, arrivals []job.Info, tick bool, v policy.GridView, d policy.Dispatcher) error {
+	for _, j := range arrivals {
+		if err := d.Send(j.ID, p.c.leastLoaded(v)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Hybrid is random, deferred and hybrid dispatch: a job arriving in the
+// first frac of an allocation interval goes to a random site at once, a
+// later one waits for the interval's end (frac 1 = random, 0 = deferred).
+type Hybrid struct {
+	name string
+	c    chooser
+	ai   float64
+	frac float64
+	held []job.ID // FCFS
+}
+
+func (p *Hybrid) Name() string { return p.name }
+func (p *Hybrid) Period() float64 {
+	if p.frac >= 1 {
+		return 0
+	}
+	return p.ai
+}
+
+func (p *Hybrid) Schedule(now float64, arrivals []job.Info, tick bool, v policy.GridView, d policy.Dispatcher) error {
+	for _, j := range arrivals {
+		if p.frac >= 1 || now-math.Floor(now/p.ai)*p.ai < p.frac*p.ai {
+			if err := d.Send(j.ID, p.c.random(v)); err != nil {
+				return err
+			}
+			continue
+		}
+		p.held = append(p.held, j.ID)
+	}
+	if tick {
+		for _, id := range p.held {
+			if err := d.Send(id, p.c.leastLoaded(v)); err != nil {
+				return err
+			}
+		}
+		p.held = p.held[:0]
+	}
+	return nil
+}
+
+// NewLocal builds a local scheduler by name; r is its stream.
+func NewLocal(name string, r *rand.Rand) (policy.LocalScheduler, error) {
+	switch name {
+	case "random":
+		return &RandomLocal{r: r}, nil
+	case "sq":
+		return &ShortestQueue{r: r}, nil
+	case "2rsq":
+		return &TwoRandom{r: r}, nil
+	}
+	return nil, fmt.Errorf("unknown local scheduler %q (known: %s)", name, strings.Join(LocalNames, ", "))
+}
+
+// RandomLocal picks a processor uniformly.
+type RandomLocal struct{ r *rand.Rand }
+
+func (l *RandomLocal) Name() string { return "random" }
+func (l *RandomLocal) Select(now float64, s int, j job.Info, v policy.GridView) int {
+	return l.r.IntN(v.SiteProcs(s))
+}
+
+// ShortestQueue picks the processor with the fewest jobs (queued plus in
+// service, so an idle processor beats a busy one with an empty queue),
+// ties at random.
+type ShortestQueue struct {
+	r    *rand.Rand
+	ties []int
+}
+
+func (l *ShortestQueue) Name() string { return "sq" }
+func (l *ShortestQueue) Select(now float64, s int, j job.Info, v policy.GridView) int {
+	best := math.MaxInt
+	l.ties = l.ties[:0]
+	for p := 0; p < v.SiteProcs(s); p++ {
+		n := v.ProcJobs(s, p)
+		switch {
+		case n < best:
+			best = n
+			l.ties = append(l.ties[:0], p)
+		case n == best:
+			l.ties = append(l.ties, p)
+		}
+	}
+	if len(l.ties) == 1 {
+		return l.ties[0]
+	}
+	return l.ties[l.r.IntN(len(l.ties))]
+}
+
+// TwoRandom picks two distinct processors at random and takes the one with
+// fewer jobs, ties at random.
+type TwoRandom struct{ r *rand.Rand }
+
+func (l *TwoRandom) Name() string { return "2rsq" }
+func (l *TwoRandom) Select(now float64, s int, j job.Info, v policy.GridView) int {
+	n := v.SiteProcs(s)
+	if n == 1 {
+		return 0
+	}
+	a := l.r.IntN(n)
+	b := l.r.IntN(n - 1)
+	if b >= a {
+		b++
+	}
+	ja, jb := v.ProcJobs(s, a), v.ProcJobs(s, b)
+	switch {
+	case ja < jb:
+		return a
+	case jb < ja:
+		return b
+	case l.r.IntN(2) == 0:
+		return a
+	}
+	return b
+}

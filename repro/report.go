@@ -1,0 +1,211 @@
+package repro
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/schedlab/schedlab/report/plot"
+	"github.com/schedlab/schedlab/stats"
+)
+
+// Item is one published number beside ours.
+type Item struct {
+	Name  string  // e.g. table4/sq/random_gs/rt
+	Paper float64 // NaN when the paper gives no number
+	Ours  float64
+	Low   float64 // 95% CI of ours; NaN when not a replicated mean
+	High  float64
+	Unit  string // short note for people, e.g. "A_I"
+}
+
+// Inside reports whether the paper's value lies in our CI.
+func (it Item) Inside() bool { return it.Paper >= it.Low && it.Paper <= it.High }
+
+// RelErr is (ours - paper) / paper.
+func (it Item) RelErr() float64 { return (it.Ours - it.Paper) / it.Paper }
+
+// Check is one qualitative claim of the paper, tested on our results.
+type Check struct {
+	Claim  string
+	Holds  bool
+	Detail string
+}
+
+// Report is the outcome of a reproduction.
+type Report struct {
+	Paper   string // e.g. zikos2008
+	Title   string
+	Setup   string // one paragraph: what was run
+	Items   []Item
+	Figures []plot.Figure
+	Checks  []Check
+	Notes   []string // sentences for people (variance, deviations)
+	Jobs    int64    // simulated jobs in total
+}
+
+func item(name string, paper float64, xs []float64) Item {
+	s := stats.CI95(xs)
+	return Item{Name: name, Paper: paper, Ours: s.Mean, Low: s.Low, High: s.High}
+}
+
+func fmtNum(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// WriteComparison writes the items as CSV: item,paper,ours,ci_low,ci_high.
+func (r *Report) WriteComparison(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"item", "paper", "ours", "ci_low", "ci_high"})
+	for _, it := range r.Items {
+		cw.Write([]string{it.Name, fmtNum(it.Paper), fmtNum(it.Ours), fmtNum(it.Low), fmtNum(it.High)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteText prints the report for people: the comparison table, the
+// figures' data and the checks.
+func (r *Report) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "== %s: %s\n%s\n\n", r.Paper, r.Title, r.Setup)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "item\tpaper\tours\t95% CI\tpaper in CI\toff by\t")
+	for _, it := range r.Items {
+		ci, in, off := "", "", ""
+		if !math.IsNaN(it.Low) {
+			ci = fmt.Sprintf("[%.4g, %.4g]", it.Low, it.High)
+			if !math.IsNaN(it.Paper) {
+				in = map[bool]string{true: "yes", false: "no"}[it.Inside()]
+			}
+		}
+		if !math.IsNaN(it.Paper) && it.Paper != 0 {
+			off = fmt.Sprintf("%+.1f%%", 100*it.RelErr())
+		}
+		paper := fmtNum(it.Paper)
+		if paper == "" {
+			paper = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%s\t%s\t%s\t\n", it.Name, paper, it.Ours, ci, in, off)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, f := range r.Figures {
+		fmt.Fprintf(w, "\n%s: %s (%s vs %s)\n", f.ID, f.Title, f.YLabel, f.XLabel)
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		xs := figXs(f)
+		fmt.Fprint(tw, "x\t")
+		for _, s := range f.Series {
+			fmt.Fprintf(tw, "%s\t", s.Name)
+		}
+		fmt.Fprintln(tw)
+		for _, x := range xs {
+			label := fmtNum(x)
+			if f.Bars && int(x) < len(f.XTicks) {
+				label = f.XTicks[int(x)]
+			}
+			fmt.Fprintf(tw, "%s\t", label)
+			for _, s := range f.Series {
+				cell := ""
+				for i, sx := range s.X {
+					if sx == x {
+						cell = fmt.Sprintf("%.4g", s.Y[i])
+						if s.Low != nil && !math.IsNaN(s.Low[i]) {
+							cell += fmt.Sprintf(" ±%.2g", (s.High[i]-s.Low[i])/2)
+						}
+					}
+				}
+				fmt.Fprintf(tw, "%s\t", cell)
+			}
+			fmt.Fprintln(tw)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "\nClaims of the paper, checked on our runs:\n")
+	for _, c := range r.Checks {
+		mark := "yes"
+		if !c.Holds {
+			mark = "NO "
+		}
+		fmt.Fprintf(w, "  [%s] %s: %s\n", mark, c.Claim, c.Detail)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "\nNote: %s\n", n)
+	}
+	return nil
+}
+
+func figXs(f plot.Figure) []float64 {
+	seen := map[float64]bool{}
+	var xs []float64
+	for _, s := range f.Series {
+		for _, x := range s.X {
+			if !seen[x] {
+				seen[x] = true
+				xs = append(xs, x)
+			}
+		}
+	}
+	sortFloats(xs)
+	return xs
+}
+
+func sortFloats(xs []float64) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
+
+// WriteDir writes comparison.csv, figNN.csv and figNN.svg into dir (created
+// if needed). Each file is written to a temporary name and renamed, so a
+// reader never sees a half-written file.
+func (r *Report) WriteDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	write := func(name string, f func(io.Writer) error) error {
+		tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
+		if err != nil {
+			return err
+		}
+		if err := f(tmp); err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := tmp.Close(); err != nil {
+			os.Remove(tmp.Name())
+			return err
+		}
+		os.Chmod(tmp.Name(), 0o644)
+		return os.Rename(tmp.Name(), filepath.Join(dir, name))
+	}
+	if err := write("comparison.csv", r.WriteComparison); err != nil {
+		return err
+	}
+	for i := range r.Figures {
+		f := &r.Figures[i]
+		if err := write(f.ID+".csv", f.WriteCSV); err != nil {
+			return err
+		}
+		if err := write(f.ID+".svg", f.WriteSVG); err != nil {
+			return err
+		}
+	}
+	return write("report.txt", r.WriteText)
+}
+
+func pct(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*v), ".0") + "%" }
