@@ -327,7 +327,7 @@ func (z *zikos) dsld(ls, gs string, ia float64) []float64 {
 
 func (z *zikos) figures(r *Report) {
 	const xIA = "mean inter-arrival time 1/λ"
-	const yRT = "mean response time RT"
+	const yRT = "mean response time RT (mean service time = 1)"
 	note := fmt.Sprintf("ours: %d replications x %d jobs, 95%% CI", z.opt.Reps, z.opt.Jobs)
 	gsName := map[string]string{"random": "R_GS", "realtime": "R-T_GS"}
 	// Figures 3-4: RT vs 1/lambda per local policy.

@@ -25,11 +25,12 @@ type globals struct {
 }
 
 type cliSpec struct {
-	Run      runCmd      `cmd:"" help:"Simulate an SWF trace on one cluster under a queue policy."`
-	Trace    traceCmd    `cmd:"" help:"Inspect SWF traces."`
-	Policies policiesCmd `cmd:"" help:"List the scheduling policies."`
-	Bench    benchCmd    `cmd:"" help:"Time whole simulations of real traces (speed figures for docs/performance.md)."`
-	Version  versionCmd  `cmd:"" help:"Print the version."`
+	Reproduce reproduceCmd `cmd:"" help:"Re-run a paper's experiments and set our numbers beside the published ones."`
+	Run       runCmd       `cmd:"" help:"Simulate an SWF trace on one cluster under a queue policy."`
+	Trace     traceCmd     `cmd:"" help:"Inspect SWF traces."`
+	Policies  policiesCmd  `cmd:"" help:"List the scheduling policies."`
+	Bench     benchCmd     `cmd:"" help:"Time whole simulations of real traces (speed figures for docs/performance.md)."`
+	Version   versionCmd   `cmd:"" help:"Print the version."`
 }
 
 // usageError marks errors of the command line (exit status 2).

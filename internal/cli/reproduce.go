@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+
+	"github.com/schedlab/schedlab/repro"
+)
+
+type reproduceCmd struct {
+	Paper   string `arg:"" enum:"zikos2008,all" help:"Which reproduction: zikos2008, or all."`
+	Out     string `placeholder:"DIR" default:"schedlab-out" help:"Folder for the results; each paper writes to DIR/<paper>."`
+	Quick   bool   `help:"A smoke-sized run (3 replications of a quarter of the jobs): minutes become seconds, intervals widen."`
+	Workers int    `default:"0" help:"Parallel replications (0 = all cores). Results do not depend on it."`
+	Seed    uint64 `default:"2008" help:"Master seed."`
+	Reps    int    `placeholder:"N" help:"Replications per configuration (default: the paper's)."`
+	Jobs    int64  `placeholder:"N" help:"Completed jobs per replication (default: the paper's)."`
+}
+
+type paperRun struct {
+	name string
+	run  func(repro.Options) (*repro.Report, error)
+	opts func(quick bool) repro.Options
+}
+
+var papers = []paperRun{
+	{"zikos2008", repro.Zikos2008, func(q bool) repro.Options {
+		if q {
+			return repro.ZikosQuick()
+		}
+		return repro.ZikosDefaults()
+	}},
+}
+
+func (c *reproduceCmd) Run(g *globals) error {
+	if c.Reps != 0 && c.Reps < 2 {
+		return usageError{fmt.Errorf("--reps must be >= 2 (a confidence interval needs two replications), got %d", c.Reps)}
+	}
+	if c.Jobs < 0 || c.Workers < 0 {
+		return usageError{fmt.Errorf("--jobs and --workers must not be negative")}
+	}
+	ran := 0
+	for _, p := range papers {
+		if c.Paper != "all" && c.Paper != p.name {
+			continue
+		}
+		opt := p.opts(c.Quick)
+		opt.Seed, opt.Workers = c.Seed, c.Workers
+		if c.Reps > 0 {
+			opt.Reps = c.Reps
+		}
+		if c.Jobs > 0 {
+			opt.Jobs = c.Jobs
+		}
+		bar := newBar(g.stderr, p.name)
+		opt.Progress = bar
+		t0 := time.Now()
+		rep, err := p.run(opt)
+		bar.done()
+		if err != nil {
+			return fmt.Errorf("%s: %w", p.name, err)
+		}
+		dir := filepath.Join(c.Out, p.name)
+		if err := rep.WriteDir(dir); err != nil {
+			return fmt.Errorf("%s: writing %s: %w", p.name, dir, err)
+		}
+		if err := rep.WriteText(g.stdout); err != nil {
+			return err
+		}
+		secs := time.Since(t0).Seconds()
+		fmt.Fprintf(g.stdout, "\n%s: %d simulated jobs in %.1f s (%.1f million jobs/s); results in %s (comparison.csv, figNN.csv, figNN.svg, report.txt)\n\n",
+			p.name, rep.Jobs, secs, float64(rep.Jobs)/secs/1e6, dir)
+		ran++
+	}
+	if ran == 0 {
+		return usageError{fmt.Errorf("unknown reproduction %q", c.Paper)}
+	}
+	return nil
+}
+
+// bar is a progress bar on a terminal, nothing otherwise.
+type bar struct {
+	mu    sync.Mutex
+	p     *mpb.Progress
+	b     *mpb.Bar
+	total int64
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func newBar(w io.Writer, name string) *bar {
+	if !isTerminal(w) {
+		return &bar{}
+	}
+	p := mpb.New(mpb.WithOutput(w), mpb.WithWidth(40))
+	b := p.AddBar(0,
+		mpb.PrependDecorators(decor.Name(name+" "), decor.CountersNoUnit("%d/%d runs")),
+		mpb.AppendDecorators(decor.Percentage(), decor.Name(" ETA "), decor.EwmaETA(decor.ET_STYLE_GO, 30)))
+	return &bar{p: p, b: b}
+}
+
+func (b *bar) Grow(n int) {
+	if b.b == nil {
+		return
+	}
+	b.mu.Lock()
+	b.total += int64(n)
+	b.b.SetTotal(b.total, false)
+	b.mu.Unlock()
+}
+
+func (b *bar) Add(n int) {
+	if b.b != nil {
+		b.b.EwmaIncrBy(n, time.Millisecond)
+	}
+}
+
+func (b *bar) done() {
+	if b.b == nil {
+		return
+	}
+	b.b.SetTotal(b.total, true)
+	b.p.Wait()
+}
