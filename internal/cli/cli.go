@@ -27,6 +27,7 @@ type globals struct {
 type cliSpec struct {
 	Reproduce reproduceCmd `cmd:"" help:"Re-run a paper's experiments and set our numbers beside the published ones."`
 	Run       runCmd       `cmd:"" help:"Simulate an SWF trace on one cluster under a queue policy."`
+	Sweep     sweepCmd     `cmd:"" help:"Run a scenario file: every point of its sweep, with replications, confidence intervals and paired comparisons."`
 	Trace     traceCmd     `cmd:"" help:"Inspect SWF traces."`
 	Policies  policiesCmd  `cmd:"" help:"List the scheduling policies."`
 	Bench     benchCmd     `cmd:"" help:"Time whole simulations of real traces (speed figures for docs/performance.md)."`

@@ -10,6 +10,11 @@
 // "LSs send the GS the number of free processors"). Ties are broken
 // uniformly at random from the policy's own stream.
 //
+// Heterogeneous sites (the paper's proposed extension; our reading): with
+// NormalizeLoad, informed policies compare jobs per processor and random
+// dispatch picks a site with probability proportional to its processors
+// (uniform choice would overload small sites).
+//
 // Deferred: every arrival waits in the grid scheduler's FCFS queue; at the
 // end of each allocation interval (A_I, 2 A_I, ...) all waiting jobs are
 // dispatched in FCFS order, each to the least loaded site, loads updated as

@@ -56,7 +56,25 @@ type chooser struct {
 	ties       []int
 }
 
-func (c *chooser) random(v policy.GridView) int { return c.r.IntN(v.Sites()) }
+// random picks a site uniformly, or, with normalize (heterogeneous sites),
+// with probability proportional to its processor count: uniform choice
+// would send a small site as many jobs as a large one and overload it.
+func (c *chooser) random(v policy.GridView) int {
+	if !c.normalize {
+		return c.r.IntN(v.Sites())
+	}
+	total := 0
+	for s := 0; s < v.Sites(); s++ {
+		total += v.SiteProcs(s)
+	}
+	k := c.r.IntN(total)
+	for s := 0; s < v.Sites(); s++ {
+		if k -= v.SiteProcs(s); k < 0 {
+			return s
+		}
+	}
+	return v.Sites() - 1
+}
 
 // leastLoaded returns the least loaded site (restricted to sites with an
 // idle processor when preferIdle and there is one), ties at random.

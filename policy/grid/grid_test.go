@@ -136,6 +136,21 @@ func TestNormalizedLoad(t *testing.T) {
 	}
 }
 
+// With NormalizeLoad, random dispatch is proportional to site size: a site
+// of 12 processors gets three times the jobs of one of 4.
+func TestRandomWeightedByCapacity(t *testing.T) {
+	f := &fakeGrid{procs: []int{4, 12}, load: []int{0, 0}, idle: []int{4, 12}}
+	gs, _ := NewScheduler("random", Options{NormalizeLoad: true}, rand.New(rand.NewPCG(5, 6)))
+	const n = 40000
+	for i := 0; i < n; i++ {
+		gs.Schedule(1, []job.Info{info(job.ID(i), 1)}, false, f, f.now(1))
+	}
+	share := float64(f.load[0]) / n // binomial sd at n=40000: 0.0022
+	if share < 0.24 || share > 0.26 {
+		t.Fatalf("small site got %.3f of the jobs, want 0.25", share)
+	}
+}
+
 // Shortest queue: fewest jobs (queued + in service) wins; an idle
 // processor (0 jobs) beats a busy one with an empty queue (1 job).
 // 2RSQ: the shorter of two distinct random processors.

@@ -1,0 +1,377 @@
+package experiment
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/policy/queue"
+	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/stats"
+	"github.com/schedlab/schedlab/workload/synth"
+)
+
+// Metric is one metric of a point over its replications.
+type Metric struct {
+	Name   string    `json:"name"`
+	Mean   float64   `json:"mean"`
+	Low    float64   `json:"ci_low"`  // 95% Student-t; NaN with one replication
+	High   float64   `json:"ci_high"` //
+	N      int       `json:"n"`
+	Values []float64 `json:"values"` // per replication, for paired comparisons
+}
+
+// PointResult is the outcome of one point of a sweep.
+type PointResult struct {
+	Index   int              `json:"index"`
+	Key     string           `json:"key"`
+	Labels  []scenario.Label `json:"labels"`
+	Model   string           `json:"model"`
+	Reps    int              `json:"replications"`
+	Metrics []Metric         `json:"metrics"`
+}
+
+// repMetrics is one replication's metrics, in a fixed order.
+type repMetrics struct {
+	names  []string
+	values []float64
+}
+
+// runRep runs replication rep of scenario s.
+func runRep(s scenario.Scenario, rep int) (repMetrics, error) {
+	switch s.Model {
+	case "grid":
+		sites := make([]string, len(s.Platform.Sites))
+		for i, st := range s.Platform.Sites {
+			if st.Speed != 0 && st.Speed != 1 {
+				return repMetrics{}, fmt.Errorf("grid model: site speeds other than 1 are not modelled (site %d has %g)", i, st.Speed)
+			}
+			sites[i] = strconv.Itoa(st.Procs)
+		}
+		r, err := RunGrid(GridRun{Sites: strings.Join(sites, ","), Grid: s.Policy.Grid, AllocationInterval: s.Policy.AllocationInterval,
+			RandomFraction: s.Policy.RandomFraction, Local: s.Policy.Local, NormalizeLoad: s.Policy.NormalizeLoad,
+			MeanInterarrival: s.Workload.MeanInterarrival, MeanService: s.Workload.MeanService,
+			Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep})
+		if err != nil {
+			return repMetrics{}, err
+		}
+		m := repMetrics{names: []string{"rt", "max_rt", "sld", "utilization"}, values: []float64{r.RT, r.MaxRT, r.SLD, r.Utilization}}
+		for i := range r.SiteUtil {
+			m.names = append(m.names, fmt.Sprintf("site%d_utilization", i), fmt.Sprintf("site%d_load", i))
+			m.values = append(m.values, r.SiteUtil[i], r.SiteLoad[i])
+		}
+		return m, nil
+	case "cluster":
+		var res metrics.Result
+		if s.Workload.Trace != "" {
+			tr, err := RunTrace(TraceRun{Trace: s.Workload.Trace, Policy: s.Policy.Queue, Depth: s.Policy.Depth, Order: s.Policy.Order,
+				Estimate: s.Workload.Estimate, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp})
+			if err != nil {
+				return repMetrics{}, err
+			}
+			res = tr.Result
+		} else {
+			var err error
+			if res, err = runClusterSynthetic(s, rep); err != nil {
+				return repMetrics{}, err
+			}
+		}
+		return repMetrics{names: []string{"mean_wait", "max_wait", "mean_response", "mean_slowdown", "mean_bounded_slowdown", "utilization", "makespan"},
+			values: []float64{res.MeanWait, res.MaxWait, res.MeanResponse, res.MeanSlowdown, res.MeanBoundedSlowdown, res.Utilization, res.Makespan}}, nil
+	}
+	return repMetrics{}, fmt.Errorf("model %q is not implemented yet (the gang and heterogeneous models are later issues)", s.Model)
+}
+
+func runClusterSynthetic(s scenario.Scenario, rep int) (metrics.Result, error) {
+	if s.Stop.Completed <= 0 {
+		return metrics.Result{}, errors.New("cluster model with a synthetic workload: give stop.completed")
+	}
+	if s.Platform.Procs <= 0 {
+		return metrics.Result{}, errors.New("cluster model with a synthetic workload: give platform.procs")
+	}
+	src, err := synth.NewPoisson(s.Seed, rep, s.Workload.MeanInterarrival, s.Workload.MeanService, s.Stop.Completed)
+	if err != nil {
+		return metrics.Result{}, err
+	}
+	order, _ := queue.ParseOrder(s.Policy.Order)
+	pol, err := queue.New(s.Policy.Queue, queue.Options{Procs: s.Platform.Procs, Depth: s.Policy.Depth, Order: order})
+	if err != nil {
+		return metrics.Result{}, err
+	}
+	sum := metrics.NewSummary(s.Platform.Procs, 0)
+	sum.Skip(s.Warmup.Jobs)
+	eng, err := engine.NewCluster(engine.ClusterConfig{Procs: s.Platform.Procs, Policy: pol, Source: src, Listener: sum})
+	if err != nil {
+		return metrics.Result{}, err
+	}
+	if err := eng.Run(); err != nil {
+		return metrics.Result{}, err
+	}
+	return sum.Result(), nil
+}
+
+// Sweep runs every point of a scenario file: all replications of all
+// points in parallel (results independent of the number of workers). With
+// dir set, each point's result is written to dir/points/NNNN-KEY.json as
+// soon as the point is complete... and points whose file already exists
+// (with the same key) are not run again, so a killed sweep resumes.
+func Sweep(points []scenario.Point, dir string, workers int, prog Progress) ([]PointResult, error) {
+	results := make([]PointResult, len(points))
+	done := make([]bool, len(points))
+	type task struct{ point, rep int }
+	var tasks []task
+	for i, p := range points {
+		if p.Scenario.Workload.Trace != "" && p.Scenario.Replications > 1 {
+			return nil, fmt.Errorf("point %d (%s): a trace gives the same run every time; use replications: 1", i, p.Scenario.Key())
+		}
+		if dir != "" {
+			if r, ok := loadPoint(pointPath(dir, p)); ok && r.Key == p.Scenario.Key() {
+				results[i], done[i] = r, true
+				continue
+			}
+		}
+		for rep := 0; rep < p.Scenario.Replications; rep++ {
+			tasks = append(tasks, task{i, rep})
+		}
+	}
+	if dir != "" {
+		if err := os.MkdirAll(filepath.Join(dir, "points"), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	reps, err := Parallel(len(tasks), workers, prog, func(k int) (repMetrics, error) {
+		t := tasks[k]
+		m, err := runRep(points[t.point].Scenario, t.rep)
+		if err != nil {
+			return m, fmt.Errorf("point %d (%s) replication %d: %w", t.point, points[t.point].Scenario.Key(), t.rep, err)
+		}
+		return m, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	byPoint := map[int][]repMetrics{}
+	for k, t := range tasks {
+		byPoint[t.point] = append(byPoint[t.point], reps[k])
+	}
+	for i, p := range points {
+		if done[i] {
+			continue
+		}
+		results[i] = summarize(p, byPoint[i])
+		if dir != "" {
+			if err := writeJSONAtomic(pointPath(dir, p), results[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return results, nil
+}
+
+func summarize(p scenario.Point, reps []repMetrics) PointResult {
+	r := PointResult{Index: p.Index, Key: p.Scenario.Key(), Labels: p.Labels, Model: p.Scenario.Model, Reps: len(reps)}
+	if len(reps) == 0 {
+		return r
+	}
+	want := map[string]bool{}
+	for _, m := range p.Scenario.Metrics {
+		want[m] = true
+	}
+	for j, name := range reps[0].names {
+		if len(want) > 0 && !want[name] {
+			continue
+		}
+		xs := make([]float64, len(reps))
+		for i := range reps {
+			xs[i] = reps[i].values[j]
+		}
+		c := stats.CI95(xs)
+		r.Metrics = append(r.Metrics, Metric{Name: name, Mean: c.Mean, Low: c.Low, High: c.High, N: len(xs), Values: xs})
+	}
+	return r
+}
+
+func pointPath(dir string, p scenario.Point) string {
+	return filepath.Join(dir, "points", fmt.Sprintf("%04d-%s.json", p.Index, p.Scenario.Key()))
+}
+
+func loadPoint(path string) (PointResult, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return PointResult{}, false
+	}
+	var r jsonPoint
+	if err := json.Unmarshal(b, &r); err != nil {
+		return PointResult{}, false
+	}
+	return r.decode(), true
+}
+
+// JSON has no NaN: intervals of single replications are written as null.
+type jsonMetric struct {
+	Name   string    `json:"name"`
+	Mean   float64   `json:"mean"`
+	Low    *float64  `json:"ci_low"`
+	High   *float64  `json:"ci_high"`
+	N      int       `json:"n"`
+	Values []float64 `json:"values"`
+}
+
+type jsonPoint struct {
+	Index   int              `json:"index"`
+	Key     string           `json:"key"`
+	Labels  []scenario.Label `json:"labels"`
+	Model   string           `json:"model"`
+	Reps    int              `json:"replications"`
+	Metrics []jsonMetric     `json:"metrics"`
+}
+
+func opt(v float64) *float64 {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
+
+func unopt(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+func encodePoint(r PointResult) jsonPoint {
+	j := jsonPoint{Index: r.Index, Key: r.Key, Labels: r.Labels, Model: r.Model, Reps: r.Reps}
+	for _, m := range r.Metrics {
+		j.Metrics = append(j.Metrics, jsonMetric{m.Name, m.Mean, opt(m.Low), opt(m.High), m.N, m.Values})
+	}
+	return j
+}
+
+func (j jsonPoint) decode() PointResult {
+	r := PointResult{Index: j.Index, Key: j.Key, Labels: j.Labels, Model: j.Model, Reps: j.Reps}
+	for _, m := range j.Metrics {
+		r.Metrics = append(r.Metrics, Metric{m.Name, m.Mean, unopt(m.Low), unopt(m.High), m.N, m.Values})
+	}
+	return r
+}
+
+func writeJSONAtomic(path string, r PointResult) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	if err := metrics.WriteJSON(tmp, encodePoint(r)); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	os.Chmod(tmp.Name(), 0o644)
+	return os.Rename(tmp.Name(), path)
+}
+
+// Comparison is a paired difference between two points that differ only in
+// one policy setting (common random numbers make the pairing meaningful).
+type Comparison struct {
+	Axis, Baseline, Value string // e.g. policy.grid, random, deferred
+	Context               string // the other labels of the pair
+	Metric                string
+	Diff                  stats.Summary // value minus baseline
+}
+
+// Compare pairs points along every policy axis: each value against the
+// axis's first value, all other settings equal.
+func Compare(points []scenario.Point, results []PointResult) []Comparison {
+	var out []Comparison
+	if len(points) == 0 {
+		return nil
+	}
+	axes := points[0].Labels
+	for ai, axis := range axes {
+		if !strings.HasPrefix(axis.Key, "policy.") {
+			continue
+		}
+		// group points by their other labels
+		groups := map[string][]int{}
+		var order []string
+		for i, p := range points {
+			var ctx []string
+			for k, l := range p.Labels {
+				if k != ai {
+					ctx = append(ctx, l.Key+"="+l.Value)
+				}
+			}
+			c := strings.Join(ctx, " ")
+			if _, ok := groups[c]; !ok {
+				order = append(order, c)
+			}
+			groups[c] = append(groups[c], i)
+		}
+		for _, c := range order {
+			g := groups[c]
+			base := results[g[0]]
+			for _, i := range g[1:] {
+				for mi, m := range results[i].Metrics {
+					if mi >= len(base.Metrics) || base.Metrics[mi].Name != m.Name || m.N < 2 {
+						continue
+					}
+					d, err := stats.Paired(m.Values, base.Metrics[mi].Values)
+					if err != nil {
+						continue
+					}
+					out = append(out, Comparison{Axis: axis.Key, Baseline: points[g[0]].Labels[ai].Value, Value: points[i].Labels[ai].Value,
+						Context: c, Metric: m.Name, Diff: d})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// WriteSummaryCSV writes one row per point and metric.
+func WriteSummaryCSV(w io.Writer, results []PointResult) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"point", "key", "labels", "metric", "mean", "ci_low", "ci_high", "n"})
+	for _, r := range results {
+		var ls []string
+		for _, l := range r.Labels {
+			ls = append(ls, l.Key+"="+l.Value)
+		}
+		for _, m := range r.Metrics {
+			cw.Write([]string{strconv.Itoa(r.Index), r.Key, strings.Join(ls, " "), m.Name, fmtF(m.Mean), fmtF(m.Low), fmtF(m.High), strconv.Itoa(m.N)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteComparisonsCSV writes the paired differences.
+func WriteComparisonsCSV(w io.Writer, cs []Comparison) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"axis", "baseline", "value", "context", "metric", "diff", "ci_low", "ci_high", "n"})
+	for _, c := range cs {
+		cw.Write([]string{c.Axis, c.Baseline, c.Value, c.Context, c.Metric, fmtF(c.Diff.Mean), fmtF(c.Diff.Low), fmtF(c.Diff.High), strconv.Itoa(c.Diff.N)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func fmtF(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

@@ -1,0 +1,163 @@
+package scenario
+
+import (
+	"strings"
+)
+
+// present reports whether the file gives the key at path (valid or not).
+func (d *decoder) present(path string) bool {
+	_, ok := d.keys[path]
+	return ok
+}
+
+// missing reports whether the file lacks the key at path, leaving out
+// keys inside a section that was reported as malformed.
+func (d *decoder) missing(path string) bool {
+	if d.present(path) {
+		return false
+	}
+	for p := path; ; {
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			return true
+		}
+		p = p[:i]
+		if d.broken[p] {
+			return false
+		}
+	}
+}
+
+// where is the position for a problem about a setting the file does not
+// give: its closest enclosing key that is there, else the first key of the
+// file.
+func (d *decoder) where(path string) pos {
+	for p := path; p != ""; {
+		if at, ok := d.keys[p]; ok {
+			return at
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return d.docStart
+}
+
+// orList writes "a", "a or b", "a, b or c".
+func orList(xs []string) string {
+	if len(xs) <= 1 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+// checkStatic checks what does not depend on the point of a sweep: the
+// keys each model requires, trace versus synthetic workloads, the site
+// forms and the settings that only some policies read.
+// The model is known and valid.
+func (d *decoder) checkStatic() {
+	m := d.model
+	for _, p := range required[m] {
+		if p == "stop.completed" && d.stop != nil {
+			continue // stop: trace, reported below
+		}
+		if d.missing(p) {
+			d.add(d.where(p), p, "required by model %s", m)
+		}
+	}
+	if m == "cluster" {
+		d.checkCluster()
+	} else if d.stop != nil {
+		d.add(d.stop.at, "stop", `"trace" is only for a cluster running a trace; model %s runs until stop.completed jobs complete`, m)
+	}
+	if has(siteModels, m) {
+		if d.present("platform.procs_per_site") && (d.sites == sitesList || d.sites == sitesLists) {
+			d.add(d.keys["platform.procs_per_site"], "platform.procs_per_site", "only with sites: N (a number of identical sites); a site list gives each site's procs")
+		}
+		if d.sites == sitesCount && d.missing("platform.procs_per_site") {
+			d.add(d.keys["platform.sites"], "platform.procs_per_site", "required with sites: N")
+		}
+	}
+	d.checkDeps()
+}
+
+func (d *decoder) checkCluster() {
+	trace := d.present("workload.trace")
+	synth := d.present("workload.mean_interarrival")
+	switch {
+	case trace && synth:
+		d.add(d.keys["workload.mean_interarrival"], "workload.mean_interarrival", "not with workload.trace: a cluster runs a trace or a synthetic workload, not both")
+		return
+	case d.missing("workload.trace") && d.missing("workload.mean_interarrival"):
+		d.add(d.where("workload.trace"), "workload.trace", "required by model cluster (or workload.mean_interarrival, for a synthetic workload)")
+		return
+	}
+	if synth {
+		for _, k := range []string{"workload.estimate", "workload.on_overrun", "workload.clamp"} {
+			if d.present(k) {
+				d.add(d.keys[k], k, "only with workload.trace (synthetic jobs have exact estimates and no time limit)")
+			}
+		}
+		if d.missing("platform.procs") {
+			d.add(d.where("platform.procs"), "platform.procs", "required for a synthetic workload (there is no trace header to take it from)")
+		}
+		if d.stop != nil {
+			d.add(d.stop.at, "stop", `"trace" needs workload.trace; a synthetic workload runs until stop.completed jobs complete`)
+		} else if d.missing("stop.completed") {
+			d.add(d.where("stop.completed"), "stop.completed", "required for a synthetic workload")
+		}
+		return
+	}
+	if d.present("workload.mean_service") {
+		d.add(d.keys["workload.mean_service"], "workload.mean_service", "only with workload.mean_interarrival (a trace gives the runtimes)")
+	}
+	if d.present("stop") && d.stop == nil && !d.present("stop.completed") {
+		d.add(d.keys["stop"], "stop.completed", "missing (or write stop: trace to run the whole trace)")
+	}
+}
+
+// checkDeps reports settings no value of their controlling setting uses,
+// and required settings a controlling value needs.
+func (d *decoder) checkDeps() {
+	for _, dp := range deps {
+		if !has(modelsOf(dp.key), d.model) {
+			continue
+		}
+		var ons []val
+		isDefault := false
+		if s := d.set[dp.on]; s != nil {
+			ons = s.vals
+		} else if d.present(dp.on) {
+			continue // invalid, reported
+		} else if t := defaultText(dp.on); t != "" {
+			ons, isDefault = []val{{text: t, canon: t}}, true
+		} else {
+			continue // missing, reported
+		}
+		used := false
+		var texts []string
+		for _, v := range ons {
+			used = used || has(dp.when, v.canon)
+			texts = append(texts, v.text)
+		}
+		if d.present(dp.key) && !used {
+			verb := "is " + texts[0]
+			if len(texts) > 1 {
+				verb = "takes " + strings.Join(texts, ", ")
+			}
+			if isDefault {
+				verb += ", the default"
+			}
+			d.add(d.keys[dp.key], dp.key, "only used with %s %s (%s %s)", dp.on, orList(dp.when), dp.on, verb)
+		}
+		if dp.required && d.missing(dp.key) {
+			for _, v := range ons {
+				if has(dp.when, v.canon) {
+					d.add(v.at, dp.key, "required with %s %s", dp.on, v.text)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,39 @@
+// Package scenario reads scenario files: an experiment written as data.
+//
+// A scenario file is YAML naming the model ("cluster", "grid", "gang" or
+// "hetero"), the platform, the workload, the policies, the stopping rule,
+// the warm-up, the replications, the seed and the metrics to report. The
+// format and every key are documented in docs/scenarios.md.
+//
+// Any scalar setting written as a list is a sweep axis; the axes expand to
+// their cross product. Parse returns the points in a fixed order: the
+// axes in file order, the first varying slowest (like nested loops), and
+// Point.Index running 0..n-1 in that order. A list under platform.sites is
+// the site list, not an axis; a list of site lists is an axis over site
+// lists.
+//
+// What the package promises:
+//
+//   - Every returned Point holds a complete Scenario: one value per
+//     setting, defaults applied for the settings its model reads,
+//     validated for its model. Settings the model does not read are zero,
+//     and so are settings the point's own policy does not read (such as
+//     Policy.AllocationInterval when Policy.Grid is "random", or
+//     Policy.Depth unless Policy.Queue is "backfill"), even when the file
+//     sweeps them; Point.Labels still shows the value the axis took.
+//   - Parse is deterministic: the same bytes give the same points, labels
+//     and keys; no map order reaches a result.
+//   - A file is accepted whole or not at all. On error Parse returns no
+//     points and an Errors value listing every problem found, one per
+//     line, sorted by position, each as "file:line:column: path: message"
+//     (YAML syntax errors included, with the parser's position). Parse
+//     never panics, whatever the input (see FuzzParse).
+//   - Scenario.Key is a stable file-name stem made of [a-z0-9._=-] that
+//     changes exactly when a setting that affects results changes (up to
+//     the hash it uses for long keys and unusual strings).
+//   - Points never share memory: each Scenario has its own Sites and
+//     Metrics slices.
+//
+// The package holds no mutable state; its tables (the schema in schema.go)
+// are read-only.
+package scenario

@@ -1,0 +1,135 @@
+package scenario
+
+import (
+	"fmt"
+	"os"
+)
+
+// Scenario is one fully expanded experiment: every setting has one value,
+// defaults are applied and the whole has been validated for its model.
+//
+// Fields a model does not read are left at their zero values, and so are
+// settings the point's own policy does not use (for example
+// Policy.AllocationInterval when Policy.Grid is "random"; see Point).
+type Scenario struct {
+	Name         string
+	Model        string // "cluster" | "grid" | "gang" | "hetero"
+	Seed         uint64 // default 1
+	Replications int    // default 1; >= 1
+	Workers      int    // 0 = all cores
+	Stop         Stop
+	Warmup       Warmup
+	Platform     Platform
+	Workload     Workload
+	Policy       Policy
+	Metrics      []string // optional subset of metric names to report; empty = all
+}
+
+// Stop is the stopping rule of one replication.
+type Stop struct {
+	// Completed stops the run after this many completed jobs (warm-up
+	// included); 0 = run the whole workload (a trace; the cluster model
+	// only).
+	Completed int64
+}
+
+// Warmup is the part of a run left out of the metrics.
+type Warmup struct {
+	Jobs int64 // the first Jobs completed jobs are discarded from metrics; default 0
+}
+
+// Platform is the machine: one cluster (Procs) or a list of sites (Sites).
+type Platform struct {
+	Procs int    // cluster: machine size (0 = the trace header's MaxProcs)
+	Sites []Site // grid, gang, hetero; never shared between points
+}
+
+// Site is one site (grid, gang) or machine (hetero) of a multi-site
+// platform.
+type Site struct {
+	Procs int
+	Speed float64 // relative to the reference speed; default 1
+}
+
+// Workload says where jobs come from: a trace (cluster) or a synthetic
+// generator (every model).
+type Workload struct {
+	Trace     string // cluster: SWF path or bare name, resolved like 'schedlab run --trace'
+	Estimate  string // cluster with a trace: "request" | "exact"; default "request" ("exact" for synthetic jobs)
+	OnOverrun string // cluster with a trace: "kill" | "continue"; default "kill"
+	Clamp     bool   // cluster with a trace: clamp jobs larger than the machine
+
+	MeanInterarrival float64 // synthetic Poisson arrivals (grid: at the grid scheduler; gang: per-site local jobs; cluster: at the queue)
+	MeanService      float64 // exponential service demand; default 1
+
+	// gang model
+	GangMeanInterarrival float64 // Poisson gang arrivals at the grid scheduler
+	GangSizes            string  // "uniform" (GangMin..GangMax) | "pow2" ({2,4,8,16}); default "uniform"
+	GangMin, GangMax     int     // for "uniform"; defaults 2 and 13
+	GangTimes            string  // "independent" (each task its own service time; default) | "shared" (one time for all tasks). Added field: DESIGN.md 4.2 asks for this option.
+	EstimateError        float64 // E as a fraction: estimate = actual * (1 + u), u uniform in [-E, E]; 0..1; default 0
+	SplitOverhead        float64 // extra service of split gangs as a fraction (0.1 = +10%); approach 2 only; default 0.1
+}
+
+// Policy holds the scheduling policies and their options.
+type Policy struct {
+	// cluster (and hetero, schema only)
+	Queue string // cluster: "fcfs" | "easy" | "conservative" | "backfill"; hetero: "fcfs" | "easy" | "flexible" | "eg-edf" | "tabu"
+	Depth int    // reservation depth of "backfill" (0 = unlimited)
+	Order string // "fcfs" | "sjf"; default "fcfs"
+
+	// grid
+	Grid               string  // "random" | "realtime" | "deferred" | "hybrid"
+	AllocationInterval float64 // A_I, > 0; deferred and hybrid only
+	RandomFraction     float64 // A_I% in [0,1]; hybrid only
+	Local              string  // "random" | "sq" | "2rsq"
+	NormalizeLoad      bool    // informed grid policies compare load/procs instead of load
+
+	// gang
+	Approach  int     // 1 | 2; default 1
+	Threshold float64 // T >= 0; default 0
+}
+
+// Point is one point of a sweep.
+type Point struct {
+	Index    int      // 0..n-1, in expansion order (the first axis varies slowest)
+	Labels   []Label  // the swept settings of this point, in axis order; empty without sweeps
+	Scenario Scenario // fully expanded, defaults applied, validated
+}
+
+// Label is the value one sweep axis takes at a point.
+type Label struct {
+	Key   string `json:"key"`   // YAML path of the axis, e.g. "policy.local" or "platform.sites[1].procs"
+	Value string `json:"value"` // the value as written in the file ("0.048", "10%", "sq")
+}
+
+// MaxPoints is the largest number of points a file may expand to.
+const MaxPoints = 100_000
+
+// MaxFileSize is the largest scenario file Parse accepts, in bytes. Real
+// scenario files are a few kilobytes; the YAML parser takes time that grows
+// faster than linearly on huge inputs, so they are refused up front.
+const MaxFileSize = 64 << 10
+
+// Load reads and parses the scenario file at path. Errors in the file
+// name it as path:line:column.
+func Load(path string) ([]Point, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse parses a scenario file's contents; name is used in error messages
+// (and, without a "name" key, for Scenario.Name: its base name without
+// the .yaml/.yml extension). It returns the sweep points in expansion
+// order, or an Errors value listing every problem found.
+//
+// Parse never panics, whatever data holds.
+func Parse(name string, data []byte) (points []Point, err error) {
+	if len(data) > MaxFileSize {
+		return nil, Errors{{File: name, Msg: fmt.Sprintf("file too large (%d bytes; a scenario file may have at most %d)", len(data), MaxFileSize)}}
+	}
+	return parse(name, data)
+}
