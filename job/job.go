@@ -26,6 +26,17 @@ type Job struct {
 
 	User, Group int32 // -1 when unknown
 	ReqMem      float64
+
+	// Tasks, for a gang (a parallel job whose tasks must start together on
+	// distinct processors), holds each task's actual runtime and estimate;
+	// nil for an ordinary job. len(Tasks) == Procs.
+	Tasks []Task
+}
+
+// Task is one task of a gang.
+type Task struct {
+	Runtime  float64
+	Estimate float64
 }
 
 // Info is everything a policy may know about a job: never its actual
@@ -37,11 +48,22 @@ type Info struct {
 	Estimate float64
 	User     int32
 	Group    int32
+	// Gang is set for a gang; TaskEstimates are its tasks' estimates.
+	Gang          bool
+	TaskEstimates []float64
 }
 
 // Info returns the policy-visible view of j.
 func (j *Job) Info() Info {
-	return Info{ID: j.ID, Submit: j.Submit, Procs: j.Procs, Estimate: j.Estimate, User: j.User, Group: j.Group}
+	i := Info{ID: j.ID, Submit: j.Submit, Procs: j.Procs, Estimate: j.Estimate, User: j.User, Group: j.Group}
+	if j.Tasks != nil {
+		i.Gang = true
+		i.TaskEstimates = make([]float64, len(j.Tasks))
+		for k, t := range j.Tasks {
+			i.TaskEstimates[k] = t.Estimate
+		}
+	}
+	return i
 }
 
 // StartReason records how a job came to start (Fluxion's habit).

@@ -1,0 +1,102 @@
+package experiment
+
+import (
+	"fmt"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/policy/gang"
+	"github.com/schedlab/schedlab/rng"
+	"github.com/schedlab/schedlab/workload/synth"
+)
+
+// GangRun is one replication of the two-site gang model
+// (dimitriadou-karatza-2010). Comparable: equal runs give equal results.
+type GangRun struct {
+	Sites                string  // processors per site, e.g. "16,16"
+	Approach             int     // 1 | 2
+	Threshold            float64 // T
+	MeanInterarrival     float64 // locals, per site
+	GangMeanInterarrival float64
+	MeanService          float64
+	Pow2                 bool // gang sizes {2,4,8,16}; else uniform GangMin..GangMax
+	GangMin, GangMax     int
+	SharedTimes          bool    // one service time for all tasks of a gang
+	EstimateError        float64 // E as a fraction
+	SplitOverhead        float64
+	ExamineEvery         bool // examine the GS queue after every departure
+	Stop, Warmup         int64
+	Seed                 uint64
+	Replication          int
+}
+
+// GangResult holds one replication's metrics.
+type GangResult struct {
+	Jobs        int64   `json:"jobs"`
+	RT          float64 `json:"rt"`
+	SLD         float64 `json:"sld"`
+	WRT         float64 `json:"wrt"`
+	WSLD        float64 `json:"wsld"`
+	Utilization float64 `json:"utilization"`
+	FinishedPct float64 `json:"finished_gangs_pct"` // of gangs that arrived
+	SplitPct    float64 `json:"split_gangs_pct"`    // of gangs placed
+	Backfilled  int64   `json:"backfilled"`
+}
+
+// RunGang simulates one replication.
+func RunGang(r GangRun) (GangResult, error) {
+	sites, err := ParseSites(r.Sites)
+	if err != nil {
+		return GangResult{}, err
+	}
+	ms := r.MeanService
+	if ms == 0 {
+		ms = 1
+	}
+	streams := len(sites) + 1
+	var locals []engine.Source
+	for s := range sites {
+		l, err := synth.NewLocals(r.Seed, r.Replication, s, streams, r.MeanInterarrival, ms, r.EstimateError)
+		if err != nil {
+			return GangResult{}, err
+		}
+		locals = append(locals, l)
+	}
+	gmin, gmax := r.GangMin, r.GangMax
+	if gmin == 0 && gmax == 0 {
+		gmin, gmax = 2, 13
+	}
+	gangs, err := synth.NewGangs(r.Seed, r.Replication, streams, r.GangMeanInterarrival, ms,
+		synth.GangSizes{Pow2: r.Pow2, Min: gmin, Max: gmax}, r.SharedTimes, r.EstimateError)
+	if err != nil {
+		return GangResult{}, err
+	}
+	pol, err := gang.New(gang.Options{Approach: r.Approach, Threshold: r.Threshold, ExamineEvery: r.ExamineEvery},
+		rng.New(r.Seed, r.Replication, rng.GridChoice))
+	if err != nil {
+		return GangResult{}, err
+	}
+	if r.Stop <= r.Warmup {
+		return GangResult{}, fmt.Errorf("gang run: stop (%d jobs) must exceed warm-up (%d)", r.Stop, r.Warmup)
+	}
+	m := metrics.NewGangMetrics(r.Warmup)
+	g, err := engine.NewGangGrid(engine.GangConfig{Sites: sites, Policy: pol, Locals: locals, Gangs: gangs, Listener: m,
+		SplitOverhead: r.SplitOverhead, StopAfter: r.Stop})
+	if err != nil {
+		return GangResult{}, err
+	}
+	if err := g.Run(); err != nil {
+		return GangResult{}, err
+	}
+	res := m.Result()
+	st := g.Stats()
+	out := GangResult{Jobs: res.Locals + res.Gangs, RT: res.RT, SLD: res.SLD, WRT: res.WRT, WSLD: res.WSLD,
+		Utilization: st.Utilization, Backfilled: st.Backfilled}
+	if st.GangsArrived > 0 {
+		out.FinishedPct = 100 * float64(st.GangsFinished) / float64(st.GangsArrived)
+	}
+	if placed := st.GangsArrived; placed > 0 {
+		out.SplitPct = 100 * float64(st.GangsSplit) / float64(placed)
+	}
+	return out, nil
+}

@@ -1,0 +1,237 @@
+package gang
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/policy"
+)
+
+// Options configure the gang policy.
+type Options struct {
+	Approach  int     // 1 or 2
+	Threshold float64 // T >= 0
+	// ExamineEvery examines the grid scheduler's queue after every
+	// departure instead of only after one that leaves a queue empty.
+	ExamineEvery bool
+}
+
+// Policy implements policy.GangPolicy.
+type Policy struct {
+	o     Options
+	r     *rand.Rand
+	cands []int
+	procs []procKey
+}
+
+type procKey struct {
+	p      int
+	idle   bool
+	estEnd float64
+}
+
+// New returns the policy; r is its stream for random choices.
+func New(o Options, r *rand.Rand) (*Policy, error) {
+	if o.Approach != 1 && o.Approach != 2 {
+		return nil, fmt.Errorf("gang policy: approach must be 1 or 2, got %d", o.Approach)
+	}
+	if !(o.Threshold >= 0) {
+		return nil, fmt.Errorf("gang policy: threshold T must be >= 0, got %g", o.Threshold)
+	}
+	return &Policy{o: o, r: r}, nil
+}
+
+func (p *Policy) Name() string                { return fmt.Sprintf("approach%d", p.o.Approach) }
+func (p *Policy) ExamineEveryDeparture() bool { return p.o.ExamineEvery }
+
+func count(v policy.GangView, s int, f func(policy.ProcState) bool) int {
+	n := 0
+	for q := 0; q < v.Procs(s); q++ {
+		if f(v.Proc(s, q)) {
+			n++
+		}
+	}
+	return n
+}
+
+func idle(st policy.ProcState) bool  { return st.Idle() }
+func empty(st policy.ProcState) bool { return st.Waiting == 0 }
+
+// pickSite returns a random site among those where f counts at least
+// size processors, or -1.
+func (p *Policy) pickSite(v policy.GangView, size int, f func(policy.ProcState) bool) int {
+	p.cands = p.cands[:0]
+	for s := 0; s < v.Sites(); s++ {
+		if count(v, s, f) >= size {
+			p.cands = append(p.cands, s)
+		}
+	}
+	switch len(p.cands) {
+	case 0:
+		return -1
+	case 1:
+		return p.cands[0]
+	}
+	return p.cands[p.r.IntN(len(p.cands))]
+}
+
+// onSite places size tasks on empty queues of site s: idle processors
+// first, then busy ones by estimated end, earliest first (index order on
+// ties).
+func (p *Policy) onSite(v policy.GangView, s, size int) policy.GangPlacement {
+	p.procs = p.procs[:0]
+	for q := 0; q < v.Procs(s); q++ {
+		if st := v.Proc(s, q); st.Waiting == 0 {
+			p.procs = append(p.procs, procKey{q, !st.Executing, st.EstEnd})
+		}
+	}
+	slices.SortStableFunc(p.procs, func(a, b procKey) int {
+		if a.idle != b.idle {
+			if a.idle {
+				return -1
+			}
+			return 1
+		}
+		if a.idle {
+			return 0
+		}
+		return cmp.Compare(a.estEnd, b.estEnd)
+	})
+	pl := policy.GangPlacement{}
+	for _, k := range p.procs[:size] {
+		pl.Procs = append(pl.Procs, policy.ProcRef{Site: s, Proc: k.p})
+	}
+	return pl
+}
+
+// split places size tasks on idle processors of all sites, the site with
+// the most idle processors first.
+func (p *Policy) split(v policy.GangView, size int) (policy.GangPlacement, bool) {
+	type siteIdle struct{ s, n int }
+	var order []siteIdle
+	total := 0
+	for s := 0; s < v.Sites(); s++ {
+		n := count(v, s, idle)
+		order = append(order, siteIdle{s, n})
+		total += n
+	}
+	if total < size {
+		return policy.GangPlacement{}, false
+	}
+	slices.SortStableFunc(order, func(a, b siteIdle) int { return b.n - a.n })
+	pl := policy.GangPlacement{}
+	for _, si := range order {
+		for q := 0; q < v.Procs(si.s) && len(pl.Procs) < size; q++ {
+			if v.Proc(si.s, q).Idle() {
+				pl.Procs = append(pl.Procs, policy.ProcRef{Site: si.s, Proc: q})
+			}
+		}
+	}
+	pl.Split = pl.Procs[0].Site != pl.Procs[len(pl.Procs)-1].Site
+	return pl, true
+}
+
+func (p *Policy) PlaceArrival(now float64, g job.Info, v policy.GangView) (policy.GangPlacement, bool) {
+	if s := p.pickSite(v, g.Procs, idle); s >= 0 { // (a)
+		return p.onSite(v, s, g.Procs), true
+	}
+	if s := p.pickSite(v, g.Procs, empty); s >= 0 { // (b)
+		return p.onSite(v, s, g.Procs), true
+	}
+	if p.o.Approach == 2 { // (c')
+		return p.split(v, g.Procs)
+	}
+	return policy.GangPlacement{}, false
+}
+
+// largest returns the index of the largest gang satisfying ok, the oldest
+// (first in the queue) on ties, or -1.
+func largest(queue []job.Info, ok func(job.Info) bool) int {
+	best := -1
+	for i, g := range queue {
+		if ok(g) && (best < 0 || g.Procs > queue[best].Procs) {
+			best = i
+		}
+	}
+	return best
+}
+
+func (p *Policy) PickQueued(now float64, queue []job.Info, v policy.GangView) (int, policy.GangPlacement, bool) {
+	maxEmpty := 0
+	for s := 0; s < v.Sites(); s++ {
+		maxEmpty = max(maxEmpty, count(v, s, empty))
+	}
+	if i := largest(queue, func(g job.Info) bool { return g.Procs <= maxEmpty }); i >= 0 { // step 1
+		s := p.pickSite(v, queue[i].Procs, empty)
+		return i, p.onSite(v, s, queue[i].Procs), true
+	}
+	if p.o.Approach == 2 { // step 2
+		totalIdle := 0
+		for s := 0; s < v.Sites(); s++ {
+			totalIdle += count(v, s, idle)
+		}
+		if i := largest(queue, func(g job.Info) bool { return g.Procs <= totalIdle }); i >= 0 {
+			pl, _ := p.split(v, queue[i].Procs)
+			return i, pl, true
+		}
+	}
+	return 0, policy.GangPlacement{}, false
+}
+
+// fits is the backfill condition for a local of estimate est at a free
+// processor whose queue head is a gang.
+func (p *Policy) fits(now, est float64, v policy.GangView, s, q int) bool {
+	return est <= v.GangStart(s, q)-now+p.o.Threshold
+}
+
+func (p *Policy) randomOf(xs []int) int {
+	if len(xs) == 1 {
+		return xs[0]
+	}
+	return xs[p.r.IntN(len(xs))]
+}
+
+func (p *Policy) RouteLocal(now float64, s int, j job.Info, v policy.GangView) int {
+	p.cands = p.cands[:0]
+	for q := 0; q < v.Procs(s); q++ {
+		if v.Proc(s, q).Idle() {
+			p.cands = append(p.cands, q)
+		}
+	}
+	if len(p.cands) > 0 {
+		return p.randomOf(p.cands)
+	}
+	for q := 0; q < v.Procs(s); q++ {
+		if st := v.Proc(s, q); !st.Executing && st.HeadGang && p.fits(now, j.Estimate, v, s, q) {
+			p.cands = append(p.cands, q)
+		}
+	}
+	if len(p.cands) > 0 {
+		return p.randomOf(p.cands)
+	}
+	best := -1
+	for q := 0; q < v.Procs(s); q++ {
+		n := v.Proc(s, q).Jobs()
+		switch {
+		case best < 0 || n < best:
+			best = n
+			p.cands = append(p.cands[:0], q)
+		case n == best:
+			p.cands = append(p.cands, q)
+		}
+	}
+	return p.randomOf(p.cands)
+}
+
+func (p *Policy) Backfill(now float64, s, q int, v policy.GangView) int {
+	pos, est := v.WaitingLocals(s, q)
+	for k := range pos {
+		if p.fits(now, est[k], v, s, q) {
+			return pos[k]
+		}
+	}
+	return -1
+}
