@@ -41,6 +41,7 @@ type Cluster struct {
 	kernel
 	cfg     ClusterConfig
 	waiting map[job.ID]int32
+	running map[job.ID]struct{}
 	free    int
 	plan    policy.Plan
 	ran     bool
@@ -58,7 +59,7 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 	if lis == nil {
 		lis = NopListener{}
 	}
-	c := &Cluster{cfg: cfg, waiting: make(map[job.ID]int32), free: cfg.Procs}
+	c := &Cluster{cfg: cfg, waiting: make(map[job.ID]int32), running: make(map[job.ID]struct{}), free: cfg.Procs}
 	c.lis, c.src, c.check = lis, cfg.Source, c.checkJob
 	return c, nil
 }
@@ -123,8 +124,10 @@ func (c *Cluster) checkJob(j *job.Job) error {
 	case j.Submit < c.now:
 		return fmt.Errorf("job %d: submit time %g is in the past (now %g)", j.ID, j.Submit, c.now)
 	}
-	if _, dup := c.waiting[j.ID]; dup {
-		return fmt.Errorf("job %d: duplicate job id", j.ID)
+	_, waiting := c.waiting[j.ID]
+	_, running := c.running[j.ID]
+	if waiting || running {
+		return fmt.Errorf("job %d: duplicate job id (a job with this id is still in the system)", j.ID)
 	}
 	return nil
 }
@@ -152,6 +155,7 @@ func (c *Cluster) start(d policy.Start) error {
 			c.cfg.Policy.Name(), c.now, d.ID, s.job.Procs, c.free)
 	}
 	delete(c.waiting, d.ID)
+	c.running[d.ID] = struct{}{}
 	c.free -= s.job.Procs
 	s.start, s.reason = c.now, d.Reason
 	dur := s.job.Runtime
@@ -167,6 +171,7 @@ func (c *Cluster) complete(i int32) {
 	s := &c.slots[i]
 	c.free += s.job.Procs
 	c.ended(i)
+	delete(c.running, s.job.ID)
 	c.cfg.Policy.Finish(c.now, s.job.ID)
 	c.release(i)
 }

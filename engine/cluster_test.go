@@ -159,12 +159,56 @@ func TestSameInstantBatching(t *testing.T) {
 	check(t, got, map[job.ID]started{1: {0, imm}, 2: {5, imm}, 3: {5, imm}, 4: {5, imm}})
 }
 
-// A job running past its request is killed at the limit by default.
+type stateLog struct {
+	engine.NopListener
+	killed, finished []job.ID
+	states           []job.FinalState
+}
+
+func (l *stateLog) JobFinished(now float64, r *engine.Record) {
+	l.finished = append(l.finished, r.Job.ID)
+	l.states = append(l.states, r.State)
+}
+func (l *stateLog) JobKilled(now float64, r *engine.Record) {
+	l.killed = append(l.killed, r.Job.ID)
+	l.states = append(l.states, r.State)
+}
+
+// A job running past its request is killed at the limit by default (and
+// reported as killed); with Continue it runs on.
 func TestKilledAtLimit(t *testing.T) {
-	jobs := []job.Job{{ID: 1, Submit: 0, Procs: 2, Runtime: 50, Request: 20, Estimate: 20}}
-	got := simulate(t, 2, "easy", jobs)
-	if got.ends[1] != 20 {
-		t.Fatalf("job ended at %g, want 20 (killed at its limit)", got.ends[1])
+	jobs := []job.Job{{ID: 1, Submit: 0, Procs: 2, Runtime: 50, Request: 20, Estimate: 20}, {ID: 2, Submit: 0, Procs: 1, Runtime: 5, Request: 20, Estimate: 20}}
+	got := simulate(t, 3, "easy", jobs)
+	if got.ends[1] != 20 || got.ends[2] != 5 {
+		t.Fatalf("jobs ended at %g and %g, want 20 (killed at its limit) and 5", got.ends[1], got.ends[2])
+	}
+	for _, cont := range []bool{false, true} {
+		l := &stateLog{}
+		pol, _ := queue.New("easy", queue.Options{Procs: 3})
+		c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 3, Policy: pol, Source: &sliceSource{jobs: jobs}, Listener: l, Continue: cont})
+		if err := c.Run(); err != nil {
+			t.Fatal(err)
+		}
+		wantKilled := 1
+		if cont {
+			wantKilled = 0
+		}
+		if len(l.killed) != wantKilled || c.Stats().Killed != int64(wantKilled) {
+			t.Errorf("continue=%v: killed %v (stats %d), want %d", cont, l.killed, c.Stats().Killed, wantKilled)
+		}
+		if !cont && (l.killed[0] != 1 || l.states[len(l.states)-1] != job.WalltimeReached) {
+			t.Errorf("killed %v states %v", l.killed, l.states)
+		}
+	}
+}
+
+// A job id that is still in the system (here: running) is rejected.
+func TestDuplicateRunningJobID(t *testing.T) {
+	pol, _ := queue.New("fcfs", queue.Options{Procs: 4})
+	c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: pol, Source: &sliceSource{jobs: []job.Job{j(1, 0, 1, 10, 10), j(1, 5, 1, 10, 10)}}})
+	err := c.Run()
+	if err == nil || !strings.Contains(err.Error(), "job 1: duplicate job id") {
+		t.Fatalf("err = %v", err)
 	}
 }
 

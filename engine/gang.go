@@ -25,6 +25,19 @@ type GangConfig struct {
 	// StopAfter ends the run after this many completed jobs, locals and
 	// gangs together (0: when the sources are exhausted).
 	StopAfter int64
+	// Audit, when set, is told of every run a processor starts (tests
+	// check invariants with it).
+	Audit func(ProcRun)
+}
+
+// ProcRun is one job or gang task started on a processor.
+type ProcRun struct {
+	Site, Proc int
+	ID         job.ID
+	Task       int     // -1 for a local job
+	Start, End float64 // actual interval
+	EstEnd     float64
+	Behind     job.ID // for a backfilled local: the gang at the head of the queue
 }
 
 // gEntry is a queue entry or a running thing: a local job (task -1) or a
@@ -67,7 +80,8 @@ type GangGrid struct {
 	sites     [][]gProc
 	base      []int // global index of each site's first processor
 	gangs     map[int32]*gangState
-	gsQueue   []int32 // slots of gangs waiting at the grid scheduler, oldest first
+	gsQueue   []int32    // slots of gangs waiting at the grid scheduler, oldest first
+	gsInfo    []job.Info // their policy views, kept alongside
 	srcs      []Source
 	srcDone   []bool
 	freed     []policy.ProcRef
@@ -198,7 +212,7 @@ func (g *GangGrid) WaitingLocals(s, p int) (pos []int, est []float64) {
 }
 
 func (g *GangGrid) advance(t float64) {
-	g.busyArea += (t - g.tLast) * float64(g.busy)
+	g.busyArea += float64((t - g.tLast) * float64(g.busy))
 	g.tLast = t
 }
 
@@ -287,6 +301,7 @@ func (g *GangGrid) arrive(i int32) error {
 		pl, ok := g.cfg.Policy.PlaceArrival(g.now, sl.job.Info(), g)
 		if !ok {
 			g.gsQueue = append(g.gsQueue, i)
+			g.gsInfo = append(g.gsInfo, sl.job.Info())
 			if q := len(g.gsQueue); q > g.stats.MaxQueued {
 				g.stats.MaxQueued = q
 			}
@@ -380,7 +395,7 @@ func (g *GangGrid) tryStartGang(i int32) error {
 		pr.head++
 		g.compactQueue(pr)
 		task := sl.job.Tasks[t]
-		g.run(pr, r, gEntry{slot: i, task: int32(t)}, task.Runtime*stretch, task.Estimate*stretch)
+		g.run(pr, r, gEntry{slot: i, task: int32(t)}, task.Runtime*stretch, task.Estimate*stretch, 0)
 	}
 	return nil
 }
@@ -394,8 +409,12 @@ func (g *GangGrid) compactQueue(pr *gProc) {
 	}
 }
 
-func (g *GangGrid) run(pr *gProc, r policy.ProcRef, e gEntry, runtime, estimate float64) {
+func (g *GangGrid) run(pr *gProc, r policy.ProcRef, e gEntry, runtime, estimate float64, behind job.ID) {
 	pr.executing, pr.running, pr.estEnd = true, e, g.now+estimate
+	if g.cfg.Audit != nil {
+		g.cfg.Audit(ProcRun{Site: r.Site, Proc: r.Proc, ID: g.slots[e.slot].job.ID, Task: int(e.task), Start: g.now,
+			End: g.now + runtime, EstEnd: g.now + estimate, Behind: behind})
+	}
 	g.busy++
 	g.events.Push(g.now+runtime, ClassCompletion, g.procIndex(r.Site, r.Proc))
 }
@@ -412,7 +431,7 @@ func (g *GangGrid) next(s, p int) error {
 	if head.task < 0 {
 		pr.head++
 		g.compactQueue(pr)
-		g.startLocal(pr, policy.ProcRef{Site: s, Proc: p}, head.slot, false)
+		g.startLocal(pr, policy.ProcRef{Site: s, Proc: p}, head.slot, 0)
 		return nil
 	}
 	if g.ready(head.slot) {
@@ -429,15 +448,17 @@ func (g *GangGrid) next(s, p int) error {
 	copy(pr.queue[pr.head+k:], pr.queue[pr.head+k+1:])
 	pr.queue = pr.queue[:len(pr.queue)-1]
 	g.gstats.Backfilled++
-	g.startLocal(pr, policy.ProcRef{Site: s, Proc: p}, e.slot, true)
+	g.startLocal(pr, policy.ProcRef{Site: s, Proc: p}, e.slot, g.slots[head.slot].job.ID)
 	return nil
 }
 
-func (g *GangGrid) startLocal(pr *gProc, r policy.ProcRef, i int32, backfilled bool) {
+// startLocal starts local job i on pr; behind is the gang it backfills
+// ahead of (0 if it is not a backfill).
+func (g *GangGrid) startLocal(pr *gProc, r policy.ProcRef, i int32, behind job.ID) {
 	sl := &g.slots[i]
 	sl.start = g.now
 	switch {
-	case backfilled:
+	case behind != 0:
 		sl.reason = job.Backfilled
 	case g.now == sl.job.Submit:
 		sl.reason = job.Immediate
@@ -445,7 +466,7 @@ func (g *GangGrid) startLocal(pr *gProc, r policy.ProcRef, i int32, backfilled b
 		sl.reason = job.Reserved
 	}
 	g.lis.JobStarted(g.now, &sl.job, sl.reason)
-	g.run(pr, r, gEntry{slot: i, task: -1}, sl.job.Runtime, sl.job.Estimate)
+	g.run(pr, r, gEntry{slot: i, task: -1}, sl.job.Runtime, sl.job.Estimate, behind)
 }
 
 // complete frees the processor idx and records the end of its job (or of
@@ -480,11 +501,7 @@ func (g *GangGrid) complete(idx int32) {
 // it places none.
 func (g *GangGrid) examineQueue() error {
 	for len(g.gsQueue) > 0 {
-		infos := make([]job.Info, len(g.gsQueue))
-		for k, i := range g.gsQueue {
-			infos[k] = g.slots[i].job.Info()
-		}
-		k, pl, ok := g.cfg.Policy.PickQueued(g.now, infos, g)
+		k, pl, ok := g.cfg.Policy.PickQueued(g.now, g.gsInfo, g)
 		if !ok {
 			return nil
 		}
@@ -493,6 +510,7 @@ func (g *GangGrid) examineQueue() error {
 		}
 		i := g.gsQueue[k]
 		g.gsQueue = append(g.gsQueue[:k], g.gsQueue[k+1:]...)
+		g.gsInfo = append(g.gsInfo[:k], g.gsInfo[k+1:]...)
 		if err := g.place(i, pl); err != nil {
 			return err
 		}

@@ -137,8 +137,8 @@ func (g *Grid) advance(t float64) {
 	if dt > 0 {
 		for i := range g.sites {
 			s := &g.sites[i]
-			g.busyArea[i] += dt * float64(len(s.procs)-s.idle) // FCFS: a processor with a queue is busy
-			g.loadArea[i] += dt * float64(s.load)
+			g.busyArea[i] += float64(dt * float64(len(s.procs)-s.idle)) // FCFS: a processor with a queue is busy
+			g.loadArea[i] += float64(dt * float64(s.load))
 		}
 	}
 	g.lastT = t

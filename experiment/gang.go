@@ -25,6 +25,7 @@ type GangRun struct {
 	EstimateError        float64 // E as a fraction
 	SplitOverhead        float64
 	ExamineEvery         bool // examine the GS queue after every departure
+	EmptyIdle            bool // "empty queue" read as an idle processor
 	Stop, Warmup         int64
 	Seed                 uint64
 	Replication          int
@@ -71,7 +72,7 @@ func RunGang(r GangRun) (GangResult, error) {
 	if err != nil {
 		return GangResult{}, err
 	}
-	pol, err := gang.New(gang.Options{Approach: r.Approach, Threshold: r.Threshold, ExamineEvery: r.ExamineEvery},
+	pol, err := gang.New(gang.Options{Approach: r.Approach, Threshold: r.Threshold, ExamineEvery: r.ExamineEvery, EmptyIdle: r.EmptyIdle},
 		rng.New(r.Seed, r.Replication, rng.GridChoice))
 	if err != nil {
 		return GangResult{}, err

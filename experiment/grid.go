@@ -2,6 +2,8 @@ package experiment
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
@@ -41,40 +43,27 @@ type GridResult struct {
 
 // ParseSites reads "8,8,8,8" (or "4x8") into processor counts.
 func ParseSites(s string) ([]int, error) {
-	var n, p int
-	if _, err := fmt.Sscanf(s, "%dx%d", &n, &p); err == nil && n > 0 && p > 0 {
-		out := make([]int, n)
+	if n, p, ok := strings.Cut(s, "x"); ok {
+		ni, err1 := strconv.Atoi(n)
+		pi, err2 := strconv.Atoi(p)
+		if err1 != nil || err2 != nil || ni < 1 || pi < 1 {
+			return nil, fmt.Errorf("sites %q: want NxP with N, P >= 1", s)
+		}
+		out := make([]int, ni)
 		for i := range out {
-			out[i] = p
+			out[i] = pi
 		}
 		return out, nil
 	}
 	var out []int
-	for _, f := range splitComma(s) {
-		var v int
-		if _, err := fmt.Sscan(f, &v); err != nil || v < 1 {
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || v < 1 {
 			return nil, fmt.Errorf("sites %q: %q is not a processor count >= 1", s, f)
 		}
 		out = append(out, v)
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("sites %q: no site", s)
-	}
 	return out, nil
-}
-
-func splitComma(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == ',' {
-			if i > start {
-				out = append(out, s[start:i])
-			}
-			start = i + 1
-		}
-	}
-	return out
 }
 
 // RunGrid simulates one replication.
@@ -120,7 +109,7 @@ func RunGrid(r GridRun) (GridResult, error) {
 	busy, load := g.Utilization()
 	var util float64
 	for i, b := range busy {
-		util += b * float64(sites[i])
+		util += float64(b * float64(sites[i]))
 	}
 	return GridResult{Jobs: m.Jobs, RT: m.MeanResponse, MaxRT: m.MaxResponse, SLD: m.MeanSlowdown,
 		Utilization: util / float64(total), SiteUtil: busy, SiteLoad: load}, nil

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
@@ -122,24 +123,31 @@ func runClusterSynthetic(s scenario.Scenario, rep int) (metrics.Result, error) {
 // Sweep runs every point of a scenario file: all replications of all
 // points in parallel (results independent of the number of workers). With
 // dir set, each point's result is written to dir/points/NNNN-KEY.json as
-// soon as the point is complete... and points whose file already exists
-// (with the same key) are not run again, so a killed sweep resumes.
+// soon as its last replication ends, and points whose file already exists
+// (with the same key) are not run again: a killed or failed sweep resumes
+// where it stopped.
 func Sweep(points []scenario.Point, dir string, workers int, prog Progress) ([]PointResult, error) {
 	results := make([]PointResult, len(points))
 	done := make([]bool, len(points))
 	type task struct{ point, rep int }
 	var tasks []task
 	for i, p := range points {
-		if p.Scenario.Workload.Trace != "" && p.Scenario.Replications > 1 {
-			return nil, fmt.Errorf("point %d (%s): a trace gives the same run every time; use replications: 1", i, p.Scenario.Key())
+		sc := p.Scenario
+		if sc.Workload.Trace != "" {
+			if sc.Replications > 1 {
+				return nil, fmt.Errorf("point %d (%s): a trace gives the same run every time; use replications: 1", i, sc.Key())
+			}
+			if sc.Stop.Completed > 0 || sc.Warmup.Jobs > 0 {
+				return nil, fmt.Errorf("point %d (%s): stop.completed and warmup.jobs are not supported with a trace (the whole trace runs)", i, sc.Key())
+			}
 		}
 		if dir != "" {
-			if r, ok := loadPoint(pointPath(dir, p)); ok && r.Key == p.Scenario.Key() {
+			if r, ok := loadPoint(pointPath(dir, p)); ok && r.Key == sc.Key() && r.Reps == sc.Replications {
 				results[i], done[i] = r, true
 				continue
 			}
 		}
-		for rep := 0; rep < p.Scenario.Replications; rep++ {
+		for rep := 0; rep < sc.Replications; rep++ {
 			tasks = append(tasks, task{i, rep})
 		}
 	}
@@ -148,33 +156,59 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress) ([]P
 			return nil, err
 		}
 	}
-	reps, err := Parallel(len(tasks), workers, prog, func(k int) (repMetrics, error) {
+	reps := make([][]repMetrics, len(points))
+	left := make([]int, len(points))
+	for i, p := range points {
+		reps[i] = make([]repMetrics, p.Scenario.Replications)
+		left[i] = p.Scenario.Replications
+	}
+	var mu sync.Mutex
+	_, err := Parallel(len(tasks), workers, prog, func(k int) (struct{}, error) {
 		t := tasks[k]
 		m, err := runRep(points[t.point].Scenario, t.rep)
 		if err != nil {
-			return m, fmt.Errorf("point %d (%s) replication %d: %w", t.point, points[t.point].Scenario.Key(), t.rep, err)
+			return struct{}{}, fmt.Errorf("point %d (%s) replication %d: %w", t.point, points[t.point].Scenario.Key(), t.rep, err)
 		}
-		return m, nil
+		mu.Lock()
+		reps[t.point][t.rep] = m
+		left[t.point]--
+		complete := left[t.point] == 0
+		mu.Unlock()
+		if complete {
+			// Only this worker touches the point from now on.
+			results[t.point] = summarize(points[t.point], reps[t.point])
+			done[t.point] = true
+			if dir != "" {
+				if err := writeJSONAtomic(pointPath(dir, points[t.point]), results[t.point]); err != nil {
+					return struct{}{}, err
+				}
+			}
+		}
+		return struct{}{}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	byPoint := map[int][]repMetrics{}
-	for k, t := range tasks {
-		byPoint[t.point] = append(byPoint[t.point], reps[k])
-	}
-	for i, p := range points {
-		if done[i] {
-			continue
-		}
-		results[i] = summarize(p, byPoint[i])
-		if dir != "" {
-			if err := writeJSONAtomic(pointPath(dir, p), results[i]); err != nil {
-				return nil, err
-			}
-		}
-	}
 	return results, nil
+}
+
+// Selected returns the metrics of r that the scenario asks for (all when
+// its metrics list is empty). Point files keep every metric.
+func Selected(p scenario.Point, r PointResult) []Metric {
+	if len(p.Scenario.Metrics) == 0 {
+		return r.Metrics
+	}
+	want := map[string]bool{}
+	for _, m := range p.Scenario.Metrics {
+		want[m] = true
+	}
+	var out []Metric
+	for _, m := range r.Metrics {
+		if want[m.Name] {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func summarize(p scenario.Point, reps []repMetrics) PointResult {
@@ -182,14 +216,7 @@ func summarize(p scenario.Point, reps []repMetrics) PointResult {
 	if len(reps) == 0 {
 		return r
 	}
-	want := map[string]bool{}
-	for _, m := range p.Scenario.Metrics {
-		want[m] = true
-	}
 	for j, name := range reps[0].names {
-		if len(want) > 0 && !want[name] {
-			continue
-		}
 		xs := make([]float64, len(reps))
 		for i := range reps {
 			xs[i] = reps[i].values[j]
@@ -341,8 +368,8 @@ func Compare(points []scenario.Point, results []PointResult) []Comparison {
 	return out
 }
 
-// WriteSummaryCSV writes one row per point and metric.
-func WriteSummaryCSV(w io.Writer, results []PointResult) error {
+// WriteSummaryCSV writes one row per point and selected metric.
+func WriteSummaryCSV(w io.Writer, points []scenario.Point, results []PointResult) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"point", "key", "labels", "metric", "mean", "ci_low", "ci_high", "n"})
 	for _, r := range results {
@@ -350,7 +377,7 @@ func WriteSummaryCSV(w io.Writer, results []PointResult) error {
 		for _, l := range r.Labels {
 			ls = append(ls, l.Key+"="+l.Value)
 		}
-		for _, m := range r.Metrics {
+		for _, m := range Selected(points[r.Index], r) {
 			cw.Write([]string{strconv.Itoa(r.Index), r.Key, strings.Join(ls, " "), m.Name, fmtF(m.Mean), fmtF(m.Low), fmtF(m.High), strconv.Itoa(m.N)})
 		}
 	}

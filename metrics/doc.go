@@ -14,7 +14,8 @@
 //   - bounded slowdown = max(1, response / max(execution time, tau)), with
 //     tau = 10 s by default (Feitelson's bounded slowdown);
 //   - utilization = sum(procs x execution time) / (machine procs x
-//     (last end - first submit));
+//     (last end - first submit)); with a warm-up of n jobs, the span starts
+//     at the n-th end instead (the counted jobs' work is taken whole);
 //   - makespan = time of the last job end, on the workload's own clock
 //     (seconds since the trace's origin), as Batsim reports it.
 package metrics

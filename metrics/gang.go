@@ -47,8 +47,8 @@ func (m *GangMetrics) JobFinished(now float64, r *engine.Record) {
 	p := float64(r.Job.Procs)
 	m.ng++
 	m.sumP += p
-	m.sumPR += p * resp
-	m.sumPS += p * s
+	m.sumPR += float64(p * resp)
+	m.sumPS += float64(p * s)
 }
 
 func (m *GangMetrics) JobKilled(now float64, r *engine.Record) { m.JobFinished(now, r) }

@@ -72,3 +72,21 @@ func TestJobsCSVRows(t *testing.T) {
 		t.Errorf("jobs.csv\n got %q\nwant %q", got, want)
 	}
 }
+
+// A warm-up of one job: job 1 (ends at 20) is left out; the span for
+// utilization starts at its end. Job 2 (2 procs, 10 s, submit 15, start 20,
+// end 30): wait 5, response 15; utilization 2*10 / (4 * (30 - 20)) = 0.5.
+func TestSummaryWarmup(t *testing.T) {
+	s := NewSummary(4, 10)
+	s.Skip(1)
+	r1 := rec(1, 0, 0, 20, 4, -1, job.Completed, job.Immediate)
+	r2 := rec(2, 15, 20, 30, 2, -1, job.Completed, job.Reserved)
+	s.JobSubmitted(0, r1.Job)
+	s.JobSubmitted(15, r2.Job)
+	s.JobFinished(20, r1)
+	s.JobFinished(30, r2)
+	got := s.Result()
+	if got.Jobs != 1 || got.MeanWait != 5 || got.MeanResponse != 15 || got.Utilization != 0.5 {
+		t.Fatalf("after warm-up: jobs %d wait %v response %v utilization %v; want 1, 5, 15, 0.5", got.Jobs, got.MeanWait, got.MeanResponse, got.Utilization)
+	}
+}

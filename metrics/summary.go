@@ -28,6 +28,7 @@ type Summary struct {
 	byReason             [job.NumReasons]int64
 	started              bool
 	skip                 int64
+	warm                 bool // firstSubmit is the end of a warm-up
 }
 
 // Skip leaves the first n ended jobs out of the metrics (a warm-up).
@@ -40,7 +41,7 @@ func NewSummary(procs int, tau float64) *Summary {
 }
 
 func (s *Summary) JobSubmitted(now float64, j *job.Job) {
-	if !s.started {
+	if !s.started && s.skip == 0 && !s.warm {
 		s.firstSubmit, s.started = j.Submit, true
 	}
 }
@@ -54,6 +55,10 @@ func (s *Summary) JobKilled(now float64, r *engine.Record) {
 func (s *Summary) add(r *engine.Record) {
 	if s.skip > 0 {
 		s.skip--
+		if s.skip == 0 {
+			// The measured span starts where the warm-up ends.
+			s.firstSubmit, s.warm = r.End, true
+		}
 		return
 	}
 	s.n++
@@ -68,7 +73,7 @@ func (s *Summary) add(r *engine.Record) {
 		s.zeroLen++
 	}
 	s.sumBsld += math.Max(1, resp/math.Max(ex, s.tau))
-	s.work += float64(r.Job.Procs) * ex
+	s.work += float64(float64(r.Job.Procs) * ex)
 	s.lastEnd = math.Max(s.lastEnd, r.End)
 	s.byReason[r.Reason]++
 }

@@ -95,8 +95,9 @@ func TestZikos2008DeterministicAcrossWorkers(t *testing.T) {
 		dirs = append(dirs, dir)
 	}
 	ents, _ := os.ReadDir(dirs[0])
-	if len(ents) < 30 {
-		t.Fatalf("only %d files written", len(ents))
+	ents2, _ := os.ReadDir(dirs[1])
+	if len(ents) < 30 || len(ents) != len(ents2) {
+		t.Fatalf("%d and %d files written", len(ents), len(ents2))
 	}
 	for _, e := range ents {
 		a, _ := os.ReadFile(filepath.Join(dirs[0], e.Name()))

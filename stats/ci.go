@@ -125,7 +125,7 @@ func sampleVariance(xs []float64, m float64) float64 {
 	var ss, comp float64
 	for _, x := range xs {
 		d := x - m
-		ss += d * d
+		ss += float64(d * d)
 		comp += d
 	}
 	n := float64(len(xs))

@@ -32,7 +32,7 @@ func (r *Running) Add(x float64) {
 	y := x - r.shift
 	d := y - r.mean
 	r.mean += d / float64(r.n)
-	r.m2 += d * (y - r.mean)
+	r.m2 += float64(d * (y - r.mean))
 	if x < r.min || math.IsNaN(x) {
 		r.min = x
 	}

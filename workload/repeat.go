@@ -89,7 +89,7 @@ func Repeat(name string, times int, gap float64, path string) (records int64, er
 			if rec.Submit < 0 {
 				continue
 			}
-			rec.Submit += float64(k) * shift
+			rec.Submit += float64(float64(k) * shift)
 			rec.JobNumber += int64(k) * maxID
 			if rec.PrecedingJob > 0 {
 				rec.PrecedingJob += int64(k) * maxID

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -94,6 +95,9 @@ type runCmd struct {
 }
 
 func (c *runCmd) Run(g *globals) error {
+	if !(c.Tau > 0) || math.IsInf(c.Tau, 0) {
+		return usageError{fmt.Errorf("--tau must be a positive number of seconds, got %v", c.Tau)}
+	}
 	if c.Depth != 0 && c.Policy != "backfill" {
 		return usageError{fmt.Errorf("--depth is only for --policy backfill (easy has depth 1, conservative unlimited)")}
 	}

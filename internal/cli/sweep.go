@@ -53,13 +53,13 @@ func (c *sweepCmd) Run(g *globals) error {
 		return err
 	}
 	cmp := experiment.Compare(points, res)
-	if err := writeFileAtomic(filepath.Join(out, "summary.csv"), func(w io.Writer) error { return experiment.WriteSummaryCSV(w, res) }); err != nil {
+	if err := writeFileAtomic(filepath.Join(out, "summary.csv"), func(w io.Writer) error { return experiment.WriteSummaryCSV(w, points, res) }); err != nil {
 		return err
 	}
 	if err := writeFileAtomic(filepath.Join(out, "comparisons.csv"), func(w io.Writer) error { return experiment.WriteComparisonsCSV(w, cmp) }); err != nil {
 		return err
 	}
-	printSweep(g.stdout, res, cmp)
+	printSweep(g.stdout, points, res, cmp)
 	fmt.Fprintf(g.stdout, "\nwrote %s (per point: %s)\n", filepath.Join(out, "summary.csv")+", "+filepath.Join(out, "comparisons.csv"), filepath.Join(out, "points"))
 	return nil
 }
@@ -79,13 +79,15 @@ func ci(m experiment.Metric) string {
 	return fmt.Sprintf("%.4g ±%.2g", m.Mean, (m.High-m.Low)/2)
 }
 
-// shown: per-site metrics stay in the files; the console shows the rest.
-func shown(name string) bool { return !strings.HasPrefix(name, "site") }
-
-func printSweep(w io.Writer, res []experiment.PointResult, cmp []experiment.Comparison) {
+func printSweep(w io.Writer, points []scenario.Point, res []experiment.PointResult, cmp []experiment.Comparison) {
 	if len(res) == 0 {
 		return
 	}
+	want := map[string]bool{}
+	for _, m := range experiment.Selected(points[0], res[0]) {
+		want[m.Name] = true
+	}
+	shown := func(name string) bool { return want[name] && !strings.HasPrefix(name, "site") }
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprint(tw, "point\tsettings\t")
 	for _, m := range res[0].Metrics {

@@ -17,6 +17,10 @@ type Options struct {
 	// ExamineEvery examines the grid scheduler's queue after every
 	// departure instead of only after one that leaves a queue empty.
 	ExamineEvery bool
+	// EmptyIdle reads the paper's "empty queue" as an idle processor
+	// (nothing waiting and nothing running) in rule (b) and step 1, instead
+	// of a queue with nothing waiting (DESIGN.md 4.2's reading).
+	EmptyIdle bool
 }
 
 // Policy implements policy.GangPolicy.
@@ -59,6 +63,14 @@ func count(v policy.GangView, s int, f func(policy.ProcState) bool) int {
 
 func idle(st policy.ProcState) bool  { return st.Idle() }
 func empty(st policy.ProcState) bool { return st.Waiting == 0 }
+
+// emptyRule is the "empty queue" test of rule (b) and step 1.
+func (p *Policy) emptyRule() func(policy.ProcState) bool {
+	if p.o.EmptyIdle {
+		return idle
+	}
+	return empty
+}
 
 // pickSite returns a random site among those where f counts at least
 // size processors, or -1.
@@ -138,7 +150,7 @@ func (p *Policy) PlaceArrival(now float64, g job.Info, v policy.GangView) (polic
 	if s := p.pickSite(v, g.Procs, idle); s >= 0 { // (a)
 		return p.onSite(v, s, g.Procs), true
 	}
-	if s := p.pickSite(v, g.Procs, empty); s >= 0 { // (b)
+	if s := p.pickSite(v, g.Procs, p.emptyRule()); s >= 0 { // (b)
 		return p.onSite(v, s, g.Procs), true
 	}
 	if p.o.Approach == 2 { // (c')
@@ -162,10 +174,10 @@ func largest(queue []job.Info, ok func(job.Info) bool) int {
 func (p *Policy) PickQueued(now float64, queue []job.Info, v policy.GangView) (int, policy.GangPlacement, bool) {
 	maxEmpty := 0
 	for s := 0; s < v.Sites(); s++ {
-		maxEmpty = max(maxEmpty, count(v, s, empty))
+		maxEmpty = max(maxEmpty, count(v, s, p.emptyRule()))
 	}
 	if i := largest(queue, func(g job.Info) bool { return g.Procs <= maxEmpty }); i >= 0 { // step 1
-		s := p.pickSite(v, queue[i].Procs, empty)
+		s := p.pickSite(v, queue[i].Procs, p.emptyRule())
 		return i, p.onSite(v, s, queue[i].Procs), true
 	}
 	if p.o.Approach == 2 { // step 2

@@ -148,7 +148,7 @@ func (p *Hybrid) Period() float64 {
 
 func (p *Hybrid) Schedule(now float64, arrivals []job.Info, tick bool, v policy.GridView, d policy.Dispatcher) error {
 	for _, j := range arrivals {
-		if p.frac >= 1 || now-math.Floor(now/p.ai)*p.ai < p.frac*p.ai {
+		if p.frac >= 1 || now-float64(math.Floor(now/p.ai)*p.ai) < p.frac*p.ai {
 			if err := d.Send(j.ID, p.c.random(v)); err != nil {
 				return err
 			}

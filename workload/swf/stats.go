@@ -58,7 +58,7 @@ func ComputeStats(r *Reader, opt Options) (Stats, error) {
 			st.MaxJobID = int64(job.ID)
 		}
 		st.MaxJobProcs = max(st.MaxJobProcs, job.Procs)
-		st.TotalWork += float64(job.Procs) * job.Runtime
+		st.TotalWork += float64(float64(job.Procs) * job.Runtime)
 		first = false
 	}
 	st.Counts = src.Counts()

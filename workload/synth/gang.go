@@ -18,7 +18,7 @@ type estimator struct {
 
 func (m estimator) estimate(actual float64) float64 {
 	u := m.r.Float64()*2 - 1
-	return actual * (1 + m.e*u)
+	return actual * (1 + float64(m.e*u))
 }
 
 // Locals is the local-job stream of one site: Poisson arrivals, exponential
@@ -47,7 +47,7 @@ func NewLocals(seed uint64, rep, site, streams int, meanInterarrival, meanServic
 // Next returns the next local job.
 func (l *Locals) Next() (job.Job, error) {
 	l.n++
-	l.t += l.arr.ExpFloat64() * l.meanIA
+	l.t += float64(l.arr.ExpFloat64() * l.meanIA)
 	run := l.svc.ExpFloat64() * l.meanS
 	return job.Job{ID: job.ID(l.n*int64(l.streams) + int64(l.site)), Submit: l.t, Procs: 1, Runtime: run,
 		Estimate: l.est.estimate(run), Request: -1, User: -1, Group: -1}, nil
@@ -90,7 +90,7 @@ func NewGangs(seed uint64, rep, streams int, meanInterarrival, meanService float
 // longest task.
 func (g *Gangs) Next() (job.Job, error) {
 	g.n++
-	g.t += g.arr.ExpFloat64() * g.meanIA
+	g.t += float64(g.arr.ExpFloat64() * g.meanIA)
 	var n int
 	if g.sizes.Pow2 {
 		n = 2 << g.size.IntN(4)

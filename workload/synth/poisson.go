@@ -37,7 +37,7 @@ func (p *Poisson) Next() (job.Job, error) {
 		return job.Job{}, io.EOF
 	}
 	p.n++
-	p.t += p.arr.ExpFloat64() * p.meanIA
+	p.t += float64(p.arr.ExpFloat64() * p.meanIA)
 	run := p.svc.ExpFloat64() * p.meanS
 	return job.Job{ID: job.ID(p.n), Submit: p.t, Procs: p.procs, Runtime: run, Estimate: run, Request: -1, User: -1, Group: -1}, nil
 }
