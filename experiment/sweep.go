@@ -88,8 +88,30 @@ func runRep(s scenario.Scenario, rep int) (repMetrics, error) {
 		}
 		return repMetrics{names: []string{"mean_wait", "max_wait", "mean_response", "mean_slowdown", "mean_bounded_slowdown", "utilization", "makespan"},
 			values: []float64{res.MeanWait, res.MaxWait, res.MeanResponse, res.MeanSlowdown, res.MeanBoundedSlowdown, res.Utilization, res.Makespan}}, nil
+	case "gang":
+		if len(s.Platform.Sites) == 0 {
+			return repMetrics{}, errors.New("gang model: no sites")
+		}
+		sites := make([]string, len(s.Platform.Sites))
+		for i, st := range s.Platform.Sites {
+			if st.Speed != 0 && st.Speed != 1 {
+				return repMetrics{}, fmt.Errorf("gang model: site speeds other than 1 are not modelled (site %d has %g)", i, st.Speed)
+			}
+			sites[i] = strconv.Itoa(st.Procs)
+		}
+		w := s.Workload
+		r, err := RunGang(GangRun{Sites: strings.Join(sites, ","), Approach: s.Policy.Approach, Threshold: s.Policy.Threshold,
+			MeanInterarrival: w.MeanInterarrival, GangMeanInterarrival: w.GangMeanInterarrival, MeanService: w.MeanService,
+			Pow2: w.GangSizes == "pow2", GangMin: w.GangMin, GangMax: w.GangMax, SharedTimes: w.GangTimes == "shared",
+			EstimateError: w.EstimateError, SplitOverhead: w.SplitOverhead, ExamineEvery: s.Policy.Examine == "every",
+			EmptyIdle: s.Policy.EmptyQueue == "idle", Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep})
+		if err != nil {
+			return repMetrics{}, err
+		}
+		return repMetrics{names: []string{"rt", "sld", "wrt", "wsld", "utilization", "finished_gangs_pct", "split_gangs_pct"},
+			values: []float64{r.RT, r.SLD, r.WRT, r.WSLD, r.Utilization, r.FinishedPct, r.SplitPct}}, nil
 	}
-	return repMetrics{}, fmt.Errorf("model %q is not implemented yet (the gang and heterogeneous models are later issues)", s.Model)
+	return repMetrics{}, fmt.Errorf("model %q is not implemented yet (the heterogeneous model is a later issue)", s.Model)
 }
 
 func runClusterSynthetic(s scenario.Scenario, rep int) (metrics.Result, error) {

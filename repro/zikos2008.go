@@ -80,42 +80,8 @@ func zc(local, grid string, ia, ai, frac float64) zcfg {
 }
 
 type zikos struct {
-	opt   Options
-	cache map[zcfg][]experiment.GridResult
-	jobs  int64
-}
-
-// eval runs every configuration not yet in the cache, all replications in
-// parallel.
-func (z *zikos) eval(cfgs []zcfg) error {
-	var todo []zcfg
-	seen := map[zcfg]bool{}
-	for _, c := range cfgs {
-		if _, ok := z.cache[c]; !ok && !seen[c] {
-			seen[c] = true
-			todo = append(todo, c)
-		}
-	}
-	if len(todo) == 0 {
-		return nil
-	}
-	n := len(todo) * z.opt.Reps
-	z.opt.Progress.Grow(n)
-	res, err := experiment.Parallel(n, z.opt.Workers, z.opt.Progress, func(i int) (experiment.GridResult, error) {
-		c := todo[i/z.opt.Reps]
-		return experiment.RunGrid(experiment.GridRun{Sites: "4x8", Grid: c.grid, AllocationInterval: c.ai, RandomFraction: c.frac,
-			Local: c.local, MeanInterarrival: c.ia, MeanService: 1, Stop: z.opt.Jobs, Seed: z.opt.Seed, Replication: i % z.opt.Reps})
-	})
-	if err != nil {
-		return err
-	}
-	for k, c := range todo {
-		z.cache[c] = res[k*z.opt.Reps : (k+1)*z.opt.Reps]
-		for _, r := range z.cache[c] {
-			z.jobs += r.Jobs
-		}
-	}
-	return nil
+	opt Options
+	*cache[zcfg, experiment.GridResult]
 }
 
 func (z *zikos) rt(c zcfg) []float64 {
@@ -126,17 +92,6 @@ func (z *zikos) maxRT(c zcfg) []float64 {
 }
 func (z *zikos) sld(c zcfg) []float64 {
 	return z.col(c, func(r experiment.GridResult) float64 { return r.SLD })
-}
-func (z *zikos) col(c zcfg, f func(experiment.GridResult) float64) []float64 {
-	rs, ok := z.cache[c]
-	if !ok {
-		panic(fmt.Sprintf("repro: configuration %+v was not evaluated", c))
-	}
-	out := make([]float64, len(rs))
-	for i, r := range rs {
-		out[i] = f(r)
-	}
-	return out
 }
 
 func aiGrid(k int) float64 { return float64(k) / 10 }
@@ -150,7 +105,10 @@ func Zikos2008(opt Options) (*Report, error) {
 	if opt.Progress == nil {
 		opt.Progress = nopProgress{}
 	}
-	z := &zikos{opt: opt, cache: map[zcfg][]experiment.GridResult{}}
+	z := &zikos{opt: opt, cache: newCache(opt, func(c zcfg, rep int) (experiment.GridResult, error) {
+		return experiment.RunGrid(experiment.GridRun{Sites: "4x8", Grid: c.grid, AllocationInterval: c.ai, RandomFraction: c.frac,
+			Local: c.local, MeanInterarrival: c.ia, MeanService: 1, Stop: opt.Jobs, Seed: opt.Seed, Replication: rep})
+	}, func(r experiment.GridResult) int64 { return r.Jobs })}
 
 	// 1. Every fixed configuration of the figures and tables.
 	var cfgs []zcfg
@@ -257,7 +215,7 @@ func Zikos2008(opt Options) (*Report, error) {
 
 	z.figures(r)
 	z.checks(r, searches2(searches, func(s *search) (float64, string, float64) { return s.ia, s.ls, s.found }))
-	r.Jobs = z.jobs
+	r.Jobs = z.n
 	r.Notes = append(r.Notes,
 		"at 1/lambda = 0.033 the system runs at 94.7% load: response times are dominated by long, rare queue build-ups, so 10 replications of 32,000 jobs leave wide confidence intervals (a few percent for RT, tens of percent for max RT); agreement with Table 3 is judged by the interval, not by a percentage.",
 		"max RT is the mean over replications of each replication's largest response time, which is how a per-experiment maximum averaged over 10 experiments reads in the paper.",

@@ -203,6 +203,8 @@ func (p pointCtx) build() Scenario {
 			w.SplitOverhead = p.float("workload.split_overhead", 0.1)
 		}
 		pol.Threshold = p.float("policy.threshold", 0)
+		pol.EmptyQueue = p.str("policy.empty_queue", "waiting")
+		pol.Examine = p.str("policy.examine", "emptied")
 	case "hetero":
 		sc.Platform.Sites = p.sites()
 		w.MeanInterarrival = p.float("workload.mean_interarrival", 0)

@@ -72,6 +72,12 @@ func (s Scenario) Key() string {
 	case "gang":
 		b.add("approach", strconv.Itoa(p.Approach))
 		b.add("t", num(p.Threshold))
+		if p.EmptyQueue == "idle" { // non-default readings only: default keys stay stable
+			b.add("empty", "idle")
+		}
+		if p.Examine == "every" {
+			b.add("examine", "every")
+		}
 		b.add("ia", num(w.MeanInterarrival))
 		b.add("svc", num(w.MeanService))
 		b.add("gia", num(w.GangMeanInterarrival))

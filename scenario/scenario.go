@@ -88,6 +88,9 @@ type Policy struct {
 	// gang
 	Approach  int     // 1 | 2; default 1
 	Threshold float64 // T >= 0; default 0
+	// Readings of rules the paper leaves open (docs/papers/dimitriadou2010.md):
+	EmptyQueue string // "waiting" (nothing waiting; default) | "idle" (nothing waiting or running)
+	Examine    string // GS queue examined after a departure that "emptied" a queue (default) | after "every" departure
 }
 
 // Point is one point of a sweep.

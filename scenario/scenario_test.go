@@ -191,7 +191,7 @@ policy: {approach: 2}
 			Platform: Platform{Sites: []Site{{16, 1}, {16, 1}}},
 			Workload: Workload{MeanInterarrival: 0.1, MeanService: 1, GangMeanInterarrival: 2,
 				GangSizes: "uniform", GangMin: 2, GangMax: 13, GangTimes: "independent", SplitOverhead: 0.1},
-			Policy: Policy{Approach: 2},
+			Policy: Policy{Approach: 2, EmptyQueue: "waiting", Examine: "emptied"},
 		}},
 		{"gang pow2 approach 1", `
 model: gang
@@ -204,7 +204,7 @@ workload: {mean_interarrival: 0.1, gang_mean_interarrival: 2, gang_sizes: pow2, 
 			Platform: Platform{Sites: []Site{{16, 1}, {16, 2}}},
 			Workload: Workload{MeanInterarrival: 0.1, MeanService: 1, GangMeanInterarrival: 2,
 				GangSizes: "pow2", GangTimes: "shared"},
-			Policy: Policy{Approach: 1},
+			Policy: Policy{Approach: 1, EmptyQueue: "waiting", Examine: "emptied"},
 		}},
 		{"hetero", `
 model: hetero

@@ -128,6 +128,8 @@ var fields = []*field{
 	{path: "policy.normalize_load", kind: kBool, models: gridOnly, sweep: true},
 	{path: "policy.approach", kind: kInt, models: gangOnly, check: oneOrTwo, sweep: true},
 	{path: "policy.threshold", kind: kFloat, models: gangOnly, check: atLeast(0), sweep: true},
+	{path: "policy.empty_queue", kind: kEnum, models: gangOnly, enum: anyModel("waiting", "idle"), sweep: true},
+	{path: "policy.examine", kind: kEnum, models: gangOnly, enum: anyModel("emptied", "every"), sweep: true},
 }
 
 // The keys of one site in a site list.
@@ -157,7 +159,7 @@ var sections = map[string][]string{
 	"warmup":   {"jobs"},
 	"platform": {"procs", "sites", "procs_per_site"},
 	"workload": {"trace", "estimate", "on_overrun", "clamp", "mean_interarrival", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead"},
-	"policy":   {"queue", "depth", "order", "grid", "allocation_interval", "random_fraction", "local", "normalize_load", "approach", "threshold"},
+	"policy":   {"queue", "depth", "order", "grid", "allocation_interval", "random_fraction", "local", "normalize_load", "approach", "threshold", "empty_queue", "examine"},
 }
 
 func fieldOf(path string) *field {

@@ -15,28 +15,38 @@ import (
 )
 
 type reproduceCmd struct {
-	Paper   string `arg:"" enum:"zikos2008,all" help:"Which reproduction: zikos2008, or all."`
-	Out     string `placeholder:"DIR" default:"schedlab-out" help:"Folder for the results; each paper writes to DIR/<paper>."`
-	Quick   bool   `help:"A smoke-sized run (3 replications of a quarter of the jobs): minutes become seconds, intervals widen."`
-	Workers int    `default:"0" help:"Parallel replications (0 = all cores). Results do not depend on it."`
-	Seed    uint64 `default:"2008" help:"Master seed."`
-	Reps    int    `placeholder:"N" help:"Replications per configuration (default: the paper's)."`
-	Jobs    int64  `placeholder:"N" help:"Completed jobs per replication (default: the paper's)."`
+	Paper    string `arg:"" enum:"zikos2008,dimitriadou2010,all" help:"Which reproduction: zikos2008, dimitriadou2010, or all."`
+	Readings bool   `help:"dimitriadou2010: also run Table II and Figs 2-3 under the alternative readings of the paper's rules (about 3x the work)."`
+	Out      string `placeholder:"DIR" default:"schedlab-out" help:"Folder for the results; each paper writes to DIR/<paper>."`
+	Quick    bool   `help:"A smoke-sized run (3 replications of a quarter of the jobs): minutes become seconds, intervals widen."`
+	Workers  int    `default:"0" help:"Parallel replications (0 = all cores). Results do not depend on it."`
+	Seed     uint64 `placeholder:"S" help:"Master seed (default: each paper's: 2008, 2010)."`
+	Reps     int    `placeholder:"N" help:"Replications per configuration (default: the paper's)."`
+	Jobs     int64  `placeholder:"N" help:"Completed jobs per replication (default: the paper's)."`
 }
 
 type paperRun struct {
 	name string
-	run  func(repro.Options) (*repro.Report, error)
+	run  func(repro.Options, *reproduceCmd) (*repro.Report, error)
 	opts func(quick bool) repro.Options
 }
 
 var papers = []paperRun{
-	{"zikos2008", repro.Zikos2008, func(q bool) repro.Options {
+	{"zikos2008", func(o repro.Options, _ *reproduceCmd) (*repro.Report, error) { return repro.Zikos2008(o) }, func(q bool) repro.Options {
 		if q {
 			return repro.ZikosQuick()
 		}
 		return repro.ZikosDefaults()
 	}},
+	{"dimitriadou2010", func(o repro.Options, c *reproduceCmd) (*repro.Report, error) {
+		return repro.Dimitriadou2010(o, c.Readings)
+	},
+		func(q bool) repro.Options {
+			if q {
+				return repro.DimitriadouQuick()
+			}
+			return repro.DimitriadouDefaults()
+		}},
 }
 
 func (c *reproduceCmd) Run(g *globals) error {
@@ -52,7 +62,10 @@ func (c *reproduceCmd) Run(g *globals) error {
 			continue
 		}
 		opt := p.opts(c.Quick)
-		opt.Seed, opt.Workers = c.Seed, c.Workers
+		opt.Workers = c.Workers
+		if c.Seed != 0 {
+			opt.Seed = c.Seed
+		}
 		if c.Reps > 0 {
 			opt.Reps = c.Reps
 		}
@@ -62,7 +75,7 @@ func (c *reproduceCmd) Run(g *globals) error {
 		bar := newBar(g.stderr, p.name)
 		opt.Progress = bar
 		t0 := time.Now()
-		rep, err := p.run(opt)
+		rep, err := p.run(opt, c)
 		bar.done()
 		if err != nil {
 			return fmt.Errorf("%s: %w", p.name, err)
