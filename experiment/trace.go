@@ -138,7 +138,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, errors.New("--check needs --out (it re-reads the written jobs.csv)")
 	}
 
-	var wsrc workload.Source = workload.WithEstimates(src, est)
+	// Parsing overlaps with simulation: the prefetcher reads ahead in a
+	// goroutine of its own (same jobs, same order, same errors).
+	pre := workload.Prefetch(workload.WithEstimates(src, est), 4096)
+	defer pre.Close()
+	var wsrc workload.Source = pre
 	var rec *recordingSource
 	if cfg.Check {
 		rec = &recordingSource{src: wsrc}

@@ -124,7 +124,7 @@ func (b *Backfill) Schedule(now float64, free int, plan *policy.Plan) {
 
 	full := b.dirty
 	changed := false // a reservation moved or vanished: next pass is full too
-	count, blocked, firstStart := 0, false, -1
+	count, blocked, firstStart, nStarted := 0, false, -1, 0
 	for i := range q {
 		e := &q[i]
 		if !full && e.hasResv && e.resv > now {
@@ -181,11 +181,12 @@ func (b *Backfill) Schedule(now float64, free int, plan *policy.Plan) {
 			b.prof.Alloc(now, end, e.Procs)
 			b.running[e.ID] = run{procs: e.Procs, estEnd: end}
 			b.ends.push(endItem{estEnd: end, id: e.ID})
-			plan.Start(e.ID, reasonFor(blocked, now, &e.Info))
+			plan.Start(e.ID, reasonFor(blocked, now, &e.jobKey))
 			e.started = true
 			if firstStart < 0 {
 				firstStart = i
 			}
+			nStarted++
 			if had && old != now {
 				changed = true
 			}
@@ -210,7 +211,7 @@ func (b *Backfill) Schedule(now float64, free int, plan *policy.Plan) {
 	}
 	b.dirty = changed
 	if firstStart >= 0 {
-		b.w.compact(firstStart)
+		b.w.compact(firstStart, nStarted)
 	}
 }
 

@@ -23,12 +23,8 @@ func (f *FCFS) Schedule(now float64, free int, plan *policy.Plan) {
 	for n < len(f.w.q) && f.w.q[n].Procs <= free {
 		e := &f.w.q[n]
 		free -= e.Procs
-		plan.Start(e.ID, reasonFor(false, now, &e.Info))
+		plan.Start(e.ID, reasonFor(false, now, &e.jobKey))
 		n++
 	}
-	if n > 0 {
-		k := copy(f.w.q, f.w.q[n:])
-		clear(f.w.q[k:])
-		f.w.q = f.w.q[:k]
-	}
+	f.w.q = f.w.q[n:] // started jobs are a prefix: reslice (see compact)
 }

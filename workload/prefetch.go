@@ -1,0 +1,87 @@
+package workload
+
+import (
+	"io"
+	"sync"
+
+	"github.com/schedlab/schedlab/job"
+)
+
+// Prefetch reads src ahead in a goroutine of its own, in batches of n
+// jobs, so that parsing a trace overlaps with simulating it. The jobs and
+// the error (io.EOF or a read error, after the jobs before it) come out
+// exactly as src gives them: results do not change. Close stops the reader
+// early; after Next has returned an error, src may be inspected (for
+// counts) without a race.
+func Prefetch(src Source, n int) *Prefetcher {
+	p := &Prefetcher{ch: make(chan batch, 2), done: make(chan struct{})}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		defer close(p.ch)
+		for {
+			b := batch{jobs: make([]job.Job, 0, n)}
+			for len(b.jobs) < n {
+				j, err := src.Next()
+				if err != nil {
+					b.err = err
+					break
+				}
+				b.jobs = append(b.jobs, j)
+			}
+			select {
+			case p.ch <- b:
+			case <-p.done:
+				return
+			}
+			if b.err != nil {
+				return
+			}
+		}
+	}()
+	return p
+}
+
+type batch struct {
+	jobs []job.Job
+	err  error
+}
+
+// Prefetcher is a Source that reads ahead; see Prefetch.
+type Prefetcher struct {
+	ch    chan batch
+	done  chan struct{}
+	once  sync.Once
+	wg    sync.WaitGroup
+	cur   batch
+	i     int
+	final error
+}
+
+// Next returns the next job, or the source's error once its jobs are out.
+func (p *Prefetcher) Next() (job.Job, error) {
+	for p.i == len(p.cur.jobs) {
+		if p.final != nil {
+			return job.Job{}, p.final
+		}
+		if p.cur.err != nil {
+			p.final = p.cur.err
+			p.wg.Wait() // the reader has stopped: src is ours again
+			return job.Job{}, p.final
+		}
+		b, ok := <-p.ch
+		if !ok {
+			p.final = io.ErrUnexpectedEOF
+			return job.Job{}, p.final
+		}
+		p.cur, p.i = b, 0
+	}
+	p.i++
+	return p.cur.jobs[p.i-1], nil
+}
+
+// Close stops the reader goroutine and waits for it.
+func (p *Prefetcher) Close() {
+	p.once.Do(func() { close(p.done) })
+	p.wg.Wait()
+}
