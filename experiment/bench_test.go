@@ -2,13 +2,14 @@ package experiment
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
 const hpc2n = "../../shared/traces/HPC2N-2002-2.1-cln.swf.gz"
 
 func benchTrace(b *testing.B, trace, policy string) {
-	if _, err := os.Stat(trace); err != nil {
+	if _, err := os.Stat(trace); err != nil && strings.ContainsRune(trace, '/') {
 		b.Skipf("trace %s not available", trace)
 	}
 	for i := 0; i < b.N; i++ {
@@ -23,3 +24,31 @@ func BenchmarkHPC2NFCFS(b *testing.B)         { benchTrace(b, hpc2n, "fcfs") }
 func BenchmarkHPC2NEASY(b *testing.B)         { benchTrace(b, hpc2n, "easy") }
 func BenchmarkHPC2NConservative(b *testing.B) { benchTrace(b, hpc2n, "conservative") }
 func BenchmarkKTHEASY(b *testing.B)           { benchTrace(b, "KTH-SP2-1996-2.1-cln.swf.gz", "easy") }
+
+// The embedded KTH trace: always available.
+func BenchmarkKTHFCFS(b *testing.B) { benchTrace(b, "KTH-SP2-1996-2.1-cln.swf.gz", "fcfs") }
+func BenchmarkKTHConservative(b *testing.B) {
+	benchTrace(b, "KTH-SP2-1996-2.1-cln.swf.gz", "conservative")
+}
+
+// One replication of the zikos2008 grid (32,000 jobs, SQ local, hybrid GS
+// at high load) and of the dimitriadou2010 gang model (120,000 jobs).
+func BenchmarkGridHybridSQ(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := RunGrid(GridRun{Sites: "4x8", Grid: "hybrid", AllocationInterval: 1.2, RandomFraction: 0.8, Local: "sq",
+			MeanInterarrival: 0.033, MeanService: 1, Stop: 32000, Seed: 1, Replication: i}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(32000*b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+func BenchmarkGangApproach2(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := RunGang(GangRun{Sites: "16,16", Approach: 2, MeanInterarrival: 0.08, GangMeanInterarrival: 2, MeanService: 1,
+			SplitOverhead: 0.1, EstimateError: 0.1, Stop: 120000, Seed: 1, Replication: i}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(120000*b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
