@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy"
@@ -484,9 +485,17 @@ func (g *GangGrid) complete(idx int32) {
 		if gs.remaining > 0 {
 			return
 		}
+		g.recSites = g.recSites[:0]
+		for _, r := range gs.procs {
+			if !slices.Contains(g.recSites, r.Site) {
+				g.recSites = append(g.recSites, r.Site)
+			}
+		}
+		slices.Sort(g.recSites)
 		delete(g.gangs, e.slot)
 		g.gstats.GangsFinished++
 	} else {
+		g.recSites = append(g.recSites[:0], s)
 		g.gstats.LocalsFinished++
 	}
 	g.ended(e.slot)

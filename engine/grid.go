@@ -257,6 +257,7 @@ func (g *Grid) complete(i int32) {
 	sl := &g.slots[i]
 	st := &g.sites[sl.site]
 	pr := &st.procs[sl.proc]
+	g.recSites = append(g.recSites[:0], int(sl.site))
 	g.ended(i)
 	g.release(i)
 	st.load--

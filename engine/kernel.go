@@ -20,6 +20,7 @@ type kernel struct {
 	rec      Record
 	stats    Stats
 	check    func(*job.Job) error
+	recSites []int // set by multi-site models just before ended
 }
 
 type slot struct {
@@ -75,7 +76,7 @@ func (k *kernel) loadNext() error {
 func (k *kernel) ended(i int32) {
 	s := &k.slots[i]
 	rec := &k.rec
-	*rec = Record{Job: &s.job, Start: s.start, End: k.now, Reason: s.reason, Site: int(s.site), Proc: int(s.proc)}
+	*rec = Record{Job: &s.job, Start: s.start, End: k.now, Reason: s.reason, Site: int(s.site), Proc: int(s.proc), Sites: k.recSites}
 	if s.killed {
 		rec.State = job.WalltimeReached
 		k.stats.Killed++

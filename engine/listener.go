@@ -12,6 +12,9 @@ type Record struct {
 	State  job.FinalState
 	// Site and Proc locate the job in grid models (-1 on a cluster).
 	Site, Proc int
+	// Sites lists the sites a job ran on in multi-site models (a gang's
+	// tasks may use two); nil on a cluster.
+	Sites []int
 }
 
 // Wait is the time the job spent queued.

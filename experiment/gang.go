@@ -44,8 +44,8 @@ type GangResult struct {
 	Backfilled  int64   `json:"backfilled"`
 }
 
-// RunGang simulates one replication.
-func RunGang(r GangRun) (GangResult, error) {
+// RunGang simulates one replication; extra listeners see every job.
+func RunGang(r GangRun, extra ...engine.Listener) (GangResult, error) {
 	sites, err := ParseSites(r.Sites)
 	if err != nil {
 		return GangResult{}, err
@@ -81,7 +81,7 @@ func RunGang(r GangRun) (GangResult, error) {
 		return GangResult{}, fmt.Errorf("gang run: stop (%d jobs) must exceed warm-up (%d)", r.Stop, r.Warmup)
 	}
 	m := metrics.NewGangMetrics(r.Warmup)
-	g, err := engine.NewGangGrid(engine.GangConfig{Sites: sites, Policy: pol, Locals: locals, Gangs: gangs, Listener: m,
+	g, err := engine.NewGangGrid(engine.GangConfig{Sites: sites, Policy: pol, Locals: locals, Gangs: gangs, Listener: append(engine.Tee{m}, extra...),
 		SplitOverhead: r.SplitOverhead, StopAfter: r.Stop})
 	if err != nil {
 		return GangResult{}, err

@@ -66,8 +66,9 @@ func ParseSites(s string) ([]int, error) {
 	return out, nil
 }
 
-// RunGrid simulates one replication.
-func RunGrid(r GridRun) (GridResult, error) {
+// RunGrid simulates one replication; extra listeners (e.g. a jobs.csv
+// writer) see every job.
+func RunGrid(r GridRun, extra ...engine.Listener) (GridResult, error) {
 	sites, err := ParseSites(r.Sites)
 	if err != nil {
 		return GridResult{}, err
@@ -98,7 +99,7 @@ func RunGrid(r GridRun) (GridResult, error) {
 	}
 	sum := metrics.NewSummary(total, 0)
 	sum.Skip(r.Warmup)
-	g, err := engine.NewGrid(engine.GridConfig{Sites: sites, Grid: gs, Local: ls, Source: src, Listener: sum, StopAfter: r.Stop})
+	g, err := engine.NewGrid(engine.GridConfig{Sites: sites, Grid: gs, Local: ls, Source: src, Listener: append(engine.Tee{sum}, extra...), StopAfter: r.Stop})
 	if err != nil {
 		return GridResult{}, err
 	}

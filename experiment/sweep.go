@@ -47,8 +47,35 @@ type repMetrics struct {
 	values []float64
 }
 
-// runRep runs replication rep of scenario s.
-func runRep(s scenario.Scenario, rep int) (repMetrics, error) {
+// runRep runs replication rep of scenario s; records, when set, is the
+// path of a per-job CSV file to write (atomically).
+func runRep(s scenario.Scenario, rep int, records string) (m repMetrics, err error) {
+	var extra []engine.Listener
+	if records != "" && s.Workload.Trace == "" {
+		if err := os.MkdirAll(filepath.Dir(records), 0o755); err != nil {
+			return m, err
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(records), "."+filepath.Base(records)+".tmp-*")
+		if err != nil {
+			return m, err
+		}
+		w := metrics.NewJobsCSVSites(tmp)
+		extra = append(extra, w)
+		defer func() {
+			if err == nil {
+				err = w.Flush()
+			}
+			if cerr := tmp.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				os.Remove(tmp.Name())
+				return
+			}
+			os.Chmod(tmp.Name(), 0o644)
+			err = os.Rename(tmp.Name(), records)
+		}()
+	}
 	switch s.Model {
 	case "grid":
 		sites := make([]string, len(s.Platform.Sites))
@@ -61,7 +88,7 @@ func runRep(s scenario.Scenario, rep int) (repMetrics, error) {
 		r, err := RunGrid(GridRun{Sites: strings.Join(sites, ","), Grid: s.Policy.Grid, AllocationInterval: s.Policy.AllocationInterval,
 			RandomFraction: s.Policy.RandomFraction, Local: s.Policy.Local, NormalizeLoad: s.Policy.NormalizeLoad,
 			MeanInterarrival: s.Workload.MeanInterarrival, MeanService: s.Workload.MeanService,
-			Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep})
+			Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
 		if err != nil {
 			return repMetrics{}, err
 		}
@@ -74,15 +101,19 @@ func runRep(s scenario.Scenario, rep int) (repMetrics, error) {
 	case "cluster":
 		var res metrics.Result
 		if s.Workload.Trace != "" {
+			out := ""
+			if records != "" {
+				out = strings.TrimSuffix(records, ".csv")
+			}
 			tr, err := RunTrace(TraceRun{Trace: s.Workload.Trace, Policy: s.Policy.Queue, Depth: s.Policy.Depth, Order: s.Policy.Order,
-				Estimate: s.Workload.Estimate, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp})
+				Estimate: s.Workload.Estimate, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out})
 			if err != nil {
 				return repMetrics{}, err
 			}
 			res = tr.Result
 		} else {
 			var err error
-			if res, err = runClusterSynthetic(s, rep); err != nil {
+			if res, err = runClusterSynthetic(s, rep, extra...); err != nil {
 				return repMetrics{}, err
 			}
 		}
@@ -104,7 +135,7 @@ func runRep(s scenario.Scenario, rep int) (repMetrics, error) {
 			MeanInterarrival: w.MeanInterarrival, GangMeanInterarrival: w.GangMeanInterarrival, MeanService: w.MeanService,
 			Pow2: w.GangSizes == "pow2", GangMin: w.GangMin, GangMax: w.GangMax, SharedTimes: w.GangTimes == "shared",
 			EstimateError: w.EstimateError, SplitOverhead: w.SplitOverhead, ExamineEvery: s.Policy.Examine == "every",
-			EmptyIdle: s.Policy.EmptyQueue == "idle", Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep})
+			EmptyIdle: s.Policy.EmptyQueue == "idle", Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
 		if err != nil {
 			return repMetrics{}, err
 		}
@@ -114,7 +145,7 @@ func runRep(s scenario.Scenario, rep int) (repMetrics, error) {
 	return repMetrics{}, fmt.Errorf("model %q is not implemented yet (the heterogeneous model is a later issue)", s.Model)
 }
 
-func runClusterSynthetic(s scenario.Scenario, rep int) (metrics.Result, error) {
+func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener) (metrics.Result, error) {
 	if s.Stop.Completed <= 0 {
 		return metrics.Result{}, errors.New("cluster model with a synthetic workload: give stop.completed")
 	}
@@ -132,7 +163,7 @@ func runClusterSynthetic(s scenario.Scenario, rep int) (metrics.Result, error) {
 	}
 	sum := metrics.NewSummary(s.Platform.Procs, 0)
 	sum.Skip(s.Warmup.Jobs)
-	eng, err := engine.NewCluster(engine.ClusterConfig{Procs: s.Platform.Procs, Policy: pol, Source: src, Listener: sum})
+	eng, err := engine.NewCluster(engine.ClusterConfig{Procs: s.Platform.Procs, Policy: pol, Source: src, Listener: append(engine.Tee{sum}, extra...)})
 	if err != nil {
 		return metrics.Result{}, err
 	}
@@ -148,7 +179,11 @@ func runClusterSynthetic(s scenario.Scenario, rep int) (metrics.Result, error) {
 // soon as its last replication ends, and points whose file already exists
 // (with the same key) are not run again: a killed or failed sweep resumes
 // where it stopped.
-func Sweep(points []scenario.Point, dir string, workers int, prog Progress) ([]PointResult, error) {
+//
+// With records, every replication also writes its per-job records to
+// dir/records/NNNN-KEY-rR.csv (jobs.csv columns plus kind and sites; for a
+// trace, a folder with jobs.csv and summary.json).
+func Sweep(points []scenario.Point, dir string, workers int, prog Progress, records bool) ([]PointResult, error) {
 	results := make([]PointResult, len(points))
 	done := make([]bool, len(points))
 	type task struct{ point, rep int }
@@ -187,7 +222,11 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress) ([]P
 	var mu sync.Mutex
 	_, err := Parallel(len(tasks), workers, prog, func(k int) (struct{}, error) {
 		t := tasks[k]
-		m, err := runRep(points[t.point].Scenario, t.rep)
+		rec := ""
+		if records && dir != "" {
+			rec = filepath.Join(dir, "records", fmt.Sprintf("%04d-%s-r%d.csv", t.point, points[t.point].Scenario.Key(), t.rep))
+		}
+		m, err := runRep(points[t.point].Scenario, t.rep, rec)
 		if err != nil {
 			return struct{}{}, fmt.Errorf("point %d (%s) replication %d: %w", t.point, points[t.point].Scenario.Key(), t.rep, err)
 		}

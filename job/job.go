@@ -27,6 +27,10 @@ type Job struct {
 	User, Group int32 // -1 when unknown
 	ReqMem      float64
 
+	// Local marks a job submitted at a site's local scheduler (gang
+	// model); grid jobs and trace jobs leave it false.
+	Local bool
+
 	// Tasks, for a gang (a parallel job whose tasks must start together on
 	// distinct processors), holds each task's actual runtime and estimate;
 	// nil for an ordinary job. len(Tasks) == Procs.

@@ -19,15 +19,25 @@ const JobsHeader = "job_id,submission_time,requested_number_of_resources,request
 // job) are empty cells. Check Err after the run, then call Flush.
 type JobsCSV struct {
 	engine.NopListener
-	w   *bufio.Writer
-	buf []byte
-	err error
+	w     *bufio.Writer
+	buf   []byte
+	err   error
+	sites bool
 }
 
 // NewJobsCSV writes the header to w and returns the listener.
 func NewJobsCSV(w io.Writer) *JobsCSV {
 	j := &JobsCSV{w: bufio.NewWriterSize(w, 1<<16)}
 	_, j.err = j.w.WriteString(JobsHeader)
+	return j
+}
+
+// NewJobsCSVSites is NewJobsCSV for multi-site models: two more columns,
+// kind (local, gang or job) and sites (the sites the job ran on, separated
+// by ';'); kind "job" is a sequential job of the grid model.
+func NewJobsCSVSites(w io.Writer) *JobsCSV {
+	j := &JobsCSV{w: bufio.NewWriterSize(w, 1<<16), sites: true}
+	_, j.err = j.w.WriteString(JobsHeader[:len(JobsHeader)-1] + ",kind,sites\n")
 	return j
 }
 
@@ -76,6 +86,22 @@ func (j *JobsCSV) row(r *engine.Record) {
 	b = append(b, r.State.String()...)
 	b = append(b, ',')
 	b = append(b, r.Reason.String()...)
+	if j.sites {
+		switch {
+		case r.Job.Tasks != nil:
+			b = append(b, ",gang,"...)
+		case r.Job.Local:
+			b = append(b, ",local,"...)
+		default:
+			b = append(b, ",job,"...)
+		}
+		for i, s := range r.Sites {
+			if i > 0 {
+				b = append(b, ';')
+			}
+			b = strconv.AppendInt(b, int64(s), 10)
+		}
+	}
 	b = append(b, '\n')
 	j.buf = b
 	_, j.err = j.w.Write(b)

@@ -200,12 +200,54 @@ func (c *traceInfoCmd) Run(g *globals) error {
 type policiesCmd struct{}
 
 func (policiesCmd) Run(g *globals) error {
-	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "POLICY\tDESCRIPTION")
-	for _, d := range queue.Policies() {
-		fmt.Fprintf(tw, "%s\t%s\n", d.Name, d.Summary)
+	section := func(title string, rows [][2]string) error {
+		fmt.Fprintf(g.stdout, "%s:\n", title)
+		tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+		for _, r := range rows {
+			fmt.Fprintf(tw, "  %s\t%s\n", r[0], r[1])
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintln(g.stdout)
+		return err
 	}
-	return tw.Flush()
+	var rows [][2]string
+	for _, d := range queue.Policies() {
+		rows = append(rows, [2]string{d.Name, d.Summary})
+	}
+	if err := section("cluster model (run --policy, scenario policy.queue)", rows); err != nil {
+		return err
+	}
+	for _, sec := range otherPolicies {
+		if err := section(sec.title, sec.list); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// otherPolicies are the policies of the multi-site models, selected in
+// scenario files (docs/scenarios.md).
+var otherPolicies = []struct {
+	title string
+	list  [][2]string
+}{
+	{"grid model, grid scheduler (scenario policy.grid)", [][2]string{
+		{"random", "each job to a uniformly random site (capacity-weighted with normalize_load)"},
+		{"realtime", "each job at once to the least loaded site"},
+		{"deferred", "jobs wait for the end of the allocation interval, then go to the least loaded sites"},
+		{"hybrid", "random during the first random_fraction of each interval, deferred after"},
+	}},
+	{"grid model, local scheduler (scenario policy.local)", [][2]string{
+		{"random", "a uniformly random processor"},
+		{"sq", "the processor with the fewest jobs (idle first)"},
+		{"2rsq", "the shorter of two random processors"},
+	}},
+	{"gang model (scenario policy.approach)", [][2]string{
+		{"1", "a gang goes to one site: idle processors, else empty queues, else the GS queue (largest first)"},
+		{"2", "as 1, and a gang may be split over both sites when enough processors are idle (+overhead)"},
+	}},
 }
 
 type versionCmd struct{}

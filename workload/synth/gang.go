@@ -50,7 +50,7 @@ func (l *Locals) Next() (job.Job, error) {
 	l.t += float64(l.arr.ExpFloat64() * l.meanIA)
 	run := l.svc.ExpFloat64() * l.meanS
 	return job.Job{ID: job.ID(l.n*int64(l.streams) + int64(l.site)), Submit: l.t, Procs: 1, Runtime: run,
-		Estimate: l.est.estimate(run), Request: -1, User: -1, Group: -1}, nil
+		Estimate: l.est.estimate(run), Request: -1, User: -1, Group: -1, Local: true}, nil
 }
 
 // GangSizes is a gang-size distribution.
