@@ -23,6 +23,16 @@ func Backfill(jobs []Job, procs int, depth int) []float64 {
 // entry per pass that gave it one (so an unchanged reservation appears once
 // per pass).
 func BackfillDetailed(jobs []Job, procs, depth int) (starts []float64, reasons []string, reservations [][]float64) {
+	return backfillOrder(jobs, procs, depth, false)
+}
+
+// BackfillSJF is BackfillDetailed with the queue in shortest-estimate-first
+// order: (Estimate, Submit, ID).
+func BackfillSJF(jobs []Job, procs, depth int) (starts []float64, reasons []string, reservations [][]float64) {
+	return backfillOrder(jobs, procs, depth, true)
+}
+
+func backfillOrder(jobs []Job, procs, depth int, sjf bool) (starts []float64, reasons []string, reservations [][]float64) {
 	if depth < 1 {
 		panic(fmt.Sprintf("naive: reservation depth %d < 1", depth))
 	}
@@ -32,7 +42,7 @@ func BackfillDetailed(jobs []Job, procs, depth int) (starts []float64, reasons [
 		at:      make([]float64, len(jobs)),
 		history: make([][]float64, len(jobs)),
 	}
-	s := simulate(jobs, procs, b.pass)
+	s := simulateOrder(jobs, procs, sjf, b.pass)
 	return s.starts, s.reasons, b.history
 }
 

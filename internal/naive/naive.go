@@ -42,13 +42,24 @@ type sim struct {
 	running []running
 	starts  []float64
 	reasons []string
+	sjf     bool // queue order by (Estimate, Submit, ID) instead of (Submit, ID)
 }
 
-// queueLess is the queue order: "Queue order: (Submit, ID) ascending."
-// Equal (Submit, ID) pairs are ordered by input index so that the order is
-// total and the result deterministic.
+// queueLess is the queue order: "Queue order: (Submit, ID) ascending", or
+// with sjf shortest estimate first, then (Submit, ID). Equal keys are
+// ordered by input index so that the order is total and the result
+// deterministic.
 func (s *sim) queueLess(a, b int) bool {
 	ja, jb := s.jobs[a], s.jobs[b]
+	if s.sjf && ja.Estimate != jb.Estimate {
+		return ja.Estimate < jb.Estimate
+	}
+	return arrivalLess(s.jobs, a, b)
+}
+
+// arrivalLess is the arrival order, (Submit, ID, input index).
+func arrivalLess(jobs []Job, a, b int) bool {
+	ja, jb := jobs[a], jobs[b]
 	if ja.Submit != jb.Submit {
 		return ja.Submit < jb.Submit
 	}
@@ -92,8 +103,13 @@ func checkInput(jobs []Job, procs int) {
 
 // simulate runs the event loop and calls pass once per instant.
 func simulate(jobs []Job, procs int, pass func(s *sim)) *sim {
+	return simulateOrder(jobs, procs, false, pass)
+}
+
+func simulateOrder(jobs []Job, procs int, sjf bool, pass func(s *sim)) *sim {
 	checkInput(jobs, procs)
 	s := &sim{
+		sjf:     sjf,
 		jobs:    jobs,
 		procs:   procs,
 		starts:  make([]float64, len(jobs)),
@@ -107,7 +123,15 @@ func simulate(jobs []Job, procs int, pass func(s *sim)) *sim {
 	for i := range arrivals {
 		arrivals[i] = i
 	}
-	slices.SortFunc(arrivals, s.queueCmp)
+	slices.SortFunc(arrivals, func(a, b int) int {
+		switch {
+		case arrivalLess(jobs, a, b):
+			return -1
+		case arrivalLess(jobs, b, a):
+			return 1
+		}
+		return 0
+	})
 	next := 0 // arrivals[next] is the next job to arrive
 
 	for next < len(arrivals) || len(s.waiting) > 0 || len(s.running) > 0 {

@@ -60,8 +60,12 @@ func randomWorkload(r *rand.Rand, overrun bool) ([]job.Job, int) {
 }
 
 func runEngine(t *testing.T, jobs []job.Job, procs, depth int, cont bool) *startLog {
+	return runEngineOrder(t, jobs, procs, depth, cont, queue.OrderFCFS)
+}
+
+func runEngineOrder(t *testing.T, jobs []job.Job, procs, depth int, cont bool, order queue.Order) *startLog {
 	t.Helper()
-	pol := queue.NewBackfill("test", procs, depth, queue.OrderFCFS)
+	pol := queue.NewBackfill("test", procs, depth, order)
 	l := &startLog{start: map[job.ID]float64{}, reason: map[job.ID]job.StartReason{}}
 	c, err := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: pol, Source: &sliceSource{jobs: jobs}, Listener: l, Continue: cont})
 	if err != nil {
@@ -122,6 +126,28 @@ func TestBackfillMatchesNaive(t *testing.T) {
 		for i, s := range naive.FCFS(toNaive(jobs, overrun), procs) {
 			if l.start[jobs[i].ID] != s {
 				t.Fatalf("seed %d: FCFS job %d at %g, naive %g", seed, jobs[i].ID, l.start[jobs[i].ID], s)
+			}
+		}
+	}
+}
+
+// The same under shortest-estimate-first order, where a new short job can
+// move ahead of reserved ones (and, with a finite depth, take the head's
+// reservation): the fast path and the reservation drop of step 1 are
+// exercised against the naive reference.
+func TestBackfillSJFMatchesNaive(t *testing.T) {
+	for seed := uint64(1); seed <= 300; seed++ {
+		r := rand.New(rand.NewPCG(seed, 4242))
+		overrun := seed%3 == 0
+		jobs, procs := randomWorkload(r, overrun)
+		for _, d := range []int{1, 2, queue.Unlimited} {
+			got := runEngineOrder(t, jobs, procs, d, overrun, queue.OrderSJF)
+			starts, reasons, _ := naive.BackfillSJF(toNaive(jobs, overrun), procs, d)
+			for i, j := range jobs {
+				if got.start[j.ID] != starts[i] || got.reason[j.ID].String() != reasons[i] {
+					t.Fatalf("SJF seed %d depth %d overrun %v: job %d starts at %g (%v), naive %g (%s)\njobs: %s",
+						seed, d, overrun, j.ID, got.start[j.ID], got.reason[j.ID], starts[i], reasons[i], dump(jobs))
+				}
 			}
 		}
 	}

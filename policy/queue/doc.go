@@ -44,5 +44,5 @@
 // would give it the same slot, so the pass keeps it without touching the
 // profile; this makes conservative backfilling cheap on arrival-only
 // instants while staying identical to the full algorithm (the differential
-// tests against internal/naive check exactly that).
+// tests against internal/naive, in FCFS and SJF order, check exactly that).
 package queue
