@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/schedlab/schedlab/internal/atomicfile"
 	"io"
 	"math"
 	"os"
@@ -49,33 +50,24 @@ type repMetrics struct {
 
 // runRep runs replication rep of scenario s; records, when set, is the
 // path of a per-job CSV file to write (atomically).
-func runRep(s scenario.Scenario, rep int, records string) (m repMetrics, err error) {
+func runRep(s scenario.Scenario, rep int, records string, more ...engine.Listener) (m repMetrics, err error) {
 	var extra []engine.Listener
 	if records != "" && s.Workload.Trace == "" {
-		if err := os.MkdirAll(filepath.Dir(records), 0o755); err != nil {
-			return m, err
-		}
-		tmp, err := os.CreateTemp(filepath.Dir(records), "."+filepath.Base(records)+".tmp-*")
-		if err != nil {
-			return m, err
-		}
-		w := metrics.NewJobsCSVSites(tmp)
-		extra = append(extra, w)
-		defer func() {
-			if err == nil {
-				err = w.Flush()
-			}
-			if cerr := tmp.Close(); err == nil {
-				err = cerr
-			}
+		// The run happens inside atomicfile.Write, so the records appear
+		// only when the replication succeeded.
+		var res repMetrics
+		err := atomicfile.Write(records, func(w io.Writer) error {
+			jw := metrics.NewJobsCSVSites(w)
+			r, err := runRep(s, rep, "", jw)
 			if err != nil {
-				os.Remove(tmp.Name())
-				return
+				return err
 			}
-			os.Chmod(tmp.Name(), 0o644)
-			err = os.Rename(tmp.Name(), records)
-		}()
+			res = r
+			return jw.Flush()
+		})
+		return res, err
 	}
+	extra = append(extra, more...)
 	switch s.Model {
 	case "grid":
 		sites := make([]string, len(s.Platform.Sites))
@@ -354,21 +346,7 @@ func (j jsonPoint) decode() PointResult {
 }
 
 func writeJSONAtomic(path string, r PointResult) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	if err := metrics.WriteJSON(tmp, encodePoint(r)); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	os.Chmod(tmp.Name(), 0o644)
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, func(w io.Writer) error { return metrics.WriteJSON(w, encodePoint(r)) })
 }
 
 // Comparison is a paired difference between two points that differ only in

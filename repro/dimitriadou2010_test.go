@@ -83,3 +83,29 @@ func TestDimitriadou2010ReadingsShowFig3Gap(t *testing.T) {
 	}
 	t.Fatal("no readings-fig03")
 }
+
+// Results do not depend on the number of workers.
+func TestDimitriadou2010DeterministicAcrossWorkers(t *testing.T) {
+	var texts []string
+	for _, w := range []int{1, 2} {
+		opt := DimitriadouQuick()
+		opt.Jobs, opt.Workers = 3000, w
+		r, err := Dimitriadou2010(opt, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := r.WriteComparison(&b); err != nil {
+			t.Fatal(err)
+		}
+		for i := range r.Figures {
+			if err := r.Figures[i].WriteCSV(&b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		texts = append(texts, b.String())
+	}
+	if texts[0] != texts[1] {
+		t.Fatal("1 and 2 workers give different results")
+	}
+}

@@ -3,6 +3,7 @@ package repro
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/schedlab/schedlab/internal/atomicfile"
 	"io"
 	"math"
 	"os"
@@ -177,21 +178,10 @@ func (r *Report) WriteDir(dir string) error {
 		return err
 	}
 	write := func(name string, f func(io.Writer) error) error {
-		tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
-		if err != nil {
-			return err
-		}
-		if err := f(tmp); err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+		if err := atomicfile.Write(filepath.Join(dir, name), f); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		if err := tmp.Close(); err != nil {
-			os.Remove(tmp.Name())
-			return err
-		}
-		os.Chmod(tmp.Name(), 0o644)
-		return os.Rename(tmp.Name(), filepath.Join(dir, name))
+		return nil
 	}
 	if err := write("comparison.csv", r.WriteComparison); err != nil {
 		return err

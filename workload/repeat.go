@@ -3,10 +3,9 @@ package workload
 import (
 	"compress/gzip"
 	"fmt"
+	"github.com/schedlab/schedlab/internal/atomicfile"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/schedlab/schedlab/workload/swf"
@@ -50,71 +49,62 @@ func Repeat(name string, times int, gap float64, path string) (records int64, er
 	}
 	shift := last - first + gap
 
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	err = atomicfile.Write(path, func(file io.Writer) error {
+		out := file
+		var gz *gzip.Writer
+		if strings.HasSuffix(path, ".gz") {
+			gz, _ = gzip.NewWriterLevel(file, gzip.BestSpeed)
+			out = gz
+		}
+		w := swf.NewWriter(out)
+		hdr.Lines = append(append([]string(nil), hdr.Lines...), fmt.Sprintf(" Note: schedlab trace repeat: %s repeated %d times, shifted by %g s each", name, times, shift))
+		hdr.MaxJobs, hdr.MaxRecords = 0, 0
+		if err := w.WriteHeader(hdr); err != nil {
+			return err
+		}
+		for k := 0; k < times; k++ {
+			if err := repeatOnce(name, k, shift, maxID, w, &records); err != nil {
+				return err
+			}
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if gz != nil {
+			return gz.Close()
+		}
+		return nil
+	})
+	return records, err
+}
+
+// repeatOnce writes copy k of the trace, shifted by k x shift seconds and
+// renumbered after k x maxID.
+func repeatOnce(name string, k int, shift float64, maxID int64, w *swf.Writer, records *int64) error {
+	rd, err := OpenTrace(name)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	defer func() {
+	defer rd.Close()
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			return nil
+		}
 		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			return err
 		}
-	}()
-	var out io.Writer = tmp
-	var gz *gzip.Writer
-	if strings.HasSuffix(path, ".gz") {
-		gz, _ = gzip.NewWriterLevel(tmp, gzip.BestSpeed)
-		out = gz
-	}
-	w := swf.NewWriter(out)
-	hdr.Lines = append(append([]string(nil), hdr.Lines...), fmt.Sprintf(" Note: schedlab trace repeat: %s repeated %d times, shifted by %g s each", name, times, shift))
-	hdr.MaxJobs, hdr.MaxRecords = 0, 0
-	if err = w.WriteHeader(hdr); err != nil {
-		return 0, err
-	}
-	for k := 0; k < times; k++ {
-		rd, err := OpenTrace(name)
-		if err != nil {
-			return 0, err
+		if rec.Submit < 0 {
+			continue
 		}
-		for {
-			rec, err := rd.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				rd.Close()
-				return 0, err
-			}
-			if rec.Submit < 0 {
-				continue
-			}
-			rec.Submit += float64(float64(k) * shift)
-			rec.JobNumber += int64(k) * maxID
-			if rec.PrecedingJob > 0 {
-				rec.PrecedingJob += int64(k) * maxID
-			}
-			if err = w.Write(rec); err != nil {
-				rd.Close()
-				return 0, err
-			}
-			records++
+		rec.Submit += float64(float64(k) * shift)
+		rec.JobNumber += int64(k) * maxID
+		if rec.PrecedingJob > 0 {
+			rec.PrecedingJob += int64(k) * maxID
 		}
-		rd.Close()
-	}
-	if err = w.Flush(); err != nil {
-		return 0, err
-	}
-	if gz != nil {
-		if err = gz.Close(); err != nil {
-			return 0, err
+		if err := w.Write(rec); err != nil {
+			return err
 		}
+		*records++
 	}
-	if err = tmp.Close(); err != nil {
-		return 0, err
-	}
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return 0, err
-	}
-	return records, os.Rename(tmp.Name(), path)
 }

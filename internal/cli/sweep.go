@@ -2,9 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"github.com/schedlab/schedlab/internal/atomicfile"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -130,23 +130,4 @@ func printSweep(w io.Writer, points []scenario.Point, res []experiment.PointResu
 	tw.Flush()
 }
 
-func writeFileAtomic(path string, f func(io.Writer) error) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	if err := f(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	os.Chmod(tmp.Name(), 0o644)
-	return os.Rename(tmp.Name(), path)
-}
+func writeFileAtomic(path string, f func(io.Writer) error) error { return atomicfile.Write(path, f) }
