@@ -107,8 +107,10 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 		for _, rd := range Readings[1:] {
 			for _, a := range []int{1, 2} {
 				for _, ia := range []float64{0.08, 0.1, 0.12} {
-					r.Items = append(r.Items, item(fmt.Sprintf("readings/%s/table2/approach%d/ia%g/utilization", rd.Name, a, ia),
-						dTable2[ia][a-1], d.metric(dcfg{a, ia, 0, false, rd}, util)))
+					it := item(fmt.Sprintf("readings/%s/table2/approach%d/ia%g/utilization", rd.Name, a, ia),
+						dTable2[ia][a-1], d.metric(dcfg{a, ia, 0, false, rd}, util))
+					it.File = "readings.csv"
+					r.Items = append(r.Items, it)
 				}
 			}
 		}

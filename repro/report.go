@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -24,6 +25,10 @@ type Item struct {
 	Low   float64 // 95% CI of ours; NaN when not a replicated mean
 	High  float64
 	Unit  string // short note for people, e.g. "A_I"
+	// File is the CSV the item is written to: "" for comparison.csv (the
+	// paper's tables, named as the issues fix them), else e.g.
+	// "equivalence_ai.csv" for our own derived items.
+	File string
 }
 
 // Inside reports whether the paper's value lies in our CI.
@@ -63,15 +68,31 @@ func fmtNum(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// WriteComparison writes the items as CSV: item,paper,ours,ci_low,ci_high.
-func (r *Report) WriteComparison(w io.Writer) error {
+// WriteComparison writes the items of comparison.csv as CSV:
+// item,paper,ours,ci_low,ci_high.
+func (r *Report) WriteComparison(w io.Writer) error { return r.writeItems(w, "") }
+
+func (r *Report) writeItems(w io.Writer, file string) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"item", "paper", "ours", "ci_low", "ci_high"})
 	for _, it := range r.Items {
-		cw.Write([]string{it.Name, fmtNum(it.Paper), fmtNum(it.Ours), fmtNum(it.Low), fmtNum(it.High)})
+		if it.File == file {
+			cw.Write([]string{it.Name, fmtNum(it.Paper), fmtNum(it.Ours), fmtNum(it.Low), fmtNum(it.High)})
+		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// extraFiles lists the item files besides comparison.csv, in order.
+func (r *Report) extraFiles() []string {
+	var out []string
+	for _, it := range r.Items {
+		if it.File != "" && !slices.Contains(out, it.File) {
+			out = append(out, it.File)
+		}
+	}
+	return out
 }
 
 // WriteText prints the report for people: the comparison table, the
@@ -185,6 +206,11 @@ func (r *Report) WriteDir(dir string) error {
 	}
 	if err := write("comparison.csv", r.WriteComparison); err != nil {
 		return err
+	}
+	for _, name := range r.extraFiles() {
+		if err := write(name, func(w io.Writer) error { return r.writeItems(w, name) }); err != nil {
+			return err
+		}
 	}
 	for i := range r.Figures {
 		f := &r.Figures[i]

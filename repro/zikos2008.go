@@ -210,7 +210,7 @@ func Zikos2008(opt Options) (*Report, error) {
 	}
 	for _, s := range searches {
 		r.Items = append(r.Items, Item{Name: fmt.Sprintf("%s/%s/deferred_gs/equivalence_ai", zTable[s.ia], s.ls),
-			Paper: zPaperAI[s.ia][s.ls], Ours: s.found, Low: s.lo, High: s.hi, Unit: "A_I"})
+			Paper: zPaperAI[s.ia][s.ls], Ours: s.found, Low: s.lo, High: s.hi, Unit: "A_I", File: "equivalence_ai.csv"})
 	}
 
 	z.figures(r)
