@@ -86,6 +86,7 @@ type GangGrid struct {
 	srcs      []Source
 	srcDone   []bool
 	freed     []policy.ProcRef
+	emptied   bool // a queue became empty during this instant's departures
 	completed int64
 	stopped   bool
 	busy      int
@@ -103,7 +104,7 @@ func NewGangGrid(cfg GangConfig) (*GangGrid, error) {
 	if cfg.Policy == nil || cfg.Gangs == nil {
 		return nil, errors.New("engine: a gang policy and a gang source are required")
 	}
-	if cfg.SplitOverhead < 0 {
+	if !(cfg.SplitOverhead >= 0) || math.IsInf(cfg.SplitOverhead, 1) {
 		return nil, fmt.Errorf("engine: negative split overhead %g", cfg.SplitOverhead)
 	}
 	g := &GangGrid{cfg: cfg, gangs: map[int32]*gangState{}}
@@ -249,16 +250,18 @@ func (g *GangGrid) Run() error {
 		// 2. Freed processors take their next job; 3. the grid scheduler
 		// examines its queue if a departure left a queue empty.
 		if len(g.freed) > 0 {
-			emptied := false
+			// A queue emptied by a freed processor taking its next job, or
+			// by a gang that this departure let start, counts.
+			g.emptied = false
 			for _, r := range g.freed {
 				if err := g.next(r.Site, r.Proc); err != nil {
 					return err
 				}
 				if g.sites[r.Site][r.Proc].waiting() == 0 {
-					emptied = true
+					g.emptied = true
 				}
 			}
-			if emptied || g.cfg.Policy.ExamineEveryDeparture() {
+			if g.emptied || g.cfg.Policy.ExamineEveryDeparture() {
 				if err := g.examineQueue(); err != nil {
 					return err
 				}
@@ -395,6 +398,9 @@ func (g *GangGrid) tryStartGang(i int32) error {
 		pr := &g.sites[r.Site][r.Proc]
 		pr.head++
 		g.compactQueue(pr)
+		if pr.waiting() == 0 {
+			g.emptied = true
+		}
 		task := sl.job.Tasks[t]
 		g.run(pr, r, gEntry{slot: i, task: int32(t)}, task.Runtime*stretch, task.Estimate*stretch, 0)
 	}

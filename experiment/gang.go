@@ -39,8 +39,10 @@ type GangResult struct {
 	WRT         float64 `json:"wrt"`
 	WSLD        float64 `json:"wsld"`
 	Utilization float64 `json:"utilization"`
+	// FinishedPct, SplitPct and Utilization cover the whole run (warm-up
+	// included); the response-time metrics skip the warm-up.
 	FinishedPct float64 `json:"finished_gangs_pct"` // of gangs that arrived
-	SplitPct    float64 `json:"split_gangs_pct"`    // of gangs placed
+	SplitPct    float64 `json:"split_gangs_pct"`    // of gangs that arrived
 	Backfilled  int64   `json:"backfilled"`
 }
 
@@ -96,8 +98,8 @@ func RunGang(r GangRun, extra ...engine.Listener) (GangResult, error) {
 	if st.GangsArrived > 0 {
 		out.FinishedPct = 100 * float64(st.GangsFinished) / float64(st.GangsArrived)
 	}
-	if placed := st.GangsArrived; placed > 0 {
-		out.SplitPct = 100 * float64(st.GangsSplit) / float64(placed)
+	if st.GangsArrived > 0 {
+		out.SplitPct = 100 * float64(st.GangsSplit) / float64(st.GangsArrived)
 	}
 	return out, nil
 }

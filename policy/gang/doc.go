@@ -33,5 +33,9 @@
 // now) + T starts instead. The gang's estimated start is the latest
 // estimated end of the jobs running on its processors (an overrun job
 // counts as ending now). With exact estimates and T = 0, a backfilled local
-// never delays a gang.
+// never delays a gang. The condition is tested when a processor becomes
+// free or a local arrives, as the paper describes ("the processor remains
+// idle until the gang can finally start"); with T > 0 a backfill elsewhere
+// can push the gang's estimated start later so that a waiting local would
+// now qualify, and it is not re-tested until the next such event.
 package gang
