@@ -3,6 +3,7 @@ package gang
 import (
 	"cmp"
 	"fmt"
+	"github.com/schedlab/schedlab/internal/choose"
 	"math/rand/v2"
 	"slices"
 
@@ -224,18 +225,7 @@ func (p *Policy) RouteLocal(now float64, s int, j job.Info, v policy.GangView) i
 	if len(p.cands) > 0 {
 		return p.randomOf(p.cands)
 	}
-	best := -1
-	for q := 0; q < v.Procs(s); q++ {
-		n := v.Proc(s, q).Jobs()
-		switch {
-		case best < 0 || n < best:
-			best = n
-			p.cands = append(p.cands[:0], q)
-		case n == best:
-			p.cands = append(p.cands, q)
-		}
-	}
-	return p.randomOf(p.cands)
+	return choose.Min(v.Procs(s), func(q int) int { return v.Proc(s, q).Jobs() }, nil, p.r, &p.cands)
 }
 
 func (p *Policy) Backfill(now float64, s, q int, v policy.GangView) int {

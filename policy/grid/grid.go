@@ -2,6 +2,7 @@ package grid
 
 import (
 	"fmt"
+	"github.com/schedlab/schedlab/internal/choose"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -89,28 +90,18 @@ func (c *chooser) leastLoaded(v policy.GridView) int {
 			}
 		}
 	}
-	best := math.Inf(1)
-	c.ties = c.ties[:0]
-	for s := 0; s < n; s++ {
-		if anyIdle && v.SiteIdle(s) == 0 {
-			continue
-		}
+	load := func(s int) float64 {
 		l := float64(v.SiteLoad(s))
 		if c.normalize {
 			l /= float64(v.SiteProcs(s))
 		}
-		switch {
-		case l < best:
-			best = l
-			c.ties = append(c.ties[:0], s)
-		case l == best:
-			c.ties = append(c.ties, s)
-		}
+		return l
 	}
-	if len(c.ties) == 1 {
-		return c.ties[0]
+	var ok func(int) bool
+	if anyIdle {
+		ok = func(s int) bool { return v.SiteIdle(s) > 0 }
 	}
-	return c.ties[c.r.IntN(len(c.ties))]
+	return choose.Min(n, load, ok, c.r, &c.ties)
 }
 
 // RealTime sends each arriving job at once to the least loaded site.
@@ -198,22 +189,7 @@ type ShortestQueue struct {
 
 func (l *ShortestQueue) Name() string { return "sq" }
 func (l *ShortestQueue) Select(now float64, s int, j job.Info, v policy.GridView) int {
-	best := math.MaxInt
-	l.ties = l.ties[:0]
-	for p := 0; p < v.SiteProcs(s); p++ {
-		n := v.ProcJobs(s, p)
-		switch {
-		case n < best:
-			best = n
-			l.ties = append(l.ties[:0], p)
-		case n == best:
-			l.ties = append(l.ties, p)
-		}
-	}
-	if len(l.ties) == 1 {
-		return l.ties[0]
-	}
-	return l.ties[l.r.IntN(len(l.ties))]
+	return choose.Min(v.SiteProcs(s), func(p int) int { return v.ProcJobs(s, p) }, nil, l.r, &l.ties)
 }
 
 // TwoRandom picks two distinct processors at random and takes the one with
