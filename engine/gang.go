@@ -91,7 +91,7 @@ type GangGrid struct {
 	stopped   bool
 	busy      int
 	busyArea  float64
-	t0, tLast float64
+	total     int // processors in the grid
 	gstats    GangStats
 	ran       bool
 }
@@ -117,6 +117,7 @@ func NewGangGrid(cfg GangConfig) (*GangGrid, error) {
 		g.base = append(g.base, total)
 		total += n
 	}
+	g.total = total
 	g.srcs = append(append([]Source(nil), cfg.Locals...), cfg.Gangs)
 	g.srcDone = make([]bool, len(g.srcs))
 	g.lis = cfg.Listener
@@ -129,12 +130,8 @@ func NewGangGrid(cfg GangConfig) (*GangGrid, error) {
 // Stats returns the gang model's counts (complete after Run).
 func (g *GangGrid) Stats() GangStats {
 	s := g.gstats
-	total := 0
-	for _, n := range g.cfg.Sites {
-		total += n
-	}
-	if span := g.tLast - g.t0; span > 0 {
-		s.Utilization = g.busyArea / (span * float64(total))
+	if span := g.span(); span > 0 {
+		s.Utilization = g.busyArea / (span * float64(g.total))
 	}
 	return s
 }
@@ -161,12 +158,8 @@ func (g *GangGrid) load(k int) error {
 	case !(j.Runtime >= 0) || !(j.Estimate >= 0):
 		return fmt.Errorf("job %d: invalid runtime %g or estimate %g", j.ID, j.Runtime, j.Estimate)
 	}
-	total := 0
-	for _, n := range g.cfg.Sites {
-		total += n
-	}
-	if j.Procs > total {
-		return fmt.Errorf("gang %d: %d tasks, the grid has %d processors", j.ID, j.Procs, total)
+	if j.Procs > g.total {
+		return fmt.Errorf("gang %d: %d tasks, the grid has %d processors", j.ID, j.Procs, g.total)
 	}
 	i := g.alloc()
 	g.slots[i] = slot{job: j, site: int32(k), proc: -1}
@@ -213,9 +206,9 @@ func (g *GangGrid) WaitingLocals(s, p int) (pos []int, est []float64) {
 	return pos, est
 }
 
+// advance moves to instant t, accumulating busy processor-time.
 func (g *GangGrid) advance(t float64) {
-	g.busyArea += float64((t - g.tLast) * float64(g.busy))
-	g.tLast = t
+	g.busyArea += float64(g.moveTo(t) * float64(g.busy))
 }
 
 // Run simulates until the stopping rule.
@@ -229,14 +222,9 @@ func (g *GangGrid) Run() error {
 			return err
 		}
 	}
-	first := true
 	for g.events.Len() > 0 && !g.stopped {
 		t := g.events.Peek().Time
-		if first {
-			g.t0, g.tLast, first = t, t, false
-		}
 		g.advance(t)
-		g.now = t
 		// 1. Every completion of the instant frees its processor.
 		g.freed = g.freed[:0]
 		for g.events.Len() > 0 && g.events.Peek().Time == t && g.events.Peek().Class == ClassCompletion {

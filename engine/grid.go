@@ -56,8 +56,6 @@ type Grid struct {
 	// busy-time accounting for utilization, per site
 	busyArea []float64
 	loadArea []float64
-	lastT    float64
-	startT   float64
 	stopped  bool
 }
 
@@ -118,7 +116,7 @@ func (g *Grid) ProcJobs(s, p int) int { return g.sites[s].procs[p].jobs() }
 // Utilization returns, per site, the fraction of processor-time busy and
 // the time-averaged number of jobs in the site, over the run.
 func (g *Grid) Utilization() (busy, load []float64) {
-	span := g.lastT - g.startT
+	span := g.span()
 	busy = make([]float64, len(g.sites))
 	load = make([]float64, len(g.sites))
 	if span <= 0 {
@@ -131,17 +129,16 @@ func (g *Grid) Utilization() (busy, load []float64) {
 	return busy, load
 }
 
-// advance accumulates the time integrals of busy processors and site loads.
+// advance moves to instant t, accumulating the time integrals of busy
+// processors and site loads.
 func (g *Grid) advance(t float64) {
-	dt := t - g.lastT
-	if dt > 0 {
+	if dt := g.moveTo(t); dt > 0 {
 		for i := range g.sites {
 			s := &g.sites[i]
 			g.busyArea[i] += float64(dt * float64(len(s.procs)-s.idle)) // FCFS: a processor with a queue is busy
 			g.loadArea[i] += float64(dt * float64(s.load))
 		}
 	}
-	g.lastT = t
 }
 
 // Run simulates until the stopping rule.
@@ -157,14 +154,9 @@ func (g *Grid) Run() error {
 		g.ticks = 1
 		g.events.Push(p, ClassTimer, -1)
 	}
-	first := true
 	for g.events.Len() > 0 && !g.stopped {
 		t := g.events.Peek().Time
-		if first {
-			g.startT, g.lastT, first = t, t, false
-		}
 		g.advance(t)
-		g.now = t
 		g.arrivals = g.arrivals[:0]
 		g.tick = false
 		for g.events.Len() > 0 && g.events.Peek().Time == t && !g.stopped {

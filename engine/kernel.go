@@ -21,7 +21,26 @@ type kernel struct {
 	stats    Stats
 	check    func(*job.Job) error
 	recSites []int // set by multi-site models just before ended
+
+	// The observed span, for time integrals (utilization, loads): from
+	// the first instant to the latest one reached.
+	spanStart, spanLast float64
+	spanOpen            bool
 }
+
+// moveTo makes t the current instant and returns the time elapsed since
+// the previous one (0 at the first), for models that integrate over time.
+func (k *kernel) moveTo(t float64) float64 {
+	if !k.spanOpen {
+		k.spanStart, k.spanLast, k.spanOpen = t, t, true
+	}
+	dt := t - k.spanLast
+	k.spanLast, k.now = t, t
+	return dt
+}
+
+// span is the length of time observed so far.
+func (k *kernel) span() float64 { return k.spanLast - k.spanStart }
 
 type slot struct {
 	job    job.Job
