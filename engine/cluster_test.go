@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"io"
 	"strings"
 	"testing"
 
@@ -9,21 +8,8 @@ import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/queue"
+	"github.com/schedlab/schedlab/workload"
 )
-
-// sliceSource replays jobs from memory.
-type sliceSource struct {
-	jobs []job.Job
-	i    int
-}
-
-func (s *sliceSource) Next() (job.Job, error) {
-	if s.i == len(s.jobs) {
-		return job.Job{}, io.EOF
-	}
-	s.i++
-	return s.jobs[s.i-1], nil
-}
 
 type started struct {
 	start  float64
@@ -50,7 +36,7 @@ func simulate(t *testing.T, procs int, policy string, jobs []job.Job) *recorder 
 		t.Fatal(err)
 	}
 	rec := &recorder{starts: map[job.ID]started{}, ends: map[job.ID]float64{}}
-	c, err := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: pol, Source: &sliceSource{jobs: jobs}, Listener: rec})
+	c, err := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: pol, Source: workload.FromSlice(jobs), Listener: rec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +171,7 @@ func TestKilledAtLimit(t *testing.T) {
 	for _, cont := range []bool{false, true} {
 		l := &stateLog{}
 		pol, _ := queue.New("easy", queue.Options{Procs: 3})
-		c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 3, Policy: pol, Source: &sliceSource{jobs: jobs}, Listener: l, Continue: cont})
+		c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 3, Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: cont})
 		if err := c.Run(); err != nil {
 			t.Fatal(err)
 		}
@@ -205,7 +191,7 @@ func TestKilledAtLimit(t *testing.T) {
 // A job id that is still in the system (here: running) is rejected.
 func TestDuplicateRunningJobID(t *testing.T) {
 	pol, _ := queue.New("fcfs", queue.Options{Procs: 4})
-	c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: pol, Source: &sliceSource{jobs: []job.Job{j(1, 0, 1, 10, 10), j(1, 5, 1, 10, 10)}}})
+	c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: pol, Source: workload.FromSlice([]job.Job{j(1, 0, 1, 10, 10), j(1, 5, 1, 10, 10)})})
 	err := c.Run()
 	if err == nil || !strings.Contains(err.Error(), "job 1: duplicate job id") {
 		t.Fatalf("err = %v", err)
@@ -214,7 +200,7 @@ func TestDuplicateRunningJobID(t *testing.T) {
 
 func TestEngineRejectsImpossibleJob(t *testing.T) {
 	pol, _ := queue.New("easy", queue.Options{Procs: 4})
-	c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: pol, Source: &sliceSource{jobs: []job.Job{j(7, 0, 5, 1, 1)}}})
+	c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: pol, Source: workload.FromSlice([]job.Job{j(7, 0, 5, 1, 1)})})
 	err := c.Run()
 	if err == nil || !strings.Contains(err.Error(), "job 7: needs 5 processors, the machine has 4") {
 		t.Fatalf("err = %v", err)
@@ -247,7 +233,7 @@ func TestEngineValidatesDecisions(t *testing.T) {
 		{"never started", nil, "policy liar: 2 job(s) never started although all 4 processors are free at t=0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: &lyingPolicy{ids: c.ids}, Source: &sliceSource{jobs: two}})
+			e, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: &lyingPolicy{ids: c.ids}, Source: workload.FromSlice(two)})
 			err := e.Run()
 			if err == nil || err.Error() != c.want {
 				t.Fatalf("err = %v, want %q", err, c.want)

@@ -7,6 +7,7 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy/gang"
+	"github.com/schedlab/schedlab/workload"
 )
 
 func local(id job.ID, t, run float64) job.Job {
@@ -36,9 +37,9 @@ func runGang(t *testing.T, sites []int, approach int, T float64, locals [][]job.
 	l := &gangLog{recorder: recorder{starts: map[job.ID]started{}, ends: map[job.ID]float64{}}}
 	var ls []engine.Source
 	for _, js := range locals {
-		ls = append(ls, &sliceSource{jobs: js})
+		ls = append(ls, workload.FromSlice(js))
 	}
-	g, err := engine.NewGangGrid(engine.GangConfig{Sites: sites, Policy: pol, Locals: ls, Gangs: &sliceSource{jobs: gangs},
+	g, err := engine.NewGangGrid(engine.GangConfig{Sites: sites, Policy: pol, Locals: ls, Gangs: workload.FromSlice(gangs),
 		Listener: l, SplitOverhead: 0.1, Audit: func(r engine.ProcRun) { l.runs = append(l.runs, r) }})
 	if err != nil {
 		t.Fatal(err)

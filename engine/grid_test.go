@@ -6,6 +6,7 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/workload"
 )
 
 // tickAll holds every arrival and sends all held jobs, FCFS, to site 0 at
@@ -69,7 +70,7 @@ func TestGridHandTraced(t *testing.T) {
 	run := func(stop int64) *gridLog {
 		l := &gridLog{recorder{starts: map[job.ID]started{}, ends: map[job.ID]float64{}}, map[job.ID]int{}}
 		g, err := engine.NewGrid(engine.GridConfig{Sites: []int{2}, Grid: &tickAll{period: 1}, Local: fewest{},
-			Source: &sliceSource{jobs: jobs}, Listener: l, StopAfter: stop})
+			Source: workload.FromSlice(jobs), Listener: l, StopAfter: stop})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +98,7 @@ func TestGridHandTraced(t *testing.T) {
 
 func TestGridRejectsBadDecisions(t *testing.T) {
 	bad := &badSite{}
-	g, _ := engine.NewGrid(engine.GridConfig{Sites: []int{2}, Grid: bad, Local: fewest{}, Source: &sliceSource{jobs: []job.Job{j(1, 0, 1, 1, 1)}}})
+	g, _ := engine.NewGrid(engine.GridConfig{Sites: []int{2}, Grid: bad, Local: fewest{}, Source: workload.FromSlice([]job.Job{j(1, 0, 1, 1, 1)})})
 	err := g.Run()
 	want := "grid scheduler bad at t=0: send job 1: no site 3 (there are 1)"
 	if err == nil || err.Error() != want {

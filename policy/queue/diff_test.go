@@ -2,7 +2,6 @@ package queue_test
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"testing"
 
@@ -10,20 +9,8 @@ import (
 	"github.com/schedlab/schedlab/internal/naive"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy/queue"
+	"github.com/schedlab/schedlab/workload"
 )
-
-type sliceSource struct {
-	jobs []job.Job
-	i    int
-}
-
-func (s *sliceSource) Next() (job.Job, error) {
-	if s.i == len(s.jobs) {
-		return job.Job{}, io.EOF
-	}
-	s.i++
-	return s.jobs[s.i-1], nil
-}
 
 type startLog struct {
 	engine.NopListener
@@ -67,7 +54,7 @@ func runEngineOrder(t *testing.T, jobs []job.Job, procs, depth int, cont bool, o
 	t.Helper()
 	pol := queue.NewBackfill("test", procs, depth, order)
 	l := &startLog{start: map[job.ID]float64{}, reason: map[job.ID]job.StartReason{}}
-	c, err := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: pol, Source: &sliceSource{jobs: jobs}, Listener: l, Continue: cont})
+	c, err := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: cont})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +106,7 @@ func TestBackfillMatchesNaive(t *testing.T) {
 		// And strict FCFS.
 		pol := queue.NewFCFS()
 		l := &startLog{start: map[job.ID]float64{}, reason: map[job.ID]job.StartReason{}}
-		c, _ := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: pol, Source: &sliceSource{jobs: jobs}, Listener: l, Continue: overrun})
+		c, _ := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: overrun})
 		if err := c.Run(); err != nil {
 			t.Fatal(err)
 		}

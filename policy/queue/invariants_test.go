@@ -8,6 +8,7 @@ import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy/queue"
 	"github.com/schedlab/schedlab/validate"
+	"github.com/schedlab/schedlab/workload"
 )
 
 // schedule records every job's start and end for the validator.
@@ -65,7 +66,7 @@ func TestInvariants(t *testing.T) {
 				resv[id] = at
 			}
 			s := &schedule{}
-			c, _ := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: b, Source: &sliceSource{jobs: jobs}, Listener: s})
+			c, _ := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: b, Source: workload.FromSlice(jobs), Listener: s})
 			if err := c.Run(); err != nil {
 				t.Fatalf("seed %d depth %d order %v: %v", seed, p.depth, p.order, err)
 			}
