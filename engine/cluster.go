@@ -5,13 +5,14 @@ import (
 	"fmt"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/policy"
 )
 
 // Source yields jobs in non-decreasing submit order; Next returns io.EOF
 // after the last one. Other errors stop the simulation.
 type Source interface {
-	Next() (job.Job, error)
+	Next() (actual.Job, error)
 }
 
 // ClusterConfig describes a simulation of one space-shared cluster with a
@@ -109,7 +110,7 @@ func (c *Cluster) Run() error {
 	return nil
 }
 
-func (c *Cluster) checkJob(j *job.Job) error {
+func (c *Cluster) checkJob(j *actual.Job) error {
 	switch {
 	case j.Procs < 1:
 		return fmt.Errorf("job %d: needs %d processors (must be >= 1)", j.ID, j.Procs)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/queue"
 	"github.com/schedlab/schedlab/workload"
@@ -23,13 +24,13 @@ type recorder struct {
 	ends   map[job.ID]float64
 }
 
-func (r *recorder) JobStarted(now float64, j *job.Job, why job.StartReason) {
+func (r *recorder) JobStarted(now float64, j *actual.Job, why job.StartReason) {
 	r.starts[j.ID] = started{now, why}
 }
 func (r *recorder) JobFinished(now float64, rec *engine.Record) { r.ends[rec.Job.ID] = now }
 func (r *recorder) JobKilled(now float64, rec *engine.Record)   { r.ends[rec.Job.ID] = now }
 
-func simulate(t *testing.T, procs int, policy string, jobs []job.Job) *recorder {
+func simulate(t *testing.T, procs int, policy string, jobs []actual.Job) *recorder {
 	t.Helper()
 	pol, err := queue.New(policy, queue.Options{Procs: procs})
 	if err != nil {
@@ -47,8 +48,8 @@ func simulate(t *testing.T, procs int, policy string, jobs []job.Job) *recorder 
 }
 
 // j builds a job whose estimate is est and whose actual runtime is run.
-func j(id job.ID, submit float64, procs int, run, est float64) job.Job {
-	return job.Job{ID: id, Submit: submit, Procs: procs, Runtime: run, Estimate: est, Request: est, User: -1, Group: -1}
+func j(id job.ID, submit float64, procs int, run, est float64) actual.Job {
+	return actual.Job{ID: id, Submit: submit, Procs: procs, Runtime: run, Estimate: est, Request: est, User: -1, Group: -1}
 }
 
 const (
@@ -61,8 +62,8 @@ const (
 //
 //	J1 t=0 7 procs 10 s      J2 t=1 5 procs 10 s     J3 t=2 8 procs 5 s
 //	J4 t=3 3 procs 30 s      J5 t=4 1 proc   2 s
-func fiveJobs(j1run float64) []job.Job {
-	return []job.Job{
+func fiveJobs(j1run float64) []actual.Job {
+	return []actual.Job{
 		j(1, 0, 7, j1run, 10), j(2, 1, 5, 10, 10), j(3, 2, 8, 5, 5), j(4, 3, 3, 30, 30), j(5, 4, 1, 2, 2),
 	}
 }
@@ -137,7 +138,7 @@ func TestEASYEarlyEnd(t *testing.T) {
 // A zero-length job ends at its start instant and frees its processors for
 // another pass at the same time.
 func TestSameInstantBatching(t *testing.T) {
-	jobs := []job.Job{j(1, 0, 4, 5, 5), j(2, 5, 4, 1, 1), j(3, 5, 4, 0, 0), j(4, 5, 4, 2, 2)}
+	jobs := []actual.Job{j(1, 0, 4, 5, 5), j(2, 5, 4, 1, 1), j(3, 5, 4, 0, 0), j(4, 5, 4, 2, 2)}
 	got := simulate(t, 8, "fcfs", jobs)
 	// t=5: J1 ends (4 free -> 8), then J2 and J3 arrive... and J4: one pass
 	// starts J2 (4) and J3 (4). J3 ends at 5 (zero length): a second pass at
@@ -163,7 +164,7 @@ func (l *stateLog) JobKilled(now float64, r *engine.Record) {
 // A job running past its request is killed at the limit by default (and
 // reported as killed); with Continue it runs on.
 func TestKilledAtLimit(t *testing.T) {
-	jobs := []job.Job{{ID: 1, Submit: 0, Procs: 2, Runtime: 50, Request: 20, Estimate: 20}, {ID: 2, Submit: 0, Procs: 1, Runtime: 5, Request: 20, Estimate: 20}}
+	jobs := []actual.Job{{ID: 1, Submit: 0, Procs: 2, Runtime: 50, Request: 20, Estimate: 20}, {ID: 2, Submit: 0, Procs: 1, Runtime: 5, Request: 20, Estimate: 20}}
 	got := simulate(t, 3, "easy", jobs)
 	if got.ends[1] != 20 || got.ends[2] != 5 {
 		t.Fatalf("jobs ended at %g and %g, want 20 (killed at its limit) and 5", got.ends[1], got.ends[2])
@@ -191,7 +192,7 @@ func TestKilledAtLimit(t *testing.T) {
 // A job id that is still in the system (here: running) is rejected.
 func TestDuplicateRunningJobID(t *testing.T) {
 	pol, _ := queue.New("fcfs", queue.Options{Procs: 4})
-	c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: pol, Source: workload.FromSlice([]job.Job{j(1, 0, 1, 10, 10), j(1, 5, 1, 10, 10)})})
+	c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: pol, Source: workload.FromSlice([]actual.Job{j(1, 0, 1, 10, 10), j(1, 5, 1, 10, 10)})})
 	err := c.Run()
 	if err == nil || !strings.Contains(err.Error(), "job 1: duplicate job id") {
 		t.Fatalf("err = %v", err)
@@ -200,7 +201,7 @@ func TestDuplicateRunningJobID(t *testing.T) {
 
 func TestEngineRejectsImpossibleJob(t *testing.T) {
 	pol, _ := queue.New("easy", queue.Options{Procs: 4})
-	c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: pol, Source: workload.FromSlice([]job.Job{j(7, 0, 5, 1, 1)})})
+	c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: pol, Source: workload.FromSlice([]actual.Job{j(7, 0, 5, 1, 1)})})
 	err := c.Run()
 	if err == nil || !strings.Contains(err.Error(), "job 7: needs 5 processors, the machine has 4") {
 		t.Fatalf("err = %v", err)
@@ -221,7 +222,7 @@ func (l *lyingPolicy) Schedule(now float64, free int, p *policy.Plan) {
 }
 
 func TestEngineValidatesDecisions(t *testing.T) {
-	two := []job.Job{j(1, 0, 3, 1, 1), j(2, 0, 3, 1, 1)}
+	two := []actual.Job{j(1, 0, 3, 1, 1), j(2, 0, 3, 1, 1)}
 	for _, c := range []struct {
 		name string
 		ids  []job.ID

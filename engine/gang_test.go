@@ -6,18 +6,19 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/policy/gang"
 	"github.com/schedlab/schedlab/workload"
 )
 
-func local(id job.ID, t, run float64) job.Job {
-	return job.Job{ID: id, Submit: t, Procs: 1, Runtime: run, Estimate: run, Request: -1}
+func local(id job.ID, t, run float64) actual.Job {
+	return actual.Job{ID: id, Submit: t, Procs: 1, Runtime: run, Estimate: run, Request: -1}
 }
 
-func gangJob(id job.ID, t float64, runs ...float64) job.Job {
-	g := job.Job{ID: id, Submit: t, Procs: len(runs), Request: -1}
+func gangJob(id job.ID, t float64, runs ...float64) actual.Job {
+	g := actual.Job{ID: id, Submit: t, Procs: len(runs), Request: -1}
 	for _, r := range runs {
-		g.Tasks = append(g.Tasks, job.Task{Runtime: r, Estimate: r})
+		g.Tasks = append(g.Tasks, actual.Task{Runtime: r, Estimate: r})
 		g.Runtime, g.Estimate = max(g.Runtime, r), max(g.Estimate, r)
 	}
 	return g
@@ -28,7 +29,7 @@ type gangLog struct {
 	runs []engine.ProcRun
 }
 
-func runGang(t *testing.T, sites []int, approach int, T float64, locals [][]job.Job, gangs []job.Job) *gangLog {
+func runGang(t *testing.T, sites []int, approach int, T float64, locals [][]actual.Job, gangs []actual.Job) *gangLog {
 	t.Helper()
 	pol, err := gang.New(gang.Options{Approach: approach, Threshold: T}, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
@@ -75,7 +76,7 @@ func wantTimes(t *testing.T, l *gangLog, want map[job.ID][2]float64) {
 //	t=13 L3 starts on pB, ends 18.
 func TestGangBackfillNeverDelaysWithT0(t *testing.T) {
 	l := runGang(t, []int{2}, 1, 0,
-		[][]job.Job{{local(1, 0, 10), local(2, 2, 5), local(3, 8, 5)}}, []job.Job{gangJob(100, 1, 3, 3)})
+		[][]actual.Job{{local(1, 0, 10), local(2, 2, 5), local(3, 8, 5)}}, []actual.Job{gangJob(100, 1, 3, 3)})
 	wantTimes(t, l, map[job.ID][2]float64{1: {0, 10}, 100: {10, 13}, 2: {2, 7}, 3: {13, 18}})
 	if l.starts[2].reason != job.Backfilled {
 		t.Errorf("L2 started as %v, want backfilled", l.starts[2].reason)
@@ -86,7 +87,7 @@ func TestGangBackfillNeverDelaysWithT0(t *testing.T) {
 // backfills on pB, delaying the gang by 3 (within T) to 13.
 func TestGangThresholdAllowsDelay(t *testing.T) {
 	l := runGang(t, []int{2}, 1, 4,
-		[][]job.Job{{local(1, 0, 10), local(2, 2, 5), local(3, 8, 5)}}, []job.Job{gangJob(100, 1, 3, 3)})
+		[][]actual.Job{{local(1, 0, 10), local(2, 2, 5), local(3, 8, 5)}}, []actual.Job{gangJob(100, 1, 3, 3)})
 	wantTimes(t, l, map[job.ID][2]float64{1: {0, 10}, 2: {2, 7}, 3: {8, 13}, 100: {13, 16}})
 }
 
@@ -97,7 +98,7 @@ func TestGangThresholdAllowsDelay(t *testing.T) {
 // approach 1 it waits in the grid scheduler's queue for good (no site
 // ever has three processors).
 func TestSplitGangWithOverhead(t *testing.T) {
-	l := runGang(t, []int{2, 2}, 2, 0, [][]job.Job{nil, nil}, []job.Job{gangJob(100, 1, 2, 2, 2)})
+	l := runGang(t, []int{2, 2}, 2, 0, [][]actual.Job{nil, nil}, []actual.Job{gangJob(100, 1, 2, 2, 2)})
 	wantTimes(t, l, map[job.ID][2]float64{100: {1, 3.2}})
 	sites := map[int]int{}
 	for _, r := range l.runs {
@@ -109,7 +110,7 @@ func TestSplitGangWithOverhead(t *testing.T) {
 	if sites[0] != 2 || sites[1] != 1 {
 		t.Errorf("tasks per site %v, want 2 on site 0 and 1 on site 1", sites)
 	}
-	l = runGang(t, []int{2, 2}, 1, 0, [][]job.Job{nil, nil}, []job.Job{gangJob(100, 1, 2, 2, 2)})
+	l = runGang(t, []int{2, 2}, 1, 0, [][]actual.Job{nil, nil}, []actual.Job{gangJob(100, 1, 2, 2, 2)})
 	if _, ok := l.starts[100]; ok {
 		t.Error("approach 1 started a gang larger than any site")
 	}
@@ -133,14 +134,14 @@ func TestSplitGangWithOverhead(t *testing.T) {
 //	       queues p1 and p3.
 //	t=13   G103 ends: G101 and G104 start together (to 14).
 func TestGSQueueLargestOldestFirst(t *testing.T) {
-	var ls []job.Job
+	var ls []actual.Job
 	for i := 0; i < 4; i++ {
 		ls = append(ls, local(job.ID(1+i), 0, 10))
 	}
 	for i := 0; i < 4; i++ {
 		ls = append(ls, local(job.ID(5+i), 0.5, 1))
 	}
-	gs := []job.Job{gangJob(101, 1, 1, 1), gangJob(102, 2, 1, 1, 1), gangJob(103, 3, 1, 1, 1), gangJob(104, 4, 1, 1)}
-	l := runGang(t, []int{4}, 1, 0, [][]job.Job{ls}, gs)
+	gs := []actual.Job{gangJob(101, 1, 1, 1), gangJob(102, 2, 1, 1, 1), gangJob(103, 3, 1, 1, 1), gangJob(104, 4, 1, 1)}
+	l := runGang(t, []int{4}, 1, 0, [][]actual.Job{ls}, gs)
 	wantTimes(t, l, map[job.ID][2]float64{102: {11, 12}, 103: {12, 13}, 101: {13, 14}, 104: {13, 14}, 5: {10, 11}})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/policy"
 )
 
@@ -90,7 +91,7 @@ func NewGrid(cfg GridConfig) (*Grid, error) {
 	return g, nil
 }
 
-func (g *Grid) checkJob(j *job.Job) error {
+func (g *Grid) checkJob(j *actual.Job) error {
 	switch {
 	case j.Procs != 1:
 		return fmt.Errorf("job %d: needs %d processors; grid jobs here are sequential (1 processor)", j.ID, j.Procs)

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 )
 
 // kernel is what every model shares: the clock, the event heap, the job
@@ -19,7 +20,7 @@ type kernel struct {
 	lis      Listener
 	rec      Record
 	stats    Stats
-	check    func(*job.Job) error
+	check    func(*actual.Job) error
 	recSites []int // set by multi-site models just before ended
 
 	// The observed span, for time integrals (utilization, loads): from
@@ -43,7 +44,7 @@ func (k *kernel) moveTo(t float64) float64 {
 func (k *kernel) span() float64 { return k.spanLast - k.spanStart }
 
 type slot struct {
-	job    job.Job
+	job    actual.Job
 	start  float64
 	reason job.StartReason
 	killed bool

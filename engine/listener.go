@@ -1,11 +1,14 @@
 package engine
 
-import "github.com/schedlab/schedlab/job"
+import (
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
+)
 
 // Record is what the engine knows about a job when it ends. The pointers
 // are valid only during the listener call; copy what you keep.
 type Record struct {
-	Job    *job.Job
+	Job    *actual.Job
 	Start  float64
 	End    float64
 	Reason job.StartReason
@@ -31,10 +34,10 @@ func (r *Record) Turnaround() float64 { return r.End - r.Job.Submit }
 // arrivals, then the starts of the pass). A listener must not keep the
 // pointers it is given.
 type Listener interface {
-	JobSubmitted(now float64, j *job.Job)
-	JobStarted(now float64, j *job.Job, reason job.StartReason)
+	JobSubmitted(now float64, j *actual.Job)
+	JobStarted(now float64, j *actual.Job, reason job.StartReason)
 	// JobDispatched: a grid scheduler sent the job to a site.
-	JobDispatched(now float64, j *job.Job, site int)
+	JobDispatched(now float64, j *actual.Job, site int)
 	// JobFinished: the job ran to completion.
 	JobFinished(now float64, r *Record)
 	// JobKilled: the job was killed at its requested time limit.
@@ -45,28 +48,28 @@ type Listener interface {
 // implement only the calls you need.
 type NopListener struct{}
 
-func (NopListener) JobSubmitted(float64, *job.Job)                {}
-func (NopListener) JobStarted(float64, *job.Job, job.StartReason) {}
-func (NopListener) JobDispatched(float64, *job.Job, int)          {}
-func (NopListener) JobFinished(float64, *Record)                  {}
-func (NopListener) JobKilled(float64, *Record)                    {}
+func (NopListener) JobSubmitted(float64, *actual.Job)                {}
+func (NopListener) JobStarted(float64, *actual.Job, job.StartReason) {}
+func (NopListener) JobDispatched(float64, *actual.Job, int)          {}
+func (NopListener) JobFinished(float64, *Record)                     {}
+func (NopListener) JobKilled(float64, *Record)                       {}
 
 // Tee fans every call out to several listeners, in order.
 type Tee []Listener
 
-func (t Tee) JobSubmitted(now float64, j *job.Job) {
+func (t Tee) JobSubmitted(now float64, j *actual.Job) {
 	for _, l := range t {
 		l.JobSubmitted(now, j)
 	}
 }
 
-func (t Tee) JobStarted(now float64, j *job.Job, r job.StartReason) {
+func (t Tee) JobStarted(now float64, j *actual.Job, r job.StartReason) {
 	for _, l := range t {
 		l.JobStarted(now, j, r)
 	}
 }
 
-func (t Tee) JobDispatched(now float64, j *job.Job, site int) {
+func (t Tee) JobDispatched(now float64, j *actual.Job, site int) {
 	for _, l := range t {
 		l.JobDispatched(now, j, site)
 	}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/schedlab/schedlab/engine"
-	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/policy/queue"
 	"github.com/schedlab/schedlab/validate"
@@ -62,7 +62,7 @@ type recordingSource struct {
 	jobs []validate.Input
 }
 
-func (r *recordingSource) Next() (job.Job, error) {
+func (r *recordingSource) Next() (actual.Job, error) {
 	j, err := r.src.Next()
 	if err == nil {
 		r.jobs = append(r.jobs, validate.Input{ID: int64(j.ID), Submit: j.Submit, Runtime: j.Runtime, Request: j.Request, Procs: j.Procs})

@@ -1,9 +1,11 @@
-// Package job is the vocabulary shared by every layer of schedlab: jobs as
-// the engine knows them, the restricted view of a job that policies see, and
-// the small enumerations (start reason, final state) that records carry.
+// Package job is the vocabulary shared by every layer of schedlab, and the
+// only job type policies may see: Info, a job as a real resource manager
+// knows it (size, estimate, memory, speed requirement, deadline; never the
+// actual runtime), its ID, and the enumerations records carry (start
+// reason, final state).
 //
-// The split between Job and Info is the type-level guarantee of DESIGN.md
-// section 1: a Job carries the actual runtime, an Info does not. The engine
-// holds Jobs; a policy is only ever handed Infos, so no policy can look at a
-// runtime it would not know in reality.
+// The type that holds actual runtimes is actual.Job, in package
+// job/actual, which policy packages cannot import (an import-boundary test
+// enforces it): no policy can look at a runtime it would not know in
+// reality.
 package job

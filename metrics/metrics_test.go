@@ -8,10 +8,11 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 )
 
 func rec(id job.ID, submit, start, end float64, procs int, req float64, st job.FinalState, why job.StartReason) *engine.Record {
-	return &engine.Record{Job: &job.Job{ID: id, Submit: submit, Procs: procs, Request: req}, Start: start, End: end, State: st, Reason: why}
+	return &engine.Record{Job: &actual.Job{ID: id, Submit: submit, Procs: procs, Request: req}, Start: start, End: end, State: st, Reason: why}
 }
 
 // Three jobs on a 4-processor machine, worked by hand:

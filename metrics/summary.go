@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 )
 
 // DefaultTau is the bounded-slowdown threshold for traces, in seconds.
@@ -40,7 +41,7 @@ func NewSummary(procs int, tau float64) *Summary {
 	return &Summary{procs: procs, tau: tau}
 }
 
-func (s *Summary) JobSubmitted(now float64, j *job.Job) {
+func (s *Summary) JobSubmitted(now float64, j *actual.Job) {
 	if !s.started && s.skip == 0 && !s.warm {
 		s.firstSubmit, s.started = j.Submit, true
 	}

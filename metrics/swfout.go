@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
@@ -33,7 +34,7 @@ func NewSWFSchedule(w io.Writer, h swf.Header) *SWFSchedule {
 	return s
 }
 
-func (s *SWFSchedule) JobSubmitted(now float64, j *job.Job) {
+func (s *SWFSchedule) JobSubmitted(now float64, j *actual.Job) {
 	s.seq[j.ID] = s.nextSeq
 	s.nextSeq++
 }

@@ -3,13 +3,13 @@ package workload
 import (
 	"fmt"
 
-	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 )
 
 // Source yields jobs in submit order, io.EOF after the last (the engine's
 // Source contract).
 type Source interface {
-	Next() (job.Job, error)
+	Next() (actual.Job, error)
 }
 
 // Estimate is a runtime-estimate model: what schedulers are told a job
@@ -40,7 +40,7 @@ func ParseEstimate(s string) (Estimate, error) {
 }
 
 // Apply sets j.Estimate under model e.
-func (e Estimate) Apply(j *job.Job) {
+func (e Estimate) Apply(j *actual.Job) {
 	switch e {
 	case EstimateExact:
 		j.Estimate = j.Runtime
@@ -61,7 +61,7 @@ type estimated struct {
 	e   Estimate
 }
 
-func (s *estimated) Next() (job.Job, error) {
+func (s *estimated) Next() (actual.Job, error) {
 	j, err := s.src.Next()
 	if err == nil {
 		s.e.Apply(&j)

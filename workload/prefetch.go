@@ -4,7 +4,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 )
 
 // Prefetch reads src ahead in a goroutine of its own, in batches of n
@@ -20,7 +20,7 @@ func Prefetch(src Source, n int) *Prefetcher {
 		defer p.wg.Done()
 		defer close(p.ch)
 		for {
-			b := batch{jobs: make([]job.Job, 0, n)}
+			b := batch{jobs: make([]actual.Job, 0, n)}
 			for len(b.jobs) < n {
 				j, err := src.Next()
 				if err != nil {
@@ -43,7 +43,7 @@ func Prefetch(src Source, n int) *Prefetcher {
 }
 
 type batch struct {
-	jobs []job.Job
+	jobs []actual.Job
 	err  error
 }
 
@@ -59,20 +59,20 @@ type Prefetcher struct {
 }
 
 // Next returns the next job, or the source's error once its jobs are out.
-func (p *Prefetcher) Next() (job.Job, error) {
+func (p *Prefetcher) Next() (actual.Job, error) {
 	for p.i == len(p.cur.jobs) {
 		if p.final != nil {
-			return job.Job{}, p.final
+			return actual.Job{}, p.final
 		}
 		if p.cur.err != nil {
 			p.final = p.cur.err
 			p.wg.Wait() // the reader has stopped: src is ours again
-			return job.Job{}, p.final
+			return actual.Job{}, p.final
 		}
 		b, ok := <-p.ch
 		if !ok {
 			p.final = io.ErrUnexpectedEOF
-			return job.Job{}, p.final
+			return actual.Job{}, p.final
 		}
 		p.cur, p.i = b, 0
 	}

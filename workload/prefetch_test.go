@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 )
 
 type countSource struct {
@@ -13,15 +14,15 @@ type countSource struct {
 	err      error
 }
 
-func (c *countSource) Next() (job.Job, error) {
+func (c *countSource) Next() (actual.Job, error) {
 	if c.n == c.limit {
 		if c.err != nil {
-			return job.Job{}, c.err
+			return actual.Job{}, c.err
 		}
-		return job.Job{}, io.EOF
+		return actual.Job{}, io.EOF
 	}
 	c.n++
-	return job.Job{ID: job.ID(c.n)}, nil
+	return actual.Job{ID: job.ID(c.n)}, nil
 }
 
 // Prefetch gives the same jobs in the same order, then the same error.

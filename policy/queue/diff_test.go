@@ -8,6 +8,7 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/internal/naive"
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/policy/queue"
 	"github.com/schedlab/schedlab/workload"
 )
@@ -18,17 +19,17 @@ type startLog struct {
 	reason map[job.ID]job.StartReason
 }
 
-func (l *startLog) JobStarted(now float64, j *job.Job, r job.StartReason) {
+func (l *startLog) JobStarted(now float64, j *actual.Job, r job.StartReason) {
 	l.start[j.ID], l.reason[j.ID] = now, r
 }
 
 // randomWorkload draws n jobs on a machine of procs processors. Times are
 // integers, so ties (same-instant batching) are frequent. With overrun,
 // some jobs run longer than their estimate (and are not killed).
-func randomWorkload(r *rand.Rand, overrun bool) ([]job.Job, int) {
+func randomWorkload(r *rand.Rand, overrun bool) ([]actual.Job, int) {
 	procs := 2 + r.IntN(15)
 	n := 10 + r.IntN(50)
-	var jobs []job.Job
+	var jobs []actual.Job
 	t := 0.0
 	for i := 0; i < n; i++ {
 		t += float64(r.IntN(6))
@@ -40,17 +41,17 @@ func randomWorkload(r *rand.Rand, overrun bool) ([]job.Job, int) {
 		if overrun && r.IntN(3) == 0 {
 			est = float64(r.IntN(int(run) + 1))
 		}
-		jobs = append(jobs, job.Job{ID: job.ID(i + 1), Submit: t, Procs: 1 + r.IntN(procs),
+		jobs = append(jobs, actual.Job{ID: job.ID(i + 1), Submit: t, Procs: 1 + r.IntN(procs),
 			Runtime: run, Estimate: est, Request: est, User: -1, Group: -1})
 	}
 	return jobs, procs
 }
 
-func runEngine(t *testing.T, jobs []job.Job, procs, depth int, cont bool) *startLog {
+func runEngine(t *testing.T, jobs []actual.Job, procs, depth int, cont bool) *startLog {
 	return runEngineOrder(t, jobs, procs, depth, cont, queue.OrderFCFS)
 }
 
-func runEngineOrder(t *testing.T, jobs []job.Job, procs, depth int, cont bool, order queue.Order) *startLog {
+func runEngineOrder(t *testing.T, jobs []actual.Job, procs, depth int, cont bool, order queue.Order) *startLog {
 	t.Helper()
 	pol := queue.NewBackfill("test", procs, depth, order)
 	l := &startLog{start: map[job.ID]float64{}, reason: map[job.ID]job.StartReason{}}
@@ -64,7 +65,7 @@ func runEngineOrder(t *testing.T, jobs []job.Job, procs, depth int, cont bool, o
 	return l
 }
 
-func toNaive(jobs []job.Job, cont bool) []naive.Job {
+func toNaive(jobs []actual.Job, cont bool) []naive.Job {
 	out := make([]naive.Job, len(jobs))
 	for i, j := range jobs {
 		d := j.Runtime
@@ -140,7 +141,7 @@ func TestBackfillSJFMatchesNaive(t *testing.T) {
 	}
 }
 
-func dump(jobs []job.Job) string {
+func dump(jobs []actual.Job) string {
 	s := ""
 	for _, j := range jobs {
 		s += fmt.Sprintf("\n  id %d submit %g procs %d run %g est %g", j.ID, j.Submit, j.Procs, j.Runtime, j.Estimate)

@@ -1,6 +1,6 @@
 // Package swf reads and writes job traces in the Standard Workload Format
 // (SWF) of the Parallel Workloads Archive, converts trace records into
-// [job.Job] values for the simulator, and computes summary statistics of a
+// [actual.Job] values for the simulator, and computes summary statistics of a
 // trace.
 //
 // # Format

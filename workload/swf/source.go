@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 )
 
 // Options control the conversion of records to jobs.
@@ -70,18 +71,19 @@ func (s *Source) Header() Header { return s.r.Header() }
 // Reader's error. The job has ID = job number, Submit = field 2, Runtime =
 // field 4, Procs = allocated processors if known, else requested ones,
 // Request = requested time if positive else -1, User and Group (-1 when
-// unknown or beyond int32), ReqMem = field 10, and Estimate 0 (set by
-// another layer).
-func (s *Source) Next() (job.Job, error) {
+// unknown or beyond int32), ReqMem = field 10, Mem = memory per processor
+// (used memory, field 7, else requested memory, field 10; KB; 0 when
+// unknown), and Estimate 0 (set by another layer).
+func (s *Source) Next() (actual.Job, error) {
 	j, _, err := s.next()
 	return j, err
 }
 
-func (s *Source) next() (job.Job, Record, error) {
+func (s *Source) next() (actual.Job, Record, error) {
 	for {
 		rec, err := s.r.Next()
 		if err != nil {
-			return job.Job{}, Record{}, err
+			return actual.Job{}, Record{}, err
 		}
 		s.counts.Read++
 		procs := rec.AllocProcs
@@ -112,7 +114,12 @@ func (s *Source) next() (job.Job, Record, error) {
 		if req <= 0 {
 			req = -1
 		}
-		return job.Job{
+		mem := rec.UsedMem
+		if mem <= 0 {
+			mem = rec.ReqMem
+		}
+		mem = max(mem, 0)
+		return actual.Job{
 			ID:      job.ID(rec.JobNumber),
 			Submit:  rec.Submit,
 			Procs:   procs,
@@ -121,6 +128,7 @@ func (s *Source) next() (job.Job, Record, error) {
 			User:    toInt32(rec.User),
 			Group:   toInt32(rec.Group),
 			ReqMem:  rec.ReqMem,
+			Mem:     mem,
 		}, rec, nil
 	}
 }

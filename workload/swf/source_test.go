@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 )
 
 // sourceTrace exercises every conversion rule. The machine has 8
@@ -22,19 +22,19 @@ var sourceTrace = lines(
 	"6  3  0   10  0 -1 -1  0   60   -1  0  3  7 -1 -1 -1 -1 -1", // zero processors
 	"7  4  0    0  1 -1 -1  1   60   -1  1  3  7 -1 -1 -1 -1 -1", // runtime 0 is a job
 	"8  5  0   30 16 -1 -1 16  900   -1  1  5  2 -1 -1 -1 -1 -1", // larger than the machine
-	"9  6  0   20  0 -1 -1  3   -1   -1  1  5  2 -1 -1 -1 -1 -1", // alloc 0: requested
+	"9  6  0   20  0 -1 512 3   -1   -1  1  5  2 -1 -1 -1 -1 -1", // alloc 0: requested; used memory
 )
 
 var (
-	job1 = job.Job{ID: 1, Submit: 0, Procs: 4, Runtime: 100, Request: 3600, User: 3, Group: 7, ReqMem: 2048}
-	job2 = job.Job{ID: 2, Submit: 1, Procs: 2, Runtime: 50, Request: -1, User: -1, Group: -1, ReqMem: -1}
-	job7 = job.Job{ID: 7, Submit: 4, Procs: 1, Runtime: 0, Request: 60, User: 3, Group: 7, ReqMem: -1}
-	job9 = job.Job{ID: 9, Submit: 6, Procs: 3, Runtime: 20, Request: -1, User: 5, Group: 2, ReqMem: -1}
+	job1 = actual.Job{ID: 1, Submit: 0, Procs: 4, Runtime: 100, Request: 3600, User: 3, Group: 7, ReqMem: 2048, Mem: 2048}
+	job2 = actual.Job{ID: 2, Submit: 1, Procs: 2, Runtime: 50, Request: -1, User: -1, Group: -1, ReqMem: -1}
+	job7 = actual.Job{ID: 7, Submit: 4, Procs: 1, Runtime: 0, Request: 60, User: 3, Group: 7, ReqMem: -1}
+	job9 = actual.Job{ID: 9, Submit: 6, Procs: 3, Runtime: 20, Request: -1, User: 5, Group: 2, ReqMem: -1, Mem: 512}
 )
 
-func with(j job.Job, procs int) job.Job { j.Procs = procs; return j }
+func with(j actual.Job, procs int) actual.Job { j.Procs = procs; return j }
 
-var job8 = job.Job{ID: 8, Submit: 5, Procs: 16, Runtime: 30, Request: 900, User: 5, Group: 2, ReqMem: -1}
+var job8 = actual.Job{ID: 8, Submit: 5, Procs: 16, Runtime: 30, Request: 900, User: 5, Group: 2, ReqMem: -1}
 
 func TestSourceConversion(t *testing.T) {
 	skips := Counts{Read: 9, SkippedNoSubmit: 1, SkippedNoRuntime: 1, SkippedNoProcs: 2}
@@ -48,30 +48,30 @@ func TestSourceConversion(t *testing.T) {
 		input    string
 		opt      Options
 		maxProcs int
-		want     []job.Job
+		want     []actual.Job
 		counts   Counts
 	}{
 		{"header machine size: the 16-processor job is rejected",
 			sourceTrace, Options{}, 8,
-			[]job.Job{job1, job2, job7, job9}, counts(4, 1, 0)},
+			[]actual.Job{job1, job2, job7, job9}, counts(4, 1, 0)},
 		{"clamp: the 16-processor job runs on 8",
 			sourceTrace, Options{Clamp: true}, 8,
-			[]job.Job{job1, job2, job7, with(job8, 8), job9}, counts(5, 0, 1)},
+			[]actual.Job{job1, job2, job7, with(job8, 8), job9}, counts(5, 0, 1)},
 		{"Options.MaxProcs overrides the header",
 			sourceTrace, Options{MaxProcs: 32}, 32,
-			[]job.Job{job1, job2, job7, job8, job9}, counts(5, 0, 0)},
+			[]actual.Job{job1, job2, job7, job8, job9}, counts(5, 0, 0)},
 		{"a smaller machine rejects more",
 			sourceTrace, Options{MaxProcs: 3}, 3,
-			[]job.Job{job2, job7, job9}, counts(3, 2, 0)},
+			[]actual.Job{job2, job7, job9}, counts(3, 2, 0)},
 		{"a smaller machine with clamping",
 			sourceTrace, Options{MaxProcs: 3, Clamp: true}, 3,
-			[]job.Job{with(job1, 3), job2, job7, with(job8, 3), job9}, counts(5, 0, 2)},
+			[]actual.Job{with(job1, 3), job2, job7, with(job8, 3), job9}, counts(5, 0, 2)},
 		{"no header and no option: no limit",
 			strings.TrimPrefix(sourceTrace, "; MaxProcs: 8\n"), Options{Clamp: true}, 0,
-			[]job.Job{job1, job2, job7, job8, job9}, counts(5, 0, 0)},
+			[]actual.Job{job1, job2, job7, job8, job9}, counts(5, 0, 0)},
 		{"header MaxProcs -1 (unknown): no limit",
 			strings.Replace(sourceTrace, "MaxProcs: 8", "MaxProcs: -1", 1), Options{}, 0,
-			[]job.Job{job1, job2, job7, job8, job9}, counts(5, 0, 0)},
+			[]actual.Job{job1, job2, job7, job8, job9}, counts(5, 0, 0)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,7 +83,7 @@ func TestSourceConversion(t *testing.T) {
 			if src.MaxProcs() != tt.maxProcs {
 				t.Errorf("MaxProcs() = %d, want %d", src.MaxProcs(), tt.maxProcs)
 			}
-			var got []job.Job
+			var got []actual.Job
 			for {
 				j, err := src.Next()
 				if err == io.EOF {

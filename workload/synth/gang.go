@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/rng"
 )
 
@@ -45,11 +46,11 @@ func NewLocals(seed uint64, rep, site, streams int, meanInterarrival, meanServic
 }
 
 // Next returns the next local job.
-func (l *Locals) Next() (job.Job, error) {
+func (l *Locals) Next() (actual.Job, error) {
 	l.n++
 	l.t += float64(l.arr.ExpFloat64() * l.meanIA)
 	run := l.svc.ExpFloat64() * l.meanS
-	return job.Job{ID: job.ID(l.n*int64(l.streams) + int64(l.site)), Submit: l.t, Procs: 1, Runtime: run,
+	return actual.Job{ID: job.ID(l.n*int64(l.streams) + int64(l.site)), Submit: l.t, Procs: 1, Runtime: run,
 		Estimate: l.est.estimate(run), Request: -1, User: -1, Group: -1, Local: true}, nil
 }
 
@@ -88,7 +89,7 @@ func NewGangs(seed uint64, rep, streams int, meanInterarrival, meanService float
 
 // Next returns the next gang: Procs tasks, Runtime and Estimate of its
 // longest task.
-func (g *Gangs) Next() (job.Job, error) {
+func (g *Gangs) Next() (actual.Job, error) {
 	g.n++
 	g.t += float64(g.arr.ExpFloat64() * g.meanIA)
 	var n int
@@ -97,15 +98,15 @@ func (g *Gangs) Next() (job.Job, error) {
 	} else {
 		n = g.sizes.Min + g.size.IntN(g.sizes.Max-g.sizes.Min+1)
 	}
-	tasks := make([]job.Task, n)
+	tasks := make([]actual.Task, n)
 	shared := g.svc.ExpFloat64() * g.meanS
-	j := job.Job{ID: job.ID(g.n*int64(g.streams) + int64(g.streams-1)), Submit: g.t, Procs: n, Request: -1, User: -1, Group: -1, Tasks: tasks}
+	j := actual.Job{ID: job.ID(g.n*int64(g.streams) + int64(g.streams-1)), Submit: g.t, Procs: n, Request: -1, User: -1, Group: -1, Tasks: tasks}
 	for k := range tasks {
 		run := shared
 		if !g.shared && k > 0 {
 			run = g.svc.ExpFloat64() * g.meanS
 		}
-		tasks[k] = job.Task{Runtime: run, Estimate: g.est.estimate(run)}
+		tasks[k] = actual.Task{Runtime: run, Estimate: g.est.estimate(run)}
 		j.Runtime = max(j.Runtime, run)
 		j.Estimate = max(j.Estimate, tasks[k].Estimate)
 	}

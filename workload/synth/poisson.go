@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/rng"
 )
 
@@ -32,12 +33,12 @@ func NewPoisson(seed uint64, rep int, meanInterarrival, meanService float64, lim
 }
 
 // Next returns the next job.
-func (p *Poisson) Next() (job.Job, error) {
+func (p *Poisson) Next() (actual.Job, error) {
 	if p.limit > 0 && p.n >= p.limit {
-		return job.Job{}, io.EOF
+		return actual.Job{}, io.EOF
 	}
 	p.n++
 	p.t += float64(p.arr.ExpFloat64() * p.meanIA)
 	run := p.svc.ExpFloat64() * p.meanS
-	return job.Job{ID: job.ID(p.n), Submit: p.t, Procs: p.procs, Runtime: run, Estimate: run, Request: -1, User: -1, Group: -1}, nil
+	return actual.Job{ID: job.ID(p.n), Submit: p.t, Procs: p.procs, Runtime: run, Estimate: run, Request: -1, User: -1, Group: -1}, nil
 }
