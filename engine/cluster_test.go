@@ -7,8 +7,9 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/policy/queue"
+	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/workload"
 )
 
@@ -24,20 +25,20 @@ type recorder struct {
 	ends   map[job.ID]float64
 }
 
-func (r *recorder) JobStarted(now float64, j *actual.Job, why job.StartReason) {
-	r.starts[j.ID] = started{now, why}
+func (r *recorder) JobStarted(now float64, s *engine.Start) {
+	r.starts[s.Job.ID] = started{now, s.Reason}
 }
 func (r *recorder) JobFinished(now float64, rec *engine.Record) { r.ends[rec.Job.ID] = now }
 func (r *recorder) JobKilled(now float64, rec *engine.Record)   { r.ends[rec.Job.ID] = now }
 
 func simulate(t *testing.T, procs int, policy string, jobs []actual.Job) *recorder {
 	t.Helper()
-	pol, err := queue.New(policy, queue.Options{Procs: procs})
+	pol, err := backfill.New(policy, backfill.Options{Procs: procs})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := &recorder{starts: map[job.ID]started{}, ends: map[job.ID]float64{}}
-	c, err := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: pol, Source: workload.FromSlice(jobs), Listener: rec})
+	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol, Source: workload.FromSlice(jobs), Listener: rec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,8 +172,8 @@ func TestKilledAtLimit(t *testing.T) {
 	}
 	for _, cont := range []bool{false, true} {
 		l := &stateLog{}
-		pol, _ := queue.New("easy", queue.Options{Procs: 3})
-		c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 3, Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: cont})
+		pol, _ := backfill.New("easy", backfill.Options{Procs: 3})
+		c, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(3), Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: cont})
 		if err := c.Run(); err != nil {
 			t.Fatal(err)
 		}
@@ -191,8 +192,8 @@ func TestKilledAtLimit(t *testing.T) {
 
 // A job id that is still in the system (here: running) is rejected.
 func TestDuplicateRunningJobID(t *testing.T) {
-	pol, _ := queue.New("fcfs", queue.Options{Procs: 4})
-	c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: pol, Source: workload.FromSlice([]actual.Job{j(1, 0, 1, 10, 10), j(1, 5, 1, 10, 10)})})
+	pol, _ := backfill.New("fcfs", backfill.Options{Procs: 4})
+	c, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: pol, Source: workload.FromSlice([]actual.Job{j(1, 0, 1, 10, 10), j(1, 5, 1, 10, 10)})})
 	err := c.Run()
 	if err == nil || !strings.Contains(err.Error(), "job 1: duplicate job id") {
 		t.Fatalf("err = %v", err)
@@ -200,8 +201,8 @@ func TestDuplicateRunningJobID(t *testing.T) {
 }
 
 func TestEngineRejectsImpossibleJob(t *testing.T) {
-	pol, _ := queue.New("easy", queue.Options{Procs: 4})
-	c, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: pol, Source: workload.FromSlice([]actual.Job{j(7, 0, 5, 1, 1)})})
+	pol, _ := backfill.New("easy", backfill.Options{Procs: 4})
+	c, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: pol, Source: workload.FromSlice([]actual.Job{j(7, 0, 5, 1, 1)})})
 	err := c.Run()
 	if err == nil || !strings.Contains(err.Error(), "job 7: needs 5 processors, the machine has 4") {
 		t.Fatalf("err = %v", err)
@@ -214,7 +215,7 @@ type lyingPolicy struct{ ids []job.ID }
 func (l *lyingPolicy) Name() string             { return "liar" }
 func (l *lyingPolicy) Submit(float64, job.Info) {}
 func (l *lyingPolicy) Finish(float64, job.ID)   {}
-func (l *lyingPolicy) Schedule(now float64, free int, p *policy.Plan) {
+func (l *lyingPolicy) Schedule(now float64, v policy.Machines, p *policy.Plan) {
 	for _, id := range l.ids {
 		p.Start(id, job.Immediate)
 	}
@@ -234,7 +235,7 @@ func TestEngineValidatesDecisions(t *testing.T) {
 		{"never started", nil, "policy liar: 2 job(s) never started although all 4 processors are free at t=0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e, _ := engine.NewCluster(engine.ClusterConfig{Procs: 4, Policy: &lyingPolicy{ids: c.ids}, Source: workload.FromSlice(two)})
+			e, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: &lyingPolicy{ids: c.ids}, Source: workload.FromSlice(two)})
 			err := e.Run()
 			if err == nil || err.Error() != c.want {
 				t.Fatalf("err = %v, want %q", err, c.want)

@@ -29,19 +29,19 @@ func (a *Event) less(b *Event) bool {
 	return a.seq < b.seq
 }
 
-// Queue is a typed binary min-heap of events keyed by (Time, Class, seq).
+// eventHeap is a typed binary min-heap of events keyed by (Time, Class, seq).
 // Push and Pop are O(log n) and allocate only when the backing slice grows.
 // The zero value is an empty queue.
-type Queue struct {
+type eventHeap struct {
 	ev  []Event
 	seq uint64
 }
 
 // Len returns the number of pending events.
-func (q *Queue) Len() int { return len(q.ev) }
+func (q *eventHeap) Len() int { return len(q.ev) }
 
 // Push adds an event; its sequence number is assigned here.
-func (q *Queue) Push(time float64, class Class, ref int32) {
+func (q *eventHeap) Push(time float64, class Class, ref int32) {
 	q.seq++
 	q.ev = append(q.ev, Event{Time: time, Class: class, seq: q.seq, Ref: ref})
 	// sift up
@@ -61,11 +61,11 @@ func (q *Queue) Push(time float64, class Class, ref int32) {
 
 // Peek returns the earliest event without removing it. It must not be
 // called on an empty queue.
-func (q *Queue) Peek() Event { return q.ev[0] }
+func (q *eventHeap) Peek() Event { return q.ev[0] }
 
 // Pop removes and returns the earliest event. It must not be called on an
 // empty queue.
-func (q *Queue) Pop() Event {
+func (q *eventHeap) Pop() Event {
 	h := q.ev
 	top := h[0]
 	n := len(h) - 1

@@ -7,10 +7,10 @@ import (
 )
 
 // The heap pops in (time, class, push order) order, whatever the push order.
-func TestQueueOrder(t *testing.T) {
+func TestEventHeapOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	for trial := 0; trial < 200; trial++ {
-		var q Queue
+		var q eventHeap
 		type key struct {
 			t   float64
 			c   Class
@@ -45,8 +45,8 @@ func TestQueueOrder(t *testing.T) {
 	}
 }
 
-func BenchmarkQueuePushPop(b *testing.B) {
-	var q Queue
+func BenchmarkEventHeapPushPop(b *testing.B) {
+	var q eventHeap
 	r := rand.New(rand.NewPCG(1, 1))
 	for i := 0; i < 1000; i++ {
 		q.Push(r.Float64()*1000, ClassArrival, int32(i))

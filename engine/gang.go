@@ -3,19 +3,21 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 )
 
 // GangConfig describes the two-site grid of dimitriadou-karatza-2010:
-// sites of processors with per-processor FCFS queues; local jobs arrive at
-// each site, gangs at the grid scheduler.
+// sites of processors (one machine of the platform per site) with
+// per-processor FCFS queues; local jobs arrive at each site, gangs at the
+// grid scheduler.
 type GangConfig struct {
-	Sites    []int             // processors per site
+	Platform platform.Platform // one machine per site
 	Policy   policy.GangPolicy // grid- and local-level decisions
 	Locals   []Source          // one per site: sequential jobs
 	Gangs    Source            // gangs (Tasks set)
@@ -23,22 +25,13 @@ type GangConfig struct {
 	// SplitOverhead stretches every task of a gang placed on several
 	// sites: runtime and estimate x (1 + SplitOverhead).
 	SplitOverhead float64
+	// ExamineEveryDeparture examines the grid scheduler's queue after
+	// every departure, not only after one that leaves some queue empty
+	// (the paper's rule; a reading of the model, not of the policy).
+	ExamineEveryDeparture bool
 	// StopAfter ends the run after this many completed jobs, locals and
 	// gangs together (0: when the sources are exhausted).
 	StopAfter int64
-	// Audit, when set, is told of every run a processor starts (tests
-	// check invariants with it).
-	Audit func(ProcRun)
-}
-
-// ProcRun is one job or gang task started on a processor.
-type ProcRun struct {
-	Site, Proc int
-	ID         job.ID
-	Task       int     // -1 for a local job
-	Start, End float64 // actual interval
-	EstEnd     float64
-	Behind     job.ID // for a backfilled local: the gang at the head of the queue
 }
 
 // gEntry is a queue entry or a running thing: a local job (task -1) or a
@@ -49,142 +42,108 @@ type gEntry struct {
 }
 
 type gProc struct {
-	queue     []gEntry
-	head      int
+	queue     fifo[gEntry]
 	executing bool
 	running   gEntry
 	estEnd    float64
 }
 
-func (p *gProc) waiting() int { return len(p.queue) - p.head }
-
 type gangState struct {
 	procs     []policy.ProcRef
-	split     bool
-	started   bool
 	remaining int
-}
-
-// GangStats are the gang model's own counts.
-type GangStats struct {
-	LocalsArrived, GangsArrived   int64
-	LocalsFinished, GangsFinished int64
-	GangsSplit                    int64
-	Backfilled                    int64
-	Utilization                   float64 // busy processor-time / (processors x span)
+	split     bool
 }
 
 // GangGrid is one run of the gang model; build it with NewGangGrid.
 type GangGrid struct {
 	kernel
-	cfg       GangConfig
-	sites     [][]gProc
-	base      []int // global index of each site's first processor
-	gangs     map[int32]*gangState
-	gsQueue   []int32    // slots of gangs waiting at the grid scheduler, oldest first
-	gsInfo    []job.Info // their policy views, kept alongside
-	srcs      []Source
-	srcDone   []bool
-	freed     []policy.ProcRef
-	emptied   bool // a queue became empty during this instant's departures
-	completed int64
-	stopped   bool
-	busy      int
-	busyArea  float64
-	total     int // processors in the grid
-	gstats    GangStats
-	ran       bool
+	noTimers
+	cfg      GangConfig
+	sites    [][]gProc
+	gangs    map[int32]*gangState
+	gsQueue  []int32    // slots of gangs waiting at the grid scheduler, oldest first
+	gsInfo   []job.Info // their policy views, kept alongside
+	freed    []policy.ProcRef
+	emptied  bool  // a queue became empty during this instant's departures
+	busy     []int // processors executing, per site
+	present  []int // queue entries and running things, per site
+	sitesBuf []int
 }
 
 // NewGangGrid checks cfg and returns a simulation ready to Run.
 func NewGangGrid(cfg GangConfig) (*GangGrid, error) {
-	if len(cfg.Sites) == 0 || len(cfg.Locals) != len(cfg.Sites) {
+	p := cfg.Platform
+	if p.Machines() == 0 || len(cfg.Locals) != p.Machines() {
 		return nil, errors.New("engine: the gang model needs sites and one local source per site")
 	}
 	if cfg.Policy == nil || cfg.Gangs == nil {
 		return nil, errors.New("engine: a gang policy and a gang source are required")
 	}
 	if !(cfg.SplitOverhead >= 0) || math.IsInf(cfg.SplitOverhead, 1) {
-		return nil, fmt.Errorf("engine: negative split overhead %g", cfg.SplitOverhead)
+		return nil, fmt.Errorf("engine: split overhead must be finite and >= 0, got %g", cfg.SplitOverhead)
 	}
-	g := &GangGrid{cfg: cfg, gangs: map[int32]*gangState{}}
-	total := 0
-	for i, n := range cfg.Sites {
-		if n < 1 {
-			return nil, fmt.Errorf("engine: site %d has %d processors", i, n)
-		}
-		g.sites = append(g.sites, make([]gProc, n))
-		g.base = append(g.base, total)
-		total += n
+	g := &GangGrid{cfg: cfg, gangs: map[int32]*gangState{}, busy: make([]int, p.Machines()), present: make([]int, p.Machines())}
+	for m := 0; m < p.Machines(); m++ {
+		g.sites = append(g.sites, make([]gProc, p.Machine(m).CPUs))
 	}
-	g.total = total
-	g.srcs = append(append([]Source(nil), cfg.Locals...), cfg.Gangs)
-	g.srcDone = make([]bool, len(g.srcs))
-	g.lis = cfg.Listener
-	if g.lis == nil {
-		g.lis = NopListener{}
-	}
+	g.init(p, cfg.Listener, append(append([]Source(nil), cfg.Locals...), cfg.Gangs)...)
+	g.stopAfter = cfg.StopAfter
 	return g, nil
 }
 
-// Stats returns the gang model's counts (complete after Run).
-func (g *GangGrid) Stats() GangStats {
-	s := g.gstats
-	if span := g.span(); span > 0 {
-		s.Utilization = g.busyArea / (span * float64(g.total))
-	}
-	return s
-}
+// Run simulates until the stopping rule.
+func (g *GangGrid) Run() error { return g.loop(g) }
 
-// load reads the next job of stream k (a site's locals, or the gangs).
-func (g *GangGrid) load(k int) error {
-	if g.srcDone[k] {
-		return nil
-	}
-	j, err := g.srcs[k].Next()
-	if err == io.EOF {
-		g.srcDone[k] = true
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	gang := k == len(g.cfg.Sites)
+// Stats returns the kernel's counts (complete after Run).
+func (g *GangGrid) Stats() Stats { return g.stats }
+
+// Platform, Busy and Jobs implement Usage.
+func (g *GangGrid) Platform() platform.Platform { return g.plat }
+func (g *GangGrid) Busy(s int) int              { return g.busy[s] }
+func (g *GangGrid) Jobs(s int) int              { return g.present[s] } // a gang counts once per task
+
+func (g *GangGrid) isGangStream(k int) bool { return k == len(g.sites) }
+
+func (g *GangGrid) admit(j *actual.Job, k int) error {
+	gang := g.isGangStream(k)
 	switch {
 	case gang && (len(j.Tasks) != j.Procs || j.Procs < 1):
 		return fmt.Errorf("gang %d: %d tasks for %d processors", j.ID, len(j.Tasks), j.Procs)
 	case !gang && (j.Procs != 1 || j.Tasks != nil):
 		return fmt.Errorf("local job %d: local jobs are sequential (1 processor, no tasks)", j.ID)
-	case !(j.Runtime >= 0) || !(j.Estimate >= 0):
-		return fmt.Errorf("job %d: invalid runtime %g or estimate %g", j.ID, j.Runtime, j.Estimate)
+	case j.Procs > g.plat.CPUs():
+		return fmt.Errorf("gang %d: %d tasks, the grid has %d processors", j.ID, j.Procs, g.plat.CPUs())
 	}
-	if j.Procs > g.total {
-		return fmt.Errorf("gang %d: %d tasks, the grid has %d processors", j.ID, j.Procs, g.total)
+	for _, t := range j.Tasks {
+		if !(t.Runtime >= 0) || !(t.Estimate >= 0) {
+			return fmt.Errorf("gang %d: invalid task runtime %g or estimate %g", j.ID, t.Runtime, t.Estimate)
+		}
 	}
-	i := g.alloc()
-	g.slots[i] = slot{job: j, site: int32(k), proc: -1}
-	g.events.Push(j.Submit, ClassArrival, i)
 	return nil
 }
 
-// Sites, Procs, Proc, GangStart and WaitingLocals implement policy.GangView.
-func (g *GangGrid) Sites() int      { return len(g.sites) }
-func (g *GangGrid) Procs(s int) int { return len(g.sites[s]) }
-func (g *GangGrid) Proc(s, p int) policy.ProcState {
-	pr := &g.sites[s][p]
-	st := policy.ProcState{Executing: pr.executing, Waiting: pr.waiting(), EstEnd: math.Max(pr.estEnd, g.now)}
+// gangView is the policy's read-only view: it cannot be turned back into
+// the model.
+type gangView struct{ g *GangGrid }
+
+func (v gangView) Sites() int      { return len(v.g.sites) }
+func (v gangView) Procs(s int) int { return len(v.g.sites[s]) }
+func (v gangView) Proc(s, p int) policy.ProcState {
+	pr := &v.g.sites[s][p]
+	st := policy.ProcState{Executing: pr.executing, Waiting: pr.queue.len(), EstEnd: math.Max(pr.estEnd, v.g.now)}
 	if st.Waiting > 0 {
-		st.HeadGang = pr.queue[pr.head].task >= 0
+		st.HeadGang = pr.queue.peek().task >= 0
 	}
 	return st
 }
 
-func (g *GangGrid) GangStart(s, p int) float64 {
+func (v gangView) GangStart(s, p int) float64 {
+	g := v.g
 	pr := &g.sites[s][p]
-	if pr.waiting() == 0 || pr.queue[pr.head].task < 0 {
+	if pr.queue.len() == 0 || pr.queue.peek().task < 0 {
 		return g.now
 	}
-	gs := g.gangs[pr.queue[pr.head].slot]
+	gs := g.gangs[pr.queue.peek().slot]
 	t := g.now
 	for _, r := range gs.procs {
 		q := &g.sites[r.Site][r.Proc]
@@ -195,102 +154,52 @@ func (g *GangGrid) GangStart(s, p int) float64 {
 	return t
 }
 
-func (g *GangGrid) WaitingLocals(s, p int) (pos []int, est []float64) {
+func (v gangView) WaitingLocals(s, p int) (pos []int, est []float64) {
+	g := v.g
 	pr := &g.sites[s][p]
-	for k := pr.head; k < len(pr.queue); k++ {
-		if e := pr.queue[k]; e.task < 0 {
-			pos = append(pos, k-pr.head)
+	for k := 0; k < pr.queue.len(); k++ {
+		if e := pr.queue.at(k); e.task < 0 {
+			pos = append(pos, k)
 			est = append(est, g.slots[e.slot].job.Estimate)
 		}
 	}
 	return pos, est
 }
 
-// advance moves to instant t, accumulating busy processor-time.
-func (g *GangGrid) advance(t float64) {
-	g.busyArea += float64(g.moveTo(t) * float64(g.busy))
-}
+func (g *GangGrid) view() gangView { return gangView{g} }
 
-// Run simulates until the stopping rule.
-func (g *GangGrid) Run() error {
-	if g.ran {
-		return errors.New("engine: Run called twice")
+// completionsDone: freed processors take their next job; then the grid
+// scheduler examines its queue if a departure left a queue empty (a queue
+// emptied by a freed processor taking its next job, or by a gang that
+// this departure let start, counts).
+func (g *GangGrid) completionsDone() error {
+	if len(g.freed) == 0 {
+		return nil
 	}
-	g.ran = true
-	for k := range g.srcs {
-		if err := g.load(k); err != nil {
+	g.emptied = false
+	for _, r := range g.freed {
+		if err := g.next(r.Site, r.Proc); err != nil {
 			return err
 		}
-	}
-	for g.events.Len() > 0 && !g.stopped {
-		t := g.events.Peek().Time
-		g.advance(t)
-		// 1. Every completion of the instant frees its processor.
-		g.freed = g.freed[:0]
-		for g.events.Len() > 0 && g.events.Peek().Time == t && g.events.Peek().Class == ClassCompletion {
-			ev := g.events.Pop()
-			g.stats.Events++
-			g.complete(ev.Ref)
-			if g.stopped {
-				return nil
-			}
-		}
-		// 2. Freed processors take their next job; 3. the grid scheduler
-		// examines its queue if a departure left a queue empty.
-		if len(g.freed) > 0 {
-			// A queue emptied by a freed processor taking its next job, or
-			// by a gang that this departure let start, counts.
-			g.emptied = false
-			for _, r := range g.freed {
-				if err := g.next(r.Site, r.Proc); err != nil {
-					return err
-				}
-				if g.sites[r.Site][r.Proc].waiting() == 0 {
-					g.emptied = true
-				}
-			}
-			if g.emptied || g.cfg.Policy.ExamineEveryDeparture() {
-				if err := g.examineQueue(); err != nil {
-					return err
-				}
-			}
-		}
-		// 4. Arrivals.
-		for g.events.Len() > 0 && g.events.Peek().Time == t && g.events.Peek().Class == ClassArrival {
-			ev := g.events.Pop()
-			g.stats.Events++
-			if err := g.arrive(ev.Ref); err != nil {
-				return err
-			}
+		if g.sites[r.Site][r.Proc].queue.len() == 0 {
+			g.emptied = true
 		}
 	}
-	g.stats.End = g.now
+	g.freed = g.freed[:0]
+	if g.emptied || g.cfg.ExamineEveryDeparture {
+		return g.examineQueue()
+	}
 	return nil
 }
 
-func (g *GangGrid) procIndex(s, p int) int32 { return int32(g.base[s] + p) }
-
-func (g *GangGrid) procAt(idx int32) (int, int) {
-	for s := len(g.base) - 1; s >= 0; s-- {
-		if int(idx) >= g.base[s] {
-			return s, int(idx) - g.base[s]
-		}
-	}
-	return 0, int(idx)
-}
+func (g *GangGrid) decide() error { return nil }
+func (g *GangGrid) finish() error { return nil }
 
 func (g *GangGrid) arrive(i int32) error {
 	sl := &g.slots[i]
-	k := int(sl.site)
-	g.stats.Jobs++
-	g.lis.JobSubmitted(g.now, &sl.job)
-	if err := g.load(k); err != nil {
-		return err
-	}
-	sl = &g.slots[i]           // load may have grown the slots
-	if k == len(g.cfg.Sites) { // a gang
-		g.gstats.GangsArrived++
-		pl, ok := g.cfg.Policy.PlaceArrival(g.now, sl.job.Info(), g)
+	k := int(sl.stream)
+	if g.isGangStream(k) {
+		pl, ok := g.cfg.Policy.PlaceArrival(g.now, sl.job.Info(), g.view())
 		if !ok {
 			g.gsQueue = append(g.gsQueue, i)
 			g.gsInfo = append(g.gsInfo, sl.job.Info())
@@ -301,14 +210,15 @@ func (g *GangGrid) arrive(i int32) error {
 		}
 		return g.place(i, pl)
 	}
-	g.gstats.LocalsArrived++
-	p := g.cfg.Policy.RouteLocal(g.now, k, sl.job.Info(), g)
+	p := g.cfg.Policy.RouteLocal(g.now, k, sl.job.Info(), g.view())
 	if p < 0 || p >= len(g.sites[k]) {
 		return fmt.Errorf("policy %s at t=%g: local job %d: no processor %d at site %d", g.cfg.Policy.Name(), g.now, sl.job.ID, p, k)
 	}
-	sl.site, sl.proc = int32(k), int32(p)
+	cpu := int32(g.plat.First(k) + p)
+	sl.cpus = append(sl.cpus[:0], cpu, cpu)
 	pr := &g.sites[k][p]
-	pr.queue = append(pr.queue, gEntry{slot: i, task: -1})
+	pr.queue.push(gEntry{slot: i, task: -1})
+	g.present[k]++
 	return g.next(k, p)
 }
 
@@ -322,34 +232,43 @@ func (g *GangGrid) place(i int32, pl policy.GangPlacement) error {
 	if len(pl.Procs) != j.Procs {
 		return bad("%d processors for %d tasks", len(pl.Procs), j.Procs)
 	}
-	seen := map[policy.ProcRef]bool{}
-	multi := false
+	ids := make([]int32, 0, len(pl.Procs))
+	g.sitesBuf = g.sitesBuf[:0]
 	for _, r := range pl.Procs {
 		if r.Site < 0 || r.Site >= len(g.sites) || r.Proc < 0 || r.Proc >= len(g.sites[r.Site]) {
 			return bad("no processor %d at site %d", r.Proc, r.Site)
 		}
-		if seen[r] {
-			return bad("two tasks on processor %d of site %d", r.Proc, r.Site)
-		}
-		seen[r] = true
-		if g.sites[r.Site][r.Proc].waiting() != 0 {
+		if g.sites[r.Site][r.Proc].queue.len() != 0 {
 			return bad("processor %d of site %d has a non-empty queue", r.Proc, r.Site)
 		}
-		multi = multi || r.Site != pl.Procs[0].Site
+		ids = append(ids, int32(g.plat.First(r.Site)+r.Proc))
+		if !slices.Contains(g.sitesBuf, r.Site) {
+			g.sitesBuf = append(g.sitesBuf, r.Site)
+		}
 	}
+	slices.Sort(ids)
+	for k := 1; k < len(ids); k++ {
+		if ids[k] == ids[k-1] {
+			m := g.plat.MachineOf(int(ids[k]))
+			return bad("two tasks on processor %d of site %d", int(ids[k])-g.plat.First(m), m)
+		}
+	}
+	multi := len(g.sitesBuf) > 1
 	if multi != pl.Split {
-		return bad("split flag %v for a placement on %d site(s)", pl.Split, map[bool]int{false: 1, true: 2}[multi])
+		return bad("split flag %v for a placement on %d site(s)", pl.Split, len(g.sitesBuf))
 	}
-	gs := &gangState{procs: append([]policy.ProcRef(nil), pl.Procs...), split: pl.Split, remaining: j.Procs}
-	if pl.Split {
-		g.gstats.GangsSplit++
+	sl := &g.slots[i]
+	sl.cpus = sl.cpus[:0]
+	for _, c := range ids {
+		sl.cpus = sl.cpus.Add(c)
 	}
-	g.gangs[i] = gs
+	g.gangs[i] = &gangState{procs: append([]policy.ProcRef(nil), pl.Procs...), split: pl.Split, remaining: j.Procs}
 	for t, r := range pl.Procs {
-		pr := &g.sites[r.Site][r.Proc]
-		pr.queue = append(pr.queue, gEntry{slot: i, task: int32(t)})
+		g.sites[r.Site][r.Proc].queue.push(gEntry{slot: i, task: int32(t)})
+		g.present[r.Site]++
 	}
-	g.lis.JobDispatched(g.now, j, pl.Procs[0].Site)
+	slices.Sort(g.sitesBuf)
+	g.lis.JobDispatched(g.now, j, g.sitesBuf)
 	return g.tryStartGang(i)
 }
 
@@ -358,7 +277,7 @@ func (g *GangGrid) place(i int32, pl policy.GangPlacement) error {
 func (g *GangGrid) ready(i int32) bool {
 	for t, r := range g.gangs[i].procs {
 		pr := &g.sites[r.Site][r.Proc]
-		if pr.executing || pr.waiting() == 0 || pr.queue[pr.head] != (gEntry{slot: i, task: int32(t)}) {
+		if pr.executing || pr.queue.len() == 0 || pr.queue.peek() != (gEntry{slot: i, task: int32(t)}) {
 			return false
 		}
 	}
@@ -371,47 +290,34 @@ func (g *GangGrid) tryStartGang(i int32) error {
 	}
 	gs := g.gangs[i]
 	sl := &g.slots[i]
-	gs.started = true
-	sl.start = g.now
-	sl.reason = job.Reserved
-	if g.now == sl.job.Submit {
-		sl.reason = job.Immediate
-	}
 	stretch := 1.0
 	if gs.split {
 		stretch += g.cfg.SplitOverhead
 	}
-	g.lis.JobStarted(g.now, &sl.job, sl.reason)
+	g.startSlot(i, reasonFor(g.now, sl.job.Submit), 0)
 	for t, r := range gs.procs {
 		pr := &g.sites[r.Site][r.Proc]
-		pr.head++
-		g.compactQueue(pr)
-		if pr.waiting() == 0 {
+		pr.queue.pop()
+		if pr.queue.len() == 0 {
 			g.emptied = true
 		}
 		task := sl.job.Tasks[t]
-		g.run(pr, r, gEntry{slot: i, task: int32(t)}, task.Runtime*stretch, task.Estimate*stretch, 0)
+		mach := g.plat.Machine(r.Site)
+		g.run(pr, r, gEntry{slot: i, task: int32(t)}, mach.Duration(task.Runtime, sl.job.BMEst)*stretch,
+			mach.Duration(task.Estimate, sl.job.BMEst)*stretch, 0)
 	}
 	return nil
 }
 
-func (g *GangGrid) compactQueue(pr *gProc) {
-	if pr.head == len(pr.queue) {
-		pr.queue, pr.head = pr.queue[:0], 0
-	} else if pr.head > 32 && pr.head*2 > len(pr.queue) {
-		n := copy(pr.queue, pr.queue[pr.head:])
-		pr.queue, pr.head = pr.queue[:n], 0
-	}
-}
-
 func (g *GangGrid) run(pr *gProc, r policy.ProcRef, e gEntry, runtime, estimate float64, behind job.ID) {
 	pr.executing, pr.running, pr.estEnd = true, e, g.now+estimate
-	if g.cfg.Audit != nil {
-		g.cfg.Audit(ProcRun{Site: r.Site, Proc: r.Proc, ID: g.slots[e.slot].job.ID, Task: int(e.task), Start: g.now,
+	cpu := int32(g.plat.First(r.Site) + r.Proc)
+	if g.task != nil {
+		g.task.TaskStarted(TaskRun{Machine: r.Site, Proc: r.Proc, CPU: cpu, ID: g.slots[e.slot].job.ID, Task: int(e.task), Start: g.now,
 			End: g.now + runtime, EstEnd: g.now + estimate, Behind: behind})
 	}
-	g.busy++
-	g.events.Push(g.now+runtime, ClassCompletion, g.procIndex(r.Site, r.Proc))
+	g.busy[r.Site]++
+	g.events.Push(g.now+runtime, ClassCompletion, cpu)
 }
 
 // next gives a free processor its next job: the first waiting entry if it
@@ -419,30 +325,26 @@ func (g *GangGrid) run(pr *gProc, r policy.ProcRef, e gEntry, runtime, estimate 
 // that cannot start, a local the policy picks to backfill.
 func (g *GangGrid) next(s, p int) error {
 	pr := &g.sites[s][p]
-	if pr.executing || pr.waiting() == 0 {
+	if pr.executing || pr.queue.len() == 0 {
 		return nil
 	}
-	head := pr.queue[pr.head]
+	head := pr.queue.peek()
 	if head.task < 0 {
-		pr.head++
-		g.compactQueue(pr)
+		pr.queue.pop()
 		g.startLocal(pr, policy.ProcRef{Site: s, Proc: p}, head.slot, 0)
 		return nil
 	}
 	if g.ready(head.slot) {
 		return g.tryStartGang(head.slot)
 	}
-	k := g.cfg.Policy.Backfill(g.now, s, p, g)
+	k := g.cfg.Policy.Backfill(g.now, s, p, g.view())
 	if k < 0 {
 		return nil
 	}
-	if k == 0 || k >= pr.waiting() || pr.queue[pr.head+k].task >= 0 {
+	if k == 0 || k >= pr.queue.len() || pr.queue.at(k).task >= 0 {
 		return fmt.Errorf("policy %s at t=%g: backfill at processor %d of site %d: queue position %d is not a waiting local job", g.cfg.Policy.Name(), g.now, p, s, k)
 	}
-	e := pr.queue[pr.head+k]
-	copy(pr.queue[pr.head+k:], pr.queue[pr.head+k+1:])
-	pr.queue = pr.queue[:len(pr.queue)-1]
-	g.gstats.Backfilled++
+	e := pr.queue.removeAt(k)
 	g.startLocal(pr, policy.ProcRef{Site: s, Proc: p}, e.slot, g.slots[head.slot].job.ID)
 	return nil
 }
@@ -451,60 +353,53 @@ func (g *GangGrid) next(s, p int) error {
 // ahead of (0 if it is not a backfill).
 func (g *GangGrid) startLocal(pr *gProc, r policy.ProcRef, i int32, behind job.ID) {
 	sl := &g.slots[i]
-	sl.start = g.now
-	switch {
-	case behind != 0:
-		sl.reason = job.Backfilled
-	case g.now == sl.job.Submit:
-		sl.reason = job.Immediate
-	default:
-		sl.reason = job.Reserved
+	reason := reasonFor(g.now, sl.job.Submit)
+	if behind != 0 {
+		reason = job.Backfilled
 	}
-	g.lis.JobStarted(g.now, &sl.job, sl.reason)
-	g.run(pr, r, gEntry{slot: i, task: -1}, sl.job.Runtime, sl.job.Estimate, behind)
+	g.startSlot(i, reason, behind)
+	mach := g.plat.Machine(r.Site)
+	g.run(pr, r, gEntry{slot: i, task: -1}, mach.Duration(sl.job.Runtime, sl.job.BMEst), mach.Duration(sl.job.Estimate, sl.job.BMEst), behind)
 }
 
-// complete frees the processor idx and records the end of its job (or of
-// the gang, with its last task).
-func (g *GangGrid) complete(idx int32) {
-	s, p := g.procAt(idx)
+// complete frees the processor with global CPU id cpu and records the end
+// of its job (or of the gang, with its last task).
+func (g *GangGrid) complete(cpu int32) error {
+	s := g.plat.MachineOf(int(cpu))
+	p := int(cpu) - g.plat.First(s)
 	pr := &g.sites[s][p]
 	e := pr.running
 	pr.executing = false
-	g.busy--
+	g.busy[s]--
+	g.present[s]--
 	g.freed = append(g.freed, policy.ProcRef{Site: s, Proc: p})
+	g.sitesBuf = g.sitesBuf[:0]
 	if e.task >= 0 {
 		gs := g.gangs[e.slot]
 		gs.remaining--
 		if gs.remaining > 0 {
-			return
+			return nil
 		}
-		g.recSites = g.recSites[:0]
 		for _, r := range gs.procs {
-			if !slices.Contains(g.recSites, r.Site) {
-				g.recSites = append(g.recSites, r.Site)
+			if !slices.Contains(g.sitesBuf, r.Site) {
+				g.sitesBuf = append(g.sitesBuf, r.Site)
 			}
 		}
-		slices.Sort(g.recSites)
+		slices.Sort(g.sitesBuf)
 		delete(g.gangs, e.slot)
-		g.gstats.GangsFinished++
 	} else {
-		g.recSites = append(g.recSites[:0], s)
-		g.gstats.LocalsFinished++
+		g.sitesBuf = append(g.sitesBuf, s)
 	}
-	g.ended(e.slot)
+	g.end(e.slot, g.sitesBuf)
 	g.release(e.slot)
-	g.completed++
-	if g.cfg.StopAfter > 0 && g.completed >= g.cfg.StopAfter {
-		g.stopped = true
-	}
+	return nil
 }
 
 // examineQueue lets the grid scheduler place gangs from its queue until
 // it places none.
 func (g *GangGrid) examineQueue() error {
 	for len(g.gsQueue) > 0 {
-		k, pl, ok := g.cfg.Policy.PickQueued(g.now, g.gsInfo, g)
+		k, pl, ok := g.cfg.Policy.PickQueued(g.now, g.gsInfo, g.view())
 		if !ok {
 			return nil
 		}

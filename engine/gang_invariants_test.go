@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/gang"
 	"github.com/schedlab/schedlab/rng"
 	"github.com/schedlab/schedlab/workload/synth"
@@ -37,24 +38,24 @@ func TestGangInvariants(t *testing.T) {
 			}
 			gs, _ := synth.NewGangs(seed, rep, 3, 2, 1, synth.GangSizes{Pow2: c.pow2, Min: 2, Max: 13}, false, c.e)
 			pol, _ := gang.New(gang.Options{Approach: c.approach, Threshold: c.T}, rng.New(seed, rep, rng.GridChoice))
-			var runs []engine.ProcRun
 			lg := &gangLog{recorder: recorder{starts: map[job.ID]started{}, ends: map[job.ID]float64{}}}
-			g, err := engine.NewGangGrid(engine.GangConfig{Sites: []int{16, 16}, Policy: pol, Locals: ls, Gangs: gs, Listener: lg,
-				SplitOverhead: 0.1, StopAfter: 30000, Audit: func(r engine.ProcRun) { runs = append(runs, r) }})
+			g, err := engine.NewGangGrid(engine.GangConfig{Platform: platform.MustSites([]int{16, 16}), Policy: pol, Locals: ls, Gangs: gs, Listener: lg,
+				SplitOverhead: 0.1, StopAfter: 30000})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if err := g.Run(); err != nil {
 				t.Fatal(err)
 			}
+			runs := lg.runs
 			// No processor runs two things.
-			byProc := map[[2]int][]engine.ProcRun{}
+			byProc := map[[2]int][]engine.TaskRun{}
 			for _, r := range runs {
-				k := [2]int{r.Site, r.Proc}
+				k := [2]int{r.Machine, r.Proc}
 				byProc[k] = append(byProc[k], r)
 			}
 			for k, rs := range byProc {
-				slices.SortFunc(rs, func(a, b engine.ProcRun) int {
+				slices.SortFunc(rs, func(a, b engine.TaskRun) int {
 					if a.Start < b.Start {
 						return -1
 					} else if a.Start > b.Start {
@@ -85,11 +86,11 @@ func TestGangInvariants(t *testing.T) {
 					gangsSeen[r.ID] = gr
 				}
 				gr.starts = append(gr.starts, r.Start)
-				if gr.procs[[2]int{r.Site, r.Proc}] {
-					t.Fatalf("gang %d has two tasks on processor %d of site %d", r.ID, r.Proc, r.Site)
+				if gr.procs[[2]int{r.Machine, r.Proc}] {
+					t.Fatalf("gang %d has two tasks on processor %d of site %d", r.ID, r.Proc, r.Machine)
 				}
-				gr.procs[[2]int{r.Site, r.Proc}] = true
-				gr.sites[r.Site] = true
+				gr.procs[[2]int{r.Machine, r.Proc}] = true
+				gr.sites[r.Machine] = true
 			}
 			split := 0
 			for id, gr := range gangsSeen {

@@ -7,6 +7,7 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/gang"
 	"github.com/schedlab/schedlab/workload"
 )
@@ -26,8 +27,10 @@ func gangJob(id job.ID, t float64, runs ...float64) actual.Job {
 
 type gangLog struct {
 	recorder
-	runs []engine.ProcRun
+	runs []engine.TaskRun
 }
+
+func (l *gangLog) TaskStarted(r engine.TaskRun) { l.runs = append(l.runs, r) }
 
 func runGang(t *testing.T, sites []int, approach int, T float64, locals [][]actual.Job, gangs []actual.Job) *gangLog {
 	t.Helper()
@@ -40,8 +43,8 @@ func runGang(t *testing.T, sites []int, approach int, T float64, locals [][]actu
 	for _, js := range locals {
 		ls = append(ls, workload.FromSlice(js))
 	}
-	g, err := engine.NewGangGrid(engine.GangConfig{Sites: sites, Policy: pol, Locals: ls, Gangs: workload.FromSlice(gangs),
-		Listener: l, SplitOverhead: 0.1, Audit: func(r engine.ProcRun) { l.runs = append(l.runs, r) }})
+	g, err := engine.NewGangGrid(engine.GangConfig{Platform: platform.MustSites(sites), Policy: pol, Locals: ls, Gangs: workload.FromSlice(gangs),
+		Listener: l, SplitOverhead: 0.1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,9 +105,9 @@ func TestSplitGangWithOverhead(t *testing.T) {
 	wantTimes(t, l, map[job.ID][2]float64{100: {1, 3.2}})
 	sites := map[int]int{}
 	for _, r := range l.runs {
-		sites[r.Site]++
+		sites[r.Machine]++
 		if r.End != 1+2*1.1 {
-			t.Errorf("task on site %d ends %v, want 3.2", r.Site, r.End)
+			t.Errorf("task on site %d ends %v, want 3.2", r.Machine, r.End)
 		}
 	}
 	if sites[0] != 2 || sites[1] != 1 {

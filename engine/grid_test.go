@@ -6,6 +6,7 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/workload"
 )
@@ -53,7 +54,7 @@ type gridLog struct {
 	site map[job.ID]int
 }
 
-func (g *gridLog) JobDispatched(now float64, j *actual.Job, s int) { g.site[j.ID] = s }
+func (g *gridLog) JobDispatched(now float64, j *actual.Job, ms []int) { g.site[j.ID] = ms[0] }
 
 // One site of two processors, allocation interval 1:
 //
@@ -70,7 +71,7 @@ func TestGridHandTraced(t *testing.T) {
 	jobs := []actual.Job{j(1, 0.2, 1, 3, 3), j(2, 0.5, 1, 1, 1), j(3, 0.9, 1, 0.5, 0.5), j(4, 1.5, 1, 1, 1), j(5, 2, 1, 1, 1)}
 	run := func(stop int64) *gridLog {
 		l := &gridLog{recorder{starts: map[job.ID]started{}, ends: map[job.ID]float64{}}, map[job.ID]int{}}
-		g, err := engine.NewGrid(engine.GridConfig{Sites: []int{2}, Grid: &tickAll{period: 1}, Local: fewest{},
+		g, err := engine.NewGrid(engine.GridConfig{Platform: platform.MustSites([]int{2}), Grid: &tickAll{period: 1}, Local: fewest{},
 			Source: workload.FromSlice(jobs), Listener: l, StopAfter: stop})
 		if err != nil {
 			t.Fatal(err)
@@ -99,7 +100,7 @@ func TestGridHandTraced(t *testing.T) {
 
 func TestGridRejectsBadDecisions(t *testing.T) {
 	bad := &badSite{}
-	g, _ := engine.NewGrid(engine.GridConfig{Sites: []int{2}, Grid: bad, Local: fewest{}, Source: workload.FromSlice([]actual.Job{j(1, 0, 1, 1, 1)})})
+	g, _ := engine.NewGrid(engine.GridConfig{Platform: platform.MustSites([]int{2}), Grid: bad, Local: fewest{}, Source: workload.FromSlice([]actual.Job{j(1, 0, 1, 1, 1)})})
 	err := g.Run()
 	want := "grid scheduler bad at t=0: send job 1: no site 3 (there are 1)"
 	if err == nil || err.Error() != want {

@@ -1,55 +1,209 @@
 package engine
 
 import (
+	"errors"
+	"fmt"
 	"io"
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
 )
 
+// Source yields jobs in non-decreasing submit order; Next returns io.EOF
+// after the last one. Other errors stop the simulation.
+type Source interface {
+	Next() (actual.Job, error)
+}
+
+// Stats are the kernel's own counts for a finished run.
+type Stats struct {
+	Jobs      int64   // jobs submitted (= finished, on success)
+	Killed    int64   // jobs killed at their limit
+	Passes    int64   // scheduling passes (decision calls)
+	Events    int64   // events applied
+	End       float64 // time of the last instant
+	MaxQueued int     // largest number of waiting jobs
+}
+
+// model is what a resource model adds to the kernel: how jobs wait and
+// what a legal start is. The kernel calls it, for each instant, in this
+// order: complete for every completion (in push order), completionsDone
+// once the instant's completions are applied (again if a later step adds
+// completions at the same instant), arrive for every arrival and timer
+// for every timer (in push order), then decide once.
+type model interface {
+	// admit checks a job read from source stream k before it is queued.
+	admit(j *actual.Job, stream int) error
+	arrive(slot int32) error
+	complete(ref int32) error
+	completionsDone() error
+	timer(ref int32) error
+	decide() error
+	// finish is called once after the last instant (not after a stop).
+	finish() error
+	// usage reports the resources in use, for time listeners.
+	Usage
+}
+
+// slot is a job present in the system: the only place that holds its
+// actual runtime.
+type slot struct {
+	job     actual.Job
+	start   float64
+	reason  job.StartReason
+	killed  bool
+	stream  int32
+	machine int32
+	cpus    platform.Runs // CPUs held (a gang's: all its tasks')
+}
+
 // kernel is what every model shares: the clock, the event heap, the job
-// slots and the streaming source with one pending arrival.
+// slots, the streaming sources with one pending arrival each, the CPUs,
+// the listeners and the stopping rule; and the one run loop.
 type kernel struct {
-	events   Queue
+	plat     platform.Platform
+	events   eventHeap
 	slots    []slot
 	freeList []int32
 	now      float64
-	lastSub  float64
-	src      Source
-	srcDone  bool
+	srcs     []Source
+	srcDone  []bool
+	lastSub  []float64
 	lis      Listener
+	tlis     TimeListener // lis, when some listener integrates over time; else nil
+	task     TaskListener // lis, when some listener takes task starts; else nil
 	rec      Record
 	stats    Stats
-	check    func(*actual.Job) error
-	recSites []int // set by multi-site models just before ended
-
-	// The observed span, for time integrals (utilization, loads): from
-	// the first instant to the latest one reached.
-	spanStart, spanLast float64
-	spanOpen            bool
+	cpus     cpuSet
+	// stopAfter ends the run once that many jobs have ended (0: never).
+	stopAfter, ended int64
+	stopped          bool
+	ran              bool
+	start            Start
 }
 
-// moveTo makes t the current instant and returns the time elapsed since
-// the previous one (0 at the first), for models that integrate over time.
-func (k *kernel) moveTo(t float64) float64 {
-	if !k.spanOpen {
-		k.spanStart, k.spanLast, k.spanOpen = t, t, true
+func (k *kernel) init(p platform.Platform, lis Listener, srcs ...Source) {
+	k.plat = p
+	if lis == nil {
+		lis = NopListener{}
 	}
-	dt := t - k.spanLast
-	k.spanLast, k.now = t, t
-	return dt
+	k.lis = lis
+	if wants(lis, isTime) {
+		k.tlis = timeOf(lis)
+	}
+	if wants(lis, isTask) {
+		k.task = taskOf(lis)
+	}
+	k.srcs = srcs
+	k.srcDone = make([]bool, len(srcs))
+	k.lastSub = make([]float64, len(srcs))
+	k.cpus = newCPUSet(p.CPUs())
 }
 
-// span is the length of time observed so far.
-func (k *kernel) span() float64 { return k.spanLast - k.spanStart }
+// loop is the one event loop of every model.
+func (k *kernel) loop(m model) error {
+	if k.ran {
+		return errors.New("engine: Run called twice")
+	}
+	k.ran = true
+	for s := range k.srcs {
+		if err := k.load(m, s); err != nil {
+			return err
+		}
+	}
+	for k.events.Len() > 0 && !k.stopped {
+		t := k.events.Peek().Time
+		k.now = t
+		if k.tlis != nil {
+			k.tlis.TimeAdvanced(t, m)
+		}
+		completions := false
+		for k.events.Len() > 0 && k.events.Peek().Time == t && !k.stopped {
+			if completions && k.events.Peek().Class != ClassCompletion {
+				completions = false
+				if err := m.completionsDone(); err != nil {
+					return err
+				}
+				continue // completionsDone may have added events at t
+			}
+			ev := k.events.Pop()
+			k.stats.Events++
+			var err error
+			switch ev.Class {
+			case ClassCompletion:
+				completions = true
+				err = m.complete(ev.Ref)
+			case ClassArrival:
+				err = k.arrive(m, ev.Ref)
+			case ClassTimer:
+				err = m.timer(ev.Ref)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if k.stopped {
+			break
+		}
+		if completions {
+			if err := m.completionsDone(); err != nil {
+				return err
+			}
+		}
+		if err := m.decide(); err != nil {
+			return err
+		}
+	}
+	k.stats.End = k.now
+	if k.stopped {
+		return nil
+	}
+	return m.finish()
+}
 
-type slot struct {
-	job    actual.Job
-	start  float64
-	reason job.StartReason
-	killed bool
-	site   int32
-	proc   int32
+// load reads the next job of stream s and schedules its arrival.
+func (k *kernel) load(m model, s int) error {
+	if k.srcDone[s] {
+		return nil
+	}
+	j, err := k.srcs[s].Next()
+	if err == io.EOF {
+		k.srcDone[s] = true
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case !(j.Runtime >= 0):
+		return fmt.Errorf("job %d: invalid runtime %g", j.ID, j.Runtime)
+	case !(j.Estimate >= 0):
+		return fmt.Errorf("job %d: invalid estimate %g", j.ID, j.Estimate)
+	case j.Submit < k.lastSub[s]:
+		return fmt.Errorf("job %d: submit time %g is before the previous job's %g (workload not sorted)", j.ID, j.Submit, k.lastSub[s])
+	case j.Submit < k.now:
+		return fmt.Errorf("job %d: submit time %g is in the past (now %g)", j.ID, j.Submit, k.now)
+	}
+	if err := m.admit(&j, s); err != nil {
+		return err
+	}
+	k.lastSub[s] = j.Submit
+	i := k.alloc()
+	sl := &k.slots[i]
+	sl.job, sl.stream, sl.machine = j, int32(s), -1
+	k.events.Push(j.Submit, ClassArrival, i)
+	return nil
+}
+
+func (k *kernel) arrive(m model, i int32) error {
+	k.stats.Jobs++
+	k.lis.JobSubmitted(k.now, &k.slots[i].job)
+	s := int(k.slots[i].stream)
+	if err := m.arrive(i); err != nil {
+		return err
+	}
+	return k.load(m, s)
 }
 
 func (k *kernel) alloc() int32 {
@@ -62,41 +216,43 @@ func (k *kernel) alloc() int32 {
 	return int32(len(k.slots) - 1)
 }
 
+// release frees slot i, keeping its CPU list's storage for reuse.
 func (k *kernel) release(i int32) {
-	k.slots[i] = slot{}
+	cpus := k.slots[i].cpus[:0]
+	k.slots[i] = slot{cpus: cpus}
 	k.freeList = append(k.freeList, i)
 }
 
-// loadNext reads the next job and schedules its arrival.
-func (k *kernel) loadNext() error {
-	if k.srcDone {
-		return nil
+// startSlot records the start of slot i now on the CPUs already in
+// k.slots[i].cpus, and tells the listeners. behind is the job a backfilled
+// job passed (0: none known).
+func (k *kernel) startSlot(i int32, reason job.StartReason, behind job.ID) {
+	s := &k.slots[i]
+	s.start, s.reason = k.now, reason
+	if len(s.cpus) > 0 {
+		s.machine = int32(k.plat.MachineOf(int(s.cpus[0])))
 	}
-	j, err := k.src.Next()
-	if err == io.EOF {
-		k.srcDone = true
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if err := k.check(&j); err != nil {
-		return err
-	}
-	k.lastSub = j.Submit
-	i := k.alloc()
-	k.slots[i] = slot{job: j, site: -1, proc: -1}
-	k.events.Push(j.Submit, ClassArrival, i)
-	return nil
+	k.start = Start{Job: &s.job, Reason: reason, CPUs: s.cpus, Behind: behind}
+	k.lis.JobStarted(k.now, &k.start)
 }
 
-// ended builds the Record of slot i ending now and hands it to the
-// listeners. One Record is reused: a fresh one per job would cost an
-// allocation each.
-func (k *kernel) ended(i int32) {
+// reasonFor is the start reason of a job that starts in queue order (not
+// backfilled): immediate at its submit time, reserved after waiting.
+func reasonFor(now, submit float64) job.StartReason {
+	if now == submit {
+		return job.Immediate
+	}
+	return job.Reserved
+}
+
+// end builds the Record of slot i ending now, hands it to the listeners
+// and counts it for the stopping rule. One Record is reused: a fresh one
+// per job would cost an allocation each. The slot stays allocated: the
+// caller releases it.
+func (k *kernel) end(i int32, sites []int) {
 	s := &k.slots[i]
 	rec := &k.rec
-	*rec = Record{Job: &s.job, Start: s.start, End: k.now, Reason: s.reason, Site: int(s.site), Proc: int(s.proc), Sites: k.recSites}
+	*rec = Record{Job: &s.job, Start: s.start, End: k.now, Reason: s.reason, Machine: int(s.machine), CPUs: s.cpus, Sites: sites}
 	if s.killed {
 		rec.State = job.WalltimeReached
 		k.stats.Killed++
@@ -104,4 +260,31 @@ func (k *kernel) ended(i int32) {
 	} else {
 		k.lis.JobFinished(k.now, rec)
 	}
+	k.ended++
+	if k.stopAfter > 0 && k.ended >= k.stopAfter {
+		k.stopped = true
+	}
+}
+
+// nopModel parts shared by models that do not use a hook.
+type noCompletionsDone struct{}
+
+func (noCompletionsDone) completionsDone() error { return nil }
+
+type noTimers struct{}
+
+func (noTimers) timer(int32) error { return nil }
+
+func timeOf(l Listener) TimeListener {
+	if t, ok := l.(Tee); ok {
+		return t
+	}
+	return l.(TimeListener)
+}
+
+func taskOf(l Listener) TaskListener {
+	if t, ok := l.(Tee); ok {
+		return t
+	}
+	return l.(TaskListener)
 }

@@ -3,20 +3,23 @@ package engine
 import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
 )
 
-// Record is what the engine knows about a job when it ends. The pointers
-// are valid only during the listener call; copy what you keep.
+// Record is what the kernel knows about a job when it ends. The pointers
+// and slices are valid only during the listener call; copy what you keep.
 type Record struct {
 	Job    *actual.Job
 	Start  float64
 	End    float64
 	Reason job.StartReason
 	State  job.FinalState
-	// Site and Proc locate the job in grid models (-1 on a cluster).
-	Site, Proc int
-	// Sites lists the sites a job ran on in multi-site models (a gang's
-	// tasks may use two); nil on a cluster.
+	// Machine is the machine of the job's first CPU (-1 if it held none).
+	Machine int
+	// CPUs are the global ids of the CPUs the job held (all its tasks').
+	CPUs platform.Runs
+	// Sites lists the machines a job ran on, ascending, in the grid
+	// models (a gang's tasks may use two); nil on a central queue.
 	Sites []int
 }
 
@@ -29,32 +32,84 @@ func (r *Record) Exec() float64 { return r.End - r.Start }
 // Turnaround is the response time: end minus submit.
 func (r *Record) Turnaround() float64 { return r.End - r.Job.Submit }
 
+// Start is a job's start, as listeners see it.
+type Start struct {
+	Job    *actual.Job
+	Reason job.StartReason
+	// CPUs the job holds from now (a gang: all its tasks').
+	CPUs platform.Runs
+	// Behind is, for a job backfilled in a per-processor queue, the gang
+	// it passed; 0 otherwise.
+	Behind job.ID
+}
+
 // Listener observes a simulation. Metrics are listeners: adding one never
-// edits the engine. Calls for one instant come in engine order (ends,
-// arrivals, then the starts of the pass). A listener must not keep the
-// pointers it is given.
+// edits the kernel or a model. Calls for one instant come in kernel order
+// (ends, arrivals, then the starts of the pass). A listener must not keep
+// the pointers it is given.
 type Listener interface {
 	JobSubmitted(now float64, j *actual.Job)
-	JobStarted(now float64, j *actual.Job, reason job.StartReason)
-	// JobDispatched: a grid scheduler sent the job to a site.
-	JobDispatched(now float64, j *actual.Job, site int)
+	// JobDispatched: a grid scheduler sent the job to these machines
+	// (ascending; a split gang names two).
+	JobDispatched(now float64, j *actual.Job, machines []int)
+	JobStarted(now float64, s *Start)
 	// JobFinished: the job ran to completion.
 	JobFinished(now float64, r *Record)
 	// JobKilled: the job was killed at its requested time limit.
 	JobKilled(now float64, r *Record)
 }
 
+// Usage is what a time listener may read of the resources in use.
+type Usage interface {
+	Platform() platform.Platform
+	// Busy is the number of CPUs of machine m executing a job or task.
+	Busy(m int) int
+	// Jobs is the number of jobs at machine m, waiting in its queues or
+	// running on it (0 for a central-queue model, whose waiting jobs are
+	// at no machine: use Busy there).
+	Jobs(m int) int
+}
+
+// TimeListener is a Listener that also integrates over time. The kernel
+// calls TimeAdvanced at the start of every instant t, before any event of
+// t is applied: u then describes the resources in use since the previous
+// instant (the first call is at the first instant).
+type TimeListener interface {
+	Listener
+	TimeAdvanced(t float64, u Usage)
+}
+
+// TaskListener is a Listener told of every job or task a processor of a
+// per-processor-queue model starts, with its actual end (tests check
+// invariants with it; nothing else should need actual ends).
+type TaskListener interface {
+	Listener
+	TaskStarted(r TaskRun)
+}
+
+// TaskRun is one job or task started on one processor.
+type TaskRun struct {
+	Machine, Proc int
+	CPU           int32
+	ID            job.ID
+	Task          int     // -1 for a job without tasks
+	Start, End    float64 // actual interval
+	EstEnd        float64
+	Behind        job.ID // for a backfilled job: the gang it passed
+}
+
 // NopListener implements Listener with methods that do nothing; embed it to
 // implement only the calls you need.
 type NopListener struct{}
 
-func (NopListener) JobSubmitted(float64, *actual.Job)                {}
-func (NopListener) JobStarted(float64, *actual.Job, job.StartReason) {}
-func (NopListener) JobDispatched(float64, *actual.Job, int)          {}
-func (NopListener) JobFinished(float64, *Record)                     {}
-func (NopListener) JobKilled(float64, *Record)                       {}
+func (NopListener) JobSubmitted(float64, *actual.Job)         {}
+func (NopListener) JobDispatched(float64, *actual.Job, []int) {}
+func (NopListener) JobStarted(float64, *Start)                {}
+func (NopListener) JobFinished(float64, *Record)              {}
+func (NopListener) JobKilled(float64, *Record)                {}
 
-// Tee fans every call out to several listeners, in order.
+// Tee fans every call out to several listeners, in order. Time and task
+// calls go to the members that take them.
 type Tee []Listener
 
 func (t Tee) JobSubmitted(now float64, j *actual.Job) {
@@ -63,15 +118,15 @@ func (t Tee) JobSubmitted(now float64, j *actual.Job) {
 	}
 }
 
-func (t Tee) JobStarted(now float64, j *actual.Job, r job.StartReason) {
+func (t Tee) JobStarted(now float64, s *Start) {
 	for _, l := range t {
-		l.JobStarted(now, j, r)
+		l.JobStarted(now, s)
 	}
 }
 
-func (t Tee) JobDispatched(now float64, j *actual.Job, site int) {
+func (t Tee) JobDispatched(now float64, j *actual.Job, ms []int) {
 	for _, l := range t {
-		l.JobDispatched(now, j, site)
+		l.JobDispatched(now, j, ms)
 	}
 }
 
@@ -86,3 +141,35 @@ func (t Tee) JobKilled(now float64, r *Record) {
 		l.JobKilled(now, r)
 	}
 }
+
+func (t Tee) TimeAdvanced(now float64, u Usage) {
+	for _, l := range t {
+		if tl, ok := l.(TimeListener); ok {
+			tl.TimeAdvanced(now, u)
+		}
+	}
+}
+
+func (t Tee) TaskStarted(r TaskRun) {
+	for _, l := range t {
+		if tl, ok := l.(TaskListener); ok {
+			tl.TaskStarted(r)
+		}
+	}
+}
+
+// wants reports whether l, or a member of a Tee, takes calls of kind f.
+func wants(l Listener, f func(Listener) bool) bool {
+	if t, ok := l.(Tee); ok {
+		for _, m := range t {
+			if wants(m, f) {
+				return true
+			}
+		}
+		return false
+	}
+	return f(l)
+}
+
+func isTime(l Listener) bool { _, ok := l.(TimeListener); return ok }
+func isTask(l Listener) bool { _, ok := l.(TaskListener); return ok }

@@ -6,7 +6,8 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
-	"github.com/schedlab/schedlab/policy/queue"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/stats"
 	"github.com/schedlab/schedlab/workload/synth"
 )
@@ -59,7 +60,7 @@ func TestClusterFCFSIsMMc(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := metrics.NewSummary(c, 0)
-	eng, err := engine.NewCluster(engine.ClusterConfig{Procs: c, Policy: queue.NewFCFS(), Source: src, Listener: sum})
+	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(c), Policy: backfill.NewFCFS(), Source: src, Listener: sum})
 	if err != nil {
 		t.Fatal(err)
 	}

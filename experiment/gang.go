@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/gang"
 	"github.com/schedlab/schedlab/rng"
 	"github.com/schedlab/schedlab/workload/synth"
@@ -74,7 +75,7 @@ func RunGang(r GangRun, extra ...engine.Listener) (GangResult, error) {
 	if err != nil {
 		return GangResult{}, err
 	}
-	pol, err := gang.New(gang.Options{Approach: r.Approach, Threshold: r.Threshold, ExamineEvery: r.ExamineEvery, EmptyIdle: r.EmptyIdle},
+	pol, err := gang.New(gang.Options{Approach: r.Approach, Threshold: r.Threshold, EmptyIdle: r.EmptyIdle},
 		rng.New(r.Seed, r.Replication, rng.GridChoice))
 	if err != nil {
 		return GangResult{}, err
@@ -82,19 +83,23 @@ func RunGang(r GangRun, extra ...engine.Listener) (GangResult, error) {
 	if r.Stop <= r.Warmup {
 		return GangResult{}, fmt.Errorf("gang run: stop (%d jobs) must exceed warm-up (%d)", r.Stop, r.Warmup)
 	}
+	plat, err := platform.Sites(sites)
+	if err != nil {
+		return GangResult{}, err
+	}
 	m := metrics.NewGangMetrics(r.Warmup)
-	g, err := engine.NewGangGrid(engine.GangConfig{Sites: sites, Policy: pol, Locals: locals, Gangs: gangs, Listener: append(engine.Tee{m}, extra...),
-		SplitOverhead: r.SplitOverhead, StopAfter: r.Stop})
+	occ := metrics.NewOccupancy()
+	g, err := engine.NewGangGrid(engine.GangConfig{Platform: plat, Policy: pol, Locals: locals, Gangs: gangs, Listener: append(engine.Tee{m, occ}, extra...),
+		SplitOverhead: r.SplitOverhead, ExamineEveryDeparture: r.ExamineEvery, StopAfter: r.Stop})
 	if err != nil {
 		return GangResult{}, err
 	}
 	if err := g.Run(); err != nil {
 		return GangResult{}, err
 	}
-	res := m.Result()
-	st := g.Stats()
-	out := GangResult{Jobs: res.Locals + res.Gangs, RT: res.RT, SLD: res.SLD, WRT: res.WRT, WSLD: res.WSLD,
-		Utilization: st.Utilization, Backfilled: st.Backfilled}
+	st := m.Result()
+	out := GangResult{Jobs: st.Locals + st.Gangs, RT: st.RT, SLD: st.SLD, WRT: st.WRT, WSLD: st.WSLD,
+		Utilization: occ.Utilization(), Backfilled: st.Backfilled}
 	if st.GangsArrived > 0 {
 		out.FinishedPct = 100 * float64(st.GangsFinished) / float64(st.GangsArrived)
 	}

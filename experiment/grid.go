@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/grid"
 	"github.com/schedlab/schedlab/rng"
 	"github.com/schedlab/schedlab/workload/synth"
@@ -97,9 +98,14 @@ func RunGrid(r GridRun, extra ...engine.Listener) (GridResult, error) {
 	for _, n := range sites {
 		total += n
 	}
+	plat, err := platform.Sites(sites)
+	if err != nil {
+		return GridResult{}, err
+	}
 	sum := metrics.NewSummary(total, 0)
 	sum.Skip(r.Warmup)
-	g, err := engine.NewGrid(engine.GridConfig{Sites: sites, Grid: gs, Local: ls, Source: src, Listener: append(engine.Tee{sum}, extra...), StopAfter: r.Stop})
+	occ := metrics.NewOccupancy()
+	g, err := engine.NewGrid(engine.GridConfig{Platform: plat, Grid: gs, Local: ls, Source: src, Listener: append(engine.Tee{sum, occ}, extra...), StopAfter: r.Stop})
 	if err != nil {
 		return GridResult{}, err
 	}
@@ -107,7 +113,7 @@ func RunGrid(r GridRun, extra ...engine.Listener) (GridResult, error) {
 		return GridResult{}, err
 	}
 	m := sum.Result()
-	busy, load := g.Utilization()
+	busy, load := occ.Machines()
 	var util float64
 	for i, b := range busy {
 		util += float64(b * float64(sites[i]))

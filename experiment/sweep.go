@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/schedlab/schedlab/internal/atomicfile"
 	"io"
 	"math"
 	"os"
@@ -14,9 +13,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/schedlab/schedlab/internal/atomicfile"
+	"github.com/schedlab/schedlab/platform"
+
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
-	"github.com/schedlab/schedlab/policy/queue"
+	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/stats"
 	"github.com/schedlab/schedlab/workload/synth"
@@ -148,14 +150,18 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 	if err != nil {
 		return metrics.Result{}, err
 	}
-	order, _ := queue.ParseOrder(s.Policy.Order)
-	pol, err := queue.New(s.Policy.Queue, queue.Options{Procs: s.Platform.Procs, Depth: s.Policy.Depth, Order: order})
+	order, _ := backfill.ParseOrder(s.Policy.Order)
+	pol, err := backfill.New(s.Policy.Queue, backfill.Options{Procs: s.Platform.Procs, Depth: s.Policy.Depth, Order: order})
 	if err != nil {
 		return metrics.Result{}, err
 	}
 	sum := metrics.NewSummary(s.Platform.Procs, 0)
 	sum.Skip(s.Warmup.Jobs)
-	eng, err := engine.NewCluster(engine.ClusterConfig{Procs: s.Platform.Procs, Policy: pol, Source: src, Listener: append(engine.Tee{sum}, extra...)})
+	plat, err := platform.Cluster(s.Platform.Procs)
+	if err != nil {
+		return metrics.Result{}, err
+	}
+	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: src, Listener: append(engine.Tee{sum}, extra...)})
 	if err != nil {
 		return metrics.Result{}, err
 	}
@@ -355,7 +361,7 @@ type Comparison struct {
 	Axis, Baseline, Value string // e.g. policy.grid, random, deferred
 	Context               string // the other labels of the pair
 	Metric                string
-	Diff                  stats.Summary // value minus baseline
+	Diff                  stats.MeanCI // value minus baseline
 }
 
 // Compare pairs points along every policy axis: each value against the

@@ -9,7 +9,8 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
-	"github.com/schedlab/schedlab/policy/queue"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/swf"
@@ -77,7 +78,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err != nil {
 		return nil, err
 	}
-	order, ok := queue.ParseOrder(cfg.Order)
+	order, ok := backfill.ParseOrder(cfg.Order)
 	if !ok {
 		return nil, fmt.Errorf("unknown queue order %q (known: fcfs, sjf)", cfg.Order)
 	}
@@ -94,7 +95,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if procs <= 0 {
 		return nil, fmt.Errorf("trace %s: the header gives no MaxProcs: give the machine size with --procs", rd.Name())
 	}
-	pol, err := queue.New(cfg.Policy, queue.Options{Procs: procs, Depth: cfg.Depth, Order: order})
+	plat, err := platform.Cluster(procs)
+	if err != nil {
+		return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
+	}
+	pol, err := backfill.New(cfg.Policy, backfill.Options{Procs: procs, Depth: cfg.Depth, Order: order})
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +153,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		rec = &recordingSource{src: wsrc}
 		wsrc = rec
 	}
-	eng, err := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: pol, Source: wsrc, Listener: lis, Continue: cfg.Continue})
+	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: wsrc, Listener: lis, Continue: cfg.Continue})
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,8 @@ func (s ProcState) Jobs() int {
 }
 
 // GangView is the read-only state of the two-site gang model
-// (dimitriadou-karatza-2010) from live engine state.
+// (dimitriadou-karatza-2010) from live model state. A view cannot be
+// turned into the model.
 type GangView interface {
 	Sites() int
 	Procs(site int) int
@@ -65,8 +66,4 @@ type GangPolicy interface {
 	// head of its queue cannot start: the queue position of a waiting
 	// local to start instead, or -1 to leave the processor idle.
 	Backfill(now float64, site, proc int, v GangView) int
-	// ExamineEveryDeparture says when the engine calls PickQueued: after
-	// every departure (true), or only after a departure that leaves some
-	// queue empty (false, the paper's rule).
-	ExamineEveryDeparture() bool
 }

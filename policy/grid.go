@@ -5,7 +5,8 @@ import "github.com/schedlab/schedlab/job"
 // GridView is the read-only state of a grid of sites that grid and local
 // schedulers may consult. Loads count jobs queued plus in service.
 // Implementations answer from live state: after a Dispatcher.Send the view
-// reflects the job just placed.
+// reflects the job just placed. A view cannot be turned into the model or
+// the Dispatcher.
 type GridView interface {
 	Sites() int
 	SiteProcs(site int) int
@@ -16,6 +17,9 @@ type GridView interface {
 	SiteIdle(site int) int
 	// ProcJobs is the number of jobs at a processor: queued plus in service.
 	ProcJobs(site, proc int) int
+	// Held lists the jobs waiting in the grid scheduler's queue, in
+	// arrival order. The slice is valid until the next Send.
+	Held() []job.Info
 }
 
 // Dispatcher applies a grid scheduler's decisions at once; the engine
@@ -27,7 +31,7 @@ type Dispatcher interface {
 
 // GridScheduler is a grid-level (meta) scheduler over sites with
 // per-processor queues (zikos-karatza-2008). Jobs it does not send stay in
-// its own FCFS queue, which it keeps.
+// the grid scheduler's queue, which the model keeps (GridView.Held).
 type GridScheduler interface {
 	Name() string
 	// Period is the allocation interval at whose ends Schedule is called

@@ -1,16 +1,20 @@
 package policy
 
-import "github.com/schedlab/schedlab/job"
+import (
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform"
+)
 
-// Queue is a policy for one space-shared cluster of identical processors
-// with a central queue (DESIGN.md section 4.3).
+// QueueScheduler is a policy for a central queue over the machines of a
+// platform (DESIGN.md section 4.3).
 //
 // Calls arrive in this order at each instant: Finish for every job that
 // ended at that instant, then Submit for every job that arrived, then
-// exactly one Schedule. Every job named in a Plan is started by the engine
-// at that instant (or the run stops with an error), so a policy may record
-// the start as soon as it puts it in the plan.
-type Queue interface {
+// exactly one Schedule. Every job named in a Plan is started by the model
+// at that instant (or the run stops with an error naming the policy, the
+// time and the job), so a policy may record the start as soon as it puts
+// it in the plan.
+type QueueScheduler interface {
 	// Name is the policy's registry name, used in errors and reports.
 	Name() string
 	// Submit adds a job to the policy's queue.
@@ -19,25 +23,43 @@ type Queue interface {
 	// or killed). now may be earlier than the job's estimated end.
 	Finish(now float64, id job.ID)
 	// Schedule is one scheduling pass at time now: it appends to plan the
-	// jobs to start now. free is the number of idle processors.
-	Schedule(now float64, free int, plan *Plan)
+	// jobs to start now. v is the machines' state at the start of the
+	// pass; it does not change while the policy fills the plan.
+	Schedule(now float64, v Machines, plan *Plan)
 }
 
-// Start is one decision: start a waiting job now.
+// Machines is the read-only state of the machines under a central queue.
+type Machines interface {
+	// Platform describes the machines (immutable).
+	Platform() platform.Platform
+	// Free is the number of idle CPUs of machine m.
+	Free(m int) int
+}
+
+// Start is one decision: start a waiting job now on a machine. CPUs, when
+// set, names the CPUs (global ids, all on Machine, exactly the job's
+// size); when nil the model gives the job the lowest free ids of Machine.
 type Start struct {
-	ID     job.ID
-	Reason job.StartReason
+	ID      job.ID
+	Reason  job.StartReason
+	Machine int
+	CPUs    platform.Runs
 }
 
-// Plan collects the decisions of one scheduling pass. The engine resets it
+// Plan collects the decisions of one scheduling pass. The model resets it
 // before each pass.
 type Plan struct {
 	Starts []Start
 }
 
-// Start appends a decision to start job id now.
+// Start appends a decision to start job id now on machine 0.
 func (p *Plan) Start(id job.ID, reason job.StartReason) {
 	p.Starts = append(p.Starts, Start{ID: id, Reason: reason})
+}
+
+// StartOn appends a decision to start job id now on machine m.
+func (p *Plan) StartOn(id job.ID, reason job.StartReason, m int) {
+	p.Starts = append(p.Starts, Start{ID: id, Reason: reason, Machine: m})
 }
 
 // Reset empties the plan, keeping its storage.

@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Summary describes a sample and a two-sided Student-t confidence interval
+// MeanCI describes a sample and a two-sided Student-t confidence interval
 // for its mean.
 //
 // N is the number of observations, Mean the sample mean, StdDev the sample
@@ -17,7 +17,7 @@ import (
 // With N == 0 every float field is NaN. With N == 1, Mean is the single
 // observation and StdDev, HalfWidth, Low and High are NaN: one observation
 // says nothing about the spread.
-type Summary struct {
+type MeanCI struct {
 	N         int
 	Mean      float64
 	StdDev    float64
@@ -26,14 +26,14 @@ type Summary struct {
 }
 
 // String formats the summary as "mean ± half-width (n=N)".
-func (s Summary) String() string {
+func (s MeanCI) String() string {
 	return fmt.Sprintf("%g ± %g (n=%d)", s.Mean, s.HalfWidth, s.N)
 }
 
 // CI95 returns the sample summary of xs with a two-sided 95% Student-t
 // confidence interval for the mean: HalfWidth = t_{0.975, n-1} * s / sqrt(n).
-// See Summary for the cases N < 2. It is CI(xs, 0.95).
-func CI95(xs []float64) Summary {
+// See MeanCI for the cases N < 2. It is CI(xs, 0.95).
+func CI95(xs []float64) MeanCI {
 	return CI(xs, 0.95)
 }
 
@@ -43,11 +43,11 @@ func CI95(xs []float64) Summary {
 //
 // The observations are assumed independent and identically distributed,
 // as the means of independent simulation replicas are. If level is not
-// strictly between 0 and 1, HalfWidth, Low and High are NaN. See Summary
+// strictly between 0 and 1, HalfWidth, Low and High are NaN. See MeanCI
 // for the cases N < 2. NaN observations make every float field NaN.
-func CI(xs []float64, level float64) Summary {
+func CI(xs []float64, level float64) MeanCI {
 	n := len(xs)
-	s := Summary{N: n, Mean: Mean(xs), StdDev: math.NaN(), HalfWidth: math.NaN(), Low: math.NaN(), High: math.NaN()}
+	s := MeanCI{N: n, Mean: Mean(xs), StdDev: math.NaN(), HalfWidth: math.NaN(), Low: math.NaN(), High: math.NaN()}
 	if n < 2 {
 		return s
 	}
@@ -69,11 +69,11 @@ func CI(xs []float64, level float64) Summary {
 // of two independent intervals. The interval excludes 0 exactly when the
 // difference is significant at the 5% level.
 //
-// It returns an error, and a zero Summary, if a and b differ in length.
-// With fewer than two pairs the Summary has NaN fields as described there.
-func Paired(a, b []float64) (Summary, error) {
+// It returns an error, and a zero MeanCI, if a and b differ in length.
+// With fewer than two pairs the MeanCI has NaN fields as described there.
+func Paired(a, b []float64) (MeanCI, error) {
 	if len(a) != len(b) {
-		return Summary{}, fmt.Errorf("stats: paired samples differ in length: %d and %d", len(a), len(b))
+		return MeanCI{}, fmt.Errorf("stats: paired samples differ in length: %d and %d", len(a), len(b))
 	}
 	d := make([]float64, len(a))
 	for i := range a {

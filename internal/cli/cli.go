@@ -12,7 +12,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/schedlab/schedlab/experiment"
-	"github.com/schedlab/schedlab/policy/queue"
+	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/swf"
 )
@@ -101,7 +101,7 @@ func (c *runCmd) Run(g *globals) error {
 	if c.Depth != 0 && c.Policy != "backfill" {
 		return usageError{fmt.Errorf("--depth is only for --policy backfill (easy has depth 1, conservative unlimited)")}
 	}
-	if _, err := queue.New(c.Policy, queue.Options{Procs: 1, Depth: c.Depth}); err != nil && strings.HasPrefix(err.Error(), "unknown policy") {
+	if _, err := backfill.New(c.Policy, backfill.Options{Procs: 1, Depth: c.Depth}); err != nil && strings.HasPrefix(err.Error(), "unknown policy") {
 		return usageError{err}
 	}
 	out := c.Out
@@ -213,7 +213,7 @@ func (policiesCmd) Run(g *globals) error {
 		return err
 	}
 	var rows [][2]string
-	for _, d := range queue.Policies() {
+	for _, d := range backfill.Policies() {
 		rows = append(rows, [2]string{d.Name, d.Summary})
 	}
 	if err := section("cluster model (run --policy, scenario policy.queue)", rows); err != nil {

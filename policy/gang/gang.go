@@ -15,9 +15,6 @@ import (
 type Options struct {
 	Approach  int     // 1 or 2
 	Threshold float64 // T >= 0
-	// ExamineEvery examines the grid scheduler's queue after every
-	// departure instead of only after one that leaves a queue empty.
-	ExamineEvery bool
 	// EmptyIdle reads the paper's "empty queue" as an idle processor
 	// (nothing waiting and nothing running) in rule (b) and step 1, instead
 	// of a queue with nothing waiting (DESIGN.md 4.2's reading).
@@ -49,8 +46,7 @@ func New(o Options, r *rand.Rand) (*Policy, error) {
 	return &Policy{o: o, r: r}, nil
 }
 
-func (p *Policy) Name() string                { return fmt.Sprintf("approach%d", p.o.Approach) }
-func (p *Policy) ExamineEveryDeparture() bool { return p.o.ExamineEvery }
+func (p *Policy) Name() string { return fmt.Sprintf("approach%d", p.o.Approach) }
 
 func count(v policy.GangView, s int, f func(policy.ProcState) bool) int {
 	n := 0

@@ -126,7 +126,7 @@ type Hybrid struct {
 	c    chooser
 	ai   float64
 	frac float64
-	held []job.ID // FCFS
+	ids  []job.ID // scratch: the held jobs to send at a tick
 }
 
 func (p *Hybrid) Name() string { return p.name }
@@ -145,15 +145,18 @@ func (p *Hybrid) Schedule(now float64, arrivals []job.Info, tick bool, v policy.
 			}
 			continue
 		}
-		p.held = append(p.held, j.ID)
+		// Deferred: it stays in the grid scheduler's queue (v.Held).
 	}
 	if tick {
-		for _, id := range p.held {
+		p.ids = p.ids[:0]
+		for _, j := range v.Held() { // FCFS; copied because Send changes Held
+			p.ids = append(p.ids, j.ID)
+		}
+		for _, id := range p.ids {
 			if err := d.Send(id, p.c.leastLoaded(v)); err != nil {
 				return err
 			}
 		}
-		p.held = p.held[:0]
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/policy"
 )
 
 // fakeGrid is a hand-set grid state that records dispatches and updates
@@ -17,6 +18,7 @@ type fakeGrid struct {
 	idle  []int
 	jobs  [][]int // per site, per processor
 	sent  []sent
+	held  []job.Info // the grid scheduler's queue, as a model keeps it
 }
 
 type sent struct {
@@ -30,7 +32,15 @@ func (f *fakeGrid) SiteProcs(s int) int     { return f.procs[s] }
 func (f *fakeGrid) SiteLoad(s int) int      { return f.load[s] }
 func (f *fakeGrid) SiteIdle(s int) int      { return f.idle[s] }
 func (f *fakeGrid) ProcJobs(s, p int) int   { return f.jobs[s][p] }
+func (f *fakeGrid) Held() []job.Info        { return f.held }
 func (f *fakeGrid) now(t float64) *fakeDisp { return &fakeDisp{f, t} }
+
+// schedule is one pass as a model runs it: the arrivals join the grid
+// scheduler's queue, then the scheduler decides.
+func (f *fakeGrid) schedule(gs policy.GridScheduler, t float64, arrivals []job.Info, tick bool) error {
+	f.held = append(f.held, arrivals...)
+	return gs.Schedule(t, arrivals, tick, f, f.now(t))
+}
 
 type fakeDisp struct {
 	f *fakeGrid
@@ -38,6 +48,7 @@ type fakeDisp struct {
 }
 
 func (d *fakeDisp) Send(id job.ID, s int) error {
+	d.f.held = slices.DeleteFunc(d.f.held, func(j job.Info) bool { return j.ID == id })
 	d.f.sent = append(d.f.sent, sent{id, s, d.t})
 	d.f.load[s]++
 	if d.f.idle[s] > 0 {
@@ -62,12 +73,12 @@ func TestDeferredDispatchAtTick(t *testing.T) {
 		t.Fatalf("period %v", gs.Period())
 	}
 	for i, at := range []float64{0.1, 0.2, 0.35} {
-		gs.Schedule(at, []job.Info{info(job.ID(i+1), at)}, false, f, f.now(at))
+		f.schedule(gs, at, []job.Info{info(job.ID(i+1), at)}, false)
 	}
 	if len(f.sent) != 0 {
 		t.Fatalf("deferred sent before the tick: %v", f.sent)
 	}
-	gs.Schedule(0.5, nil, true, f, f.now(0.5))
+	f.schedule(gs, 0.5, nil, true)
 	// The tie for job 3 is the policy's first random draw: IntN(2) on a
 	// copy of its stream.
 	tie := rand.New(rand.NewPCG(1, 1)).IntN(2)
@@ -85,16 +96,16 @@ func TestHybridSplitsTheInterval(t *testing.T) {
 	f := &fakeGrid{procs: []int{1, 1, 1}, load: []int{0, 5, 5}, idle: []int{1, 0, 0}}
 	gs, _ := NewScheduler("hybrid", Options{AllocationInterval: 1, RandomFraction: 0.5}, rand.New(rand.NewPCG(9, 9)))
 	replay := rand.New(rand.NewPCG(9, 9))
-	gs.Schedule(0.3, []job.Info{info(1, 0.3)}, false, f, f.now(0.3))
+	f.schedule(gs, 0.3, []job.Info{info(1, 0.3)}, false)
 	r1 := replay.IntN(3)
-	gs.Schedule(0.7, []job.Info{info(2, 0.7)}, false, f, f.now(0.7))
+	f.schedule(gs, 0.7, []job.Info{info(2, 0.7)}, false)
 	if len(f.sent) != 1 || f.sent[0] != (sent{1, r1, 0.3}) {
 		t.Fatalf("after 0.7: sent %v, want job 1 to random site %d at 0.3 only", f.sent, r1)
 	}
 	// reset loads so the least loaded site is unambiguous at the tick
 	f.load = []int{4, 0, 6}
-	gs.Schedule(1.0, nil, true, f, f.now(1.0))
-	gs.Schedule(1.2, []job.Info{info(3, 1.2)}, false, f, f.now(1.2))
+	f.schedule(gs, 1.0, nil, true)
+	f.schedule(gs, 1.2, []job.Info{info(3, 1.2)}, false)
 	r3 := replay.IntN(3)
 	want := []sent{{1, r1, 0.3}, {2, 1, 1.0}, {3, r3, 1.2}}
 	if !slices.Equal(f.sent, want) {
@@ -108,10 +119,10 @@ func TestHybridSplitsTheInterval(t *testing.T) {
 func TestRealTimePrefersIdleWithSQ(t *testing.T) {
 	f := &fakeGrid{procs: []int{8, 8, 8}, load: []int{2, 9, 12}, idle: []int{0, 0, 1}}
 	gs, _ := NewScheduler("realtime", Options{PreferIdle: true}, rand.New(rand.NewPCG(1, 2)))
-	gs.Schedule(1, []job.Info{info(1, 1)}, false, f, f.now(1))
+	f.schedule(gs, 1, []job.Info{info(1, 1)}, false)
 	// site 2 had the only idle processor (load 12 > 2); now none is idle:
 	// least loaded is site 0.
-	gs.Schedule(2, []job.Info{info(2, 2)}, false, f, f.now(2))
+	f.schedule(gs, 2, []job.Info{info(2, 2)}, false)
 	want := []sent{{1, 2, 1}, {2, 0, 2}}
 	if !slices.Equal(f.sent, want) {
 		t.Fatalf("sent %v, want %v", f.sent, want)
@@ -119,7 +130,7 @@ func TestRealTimePrefersIdleWithSQ(t *testing.T) {
 	// Without the SQ preference the least loaded site wins at once.
 	f2 := &fakeGrid{procs: []int{8, 8, 8}, load: []int{2, 9, 12}, idle: []int{0, 0, 1}}
 	gs2, _ := NewScheduler("realtime", Options{}, rand.New(rand.NewPCG(1, 2)))
-	gs2.Schedule(1, []job.Info{info(1, 1)}, false, f2, f2.now(1))
+	f2.schedule(gs2, 1, []job.Info{info(1, 1)}, false)
 	if f2.sent[0].site != 0 {
 		t.Fatalf("without PreferIdle: site %d, want 0", f2.sent[0].site)
 	}
@@ -130,7 +141,7 @@ func TestRealTimePrefersIdleWithSQ(t *testing.T) {
 func TestNormalizedLoad(t *testing.T) {
 	f := &fakeGrid{procs: []int{4, 12}, load: []int{3, 6}, idle: []int{0, 0}}
 	gs, _ := NewScheduler("realtime", Options{NormalizeLoad: true}, rand.New(rand.NewPCG(1, 2)))
-	gs.Schedule(1, []job.Info{info(1, 1)}, false, f, f.now(1))
+	f.schedule(gs, 1, []job.Info{info(1, 1)}, false)
 	if f.sent[0].site != 1 {
 		t.Fatalf("normalized: site %d, want 1", f.sent[0].site)
 	}
@@ -143,7 +154,7 @@ func TestRandomWeightedByCapacity(t *testing.T) {
 	gs, _ := NewScheduler("random", Options{NormalizeLoad: true}, rand.New(rand.NewPCG(5, 6)))
 	const n = 40000
 	for i := 0; i < n; i++ {
-		gs.Schedule(1, []job.Info{info(job.ID(i), 1)}, false, f, f.now(1))
+		f.schedule(gs, 1, []job.Info{info(job.ID(i), 1)}, false)
 	}
 	share := float64(f.load[0]) / n // binomial sd at n=40000: 0.0022
 	if share < 0.24 || share > 0.26 {

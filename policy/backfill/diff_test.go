@@ -1,4 +1,4 @@
-package queue_test
+package backfill_test
 
 import (
 	"fmt"
@@ -9,7 +9,8 @@ import (
 	"github.com/schedlab/schedlab/internal/naive"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
-	"github.com/schedlab/schedlab/policy/queue"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/workload"
 )
 
@@ -19,8 +20,8 @@ type startLog struct {
 	reason map[job.ID]job.StartReason
 }
 
-func (l *startLog) JobStarted(now float64, j *actual.Job, r job.StartReason) {
-	l.start[j.ID], l.reason[j.ID] = now, r
+func (l *startLog) JobStarted(now float64, s *engine.Start) {
+	l.start[s.Job.ID], l.reason[s.Job.ID] = now, s.Reason
 }
 
 // randomWorkload draws n jobs on a machine of procs processors. Times are
@@ -48,14 +49,14 @@ func randomWorkload(r *rand.Rand, overrun bool) ([]actual.Job, int) {
 }
 
 func runEngine(t *testing.T, jobs []actual.Job, procs, depth int, cont bool) *startLog {
-	return runEngineOrder(t, jobs, procs, depth, cont, queue.OrderFCFS)
+	return runEngineOrder(t, jobs, procs, depth, cont, backfill.OrderFCFS)
 }
 
-func runEngineOrder(t *testing.T, jobs []actual.Job, procs, depth int, cont bool, order queue.Order) *startLog {
+func runEngineOrder(t *testing.T, jobs []actual.Job, procs, depth int, cont bool, order backfill.Order) *startLog {
 	t.Helper()
-	pol := queue.NewBackfill("test", procs, depth, order)
+	pol := backfill.NewBackfill("test", procs, depth, order)
 	l := &startLog{start: map[job.ID]float64{}, reason: map[job.ID]job.StartReason{}}
-	c, err := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: cont})
+	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: cont})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func toNaive(jobs []actual.Job, cont bool) []naive.Job {
 // identical schedules — start times and start reasons — at every depth,
 // with and without jobs overrunning their estimates.
 func TestBackfillMatchesNaive(t *testing.T) {
-	depths := []int{1, 2, 3, queue.Unlimited}
+	depths := []int{1, 2, 3, backfill.Unlimited}
 	for seed := uint64(1); seed <= 400; seed++ {
 		r := rand.New(rand.NewPCG(seed, 99))
 		overrun := seed%3 == 0
@@ -105,9 +106,9 @@ func TestBackfillMatchesNaive(t *testing.T) {
 			}
 		}
 		// And strict FCFS.
-		pol := queue.NewFCFS()
+		pol := backfill.NewFCFS()
 		l := &startLog{start: map[job.ID]float64{}, reason: map[job.ID]job.StartReason{}}
-		c, _ := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: overrun})
+		c, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: overrun})
 		if err := c.Run(); err != nil {
 			t.Fatal(err)
 		}
@@ -128,8 +129,8 @@ func TestBackfillSJFMatchesNaive(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 4242))
 		overrun := seed%3 == 0
 		jobs, procs := randomWorkload(r, overrun)
-		for _, d := range []int{1, 2, queue.Unlimited} {
-			got := runEngineOrder(t, jobs, procs, d, overrun, queue.OrderSJF)
+		for _, d := range []int{1, 2, backfill.Unlimited} {
+			got := runEngineOrder(t, jobs, procs, d, overrun, backfill.OrderSJF)
 			starts, reasons, _ := naive.BackfillSJF(toNaive(jobs, overrun), procs, d)
 			for i, j := range jobs {
 				if got.start[j.ID] != starts[i] || got.reason[j.ID].String() != reasons[i] {

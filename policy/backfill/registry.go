@@ -1,4 +1,4 @@
-package queue
+package backfill
 
 import (
 	"fmt"
@@ -19,12 +19,12 @@ type Options struct {
 type Desc struct {
 	Name    string
 	Summary string
-	build   func(Options) (policy.Queue, error)
+	build   func(Options) (policy.QueueScheduler, error)
 }
 
 var registry = []Desc{
 	{"fcfs", "strict first-come first-served: nothing passes a blocked head job",
-		func(o Options) (policy.Queue, error) {
+		func(o Options) (policy.QueueScheduler, error) {
 			if o.Order != OrderFCFS {
 				return nil, fmt.Errorf("policy fcfs: --order %s is not allowed (strict FCFS is FCFS-ordered)", o.Order)
 			}
@@ -34,21 +34,21 @@ var registry = []Desc{
 			return NewFCFS(), nil
 		}},
 	{"easy", "EASY backfilling (Lifka): one reservation for the head job, later jobs backfill around it",
-		func(o Options) (policy.Queue, error) {
+		func(o Options) (policy.QueueScheduler, error) {
 			if o.Depth != 0 && o.Depth != 1 {
 				return nil, fmt.Errorf("policy easy: depth is 1 by definition; use --policy backfill --depth %d", o.Depth)
 			}
 			return NewBackfill("easy", o.Procs, 1, o.Order), nil
 		}},
 	{"conservative", "conservative backfilling (Mu'alem & Feitelson): every waiting job holds a reservation; compression on early ends",
-		func(o Options) (policy.Queue, error) {
+		func(o Options) (policy.QueueScheduler, error) {
 			if o.Depth != 0 {
 				return nil, fmt.Errorf("policy conservative: depth is unlimited by definition; use --policy backfill --depth K")
 			}
 			return NewBackfill("conservative", o.Procs, Unlimited, o.Order), nil
 		}},
 	{"backfill", "backfilling with reservation depth K (--depth; 1 = EASY, 0 = unlimited = conservative)",
-		func(o Options) (policy.Queue, error) {
+		func(o Options) (policy.QueueScheduler, error) {
 			d := o.Depth
 			if d < 0 {
 				return nil, fmt.Errorf("policy backfill: --depth must be >= 0 (0 = unlimited), got %d", d)
@@ -75,7 +75,7 @@ func Policies() []Desc {
 }
 
 // New builds the policy registered under name.
-func New(name string, opt Options) (policy.Queue, error) {
+func New(name string, opt Options) (policy.QueueScheduler, error) {
 	if opt.Procs <= 0 {
 		return nil, fmt.Errorf("policy %s: machine size must be positive, got %d", name, opt.Procs)
 	}

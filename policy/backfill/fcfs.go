@@ -1,4 +1,4 @@
-package queue
+package backfill
 
 import (
 	"github.com/schedlab/schedlab/job"
@@ -18,7 +18,8 @@ func (f *FCFS) Name() string                   { return "fcfs" }
 func (f *FCFS) Submit(now float64, j job.Info) { f.w.insert(j) }
 func (f *FCFS) Finish(now float64, id job.ID)  {}
 
-func (f *FCFS) Schedule(now float64, free int, plan *policy.Plan) {
+func (f *FCFS) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
+	free := v.Free(0)
 	n := 0
 	for n < len(f.w.q) && f.w.q[n].Procs <= free {
 		e := &f.w.q[n]

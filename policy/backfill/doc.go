@@ -45,4 +45,4 @@
 // profile; this makes conservative backfilling cheap on arrival-only
 // instants while staying identical to the full algorithm (the differential
 // tests against internal/naive, in FCFS and SJF order, check exactly that).
-package queue
+package backfill

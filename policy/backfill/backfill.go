@@ -1,4 +1,4 @@
-package queue
+package backfill
 
 import (
 	"fmt"
@@ -84,7 +84,7 @@ func (b *Backfill) Finish(now float64, id job.ID) {
 	}
 }
 
-func (b *Backfill) Schedule(now float64, free int, plan *policy.Plan) {
+func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	b.prof.Advance(now)
 
 	// Jobs running past their estimated end hold their processors for this

@@ -1,4 +1,4 @@
-package queue_test
+package backfill_test
 
 import (
 	"math/rand/v2"
@@ -6,7 +6,8 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
-	"github.com/schedlab/schedlab/policy/queue"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
 )
@@ -34,10 +35,10 @@ func (s *schedule) JobKilled(now float64, r *engine.Record)   { s.add(r) }
 func TestInvariants(t *testing.T) {
 	type pol struct {
 		depth int
-		order queue.Order
+		order backfill.Order
 	}
-	pols := []pol{{1, queue.OrderFCFS}, {2, queue.OrderFCFS}, {queue.Unlimited, queue.OrderFCFS},
-		{1, queue.OrderSJF}, {queue.Unlimited, queue.OrderSJF}}
+	pols := []pol{{1, backfill.OrderFCFS}, {2, backfill.OrderFCFS}, {backfill.Unlimited, backfill.OrderFCFS},
+		{1, backfill.OrderSJF}, {backfill.Unlimited, backfill.OrderSJF}}
 	for seed := uint64(1); seed <= 300; seed++ {
 		r := rand.New(rand.NewPCG(seed, 7))
 		jobs, procs := randomWorkload(r, false)
@@ -56,8 +57,8 @@ func TestInvariants(t *testing.T) {
 			// Reservations are never taken away under FCFS order or with
 			// unlimited depth; under SJF with finite depth a new shorter
 			// job may take the head's place (and its reservation).
-			keeps := p.order == queue.OrderFCFS || p.depth == queue.Unlimited
-			b := queue.NewBackfill("test", procs, p.depth, p.order)
+			keeps := p.order == backfill.OrderFCFS || p.depth == backfill.Unlimited
+			b := backfill.NewBackfill("test", procs, p.depth, p.order)
 			resv := map[job.ID]float64{}
 			b.OnReserve = func(now float64, id job.ID, at float64) {
 				if last, ok := resv[id]; ok && at > last && keeps {
@@ -66,7 +67,7 @@ func TestInvariants(t *testing.T) {
 				resv[id] = at
 			}
 			s := &schedule{}
-			c, _ := engine.NewCluster(engine.ClusterConfig{Procs: procs, Policy: b, Source: workload.FromSlice(jobs), Listener: s})
+			c, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: b, Source: workload.FromSlice(jobs), Listener: s})
 			if err := c.Run(); err != nil {
 				t.Fatalf("seed %d depth %d order %v: %v", seed, p.depth, p.order, err)
 			}

@@ -1,0 +1,205 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
+)
+
+// ClusterConfig describes a simulation of a central queue over the
+// machines of a platform (a single cluster is one machine).
+type ClusterConfig struct {
+	Platform platform.Platform
+	Policy   policy.QueueScheduler // decides which waiting jobs start, where
+	Source   Source                // the workload
+	Listener Listener              // may be nil
+	// Continue lets a job run past its requested time; by default (false)
+	// it is killed at the limit, as resource managers do.
+	Continue bool
+}
+
+// Cluster is one run of the central-queue model; build it with NewCluster
+// and call Run once.
+type Cluster struct {
+	kernel
+	noCompletionsDone
+	noTimers
+	cfg     ClusterConfig
+	waiting map[job.ID]int32
+	running map[job.ID]struct{}
+	free    []int // idle CPUs per machine
+	busy    []int
+	maxCPUs int // the largest machine
+	plan    policy.Plan
+	view    machinesView
+}
+
+// NewCluster checks cfg and returns a simulation ready to Run.
+func NewCluster(cfg ClusterConfig) (*Cluster, error) {
+	p := cfg.Platform
+	if p.Machines() == 0 {
+		return nil, errors.New("engine: a platform is required")
+	}
+	if cfg.Policy == nil || cfg.Source == nil {
+		return nil, errors.New("engine: a policy and a source are required")
+	}
+	c := &Cluster{cfg: cfg, waiting: make(map[job.ID]int32), running: make(map[job.ID]struct{}),
+		free: make([]int, p.Machines()), busy: make([]int, p.Machines())}
+	for m := range c.free {
+		c.free[m] = p.Machine(m).CPUs
+		c.maxCPUs = max(c.maxCPUs, c.free[m])
+	}
+	c.view = machinesView{c}
+	c.init(p, cfg.Listener, cfg.Source)
+	return c, nil
+}
+
+// Stats returns the kernel's counts (complete after Run).
+func (c *Cluster) Stats() Stats { return c.stats }
+
+// Run simulates the whole workload. It returns an error if the source
+// fails, a job is impossible, or the policy makes an invalid decision.
+func (c *Cluster) Run() error { return c.loop(c) }
+
+// Platform, Busy and Jobs implement Usage.
+func (c *Cluster) Platform() platform.Platform { return c.plat }
+func (c *Cluster) Busy(m int) int              { return c.busy[m] }
+func (c *Cluster) Jobs(m int) int              { return 0 }
+
+// machinesView is the policy's read-only view: it cannot be turned back
+// into the model.
+type machinesView struct{ c *Cluster }
+
+func (v machinesView) Platform() platform.Platform { return v.c.plat }
+func (v machinesView) Free(m int) int              { return v.c.free[m] }
+
+func (c *Cluster) admit(j *actual.Job, _ int) error {
+	switch {
+	case j.Procs < 1:
+		return fmt.Errorf("job %d: needs %d processors (must be >= 1)", j.ID, j.Procs)
+	case j.Procs > c.maxCPUs && c.plat.Machines() == 1:
+		return fmt.Errorf("job %d: needs %d processors, the machine has %d", j.ID, j.Procs, c.maxCPUs)
+	case j.Procs > c.maxCPUs:
+		return fmt.Errorf("job %d: needs %d processors, the largest machine has %d", j.ID, j.Procs, c.maxCPUs)
+	}
+	_, waiting := c.waiting[j.ID]
+	_, running := c.running[j.ID]
+	if waiting || running {
+		return fmt.Errorf("job %d: duplicate job id (a job with this id is still in the system)", j.ID)
+	}
+	return nil
+}
+
+func (c *Cluster) arrive(i int32) error {
+	s := &c.slots[i]
+	c.waiting[s.job.ID] = i
+	if q := len(c.waiting); q > c.stats.MaxQueued {
+		c.stats.MaxQueued = q
+	}
+	c.cfg.Policy.Submit(c.now, s.job.Info())
+	return nil
+}
+
+func (c *Cluster) decide() error {
+	c.stats.Passes++
+	c.plan.Reset()
+	c.cfg.Policy.Schedule(c.now, c.view, &c.plan)
+	for k := range c.plan.Starts {
+		if err := c.start(&c.plan.Starts[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Cluster) finish() error {
+	if n := len(c.waiting); n > 0 {
+		return fmt.Errorf("policy %s: %d job(s) never started although all %d processors are free at t=%g",
+			c.cfg.Policy.Name(), n, c.plat.CPUs(), c.now)
+	}
+	return nil
+}
+
+func (c *Cluster) bad(d *policy.Start, format string, a ...any) error {
+	return fmt.Errorf("policy %s at t=%g: start job %d: %s", c.cfg.Policy.Name(), c.now, d.ID, fmt.Sprintf(format, a...))
+}
+
+// start validates decision d and applies it: the job must be waiting, the
+// machine must exist, be able to hold the job (memory, speed) and have
+// enough free CPUs; named CPUs must be on that machine, free and as many
+// as the job needs.
+func (c *Cluster) start(d *policy.Start) error {
+	i, ok := c.waiting[d.ID]
+	if !ok {
+		return c.bad(d, "the job is not waiting")
+	}
+	s := &c.slots[i]
+	m := d.Machine
+	if m < 0 || m >= c.plat.Machines() {
+		return c.bad(d, "no machine %d (the platform has %d)", m, c.plat.Machines())
+	}
+	mach := c.plat.Machine(m)
+	switch {
+	case s.job.Procs > mach.CPUs:
+		return c.bad(d, "needs %d processors, machine %d has %d", s.job.Procs, m, mach.CPUs)
+	case s.job.Procs > c.free[m]:
+		if c.plat.Machines() == 1 {
+			return c.bad(d, "needs %d processors, %d free", s.job.Procs, c.free[m])
+		}
+		return c.bad(d, "needs %d processors, %d free on machine %d", s.job.Procs, c.free[m], m)
+	case mach.Mem > 0 && s.job.Mem > mach.Mem:
+		return c.bad(d, "needs %g KB of memory per CPU, machine %d has %g", s.job.Mem, m, mach.Mem)
+	case s.job.Speed > 0 && s.job.Speed > mach.BM():
+		return c.bad(d, "needs CPU speed %g, machine %d has %g", s.job.Speed, m, mach.BM())
+	}
+	first := c.plat.First(m)
+	if d.CPUs != nil {
+		if n := d.CPUs.Count(); n != s.job.Procs {
+			return c.bad(d, "names %d CPUs for %d processors", n, s.job.Procs)
+		}
+		for k := 0; k+1 < len(d.CPUs); k += 2 {
+			for cpu := d.CPUs[k]; cpu <= d.CPUs[k+1]; cpu++ {
+				if int(cpu) < first || int(cpu) >= first+mach.CPUs {
+					return c.bad(d, "CPU %d is not on machine %d", cpu, m)
+				}
+				if !c.cpus.free(cpu) {
+					return c.bad(d, "CPU %d is busy", cpu)
+				}
+			}
+		}
+		s.cpus = append(s.cpus[:0], d.CPUs...)
+		c.cpus.set(s.cpus, false)
+	} else {
+		s.cpus = c.cpus.take(s.cpus[:0], first, first+mach.CPUs, s.job.Procs)
+	}
+	delete(c.waiting, d.ID)
+	c.running[d.ID] = struct{}{}
+	c.free[m] -= s.job.Procs
+	c.busy[m] += s.job.Procs
+	dur := mach.Duration(s.job.Runtime, s.job.BMEst)
+	if !c.cfg.Continue && s.job.Request > 0 {
+		if limit := mach.Duration(s.job.Request, s.job.BMEst); dur > limit {
+			dur, s.killed = limit, true
+		}
+	}
+	c.startSlot(i, d.Reason, 0)
+	c.events.Push(c.now+dur, ClassCompletion, i)
+	return nil
+}
+
+func (c *Cluster) complete(i int32) error {
+	s := &c.slots[i]
+	m := int(s.machine)
+	c.free[m] += s.job.Procs
+	c.busy[m] -= s.job.Procs
+	c.cpus.set(s.cpus, true)
+	c.end(i, nil)
+	delete(c.running, s.job.ID)
+	c.cfg.Policy.Finish(c.now, s.job.ID)
+	c.release(i)
+	return nil
+}

@@ -1,0 +1,46 @@
+package platform
+
+import "strconv"
+
+// Runs is a set of CPU ids as ascending, disjoint, non-adjacent inclusive
+// runs [lo, hi], stored flat: lo0, hi0, lo1, hi1, ... It is what a start
+// names and what jobs.csv prints.
+type Runs []int32
+
+// Count is the number of CPUs in the set.
+func (r Runs) Count() int {
+	n := 0
+	for i := 0; i+1 < len(r); i += 2 {
+		n += int(r[i+1]-r[i]) + 1
+	}
+	return n
+}
+
+// Add appends CPU c, which must be greater than every id in r, merging it
+// into the last run when adjacent.
+func (r Runs) Add(c int32) Runs {
+	if n := len(r); n > 0 && r[n-1] == c-1 {
+		r[n-1] = c
+		return r
+	}
+	return append(r, c, c)
+}
+
+// AppendText appends r in Batsim's interval syntax: runs separated by
+// spaces, "a" for a single CPU and "a-b" for a run, e.g. "0-3 8".
+func (r Runs) AppendText(b []byte) []byte {
+	for i := 0; i+1 < len(r); i += 2 {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(r[i]), 10)
+		if r[i+1] != r[i] {
+			b = append(b, '-')
+			b = strconv.AppendInt(b, int64(r[i+1]), 10)
+		}
+	}
+	return b
+}
+
+// String is r in Batsim's interval syntax.
+func (r Runs) String() string { return string(r.AppendText(nil)) }
