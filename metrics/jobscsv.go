@@ -12,7 +12,7 @@ import (
 // JobsHeader is the header row of jobs.csv.
 const JobsHeader = "job_id,submission_time,requested_number_of_resources,requested_time," +
 	"starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch," +
-	"final_state,start_reason\n"
+	"allocated_resources,final_state,start_reason\n"
 
 // JobsCSV writes one jobs.csv row per finished job. Unknown values
 // (requested_time when the request is unknown, stretch of a zero-length
@@ -82,6 +82,8 @@ func (j *JobsCSV) row(r *engine.Record) {
 	if ex > 0 {
 		b = num(b, r.Turnaround()/ex)
 	}
+	b = append(b, ',')
+	b = r.CPUs.AppendText(b)
 	b = append(b, ',')
 	b = append(b, r.State.String()...)
 	b = append(b, ',')
