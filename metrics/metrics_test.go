@@ -9,6 +9,7 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
 )
 
 func rec(id job.ID, submit, start, end float64, procs int, req float64, st job.FinalState, why job.StartReason) *engine.Record {
@@ -59,16 +60,22 @@ func TestSummaryHandWorked(t *testing.T) {
 func TestJobsCSVRows(t *testing.T) {
 	var b bytes.Buffer
 	w := NewJobsCSV(&b)
-	w.JobFinished(20, rec(1, 0, 0, 20, 2, 30, job.Completed, job.Immediate))
-	w.JobKilled(15, rec(2, 5, 10, 15.5, 4, -1, job.WalltimeReached, job.Reserved))
-	w.JobFinished(20, rec(3, 10, 20, 20, 1, 5, job.Completed, job.Backfilled))
+	r1 := rec(1, 0, 0, 20, 2, 30, job.Completed, job.Immediate)
+	r1.CPUs = platform.Runs{0, 1}
+	r2 := rec(2, 5, 10, 15.5, 4, -1, job.WalltimeReached, job.Reserved)
+	r2.CPUs = platform.Runs{2, 4, 7, 7}
+	r3 := rec(3, 10, 20, 20, 1, 5, job.Completed, job.Backfilled)
+	r3.CPUs = platform.Runs{5, 5}
+	w.JobFinished(20, r1)
+	w.JobKilled(15, r2)
+	w.JobFinished(20, r3)
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	want := JobsHeader +
-		"1,0,2,30,0,20,20,0,20,1,COMPLETED_SUCCESSFULLY,immediate\n" +
-		"2,5,4,,10,5.5,15.5,5,10.5,1.9090909090909092,COMPLETED_WALLTIME_REACHED,reserved\n" +
-		"3,10,1,5,20,0,20,10,10,,COMPLETED_SUCCESSFULLY,backfilled\n"
+		"1,0,2,30,0,20,20,0,20,1,0-1,COMPLETED_SUCCESSFULLY,immediate\n" +
+		"2,5,4,,10,5.5,15.5,5,10.5,1.9090909090909092,2-4 7,COMPLETED_WALLTIME_REACHED,reserved\n" +
+		"3,10,1,5,20,0,20,10,10,,5,COMPLETED_SUCCESSFULLY,backfilled\n"
 	if got := b.String(); got != want {
 		t.Errorf("jobs.csv\n got %q\nwant %q", got, want)
 	}
