@@ -18,14 +18,18 @@ const (
 	colFinish = "finish_time"
 	colProcs  = "requested_number_of_resources"
 	colState  = "final_state"
+	colAlloc  = "allocated_resources" // optional
 )
 
 var csvColumns = []string{colID, colSubmit, colStart, colFinish, colProcs, colState}
 
 // ReadJobsCSV reads a schedule from a jobs.csv file: a header row, then one
 // row per job. Columns are located by name, in any order; extra columns are
-// ignored. name is used in error messages, which have the form
-// "name:line: column col: problem".
+// ignored. The allocated_resources column is optional: when the header has
+// it, every row's cell must be a CPU list in the normal form of the
+// interval syntax (see ParseResources; the cell is not trimmed) and fills
+// Rec.CPUs; without it Rec.CPUs is nil. name is used in error messages,
+// which have the form "name:line: column col: problem".
 func ReadJobsCSV(r io.Reader, name string) ([]Rec, error) {
 	cr := csv.NewReader(r)
 	header, err := cr.Read()
@@ -96,6 +100,14 @@ func ReadJobsCSV(r io.Reader, name string) ([]Rec, error) {
 		}
 		rec.Procs = procs
 		rec.State = cell(colState)
+		if c, ok := at[colAlloc]; ok {
+			cpus, err := ParseResources(row[c])
+			if err != nil {
+				line, _ := cr.FieldPos(c)
+				return nil, fmt.Errorf("%s:%d: column %s: %s: %v", name, line, colAlloc, quote(row[c]), err)
+			}
+			rec.CPUs = cpus
+		}
 		recs = append(recs, rec)
 	}
 }

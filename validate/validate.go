@@ -24,6 +24,11 @@ type Rec struct {
 	Finish float64
 	Procs  int
 	State  string // StateCompleted or StateWalltime
+	// CPUs are the CPUs the job held, as intervals of global CPU ids (see
+	// ParseResources); nil when unknown (a jobs.csv without the
+	// allocated_resources column). Check accepts any order, but lists read
+	// from a file are in normal form.
+	CPUs []Interval
 }
 
 // Final states of a job, as in Batsim's jobs.csv.
@@ -35,8 +40,16 @@ const (
 // Options describe the machine and the kill rule the schedule was made
 // with.
 type Options struct {
-	Procs int  // machine size
+	Procs int  // machine size: total CPU count of the platform
 	Kill  bool // jobs running past a known Request are killed at Request
+
+	// Machines are the CPU counts of the platform's machines in id order
+	// (machine m owns the ids right after machine m-1's); they must sum to
+	// Procs. nil: one machine of Procs CPUs.
+	Machines []int
+	// OneMachine: every job's CPUs must lie inside one machine (checked
+	// only for records that list their CPUs).
+	OneMachine bool
 }
 
 // Tolerance is the relative tolerance of time comparisons.
@@ -46,8 +59,10 @@ const Tolerance = 1e-9
 const MaxListed = 20
 
 // Error lists the problems found by Check, in a deterministic order:
-// problems of the input, of each record in schedule order, missing jobs in
-// input order, then the capacity violation.
+// problems of the options and the input, of each record in schedule order
+// (its CPU list last), missing jobs in input order, the capacity
+// violation, records without CPUs when others have them, then CPU
+// conflicts in time order.
 type Error struct {
 	Problems []string
 }
@@ -103,6 +118,12 @@ func Expected(in Input, opt Options) (duration float64, state string) {
 
 // Check returns nil if out is a valid schedule of in under opt, else an
 // *Error listing the problems.
+//
+// When records list their CPUs (Rec.CPUs non-nil), Check also verifies
+// processor identities: each record lists as many CPUs as its Procs, no
+// CPU twice, all in [0, opt.Procs), inside one machine if opt.OneMachine,
+// and no CPU is held by two jobs at once. If some records list CPUs and
+// others do not, that is a problem too. See the package documentation.
 func Check(in []Input, out []Rec, opt Options) error {
 	var probs []string
 	add := func(format string, args ...any) { probs = append(probs, fmt.Sprintf(format, args...)) }
@@ -110,6 +131,8 @@ func Check(in []Input, out []Rec, opt Options) error {
 	if opt.Procs <= 0 {
 		add("options: machine size %d, want > 0", opt.Procs)
 	}
+	bounds := machineBounds(opt, add) // machine m: CPUs bounds[m]..bounds[m+1]-1
+
 	index := make(map[int64]int, len(in)) // id -> index into in
 	for i, j := range in {
 		if _, dup := index[j.ID]; dup {
@@ -120,20 +143,20 @@ func Check(in []Input, out []Rec, opt Options) error {
 	}
 
 	seen := make(map[int64]int, len(in)) // id -> number of records
-	for n, r := range out {
+	record := func(n int, r Rec) {
 		i, ok := index[r.ID]
 		if !ok {
 			add("job %d: unknown id (record %d)", r.ID, n+1)
-			continue
+			return
 		}
 		seen[r.ID]++
 		if seen[r.ID] > 1 {
-			continue // reported once below, with the count
+			return // reported once below, with the count
 		}
 		j := in[i]
 		if !finite(r.Submit, r.Start, r.Finish) {
 			add("job %d: non-finite time (submit %v, start %v, finish %v)", r.ID, r.Submit, r.Start, r.Finish)
-			continue
+			return
 		}
 		if !near(r.Submit, j.Submit, absMax(r.Submit, j.Submit)) {
 			add("job %d: submit time %v, trace says %v", r.ID, r.Submit, j.Submit)
@@ -152,6 +175,18 @@ func Check(in []Input, out []Rec, opt Options) error {
 			add("job %d: final state %q, want %q", r.ID, r.State, state)
 		}
 	}
+	var cpus [][]Interval // per record: its CPUs in normal form, clipped to the platform; nil if none
+	withCPUs := 0
+	for n, r := range out {
+		record(n, r)
+		if r.CPUs != nil {
+			if cpus == nil {
+				cpus = make([][]Interval, len(out))
+			}
+			cpus[n] = cpuList(r, opt, bounds, add)
+			withCPUs++
+		}
+	}
 	for i, j := range in {
 		if index[j.ID] != i {
 			continue // a repeated input id, reported above
@@ -164,10 +199,28 @@ func Check(in []Input, out []Rec, opt Options) error {
 		}
 	}
 
+	evs := timeEvents(out)
 	if opt.Procs > 0 {
-		if p := capacity(out, opt.Procs); p != "" {
+		if p := capacity(out, evs, opt.Procs); p != "" {
 			probs = append(probs, p)
 		}
+	}
+	if withCPUs > 0 && withCPUs < len(out) {
+		var ids []string
+		for _, r := range out {
+			if r.CPUs != nil {
+				continue
+			}
+			if len(ids) == MaxListed {
+				ids = append(ids, fmt.Sprintf("and %d more", len(out)-withCPUs-MaxListed))
+				break
+			}
+			ids = append(ids, fmt.Sprint(r.ID))
+		}
+		add("allocated CPUs missing for %d of %d records (jobs %s)", len(out)-withCPUs, len(out), strings.Join(ids, ", "))
+	}
+	if withCPUs > 0 && opt.Procs > 0 {
+		cpuConflicts(out, cpus, evs, add)
 	}
 	if len(probs) > 0 {
 		return &Error{Problems: probs}
@@ -175,15 +228,17 @@ func Check(in []Input, out []Rec, opt Options) error {
 	return nil
 }
 
-// capacity sweeps all start and finish points in time order, finishes
-// before starts at equal times, and describes the first time the running
-// jobs need more than procs processors ("" if never).
-func capacity(out []Rec, procs int) string {
-	type event struct {
-		t     float64
-		start bool
-		rec   int
-	}
+// event is the start or the finish of record rec at time t.
+type event struct {
+	t     float64
+	start bool
+	rec   int
+}
+
+// timeEvents returns the start and finish events of the records that take
+// processor time (finite times, Finish > Start) in sweep order: by time,
+// finishes before starts at equal times, then by record.
+func timeEvents(out []Rec) []event {
 	var evs []event
 	for i, r := range out {
 		if !finite(r.Start, r.Finish) || !(r.Finish > r.Start) {
@@ -206,6 +261,12 @@ func capacity(out []Rec, procs int) string {
 		}
 		return a.rec - b.rec
 	})
+	return evs
+}
+
+// capacity sweeps the events evs of out and describes the first time the
+// running jobs need more than procs processors ("" if never).
+func capacity(out []Rec, evs []event, procs int) string {
 	used := 0
 	var run []int // records running, in start order
 	for _, e := range evs {
