@@ -273,3 +273,33 @@ func TestRunOptionErrors(t *testing.T) {
 		}
 	}
 }
+
+// Every job of the real traces names its CPUs, and the independent
+// validator finds them consistent: as many as requested, inside the
+// machine, none held by two jobs at once (KTH embedded; HPC2N when the
+// shared traces are present).
+func TestAllocatedResourcesValid(t *testing.T) {
+	traces := []string{kth}
+	if _, err := os.Stat(hpc2n); err == nil && !testing.Short() {
+		traces = append(traces, hpc2n)
+	} else {
+		t.Logf("HPC2N not checked (short mode, or %s absent)", hpc2n)
+	}
+	for _, tr := range traces {
+		for _, pol := range []string{"fcfs", "easy", "conservative"} {
+			t.Run(filepath.Base(tr)+"/"+pol, func(t *testing.T) {
+				out := t.TempDir()
+				if _, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Estimate: "request", Out: out, Check: true}); err != nil {
+					t.Fatal(err)
+				}
+				b, err := os.ReadFile(filepath.Join(out, "jobs.csv"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Contains(b, []byte(",allocated_resources,")) {
+					t.Fatal("jobs.csv has no allocated_resources column")
+				}
+			})
+		}
+	}
+}

@@ -138,7 +138,7 @@ func (c *runCmd) Run(g *globals) error {
 		return err
 	}
 	if c.Check {
-		fmt.Fprintln(g.stdout, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once)")
+		fmt.Fprintln(g.stdout, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice)")
 	}
 	if out != "" {
 		fmt.Fprintf(g.stdout, "\nwrote %s and %s\n", filepath.Join(out, "jobs.csv"), filepath.Join(out, "summary.json"))
