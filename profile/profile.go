@@ -23,9 +23,6 @@ func New(total int, origin float64) *Profile {
 	return &Profile{total: total, segs: []seg{{t: origin, free: total}}}
 }
 
-// Total is the size of the pool.
-func (p *Profile) Total() int { return p.total }
-
 // Len is the number of breakpoints (a measure of the profile's cost).
 func (p *Profile) Len() int { return len(p.segs) }
 
@@ -138,40 +135,15 @@ func (p *Profile) Fits(s float64, procs int, d float64) bool {
 // are free on all of [t, Span(t, d)), or +Inf if there is none (procs larger
 // than what is ever free).
 func (p *Profile) Earliest(from float64, procs int, d float64) float64 {
-	return p.earliest(from, procs, d, 0, 0, 0)
-}
-
-// EarliestWithout is Earliest computed as if back more processors were free
-// on [s0, e0): the question "where would this job go if its own allocation
-// [s0, e0) were lifted?", answered without changing the profile.
-//
-// A slot earlier than s0 must start in a segment before s0 with at least
-// procs free (lifting the allocation changes nothing before s0), so the
-// sweep starts at the first such segment, found by a tight scan; if there
-// is none, the answer is s0 itself when the allocation being lifted is the
-// caller's own span of procs processors for d.
-func (p *Profile) EarliestWithout(from float64, procs int, d float64, s0, e0 float64, back int) float64 {
-	segs := p.segs
-	i := p.index(from)
-	if segs[i].free < procs {
-		for i++; i < len(segs) && segs[i].t < s0 && segs[i].free < procs; i++ {
-		}
-		if i < len(segs) && segs[i].t < s0 {
-			from = segs[i].t
-		} else if s0 > from {
-			from = s0
-		}
-	}
-	return p.earliest(from, procs, d, s0, e0, back)
+	return p.earliest(from, procs, d)
 }
 
 // Replace answers "where would a job go if re-placed?" for a job that
 // holds a feasible allocation of procs processors on [s0, Span(s0, d)):
 // the earliest t >= from at which procs processors are free on
-// [t, min(Span(t, d), s0)), or s0 itself. It equals
-// EarliestWithout(from, procs, d, s0, Span(s0, d), procs) for such a job:
-// lifting the job's own span frees [s0, s0+d), so an earlier window, which
-// ends before s0+d, needs room only before s0. One tight scan of the
+// [t, min(Span(t, d), s0)), or s0 itself. It equals Earliest computed as
+// if the job's own span were lifted: lifting it frees [s0, s0+d), so an
+// earlier window, which ends before s0+d, needs room only before s0. One tight scan of the
 // segments before s0; the profile is not changed.
 func (p *Profile) Replace(from float64, procs int, d float64, s0 float64) float64 {
 	segs := p.segs
@@ -211,40 +183,26 @@ func minEnd(s, d, limit float64) float64 {
 // [s0, e0) counts back extra processors. start is the beginning of the
 // current run of pieces with enough processors; the answer is start as
 // soon as that run covers Span(start, d).
-func (p *Profile) earliest(from float64, procs int, d float64, s0, e0 float64, back int) float64 {
+func (p *Profile) earliest(from float64, procs int, d float64) float64 {
 	segs := p.segs
 	n := len(segs)
 	inf := math.Inf(1)
 	i := p.index(from)
-	c, start := from, from
+	start := from
 	for {
 		segEnd := inf
 		if i+1 < n {
 			segEnd = segs[i+1].t
 		}
-		pe, free := segEnd, segs[i].free
-		if back != 0 {
-			if c >= s0 && c < e0 {
-				free += back
-				if e0 < pe {
-					pe = e0
-				}
-			} else if c < s0 && s0 < pe {
-				pe = s0
-			}
-		}
-		if free < procs {
-			if pe == inf {
+		if segs[i].free < procs {
+			if segEnd == inf {
 				return inf
 			}
-			start = pe
-		} else if Span(start, d) <= pe {
+			start = segEnd
+		} else if Span(start, d) <= segEnd {
 			return start
 		}
-		c = pe
-		if pe == segEnd {
-			i++
-		}
+		i++
 	}
 }
 

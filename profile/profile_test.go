@@ -87,11 +87,11 @@ func TestHandWorked(t *testing.T) {
 			t.Errorf("Earliest(procs %d, d %g) = %v, want %v", c.procs, c.d, got, c.want)
 		}
 	}
-	// Lifting the 3-processor span [5,20) frees room: 4 procs for 6 s can
-	// now start at 0? No: [0,5) has 4 free but [5,6) then has 4 free too
-	// (1+3), so yes, at 0.
-	if got := p.EarliestWithout(0, 4, 6, 5, 20, 3); got != 0 {
-		t.Errorf("EarliestWithout = %v, want 0", got)
+	// Re-placing the 3-processor job of [5,20) (d = 15): lifted, 4 procs
+	// would be free on [0,5) and 1+3 on [5,10), so it could start at 0 if
+	// it needed only the room before its own start: Replace answers 0.
+	if got := p.Replace(0, 3, 15, 5); got != 0 {
+		t.Errorf("Replace = %v, want 0", got)
 	}
 	p.Release(5, 20, 3)
 	p.Release(0, 10, 6)
@@ -136,7 +136,8 @@ func TestAgainstNaive(t *testing.T) {
 				t.Fatalf("trial %d: Fits(%v,%d,%v) = %v, earliest %v", trial, now, procs, d, fits, want)
 			}
 		}
-		// EarliestWithout on a real allocation that starts in the future
+		// Replace on a real allocation that starts in the future equals
+		// the earliest start with that allocation lifted
 		for k, a := range as {
 			if a.s < now {
 				continue
@@ -147,10 +148,6 @@ func TestAgainstNaive(t *testing.T) {
 				d = 0
 			}
 			want := naiveEarliest(total, rest, now, a.procs, d)
-			got := p.EarliestWithout(now, a.procs, d, a.s, a.e, a.procs)
-			if got != want {
-				t.Fatalf("trial %d: EarliestWithout(alloc %v) = %v, want %v; profile %s", trial, a, got, want, p)
-			}
 			if got := p.Replace(now, a.procs, d, a.s); got != want {
 				t.Fatalf("trial %d: Replace(alloc %v) = %v, want %v; profile %s", trial, a, got, want, p)
 			}
