@@ -178,11 +178,10 @@ func minEnd(s, d, limit float64) float64 {
 	return limit
 }
 
-// earliest sweeps the pieces of the profile from the one containing from.
-// Pieces are the segments, further cut at s0 and e0; a piece inside
-// [s0, e0) counts back extra processors. start is the beginning of the
-// current run of pieces with enough processors; the answer is start as
-// soon as that run covers Span(start, d).
+// earliest sweeps the segments of the profile from the one containing
+// from. start is the beginning of the current run of segments with enough
+// processors; the answer is start as soon as that run covers
+// Span(start, d).
 func (p *Profile) earliest(from float64, procs int, d float64) float64 {
 	segs := p.segs
 	n := len(segs)
