@@ -32,8 +32,7 @@ type Cluster struct {
 	waiting map[job.ID]int32
 	running map[job.ID]struct{}
 	free    []int // idle CPUs per machine
-	busy    []int
-	maxCPUs int // the largest machine
+	maxCPUs int   // the largest machine
 	plan    policy.Plan
 	view    machinesView
 }
@@ -48,7 +47,7 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 		return nil, errors.New("engine: a policy and a source are required")
 	}
 	c := &Cluster{cfg: cfg, waiting: make(map[job.ID]int32), running: make(map[job.ID]struct{}),
-		free: make([]int, p.Machines()), busy: make([]int, p.Machines())}
+		free: make([]int, p.Machines())}
 	for m := range c.free {
 		c.free[m] = p.Machine(m).CPUs
 		c.maxCPUs = max(c.maxCPUs, c.free[m])
@@ -64,11 +63,6 @@ func (c *Cluster) Stats() Stats { return c.stats }
 // Run simulates the whole workload. It returns an error if the source
 // fails, a job is impossible, or the policy makes an invalid decision.
 func (c *Cluster) Run() error { return c.loop(c) }
-
-// Platform, Busy and Jobs implement Usage.
-func (c *Cluster) Platform() platform.Platform { return c.plat }
-func (c *Cluster) Busy(m int) int              { return c.busy[m] }
-func (c *Cluster) Jobs(m int) int              { return 0 }
 
 // machinesView is the policy's read-only view: it cannot be turned back
 // into the model.
@@ -179,7 +173,7 @@ func (c *Cluster) start(d *policy.Start) error {
 	delete(c.waiting, d.ID)
 	c.running[d.ID] = struct{}{}
 	c.free[m] -= s.job.Procs
-	c.busy[m] += s.job.Procs
+	c.usage.Busy[m] += s.job.Procs
 	dur := mach.Duration(s.job.Runtime, s.job.BMEst)
 	if !c.cfg.Continue && s.job.Request > 0 {
 		if limit := mach.Duration(s.job.Request, s.job.BMEst); dur > limit {
@@ -195,7 +189,7 @@ func (c *Cluster) complete(i int32) error {
 	s := &c.slots[i]
 	m := int(s.machine)
 	c.free[m] += s.job.Procs
-	c.busy[m] -= s.job.Procs
+	c.usage.Busy[m] -= s.job.Procs
 	c.cpus.set(s.cpus, true)
 	c.end(i, nil)
 	delete(c.running, s.job.ID)

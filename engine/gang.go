@@ -64,9 +64,7 @@ type GangGrid struct {
 	gsQueue  []int32    // slots of gangs waiting at the grid scheduler, oldest first
 	gsInfo   []job.Info // their policy views, kept alongside
 	freed    []policy.ProcRef
-	emptied  bool  // a queue became empty during this instant's departures
-	busy     []int // processors executing, per site
-	present  []int // queue entries and running things, per site
+	emptied  bool // a queue became empty during this instant's departures
 	sitesBuf []int
 }
 
@@ -82,7 +80,7 @@ func NewGangGrid(cfg GangConfig) (*GangGrid, error) {
 	if !(cfg.SplitOverhead >= 0) || math.IsInf(cfg.SplitOverhead, 1) {
 		return nil, fmt.Errorf("engine: split overhead must be finite and >= 0, got %g", cfg.SplitOverhead)
 	}
-	g := &GangGrid{cfg: cfg, gangs: map[int32]*gangState{}, busy: make([]int, p.Machines()), present: make([]int, p.Machines())}
+	g := &GangGrid{cfg: cfg, gangs: map[int32]*gangState{}}
 	for m := 0; m < p.Machines(); m++ {
 		g.sites = append(g.sites, make([]gProc, p.Machine(m).CPUs))
 	}
@@ -96,11 +94,6 @@ func (g *GangGrid) Run() error { return g.loop(g) }
 
 // Stats returns the kernel's counts (complete after Run).
 func (g *GangGrid) Stats() Stats { return g.stats }
-
-// Platform, Busy and Jobs implement Usage.
-func (g *GangGrid) Platform() platform.Platform { return g.plat }
-func (g *GangGrid) Busy(s int) int              { return g.busy[s] }
-func (g *GangGrid) Jobs(s int) int              { return g.present[s] } // a gang counts once per task
 
 func (g *GangGrid) isGangStream(k int) bool { return k == len(g.sites) }
 
@@ -218,7 +211,7 @@ func (g *GangGrid) arrive(i int32) error {
 	sl.cpus = append(sl.cpus[:0], cpu, cpu)
 	pr := &g.sites[k][p]
 	pr.queue.push(gEntry{slot: i, task: -1})
-	g.present[k]++
+	g.usage.Jobs[k]++
 	return g.next(k, p)
 }
 
@@ -265,7 +258,7 @@ func (g *GangGrid) place(i int32, pl policy.GangPlacement) error {
 	g.gangs[i] = &gangState{procs: append([]policy.ProcRef(nil), pl.Procs...), split: pl.Split, remaining: j.Procs}
 	for t, r := range pl.Procs {
 		g.sites[r.Site][r.Proc].queue.push(gEntry{slot: i, task: int32(t)})
-		g.present[r.Site]++
+		g.usage.Jobs[r.Site]++
 	}
 	slices.Sort(g.sitesBuf)
 	g.lis.JobDispatched(g.now, j, g.sitesBuf)
@@ -313,10 +306,10 @@ func (g *GangGrid) run(pr *gProc, r policy.ProcRef, e gEntry, runtime, estimate 
 	pr.executing, pr.running, pr.estEnd = true, e, g.now+estimate
 	cpu := int32(g.plat.First(r.Site) + r.Proc)
 	if g.task != nil {
-		g.task.TaskStarted(TaskRun{Machine: r.Site, Proc: r.Proc, CPU: cpu, ID: g.slots[e.slot].job.ID, Task: int(e.task), Start: g.now,
+		g.taskStarted(TaskRun{Machine: r.Site, Proc: r.Proc, CPU: cpu, ID: g.slots[e.slot].job.ID, Task: int(e.task), Start: g.now,
 			End: g.now + runtime, EstEnd: g.now + estimate, Behind: behind})
 	}
-	g.busy[r.Site]++
+	g.usage.Busy[r.Site]++
 	g.events.Push(g.now+runtime, ClassCompletion, cpu)
 }
 
@@ -370,8 +363,8 @@ func (g *GangGrid) complete(cpu int32) error {
 	pr := &g.sites[s][p]
 	e := pr.running
 	pr.executing = false
-	g.busy[s]--
-	g.present[s]--
+	g.usage.Busy[s]--
+	g.usage.Jobs[s]--
 	g.freed = append(g.freed, policy.ProcRef{Site: s, Proc: p})
 	g.sitesBuf = g.sitesBuf[:0]
 	if e.task >= 0 {

@@ -38,10 +38,11 @@ func (p *proc) jobs() int {
 	return n
 }
 
+// A site's load (jobs queued + in service) and busy processors (running
+// a job; FCFS: a processor with a queue is busy) are kept in the kernel's
+// usage counts; its idle processors are the others.
 type site struct {
 	procs []proc
-	load  int // jobs queued + in service
-	idle  int // processors with nothing running and nothing queued
 }
 
 // Grid is one run of the two-level grid model; build it with NewGrid.
@@ -73,7 +74,7 @@ func NewGrid(cfg GridConfig) (*Grid, error) {
 	g.sites = make([]site, cfg.Platform.Machines())
 	for i := range g.sites {
 		n := cfg.Platform.Machine(i).CPUs
-		g.sites[i] = site{procs: make([]proc, n), idle: n}
+		g.sites[i] = site{procs: make([]proc, n)}
 	}
 	g.init(cfg.Platform, cfg.Listener, cfg.Source)
 	g.stopAfter = cfg.StopAfter
@@ -97,20 +98,14 @@ func (g *Grid) Stats() Stats { return g.stats }
 // Run simulates until the stopping rule.
 func (g *Grid) Run() error { return g.loop(g) }
 
-// Platform, Busy and Jobs implement Usage: busy processors and jobs
-// present (queued + in service) per site.
-func (g *Grid) Platform() platform.Platform { return g.plat }
-func (g *Grid) Busy(s int) int              { return len(g.sites[s].procs) - g.sites[s].idle } // FCFS: a processor with a queue is busy
-func (g *Grid) Jobs(s int) int              { return g.sites[s].load }
-
 // gridView is the policies' read-only view: it cannot be turned back into
 // the model or the dispatcher.
 type gridView struct{ g *Grid }
 
 func (v gridView) Sites() int            { return len(v.g.sites) }
 func (v gridView) SiteProcs(s int) int   { return len(v.g.sites[s].procs) }
-func (v gridView) SiteLoad(s int) int    { return v.g.sites[s].load }
-func (v gridView) SiteIdle(s int) int    { return v.g.sites[s].idle }
+func (v gridView) SiteLoad(s int) int    { return v.g.usage.Jobs[s] }
+func (v gridView) SiteIdle(s int) int    { return len(v.g.sites[s].procs) - v.g.usage.Busy[s] }
 func (v gridView) ProcJobs(s, p int) int { return v.g.sites[s].procs[p].jobs() }
 func (v gridView) Held() []job.Info      { return v.g.heldInfo }
 
@@ -186,13 +181,13 @@ func (g *Grid) send(id job.ID, s int) error {
 	sl.cpus = append(sl.cpus[:0], cpu, cpu)
 	g.sitesBuf = append(g.sitesBuf[:0], s)
 	g.lis.JobDispatched(g.now, &sl.job, g.sitesBuf)
-	st.load++
+	g.usage.Jobs[s]++
 	pr := &st.procs[p]
 	if pr.busy {
 		pr.queue.push(i)
 		return nil
 	}
-	st.idle--
+	g.usage.Busy[s]++
 	g.startOn(s, p, i)
 	return nil
 }
@@ -203,7 +198,7 @@ func (g *Grid) startOn(s, p int, i int32) {
 	g.startSlot(i, reasonFor(g.now, sl.job.Submit), 0)
 	dur := g.plat.Machine(s).Duration(sl.job.Runtime, sl.job.BMEst)
 	if g.task != nil {
-		g.task.TaskStarted(TaskRun{Machine: s, Proc: p, CPU: sl.cpus[0], ID: sl.job.ID, Task: -1,
+		g.taskStarted(TaskRun{Machine: s, Proc: p, CPU: sl.cpus[0], ID: sl.job.ID, Task: -1,
 			Start: g.now, End: g.now + dur, EstEnd: g.now + sl.job.Estimate})
 	}
 	g.events.Push(g.now+dur, ClassCompletion, i)
@@ -218,7 +213,7 @@ func (g *Grid) complete(i int32) error {
 	g.sitesBuf = append(g.sitesBuf[:0], s)
 	g.end(i, g.sitesBuf)
 	g.release(i)
-	st.load--
+	g.usage.Jobs[s]--
 	if g.stopped {
 		pr.busy = false
 		return nil
@@ -228,6 +223,6 @@ func (g *Grid) complete(i int32) error {
 		return nil
 	}
 	pr.busy = false
-	st.idle++
+	g.usage.Busy[s]--
 	return nil
 }

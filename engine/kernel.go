@@ -42,8 +42,6 @@ type model interface {
 	decide() error
 	// finish is called once after the last instant (not after a stop).
 	finish() error
-	// usage reports the resources in use, for time listeners.
-	Usage
 }
 
 // slot is a job present in the system: the only place that holds its
@@ -71,8 +69,9 @@ type kernel struct {
 	srcDone  []bool
 	lastSub  []float64
 	lis      Listener
-	tlis     TimeListener // lis, when some listener integrates over time; else nil
-	task     TaskListener // lis, when some listener takes task starts; else nil
+	tlis     []TimeListener // the listeners that integrate over time
+	task     []TaskListener // the listeners told of task starts
+	usage    Usage          // the model's counts, for time listeners
 	rec      Record
 	stats    Stats
 	cpus     cpuSet
@@ -89,12 +88,16 @@ func (k *kernel) init(p platform.Platform, lis Listener, srcs ...Source) {
 		lis = NopListener{}
 	}
 	k.lis = lis
-	if wants(lis, isTime) {
-		k.tlis = timeOf(lis)
+	for _, l := range flatten(lis, nil) {
+		if t, ok := l.(TimeListener); ok {
+			k.tlis = append(k.tlis, t)
+		}
+		if t, ok := l.(TaskListener); ok {
+			k.task = append(k.task, t)
+		}
 	}
-	if wants(lis, isTask) {
-		k.task = taskOf(lis)
-	}
+	n := p.Machines()
+	k.usage = Usage{Platform: p, Busy: make([]int, n), Jobs: make([]int, n)}
 	k.srcs = srcs
 	k.srcDone = make([]bool, len(srcs))
 	k.lastSub = make([]float64, len(srcs))
@@ -115,8 +118,8 @@ func (k *kernel) loop(m model) error {
 	for k.events.Len() > 0 && !k.stopped {
 		t := k.events.Peek().Time
 		k.now = t
-		if k.tlis != nil {
-			k.tlis.TimeAdvanced(t, m)
+		for _, l := range k.tlis {
+			l.TimeAdvanced(t, &k.usage)
 		}
 		completions := false
 		for k.events.Len() > 0 && k.events.Peek().Time == t && !k.stopped {
@@ -275,16 +278,9 @@ type noTimers struct{}
 
 func (noTimers) timer(int32) error { return nil }
 
-func timeOf(l Listener) TimeListener {
-	if t, ok := l.(Tee); ok {
-		return t
+// taskStarted tells the task listeners of r.
+func (k *kernel) taskStarted(r TaskRun) {
+	for _, l := range k.task {
+		l.TaskStarted(r)
 	}
-	return l.(TimeListener)
-}
-
-func taskOf(l Listener) TaskListener {
-	if t, ok := l.(Tee); ok {
-		return t
-	}
-	return l.(TaskListener)
 }

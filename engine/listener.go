@@ -59,15 +59,16 @@ type Listener interface {
 	JobKilled(now float64, r *Record)
 }
 
-// Usage is what a time listener may read of the resources in use.
-type Usage interface {
-	Platform() platform.Platform
-	// Busy is the number of CPUs of machine m executing a job or task.
-	Busy(m int) int
-	// Jobs is the number of jobs at machine m, waiting in its queues or
-	// running on it (0 for a central-queue model, whose waiting jobs are
-	// at no machine: use Busy there).
-	Jobs(m int) int
+// Usage is what a time listener may read of the resources in use: per
+// machine, the CPUs executing a job or task (Busy) and the jobs at the
+// machine, waiting in its queues or running on it (Jobs; a gang counts once
+// per task; always 0 for a central-queue model, whose waiting jobs are at
+// no machine). The slices belong to the model: read them during the call,
+// never keep or change them.
+type Usage struct {
+	Platform platform.Platform
+	Busy     []int
+	Jobs     []int
 }
 
 // TimeListener is a Listener that also integrates over time. The kernel
@@ -76,7 +77,7 @@ type Usage interface {
 // instant (the first call is at the first instant).
 type TimeListener interface {
 	Listener
-	TimeAdvanced(t float64, u Usage)
+	TimeAdvanced(t float64, u *Usage)
 }
 
 // TaskListener is a Listener told of every job or task a processor of a
@@ -142,34 +143,13 @@ func (t Tee) JobKilled(now float64, r *Record) {
 	}
 }
 
-func (t Tee) TimeAdvanced(now float64, u Usage) {
-	for _, l := range t {
-		if tl, ok := l.(TimeListener); ok {
-			tl.TimeAdvanced(now, u)
-		}
-	}
-}
-
-func (t Tee) TaskStarted(r TaskRun) {
-	for _, l := range t {
-		if tl, ok := l.(TaskListener); ok {
-			tl.TaskStarted(r)
-		}
-	}
-}
-
-// wants reports whether l, or a member of a Tee, takes calls of kind f.
-func wants(l Listener, f func(Listener) bool) bool {
+// flatten lists l's listeners, the members of Tees included, in call order.
+func flatten(l Listener, out []Listener) []Listener {
 	if t, ok := l.(Tee); ok {
 		for _, m := range t {
-			if wants(m, f) {
-				return true
-			}
+			out = flatten(m, out)
 		}
-		return false
+		return out
 	}
-	return f(l)
+	return append(out, l)
 }
-
-func isTime(l Listener) bool { _, ok := l.(TimeListener); return ok }
-func isTask(l Listener) bool { _, ok := l.(TaskListener); return ok }

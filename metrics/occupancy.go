@@ -21,9 +21,9 @@ type Occupancy struct {
 func NewOccupancy() *Occupancy { return &Occupancy{} }
 
 // TimeAdvanced implements engine.TimeListener.
-func (o *Occupancy) TimeAdvanced(t float64, u engine.Usage) {
+func (o *Occupancy) TimeAdvanced(t float64, u *engine.Usage) {
 	if !o.started {
-		p := u.Platform()
+		p := u.Platform
 		n := p.Machines()
 		o.busy, o.present, o.cpus = make([]float64, n), make([]float64, n), make([]int, n)
 		for m := range o.cpus {
@@ -38,11 +38,10 @@ func (o *Occupancy) TimeAdvanced(t float64, u engine.Usage) {
 		return
 	}
 	busy := 0
-	for m := range o.busy {
-		b := u.Busy(m)
+	for m, b := range u.Busy {
 		busy += b
 		o.busy[m] += float64(dt * float64(b))
-		o.present[m] += float64(dt * float64(u.Jobs(m)))
+		o.present[m] += float64(dt * float64(u.Jobs[m]))
 	}
 	o.total += float64(dt * float64(busy))
 }

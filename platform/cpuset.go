@@ -26,6 +26,16 @@ func (r Runs) Add(c int32) Runs {
 	return append(r, c, c)
 }
 
+// AddRun appends the CPUs lo..hi (lo <= hi), all greater than every id in
+// r, merging them into the last run when adjacent.
+func (r Runs) AddRun(lo, hi int32) Runs {
+	if n := len(r); n > 0 && r[n-1] == lo-1 {
+		r[n-1] = hi
+		return r
+	}
+	return append(r, lo, hi)
+}
+
 // AppendText appends r in Batsim's interval syntax: runs separated by
 // spaces, "a" for a single CPU and "a-b" for a run, e.g. "0-3 8".
 func (r Runs) AppendText(b []byte) []byte {
