@@ -123,7 +123,7 @@ func (v gangView) Sites() int      { return len(v.g.sites) }
 func (v gangView) Procs(s int) int { return len(v.g.sites[s]) }
 func (v gangView) Proc(s, p int) policy.ProcState {
 	pr := &v.g.sites[s][p]
-	st := policy.ProcState{Executing: pr.executing, Waiting: pr.queue.len(), EstEnd: math.Max(pr.estEnd, v.g.now)}
+	st := policy.ProcState{Executing: pr.executing, Waiting: pr.queue.len(), EstEnd: max(pr.estEnd, v.g.now)}
 	if st.Waiting > 0 {
 		st.HeadGang = pr.queue.peek().task >= 0
 	}
@@ -141,7 +141,7 @@ func (v gangView) GangStart(s, p int) float64 {
 	for _, r := range gs.procs {
 		q := &g.sites[r.Site][r.Proc]
 		if q.executing {
-			t = math.Max(t, q.estEnd)
+			t = max(t, q.estEnd)
 		}
 	}
 	return t

@@ -156,13 +156,17 @@ func (p *Policy) PlaceArrival(now float64, g job.Info, v policy.GangView) (polic
 	return policy.GangPlacement{}, false
 }
 
-// largest returns the index of the largest gang satisfying ok, the oldest
-// (first in the queue) on ties, or -1.
-func largest(queue []job.Info, ok func(job.Info) bool) int {
-	best := -1
-	for i, g := range queue {
-		if ok(g) && (best < 0 || g.Procs > queue[best].Procs) {
-			best = i
+// largest returns the index of the largest gang of at most limit tasks,
+// the oldest (first in the queue) on ties, or -1. A gang of exactly limit
+// tasks ends the scan: nothing later can beat it.
+func largest(queue []job.Info, limit int) int {
+	best, size := -1, 0
+	for i := range queue {
+		if n := queue[i].Procs; n <= limit && n > size {
+			best, size = i, n
+			if n == limit {
+				break
+			}
 		}
 	}
 	return best
@@ -173,7 +177,7 @@ func (p *Policy) PickQueued(now float64, queue []job.Info, v policy.GangView) (i
 	for s := 0; s < v.Sites(); s++ {
 		maxEmpty = max(maxEmpty, count(v, s, p.emptyRule()))
 	}
-	if i := largest(queue, func(g job.Info) bool { return g.Procs <= maxEmpty }); i >= 0 { // step 1
+	if i := largest(queue, maxEmpty); i >= 0 { // step 1
 		s := p.pickSite(v, queue[i].Procs, p.emptyRule())
 		return i, p.onSite(v, s, queue[i].Procs), true
 	}
@@ -182,7 +186,7 @@ func (p *Policy) PickQueued(now float64, queue []job.Info, v policy.GangView) (i
 		for s := 0; s < v.Sites(); s++ {
 			totalIdle += count(v, s, idle)
 		}
-		if i := largest(queue, func(g job.Info) bool { return g.Procs <= totalIdle }); i >= 0 {
+		if i := largest(queue, totalIdle); i >= 0 {
 			pl, _ := p.split(v, queue[i].Procs)
 			return i, pl, true
 		}
