@@ -170,6 +170,7 @@ func (c *Cluster) start(d *policy.Start) error {
 	} else {
 		s.cpus = c.cpus.take(s.cpus[:0], first, first+mach.CPUs, s.job.Procs)
 	}
+	s.machine = int32(m)
 	delete(c.waiting, d.ID)
 	c.running[d.ID] = struct{}{}
 	c.free[m] -= s.job.Procs

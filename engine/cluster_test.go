@@ -25,7 +25,7 @@ type recorder struct {
 	ends   map[job.ID]float64
 }
 
-func (r *recorder) JobStarted(now float64, s *engine.Start) {
+func (r *recorder) JobStarted(now float64, s engine.Start) {
 	r.starts[s.Job.ID] = started{now, s.Reason}
 }
 func (r *recorder) JobFinished(now float64, rec *engine.Record) { r.ends[rec.Job.ID] = now }

@@ -208,7 +208,7 @@ func (g *GangGrid) arrive(i int32) error {
 		return fmt.Errorf("policy %s at t=%g: local job %d: no processor %d at site %d", g.cfg.Policy.Name(), g.now, sl.job.ID, p, k)
 	}
 	cpu := int32(g.plat.First(k) + p)
-	sl.cpus = append(sl.cpus[:0], cpu, cpu)
+	sl.cpus, sl.machine = append(sl.cpus[:0], cpu, cpu), int32(k)
 	pr := &g.sites[k][p]
 	pr.queue.push(gEntry{slot: i, task: -1})
 	g.usage.Jobs[k]++
@@ -255,6 +255,7 @@ func (g *GangGrid) place(i int32, pl policy.GangPlacement) error {
 	for _, c := range ids {
 		sl.cpus = sl.cpus.Add(c)
 	}
+	sl.machine = int32(g.plat.MachineOf(int(ids[0]))) // the machine of the lowest CPU id
 	g.gangs[i] = &gangState{procs: append([]policy.ProcRef(nil), pl.Procs...), split: pl.Split, remaining: j.Procs}
 	for t, r := range pl.Procs {
 		g.sites[r.Site][r.Proc].queue.push(gEntry{slot: i, task: int32(t)})

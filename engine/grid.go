@@ -178,7 +178,7 @@ func (g *Grid) send(id job.ID, s int) error {
 	g.held = append(g.held[:k], g.held[k+1:]...)
 	g.heldInfo = append(g.heldInfo[:k], g.heldInfo[k+1:]...)
 	cpu := int32(g.plat.First(s) + p)
-	sl.cpus = append(sl.cpus[:0], cpu, cpu)
+	sl.cpus, sl.machine = append(sl.cpus[:0], cpu, cpu), int32(s)
 	g.sitesBuf = append(g.sitesBuf[:0], s)
 	g.lis.JobDispatched(g.now, &sl.job, g.sitesBuf)
 	g.usage.Jobs[s]++

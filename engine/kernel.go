@@ -79,7 +79,6 @@ type kernel struct {
 	stopAfter, ended int64
 	stopped          bool
 	ran              bool
-	start            Start
 }
 
 func (k *kernel) init(p platform.Platform, lis Listener, srcs ...Source) {
@@ -194,7 +193,7 @@ func (k *kernel) load(m model, s int) error {
 	k.lastSub[s] = j.Submit
 	i := k.alloc()
 	sl := &k.slots[i]
-	sl.job, sl.stream, sl.machine = j, int32(s), -1
+	sl.job, sl.stream, sl.machine, sl.killed, sl.cpus = j, int32(s), -1, false, sl.cpus[:0]
 	k.events.Push(j.Submit, ClassArrival, i)
 	return nil
 }
@@ -219,24 +218,21 @@ func (k *kernel) alloc() int32 {
 	return int32(len(k.slots) - 1)
 }
 
-// release frees slot i, keeping its CPU list's storage for reuse.
+// release frees slot i. The slot is not cleared: load overwrites every
+// field a new job reads before it is read (and the CPU list's storage is
+// reused).
 func (k *kernel) release(i int32) {
-	cpus := k.slots[i].cpus[:0]
-	k.slots[i] = slot{cpus: cpus}
 	k.freeList = append(k.freeList, i)
 }
 
 // startSlot records the start of slot i now on the CPUs already in
-// k.slots[i].cpus, and tells the listeners. behind is the job a backfilled
-// job passed (0: none known).
+// k.slots[i].cpus (on machine k.slots[i].machine, the machine of the first
+// one, set by the model), and tells the listeners. behind is the job a
+// backfilled job passed (0: none known).
 func (k *kernel) startSlot(i int32, reason job.StartReason, behind job.ID) {
 	s := &k.slots[i]
 	s.start, s.reason = k.now, reason
-	if len(s.cpus) > 0 {
-		s.machine = int32(k.plat.MachineOf(int(s.cpus[0])))
-	}
-	k.start = Start{Job: &s.job, Reason: reason, CPUs: s.cpus, Behind: behind}
-	k.lis.JobStarted(k.now, &k.start)
+	k.lis.JobStarted(k.now, Start{Job: &s.job, Reason: reason, CPUs: s.cpus, Behind: behind})
 }
 
 // reasonFor is the start reason of a job that starts in queue order (not

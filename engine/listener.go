@@ -32,7 +32,8 @@ func (r *Record) Exec() float64 { return r.End - r.Start }
 // Turnaround is the response time: end minus submit.
 func (r *Record) Turnaround() float64 { return r.End - r.Job.Submit }
 
-// Start is a job's start, as listeners see it.
+// Start is a job's start, as listeners see it (passed by value: it is
+// small, and a pointer would have to live on the heap).
 type Start struct {
 	Job    *actual.Job
 	Reason job.StartReason
@@ -52,7 +53,7 @@ type Listener interface {
 	// JobDispatched: a grid scheduler sent the job to these machines
 	// (ascending; a split gang names two).
 	JobDispatched(now float64, j *actual.Job, machines []int)
-	JobStarted(now float64, s *Start)
+	JobStarted(now float64, s Start)
 	// JobFinished: the job ran to completion.
 	JobFinished(now float64, r *Record)
 	// JobKilled: the job was killed at its requested time limit.
@@ -105,7 +106,7 @@ type NopListener struct{}
 
 func (NopListener) JobSubmitted(float64, *actual.Job)         {}
 func (NopListener) JobDispatched(float64, *actual.Job, []int) {}
-func (NopListener) JobStarted(float64, *Start)                {}
+func (NopListener) JobStarted(float64, Start)                 {}
 func (NopListener) JobFinished(float64, *Record)              {}
 func (NopListener) JobKilled(float64, *Record)                {}
 
@@ -119,7 +120,7 @@ func (t Tee) JobSubmitted(now float64, j *actual.Job) {
 	}
 }
 
-func (t Tee) JobStarted(now float64, s *Start) {
+func (t Tee) JobStarted(now float64, s Start) {
 	for _, l := range t {
 		l.JobStarted(now, s)
 	}

@@ -51,7 +51,7 @@ func (m *GangMetrics) JobDispatched(now float64, j *actual.Job, machines []int) 
 	}
 }
 
-func (m *GangMetrics) JobStarted(now float64, s *engine.Start) {
+func (m *GangMetrics) JobStarted(now float64, s engine.Start) {
 	if s.Reason == job.Backfilled {
 		m.st.Backfilled++
 	}

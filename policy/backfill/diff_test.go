@@ -20,7 +20,7 @@ type startLog struct {
 	reason map[job.ID]job.StartReason
 }
 
-func (l *startLog) JobStarted(now float64, s *engine.Start) {
+func (l *startLog) JobStarted(now float64, s engine.Start) {
 	l.start[s.Job.ID], l.reason[s.Job.ID] = now, s.Reason
 }
 
