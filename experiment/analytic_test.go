@@ -29,7 +29,7 @@ func TestGridRandomIsMM1(t *testing.T) {
 		jobs int64
 	}{{0.5, 500_000}, {0.8, 2_000_000}} {
 		lambda := c.rho * 32
-		r, err := RunGrid(GridRun{Sites: "4x8", Grid: "random", Local: "random", MeanInterarrival: 1 / lambda,
+		r, err := RunGrid(GridRun{Platform: platform.MustSites([]int{8, 8, 8, 8}), Grid: "random", Local: "random", MeanInterarrival: 1 / lambda,
 			MeanService: 1, Stop: c.jobs, Seed: 2008})
 		if err != nil {
 			t.Fatal(err)

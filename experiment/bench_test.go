@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/platform"
 )
 
 const hpc2n = "../../shared/traces/HPC2N-2002-2.1-cln.swf.gz"
@@ -13,7 +15,7 @@ func benchTrace(b *testing.B, trace, policy string) {
 		b.Skipf("trace %s not available", trace)
 	}
 	for i := 0; i < b.N; i++ {
-		if _, err := RunTrace(TraceRun{Trace: trace, Policy: policy, Order: "fcfs", Estimate: "request"}); err != nil {
+		if _, err := RunTrace(TraceRun{Trace: trace, Policy: policy}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,7 +37,7 @@ func BenchmarkKTHConservative(b *testing.B) {
 // at high load) and of the dimitriadou2010 gang model (120,000 jobs).
 func BenchmarkGridHybridSQ(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		if _, err := RunGrid(GridRun{Sites: "4x8", Grid: "hybrid", AllocationInterval: 1.2, RandomFraction: 0.8, Local: "sq",
+		if _, err := RunGrid(GridRun{Platform: platform.MustSites([]int{8, 8, 8, 8}), Grid: "hybrid", AllocationInterval: 1.2, RandomFraction: 0.8, Local: "sq",
 			MeanInterarrival: 0.033, MeanService: 1, Stop: 32000, Seed: 1, Replication: i}); err != nil {
 			b.Fatal(err)
 		}
@@ -45,7 +47,7 @@ func BenchmarkGridHybridSQ(b *testing.B) {
 
 func BenchmarkGangApproach2(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		if _, err := RunGang(GangRun{Sites: "16,16", Approach: 2, MeanInterarrival: 0.08, GangMeanInterarrival: 2, MeanService: 1,
+		if _, err := RunGang(GangRun{Platform: platform.MustSites([]int{16, 16}), Approach: 2, MeanInterarrival: 0.08, GangMeanInterarrival: 2, MeanService: 1,
 			SplitOverhead: 0.1, EstimateError: 0.1, Stop: 120000, Seed: 1, Replication: i}); err != nil {
 			b.Fatal(err)
 		}

@@ -3,4 +3,16 @@
 // run to an output folder atomically (all files appear together on
 // success; on any error none is left behind and earlier results in the
 // folder are untouched).
+//
+// Runs are typed values: TraceRun (a trace on one cluster), GridRun and
+// GangRun (one replication of a multi-site model, on a platform.Platform
+// built by platform.Sites). Policies are named as in package registry,
+// which builds them; nothing here branches on a policy's name (the grid
+// scheduler's preference for idle sites is the local scheduler's registry
+// trait).
+//
+// Sweep runs the points of a scenario file. Each implemented model has one
+// runner (model.go) that turns a scenario.Scenario into its typed run and
+// names its metrics; a model the registry lists as not implemented gives
+// a *registry.NotImplementedError.
 package experiment

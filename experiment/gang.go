@@ -1,23 +1,26 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/gang"
+	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/rng"
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
 // GangRun is one replication of the two-site gang model
-// (dimitriadou-karatza-2010). Comparable: equal runs give equal results.
+// (dimitriadou-karatza-2010).
 type GangRun struct {
-	Sites                string  // processors per site, e.g. "16,16"
-	Approach             int     // 1 | 2
-	Threshold            float64 // T
-	MeanInterarrival     float64 // locals, per site
+	Platform             platform.Platform // one machine per site (platform.Sites)
+	Approach             int               // 1 | 2: registry.Names(registry.ModelGang, registry.KindApproach)
+	Threshold            float64           // T
+	MeanInterarrival     float64           // locals, per site
 	GangMeanInterarrival float64
 	MeanService          float64
 	Pow2                 bool // gang sizes {2,4,8,16}; else uniform GangMin..GangMax
@@ -49,17 +52,17 @@ type GangResult struct {
 
 // RunGang simulates one replication; extra listeners see every job.
 func RunGang(r GangRun, extra ...engine.Listener) (GangResult, error) {
-	sites, err := ParseSites(r.Sites)
-	if err != nil {
-		return GangResult{}, err
+	plat := r.Platform
+	if plat.Machines() == 0 {
+		return GangResult{}, errors.New("gang run: no sites")
 	}
 	ms := r.MeanService
 	if ms == 0 {
 		ms = 1
 	}
-	streams := len(sites) + 1
+	streams := plat.Machines() + 1
 	var locals []engine.Source
-	for s := range sites {
+	for s := range plat.Machines() {
 		l, err := synth.NewLocals(r.Seed, r.Replication, s, streams, r.MeanInterarrival, ms, r.EstimateError)
 		if err != nil {
 			return GangResult{}, err
@@ -75,17 +78,16 @@ func RunGang(r GangRun, extra ...engine.Listener) (GangResult, error) {
 	if err != nil {
 		return GangResult{}, err
 	}
-	pol, err := gang.New(gang.Options{Approach: r.Approach, Threshold: r.Threshold, EmptyIdle: r.EmptyIdle},
-		rng.New(r.Seed, r.Replication, rng.GridChoice))
+	ap, err := registry.Lookup(registry.ModelGang, registry.KindApproach, strconv.Itoa(r.Approach))
+	if err != nil {
+		return GangResult{}, err
+	}
+	pol, err := ap.NewGang(gang.Options{Threshold: r.Threshold, EmptyIdle: r.EmptyIdle}, rng.New(r.Seed, r.Replication, rng.GridChoice))
 	if err != nil {
 		return GangResult{}, err
 	}
 	if r.Stop <= r.Warmup {
 		return GangResult{}, fmt.Errorf("gang run: stop (%d jobs) must exceed warm-up (%d)", r.Stop, r.Warmup)
-	}
-	plat, err := platform.Sites(sites)
-	if err != nil {
-		return GangResult{}, err
 	}
 	m := metrics.NewGangMetrics(r.Warmup)
 	occ := metrics.NewOccupancy()

@@ -1,27 +1,26 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/grid"
+	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/rng"
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
 // GridRun is one replication of the two-level grid model
-// (zikos-karatza-2008). It is a comparable value: equal runs give equal
-// results, which reproductions use to share work.
+// (zikos-karatza-2008). Policies are named as in package registry.
 type GridRun struct {
-	Sites              string // processors per site, e.g. "8,8,8,8"
-	Grid               string // random | realtime | deferred | hybrid
+	Platform           platform.Platform // one machine per site (platform.Sites)
+	Grid               string            // grid scheduler: registry.Names(registry.ModelGrid, registry.KindGrid)
 	AllocationInterval float64
 	RandomFraction     float64
-	Local              string // random | sq | 2rsq
+	Local              string // local scheduler: registry.Names(registry.ModelGrid, registry.KindLocal)
 	NormalizeLoad      bool
 	MeanInterarrival   float64
 	MeanService        float64
@@ -42,37 +41,12 @@ type GridResult struct {
 	SiteLoad    []float64 `json:"site_load"`
 }
 
-// ParseSites reads "8,8,8,8" (or "4x8") into processor counts.
-func ParseSites(s string) ([]int, error) {
-	if n, p, ok := strings.Cut(s, "x"); ok {
-		ni, err1 := strconv.Atoi(n)
-		pi, err2 := strconv.Atoi(p)
-		if err1 != nil || err2 != nil || ni < 1 || pi < 1 {
-			return nil, fmt.Errorf("sites %q: want NxP with N, P >= 1", s)
-		}
-		out := make([]int, ni)
-		for i := range out {
-			out[i] = pi
-		}
-		return out, nil
-	}
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || v < 1 {
-			return nil, fmt.Errorf("sites %q: %q is not a processor count >= 1", s, f)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
 // RunGrid simulates one replication; extra listeners (e.g. a jobs.csv
 // writer) see every job.
 func RunGrid(r GridRun, extra ...engine.Listener) (GridResult, error) {
-	sites, err := ParseSites(r.Sites)
-	if err != nil {
-		return GridResult{}, err
+	plat := r.Platform
+	if plat.Machines() == 0 {
+		return GridResult{}, errors.New("grid run: no sites")
 	}
 	ms := r.MeanService
 	if ms == 0 {
@@ -82,26 +56,18 @@ func RunGrid(r GridRun, extra ...engine.Listener) (GridResult, error) {
 	if err != nil {
 		return GridResult{}, err
 	}
-	gs, err := grid.NewScheduler(r.Grid, grid.Options{AllocationInterval: r.AllocationInterval, RandomFraction: r.RandomFraction,
-		PreferIdle: r.Local == "sq", NormalizeLoad: r.NormalizeLoad}, rng.New(r.Seed, r.Replication, rng.GridChoice))
-	if err != nil {
-		return GridResult{}, err
-	}
-	ls, err := grid.NewLocal(r.Local, rng.New(r.Seed, r.Replication, rng.LocalChoice))
+	// The grid scheduler's preference for idle sites comes from the local
+	// scheduler's registry trait (PreferIdle), not from its name.
+	gs, ls, err := registry.NewGridPair(r.Grid, r.Local,
+		grid.Options{AllocationInterval: r.AllocationInterval, RandomFraction: r.RandomFraction, NormalizeLoad: r.NormalizeLoad},
+		rng.New(r.Seed, r.Replication, rng.GridChoice), rng.New(r.Seed, r.Replication, rng.LocalChoice))
 	if err != nil {
 		return GridResult{}, err
 	}
 	if r.Stop <= r.Warmup {
 		return GridResult{}, fmt.Errorf("grid run: stop (%d jobs) must exceed warm-up (%d)", r.Stop, r.Warmup)
 	}
-	total := 0
-	for _, n := range sites {
-		total += n
-	}
-	plat, err := platform.Sites(sites)
-	if err != nil {
-		return GridResult{}, err
-	}
+	total := plat.CPUs()
 	sum := metrics.NewSummary(total, 0)
 	sum.Skip(r.Warmup)
 	occ := metrics.NewOccupancy()
@@ -116,7 +82,7 @@ func RunGrid(r GridRun, extra ...engine.Listener) (GridResult, error) {
 	busy, load := occ.Machines()
 	var util float64
 	for i, b := range busy {
-		util += float64(b * float64(sites[i]))
+		util += b * float64(plat.Machine(i).CPUs)
 	}
 	return GridResult{Jobs: m.Jobs, RT: m.MeanResponse, MaxRT: m.MaxResponse, SLD: m.MeanSlowdown,
 		Utilization: util / float64(total), SiteUtil: busy, SiteLoad: load}, nil

@@ -3,7 +3,6 @@ package experiment
 import (
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -14,14 +13,9 @@ import (
 	"sync"
 
 	"github.com/schedlab/schedlab/internal/atomicfile"
-	"github.com/schedlab/schedlab/platform"
-
-	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
-	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/stats"
-	"github.com/schedlab/schedlab/workload/synth"
 )
 
 // Metric is one metric of a point over its replications.
@@ -42,133 +36,6 @@ type PointResult struct {
 	Model   string           `json:"model"`
 	Reps    int              `json:"replications"`
 	Metrics []Metric         `json:"metrics"`
-}
-
-// repMetrics is one replication's metrics, in a fixed order.
-type repMetrics struct {
-	names  []string
-	values []float64
-}
-
-// runRep runs replication rep of scenario s; records, when set, is the
-// path of a per-job CSV file to write (atomically).
-func runRep(s scenario.Scenario, rep int, records string, more ...engine.Listener) (m repMetrics, err error) {
-	var extra []engine.Listener
-	if records != "" && s.Workload.Trace == "" {
-		// The run happens inside atomicfile.Write, so the records appear
-		// only when the replication succeeded.
-		var res repMetrics
-		err := atomicfile.Write(records, func(w io.Writer) error {
-			jw := metrics.NewJobsCSVSites(w)
-			r, err := runRep(s, rep, "", jw)
-			if err != nil {
-				return err
-			}
-			res = r
-			return jw.Flush()
-		})
-		return res, err
-	}
-	extra = append(extra, more...)
-	switch s.Model {
-	case "grid":
-		sites := make([]string, len(s.Platform.Sites))
-		for i, st := range s.Platform.Sites {
-			if st.Speed != 0 && st.Speed != 1 {
-				return repMetrics{}, fmt.Errorf("grid model: site speeds other than 1 are not modelled (site %d has %g)", i, st.Speed)
-			}
-			sites[i] = strconv.Itoa(st.Procs)
-		}
-		r, err := RunGrid(GridRun{Sites: strings.Join(sites, ","), Grid: s.Policy.Grid, AllocationInterval: s.Policy.AllocationInterval,
-			RandomFraction: s.Policy.RandomFraction, Local: s.Policy.Local, NormalizeLoad: s.Policy.NormalizeLoad,
-			MeanInterarrival: s.Workload.MeanInterarrival, MeanService: s.Workload.MeanService,
-			Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
-		if err != nil {
-			return repMetrics{}, err
-		}
-		m := repMetrics{names: []string{"rt", "max_rt", "sld", "utilization"}, values: []float64{r.RT, r.MaxRT, r.SLD, r.Utilization}}
-		for i := range r.SiteUtil {
-			m.names = append(m.names, fmt.Sprintf("site%d_utilization", i), fmt.Sprintf("site%d_load", i))
-			m.values = append(m.values, r.SiteUtil[i], r.SiteLoad[i])
-		}
-		return m, nil
-	case "cluster":
-		var res metrics.Result
-		if s.Workload.Trace != "" {
-			out := ""
-			if records != "" {
-				out = strings.TrimSuffix(records, ".csv")
-			}
-			tr, err := RunTrace(TraceRun{Trace: s.Workload.Trace, Policy: s.Policy.Queue, Depth: s.Policy.Depth, Order: s.Policy.Order,
-				Estimate: s.Workload.Estimate, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out})
-			if err != nil {
-				return repMetrics{}, err
-			}
-			res = tr.Result
-		} else {
-			var err error
-			if res, err = runClusterSynthetic(s, rep, extra...); err != nil {
-				return repMetrics{}, err
-			}
-		}
-		return repMetrics{names: []string{"mean_wait", "max_wait", "mean_response", "mean_slowdown", "mean_bounded_slowdown", "utilization", "makespan"},
-			values: []float64{res.MeanWait, res.MaxWait, res.MeanResponse, res.MeanSlowdown, res.MeanBoundedSlowdown, res.Utilization, res.Makespan}}, nil
-	case "gang":
-		if len(s.Platform.Sites) == 0 {
-			return repMetrics{}, errors.New("gang model: no sites")
-		}
-		sites := make([]string, len(s.Platform.Sites))
-		for i, st := range s.Platform.Sites {
-			if st.Speed != 0 && st.Speed != 1 {
-				return repMetrics{}, fmt.Errorf("gang model: site speeds other than 1 are not modelled (site %d has %g)", i, st.Speed)
-			}
-			sites[i] = strconv.Itoa(st.Procs)
-		}
-		w := s.Workload
-		r, err := RunGang(GangRun{Sites: strings.Join(sites, ","), Approach: s.Policy.Approach, Threshold: s.Policy.Threshold,
-			MeanInterarrival: w.MeanInterarrival, GangMeanInterarrival: w.GangMeanInterarrival, MeanService: w.MeanService,
-			Pow2: w.GangSizes == "pow2", GangMin: w.GangMin, GangMax: w.GangMax, SharedTimes: w.GangTimes == "shared",
-			EstimateError: w.EstimateError, SplitOverhead: w.SplitOverhead, ExamineEvery: s.Policy.Examine == "every",
-			EmptyIdle: s.Policy.EmptyQueue == "idle", Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
-		if err != nil {
-			return repMetrics{}, err
-		}
-		return repMetrics{names: []string{"rt", "sld", "wrt", "wsld", "utilization", "finished_gangs_pct", "split_gangs_pct"},
-			values: []float64{r.RT, r.SLD, r.WRT, r.WSLD, r.Utilization, r.FinishedPct, r.SplitPct}}, nil
-	}
-	return repMetrics{}, fmt.Errorf("model %q is not implemented yet (the heterogeneous model is a later issue)", s.Model)
-}
-
-func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener) (metrics.Result, error) {
-	if s.Stop.Completed <= 0 {
-		return metrics.Result{}, errors.New("cluster model with a synthetic workload: give stop.completed")
-	}
-	if s.Platform.Procs <= 0 {
-		return metrics.Result{}, errors.New("cluster model with a synthetic workload: give platform.procs")
-	}
-	src, err := synth.NewPoisson(s.Seed, rep, s.Workload.MeanInterarrival, s.Workload.MeanService, s.Stop.Completed)
-	if err != nil {
-		return metrics.Result{}, err
-	}
-	order, _ := backfill.ParseOrder(s.Policy.Order)
-	pol, err := backfill.New(s.Policy.Queue, backfill.Options{Procs: s.Platform.Procs, Depth: s.Policy.Depth, Order: order})
-	if err != nil {
-		return metrics.Result{}, err
-	}
-	sum := metrics.NewSummary(s.Platform.Procs, 0)
-	sum.Skip(s.Warmup.Jobs)
-	plat, err := platform.Cluster(s.Platform.Procs)
-	if err != nil {
-		return metrics.Result{}, err
-	}
-	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: src, Listener: append(engine.Tee{sum}, extra...)})
-	if err != nil {
-		return metrics.Result{}, err
-	}
-	if err := eng.Run(); err != nil {
-		return metrics.Result{}, err
-	}
-	return sum.Result(), nil
 }
 
 // Sweep runs every point of a scenario file: all replications of all

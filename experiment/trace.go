@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/swf"
@@ -18,18 +20,18 @@ import (
 
 // TraceRun is one simulation of an SWF trace on one space-shared cluster.
 type TraceRun struct {
-	Trace    string  // path, or bare name of an embedded/shared trace
-	Policy   string  // queue policy registry name
-	Depth    int     // reservation depth for "backfill" (0 = unlimited)
-	Order    string  // fcfs | sjf
-	Estimate string  // request | exact
-	Procs    int     // machine size; 0 = the trace header's MaxProcs
-	Continue bool    // let jobs run past their request (default: killed)
-	Clamp    bool    // clamp jobs larger than the machine instead of rejecting them
-	Tau      float64 // bounded-slowdown threshold; 0 = metrics.DefaultTau
-	Out      string  // output folder; "" writes no files
-	SWF      bool    // also write Out/schedule.swf
-	Check    bool    // validate the produced schedule independently
+	Trace    string            // path, or bare name of an embedded/shared trace
+	Policy   string            // queue policy: registry.Names(registry.ModelCluster, registry.KindQueue)
+	Depth    int               // reservation depth, for a policy with the depth option (0 = unlimited)
+	Order    backfill.Order    // queue order (zero: FCFS)
+	Estimate workload.Estimate // runtime estimates (zero: the request)
+	Procs    int               // machine size; 0 = the trace header's MaxProcs
+	Continue bool              // let jobs run past their request (default: killed)
+	Clamp    bool              // clamp jobs larger than the machine instead of rejecting them
+	Tau      float64           // bounded-slowdown threshold; 0 = metrics.DefaultTau
+	Out      string            // output folder; "" writes no files
+	SWF      bool              // also write Out/schedule.swf
+	Check    bool              // validate the produced schedule independently
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -74,13 +76,16 @@ func (r *recordingSource) Next() (actual.Job, error) {
 // RunTrace simulates cfg. With cfg.Out set it writes jobs.csv and
 // summary.json (and schedule.swf) there, atomically.
 func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
-	est, err := workload.ParseEstimate(cfg.Estimate)
+	est, order := cfg.Estimate, cfg.Order
+	if !slices.Contains(workload.Estimates(), est) {
+		return nil, fmt.Errorf("trace run: unknown estimate model %v", est)
+	}
+	if !slices.Contains(backfill.Orders(), order) {
+		return nil, fmt.Errorf("trace run: unknown queue order %v", order)
+	}
+	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, cfg.Policy)
 	if err != nil {
 		return nil, err
-	}
-	order, ok := backfill.ParseOrder(cfg.Order)
-	if !ok {
-		return nil, fmt.Errorf("unknown queue order %q (known: fcfs, sjf)", cfg.Order)
 	}
 	if cfg.Procs < 0 {
 		return nil, fmt.Errorf("--procs must be positive, got %d", cfg.Procs)
@@ -99,7 +104,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
 	}
-	pol, err := backfill.New(cfg.Policy, backfill.Options{Procs: procs, Depth: cfg.Depth, Order: order})
+	pol, err := qp.NewQueue(backfill.Options{Procs: procs, Depth: cfg.Depth, Order: order})
 	if err != nil {
 		return nil, err
 	}

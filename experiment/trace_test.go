@@ -4,14 +4,19 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/internal/naive"
+	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/swf"
 )
@@ -22,7 +27,7 @@ const kth = "KTH-SP2-1996-2.1-cln.swf.gz" // embedded in the binary
 // makespan 29,381,344 s — the figures on which five independent simulators
 // agree, start time by start time.
 func TestKTHFCFSReference(t *testing.T) {
-	res, err := RunTrace(TraceRun{Trace: kth, Policy: "fcfs", Order: "fcfs", Estimate: "request"})
+	res, err := RunTrace(TraceRun{Trace: kth, Policy: "fcfs"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,10 +79,10 @@ func startsFromCSV(t *testing.T, path string) map[int64]float64 {
 		c := strings.Split(l, ",")
 		var id int64
 		var s float64
-		if _, err := fmtSscan(c[0], &id); err != nil {
+		if _, err := fmt.Sscan(c[0], &id); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := fmtSscan(c[4], &s); err != nil {
+		if _, err := fmt.Sscan(c[4], &s); err != nil {
 			t.Fatal(err)
 		}
 		out[id] = s
@@ -102,7 +107,7 @@ func TestKTHAgreesWithNaive(t *testing.T) {
 	} {
 		t.Run(c.policy, func(t *testing.T) {
 			dir := t.TempDir()
-			if _, err := RunTrace(TraceRun{Trace: kth, Policy: c.policy, Order: "fcfs", Estimate: "request", Out: dir}); err != nil {
+			if _, err := RunTrace(TraceRun{Trace: kth, Policy: c.policy, Out: dir}); err != nil {
 				t.Fatal(err)
 			}
 			got := startsFromCSV(t, filepath.Join(dir, "jobs.csv"))
@@ -122,7 +127,7 @@ func TestDeterministicOutput(t *testing.T) {
 	var dirs [2]string
 	for i := range dirs {
 		dirs[i] = t.TempDir()
-		if _, err := RunTrace(TraceRun{Trace: kth, Policy: "conservative", Order: "sjf", Estimate: "request", Out: dirs[i], SWF: true, Check: true}); err != nil {
+		if _, err := RunTrace(TraceRun{Trace: kth, Policy: "conservative", Order: backfill.OrderSJF, Out: dirs[i], SWF: true, Check: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -139,7 +144,7 @@ func TestDeterministicOutput(t *testing.T) {
 // with the simulated wait times in field 3.
 func TestScheduleSWFRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	res, err := RunTrace(TraceRun{Trace: kth, Policy: "easy", Order: "fcfs", Estimate: "request", Out: dir, SWF: true})
+	res, err := RunTrace(TraceRun{Trace: kth, Policy: "easy", Out: dir, SWF: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +196,7 @@ func TestBadTraceLeavesNoOutput(t *testing.T) {
 	dir := t.TempDir()
 	long := strings.Repeat(goodLine, 1)
 	for i := 2; i <= 3000; i++ {
-		long += strings.Replace(goodLine, "1 0 0", itoa(i)+" "+itoa(i)+" 0", 1)
+		long += strings.Replace(goodLine, "1 0 0", strconv.Itoa(i)+" "+strconv.Itoa(i)+" 0", 1)
 	}
 	cases := []struct {
 		name, text string
@@ -212,7 +217,7 @@ func TestBadTraceLeavesNoOutput(t *testing.T) {
 				os.WriteFile(p, b[:len(b)/2], 0o644)
 			}
 			out := filepath.Join(dir, "out-"+c.name)
-			_, err := RunTrace(TraceRun{Trace: p, Policy: "easy", Order: "fcfs", Estimate: "request", Procs: 4, Out: out, SWF: true})
+			_, err := RunTrace(TraceRun{Trace: p, Policy: "easy", Procs: 4, Out: out, SWF: true})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, c.want)
 			}
@@ -227,11 +232,11 @@ func TestBadTraceLeavesNoOutput(t *testing.T) {
 	}
 	// An existing result is not touched by a failed run.
 	out := filepath.Join(dir, "keep")
-	if _, err := RunTrace(TraceRun{Trace: writeTrace(t, dir, "ok.swf", goodLine, false), Policy: "easy", Order: "fcfs", Estimate: "request", Procs: 4, Out: out}); err != nil {
+	if _, err := RunTrace(TraceRun{Trace: writeTrace(t, dir, "ok.swf", goodLine, false), Policy: "easy", Procs: 4, Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(filepath.Join(out, "jobs.csv"))
-	if _, err := RunTrace(TraceRun{Trace: filepath.Join(dir, "number.swf"), Policy: "easy", Order: "fcfs", Estimate: "request", Procs: 4, Out: out}); err == nil {
+	if _, err := RunTrace(TraceRun{Trace: filepath.Join(dir, "number.swf"), Policy: "easy", Procs: 4, Out: out}); err == nil {
 		t.Fatal("bad trace accepted")
 	}
 	after, _ := os.ReadFile(filepath.Join(out, "jobs.csv"))
@@ -245,12 +250,12 @@ func TestImpossibleJob(t *testing.T) {
 	dir := t.TempDir()
 	p := writeTrace(t, dir, "big.swf", strings.Replace(goodLine, " 2 -1 -1 2 ", " 9 -1 -1 9 ", 1), false)
 	// Rejected (and counted) by default...
-	res, err := RunTrace(TraceRun{Trace: p, Policy: "easy", Order: "fcfs", Estimate: "request", Procs: 4})
+	res, err := RunTrace(TraceRun{Trace: p, Policy: "easy", Procs: 4})
 	if err != nil || res.Run.Rejected != 1 || res.Jobs != 0 {
 		t.Fatalf("res %+v err %v: want the job rejected and counted", res, err)
 	}
 	// ...or clamped to the machine on request.
-	res, err = RunTrace(TraceRun{Trace: p, Policy: "easy", Order: "fcfs", Estimate: "request", Procs: 4, Clamp: true})
+	res, err = RunTrace(TraceRun{Trace: p, Policy: "easy", Procs: 4, Clamp: true})
 	if err != nil || res.Run.Clamped != 1 || res.Jobs != 1 {
 		t.Fatalf("res %+v err %v: want the job clamped", res, err)
 	}
@@ -261,16 +266,24 @@ func TestRunOptionErrors(t *testing.T) {
 		run  TraceRun
 		want string
 	}{
-		{TraceRun{Trace: kth, Policy: "nope", Order: "fcfs", Estimate: "request"}, `unknown policy "nope"`},
-		{TraceRun{Trace: kth, Policy: "easy", Order: "lifo", Estimate: "request"}, `unknown queue order "lifo"`},
-		{TraceRun{Trace: kth, Policy: "easy", Order: "fcfs", Estimate: "oracle"}, `unknown estimate model "oracle"`},
-		{TraceRun{Trace: "no-such-trace.swf", Policy: "easy", Order: "fcfs", Estimate: "request"}, "trace no-such-trace.swf: not found"},
-		{TraceRun{Trace: kth, Policy: "fcfs", Order: "fcfs", Estimate: "request", Check: true}, "--check needs --out"},
+		{TraceRun{Trace: kth, Policy: "nope"}, `unknown policy "nope"`},
+		{TraceRun{Trace: kth, Policy: "easy", Order: 7}, `unknown queue order`},
+		{TraceRun{Trace: kth, Policy: "easy", Estimate: 9}, `unknown estimate model Estimate(9)`},
+		{TraceRun{Trace: kth, Policy: "fcfs", Order: backfill.OrderSJF}, `policy fcfs: order sjf is not allowed`},
+		{TraceRun{Trace: kth, Policy: "easy", Depth: 3}, `policy easy fixes its own reservation depth`},
+		{TraceRun{Trace: "no-such-trace.swf", Policy: "easy"}, "trace no-such-trace.swf: not found"},
+		{TraceRun{Trace: kth, Policy: "fcfs", Check: true}, "--check needs --out"},
 	} {
 		_, err := RunTrace(c.run)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err = %v, want %q", c.run, err, c.want)
 		}
+	}
+	// An unknown policy is a typed error naming the known ones.
+	_, err := RunTrace(TraceRun{Trace: kth, Policy: "nope"})
+	var une *registry.UnknownNameError
+	if !errors.As(err, &une) || une.Name != "nope" || !slices.Equal(une.Known, registry.Names(registry.ModelCluster, registry.KindQueue)) {
+		t.Errorf("err = %#v, want an *registry.UnknownNameError for nope", err)
 	}
 }
 
@@ -289,7 +302,7 @@ func TestAllocatedResourcesValid(t *testing.T) {
 		for _, pol := range []string{"fcfs", "easy", "conservative"} {
 			t.Run(filepath.Base(tr)+"/"+pol, func(t *testing.T) {
 				out := t.TempDir()
-				if _, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Estimate: "request", Out: out, Check: true}); err != nil {
+				if _, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Out: out, Check: true}); err != nil {
 					t.Fatal(err)
 				}
 				b, err := os.ReadFile(filepath.Join(out, "jobs.csv"))

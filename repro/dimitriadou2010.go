@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/report/plot"
 	"github.com/schedlab/schedlab/stats"
 )
@@ -32,12 +33,17 @@ type Reading struct {
 	ExamineEvery bool // examine the GS queue after every departure
 }
 
-// Readings are the alternatives measured by --readings.
-var Readings = []Reading{
-	{Name: "design"},
-	{Name: "empty-is-idle", EmptyIdle: true},
-	{Name: "shared-task-times", SharedTimes: true},
-	{Name: "examine-every-departure", ExamineEvery: true},
+// Readings lists the readings --readings measures, DESIGN.md's first (a
+// fresh slice). Each alternative changes one setting from its default:
+// the gang policy's empty_queue and the gang model's examine options (see
+// package registry) and the workload's gang_times.
+func Readings() []Reading {
+	return []Reading{
+		{Name: "design"},
+		{Name: "empty-is-idle", EmptyIdle: true},
+		{Name: "shared-task-times", SharedTimes: true},
+		{Name: "examine-every-departure", ExamineEvery: true},
+	}
 }
 
 type dcfg struct {
@@ -68,13 +74,15 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 	if opt.Progress == nil {
 		opt.Progress = nopProgress{}
 	}
+	sites := platform.MustSites([]int{16, 16})
 	d := &dimitriadou{opt: opt, cache: newCache(opt, func(c dcfg, rep int) (experiment.GangResult, error) {
-		return experiment.RunGang(experiment.GangRun{Sites: "16,16", Approach: c.approach, Threshold: 0,
+		return experiment.RunGang(experiment.GangRun{Platform: sites, Approach: c.approach, Threshold: 0,
 			MeanInterarrival: c.ia, GangMeanInterarrival: 2, MeanService: 1, Pow2: c.pow2, GangMin: 2, GangMax: 13,
 			SharedTimes: c.reading.SharedTimes, EstimateError: c.e, SplitOverhead: 0.1, ExamineEvery: c.reading.ExamineEvery,
 			EmptyIdle: c.reading.EmptyIdle, Stop: opt.Jobs, Seed: opt.Seed, Replication: rep})
 	}, func(r experiment.GangResult) int64 { return r.Jobs })}
-	def := Readings[0]
+	rds := Readings()
+	def := rds[0]
 	var cfgs []dcfg
 	for _, a := range []int{1, 2} {
 		for _, ia := range dLoads {
@@ -83,7 +91,7 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 			}
 			cfgs = append(cfgs, dcfg{a, ia, 0, true, def})
 			if readings {
-				for _, rd := range Readings[1:] {
+				for _, rd := range rds[1:] {
 					cfgs = append(cfgs, dcfg{a, ia, 0, false, rd}, dcfg{a, ia, 0, true, rd})
 				}
 			}
@@ -104,7 +112,7 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 		}
 	}
 	if readings {
-		for _, rd := range Readings[1:] {
+		for _, rd := range rds[1:] {
 			for _, a := range []int{1, 2} {
 				for _, ia := range []float64{0.08, 0.1, 0.12} {
 					it := item(fmt.Sprintf("readings/%s/table2/approach%d/ia%g/utilization", rd.Name, a, ia),
@@ -139,7 +147,8 @@ func (d *dimitriadou) series(name string, cfg func(ia float64) dcfg, f func(expe
 func (d *dimitriadou) figures(r *Report, readings bool) {
 	const xl = "local arrival rate per site λ"
 	note := fmt.Sprintf("ours: %d replications x %d jobs, 95%% CI", d.opt.Reps, d.opt.Jobs)
-	def := Readings[0]
+	rds := Readings()
+	def := rds[0]
 	type metricDef struct {
 		name, label string
 		f           func(experiment.GangResult) float64
@@ -173,7 +182,7 @@ func (d *dimitriadou) figures(r *Report, readings bool) {
 			what := map[bool]string{false: "uniform", true: "power-of-2"}[pow2]
 			f := plot.Figure{ID: fmt.Sprintf("readings-fig%02d", 2+i), Title: fmt.Sprintf("Finished gangs (%s sizes) under each reading", what),
 				XLabel: xl, YLabel: fin.label, Note: note}
-			for _, rd := range Readings {
+			for _, rd := range rds {
 				for _, a := range []int{1, 2} {
 					f.Series = append(f.Series, d.series(fmt.Sprintf("%s, approach %d", rd.Name, a), func(ia float64) dcfg { return dcfg{a, ia, 0, pow2, rd} }, fin.f))
 				}
@@ -184,7 +193,7 @@ func (d *dimitriadou) figures(r *Report, readings bool) {
 }
 
 func (d *dimitriadou) checks(r *Report) {
-	def := Readings[0]
+	def := Readings()[0]
 	m := func(a int, ia, e float64, pow2 bool, f func(experiment.GangResult) float64) float64 {
 		return stats.Mean(d.metric(dcfg{a, ia, e, pow2, def}, f))
 	}

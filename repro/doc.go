@@ -6,4 +6,11 @@
 // checks of the paper's qualitative claims, each saying whether it holds in
 // our runs and by how much. Reports are deterministic for a given seed and
 // independent of the number of workers.
+//
+// The reproductions run the papers' configurations through package
+// experiment, naming policies as package registry does (an unknown name
+// fails with its typed error); settings a policy has no registry option
+// for are dropped from a configuration so that equal runs are shared.
+// Readings lists the alternative readings of dimitriadou-karatza-2010's
+// open rules as a fresh slice.
 package repro

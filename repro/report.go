@@ -3,7 +3,6 @@ package repro
 import (
 	"encoding/csv"
 	"fmt"
-	"github.com/schedlab/schedlab/internal/atomicfile"
 	"io"
 	"math"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/report/plot"
 	"github.com/schedlab/schedlab/stats"
 )

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/report/plot"
 	"github.com/schedlab/schedlab/stats"
 )
@@ -70,11 +72,14 @@ func zc(local, grid string, ia, ai, frac float64) zcfg {
 	case grid == "hybrid" && frac == 1:
 		grid = "random"
 	}
-	switch grid {
-	case "random", "realtime":
-		ai, frac = 0, 0
-	case "deferred":
-		frac = 0
+	// Settings the grid scheduler has no option for do not change its run.
+	if p, err := registry.Lookup(registry.ModelGrid, registry.KindGrid, grid); err == nil {
+		if !p.HasOption("allocation_interval") {
+			ai = 0
+		}
+		if !p.HasOption("random_fraction") {
+			frac = 0
+		}
 	}
 	return zcfg{local, grid, ia, ai, frac}
 }
@@ -105,8 +110,9 @@ func Zikos2008(opt Options) (*Report, error) {
 	if opt.Progress == nil {
 		opt.Progress = nopProgress{}
 	}
+	sites := platform.MustSites([]int{8, 8, 8, 8})
 	z := &zikos{opt: opt, cache: newCache(opt, func(c zcfg, rep int) (experiment.GridResult, error) {
-		return experiment.RunGrid(experiment.GridRun{Sites: "4x8", Grid: c.grid, AllocationInterval: c.ai, RandomFraction: c.frac,
+		return experiment.RunGrid(experiment.GridRun{Platform: sites, Grid: c.grid, AllocationInterval: c.ai, RandomFraction: c.frac,
 			Local: c.local, MeanInterarrival: c.ia, MeanService: 1, Stop: opt.Jobs, Seed: opt.Seed, Replication: rep})
 	}, func(r experiment.GridResult) int64 { return r.Jobs })}
 

@@ -3,6 +3,9 @@
 // trace files by path or by name (including the traces embedded in the
 // binary, see package traces).
 //
+// Estimate models are typed values (Estimates lists them, ParseEstimate
+// reads a name once at input).
+//
 // Every source here is streaming: it holds one job at a time, so a
 // 10-million-job trace needs no more memory than a small one.
 package workload

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/schedlab/schedlab/job/actual"
 )
@@ -24,19 +25,40 @@ const (
 	EstimateExact
 )
 
-// EstimateNames lists the models accepted by ParseEstimate.
-var EstimateNames = []string{"request", "exact"}
+// Estimates lists the estimate models, in documentation order (a fresh
+// slice).
+func Estimates() []Estimate { return []Estimate{EstimateRequest, EstimateExact} }
 
-func (e Estimate) String() string { return EstimateNames[e] }
+// EstimateNames lists the names ParseEstimate accepts, in the order of
+// Estimates (a fresh slice).
+func EstimateNames() []string {
+	es := Estimates()
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.String()
+	}
+	return out
+}
+
+// String is the model's name, as ParseEstimate reads it.
+func (e Estimate) String() string {
+	switch e {
+	case EstimateRequest:
+		return "request"
+	case EstimateExact:
+		return "exact"
+	}
+	return fmt.Sprintf("Estimate(%d)", uint8(e))
+}
 
 // ParseEstimate parses a model name.
 func ParseEstimate(s string) (Estimate, error) {
-	for i, n := range EstimateNames {
-		if s == n {
-			return Estimate(i), nil
+	for _, e := range Estimates() {
+		if s == e.String() {
+			return e, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown estimate model %q (known: request, exact)", s)
+	return 0, fmt.Errorf("unknown estimate model %q (known: %s)", s, strings.Join(EstimateNames(), ", "))
 }
 
 // Apply sets j.Estimate under model e.

@@ -8,18 +8,23 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/workload"
 )
 
 type benchCmd struct {
 	Trace    []string `placeholder:"FILE" default:"KTH-SP2-1996-2.1-cln.swf.gz,HPC2N-2002-2.1-cln.swf.gz" help:"Traces to run (paths or bare names); missing ones are reported and skipped."`
-	Policy   []string `placeholder:"NAME" default:"fcfs,easy,conservative" help:"Policies to time."`
+	Policy   []string `placeholder:"NAME" default:"${simple_policies}" help:"Policies to time."`
 	Repeat   int      `default:"5" help:"Runs per (trace, policy); the median and the fastest are reported."`
-	Estimate string   `default:"request" enum:"request,exact" help:"Runtime estimates."`
+	Estimate string   `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates."`
 }
 
 func (c *benchCmd) Run(g *globals) error {
 	if c.Repeat < 1 {
 		return usageError{fmt.Errorf("--repeat must be >= 1, got %d", c.Repeat)}
+	}
+	est, err := workload.ParseEstimate(c.Estimate)
+	if err != nil {
+		return usageError{err}
 	}
 	fmt.Fprintf(g.stdout, "schedlab bench: %s, %d CPUs, GOMAXPROCS %d, %d runs each, in-process (no output files)\n\n",
 		runtime.Version(), runtime.NumCPU(), runtime.GOMAXPROCS(0), c.Repeat)
@@ -34,7 +39,7 @@ func (c *benchCmd) Run(g *globals) error {
 			for i := 0; i < c.Repeat; i++ {
 				runtime.GC()
 				t0 := time.Now()
-				res, err = experiment.RunTrace(experiment.TraceRun{Trace: tr, Policy: p, Order: "fcfs", Estimate: c.Estimate})
+				res, err = experiment.RunTrace(experiment.TraceRun{Trace: tr, Policy: p, Estimate: est})
 				if err != nil {
 					break
 				}

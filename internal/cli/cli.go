@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/swf"
 )
@@ -52,6 +54,7 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Bind(g),
+		vars(),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab: internal error: %v\n", err)
@@ -79,10 +82,10 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 
 type runCmd struct {
 	Trace     string  `required:"" placeholder:"FILE" help:"SWF trace (plain or .gz): a path, or the bare name of an embedded trace or of one in $$SCHEDLAB_TRACES or ../shared/traces."`
-	Policy    string  `required:"" placeholder:"NAME" help:"Queue policy: fcfs, easy, conservative, backfill (see 'schedlab policies')."`
-	Depth     int     `placeholder:"K" help:"Reservation depth for --policy backfill (1 = EASY; 0 = unlimited = conservative)."`
-	Order     string  `default:"fcfs" enum:"fcfs,sjf" help:"Queue order: fcfs (submit time) or sjf (shortest estimate first)."`
-	Estimate  string  `default:"request" enum:"request,exact" help:"Runtime estimates the scheduler sees: request (SWF requested time; the runtime if unknown) or exact."`
+	Policy    string  `required:"" placeholder:"NAME" help:"Queue policy: ${queue_policies} (see 'schedlab policies')."`
+	Depth     int     `placeholder:"K" help:"Reservation depth for --policy ${depth_policies} (1 = EASY; 0 = unlimited = conservative)."`
+	Order     string  `default:"${order_default}" enum:"${orders}" help:"Queue order: fcfs (submit time) or sjf (shortest estimate first)."`
+	Estimate  string  `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates the scheduler sees: request (SWF requested time; the runtime if unknown) or exact."`
 	Procs     int     `placeholder:"N" help:"Machine size (default: the trace header's MaxProcs)."`
 	OnOverrun string  `default:"kill" enum:"kill,continue" help:"A job running past its requested time is killed at the limit (kill) or runs on (continue)."`
 	Clamp     bool    `help:"Clamp jobs larger than the machine to its size instead of rejecting them."`
@@ -94,14 +97,65 @@ type runCmd struct {
 	JSON      bool    `name:"json" help:"Print the summary as JSON instead of a table."`
 }
 
+// vars are the names the flags' help and enumerations show, from the
+// registry and the typed option lists.
+func vars() kong.Vars {
+	var orders []string
+	for _, o := range backfill.Orders() {
+		orders = append(orders, o.String())
+	}
+	var depth, simple []string
+	for _, p := range registry.Policies(registry.ModelCluster, registry.KindQueue) {
+		if p.HasOption("depth") {
+			depth = append(depth, p.Name)
+		} else {
+			simple = append(simple, p.Name)
+		}
+	}
+	est := workload.EstimateNames()
+	return kong.Vars{
+		"queue_policies":   strings.Join(registry.Names(registry.ModelCluster, registry.KindQueue), ", "),
+		"depth_policies":   orList(depth),
+		"simple_policies":  strings.Join(simple, ","),
+		"orders":           strings.Join(orders, ","),
+		"order_default":    orders[0],
+		"estimates":        strings.Join(est, ","),
+		"estimate_default": est[0],
+	}
+}
+
+// orList writes "a", "a or b", "a, b or c".
+func orList(xs []string) string {
+	if len(xs) <= 1 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
 func (c *runCmd) Run(g *globals) error {
 	if !(c.Tau > 0) || math.IsInf(c.Tau, 0) {
 		return usageError{fmt.Errorf("--tau must be a positive number of seconds, got %v", c.Tau)}
 	}
-	if c.Depth != 0 && c.Policy != "backfill" {
-		return usageError{fmt.Errorf("--depth is only for --policy backfill (easy has depth 1, conservative unlimited)")}
+	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, c.Policy)
+	if err != nil {
+		var unknown *registry.UnknownNameError
+		if errors.As(err, &unknown) {
+			return usageError{err}
+		}
+		return err
 	}
-	if _, err := backfill.New(c.Policy, backfill.Options{Procs: 1, Depth: c.Depth}); err != nil && strings.HasPrefix(err.Error(), "unknown policy") {
+	if c.Depth != 0 && !qp.HasOption("depth") {
+		return usageError{fmt.Errorf("--depth is only for --policy %s (%s fixes its own depth: see 'schedlab policies')", vars()["depth_policies"], c.Policy)}
+	}
+	order, ok := backfill.ParseOrder(c.Order)
+	if !ok {
+		return usageError{fmt.Errorf("unknown --order %q", c.Order)}
+	}
+	if o, ok := qp.Option("order"); ok && !slices.Contains(o.Values, c.Order) {
+		return usageError{fmt.Errorf("--order %s is not allowed with --policy %s (%s)", c.Order, c.Policy, o.Note)}
+	}
+	est, err := workload.ParseEstimate(c.Estimate)
+	if err != nil {
 		return usageError{err}
 	}
 	out := c.Out
@@ -111,8 +165,8 @@ func (c *runCmd) Run(g *globals) error {
 			stem = strings.TrimSuffix(stem, ext)
 		}
 		name := c.Policy
-		if c.Policy == "backfill" {
-			name = fmt.Sprintf("backfill%d", c.Depth)
+		if qp.HasOption("depth") {
+			name = fmt.Sprintf("%s%d", c.Policy, c.Depth)
 		}
 		out = filepath.Join("schedlab-out", stem+"-"+name)
 	}
@@ -120,7 +174,7 @@ func (c *runCmd) Run(g *globals) error {
 		out = ""
 	}
 	res, err := experiment.RunTrace(experiment.TraceRun{
-		Trace: c.Trace, Policy: c.Policy, Depth: c.Depth, Order: c.Order, Estimate: c.Estimate,
+		Trace: c.Trace, Policy: c.Policy, Depth: c.Depth, Order: order, Estimate: est,
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
 		Out: out, SWF: c.SWF, Check: c.Check,
 	})
@@ -199,55 +253,90 @@ func (c *traceInfoCmd) Run(g *globals) error {
 
 type policiesCmd struct{}
 
+// Run lists the registry: per model and kind of policy, one line per
+// policy, then the options they take.
 func (policiesCmd) Run(g *globals) error {
-	section := func(title string, rows [][2]string) error {
-		fmt.Fprintf(g.stdout, "%s:\n", title)
-		tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
-		for _, r := range rows {
-			fmt.Fprintf(tw, "  %s\t%s\n", r[0], r[1])
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		_, err := fmt.Fprintln(g.stdout)
-		return err
-	}
-	var rows [][2]string
-	for _, d := range backfill.Policies() {
-		rows = append(rows, [2]string{d.Name, d.Summary})
-	}
-	if err := section("cluster model (run --policy, scenario policy.queue)", rows); err != nil {
-		return err
-	}
-	for _, sec := range otherPolicies {
-		if err := section(sec.title, sec.list); err != nil {
-			return err
+	for _, m := range registry.Models() {
+		for _, k := range m.Kinds {
+			var where []string
+			if k.Flag != "" {
+				where = append(where, "run "+k.Flag)
+			}
+			where = append(where, "scenario "+k.Key)
+			if !m.Implemented {
+				where = append(where, "not implemented yet")
+			}
+			fmt.Fprintf(g.stdout, "%s model, %s (%s):\n", m.Name, k.Title, strings.Join(where, ", "))
+			tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+			ps := registry.Policies(m.Name, k.Name)
+			for _, p := range ps {
+				fmt.Fprintf(tw, "  %s\t%s\n", p.Name, p.Summary)
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			opts := optionRows(m.Name, k.Name)
+			if k.Name == m.Kinds[len(m.Kinds)-1].Name {
+				for _, o := range m.Options {
+					opts = append(opts, optionRow(o, ""))
+				}
+			}
+			if len(opts) > 0 {
+				fmt.Fprintln(g.stdout, "  options:")
+				tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+				for _, r := range opts {
+					fmt.Fprintf(tw, "    %s\t%s\n", r[0], r[1])
+				}
+				if err := tw.Flush(); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintln(g.stdout)
 		}
 	}
 	return nil
 }
 
-// otherPolicies are the policies of the multi-site models, selected in
-// scenario files (docs/scenarios.md).
-var otherPolicies = []struct {
-	title string
-	list  [][2]string
-}{
-	{"grid model, grid scheduler (scenario policy.grid)", [][2]string{
-		{"random", "each job to a uniformly random site (capacity-weighted with normalize_load)"},
-		{"realtime", "each job at once to the least loaded site"},
-		{"deferred", "jobs wait for the end of the allocation interval, then go to the least loaded sites"},
-		{"hybrid", "random during the first random_fraction of each interval, deferred after"},
-	}},
-	{"grid model, local scheduler (scenario policy.local)", [][2]string{
-		{"random", "a uniformly random processor"},
-		{"sq", "the processor with the fewest jobs (idle first)"},
-		{"2rsq", "the shorter of two random processors"},
-	}},
-	{"gang model (scenario policy.approach)", [][2]string{
-		{"1", "a gang goes to one site: idle processors, else empty queues, else the GS queue (largest first)"},
-		{"2", "as 1, and a gang may be split over both sites when enough processors are idle (+overhead)"},
-	}},
+// optionRows lists the options of a kind's policies, each once, with the
+// policies that take it when not all do.
+func optionRows(model, kind string) [][2]string {
+	all := len(registry.Policies(model, kind))
+	var rows [][2]string
+	for _, ko := range registry.KindOptions(model, kind) {
+		by := ""
+		if len(ko.Policies) < all {
+			by = strings.Join(ko.Policies, ", ")
+		}
+		row := optionRow(ko.Option, by)
+		for _, p := range registry.Policies(model, kind) {
+			if o, ok := p.Option(ko.Name); ok && len(o.Values) < len(ko.Values) {
+				row[1] += fmt.Sprintf(" (%s: %s only)", p.Name, strings.Join(o.Values, ", "))
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func optionRow(o registry.Option, by string) [2]string {
+	var t string
+	switch o.Type {
+	case registry.TypeEnum:
+		t = strings.Join(o.Values, " | ")
+	case registry.TypeBool:
+		t = o.Type.String()
+	default:
+		t = o.Type.String() + " " + o.Range.String()
+	}
+	if o.Required() {
+		t += ", required"
+	} else {
+		t += ", default " + o.Default
+	}
+	if by != "" {
+		t += "; " + by + " only"
+	}
+	return [2]string{o.Key, t + ": " + o.Doc}
 }
 
 type versionCmd struct{}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"github.com/schedlab/schedlab/internal/atomicfile"
 	"io"
 	"math"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/scenario"
 )
 

@@ -1,7 +1,13 @@
-// Package queue holds the central-queue policies for one space-shared
+// Package backfill holds the central-queue policies for one space-shared
 // cluster (DESIGN.md section 4.3): strict FCFS, and ONE backfilling engine
 // parameterised by reservation depth (1 = EASY, unlimited = conservative,
 // k = hybrid) and queue order (FCFS or SJF by estimate).
+//
+// Policies (registry.go) is the one list of the queue policies: name,
+// summary, whether the depth is an option, the orders allowed, builder.
+// Package registry publishes it with typed options beside the other
+// models' policies; programs choose policies there. New builds by name
+// from the same list, for the tests of the packages below the registry.
 //
 // # The backfilling pass
 //

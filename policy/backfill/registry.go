@@ -2,7 +2,7 @@ package backfill
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/schedlab/schedlab/policy"
@@ -11,53 +11,58 @@ import (
 // Options configures a queue policy built by name.
 type Options struct {
 	Procs int   // machine size
-	Depth int   // reservation depth for "backfill"; 0 means the policy's default
+	Depth int   // reservation depth for a policy that takes one ("backfill"); 0 means unlimited
 	Order Order // queue order
 }
 
-// Desc describes a registered policy.
+// Desc describes one queue policy. The list Policies returns is the one
+// list of queue-policy names: package registry publishes it, with typed
+// options, beside the policies of the other models.
 type Desc struct {
 	Name    string
-	Summary string
-	build   func(Options) (policy.QueueScheduler, error)
+	Summary string // one line
+	// TakesDepth: Options.Depth chooses the reservation depth. The other
+	// policies fix it (FCFS none, EASY 1, conservative unlimited) and
+	// refuse a depth.
+	TakesDepth bool
+	// Orders are the queue orders the policy accepts, the default first.
+	Orders []Order
+	// OrderNote says why Orders is narrower than Orders() ("" when it is
+	// not), for the message that refuses an order.
+	OrderNote string
+
+	build func(Options) (policy.QueueScheduler, error)
 }
 
-var registry = []Desc{
-	{"fcfs", "strict first-come first-served: nothing passes a blocked head job",
-		func(o Options) (policy.QueueScheduler, error) {
-			if o.Order != OrderFCFS {
-				return nil, fmt.Errorf("policy fcfs: --order %s is not allowed (strict FCFS is FCFS-ordered)", o.Order)
-			}
-			if o.Depth != 0 {
-				return nil, fmt.Errorf("policy fcfs: --depth is only for backfilling policies")
-			}
-			return NewFCFS(), nil
-		}},
-	{"easy", "EASY backfilling (Lifka): one reservation for the head job, later jobs backfill around it",
-		func(o Options) (policy.QueueScheduler, error) {
-			if o.Depth != 0 && o.Depth != 1 {
-				return nil, fmt.Errorf("policy easy: depth is 1 by definition; use --policy backfill --depth %d", o.Depth)
-			}
-			return NewBackfill("easy", o.Procs, 1, o.Order), nil
-		}},
-	{"conservative", "conservative backfilling (Mu'alem & Feitelson): every waiting job holds a reservation; compression on early ends",
-		func(o Options) (policy.QueueScheduler, error) {
-			if o.Depth != 0 {
-				return nil, fmt.Errorf("policy conservative: depth is unlimited by definition; use --policy backfill --depth K")
-			}
-			return NewBackfill("conservative", o.Procs, Unlimited, o.Order), nil
-		}},
-	{"backfill", "backfilling with reservation depth K (--depth; 1 = EASY, 0 = unlimited = conservative)",
-		func(o Options) (policy.QueueScheduler, error) {
-			d := o.Depth
-			if d < 0 {
-				return nil, fmt.Errorf("policy backfill: --depth must be >= 0 (0 = unlimited), got %d", d)
-			}
-			if d == 0 {
-				d = Unlimited
-			}
-			return NewBackfill(fmt.Sprintf("backfill-%s", depthName(d)), o.Procs, d, o.Order), nil
-		}},
+// Orders lists every queue order, in documentation order.
+func Orders() []Order { return []Order{OrderFCFS, OrderSJF} }
+
+// descs is the one list of queue policies; Policies hands out copies.
+func descs() []Desc {
+	return []Desc{
+		{Name: "fcfs", Summary: "strict first-come first-served: nothing passes a blocked head job",
+			Orders: []Order{OrderFCFS}, OrderNote: "strict FCFS serves jobs in submit order; use a backfilling queue",
+			build: func(o Options) (policy.QueueScheduler, error) { return NewFCFS(), nil }},
+		{Name: "easy", Summary: "EASY backfilling (Lifka): one reservation for the head job, later jobs backfill around it",
+			Orders: Orders(),
+			build: func(o Options) (policy.QueueScheduler, error) {
+				return NewBackfill("easy", o.Procs, 1, o.Order), nil
+			}},
+		{Name: "conservative", Summary: "conservative backfilling (Mu'alem & Feitelson): every waiting job holds a reservation; compression on early ends",
+			Orders: Orders(),
+			build: func(o Options) (policy.QueueScheduler, error) {
+				return NewBackfill("conservative", o.Procs, Unlimited, o.Order), nil
+			}},
+		{Name: "backfill", Summary: "backfilling with reservation depth K (--depth; 1 = EASY, 0 = unlimited = conservative)",
+			TakesDepth: true, Orders: Orders(),
+			build: func(o Options) (policy.QueueScheduler, error) {
+				d := o.Depth
+				if d == 0 {
+					d = Unlimited
+				}
+				return NewBackfill(fmt.Sprintf("backfill-%s", depthName(d)), o.Procs, d, o.Order), nil
+			}},
+	}
 }
 
 func depthName(d int) string {
@@ -67,26 +72,49 @@ func depthName(d int) string {
 	return fmt.Sprint(d)
 }
 
-// Policies lists the registered queue policies, sorted by name.
-func Policies() []Desc {
-	out := append([]Desc(nil), registry...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
+// Policies lists the queue policies in documentation order (fcfs, easy,
+// conservative, backfill). The slices are fresh copies.
+func Policies() []Desc { return descs() }
 
-// New builds the policy registered under name.
+// New builds the policy registered under name. Programs choose policies
+// through package registry, which wraps this list; New serves the tests of
+// the packages below the registry.
 func New(name string, opt Options) (policy.QueueScheduler, error) {
-	if opt.Procs <= 0 {
-		return nil, fmt.Errorf("policy %s: machine size must be positive, got %d", name, opt.Procs)
-	}
-	for _, d := range registry {
+	ds := descs()
+	for _, d := range ds {
 		if d.Name == name {
-			return d.build(opt)
+			return d.New(opt)
 		}
 	}
-	names := make([]string, len(registry))
-	for i, d := range registry {
+	names := make([]string, len(ds))
+	for i, d := range ds {
 		names[i] = d.Name
 	}
 	return nil, fmt.Errorf("unknown policy %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// New builds the policy d describes, checking opt against it.
+func (d Desc) New(opt Options) (policy.QueueScheduler, error) {
+	if opt.Procs <= 0 {
+		return nil, fmt.Errorf("policy %s: machine size must be positive, got %d", d.Name, opt.Procs)
+	}
+	if !slices.Contains(d.Orders, opt.Order) {
+		return nil, fmt.Errorf("policy %s: order %s is not allowed (%s)", d.Name, opt.Order, d.OrderNote)
+	}
+	switch {
+	case opt.Depth < 0:
+		return nil, fmt.Errorf("policy %s: depth must be >= 0 (0 = unlimited), got %d", d.Name, opt.Depth)
+	case opt.Depth != 0 && !d.TakesDepth:
+		var takes []string
+		for _, e := range descs() {
+			if e.TakesDepth {
+				takes = append(takes, e.Name)
+			}
+		}
+		return nil, fmt.Errorf("policy %s fixes its own reservation depth; depth %d needs policy %s", d.Name, opt.Depth, strings.Join(takes, " or "))
+	}
+	if d.build == nil {
+		return nil, fmt.Errorf("policy %s: no builder (a Desc made outside this package)", d.Name)
+	}
+	return d.build(opt)
 }

@@ -3,11 +3,17 @@
 // real-time, deferred with an allocation interval, hybrid) and local
 // processor selection (random, shortest queue, two random choices).
 //
+// Each policy has a typed constructor (NewRandom, NewRealTime, NewDeferred,
+// NewHybrid; NewRandomLocal, NewShortestQueue, NewTwoRandom). Their names
+// and options are listed by package registry, which builds them; this
+// package keeps no list of names.
+//
 // Informed grid policies compare site loads (jobs queued plus in service;
 // divided by the site's processor count when NormalizeLoad is set, for
-// heterogeneous sites). When the local policy is shortest queue, they first
-// restrict the choice to sites that have an idle processor (the paper's
-// "LSs send the GS the number of free processors"). Ties are broken
+// heterogeneous sites). With Options.PreferIdle they first restrict the
+// choice to sites that have an idle processor (the paper's "LSs send the
+// GS the number of free processors"); the registry sets it from the local
+// scheduler's PreferIdle trait, which shortest queue has. Ties are broken
 // uniformly at random from the policy's own stream.
 //
 // Heterogeneous sites (the paper's proposed extension; our reading): with

@@ -2,51 +2,59 @@ package grid
 
 import (
 	"fmt"
-	"github.com/schedlab/schedlab/internal/choose"
 	"math"
 	"math/rand/v2"
-	"strings"
 
+	"github.com/schedlab/schedlab/internal/choose"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy"
 )
 
 // Options configure a grid scheduler.
 type Options struct {
-	AllocationInterval float64 // A_I, for deferred and hybrid
+	AllocationInterval float64 // A_I, for deferred and hybrid; > 0
 	RandomFraction     float64 // A_I%, for hybrid, in [0, 1]
-	PreferIdle         bool    // the local policy is shortest queue
-	NormalizeLoad      bool    // compare load / processors (heterogeneous sites)
+	// PreferIdle restricts informed choices to sites with an idle
+	// processor when there is one. It suits a local scheduler that prefers
+	// idle processors (shortest queue); package registry sets it from the
+	// local scheduler's PreferIdle trait.
+	PreferIdle    bool
+	NormalizeLoad bool // compare load / processors (heterogeneous sites)
 }
 
-// SchedulerNames lists the grid schedulers.
-var SchedulerNames = []string{"random", "realtime", "deferred", "hybrid"}
+func (o Options) chooser(r *rand.Rand) chooser {
+	return chooser{r: r, preferIdle: o.PreferIdle, normalize: o.NormalizeLoad}
+}
 
-// LocalNames lists the local schedulers.
-var LocalNames = []string{"random", "sq", "2rsq"}
+// NewRandom returns random dispatch: each job at once to a uniformly
+// random site (capacity-weighted with NormalizeLoad); r is its stream.
+func NewRandom(o Options, r *rand.Rand) *Hybrid {
+	return &Hybrid{name: "random", c: o.chooser(r), frac: 1}
+}
 
-// NewScheduler builds a grid scheduler by name; r is its stream for random
-// choices.
-func NewScheduler(name string, o Options, r *rand.Rand) (policy.GridScheduler, error) {
-	c := chooser{r: r, preferIdle: o.PreferIdle, normalize: o.NormalizeLoad}
-	switch name {
-	case "random":
-		return &Hybrid{name: name, c: c, frac: 1}, nil
-	case "realtime":
-		return &RealTime{c: c}, nil
-	case "deferred", "hybrid":
-		if !(o.AllocationInterval > 0) {
-			return nil, fmt.Errorf("grid scheduler %s: allocation interval must be positive, got %g", name, o.AllocationInterval)
-		}
-		frac := o.RandomFraction
-		if name == "deferred" {
-			frac = 0
-		} else if !(frac >= 0 && frac <= 1) {
-			return nil, fmt.Errorf("grid scheduler hybrid: random fraction (A_I%%) must be in [0, 1], got %g", frac)
-		}
-		return &Hybrid{name: name, c: c, ai: o.AllocationInterval, frac: frac}, nil
+// NewRealTime returns real-time dispatch: each job at once to the least
+// loaded site.
+func NewRealTime(o Options, r *rand.Rand) *RealTime { return &RealTime{c: o.chooser(r)} }
+
+// NewDeferred returns deferred dispatch: jobs wait in the grid
+// scheduler's queue until the end of the allocation interval.
+func NewDeferred(o Options, r *rand.Rand) (*Hybrid, error) {
+	if !(o.AllocationInterval > 0) {
+		return nil, fmt.Errorf("grid scheduler deferred: allocation interval must be positive, got %g", o.AllocationInterval)
 	}
-	return nil, fmt.Errorf("unknown grid scheduler %q (known: %s)", name, strings.Join(SchedulerNames, ", "))
+	return &Hybrid{name: "deferred", c: o.chooser(r), ai: o.AllocationInterval}, nil
+}
+
+// NewHybrid returns hybrid dispatch: random during the first
+// RandomFraction of each allocation interval, deferred after.
+func NewHybrid(o Options, r *rand.Rand) (*Hybrid, error) {
+	if !(o.AllocationInterval > 0) {
+		return nil, fmt.Errorf("grid scheduler hybrid: allocation interval must be positive, got %g", o.AllocationInterval)
+	}
+	if !(o.RandomFraction >= 0 && o.RandomFraction <= 1) {
+		return nil, fmt.Errorf("grid scheduler hybrid: random fraction (A_I%%) must be in [0, 1], got %g", o.RandomFraction)
+	}
+	return &Hybrid{name: "hybrid", c: o.chooser(r), ai: o.AllocationInterval, frac: o.RandomFraction}, nil
 }
 
 // chooser picks sites at random or by load.
@@ -161,18 +169,15 @@ func (p *Hybrid) Schedule(now float64, arrivals []job.Info, tick bool, v policy.
 	return nil
 }
 
-// NewLocal builds a local scheduler by name; r is its stream.
-func NewLocal(name string, r *rand.Rand) (policy.LocalScheduler, error) {
-	switch name {
-	case "random":
-		return &RandomLocal{r: r}, nil
-	case "sq":
-		return &ShortestQueue{r: r}, nil
-	case "2rsq":
-		return &TwoRandom{r: r}, nil
-	}
-	return nil, fmt.Errorf("unknown local scheduler %q (known: %s)", name, strings.Join(LocalNames, ", "))
-}
+// NewRandomLocal returns the local scheduler that picks a processor
+// uniformly; r is its stream.
+func NewRandomLocal(r *rand.Rand) *RandomLocal { return &RandomLocal{r: r} }
+
+// NewShortestQueue returns the shortest-queue local scheduler.
+func NewShortestQueue(r *rand.Rand) *ShortestQueue { return &ShortestQueue{r: r} }
+
+// NewTwoRandom returns the two-random-choices local scheduler.
+func NewTwoRandom(r *rand.Rand) *TwoRandom { return &TwoRandom{r: r} }
 
 // RandomLocal picks a processor uniformly.
 type RandomLocal struct{ r *rand.Rand }

@@ -68,7 +68,7 @@ func info(id job.ID, t float64) job.Info { return job.Info{ID: id, Submit: t, Pr
 func TestDeferredDispatchAtTick(t *testing.T) {
 	f := &fakeGrid{procs: []int{2, 2}, load: []int{3, 1}, idle: []int{0, 0}}
 	r := rand.New(rand.NewPCG(1, 1))
-	gs, _ := NewScheduler("deferred", Options{AllocationInterval: 0.5}, r)
+	gs, _ := NewDeferred(Options{AllocationInterval: 0.5}, r)
 	if gs.Period() != 0.5 {
 		t.Fatalf("period %v", gs.Period())
 	}
@@ -94,7 +94,7 @@ func TestDeferredDispatchAtTick(t *testing.T) {
 // interval's first half sends at once again.
 func TestHybridSplitsTheInterval(t *testing.T) {
 	f := &fakeGrid{procs: []int{1, 1, 1}, load: []int{0, 5, 5}, idle: []int{1, 0, 0}}
-	gs, _ := NewScheduler("hybrid", Options{AllocationInterval: 1, RandomFraction: 0.5}, rand.New(rand.NewPCG(9, 9)))
+	gs, _ := NewHybrid(Options{AllocationInterval: 1, RandomFraction: 0.5}, rand.New(rand.NewPCG(9, 9)))
 	replay := rand.New(rand.NewPCG(9, 9))
 	f.schedule(gs, 0.3, []job.Info{info(1, 0.3)}, false)
 	r1 := replay.IntN(3)
@@ -118,7 +118,7 @@ func TestHybridSplitsTheInterval(t *testing.T) {
 // least loaded site. Random and hybrid(1) never look at loads.
 func TestRealTimePrefersIdleWithSQ(t *testing.T) {
 	f := &fakeGrid{procs: []int{8, 8, 8}, load: []int{2, 9, 12}, idle: []int{0, 0, 1}}
-	gs, _ := NewScheduler("realtime", Options{PreferIdle: true}, rand.New(rand.NewPCG(1, 2)))
+	gs := NewRealTime(Options{PreferIdle: true}, rand.New(rand.NewPCG(1, 2)))
 	f.schedule(gs, 1, []job.Info{info(1, 1)}, false)
 	// site 2 had the only idle processor (load 12 > 2); now none is idle:
 	// least loaded is site 0.
@@ -129,7 +129,7 @@ func TestRealTimePrefersIdleWithSQ(t *testing.T) {
 	}
 	// Without the SQ preference the least loaded site wins at once.
 	f2 := &fakeGrid{procs: []int{8, 8, 8}, load: []int{2, 9, 12}, idle: []int{0, 0, 1}}
-	gs2, _ := NewScheduler("realtime", Options{}, rand.New(rand.NewPCG(1, 2)))
+	gs2 := NewRealTime(Options{}, rand.New(rand.NewPCG(1, 2)))
 	f2.schedule(gs2, 1, []job.Info{info(1, 1)}, false)
 	if f2.sent[0].site != 0 {
 		t.Fatalf("without PreferIdle: site %d, want 0", f2.sent[0].site)
@@ -140,7 +140,7 @@ func TestRealTimePrefersIdleWithSQ(t *testing.T) {
 // 6 jobs on 12 processors (0.5) beat 3 jobs on 4 (0.75).
 func TestNormalizedLoad(t *testing.T) {
 	f := &fakeGrid{procs: []int{4, 12}, load: []int{3, 6}, idle: []int{0, 0}}
-	gs, _ := NewScheduler("realtime", Options{NormalizeLoad: true}, rand.New(rand.NewPCG(1, 2)))
+	gs := NewRealTime(Options{NormalizeLoad: true}, rand.New(rand.NewPCG(1, 2)))
 	f.schedule(gs, 1, []job.Info{info(1, 1)}, false)
 	if f.sent[0].site != 1 {
 		t.Fatalf("normalized: site %d, want 1", f.sent[0].site)
@@ -151,7 +151,7 @@ func TestNormalizedLoad(t *testing.T) {
 // of 12 processors gets three times the jobs of one of 4.
 func TestRandomWeightedByCapacity(t *testing.T) {
 	f := &fakeGrid{procs: []int{4, 12}, load: []int{0, 0}, idle: []int{4, 12}}
-	gs, _ := NewScheduler("random", Options{NormalizeLoad: true}, rand.New(rand.NewPCG(5, 6)))
+	gs := NewRandom(Options{NormalizeLoad: true}, rand.New(rand.NewPCG(5, 6)))
 	const n = 40000
 	for i := 0; i < n; i++ {
 		f.schedule(gs, 1, []job.Info{info(job.ID(i), 1)}, false)
@@ -167,7 +167,7 @@ func TestRandomWeightedByCapacity(t *testing.T) {
 // 2RSQ: the shorter of two distinct random processors.
 func TestLocalPolicies(t *testing.T) {
 	f := &fakeGrid{procs: []int{4}, jobs: [][]int{{3, 1, 0, 2}}}
-	sq, _ := NewLocal("sq", rand.New(rand.NewPCG(3, 3)))
+	sq := NewShortestQueue(rand.New(rand.NewPCG(3, 3)))
 	if p := sq.Select(0, 0, info(1, 0), f); p != 2 {
 		t.Fatalf("sq chose %d, want the idle processor 2", p)
 	}
@@ -179,7 +179,7 @@ func TestLocalPolicies(t *testing.T) {
 	if counts[1] == 0 || counts[3] == 0 || counts[0]+counts[2] != 0 {
 		t.Fatalf("sq ties between 1 and 3 should both be taken, and nothing else: %v", counts)
 	}
-	two, _ := NewLocal("2rsq", rand.New(rand.NewPCG(4, 4)))
+	two := NewTwoRandom(rand.New(rand.NewPCG(4, 4)))
 	replay := rand.New(rand.NewPCG(4, 4))
 	for i := 0; i < 200; i++ {
 		got := two.Select(0, 0, info(1, 0), f)
@@ -206,7 +206,7 @@ func TestLocalPolicies(t *testing.T) {
 			t.Fatalf("draw %d: 2rsq chose %d, want %d (pair %d,%d)", i, got, want, a, b)
 		}
 	}
-	rl, _ := NewLocal("random", rand.New(rand.NewPCG(5, 5)))
+	rl := NewRandomLocal(rand.New(rand.NewPCG(5, 5)))
 	replay = rand.New(rand.NewPCG(5, 5))
 	for i := 0; i < 50; i++ {
 		if got, want := rl.Select(0, 0, info(1, 0), f), replay.IntN(4); got != want {
@@ -217,15 +217,13 @@ func TestLocalPolicies(t *testing.T) {
 
 func TestBadOptions(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
-	for _, c := range []struct {
-		name string
-		o    Options
-	}{{"deferred", Options{}}, {"hybrid", Options{AllocationInterval: 1, RandomFraction: 1.5}}, {"fastest", Options{}}} {
-		if _, err := NewScheduler(c.name, c.o, r); err == nil {
-			t.Errorf("%s %+v accepted", c.name, c.o)
-		}
+	if _, err := NewDeferred(Options{}, r); err == nil {
+		t.Error("deferred without an allocation interval accepted")
 	}
-	if _, err := NewLocal("fastest", r); err == nil {
-		t.Error("unknown local policy accepted")
+	if _, err := NewHybrid(Options{RandomFraction: 0.5}, r); err == nil {
+		t.Error("hybrid without an allocation interval accepted")
+	}
+	if _, err := NewHybrid(Options{AllocationInterval: 1, RandomFraction: 1.5}, r); err == nil {
+		t.Error("hybrid with a random fraction of 1.5 accepted")
 	}
 }

@@ -1,0 +1,200 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/internal/atomicfile"
+	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/registry"
+	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/synth"
+)
+
+// modelRunner is how a sweep runs one replication of a scenario of one
+// model: the one place where a model meets its scenario settings. Adding
+// a model to the registry and a runner here is all a sweep needs.
+type modelRunner struct {
+	model string // registry model name
+	// run runs replication rep; records, when set, is where the cluster
+	// model writes a trace run's output folder (records.csv without .csv).
+	run func(s scenario.Scenario, rep int, records string, extra []engine.Listener) (repMetrics, error)
+}
+
+// runners lists the runners of the implemented models.
+func runners() []modelRunner {
+	return []modelRunner{
+		{registry.ModelCluster, runCluster},
+		{registry.ModelGrid, runGridRep},
+		{registry.ModelGang, runGangRep},
+	}
+}
+
+// repMetrics is one replication's metrics, in a fixed order.
+type repMetrics struct {
+	names  []string
+	values []float64
+}
+
+// runRep runs replication rep of scenario s; records, when set, is the
+// path of a per-job CSV file to write (atomically).
+func runRep(s scenario.Scenario, rep int, records string, more ...engine.Listener) (repMetrics, error) {
+	m, err := registry.LookupModel(s.Model)
+	if err != nil {
+		return repMetrics{}, err
+	}
+	if !m.Implemented {
+		return repMetrics{}, &registry.NotImplementedError{Model: m.Name}
+	}
+	var r *modelRunner
+	for _, x := range runners() {
+		if x.model == m.Name {
+			r = &x
+		}
+	}
+	if r == nil {
+		return repMetrics{}, fmt.Errorf("model %s: no runner in package experiment", m.Name)
+	}
+	if records != "" && s.Workload.Trace == "" {
+		// The run happens inside atomicfile.Write, so the records appear
+		// only when the replication succeeded.
+		var res repMetrics
+		err := atomicfile.Write(records, func(w io.Writer) error {
+			jw := metrics.NewJobsCSVSites(w)
+			x, err := r.run(s, rep, "", append(more, jw))
+			if err != nil {
+				return err
+			}
+			res = x
+			return jw.Flush()
+		})
+		return res, err
+	}
+	return r.run(s, rep, records, more)
+}
+
+// sitesPlatform is the platform of a multi-site scenario: one machine
+// per site. Site speeds are not modelled by the grid and gang models.
+func sitesPlatform(s scenario.Scenario) (platform.Platform, error) {
+	if len(s.Platform.Sites) == 0 {
+		return platform.Platform{}, fmt.Errorf("%s model: no sites", s.Model)
+	}
+	cpus := make([]int, len(s.Platform.Sites))
+	for i, st := range s.Platform.Sites {
+		if st.Speed != 0 && st.Speed != 1 {
+			return platform.Platform{}, fmt.Errorf("%s model: site speeds other than 1 are not modelled (site %d has %g)", s.Model, i, st.Speed)
+		}
+		cpus[i] = st.Procs
+	}
+	return platform.Sites(cpus)
+}
+
+func runGridRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener) (repMetrics, error) {
+	plat, err := sitesPlatform(s)
+	if err != nil {
+		return repMetrics{}, err
+	}
+	r, err := RunGrid(GridRun{Platform: plat, Grid: s.Policy.Grid, AllocationInterval: s.Policy.AllocationInterval,
+		RandomFraction: s.Policy.RandomFraction, Local: s.Policy.Local, NormalizeLoad: s.Policy.NormalizeLoad,
+		MeanInterarrival: s.Workload.MeanInterarrival, MeanService: s.Workload.MeanService,
+		Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
+	if err != nil {
+		return repMetrics{}, err
+	}
+	m := repMetrics{names: []string{"rt", "max_rt", "sld", "utilization"}, values: []float64{r.RT, r.MaxRT, r.SLD, r.Utilization}}
+	for i := range r.SiteUtil {
+		m.names = append(m.names, fmt.Sprintf("site%d_utilization", i), fmt.Sprintf("site%d_load", i))
+		m.values = append(m.values, r.SiteUtil[i], r.SiteLoad[i])
+	}
+	return m, nil
+}
+
+func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener) (repMetrics, error) {
+	plat, err := sitesPlatform(s)
+	if err != nil {
+		return repMetrics{}, err
+	}
+	w := s.Workload
+	r, err := RunGang(GangRun{Platform: plat, Approach: s.Policy.Approach, Threshold: s.Policy.Threshold,
+		MeanInterarrival: w.MeanInterarrival, GangMeanInterarrival: w.GangMeanInterarrival, MeanService: w.MeanService,
+		Pow2: w.GangSizes == "pow2", GangMin: w.GangMin, GangMax: w.GangMax, SharedTimes: w.GangTimes == "shared",
+		EstimateError: w.EstimateError, SplitOverhead: w.SplitOverhead, ExamineEvery: s.Policy.Examine == "every",
+		EmptyIdle: s.Policy.EmptyQueue == "idle", Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
+	if err != nil {
+		return repMetrics{}, err
+	}
+	return repMetrics{names: []string{"rt", "sld", "wrt", "wsld", "utilization", "finished_gangs_pct", "split_gangs_pct"},
+		values: []float64{r.RT, r.SLD, r.WRT, r.WSLD, r.Utilization, r.FinishedPct, r.SplitPct}}, nil
+}
+
+func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Listener) (repMetrics, error) {
+	order, ok := backfill.ParseOrder(s.Policy.Order)
+	if !ok {
+		return repMetrics{}, fmt.Errorf("cluster model: unknown queue order %q", s.Policy.Order)
+	}
+	var res metrics.Result
+	if s.Workload.Trace != "" {
+		est, err := workload.ParseEstimate(s.Workload.Estimate)
+		if err != nil {
+			return repMetrics{}, err
+		}
+		out := ""
+		if records != "" {
+			out = strings.TrimSuffix(records, ".csv")
+		}
+		tr, err := RunTrace(TraceRun{Trace: s.Workload.Trace, Policy: s.Policy.Queue, Depth: s.Policy.Depth, Order: order,
+			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out})
+		if err != nil {
+			return repMetrics{}, err
+		}
+		res = tr.Result
+	} else {
+		var err error
+		if res, err = runClusterSynthetic(s, rep, order, extra...); err != nil {
+			return repMetrics{}, err
+		}
+	}
+	return repMetrics{names: []string{"mean_wait", "max_wait", "mean_response", "mean_slowdown", "mean_bounded_slowdown", "utilization", "makespan"},
+		values: []float64{res.MeanWait, res.MaxWait, res.MeanResponse, res.MeanSlowdown, res.MeanBoundedSlowdown, res.Utilization, res.Makespan}}, nil
+}
+
+func runClusterSynthetic(s scenario.Scenario, rep int, order backfill.Order, extra ...engine.Listener) (metrics.Result, error) {
+	if s.Stop.Completed <= 0 {
+		return metrics.Result{}, errors.New("cluster model with a synthetic workload: give stop.completed")
+	}
+	if s.Platform.Procs <= 0 {
+		return metrics.Result{}, errors.New("cluster model with a synthetic workload: give platform.procs")
+	}
+	src, err := synth.NewPoisson(s.Seed, rep, s.Workload.MeanInterarrival, s.Workload.MeanService, s.Stop.Completed)
+	if err != nil {
+		return metrics.Result{}, err
+	}
+	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, s.Policy.Queue)
+	if err != nil {
+		return metrics.Result{}, err
+	}
+	pol, err := qp.NewQueue(backfill.Options{Procs: s.Platform.Procs, Depth: s.Policy.Depth, Order: order})
+	if err != nil {
+		return metrics.Result{}, err
+	}
+	sum := metrics.NewSummary(s.Platform.Procs, 0)
+	sum.Skip(s.Warmup.Jobs)
+	plat, err := platform.Cluster(s.Platform.Procs)
+	if err != nil {
+		return metrics.Result{}, err
+	}
+	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: src, Listener: append(engine.Tee{sum}, extra...)})
+	if err != nil {
+		return metrics.Result{}, err
+	}
+	if err := eng.Run(); err != nil {
+		return metrics.Result{}, err
+	}
+	return sum.Result(), nil
+}

@@ -1,0 +1,413 @@
+package registry
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/policy/gang"
+	"github.com/schedlab/schedlab/policy/grid"
+)
+
+// Every name is listed once: models, kinds within a model, policies within
+// a kind, options within a policy.
+func TestNamesOnce(t *testing.T) {
+	once := func(what string, names []string) {
+		t.Helper()
+		seen := map[string]bool{}
+		for _, n := range names {
+			if n == "" {
+				t.Errorf("%s: empty name", what)
+			}
+			if seen[n] {
+				t.Errorf("%s: %q listed twice", what, n)
+			}
+			seen[n] = true
+		}
+	}
+	once("models", ModelNames())
+	if want := []string{ModelCluster, ModelGrid, ModelGang, ModelHetero}; !slices.Equal(ModelNames(), want) {
+		t.Errorf("models %v, want %v", ModelNames(), want)
+	}
+	total := 0
+	for _, m := range Models() {
+		var kinds []string
+		for _, k := range m.Kinds {
+			kinds = append(kinds, k.Name)
+			if k.Model != m.Name || k.Key == "" || k.Noun == "" || k.Title == "" {
+				t.Errorf("model %s: kind %+v incomplete", m.Name, k)
+			}
+			names := Names(m.Name, k.Name)
+			once(m.Name+" "+k.Name, names)
+			if len(names) == 0 {
+				t.Errorf("model %s kind %s: no policies", m.Name, k.Name)
+			}
+			total += len(names)
+			for _, p := range Policies(m.Name, k.Name) {
+				if p.Summary == "" {
+					t.Errorf("%s %s %s: no summary", m.Name, k.Name, p.Name)
+				}
+				var opts []string
+				for _, o := range p.Options() {
+					opts = append(opts, o.Name)
+				}
+				once(m.Name+" "+k.Name+" "+p.Name+" options", opts)
+			}
+		}
+		once(m.Name+" kinds", kinds)
+	}
+	if total != len(policies()) {
+		t.Errorf("%d policies reachable by model and kind, %d registered", total, len(policies()))
+	}
+}
+
+// The lists the scenario files and the command line use.
+func TestNames(t *testing.T) {
+	for _, c := range []struct {
+		model, kind string
+		want        []string
+	}{
+		{ModelCluster, KindQueue, []string{"fcfs", "easy", "conservative", "backfill"}},
+		{ModelGrid, KindGrid, []string{"random", "realtime", "deferred", "hybrid"}},
+		{ModelGrid, KindLocal, []string{"random", "sq", "2rsq"}},
+		{ModelGang, KindApproach, []string{"1", "2"}},
+		{ModelHetero, KindQueue, []string{"fcfs", "easy", "flexible", "eg-edf", "tabu"}},
+	} {
+		if got := Names(c.model, c.kind); !slices.Equal(got, c.want) {
+			t.Errorf("%s %s: %v, want %v", c.model, c.kind, got, c.want)
+		}
+	}
+}
+
+// defaults returns the option values a policy runs with by default; a
+// required option takes a value inside its range.
+func defaults(t *testing.T, p Policy) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for _, o := range p.Options() {
+		switch {
+		case o.Type == TypeEnum || o.Type == TypeBool:
+			continue
+		case o.Required():
+			x := o.Range.Min + 1
+			if !math.IsInf(o.Range.Max, 1) {
+				x = (o.Range.Min + o.Range.Max) / 2
+			}
+			out[o.Name] = x
+		default:
+			x, err := strconv.ParseFloat(o.Default, 64)
+			if err != nil {
+				t.Fatalf("%s %s: default %q of %s: %v", p.Kind, p.Name, o.Default, o.Name, err)
+			}
+			out[o.Name] = x
+		}
+	}
+	return out
+}
+
+// Every policy of an implemented model builds with its defaults (required
+// options inside their range), and names itself after its entry.
+func TestEveryPolicyBuilds(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, m := range Models() {
+		for _, k := range m.Kinds {
+			for _, p := range Policies(m.Name, k.Name) {
+				d := defaults(t, p)
+				var name string
+				var err error
+				switch k.Name {
+				case KindQueue:
+					var q policy.QueueScheduler
+					if q, err = p.NewQueue(backfill.Options{Procs: 8, Depth: int(d["depth"])}); err == nil {
+						name = q.Name()
+					}
+				case KindGrid:
+					var g policy.GridScheduler
+					if g, err = p.NewGridScheduler(grid.Options{AllocationInterval: d["allocation_interval"], RandomFraction: d["random_fraction"]}, r); err == nil {
+						name = g.Name()
+					}
+				case KindLocal:
+					var l policy.LocalScheduler
+					if l, err = p.NewLocalScheduler(r); err == nil {
+						name = l.Name()
+					}
+				case KindApproach:
+					var g policy.GangPolicy
+					if g, err = p.NewGang(gang.Options{Threshold: d["threshold"]}, r); err == nil {
+						name = g.Name()
+					}
+				default:
+					t.Fatalf("kind %s: no builder in this test", k.Name)
+				}
+				if !m.Implemented {
+					var ni *NotImplementedError
+					if !errors.As(err, &ni) || ni.Model != m.Name {
+						t.Errorf("%s %s %s: err %v, want a NotImplementedError", m.Name, k.Name, p.Name, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Errorf("%s %s %s with defaults %v: %v", m.Name, k.Name, p.Name, d, err)
+					continue
+				}
+				want := map[string]string{"backfill": "backfill-unlimited", "1": "approach1", "2": "approach2"}[p.Name]
+				if want == "" {
+					want = p.Name
+				}
+				if name != want {
+					t.Errorf("%s %s %s builds a policy named %q, want %q", m.Name, k.Name, p.Name, name, want)
+				}
+			}
+		}
+	}
+}
+
+// A builder of the wrong kind is an error, not a panic.
+func TestWrongKind(t *testing.T) {
+	p, err := Lookup(ModelGrid, KindLocal, "sq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.NewQueue(backfill.Options{Procs: 1}); err == nil {
+		t.Error("a local scheduler built a queue policy")
+	}
+}
+
+// Every default is a valid value of its option.
+func TestDefaultsValid(t *testing.T) {
+	check := func(where string, o Option) {
+		t.Helper()
+		if o.Key == "" || o.Doc == "" || o.Type == 0 {
+			t.Errorf("%s: option %+v incomplete", where, o)
+		}
+		if o.Required() {
+			return
+		}
+		switch o.Type {
+		case TypeEnum:
+			if len(o.Values) == 0 || o.Values[0] != o.Default {
+				t.Errorf("%s: %s default %q is not its first value %v", where, o.Name, o.Default, o.Values)
+			}
+		case TypeBool:
+			if _, err := strconv.ParseBool(o.Default); err != nil {
+				t.Errorf("%s: %s default %q", where, o.Name, o.Default)
+			}
+		default:
+			x, err := strconv.ParseFloat(o.Default, 64)
+			if err != nil || !o.Range.Contains(x) {
+				t.Errorf("%s: %s default %q outside %s", where, o.Name, o.Default, o.Range)
+			}
+		}
+	}
+	for _, m := range Models() {
+		for _, o := range m.Options {
+			check(m.Name, o)
+		}
+		for _, k := range m.Kinds {
+			if k.Default != "" && !slices.Contains(Names(m.Name, k.Name), k.Default) {
+				t.Errorf("%s %s: default %q is not a name", m.Name, k.Name, k.Default)
+			}
+			for _, p := range Policies(m.Name, k.Name) {
+				for _, o := range p.Options() {
+					check(m.Name+" "+p.Name, o)
+				}
+			}
+		}
+	}
+}
+
+// Unknown names give the typed error naming the known ones.
+func TestUnknownNames(t *testing.T) {
+	for _, c := range []struct {
+		model, kind, name string
+		what              string
+		known             []string
+		msg               string
+	}{
+		{ModelCluster, KindQueue, "nope", "policy", Names(ModelCluster, KindQueue),
+			`unknown policy "nope" (known: fcfs, easy, conservative, backfill)`},
+		{ModelGrid, KindGrid, "fastest", "grid scheduler", Names(ModelGrid, KindGrid),
+			`unknown grid scheduler "fastest" (known: random, realtime, deferred, hybrid)`},
+		{ModelGrid, KindLocal, "fastest", "local scheduler", Names(ModelGrid, KindLocal),
+			`unknown local scheduler "fastest" (known: random, sq, 2rsq)`},
+		{ModelGang, KindApproach, "3", "gang approach", []string{"1", "2"}, `unknown gang approach "3" (known: 1, 2)`},
+		{"mesh", KindQueue, "fcfs", "model", ModelNames(), `unknown model "mesh" (known: cluster, grid, gang, hetero)`},
+		{ModelGrid, KindQueue, "fcfs", "policy kind of model grid", []string{KindGrid, KindLocal},
+			`unknown policy kind of model grid "queue" (known: grid, local)`},
+	} {
+		_, err := Lookup(c.model, c.kind, c.name)
+		var une *UnknownNameError
+		if !errors.As(err, &une) {
+			t.Errorf("Lookup(%s, %s, %s): err %v, want an *UnknownNameError", c.model, c.kind, c.name, err)
+			continue
+		}
+		if une.Kind != c.what || !slices.Equal(une.Known, c.known) || err.Error() != c.msg {
+			t.Errorf("Lookup(%s, %s, %s) = %#v (%q), want kind %q known %v: %q", c.model, c.kind, c.name, une, err, c.what, c.known, c.msg)
+		}
+	}
+	if _, _, err := NewGridPair("random", "fastest", grid.Options{}, nil, nil); !errors.As(err, new(*UnknownNameError)) {
+		t.Errorf("NewGridPair with an unknown local scheduler: %v", err)
+	}
+}
+
+// What the accessors return is a copy: changing it changes nothing.
+func TestImmutable(t *testing.T) {
+	ms := Models()
+	ms[0].Name = "x"
+	ms[0].Kinds[0].Key = "x"
+	ms[2].Options[0].Values[0] = "x"
+	ps := Policies(ModelCluster, KindQueue)
+	ps[0].Name = "x"
+	o := ps[0].Options()
+	o[0].Values[0] = "x"
+	ko := KindOptions(ModelGang, KindApproach)
+	ko[1].Values[0] = "x"
+	ko[0].Policies[0] = "x"
+	again := Models()
+	if again[0].Name != ModelCluster || again[0].Kinds[0].Key != "policy.queue" || again[2].Options[0].Values[0] != "emptied" {
+		t.Errorf("models changed: %+v", again)
+	}
+	if p := Policies(ModelCluster, KindQueue)[0]; p.Name != "fcfs" || p.Options()[0].Values[0] != "fcfs" {
+		t.Errorf("policies changed: %+v", p)
+	}
+	if ko := KindOptions(ModelGang, KindApproach); ko[1].Values[0] != "waiting" || ko[0].Policies[0] != "1" {
+		t.Errorf("kind options changed: %+v", ko)
+	}
+}
+
+// KindOptions keeps each policy's order of its options and names the
+// policies that take each.
+func TestKindOptions(t *testing.T) {
+	for _, c := range []struct {
+		model, kind string
+		want        []string
+		takers      [][]string
+	}{
+		{ModelCluster, KindQueue, []string{"depth", "order"}, [][]string{{"backfill"}, {"fcfs", "easy", "conservative", "backfill"}}},
+		{ModelGrid, KindGrid, []string{"allocation_interval", "random_fraction", "normalize_load"},
+			[][]string{{"deferred", "hybrid"}, {"hybrid"}, {"realtime", "deferred", "hybrid"}}},
+		{ModelGrid, KindLocal, nil, nil},
+		{ModelGang, KindApproach, []string{"threshold", "empty_queue", "split_overhead"}, [][]string{{"1", "2"}, {"1", "2"}, {"2"}}},
+	} {
+		var names []string
+		var takers [][]string
+		for _, ko := range KindOptions(c.model, c.kind) {
+			names = append(names, ko.Name)
+			takers = append(takers, ko.Policies)
+		}
+		if !slices.Equal(names, c.want) || !slices.EqualFunc(takers, c.takers, slices.Equal) {
+			t.Errorf("%s %s: options %v taken by %v, want %v by %v", c.model, c.kind, names, takers, c.want, c.takers)
+		}
+	}
+	// The widest value list: fcfs allows one order, the others two.
+	ko := KindOptions(ModelCluster, KindQueue)[1]
+	if !slices.Equal(ko.Values, []string{"fcfs", "sjf"}) {
+		t.Errorf("order values %v", ko.Values)
+	}
+	if o, _ := Lookup(ModelCluster, KindQueue, "fcfs"); !slices.Equal(mustOption(t, o, "order").Values, []string{"fcfs"}) || mustOption(t, o, "order").Note == "" {
+		t.Errorf("fcfs order option: %+v", mustOption(t, o, "order"))
+	}
+}
+
+func mustOption(t *testing.T, p Policy, name string) Option {
+	t.Helper()
+	o, ok := p.Option(name)
+	if !ok {
+		t.Fatalf("%s has no option %s", p.Name, name)
+	}
+	return o
+}
+
+func TestRange(t *testing.T) {
+	for _, c := range []struct {
+		r    Range
+		in   []float64
+		out  []float64
+		text string
+	}{
+		{AtLeast(0), []float64{0, 1e9}, []float64{-1e-9, math.NaN()}, ">= 0"},
+		{Above(0), []float64{1e-9, 5}, []float64{0, -1, math.NaN()}, "> 0"},
+		{Between(0, 1), []float64{0, 0.5, 1}, []float64{-0.1, 1.1, math.NaN()}, "in [0, 1]"},
+	} {
+		for _, x := range c.in {
+			if !c.r.Contains(x) {
+				t.Errorf("%s does not contain %g", c.r, x)
+			}
+		}
+		for _, x := range c.out {
+			if c.r.Contains(x) {
+				t.Errorf("%s contains %g", c.r, x)
+			}
+		}
+		if c.r.String() != c.text {
+			t.Errorf("%+v reads %q, want %q", c.r, c.r, c.text)
+		}
+	}
+}
+
+// Traits: only shortest queue prefers idle processors, only approach 2
+// splits gangs.
+func TestTraits(t *testing.T) {
+	for _, p := range Policies(ModelGrid, KindLocal) {
+		if p.Traits.PreferIdle != (p.Name == "sq") {
+			t.Errorf("local %s: PreferIdle %v", p.Name, p.Traits.PreferIdle)
+		}
+	}
+	for _, p := range Policies(ModelGang, KindApproach) {
+		if p.Traits.SplitsGangs != (p.Name == "2") {
+			t.Errorf("approach %s: SplitsGangs %v", p.Name, p.Traits.SplitsGangs)
+		}
+	}
+}
+
+// view is a grid of three sites: site 0 least loaded with no idle
+// processor, site 2 most loaded with the only idle one.
+type view struct{ sent []int }
+
+func (v *view) Sites() int            { return 3 }
+func (v *view) SiteProcs(s int) int   { return 8 }
+func (v *view) SiteLoad(s int) int    { return []int{2, 9, 12}[s] }
+func (v *view) SiteIdle(s int) int    { return []int{0, 0, 1}[s] }
+func (v *view) ProcJobs(s, p int) int { return 1 }
+func (v *view) Held() []job.Info      { return nil }
+func (v *view) Send(id job.ID, s int) error {
+	v.sent = append(v.sent, s)
+	return nil
+}
+
+// The grid scheduler prefers a site with an idle processor exactly when
+// the local scheduler's entry has the PreferIdle trait: real-time with sq
+// sends to the idle site 2, with random or 2rsq to the least loaded site 0.
+func TestPreferIdleComesFromTheLocalTrait(t *testing.T) {
+	for _, local := range Names(ModelGrid, KindLocal) {
+		lp, _ := Lookup(ModelGrid, KindLocal, local)
+		gs, _, err := NewGridPair("realtime", local, grid.Options{}, rand.New(rand.NewPCG(1, 1)), rand.New(rand.NewPCG(2, 2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := &view{}
+		if err := gs.Schedule(1, []job.Info{{ID: 1, Submit: 1, Procs: 1}}, false, v, v); err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if lp.Traits.PreferIdle {
+			want = 2
+		}
+		if len(v.sent) != 1 || v.sent[0] != want {
+			t.Errorf("realtime with %s sent to %v, want site %d", local, v.sent, want)
+		}
+	}
+	// A PreferIdle given by the caller is replaced by the trait.
+	gs, _, _ := NewGridPair("realtime", "random", grid.Options{PreferIdle: true}, rand.New(rand.NewPCG(1, 1)), rand.New(rand.NewPCG(2, 2)))
+	v := &view{}
+	gs.Schedule(1, []job.Info{{ID: 1, Submit: 1, Procs: 1}}, false, v, v)
+	if v.sent[0] != 0 {
+		t.Errorf("realtime with random and PreferIdle set by the caller sent to %d, want 0", v.sent[0])
+	}
+}

@@ -1,0 +1,142 @@
+package registry
+
+import (
+	"math/rand/v2"
+
+	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/policy/gang"
+	"github.com/schedlab/schedlab/policy/grid"
+)
+
+// This file is the registry's content. Both tables are built afresh by
+// every call, so nothing outside can change them; the accessors in
+// registry.go copy what they hand out.
+
+// models lists the models in documentation order.
+func models() []Model {
+	queue := func(model string) Kind {
+		return Kind{Model: model, Name: KindQueue, Title: "queue policy", Noun: "policy", Key: "policy.queue"}
+	}
+	cluster := queue(ModelCluster)
+	cluster.Flag = "--policy"
+	return []Model{
+		{Name: ModelCluster, Implemented: true,
+			Summary: "one space-shared cluster with a central queue (an SWF trace or Poisson jobs)",
+			Kinds:   []Kind{cluster}},
+		{Name: ModelGrid, Implemented: true,
+			Summary: "sites of per-processor FCFS queues under a grid scheduler (zikos-karatza-2008)",
+			Kinds: []Kind{
+				{Model: ModelGrid, Name: KindGrid, Title: "grid scheduler", Noun: "grid scheduler", Key: "policy.grid"},
+				{Model: ModelGrid, Name: KindLocal, Title: "local scheduler", Noun: "local scheduler", Key: "policy.local"},
+			}},
+		{Name: ModelGang, Implemented: true,
+			Summary: "gangs co-allocated on sites beside local jobs, threshold backfilling (dimitriadou-karatza-2010)",
+			Kinds: []Kind{{Model: ModelGang, Name: KindApproach, Title: "approach", Noun: "gang approach", Key: "policy.approach",
+				Default: "1", Numeric: true}},
+			Options: []Option{{Name: "examine", Key: "policy.examine", Type: TypeEnum, Values: []string{"emptied", "every"}, Default: "emptied",
+				Doc: "the GS queue is examined after a departure that empties a queue (emptied) or after every departure (every)"}}},
+		{Name: ModelHetero, Implemented: false,
+			Summary: "heterogeneous machines with speeds and deadlines (klusacek-2008); not implemented yet",
+			Kinds:   []Kind{queue(ModelHetero)}},
+	}
+}
+
+// policies lists every policy, by model and kind, in documentation order.
+func policies() []Policy {
+	var out []Policy
+	out = append(out, queuePolicies()...)
+	out = append(out, gridPolicies()...)
+	out = append(out, gangPolicies()...)
+	out = append(out, heteroPolicies()...)
+	return out
+}
+
+// queuePolicies are policy/backfill's list, with typed options.
+func queuePolicies() []Policy {
+	var out []Policy
+	for _, d := range backfill.Policies() {
+		var opts []Option
+		if d.TakesDepth {
+			opts = append(opts, Option{Name: "depth", Key: "policy.depth", Type: TypeInt, Range: AtLeast(0), Default: "0",
+				Doc: "reservation depth K (1 = EASY; 0 = unlimited = conservative)"})
+		}
+		var orders []string
+		for _, o := range d.Orders {
+			orders = append(orders, o.String())
+		}
+		opts = append(opts, Option{Name: "order", Key: "policy.order", Type: TypeEnum, Values: orders, Default: orders[0],
+			Doc: "queue order: fcfs (submit time) or sjf (shortest estimate first)", Note: d.OrderNote})
+		out = append(out, Policy{Model: ModelCluster, Kind: KindQueue, Name: d.Name, Summary: d.Summary, options: opts, queue: d.New})
+	}
+	return out
+}
+
+func gridPolicies() []Policy {
+	ai := Option{Name: "allocation_interval", Key: "policy.allocation_interval", Type: TypeFloat, Range: Above(0),
+		Doc: "the allocation interval A_I: held jobs leave at its multiples"}
+	rf := Option{Name: "random_fraction", Key: "policy.random_fraction", Type: TypeFraction, Range: Between(0, 1),
+		Doc: "A_I%: jobs arriving in this first part of an interval go to a random site at once"}
+	norm := Option{Name: "normalize_load", Key: "policy.normalize_load", Type: TypeBool, Default: "false",
+		Doc: "compare load per processor (sites of different sizes)"}
+	gs := func(name, summary string, opts []Option, b func(grid.Options, *rand.Rand) (policy.GridScheduler, error)) Policy {
+		return Policy{Model: ModelGrid, Kind: KindGrid, Name: name, Summary: summary, options: opts, grid: b}
+	}
+	ls := func(name, summary string, t Traits, b func(*rand.Rand) policy.LocalScheduler) Policy {
+		return Policy{Model: ModelGrid, Kind: KindLocal, Name: name, Summary: summary, Traits: t, local: b}
+	}
+	return []Policy{
+		gs("random", "each job at once to a uniformly random site", nil,
+			func(o grid.Options, r *rand.Rand) (policy.GridScheduler, error) { return grid.NewRandom(o, r), nil }),
+		gs("realtime", "each job at once to the least loaded site", []Option{norm},
+			func(o grid.Options, r *rand.Rand) (policy.GridScheduler, error) { return grid.NewRealTime(o, r), nil }),
+		gs("deferred", "jobs wait for the end of the allocation interval, then go to the least loaded sites", []Option{ai, norm},
+			func(o grid.Options, r *rand.Rand) (policy.GridScheduler, error) { return grid.NewDeferred(o, r) }),
+		gs("hybrid", "random during the first random_fraction of each interval, deferred after", []Option{ai, rf, norm},
+			func(o grid.Options, r *rand.Rand) (policy.GridScheduler, error) { return grid.NewHybrid(o, r) }),
+
+		ls("random", "a uniformly random processor", Traits{},
+			func(r *rand.Rand) policy.LocalScheduler { return grid.NewRandomLocal(r) }),
+		ls("sq", "the processor with the fewest jobs (idle first)", Traits{PreferIdle: true},
+			func(r *rand.Rand) policy.LocalScheduler { return grid.NewShortestQueue(r) }),
+		ls("2rsq", "the shorter of two random processors", Traits{},
+			func(r *rand.Rand) policy.LocalScheduler { return grid.NewTwoRandom(r) }),
+	}
+}
+
+func gangPolicies() []Policy {
+	threshold := Option{Name: "threshold", Key: "policy.threshold", Type: TypeFloat, Range: AtLeast(0), Default: "0",
+		Doc: "backfilling threshold T: a local job may pass a blocked gang if its estimate is at most the gang's estimated wait + T"}
+	empty := Option{Name: "empty_queue", Key: "policy.empty_queue", Type: TypeEnum, Values: []string{"waiting", "idle"}, Default: "waiting",
+		Doc: `the paper's "empty queue": nothing waiting (waiting) or nothing waiting or running (idle)`}
+	split := Option{Name: "split_overhead", Key: "workload.split_overhead", Type: TypeFraction, Range: AtLeast(0), Default: "0.1",
+		Doc: "extra service of the tasks of a split gang (0.1 = +10%)"}
+	approach := func(n int, name, summary string, t Traits, opts []Option) Policy {
+		return Policy{Model: ModelGang, Kind: KindApproach, Name: name, Summary: summary, Traits: t, options: opts,
+			gang: func(o gang.Options, r *rand.Rand) (policy.GangPolicy, error) {
+				o.Approach = n
+				return gang.New(o, r)
+			}}
+	}
+	return []Policy{
+		approach(1, "1", "a gang goes to one site: idle processors, else empty queues, else the GS queue (largest first)",
+			Traits{}, []Option{threshold, empty}),
+		approach(2, "2", "as 1, and a gang may be split over both sites when enough processors are idle (+overhead)",
+			Traits{SplitsGangs: true}, []Option{threshold, empty, split}),
+	}
+}
+
+// heteroPolicies are named by the scenario schema; nothing builds them
+// yet (their builders report a NotImplementedError).
+func heteroPolicies() []Policy {
+	p := func(name, summary string) Policy {
+		return Policy{Model: ModelHetero, Kind: KindQueue, Name: name, Summary: summary}
+	}
+	return []Policy{
+		p("fcfs", "the head job goes to the first machine with enough free CPUs"),
+		p("easy", "EASY backfilling over the machines, fastest machine first"),
+		p("flexible", "backfilling by a priority of aging, deadline and wait minimisation"),
+		p("eg-edf", "schedule-based: earliest gap, else earliest deadline first"),
+		p("tabu", "schedule-based: EG-EDF improved by tabu search"),
+	}
+}
