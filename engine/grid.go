@@ -159,7 +159,7 @@ func (g *Grid) finish() error {
 // local scheduler picks its processor.
 func (g *Grid) send(id job.ID, s int) error {
 	k := 0
-	for k < len(g.held) && g.slots[g.held[k]].job.ID != id {
+	for k < len(g.heldInfo) && g.heldInfo[k].ID != id {
 		k++
 	}
 	if k == len(g.held) {
@@ -175,8 +175,12 @@ func (g *Grid) send(id job.ID, s int) error {
 	if p < 0 || p >= len(st.procs) {
 		return fmt.Errorf("local scheduler %s: job %d: no processor %d at site %d (it has %d)", g.cfg.Local.Name(), id, p, s, len(st.procs))
 	}
-	g.held = append(g.held[:k], g.held[k+1:]...)
-	g.heldInfo = append(g.heldInfo[:k], g.heldInfo[k+1:]...)
+	if k == 0 { // the oldest (a deferred dispatch): drop by reslicing
+		g.held, g.heldInfo = g.held[1:], g.heldInfo[1:]
+	} else {
+		g.held = append(g.held[:k], g.held[k+1:]...)
+		g.heldInfo = append(g.heldInfo[:k], g.heldInfo[k+1:]...)
+	}
 	cpu := int32(g.plat.First(s) + p)
 	sl.cpus, sl.machine = append(sl.cpus[:0], cpu, cpu), int32(s)
 	g.sitesBuf = append(g.sitesBuf[:0], s)
