@@ -1,24 +1,45 @@
 // Package engine is schedlab's deterministic discrete-event kernel and the
 // resource models built on it.
 //
-// The kernel is a typed min-heap of value events ordered by (time, class,
-// sequence). At one instant the engine applies every completion, then every
-// arrival and timer, then calls the policy's scheduling logic exactly once
-// (DESIGN.md section 2). Sequence numbers are assigned in push order, so
-// events of the same time and class are applied in the order they were
-// created: nothing depends on map iteration or on heap accidents.
+// The kernel (kernel.go) is what every model shares, and the only place
+// with an event loop: the clock, a typed min-heap of value events ordered
+// by (time, class, sequence), the job slots (the only holder of actual
+// runtimes), the streaming sources with one pending arrival each, the free
+// CPUs of the platform, the listeners and the stopping rule. At one instant
+// it applies every completion, then every arrival and timer, then asks the
+// model to decide exactly once (DESIGN.md section 2). Sequence numbers are
+// assigned in push order, so events of the same time and class are
+// applied in the order they were created: nothing depends on map iteration
+// or on heap accidents.
 //
-// The engine owns all mutable state of a simulation: the clock, the jobs
-// waiting and running, the processors. A policy only decides: it returns a
-// plan, and the engine validates every decision before applying it (the job
-// must be waiting, the processors must be free); a bad decision stops the run
-// with an error naming the policy, the time and the job.
+// A model is small: how jobs wait and what a legal start is.
+//   - Cluster (central.go): one central queue over the machines of a
+//     platform; a QueueScheduler decides which waiting jobs start, on which
+//     machine, optionally on which CPUs (else the lowest free ids).
+//   - Grid (grid.go): sites (one machine each) of processors with their own
+//     FCFS queues, under a grid scheduler and a local scheduler
+//     (zikos-karatza-2008).
+//   - GangGrid (gang.go): per-processor queues holding local jobs and gang
+//     tasks that start together across sites (dimitriadou-karatza-2010).
 //
-// There are no goroutines and no package-level mutable state: one Engine is
+// The kernel and the models own all mutable state. A policy decides over a
+// read-only view (a value type with only reading methods: it cannot be
+// converted back into the model) and answers with decisions; the model
+// validates every one (the job must be waiting, the machine able to hold
+// it, the CPUs free and as many as needed, gang tasks on distinct
+// processors with empty queues) and a bad decision stops the run with an
+// error naming the policy, the time and the job.
+//
+// Every start names its CPUs (global ids of the platform): listeners see
+// them in Start and Record, and jobs.csv prints them as Batsim's
+// allocated_resources. Metrics are listeners: job events, plus, for a
+// TimeListener, the resources in use at the start of every instant.
+//
+// There are no goroutines and no package-level mutable state: one run is
 // one single-threaded simulation, and many can run in parallel.
 //
 // Memory is bounded by the number of jobs present (waiting or running), not
-// by the length of the workload: jobs are pulled from a streaming Source one
+// by the length of the workload: jobs are pulled from streaming Sources one
 // arrival ahead, and a finished job's record is handed to the listeners and
-// dropped.
+// its slot reused.
 package engine

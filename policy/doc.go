@@ -1,14 +1,27 @@
-// Package policy defines the contracts between the engine and scheduling
-// policies, and nothing else: policies import this package and package job,
-// never the engine.
+// Package policy defines the contracts between the models and scheduling
+// policies, and nothing else: policies import this package, package job
+// and package platform, never the engine, the models or job/actual (an
+// import-boundary test in internal/lint enforces it).
 //
-// A policy is told what happened (a job was submitted, a job ended) and,
-// once per instant after all of that instant's events, is asked for a
-// decision. It answers by filling a Plan; the engine validates and applies
-// it. A policy only ever sees job.Info, never a job's actual runtime: it
-// learns that a job ended when the engine tells it so, exactly as a real
-// resource manager does.
+// Three contracts, one per way jobs wait:
+//   - QueueScheduler: a central queue over the machines of a platform. Told
+//     of submissions and ends, asked once per instant to fill a Plan of
+//     starts (job, machine, optionally CPUs) over a Machines view.
+//   - GridScheduler and LocalScheduler: a grid of sites whose processors
+//     have their own queues. The grid scheduler sends jobs to sites through
+//     a Dispatcher (each send is applied and validated at once, so the
+//     GridView it reads reflects it); the local scheduler picks the
+//     processor.
+//   - GangPolicy: the gang model's placement, GS-queue and backfilling
+//     questions over a GangView.
 //
-// "Cannot place now" is a normal outcome (the job is simply not in the plan),
-// never an error; an error from the engine means the policy is broken.
+// Views are read-only values from live model state; they cannot be
+// converted back into the model (nor a GridView into the Dispatcher). A
+// policy only ever sees job.Info, never a job's actual runtime: it learns
+// that a job ended when the model tells it so, exactly as a real resource
+// manager does.
+//
+// "Cannot place now" is a normal outcome (the job is simply not in the
+// plan, or the answer is false or -1), never an error; an error from a
+// model means the policy is broken.
 package policy
