@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"strings"
+
+	"github.com/schedlab/schedlab/registry"
 )
 
 // present reports whether the file gives the key at path (valid or not).
@@ -67,7 +69,7 @@ func (d *decoder) checkStatic() {
 			d.add(d.where(p), p, "required by model %s", m)
 		}
 	}
-	if m == "cluster" {
+	if m == registry.ModelCluster {
 		d.checkCluster()
 	} else if d.stop != nil {
 		d.add(d.stop.at, "stop", `"trace" is only for a cluster running a trace; model %s runs until stop.completed jobs complete`, m)
@@ -122,7 +124,7 @@ func (d *decoder) checkCluster() {
 // and required settings a controlling value needs.
 func (d *decoder) checkDeps() {
 	for _, dp := range deps {
-		if !has(modelsOf(dp.key), d.model) {
+		if dp.model != d.model {
 			continue
 		}
 		var ons []val

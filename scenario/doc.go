@@ -19,7 +19,8 @@
 //     validated for its model. Settings the model does not read are zero,
 //     and so are settings the point's own policy does not read (such as
 //     Policy.AllocationInterval when Policy.Grid is "random", or
-//     Policy.Depth unless Policy.Queue is "backfill"), even when the file
+//     Policy.Depth unless Policy.Queue is "backfill": the registry's
+//     options of each policy), even when the file
 //     sweeps them; Point.Labels still shows the value the axis took.
 //   - Parse is deterministic: the same bytes give the same points, labels
 //     and keys; no map order reaches a result.
@@ -34,6 +35,15 @@
 //   - Points never share memory: each Scenario has its own Sites and
 //     Metrics slices.
 //
-// The package holds no mutable state; its tables (the schema in schema.go)
-// are read-only.
+// The schema (schema.go) takes the model names, the policy names of each
+// model and kind (policy.queue, policy.grid, policy.local,
+// policy.approach), the policy options with their types, ranges and
+// defaults, and which policies read which option from package registry;
+// nothing here lists a policy name. Building a point and its Key are
+// driven by the schema: bind.go says where each setting lives in a
+// Scenario and, per model, which settings Key writes in which order.
+//
+// The package holds no mutable state; its tables (the schema in
+// schema.go, the bindings and key parts in bind.go) are built once and
+// read-only.
 package scenario

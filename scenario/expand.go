@@ -3,7 +3,10 @@ package scenario
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
+
+	"github.com/schedlab/schedlab/registry"
 )
 
 // expand lists the points of the sweep: the cross product of the axes,
@@ -90,126 +93,18 @@ func (p pointCtx) at(path string) pos {
 	return p.d.where(path)
 }
 
-// text is the canonical text of a setting at this point (its default
-// when the file does not give it).
-func (p pointCtx) text(path string) string {
-	if v := p.get(path); v != nil {
-		return v.canon
-	}
-	return defaultText(path)
-}
-
-// used reports whether the point's policy reads the setting (see deps).
-func (p pointCtx) used(key string) bool {
-	for _, dp := range deps {
-		if dp.key == key && !has(dp.when, p.text(dp.on)) {
-			return false
-		}
-	}
-	return true
-}
-
-func (p pointCtx) str(path, def string) string {
-	if v := p.get(path); v != nil {
-		return v.s
-	}
-	return def
-}
-
-func (p pointCtx) int(path string, def int64) int64 {
-	if v := p.get(path); v != nil {
-		return v.i
-	}
-	return def
-}
-
-func (p pointCtx) float(path string, def float64) float64 {
-	if v := p.get(path); v != nil {
-		return v.f
-	}
-	return def
-}
-
-func (p pointCtx) bool(path string) bool {
-	if v := p.get(path); v != nil {
-		return v.b
-	}
-	return false
-}
-
 // build makes the point's Scenario: chosen values, defaults for what the
-// model reads, zero for what it does not.
+// model reads, zero for what it does not (fill, driven by the schema).
 func (p pointCtx) build() Scenario {
 	d := p.d
-	sc := Scenario{Name: d.name, Model: d.model, Seed: 1}
-	if v := p.get("seed"); v != nil {
-		sc.Seed = v.u
-	}
-	sc.Replications = int(p.int("replications", 1))
-	sc.Workers = int(p.int("workers", 0))
-	sc.Stop.Completed = p.int("stop.completed", 0)
-	sc.Warmup.Jobs = p.int("warmup.jobs", 0)
+	sc := Scenario{Name: d.name, Model: d.model}
 	if len(d.metrics) > 0 {
 		sc.Metrics = append([]string(nil), d.metrics...)
 	}
-	w, pol := &sc.Workload, &sc.Policy
-	switch d.model {
-	case "cluster":
-		sc.Platform.Procs = int(p.int("platform.procs", 0))
-		if d.present("workload.trace") {
-			w.Trace = p.str("workload.trace", "")
-			w.Estimate = p.str("workload.estimate", "request")
-			w.OnOverrun = p.str("workload.on_overrun", "kill")
-			w.Clamp = p.bool("workload.clamp")
-		} else {
-			w.MeanInterarrival = p.float("workload.mean_interarrival", 0)
-			w.MeanService = p.float("workload.mean_service", 1)
-			w.Estimate, w.OnOverrun = "exact", "kill"
-		}
-		pol.Queue = p.str("policy.queue", "")
-		if p.used("policy.depth") {
-			pol.Depth = int(p.int("policy.depth", 0))
-		}
-		pol.Order = p.str("policy.order", "fcfs")
-	case "grid":
+	if has(siteModels, d.model) {
 		sc.Platform.Sites = p.sites()
-		w.MeanInterarrival = p.float("workload.mean_interarrival", 0)
-		w.MeanService = p.float("workload.mean_service", 1)
-		pol.Grid = p.str("policy.grid", "")
-		pol.Local = p.str("policy.local", "")
-		if p.used("policy.allocation_interval") {
-			pol.AllocationInterval = p.float("policy.allocation_interval", 0)
-		}
-		if p.used("policy.random_fraction") {
-			pol.RandomFraction = p.float("policy.random_fraction", 0)
-		}
-		if p.used("policy.normalize_load") {
-			pol.NormalizeLoad = p.bool("policy.normalize_load")
-		}
-	case "gang":
-		sc.Platform.Sites = p.sites()
-		w.MeanInterarrival = p.float("workload.mean_interarrival", 0)
-		w.MeanService = p.float("workload.mean_service", 1)
-		w.GangMeanInterarrival = p.float("workload.gang_mean_interarrival", 0)
-		w.GangSizes = p.str("workload.gang_sizes", "uniform")
-		if p.used("workload.gang_min") {
-			w.GangMin = int(p.int("workload.gang_min", 2))
-			w.GangMax = int(p.int("workload.gang_max", 13))
-		}
-		w.GangTimes = p.str("workload.gang_times", "independent")
-		w.EstimateError = p.float("workload.estimate_error", 0)
-		pol.Approach = int(p.int("policy.approach", 1))
-		if p.used("workload.split_overhead") {
-			w.SplitOverhead = p.float("workload.split_overhead", 0.1)
-		}
-		pol.Threshold = p.float("policy.threshold", 0)
-		pol.EmptyQueue = p.str("policy.empty_queue", "waiting")
-		pol.Examine = p.str("policy.examine", "emptied")
-	case "hetero":
-		sc.Platform.Sites = p.sites()
-		w.MeanInterarrival = p.float("workload.mean_interarrival", 0)
-		pol.Queue = p.str("policy.queue", "")
 	}
+	fill(&sc, p.get)
 	return sc
 }
 
@@ -222,7 +117,10 @@ func (p pointCtx) sites() []Site {
 		if v == nil {
 			return nil
 		}
-		procs := int(p.int("platform.procs_per_site", 0))
+		procs := 0
+		if v := p.get("platform.procs_per_site"); v != nil {
+			procs = int(v.i)
+		}
 		out := make([]Site, v.i)
 		for i := range out {
 			out[i] = Site{Procs: procs, Speed: 1}
@@ -251,13 +149,11 @@ func (p pointCtx) sites() []Site {
 // check reports what depends on the combination of values at this point.
 func (p pointCtx) check(sc *Scenario) {
 	d := p.d
-	if sc.Model == "cluster" && sc.Policy.Queue == "fcfs" && sc.Policy.Order == "sjf" {
-		d.add(p.at("policy.order"), "policy.order", "sjf is not allowed with policy.queue fcfs (strict FCFS serves jobs in submit order; use a backfilling queue)")
-	}
+	p.checkPolicyValues(sc)
 	if sc.Stop.Completed > 0 && sc.Warmup.Jobs >= sc.Stop.Completed {
 		d.add(p.at("warmup.jobs"), "warmup.jobs", "%d must be less than stop.completed (%d)", sc.Warmup.Jobs, sc.Stop.Completed)
 	}
-	if sc.Model != "gang" || len(sc.Platform.Sites) == 0 {
+	if sc.Model != registry.ModelGang || len(sc.Platform.Sites) == 0 {
 		return
 	}
 	w := sc.Workload
@@ -274,10 +170,39 @@ func (p pointCtx) check(sc *Scenario) {
 		maxSite = max(maxSite, s.Procs)
 		total += s.Procs
 	}
+	ap, err := registry.Lookup(registry.ModelGang, registry.KindApproach, strconv.Itoa(sc.Policy.Approach))
+	if err != nil {
+		return // reported by the value check
+	}
 	switch {
-	case sc.Policy.Approach == 1 && largest > maxSite:
-		d.add(p.at(key), key, "%s could never start: the largest site has %d processors (policy.approach 1 keeps a gang on one site)", what, maxSite)
-	case sc.Policy.Approach == 2 && largest > total:
+	case !ap.Traits.SplitsGangs && largest > maxSite:
+		d.add(p.at(key), key, "%s could never start: the largest site has %d processors (policy.approach %s keeps a gang on one site)", what, maxSite, ap.Name)
+	case ap.Traits.SplitsGangs && largest > total:
 		d.add(p.at(key), key, "%s could never start: the sites have %d processors in all", what, total)
+	}
+}
+
+// checkPolicyValues reports an option value the point's policy does not
+// allow although others of its kind do (the registry's narrower Values,
+// such as order sjf with strict FCFS).
+func (p pointCtx) checkPolicyValues(sc *Scenario) {
+	m, err := registry.LookupModel(sc.Model)
+	if err != nil {
+		return
+	}
+	for _, k := range m.Kinds {
+		name := valueText(sc, k.Key)
+		pol, err := registry.Lookup(m.Name, k.Name, name)
+		if err != nil {
+			continue // reported by the value check
+		}
+		for _, o := range pol.Options() {
+			if o.Type != registry.TypeEnum || !usedIn(sc, o.Key) {
+				continue
+			}
+			if v := valueText(sc, o.Key); !has(o.Values, v) {
+				p.d.add(p.at(o.Key), o.Key, "%s is not allowed with %s %s (%s)", v, k.Key, name, o.Note)
+			}
+		}
 	}
 }

@@ -17,8 +17,8 @@ const maxKeyLen = 200
 //	grid_grid=deferred_ai=0.3_local=sq_ia=0.048_svc=1_sites=4x8_stop=32000_warmup=0_seed=42_reps=10
 //
 // It uses only the characters [a-z0-9._=-]: the model, then key=value
-// pairs joined by "_" in a fixed order (policy, workload, platform, stop,
-// warm-up, seed, replications). Settings the model or the point's policy
+// pairs joined by "_" in a fixed order (policy, workload, platform: the
+// model's keyParts in bind.go; then stop, warm-up, seed, replications). Settings the model or the point's policy
 // does not read are left out, and so are Name, Workers and Metrics, which
 // do not change results. Hence two scenarios have the same key exactly
 // when they would compute the same thing; in particular the points of one
@@ -36,66 +36,20 @@ const maxKeyLen = 200
 func (s Scenario) Key() string {
 	var b keyBuilder
 	b.raw(clean(s.Model))
-	w, p := s.Workload, s.Policy
-	switch s.Model {
-	case "cluster":
-		b.add("queue", clean(p.Queue))
-		if usedIn(s, "policy.depth") {
-			b.add("depth", strconv.Itoa(p.Depth))
+	for _, kp := range keyParts[s.Model] {
+		if !usedIn(&s, kp.path) {
+			continue
 		}
-		b.add("order", clean(p.Order))
-		if w.Trace != "" {
-			b.add("trace", clean(w.Trace))
-			b.add("estimate", clean(w.Estimate))
-			b.add("overrun", clean(w.OnOverrun))
-			b.add("clamp", strconv.FormatBool(w.Clamp))
-		} else {
-			b.add("ia", num(w.MeanInterarrival))
-			b.add("svc", num(w.MeanService))
+		text, isZero := keyText(&s, kp.path)
+		if kp.omitDefault && (isZero || text == defaultText(kp.path)) {
+			continue
 		}
-		b.add("procs", strconv.Itoa(s.Platform.Procs))
-	case "grid":
-		b.add("grid", clean(p.Grid))
-		if usedIn(s, "policy.allocation_interval") {
-			b.add("ai", num(p.AllocationInterval))
+		if kp.name == "" {
+			b.WriteString(kp.join)
+			b.WriteString(text)
+			continue
 		}
-		if usedIn(s, "policy.random_fraction") {
-			b.add("rf", num(p.RandomFraction))
-		}
-		b.add("local", clean(p.Local))
-		if usedIn(s, "policy.normalize_load") {
-			b.add("norm", strconv.FormatBool(p.NormalizeLoad))
-		}
-		b.add("ia", num(w.MeanInterarrival))
-		b.add("svc", num(w.MeanService))
-		b.add("sites", sitesKey(s.Platform.Sites))
-	case "gang":
-		b.add("approach", strconv.Itoa(p.Approach))
-		b.add("t", num(p.Threshold))
-		if p.EmptyQueue == "idle" { // non-default readings only: default keys stay stable
-			b.add("empty", "idle")
-		}
-		if p.Examine == "every" {
-			b.add("examine", "every")
-		}
-		b.add("ia", num(w.MeanInterarrival))
-		b.add("svc", num(w.MeanService))
-		b.add("gia", num(w.GangMeanInterarrival))
-		sizes := clean(w.GangSizes)
-		if usedIn(s, "workload.gang_min") {
-			sizes += fmt.Sprintf("%d-%d", w.GangMin, w.GangMax)
-		}
-		b.add("sizes", sizes)
-		b.add("times", clean(w.GangTimes))
-		b.add("e", num(w.EstimateError))
-		if usedIn(s, "workload.split_overhead") {
-			b.add("split", num(w.SplitOverhead))
-		}
-		b.add("sites", sitesKey(s.Platform.Sites))
-	case "hetero":
-		b.add("queue", clean(p.Queue))
-		b.add("ia", num(w.MeanInterarrival))
-		b.add("sites", sitesKey(s.Platform.Sites))
+		b.add(kp.name, text)
 	}
 	if s.Stop.Completed == 0 {
 		b.add("stop", "trace")
@@ -123,31 +77,6 @@ func (b *keyBuilder) add(k, v string) {
 	b.WriteString(k)
 	b.WriteByte('=')
 	b.WriteString(v)
-}
-
-// usedIn reports whether a scenario's policy reads the setting at key
-// (the deps table, evaluated on a built Scenario).
-func usedIn(s Scenario, key string) bool {
-	for _, dp := range deps {
-		if dp.key != key {
-			continue
-		}
-		var on string
-		switch dp.on {
-		case "policy.grid":
-			on = s.Policy.Grid
-		case "policy.queue":
-			on = s.Policy.Queue
-		case "workload.gang_sizes":
-			on = s.Workload.GangSizes
-		case "policy.approach":
-			on = strconv.Itoa(s.Policy.Approach)
-		}
-		if !has(dp.when, on) {
-			return false
-		}
-	}
-	return true
 }
 
 func num(f float64) string {

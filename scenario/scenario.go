@@ -13,7 +13,7 @@ import (
 // Policy.AllocationInterval when Policy.Grid is "random"; see Point).
 type Scenario struct {
 	Name         string
-	Model        string // "cluster" | "grid" | "gang" | "hetero"
+	Model        string // a registry model: registry.ModelNames()
 	Seed         uint64 // default 1
 	Replications int    // default 1; >= 1
 	Workers      int    // 0 = all cores
@@ -73,20 +73,24 @@ type Workload struct {
 
 // Policy holds the scheduling policies and their options.
 type Policy struct {
+	// The policies are named as in package registry (registry.Names of
+	// the model and kind); their options are the registry's, each read
+	// only by the policies the registry gives it to.
+
 	// cluster (and hetero, schema only)
-	Queue string // cluster: "fcfs" | "easy" | "conservative" | "backfill"; hetero: "fcfs" | "easy" | "flexible" | "eg-edf" | "tabu"
-	Depth int    // reservation depth of "backfill" (0 = unlimited)
+	Queue string // the queue policy
+	Depth int    // reservation depth, for a policy with the depth option (0 = unlimited)
 	Order string // "fcfs" | "sjf"; default "fcfs"
 
 	// grid
-	Grid               string  // "random" | "realtime" | "deferred" | "hybrid"
+	Grid               string  // the grid scheduler
 	AllocationInterval float64 // A_I, > 0; deferred and hybrid only
 	RandomFraction     float64 // A_I% in [0,1]; hybrid only
-	Local              string  // "random" | "sq" | "2rsq"
+	Local              string  // the local scheduler
 	NormalizeLoad      bool    // informed grid policies compare load/procs instead of load
 
 	// gang
-	Approach  int     // 1 | 2; default 1
+	Approach  int     // the gang approach (a number); default 1
 	Threshold float64 // T >= 0; default 0
 	// Readings of rules the paper leaves open (docs/papers/dimitriadou2010.md):
 	EmptyQueue string // "waiting" (nothing waiting; default) | "idle" (nothing waiting or running)

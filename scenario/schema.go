@@ -3,15 +3,23 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+
+	"github.com/schedlab/schedlab/registry"
+	"github.com/schedlab/schedlab/workload"
 )
 
 // This file is the schema: every key a scenario file may hold, its type,
-// range, allowed values and the models that read it. The tables are
-// read-only; nothing in the package modifies them.
+// range, allowed values, default and the models that read it, and where
+// the setting lives in a Scenario. The model names, the policy names,
+// the policy options (type, range, default) and which policies read which
+// option come from package registry; the rest is written here. The
+// tables are built once and read-only; nothing in the package modifies
+// them.
 
-// Models lists the model names, in documentation order.
-func Models() []string { return []string{"cluster", "grid", "gang", "hetero"} }
+// Models lists the model names, in documentation order (the registry's).
+func Models() []string { return registry.ModelNames() }
 
 type kind uint8
 
@@ -44,16 +52,25 @@ type field struct {
 	check  func(x float64) string
 	sweep  bool // may be written as a list (a sweep axis)
 	big    bool // kInt: an int64 setting (otherwise at most 2^31-1)
+	// def is the value, as text, that a model reading the setting takes
+	// when the file does not give it ("" = the zero value).
+	def string
+	// With models that read workload.trace (the cluster): traceOnly
+	// settings are read only with a trace, synthOnly ones only with a
+	// synthetic workload; synthetic is the value a setting has with a
+	// synthetic workload.
+	traceOnly, synthOnly bool
+	synthetic            string
 }
 
+// The models that read groups of settings (the model names are the
+// registry's; TestSchemaModels checks that each is one).
 var (
-	allModels    = []string{"cluster", "grid", "gang", "hetero"}
-	siteModels   = []string{"grid", "gang", "hetero"}
-	clusterOnly  = []string{"cluster"}
-	gridOnly     = []string{"grid"}
-	gangOnly     = []string{"gang"}
-	queueModels  = []string{"cluster", "hetero"}
-	serviceModel = []string{"cluster", "grid", "gang"}
+	allModels    = registry.ModelNames()
+	siteModels   = []string{registry.ModelGrid, registry.ModelGang, registry.ModelHetero}
+	clusterOnly  = []string{registry.ModelCluster}
+	gangOnly     = []string{registry.ModelGang}
+	serviceModel = []string{registry.ModelCluster, registry.ModelGrid, registry.ModelGang}
 )
 
 func anyModel(vals ...string) map[string][]string { return map[string][]string{"": vals} }
@@ -81,19 +98,34 @@ func unit(x float64) string {
 	return ""
 }
 
-func oneOrTwo(x float64) string {
-	if x != 1 && x != 2 {
-		return "must be 1 or 2"
+// inRange checks a registry option's range.
+func inRange(r registry.Range) func(float64) string {
+	return func(x float64) string {
+		if !r.Contains(x) {
+			return "must be " + r.String()
+		}
+		return ""
 	}
-	return ""
 }
 
-// fields lists every scalar setting in documentation order. The special
-// keys (name, model, stop, metrics, platform.sites and the keys of a site)
-// are decoded by hand in decode.go.
-var fields = []*field{
-	{path: "seed", kind: kUint, models: allModels, sweep: true},
-	{path: "replications", kind: kInt, models: allModels, check: atLeast(1), sweep: true},
+// oneOf checks a number against names that are numbers (the gang
+// approaches).
+func oneOf(names []string) func(float64) string {
+	return func(x float64) string {
+		if x != math.Trunc(x) || !has(names, strconv.FormatFloat(x, 'f', -1, 64)) {
+			return "must be " + orList(names)
+		}
+		return ""
+	}
+}
+
+// fields lists every scalar setting: those written here, then the
+// policies and their options from the registry. The special keys (name,
+// model, stop, metrics, platform.sites and the keys of a site) are
+// decoded by hand in decode.go; sections gives the documentation order.
+var fields = append([]*field{
+	{path: "seed", kind: kUint, models: allModels, sweep: true, def: "1"},
+	{path: "replications", kind: kInt, models: allModels, check: atLeast(1), sweep: true, def: "1"},
 	{path: "workers", kind: kInt, models: allModels, check: atLeast(0)},
 	{path: "stop.completed", kind: kInt, models: allModels, check: atLeast(1), sweep: true, big: true},
 	{path: "warmup.jobs", kind: kInt, models: allModels, check: atLeast(0), sweep: true, big: true},
@@ -101,35 +133,90 @@ var fields = []*field{
 	{path: "platform.procs", kind: kInt, models: clusterOnly, check: atLeast(1), sweep: true},
 	{path: "platform.procs_per_site", kind: kInt, models: siteModels, check: atLeast(1), sweep: true},
 
-	{path: "workload.trace", kind: kString, models: clusterOnly, sweep: true},
-	{path: "workload.estimate", kind: kEnum, models: clusterOnly, enum: anyModel("request", "exact"), sweep: true},
-	{path: "workload.on_overrun", kind: kEnum, models: clusterOnly, enum: anyModel("kill", "continue"), sweep: true},
-	{path: "workload.clamp", kind: kBool, models: clusterOnly, sweep: true},
-	{path: "workload.mean_interarrival", kind: kFloat, models: allModels, check: positive, sweep: true},
-	{path: "workload.mean_service", kind: kFloat, models: serviceModel, check: positive, sweep: true},
+	{path: "workload.trace", kind: kString, models: clusterOnly, sweep: true, traceOnly: true},
+	{path: "workload.estimate", kind: kEnum, models: clusterOnly, enum: anyModel(estimateNames()...), sweep: true,
+		def: estimateNames()[0], traceOnly: true, synthetic: exact},
+	{path: "workload.on_overrun", kind: kEnum, models: clusterOnly, enum: anyModel("kill", "continue"), sweep: true,
+		def: "kill", traceOnly: true, synthetic: "kill"},
+	{path: "workload.clamp", kind: kBool, models: clusterOnly, sweep: true, traceOnly: true},
+	{path: "workload.mean_interarrival", kind: kFloat, models: allModels, check: positive, sweep: true, synthOnly: true},
+	{path: "workload.mean_service", kind: kFloat, models: serviceModel, check: positive, sweep: true, def: "1", synthOnly: true},
 	{path: "workload.gang_mean_interarrival", kind: kFloat, models: gangOnly, check: positive, sweep: true},
-	{path: "workload.gang_sizes", kind: kEnum, models: gangOnly, enum: anyModel("uniform", "pow2"), sweep: true},
-	{path: "workload.gang_min", kind: kInt, models: gangOnly, check: atLeast(1), sweep: true},
-	{path: "workload.gang_max", kind: kInt, models: gangOnly, check: atLeast(1), sweep: true},
-	{path: "workload.gang_times", kind: kEnum, models: gangOnly, enum: anyModel("independent", "shared"), sweep: true},
+	{path: "workload.gang_sizes", kind: kEnum, models: gangOnly, enum: anyModel("uniform", "pow2"), sweep: true, def: "uniform"},
+	{path: "workload.gang_min", kind: kInt, models: gangOnly, check: atLeast(1), sweep: true, def: "2"},
+	{path: "workload.gang_max", kind: kInt, models: gangOnly, check: atLeast(1), sweep: true, def: "13"},
+	{path: "workload.gang_times", kind: kEnum, models: gangOnly, enum: anyModel("independent", "shared"), sweep: true, def: "independent"},
 	{path: "workload.estimate_error", kind: kFrac, models: gangOnly, check: unit, sweep: true},
-	{path: "workload.split_overhead", kind: kFrac, models: gangOnly, check: atLeast(0), sweep: true},
+}, registryFields()...)
 
-	{path: "policy.queue", kind: kEnum, models: queueModels, enum: map[string][]string{
-		"cluster": {"fcfs", "easy", "conservative", "backfill"},
-		"hetero":  {"fcfs", "easy", "flexible", "eg-edf", "tabu"},
-	}, sweep: true},
-	{path: "policy.depth", kind: kInt, models: clusterOnly, check: atLeast(0), sweep: true},
-	{path: "policy.order", kind: kEnum, models: clusterOnly, enum: anyModel("fcfs", "sjf"), sweep: true},
-	{path: "policy.grid", kind: kEnum, models: gridOnly, enum: anyModel("random", "realtime", "deferred", "hybrid"), sweep: true},
-	{path: "policy.allocation_interval", kind: kFloat, models: gridOnly, check: positive, sweep: true},
-	{path: "policy.random_fraction", kind: kFrac, models: gridOnly, check: unit, sweep: true},
-	{path: "policy.local", kind: kEnum, models: gridOnly, enum: anyModel("random", "sq", "2rsq"), sweep: true},
-	{path: "policy.normalize_load", kind: kBool, models: gridOnly, sweep: true},
-	{path: "policy.approach", kind: kInt, models: gangOnly, check: oneOrTwo, sweep: true},
-	{path: "policy.threshold", kind: kFloat, models: gangOnly, check: atLeast(0), sweep: true},
-	{path: "policy.empty_queue", kind: kEnum, models: gangOnly, enum: anyModel("waiting", "idle"), sweep: true},
-	{path: "policy.examine", kind: kEnum, models: gangOnly, enum: anyModel("emptied", "every"), sweep: true},
+// estimateNames are the estimate models' names.
+func estimateNames() []string { return workload.EstimateNames() }
+
+// exact is the estimate model of synthetic jobs.
+var exact = workload.EstimateExact.String()
+
+// registryFields makes the settings that name policies (one per kind of
+// each model: policy.queue, policy.grid, ...) and their options.
+func registryFields() []*field {
+	var out []*field
+	byPath := map[string]*field{}
+	get := func(path string, make func() *field, model string) *field {
+		f, ok := byPath[path]
+		if !ok {
+			f = make()
+			f.path, f.sweep = path, true
+			byPath[path] = f
+			out = append(out, f)
+		}
+		if !has(f.models, model) {
+			f.models = append(f.models, model)
+		}
+		return f
+	}
+	option := func(model string, o registry.Option) {
+		f := get(o.Key, func() *field {
+			f := &field{def: o.Default}
+			switch o.Type {
+			case registry.TypeInt:
+				f.kind, f.check = kInt, inRange(o.Range)
+			case registry.TypeFloat:
+				f.kind, f.check = kFloat, inRange(o.Range)
+			case registry.TypeFraction:
+				f.kind, f.check = kFrac, inRange(o.Range)
+			case registry.TypeBool:
+				f.kind = kBool
+			default:
+				f.kind, f.enum = kEnum, map[string][]string{}
+			}
+			return f
+		}, model)
+		if f.kind == kEnum {
+			f.enum[model] = o.Values
+		}
+	}
+	for _, m := range registry.Models() {
+		for _, k := range m.Kinds {
+			names := registry.Names(m.Name, k.Name)
+			f := get(k.Key, func() *field {
+				if k.Numeric {
+					return &field{kind: kInt, def: k.Default}
+				}
+				return &field{kind: kEnum, enum: map[string][]string{}, def: k.Default}
+			}, m.Name)
+			if f.kind == kEnum {
+				f.enum[m.Name] = names
+			} else {
+				f.check = oneOf(names)
+			}
+			for _, ko := range registry.KindOptions(m.Name, k.Name) {
+				option(m.Name, ko.Option)
+			}
+		}
+		for _, o := range m.Options {
+			option(m.Name, o)
+		}
+	}
+	return out
 }
 
 // The keys of one site in a site list.
@@ -266,46 +353,65 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// dep says that a setting is read only when another one (on) takes one of
-// the values in when. A point whose value of on is not in when has the
-// setting reset to its zero value; a file that gives the setting while no
-// value of on uses it is in error, and so is a file whose value of on
-// needs the setting when it has no default (required).
+// dep says that a setting of a model is read only when another one (on)
+// takes one of the values in when. A point whose value of on is not in
+// when has the setting reset to its zero value; a file that gives the
+// setting while no value of on uses it is in error, and so is a file
+// whose value of on needs the setting when it has no default (required).
 type dep struct {
+	model    string
 	key      string
 	on       string
 	when     []string
 	required bool
 }
 
-var deps = []dep{
-	{key: "policy.allocation_interval", on: "policy.grid", when: []string{"deferred", "hybrid"}, required: true},
-	{key: "policy.random_fraction", on: "policy.grid", when: []string{"hybrid"}, required: true},
-	{key: "policy.normalize_load", on: "policy.grid", when: []string{"realtime", "deferred", "hybrid"}},
-	{key: "policy.depth", on: "policy.queue", when: []string{"backfill"}},
-	{key: "workload.gang_min", on: "workload.gang_sizes", when: []string{"uniform"}},
-	{key: "workload.gang_max", on: "workload.gang_sizes", when: []string{"uniform"}},
-	{key: "workload.split_overhead", on: "policy.approach", when: []string{"2"}},
+// deps are the workload's, then those of the policy options that only
+// some policies of their kind read (from the registry).
+var deps = append([]dep{
+	{model: registry.ModelGang, key: "workload.gang_min", on: "workload.gang_sizes", when: []string{"uniform"}},
+	{model: registry.ModelGang, key: "workload.gang_max", on: "workload.gang_sizes", when: []string{"uniform"}},
+}, registryDeps()...)
+
+func registryDeps() []dep {
+	var out []dep
+	for _, m := range registry.Models() {
+		for _, k := range m.Kinds {
+			all := registry.Names(m.Name, k.Name)
+			for _, ko := range registry.KindOptions(m.Name, k.Name) {
+				if len(ko.Policies) < len(all) || ko.Required() {
+					out = append(out, dep{model: m.Name, key: ko.Key, on: k.Key, when: ko.Policies, required: ko.Required()})
+				}
+			}
+		}
+	}
+	return out
 }
 
-// defaultText is the value a controlling setting takes when the file does
-// not give it ("" = none).
+// defaultText is the value a setting takes when the file does not give it
+// ("" = none).
 func defaultText(path string) string {
-	switch path {
-	case "workload.gang_sizes":
-		return "uniform"
-	case "policy.approach":
-		return "1"
+	if f := fieldOf(path); f != nil {
+		return f.def
 	}
 	return ""
 }
 
-// required lists, per model, the settings a file must give. The cluster
-// model's requirements depend on trace vs synthetic and are checked in
-// decode.go.
-var required = map[string][]string{
-	"cluster": {"policy.queue"},
-	"grid":    {"platform.sites", "workload.mean_interarrival", "stop.completed", "policy.grid", "policy.local"},
-	"gang":    {"platform.sites", "workload.mean_interarrival", "workload.gang_mean_interarrival", "stop.completed"},
-	"hetero":  {"platform.sites", "workload.mean_interarrival", "stop.completed", "policy.queue"},
-}
+// required lists, per model, the settings a file must give: those written
+// here, then the policies that have no default. The cluster model's
+// requirements depend on trace vs synthetic and are checked in check.go.
+var required = func() map[string][]string {
+	r := map[string][]string{
+		registry.ModelGrid:   {"platform.sites", "workload.mean_interarrival", "stop.completed"},
+		registry.ModelGang:   {"platform.sites", "workload.mean_interarrival", "workload.gang_mean_interarrival", "stop.completed"},
+		registry.ModelHetero: {"platform.sites", "workload.mean_interarrival", "stop.completed"},
+	}
+	for _, m := range registry.Models() {
+		for _, k := range m.Kinds {
+			if k.Default == "" {
+				r[m.Name] = append(r[m.Name], k.Key)
+			}
+		}
+	}
+	return r
+}()

@@ -1,0 +1,286 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/schedlab/schedlab/registry"
+)
+
+// bind returns where the setting at path lives in s (a pointer to one of
+// its fields), or nil for settings that are built by hand (the site list,
+// procs_per_site) or are not settings. TestEveryFieldBound checks that
+// every scalar setting of the schema, registry options included, has
+// one.
+func bind(s *Scenario, path string) any {
+	w, p := &s.Workload, &s.Policy
+	switch path {
+	case "seed":
+		return &s.Seed
+	case "replications":
+		return &s.Replications
+	case "workers":
+		return &s.Workers
+	case "stop.completed":
+		return &s.Stop.Completed
+	case "warmup.jobs":
+		return &s.Warmup.Jobs
+	case "platform.procs":
+		return &s.Platform.Procs
+	case "workload.trace":
+		return &w.Trace
+	case "workload.estimate":
+		return &w.Estimate
+	case "workload.on_overrun":
+		return &w.OnOverrun
+	case "workload.clamp":
+		return &w.Clamp
+	case "workload.mean_interarrival":
+		return &w.MeanInterarrival
+	case "workload.mean_service":
+		return &w.MeanService
+	case "workload.gang_mean_interarrival":
+		return &w.GangMeanInterarrival
+	case "workload.gang_sizes":
+		return &w.GangSizes
+	case "workload.gang_min":
+		return &w.GangMin
+	case "workload.gang_max":
+		return &w.GangMax
+	case "workload.gang_times":
+		return &w.GangTimes
+	case "workload.estimate_error":
+		return &w.EstimateError
+	case "workload.split_overhead":
+		return &w.SplitOverhead
+	case "policy.queue":
+		return &p.Queue
+	case "policy.depth":
+		return &p.Depth
+	case "policy.order":
+		return &p.Order
+	case "policy.grid":
+		return &p.Grid
+	case "policy.allocation_interval":
+		return &p.AllocationInterval
+	case "policy.random_fraction":
+		return &p.RandomFraction
+	case "policy.local":
+		return &p.Local
+	case "policy.normalize_load":
+		return &p.NormalizeLoad
+	case "policy.approach":
+		return &p.Approach
+	case "policy.threshold":
+		return &p.Threshold
+	case "policy.empty_queue":
+		return &p.EmptyQueue
+	case "policy.examine":
+		return &p.Examine
+	}
+	return nil
+}
+
+// assign stores v (decoded for field f) in the Scenario field at ptr.
+func assign(ptr any, f *field, v val) {
+	switch x := ptr.(type) {
+	case *string:
+		*x = v.s
+	case *bool:
+		*x = v.b
+	case *float64:
+		*x = v.f
+	case *int:
+		*x = int(v.i)
+	case *int64:
+		*x = v.i
+	case *uint64:
+		*x = v.u
+	default:
+		panic(fmt.Sprintf("scenario: %s bound to %T", f.path, ptr))
+	}
+}
+
+// textVal decodes a default written as text (schema data, always valid).
+func textVal(f *field, text string) val {
+	v := val{text: text, canon: text, s: text}
+	switch f.kind {
+	case kInt:
+		v.i, _ = strconv.ParseInt(text, 10, 64)
+		v.f = float64(v.i)
+	case kUint:
+		v.u, _ = strconv.ParseUint(text, 10, 64)
+	case kFloat, kFrac:
+		v.f, _ = strconv.ParseFloat(text, 64)
+	case kBool:
+		v.b, _ = strconv.ParseBool(text)
+	}
+	return v
+}
+
+// zero resets the Scenario field at ptr.
+func zero(ptr any) {
+	switch x := ptr.(type) {
+	case *string:
+		*x = ""
+	case *bool:
+		*x = false
+	case *float64:
+		*x = 0
+	case *int:
+		*x = 0
+	case *int64:
+		*x = 0
+	case *uint64:
+		*x = 0
+	}
+}
+
+// keyText is the setting's value in s as Key writes it: numbers in their
+// shortest form, strings cleaned (see clean); isZero reports the zero
+// value.
+func keyText(s *Scenario, path string) (text string, isZero bool) {
+	if path == "platform.sites" {
+		return sitesKey(s.Platform.Sites), len(s.Platform.Sites) == 0
+	}
+	switch x := bind(s, path).(type) {
+	case *string:
+		return clean(*x), *x == ""
+	case *bool:
+		return strconv.FormatBool(*x), !*x
+	case *float64:
+		return num(*x), *x == 0
+	case *int:
+		return strconv.Itoa(*x), *x == 0
+	case *int64:
+		return strconv.FormatInt(*x, 10), *x == 0
+	case *uint64:
+		return strconv.FormatUint(*x, 10), *x == 0
+	}
+	return "", true
+}
+
+// valueText is the setting's value in s as a file would write it (the
+// canonical text deps compare).
+func valueText(s *Scenario, path string) string {
+	switch x := bind(s, path).(type) {
+	case *string:
+		return *x
+	case *int:
+		return strconv.Itoa(*x)
+	}
+	t, _ := keyText(s, path)
+	return t
+}
+
+// usedIn reports whether scenario s reads the setting at path: its model
+// reads it, the point's policies read it (deps), and, with a model that
+// reads workload.trace, it suits the workload (trace or synthetic).
+func usedIn(s *Scenario, path string) bool {
+	f := fieldOf(path)
+	if f == nil {
+		return path == "platform.sites" && has(siteModels, s.Model)
+	}
+	if !has(f.models, s.Model) {
+		return false
+	}
+	if has(fieldOf("workload.trace").models, s.Model) {
+		trace := s.Workload.Trace != ""
+		if f.traceOnly && !trace || f.synthOnly && trace {
+			return false
+		}
+	}
+	for _, dp := range deps {
+		if dp.key == path && dp.model == s.Model && !has(dp.when, valueText(s, dp.on)) {
+			return false
+		}
+	}
+	return true
+}
+
+// fill sets every setting of s's model: the point's value where the file
+// gives one (get), else the default; then settings the point does not
+// read are reset to zero, and a synthetic workload gets its fixed values.
+func fill(s *Scenario, get func(path string) *val) {
+	for _, f := range fields {
+		ptr := bind(s, f.path)
+		if ptr == nil || !has(f.models, s.Model) {
+			continue
+		}
+		if v := get(f.path); v != nil {
+			assign(ptr, f, *v)
+		} else if f.def != "" {
+			assign(ptr, f, textVal(f, f.def))
+		}
+	}
+	for _, f := range fields {
+		ptr := bind(s, f.path)
+		if ptr == nil || !has(f.models, s.Model) || usedIn(s, f.path) {
+			continue
+		}
+		zero(ptr)
+		if f.synthetic != "" && s.Workload.Trace == "" {
+			assign(ptr, f, textVal(f, f.synthetic))
+		}
+	}
+}
+
+// keyPart is one key=value pair of Scenario.Key: the setting at path,
+// written when the scenario reads it.
+type keyPart struct {
+	name string // "" = appended to the previous part's value after join
+	path string
+	join string
+	// omitDefault leaves the part out when the setting has its default
+	// (or zero) value: readings added later keep the keys of the default.
+	omitDefault bool
+}
+
+// keyParts lists, per model, what Key writes between the model and the
+// common tail (stop, warm-up, seed, replications), in order. Keys are file
+// names of results: this order and these names never change.
+var keyParts = map[string][]keyPart{
+	registry.ModelCluster: {
+		{name: "queue", path: "policy.queue"},
+		{name: "depth", path: "policy.depth"},
+		{name: "order", path: "policy.order"},
+		{name: "trace", path: "workload.trace"},
+		{name: "estimate", path: "workload.estimate"},
+		{name: "overrun", path: "workload.on_overrun"},
+		{name: "clamp", path: "workload.clamp"},
+		{name: "ia", path: "workload.mean_interarrival"},
+		{name: "svc", path: "workload.mean_service"},
+		{name: "procs", path: "platform.procs"},
+	},
+	registry.ModelGrid: {
+		{name: "grid", path: "policy.grid"},
+		{name: "ai", path: "policy.allocation_interval"},
+		{name: "rf", path: "policy.random_fraction"},
+		{name: "local", path: "policy.local"},
+		{name: "norm", path: "policy.normalize_load"},
+		{name: "ia", path: "workload.mean_interarrival"},
+		{name: "svc", path: "workload.mean_service"},
+		{name: "sites", path: "platform.sites"},
+	},
+	registry.ModelGang: {
+		{name: "approach", path: "policy.approach"},
+		{name: "t", path: "policy.threshold"},
+		{name: "empty", path: "policy.empty_queue", omitDefault: true},
+		{name: "examine", path: "policy.examine", omitDefault: true},
+		{name: "ia", path: "workload.mean_interarrival"},
+		{name: "svc", path: "workload.mean_service"},
+		{name: "gia", path: "workload.gang_mean_interarrival"},
+		{name: "sizes", path: "workload.gang_sizes"},
+		{path: "workload.gang_min"},
+		{path: "workload.gang_max", join: "-"},
+		{name: "times", path: "workload.gang_times"},
+		{name: "e", path: "workload.estimate_error"},
+		{name: "split", path: "workload.split_overhead"},
+		{name: "sites", path: "platform.sites"},
+	},
+	registry.ModelHetero: {
+		{name: "queue", path: "policy.queue"},
+		{name: "ia", path: "workload.mean_interarrival"},
+		{name: "sites", path: "platform.sites"},
+	},
+}
