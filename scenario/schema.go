@@ -18,9 +18,6 @@ import (
 // tables are built once and read-only; nothing in the package modifies
 // them.
 
-// Models lists the model names, in documentation order (the registry's).
-func Models() []string { return registry.ModelNames() }
-
 type kind uint8
 
 const (

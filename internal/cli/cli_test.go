@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -17,4 +19,29 @@ func TestMain(m *testing.M) {
 // types, what they see, which files appear, and the exit status.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+}
+
+// Exit statuses: a wrong command line is 2, whatever part of it is wrong
+// (kong's parsing, or a name the registry does not know); a failed run 1.
+func TestExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.swf")
+	if err := os.WriteFile(bad, []byte("1 0 0 1O 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"run", "--trace", bad, "--policy", "nope", "--procs", "8"}, 2},
+		{[]string{"run", "--trace", bad, "--policy", "easy", "--depth", "2", "--procs", "8"}, 2},
+		{[]string{"run", "--trace", bad, "--policy", "fcfs", "--order", "sjf", "--procs", "8"}, 2},
+		{[]string{"run", "--trace", bad, "--policy", "easy", "--order", "lifo", "--procs", "8"}, 2},
+		{[]string{"run", "--trace", bad, "--policy", "easy", "--procs", "8", "--no-out"}, 1},
+	} {
+		var out, errb bytes.Buffer
+		if got := Main(c.args, &out, &errb); got != c.want {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", c.args, got, c.want, errb.String())
+		}
+	}
 }
