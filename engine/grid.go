@@ -51,8 +51,12 @@ type Grid struct {
 	noCompletionsDone
 	cfg      GridConfig
 	sites    []site
-	held     []int32    // slots in the grid scheduler's queue, in arrival order
-	heldInfo []job.Info // their policy views
+	// The grid scheduler's queue, in arrival order: slots and their policy
+	// views from index heldHead on (the oldest leave by moving heldHead;
+	// the storage is compacted as fifo does).
+	held     []int32
+	heldInfo []job.Info
+	heldHead int
 	arrivals []job.Info
 	tick     bool
 	ticks    int64
@@ -107,7 +111,7 @@ func (v gridView) SiteProcs(s int) int   { return len(v.g.sites[s].procs) }
 func (v gridView) SiteLoad(s int) int    { return v.g.usage.Jobs[s] }
 func (v gridView) SiteIdle(s int) int    { return len(v.g.sites[s].procs) - v.g.usage.Busy[s] }
 func (v gridView) ProcJobs(s, p int) int { return v.g.sites[s].procs[p].jobs() }
-func (v gridView) Held() []job.Info      { return v.g.heldInfo }
+func (v gridView) Held() []job.Info      { return v.g.heldInfo[v.g.heldHead:] }
 
 // gridDispatcher applies the grid scheduler's sends.
 type gridDispatcher struct{ g *Grid }
@@ -126,7 +130,7 @@ func (g *Grid) timer(int32) error {
 	g.tick = true
 	// Keep ticking while anything can still need a dispatch.
 	// (k x period, not a running sum, so ticks do not drift.)
-	if !g.srcDone[0] || len(g.held) > 0 {
+	if !g.srcDone[0] || g.heldLen() > 0 {
 		g.ticks++
 		g.events.Push(float64(g.ticks)*g.cfg.Grid.Period(), ClassTimer, -1)
 	}
@@ -139,7 +143,7 @@ func (g *Grid) decide() error {
 		if err := g.cfg.Grid.Schedule(g.now, g.arrivals, g.tick, gridView{g}, gridDispatcher{g}); err != nil {
 			return fmt.Errorf("grid scheduler %s at t=%g: %w", g.cfg.Grid.Name(), g.now, err)
 		}
-		if q := len(g.held); q > g.stats.MaxQueued {
+		if q := g.heldLen(); q > g.stats.MaxQueued {
 			g.stats.MaxQueued = q
 		}
 	}
@@ -149,16 +153,38 @@ func (g *Grid) decide() error {
 }
 
 func (g *Grid) finish() error {
-	if len(g.held) > 0 {
-		return fmt.Errorf("grid scheduler %s: %d job(s) never dispatched", g.cfg.Grid.Name(), len(g.held))
+	if n := g.heldLen(); n > 0 {
+		return fmt.Errorf("grid scheduler %s: %d job(s) never dispatched", g.cfg.Grid.Name(), n)
 	}
 	return nil
+}
+
+func (g *Grid) heldLen() int { return len(g.held) - g.heldHead }
+
+// unhold removes entry k of the grid scheduler's queue.
+func (g *Grid) unhold(k int) {
+	switch {
+	case k == g.heldHead: // the oldest (a deferred dispatch)
+		g.heldHead++
+	case k == len(g.held)-1: // the newest (a dispatch at arrival)
+		g.held, g.heldInfo = g.held[:k], g.heldInfo[:k]
+	default:
+		g.held = append(g.held[:k], g.held[k+1:]...)
+		g.heldInfo = append(g.heldInfo[:k], g.heldInfo[k+1:]...)
+	}
+	if n := g.heldLen(); n == 0 {
+		g.held, g.heldInfo, g.heldHead = g.held[:0], g.heldInfo[:0], 0
+	} else if g.heldHead > 32 && g.heldHead*2 > len(g.held) {
+		copy(g.held, g.held[g.heldHead:])
+		copy(g.heldInfo, g.heldInfo[g.heldHead:])
+		g.held, g.heldInfo, g.heldHead = g.held[:n], g.heldInfo[:n], 0
+	}
 }
 
 // send: the job leaves the grid scheduler's queue for site s, where the
 // local scheduler picks its processor.
 func (g *Grid) send(id job.ID, s int) error {
-	k := 0
+	k := g.heldHead
 	for k < len(g.heldInfo) && g.heldInfo[k].ID != id {
 		k++
 	}
@@ -175,12 +201,7 @@ func (g *Grid) send(id job.ID, s int) error {
 	if p < 0 || p >= len(st.procs) {
 		return fmt.Errorf("local scheduler %s: job %d: no processor %d at site %d (it has %d)", g.cfg.Local.Name(), id, p, s, len(st.procs))
 	}
-	if k == 0 { // the oldest (a deferred dispatch): drop by reslicing
-		g.held, g.heldInfo = g.held[1:], g.heldInfo[1:]
-	} else {
-		g.held = append(g.held[:k], g.held[k+1:]...)
-		g.heldInfo = append(g.heldInfo[:k], g.heldInfo[k+1:]...)
-	}
+	g.unhold(k)
 	cpu := int32(g.plat.First(s) + p)
 	sl.cpus, sl.machine = append(sl.cpus[:0], cpu, cpu), int32(s)
 	g.sitesBuf = append(g.sitesBuf[:0], s)
