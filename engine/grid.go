@@ -49,8 +49,8 @@ type site struct {
 type Grid struct {
 	kernel
 	noCompletionsDone
-	cfg      GridConfig
-	sites    []site
+	cfg   GridConfig
+	sites []site
 	// The grid scheduler's queue, in arrival order: slots and their policy
 	// views from index heldHead on (the oldest leave by moving heldHead;
 	// the storage is compacted as fifo does).
