@@ -1,6 +1,7 @@
 package repro
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -248,21 +249,11 @@ func cmpZ(a, b zcfg) int {
 	case a.grid != b.grid:
 		return strings.Compare(a.grid, b.grid)
 	case a.ia != b.ia:
-		return cmpF(a.ia, b.ia)
+		return cmp.Compare(a.ia, b.ia)
 	case a.ai != b.ai:
-		return cmpF(a.ai, b.ai)
+		return cmp.Compare(a.ai, b.ai)
 	}
-	return cmpF(a.frac, b.frac)
-}
-
-func cmpF(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(a.frac, b.frac)
 }
 
 // series builds a figure series from configurations along x.

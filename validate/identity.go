@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -64,7 +65,7 @@ func cpuList(r Rec, opt Options, bounds []int, add func(string, ...any)) []Inter
 		// Sorted by Lo, a CPU is listed twice where an interval starts no
 		// later than the furthest end so far.
 		s := slices.Clone(ivs)
-		slices.SortFunc(s, func(a, b Interval) int { return cmpInt(a.Lo, b.Lo) })
+		slices.SortFunc(s, func(a, b Interval) int { return cmp.Compare(a.Lo, b.Lo) })
 		var twice []Interval
 		end := -1
 		for _, iv := range s {
@@ -90,7 +91,7 @@ func cpuList(r Rec, opt Options, bounds []int, add func(string, ...any)) []Inter
 		return nil
 	}
 	// The part of the list beyond the platform's last CPU.
-	k, _ := slices.BinarySearchFunc(ivs, opt.Procs, func(iv Interval, p int) int { return cmpInt(iv.Hi, p) })
+	k, _ := slices.BinarySearchFunc(ivs, opt.Procs, func(iv Interval, p int) int { return cmp.Compare(iv.Hi, p) })
 	if k < len(ivs) {
 		outside := slices.Clone(ivs[k:])
 		outside[0].Lo = max(outside[0].Lo, opt.Procs)

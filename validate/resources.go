@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -172,7 +173,7 @@ func normalize(ivs []Interval) []Interval {
 			s = append(s, iv)
 		}
 	}
-	slices.SortFunc(s, func(a, b Interval) int { return cmpInt(a.Lo, b.Lo) })
+	slices.SortFunc(s, func(a, b Interval) int { return cmp.Compare(a.Lo, b.Lo) })
 	out := s[:0]
 	for _, iv := range s {
 		if n := len(out); n > 0 && touches(out[n-1], iv.Lo) {
@@ -197,16 +198,6 @@ func isNormal(ivs []Interval) bool {
 // (written to avoid overflow at the ends of int).
 func touches(iv Interval, id int) bool {
 	return id <= iv.Hi || id-1 == iv.Hi
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // FormatResources writes the union of ivs in the normal form of the
