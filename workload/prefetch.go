@@ -13,14 +13,23 @@ import (
 // exactly as src gives them: results do not change. Close stops the reader
 // early; after Next has returned an error, src may be inspected (for
 // counts) without a race.
+//
+// Batches are recycled: once Next has handed out every job of a batch, its
+// storage goes back to the reader, so a whole trace is read in a few
+// batches' worth of memory.
 func Prefetch(src Source, n int) *Prefetcher {
-	p := &Prefetcher{ch: make(chan batch, 2), done: make(chan struct{})}
+	p := &Prefetcher{ch: make(chan batch, 2), free: make(chan []actual.Job, 4), done: make(chan struct{})}
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
 		defer close(p.ch)
 		for {
-			b := batch{jobs: make([]actual.Job, 0, n)}
+			var b batch
+			select {
+			case b.jobs = <-p.free:
+			default:
+				b.jobs = make([]actual.Job, 0, n)
+			}
 			for len(b.jobs) < n {
 				j, err := src.Next()
 				if err != nil {
@@ -50,6 +59,7 @@ type batch struct {
 // Prefetcher is a Source that reads ahead; see Prefetch.
 type Prefetcher struct {
 	ch    chan batch
+	free  chan []actual.Job // consumed batches, for the reader to refill
 	done  chan struct{}
 	once  sync.Once
 	wg    sync.WaitGroup
@@ -68,6 +78,12 @@ func (p *Prefetcher) Next() (actual.Job, error) {
 			p.final = p.cur.err
 			p.wg.Wait() // the reader has stopped: src is ours again
 			return actual.Job{}, p.final
+		}
+		if p.cur.jobs != nil {
+			select {
+			case p.free <- p.cur.jobs[:0]:
+			default:
+			}
 		}
 		b, ok := <-p.ch
 		if !ok {
