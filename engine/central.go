@@ -28,11 +28,14 @@ type Cluster struct {
 	kernel
 	noCompletionsDone
 	noTimers
-	cfg     ClusterConfig
-	waiting map[job.ID]int32
-	running map[job.ID]struct{}
-	free    []int // idle CPUs per machine
-	maxCPUs int   // the largest machine
+	cfg ClusterConfig
+	// present maps the id of every job waiting or running to its slot (a
+	// slot's machine is -1 while it waits); waiting counts the former.
+	present map[job.ID]int32
+	waiting int
+	free    []int              // idle CPUs per machine
+	machs   []platform.Machine // the platform's machines
+	maxCPUs int                // the largest machine
 	plan    policy.Plan
 	view    machinesView
 }
@@ -46,9 +49,10 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 	if cfg.Policy == nil || cfg.Source == nil {
 		return nil, errors.New("engine: a policy and a source are required")
 	}
-	c := &Cluster{cfg: cfg, waiting: make(map[job.ID]int32), running: make(map[job.ID]struct{}),
+	c := &Cluster{cfg: cfg, present: make(map[job.ID]int32),
 		free: make([]int, p.Machines())}
 	for m := range c.free {
+		c.machs = append(c.machs, p.Machine(m))
 		c.free[m] = p.Machine(m).CPUs
 		c.maxCPUs = max(c.maxCPUs, c.free[m])
 	}
@@ -80,9 +84,7 @@ func (c *Cluster) admit(j *actual.Job, _ int) error {
 	case j.Procs > c.maxCPUs:
 		return fmt.Errorf("job %d: needs %d processors, the largest machine has %d", j.ID, j.Procs, c.maxCPUs)
 	}
-	_, waiting := c.waiting[j.ID]
-	_, running := c.running[j.ID]
-	if waiting || running {
+	if _, dup := c.present[j.ID]; dup {
 		return fmt.Errorf("job %d: duplicate job id (a job with this id is still in the system)", j.ID)
 	}
 	return nil
@@ -90,8 +92,9 @@ func (c *Cluster) admit(j *actual.Job, _ int) error {
 
 func (c *Cluster) arrive(i int32) error {
 	s := &c.slots[i]
-	c.waiting[s.job.ID] = i
-	if q := len(c.waiting); q > c.stats.MaxQueued {
+	c.present[s.job.ID] = i
+	c.waiting++
+	if q := c.waiting; q > c.stats.MaxQueued {
 		c.stats.MaxQueued = q
 	}
 	c.cfg.Policy.Submit(c.now, s.job.Info())
@@ -111,7 +114,7 @@ func (c *Cluster) decide() error {
 }
 
 func (c *Cluster) finish() error {
-	if n := len(c.waiting); n > 0 {
+	if n := c.waiting; n > 0 {
 		return fmt.Errorf("policy %s: %d job(s) never started although all %d processors are free at t=%g",
 			c.cfg.Policy.Name(), n, c.plat.CPUs(), c.now)
 	}
@@ -127,8 +130,8 @@ func (c *Cluster) bad(d *policy.Start, format string, a ...any) error {
 // enough free CPUs; named CPUs must be on that machine, free and as many
 // as the job needs.
 func (c *Cluster) start(d *policy.Start) error {
-	i, ok := c.waiting[d.ID]
-	if !ok {
+	i, ok := c.present[d.ID]
+	if !ok || c.slots[i].machine >= 0 {
 		return c.bad(d, "the job is not waiting")
 	}
 	s := &c.slots[i]
@@ -136,7 +139,7 @@ func (c *Cluster) start(d *policy.Start) error {
 	if m < 0 || m >= c.plat.Machines() {
 		return c.bad(d, "no machine %d (the platform has %d)", m, c.plat.Machines())
 	}
-	mach := c.plat.Machine(m)
+	mach := &c.machs[m]
 	switch {
 	case s.job.Procs > mach.CPUs:
 		return c.bad(d, "needs %d processors, machine %d has %d", s.job.Procs, m, mach.CPUs)
@@ -171,8 +174,7 @@ func (c *Cluster) start(d *policy.Start) error {
 		s.cpus = c.cpus.take(s.cpus[:0], first, first+mach.CPUs, s.job.Procs)
 	}
 	s.machine = int32(m)
-	delete(c.waiting, d.ID)
-	c.running[d.ID] = struct{}{}
+	c.waiting--
 	c.free[m] -= s.job.Procs
 	c.usage.Busy[m] += s.job.Procs
 	dur := mach.Duration(s.job.Runtime, s.job.BMEst)
@@ -193,7 +195,7 @@ func (c *Cluster) complete(i int32) error {
 	c.usage.Busy[m] -= s.job.Procs
 	c.cpus.set(s.cpus, true)
 	c.end(i, nil)
-	delete(c.running, s.job.ID)
+	delete(c.present, s.job.ID)
 	c.cfg.Policy.Finish(c.now, s.job.ID)
 	c.release(i)
 	return nil
