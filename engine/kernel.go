@@ -164,19 +164,38 @@ func (k *kernel) loop(m model) error {
 	return m.finish()
 }
 
-// load reads the next job of stream s and schedules its arrival.
+// load reads the next job of stream s and schedules its arrival. The job
+// is read straight into a slot: a job checked through a pointer to a local
+// variable would escape to the heap, one allocation per job.
 func (k *kernel) load(m model, s int) error {
 	if k.srcDone[s] {
 		return nil
 	}
-	j, err := k.srcs[s].Next()
-	if err == io.EOF {
-		k.srcDone[s] = true
-		return nil
-	}
-	if err != nil {
+	i := k.alloc()
+	sl := &k.slots[i]
+	var err error
+	if sl.job, err = k.srcs[s].Next(); err != nil {
+		k.release(i)
+		if err == io.EOF {
+			k.srcDone[s] = true
+			return nil
+		}
 		return err
 	}
+	if err := k.admit(m, sl, s); err != nil {
+		k.release(i)
+		return err
+	}
+	k.lastSub[s] = sl.job.Submit
+	sl.stream, sl.machine, sl.killed, sl.cpus = int32(s), -1, false, sl.cpus[:0]
+	k.events.Push(sl.job.Submit, ClassArrival, i)
+	return nil
+}
+
+// admit checks what every model needs checked of a job read from stream
+// s, then asks the model.
+func (k *kernel) admit(m model, sl *slot, s int) error {
+	j := &sl.job
 	switch {
 	case !(j.Runtime >= 0):
 		return fmt.Errorf("job %d: invalid runtime %g", j.ID, j.Runtime)
@@ -187,15 +206,7 @@ func (k *kernel) load(m model, s int) error {
 	case j.Submit < k.now:
 		return fmt.Errorf("job %d: submit time %g is in the past (now %g)", j.ID, j.Submit, k.now)
 	}
-	if err := m.admit(&j, s); err != nil {
-		return err
-	}
-	k.lastSub[s] = j.Submit
-	i := k.alloc()
-	sl := &k.slots[i]
-	sl.job, sl.stream, sl.machine, sl.killed, sl.cpus = j, int32(s), -1, false, sl.cpus[:0]
-	k.events.Push(j.Submit, ClassArrival, i)
-	return nil
+	return m.admit(j, s)
 }
 
 func (k *kernel) arrive(m model, i int32) error {
