@@ -58,3 +58,36 @@ func TestGangCounters(t *testing.T) {
 		t.Fatalf("got %+v\nwant %+v", st, want)
 	}
 }
+
+// Deadlines by hand, on 4 CPUs. Job 1 (2 CPUs, deadline 10) runs [0, 8):
+// met. Job 2 (4 CPUs, deadline 9) waits, runs [8, 12): missed. Job 3 (1
+// CPU, no deadline) arrives at 20 and runs [20, 21). Usage while jobs are
+// present: [0, 8): 2 active / min(4, 2+4 requested) = 0.5; [8, 12): 4/4 =
+// 1; [12, 20) no job: left out; [20, 21): 1 / min(4, 1) = 1. Mean over 13
+// time units: (8 x 0.5 + 4 + 1) / 13 = 9/13.
+func TestDeadlinesHandWorked(t *testing.T) {
+	p := platform.MustCluster(4)
+	d := NewDeadlines()
+	j1 := &actual.Job{ID: 1, Procs: 2, Deadline: 10}
+	j2 := &actual.Job{ID: 2, Procs: 4, Deadline: 9}
+	j3 := &actual.Job{ID: 3, Procs: 1, Submit: 20}
+	u := func(busy int) *engine.Usage { return &engine.Usage{Platform: p, Busy: []int{busy}, Jobs: []int{0}} }
+	d.TimeAdvanced(0, u(0))
+	d.JobSubmitted(0, j1)
+	d.JobSubmitted(0, j2)
+	d.TimeAdvanced(8, u(2))
+	d.JobFinished(8, &engine.Record{Job: j1, Start: 0, End: 8})
+	d.TimeAdvanced(12, u(4))
+	d.JobFinished(12, &engine.Record{Job: j2, Start: 8, End: 12})
+	d.TimeAdvanced(20, u(0))
+	d.JobSubmitted(20, j3)
+	d.TimeAdvanced(21, u(1))
+	d.JobFinished(21, &engine.Record{Job: j3, Start: 20, End: 21})
+	got := d.Result()
+	want := DeadlineStats{Jobs: 3, WithDeadline: 2, Missed: 1, MissedPct: 100.0 / 3, MissedOfDeadlinePct: 50, Usage: 9.0 / 13}
+	if got.Jobs != want.Jobs || got.WithDeadline != want.WithDeadline || got.Missed != want.Missed ||
+		math.Abs(got.MissedPct-want.MissedPct) > 1e-12 || got.MissedOfDeadlinePct != want.MissedOfDeadlinePct ||
+		math.Abs(got.Usage-want.Usage) > 1e-12 {
+		t.Fatalf("got %+v\nwant %+v", got, want)
+	}
+}
