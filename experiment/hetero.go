@@ -1,0 +1,120 @@
+package experiment
+
+import (
+	"errors"
+	"time"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/workload/synth"
+)
+
+// HeteroRun is one replication of the heterogeneous model of
+// klusacek-2008: a central queue over machines of different sizes and
+// speeds, jobs with deadlines.
+type HeteroRun struct {
+	// Platform, when it has machines, is used as it is; else the machines
+	// are drawn from Machines for this replication.
+	Platform platform.Platform
+	Machines synth.MachineOptions
+	Jobs     synth.HeteroOptions
+	// Policy builds the queue policy for the replication's platform.
+	Policy      func(p platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error)
+	Seed        uint64
+	Replication int
+}
+
+// HeteroResult holds one replication's metrics.
+type HeteroResult struct {
+	Jobs                int64   `json:"jobs"`
+	MissedPct           float64 `json:"missed_pct"`             // of all jobs
+	MissedOfDeadlinePct float64 `json:"missed_of_deadline_pct"` // of jobs with a deadline
+	Usage               float64 `json:"usage"`                  // the paper's system usage
+	Slowdown            float64 `json:"slowdown"`               // mean (Tw + Te) / Te
+	MeanWait            float64 `json:"mean_wait"`
+	OfferedLoad         float64 `json:"offered_load"`
+	// Events are the scheduling events (submissions and completions) the
+	// policy was told of; Evaluations its deterministic count of plan
+	// evaluations, when it keeps one (0 otherwise).
+	Events      int64 `json:"events"`
+	Evaluations int64 `json:"plan_evaluations"`
+	// DecisionSeconds is the policy's wall-clock time per scheduling event
+	// (machine-dependent; never part of a deterministic output).
+	DecisionSeconds float64 `json:"-"`
+}
+
+// Evaluator is implemented by policies that count their plan evaluations.
+type Evaluator interface{ Evaluations() int64 }
+
+// timed wraps a queue policy and measures the wall-clock time it spends
+// deciding; the simulation itself never reads the clock.
+type timed struct {
+	policy.QueueScheduler
+	spent  time.Duration
+	events int64
+}
+
+func (t *timed) Submit(now float64, j job.Info) {
+	s := time.Now()
+	t.QueueScheduler.Submit(now, j)
+	t.spent += time.Since(s)
+	t.events++
+}
+
+func (t *timed) Finish(now float64, id job.ID) {
+	s := time.Now()
+	t.QueueScheduler.Finish(now, id)
+	t.spent += time.Since(s)
+	t.events++
+}
+
+func (t *timed) Schedule(now float64, v policy.Machines, p *policy.Plan) {
+	s := time.Now()
+	t.QueueScheduler.Schedule(now, v, p)
+	t.spent += time.Since(s)
+}
+
+// RunHetero simulates one replication; extra listeners see every job.
+func RunHetero(r HeteroRun, extra ...engine.Listener) (HeteroResult, error) {
+	if r.Policy == nil {
+		return HeteroResult{}, errors.New("hetero run: no policy")
+	}
+	p := r.Platform
+	if p.Machines() == 0 {
+		var err error
+		if p, err = synth.Machines(r.Seed, r.Replication, r.Machines); err != nil {
+			return HeteroResult{}, err
+		}
+	}
+	src, err := synth.NewHetero(r.Seed, r.Replication, r.Jobs, p)
+	if err != nil {
+		return HeteroResult{}, err
+	}
+	pol, err := r.Policy(p, r.Seed, r.Replication)
+	if err != nil {
+		return HeteroResult{}, err
+	}
+	tp := &timed{QueueScheduler: pol}
+	sum := metrics.NewSummary(p.CPUs(), 0)
+	dl := metrics.NewDeadlines()
+	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: tp, Source: src, Listener: append(engine.Tee{sum, dl}, extra...)})
+	if err != nil {
+		return HeteroResult{}, err
+	}
+	if err := c.Run(); err != nil {
+		return HeteroResult{}, err
+	}
+	m, d := sum.Result(), dl.Result()
+	out := HeteroResult{Jobs: m.Jobs, MissedPct: d.MissedPct, MissedOfDeadlinePct: d.MissedOfDeadlinePct, Usage: d.Usage,
+		Slowdown: m.MeanSlowdown, MeanWait: m.MeanWait, OfferedLoad: synth.OfferedLoad(r.Jobs, p), Events: tp.events}
+	if e, ok := pol.(Evaluator); ok {
+		out.Evaluations = e.Evaluations()
+	}
+	if tp.events > 0 {
+		out.DecisionSeconds = tp.spent.Seconds() / float64(tp.events)
+	}
+	return out, nil
+}
