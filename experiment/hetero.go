@@ -38,9 +38,11 @@ type HeteroResult struct {
 	OfferedLoad         float64 `json:"offered_load"`
 	// Events are the scheduling events (submissions and completions) the
 	// policy was told of; Evaluations its deterministic count of plan
-	// evaluations, when it keeps one (0 otherwise).
-	Events      int64 `json:"events"`
-	Evaluations int64 `json:"plan_evaluations"`
+	// evaluations, when it keeps one (0 otherwise); QueueAtEvents the mean
+	// number of jobs waiting at an event (what a queue-based policy scans).
+	Events        int64   `json:"events"`
+	Evaluations   int64   `json:"plan_evaluations"`
+	QueueAtEvents float64 `json:"queue_at_events"`
 	// DecisionSeconds is the policy's wall-clock time per scheduling event
 	// (machine-dependent; never part of a deterministic output).
 	DecisionSeconds float64 `json:"-"`
@@ -100,7 +102,8 @@ func RunHetero(r HeteroRun, extra ...engine.Listener) (HeteroResult, error) {
 	tp := &timed{QueueScheduler: pol}
 	sum := metrics.NewSummary(p.CPUs(), 0)
 	dl := metrics.NewDeadlines()
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: tp, Source: src, Listener: append(engine.Tee{sum, dl}, extra...)})
+	qe := metrics.NewQueueAtEvents()
+	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: tp, Source: src, Listener: append(engine.Tee{sum, dl, qe}, extra...)})
 	if err != nil {
 		return HeteroResult{}, err
 	}
@@ -109,7 +112,8 @@ func RunHetero(r HeteroRun, extra ...engine.Listener) (HeteroResult, error) {
 	}
 	m, d := sum.Result(), dl.Result()
 	out := HeteroResult{Jobs: m.Jobs, MissedPct: d.MissedPct, MissedOfDeadlinePct: d.MissedOfDeadlinePct, Usage: d.Usage,
-		Slowdown: m.MeanSlowdown, MeanWait: m.MeanWait, OfferedLoad: synth.OfferedLoad(r.Jobs, p), Events: tp.events}
+		Slowdown: m.MeanSlowdown, MeanWait: m.MeanWait, OfferedLoad: synth.OfferedLoad(r.Jobs, p), Events: tp.events,
+		QueueAtEvents: qe.Mean()}
 	if e, ok := pol.(Evaluator); ok {
 		out.Evaluations = e.Evaluations()
 	}

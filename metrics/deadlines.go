@@ -91,3 +91,40 @@ func (d *Deadlines) Result() DeadlineStats {
 	}
 	return s
 }
+
+// QueueAtEvents is the listener of the mean number of jobs waiting at a
+// scheduling event (a submission or a completion, counted after the
+// event): the queue a queue-based policy scans at each decision, a
+// deterministic measure of its decision work.
+type QueueAtEvents struct {
+	engine.NopListener
+	waiting int
+	sum     float64
+	events  int64
+}
+
+// NewQueueAtEvents returns the listener.
+func NewQueueAtEvents() *QueueAtEvents { return &QueueAtEvents{} }
+
+func (q *QueueAtEvents) JobSubmitted(now float64, j *actual.Job) {
+	q.waiting++
+	q.sum += float64(q.waiting)
+	q.events++
+}
+
+func (q *QueueAtEvents) JobStarted(now float64, s engine.Start) { q.waiting-- }
+
+func (q *QueueAtEvents) JobFinished(now float64, r *engine.Record) {
+	q.sum += float64(q.waiting)
+	q.events++
+}
+
+func (q *QueueAtEvents) JobKilled(now float64, r *engine.Record) { q.JobFinished(now, r) }
+
+// Mean is the mean queue length at events (0 before any).
+func (q *QueueAtEvents) Mean() float64 {
+	if q.events == 0 {
+		return 0
+	}
+	return q.sum / float64(q.events)
+}

@@ -91,3 +91,19 @@ func TestDeadlinesHandWorked(t *testing.T) {
 		t.Fatalf("got %+v\nwant %+v", got, want)
 	}
 }
+
+// Queue at events: job 1 arrives (1 waiting) and starts; job 2 arrives (1
+// waiting); job 1 ends (1 waiting); job 2 starts and ends (0): (1+1+1+0)/4.
+func TestQueueAtEvents(t *testing.T) {
+	q := NewQueueAtEvents()
+	j1, j2 := &actual.Job{ID: 1, Procs: 1}, &actual.Job{ID: 2, Procs: 1}
+	q.JobSubmitted(0, j1)
+	q.JobStarted(0, engine.Start{Job: j1})
+	q.JobSubmitted(1, j2)
+	q.JobFinished(2, &engine.Record{Job: j1})
+	q.JobStarted(2, engine.Start{Job: j2})
+	q.JobFinished(3, &engine.Record{Job: j2})
+	if got := q.Mean(); got != 0.75 {
+		t.Fatalf("mean %g, want 0.75", got)
+	}
+}
