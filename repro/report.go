@@ -42,6 +42,9 @@ type Check struct {
 	Claim  string
 	Holds  bool
 	Detail string
+	// ID names the claim in claims.csv (e.g. slowdown_tabu_best); claims
+	// without one are written to report.txt only.
+	ID string
 }
 
 // Report is the outcome of a reproduction.
@@ -221,7 +224,40 @@ func (r *Report) WriteDir(dir string) error {
 			return err
 		}
 	}
+	if r.hasClaimIDs() {
+		if err := write("claims.csv", r.WriteClaims); err != nil {
+			return err
+		}
+	}
 	return write("report.txt", r.WriteText)
+}
+
+func (r *Report) hasClaimIDs() bool {
+	for _, c := range r.Checks {
+		if c.ID != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteClaims writes the claims that have an ID as CSV: id,claim,holds,
+// evidence (holds is yes or no).
+func (r *Report) WriteClaims(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"id", "claim", "holds", "evidence"})
+	for _, c := range r.Checks {
+		if c.ID == "" {
+			continue
+		}
+		holds := "no"
+		if c.Holds {
+			holds = "yes"
+		}
+		cw.Write([]string{c.ID, c.Claim, holds, c.Detail})
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 func pct(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*v), ".0") + "%" }
