@@ -1,0 +1,299 @@
+package schedule
+
+import (
+	"math"
+	"slices"
+
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
+)
+
+// naive is the reference EG-EDF (+ Tabu search, index order): it keeps
+// only the machines' lists and running jobs and rebuilds every plan from
+// scratch, CPU by CPU, whenever it needs one. It takes no shortcut: every
+// candidate is evaluated with the makespan and nondelayed count of the
+// whole schedule recomputed.
+type naive struct {
+	plat     platform.Platform
+	tabu     bool
+	iters    int // 0: 2 x planned
+	tabuLen  int // 0: min(10, planned/2)
+	lists    [][]*nJob
+	running  [][]*nJob
+	jobs     map[job.ID]*nJob
+	onTime   int
+	accepted []float64 // weights of accepted Tabu moves
+}
+
+type nJob struct {
+	info job.Info
+	dl   float64
+	end  float64 // running: estimated end
+}
+
+func newNaive(p platform.Platform, tabu bool, iters, tabuLen int) *naive {
+	return &naive{plat: p, tabu: tabu, iters: iters, tabuLen: tabuLen,
+		lists: make([][]*nJob, p.Machines()), running: make([][]*nJob, p.Machines()), jobs: map[job.ID]*nJob{}}
+}
+
+func (n *naive) Name() string { return "naive" }
+
+func (n *naive) dur(j *nJob, m int) float64 {
+	return n.plat.Machine(m).Duration(j.info.Estimate, j.info.BMEst)
+}
+
+// planOf list-schedules list on machine m at now, one free time per CPU:
+// each job takes the q CPUs free first (sorted), starts at the latest of
+// them. It returns the starts and the machine's makespan.
+func (n *naive) planOf(m int, now float64, list []*nJob) ([]float64, float64) {
+	free := []float64{}
+	for _, r := range n.running[m] {
+		for range r.info.Procs {
+			free = append(free, math.Max(r.end, now))
+		}
+	}
+	for len(free) < n.plat.Machine(m).CPUs {
+		free = append(free, now)
+	}
+	starts := make([]float64, len(list))
+	for i, j := range list {
+		slices.Sort(free)
+		q := j.info.Procs
+		s := free[q-1]
+		for k := 0; k < q; k++ {
+			free[k] = s + n.dur(j, m)
+		}
+		starts[i] = s
+	}
+	return starts, slices.Max(free)
+}
+
+// state is the makespan and nondelayed count of lists (one per machine).
+func (n *naive) state(now float64, lists [][]*nJob) (float64, int) {
+	ms, nd := now, n.onTime
+	for m := range lists {
+		starts, msm := n.planOf(m, now, lists[m])
+		ms = math.Max(ms, msm)
+		for _, r := range n.running[m] {
+			if r.end <= r.dl {
+				nd++
+			}
+		}
+		for i, j := range lists[m] {
+			if starts[i]+n.dur(j, m) <= j.dl {
+				nd++
+			}
+		}
+	}
+	return ms, nd
+}
+
+func naiveWeight(msOld, msNew float64, ndOld, ndNew int) float64 {
+	return (msOld-msNew)/math.Max(msOld, 1e-13) + float64(ndNew-ndOld)/float64(max(ndOld, 1))
+}
+
+func with(list []*nJob, pos int, j *nJob) []*nJob {
+	return slices.Insert(slices.Clone(list), pos, j)
+}
+
+// gap is EG(j, m): try every position; keep the first where every other
+// start is unchanged and j ends by the machine's makespan.
+func (n *naive) gap(now float64, m int, j *nJob) (int, bool) {
+	old, ms := n.planOf(m, now, n.lists[m])
+	for pos := 0; pos <= len(n.lists[m]); pos++ {
+		starts, _ := n.planOf(m, now, with(n.lists[m], pos, j))
+		if starts[pos]+n.dur(j, m) > ms {
+			continue
+		}
+		same := true
+		for i := range old {
+			k := i
+			if i >= pos {
+				k = i + 1
+			}
+			same = same && starts[k] == old[i]
+		}
+		if same {
+			return pos, true
+		}
+	}
+	return 0, false
+}
+
+func (n *naive) fits(j *nJob, m int) bool { return j.info.Procs <= n.plat.Machine(m).CPUs }
+
+func (n *naive) copyLists() [][]*nJob {
+	c := make([][]*nJob, len(n.lists))
+	for m := range n.lists {
+		c[m] = slices.Clone(n.lists[m])
+	}
+	return c
+}
+
+func (n *naive) Submit(now float64, info job.Info) {
+	j := &nJob{info: info, dl: info.Deadline}
+	if j.dl == 0 {
+		j.dl = math.Inf(1)
+	}
+	n.jobs[info.ID] = j
+	msOld, ndOld := n.state(now, n.lists)
+	best, bestPos, bestW := -1, 0, 0.0
+	try := func(m, pos int) {
+		c := n.copyLists()
+		c[m] = with(c[m], pos, j)
+		ms, nd := n.state(now, c)
+		if w := naiveWeight(msOld, ms, ndOld, nd); best < 0 || w > bestW {
+			best, bestPos, bestW = m, pos, w
+		}
+	}
+	for m := range n.lists {
+		if n.fits(j, m) {
+			if pos, ok := n.gap(now, m, j); ok {
+				try(m, pos)
+			}
+		}
+	}
+	if best < 0 {
+		for m := range n.lists {
+			if !n.fits(j, m) {
+				continue
+			}
+			pos := len(n.lists[m])
+			for i, x := range n.lists[m] {
+				if x.dl > j.dl {
+					pos = i
+					break
+				}
+			}
+			try(m, pos)
+		}
+	}
+	if best < 0 {
+		return
+	}
+	n.lists[best] = with(n.lists[best], bestPos, j)
+	if n.tabu {
+		n.tabuSearch(now)
+	}
+}
+
+func (n *naive) tabuSearch(now float64) {
+	w := 0
+	for _, l := range n.lists {
+		w += len(l)
+	}
+	budget, capacity := n.iters, n.tabuLen
+	if budget == 0 {
+		budget = 2 * w
+	}
+	if capacity == 0 {
+		capacity = min(10, w/2)
+	}
+	var tabu []*nJob
+	isTabu := func(j *nJob) bool { return slices.Contains(tabu, j) }
+	msOld, ndOld := n.state(now, n.lists)
+	for range budget {
+		late := make([]int, len(n.lists))
+		lateFree := 0
+		for m, l := range n.lists {
+			starts, _ := n.planOf(m, now, l)
+			for i, j := range l {
+				if starts[i]+n.dur(j, m) > j.dl {
+					late[m]++
+					if !isTabu(j) {
+						lateFree++
+					}
+				}
+			}
+		}
+		if lateFree == 0 {
+			return
+		}
+		src := -1
+		for m, l := range n.lists {
+			nonTabu := slices.ContainsFunc(l, func(j *nJob) bool { return !isTabu(j) })
+			if late[m] > 0 && nonTabu && (src < 0 || late[m] > late[src]) {
+				src = m
+			}
+		}
+		idx := len(n.lists[src]) - 1
+		for isTabu(n.lists[src][idx]) {
+			idx--
+		}
+		j := n.lists[src][idx]
+		if capacity > 0 {
+			if len(tabu) == capacity {
+				tabu = tabu[1:]
+			}
+			tabu = append(tabu, j)
+		}
+		for m := range n.lists {
+			if m == src || !n.fits(j, m) {
+				continue
+			}
+			saved := n.lists[src]
+			n.lists[src] = slices.Delete(slices.Clone(saved), idx, idx+1)
+			pos, ok := n.gap(now, m, j)
+			if !ok {
+				n.lists[src] = saved
+				continue
+			}
+			c := n.copyLists()
+			c[m] = with(c[m], pos, j)
+			ms, nd := n.state(now, c)
+			if wt := naiveWeight(msOld, ms, ndOld, nd); wt > 0 {
+				n.lists = c
+				n.accepted = append(n.accepted, wt)
+				msOld, ndOld = ms, nd
+				break
+			}
+			n.lists[src] = saved
+		}
+	}
+}
+
+func (n *naive) Finish(now float64, id job.ID) {
+	j := n.jobs[id]
+	for m := range n.running {
+		if i := slices.Index(n.running[m], j); i >= 0 {
+			n.running[m] = slices.Delete(n.running[m], i, i+1)
+		}
+	}
+	if now <= j.dl {
+		n.onTime++
+	}
+	delete(n.jobs, id)
+}
+
+func (n *naive) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
+	for m := range n.lists {
+		free := v.Free(m)
+		for len(n.lists[m]) > 0 && n.lists[m][0].info.Procs <= free {
+			j := n.lists[m][0]
+			free -= j.info.Procs
+			reason := job.Reserved
+			if now == j.info.Submit {
+				reason = job.Immediate
+			}
+			plan.StartOn(j.info.ID, reason, m)
+			j.end = now + n.dur(j, m)
+			n.running[m] = append(n.running[m], j)
+			n.lists[m] = n.lists[m][1:]
+		}
+	}
+}
+
+// plans returns, per machine, the planned jobs with starts and ends
+// recomputed from scratch at now.
+func (n *naive) plans(now float64) [][]Planned {
+	out := make([][]Planned, len(n.lists))
+	for m, l := range n.lists {
+		starts, _ := n.planOf(m, now, l)
+		out[m] = []Planned{}
+		for i, j := range l {
+			out[m] = append(out[m], Planned{j.info.ID, starts[i], starts[i] + n.dur(j, m)})
+		}
+	}
+	return out
+}

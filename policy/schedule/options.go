@@ -1,0 +1,134 @@
+package schedule
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Order is the order in which Tabu search tries the other machines for a
+// selected job.
+type Order uint8
+
+const (
+	// OrderIndex tries the machines in index order (the paper's "next
+	// machine's schedule").
+	OrderIndex Order = iota
+	// OrderRandom tries them in a fresh random permutation at every
+	// iteration, drawn from the *rand.Rand given to the constructor (as
+	// the authors' later simulator Alea does).
+	OrderRandom
+)
+
+func (o Order) String() string {
+	switch o {
+	case OrderIndex:
+		return "index"
+	case OrderRandom:
+		return "random"
+	}
+	return fmt.Sprintf("Order(%d)", o)
+}
+
+// Trigger says when Tabu search runs.
+type Trigger uint8
+
+const (
+	// EachArrival runs Tabu search after every EG-EDF decision (the
+	// paper's incremental use).
+	EachArrival Trigger = iota
+	// EveryN runs it after the EG-EDF decision of every Options.Every-th
+	// arrival (the Every-th, the 2 x Every-th, ... job submitted).
+	EveryN
+	// Interval runs it at the first scheduling pass at or after each
+	// multiple of Options.Interval of model time (Alea runs it every 300
+	// s), before that pass starts jobs. A pass happens only at instants
+	// with events, so a period with no event is skipped, never made up.
+	Interval
+)
+
+func (t Trigger) String() string {
+	switch t {
+	case EachArrival:
+		return "each-arrival"
+	case EveryN:
+		return "every-n"
+	case Interval:
+		return "interval"
+	}
+	return fmt.Sprintf("Trigger(%d)", t)
+}
+
+// Options configures the policy. The zero value is EG-EDF without Tabu
+// search.
+type Options struct {
+	// Tabu turns on Tabu search after EG-EDF decisions (name "tabu");
+	// without it the policy is plain EG-EDF ("eg-edf") and the other
+	// fields must be zero.
+	Tabu bool
+	// Iterations is the iteration budget of one Tabu search; 0 means
+	// 2 x the number of planned (waiting) jobs when the search starts.
+	Iterations int
+	// TabuLength is the capacity of the tabu list; 0 means
+	// min(10, planned/2) with planned counted when the search starts.
+	TabuLength int
+	// Order is the order in which the other machines are tried.
+	Order Order
+	// Trigger says when Tabu search runs; Every and Interval are its
+	// parameters (Every 0 means 1 with EveryN).
+	Trigger  Trigger
+	Every    int
+	Interval float64
+}
+
+// validate reports every problem at once; r is the constructor's random
+// stream.
+func (o Options) validate(hasRand bool) error {
+	var probs []string
+	bad := func(format string, a ...any) { probs = append(probs, fmt.Sprintf(format, a...)) }
+	if o.Iterations < 0 {
+		bad("iterations %d < 0 (0 means 2 x planned jobs)", o.Iterations)
+	}
+	if o.TabuLength < 0 {
+		bad("tabu length %d < 0 (0 means min(10, planned/2))", o.TabuLength)
+	}
+	switch o.Order {
+	case OrderIndex:
+	case OrderRandom:
+		if !hasRand {
+			bad("machine order random needs a *rand.Rand (got nil)")
+		}
+	default:
+		bad("unknown machine order %v (want index or random)", o.Order)
+	}
+	switch o.Trigger {
+	case EachArrival:
+		if o.Every != 0 || o.Interval != 0 {
+			bad("trigger each-arrival takes no period (every %d, interval %g)", o.Every, o.Interval)
+		}
+	case EveryN:
+		if o.Every < 0 {
+			bad("every %d < 0 arrivals", o.Every)
+		}
+		if o.Interval != 0 {
+			bad("trigger every-n takes no interval (got %g)", o.Interval)
+		}
+	case Interval:
+		if !(o.Interval > 0) || math.IsInf(o.Interval, 1) {
+			bad("trigger interval needs a finite interval > 0 (got %g)", o.Interval)
+		}
+		if o.Every != 0 {
+			bad("trigger interval takes no arrival count (every %d)", o.Every)
+		}
+	default:
+		bad("unknown trigger %v (want each-arrival, every-n or interval)", o.Trigger)
+	}
+	if !o.Tabu && (o.Iterations != 0 || o.TabuLength != 0 || o.Order != OrderIndex || o.Trigger != EachArrival || o.Every != 0 || o.Interval != 0) {
+		bad("tabu options set without Tabu (plain EG-EDF takes none)")
+	}
+	if len(probs) > 0 {
+		return errors.New("schedule: " + strings.Join(probs, "; "))
+	}
+	return nil
+}

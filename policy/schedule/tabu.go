@@ -1,0 +1,151 @@
+package schedule
+
+import "slices"
+
+// tabuSearch is one Tabu search at now (package doc, "Tabu search").
+func (p *Policy) tabuSearch(now float64) {
+	w := p.planned
+	if w == 0 {
+		return
+	}
+	p.ensure(now)
+	p.stats.TabuRuns++
+	budget := p.opt.Iterations
+	if budget == 0 {
+		budget = 2 * w
+	}
+	capacity := p.opt.TabuLength
+	if capacity == 0 {
+		capacity = min(10, w/2)
+	}
+	// A move that found nothing at plan version ver finds nothing again
+	// until a move is accepted: remembering that failure skips the
+	// repeated search (the tabu list cycles through the same few jobs when
+	// no move is accepted) without changing any outcome.
+	p.ver++
+	msOld, ndOld := p.makespan(now), p.nd
+	defer p.clearTabu()
+	for range budget {
+		// Stop when no delayed job is outside the tabu list.
+		late := 0
+		for m := range p.ms {
+			late += p.ms[m].late
+		}
+		for _, e := range p.tabuList {
+			late -= b2i(!e.meets())
+		}
+		if late == 0 {
+			break
+		}
+		// The machine with the most delayed jobs that has a non-tabu job.
+		src := -1
+		for m := range p.ms {
+			mc := &p.ms[m]
+			if mc.late > 0 && len(mc.list) > mc.tabu && (src < 0 || mc.late > p.ms[src].late) {
+				src = m
+			}
+		}
+		sm := &p.ms[src]
+		idx := len(sm.list) - 1
+		for sm.list[idx].tabu {
+			idx--
+		}
+		j := sm.list[idx]
+		p.pushTabu(j, capacity)
+		p.stats.TabuIterations++
+		if p.opt.Order == OrderRandom {
+			p.rnd.Shuffle(len(p.perm), func(a, b int) { p.perm[a], p.perm[b] = p.perm[b], p.perm[a] })
+		}
+		if j.failed == p.ver {
+			continue
+		}
+		// The schedule without j: src replanned, the others unchanged.
+		msSrc, okSrc := p.tentative(src, now, nil, -1, idx)
+		msWithout := max(now, msSrc)
+		for m := range p.ms {
+			if m != src {
+				msWithout = max(msWithout, p.ms[m].ms)
+			}
+		}
+		ndWithout := ndOld - sm.okPlanned + okSrc
+		// j in a gap of m ends by m's makespan, so the weight of a move
+		// is one of two values, whether j meets its deadline there or
+		// not: skip what cannot be accepted.
+		wMiss := weight(msOld, msWithout, ndOld, ndWithout)
+		if !(weight(msOld, msWithout, ndOld, ndWithout+1) > 0) {
+			j.failed = p.ver
+			continue
+		}
+		moved := false
+		for _, m := range p.perm {
+			if m == src || !p.suitable(j, m) || !(wMiss > 0) && now+p.dur(j, m) > j.deadline {
+				continue
+			}
+			pos, s, e, ok := p.earliestGap(m, now, j)
+			if !ok {
+				continue
+			}
+			wt := weight(msOld, max(msWithout, e), ndOld, ndWithout+b2i(e <= j.deadline))
+			if !(wt > 0) {
+				continue
+			}
+			p.move(now, j, src, idx, m, pos, s, e)
+			moved = true
+			p.stats.TabuMoves++
+			if p.OnMove != nil {
+				p.OnMove(Move{Now: now, ID: j.id, From: src, To: m, Pos: pos, Weight: wt})
+			}
+			break
+		}
+		if !moved {
+			j.failed = p.ver
+			continue
+		}
+		p.ver++
+		msOld, ndOld = p.makespan(now), p.nd
+	}
+}
+
+// move takes j from position idx of machine from (replanned) into a gap
+// of machine to at position pos, where it starts at s and ends at e.
+func (p *Policy) move(now float64, j *entry, from, idx, to, pos int, s, e float64) {
+	fm := &p.ms[from]
+	fm.list = slices.Delete(fm.list, idx, idx+1)
+	if j.meets() {
+		fm.okPlanned--
+		p.nd--
+	} else {
+		fm.late--
+	}
+	fm.tabu--
+	p.planned--
+	p.replan(from, now)
+	p.insertAt(to, pos, j, s, e)
+	p.ms[to].tabu++
+}
+
+// pushTabu appends j to the tabu list, removing the oldest entry when the
+// list would exceed capacity (capacity 0: nothing stays tabu).
+func (p *Policy) pushTabu(j *entry, capacity int) {
+	if capacity == 0 {
+		return
+	}
+	if len(p.tabuList) == capacity {
+		old := p.tabuList[0]
+		old.tabu = false
+		p.ms[old.m].tabu--
+		p.tabuList = slices.Delete(p.tabuList, 0, 1)
+	}
+	j.tabu = true
+	p.ms[j.m].tabu++
+	p.tabuList = append(p.tabuList, j)
+}
+
+// clearTabu empties the tabu list: each search starts with a fresh one.
+func (p *Policy) clearTabu() {
+	for _, e := range p.tabuList {
+		e.tabu = false
+		p.ms[e.m].tabu--
+	}
+	p.tabuList = p.tabuList[:0]
+}
