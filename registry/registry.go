@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/gang"
@@ -86,6 +87,9 @@ type Policy struct {
 	grid  func(grid.Options, *rand.Rand) (policy.GridScheduler, error)
 	local func(*rand.Rand) policy.LocalScheduler
 	gang  func(gang.Options, *rand.Rand) (policy.GangPolicy, error)
+	// hetero builds a policy of the heterogeneous model for a platform;
+	// seed and rep give it its own random stream when it needs one.
+	hetero func(p platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error)
 }
 
 // Options lists the policy's options in documentation order (a fresh
@@ -340,6 +344,16 @@ func (p Policy) NewGang(o gang.Options, r *rand.Rand) (policy.GangPolicy, error)
 		return nil, p.cannot(KindApproach)
 	}
 	return p.gang(o, r)
+}
+
+// NewHetero builds a queue policy of the heterogeneous model (klusacek-2008)
+// for platform plat, with the policy's default options; seed and rep derive
+// its random stream, if it uses one.
+func (p Policy) NewHetero(plat platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error) {
+	if p.hetero == nil {
+		return nil, p.cannot(KindQueue)
+	}
+	return p.hetero(plat, seed, rep)
 }
 
 func (p Policy) cannot(kind string) error {
