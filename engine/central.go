@@ -84,10 +84,30 @@ func (c *Cluster) admit(j *actual.Job, _ int) error {
 	case j.Procs > c.maxCPUs:
 		return fmt.Errorf("job %d: needs %d processors, the largest machine has %d", j.ID, j.Procs, c.maxCPUs)
 	}
+	if j.Mem > 0 || j.Speed > 0 {
+		if !c.someMachineHolds(j) {
+			return fmt.Errorf("job %d: no machine can hold it (%d processors, %g KB of memory per CPU, CPU speed %g)", j.ID, j.Procs, j.Mem, j.Speed)
+		}
+	}
 	if _, dup := c.present[j.ID]; dup {
 		return fmt.Errorf("job %d: duplicate job id (a job with this id is still in the system)", j.ID)
 	}
 	return nil
+}
+
+// holds reports whether machine m can ever run j: enough CPUs, enough
+// memory per CPU (when the machine's memory is modelled), fast enough.
+func holds(m *platform.Machine, j *actual.Job) bool {
+	return j.Procs <= m.CPUs && (m.Mem == 0 || j.Mem <= m.Mem) && (j.Speed == 0 || j.Speed <= m.BM())
+}
+
+func (c *Cluster) someMachineHolds(j *actual.Job) bool {
+	for m := range c.machs {
+		if holds(&c.machs[m], j) {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Cluster) arrive(i int32) error {
@@ -135,6 +155,12 @@ func (c *Cluster) start(d *policy.Start) error {
 		return c.bad(d, "the job is not waiting")
 	}
 	s := &c.slots[i]
+	switch {
+	case int(d.Reason) >= job.NumReasons:
+		return c.bad(d, "unknown start reason %d", d.Reason)
+	case d.Reason == job.Immediate && c.now != s.job.Submit:
+		return c.bad(d, "start reason immediate, but the job was submitted at t=%g", s.job.Submit)
+	}
 	m := d.Machine
 	if m < 0 || m >= c.plat.Machines() {
 		return c.bad(d, "no machine %d (the platform has %d)", m, c.plat.Machines())
@@ -155,6 +181,15 @@ func (c *Cluster) start(d *policy.Start) error {
 	}
 	first := c.plat.First(m)
 	if d.CPUs != nil {
+		if len(d.CPUs)%2 != 0 {
+			return c.bad(d, "CPU list of odd length %d (want lo, hi pairs)", len(d.CPUs))
+		}
+		for k, prev := 0, int32(-2); k+1 < len(d.CPUs); k += 2 {
+			if d.CPUs[k] > d.CPUs[k+1] || d.CPUs[k] <= prev+1 {
+				return c.bad(d, "CPUs %v are not ascending, disjoint, merged runs", []int32(d.CPUs))
+			}
+			prev = d.CPUs[k+1]
+		}
 		if n := d.CPUs.Count(); n != s.job.Procs {
 			return c.bad(d, "names %d CPUs for %d processors", n, s.job.Procs)
 		}

@@ -7,7 +7,8 @@
 // runtimes), the streaming sources with one pending arrival each, the free
 // CPUs of the platform, the listeners and the stopping rule. At one instant
 // it applies every completion, then every arrival and timer, then asks the
-// model to decide exactly once (DESIGN.md section 2). Sequence numbers are
+// model to decide once (a zero-length job's end at the same time forms
+// another batch, followed by another decision). Sequence numbers are
 // assigned in push order, so events of the same time and class are
 // applied in the order they were created: nothing depends on map iteration
 // or on heap accidents.

@@ -1,7 +1,7 @@
 package engine
 
 // Class orders events that happen at the same instant: completions first,
-// then arrivals, then timers (DESIGN.md section 2).
+// then arrivals, then timers.
 type Class uint8
 
 const (

@@ -63,6 +63,7 @@ type GangGrid struct {
 	gangs    map[int32]*gangState
 	gsQueue  []int32    // slots of gangs waiting at the grid scheduler, oldest first
 	gsInfo   []job.Info // their policy views, kept alongside
+	gsView   []job.Info // the copy of gsInfo a policy is handed
 	freed    []policy.ProcRef
 	emptied  bool // a queue became empty during this instant's departures
 	sitesBuf []int
@@ -185,7 +186,12 @@ func (g *GangGrid) completionsDone() error {
 	return nil
 }
 
-func (g *GangGrid) decide() error { return nil }
+// decide counts the instant: the gang model's decisions are taken as
+// events come (arrivals, freed processors), not in one pass.
+func (g *GangGrid) decide() error {
+	g.stats.Passes++
+	return nil
+}
 func (g *GangGrid) finish() error { return nil }
 
 func (g *GangGrid) arrive(i int32) error {
@@ -336,7 +342,8 @@ func (g *GangGrid) next(s, p int) error {
 		return nil
 	}
 	if k == 0 || k >= pr.queue.len() || pr.queue.at(k).task >= 0 {
-		return fmt.Errorf("policy %s at t=%g: backfill at processor %d of site %d: queue position %d is not a waiting local job", g.cfg.Policy.Name(), g.now, p, s, k)
+		return fmt.Errorf("policy %s at t=%g: backfill at processor %d of site %d (gang %d at the head): queue position %d is not a waiting local job",
+			g.cfg.Policy.Name(), g.now, p, s, g.slots[head.slot].job.ID, k)
 	}
 	e := pr.queue.removeAt(k)
 	g.startLocal(pr, policy.ProcRef{Site: s, Proc: p}, e.slot, g.slots[head.slot].job.ID)
@@ -393,12 +400,14 @@ func (g *GangGrid) complete(cpu int32) error {
 // it places none.
 func (g *GangGrid) examineQueue() error {
 	for len(g.gsQueue) > 0 {
-		k, pl, ok := g.cfg.Policy.PickQueued(g.now, g.gsInfo, g.view())
+		// A copy: the policy may read or reorder it without touching the queue.
+		g.gsView = append(g.gsView[:0], g.gsInfo...)
+		k, pl, ok := g.cfg.Policy.PickQueued(g.now, g.gsView, g.view())
 		if !ok {
 			return nil
 		}
 		if k < 0 || k >= len(g.gsQueue) {
-			return fmt.Errorf("policy %s at t=%g: picked gang %d of a queue of %d", g.cfg.Policy.Name(), g.now, k, len(g.gsQueue))
+			return fmt.Errorf("policy %s at t=%g: picked queue position %d of a grid-scheduler queue of %d gangs", g.cfg.Policy.Name(), g.now, k, len(g.gsQueue))
 		}
 		i := g.gsQueue[k]
 		g.gsQueue = append(g.gsQueue[:k], g.gsQueue[k+1:]...)

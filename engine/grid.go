@@ -51,12 +51,10 @@ type Grid struct {
 	noCompletionsDone
 	cfg   GridConfig
 	sites []site
-	// The grid scheduler's queue, in arrival order: slots and their policy
-	// views from index heldHead on (the oldest leave by moving heldHead;
-	// the storage is compacted as fifo does).
-	held     []int32
-	heldInfo []job.Info
-	heldHead int
+	// held is the grid scheduler's queue (slots, in arrival order);
+	// heldView is the copy of it that GridView.Held hands out.
+	held     fifo[int32]
+	heldView []job.Info
 	arrivals []job.Info
 	tick     bool
 	ticks    int64
@@ -111,7 +109,7 @@ func (v gridView) SiteProcs(s int) int   { return len(v.g.sites[s].procs) }
 func (v gridView) SiteLoad(s int) int    { return v.g.usage.Jobs[s] }
 func (v gridView) SiteIdle(s int) int    { return len(v.g.sites[s].procs) - v.g.usage.Busy[s] }
 func (v gridView) ProcJobs(s, p int) int { return v.g.sites[s].procs[p].jobs() }
-func (v gridView) Held() []job.Info      { return v.g.heldInfo[v.g.heldHead:] }
+func (v gridView) Held() []job.Info      { return v.g.heldCopy() }
 
 // gridDispatcher applies the grid scheduler's sends.
 type gridDispatcher struct{ g *Grid }
@@ -119,10 +117,8 @@ type gridDispatcher struct{ g *Grid }
 func (d gridDispatcher) Send(id job.ID, s int) error { return d.g.send(id, s) }
 
 func (g *Grid) arrive(i int32) error {
-	g.held = append(g.held, i)
-	info := g.slots[i].job.Info()
-	g.heldInfo = append(g.heldInfo, info)
-	g.arrivals = append(g.arrivals, info)
+	g.held.push(i)
+	g.arrivals = append(g.arrivals, g.slots[i].job.Info())
 	return nil
 }
 
@@ -130,7 +126,7 @@ func (g *Grid) timer(int32) error {
 	g.tick = true
 	// Keep ticking while anything can still need a dispatch.
 	// (k x period, not a running sum, so ticks do not drift.)
-	if !g.srcDone[0] || g.heldLen() > 0 {
+	if !g.srcDone[0] || g.held.len() > 0 {
 		g.ticks++
 		g.events.Push(float64(g.ticks)*g.cfg.Grid.Period(), ClassTimer, -1)
 	}
@@ -143,7 +139,7 @@ func (g *Grid) decide() error {
 		if err := g.cfg.Grid.Schedule(g.now, g.arrivals, g.tick, gridView{g}, gridDispatcher{g}); err != nil {
 			return fmt.Errorf("grid scheduler %s at t=%g: %w", g.cfg.Grid.Name(), g.now, err)
 		}
-		if q := g.heldLen(); q > g.stats.MaxQueued {
+		if q := g.held.len(); q > g.stats.MaxQueued {
 			g.stats.MaxQueued = q
 		}
 	}
@@ -153,55 +149,47 @@ func (g *Grid) decide() error {
 }
 
 func (g *Grid) finish() error {
-	if n := g.heldLen(); n > 0 {
+	if n := g.held.len(); n > 0 {
 		return fmt.Errorf("grid scheduler %s: %d job(s) never dispatched", g.cfg.Grid.Name(), n)
 	}
 	return nil
 }
 
-func (g *Grid) heldLen() int { return len(g.held) - g.heldHead }
-
-// unhold removes entry k of the grid scheduler's queue.
-func (g *Grid) unhold(k int) {
-	switch {
-	case k == g.heldHead: // the oldest (a deferred dispatch)
-		g.heldHead++
-	case k == len(g.held)-1: // the newest (a dispatch at arrival)
-		g.held, g.heldInfo = g.held[:k], g.heldInfo[:k]
-	default:
-		g.held = append(g.held[:k], g.held[k+1:]...)
-		g.heldInfo = append(g.heldInfo[:k], g.heldInfo[k+1:]...)
+// heldCopy is the grid scheduler's queue as policy views, in a buffer of
+// the model's that a policy may read or even reorder without harm.
+func (g *Grid) heldCopy() []job.Info {
+	g.heldView = g.heldView[:0]
+	for k := 0; k < g.held.len(); k++ {
+		g.heldView = append(g.heldView, g.slots[g.held.at(k)].job.Info())
 	}
-	if n := g.heldLen(); n == 0 {
-		g.held, g.heldInfo, g.heldHead = g.held[:0], g.heldInfo[:0], 0
-	} else if g.heldHead > 32 && g.heldHead*2 > len(g.held) {
-		copy(g.held, g.held[g.heldHead:])
-		copy(g.heldInfo, g.heldInfo[g.heldHead:])
-		g.held, g.heldInfo, g.heldHead = g.held[:n], g.heldInfo[:n], 0
-	}
+	return g.heldView
 }
 
 // send: the job leaves the grid scheduler's queue for site s, where the
 // local scheduler picks its processor.
 func (g *Grid) send(id job.ID, s int) error {
-	k := g.heldHead
-	for k < len(g.heldInfo) && g.heldInfo[k].ID != id {
+	k := 0
+	for k < g.held.len() && g.slots[g.held.at(k)].job.ID != id {
 		k++
 	}
-	if k == len(g.held) {
+	if k == g.held.len() {
 		return fmt.Errorf("send job %d: the job is not in the grid scheduler's queue", id)
 	}
 	if s < 0 || s >= len(g.sites) {
 		return fmt.Errorf("send job %d: no site %d (there are %d)", id, s, len(g.sites))
 	}
-	i := g.held[k]
+	i := g.held.at(k)
 	sl := &g.slots[i]
-	p := g.cfg.Local.Select(g.now, s, g.heldInfo[k], gridView{g})
+	p := g.cfg.Local.Select(g.now, s, sl.job.Info(), gridView{g})
 	st := &g.sites[s]
 	if p < 0 || p >= len(st.procs) {
 		return fmt.Errorf("local scheduler %s: job %d: no processor %d at site %d (it has %d)", g.cfg.Local.Name(), id, p, s, len(st.procs))
 	}
-	g.unhold(k)
+	if k == 0 { // the oldest (a deferred dispatch)
+		g.held.pop()
+	} else {
+		g.held.removeAt(k)
+	}
 	cpu := int32(g.plat.First(s) + p)
 	sl.cpus, sl.machine = append(sl.cpus[:0], cpu, cpu), int32(s)
 	g.sitesBuf = append(g.sitesBuf[:0], s)

@@ -276,7 +276,7 @@ func (k *kernel) end(i int32, sites []int) {
 	}
 }
 
-// nopModel parts shared by models that do not use a hook.
+// noCompletionsDone and noTimers are the hooks of models that need none.
 type noCompletionsDone struct{}
 
 func (noCompletionsDone) completionsDone() error { return nil }

@@ -121,6 +121,16 @@ func TestIllegalStartsAreErrors(t *testing.T) {
 			"policy scripted at t=0: start job 2: no machine 2 (the platform has 2)"},
 		{"started twice", []actual.Job{b}, scripted{0: {{ID: 2, Machine: 1}, {ID: 2, Machine: 1}}},
 			"policy scripted at t=0: start job 2: the job is not waiting"},
+		{"CPUs named twice", []actual.Job{b}, scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{2, 2, 2, 2}}}},
+			"policy scripted at t=0: start job 2: CPUs [2 2 2 2] are not ascending, disjoint, merged runs"},
+		{"reversed run", []actual.Job{b}, scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{3, 2}}}},
+			"policy scripted at t=0: start job 2: CPUs [3 2] are not ascending, disjoint, merged runs"},
+		{"unmerged runs", []actual.Job{b}, scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{2, 2, 3, 3}}}},
+			"policy scripted at t=0: start job 2: CPUs [2 2 3 3] are not ascending, disjoint, merged runs"},
+		{"odd CPU list", []actual.Job{b}, scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{2, 3, 4}}}},
+			"policy scripted at t=0: start job 2: CPU list of odd length 3"},
+		{"immediate after waiting", []actual.Job{b, later}, scripted{5: {{ID: 2, Machine: 1, Reason: job.Immediate}}},
+			"policy scripted at t=5: start job 2: start reason immediate, but the job was submitted at t=0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -129,6 +139,16 @@ func TestIllegalStartsAreErrors(t *testing.T) {
 				t.Fatalf("error %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// A job whose memory no machine has is rejected when it is read, not
+// blamed on the policy.
+func TestJobNoMachineCanHold(t *testing.T) {
+	p, _ := platform.New([]platform.Machine{{CPUs: 2, Mem: 1000}, {CPUs: 4, Mem: 500}})
+	_, err := runScripted(p, []actual.Job{{ID: 8, Procs: 1, Runtime: 1, Estimate: 1, Request: -1, Mem: 2000}}, scripted{})
+	if err == nil || !strings.Contains(err.Error(), "job 8: no machine can hold it (1 processors, 2000 KB of memory per CPU") {
+		t.Fatalf("error %v", err)
 	}
 }
 

@@ -18,7 +18,7 @@ type GridView interface {
 	// ProcJobs is the number of jobs at a processor: queued plus in service.
 	ProcJobs(site, proc int) int
 	// Held lists the jobs waiting in the grid scheduler's queue, in
-	// arrival order. The slice is valid until the next Send.
+	// arrival order: a copy, valid until the next call of Held.
 	Held() []job.Info
 }
 

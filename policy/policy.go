@@ -6,11 +6,12 @@ import (
 )
 
 // QueueScheduler is a policy for a central queue over the machines of a
-// platform (DESIGN.md section 4.3).
+// platform (docs/scheduling.md).
 //
 // Calls arrive in this order at each instant: Finish for every job that
-// ended at that instant, then Submit for every job that arrived, then
-// exactly one Schedule. Every job named in a Plan is started by the model
+// ended at that instant, then Submit for every job that arrived, then one
+// Schedule. A job started with a zero duration ends at the same time: that
+// end is another batch at the same instant (Finish, then Schedule again). Every job named in a Plan is started by the model
 // at that instant (or the run stops with an error naming the policy, the
 // time and the job), so a policy may record the start as soon as it puts
 // it in the plan.

@@ -1,7 +1,6 @@
 // Package registry is the one list of simulation models and scheduling
-// policies by name (DESIGN.md: "One registry of models and policies by
-// name, with typed options: the CLI, the scenario schema and `schedlab
-// policies` all read it; nothing else lists names").
+// policies by name, with typed options: the CLI, the scenario schema and
+// `schedlab policies` all read it; nothing else lists names.
 //
 // A Model (cluster, grid, gang, and hetero, listed but not implemented
 // yet) selects policies of one or more kinds by name: the cluster's queue
