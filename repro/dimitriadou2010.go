@@ -24,8 +24,8 @@ var (
 	dTable2 = map[float64][2]float64{0.08: {0.87999, 0.88034}, 0.1: {0.73785, 0.73791}, 0.12: {0.63484, 0.63490}}
 )
 
-// Reading is one reading of the rules the paper leaves open (DESIGN.md
-// 4.2); the default is DESIGN.md's.
+// Reading is one reading of the rules the paper leaves open
+// (docs/papers/dimitriadou2010.md); the first of Readings is our default.
 type Reading struct {
 	Name         string
 	EmptyIdle    bool // "empty queue" = idle processor
@@ -33,7 +33,7 @@ type Reading struct {
 	ExamineEvery bool // examine the GS queue after every departure
 }
 
-// Readings lists the readings --readings measures, DESIGN.md's first (a
+// Readings lists the readings --readings measures, the default first (a
 // fresh slice). Each alternative changes one setting from its default:
 // the gang policy's empty_queue and the gang model's examine options (see
 // package registry) and the workload's gang_times.
@@ -103,7 +103,7 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 	r := &Report{Paper: "dimitriadou2010", Title: "Job scheduling in a distributed system using backfilling with inaccurate runtime computations (Dimitriadou & Karatza, 2010)"}
 	r.Setup = fmt.Sprintf("2 sites x 16 processors, per-processor queues; locals Poisson per site (1/λ = 0.08, 0.1, 0.12), gangs Poisson at the GS (1/λ3 = 2) "+
 		"with sizes uniform on 2..13 or {2,4,8,16}; exponential service (mean 1), each task its own; T = 0; split overhead 10%%; "+
-		"%d replications of %d completed jobs, seed %d, common random numbers; reading of the open rules: DESIGN.md 4.2 (docs/papers/dimitriadou2010.md).",
+		"%d replications of %d completed jobs, seed %d, common random numbers; reading of the open rules: our default (docs/papers/dimitriadou2010.md).",
 		opt.Reps, opt.Jobs, opt.Seed)
 	util := func(r experiment.GangResult) float64 { return r.Utilization }
 	for _, a := range []int{1, 2} {
@@ -128,7 +128,7 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 	r.Jobs = d.n
 	r.Notes = append(r.Notes,
 		"the paper gives numbers only for Table II; Figures 2-13 are compared by the claims they support, checked above.",
-		"Figure 3 (power-of-2 sizes) comes from the authors' earlier study [1], whose rules may differ; under DESIGN.md's reading approach 2 rarely needs to split a gang, so the gap between approaches that Fig. 3 shows does not appear. The alternative readings (--readings) show which rule produces it: see docs/papers/dimitriadou2010.md.")
+		"Figure 3 (power-of-2 sizes) comes from the authors' earlier study [1], whose rules may differ; under our default reading approach 2 rarely needs to split a gang, so the gap between approaches that Fig. 3 shows does not appear. The alternative readings (--readings) show which rule produces it: see docs/papers/dimitriadou2010.md.")
 	return r, nil
 }
 

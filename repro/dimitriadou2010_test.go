@@ -9,7 +9,7 @@ import (
 // The paper's experiment at full size (10 replications of 120,000 jobs,
 // both approaches, three loads, three error levels, power-of-2 runs):
 // Table II utilizations within 3% of the paper, and the claims that
-// DESIGN.md's reading reproduces hold. (Claims it does not reproduce —
+// our default reading reproduces hold. (Claims it does not reproduce —
 // the power-of-2 gap of Fig. 3 — are reported, not asserted; see
 // docs/papers/dimitriadou2010.md.)
 func TestDimitriadou2010Reproduces(t *testing.T) {
