@@ -49,7 +49,7 @@ type HeteroResult struct {
 }
 
 // Evaluator is implemented by policies that count their plan evaluations.
-type Evaluator interface{ Evaluations() int64 }
+type Evaluator interface{ PlanEvaluations() int64 }
 
 // timed wraps a queue policy and measures the wall-clock time it spends
 // deciding; the simulation itself never reads the clock.
@@ -115,7 +115,7 @@ func RunHetero(r HeteroRun, extra ...engine.Listener) (HeteroResult, error) {
 		Slowdown: m.MeanSlowdown, MeanWait: m.MeanWait, OfferedLoad: synth.OfferedLoad(r.Jobs, p), Events: tp.events,
 		QueueAtEvents: qe.Mean()}
 	if e, ok := pol.(Evaluator); ok {
-		out.Evaluations = e.Evaluations()
+		out.Evaluations = e.PlanEvaluations()
 	}
 	if tp.events > 0 {
 		out.DecisionSeconds = tp.spent.Seconds() / float64(tp.events)

@@ -3,10 +3,13 @@ package registry
 import (
 	"math/rand/v2"
 
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/gang"
 	"github.com/schedlab/schedlab/policy/grid"
+	"github.com/schedlab/schedlab/policy/schedule"
+	"github.com/schedlab/schedlab/rng"
 )
 
 // This file is the registry's content. Both tables are built afresh by
@@ -132,11 +135,22 @@ func heteroPolicies() []Policy {
 	p := func(name, summary string) Policy {
 		return Policy{Model: ModelHetero, Kind: KindQueue, Name: name, Summary: summary}
 	}
+	sched := func(name, summary string, o schedule.Options) Policy {
+		pol := p(name, summary)
+		pol.hetero = func(plat platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error) {
+			r := rng.New(seed, rep, "hetero-policy")
+			if o.Tabu {
+				return schedule.NewTabu(plat, o, r)
+			}
+			return schedule.NewEGEDF(plat, o, r)
+		}
+		return pol
+	}
 	return []Policy{
 		p("fcfs", "the head job goes to the first machine with enough free CPUs"),
 		p("easy", "EASY backfilling over the machines, fastest machine first"),
 		p("flexible", "backfilling by a priority of aging, deadline and wait minimisation"),
-		p("eg-edf", "schedule-based: earliest gap, else earliest deadline first"),
-		p("tabu", "schedule-based: EG-EDF improved by tabu search"),
+		sched("eg-edf", "schedule-based: earliest gap, else earliest deadline first", schedule.Options{}),
+		sched("tabu", "schedule-based: EG-EDF improved by tabu search", schedule.Options{Tabu: true}),
 	}
 }
