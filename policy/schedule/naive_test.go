@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -24,6 +25,7 @@ type naive struct {
 	jobs     map[job.ID]*nJob
 	onTime   int
 	accepted []float64 // weights of accepted Tabu moves
+	log      []string  // Tabu search steps, for debugging
 }
 
 type nJob struct {
@@ -222,6 +224,7 @@ func (n *naive) tabuSearch(now float64) {
 			idx--
 		}
 		j := n.lists[src][idx]
+		n.log = append(n.log, fmt.Sprintf("t=%g: job %d from machine %d", now, j.info.ID, src))
 		if capacity > 0 {
 			if len(tabu) == capacity {
 				tabu = tabu[1:]
@@ -242,7 +245,9 @@ func (n *naive) tabuSearch(now float64) {
 			c := n.copyLists()
 			c[m] = with(c[m], pos, j)
 			ms, nd := n.state(now, c)
-			if wt := naiveWeight(msOld, ms, ndOld, nd); wt > 0 {
+			wt := naiveWeight(msOld, ms, ndOld, nd)
+			n.log = append(n.log, fmt.Sprintf("  gap on machine %d at %d: weight %g", m, pos, wt))
+			if wt > 0 {
 				n.lists = c
 				n.accepted = append(n.accepted, wt)
 				msOld, ndOld = ms, nd

@@ -68,7 +68,7 @@ type Stats struct {
 	// job Tabu search moves away), the forward pass of an earliest-gap
 	// search and each insertion position it checks. See the package doc.
 	PlanEvals      int64
-	TabuRuns       int64 // Tabu searches started
+	TabuRuns       int64 // Tabu searches triggered (with or without planned jobs)
 	TabuIterations int64 // iterations over all searches
 	TabuMoves      int64 // moves accepted
 }
@@ -110,6 +110,7 @@ type Policy struct {
 	ver      uint64   // plan version (bumped by Tabu searches and accepted moves)
 	tabuList []*entry // FIFO, oldest first
 	perm     []int    // machine order
+	order    []int    // machines by delayed jobs (byLate)
 
 	f, g, h freeTimes // scratch
 

@@ -4,12 +4,12 @@ import "slices"
 
 // tabuSearch is one Tabu search at now (package doc, "Tabu search").
 func (p *Policy) tabuSearch(now float64) {
+	p.stats.TabuRuns++
 	w := p.planned
 	if w == 0 {
 		return
 	}
 	p.ensure(now)
-	p.stats.TabuRuns++
 	budget := p.opt.Iterations
 	if budget == 0 {
 		budget = 2 * w
@@ -25,24 +25,23 @@ func (p *Policy) tabuSearch(now float64) {
 	p.ver++
 	msOld, ndOld := p.makespan(now), p.nd
 	defer p.clearTabu()
+	order, late := p.byLate() // valid until a move is accepted
 	for range budget {
 		// Stop when no delayed job is outside the tabu list.
-		late := 0
-		for m := range p.ms {
-			late += p.ms[m].late
-		}
+		n := late
 		for _, e := range p.tabuList {
-			late -= b2i(!e.meets())
+			n -= b2i(!e.meets())
 		}
-		if late == 0 {
+		if n == 0 {
 			break
 		}
-		// The machine with the most delayed jobs that has a non-tabu job.
+		// The machine with the most delayed jobs that has a non-tabu job:
+		// the first such in order (at most len(tabuList) are skipped).
 		src := -1
-		for m := range p.ms {
-			mc := &p.ms[m]
-			if mc.late > 0 && len(mc.list) > mc.tabu && (src < 0 || mc.late > p.ms[src].late) {
+		for _, m := range order {
+			if mc := &p.ms[m]; len(mc.list) > mc.tabu {
 				src = m
+				break
 			}
 		}
 		sm := &p.ms[src]
@@ -103,7 +102,23 @@ func (p *Policy) tabuSearch(now float64) {
 		}
 		p.ver++
 		msOld, ndOld = p.makespan(now), p.nd
+		order, late = p.byLate()
 	}
+}
+
+// byLate lists the machines with delayed jobs, most delayed first (ties:
+// lowest index), and returns the total number of delayed jobs.
+func (p *Policy) byLate() ([]int, int) {
+	p.order = p.order[:0]
+	total := 0
+	for m := range p.ms {
+		if l := p.ms[m].late; l > 0 {
+			p.order = append(p.order, m)
+			total += l
+		}
+	}
+	slices.SortStableFunc(p.order, func(a, b int) int { return p.ms[b].late - p.ms[a].late })
+	return p.order, total
 }
 
 // move takes j from position idx of machine from (replanned) into a gap
