@@ -12,6 +12,7 @@ import (
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/workload"
 )
 
 // rec is a finished job as the model reports it.
@@ -253,6 +254,47 @@ func TestDeterminism(t *testing.T) {
 		r2, s2 := once(o, 1)
 		if !same(r1, r2) || s1 != s2 {
 			t.Errorf("%+v: two runs differ (stats %+v vs %+v)", o, s1, s2)
+		}
+	}
+}
+
+// With estimates that are not exact (outside the paper's model) the plans
+// are no longer honest, but the policy stays valid: the model accepts
+// every start and every job runs. Jobs end early (replanned at Finish) or
+// overrun (their CPUs are planned free from now on, and the head of a
+// list waits until they are really free).
+func TestInexactEstimates(t *testing.T) {
+	for seed := uint64(1); seed <= 150; seed++ {
+		r := rand.New(rand.NewPCG(seed, 31))
+		ms, jobs := randomCase(r)
+		for i := range jobs {
+			jobs[i].Runtime = math.Round(jobs[i].Estimate * (0.3 + 1.4*r.Float64()))
+		}
+		plat, _ := platform.New(ms)
+		for _, o := range []Options{{}, {Tabu: true}} {
+			for _, cont := range []bool{false, true} {
+				for i := range jobs {
+					jobs[i].Request = -1
+					if !cont {
+						jobs[i].Request = jobs[i].Estimate // killed at the estimate
+					}
+				}
+				p, err := NewEGEDF(plat, o, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rc := &recorder{}
+				c, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: p, Source: workload.FromSlice(jobs), Listener: rc, Continue: cont})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := c.Run(); err != nil {
+					t.Fatalf("seed %d, %+v, continue %v: %v", seed, o, cont, err)
+				}
+				if len(rc.recs) != len(jobs) {
+					t.Fatalf("seed %d: %d of %d jobs ran", seed, len(rc.recs), len(jobs))
+				}
+			}
 		}
 	}
 }
