@@ -44,6 +44,9 @@ func (p *Policy) tabuSearch(now float64) {
 				break
 			}
 		}
+		if src < 0 {
+			break // cannot happen: a delayed non-tabu job has a machine
+		}
 		sm := &p.ms[src]
 		idx := len(sm.list) - 1
 		for sm.list[idx].tabu {
@@ -132,11 +135,13 @@ func (p *Policy) move(now float64, j *entry, from, idx, to, pos int, s, e float6
 	} else {
 		fm.late--
 	}
-	fm.tabu--
 	p.planned--
 	p.replan(from, now)
 	p.insertAt(to, pos, j, s, e)
-	p.ms[to].tabu++
+	if j.tabu { // not with a tabu list of length 0
+		fm.tabu--
+		p.ms[to].tabu++
+	}
 }
 
 // pushTabu appends j to the tabu list, removing the oldest entry when the

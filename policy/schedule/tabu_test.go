@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"math"
 	"testing"
 
 	"github.com/schedlab/schedlab/job"
@@ -93,5 +94,42 @@ func TestTabuTriggers(t *testing.T) {
 		if got := h.p.Stats().TabuRuns; got != c.runs {
 			t.Errorf("%+v: %d Tabu searches, want %d", c.o, got, c.runs)
 		}
+	}
+}
+
+// With one planned job the default tabu list has length 0: the job never
+// becomes tabu, and a move must not count it as tabu on either machine.
+// White-box: the state (one late job on machine 0 that a gap of the
+// faster machine 1 would end sooner) is set up directly.
+func TestTabuListOfLengthZero(t *testing.T) {
+	plat, _ := platform.New([]platform.Machine{{CPUs: 1, Speed: 1}, {CPUs: 2, Speed: 4}})
+	p, err := NewTabu(plat, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Machine 1 runs job 1 (1 CPU) until 100: one CPU idle until 100.
+	r := &entry{id: 1, procs: 1, est: 400, deadline: math.Inf(1), m: 1, running: true, start: 0, end: 100}
+	p.ms[1].running, p.ms[1].okRunning, p.jobs[1] = []*entry{r}, 1, r
+	// Job 2 (1 CPU, 200 at speed 1, deadline 1) planned on machine 0:
+	// 2[0,200), late; the makespan is 200.
+	j := &entry{id: 2, procs: 1, est: 200, deadline: 1, m: 0}
+	p.ms[0].list, p.planned, p.jobs[2], p.nd = []*entry{j}, 1, j, 1
+	p.replan(0, 0)
+	p.replan(1, 0)
+	var moves []Move
+	p.OnMove = func(m Move) { moves = append(moves, m) }
+	// W = 1: budget 2, tabu length 0. Iteration 1: job 2 into machine 1's
+	// gap, 2[0,50) (still late): makespan 200 -> 100, weight 0.5 > 0.
+	// Iteration 2: job 2 is still the only delayed job and not tabu;
+	// machine 0 is idle (no gap): not moved.
+	p.tabuSearch(0)
+	if len(moves) != 1 || moves[0].Weight != 0.5 || p.Stats().TabuIterations != 2 {
+		t.Errorf("moves %+v, stats %+v", moves, p.Stats())
+	}
+	if got := formatPlan(p.Plan(1)); got != "2[0,50)" {
+		t.Errorf("machine 1 plan %q", got)
+	}
+	if p.ms[0].tabu != 0 || p.ms[1].tabu != 0 {
+		t.Errorf("tabu counts %d, %d after the search", p.ms[0].tabu, p.ms[1].tabu)
 	}
 }
