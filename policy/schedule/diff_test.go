@@ -72,12 +72,18 @@ func (w *twin) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 // no early exit, no memo): on hundreds of random workloads, for EG-EDF and
 // for Tabu search with default and small budgets.
 func TestMatchesNaive(t *testing.T) {
-	type cfg struct {
-		name           string
-		tabu           bool
-		iters, tabuLen int
+	cfgs := []struct {
+		name string
+		o    Options
+	}{
+		{"eg-edf", Options{}},
+		{"tabu", Options{Tabu: true}},
+		{"tabu-3-1", Options{Tabu: true, Iterations: 3, TabuLength: 1}},
+		{"tabu-len-1", Options{Tabu: true, TabuLength: 1}},
+		{"tabu-random", Options{Tabu: true, Order: OrderRandom}},
+		{"tabu-every-3", Options{Tabu: true, Trigger: EveryN, Every: 3}},
+		{"tabu-interval-7", Options{Tabu: true, Trigger: Interval, Interval: 7, Order: OrderRandom}},
 	}
-	cfgs := []cfg{{"eg-edf", false, 0, 0}, {"tabu", true, 0, 0}, {"tabu-3-1", true, 3, 1}, {"tabu-len-1", true, 0, 1}}
 	counts := map[string]Stats{}
 	for seed := uint64(1); seed <= 400; seed++ {
 		r := rand.New(rand.NewPCG(seed, 11))
@@ -87,12 +93,11 @@ func TestMatchesNaive(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range cfgs {
-			o := Options{Tabu: c.tabu, Iterations: c.iters, TabuLength: c.tabuLen}
-			fast, err := NewEGEDF(plat, o, nil)
+			fast, err := NewEGEDF(plat, c.o, rand.New(rand.NewPCG(seed, 99)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			w := &twin{t: t, seed: seed, fast: fast, ref: newNaive(plat, c.tabu, c.iters, c.tabuLen)}
+			w := &twin{t: t, seed: seed, fast: fast, ref: newNaive(plat, c.o, rand.New(rand.NewPCG(seed, 99)))}
 			fast.OnMove = func(m Move) { w.moves = append(w.moves, m.Weight) }
 			run(t, ms, jobs, w, nil)
 			if w.err != nil {
@@ -103,14 +108,15 @@ func TestMatchesNaive(t *testing.T) {
 			s.Gap += st.Gap
 			s.EDF += st.EDF
 			s.TabuMoves += st.TabuMoves
+			s.TabuIterations += st.TabuIterations
 			counts[c.name] = s
 		}
 	}
 	// The random cases exercise both branches of EG-EDF and accepted moves.
 	for _, c := range cfgs {
 		s := counts[c.name]
-		t.Logf("%s: %d gap decisions, %d EDF decisions, %d Tabu moves", c.name, s.Gap, s.EDF, s.TabuMoves)
-		if s.Gap == 0 || s.EDF == 0 || c.tabu && s.TabuMoves == 0 {
+		t.Logf("%s: %d gap decisions, %d EDF decisions, %d Tabu iterations, %d moves", c.name, s.Gap, s.EDF, s.TabuIterations, s.TabuMoves)
+		if s.Gap == 0 || s.EDF == 0 || c.o.Tabu && s.TabuMoves == 0 {
 			t.Errorf("%s: a branch was never exercised: %+v", c.name, s)
 		}
 	}

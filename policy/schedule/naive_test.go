@@ -3,6 +3,7 @@ package schedule
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/schedlab/schedlab/job"
@@ -18,8 +19,14 @@ import (
 type naive struct {
 	plat     platform.Platform
 	tabu     bool
-	iters    int // 0: 2 x planned
-	tabuLen  int // 0: min(10, planned/2)
+	iters    int        // 0: 2 x planned
+	tabuLen  int        // 0: min(10, planned/2)
+	rnd      *rand.Rand // random machine order when set
+	perm     []int
+	every    int     // Tabu after every every-th arrival (0: each)
+	interval float64 // Tabu at the first pass at or after each multiple (0: off)
+	tick     float64
+	arrivals int
 	lists    [][]*nJob
 	running  [][]*nJob
 	jobs     map[job.ID]*nJob
@@ -34,9 +41,23 @@ type nJob struct {
 	end  float64 // running: estimated end
 }
 
-func newNaive(p platform.Platform, tabu bool, iters, tabuLen int) *naive {
-	return &naive{plat: p, tabu: tabu, iters: iters, tabuLen: tabuLen,
+// newNaive follows o (machine order random when r is set).
+func newNaive(p platform.Platform, o Options, r *rand.Rand) *naive {
+	n := &naive{plat: p, tabu: o.Tabu, iters: o.Iterations, tabuLen: o.TabuLength,
 		lists: make([][]*nJob, p.Machines()), running: make([][]*nJob, p.Machines()), jobs: map[job.ID]*nJob{}}
+	if o.Order == OrderRandom {
+		n.rnd = r
+	}
+	switch o.Trigger {
+	case EveryN:
+		n.every = max(o.Every, 1)
+	case Interval:
+		n.interval, n.tick = o.Interval, o.Interval
+	}
+	for m := range p.Machines() {
+		n.perm = append(n.perm, m)
+	}
+	return n
 }
 
 func (n *naive) Name() string { return "naive" }
@@ -172,10 +193,12 @@ func (n *naive) Submit(now float64, info job.Info) {
 		}
 	}
 	if best < 0 {
+		n.arrivals++
 		return
 	}
 	n.lists[best] = with(n.lists[best], bestPos, j)
-	if n.tabu {
+	n.arrivals++
+	if n.tabu && n.interval == 0 && (n.every == 0 || n.arrivals%n.every == 0) {
 		n.tabuSearch(now)
 	}
 }
@@ -231,7 +254,10 @@ func (n *naive) tabuSearch(now float64) {
 			}
 			tabu = append(tabu, j)
 		}
-		for m := range n.lists {
+		if n.rnd != nil {
+			n.rnd.Shuffle(len(n.perm), func(a, b int) { n.perm[a], n.perm[b] = n.perm[b], n.perm[a] })
+		}
+		for _, m := range n.perm {
 			if m == src || !n.fits(j, m) {
 				continue
 			}
@@ -272,6 +298,12 @@ func (n *naive) Finish(now float64, id job.ID) {
 }
 
 func (n *naive) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
+	if n.tabu && n.interval > 0 && now >= n.tick {
+		n.tabuSearch(now)
+		for n.tick <= now {
+			n.tick += n.interval
+		}
+	}
 	for m := range n.lists {
 		free := v.Free(m)
 		for len(n.lists[m]) > 0 && n.lists[m][0].info.Procs <= free {
