@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/profile"
 )
@@ -13,21 +14,38 @@ import (
 const Unlimited = math.MaxInt
 
 // Backfill is the one backfilling engine: reservation depth 1 is EASY,
-// Unlimited is conservative, any k is the hybrid. See the package doc for
-// the exact pass.
+// Unlimited is conservative, any k is the hybrid; the queue order is FCFS,
+// SJF or a priority function (Flexible); the machines are one cluster or
+// several machines of different sizes and speeds, each with its own
+// availability profile. See the package doc for the exact pass.
 type Backfill struct {
 	name  string
 	depth int
 	w     waitQueue
-	prof  *profile.Profile
+
+	machs []platform.Machine
+	profs []*profile.Profile // one per machine
+	scan  []int32            // the machines in the order Pick tries them
+	multi bool               // built over a platform (NewBackfillMulti)
+	slab  attrsSlab          // multi: the jobs' attributes
+	pick  Pick
+	flex  FlexParams // OrderPriority: the priority function's constants
+
+	open      []int32 // scratch: machines with a free CPU now, in scan order
+	openValid bool
+	resort    bool      // OrderPriority: a submission or completion since the last sort
+	scratch   []entry   // OrderPriority: scratch for the sort
+	keys      []prioKey // OrderPriority: scratch for the sort
 
 	running map[job.ID]run
 	ends    endHeap // running jobs by estimated end, to find overruns
-	overrun int     // processors held by jobs past their estimated end
+	over    []int   // per machine: processors held by jobs past their estimated end
+	nOver   int     // their sum
 
 	// dirty: capacity may have been freed since the last pass, so held
 	// reservations must be re-placed rather than kept.
-	dirty bool
+	dirty   bool
+	checked bool // a multi-machine engine compared its machines with the view's
 
 	// OnReserve, when set, is called for every reservation made or kept in
 	// a pass (tests use it to check that reservations never move later).
@@ -37,21 +55,82 @@ type Backfill struct {
 type run struct {
 	procs   int
 	estEnd  float64
+	m       int32
 	overrun bool
 }
 
-// NewBackfill returns a backfilling policy over procs processors.
+// NewBackfill returns a backfilling policy over one machine of procs
+// processors (the cluster model). It believes each job's estimate as it
+// is and checks nothing but the processor count.
 func NewBackfill(name string, procs, depth int, order Order) *Backfill {
 	if depth < 1 {
 		panic(fmt.Sprintf("queue: backfill depth %d < 1", depth))
 	}
-	return &Backfill{
+	b := &Backfill{
 		name:    name,
 		depth:   depth,
 		w:       waitQueue{order: order},
-		prof:    profile.New(procs, math.Inf(-1)),
+		machs:   []platform.Machine{{CPUs: procs}},
+		profs:   []*profile.Profile{profile.New(procs, math.Inf(-1))},
+		scan:    []int32{0},
+		over:    make([]int, 1),
 		running: make(map[job.ID]run),
 	}
+	return b
+}
+
+// MultiConfig configures the engine over the machines of a platform.
+type MultiConfig struct {
+	Name     string
+	Platform platform.Platform
+	Depth    int   // 1 = EASY, Unlimited = conservative, k = hybrid
+	Order    Order // OrderFCFS, OrderSJF or OrderPriority (Flexible)
+	Pick     Pick  // where a job that fits now starts
+	// Flex holds the priority function's constants for OrderPriority (nil:
+	// DefaultFlex()); it must be nil for the other orders.
+	Flex *FlexParams
+}
+
+// NewBackfillMulti returns the backfilling engine over the machines of
+// c.Platform. A job runs on one machine that can hold it (CanHold) for
+// its estimate scaled by speed (Estimate x BM_est / BM_m).
+func NewBackfillMulti(c MultiConfig) (*Backfill, error) {
+	switch {
+	case c.Platform.Machines() == 0:
+		return nil, fmt.Errorf("policy %s: a platform is required", c.Name)
+	case c.Depth < 1:
+		return nil, fmt.Errorf("policy %s: reservation depth %d < 1", c.Name, c.Depth)
+	case c.Order > OrderPriority:
+		return nil, fmt.Errorf("policy %s: unknown order %d", c.Name, c.Order)
+	case c.Pick > PickFastest:
+		return nil, fmt.Errorf("policy %s: unknown machine choice %d", c.Name, c.Pick)
+	case c.Flex != nil && c.Order != OrderPriority:
+		return nil, fmt.Errorf("policy %s: priority constants need the priority order, not %s", c.Name, c.Order)
+	}
+	b := &Backfill{
+		name:    c.Name,
+		depth:   c.Depth,
+		w:       waitQueue{order: c.Order},
+		multi:   true,
+		pick:    c.Pick,
+		running: make(map[job.ID]run),
+	}
+	if c.Order == OrderPriority {
+		b.flex = DefaultFlex()
+		if c.Flex != nil {
+			b.flex = *c.Flex
+		}
+		if err := b.flex.Check(); err != nil {
+			return nil, fmt.Errorf("policy %s: %w", c.Name, err)
+		}
+	}
+	b.machs, b.scan = machinesOf(c.Platform, c.Pick)
+	b.profs = make([]*profile.Profile, len(b.machs))
+	for m, mc := range b.machs {
+		b.profs[m] = profile.New(mc.CPUs, math.Inf(-1))
+	}
+	b.over = make([]int, len(b.machs))
+	return b, nil
 }
 
 func (b *Backfill) Name() string { return b.name }
@@ -59,7 +138,23 @@ func (b *Backfill) Name() string { return b.name }
 // Depth is the reservation depth (Unlimited for conservative).
 func (b *Backfill) Depth() int { return b.depth }
 
-func (b *Backfill) Submit(now float64, j job.Info) { b.w.insert(j) }
+// Submit queues a job. A job that no machine can hold is not queued: it
+// could never start, and the model reports it at the end of the run.
+func (b *Backfill) Submit(now float64, j job.Info) {
+	var slab *attrsSlab
+	if b.multi {
+		slab = &b.slab
+	}
+	e := newEntry(j, slab)
+	if !b.holdable(&e) {
+		return
+	}
+	if b.w.order == OrderPriority {
+		e.x.nx = b.fastestRuntime(&e)
+		b.resort = true
+	}
+	b.w.insert(e)
+}
 
 func (b *Backfill) Finish(now float64, id job.ID) {
 	r, ok := b.running[id]
@@ -67,15 +162,20 @@ func (b *Backfill) Finish(now float64, id job.ID) {
 		return
 	}
 	delete(b.running, id)
+	if b.w.order == OrderPriority {
+		b.resort = true
+	}
 	if r.overrun {
-		b.overrun -= r.procs
+		b.over[r.m] -= r.procs
+		b.nOver -= r.procs
 		b.dirty = true
 		return
 	}
 	switch {
 	case now < r.estEnd: // early: its processors are free sooner than planned
-		b.prof.Advance(now)
-		b.prof.Release(now, r.estEnd, r.procs)
+		p := b.profs[r.m]
+		p.Advance(now)
+		p.Release(now, r.estEnd, r.procs)
 		b.dirty = true
 	case now > r.estEnd:
 		// It overran with no pass in between: reservations planned on its
@@ -85,7 +185,15 @@ func (b *Backfill) Finish(now float64, id job.ID) {
 }
 
 func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
-	b.prof.Advance(now)
+	if b.multi && !b.checked {
+		if err := sameMachines(b.machs, v.Platform()); err != nil {
+			panic(fmt.Sprintf("policy %s: %v", b.name, err))
+		}
+		b.checked = true
+	}
+	for _, p := range b.profs {
+		p.Advance(now)
+	}
 
 	// Jobs running past their estimated end hold their processors for this
 	// instant only ("could end at any moment").
@@ -94,13 +202,25 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		if r, ok := b.running[top.id]; ok && !r.overrun && r.estEnd == top.estEnd {
 			r.overrun = true
 			b.running[top.id] = r
-			b.overrun += r.procs
+			b.over[r.m] += r.procs
+			b.nOver += r.procs
 		}
 	}
 	instant := profile.Span(now, 0)
-	if b.overrun > 0 {
+	if b.nOver > 0 {
 		b.dirty = true
-		b.prof.Alloc(now, instant, b.overrun)
+		for m, n := range b.over {
+			if n > 0 {
+				b.profs[m].Alloc(now, instant, n)
+			}
+		}
+	}
+	if b.resort {
+		// New priorities reorder the queue: re-place every reservation
+		// (a full pass) rather than trust slots computed in another order.
+		b.reprioritize(now)
+		b.resort = false
+		b.dirty = true
 	}
 
 	q := b.w.q
@@ -122,9 +242,15 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		}
 	}
 
+	b.openValid = false
 	full := b.dirty
 	changed := false // a reservation moved or vanished: next pass is full too
 	count, blocked, firstStart, nStarted := 0, false, -1, 0
+	freeNow := -1 // the most CPUs free now on one machine; -1: not known
+	var single *profile.Profile
+	if len(b.profs) == 1 {
+		single = b.profs[0]
+	}
 	for i := range q {
 		e := &q[i]
 		if !full && e.hasResv && e.resv > now {
@@ -136,7 +262,11 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			continue
 		}
 		if count >= b.depth {
-			freeNow := b.prof.FreeAt(now)
+			if single != nil {
+				freeNow = single.FreeAt(now)
+			} else if !b.openValid || freeNow < 0 {
+				freeNow = b.openMachines(now)
+			}
 			if freeNow <= 0 {
 				blocked = true
 				break // nothing more can start, no reservation to make
@@ -146,68 +276,82 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 				continue
 			}
 		}
-		old, had := e.resv, e.hasResv
+		old, oldM, had := e.resv, e.m, e.hasResv
 		var s float64
+		m := -1
 		switch {
 		case had && count < b.depth && old > now:
 			// Where would it go with its own reservation lifted? Usually
-			// the same slot: then the profile is left untouched. (Its
+			// the same slot: then the profiles are left untouched. (Its
 			// slot is still feasible: everything placed since respected
 			// it, and early ends only free room. At old == now, an
 			// overrunning job may hold the processors: general path.)
-			s = b.prof.Replace(now, e.Procs, e.Estimate, old)
-			if s == old {
+			s, m = b.replace(now, e)
+			if s == old && m == int(oldM) {
 				count++
 				blocked = true
 				b.notify(now, e)
 				continue
 			}
 			b.unreserve(e)
+			if s == now {
+				m = b.fitNow(now, e) // it fits now: on the Pick machine
+			}
 		case had:
 			b.unreserve(e)
 			changed = true
-			fallthrough
-		case !b.prof.Fits(now, e.Procs, e.Estimate):
 			if count >= b.depth {
 				blocked = true
 				continue
 			}
-			s = b.prof.Earliest(now, e.Procs, e.Estimate)
+			s, m = b.earliest(now, e)
 		default:
-			s = now
+			if m = b.fitNow(now, e); m >= 0 {
+				s = now
+				break
+			}
+			if count >= b.depth {
+				blocked = true
+				continue
+			}
+			s, m = b.later(now, e)
 		}
 		if s == now {
-			end := profile.Span(now, e.Estimate)
-			b.prof.Alloc(now, end, e.Procs)
-			b.running[e.ID] = run{procs: e.Procs, estEnd: end}
+			end := profile.Span(now, b.dur(e, m))
+			b.profs[m].Alloc(now, end, e.Procs)
+			b.openValid = false
+			b.running[e.ID] = run{procs: e.Procs, estEnd: end, m: int32(m)}
 			b.ends.push(endItem{estEnd: end, id: e.ID})
-			plan.Start(e.ID, reasonFor(blocked, now, &e.jobKey))
+			plan.StartOn(e.ID, reasonFor(blocked, now, &e.jobKey), m)
 			e.started = true
 			if firstStart < 0 {
 				firstStart = i
 			}
 			nStarted++
-			if had && old != now {
+			if had && (old != now || int(oldM) != m) {
 				changed = true
 			}
 			continue
 		}
 		blocked = true
-		if math.IsInf(s, 1) {
-			// Larger than the machine: it can never start. The engine
-			// rejects such jobs before they reach a policy.
+		if m < 0 {
+			// No machine can hold it (Submit keeps such jobs out).
 			continue
 		}
-		e.resv, e.hasResv = s, true
-		b.prof.Alloc(s, profile.Span(s, e.Estimate), e.Procs)
+		e.resv, e.m, e.hasResv = s, int32(m), true
+		b.profs[m].Alloc(s, profile.Span(s, b.dur(e, m)), e.Procs)
 		count++
-		if had && old != s {
+		if had && (old != s || int(oldM) != m) {
 			changed = true
 		}
 		b.notify(now, e)
 	}
-	if b.overrun > 0 {
-		b.prof.Release(now, instant, b.overrun)
+	if b.nOver > 0 {
+		for m, n := range b.over {
+			if n > 0 {
+				b.profs[m].Release(now, instant, n)
+			}
+		}
 	}
 	b.dirty = changed
 	if firstStart >= 0 {
@@ -216,14 +360,47 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 }
 
 func (b *Backfill) unreserve(e *entry) {
-	b.prof.Release(e.resv, profile.Span(e.resv, e.Estimate), e.Procs)
+	m := int(e.m)
+	b.profs[m].Release(e.resv, profile.Span(e.resv, b.dur(e, m)), e.Procs)
 	e.hasResv = false
+	if e.resv <= b.profs[m].Start() {
+		b.openValid = false // CPUs free now changed
+	}
 }
 
 func (b *Backfill) notify(now float64, e *entry) {
 	if b.OnReserve != nil {
 		b.OnReserve(now, e.ID, e.resv)
 	}
+}
+
+// Queued is a waiting job as the last pass left it.
+type Queued struct {
+	ID job.ID
+	// Priority is P(J) at the last re-sort (OrderPriority; 0 otherwise).
+	Priority float64
+	// Reserved: the job holds a reservation, on Machine from Start.
+	Reserved bool
+	Machine  int
+	Start    float64
+}
+
+// Queue lists the waiting jobs in queue order with their reservations
+// (for tests and inspection; a fresh slice).
+func (b *Backfill) Queue() []Queued {
+	out := make([]Queued, 0, len(b.w.q))
+	for i := range b.w.q {
+		e := &b.w.q[i]
+		q := Queued{ID: e.ID, Reserved: e.hasResv}
+		if b.w.order == OrderPriority {
+			q.Priority = e.x.prio
+		}
+		if e.hasResv {
+			q.Machine, q.Start = int(e.m), e.resv
+		}
+		out = append(out, q)
+	}
+	return out
 }
 
 type endItem struct {

@@ -1,19 +1,25 @@
-// Package backfill holds the central-queue policies for one space-shared
-// cluster (DESIGN.md section 4.3): strict FCFS, and ONE backfilling engine
-// parameterised by reservation depth (1 = EASY, unlimited = conservative,
-// k = hybrid) and queue order (FCFS or SJF by estimate).
+// Package backfill holds the central-queue policies (DESIGN.md sections
+// 4.3 and 4.4): strict FCFS, and ONE backfilling engine parameterised by
+// reservation depth (1 = EASY, unlimited = conservative, k = hybrid),
+// queue order (FCFS, SJF by estimate, or Flexible backfilling's priority)
+// and machines (one cluster, or several machines of different sizes and
+// speeds, each with its own availability profile).
 //
-// Policies (registry.go) is the one list of the queue policies: name,
-// summary, whether the depth is an option, the orders allowed, builder.
-// Package registry publishes it with typed options beside the other
-// models' policies; programs choose policies there. New builds by name
-// from the same list, for the tests of the packages below the registry.
+// Policies (registry.go) is the one list of the one-machine cluster's
+// queue policies: name, summary, whether the depth is an option, the
+// orders allowed, builder. MultiPolicies is the list of the policies over
+// the machines of a platform (fcfs, easy, flexible: klusacek-2008), with
+// Flexible's constants as data (FlexParamList). Package registry publishes
+// the lists with typed options beside the other models' policies; programs
+// choose policies there. New and NewMulti build by name from the same
+// lists, for the tests of the packages below the registry.
 //
 // # The backfilling pass
 //
-// Each waiting job may hold a reservation from earlier passes. A pass at
-// time now, over an availability profile built from the estimated ends of
-// running jobs and the current reservations:
+// Each waiting job may hold a reservation (a machine and a start time)
+// from earlier passes. A pass at time now, over one availability profile
+// per machine built from the estimated ends of running jobs and the
+// current reservations:
 //
 //  0. A reservation whose start time has passed is dropped: its job did
 //     not start when planned, which happens only after a running job
@@ -22,18 +28,21 @@
 //     reservation (this happens only when the order is not FCFS, e.g. a new
 //     short job moves ahead under SJF).
 //  2. For each waiting job j in queue order: remove j's own reservation;
-//     s = earliest time at which j fits (all other reservations stay in
-//     place); if s == now, start j; otherwise, if fewer than depth jobs so
-//     far hold a reservation in this pass, j reserves s.
+//     if j fits now on some machine that can hold it (all other
+//     reservations in place), start it, on the machine the Pick rule
+//     chooses among those; otherwise, if fewer than depth jobs so far hold
+//     a reservation in this pass, j reserves the earliest start over the
+//     machines that can hold it, on that machine (ties: lowest index).
 //
 // Reservations are thus removed and re-placed one at a time, in queue
 // order, with the others kept: Mu'alem and Feitelson's compression. While
 // no running job overruns its estimate, a reservation can only move
-// earlier: EASY never delays its head job, conservative never delays any
-// job. With depth 1 and FCFS order the pass is exactly the EASY rule of
-// DESIGN.md 4.3 (head's shadow time, extra processors): a later job fits
-// around the single reservation iff it ends by the shadow time or needs no
-// more than the extra processors left.
+// earlier (on its machine the old slot is still free; another machine is
+// taken only if it is earlier): EASY never delays its head job,
+// conservative never delays any job. With depth 1 and FCFS order the pass
+// is exactly the EASY rule of DESIGN.md 4.3 (head's shadow time, extra
+// processors): a later job fits around the single reservation iff it ends
+// by the shadow time or needs no more than the extra processors left.
 //
 // A running job past its estimated end (possible only when jobs are not
 // killed at their limit) is treated as ending at any moment: its processors
@@ -43,12 +52,60 @@
 // waiting after it starts; otherwise immediate if it starts at its submit
 // instant, reserved if it had to wait.
 //
+// # Several machines (klusacek-2008)
+//
+// A job runs on ONE machine that can hold it (CanHold: at least as many
+// CPUs as it requests; when both are known, at least its memory per CPU;
+// when it requires one, at least its speed), for its estimate scaled by
+// speed, Estimate x BM_est / BM_m (platform.Machine.Duration, the formula
+// the model uses for actual runtimes). "Fits now" on a machine is the
+// profile's answer: enough CPUs free from now to the job's estimated end
+// there, reservations in place. Every choice of a machine applies
+// CanHold; a job that no machine can hold is not queued (the model
+// reports it at the end of the run).
+//
+//   - FCFS (NewFCFSMulti): the head job goes to the first machine in index
+//     order that can hold it and has enough free CPUs now; the pass stops
+//     at the first job that fits nowhere.
+//   - EASY (depth 1, FCFS order, PickFastest): a job that fits now starts
+//     on the fastest such machine (ties: lowest index). The first job that
+//     fits nowhere reserves the machine where it can start earliest (ties:
+//     lowest index), with that machine's shadow time and extra CPUs; later
+//     jobs start on the fastest machine where they fit now, on the reserved
+//     machine only under the EASY condition (now + its duration there <=
+//     shadow, or CPUs <= the extra CPUs left; one ending after the shadow
+//     uses up extra CPUs). The reservation is computed once per pass and
+//     backfills are counted against it; the authors' Alea starts one job
+//     per call and recomputes everything, which gives the same schedule
+//     (a backfill never moves the reserved machine's shadow time nor makes
+//     another machine earlier; it only uses up extra CPUs, which both
+//     count). Two differences from Alea are deliberate: a job ending
+//     exactly at the shadow time may backfill (Alea: strictly before), and
+//     a tie between reservation machines goes to the lowest index (Alea:
+//     the highest). TestMultiEASYMatchesLiteral checks the equivalence
+//     against an implementation of the rule written Alea's way.
+//   - Flexible backfilling (OrderPriority, FlexParams; depth 1,
+//     PickFastest): at every submission and completion each waiting job's
+//     priority is computed from zero, P = aging + deadline +
+//     wait-minimisation (FlexParams.Priority), and the queue is sorted by
+//     P, largest first (ties: submit time, job id); the job that holds the
+//     reservation stays first (Pin); then the EASY pass above. Priorities
+//     are not recomputed between the starts of one pass. Nxtime is the
+//     job's runtime on the fastest machine that can hold it.
+//
+// With a platform of one machine, NewBackfillMulti gives exactly the
+// schedules of NewBackfill (TestOneMachineIsTheSingleMachineEngine).
+// NewBackfill and NewFCFS, the cluster model's policies, believe each
+// estimate as it is and check nothing but the processor count, as before.
+//
 // # Cost
 //
 // When nothing freed capacity since the last pass (no early completion, no
-// reservation moved or dropped, no overrun), re-placing a reservation
-// would give it the same slot, so the pass keeps it without touching the
-// profile; this makes conservative backfilling cheap on arrival-only
-// instants while staying identical to the full algorithm (the differential
-// tests against internal/naive, in FCFS and SJF order, check exactly that).
+// reservation moved or dropped, no overrun, no re-sort), re-placing a
+// reservation would give it the same slot, so the pass keeps it without
+// touching the profiles; this makes conservative backfilling cheap on
+// arrival-only instants while staying identical to the full algorithm (the
+// differential tests against internal/naive, in FCFS and SJF order, check
+// exactly that). Over several machines, a job that cannot start and need
+// not reserve is only tried on the machines with a free CPU now.
 package backfill

@@ -14,11 +14,20 @@ const (
 	OrderFCFS Order = iota
 	// OrderSJF: by (estimate, submit time, job id): shortest job first.
 	OrderSJF
+	// OrderPriority: by a priority function recomputed at every submission
+	// and completion, largest first, ties by (submit time, job id). The
+	// only priority function is Flexible backfilling's (FlexParams); it is
+	// not among Orders() because the one-machine cluster policies do not
+	// take it.
+	OrderPriority
 )
 
 func (o Order) String() string {
-	if o == OrderSJF {
+	switch o {
+	case OrderSJF:
 		return "sjf"
+	case OrderPriority:
+		return "priority"
 	}
 	return "fcfs"
 }
@@ -34,7 +43,8 @@ func ParseOrder(s string) (Order, bool) {
 	return 0, false
 }
 
-// less reports whether a goes before b in order o.
+// less reports whether a goes before b in order o (FCFS or SJF; a
+// priority queue is sorted by the engine, see reprioritize).
 func (o Order) less(a, b *jobKey) bool {
 	if o == OrderSJF && a.Estimate != b.Estimate {
 		return a.Estimate < b.Estimate
@@ -54,32 +64,76 @@ type jobKey struct {
 	Procs    int
 }
 
+// attrs are the job attributes that matter over several machines: the
+// speed at which the estimate holds, memory per CPU and speed required,
+// deadline (0: none); nx, the job's estimated runtime on the fastest
+// machine that can hold it (Flexible's Nxtime), and prio, its priority at
+// the last re-sort (OrderPriority). The one-machine policies (NewBackfill,
+// NewFCFS) keep none (entry.x is nil): they believe the estimate as it is
+// and check nothing but the processor count, as they always did, and
+// their queue entries stay small.
+type attrs struct {
+	bmEst, mem, speed, deadline float64
+	nx, prio                    float64
+}
+
+// attrsSlab hands out attrs from chunks: no allocation per job.
+type attrsSlab struct{ chunk []attrs }
+
+func (s *attrsSlab) new(a attrs) *attrs {
+	if len(s.chunk) == cap(s.chunk) {
+		s.chunk = make([]attrs, 0, 256)
+	}
+	s.chunk = append(s.chunk, a)
+	return &s.chunk[len(s.chunk)-1]
+}
+
 // entry is a waiting job with its reservation.
 type entry struct {
 	jobKey
+	x       *attrs  // nil in the one-machine policies
 	resv    float64 // reserved start, valid when hasResv
+	m       int32   // the reservation's machine, valid when hasResv
 	hasResv bool
 	started bool
 }
 
+// newEntry makes the queue entry of a job; with slab (policies over
+// several machines), the job's attributes are kept.
+func newEntry(info job.Info, slab *attrsSlab) entry {
+	e := entry{jobKey: jobKey{ID: info.ID, Submit: info.Submit, Estimate: info.Estimate, Procs: info.Procs}}
+	if slab != nil {
+		e.x = slab.new(attrs{bmEst: info.BMEst, mem: info.Mem, speed: info.Speed, deadline: info.Deadline})
+	}
+	return e
+}
+
+// needs returns e's memory per CPU and speed requirements (0: none).
+func (e *entry) needs() (mem, speed float64) {
+	if e.x == nil {
+		return 0, 0
+	}
+	return e.x.mem, e.x.speed
+}
+
 // waitQueue is a slice of waiting jobs kept sorted by an Order. Inserting
 // in submit order appends; removal of started jobs is batched by compact.
+// Under OrderPriority insert appends and the engine sorts before each pass.
 type waitQueue struct {
 	order Order
 	q     []entry
 }
 
-func (w *waitQueue) insert(info job.Info) {
-	j := jobKey{ID: info.ID, Submit: info.Submit, Estimate: info.Estimate, Procs: info.Procs}
+func (w *waitQueue) insert(e entry) {
 	n := len(w.q)
-	if n == 0 || !w.order.less(&j, &w.q[n-1].jobKey) {
-		w.q = append(w.q, entry{jobKey: j})
+	if n == 0 || w.order == OrderPriority || !w.order.less(&e.jobKey, &w.q[n-1].jobKey) {
+		w.q = append(w.q, e)
 		return
 	}
-	i := sort.Search(n, func(i int) bool { return w.order.less(&j, &w.q[i].jobKey) })
+	i := sort.Search(n, func(i int) bool { return w.order.less(&e.jobKey, &w.q[i].jobKey) })
 	w.q = append(w.q, entry{})
 	copy(w.q[i+1:], w.q[i:])
-	w.q[i] = entry{jobKey: j}
+	w.q[i] = e
 }
 
 // compact removes the n started entries, keeping order; from is the

@@ -5,14 +5,21 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 )
 
 // Options configures a queue policy built by name.
 type Options struct {
-	Procs int   // machine size
+	Procs int   // machine size (Policies: one machine)
 	Depth int   // reservation depth for a policy that takes one ("backfill"); 0 means unlimited
 	Order Order // queue order
+	// Platform is the machines of a MultiPolicies policy (the one-machine
+	// Policies ignore it and use Procs).
+	Platform platform.Platform
+	// Flex sets Flexible backfilling's constants (nil: DefaultFlex()); only
+	// a policy with Params takes it.
+	Flex *FlexParams
 }
 
 // Desc describes one queue policy. The list Policies returns is the one
@@ -28,8 +35,16 @@ type Desc struct {
 	// Orders are the queue orders the policy accepts, the default first.
 	Orders []Order
 	// OrderNote says why Orders is narrower than Orders() ("" when it is
-	// not), for the message that refuses an order.
+	// not), for the message that refuses an order. Orders is nil for a
+	// policy that fixes its own order (flexible: its priority) and takes
+	// no order option.
 	OrderNote string
+	// Params are the policy's further options (Options.Flex), with their
+	// defaults; nil for most.
+	Params []Param
+	// Multi: the policy runs over the machines of Options.Platform
+	// (MultiPolicies) rather than one machine of Options.Procs CPUs.
+	Multi bool
 
 	build func(Options) (policy.QueueScheduler, error)
 }
@@ -95,21 +110,34 @@ func New(name string, opt Options) (policy.QueueScheduler, error) {
 
 // New builds the policy d describes, checking opt against it.
 func (d Desc) New(opt Options) (policy.QueueScheduler, error) {
-	if opt.Procs <= 0 {
+	switch {
+	case d.Multi && opt.Platform.Machines() == 0:
+		return nil, fmt.Errorf("policy %s: a platform is required", d.Name)
+	case !d.Multi && opt.Procs <= 0:
 		return nil, fmt.Errorf("policy %s: machine size must be positive, got %d", d.Name, opt.Procs)
-	}
-	if !slices.Contains(d.Orders, opt.Order) {
+	case d.Orders == nil && opt.Order != OrderFCFS:
+		return nil, fmt.Errorf("policy %s takes no order (%s)", d.Name, d.OrderNote)
+	case d.Orders != nil && !slices.Contains(d.Orders, opt.Order):
 		return nil, fmt.Errorf("policy %s: order %s is not allowed (%s)", d.Name, opt.Order, d.OrderNote)
+	case opt.Flex != nil && d.Params == nil:
+		return nil, fmt.Errorf("policy %s takes no priority constants", d.Name)
 	}
 	switch {
 	case opt.Depth < 0:
 		return nil, fmt.Errorf("policy %s: depth must be >= 0 (0 = unlimited), got %d", d.Name, opt.Depth)
 	case opt.Depth != 0 && !d.TakesDepth:
 		var takes []string
-		for _, e := range descs() {
+		list := descs()
+		if d.Multi {
+			list = multiDescs()
+		}
+		for _, e := range list {
 			if e.TakesDepth {
 				takes = append(takes, e.Name)
 			}
+		}
+		if len(takes) == 0 {
+			return nil, fmt.Errorf("policy %s fixes its own reservation depth; depth %d is not an option", d.Name, opt.Depth)
 		}
 		return nil, fmt.Errorf("policy %s fixes its own reservation depth; depth %d needs policy %s", d.Name, opt.Depth, strings.Join(takes, " or "))
 	}
@@ -117,4 +145,45 @@ func (d Desc) New(opt Options) (policy.QueueScheduler, error) {
 		return nil, fmt.Errorf("policy %s: no builder (a Desc made outside this package)", d.Name)
 	}
 	return d.build(opt)
+}
+
+// multiDescs is the list of the policies over several machines
+// (klusacek-2008's queue-based policies); MultiPolicies hands out copies.
+func multiDescs() []Desc {
+	return []Desc{
+		{Name: "fcfs", Summary: "strict FCFS: the head job goes to the first machine (index order) with enough free CPUs; nothing passes it",
+			Orders: []Order{OrderFCFS}, OrderNote: "strict FCFS serves jobs in submit order; use a backfilling queue", Multi: true,
+			build: func(o Options) (policy.QueueScheduler, error) { return NewFCFSMulti(o.Platform), nil }},
+		{Name: "easy", Summary: "EASY backfilling over the machines: a job starts on the fastest machine where it fits; the blocked head reserves the machine where it starts earliest",
+			Orders: Orders(), Multi: true,
+			build: func(o Options) (policy.QueueScheduler, error) {
+				return NewBackfillMulti(MultiConfig{Name: "easy", Platform: o.Platform, Depth: 1, Order: o.Order, Pick: PickFastest})
+			}},
+		{Name: "flexible", Summary: "Flexible backfilling (klusacek-2008): EASY over the machines, the queue sorted by aging + deadline + wait-minimisation priority; the reserved job stays first",
+			OrderNote: "its queue is ordered by its priority", Params: FlexParamList(), Multi: true,
+			build: func(o Options) (policy.QueueScheduler, error) {
+				return NewBackfillMulti(MultiConfig{Name: "flexible", Platform: o.Platform, Depth: 1, Order: OrderPriority, Pick: PickFastest, Flex: o.Flex})
+			}},
+	}
+}
+
+// MultiPolicies lists the queue policies over the machines of a platform
+// (Options.Platform), in documentation order: fcfs, easy, flexible. They
+// are not in Policies (the one-machine cluster's list); the registry
+// publishes them under their own model. The slices are fresh copies.
+func MultiPolicies() []Desc { return multiDescs() }
+
+// NewMulti builds the MultiPolicies policy called name.
+func NewMulti(name string, opt Options) (policy.QueueScheduler, error) {
+	ds := multiDescs()
+	for _, d := range ds {
+		if d.Name == name {
+			return d.New(opt)
+		}
+	}
+	names := make([]string, len(ds))
+	for i, d := range ds {
+		names[i] = d.Name
+	}
+	return nil, fmt.Errorf("unknown policy %q (known: %s)", name, strings.Join(names, ", "))
 }
