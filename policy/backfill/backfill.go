@@ -145,7 +145,7 @@ func (b *Backfill) Submit(now float64, j job.Info) {
 	if b.multi {
 		slab = &b.slab
 	}
-	e := newEntry(j, slab)
+	e := newEntry(&j, slab)
 	if !b.holdable(&e) {
 		return
 	}

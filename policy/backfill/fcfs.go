@@ -34,12 +34,12 @@ func (f *FCFS) Name() string { return "fcfs" }
 
 func (f *FCFS) Submit(now float64, j job.Info) {
 	if f.machs == nil {
-		f.w.insert(newEntry(j, nil))
+		f.w.insert(newEntry(&j, nil))
 		return
 	}
 	for m := range f.machs {
 		if holds(&f.machs[m], j.Procs, j.Mem, j.Speed) {
-			f.w.insert(newEntry(j, &f.slab))
+			f.w.insert(newEntry(&j, &f.slab))
 			return
 		}
 	}

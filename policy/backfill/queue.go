@@ -100,7 +100,7 @@ type entry struct {
 
 // newEntry makes the queue entry of a job; with slab (policies over
 // several machines), the job's attributes are kept.
-func newEntry(info job.Info, slab *attrsSlab) entry {
+func newEntry(info *job.Info, slab *attrsSlab) entry {
 	e := entry{jobKey: jobKey{ID: info.ID, Submit: info.Submit, Estimate: info.Estimate, Procs: info.Procs}}
 	if slab != nil {
 		e.x = slab.new(attrs{bmEst: info.BMEst, mem: info.Mem, speed: info.Speed, deadline: info.Deadline})
