@@ -24,5 +24,5 @@ type NotImplementedError struct {
 }
 
 func (e *NotImplementedError) Error() string {
-	return fmt.Sprintf("model %q is not implemented yet (its scenario files are checked; the simulation is a later issue)", e.Model)
+	return fmt.Sprintf("model %q is not implemented in scenario files yet (its files are checked; schedlab reproduce klusacek2008 runs its policies)", e.Model)
 }

@@ -40,7 +40,7 @@ func models() []Model {
 			Options: []Option{{Name: "examine", Key: "policy.examine", Type: TypeEnum, Values: []string{"emptied", "every"}, Default: "emptied",
 				Doc: "the GS queue is examined after a departure that empties a queue (emptied) or after every departure (every)"}}},
 		{Name: ModelHetero, Implemented: false,
-			Summary: "heterogeneous machines with speeds and deadlines (klusacek-2008); not implemented yet",
+			Summary: "heterogeneous machines with speeds and deadlines (klusacek-2008): its policies run in `schedlab reproduce klusacek2008`; scenario files not yet",
 			Kinds:   []Kind{queue(ModelHetero)}},
 	}
 }
@@ -146,10 +146,17 @@ func heteroPolicies() []Policy {
 		}
 		return pol
 	}
+	queue := func(name, summary string) Policy {
+		pol := p(name, summary)
+		pol.hetero = func(plat platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error) {
+			return backfill.NewMulti(name, backfill.Options{Platform: plat})
+		}
+		return pol
+	}
 	return []Policy{
-		p("fcfs", "the head job goes to the first machine with enough free CPUs"),
-		p("easy", "EASY backfilling over the machines, fastest machine first"),
-		p("flexible", "backfilling by a priority of aging, deadline and wait minimisation"),
+		queue("fcfs", "the head job goes to the first machine with enough free CPUs"),
+		queue("easy", "EASY backfilling over the machines, fastest machine first"),
+		queue("flexible", "backfilling by a priority of aging, deadline and wait minimisation"),
 		sched("eg-edf", "schedule-based: earliest gap, else earliest deadline first", schedule.Options{}),
 		sched("tabu", "schedule-based: EG-EDF improved by tabu search", schedule.Options{Tabu: true}),
 	}

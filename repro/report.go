@@ -57,6 +57,9 @@ type Report struct {
 	Checks  []Check
 	Notes   []string // sentences for people (variance, deviations)
 	Jobs    int64    // simulated jobs in total
+	// Console holds machine-dependent lines (wall-clock times) that the
+	// command prints but no file records: the files stay deterministic.
+	Console []string
 }
 
 func item(name string, paper float64, xs []float64) Item {

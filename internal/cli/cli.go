@@ -264,7 +264,7 @@ func (policiesCmd) Run(g *globals) error {
 			}
 			where = append(where, "scenario "+k.Key)
 			if !m.Implemented {
-				where = append(where, "not implemented yet")
+				where = append(where, "not in scenario files yet")
 			}
 			fmt.Fprintf(g.stdout, "%s model, %s (%s):\n", m.Name, k.Title, strings.Join(where, ", "))
 			tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)

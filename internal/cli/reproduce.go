@@ -12,11 +12,14 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/schedlab/schedlab/repro"
+	"github.com/schedlab/schedlab/workload/synth"
 )
 
 type reproduceCmd struct {
-	Paper    string `arg:"" enum:"zikos2008,dimitriadou2010,all" help:"Which reproduction: zikos2008, dimitriadou2010, or all."`
-	Readings bool   `help:"dimitriadou2010: also run Table II and Figs 2-3 under the alternative readings of the paper's rules (about 3x the work)."`
+	Paper    string `arg:"" enum:"zikos2008,dimitriadou2010,klusacek2008,all" help:"Which reproduction: zikos2008, dimitriadou2010, klusacek2008, or all."`
+	Readings bool   `help:"dimitriadou2010: also run Table II and Figs 2-3 under the alternative readings of the paper's rules (about 3x the work); klusacek2008: also run EASY and EG-EDF under every BM_est rule (readings.csv)."`
+	BMEst    string `name:"bm-est" enum:"uniform,min,max,random-machine" default:"min" help:"klusacek2008: the machine speed at which a job's Estimated holds (the paper does not say; min makes its lightest load stable)."`
+	Deadline string `name:"deadline-rule" enum:"factor,fastest,alea" default:"factor" help:"klusacek2008: deadline = submit + s x Estimated (factor, s in [2,4]), s x the runtime on the fastest machine (fastest), or 2 x Estimated (alea)."`
 	Out      string `placeholder:"DIR" default:"schedlab-out" help:"Folder for the results; each paper writes to DIR/<paper>."`
 	Quick    bool   `help:"A smoke-sized run (3 replications of a quarter of the jobs): minutes become seconds, intervals widen."`
 	Workers  int    `default:"0" help:"Parallel replications (0 = all cores). Results do not depend on it."`
@@ -46,6 +49,23 @@ var papers = []paperRun{
 				return repro.DimitriadouQuick()
 			}
 			return repro.DimitriadouDefaults()
+		}},
+	{"klusacek2008", func(o repro.Options, c *reproduceCmd) (*repro.Report, error) {
+		bm, err := synth.ParseBMEst(c.BMEst)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		dl, err := synth.ParseDeadline(c.Deadline)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return repro.Klusacek2008(o, repro.KlusacekReading{BMEst: bm, Deadline: dl, Readings: c.Readings})
+	},
+		func(q bool) repro.Options {
+			if q {
+				return repro.KlusacekQuick()
+			}
+			return repro.KlusacekDefaults()
 		}},
 }
 
@@ -86,6 +106,9 @@ func (c *reproduceCmd) Run(g *globals) error {
 		}
 		if err := rep.WriteText(g.stdout); err != nil {
 			return err
+		}
+		for _, line := range rep.Console {
+			fmt.Fprintln(g.stdout, line)
 		}
 		secs := time.Since(t0).Seconds()
 		fmt.Fprintf(g.stdout, "\n%s: %d simulated jobs in %.1f s (%.1f million jobs/s); results in %s (comparison.csv, figNN.csv, figNN.svg, report.txt)\n\n",
