@@ -94,8 +94,10 @@ func Policies() []Desc { return descs() }
 // New builds the policy registered under name. Programs choose policies
 // through package registry, which wraps this list; New serves the tests of
 // the packages below the registry.
-func New(name string, opt Options) (policy.QueueScheduler, error) {
-	ds := descs()
+func New(name string, opt Options) (policy.QueueScheduler, error) { return build(descs(), name, opt) }
+
+// build builds the policy called name from the list ds.
+func build(ds []Desc, name string, opt Options) (policy.QueueScheduler, error) {
 	for _, d := range ds {
 		if d.Name == name {
 			return d.New(opt)
@@ -175,15 +177,5 @@ func MultiPolicies() []Desc { return multiDescs() }
 
 // NewMulti builds the MultiPolicies policy called name.
 func NewMulti(name string, opt Options) (policy.QueueScheduler, error) {
-	ds := multiDescs()
-	for _, d := range ds {
-		if d.Name == name {
-			return d.New(opt)
-		}
-	}
-	names := make([]string, len(ds))
-	for i, d := range ds {
-		names[i] = d.Name
-	}
-	return nil, fmt.Errorf("unknown policy %q (known: %s)", name, strings.Join(names, ", "))
+	return build(multiDescs(), name, opt)
 }
