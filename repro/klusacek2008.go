@@ -90,10 +90,10 @@ func KlusacekDefaultReading() KlusacekReading {
 // for reference and the claims carry the comparison.
 func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 	if opt.Reps < 2 || opt.Jobs < 1 {
-		return nil, fmt.Errorf("klusacek2008: need at least 2 replications (for a CI) and 1 job, got %d and %d", opt.Reps, opt.Jobs)
+		return nil, fmt.Errorf("need at least 2 replications (for a CI) and 1 job, got %d and %d", opt.Reps, opt.Jobs)
 	}
 	if opt.Jobs > synth.MaxHeteroJobs {
-		return nil, fmt.Errorf("klusacek2008: %d jobs per replication, more than the limit of %d", opt.Jobs, synth.MaxHeteroJobs)
+		return nil, fmt.Errorf("%d jobs per replication, more than the limit of %d", opt.Jobs, synth.MaxHeteroJobs)
 	}
 	if opt.Progress == nil {
 		opt.Progress = nopProgress{}
