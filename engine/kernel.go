@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
@@ -205,6 +206,10 @@ func (k *kernel) admit(m model, sl *slot, s int) error {
 		return fmt.Errorf("job %d: submit time %g is before the previous job's %g (workload not sorted)", j.ID, j.Submit, k.lastSub[s])
 	case j.Submit < k.now:
 		return fmt.Errorf("job %d: submit time %g is in the past (now %g)", j.ID, j.Submit, k.now)
+	case j.Deadline != 0 && !(j.Deadline >= j.Submit):
+		return fmt.Errorf("job %d: deadline %g is before its submit time %g", j.ID, j.Deadline, j.Submit)
+	case !(j.BMEst >= 0) || math.IsInf(j.BMEst, 1):
+		return fmt.Errorf("job %d: invalid BM_est %g", j.ID, j.BMEst)
 	}
 	return m.admit(j, s)
 }

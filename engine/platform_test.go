@@ -152,6 +152,14 @@ func TestJobNoMachineCanHold(t *testing.T) {
 	}
 }
 
+// A deadline before the submit time is bad input, named with the job.
+func TestDeadlineBeforeSubmit(t *testing.T) {
+	_, err := runScripted(platform.MustCluster(2), []actual.Job{{ID: 4, Submit: 10, Procs: 1, Runtime: 1, Estimate: 1, Request: -1, Deadline: 5}}, scripted{})
+	if err == nil || !strings.Contains(err.Error(), "job 4: deadline 5 is before its submit time 10") {
+		t.Fatalf("error %v", err)
+	}
+}
+
 // A job no machine can hold is rejected when it is read.
 func TestJobLargerThanEveryMachine(t *testing.T) {
 	p := platform.MustSites([]int{2, 4})
