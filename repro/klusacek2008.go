@@ -51,7 +51,10 @@ func (k *klusacek) metric(policy string, ia float64, f func(experiment.HeteroRes
 	return k.col(k.cfg(policy, ia), f)
 }
 
-func kMissed(r experiment.HeteroResult) float64    { return r.MissedPct }
+func kMissed(r experiment.HeteroResult) float64 { return r.MissedPct }
+func kMissedOfDeadline(r experiment.HeteroResult) float64 {
+	return r.MissedOfDeadlinePct
+}
 func kUsage(r experiment.HeteroResult) float64     { return r.Usage }
 func kSlowdown(r experiment.HeteroResult) float64  { return r.Slowdown }
 func kLoad(r experiment.HeteroResult) float64      { return r.OfferedLoad }
@@ -140,7 +143,8 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 		r.Items = append(r.Items, Item{Name: fmt.Sprintf("offered_load/ia%g", ia), Paper: math.NaN(),
 			Ours: stats.CI95(k.metric("easy", ia, kLoad)).Mean, Low: math.NaN(), High: math.NaN(), File: "load.csv"})
 		for _, p := range kPolicies() {
-			r.Items = append(r.Items, withFile(item(fmt.Sprintf("usage/%s/ia%g", p, ia), math.NaN(), k.metric(p, ia, kUsage)), "load.csv"))
+			r.Items = append(r.Items, withFile(item(fmt.Sprintf("usage/%s/ia%g", p, ia), math.NaN(), k.metric(p, ia, kUsage)), "load.csv"),
+				withFile(item(fmt.Sprintf("missed_of_deadline_pct/%s/ia%g", p, ia), math.NaN(), k.metric(p, ia, kMissedOfDeadline)), "load.csv"))
 		}
 	}
 	if rd.Readings {
