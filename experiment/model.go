@@ -33,6 +33,7 @@ func runners() []modelRunner {
 		{registry.ModelCluster, runCluster},
 		{registry.ModelGrid, runGridRep},
 		{registry.ModelGang, runGangRep},
+		{registry.ModelHetero, runHeteroRep},
 	}
 }
 

@@ -29,18 +29,12 @@ func TestRunnersMatchTheRegistry(t *testing.T) {
 	}
 }
 
-// A model the registry lists but does not implement is a typed error; so
-// is a policy name it does not know.
+// A policy name the registry does not know is a typed error.
 func TestRunRepErrors(t *testing.T) {
-	_, err := runRep(scenario.Scenario{Model: registry.ModelHetero}, 0, "")
-	var ni *registry.NotImplementedError
-	if !errors.As(err, &ni) || ni.Model != registry.ModelHetero {
-		t.Errorf("hetero: err %v, want a NotImplementedError", err)
-	}
 	s := scenario.Scenario{Model: registry.ModelGrid, Seed: 1, Stop: scenario.Stop{Completed: 10},
 		Platform: scenario.Platform{Sites: []scenario.Site{{Procs: 2, Speed: 1}}},
 		Workload: scenario.Workload{MeanInterarrival: 1, MeanService: 1}, Policy: scenario.Policy{Grid: "random", Local: "fastest"}}
-	_, err = runRep(s, 0, "")
+	_, err := runRep(s, 0, "")
 	var une *registry.UnknownNameError
 	if !errors.As(err, &une) || une.Name != "fastest" {
 		t.Errorf("unknown local scheduler: err %v, want an UnknownNameError", err)

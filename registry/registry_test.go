@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/gang"
@@ -124,7 +125,15 @@ func TestEveryPolicyBuilds(t *testing.T) {
 				switch k.Name {
 				case KindQueue:
 					var q policy.QueueScheduler
-					if q, err = p.NewQueue(backfill.Options{Procs: 8, Depth: int(d["depth"])}); err == nil {
+					if m.Name == ModelHetero {
+						var plat platform.Platform
+						if plat, err = platform.New([]platform.Machine{{CPUs: 4, Speed: 200}, {CPUs: 8, Speed: 400}}); err == nil {
+							q, err = p.NewHetero(plat, 1, 0)
+						}
+					} else {
+						q, err = p.NewQueue(backfill.Options{Procs: 8, Depth: int(d["depth"])})
+					}
+					if err == nil {
 						name = q.Name()
 					}
 				case KindGrid:

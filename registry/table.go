@@ -39,8 +39,8 @@ func models() []Model {
 				Default: "1", Numeric: true}},
 			Options: []Option{{Name: "examine", Key: "policy.examine", Type: TypeEnum, Values: []string{"emptied", "every"}, Default: "emptied",
 				Doc: "the GS queue is examined after a departure that empties a queue (emptied) or after every departure (every)"}}},
-		{Name: ModelHetero, Implemented: false,
-			Summary: "heterogeneous machines with speeds and deadlines (klusacek-2008): its policies run in `schedlab reproduce klusacek2008`; scenario files not yet",
+		{Name: ModelHetero, Implemented: true,
+			Summary: "a central queue over machines of different sizes and speeds, jobs with deadlines (klusacek-2008)",
 			Kinds:   []Kind{queue(ModelHetero)}},
 	}
 }

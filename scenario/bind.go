@@ -27,6 +27,34 @@ func bind(s *Scenario, path string) any {
 		return &s.Warmup.Jobs
 	case "platform.procs":
 		return &s.Platform.Procs
+	case "platform.machines":
+		return &s.Platform.Machines
+	case "platform.cpus_min":
+		return &s.Platform.CPUsMin
+	case "platform.cpus_max":
+		return &s.Platform.CPUsMax
+	case "platform.speed_min":
+		return &s.Platform.SpeedMin
+	case "platform.speed_max":
+		return &s.Platform.SpeedMax
+	case "workload.cpus_min":
+		return &w.CPUsMin
+	case "workload.cpus_max":
+		return &w.CPUsMax
+	case "workload.estimated_min":
+		return &w.EstimatedMin
+	case "workload.estimated_max":
+		return &w.EstimatedMax
+	case "workload.deadline_fraction":
+		return &w.DeadlineFraction
+	case "workload.deadline":
+		return &w.Deadline
+	case "workload.deadline_factor_min":
+		return &w.DeadlineFactorMin
+	case "workload.deadline_factor_max":
+		return &w.DeadlineFactorMax
+	case "workload.bm_est":
+		return &w.BMEst
 	case "workload.trace":
 		return &w.Trace
 	case "workload.estimate":
@@ -179,10 +207,13 @@ func valueText(s *Scenario, path string) string {
 func usedIn(s *Scenario, path string) bool {
 	f := fieldOf(path)
 	if f == nil {
-		return path == "platform.sites" && has(siteModels, s.Model)
+		return path == "platform.sites" && has(siteModels, s.Model) && (s.Model != registry.ModelHetero || len(s.Platform.Sites) > 0)
 	}
 	if !has(f.models, s.Model) {
 		return false
+	}
+	if s.Model == registry.ModelHetero && heteroGenerator[path] && len(s.Platform.Sites) > 0 {
+		return false // explicit machines
 	}
 	if has(fieldOf("workload.trace").models, s.Model) {
 		trace := s.Workload.Trace != ""
@@ -196,6 +227,13 @@ func usedIn(s *Scenario, path string) bool {
 		}
 	}
 	return true
+}
+
+// heteroGenerator are the settings of the hetero machine generator, read
+// when the file gives no platform.sites.
+var heteroGenerator = map[string]bool{
+	"platform.machines": true, "platform.cpus_min": true, "platform.cpus_max": true,
+	"platform.speed_min": true, "platform.speed_max": true,
 }
 
 // fill sets every setting of s's model: the point's value where the file
@@ -278,9 +316,26 @@ var keyParts = map[string][]keyPart{
 		{name: "split", path: "workload.split_overhead"},
 		{name: "sites", path: "platform.sites"},
 	},
+	// hetero: the machines are explicit (sites) or generated (machines,
+	// cpus, speed); the job generator's settings are written only when
+	// one of a group differs from its default.
 	registry.ModelHetero: {
 		{name: "queue", path: "policy.queue"},
 		{name: "ia", path: "workload.mean_interarrival"},
+		{name: "jcpus", path: "workload.cpus_min", omitDefault: true},
+		{path: "workload.cpus_max", join: "-", omitDefault: true},
+		{name: "est", path: "workload.estimated_min", omitDefault: true},
+		{path: "workload.estimated_max", join: "-", omitDefault: true},
+		{name: "dlf", path: "workload.deadline_fraction", omitDefault: true},
+		{name: "dl", path: "workload.deadline", omitDefault: true},
+		{name: "s", path: "workload.deadline_factor_min", omitDefault: true},
+		{path: "workload.deadline_factor_max", join: "-", omitDefault: true},
+		{name: "bm", path: "workload.bm_est", omitDefault: true},
 		{name: "sites", path: "platform.sites"},
+		{name: "machines", path: "platform.machines"},
+		{name: "cpus", path: "platform.cpus_min"},
+		{path: "platform.cpus_max", join: "-"},
+		{name: "speed", path: "platform.speed_min"},
+		{path: "platform.speed_max", join: "-"},
 	},
 }

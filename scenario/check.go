@@ -78,6 +78,13 @@ func (d *decoder) checkStatic() {
 		if d.present("platform.procs_per_site") && (d.sites == sitesList || d.sites == sitesLists) {
 			d.add(d.keys["platform.procs_per_site"], "platform.procs_per_site", "only with sites: N (a number of identical sites); a site list gives each site's procs")
 		}
+		if m == registry.ModelHetero && d.present("platform.sites") {
+			for _, k := range knownKeys("platform", m) {
+				if k = join("platform", k); heteroGenerator[k] && d.present(k) {
+					d.add(d.keys[k], k, "not with platform.sites: the machines are given (sites) or generated (machines, cpus_min, ...), not both")
+				}
+			}
+		}
 		if d.sites == sitesCount && d.missing("platform.procs_per_site") {
 			d.add(d.keys["platform.sites"], "platform.procs_per_site", "required with sites: N")
 		}

@@ -153,6 +153,10 @@ func (p pointCtx) check(sc *Scenario) {
 	if sc.Stop.Completed > 0 && sc.Warmup.Jobs >= sc.Stop.Completed {
 		d.add(p.at("warmup.jobs"), "warmup.jobs", "%d must be less than stop.completed (%d)", sc.Warmup.Jobs, sc.Stop.Completed)
 	}
+	if sc.Model == registry.ModelHetero {
+		p.checkHetero(sc)
+		return
+	}
 	if sc.Model != registry.ModelGang || len(sc.Platform.Sites) == 0 {
 		return
 	}
@@ -204,5 +208,40 @@ func (p pointCtx) checkPolicyValues(sc *Scenario) {
 				p.d.add(p.at(o.Key), o.Key, "%s is not allowed with %s %s (%s)", v, k.Key, name, o.Note)
 			}
 		}
+	}
+}
+
+// checkHetero reports the hetero generator's ranges whose minimum is above
+// their maximum, and jobs that no machine could hold.
+func (p pointCtx) checkHetero(sc *Scenario) {
+	d := p.d
+	pl, w := sc.Platform, sc.Workload
+	ranges := []struct {
+		key      string
+		min, max float64
+	}{
+		{"platform.cpus_min", float64(pl.CPUsMin), float64(pl.CPUsMax)},
+		{"platform.speed_min", float64(pl.SpeedMin), float64(pl.SpeedMax)},
+		{"workload.cpus_min", float64(w.CPUsMin), float64(w.CPUsMax)},
+		{"workload.estimated_min", float64(w.EstimatedMin), float64(w.EstimatedMax)},
+		{"workload.deadline_factor_min", w.DeadlineFactorMin, w.DeadlineFactorMax},
+	}
+	bad := false
+	for _, r := range ranges {
+		if r.min > r.max {
+			maxKey := strings.TrimSuffix(r.key, "_min") + "_max"
+			d.add(p.at(r.key), r.key, "%g is larger than %s (%g)", r.min, maxKey, r.max)
+			bad = true
+		}
+	}
+	if bad {
+		return
+	}
+	largest := pl.CPUsMax
+	for _, s := range pl.Sites {
+		largest = max(largest, s.Procs)
+	}
+	if largest > 0 && w.CPUsMax > largest {
+		d.add(p.at("workload.cpus_max"), "workload.cpus_max", "jobs of %d CPUs could never start: the largest machine has %d", w.CPUsMax, largest)
 	}
 }

@@ -36,20 +36,39 @@ const maxKeyLen = 200
 func (s Scenario) Key() string {
 	var b keyBuilder
 	b.raw(clean(s.Model))
-	for _, kp := range keyParts[s.Model] {
-		if !usedIn(&s, kp.path) {
+	parts := keyParts[s.Model]
+	for i := 0; i < len(parts); {
+		// A group: a named part and the unnamed parts appended to it,
+		// left out together when every one of them may be and is at its
+		// default.
+		j := i + 1
+		for j < len(parts) && parts[j].name == "" {
+			j++
+		}
+		group := parts[i:j]
+		i = j
+		omit := true
+		for _, kp := range group {
+			text, isZero := keyText(&s, kp.path)
+			if !kp.omitDefault || !(isZero || text == defaultText(kp.path)) {
+				omit = false
+			}
+		}
+		if omit {
 			continue
 		}
-		text, isZero := keyText(&s, kp.path)
-		if kp.omitDefault && (isZero || text == defaultText(kp.path)) {
-			continue
+		for _, kp := range group {
+			if !usedIn(&s, kp.path) {
+				continue
+			}
+			text, _ := keyText(&s, kp.path)
+			if kp.name == "" {
+				b.WriteString(kp.join)
+				b.WriteString(text)
+				continue
+			}
+			b.add(kp.name, text)
 		}
-		if kp.name == "" {
-			b.WriteString(kp.join)
-			b.WriteString(text)
-			continue
-		}
-		b.add(kp.name, text)
 	}
 	if s.Stop.Completed == 0 {
 		b.add("stop", "trace")

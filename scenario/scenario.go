@@ -42,6 +42,14 @@ type Warmup struct {
 type Platform struct {
 	Procs int    // cluster: machine size (0 = the trace header's MaxProcs)
 	Sites []Site // grid, gang, hetero; never shared between points
+
+	// hetero without Sites: the machine generator of klusacek-2008,
+	// Machines machines with CPUs uniform on CPUsMin..CPUsMax and speed
+	// uniform on SpeedMin..SpeedMax (integers), drawn per replication;
+	// defaults 150, 1..16, 200..600. With Sites they are zero.
+	Machines           int
+	CPUsMin, CPUsMax   int
+	SpeedMin, SpeedMax int
 }
 
 // Site is one site (grid, gang) or machine (hetero) of a multi-site
@@ -69,6 +77,15 @@ type Workload struct {
 	GangTimes            string  // "independent" (each task its own service time; default) | "shared" (one time for all tasks). Added field: DESIGN.md 4.2 asks for this option.
 	EstimateError        float64 // E as a fraction: estimate = actual * (1 + u), u uniform in [-E, E]; 0..1; default 0
 	SplitOverhead        float64 // extra service of split gangs as a fraction (0.1 = +10%); approach 2 only; default 0.1
+
+	// hetero model (klusacek-2008); Stop.Completed is the number of jobs
+	CPUsMin, CPUsMax           int     // CPUs a job asks for, uniform; defaults 1..8
+	EstimatedMin, EstimatedMax int     // Estimated (seconds at speed BM_est), uniform integers; defaults 500..3000
+	DeadlineFraction           float64 // fraction of the jobs with a deadline; default 0.7
+	Deadline                   string  // "factor" (default) | "fastest" | "alea"
+	DeadlineFactorMin          float64 // the deadline factor's range, for factor and fastest; defaults 2..4
+	DeadlineFactorMax          float64
+	BMEst                      string // "min" (default) | "uniform" | "max" | "random-machine"
 }
 
 // Policy holds the scheduling policies and their options.
@@ -77,7 +94,7 @@ type Policy struct {
 	// the model and kind); their options are the registry's, each read
 	// only by the policies the registry gives it to.
 
-	// cluster (and hetero, schema only)
+	// cluster and hetero
 	Queue string // the queue policy
 	Depth int    // reservation depth, for a policy with the depth option (0 = unlimited)
 	Order string // "fcfs" | "sjf"; default "fcfs"

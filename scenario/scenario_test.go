@@ -26,6 +26,7 @@ func TestExamples(t *testing.T) {
 	want := map[string]int{
 		"cluster-kth-easy.yaml": 3,         // queue x3
 		"cluster-mmc.yaml":      1,         // no sweep
+		"klusacek2008.yaml":     3 * 5,     // mean_interarrival x queue
 		"dimitriadou2010.yaml":  3 * 3 * 2, // mean_interarrival x estimate_error x approach
 		"zikos2008-hetero.yaml": 2 * 3,     // mean_interarrival x grid
 		"zikos2008-table4.yaml": 2 * 3,     // grid x local
@@ -212,18 +213,31 @@ seed: 0
 replications: 20
 workers: 4
 stop: {completed: 3000}
-warmup: {jobs: 10}
 platform: {sites: [{procs: 16, speed: 1.5}]}
 workload: {mean_interarrival: 5}
 policy: {queue: eg-edf}
-metrics: [missed_deadlines, slowdown]
+metrics: [missed_pct, slowdown]
 `, Scenario{
 			Name: "t", Model: "hetero", Seed: 0, Replications: 20, Workers: 4,
-			Stop: Stop{Completed: 3000}, Warmup: Warmup{Jobs: 10},
+			Stop:     Stop{Completed: 3000},
 			Platform: Platform{Sites: []Site{{16, 1.5}}},
-			Workload: Workload{MeanInterarrival: 5},
-			Policy:   Policy{Queue: "eg-edf"},
-			Metrics:  []string{"missed_deadlines", "slowdown"},
+			Workload: Workload{MeanInterarrival: 5, CPUsMin: 1, CPUsMax: 8, EstimatedMin: 500, EstimatedMax: 3000,
+				DeadlineFraction: 0.7, Deadline: "factor", DeadlineFactorMin: 2, DeadlineFactorMax: 4, BMEst: "min"},
+			Policy:  Policy{Queue: "eg-edf"},
+			Metrics: []string{"missed_pct", "slowdown"},
+		}},
+		{"hetero generated machines", `
+model: hetero
+stop: {completed: 3000}
+workload: {mean_interarrival: 2}
+policy: {queue: fcfs}
+`, Scenario{
+			Name: "t", Model: "hetero", Seed: 1, Replications: 1,
+			Stop:     Stop{Completed: 3000},
+			Platform: Platform{Machines: 150, CPUsMin: 1, CPUsMax: 16, SpeedMin: 200, SpeedMax: 600},
+			Workload: Workload{MeanInterarrival: 2, CPUsMin: 1, CPUsMax: 8, EstimatedMin: 500, EstimatedMax: 3000,
+				DeadlineFraction: 0.7, Deadline: "factor", DeadlineFactorMin: 2, DeadlineFactorMax: 4, BMEst: "min"},
+			Policy: Policy{Queue: "fcfs"},
 		}},
 	}
 	for _, tt := range tests {

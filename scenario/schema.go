@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/synth"
 )
 
 // This file is the schema: every key a scenario file may hold, its type,
@@ -68,6 +69,10 @@ var (
 	clusterOnly  = []string{registry.ModelCluster}
 	gangOnly     = []string{registry.ModelGang}
 	serviceModel = []string{registry.ModelCluster, registry.ModelGrid, registry.ModelGang}
+	heteroOnly   = []string{registry.ModelHetero}
+	// warmupModels: the hetero model counts every job (its metrics are
+	// those of klusacek-2008, over the whole workload).
+	warmupModels = []string{registry.ModelCluster, registry.ModelGrid, registry.ModelGang}
 )
 
 func anyModel(vals ...string) map[string][]string { return map[string][]string{"": vals} }
@@ -125,10 +130,16 @@ var fields = append([]*field{
 	{path: "replications", kind: kInt, models: allModels, check: atLeast(1), sweep: true, def: "1"},
 	{path: "workers", kind: kInt, models: allModels, check: atLeast(0)},
 	{path: "stop.completed", kind: kInt, models: allModels, check: atLeast(1), sweep: true, big: true},
-	{path: "warmup.jobs", kind: kInt, models: allModels, check: atLeast(0), sweep: true, big: true},
+	{path: "warmup.jobs", kind: kInt, models: warmupModels, check: atLeast(0), sweep: true, big: true},
 
 	{path: "platform.procs", kind: kInt, models: clusterOnly, check: atLeast(1), sweep: true},
 	{path: "platform.procs_per_site", kind: kInt, models: siteModels, check: atLeast(1), sweep: true},
+	// hetero: the machine generator, used when platform.sites is not given
+	{path: "platform.machines", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "150"},
+	{path: "platform.cpus_min", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "1"},
+	{path: "platform.cpus_max", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "16"},
+	{path: "platform.speed_min", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "200"},
+	{path: "platform.speed_max", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "600"},
 
 	{path: "workload.trace", kind: kString, models: clusterOnly, sweep: true, traceOnly: true},
 	{path: "workload.estimate", kind: kEnum, models: clusterOnly, enum: anyModel(estimateNames()...), sweep: true,
@@ -144,6 +155,16 @@ var fields = append([]*field{
 	{path: "workload.gang_max", kind: kInt, models: gangOnly, check: atLeast(1), sweep: true, def: "13"},
 	{path: "workload.gang_times", kind: kEnum, models: gangOnly, enum: anyModel("independent", "shared"), sweep: true, def: "independent"},
 	{path: "workload.estimate_error", kind: kFrac, models: gangOnly, check: unit, sweep: true},
+	// hetero: the job generator of klusacek-2008
+	{path: "workload.cpus_min", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "1"},
+	{path: "workload.cpus_max", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "8"},
+	{path: "workload.estimated_min", kind: kInt, models: heteroOnly, check: atLeast(0), sweep: true, def: "500"},
+	{path: "workload.estimated_max", kind: kInt, models: heteroOnly, check: atLeast(0), sweep: true, def: "3000"},
+	{path: "workload.deadline_fraction", kind: kFrac, models: heteroOnly, check: unit, sweep: true, def: "0.7"},
+	{path: "workload.deadline", kind: kEnum, models: heteroOnly, enum: anyModel(synth.DeadlineRules()...), sweep: true, def: "factor"},
+	{path: "workload.deadline_factor_min", kind: kFloat, models: heteroOnly, check: positive, sweep: true, def: "2"},
+	{path: "workload.deadline_factor_max", kind: kFloat, models: heteroOnly, check: positive, sweep: true, def: "4"},
+	{path: "workload.bm_est", kind: kEnum, models: heteroOnly, enum: anyModel(synth.BMEstRules()...), sweep: true, def: "min"},
 }, registryFields()...)
 
 // estimateNames are the estimate models' names.
@@ -241,9 +262,10 @@ var sections = map[string][]string{
 	"":         {"name", "model", "seed", "replications", "workers", "stop", "warmup", "platform", "workload", "policy", "metrics"},
 	"stop":     {"completed"},
 	"warmup":   {"jobs"},
-	"platform": {"procs", "sites", "procs_per_site"},
-	"workload": {"trace", "estimate", "on_overrun", "clamp", "mean_interarrival", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead"},
-	"policy":   {"queue", "depth", "order", "grid", "allocation_interval", "random_fraction", "local", "normalize_load", "approach", "threshold", "empty_queue", "examine"},
+	"platform": {"procs", "sites", "procs_per_site", "machines", "cpus_min", "cpus_max", "speed_min", "speed_max"},
+	"workload": {"trace", "estimate", "on_overrun", "clamp", "mean_interarrival", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
+		"cpus_min", "cpus_max", "estimated_min", "estimated_max", "deadline_fraction", "deadline", "deadline_factor_min", "deadline_factor_max", "bm_est"},
+	"policy": {"queue", "depth", "order", "grid", "allocation_interval", "random_fraction", "local", "normalize_load", "approach", "threshold", "empty_queue", "examine"},
 }
 
 func fieldOf(path string) *field {
@@ -368,6 +390,8 @@ type dep struct {
 var deps = append([]dep{
 	{model: registry.ModelGang, key: "workload.gang_min", on: "workload.gang_sizes", when: []string{"uniform"}},
 	{model: registry.ModelGang, key: "workload.gang_max", on: "workload.gang_sizes", when: []string{"uniform"}},
+	{model: registry.ModelHetero, key: "workload.deadline_factor_min", on: "workload.deadline", when: []string{"factor", "fastest"}},
+	{model: registry.ModelHetero, key: "workload.deadline_factor_max", on: "workload.deadline", when: []string{"factor", "fastest"}},
 }, registryDeps()...)
 
 func registryDeps() []dep {
@@ -401,7 +425,7 @@ var required = func() map[string][]string {
 	r := map[string][]string{
 		registry.ModelGrid:   {"platform.sites", "workload.mean_interarrival", "stop.completed"},
 		registry.ModelGang:   {"platform.sites", "workload.mean_interarrival", "workload.gang_mean_interarrival", "stop.completed"},
-		registry.ModelHetero: {"platform.sites", "workload.mean_interarrival", "stop.completed"},
+		registry.ModelHetero: {"workload.mean_interarrival", "stop.completed"},
 	}
 	for _, m := range registry.Models() {
 		for _, k := range m.Kinds {

@@ -1,0 +1,95 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/registry"
+	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/workload/synth"
+)
+
+// heteroMetrics are the hetero model's metric names, in output order.
+var heteroMetrics = []string{"missed_pct", "missed_of_deadline_pct", "usage", "slowdown", "mean_wait", "offered_load",
+	"plan_evaluations_per_event", "queue_at_events"}
+
+// heteroRun is the HeteroRun of replication rep of a hetero scenario: the
+// machines as given (platform.sites, speed = BM) or drawn by the generator,
+// the job generator of klusacek-2008 with Stop.Completed jobs.
+func heteroRun(s scenario.Scenario, rep int) (HeteroRun, error) {
+	w := s.Workload
+	bm, err := synth.ParseBMEst(w.BMEst)
+	if err != nil {
+		return HeteroRun{}, err
+	}
+	dl, err := synth.ParseDeadline(w.Deadline)
+	if err != nil {
+		return HeteroRun{}, err
+	}
+	if s.Stop.Completed < 1 || s.Stop.Completed > synth.MaxHeteroJobs {
+		return HeteroRun{}, fmt.Errorf("hetero model: stop.completed %d (want 1..%d jobs)", s.Stop.Completed, synth.MaxHeteroJobs)
+	}
+	if s.Warmup.Jobs != 0 {
+		return HeteroRun{}, fmt.Errorf("hetero model: warmup.jobs is not supported (the metrics cover every job)")
+	}
+	r := HeteroRun{Seed: s.Seed, Replication: rep}
+	// BM_est's range: the generator's speeds, or the sites' speeds rounded
+	// outward to integers (at least 1).
+	var bmMin, bmMax int
+	if len(s.Platform.Sites) > 0 {
+		ms := make([]platform.Machine, len(s.Platform.Sites))
+		lo, hi := math.Inf(1), 0.0
+		for i, st := range s.Platform.Sites {
+			sp := st.Speed
+			if sp == 0 {
+				sp = 1
+			}
+			ms[i] = platform.Machine{CPUs: st.Procs, Speed: sp}
+			lo, hi = min(lo, sp), max(hi, sp)
+		}
+		if r.Platform, err = platform.New(ms); err != nil {
+			return HeteroRun{}, err
+		}
+		bmMin = max(1, int(math.Floor(lo)))
+		bmMax = max(bmMin, int(math.Ceil(hi)))
+	} else {
+		p := s.Platform
+		r.Machines = synth.MachineOptions{N: p.Machines, CPUsMin: p.CPUsMin, CPUsMax: p.CPUsMax, SpeedMin: p.SpeedMin, SpeedMax: p.SpeedMax}
+		bmMin, bmMax = p.SpeedMin, p.SpeedMax
+	}
+	r.Jobs = synth.HeteroOptions{Jobs: int(s.Stop.Completed), MeanInterarrival: w.MeanInterarrival,
+		CPUsMin: w.CPUsMin, CPUsMax: w.CPUsMax, EstMin: w.EstimatedMin, EstMax: w.EstimatedMax,
+		DeadlineFraction: w.DeadlineFraction, Deadline: dl, SMin: w.DeadlineFactorMin, SMax: w.DeadlineFactorMax,
+		BMEst: bm, BMMin: bmMin, BMMax: bmMax}
+	if dl == synth.DeadlineAlea {
+		// alea does not read the factor; the generator still checks it
+		r.Jobs.SMin, r.Jobs.SMax = 2, 2
+	}
+	pol, err := registry.Lookup(registry.ModelHetero, registry.KindQueue, s.Policy.Queue)
+	if err != nil {
+		return HeteroRun{}, err
+	}
+	r.Policy = pol.NewHetero
+	return r, nil
+}
+
+// runHeteroRep runs one replication of the hetero model. The policy's
+// wall-clock decision time is left out: sweep outputs are deterministic.
+func runHeteroRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener) (repMetrics, error) {
+	hr, err := heteroRun(s, rep)
+	if err != nil {
+		return repMetrics{}, err
+	}
+	r, err := RunHetero(hr, extra...)
+	if err != nil {
+		return repMetrics{}, err
+	}
+	perEvent := 0.0
+	if r.Events > 0 {
+		perEvent = float64(r.Evaluations) / float64(r.Events)
+	}
+	return repMetrics{names: heteroMetrics,
+		values: []float64{r.MissedPct, r.MissedOfDeadlinePct, r.Usage, r.Slowdown, r.MeanWait, r.OfferedLoad, perEvent, r.QueueAtEvents}}, nil
+}
