@@ -19,7 +19,7 @@ const (
 	ModelCluster = "cluster" // one space-shared cluster, central queue
 	ModelGrid    = "grid"    // zikos-karatza-2008: sites of per-processor queues under a grid scheduler
 	ModelGang    = "gang"    // dimitriadou-karatza-2010: gangs and local jobs on sites
-	ModelHetero  = "hetero"  // klusacek-2008: heterogeneous machines, deadlines (reproduction only; not in scenario files yet)
+	ModelHetero  = "hetero"  // klusacek-2008: heterogeneous machines, deadlines
 )
 
 // The policy kinds, by name: what a model selects by name.
@@ -348,8 +348,7 @@ func (p Policy) NewGang(o gang.Options, r *rand.Rand) (policy.GangPolicy, error)
 
 // NewHetero builds a queue policy of the heterogeneous model (klusacek-2008)
 // for platform plat, with the policy's default options; seed and rep derive
-// its random stream, if it uses one. It works although the model is not
-// yet Implemented (that flag is about scenario files and sweeps).
+// its random stream, if it uses one.
 func (p Policy) NewHetero(plat platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error) {
 	if p.hetero == nil {
 		return nil, p.cannot(KindQueue)

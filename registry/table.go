@@ -129,8 +129,9 @@ func gangPolicies() []Policy {
 	}
 }
 
-// heteroPolicies are named by the scenario schema; nothing builds them
-// yet (their builders report a NotImplementedError).
+// heteroPolicies are the heterogeneous model's: FCFS, EASY and Flexible
+// backfilling over the machines (policy/backfill) and EG-EDF and Tabu
+// search (policy/schedule), each built for a platform by NewHetero.
 func heteroPolicies() []Policy {
 	p := func(name, summary string) Policy {
 		return Policy{Model: ModelHetero, Kind: KindQueue, Name: name, Summary: summary}
