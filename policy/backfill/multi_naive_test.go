@@ -1,6 +1,7 @@
 package backfill_test
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -97,9 +98,9 @@ func literalEASY(p platform.Platform, jobs []actual.Job, flex *backfill.FlexPara
 				case prio[a.ID] < prio[b.ID]:
 					return 1
 				case a.Submit != b.Submit:
-					return cmpFloat(a.Submit, b.Submit)
+					return cmp.Compare(a.Submit, b.Submit)
 				}
-				return cmpFloat(float64(a.ID), float64(b.ID))
+				return cmp.Compare(float64(a.ID), float64(b.ID))
 			})
 		}
 		start := func(i, m int) {
@@ -136,7 +137,7 @@ func literalEASY(p platform.Platform, jobs []actual.Job, flex *backfill.FlexPara
 						ends = append(ends, r)
 					}
 				}
-				slices.SortFunc(ends, func(a, b running) int { return cmpFloat(a.estEnd, b.estEnd) })
+				slices.SortFunc(ends, func(a, b running) int { return cmp.Compare(a.estEnd, b.estEnd) })
 				f, est := free[m], now
 				for k := 0; f < h.Procs; k++ {
 					f += ends[k].procs
@@ -179,16 +180,6 @@ func literalEASY(p platform.Platform, jobs []actual.Job, flex *backfill.FlexPara
 		}
 	}
 	return starts, machines
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // The engine's EASY and Flexible over several machines (one profile per

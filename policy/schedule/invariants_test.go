@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -155,7 +156,7 @@ func checkRun(ms []platform.Machine, jobs []actual.Job, recs []rec, h *honest) e
 		}
 	}
 	for c, spans := range perCPU {
-		slices.SortFunc(spans, func(a, b span) int { return cmpFloat(a.s, b.s) })
+		slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.s, b.s) })
 		for k := 1; k < len(spans); k++ {
 			if spans[k].s < spans[k-1].e {
 				return fmt.Errorf("CPU %d held twice: [%g,%g) and [%g,%g)", c, spans[k-1].s, spans[k-1].e, spans[k].s, spans[k].e)
@@ -166,16 +167,6 @@ func checkRun(ms []platform.Machine, jobs []actual.Job, recs []rec, h *honest) e
 		return fmt.Errorf("policy counts %d jobs finished on time (nondelayed %d), the records %d", got, h.Nondelayed(), onTime)
 	}
 	return nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Invariants on random runs through the real central-queue model, for
