@@ -97,9 +97,7 @@ func (c *Cluster) admit(j *actual.Job, _ int) error {
 
 // holds reports whether machine m can ever run j: enough CPUs, enough
 // memory per CPU (when the machine's memory is modelled), fast enough.
-func holds(m *platform.Machine, j *actual.Job) bool {
-	return j.Procs <= m.CPUs && (m.Mem == 0 || j.Mem <= m.Mem) && (j.Speed == 0 || j.Speed <= m.BM())
-}
+func holds(m *platform.Machine, j *actual.Job) bool { return m.Holds(j.Procs, j.Mem, j.Speed) }
 
 func (c *Cluster) someMachineHolds(j *actual.Job) bool {
 	for m := range c.machs {

@@ -46,6 +46,14 @@ func (m Machine) Duration(p, bmEst float64) float64 {
 	return p * bmEst / s
 }
 
+// Holds reports whether m can ever run a job of procs CPUs needing mem KB
+// of memory per CPU (checked when the machine's memory is modelled) and a
+// CPU speed of at least speed (0: any). The one rule the models and the
+// policies share.
+func (m Machine) Holds(procs int, mem, speed float64) bool {
+	return procs <= m.CPUs && (m.Mem == 0 || mem <= m.Mem) && (speed == 0 || speed <= m.BM())
+}
+
 // Platform is an immutable list of machines with global CPU ids.
 type Platform struct {
 	machines []Machine

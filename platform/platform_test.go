@@ -84,3 +84,22 @@ func TestRunsText(t *testing.T) {
 		t.Fatalf("empty set: %q", got)
 	}
 }
+
+func TestHolds(t *testing.T) {
+	m := Machine{CPUs: 4, Speed: 300, Mem: 1000}
+	cases := []struct {
+		procs      int
+		mem, speed float64
+		want       bool
+	}{
+		{4, 1000, 300, true}, {5, 0, 0, false}, {1, 1001, 0, false}, {1, 0, 301, false}, {1, 0, 0, true},
+	}
+	for _, c := range cases {
+		if got := m.Holds(c.procs, c.mem, c.speed); got != c.want {
+			t.Errorf("Holds(%d, %g, %g) = %v, want %v", c.procs, c.mem, c.speed, got, c.want)
+		}
+	}
+	if !(Machine{CPUs: 2}).Holds(2, 1e9, 1) { // memory not modelled, speed 1 by default
+		t.Error("a machine without modelled memory holds any memory")
+	}
+}

@@ -42,7 +42,7 @@ func CanHold(m platform.Machine, j job.Info) bool {
 }
 
 func holds(m *platform.Machine, procs int, mem, speed float64) bool {
-	return m.CPUs >= procs && !(m.Mem > 0 && mem > m.Mem) && !(speed > 0 && speed > m.BM())
+	return m.Holds(procs, mem, speed)
 }
 
 // Fastest returns the fastest machine of p that can hold j (ties: lowest

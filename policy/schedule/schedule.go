@@ -181,8 +181,7 @@ func (p *Policy) dur(e *entry, m int) float64 { return p.ms[m].spec.Duration(e.e
 // suitable: machine m can hold e (CPUs, and memory and speed when both
 // sides state them, as the model checks).
 func (p *Policy) suitable(e *entry, m int) bool {
-	s := &p.ms[m].spec
-	return e.procs <= s.CPUs && (s.Mem == 0 || e.mem <= s.Mem) && (e.speed == 0 || e.speed <= s.BM())
+	return p.ms[m].spec.Holds(e.procs, e.mem, e.speed)
 }
 
 // makespan is the latest planned end over all machines, never before now.
