@@ -12,6 +12,7 @@ import (
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/gang"
 	"github.com/schedlab/schedlab/policy/grid"
+	"github.com/schedlab/schedlab/policy/schedule"
 )
 
 // The models, by name (the scenario key model).
@@ -89,7 +90,20 @@ type Policy struct {
 	gang  func(gang.Options, *rand.Rand) (policy.GangPolicy, error)
 	// hetero builds a policy of the heterogeneous model for a platform;
 	// seed and rep give it its own random stream when it needs one.
-	hetero func(p platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error)
+	hetero func(p platform.Platform, seed uint64, rep int, o HeteroOptions) (policy.QueueScheduler, error)
+}
+
+// HeteroOptions are the options of the heterogeneous model's policies. The
+// zero value is every policy's defaults; each policy reads only its own
+// (the registry lists them as its Options).
+type HeteroOptions struct {
+	// Flex: flexible's priority constants (nil: the paper's,
+	// backfill.DefaultFlex).
+	Flex *backfill.FlexParams
+	// Schedule: eg-edf's and tabu's tie rule, and tabu's iteration
+	// budget, tabu list, machine order and trigger (eg-edf reads only
+	// Ties); its Tabu field is set by the policy.
+	Schedule schedule.Options
 }
 
 // Options lists the policy's options in documentation order (a fresh
@@ -350,10 +364,15 @@ func (p Policy) NewGang(o gang.Options, r *rand.Rand) (policy.GangPolicy, error)
 // for platform plat, with the policy's default options; seed and rep derive
 // its random stream, if it uses one.
 func (p Policy) NewHetero(plat platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error) {
+	return p.NewHeteroWith(plat, seed, rep, HeteroOptions{})
+}
+
+// NewHeteroWith is NewHetero with options o (the policy reads its own).
+func (p Policy) NewHeteroWith(plat platform.Platform, seed uint64, rep int, o HeteroOptions) (policy.QueueScheduler, error) {
 	if p.hetero == nil {
 		return nil, p.cannot(KindQueue)
 	}
-	return p.hetero(plat, seed, rep)
+	return p.hetero(plat, seed, rep, o)
 }
 
 func (p Policy) cannot(kind string) error {

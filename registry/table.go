@@ -133,32 +133,74 @@ func gangPolicies() []Policy {
 // backfilling over the machines (policy/backfill) and EG-EDF and Tabu
 // search (policy/schedule), each built for a platform by NewHetero.
 func heteroPolicies() []Policy {
-	p := func(name, summary string) Policy {
-		return Policy{Model: ModelHetero, Kind: KindQueue, Name: name, Summary: summary}
+	p := func(name, summary string, opts []Option) Policy {
+		return Policy{Model: ModelHetero, Kind: KindQueue, Name: name, Summary: summary, options: opts}
 	}
-	sched := func(name, summary string, o schedule.Options) Policy {
-		pol := p(name, summary)
-		pol.hetero = func(plat platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error) {
+	sched := func(name, summary string, tabu bool, opts []Option) Policy {
+		pol := p(name, summary, opts)
+		pol.hetero = func(plat platform.Platform, seed uint64, rep int, ho HeteroOptions) (policy.QueueScheduler, error) {
 			r := rng.New(seed, rep, "hetero-policy")
-			if o.Tabu {
-				return schedule.NewTabu(plat, o, r)
+			if tabu {
+				return schedule.NewTabu(plat, ho.Schedule, r)
 			}
-			return schedule.NewEGEDF(plat, o, r)
+			return schedule.NewEGEDF(plat, schedule.Options{Ties: ho.Schedule.Ties}, r)
 		}
 		return pol
 	}
-	queue := func(name, summary string) Policy {
-		pol := p(name, summary)
-		pol.hetero = func(plat platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error) {
-			return backfill.NewMulti(name, backfill.Options{Platform: plat})
+	queue := func(name, summary string, opts []Option) Policy {
+		pol := p(name, summary, opts)
+		pol.hetero = func(plat platform.Platform, seed uint64, rep int, ho HeteroOptions) (policy.QueueScheduler, error) {
+			o := backfill.Options{Platform: plat}
+			if name == "flexible" {
+				o.Flex = ho.Flex
+			}
+			return backfill.NewMulti(name, o)
 		}
 		return pol
 	}
+	ties := Option{Name: "ties", Key: "policy.ties", Type: TypeEnum, Values: schedule.TieRules(), Default: schedule.TieRules()[0],
+		Doc: "EG-EDF's weight ties go to the lowest machine index (index, the rule as written) or to the machine where the job ends first (end)"}
 	return []Policy{
-		queue("fcfs", "the head job goes to the first machine with enough free CPUs"),
-		queue("easy", "EASY backfilling over the machines, fastest machine first"),
-		queue("flexible", "backfilling by a priority of aging, deadline and wait minimisation"),
-		sched("eg-edf", "schedule-based: earliest gap, else earliest deadline first", schedule.Options{}),
-		sched("tabu", "schedule-based: EG-EDF improved by tabu search", schedule.Options{Tabu: true}),
+		queue("fcfs", "the head job goes to the first machine with enough free CPUs", nil),
+		queue("easy", "EASY backfilling over the machines, fastest machine first", nil),
+		queue("flexible", "backfilling by a priority of aging, deadline and wait minimisation", flexOptions()),
+		sched("eg-edf", "schedule-based: earliest gap, else earliest deadline first", false, []Option{ties}),
+		sched("tabu", "schedule-based: EG-EDF improved by tabu search", true, append([]Option{ties}, tabuOptions()...)),
+	}
+}
+
+// flexOptions are Flexible backfilling's constants (backfill.FlexParamList)
+// as options.
+func flexOptions() []Option {
+	var out []Option
+	for _, pr := range backfill.FlexParamList() {
+		o := Option{Name: pr.Name, Key: "policy." + pr.Name, Default: pr.Default, Doc: pr.Doc}
+		switch pr.Type {
+		case "bool":
+			o.Type = TypeBool
+		default:
+			o.Type, o.Range = TypeFloat, AtLeast(pr.Min)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// tabuOptions are Tabu search's budget, tabu list, machine order and
+// trigger (schedule.Options).
+func tabuOptions() []Option {
+	return []Option{
+		{Name: "iterations", Key: "policy.iterations", Type: TypeInt, Range: AtLeast(0), Default: "0",
+			Doc: "iteration budget of one search (0 = 2 x the jobs planned when it starts)"},
+		{Name: "tabu_length", Key: "policy.tabu_length", Type: TypeInt, Range: AtLeast(0), Default: "0",
+			Doc: "capacity of the tabu list (0 = min(10, planned jobs / 2))"},
+		{Name: "machine_order", Key: "policy.machine_order", Type: TypeEnum, Values: schedule.Orders(), Default: schedule.Orders()[0],
+			Doc: "order in which the other machines are tried for a moved job: index or a fresh random permutation"},
+		{Name: "trigger", Key: "policy.trigger", Type: TypeEnum, Values: schedule.Triggers(), Default: schedule.Triggers()[0],
+			Doc: "when the search runs: after each arrival, after every n-th arrival (every), or each interval seconds (interval)"},
+		{Name: "every", Key: "policy.every", Type: TypeInt, Range: AtLeast(1), Default: "1",
+			Doc: "trigger every-n: the search runs after every n-th arrival"},
+		{Name: "interval", Key: "policy.interval", Type: TypeFloat, Range: Above(0), Default: "300",
+			Doc: "trigger interval: the search runs at the first pass at or after each multiple of this many seconds"},
 	}
 }

@@ -105,6 +105,32 @@ func bind(s *Scenario, path string) any {
 		return &p.EmptyQueue
 	case "policy.examine":
 		return &p.Examine
+	case "policy.agefactor":
+		return &p.AgeFactor
+	case "policy.deadline_k":
+		return &p.DeadlineK
+	case "policy.deadline_max":
+		return &p.DeadlineMax
+	case "policy.deadline_min":
+		return &p.DeadlineMin
+	case "policy.boostvalue":
+		return &p.BoostValue
+	case "policy.pin_reservation":
+		return &p.PinReservation
+	case "policy.ties":
+		return &p.Ties
+	case "policy.iterations":
+		return &p.Iterations
+	case "policy.tabu_length":
+		return &p.TabuLength
+	case "policy.machine_order":
+		return &p.MachineOrder
+	case "policy.trigger":
+		return &p.Trigger
+	case "policy.every":
+		return &p.Every
+	case "policy.interval":
+		return &p.Interval
 	}
 	return nil
 }
@@ -272,6 +298,10 @@ type keyPart struct {
 	// omitDefault leaves the part out when the setting has its default
 	// (or zero) value: readings added later keep the keys of the default.
 	omitDefault bool
+	// zeroDistinct: with omitDefault, a zero value the point reads is a
+	// real setting unlike the default (deadline_fraction 0, not 0.7), so
+	// it is written.
+	zeroDistinct bool
 }
 
 // keyParts lists, per model, what Key writes between the model and the
@@ -321,12 +351,25 @@ var keyParts = map[string][]keyPart{
 	// one of a group differs from its default.
 	registry.ModelHetero: {
 		{name: "queue", path: "policy.queue"},
+		{name: "age", path: "policy.agefactor", omitDefault: true, zeroDistinct: true},
+		{name: "dk", path: "policy.deadline_k", omitDefault: true, zeroDistinct: true},
+		{name: "dmax", path: "policy.deadline_max", omitDefault: true, zeroDistinct: true},
+		{name: "dmin", path: "policy.deadline_min", omitDefault: true, zeroDistinct: true},
+		{name: "boost", path: "policy.boostvalue", omitDefault: true, zeroDistinct: true},
+		{name: "pin", path: "policy.pin_reservation", omitDefault: true, zeroDistinct: true},
+		{name: "ties", path: "policy.ties", omitDefault: true},
+		{name: "iter", path: "policy.iterations", omitDefault: true},
+		{name: "tl", path: "policy.tabu_length", omitDefault: true},
+		{name: "morder", path: "policy.machine_order", omitDefault: true},
+		{name: "trigger", path: "policy.trigger", omitDefault: true},
+		{name: "every", path: "policy.every", omitDefault: true},
+		{name: "interval", path: "policy.interval", omitDefault: true},
 		{name: "ia", path: "workload.mean_interarrival"},
 		{name: "jcpus", path: "workload.cpus_min", omitDefault: true},
 		{path: "workload.cpus_max", join: "-", omitDefault: true},
 		{name: "est", path: "workload.estimated_min", omitDefault: true},
 		{path: "workload.estimated_max", join: "-", omitDefault: true},
-		{name: "dlf", path: "workload.deadline_fraction", omitDefault: true},
+		{name: "dlf", path: "workload.deadline_fraction", omitDefault: true, zeroDistinct: true},
 		{name: "dl", path: "workload.deadline", omitDefault: true},
 		{name: "s", path: "workload.deadline_factor_min", omitDefault: true},
 		{path: "workload.deadline_factor_max", join: "-", omitDefault: true},

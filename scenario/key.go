@@ -49,8 +49,12 @@ func (s Scenario) Key() string {
 		i = j
 		omit := true
 		for _, kp := range group {
+			// A setting the point does not read is zero, and so may be
+			// one a hand-built Scenario leaves at its default; a part
+			// marked zeroDistinct writes a zero the point reads.
 			text, isZero := keyText(&s, kp.path)
-			if !kp.omitDefault || !(isZero || text == defaultText(kp.path)) {
+			atDefault := text == defaultText(kp.path) || isZero && (!kp.zeroDistinct || !usedIn(&s, kp.path))
+			if !kp.omitDefault || !atDefault {
 				omit = false
 			}
 		}

@@ -40,9 +40,18 @@ func TestKey(t *testing.T) {
 		{"hetero", Scenario{Model: "hetero", Seed: 1, Replications: 20,
 			Stop:     Stop{Completed: 3000},
 			Platform: Platform{Sites: []Site{{16, 2.5}}},
-			Workload: Workload{MeanInterarrival: 5},
+			Workload: Workload{MeanInterarrival: 5, DeadlineFraction: 0.7},
 			Policy:   Policy{Queue: "eg-edf"}},
 			"hetero_queue=eg-edf_ia=5_sites=1x16s2.5_stop=3000_warmup=0_seed=1_reps=20"},
+		// A zero that is not the default is written: no job with a
+		// deadline (0) is not 70% of them (the default), and an unpinned
+		// reservation is not a pinned one.
+		{"hetero-zero", Scenario{Model: "hetero", Seed: 1, Replications: 20,
+			Stop:     Stop{Completed: 3000},
+			Platform: Platform{Sites: []Site{{16, 2.5}}},
+			Workload: Workload{MeanInterarrival: 5},
+			Policy:   Policy{Queue: "flexible", AgeFactor: 0.01, DeadlineK: 2, DeadlineMax: 20, DeadlineMin: 0, BoostValue: 2}},
+			"hetero_queue=flexible_dmin=0_pin=false_ia=5_dlf=0_sites=1x16s2.5_stop=3000_warmup=0_seed=1_reps=20"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -112,6 +112,19 @@ type Policy struct {
 	// Readings of rules the paper leaves open (docs/papers/dimitriadou2010.md):
 	EmptyQueue string // "waiting" (nothing waiting; default) | "idle" (nothing waiting or running)
 	Examine    string // GS queue examined after a departure that "emptied" a queue (default) | after "every" departure
+
+	// hetero: flexible's priority constants (defaults: the paper's)
+	AgeFactor, DeadlineK, DeadlineMax, DeadlineMin, BoostValue float64
+	PinReservation                                             bool
+	// hetero: eg-edf's and tabu's weight ties
+	Ties string // "index" (default) | "end"
+	// hetero: tabu's search (docs/scheduling.md)
+	Iterations   int     // iteration budget of one search; 0 = 2 x planned jobs
+	TabuLength   int     // tabu list capacity; 0 = min(10, planned/2)
+	MachineOrder string  // "index" (default) | "random"
+	Trigger      string  // "each-arrival" (default) | "every-n" | "interval"
+	Every        int     // every-n: the search runs after every Every-th arrival; default 1
+	Interval     float64 // interval: seconds between searches; default 300
 }
 
 // Point is one point of a sweep.

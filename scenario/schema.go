@@ -265,7 +265,9 @@ var sections = map[string][]string{
 	"platform": {"procs", "sites", "procs_per_site", "machines", "cpus_min", "cpus_max", "speed_min", "speed_max"},
 	"workload": {"trace", "estimate", "on_overrun", "clamp", "mean_interarrival", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
 		"cpus_min", "cpus_max", "estimated_min", "estimated_max", "deadline_fraction", "deadline", "deadline_factor_min", "deadline_factor_max", "bm_est"},
-	"policy": {"queue", "depth", "order", "grid", "allocation_interval", "random_fraction", "local", "normalize_load", "approach", "threshold", "empty_queue", "examine"},
+	"policy": {"queue", "depth", "order", "grid", "allocation_interval", "random_fraction", "local", "normalize_load", "approach", "threshold", "empty_queue", "examine",
+		"agefactor", "deadline_k", "deadline_max", "deadline_min", "boostvalue", "pin_reservation",
+		"ties", "iterations", "tabu_length", "machine_order", "trigger", "every", "interval"},
 }
 
 func fieldOf(path string) *field {
@@ -392,6 +394,8 @@ var deps = append([]dep{
 	{model: registry.ModelGang, key: "workload.gang_max", on: "workload.gang_sizes", when: []string{"uniform"}},
 	{model: registry.ModelHetero, key: "workload.deadline_factor_min", on: "workload.deadline", when: []string{"factor", "fastest"}},
 	{model: registry.ModelHetero, key: "workload.deadline_factor_max", on: "workload.deadline", when: []string{"factor", "fastest"}},
+	{model: registry.ModelHetero, key: "policy.every", on: "policy.trigger", when: []string{"every-n"}},
+	{model: registry.ModelHetero, key: "policy.interval", on: "policy.trigger", when: []string{"interval"}},
 }, registryDeps()...)
 
 func registryDeps() []dep {

@@ -40,7 +40,7 @@ func (f FlexParams) Check() error {
 		name     string
 		v        float64
 		positive bool
-	}{{"agefactor", f.AgeFactor, true}, {"k", f.K, true}, {"max", f.Max, false}, {"min", f.Min, false}, {"boostvalue", f.Boost, true}} {
+	}{{"agefactor", f.AgeFactor, true}, {"deadline_k", f.K, true}, {"deadline_max", f.Max, false}, {"deadline_min", f.Min, false}, {"boostvalue", f.Boost, true}} {
 		switch {
 		case math.IsNaN(p.v) || math.IsInf(p.v, 0):
 			probs = append(probs, fmt.Sprintf("%s is %g (must be finite)", p.name, p.v))
@@ -49,7 +49,7 @@ func (f FlexParams) Check() error {
 		}
 	}
 	if f.Max < f.Min {
-		probs = append(probs, fmt.Sprintf("max %g is below min %g", f.Max, f.Min))
+		probs = append(probs, fmt.Sprintf("deadline_max %g is below deadline_min %g", f.Max, f.Min))
 	}
 	if len(probs) > 0 {
 		return fmt.Errorf("flexible backfilling: %s", strings.Join(probs, "; "))
@@ -77,11 +77,11 @@ func FlexParamList() []Param {
 	return []Param{
 		{Name: "agefactor", Type: "float", Default: f(d.AgeFactor), Min: 0,
 			Doc: "aging: priority += agefactor x time waited"},
-		{Name: "k", Type: "float", Default: f(d.K), Min: 0,
-			Doc: "the deadline term rises from deadline - k x Nxtime (Nxtime: runtime on the fastest machine that can hold the job)"},
-		{Name: "max", Type: "float", Default: f(d.Max), Min: math.Inf(-1),
-			Doc: "the deadline term reached when the estimated end meets the deadline (>= min)"},
-		{Name: "min", Type: "float", Default: f(d.Min), Min: math.Inf(-1),
+		{Name: "deadline_k", Type: "float", Default: f(d.K), Min: 0,
+			Doc: "the deadline term rises from deadline - deadline_k x Nxtime (Nxtime: runtime on the fastest machine that can hold the job)"},
+		{Name: "deadline_max", Type: "float", Default: f(d.Max), Min: math.Inf(-1),
+			Doc: "the deadline term reached when the estimated end meets the deadline (>= deadline_min)"},
+		{Name: "deadline_min", Type: "float", Default: f(d.Min), Min: math.Inf(-1),
 			Doc: "the deadline term far from the deadline, past it, or without one"},
 		{Name: "boostvalue", Type: "float", Default: f(d.Boost), Min: 0,
 			Doc: "wait minimisation: priority += boostvalue x shortest Estimated in the queue / Estimated"},
@@ -105,11 +105,11 @@ func (f *FlexParams) Set(name, value string) error {
 	switch name {
 	case "agefactor":
 		dst = &f.AgeFactor
-	case "k":
+	case "deadline_k":
 		dst = &f.K
-	case "max":
+	case "deadline_max":
 		dst = &f.Max
-	case "min":
+	case "deadline_min":
 		dst = &f.Min
 	case "boostvalue":
 		dst = &f.Boost

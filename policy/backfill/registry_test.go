@@ -92,7 +92,7 @@ func TestMultiOptionErrors(t *testing.T) {
 		{"flexible", backfill.Options{Platform: p, Order: backfill.OrderSJF}, "policy flexible takes no order (its queue is ordered by its priority)"},
 		{"easy", backfill.Options{Platform: p, Flex: &bad}, "policy easy takes no priority constants"},
 		{"easy", backfill.Options{Platform: p, Depth: 2}, "policy easy fixes its own reservation depth; depth 2 is not an option"},
-		{"flexible", backfill.Options{Platform: p, Flex: &bad}, "k is -1 (must be >= 0); max 0 is below min 0.1"},
+		{"flexible", backfill.Options{Platform: p, Flex: &bad}, "deadline_k is -1 (must be >= 0); deadline_max 0 is below deadline_min 0.1"},
 		{"flexible", backfill.Options{Platform: p, Flex: &nan}, "boostvalue is NaN (must be finite)"},
 	} {
 		_, err := backfill.NewMulti(c.name, c.opt)

@@ -83,6 +83,8 @@ func TestMatchesNaive(t *testing.T) {
 		{"tabu-random", Options{Tabu: true, Order: OrderRandom}},
 		{"tabu-every-3", Options{Tabu: true, Trigger: EveryN, Every: 3}},
 		{"tabu-interval-7", Options{Tabu: true, Trigger: Interval, Interval: 7, Order: OrderRandom}},
+		{"eg-edf-ties-end", Options{Ties: TieEnd}},
+		{"tabu-ties-end", Options{Tabu: true, Ties: TieEnd}},
 	}
 	counts := map[string]Stats{}
 	for seed := uint64(1); seed <= 400; seed++ {

@@ -278,3 +278,37 @@ func TestOptionsValidation(t *testing.T) {
 		}
 	}
 }
+
+// Weight ties: with the rule as written the lowest machine index wins;
+// with Ties = TieEnd the machine where the job ends first.
+func TestWeightTies(t *testing.T) {
+	for _, tc := range []struct {
+		ties Ties
+		want string
+	}{{TieIndex, "2@0"}, {TieEnd, "2@1"}} {
+		h := newHarness(t, []platform.Machine{{CPUs: 2, Speed: 200}, {CPUs: 2, Speed: 400}, {CPUs: 4, Speed: 200}}, Options{Ties: tc.ties})
+		// t=0: job 1 (4 CPUs, Estimated 1000 at BM_est 200): only machine
+		// 2 holds it: 1[0,1000) there, makespan 1000, nondelayed 1 (no
+		// deadline counts as met).
+		h.procs[1] = 4
+		h.p.Submit(0, job.Info{ID: 1, Submit: 0, Procs: 4, Estimate: 1000, BMEst: 200})
+		if got := h.schedule(0); got != "1@2" {
+			t.Fatalf("%v: t=0 starts %q", tc.ties, got)
+		}
+		// t=1: job 2 (1 CPU, Estimated 100 at BM_est 200, no deadline).
+		// No gap: machines 0 and 1 are idle (makespan = now), machine 2
+		// is full until 1000 = its makespan. EDF on each:
+		//   machine 0: 2[1,101)   makespan 1000, nondelayed 2: w = 0 + 1/1 = 1
+		//   machine 1: 2[1,51)    (100 x 200/400 = 50)          w = 1
+		//   machine 2: 2[1000,1100) makespan 1100: w = -100/1000 + 1 = 0.9
+		// Machines 0 and 1 tie at 1: index -> 0; earliest end (51) -> 1.
+		h.procs[2] = 1
+		h.p.Submit(1, job.Info{ID: 2, Submit: 1, Procs: 1, Estimate: 100, BMEst: 200})
+		if got := h.schedule(1); got != tc.want {
+			t.Errorf("ties %v: t=1 starts %q, want %q", tc.ties, got, tc.want)
+		}
+	}
+	if _, err := ParseTies("nearest"); err == nil || !strings.Contains(err.Error(), `"nearest"`) {
+		t.Errorf("ParseTies(nearest): %v", err)
+	}
+}

@@ -22,6 +22,7 @@ type naive struct {
 	iters    int        // 0: 2 x planned
 	tabuLen  int        // 0: min(10, planned/2)
 	rnd      *rand.Rand // random machine order when set
+	byEnd    bool       // weight ties: earliest end of the job (else lowest index)
 	perm     []int
 	every    int     // Tabu after every every-th arrival (0: each)
 	interval float64 // Tabu at the first pass at or after each multiple (0: off)
@@ -48,6 +49,7 @@ func newNaive(p platform.Platform, o Options, r *rand.Rand) *naive {
 	if o.Order == OrderRandom {
 		n.rnd = r
 	}
+	n.byEnd = o.Ties == TieEnd
 	switch o.Trigger {
 	case EveryN:
 		n.every = max(o.Every, 1)
@@ -161,13 +163,16 @@ func (n *naive) Submit(now float64, info job.Info) {
 	}
 	n.jobs[info.ID] = j
 	msOld, ndOld := n.state(now, n.lists)
-	best, bestPos, bestW := -1, 0, 0.0
+	best, bestPos, bestW, bestEnd := -1, 0, 0.0, 0.0
 	try := func(m, pos int) {
 		c := n.copyLists()
 		c[m] = with(c[m], pos, j)
 		ms, nd := n.state(now, c)
-		if w := naiveWeight(msOld, ms, ndOld, nd); best < 0 || w > bestW {
-			best, bestPos, bestW = m, pos, w
+		starts, _ := n.planOf(m, now, c[m])
+		end := starts[pos] + n.dur(j, m)
+		w := naiveWeight(msOld, ms, ndOld, nd)
+		if best < 0 || w > bestW || n.byEnd && w == bestW && end < bestEnd {
+			best, bestPos, bestW, bestEnd = m, pos, w, end
 		}
 	}
 	for m := range n.lists {

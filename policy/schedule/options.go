@@ -60,6 +60,43 @@ func (t Trigger) String() string {
 	return fmt.Sprintf("Trigger(%d)", t)
 }
 
+// Ties says which of the machines whose EG-EDF weight ties gets the job.
+type Ties uint8
+
+const (
+	// TieIndex takes the lowest machine index (the rule as written).
+	TieIndex Ties = iota
+	// TieEnd takes the machine where the job's planned end is earliest
+	// (remaining ties: lowest index). Where the weight cannot tell the
+	// machines apart (the job ends before the global makespan and meets
+	// its deadline everywhere) the job goes where it finishes first
+	// instead of piling on the low-numbered machines.
+	TieEnd
+)
+
+func (t Ties) String() string {
+	switch t {
+	case TieIndex:
+		return "index"
+	case TieEnd:
+		return "end"
+	}
+	return fmt.Sprintf("Ties(%d)", t)
+}
+
+// TieRules lists the tie rules' names, the default first.
+func TieRules() []string { return []string{TieIndex.String(), TieEnd.String()} }
+
+// ParseTies reads a tie rule's name (TieRules).
+func ParseTies(s string) (Ties, error) {
+	for _, t := range []Ties{TieIndex, TieEnd} {
+		if t.String() == s {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown tie rule %q (want %s)", s, strings.Join(TieRules(), " or "))
+}
+
 // Options configures the policy. The zero value is EG-EDF without Tabu
 // search.
 type Options struct {
@@ -80,6 +117,10 @@ type Options struct {
 	Trigger  Trigger
 	Every    int
 	Interval float64
+	// Ties breaks ties of EG-EDF's weight (plain EG-EDF and the EG-EDF
+	// decisions under Tabu search; Tabu's own moves take the first machine
+	// with a positive weight).
+	Ties Ties
 }
 
 // validate reports every problem at once; r is the constructor's random
@@ -124,6 +165,9 @@ func (o Options) validate(hasRand bool) error {
 	default:
 		bad("unknown trigger %v (want each-arrival, every-n or interval)", o.Trigger)
 	}
+	if o.Ties != TieIndex && o.Ties != TieEnd {
+		bad("unknown tie rule %v (want index or end)", o.Ties)
+	}
 	if !o.Tabu && (o.Iterations != 0 || o.TabuLength != 0 || o.Order != OrderIndex || o.Trigger != EachArrival || o.Every != 0 || o.Interval != 0) {
 		bad("tabu options set without Tabu (plain EG-EDF takes none)")
 	}
@@ -131,4 +175,32 @@ func (o Options) validate(hasRand bool) error {
 		return errors.New("schedule: " + strings.Join(probs, "; "))
 	}
 	return nil
+}
+
+// Orders lists the machine orders' names, the default first.
+func Orders() []string { return []string{OrderIndex.String(), OrderRandom.String()} }
+
+// ParseOrder reads a machine order's name (Orders).
+func ParseOrder(s string) (Order, error) {
+	for _, o := range []Order{OrderIndex, OrderRandom} {
+		if o.String() == s {
+			return o, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown machine order %q (want %s)", s, strings.Join(Orders(), " or "))
+}
+
+// Triggers lists the Tabu triggers' names, the default first.
+func Triggers() []string {
+	return []string{EachArrival.String(), EveryN.String(), Interval.String()}
+}
+
+// ParseTrigger reads a Tabu trigger's name (Triggers).
+func ParseTrigger(s string) (Trigger, error) {
+	for _, t := range []Trigger{EachArrival, EveryN, Interval} {
+		if t.String() == s {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown tabu trigger %q (want %s)", s, strings.Join(Triggers(), ", "))
 }

@@ -251,28 +251,29 @@ func (p *Policy) ensure(now float64) {
 
 // tentative plans machine m at now as if ins were inserted before
 // position at of its list (ins nil: no insertion) and position skip
-// removed (-1: none), without changing anything. It returns the makespan
-// and the number of listed jobs (ins included) meeting their deadline.
-func (p *Policy) tentative(m int, now float64, ins *entry, at, skip int) (float64, int) {
+// removed (-1: none), without changing anything. It returns the makespan,
+// the number of listed jobs (ins included) meeting their deadline, and
+// ins's planned end (0 without ins).
+func (p *Policy) tentative(m int, now float64, ins *entry, at, skip int) (ms float64, ok int, insEnd float64) {
 	p.stats.PlanEvals++
 	mc := &p.ms[m]
 	f := &p.f
 	p.initFree(m, now, f)
-	ok := 0
-	place := func(e *entry) {
+	place := func(e *entry) float64 {
 		d := p.dur(e, m)
-		s := f.place(e.procs, d)
-		ok += b2i(s+d <= e.deadline)
+		end := f.place(e.procs, d) + d
+		ok += b2i(end <= e.deadline)
+		return end
 	}
 	for k := 0; k <= len(mc.list); k++ {
 		if k == at && ins != nil {
-			place(ins)
+			insEnd = place(ins)
 		}
 		if k < len(mc.list) && k != skip {
 			place(mc.list[k])
 		}
 	}
-	return f.last(), ok
+	return f.last(), ok, insEnd
 }
 
 // earliestGap finds EG(J, m) at now: the first position of m's list where
@@ -393,6 +394,11 @@ func (p *Policy) place(now float64, j *entry) bool {
 	// its deadline: once a candidate is held, a machine where j cannot
 	// meet it cannot win, and a candidate with the best possible weight
 	// ends the scan (the rule's outcome, computed with less work).
+	//
+	// With TieEnd a tie goes to the earlier end: a held candidate is
+	// then beaten only by a weight as high and an earlier end, and j's
+	// end on m is at least now + its duration there.
+	byEnd := p.opt.Ties == TieEnd
 	best, bestPos := -1, 0
 	var bestS, bestE, bestW float64
 	wMeet := weight(msOld, msOld, ndOld, ndOld+1)
@@ -400,15 +406,18 @@ func (p *Policy) place(now float64, j *entry) bool {
 		if !p.suitable(j, m) {
 			continue
 		}
-		if best >= 0 && (bestW >= wMeet || now+p.dur(j, m) > j.deadline) {
-			continue
+		if best >= 0 {
+			lo := now + p.dur(j, m)
+			if !byEnd && (bestW >= wMeet || lo > j.deadline) || byEnd && lo >= bestE && (bestW >= wMeet || lo > j.deadline) {
+				continue
+			}
 		}
 		pos, s, e, ok := p.earliestGap(m, now, j)
 		if !ok {
 			continue
 		}
 		w := weight(msOld, max(msOld, e), ndOld, ndOld+b2i(e <= j.deadline))
-		if best < 0 || w > bestW {
+		if best < 0 || w > bestW || byEnd && w == bestW && e < bestE {
 			best, bestPos, bestS, bestE, bestW = m, pos, s, e, w
 		}
 	}
@@ -432,14 +441,14 @@ func (p *Policy) place(now float64, j *entry) bool {
 			continue
 		}
 		pos := p.edfPos(m, j)
-		msM, ok := p.tentative(m, now, j, pos, -1)
+		msM, ok, end := p.tentative(m, now, j, pos, -1)
 		others := top
 		if m == topM {
 			others = second
 		}
 		w := weight(msOld, max(others, msM), ndOld, ndOld-p.ms[m].okPlanned+ok)
-		if best < 0 || w > bestW {
-			best, bestPos, bestW = m, pos, w
+		if best < 0 || w > bestW || byEnd && w == bestW && end < bestE {
+			best, bestPos, bestW, bestE = m, pos, w, end
 		}
 	}
 	if best < 0 {

@@ -62,7 +62,7 @@ func (p *Policy) tabuSearch(now float64) {
 			continue
 		}
 		// The schedule without j: src replanned, the others unchanged.
-		msSrc, okSrc := p.tentative(src, now, nil, -1, idx)
+		msSrc, okSrc, _ := p.tentative(src, now, nil, -1, idx)
 		msWithout := max(now, msSrc)
 		for m := range p.ms {
 			if m != src {
