@@ -79,17 +79,24 @@ func (t *timed) Schedule(now float64, v policy.Machines, p *policy.Plan) {
 	t.spent += time.Since(s)
 }
 
+// HeteroPlatform is the platform replication r runs on: r.Platform when it
+// has machines, else the machines drawn from r.Machines for the
+// replication (the same every time).
+func HeteroPlatform(r HeteroRun) (platform.Platform, error) {
+	if r.Platform.Machines() > 0 {
+		return r.Platform, nil
+	}
+	return synth.Machines(r.Seed, r.Replication, r.Machines)
+}
+
 // RunHetero simulates one replication; extra listeners see every job.
 func RunHetero(r HeteroRun, extra ...engine.Listener) (HeteroResult, error) {
 	if r.Policy == nil {
 		return HeteroResult{}, errors.New("hetero run: no policy")
 	}
-	p := r.Platform
-	if p.Machines() == 0 {
-		var err error
-		if p, err = synth.Machines(r.Seed, r.Replication, r.Machines); err != nil {
-			return HeteroResult{}, err
-		}
+	p, err := HeteroPlatform(r)
+	if err != nil {
+		return HeteroResult{}, err
 	}
 	src, err := synth.NewHetero(r.Seed, r.Replication, r.Jobs, p)
 	if err != nil {

@@ -2,9 +2,13 @@ package experiment
 
 import (
 	"fmt"
+	"io"
 	"math"
+	"strings"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/internal/atomicfile"
+	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
@@ -128,12 +132,35 @@ func heteroOptions(sp scenario.Policy, pol registry.Policy) (registry.HeteroOpti
 
 // runHeteroRep runs one replication of the hetero model. The policy's
 // wall-clock decision time is left out: sweep outputs are deterministic.
-func runHeteroRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener) (repMetrics, error) {
+// With records set it writes the per-job records there (jobs.csv columns
+// and metrics.MachineColumns) and the replication's machines beside them
+// (records without .csv, then .platform.csv); both appear only when the
+// replication succeeded.
+func runHeteroRep(s scenario.Scenario, rep int, records string, extra []engine.Listener) (repMetrics, error) {
 	hr, err := heteroRun(s, rep)
 	if err != nil {
 		return repMetrics{}, err
 	}
-	r, err := RunHetero(hr, extra...)
+	var r HeteroResult
+	if records == "" {
+		r, err = RunHetero(hr, extra...)
+	} else {
+		if hr.Platform, err = HeteroPlatform(hr); err != nil {
+			return repMetrics{}, err
+		}
+		err = atomicfile.Write(records, func(w io.Writer) error {
+			jw := metrics.NewJobsCSVMachines(w, hr.Platform)
+			if r, err = RunHetero(hr, append(extra, jw)...); err != nil {
+				return err
+			}
+			if err := jw.Flush(); err != nil {
+				return err
+			}
+			return atomicfile.Write(strings.TrimSuffix(records, ".csv")+".platform.csv", func(w io.Writer) error {
+				return metrics.WritePlatformCSV(w, hr.Platform)
+			})
+		})
+	}
 	if err != nil {
 		return repMetrics{}, err
 	}

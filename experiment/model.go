@@ -62,7 +62,7 @@ func runRep(s scenario.Scenario, rep int, records string, more ...engine.Listene
 	if r == nil {
 		return repMetrics{}, fmt.Errorf("model %s: no runner in package experiment", m.Name)
 	}
-	if records != "" && s.Workload.Trace == "" {
+	if records != "" && s.Workload.Trace == "" && s.Model != registry.ModelHetero {
 		// The run happens inside atomicfile.Write, so the records appear
 		// only when the replication succeeded.
 		var res repMetrics

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/platform"
 )
 
 // JobsHeader is the header row of jobs.csv.
@@ -23,6 +24,7 @@ type JobsCSV struct {
 	buf   []byte
 	err   error
 	sites bool
+	plat  *platform.Platform // machine columns (NewJobsCSVMachines)
 }
 
 // NewJobsCSV writes the header to w and returns the listener.
@@ -38,6 +40,21 @@ func NewJobsCSV(w io.Writer) *JobsCSV {
 func NewJobsCSVSites(w io.Writer) *JobsCSV {
 	j := &JobsCSV{w: bufio.NewWriterSize(w, 1<<16), sites: true}
 	_, j.err = j.w.WriteString(JobsHeader[:len(JobsHeader)-1] + ",kind,sites\n")
+	return j
+}
+
+// MachineColumns are the columns NewJobsCSVMachines adds: the machine
+// the job ran on, its speed BM, the speed at which the job's estimate
+// holds (BM_est; empty when it is the reference speed) and the job's
+// deadline (empty: none).
+const MachineColumns = "machine,speed,bm_est,deadline"
+
+// NewJobsCSVMachines is NewJobsCSV for platforms of machines of different
+// speeds (the hetero model, traces with deadlines): MachineColumns after
+// the jobs.csv columns.
+func NewJobsCSVMachines(w io.Writer, p platform.Platform) *JobsCSV {
+	j := &JobsCSV{w: bufio.NewWriterSize(w, 1<<16), plat: &p}
+	_, j.err = j.w.WriteString(JobsHeader[:len(JobsHeader)-1] + "," + MachineColumns + "\n")
 	return j
 }
 
@@ -104,6 +121,24 @@ func (j *JobsCSV) row(r *engine.Record) {
 			b = strconv.AppendInt(b, int64(s), 10)
 		}
 	}
+	if j.plat != nil {
+		b = append(b, ',')
+		if r.Machine >= 0 {
+			b = strconv.AppendInt(b, int64(r.Machine), 10)
+			b = append(b, ',')
+			b = num(b, j.plat.Machine(r.Machine).BM())
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, ',')
+		if r.Job.BMEst > 0 {
+			b = num(b, r.Job.BMEst)
+		}
+		b = append(b, ',')
+		if r.Job.Deadline != 0 {
+			b = num(b, r.Job.Deadline)
+		}
+	}
 	b = append(b, '\n')
 	j.buf = b
 	_, j.err = j.w.Write(b)
@@ -118,4 +153,26 @@ func (j *JobsCSV) Flush() error {
 		return j.err
 	}
 	return j.w.Flush()
+}
+
+// PlatformHeader is the header row of a platform file.
+const PlatformHeader = "machine,first_cpu,cpus,speed\n"
+
+// WritePlatformCSV writes p's machines, one row each: index, the global id
+// of its first CPU (allocated_resources in jobs.csv are global ids), CPU
+// count and speed BM.
+func WritePlatformCSV(w io.Writer, p platform.Platform) error {
+	b := []byte(PlatformHeader)
+	for m := range p.Machines() {
+		b = strconv.AppendInt(b, int64(m), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(p.First(m)), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(p.Machine(m).CPUs), 10)
+		b = append(b, ',')
+		b = num(b, p.Machine(m).BM())
+		b = append(b, '\n')
+	}
+	_, err := w.Write(b)
+	return err
 }

@@ -18,7 +18,7 @@ type sweepCmd struct {
 	Out     string `placeholder:"DIR" help:"Results folder (default: schedlab-out/<scenario file name>). Points already there are not run again."`
 	Workers int    `default:"0" help:"Parallel replications (0 = scenario's workers, else all cores). Results do not depend on it."`
 	List    bool   `help:"Validate the file and list its points without running them."`
-	Records bool   `help:"Also write every replication's per-job records to DIR/records/ (jobs.csv columns plus kind and sites)."`
+	Records bool   `help:"Also write every replication's per-job records to DIR/records/ (jobs.csv columns plus kind and sites; hetero: machine, speed, bm_est, deadline, and a .platform.csv beside each file)."`
 }
 
 func (c *sweepCmd) Run(g *globals) error {
