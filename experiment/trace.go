@@ -11,6 +11,7 @@ import (
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/validate"
@@ -32,6 +33,13 @@ type TraceRun struct {
 	Out      string            // output folder; "" writes no files
 	SWF      bool              // also write Out/schedule.swf
 	Check    bool              // validate the produced schedule independently
+	// Deadlines derives deadlines for the trace's jobs (zero: none). With
+	// deadlines, or a policy of the hetero model (flexible, eg-edf, tabu:
+	// the schedule-based policies on the trace's one machine), summary.json
+	// gains the deadline metrics and jobs.csv the machine columns.
+	Deadlines workload.DeadlineRule
+	// Hetero holds the options of a hetero-model policy.
+	Hetero registry.HeteroOptions
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -55,8 +63,41 @@ type RunInfo struct {
 type TraceResult struct {
 	Run RunInfo `json:"run"`
 	metrics.Result
-	Counts swf.Counts   `json:"-"`
-	Engine engine.Stats `json:"-"`
+	// Deadlines: missed deadlines and the system usage of klusacek-2008,
+	// for runs with deadlines or a hetero-model policy.
+	Deadlines *TraceDeadlines `json:"deadlines,omitempty"`
+	Counts    swf.Counts      `json:"-"`
+	Engine    engine.Stats    `json:"-"`
+}
+
+// TraceDeadlines are the deadline metrics of a trace run.
+type TraceDeadlines struct {
+	Rule                string  `json:"rule"`
+	Factor              string  `json:"factor,omitempty"`
+	Fraction            float64 `json:"fraction"`
+	Seed                uint64  `json:"seed"`
+	Jobs                int64   `json:"jobs"`
+	WithDeadline        int64   `json:"with_deadline"`
+	Missed              int64   `json:"missed"`
+	MissedPct           float64 `json:"missed_pct"`
+	MissedOfDeadlinePct float64 `json:"missed_of_deadline_pct"`
+	Usage               float64 `json:"usage"`
+}
+
+// tracePolicy looks name up among the cluster's queue policies, then among
+// the hetero model's (flexible, eg-edf, tabu), and builds it for plat.
+func tracePolicy(cfg TraceRun, plat platform.Platform, procs int) (policy.QueueScheduler, bool, error) {
+	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, cfg.Policy)
+	if err == nil {
+		pol, err := qp.NewQueue(backfill.Options{Procs: procs, Depth: cfg.Depth, Order: cfg.Order})
+		return pol, false, err
+	}
+	hp, herr := registry.Lookup(registry.ModelHetero, registry.KindQueue, cfg.Policy)
+	if herr != nil {
+		return nil, false, err // the cluster's error lists the cluster's names
+	}
+	pol, err := hp.NewHeteroWith(plat, cfg.Deadlines.Seed, 0, cfg.Hetero)
+	return pol, true, err
 }
 
 // recordingSource keeps the jobs it passes on, for --check.
@@ -83,9 +124,13 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if !slices.Contains(backfill.Orders(), order) {
 		return nil, fmt.Errorf("trace run: unknown queue order %v", order)
 	}
-	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, cfg.Policy)
-	if err != nil {
+	if err := cfg.Deadlines.Check(); err != nil {
 		return nil, err
+	}
+	if _, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, cfg.Policy); err != nil {
+		if _, herr := registry.Lookup(registry.ModelHetero, registry.KindQueue, cfg.Policy); herr != nil {
+			return nil, err
+		}
 	}
 	if cfg.Procs < 0 {
 		return nil, fmt.Errorf("--procs must be positive, got %d", cfg.Procs)
@@ -104,16 +149,22 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
 	}
-	pol, err := qp.NewQueue(backfill.Options{Procs: procs, Depth: cfg.Depth, Order: order})
+	pol, hetero, err := tracePolicy(cfg, plat, procs)
 	if err != nil {
 		return nil, err
 	}
+	var dl *metrics.Deadlines
+	withDeadlines := hetero || cfg.Deadlines.Base != workload.DeadlineNone
 	tau := cfg.Tau
 	if tau == 0 {
 		tau = metrics.DefaultTau
 	}
 	sum := metrics.NewSummary(procs, tau)
 	lis := engine.Tee{sum}
+	if withDeadlines {
+		dl = metrics.NewDeadlines()
+		lis = append(lis, dl)
+	}
 
 	var out *outDir
 	var jobsCSV *metrics.JobsCSV
@@ -131,7 +182,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		if jobsFile, err = out.create("jobs.csv"); err != nil {
 			return nil, err
 		}
-		jobsCSV = metrics.NewJobsCSV(jobsFile)
+		if withDeadlines {
+			jobsCSV = metrics.NewJobsCSVMachines(jobsFile, plat)
+		} else {
+			jobsCSV = metrics.NewJobsCSV(jobsFile)
+		}
 		lis = append(lis, jobsCSV)
 		if cfg.SWF {
 			f, err := out.create("schedule.swf")
@@ -152,7 +207,10 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	// goroutine of its own (same jobs, same order, same errors).
 	pre := workload.Prefetch(workload.WithEstimates(src, est), 4096)
 	defer pre.Close()
-	var wsrc workload.Source = pre
+	wsrc, err := workload.WithDeadlines(pre, cfg.Deadlines)
+	if err != nil {
+		return nil, err
+	}
 	var rec *recordingSource
 	if cfg.Check {
 		rec = &recordingSource{src: wsrc}
@@ -178,6 +236,15 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		Result: sum.Result(),
 		Counts: counts,
 		Engine: eng.Stats(),
+	}
+	if dl != nil {
+		d, r := dl.Result(), cfg.Deadlines
+		res.Deadlines = &TraceDeadlines{Rule: r.Base.String(), Jobs: d.Jobs, WithDeadline: d.WithDeadline, Missed: d.Missed,
+			MissedPct: d.MissedPct, MissedOfDeadlinePct: d.MissedOfDeadlinePct, Usage: d.Usage}
+		if r.Base != workload.DeadlineNone {
+			res.Deadlines.Factor = fmt.Sprintf("%g-%g", r.Min, r.Max)
+			res.Deadlines.Fraction, res.Deadlines.Seed = r.Fraction, r.Seed
+		}
 	}
 	if s := counts.Skipped(); s > 0 {
 		res.Run.SkipDetail = fmt.Sprintf("%d without submit time, %d without runtime, %d without processor count",

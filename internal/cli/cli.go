@@ -14,6 +14,7 @@ import (
 
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/policy/schedule"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/swf"
@@ -82,7 +83,7 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 
 type runCmd struct {
 	Trace     string  `required:"" placeholder:"FILE" help:"SWF trace (plain or .gz): a path, or the bare name of an embedded trace or of one in $$SCHEDLAB_TRACES or ../shared/traces."`
-	Policy    string  `required:"" placeholder:"NAME" help:"Queue policy: ${queue_policies} (see 'schedlab policies')."`
+	Policy    string  `required:"" placeholder:"NAME" help:"Queue policy: ${queue_policies}; or a policy of the hetero model on the trace's machine: ${hetero_only} (see 'schedlab policies')."`
 	Depth     int     `placeholder:"K" help:"Reservation depth for --policy ${depth_policies} (1 = EASY; 0 = unlimited = conservative)."`
 	Order     string  `default:"${order_default}" enum:"${orders}" help:"Queue order: fcfs (submit time) or sjf (shortest estimate first)."`
 	Estimate  string  `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates the scheduler sees: request (SWF requested time; the runtime if unknown) or exact."`
@@ -95,6 +96,13 @@ type runCmd struct {
 	SWF       bool    `name:"swf" help:"Also write the simulated schedule as DIR/schedule.swf (simulated waits in field 3)."`
 	Check     bool    `help:"Validate the produced schedule with an independent checker (capacity, start >= submit, durations)."`
 	JSON      bool    `name:"json" help:"Print the summary as JSON instead of a table."`
+
+	Deadline         string  `default:"none" enum:"${deadline_rules}" group:"deadlines" help:"Derive deadlines: none, estimate (submit + s x the estimate the scheduler sees) or runtime (submit + s x the actual runtime)."`
+	DeadlineFactor   string  `default:"2-4" placeholder:"S|MIN-MAX" group:"deadlines" help:"The factor s: a number, or a range MIN-MAX it is drawn from uniformly per job (default 2-4)."`
+	DeadlineFraction float64 `default:"1" group:"deadlines" help:"Fraction of the jobs that get a deadline (0..1)."`
+	Seed             uint64  `default:"1" group:"deadlines" help:"Seed of the deadline draws (and of tabu's random machine order)."`
+	Ties             string  `default:"index" enum:"${tie_rules}" help:"eg-edf, tabu: EG-EDF's weight ties go to the lowest machine index (index) or to the machine where the job ends first (end)."`
+	TabuIterations   int     `placeholder:"N" help:"tabu: the iteration budget of one search (0 = 2 x the jobs planned)."`
 }
 
 // vars are the names the flags' help and enumerations show, from the
@@ -113,7 +121,16 @@ func vars() kong.Vars {
 		}
 	}
 	est := workload.EstimateNames()
+	var heteroOnly []string
+	for _, n := range registry.Names(registry.ModelHetero, registry.KindQueue) {
+		if _, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, n); err != nil {
+			heteroOnly = append(heteroOnly, n)
+		}
+	}
 	return kong.Vars{
+		"hetero_only":      strings.Join(heteroOnly, ", "),
+		"deadline_rules":   strings.Join(workload.DeadlineBases(), ","),
+		"tie_rules":        strings.Join(schedule.TieRules(), ","),
 		"queue_policies":   strings.Join(registry.Names(registry.ModelCluster, registry.KindQueue), ", "),
 		"depth_policies":   orList(depth),
 		"simple_policies":  strings.Join(simple, ","),
@@ -138,11 +155,37 @@ func (c *runCmd) Run(g *globals) error {
 	}
 	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, c.Policy)
 	if err != nil {
-		var unknown *registry.UnknownNameError
-		if errors.As(err, &unknown) {
-			return usageError{err}
+		hp, herr := registry.Lookup(registry.ModelHetero, registry.KindQueue, c.Policy)
+		if herr != nil {
+			var unknown *registry.UnknownNameError
+			if errors.As(err, &unknown) {
+				return usageError{fmt.Errorf("%w; or of the hetero model: %s", err, vars()["hetero_only"])}
+			}
+			return err
 		}
-		return err
+		qp = hp
+	}
+	hetero := qp.Model == registry.ModelHetero
+	dl, err := c.deadlineRule()
+	if err != nil {
+		return usageError{err}
+	}
+	var ho registry.HeteroOptions
+	if c.Ties != "index" && !qp.HasOption("ties") {
+		return usageError{fmt.Errorf("--ties is only for --policy eg-edf or tabu")}
+	}
+	if c.TabuIterations != 0 && !qp.HasOption("iterations") {
+		return usageError{fmt.Errorf("--tabu-iterations is only for --policy tabu")}
+	}
+	if c.TabuIterations < 0 || c.TabuIterations > maxTabuIterations {
+		return usageError{fmt.Errorf("--tabu-iterations %d: want 0..%d", c.TabuIterations, maxTabuIterations)}
+	}
+	if ho.Schedule.Ties, err = schedule.ParseTies(c.Ties); err != nil {
+		return usageError{err}
+	}
+	ho.Schedule.Iterations = c.TabuIterations
+	if hetero && (c.Depth != 0 || c.Order != vars()["order_default"]) {
+		return usageError{fmt.Errorf("--depth and --order are not options of --policy %s (it orders its own queue)", c.Policy)}
 	}
 	if c.Depth != 0 && !qp.HasOption("depth") {
 		return usageError{fmt.Errorf("--depth is only for --policy %s (%s fixes its own depth: see 'schedlab policies')", vars()["depth_policies"], c.Policy)}
@@ -176,7 +219,7 @@ func (c *runCmd) Run(g *globals) error {
 	res, err := experiment.RunTrace(experiment.TraceRun{
 		Trace: c.Trace, Policy: c.Policy, Depth: c.Depth, Order: order, Estimate: est,
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
-		Out: out, SWF: c.SWF, Check: c.Check,
+		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Hetero: ho,
 	})
 	if err != nil {
 		return err
@@ -190,6 +233,14 @@ func (c *runCmd) Run(g *globals) error {
 	fmt.Fprintf(g.stdout, "policy %s, order %s, estimates %s, overrun %s\n\n", r.Policy, r.Order, r.Estimate, r.OnOverrun)
 	if err := res.Result.WriteText(g.stdout); err != nil {
 		return err
+	}
+	if d := res.Deadlines; d != nil {
+		fmt.Fprintf(g.stdout, "\ndeadlines (%s", d.Rule)
+		if d.Factor != "" {
+			fmt.Fprintf(g.stdout, ", factor %s, fraction %g, seed %d", d.Factor, d.Fraction, d.Seed)
+		}
+		fmt.Fprintf(g.stdout, "): %d of %d jobs have one; missed %d = %.2f%% of all jobs, %.2f%% of those with one; system usage %.3f\n",
+			d.WithDeadline, d.Jobs, d.Missed, d.MissedPct, d.MissedOfDeadlinePct, d.Usage)
 	}
 	if c.Check {
 		fmt.Fprintln(g.stdout, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice)")
@@ -344,4 +395,30 @@ type versionCmd struct{}
 func (versionCmd) Run(g *globals) error {
 	_, err := fmt.Fprintf(g.stdout, "schedlab %s\n", Version)
 	return err
+}
+
+// maxTabuIterations bounds --tabu-iterations (each iteration may
+// re-plan machines: a larger budget is a run that never ends).
+const maxTabuIterations = 1_000_000
+
+// deadlineRule reads the --deadline flags.
+func (c *runCmd) deadlineRule() (workload.DeadlineRule, error) {
+	base, err := workload.ParseDeadlineBase(c.Deadline)
+	if err != nil {
+		return workload.DeadlineRule{}, err
+	}
+	if base == workload.DeadlineNone {
+		if c.DeadlineFactor != "2-4" || c.DeadlineFraction != 1 {
+			return workload.DeadlineRule{}, errors.New("--deadline-factor and --deadline-fraction need --deadline estimate or runtime")
+		}
+		return workload.DeadlineRule{Seed: c.Seed}, nil
+	}
+	lo, hi, err := workload.ParseFactorRange(c.DeadlineFactor)
+	if err != nil {
+		return workload.DeadlineRule{}, fmt.Errorf("--deadline-factor: %w", err)
+	}
+	if !(c.DeadlineFraction >= 0 && c.DeadlineFraction <= 1) {
+		return workload.DeadlineRule{}, fmt.Errorf("--deadline-fraction %g: want a number in [0, 1]", c.DeadlineFraction)
+	}
+	return workload.DeadlineRule{Base: base, Min: lo, Max: hi, Fraction: c.DeadlineFraction, Seed: c.Seed}, nil
 }
