@@ -99,6 +99,7 @@ func heteroOptions(sp scenario.Policy, pol registry.Policy) (registry.HeteroOpti
 		}
 	}
 	orDefault(&sp.Ties, "ties")
+	orDefault(&sp.Gaps, "gaps")
 	orDefault(&sp.MachineOrder, "machine_order")
 	orDefault(&sp.Trigger, "trigger")
 	if pol.HasOption("agefactor") {
@@ -114,6 +115,13 @@ func heteroOptions(sp scenario.Policy, pol registry.Policy) (registry.HeteroOpti
 			return o, err
 		}
 		o.Schedule.Ties = ties
+	}
+	if pol.HasOption("gaps") {
+		gaps, err := schedule.ParseGaps(sp.Gaps)
+		if err != nil {
+			return o, err
+		}
+		o.Schedule.Gaps = gaps
 	}
 	if pol.HasOption("iterations") {
 		order, err := schedule.ParseOrder(sp.MachineOrder)

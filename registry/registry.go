@@ -100,7 +100,7 @@ type HeteroOptions struct {
 	// Flex: flexible's priority constants (nil: the paper's,
 	// backfill.DefaultFlex).
 	Flex *backfill.FlexParams
-	// Schedule: eg-edf's and tabu's tie rule, and tabu's iteration
+	// Schedule: eg-edf's and tabu's gap and tie rules, and tabu's iteration
 	// budget, tabu list, machine order and trigger (eg-edf reads only
 	// Ties); its Tabu field is set by the policy.
 	Schedule schedule.Options

@@ -143,7 +143,7 @@ func heteroPolicies() []Policy {
 			if tabu {
 				return schedule.NewTabu(plat, ho.Schedule, r)
 			}
-			return schedule.NewEGEDF(plat, schedule.Options{Ties: ho.Schedule.Ties}, r)
+			return schedule.NewEGEDF(plat, schedule.Options{Ties: ho.Schedule.Ties, Gaps: ho.Schedule.Gaps}, r)
 		}
 		return pol
 	}
@@ -160,12 +160,14 @@ func heteroPolicies() []Policy {
 	}
 	ties := Option{Name: "ties", Key: "policy.ties", Type: TypeEnum, Values: schedule.TieRules(), Default: schedule.TieRules()[0],
 		Doc: "EG-EDF's weight ties go to the lowest machine index (index, the rule as written) or to the machine where the job ends first (end)"}
+	gaps := Option{Name: "gaps", Key: "policy.gaps", Type: TypeEnum, Values: schedule.GapRules(), Default: schedule.GapRules()[0],
+		Doc: "what counts as a gap: finite idle time inside a plan (finite, the rule as written) or also the idle time after it (tail: an idle machine has one)"}
 	return []Policy{
 		queue("fcfs", "the head job goes to the first machine with enough free CPUs", nil),
 		queue("easy", "EASY backfilling over the machines, fastest machine first", nil),
 		queue("flexible", "backfilling by a priority of aging, deadline and wait minimisation", flexOptions()),
-		sched("eg-edf", "schedule-based: earliest gap, else earliest deadline first", false, []Option{ties}),
-		sched("tabu", "schedule-based: EG-EDF improved by tabu search", true, append([]Option{ties}, tabuOptions()...)),
+		sched("eg-edf", "schedule-based: earliest gap, else earliest deadline first", false, []Option{gaps, ties}),
+		sched("tabu", "schedule-based: EG-EDF improved by tabu search", true, append([]Option{gaps, ties}, tabuOptions()...)),
 	}
 }
 

@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/schedule"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/report/plot"
 	"github.com/schedlab/schedlab/stats"
@@ -35,6 +38,8 @@ type kcfg struct {
 	ia     float64
 	bmEst  synth.BMEstRule
 	dl     synth.DeadlineRule
+	gaps   schedule.Gaps // eg-edf, tabu: the gap rule (readings)
+	ties   schedule.Ties // eg-edf, tabu: the tie rule (readings)
 }
 
 type klusacek struct {
@@ -45,7 +50,9 @@ type klusacek struct {
 	dl    synth.DeadlineRule
 }
 
-func (k *klusacek) cfg(policy string, ia float64) kcfg { return kcfg{policy, ia, k.bmEst, k.dl} }
+func (k *klusacek) cfg(policy string, ia float64) kcfg {
+	return kcfg{policy: policy, ia: ia, bmEst: k.bmEst, dl: k.dl}
+}
 
 func (k *klusacek) metric(policy string, ia float64, f func(experiment.HeteroResult) float64) []float64 {
 	return k.col(k.cfg(policy, ia), f)
@@ -68,7 +75,8 @@ func kEvalsPerEvent(r experiment.HeteroResult) float64 {
 
 // KlusacekReading names the reading of the open rules a reproduction
 // uses: the BM_est rule and the deadline rule. Readings, when set, also
-// runs EASY and EG-EDF under every BM_est rule (readings.csv).
+// runs EASY and EG-EDF under every BM_est rule, and EG-EDF and Tabu under
+// every other gap and tie rule (readings.csv).
 type KlusacekReading struct {
 	BMEst    synth.BMEstRule
 	Deadline synth.DeadlineRule
@@ -110,7 +118,12 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 		if err != nil {
 			return experiment.HeteroResult{}, err
 		}
-		return experiment.RunHetero(experiment.HeteroRun{Machines: synth.PaperMachines(), Jobs: jobs, Policy: pol.NewHetero,
+		var ho registry.HeteroOptions
+		ho.Schedule.Gaps, ho.Schedule.Ties = c.gaps, c.ties
+		build := func(p platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error) {
+			return pol.NewHeteroWith(p, seed, rep, ho)
+		}
+		return experiment.RunHetero(experiment.HeteroRun{Machines: synth.PaperMachines(), Jobs: jobs, Policy: build,
 			Seed: opt.Seed, Replication: rep})
 	}, func(r experiment.HeteroResult) int64 { return r.Jobs })
 
@@ -126,10 +139,11 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 			b, _ := synth.ParseBMEst(bm)
 			for _, p := range readingPolicies {
 				for _, ia := range k.rates {
-					cfgs = append(cfgs, kcfg{p, ia, b, rd.Deadline})
+					cfgs = append(cfgs, kcfg{policy: p, ia: ia, bmEst: b, dl: rd.Deadline})
 				}
 			}
 		}
+		cfgs = append(cfgs, k.gapTieReadings()...)
 	}
 	if err := k.eval(cfgs); err != nil {
 		return nil, err
@@ -152,7 +166,7 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 			b, _ := synth.ParseBMEst(bm)
 			for _, p := range readingPolicies {
 				for _, ia := range k.rates {
-					c := kcfg{p, ia, b, rd.Deadline}
+					c := kcfg{policy: p, ia: ia, bmEst: b, dl: rd.Deadline}
 					name := fmt.Sprintf("bm_est=%s/%s/ia%g", bm, p, ia)
 					for _, m := range []struct {
 						n string
@@ -161,6 +175,15 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 						r.Items = append(r.Items, withFile(item(name+"/"+m.n, math.NaN(), k.col(c, m.f)), "readings.csv"))
 					}
 				}
+			}
+		}
+		for _, c := range k.gapTieReadings() {
+			name := fmt.Sprintf("gaps=%s,ties=%s/%s/ia%g", c.gaps, c.ties, c.policy, c.ia)
+			for _, m := range []struct {
+				n string
+				f func(experiment.HeteroResult) float64
+			}{{"usage", kUsage}, {"missed_pct", kMissed}, {"slowdown", kSlowdown}} {
+				r.Items = append(r.Items, withFile(item(name+"/"+m.n, math.NaN(), k.col(c, m.f)), "readings.csv"))
 			}
 		}
 	}
@@ -184,6 +207,27 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 		"The paper publishes figures without numbers; its claims are checked in words (claims.csv).",
 		"Decision cost is reported deterministically: plan evaluations per scheduling event for EG-EDF and Tabu, and the mean queue the queue-based policies scan at an event; the wall-clock time per event is printed by the command, not written to the deterministic files.")
 	return r, nil
+}
+
+// gapTieReadings are EG-EDF and Tabu under the gap and tie rules other
+// than the default (finite gaps, ties to the lowest index), at every rate.
+func (k *klusacek) gapTieReadings() []kcfg {
+	var out []kcfg
+	for _, g := range []schedule.Gaps{schedule.GapFinite, schedule.GapTail} {
+		for _, t := range []schedule.Ties{schedule.TieIndex, schedule.TieEnd} {
+			if g == schedule.GapFinite && t == schedule.TieIndex {
+				continue
+			}
+			for _, p := range []string{"eg-edf", "tabu"} {
+				for _, ia := range k.rates {
+					c := k.cfg(p, ia)
+					c.gaps, c.ties = g, t
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	return out
 }
 
 func withFile(it Item, file string) Item {

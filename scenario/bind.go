@@ -117,6 +117,8 @@ func bind(s *Scenario, path string) any {
 		return &p.BoostValue
 	case "policy.pin_reservation":
 		return &p.PinReservation
+	case "policy.gaps":
+		return &p.Gaps
 	case "policy.ties":
 		return &p.Ties
 	case "policy.iterations":
@@ -357,6 +359,7 @@ var keyParts = map[string][]keyPart{
 		{name: "dmin", path: "policy.deadline_min", omitDefault: true, zeroDistinct: true},
 		{name: "boost", path: "policy.boostvalue", omitDefault: true, zeroDistinct: true},
 		{name: "pin", path: "policy.pin_reservation", omitDefault: true, zeroDistinct: true},
+		{name: "gaps", path: "policy.gaps", omitDefault: true},
 		{name: "ties", path: "policy.ties", omitDefault: true},
 		{name: "iter", path: "policy.iterations", omitDefault: true},
 		{name: "tl", path: "policy.tabu_length", omitDefault: true},

@@ -116,7 +116,8 @@ type Policy struct {
 	// hetero: flexible's priority constants (defaults: the paper's)
 	AgeFactor, DeadlineK, DeadlineMax, DeadlineMin, BoostValue float64
 	PinReservation                                             bool
-	// hetero: eg-edf's and tabu's weight ties
+	// hetero: eg-edf's and tabu's gap rule and weight ties
+	Gaps string // "finite" (default) | "tail"
 	Ties string // "index" (default) | "end"
 	// hetero: tabu's search (docs/scheduling.md)
 	Iterations   int     // iteration budget of one search; 0 = 2 x planned jobs

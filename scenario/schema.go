@@ -267,7 +267,7 @@ var sections = map[string][]string{
 		"cpus_min", "cpus_max", "estimated_min", "estimated_max", "deadline_fraction", "deadline", "deadline_factor_min", "deadline_factor_max", "bm_est"},
 	"policy": {"queue", "depth", "order", "grid", "allocation_interval", "random_fraction", "local", "normalize_load", "approach", "threshold", "empty_queue", "examine",
 		"agefactor", "deadline_k", "deadline_max", "deadline_min", "boostvalue", "pin_reservation",
-		"ties", "iterations", "tabu_length", "machine_order", "trigger", "every", "interval"},
+		"gaps", "ties", "iterations", "tabu_length", "machine_order", "trigger", "every", "interval"},
 }
 
 func fieldOf(path string) *field {

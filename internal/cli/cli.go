@@ -103,6 +103,7 @@ type runCmd struct {
 	Seed             uint64  `default:"1" group:"deadlines" help:"Seed of the deadline draws (and of tabu's random machine order)."`
 	Ties             string  `default:"index" enum:"${tie_rules}" help:"eg-edf, tabu: EG-EDF's weight ties go to the lowest machine index (index) or to the machine where the job ends first (end)."`
 	TabuIterations   int     `placeholder:"N" help:"tabu: the iteration budget of one search (0 = 2 x the jobs planned)."`
+	Gaps             string  `default:"finite" enum:"${gap_rules}" help:"eg-edf, tabu: a gap is finite idle time inside a plan (finite) or also the idle time after it (tail)."`
 }
 
 // vars are the names the flags' help and enumerations show, from the
@@ -131,6 +132,7 @@ func vars() kong.Vars {
 		"hetero_only":      strings.Join(heteroOnly, ", "),
 		"deadline_rules":   strings.Join(workload.DeadlineBases(), ","),
 		"tie_rules":        strings.Join(schedule.TieRules(), ","),
+		"gap_rules":        strings.Join(schedule.GapRules(), ","),
 		"queue_policies":   strings.Join(registry.Names(registry.ModelCluster, registry.KindQueue), ", "),
 		"depth_policies":   orList(depth),
 		"simple_policies":  strings.Join(simple, ","),
@@ -171,8 +173,11 @@ func (c *runCmd) Run(g *globals) error {
 		return usageError{err}
 	}
 	var ho registry.HeteroOptions
-	if c.Ties != "index" && !qp.HasOption("ties") {
-		return usageError{fmt.Errorf("--ties is only for --policy eg-edf or tabu")}
+	if (c.Ties != "index" || c.Gaps != "finite") && !qp.HasOption("ties") {
+		return usageError{fmt.Errorf("--ties and --gaps are only for --policy eg-edf or tabu")}
+	}
+	if ho.Schedule.Gaps, err = schedule.ParseGaps(c.Gaps); err != nil {
+		return usageError{err}
 	}
 	if c.TabuIterations != 0 && !qp.HasOption("iterations") {
 		return usageError{fmt.Errorf("--tabu-iterations is only for --policy tabu")}

@@ -312,3 +312,41 @@ func TestWeightTies(t *testing.T) {
 		t.Errorf("ParseTies(nearest): %v", err)
 	}
 }
+
+// Tail gaps: an idle machine offers its CPUs at once. Machine 1 lacks the
+// memory of jobs 1 and 2, so they go to machine 0 whatever the rule.
+func TestTailGaps(t *testing.T) {
+	for _, tc := range []struct {
+		gaps Gaps
+		ties Ties
+		want string // job 3's start at t=1
+	}{
+		{GapFinite, TieIndex, ""}, {GapFinite, TieEnd, ""},
+		{GapTail, TieIndex, ""}, {GapTail, TieEnd, "3@1"},
+	} {
+		h := newHarness(t, []platform.Machine{{CPUs: 2, Mem: 1000}, {CPUs: 2, Mem: 100}}, Options{Gaps: tc.gaps, Ties: tc.ties})
+		// t=0: job 1 (2 CPUs, 10) runs [0,10) on machine 0; job 2 (1 CPU,
+		// 20) is planned [10,30) there (no finite gap: it ends after the
+		// makespan 10; EDF or the tail gap, machine 0 alone).
+		sub := func(now float64, id job.ID, procs int, est, mem float64) {
+			h.procs[id] = procs
+			h.p.Submit(now, job.Info{ID: id, Submit: now, Procs: procs, Estimate: est, Mem: mem})
+		}
+		sub(0, 1, 2, 10, 200)
+		sub(0, 2, 1, 20, 200)
+		h.wantPlan(0, "1[0,10) 2[10,30)")
+		if got := h.schedule(0); got != "1@0" {
+			t.Fatalf("%v/%v: t=0 starts %q", tc.gaps, tc.ties, got)
+		}
+		// t=1: job 3 (1 CPU, 5, no memory). Machine 0: before job 2 it
+		// runs [10,15) and job 2 still starts at 10 (the other CPU):
+		// a finite gap, weight 0 + 1/2 (nondelayed 2 -> 3). Machine 1 is
+		// idle: no finite gap; its tail gives [1,6), makespan still 30,
+		// the same weight: a tie, won by machine 0 (index) or by the
+		// earlier end 6 < 15 (end).
+		sub(1, 3, 1, 5, 0)
+		if got := h.schedule(1); got != tc.want {
+			t.Errorf("gaps %v, ties %v: t=1 starts %q, want %q", tc.gaps, tc.ties, got, tc.want)
+		}
+	}
+}

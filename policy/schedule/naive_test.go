@@ -23,6 +23,7 @@ type naive struct {
 	tabuLen  int        // 0: min(10, planned/2)
 	rnd      *rand.Rand // random machine order when set
 	byEnd    bool       // weight ties: earliest end of the job (else lowest index)
+	tail     bool       // the idle time after a plan counts as a gap
 	perm     []int
 	every    int     // Tabu after every every-th arrival (0: each)
 	interval float64 // Tabu at the first pass at or after each multiple (0: off)
@@ -49,7 +50,7 @@ func newNaive(p platform.Platform, o Options, r *rand.Rand) *naive {
 	if o.Order == OrderRandom {
 		n.rnd = r
 	}
-	n.byEnd = o.Ties == TieEnd
+	n.byEnd, n.tail = o.Ties == TieEnd, o.Gaps == GapTail
 	switch o.Trigger {
 	case EveryN:
 		n.every = max(o.Every, 1)
@@ -128,7 +129,7 @@ func (n *naive) gap(now float64, m int, j *nJob) (int, bool) {
 	old, ms := n.planOf(m, now, n.lists[m])
 	for pos := 0; pos <= len(n.lists[m]); pos++ {
 		starts, _ := n.planOf(m, now, with(n.lists[m], pos, j))
-		if starts[pos]+n.dur(j, m) > ms {
+		if !n.tail && starts[pos]+n.dur(j, m) > ms {
 			continue
 		}
 		same := true

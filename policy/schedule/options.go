@@ -97,6 +97,45 @@ func ParseTies(s string) (Ties, error) {
 	return 0, fmt.Errorf("unknown tie rule %q (want %s)", s, strings.Join(TieRules(), " or "))
 }
 
+// Gaps says which places in a machine's plan count as gaps.
+type Gaps uint8
+
+const (
+	// GapFinite: a gap is finite idle time inside the plan; appending
+	// counts only if the job ends by the machine's makespan (the rule as
+	// written: an idle machine has no gap).
+	GapFinite Gaps = iota
+	// GapTail: the idle time after the plan's last job counts too, so
+	// appending is a gap everywhere and an idle machine offers its CPUs
+	// at once; the weight then also sees the makespan a gap raises. EDF
+	// insertion is reached only when no machine can hold the job. The
+	// authors' later simulator keeps such a tail hole.
+	GapTail
+)
+
+func (g Gaps) String() string {
+	switch g {
+	case GapFinite:
+		return "finite"
+	case GapTail:
+		return "tail"
+	}
+	return fmt.Sprintf("Gaps(%d)", g)
+}
+
+// GapRules lists the gap rules' names, the default first.
+func GapRules() []string { return []string{GapFinite.String(), GapTail.String()} }
+
+// ParseGaps reads a gap rule's name (GapRules).
+func ParseGaps(s string) (Gaps, error) {
+	for _, g := range []Gaps{GapFinite, GapTail} {
+		if g.String() == s {
+			return g, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown gap rule %q (want %s)", s, strings.Join(GapRules(), " or "))
+}
+
 // Options configures the policy. The zero value is EG-EDF without Tabu
 // search.
 type Options struct {
@@ -121,6 +160,9 @@ type Options struct {
 	// decisions under Tabu search; Tabu's own moves take the first machine
 	// with a positive weight).
 	Ties Ties
+	// Gaps says what counts as a gap (EG-EDF's decisions and Tabu's
+	// moves).
+	Gaps Gaps
 }
 
 // validate reports every problem at once; r is the constructor's random
@@ -164,6 +206,9 @@ func (o Options) validate(hasRand bool) error {
 		}
 	default:
 		bad("unknown trigger %v (want each-arrival, every-n or interval)", o.Trigger)
+	}
+	if o.Gaps != GapFinite && o.Gaps != GapTail {
+		bad("unknown gap rule %v (want finite or tail)", o.Gaps)
 	}
 	if o.Ties != TieIndex && o.Ties != TieEnd {
 		bad("unknown tie rule %v (want index or end)", o.Ties)

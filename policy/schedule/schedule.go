@@ -284,6 +284,9 @@ func (p *Policy) earliestGap(m int, now float64, j *entry) (pos int, s, e float6
 	mc := &p.ms[m]
 	d := p.dur(j, m)
 	horizon := max(mc.ms, now)
+	if p.opt.Gaps == GapTail {
+		horizon = math.Inf(1)
+	}
 	if now+d > horizon {
 		return 0, 0, 0, false // J cannot end by the makespan anywhere
 	}
@@ -398,7 +401,7 @@ func (p *Policy) place(now float64, j *entry) bool {
 	// With TieEnd a tie goes to the earlier end: a held candidate is
 	// then beaten only by a weight as high and an earlier end, and j's
 	// end on m is at least now + its duration there.
-	byEnd := p.opt.Ties == TieEnd
+	byEnd, tail := p.opt.Ties == TieEnd, p.opt.Gaps == GapTail
 	best, bestPos := -1, 0
 	var bestS, bestE, bestW float64
 	wMeet := weight(msOld, msOld, ndOld, ndOld+1)
@@ -407,8 +410,12 @@ func (p *Policy) place(now float64, j *entry) bool {
 			continue
 		}
 		if best >= 0 {
+			// Finite gaps end by the makespan: a machine where j misses
+			// its deadline scores 0 <= the held weight. Tail gaps may
+			// raise the makespan, so only the best possible weight
+			// ends the scan.
 			lo := now + p.dur(j, m)
-			if !byEnd && (bestW >= wMeet || lo > j.deadline) || byEnd && lo >= bestE && (bestW >= wMeet || lo > j.deadline) {
+			if (bestW >= wMeet || !tail && lo > j.deadline) && (!byEnd || lo >= bestE) {
 				continue
 			}
 		}
