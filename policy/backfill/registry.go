@@ -60,7 +60,7 @@ func descs() []Desc {
 			build: func(o Options) (policy.QueueScheduler, error) { return NewFCFS(), nil }},
 		{Name: "firstfit", Summary: "greedy first-fit, no reservation: every waiting job that fits the free processors starts, in queue order (hafshejani-2012's \"backfilling\")",
 			Orders: Orders(),
-			build: func(o Options) (policy.QueueScheduler, error) { return NewFirstFit(o.Order), nil }},
+			build:  func(o Options) (policy.QueueScheduler, error) { return NewFirstFit(o.Order), nil }},
 		{Name: "easy", Summary: "EASY backfilling (Lifka): one reservation for the head job, later jobs backfill around it",
 			Orders: Orders(),
 			build: func(o Options) (policy.QueueScheduler, error) {
