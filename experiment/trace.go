@@ -11,6 +11,7 @@ import (
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/validate"
@@ -32,6 +33,13 @@ type TraceRun struct {
 	Out      string            // output folder; "" writes no files
 	SWF      bool              // also write Out/schedule.swf
 	Check    bool              // validate the produced schedule independently
+	// Window is the window rule of a policy that schedules threads
+	// (registry Traits.Threads: matrix); "" = its default. Other policies
+	// refuse it.
+	Window string
+	// Threads also writes Out/threads.csv, one row per thread, for a
+	// policy that schedules threads.
+	Threads bool
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -87,6 +95,15 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err != nil {
 		return nil, err
 	}
+	threads := qp.Traits.Threads
+	switch {
+	case cfg.Window != "" && !threads:
+		return nil, fmt.Errorf("a window rule (%q) is only for a policy that schedules threads, not %s", cfg.Window, cfg.Policy)
+	case cfg.Threads && !threads:
+		return nil, fmt.Errorf("per-thread records are only for a policy that schedules threads, not %s", cfg.Policy)
+	case cfg.Threads && cfg.Out == "":
+		return nil, errors.New("per-thread records need an output folder")
+	}
 	if cfg.Procs < 0 {
 		return nil, fmt.Errorf("--procs must be positive, got %d", cfg.Procs)
 	}
@@ -104,7 +121,15 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
 	}
-	pol, err := qp.NewQueue(backfill.Options{Procs: procs, Depth: cfg.Depth, Order: order})
+	var pol policy.QueueScheduler
+	if threads {
+		if order != backfill.OrderFCFS || cfg.Depth != 0 {
+			return nil, fmt.Errorf("policy %s takes no queue order or depth: it forms its windows in submit order", cfg.Policy)
+		}
+		pol, err = qp.NewThreadQueue(cfg.Window)
+	} else {
+		pol, err = qp.NewQueue(backfill.Options{Procs: procs, Depth: cfg.Depth, Order: order})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +144,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	var jobsCSV *metrics.JobsCSV
 	var jobsFile *os.File
 	var swfOut *metrics.SWFSchedule
+	var threadsCSV *metrics.ThreadsCSV
 	if cfg.Out != "" {
 		if out, err = newOutDir(cfg.Out); err != nil {
 			return nil, err
@@ -144,6 +170,13 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			swfOut = metrics.NewSWFSchedule(f, h)
 			lis = append(lis, swfOut)
 		}
+		if cfg.Threads {
+			f, err := out.create("threads.csv")
+			if err != nil {
+				return nil, err
+			}
+			threadsCSV = metrics.NewThreadsCSV(f)
+		}
 	} else if cfg.Check {
 		return nil, errors.New("--check needs --out (it re-reads the written jobs.csv)")
 	}
@@ -154,11 +187,32 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	defer pre.Close()
 	var wsrc workload.Source = pre
 	var rec *recordingSource
-	if cfg.Check {
+	if cfg.Check && !threads {
 		rec = &recordingSource{src: wsrc}
 		wsrc = rec
 	}
-	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: wsrc, Listener: lis, Continue: cfg.Continue})
+	var klis engine.Listener = lis
+	var fold *metrics.ThreadFold
+	var threadRecs *threadRecorder
+	if threads {
+		// The kernel runs threads; the fold hands the listeners jobs.
+		wsrc = workload.Threads(wsrc)
+		if cfg.Check {
+			rec = &recordingSource{src: wsrc}
+			wsrc = rec
+			threadRecs = &threadRecorder{}
+		}
+		fold = metrics.NewThreadFold(lis)
+		kt := engine.Tee{fold}
+		if threadsCSV != nil {
+			kt = append(kt, threadsCSV)
+		}
+		if threadRecs != nil {
+			kt = append(kt, threadRecs)
+		}
+		klis = kt
+	}
+	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: wsrc, Listener: klis, Continue: cfg.Continue})
 	if err != nil {
 		return nil, err
 	}
@@ -179,6 +233,17 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		Counts: counts,
 		Engine: eng.Stats(),
 	}
+	if fold != nil {
+		if err = fold.Err(); err != nil {
+			return nil, err
+		}
+		// A job's threads need not run side by side: utilization is the
+		// threads' CPU time, not procs x (last end - first start).
+		res.Utilization = 0
+		if span := res.Makespan - res.FirstSubmit; span > 0 {
+			res.Utilization = fold.Work() / (float64(procs) * span)
+		}
+	}
 	if s := counts.Skipped(); s > 0 {
 		res.Run.SkipDetail = fmt.Sprintf("%d without submit time, %d without runtime, %d without processor count",
 			counts.SkippedNoSubmit, counts.SkippedNoRuntime, counts.SkippedNoProcs)
@@ -194,7 +259,20 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			return nil, fmt.Errorf("output: %w", err)
 		}
 	}
-	if cfg.Check {
+	if threadsCSV != nil {
+		if err = threadsCSV.Flush(); err != nil {
+			return nil, fmt.Errorf("output: %w", err)
+		}
+	}
+	if cfg.Check && threads {
+		// The threads are the schedule: each holds one CPU over its own
+		// interval (a job's CPUs are reused by other jobs' threads between
+		// its first start and last end, which a job-level check would call
+		// a conflict).
+		if err = validate.Check(rec.jobs, threadRecs.recs, validate.Options{Procs: procs, Kill: !cfg.Continue}); err != nil {
+			return nil, fmt.Errorf("check: the thread schedule is invalid: %w", err)
+		}
+	} else if cfg.Check {
 		if err = checkSchedule(jobsFile.Name(), rec.jobs, procs, !cfg.Continue); err != nil {
 			return nil, err
 		}
@@ -210,6 +288,26 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// threadRecorder keeps every thread's record for validate.Check.
+type threadRecorder struct {
+	engine.NopListener
+	recs []validate.Rec
+}
+
+func (t *threadRecorder) JobFinished(now float64, r *engine.Record) {
+	t.add(r, validate.StateCompleted)
+}
+func (t *threadRecorder) JobKilled(now float64, r *engine.Record) { t.add(r, validate.StateWalltime) }
+
+func (t *threadRecorder) add(r *engine.Record, state string) {
+	var cpus []validate.Interval
+	for i := 0; i+1 < len(r.CPUs); i += 2 {
+		cpus = append(cpus, validate.Interval{Lo: int(r.CPUs[i]), Hi: int(r.CPUs[i+1])})
+	}
+	t.recs = append(t.recs, validate.Rec{ID: int64(r.Job.ID), Submit: r.Job.Submit, Start: r.Start, Finish: r.End,
+		Procs: r.Job.Procs, State: state, CPUs: cpus})
 }
 
 func checkSchedule(path string, in []validate.Input, procs int, kill bool) error {
