@@ -280,3 +280,8 @@ func (m *Matrix) form(now float64) {
 	}
 	m.qh += w
 }
+
+// SetOnWindow sets the function told of every window formed (nil: none);
+// a runner that built the policy by name uses it to find the windows'
+// head jobs.
+func (m *Matrix) SetOnWindow(f func(w Window)) { m.opt.OnWindow = f }
