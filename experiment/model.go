@@ -190,12 +190,31 @@ func runClusterSynthetic(s scenario.Scenario, rep int, order backfill.Order, ext
 	if err != nil {
 		return metrics.Result{}, err
 	}
-	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: src, Listener: append(engine.Tee{sum}, extra...)})
+	var wsrc engine.Source = src
+	var lis engine.Listener = append(engine.Tee{sum}, extra...)
+	var fold *metrics.ThreadFold
+	if qp.Traits.Threads {
+		// The policy schedules threads: split the jobs, fold the records.
+		// Poisson jobs use one CPU each (a job is its one thread), so the
+		// summary's utilization needs no correction.
+		if pol, err = qp.NewThreadQueue(""); err != nil {
+			return metrics.Result{}, err
+		}
+		wsrc, fold = workload.Threads(src), metrics.NewThreadFold(lis)
+		lis = fold
+	}
+	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: wsrc, Listener: lis})
 	if err != nil {
 		return metrics.Result{}, err
 	}
 	if err := eng.Run(); err != nil {
 		return metrics.Result{}, err
 	}
-	return sum.Result(), nil
+	res := sum.Result()
+	if fold != nil {
+		if err := fold.Err(); err != nil {
+			return metrics.Result{}, err
+		}
+	}
+	return res, nil
 }

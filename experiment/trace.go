@@ -40,6 +40,13 @@ type TraceRun struct {
 	Deadlines workload.DeadlineRule
 	// Hetero holds the options of a hetero-model policy.
 	Hetero registry.HeteroOptions
+	// Window is the window rule of a policy that schedules threads
+	// (registry Traits.Threads: matrix); "" = its default. Other policies
+	// refuse it.
+	Window string
+	// Threads also writes Out/threads.csv, one row per thread, for a
+	// policy that schedules threads.
+	Threads bool
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -84,22 +91,6 @@ type TraceDeadlines struct {
 	Usage               float64 `json:"usage"`
 }
 
-// tracePolicy looks name up among the cluster's queue policies, then among
-// the hetero model's (flexible, eg-edf, tabu), and builds it for plat.
-func tracePolicy(cfg TraceRun, plat platform.Platform, procs int) (policy.QueueScheduler, bool, error) {
-	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, cfg.Policy)
-	if err == nil {
-		pol, err := qp.NewQueue(backfill.Options{Procs: procs, Depth: cfg.Depth, Order: cfg.Order})
-		return pol, false, err
-	}
-	hp, herr := registry.Lookup(registry.ModelHetero, registry.KindQueue, cfg.Policy)
-	if herr != nil {
-		return nil, false, err // the cluster's error lists the cluster's names
-	}
-	pol, err := hp.NewHeteroWith(plat, cfg.Deadlines.Seed, 0, cfg.Hetero)
-	return pol, true, err
-}
-
 // recordingSource keeps the jobs it passes on, for --check.
 type recordingSource struct {
 	src  workload.Source
@@ -127,10 +118,23 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err := cfg.Deadlines.Check(); err != nil {
 		return nil, err
 	}
-	if _, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, cfg.Policy); err != nil {
-		if _, herr := registry.Lookup(registry.ModelHetero, registry.KindQueue, cfg.Policy); herr != nil {
-			return nil, err
+	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, cfg.Policy)
+	hetero := false
+	if err != nil {
+		hp, herr := registry.Lookup(registry.ModelHetero, registry.KindQueue, cfg.Policy)
+		if herr != nil {
+			return nil, err // the cluster's error lists the cluster's names
 		}
+		qp, hetero = hp, true
+	}
+	threads := qp.Traits.Threads
+	switch {
+	case cfg.Window != "" && !threads:
+		return nil, fmt.Errorf("a window rule (%q) is only for a policy that schedules threads, not %s", cfg.Window, cfg.Policy)
+	case cfg.Threads && !threads:
+		return nil, fmt.Errorf("per-thread records are only for a policy that schedules threads, not %s", cfg.Policy)
+	case cfg.Threads && cfg.Out == "":
+		return nil, errors.New("per-thread records need an output folder")
 	}
 	if cfg.Procs < 0 {
 		return nil, fmt.Errorf("--procs must be positive, got %d", cfg.Procs)
@@ -149,7 +153,18 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
 	}
-	pol, hetero, err := tracePolicy(cfg, plat, procs)
+	var pol policy.QueueScheduler
+	switch {
+	case hetero:
+		pol, err = qp.NewHeteroWith(plat, cfg.Deadlines.Seed, 0, cfg.Hetero)
+	case threads:
+		if order != backfill.OrderFCFS || cfg.Depth != 0 {
+			return nil, fmt.Errorf("policy %s takes no queue order or depth: it forms its windows in submit order", cfg.Policy)
+		}
+		pol, err = qp.NewThreadQueue(cfg.Window)
+	default:
+		pol, err = qp.NewQueue(backfill.Options{Procs: procs, Depth: cfg.Depth, Order: order})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -170,6 +185,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	var jobsCSV *metrics.JobsCSV
 	var jobsFile *os.File
 	var swfOut *metrics.SWFSchedule
+	var threadsCSV *metrics.ThreadsCSV
 	if cfg.Out != "" {
 		if out, err = newOutDir(cfg.Out); err != nil {
 			return nil, err
@@ -199,6 +215,13 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			swfOut = metrics.NewSWFSchedule(f, h)
 			lis = append(lis, swfOut)
 		}
+		if cfg.Threads {
+			f, err := out.create("threads.csv")
+			if err != nil {
+				return nil, err
+			}
+			threadsCSV = metrics.NewThreadsCSV(f)
+		}
 	} else if cfg.Check {
 		return nil, errors.New("--check needs --out (it re-reads the written jobs.csv)")
 	}
@@ -212,11 +235,32 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, err
 	}
 	var rec *recordingSource
-	if cfg.Check {
+	if cfg.Check && !threads {
 		rec = &recordingSource{src: wsrc}
 		wsrc = rec
 	}
-	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: wsrc, Listener: lis, Continue: cfg.Continue})
+	var klis engine.Listener = lis
+	var fold *metrics.ThreadFold
+	var threadRecs *threadRecorder
+	if threads {
+		// The kernel runs threads; the fold hands the listeners jobs.
+		wsrc = workload.Threads(wsrc)
+		if cfg.Check {
+			rec = &recordingSource{src: wsrc}
+			wsrc = rec
+			threadRecs = &threadRecorder{}
+		}
+		fold = metrics.NewThreadFold(lis)
+		kt := engine.Tee{fold}
+		if threadsCSV != nil {
+			kt = append(kt, threadsCSV)
+		}
+		if threadRecs != nil {
+			kt = append(kt, threadRecs)
+		}
+		klis = kt
+	}
+	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: wsrc, Listener: klis, Continue: cfg.Continue})
 	if err != nil {
 		return nil, err
 	}
@@ -246,6 +290,17 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			res.Deadlines.Fraction, res.Deadlines.Seed = r.Fraction, r.Seed
 		}
 	}
+	if fold != nil {
+		if err = fold.Err(); err != nil {
+			return nil, err
+		}
+		// A job's threads need not run side by side: utilization is the
+		// threads' CPU time, not procs x (last end - first start).
+		res.Utilization = 0
+		if span := res.Makespan - res.FirstSubmit; span > 0 {
+			res.Utilization = fold.Work() / (float64(procs) * span)
+		}
+	}
 	if s := counts.Skipped(); s > 0 {
 		res.Run.SkipDetail = fmt.Sprintf("%d without submit time, %d without runtime, %d without processor count",
 			counts.SkippedNoSubmit, counts.SkippedNoRuntime, counts.SkippedNoProcs)
@@ -261,7 +316,20 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			return nil, fmt.Errorf("output: %w", err)
 		}
 	}
-	if cfg.Check {
+	if threadsCSV != nil {
+		if err = threadsCSV.Flush(); err != nil {
+			return nil, fmt.Errorf("output: %w", err)
+		}
+	}
+	if cfg.Check && threads {
+		// The threads are the schedule: each holds one CPU over its own
+		// interval (a job's CPUs are reused by other jobs' threads between
+		// its first start and last end, which a job-level check would call
+		// a conflict).
+		if err = validate.Check(rec.jobs, threadRecs.recs, validate.Options{Procs: procs, Kill: !cfg.Continue}); err != nil {
+			return nil, fmt.Errorf("check: the thread schedule is invalid: %w", err)
+		}
+	} else if cfg.Check {
 		if err = checkSchedule(jobsFile.Name(), rec.jobs, procs, !cfg.Continue); err != nil {
 			return nil, err
 		}
@@ -277,6 +345,26 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// threadRecorder keeps every thread's record for validate.Check.
+type threadRecorder struct {
+	engine.NopListener
+	recs []validate.Rec
+}
+
+func (t *threadRecorder) JobFinished(now float64, r *engine.Record) {
+	t.add(r, validate.StateCompleted)
+}
+func (t *threadRecorder) JobKilled(now float64, r *engine.Record) { t.add(r, validate.StateWalltime) }
+
+func (t *threadRecorder) add(r *engine.Record, state string) {
+	var cpus []validate.Interval
+	for i := 0; i+1 < len(r.CPUs); i += 2 {
+		cpus = append(cpus, validate.Interval{Lo: int(r.CPUs[i]), Hi: int(r.CPUs[i+1])})
+	}
+	t.recs = append(t.recs, validate.Rec{ID: int64(r.Job.ID), Submit: r.Job.Submit, Start: r.Start, Finish: r.End,
+		Procs: r.Job.Procs, State: state, CPUs: cpus})
 }
 
 func checkSchedule(path string, in []validate.Input, procs int, kill bool) error {

@@ -4,7 +4,7 @@
 //
 // A Model (cluster, grid, gang, and hetero, listed but not implemented
 // yet) selects policies of one or more kinds by name: the cluster's queue
-// policy (fcfs, easy, conservative, backfill), the grid's grid scheduler
+// policy (fcfs, firstfit, easy, conservative, backfill), the grid's grid scheduler
 // (random, realtime, deferred, hybrid) and local scheduler (random, sq,
 // 2rsq), the gang model's approach (1, 2). Each Policy has a one-line
 // summary, typed options (name, scenario key, type, allowed values or

@@ -70,6 +70,12 @@ type Traits struct {
 	// sites, so the largest gang must fit all sites together rather than
 	// the largest site.
 	SplitsGangs bool
+	// Threads (cluster queue policies): the policy schedules one-processor
+	// threads, not jobs (hafshejani-2012's matrix scanning). A runner
+	// splits the workload with workload.Threads, builds the policy with
+	// NewThreadQueue and folds the records back into jobs with
+	// metrics.ThreadFold.
+	Threads bool
 }
 
 // Policy is one registered policy: a name within a model and kind, its
@@ -88,6 +94,9 @@ type Policy struct {
 	grid  func(grid.Options, *rand.Rand) (policy.GridScheduler, error)
 	local func(*rand.Rand) policy.LocalScheduler
 	gang  func(gang.Options, *rand.Rand) (policy.GangPolicy, error)
+	// threads builds a policy with the Threads trait for a window rule
+	// ("" = its default).
+	threads func(window string) (policy.QueueScheduler, error)
 	// hetero builds a policy of the heterogeneous model for a platform;
 	// seed and rep give it its own random stream when it needs one.
 	hetero func(p platform.Platform, seed uint64, rep int, o HeteroOptions) (policy.QueueScheduler, error)
@@ -330,6 +339,15 @@ func (p Policy) NewQueue(o backfill.Options) (policy.QueueScheduler, error) {
 		return nil, p.cannot(KindQueue)
 	}
 	return p.queue(o)
+}
+
+// NewThreadQueue builds a queue policy with the Threads trait for the
+// window rule window ("" = the default; see policy/matrix.ParseWindow).
+func (p Policy) NewThreadQueue(window string) (policy.QueueScheduler, error) {
+	if p.threads == nil {
+		return nil, fmt.Errorf("%s %s of model %s does not schedule threads (a window rule is only for a policy that does)", p.Kind, p.Name, p.Model)
+	}
+	return p.threads(window)
 }
 
 // NewGridScheduler builds a grid scheduler (kind KindGrid); r is its

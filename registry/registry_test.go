@@ -74,7 +74,7 @@ func TestNames(t *testing.T) {
 		model, kind string
 		want        []string
 	}{
-		{ModelCluster, KindQueue, []string{"fcfs", "easy", "conservative", "backfill"}},
+		{ModelCluster, KindQueue, []string{"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix"}},
 		{ModelGrid, KindGrid, []string{"random", "realtime", "deferred", "hybrid"}},
 		{ModelGrid, KindLocal, []string{"random", "sq", "2rsq"}},
 		{ModelGang, KindApproach, []string{"1", "2"}},
@@ -240,7 +240,7 @@ func TestUnknownNames(t *testing.T) {
 		msg               string
 	}{
 		{ModelCluster, KindQueue, "nope", "policy", Names(ModelCluster, KindQueue),
-			`unknown policy "nope" (known: fcfs, easy, conservative, backfill)`},
+			`unknown policy "nope" (known: fcfs, firstfit, easy, conservative, backfill, matrix)`},
 		{ModelGrid, KindGrid, "fastest", "grid scheduler", Names(ModelGrid, KindGrid),
 			`unknown grid scheduler "fastest" (known: random, realtime, deferred, hybrid)`},
 		{ModelGrid, KindLocal, "fastest", "local scheduler", Names(ModelGrid, KindLocal),
@@ -298,7 +298,7 @@ func TestKindOptions(t *testing.T) {
 		want        []string
 		takers      [][]string
 	}{
-		{ModelCluster, KindQueue, []string{"depth", "order"}, [][]string{{"backfill"}, {"fcfs", "easy", "conservative", "backfill"}}},
+		{ModelCluster, KindQueue, []string{"depth", "order"}, [][]string{{"backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix"}}},
 		{ModelGrid, KindGrid, []string{"allocation_interval", "random_fraction", "normalize_load"},
 			[][]string{{"deferred", "hybrid"}, {"hybrid"}, {"realtime", "deferred", "hybrid"}}},
 		{ModelGrid, KindLocal, nil, nil},

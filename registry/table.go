@@ -49,6 +49,7 @@ func models() []Model {
 func policies() []Policy {
 	var out []Policy
 	out = append(out, queuePolicies()...)
+	out = append(out, threadPolicies()...)
 	out = append(out, gridPolicies()...)
 	out = append(out, gangPolicies()...)
 	out = append(out, heteroPolicies()...)

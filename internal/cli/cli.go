@@ -96,6 +96,8 @@ type runCmd struct {
 	SWF       bool    `name:"swf" help:"Also write the simulated schedule as DIR/schedule.swf (simulated waits in field 3)."`
 	Check     bool    `help:"Validate the produced schedule with an independent checker (capacity, start >= submit, durations)."`
 	JSON      bool    `name:"json" help:"Print the summary as JSON instead of a table."`
+	Window    string  `placeholder:"RULE" help:"Window rule of --policy matrix: lazy (default: the next window when the thread queue is empty and a CPU is free), eager (windows as soon as jobs wait) or fixed:N (windows of N jobs)."`
+	Threads   bool    `help:"Also write DIR/threads.csv, one row per thread (--policy matrix)."`
 
 	Deadline         string  `default:"none" enum:"${deadline_rules}" group:"deadlines" help:"Derive deadlines: none, estimate (submit + s x the estimate the scheduler sees) or runtime (submit + s x the actual runtime)."`
 	DeadlineFactor   string  `default:"2-4" placeholder:"S|MIN-MAX" group:"deadlines" help:"The factor s: a number, or a range MIN-MAX it is drawn from uniformly per job (default 2-4)."`
@@ -202,6 +204,12 @@ func (c *runCmd) Run(g *globals) error {
 	if o, ok := qp.Option("order"); ok && !slices.Contains(o.Values, c.Order) {
 		return usageError{fmt.Errorf("--order %s is not allowed with --policy %s (%s)", c.Order, c.Policy, o.Note)}
 	}
+	if c.Window != "" && !qp.Traits.Threads {
+		return usageError{fmt.Errorf("--window is only for --policy matrix (%s schedules whole jobs)", c.Policy)}
+	}
+	if c.Threads && !qp.Traits.Threads {
+		return usageError{fmt.Errorf("--threads is only for --policy matrix (%s schedules whole jobs)", c.Policy)}
+	}
 	est, err := workload.ParseEstimate(c.Estimate)
 	if err != nil {
 		return usageError{err}
@@ -224,7 +232,7 @@ func (c *runCmd) Run(g *globals) error {
 	res, err := experiment.RunTrace(experiment.TraceRun{
 		Trace: c.Trace, Policy: c.Policy, Depth: c.Depth, Order: order, Estimate: est,
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
-		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Hetero: ho,
+		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Hetero: ho, Window: c.Window, Threads: c.Threads,
 	})
 	if err != nil {
 		return err

@@ -16,7 +16,7 @@ import (
 )
 
 type reproduceCmd struct {
-	Paper    string `arg:"" enum:"zikos2008,dimitriadou2010,klusacek2008,all" help:"Which reproduction: zikos2008, dimitriadou2010, klusacek2008, or all."`
+	Paper    string `arg:"" enum:"zikos2008,dimitriadou2010,klusacek2008,hafshejani2012,all" help:"Which reproduction: zikos2008, dimitriadou2010, klusacek2008, hafshejani2012, or all."`
 	Readings bool   `help:"dimitriadou2010: also run Table II and Figs 2-3 under the alternative readings of the paper's rules (about 3x the work); klusacek2008: also run EASY and EG-EDF under every BM_est rule, and EG-EDF and Tabu under the other gap and tie rules (readings.csv)."`
 	BMEst    string `name:"bm-est" enum:"uniform,min,max,random-machine" default:"min" help:"klusacek2008: the machine speed at which a job's Estimated holds (the paper does not say; min makes its lightest load stable)."`
 	Deadline string `name:"deadline-rule" enum:"factor,fastest,alea" default:"factor" help:"klusacek2008: deadline = submit + s x Estimated (factor, s in [2,4]), s x the runtime on the fastest machine (fastest), or 2 x Estimated (alea)."`
@@ -67,6 +67,12 @@ var papers = []paperRun{
 			}
 			return repro.KlusacekDefaults()
 		}},
+	{"hafshejani2012", func(o repro.Options, _ *reproduceCmd) (*repro.Report, error) { return repro.Hafshejani2012(o) }, func(q bool) repro.Options {
+		if q {
+			return repro.HafshejaniQuick()
+		}
+		return repro.HafshejaniDefaults()
+	}},
 }
 
 func (c *reproduceCmd) Run(g *globals) error {

@@ -58,6 +58,9 @@ func descs() []Desc {
 		{Name: "fcfs", Summary: "strict first-come first-served: nothing passes a blocked head job",
 			Orders: []Order{OrderFCFS}, OrderNote: "strict FCFS serves jobs in submit order; use a backfilling queue",
 			build: func(o Options) (policy.QueueScheduler, error) { return NewFCFS(), nil }},
+		{Name: "firstfit", Summary: "greedy first-fit, no reservation: every waiting job that fits the free processors starts, in queue order (hafshejani-2012's \"backfilling\")",
+			Orders: Orders(),
+			build:  func(o Options) (policy.QueueScheduler, error) { return NewFirstFit(o.Order), nil }},
 		{Name: "easy", Summary: "EASY backfilling (Lifka): one reservation for the head job, later jobs backfill around it",
 			Orders: Orders(),
 			build: func(o Options) (policy.QueueScheduler, error) {
@@ -87,8 +90,8 @@ func depthName(d int) string {
 	return fmt.Sprint(d)
 }
 
-// Policies lists the queue policies in documentation order (fcfs, easy,
-// conservative, backfill). The slices are fresh copies.
+// Policies lists the queue policies in documentation order (fcfs,
+// firstfit, easy, conservative, backfill). The slices are fresh copies.
 func Policies() []Desc { return descs() }
 
 // New builds the policy registered under name. Programs choose policies

@@ -24,7 +24,7 @@ func TestClusterListUnchanged(t *testing.T) {
 			t.Errorf("%s offers the priority order", d.Name)
 		}
 	}
-	if !slices.Equal(names, []string{"fcfs", "easy", "conservative", "backfill"}) {
+	if !slices.Equal(names, []string{"fcfs", "firstfit", "easy", "conservative", "backfill"}) {
 		t.Errorf("Policies: %v", names)
 	}
 	if !slices.Equal(backfill.Orders(), []backfill.Order{backfill.OrderFCFS, backfill.OrderSJF}) {

@@ -1,0 +1,106 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/policy/matrix"
+	"github.com/schedlab/schedlab/registry"
+	"github.com/schedlab/schedlab/workload"
+)
+
+// MaxJobsRun bounds the jobs of a JobsRun (they are held in memory).
+const MaxJobsRun = 10_000_000
+
+// JobsRun is a workload held in memory (a trace prefix, a generated
+// workload) on one cluster under a queue policy by name, with each job's
+// response kept: the hafshejani-2012 reproduction compares the same jobs
+// across policies.
+type JobsRun struct {
+	Jobs   []actual.Job // in submit order; estimates set
+	Procs  int
+	Policy string // a cluster queue policy (registry)
+	Window string // window rule of a policy that schedules threads
+}
+
+// JobsResult is the outcome of a JobsRun.
+type JobsResult struct {
+	metrics.Result
+	// Response is each job's response (end - submit), by job ID.
+	Response map[job.ID]float64
+	// Heads are the first jobs of the windows of a policy that forms them
+	// (matrix), in window order; nil otherwise.
+	Heads []job.ID
+}
+
+type responses struct {
+	engine.NopListener
+	m map[job.ID]float64
+}
+
+func (r *responses) JobFinished(now float64, rec *engine.Record) { r.m[rec.Job.ID] = rec.Turnaround() }
+func (r *responses) JobKilled(now float64, rec *engine.Record)   { r.JobFinished(now, rec) }
+
+// RunJobs simulates cfg (jobs are killed at their request, as in `run`).
+func RunJobs(cfg JobsRun) (*JobsResult, error) {
+	if len(cfg.Jobs) == 0 || len(cfg.Jobs) > MaxJobsRun {
+		return nil, fmt.Errorf("jobs run: %d jobs, want 1..%d", len(cfg.Jobs), MaxJobsRun)
+	}
+	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, cfg.Policy)
+	if err != nil {
+		return nil, err
+	}
+	plat, err := platform.Cluster(cfg.Procs)
+	if err != nil {
+		return nil, err
+	}
+	var pol policy.QueueScheduler
+	res := &JobsResult{Response: make(map[job.ID]float64, len(cfg.Jobs))}
+	if qp.Traits.Threads {
+		pol, err = qp.NewThreadQueue(cfg.Window)
+		if m, ok := pol.(*matrix.Matrix); ok {
+			m.SetOnWindow(func(w matrix.Window) { res.Heads = append(res.Heads, w.Jobs[0]) })
+		}
+	} else {
+		if cfg.Window != "" {
+			return nil, errors.New("jobs run: a window rule is only for a policy that schedules threads")
+		}
+		pol, err = qp.NewQueue(backfill.Options{Procs: cfg.Procs})
+	}
+	if err != nil {
+		return nil, err
+	}
+	sum := metrics.NewSummary(cfg.Procs, metrics.DefaultTau)
+	var lis engine.Listener = engine.Tee{sum, &responses{m: res.Response}}
+	var src engine.Source = workload.FromSlice(cfg.Jobs)
+	var fold *metrics.ThreadFold
+	if qp.Traits.Threads {
+		fold = metrics.NewThreadFold(lis)
+		lis, src = fold, workload.Threads(workload.FromSlice(cfg.Jobs))
+	}
+	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: src, Listener: lis})
+	if err != nil {
+		return nil, err
+	}
+	if err := eng.Run(); err != nil {
+		return nil, err
+	}
+	res.Result = sum.Result()
+	if fold != nil {
+		if err := fold.Err(); err != nil {
+			return nil, err
+		}
+		res.Utilization = 0
+		if span := res.Makespan - res.FirstSubmit; span > 0 {
+			res.Utilization = fold.Work() / (float64(cfg.Procs) * span)
+		}
+	}
+	return res, nil
+}
