@@ -11,7 +11,9 @@ import (
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
@@ -32,6 +34,10 @@ type TraceRun struct {
 	Out      string            // output folder; "" writes no files
 	SWF      bool              // also write Out/schedule.swf
 	Check    bool              // validate the produced schedule independently
+	// Rank sets the rank options of a policy that takes them (jrb: rank
+	// function, head, positive_only; its Platform is the trace's machine).
+	// nil: the policy's defaults. Refused for other policies.
+	Rank *rank.Options
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -49,6 +55,12 @@ type RunInfo struct {
 	MaxQueued  int    `json:"max_queued"`
 	Passes     int64  `json:"scheduling_passes"`
 	SkipDetail string `json:"skipped_detail,omitempty"`
+	// Rank is the rank function of a ranking policy (jrb), and Refused
+	// the jobs it refused at submission (rank -1: no machine can hold
+	// them; or a rank <= 0 under positive_only), never simulated.
+	Rank    string `json:"rank,omitempty"`
+	Head    string `json:"head,omitempty"`
+	Refused int64  `json:"jobs_refused_by_policy,omitempty"`
 }
 
 // TraceResult is what RunTrace returns and writes as summary.json.
@@ -71,6 +83,24 @@ func (r *recordingSource) Next() (actual.Job, error) {
 		r.jobs = append(r.jobs, validate.Input{ID: int64(j.ID), Submit: j.Submit, Runtime: j.Runtime, Request: j.Request, Procs: j.Procs})
 	}
 	return j, err
+}
+
+// screenedSource drops (and counts) the jobs a policy refuses at
+// submission (policy.Screener), so that the model never sees them.
+type screenedSource struct {
+	src     workload.Source
+	pol     policy.Screener
+	refused int64
+}
+
+func (s *screenedSource) Next() (actual.Job, error) {
+	for {
+		j, err := s.src.Next()
+		if err != nil || s.pol.Refuse(j.Info()) == "" {
+			return j, err
+		}
+		s.refused++
+	}
 }
 
 // RunTrace simulates cfg. With cfg.Out set it writes jobs.csv and
@@ -104,7 +134,24 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
 	}
-	pol, err := qp.NewQueue(backfill.Options{Procs: procs, Depth: cfg.Depth, Order: order})
+	var pol policy.QueueScheduler
+	var ro rank.Options
+	switch {
+	case cfg.Rank != nil && !qp.TakesRank():
+		return nil, fmt.Errorf("policy %s takes no rank options (only a ranking policy: jrb)", cfg.Policy)
+	case qp.TakesRank():
+		if cfg.Depth != 0 || order != backfill.OrderFCFS {
+			return nil, fmt.Errorf("policy %s orders its queue by rank: no depth or order", cfg.Policy)
+		}
+		ro = rank.Options{Rank: rank.Named(rank.FormOriginal)}
+		if cfg.Rank != nil {
+			ro = *cfg.Rank
+		}
+		ro.Platform = plat
+		pol, err = qp.NewRank(ro)
+	default:
+		pol, err = qp.NewQueue(backfill.Options{Procs: procs, Depth: cfg.Depth, Order: order})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +200,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	pre := workload.Prefetch(workload.WithEstimates(src, est), 4096)
 	defer pre.Close()
 	var wsrc workload.Source = pre
+	var scr *screenedSource
+	if sc, ok := pol.(policy.Screener); ok {
+		scr = &screenedSource{src: wsrc, pol: sc}
+		wsrc = scr
+	}
 	var rec *recordingSource
 	if cfg.Check {
 		rec = &recordingSource{src: wsrc}
@@ -178,6 +230,10 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		Result: sum.Result(),
 		Counts: counts,
 		Engine: eng.Stats(),
+	}
+	if scr != nil {
+		res.Run.Refused = scr.refused
+		res.Run.Rank, res.Run.Head = ro.Rank.String(), ro.Head.String()
 	}
 	if s := counts.Skipped(); s > 0 {
 		res.Run.SkipDetail = fmt.Sprintf("%d without submit time, %d without runtime, %d without processor count",

@@ -145,9 +145,17 @@ func (r Rank) Of(procs int, memKB, speed float64) float64 {
 func (r Rank) String() string {
 	switch r.Form {
 	case FormLog:
-		return fmt.Sprintf("log: %g + %g*log10(CPU) + %g*log10(MemMB)", r.Const, r.CPU, r.Mem)
+		return fmt.Sprintf("log: %g%s%s", r.Const, term(r.CPU, "log10(CPU)"), term(r.Mem, "log10(MemMB)"))
 	case FormLinear:
-		return fmt.Sprintf("linear: %g + %g*CPU + %g*MemMB", r.Const, r.CPU, r.Mem)
+		return fmt.Sprintf("linear: %g%s%s", r.Const, term(r.CPU, "CPU"), term(r.Mem, "MemMB"))
 	}
-	return fmt.Sprintf("original: %g + %g*CPU + %g*MemMB + %g*Speed", r.Const, r.CPU, r.Mem, r.Speed)
+	return fmt.Sprintf("original: %g%s%s%s", r.Const, term(r.CPU, "CPU"), term(r.Mem, "MemMB"), term(r.Speed, "Speed"))
+}
+
+// term writes " + c*x" or " - |c|*x".
+func term(c float64, x string) string {
+	if c < 0 {
+		return fmt.Sprintf(" - %g*%s", -c, x)
+	}
+	return fmt.Sprintf(" + %g*%s", c, x)
 }
