@@ -33,6 +33,7 @@ type cliSpec struct {
 	Run       runCmd       `cmd:"" help:"Simulate an SWF trace on one cluster under a queue policy."`
 	Sweep     sweepCmd     `cmd:"" help:"Run a scenario file: every point of its sweep, with replications, confidence intervals and paired comparisons."`
 	Trace     traceCmd     `cmd:"" help:"Inspect SWF traces."`
+	Fit       fitCmd       `cmd:"" help:"Fit JRB rank coefficients to a trace: runtime on CPUs and memory per CPU by least squares, linear and log10 (al-najjar-2019 Tables 2-9)."`
 	Policies  policiesCmd  `cmd:"" help:"List the scheduling policies."`
 	Bench     benchCmd     `cmd:"" help:"Time whole simulations of real traces (speed figures for docs/performance.md)."`
 	Version   versionCmd   `cmd:"" help:"Print the version."`
