@@ -78,7 +78,7 @@ func table(model, rank string, f *stats.OLS) FitTable {
 	for j, p := range FitParams() {
 		t.Coefficients[p], t.StdErrors[p], t.Lower95[p], t.Upper95[p] = f.Coef[j], f.SE[j], f.Lower[j], f.Upper[j]
 	}
-	t.Flag = fmt.Sprintf("--rank %s --rank-coefficients %.6g,%.6g,%.6g", rank, f.Coef[0], f.Coef[1], f.Coef[2])
+	t.Flag = fmt.Sprintf("--rank %s --rank-coefficients=%.6g,%.6g,%.6g", rank, f.Coef[0], f.Coef[1], f.Coef[2])
 	return t
 }
 

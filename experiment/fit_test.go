@@ -48,7 +48,7 @@ func TestFitJobsByHand(t *testing.T) {
 	if !(r.Log.RSquared < r.Linear.RSquared) {
 		t.Errorf("log R2 %g, linear %g", r.Log.RSquared, r.Linear.RSquared)
 	}
-	if r.Linear.Flag != "--rank linear --rank-coefficients -2.26667,2.2,1.66667" {
+	if r.Linear.Flag != "--rank linear --rank-coefficients=-2.26667,2.2,1.66667" {
 		t.Errorf("flag %q", r.Linear.Flag)
 	}
 }
