@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/workload/synth"
 )
 
 // The data set of stats.TestOLSByHand as jobs: CPUs 1..5, memory per CPU
@@ -58,5 +59,52 @@ func TestFitJobsTooFew(t *testing.T) {
 	jobs := []actual.Job{{Procs: 1, Mem: 1024, Runtime: 1}, {Procs: 2, Mem: 2048, Runtime: 2}, {Procs: 2, Mem: 0, Runtime: 2}}
 	if _, err := FitJobs(jobs); err == nil {
 		t.Error("a fit of 2 jobs for 3 parameters")
+	}
+}
+
+// The synthetic stand-in for the paper's data (synth.JRBJobs), fitted
+// like Tables 2-9, three replications of 10,000 jobs. The paper's
+// estimates and standard errors: linear constant 257.099 (48.633), cpu
+// 6.565 (2.474), mem -0.011 (0.456), R^2 0.0007; log constant 10.130
+// (152.679), cpu 568.756 (160.308), mem 91.513 (123.99), R^2 0.003.
+// Checked: R^2 < 0.01 in both fits (the paper's "cannot predict the run
+// time"); the linear estimates within 2 of the paper's SEs of its
+// values; the log fit's memory term within 2 SEs, its CPU term positive
+// (ours is 2.5-3 of the paper's SEs below its 568.8: the generator's CPU
+// effect is linear, the paper's data evidently had a stronger log-CPU
+// effect; docs/papers/alnajjar2019.md).
+func TestFitSyntheticLikePaper(t *testing.T) {
+	for rep := range 3 {
+		jobs, err := synth.JRBJobs(2019, rep, synth.JRBDefaults(10_000, synth.PoissonTime))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := FitJobs(jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lin, lg := r.Linear.Coefficients, r.Log.Coefficients
+		t.Logf("rep %d: linear %.3f %.3f %.3f (SE %.3f %.3f %.3f) R2 %.4f; log %.3f %.3f %.3f (SE %.3f %.3f %.3f) R2 %.4f", rep,
+			lin["constant"], lin["cpu"], lin["mem"], r.Linear.StdErrors["constant"], r.Linear.StdErrors["cpu"], r.Linear.StdErrors["mem"], r.Linear.RSquared,
+			lg["constant"], lg["cpu"], lg["mem"], r.Log.StdErrors["constant"], r.Log.StdErrors["cpu"], r.Log.StdErrors["mem"], r.Log.RSquared)
+		if r.Linear.RSquared >= 0.01 || r.Log.RSquared >= 0.01 {
+			t.Errorf("rep %d: R2 %.4f and %.4f, want < 0.01", rep, r.Linear.RSquared, r.Log.RSquared)
+		}
+		for _, c := range []struct {
+			what           string
+			got, paper, se float64
+		}{
+			{"linear constant", lin["constant"], 257.099, 48.633},
+			{"linear cpu", lin["cpu"], 6.565, 2.474},
+			{"linear mem", lin["mem"], -0.011, 0.456},
+			{"log mem", lg["mem"], 91.513, 123.99},
+		} {
+			if math.Abs(c.got-c.paper) > 2*c.se {
+				t.Errorf("rep %d: %s %.3f, paper %.3f (SE %.3f)", rep, c.what, c.got, c.paper, c.se)
+			}
+		}
+		if !(lg["cpu"] > 0) {
+			t.Errorf("rep %d: log cpu %.3f, want > 0", rep, lg["cpu"])
+		}
 	}
 }
