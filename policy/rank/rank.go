@@ -61,6 +61,11 @@ func ParseForm(s string) (Form, error) {
 type Rank struct {
 	Form                   Form
 	Const, CPU, Mem, Speed float64
+	// MemUnitKB is the memory unit the rank reads, in KB: 0 or 1024 is MB
+	// (the default, as the issue and the paper's fitted data imply); 1
+	// reads memory in KB, a named alternative reading of the paper's
+	// unitless "Memory_size" (docs/papers/alnajjar2019.md).
+	MemUnitKB float64
 }
 
 // Named returns the paper's rank of form f.
@@ -119,6 +124,9 @@ func (r Rank) Valid() error {
 			return fmt.Errorf("rank %s: coefficients must be finite numbers, got %g, %g, %g, %g", r.Form, r.Const, r.CPU, r.Mem, r.Speed)
 		}
 	}
+	if !(r.MemUnitKB >= 0) || math.IsInf(r.MemUnitKB, 0) {
+		return fmt.Errorf("rank %s: memory unit %g KB (want a finite number > 0, or 0 for MB)", r.Form, r.MemUnitKB)
+	}
 	return nil
 }
 
@@ -135,7 +143,11 @@ func lg(x float64) float64 {
 // (0: unknown) requiring CPU speed speed (0: any). Memory enters in MB
 // (memKB / 1024).
 func (r Rank) Of(procs int, memKB, speed float64) float64 {
-	cpu, mb := float64(procs), memKB/1024
+	unit := r.MemUnitKB
+	if unit == 0 {
+		unit = 1024
+	}
+	cpu, mb := float64(procs), memKB/unit
 	if r.Form == FormLog {
 		return r.Const + r.CPU*lg(cpu) + r.Mem*lg(mb) + r.Speed*lg(speed)
 	}
