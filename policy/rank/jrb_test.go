@@ -273,3 +273,24 @@ func TestParseCoefficients(t *testing.T) {
 		t.Error("New accepted an empty platform")
 	}
 }
+
+// Memory read in KB (MemUnitKB = 1), the alternative reading of the
+// paper's unitless memory: 1 CPU with 2 MB (2048 KB) has the original
+// rank 3000 + 75*2048 = 156600 instead of 3000 + 75*2 = 3150.
+func TestMemUnitKB(t *testing.T) {
+	r := rank.Named(rank.FormOriginal)
+	if got := r.Of(1, 2048, 0); got != 3150 {
+		t.Errorf("MB rank %g, want 3150", got)
+	}
+	r.MemUnitKB = 1
+	if got := r.Of(1, 2048, 0); got != 156600 {
+		t.Errorf("KB rank %g, want 156600", got)
+	}
+	if s := r.String(); !strings.Contains(s, "Mem(1KB)") {
+		t.Errorf("String %q does not name the unit", s)
+	}
+	r.MemUnitKB = -1
+	if r.Valid() == nil {
+		t.Error("a negative memory unit is valid")
+	}
+}

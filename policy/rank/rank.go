@@ -155,13 +155,17 @@ func (r Rank) Of(procs int, memKB, speed float64) float64 {
 }
 
 func (r Rank) String() string {
+	mem := "MemMB"
+	if r.MemUnitKB != 0 && r.MemUnitKB != 1024 {
+		mem = fmt.Sprintf("Mem(%gKB)", r.MemUnitKB)
+	}
 	switch r.Form {
 	case FormLog:
-		return fmt.Sprintf("log: %g%s%s", r.Const, term(r.CPU, "log10(CPU)"), term(r.Mem, "log10(MemMB)"))
+		return fmt.Sprintf("log: %g%s%s", r.Const, term(r.CPU, "log10(CPU)"), term(r.Mem, "log10("+mem+")"))
 	case FormLinear:
-		return fmt.Sprintf("linear: %g%s%s", r.Const, term(r.CPU, "CPU"), term(r.Mem, "MemMB"))
+		return fmt.Sprintf("linear: %g%s%s", r.Const, term(r.CPU, "CPU"), term(r.Mem, mem))
 	}
-	return fmt.Sprintf("original: %g%s%s%s", r.Const, term(r.CPU, "CPU"), term(r.Mem, "MemMB"), term(r.Speed, "Speed"))
+	return fmt.Sprintf("original: %g%s%s%s", r.Const, term(r.CPU, "CPU"), term(r.Mem, mem), term(r.Speed, "Speed"))
 }
 
 // term writes " + c*x" or " - |c|*x".
