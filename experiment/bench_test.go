@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy/rank"
 )
 
 const hpc2n = "../../shared/traces/HPC2N-2002-2.1-cln.swf.gz"
@@ -53,4 +54,33 @@ func BenchmarkGangApproach2(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(120000*b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+// Job Ranking Backfilling on HPC2N (one machine of 240 CPUs, memory per
+// processor in the rank), to set beside BenchmarkHPC2NEASY.
+func benchJRB(b *testing.B, f rank.Form) {
+	if _, err := os.Stat(hpc2n); err != nil {
+		b.Skipf("trace %s not available", hpc2n)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := RunTrace(TraceRun{Trace: hpc2n, Policy: "jrb", Rank: &rank.Options{Rank: rank.Named(f)}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkHPC2NJRBOriginal(b *testing.B) { benchJRB(b, rank.FormOriginal) }
+func BenchmarkHPC2NJRBLinear(b *testing.B)   { benchJRB(b, rank.FormLinear) }
+func BenchmarkHPC2NJRBLog(b *testing.B)      { benchJRB(b, rank.FormLog) }
+
+// The rank fit of HPC2N (read, 200,734 jobs, two least-squares fits).
+func BenchmarkFitHPC2N(b *testing.B) {
+	if _, err := os.Stat(hpc2n); err != nil {
+		b.Skipf("trace %s not available", hpc2n)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := FitTrace(hpc2n); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

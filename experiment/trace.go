@@ -13,6 +13,7 @@ import (
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
@@ -47,6 +48,10 @@ type TraceRun struct {
 	// Threads also writes Out/threads.csv, one row per thread, for a
 	// policy that schedules threads.
 	Threads bool
+	// Rank sets the rank options of a policy that takes them (jrb: rank
+	// function, head, positive_only; its Platform is the trace's machine).
+	// nil: the policy's defaults. Refused for other policies.
+	Rank *rank.Options
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -64,6 +69,12 @@ type RunInfo struct {
 	MaxQueued  int    `json:"max_queued"`
 	Passes     int64  `json:"scheduling_passes"`
 	SkipDetail string `json:"skipped_detail,omitempty"`
+	// Rank is the rank function of a ranking policy (jrb), and Refused
+	// the jobs it refused at submission (rank -1: no machine can hold
+	// them; or a rank <= 0 under positive_only), never simulated.
+	Rank    string `json:"rank,omitempty"`
+	Head    string `json:"head,omitempty"`
+	Refused int64  `json:"jobs_refused_by_policy,omitempty"`
 }
 
 // TraceResult is what RunTrace returns and writes as summary.json.
@@ -103,6 +114,24 @@ func (r *recordingSource) Next() (actual.Job, error) {
 		r.jobs = append(r.jobs, validate.Input{ID: int64(j.ID), Submit: j.Submit, Runtime: j.Runtime, Request: j.Request, Procs: j.Procs})
 	}
 	return j, err
+}
+
+// screenedSource drops (and counts) the jobs a policy refuses at
+// submission (policy.Screener), so that the model never sees them.
+type screenedSource struct {
+	src     workload.Source
+	pol     policy.Screener
+	refused int64
+}
+
+func (s *screenedSource) Next() (actual.Job, error) {
+	for {
+		j, err := s.src.Next()
+		if err != nil || s.pol.Refuse(j.Info()) == "" {
+			return j, err
+		}
+		s.refused++
+	}
 }
 
 // RunTrace simulates cfg. With cfg.Out set it writes jobs.csv and
@@ -154,7 +183,10 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
 	}
 	var pol policy.QueueScheduler
+	var ro rank.Options
 	switch {
+	case cfg.Rank != nil && !qp.TakesRank():
+		return nil, fmt.Errorf("policy %s takes no rank options (only a ranking policy: jrb)", cfg.Policy)
 	case hetero:
 		pol, err = qp.NewHeteroWith(plat, cfg.Deadlines.Seed, 0, cfg.Hetero)
 	case threads:
@@ -162,6 +194,16 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			return nil, fmt.Errorf("policy %s takes no queue order or depth: it forms its windows in submit order", cfg.Policy)
 		}
 		pol, err = qp.NewThreadQueue(cfg.Window)
+	case qp.TakesRank():
+		if cfg.Depth != 0 || order != backfill.OrderFCFS {
+			return nil, fmt.Errorf("policy %s orders its queue by rank: no depth or order", cfg.Policy)
+		}
+		ro = rank.Options{Rank: rank.Named(rank.FormOriginal)}
+		if cfg.Rank != nil {
+			ro = *cfg.Rank
+		}
+		ro.Platform = plat
+		pol, err = qp.NewRank(ro)
 	default:
 		pol, err = qp.NewQueue(backfill.Options{Procs: procs, Depth: cfg.Depth, Order: order})
 	}
@@ -234,6 +276,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err != nil {
 		return nil, err
 	}
+	var scr *screenedSource
+	if sc, ok := pol.(policy.Screener); ok {
+		scr = &screenedSource{src: wsrc, pol: sc}
+		wsrc = scr
+	}
 	var rec *recordingSource
 	if cfg.Check && !threads {
 		rec = &recordingSource{src: wsrc}
@@ -300,6 +347,10 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		if span := res.Makespan - res.FirstSubmit; span > 0 {
 			res.Utilization = fold.Work() / (float64(procs) * span)
 		}
+	}
+	if scr != nil {
+		res.Run.Refused = scr.refused
+		res.Run.Rank, res.Run.Head = ro.Rank.String(), ro.Head.String()
 	}
 	if s := counts.Skipped(); s > 0 {
 		res.Run.SkipDetail = fmt.Sprintf("%d without submit time, %d without runtime, %d without processor count",

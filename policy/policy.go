@@ -65,3 +65,13 @@ func (p *Plan) StartOn(id job.ID, reason job.StartReason, m int) {
 
 // Reset empties the plan, keeping its storage.
 func (p *Plan) Reset() { p.Starts = p.Starts[:0] }
+
+// Screener is implemented by a queue policy that refuses some jobs at
+// submission (Job Ranking Backfilling's rank -1: no machine can ever hold
+// the job). A runner asks Refuse before handing a job to the model: a
+// non-empty reason means the job is dropped and counted, never submitted.
+// Refuse must not depend on the policy's state (only on the job and the
+// policy's configuration), so that the runner may call it ahead of time.
+type Screener interface {
+	Refuse(j job.Info) string
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/gang"
 	"github.com/schedlab/schedlab/policy/grid"
+	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/policy/schedule"
 )
 
@@ -100,6 +101,8 @@ type Policy struct {
 	// hetero builds a policy of the heterogeneous model for a platform;
 	// seed and rep give it its own random stream when it needs one.
 	hetero func(p platform.Platform, seed uint64, rep int, o HeteroOptions) (policy.QueueScheduler, error)
+	// rank builds Job Ranking Backfilling with its rank options (NewRank).
+	rank func(rank.Options) (policy.QueueScheduler, error)
 }
 
 // HeteroOptions are the options of the heterogeneous model's policies. The
@@ -348,6 +351,19 @@ func (p Policy) NewThreadQueue(window string) (policy.QueueScheduler, error) {
 		return nil, fmt.Errorf("%s %s of model %s does not schedule threads (a window rule is only for a policy that does)", p.Kind, p.Name, p.Model)
 	}
 	return p.threads(window)
+}
+
+// TakesRank reports a policy with rank options (Job Ranking Backfilling):
+// build it with NewRank to set them.
+func (p Policy) TakesRank() bool { return p.rank != nil }
+
+// NewRank builds a queue policy with rank options (TakesRank): the rank
+// function, head mode and positive_only of o, on o.Platform.
+func (p Policy) NewRank(o rank.Options) (policy.QueueScheduler, error) {
+	if p.rank == nil {
+		return nil, fmt.Errorf("%s %s of model %s takes no rank options", p.Kind, p.Name, p.Model)
+	}
+	return p.rank(o)
 }
 
 // NewGridScheduler builds a grid scheduler (kind KindGrid); r is its

@@ -74,7 +74,7 @@ func TestNames(t *testing.T) {
 		model, kind string
 		want        []string
 	}{
-		{ModelCluster, KindQueue, []string{"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix"}},
+		{ModelCluster, KindQueue, []string{"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix", "jrb"}},
 		{ModelGrid, KindGrid, []string{"random", "realtime", "deferred", "hybrid"}},
 		{ModelGrid, KindLocal, []string{"random", "sq", "2rsq"}},
 		{ModelGang, KindApproach, []string{"1", "2"}},
@@ -240,7 +240,7 @@ func TestUnknownNames(t *testing.T) {
 		msg               string
 	}{
 		{ModelCluster, KindQueue, "nope", "policy", Names(ModelCluster, KindQueue),
-			`unknown policy "nope" (known: fcfs, firstfit, easy, conservative, backfill, matrix)`},
+			`unknown policy "nope" (known: fcfs, firstfit, easy, conservative, backfill, matrix, jrb)`},
 		{ModelGrid, KindGrid, "fastest", "grid scheduler", Names(ModelGrid, KindGrid),
 			`unknown grid scheduler "fastest" (known: random, realtime, deferred, hybrid)`},
 		{ModelGrid, KindLocal, "fastest", "local scheduler", Names(ModelGrid, KindLocal),

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/schedlab/schedlab/platform"
@@ -8,6 +9,7 @@ import (
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/gang"
 	"github.com/schedlab/schedlab/policy/grid"
+	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/policy/schedule"
 	"github.com/schedlab/schedlab/rng"
 )
@@ -50,6 +52,7 @@ func policies() []Policy {
 	var out []Policy
 	out = append(out, queuePolicies()...)
 	out = append(out, threadPolicies()...)
+	out = append(out, rankPolicies()...)
 	out = append(out, gridPolicies()...)
 	out = append(out, gangPolicies()...)
 	out = append(out, heteroPolicies()...)
@@ -74,6 +77,39 @@ func queuePolicies() []Policy {
 		out = append(out, Policy{Model: ModelCluster, Kind: KindQueue, Name: d.Name, Summary: d.Summary, options: opts, queue: d.New})
 	}
 	return out
+}
+
+// rankPolicies are policy/rank's: Job Ranking Backfilling (al-najjar-2019).
+// Its options (rank, coefficients, head, positive_only) are set through
+// NewRank ('schedlab run --rank ...'); built by NewQueue (scenario files)
+// it is the paper's JRB: the original rank, no head rule, on one machine
+// of Options.Procs CPUs.
+func rankPolicies() []Policy {
+	build := func(o rank.Options) (policy.QueueScheduler, error) {
+		if o.Name == "" {
+			o.Name = "jrb"
+		}
+		return rank.New(o)
+	}
+	queue := func(o backfill.Options) (policy.QueueScheduler, error) {
+		switch {
+		case o.Depth != 0:
+			return nil, fmt.Errorf("policy jrb takes no reservation depth (got %d)", o.Depth)
+		case o.Order != backfill.OrderFCFS:
+			return nil, fmt.Errorf("policy jrb orders its queue by rank; order %s is not an option", o.Order)
+		}
+		plat := o.Platform
+		if plat.Machines() == 0 {
+			var err error
+			if plat, err = platform.Cluster(o.Procs); err != nil {
+				return nil, fmt.Errorf("policy jrb: %w", err)
+			}
+		}
+		return build(rank.Options{Platform: plat, Rank: rank.Named(rank.FormOriginal)})
+	}
+	return []Policy{{Model: ModelCluster, Kind: KindQueue, Name: "jrb",
+		Summary: "Job Ranking Backfilling (al-najjar-2019): start the smallest rank among the jobs that fit now (run: --rank original|linear|log, --rank-coefficients, --head, --positive-only)",
+		queue:   queue, rank: build}}
 }
 
 func gridPolicies() []Policy {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/policy/schedule"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
@@ -33,6 +34,7 @@ type cliSpec struct {
 	Run       runCmd       `cmd:"" help:"Simulate an SWF trace on one cluster under a queue policy."`
 	Sweep     sweepCmd     `cmd:"" help:"Run a scenario file: every point of its sweep, with replications, confidence intervals and paired comparisons."`
 	Trace     traceCmd     `cmd:"" help:"Inspect SWF traces."`
+	Fit       fitCmd       `cmd:"" help:"Fit JRB rank coefficients to a trace: runtime on CPUs and memory per CPU by least squares, linear and log10 (al-najjar-2019 Tables 2-9)."`
 	Policies  policiesCmd  `cmd:"" help:"List the scheduling policies."`
 	Bench     benchCmd     `cmd:"" help:"Time whole simulations of real traces (speed figures for docs/performance.md)."`
 	Version   versionCmd   `cmd:"" help:"Print the version."`
@@ -106,6 +108,12 @@ type runCmd struct {
 	Ties             string  `default:"index" enum:"${tie_rules}" help:"eg-edf, tabu: EG-EDF's weight ties go to the lowest machine index (index) or to the machine where the job ends first (end)."`
 	TabuIterations   int     `placeholder:"N" help:"tabu: the iteration budget of one search (0 = 2 x the jobs planned)."`
 	Gaps             string  `default:"finite" enum:"${gap_rules}" help:"eg-edf, tabu: a gap is finite idle time inside a plan (finite) or also the idle time after it (tail)."`
+
+	// Job Ranking Backfilling (--policy jrb) only.
+	Rank         string `placeholder:"FORM" help:"Rank of --policy jrb: original (3000*CPU + 75*MemMB + 10*Speed; default), linear (257.099 + 6.565*CPU - 0.011*MemMB) or log (10.130 + 568.756*log10 CPU + 91.513*log10 MemMB)."`
+	RankCoeffs   string `name:"rank-coefficients" placeholder:"C,CPU,MEM" help:"Replace the constant, CPU and memory coefficients of --rank (e.g. from 'schedlab fit'); --policy jrb only."`
+	Head         string `placeholder:"MODE" help:"Head rule of --policy jrb: none (default), fcfs (the oldest job first when it fits) or easy (an EASY reservation for the oldest job)."`
+	PositiveOnly bool   `name:"positive-only" help:"--policy jrb: refuse jobs whose rank is <= 0 (the literal 'smallest positive rank')."`
 }
 
 // vars are the names the flags' help and enumerations show, from the
@@ -197,6 +205,10 @@ func (c *runCmd) Run(g *globals) error {
 	if c.Depth != 0 && !qp.HasOption("depth") {
 		return usageError{fmt.Errorf("--depth is only for --policy %s (%s fixes its own depth: see 'schedlab policies')", vars()["depth_policies"], c.Policy)}
 	}
+	ro, err := c.rankOptions(qp)
+	if err != nil {
+		return usageError{err}
+	}
 	order, ok := backfill.ParseOrder(c.Order)
 	if !ok {
 		return usageError{fmt.Errorf("unknown --order %q", c.Order)}
@@ -224,6 +236,9 @@ func (c *runCmd) Run(g *globals) error {
 		if qp.HasOption("depth") {
 			name = fmt.Sprintf("%s%d", c.Policy, c.Depth)
 		}
+		if ro != nil {
+			name = c.Policy + "-" + ro.Rank.Form.String()
+		}
 		out = filepath.Join("schedlab-out", stem+"-"+name)
 	}
 	if c.NoOut {
@@ -232,7 +247,7 @@ func (c *runCmd) Run(g *globals) error {
 	res, err := experiment.RunTrace(experiment.TraceRun{
 		Trace: c.Trace, Policy: c.Policy, Depth: c.Depth, Order: order, Estimate: est,
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
-		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Hetero: ho, Window: c.Window, Threads: c.Threads,
+		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Hetero: ho, Window: c.Window, Threads: c.Threads, Rank: ro,
 	})
 	if err != nil {
 		return err
@@ -243,7 +258,12 @@ func (c *runCmd) Run(g *globals) error {
 	r := res.Run
 	fmt.Fprintf(g.stdout, "trace %s: %d jobs on %d processors (%d records skipped, %d rejected, %d clamped)\n",
 		r.Trace, res.Jobs, r.Procs, r.Skipped, r.Rejected, r.Clamped)
-	fmt.Fprintf(g.stdout, "policy %s, order %s, estimates %s, overrun %s\n\n", r.Policy, r.Order, r.Estimate, r.OnOverrun)
+	if r.Rank != "" {
+		fmt.Fprintf(g.stdout, "policy %s, rank %s, head %s, estimates %s, overrun %s; %d job(s) refused by the policy (rank -1: no machine can hold them, or rank <= 0 under --positive-only)\n\n",
+			r.Policy, r.Rank, r.Head, r.Estimate, r.OnOverrun, r.Refused)
+	} else {
+		fmt.Fprintf(g.stdout, "policy %s, order %s, estimates %s, overrun %s\n\n", r.Policy, r.Order, r.Estimate, r.OnOverrun)
+	}
 	if err := res.Result.WriteText(g.stdout); err != nil {
 		return err
 	}
@@ -262,6 +282,52 @@ func (c *runCmd) Run(g *globals) error {
 		fmt.Fprintf(g.stdout, "\nwrote %s and %s\n", filepath.Join(out, "jobs.csv"), filepath.Join(out, "summary.json"))
 	}
 	return nil
+}
+
+// rankOptions reads the JRB flags: nil for a policy without rank options
+// (any JRB flag given is then an error naming the flag).
+func (c *runCmd) rankOptions(qp registry.Policy) (*rank.Options, error) {
+	if !qp.TakesRank() {
+		for _, f := range []struct {
+			set  bool
+			name string
+		}{{c.Rank != "", "--rank"}, {c.RankCoeffs != "", "--rank-coefficients"}, {c.Head != "", "--head"}, {c.PositiveOnly, "--positive-only"}} {
+			if f.set {
+				return nil, fmt.Errorf("%s is only for --policy jrb (%s ranks no jobs)", f.name, c.Policy)
+			}
+		}
+		return nil, nil
+	}
+	if c.Order != "fcfs" {
+		return nil, fmt.Errorf("--order %s is not an option of --policy %s (its queue is ordered by rank)", c.Order, c.Policy)
+	}
+	form := rank.FormOriginal
+	if c.Rank != "" {
+		f, err := rank.ParseForm(c.Rank)
+		if err != nil {
+			return nil, fmt.Errorf("--rank: %w", err)
+		}
+		form = f
+	}
+	o := rank.Options{Rank: rank.Named(form)}
+	if c.RankCoeffs != "" {
+		k, cpu, mem, err := rank.ParseCoefficients(c.RankCoeffs)
+		if err != nil {
+			return nil, fmt.Errorf("--rank-coefficients: %w", err)
+		}
+		if o.Rank, err = o.Rank.WithCoefficients(k, cpu, mem); err != nil {
+			return nil, fmt.Errorf("--rank-coefficients: %w", err)
+		}
+	}
+	if c.Head != "" {
+		h, err := rank.ParseHead(c.Head)
+		if err != nil {
+			return nil, fmt.Errorf("--head: %w", err)
+		}
+		o.Head = h
+	}
+	o.PositiveOnly = c.PositiveOnly
+	return &o, nil
 }
 
 type traceCmd struct {

@@ -16,10 +16,11 @@ import (
 )
 
 type reproduceCmd struct {
-	Paper    string `arg:"" enum:"zikos2008,dimitriadou2010,klusacek2008,hafshejani2012,all" help:"Which reproduction: zikos2008, dimitriadou2010, klusacek2008, hafshejani2012, or all."`
-	Readings bool   `help:"dimitriadou2010: also run Table II and Figs 2-3 under the alternative readings of the paper's rules (about 3x the work); klusacek2008: also run EASY and EG-EDF under every BM_est rule, and EG-EDF and Tabu under the other gap and tie rules (readings.csv)."`
+	Paper    string `arg:"" enum:"zikos2008,dimitriadou2010,klusacek2008,hafshejani2012,alnajjar2019,all" help:"Which reproduction: zikos2008, dimitriadou2010, klusacek2008, hafshejani2012, alnajjar2019, or all."`
+	Readings bool   `help:"dimitriadou2010: also run Table II and Figs 2-3 under the alternative readings of the paper's rules (about 3x the work); klusacek2008: also run EASY and EG-EDF under every BM_est rule, and EG-EDF and Tabu under the other gap and tie rules (readings.csv); alnajjar2019: also the other arrival reading and ranks reading memory in KB."`
 	BMEst    string `name:"bm-est" enum:"uniform,min,max,random-machine" default:"min" help:"klusacek2008: the machine speed at which a job's Estimated holds (the paper does not say; min makes its lightest load stable)."`
 	Deadline string `name:"deadline-rule" enum:"factor,fastest,alea" default:"factor" help:"klusacek2008: deadline = submit + s x Estimated (factor, s in [2,4]), s x the runtime on the fastest machine (fastest), or 2 x Estimated (alea)."`
+	Arrival  string `name:"arrival-reading" enum:"A,B" default:"A" help:"alnajjar2019: 'Poisson creation time' read as each job's creation time drawn from Poisson(10,000 s) vs DiscreteUniform{0..400,000} (A), or a Poisson process vs uniform gaps (B). --readings also runs Table 10 under the other reading and with memory in KB in the ranks."`
 	Out      string `placeholder:"DIR" default:"schedlab-out" help:"Folder for the results; each paper writes to DIR/<paper>."`
 	Quick    bool   `help:"A smoke-sized run (3 replications of a quarter of the jobs): minutes become seconds, intervals widen."`
 	Workers  int    `default:"0" help:"Parallel replications (0 = all cores). Results do not depend on it."`
@@ -73,6 +74,15 @@ var papers = []paperRun{
 		}
 		return repro.HafshejaniDefaults()
 	}},
+	{"alnajjar2019", func(o repro.Options, c *reproduceCmd) (*repro.Report, error) {
+		return repro.AlNajjar2019(o, repro.AlNajjarReading{Reading: c.Arrival, Readings: c.Readings})
+	},
+		func(q bool) repro.Options {
+			if q {
+				return repro.AlNajjarQuick()
+			}
+			return repro.AlNajjarDefaults()
+		}},
 }
 
 func (c *reproduceCmd) Run(g *globals) error {

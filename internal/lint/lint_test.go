@@ -55,10 +55,10 @@ type rule struct {
 
 var rules = []rule{
 	{"policy", []string{"engine", "job/actual", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "internal/naive", "validate"}},
-	{"engine", []string{"policy/backfill", "policy/grid", "policy/gang", "policy/schedule", "policy/matrix", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "registry"}},
+	{"engine", []string{"policy/backfill", "policy/grid", "policy/gang", "policy/schedule", "policy/matrix", "policy/rank", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "registry"}},
 	{"job", []string{"engine", "policy", "platform", "workload", "metrics", "experiment"}},
 	{"platform", []string{"engine", "policy", "job", "workload", "metrics", "experiment"}},
-	{"metrics", []string{"experiment", "repro", "scenario", "internal/cli", "policy/backfill", "policy/grid", "policy/gang", "policy/schedule", "policy/matrix"}},
+	{"metrics", []string{"experiment", "repro", "scenario", "internal/cli", "policy/backfill", "policy/grid", "policy/gang", "policy/schedule", "policy/matrix", "policy/rank"}},
 }
 
 // violations applies the rules to a dependency map; it also returns how

@@ -1,0 +1,94 @@
+package repro
+
+import (
+	"bytes"
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A small reproduction: every table cell named as the issue fixes them,
+// the paper's legible numbers beside ours, claims.csv with its ids, and
+// byte-identical files from run to run whatever the number of workers.
+func TestAlNajjar2019SmallDeterministic(t *testing.T) {
+	opt := AlNajjarQuick()
+	opt.Reps, opt.Jobs = 2, 500
+	dirs := make([]string, 2)
+	var r *Report
+	for i, workers := range []int{1, 2} {
+		o := opt
+		o.Workers = workers
+		var err error
+		if r, err = AlNajjar2019(o, AlNajjarReading{Reading: "A", Readings: i == 0}); err != nil {
+			t.Fatal(err)
+		}
+		dirs[i] = t.TempDir()
+		if err := r.WriteDir(dirs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"comparison.csv", "claims.csv", "fig03a.csv", "fig03b.svg", "fig04.csv", "fig05.svg", "fig06.csv", "fig07.svg", "load.csv"} {
+		a, err := os.ReadFile(filepath.Join(dirs[0], name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(dirs[1], name))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between runs (%v)", name, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dirs[0], "readings.csv")); err != nil {
+		t.Errorf("readings.csv: %v", err)
+	}
+	paper := map[string]float64{}
+	for _, it := range r.Items {
+		paper[it.Name] = it.Paper
+	}
+	for name, want := range map[string]float64{
+		"table10/poisson/linear/tet": 1.0543, "table10/poisson/linear/awt_pct": 72.7143, "table10/uniform/log/awt": 1.1308,
+		"table11/linear/cpu200/tet": 1.11014, "table11/log/cpu1000/awt": 2.95018, "table11/linear/average/awt": 3.55077,
+		"table12/linear/average/awt": 3.614, "table12/log/max/awt": 2.870,
+	} {
+		if got, ok := paper[name]; !ok || got != want {
+			t.Errorf("%s: paper %v (present %v), want %v", name, got, ok, want)
+		}
+	}
+	// With 500 jobs the jobs test runs 50..500 jobs: the cells of the
+	// paper's 1,000 and 2,000 jobs have no published number here.
+	if v, ok := paper["table12/linear/jobs100/tet"]; !ok || !math.IsNaN(v) {
+		t.Errorf("table12/linear/jobs100/tet: %v %v", v, ok)
+	}
+	fh, err := os.Open(filepath.Join(dirs[0], "claims.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	rows, err := csv.NewReader(fh).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, row := range rows[1:] {
+		ids[row[0]] = true
+		if row[2] != "yes" && row[2] != "no" {
+			t.Errorf("claim %s: holds %q", row[0], row[2])
+		}
+	}
+	for _, id := range []string{"poisson_awt_gain_large", "uniform_awt_gain_small", "poisson_tet_gain", "uniform_tet_flat",
+		"linear_better_every_cpu_count", "linear_beats_log_awt", "linear_awt_better_every_job_count"} {
+		if !ids[id] {
+			t.Errorf("claims.csv has no %s", id)
+		}
+	}
+}
+
+func TestAlNajjar2019BadOptions(t *testing.T) {
+	if _, err := AlNajjar2019(Options{Seed: 1, Reps: 1, Jobs: 100}, AlNajjarDefaultReading()); err == nil {
+		t.Error("1 replication accepted")
+	}
+	if _, err := AlNajjar2019(Options{Seed: 1, Reps: 2, Jobs: 100}, AlNajjarReading{Reading: "C"}); err == nil {
+		t.Error("reading C accepted")
+	}
+}
