@@ -178,7 +178,7 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 			}
 		}
 		for _, c := range k.gapTieReadings() {
-			name := fmt.Sprintf("gaps=%s,ties=%s/%s/ia%g", c.gaps, c.ties, c.policy, c.ia)
+			name := fmt.Sprintf("gaps=%s/ties=%s/%s/ia%g", c.gaps, c.ties, c.policy, c.ia)
 			for _, m := range []struct {
 				n string
 				f func(experiment.HeteroResult) float64
