@@ -84,19 +84,6 @@ func (t Ties) String() string {
 	return fmt.Sprintf("Ties(%d)", t)
 }
 
-// TieRules lists the tie rules' names, the default first.
-func TieRules() []string { return []string{TieIndex.String(), TieEnd.String()} }
-
-// ParseTies reads a tie rule's name (TieRules).
-func ParseTies(s string) (Ties, error) {
-	for _, t := range []Ties{TieIndex, TieEnd} {
-		if t.String() == s {
-			return t, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown tie rule %q (want %s)", s, strings.Join(TieRules(), " or "))
-}
-
 // Gaps says which places in a machine's plan count as gaps.
 type Gaps uint8
 
@@ -121,19 +108,6 @@ func (g Gaps) String() string {
 		return "tail"
 	}
 	return fmt.Sprintf("Gaps(%d)", g)
-}
-
-// GapRules lists the gap rules' names, the default first.
-func GapRules() []string { return []string{GapFinite.String(), GapTail.String()} }
-
-// ParseGaps reads a gap rule's name (GapRules).
-func ParseGaps(s string) (Gaps, error) {
-	for _, g := range []Gaps{GapFinite, GapTail} {
-		if g.String() == s {
-			return g, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown gap rule %q (want %s)", s, strings.Join(GapRules(), " or "))
 }
 
 // Options configures the policy. The zero value is EG-EDF without Tabu
@@ -222,30 +196,58 @@ func (o Options) validate(hasRand bool) error {
 	return nil
 }
 
+// enum is an option type whose values print their own names.
+type enum interface {
+	~uint8
+	String() string
+}
+
+// names lists the values' names, in the order given (the default first).
+func names[T enum](vs ...T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.String()
+	}
+	return out
+}
+
+// parse reads the name of one of vs.
+func parse[T enum](what, s string, vs ...T) (T, error) {
+	for _, v := range vs {
+		if v.String() == s {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown %s %q (want %s)", what, s, strings.Join(names(vs...), ", "))
+}
+
+var (
+	orders   = []Order{OrderIndex, OrderRandom}
+	triggers = []Trigger{EachArrival, EveryN, Interval}
+	tieRules = []Ties{TieIndex, TieEnd}
+	gapRules = []Gaps{GapFinite, GapTail}
+)
+
 // Orders lists the machine orders' names, the default first.
-func Orders() []string { return []string{OrderIndex.String(), OrderRandom.String()} }
+func Orders() []string { return names(orders...) }
 
 // ParseOrder reads a machine order's name (Orders).
-func ParseOrder(s string) (Order, error) {
-	for _, o := range []Order{OrderIndex, OrderRandom} {
-		if o.String() == s {
-			return o, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown machine order %q (want %s)", s, strings.Join(Orders(), " or "))
-}
+func ParseOrder(s string) (Order, error) { return parse("machine order", s, orders...) }
 
 // Triggers lists the Tabu triggers' names, the default first.
-func Triggers() []string {
-	return []string{EachArrival.String(), EveryN.String(), Interval.String()}
-}
+func Triggers() []string { return names(triggers...) }
 
 // ParseTrigger reads a Tabu trigger's name (Triggers).
-func ParseTrigger(s string) (Trigger, error) {
-	for _, t := range []Trigger{EachArrival, EveryN, Interval} {
-		if t.String() == s {
-			return t, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown tabu trigger %q (want %s)", s, strings.Join(Triggers(), ", "))
-}
+func ParseTrigger(s string) (Trigger, error) { return parse("tabu trigger", s, triggers...) }
+
+// TieRules lists the tie rules' names, the default first.
+func TieRules() []string { return names(tieRules...) }
+
+// ParseTies reads a tie rule's name (TieRules).
+func ParseTies(s string) (Ties, error) { return parse("tie rule", s, tieRules...) }
+
+// GapRules lists the gap rules' names, the default first.
+func GapRules() []string { return names(gapRules...) }
+
+// ParseGaps reads a gap rule's name (GapRules).
+func ParseGaps(s string) (Gaps, error) { return parse("gap rule", s, gapRules...) }
