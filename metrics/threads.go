@@ -28,12 +28,14 @@ import (
 // the CPU time of a job whose threads did not run side by side: Work is
 // the CPU time the threads used, for utilization.
 //
-// Memory: one entry per job present. Events of threads whose job it has
-// not seen submitted are an error (Err), not a panic.
+// Memory: one entry per job present, found by ID through a slice over the
+// range of live IDs (foldIndex) rather than a map, since every thread
+// looks its job up. Events of threads whose job it has not seen submitted
+// are an error (Err), not a panic.
 type ThreadFold struct {
 	down  engine.Listener
 	tdown []engine.TimeListener
-	jobs  map[job.ID]*folded
+	jobs  foldIndex
 	pend  *folded // submitted, not yet told downstream (more threads may follow)
 	pool  []*folded
 	rec   engine.Record
@@ -53,7 +55,7 @@ type folded struct {
 
 // NewThreadFold wraps down (which may be a Tee).
 func NewThreadFold(down engine.Listener) *ThreadFold {
-	f := &ThreadFold{down: down, jobs: map[job.ID]*folded{}}
+	f := &ThreadFold{down: down}
 	var walk func(l engine.Listener)
 	walk = func(l engine.Listener) {
 		if t, ok := l.(engine.Tee); ok {
@@ -107,7 +109,7 @@ func (f *ThreadFold) JobSubmitted(now float64, j *actual.Job) {
 		f.fail("thread %d of job %d submitted without thread 0 just before it", r, parent)
 		return
 	}
-	if _, dup := f.jobs[parent]; dup {
+	if f.jobs.get(parent) != nil {
 		f.fail("job %d submitted twice", parent)
 		return
 	}
@@ -119,7 +121,7 @@ func (f *ThreadFold) JobSubmitted(now float64, j *actual.Job) {
 	}
 	*e = folded{job: *j, cpus: e.cpus[:0], runs: e.runs[:0]}
 	e.job.ID, e.job.Procs = parent, 1
-	f.jobs[parent] = e
+	f.jobs.put(parent, e)
 	f.pend = e
 }
 
@@ -128,7 +130,7 @@ func (f *ThreadFold) JobDispatched(now float64, j *actual.Job, ms []int) {}
 func (f *ThreadFold) JobStarted(now float64, s engine.Start) {
 	f.flush()
 	parent, _ := s.Job.ID.Thread()
-	e := f.jobs[parent]
+	e := f.jobs.get(parent)
 	if e == nil {
 		f.fail("thread %d started, its job %d unknown", s.Job.ID, parent)
 		return
@@ -151,7 +153,7 @@ func (f *ThreadFold) JobKilled(now float64, r *engine.Record)   { f.end(now, r, 
 func (f *ThreadFold) end(now float64, r *engine.Record, killed bool) {
 	f.flush()
 	parent, _ := r.Job.ID.Thread()
-	e := f.jobs[parent]
+	e := f.jobs.get(parent)
 	if e == nil {
 		f.fail("thread %d ended, its job %d unknown", r.Job.ID, parent)
 		return
@@ -172,7 +174,7 @@ func (f *ThreadFold) end(now float64, r *engine.Record, killed bool) {
 	}
 	rec := &f.rec
 	*rec = engine.Record{Job: &e.job, Start: e.start, End: now, Reason: e.reason, Machine: r.Machine, CPUs: e.runs}
-	delete(f.jobs, parent)
+	f.jobs.del(parent, e)
 	f.pool = append(f.pool, e)
 	if e.killed {
 		rec.State = job.WalltimeReached
