@@ -154,11 +154,15 @@ func vars() kong.Vars {
 }
 
 // orList writes "a", "a or b", "a, b or c".
-func orList(xs []string) string {
+func orList(xs []string) string { return joinList(xs, " or ") }
+
+// joinList joins xs with ", " and conj before the last: "a", "a or b",
+// "a, b or c".
+func joinList(xs []string, conj string) string {
 	if len(xs) <= 1 {
 		return strings.Join(xs, "")
 	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+	return strings.Join(xs[:len(xs)-1], ", ") + conj + xs[len(xs)-1]
 }
 
 func (c *runCmd) Run(g *globals) error {
@@ -279,10 +283,18 @@ func (c *runCmd) Run(g *globals) error {
 		fmt.Fprintln(g.stdout, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice)")
 	}
 	if out != "" {
-		fmt.Fprintf(g.stdout, "\nwrote %s and %s\n", filepath.Join(out, "jobs.csv"), filepath.Join(out, "summary.json"))
+		files := []string{filepath.Join(out, "jobs.csv"), filepath.Join(out, "summary.json")}
+		if c.SWF {
+			files = append(files, filepath.Join(out, "schedule.swf"))
+		}
+		if c.Threads {
+			files = append(files, filepath.Join(out, "threads.csv"))
+		}
+		fmt.Fprintf(g.stdout, "\nwrote %s\n", joinList(files, " and "))
 	}
 	return nil
 }
+
 
 // rankOptions reads the JRB flags: nil for a policy without rank options
 // (any JRB flag given is then an error naming the flag).
