@@ -295,7 +295,6 @@ func (c *runCmd) Run(g *globals) error {
 	return nil
 }
 
-
 // rankOptions reads the JRB flags: nil for a policy without rank options
 // (any JRB flag given is then an error naming the flag).
 func (c *runCmd) rankOptions(qp registry.Policy) (*rank.Options, error) {
