@@ -1,0 +1,247 @@
+package htmlreport
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/experiment"
+)
+
+// tinyRun simulates testdata/tiny.swf (40 jobs, 16 CPUs) under EASY and
+// returns the run folder.
+func tinyRun(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	_, err := experiment.RunTrace(experiment.TraceRun{Trace: "testdata/tiny.swf", Policy: "easy", Out: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// embedded returns the JSON data block of a page.
+func embedded(t *testing.T, page []byte) map[string]json.RawMessage {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="data">(.*?)</script>`).FindSubmatch(page)
+	if m == nil {
+		t.Fatal("no data block in the page")
+	}
+	var d map[string]json.RawMessage
+	if err := json.Unmarshal(m[1], &d); err != nil {
+		t.Fatalf("data block: %v", err)
+	}
+	return d
+}
+
+func decodeCol(t *testing.T, raw json.RawMessage) []float64 {
+	t.Helper()
+	var c col
+	if err := json.Unmarshal(raw, &c); err != nil {
+		t.Fatal(err)
+	}
+	b, err := base64.StdEncoding.DecodeString(c.B)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []float64
+	switch c.T {
+	case "i32":
+		for i := 0; i+4 <= len(b); i += 4 {
+			out = append(out, float64(int32(binary.LittleEndian.Uint32(b[i:]))))
+		}
+	case "f64":
+		for i := 0; i+8 <= len(b); i += 8 {
+			out = append(out, math.Float64frombits(binary.LittleEndian.Uint64(b[i:])))
+		}
+	default:
+		t.Fatalf("column type %q", c.T)
+	}
+	return out
+}
+
+// The page of a run embeds jobs.csv's columns exactly, and the same folder
+// gives the same bytes.
+func TestRunReport(t *testing.T) {
+	dir := tinyRun(t)
+	out, err := Write(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != filepath.Join(dir, "report.html") {
+		t.Fatalf("wrote %s", out)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<canvas id="gantt"`, `<canvas id="util"`, `<canvas id="queue"`, `<canvas id="wait"`, `<canvas id="bsld"`,
+		"<th>run.policy</th><td>easy</td>", "<th>jobs</th><td>40</td>"} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	// Nothing fetched: no src= or href= to anything.
+	if regexp.MustCompile(`(?i)(src|href)\s*=`).Match(page) {
+		t.Error("page references an external resource")
+	}
+
+	jobs, err := readJobs(filepath.Join(dir, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := embedded(t, page)
+	for name, want := range map[string][]float64{"id": jobs.id, "submit": jobs.submit, "start": jobs.start, "finish": jobs.finish, "nprocs": jobs.procs} {
+		got := decodeCol(t, d[name])
+		if len(got) != 40 || len(got) != len(want) {
+			t.Fatalf("%s: %d values, want 40", name, len(got))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%s[%d] = %v, want %v", name, i, got[i], want[i])
+			}
+		}
+	}
+	// The intervals read back give the allocated_resources text of every row.
+	raw, _ := os.ReadFile(filepath.Join(dir, "jobs.csv"))
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")[1:]
+	off, lo, hi := decodeCol(t, d["ivoff"]), decodeCol(t, d["ivlo"]), decodeCol(t, d["ivhi"])
+	for i, line := range lines {
+		var parts []string
+		for k := int(off[i]); k < int(off[i+1]); k++ {
+			if lo[k] == hi[k] {
+				parts = append(parts, jsonNum(lo[k]))
+			} else {
+				parts = append(parts, jsonNum(lo[k])+"-"+jsonNum(hi[k]))
+			}
+		}
+		cells := strings.Split(line, ",")
+		if got, want := strings.Join(parts, " "), cells[10]; got != want {
+			t.Errorf("row %d: intervals %q, jobs.csv %q", i+1, got, want)
+		}
+	}
+
+	// Determinism.
+	if _, err := Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := os.ReadFile(out)
+	if !bytes.Equal(page, again) {
+		t.Fatal("second report differs from the first")
+	}
+}
+
+func jsonNum(v float64) string { b, _ := json.Marshal(v); return string(b) }
+
+// overTime on a hand example: 4 CPUs; job A uses 2 CPUs over [0, 50),
+// job B waits over [0, 25) and uses 4 over [25, 100).
+func TestOverTime(t *testing.T) {
+	j := &runJobs{
+		id: []float64{1, 2}, submit: []float64{0, 0}, start: []float64{0, 25}, finish: []float64{50, 100}, procs: []float64{2, 4},
+	}
+	util, queue := overTime(j, 4)
+	if util.T0 != 0 || util.W != 100.0/timeBins || len(util.Y) != timeBins {
+		t.Fatalf("bins t0 %v w %v n %d", util.T0, util.W, len(util.Y))
+	}
+	// time-average utilization = (2*50 + 4*75) / (4*100) = 1.
+	sumU, sumQ := 0.0, 0.0
+	for k := range util.Y {
+		sumU += util.Y[k] * util.W
+		sumQ += queue.Y[k] * queue.W
+	}
+	if math.Abs(sumU-100) > 1e-9 || math.Abs(sumQ-25) > 1e-9 {
+		t.Fatalf("integrals: utilization %v (want 100), queue %v (want 25)", sumU, sumQ)
+	}
+	// At t in [0, 25): A runs (2/4), B waits; in [25, 50): 6/4 (no overlap
+	// check here: the report shows what the file says); in [50, 100): 1.
+	for _, c := range []struct {
+		k    int
+		u, q float64
+	}{{0, 0.5, 1}, {timeBins/4 - 1, 0.5, 1}, {timeBins / 4, 1.5, 0}, {timeBins/2 - 1, 1.5, 0}, {timeBins / 2, 1, 0}, {timeBins - 1, 1, 0}} {
+		if math.Abs(util.Y[c.k]-c.u) > 1e-9 || math.Abs(queue.Y[c.k]-c.q) > 1e-9 {
+			t.Errorf("bin %d: utilization %v queue %v, want %v %v", c.k, util.Y[c.k], queue.Y[c.k], c.u, c.q)
+		}
+	}
+}
+
+func TestDistributions(t *testing.T) {
+	// waits 0, 30, 7200; bounded slowdowns 1, (30+5)/10 = 3.5, (7200+100)/100 = 73.
+	j := &runJobs{id: []float64{1, 2, 3}, submit: []float64{0, 0, 0}, start: []float64{0, 30, 7200}, finish: []float64{5, 35, 7300}}
+	w, b := distributions(j, 10)
+	if got := w.Counts; got[0] != 1 || got[1] != 1 || got[4] != 1 {
+		t.Errorf("wait counts %v", got)
+	}
+	if got := b.Counts; got[0] != 1 || got[2] != 1 || got[4] != 1 {
+		t.Errorf("bounded slowdown counts %v", got)
+	}
+}
+
+func write(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Bad input: a clear error naming the file (and line), and no report.html
+// (an older one is left untouched).
+func TestBadInput(t *testing.T) {
+	good := tinyRun(t)
+	raw, err := os.ReadFile(filepath.Join(good, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := os.ReadFile(filepath.Join(good, "summary.json"))
+	lines := strings.SplitAfter(string(raw), "\n")
+	cases := []struct {
+		name, jobs, summary, want string
+	}{
+		{"cut mid-row", string(raw[:len(raw)-20]), string(sum), `jobs.csv:41: wrong number of fields`},
+		{"cut at a row", strings.Join(lines[:30], ""), string(sum), `jobs.csv: 29 job rows, but .*summary.json says jobs: 40 \(is jobs.csv truncated\?\)`},
+		{"bad number", strings.Replace(string(raw), lines[3], strings.Replace(lines[3], ",", ",x", 1), 1), string(sum), `jobs.csv:4: column submission_time: invalid number "x`},
+		{"bad cpus", strings.Join(lines[:1], "") + "1,0,2,10,0,5,5,0,5,1,1-0,COMPLETED_SUCCESSFULLY,immediate\n", `{"jobs": 1}`, `jobs.csv:2: column allocated_resources: "1-0": `},
+		{"no header", "", string(sum), `jobs.csv: empty file`},
+		{"missing column", "job_id,submission_time\n", string(sum), `jobs.csv:1: missing column requested_number_of_resources`},
+		{"bad json", string(raw), `{"jobs": 40`, `summary.json: not valid JSON`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, filepath.Join(dir, "jobs.csv"), c.jobs)
+			write(t, filepath.Join(dir, "summary.json"), c.summary)
+			write(t, filepath.Join(dir, "report.html"), "old")
+			_, err := Write(dir)
+			if err == nil || !regexp.MustCompile(c.want).MatchString(err.Error()) {
+				t.Fatalf("error %v, want match %q", err, c.want)
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, "report.html")); string(b) != "old" {
+				t.Error("report.html was touched")
+			}
+			ents, _ := os.ReadDir(dir)
+			if len(ents) != 3 {
+				t.Errorf("%d files left in the folder, want 3", len(ents))
+			}
+		})
+	}
+	t.Run("not an output folder", func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "jobs.csv"), string(raw)) // no summary.json
+		_, err := Write(dir)
+		if err == nil || !strings.Contains(err.Error(), "neither a run (jobs.csv and summary.json), a sweep") {
+			t.Fatalf("error %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "report.html")); err == nil {
+			t.Error("report.html written")
+		}
+	})
+}
