@@ -7,7 +7,7 @@ import (
 )
 
 type reportCmd struct {
-	Dir string `arg:"" placeholder:"DIR" help:"Output folder of 'schedlab run --out DIR'."`
+	Dir string `arg:"" placeholder:"DIR" help:"Output folder of 'schedlab run --out DIR' or 'schedlab sweep --out DIR'."`
 }
 
 // Run writes DIR/report.html.

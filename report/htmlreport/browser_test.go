@@ -95,11 +95,13 @@ func headless(t *testing.T, bin, page string, args ...string) (string, string) {
 }
 
 type selfCheck struct {
-	Errors  []string       `json:"errors"`
-	Charts  map[string]int `json:"charts"`
-	Jobs    int            `json:"jobs"`
-	Rects   int            `json:"rects"`
-	Samples []struct {
+	Errors   []string       `json:"errors"`
+	Charts   map[string]int `json:"charts"`
+	Jobs     int            `json:"jobs"`
+	Points   int            `json:"points"`
+	Filtered int            `json:"filteredPoints"`
+	Rects    int            `json:"rects"`
+	Samples  []struct {
 		Job, CPULo, CPUHi int
 		Start, Finish     float64
 		W, H              float64
@@ -117,26 +119,7 @@ func TestBrowserRunReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dom, stderr := headless(t, bin, page, "--dump-dom")
-	m := regexp.MustCompile(`(?s)<pre id="selfcheck"[^>]*>(.*?)</pre>`).FindStringSubmatch(dom)
-	if m == nil || m[1] == "" {
-		t.Fatalf("the page's self-check did not run (script error?); browser stderr:\n%s", stderr)
-	}
-	var sc selfCheck
-	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &sc); err != nil {
-		t.Fatalf("self-check %q: %v", m[1], err)
-	}
-	if len(sc.Errors) > 0 {
-		t.Errorf("console errors: %q", sc.Errors)
-	}
-	if strings.Contains(stderr, "Uncaught") {
-		t.Errorf("uncaught error in the browser log:\n%s", stderr)
-	}
-	for _, c := range []string{"gantt", "util", "queue", "wait", "bsld"} {
-		if sc.Charts[c] < 100 {
-			t.Errorf("chart %s: %d coloured pixels, want a drawn chart", c, sc.Charts[c])
-		}
-	}
+	sc := load(t, bin, page, "gantt", "util", "queue", "wait", "bsld")
 
 	// Count and positions against jobs.csv.
 	jobs, err := readJobs(filepath.Join(dir, "jobs.csv"))
@@ -181,15 +164,71 @@ func TestBrowserRunReport(t *testing.T) {
 		t.Error("no sample rectangle large enough to check its colour")
 	}
 
+	screenshot(t, bin, page, "report-run.png")
+}
+
+// load opens a page, reads its self-check and checks that there was no
+// error and that every named chart (a canvas id) is drawn.
+func load(t *testing.T, bin, page string, charts ...string) selfCheck {
+	t.Helper()
+	dom, stderr := headless(t, bin, page, "--dump-dom")
+	m := regexp.MustCompile(`(?s)<pre id="selfcheck"[^>]*>(.*?)</pre>`).FindStringSubmatch(dom)
+	if m == nil || m[1] == "" {
+		t.Fatalf("the page's self-check did not run (script error?); browser stderr:\n%s", stderr)
+	}
+	var sc selfCheck
+	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &sc); err != nil {
+		t.Fatalf("self-check %q: %v", m[1], err)
+	}
+	if len(sc.Errors) > 0 {
+		t.Errorf("console errors: %q", sc.Errors)
+	}
+	if strings.Contains(stderr, "Uncaught") {
+		t.Errorf("uncaught error in the browser log:\n%s", stderr)
+	}
+	for _, c := range charts {
+		if sc.Charts[c] < 100 {
+			t.Errorf("chart %s: %d coloured pixels, want a drawn chart", c, sc.Charts[c])
+		}
+	}
+	if len(sc.Charts) != len(charts) {
+		t.Errorf("the page drew charts %v, want exactly %q", sc.Charts, charts)
+	}
+	return sc
+}
+
+// screenshot saves a picture of the page into $SCHEDLAB_REPORT_SCREENSHOTS
+// (docs/report.md shows them), or a temporary folder.
+func screenshot(t *testing.T, bin, page, name string) {
+	t.Helper()
 	shots := os.Getenv("SCHEDLAB_REPORT_SCREENSHOTS")
 	if shots == "" {
 		shots = t.TempDir()
 	}
-	png := filepath.Join(shots, "report-run.png")
+	png := filepath.Join(shots, name)
 	headless(t, bin, page, "--window-size=1200,1800", "--screenshot="+png)
 	if st, err := os.Stat(png); err != nil || st.Size() < 10000 {
 		t.Errorf("screenshot %s: %v", png, err)
 	}
+}
+
+// The page of a sweep draws one CI chart per metric, and its filters hide
+// the points of other values.
+func TestBrowserSweepReport(t *testing.T) {
+	bin := browser(t)
+	page, err := Write(copyDir(t, "testdata/sweep"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var charts []string
+	for i := 0; i < 8; i++ {
+		charts = append(charts, "ci-"+strconv.Itoa(i))
+	}
+	sc := load(t, bin, page, charts...)
+	if sc.Points != 4 || sc.Filtered != 2 {
+		t.Errorf("points %d, after filtering policy.grid=random %d; want 4 and 2", sc.Points, sc.Filtered)
+	}
+	screenshot(t, bin, page, "report-sweep.png")
 }
 
 func contains(xs []string, x string) bool {

@@ -90,8 +90,16 @@ func Write(dir string) (string, error) {
 		if err := p.render(&buf); err != nil {
 			return "", err
 		}
+	case Sweep:
+		p, err := readSweep(dir)
+		if err != nil {
+			return "", err
+		}
+		if err := p.render(&buf); err != nil {
+			return "", err
+		}
 	default:
-		return "", fmt.Errorf("%s: a %s folder; reports of %ss are not implemented yet (only runs)", dir, kind, kind)
+		return "", fmt.Errorf("%s: a %s folder; reports of %ss are not implemented yet (only runs and sweeps)", dir, kind, kind)
 	}
 	out := filepath.Join(dir, "report.html")
 	err = atomicfile.Write(out, func(w io.Writer) error {
@@ -136,6 +144,16 @@ type pageView struct {
 	CSS     template.CSS
 	JS      template.JS
 	Data    template.JS
+	Sweep   *sweepPage
+}
+
+func (p *sweepPage) render(w io.Writer) error {
+	data, err := json.Marshal(p.data())
+	if err != nil {
+		return err
+	}
+	return pageTmpl.Execute(w, pageView{Kind: "sweep", Title: p.Title, Sweep: p,
+		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
 }
 
 func (p *runPage) render(w io.Writer) error {

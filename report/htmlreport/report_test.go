@@ -245,3 +245,84 @@ func TestBadInput(t *testing.T) {
 		}
 	})
 }
+
+// copyDir copies the files of a testdata folder into a temporary one.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		write(t, filepath.Join(dst, rel), string(b))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// testdata/sweep is the output of `schedlab sweep scenario.yaml` (2 x 2
+// points of the grid model, 3 replications).
+func TestSweepReport(t *testing.T) {
+	dir := copyDir(t, "testdata/sweep")
+	if k, err := Detect(dir); err != nil || k != Sweep {
+		t.Fatalf("Detect: %v %v", k, err)
+	}
+	out, err := Write(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(out)
+	s := string(page)
+	for _, want := range []string{
+		`<select data-axis="policy.grid"><option value="">all</option><option>random</option><option>deferred</option></select>`,
+		`<select data-axis="policy.local"><option value="">all</option><option>sq</option><option>random</option></select>`,
+		// point 0, rt: mean and CI from summary.csv
+		`<td>0</td><td>random</td><td>sq</td><td class="num">1.313 [1.27702, 1.34899]</td>`,
+		`<th>site1_load</th>`,
+		// a comparison whose CI excludes 0
+		`<td class="num">3</td><td class="higher">higher</td>`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	if n := strings.Count(s, `<canvas id="ci-`); n != 8 {
+		t.Errorf("%d CI charts, want 8 (one per metric)", n)
+	}
+	if n := strings.Count(s, `<tr data-f=`); n != 4+32 {
+		t.Errorf("%d filterable rows, want 4 points + 32 comparisons", n)
+	}
+	if _, err := Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.ReadFile(out); string(again) != s {
+		t.Fatal("second report differs from the first")
+	}
+
+	// A bad number: file, line and column named, no page.
+	raw, _ := os.ReadFile(filepath.Join(dir, "comparisons.csv"))
+	lines := strings.SplitAfter(string(raw), "\n")
+	lines[5] = strings.Replace(lines[5], ",3\n", ",3,extra\n", 1)
+	write(t, filepath.Join(dir, "comparisons.csv"), strings.Join(lines, ""))
+	os.Remove(out)
+	if _, err := Write(dir); err == nil || !strings.Contains(err.Error(), "comparisons.csv:6: wrong number of fields") {
+		t.Fatalf("error %v", err)
+	}
+	write(t, filepath.Join(dir, "comparisons.csv"), string(raw))
+	sum, _ := os.ReadFile(filepath.Join(dir, "summary.csv"))
+	write(t, filepath.Join(dir, "summary.csv"), strings.Replace(string(sum), "1.3130042430785689", "1.31x", 1))
+	if _, err := Write(dir); err == nil || !strings.Contains(err.Error(), `summary.csv:2: column mean: invalid number "1.31x"`) {
+		t.Fatalf("error %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("report.html written despite the error")
+	}
+}

@@ -278,6 +278,56 @@
     check.jobs = n; check.rects = nr; check.samples = samples;
     ["gantt", "util", "queue", "wait", "bsld"].forEach(function (c) { check.charts[c] = inked(document.getElementById(c)); });
   }
+  if (D.kind === "sweep") {
+    var sels = Array.prototype.slice.call(document.querySelectorAll("#filters select"));
+    var pointRows = Array.prototype.slice.call(document.querySelectorAll("table.points tbody tr"));
+    // ciChart draws the visible points of metric m: mean and CI bars.
+    var ciChart = function (m, show) {
+      var cv = document.getElementById("ci-" + m), idx = [], lo = Infinity, hi = -Infinity;
+      for (var i = 0; i < D.points.length; i++) {
+        if (!show[i] || !D.ok[m][i]) continue;
+        idx.push(i);
+        lo = Math.min(lo, D.values[m][i][1]); hi = Math.max(hi, D.values[m][i][2]);
+      }
+      if (idx.length === 0) { lo = 0; hi = 1; }
+      if (!(hi > lo)) { var pad = Math.abs(hi) * 0.1 || 1; lo -= pad; hi += pad; }
+      var padY = (hi - lo) * 0.08;
+      var g = frame(cv, -0.5, Math.max(idx.length, 1) - 0.5, lo - padY, hi + padY, "point", D.metrics[m],
+        function (v) { return v === Math.round(v) && v >= 0 && v < idx.length ? D.points[idx[v]] : ""; });
+      var ctx = cv.getContext("2d");
+      ctx.textAlign = "left"; ctx.fillText(D.metrics[m] + " (mean, 95% CI)", g.L + 4, 10);
+      ctx.strokeStyle = "#0072B2"; ctx.fillStyle = "#0072B2"; ctx.lineWidth = 1.5;
+      idx.forEach(function (pi, k) {
+        var x = g.X(k), v = D.values[m][pi];
+        ctx.beginPath(); ctx.moveTo(x, g.Y(v[1])); ctx.lineTo(x, g.Y(v[2]));
+        ctx.moveTo(x - 4, g.Y(v[1])); ctx.lineTo(x + 4, g.Y(v[1]));
+        ctx.moveTo(x - 4, g.Y(v[2])); ctx.lineTo(x + 4, g.Y(v[2])); ctx.stroke();
+        ctx.beginPath(); ctx.arc(x, g.Y(v[0]), 3.5, 0, 2 * Math.PI); ctx.fill();
+      });
+    };
+    var applyFilters = function () {
+      var active = sels.filter(function (s) { return s.value !== ""; }).map(function (s) { return [s.dataset.axis, s.value]; });
+      document.querySelectorAll("table.filterable tbody tr").forEach(function (tr) {
+        var f = JSON.parse(tr.dataset.f);
+        tr.hidden = !active.every(function (a) { return !(a[0] in f) || f[a[0]].indexOf(a[1]) >= 0; });
+      });
+      var show = pointRows.map(function (tr) { return !tr.hidden; });
+      for (var m = 0; m < D.metrics.length; m++) ciChart(m, show);
+      return show;
+    };
+    sels.forEach(function (s) { s.addEventListener("change", applyFilters); });
+    var shown = applyFilters();
+    check.points = shown.length;
+    for (var m = 0; m < D.metrics.length; m++) check.charts["ci-" + m] = inked(document.getElementById("ci-" + m));
+    // The filters work: choosing the first value of the first axis hides
+    // the points without it (the page is then put back as it was).
+    if (sels.length > 0 && sels[0].options.length > 2) {
+      sels[0].selectedIndex = 1;
+      check.filteredPoints = applyFilters().filter(Boolean).length;
+      sels[0].selectedIndex = 0;
+      applyFilters();
+    }
+  }
   var sc = document.getElementById("selfcheck");
   sc.textContent = JSON.stringify(check);
 })();
