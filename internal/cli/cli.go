@@ -294,11 +294,11 @@ func (c *runCmd) Run(g *globals) error {
 		fmt.Fprintf(g.stdout, "\nwrote %s and %s\n", filepath.Join(out, "jobs.csv"), filepath.Join(out, "summary.json"))
 	}
 	if c.Report {
-		page, err := htmlreport.Write(out)
+		pages, err := htmlreport.Write(out)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(g.stdout, "wrote %s\n", page)
+		fmt.Fprintf(g.stdout, "wrote %s\n", pages[0])
 	}
 	return nil
 }

@@ -7,15 +7,14 @@ import (
 )
 
 type reportCmd struct {
-	Dir string `arg:"" placeholder:"DIR" help:"Output folder of 'schedlab run --out DIR' or 'schedlab sweep --out DIR'."`
+	Dir string `arg:"" placeholder:"DIR" help:"Output folder of 'schedlab run', 'sweep' or 'reproduce' (--out DIR; for reproduce, DIR or DIR/<paper>)."`
 }
 
 // Run writes DIR/report.html.
 func (c *reportCmd) Run(g *globals) error {
-	out, err := htmlreport.Write(c.Dir)
-	if err != nil {
-		return err
+	outs, err := htmlreport.Write(c.Dir)
+	for _, out := range outs {
+		fmt.Fprintf(g.stdout, "wrote %s\n", out)
 	}
-	fmt.Fprintf(g.stdout, "wrote %s\n", out)
-	return nil
+	return err
 }

@@ -115,7 +115,7 @@ type selfCheck struct {
 func TestBrowserRunReport(t *testing.T) {
 	bin := browser(t)
 	dir := tinyRun(t)
-	page, err := Write(dir)
+	page, err := writeOne(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func screenshot(t *testing.T, bin, page, name string) {
 // the points of other values.
 func TestBrowserSweepReport(t *testing.T) {
 	bin := browser(t)
-	page, err := Write(copyDir(t, "testdata/sweep"))
+	page, err := writeOne(copyDir(t, "testdata/sweep"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,4 +238,15 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// The page of a reproduction shows every figure.
+func TestBrowserReproReport(t *testing.T) {
+	bin := browser(t)
+	page, err := writeOne(filepath.Join(copyDir(t, "testdata/repro"), "zikos2008"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	load(t, bin, page, "fig-fig03")
+	screenshot(t, bin, page, "report-reproduction.png")
 }

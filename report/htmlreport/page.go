@@ -70,46 +70,71 @@ func Detect(dir string) (Kind, error) {
 	case exists(filepath.Join(dir, "comparison.csv")):
 		return Reproduction, nil
 	}
-	return 0, fmt.Errorf("%s: neither a run (jobs.csv and summary.json), a sweep (summary.csv and comparisons.csv) nor a reproduction (comparison.csv)", dir)
+	return 0, fmt.Errorf("%s: neither a run (jobs.csv and summary.json), a sweep (summary.csv and comparisons.csv) nor a reproduction (comparison.csv, or paper folders holding one)", dir)
 }
 
 // Write writes dir/report.html for the output folder dir and returns its
-// path. Nothing is written on error.
-func Write(dir string) (string, error) {
+// path. A folder whose subfolders are paper reproductions (the --out of
+// 'schedlab reproduce all') gets one report.html in each paper's folder.
+// Every page is built before any is written; nothing is written on error.
+func Write(dir string) ([]string, error) {
 	kind, err := Detect(dir)
+	dirs := []string{dir}
 	if err != nil {
-		return "", err
+		if ps := papers(dir); len(ps) > 0 {
+			kind, dirs = Reproduction, ps
+		} else {
+			return nil, err
+		}
 	}
+	pages := make([][]byte, len(dirs))
+	for i, d := range dirs {
+		if pages[i], err = build(d, kind); err != nil {
+			return nil, err
+		}
+	}
+	var outs []string
+	for i, d := range dirs {
+		out := filepath.Join(d, "report.html")
+		err = atomicfile.Write(out, func(w io.Writer) error {
+			_, err := w.Write(pages[i])
+			return err
+		})
+		if err != nil {
+			return outs, err
+		}
+		outs = append(outs, out)
+	}
+	return outs, nil
+}
+
+// build renders the page of one folder.
+func build(dir string, kind Kind) ([]byte, error) {
 	var buf bytes.Buffer
+	var err error
 	switch kind {
 	case Run:
-		p, err := readRun(dir)
-		if err != nil {
-			return "", err
-		}
-		if err := p.render(&buf); err != nil {
-			return "", err
+		var p *runPage
+		if p, err = readRun(dir); err == nil {
+			err = p.render(&buf)
 		}
 	case Sweep:
-		p, err := readSweep(dir)
-		if err != nil {
-			return "", err
+		var p *sweepPage
+		if p, err = readSweep(dir); err == nil {
+			err = p.render(&buf)
 		}
-		if err := p.render(&buf); err != nil {
-			return "", err
+	case Reproduction:
+		var p *reproPage
+		if p, err = readRepro(dir); err == nil {
+			err = p.render(&buf)
 		}
 	default:
-		return "", fmt.Errorf("%s: a %s folder; reports of %ss are not implemented yet (only runs and sweeps)", dir, kind, kind)
+		err = fmt.Errorf("%s: unknown kind %v", dir, kind)
 	}
-	out := filepath.Join(dir, "report.html")
-	err = atomicfile.Write(out, func(w io.Writer) error {
-		_, err := w.Write(buf.Bytes())
-		return err
-	})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return out, nil
+	return buf.Bytes(), nil
 }
 
 // runData is the JSON the page's script reads.
@@ -145,6 +170,12 @@ type pageView struct {
 	JS      template.JS
 	Data    template.JS
 	Sweep   *sweepPage
+	Repro   *reproPage
+}
+
+func (p *reproPage) render(w io.Writer) error {
+	return pageTmpl.Execute(w, pageView{Kind: "reproduction", Title: p.Title, Repro: p,
+		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(`{"kind":"reproduction"}`)})
 }
 
 func (p *sweepPage) render(w io.Writer) error {

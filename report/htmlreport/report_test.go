@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -71,7 +72,7 @@ func decodeCol(t *testing.T, raw json.RawMessage) []float64 {
 // gives the same bytes.
 func TestRunReport(t *testing.T) {
 	dir := tinyRun(t)
-	out, err := Write(dir)
+	out, err := writeOne(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +276,7 @@ func TestSweepReport(t *testing.T) {
 	if k, err := Detect(dir); err != nil || k != Sweep {
 		t.Fatalf("Detect: %v %v", k, err)
 	}
-	out, err := Write(dir)
+	out, err := writeOne(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,5 +325,75 @@ func TestSweepReport(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("report.html written despite the error")
+	}
+}
+
+// writeOne is Write for a folder that gives one page.
+func writeOne(dir string) (string, error) {
+	outs, err := Write(dir)
+	if err != nil {
+		return "", err
+	}
+	if len(outs) != 1 {
+		return "", fmt.Errorf("wrote %d pages, want 1", len(outs))
+	}
+	return outs[0], nil
+}
+
+// testdata/repro/zikos2008 is part of `schedlab reproduce zikos2008
+// --quick` (comparison.csv, equivalence_ai.csv, claims.csv, fig03,
+// report.txt).
+func TestReproReport(t *testing.T) {
+	root := copyDir(t, "testdata/repro")
+	dir := filepath.Join(root, "zikos2008")
+	out, err := writeOne(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(out)
+	s := string(page)
+	for _, want := range []string{
+		"<title>schedlab reproduction: zikos2008: Resource allocation strategies",
+		"<p class=\"note\">6 hold, 8 do not (claims.csv).</p>",
+		`<td class="holds-yes">yes</td><td>all 8 cases</td><td><code>rt_local_order</code></td>`,
+		// comparison.csv's first row: paper 3.194, ours and CI, in CI, off by.
+		`<tr><td>table3/sq/random_gs/rt</td><td class="num">3.194</td><td class="num">2.96082</td><td class="num">[2.66526, 3.25637]</td><td class="holds-yes">yes</td><td class="num">-7.3%</td></tr>`,
+		"Published numbers beside ours: equivalence_ai.csv",
+		`<img class="fig" id="fig-fig03" alt="fig03" src="data:image/svg&#43;xml;base64,`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	if n := strings.Count(s, `<img class="fig"`); n != 1 {
+		t.Errorf("%d figures, want 1", n)
+	}
+	if _, err := writeOne(dir); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.ReadFile(out); string(again) != s {
+		t.Fatal("second report differs from the first")
+	}
+
+	// The parent folder (reproduce --out DIR) gives one page per paper.
+	outs, err := Write(root)
+	if err != nil || len(outs) != 1 || outs[0] != out {
+		t.Fatalf("Write(%s) = %v, %v", root, outs, err)
+	}
+
+	// A claim that is neither yes nor no: file and line named, no page.
+	os.Remove(out)
+	claims, _ := os.ReadFile(filepath.Join(dir, "claims.csv"))
+	write(t, filepath.Join(dir, "claims.csv"), strings.Replace(string(claims), ",yes,all 8 cases", ",maybe,all 8 cases", 1))
+	if _, err := Write(root); err == nil || !strings.Contains(err.Error(), `claims.csv:2: column holds: want yes or no, got "maybe"`) {
+		t.Fatalf("error %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("report.html written despite the error")
+	}
+	write(t, filepath.Join(dir, "claims.csv"), string(claims))
+	write(t, filepath.Join(dir, "fig03.svg"), "<html>not a figure</html>")
+	if _, err := Write(dir); err == nil || !strings.Contains(err.Error(), "fig03.svg: not an SVG file") {
+		t.Fatalf("error %v", err)
 	}
 }

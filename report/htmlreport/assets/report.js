@@ -328,6 +328,12 @@
       applyFilters();
     }
   }
-  var sc = document.getElementById("selfcheck");
-  sc.textContent = JSON.stringify(check);
+  // The self-check is written once the page (and its images) loaded.
+  var finish = function () {
+    Array.prototype.forEach.call(document.querySelectorAll("img.fig"), function (img) {
+      check.charts[img.id] = img.complete && img.naturalWidth > 0 ? img.naturalWidth * img.naturalHeight : 0;
+    });
+    document.getElementById("selfcheck").textContent = JSON.stringify(check);
+  };
+  if (document.readyState === "complete") finish(); else window.addEventListener("load", finish);
 })();
