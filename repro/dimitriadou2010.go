@@ -215,7 +215,7 @@ func (d *dimitriadou) checks(r *Report) {
 		}
 		worst = math.Max(worst, math.Abs(it.RelErr()))
 	}
-	r.Checks = append(r.Checks, Check{Claim: "Table II utilizations within 3% of the paper", Holds: within == n, Detail: fmt.Sprintf("%d of %d; largest deviation %s", within, n, pct(worst))})
+	r.Checks = append(r.Checks, Check{ID: "table2_within_3pct", Claim: "Table II utilizations within 3% of the paper", Holds: within == n, Detail: fmt.Sprintf("%d of %d; largest deviation %s", within, n, pct(worst))})
 
 	var det []string
 	ok := true
@@ -232,7 +232,7 @@ func (d *dimitriadou) checks(r *Report) {
 		ok = ok && diff.Mean > 0
 		det = append(det, fmt.Sprintf("λ=%g: %+.5f [%+.5f, %+.5f], identical in %d of %d replications", lambdaOf(ia), diff.Mean, diff.Low, diff.High, same, len(a1)))
 	}
-	r.Checks = append(r.Checks, Check{Claim: "approach 2 gives slightly higher utilization than approach 1 (Table II: +0.00035, +0.00006, +0.00006)", Holds: ok, Detail: "approach 2 - approach 1, paired 95% CI: " + strings.Join(det, ", ")})
+	r.Checks = append(r.Checks, Check{ID: "utilization_approach2_higher", Claim: "approach 2 gives slightly higher utilization than approach 1 (Table II: +0.00035, +0.00006, +0.00006)", Holds: ok, Detail: "approach 2 - approach 1, paired 95% CI: " + strings.Join(det, ", ")})
 
 	ok, det = true, nil
 	for _, a := range []int{1, 2} {
@@ -242,7 +242,7 @@ func (d *dimitriadou) checks(r *Report) {
 			det = append(det, fmt.Sprintf("a%d λ=%g: %.1f vs %.1f", a, lambdaOf(ia), u, p))
 		}
 	}
-	r.Checks = append(r.Checks, Check{Claim: "more gangs finish with uniform sizes than with powers of two (Figs 2-3)", Holds: ok, Detail: strings.Join(det, "; ")})
+	r.Checks = append(r.Checks, Check{ID: "finished_uniform_above_pow2", Claim: "more gangs finish with uniform sizes than with powers of two (Figs 2-3)", Holds: ok, Detail: strings.Join(det, "; ")})
 
 	det = nil
 	gap := math.Inf(1)
@@ -251,14 +251,14 @@ func (d *dimitriadou) checks(r *Report) {
 		gap = math.Min(gap, g)
 		det = append(det, fmt.Sprintf("λ=%g: %+.1f points", lambdaOf(ia), g))
 	}
-	r.Checks = append(r.Checks, Check{Claim: "approach 2 finishes about 10% more power-of-2 gangs than approach 1 (Fig 3)", Holds: gap >= 5, Detail: strings.Join(det, ", ")})
+	r.Checks = append(r.Checks, Check{ID: "finished_pow2_approach2_more", Claim: "approach 2 finishes about 10% more power-of-2 gangs than approach 1 (Fig 3)", Holds: gap >= 5, Detail: strings.Join(det, ", ")})
 	lowFin := m(1, 0.12, 0, true, fin)
-	r.Checks = append(r.Checks, Check{Claim: "approach 1 never finishes 100% of power-of-2 gangs, even at low load (Fig 3)", Holds: lowFin < 99.5, Detail: fmt.Sprintf("%.2f%% at λ=8.33", lowFin)})
+	r.Checks = append(r.Checks, Check{ID: "finished_pow2_approach1_below_100", Claim: "approach 1 never finishes 100% of power-of-2 gangs, even at low load (Fig 3)", Holds: lowFin < 99.5, Detail: fmt.Sprintf("%.2f%% at λ=8.33", lowFin)})
 
 	hi := 0.08
 	dW, _ := stats.Paired(d.metric(dcfg{2, hi, 0, false, def}, wrt), d.metric(dcfg{1, hi, 0, false, def}, wrt))
 	dS, _ := stats.Paired(d.metric(dcfg{2, hi, 0, false, def}, wsld), d.metric(dcfg{1, hi, 0, false, def}, wsld))
-	r.Checks = append(r.Checks, Check{Claim: "approach 2 lowers WRT and WSLD at high load (Figs 4-5, λ = 12.5; significant paired difference)", Holds: dW.High < 0 && dS.High < 0, Detail: fmt.Sprintf("approach 2 - approach 1: WRT %+.3f [%+.3f, %+.3f], WSLD %+.3f [%+.3f, %+.3f]", dW.Mean, dW.Low, dW.High, dS.Mean, dS.Low, dS.High)})
+	r.Checks = append(r.Checks, Check{ID: "wrt_wsld_approach2_lower_high_load", Claim: "approach 2 lowers WRT and WSLD at high load (Figs 4-5, λ = 12.5; significant paired difference)", Holds: dW.High < 0 && dS.High < 0, Detail: fmt.Sprintf("approach 2 - approach 1: WRT %+.3f [%+.3f, %+.3f], WSLD %+.3f [%+.3f, %+.3f]", dW.Mean, dW.Low, dW.High, dS.Mean, dS.Low, dS.High)})
 	lowSame := true
 	det = nil
 	for _, ia := range []float64{0.12, 0.1} {
@@ -271,7 +271,7 @@ func (d *dimitriadou) checks(r *Report) {
 			det = append(det, fmt.Sprintf("λ=%g: %s apart", lambdaOf(ia), pct(rel)))
 		}
 	}
-	r.Checks = append(r.Checks, Check{Claim: "at low and medium load the approaches give almost the same WRT (Fig 4)", Holds: lowSame, Detail: strings.Join(det, ", ")})
+	r.Checks = append(r.Checks, Check{ID: "wrt_same_low_medium_load", Claim: "at low and medium load the approaches give almost the same WRT (Fig 4)", Holds: lowSame, Detail: strings.Join(det, ", ")})
 
 	incr := true
 	for _, f := range []func(experiment.GangResult) float64{wrt, wsld, rt, sld} {
@@ -281,8 +281,8 @@ func (d *dimitriadou) checks(r *Report) {
 			}
 		}
 	}
-	r.Checks = append(r.Checks, Check{Claim: "higher load gives higher WRT, WSLD, RT and SLD (Figs 4-7)", Holds: incr, Detail: "both approaches"})
-	r.Checks = append(r.Checks, Check{Claim: "local RT and SLD are a bit higher with approach 2 at λ = 12.5 (Figs 6-7)", Holds: m(2, hi, 0, false, rt) > m(1, hi, 0, false, rt) && m(2, hi, 0, false, sld) > m(1, hi, 0, false, sld), Detail: fmt.Sprintf("RT %.4f vs %.4f, SLD %.4f vs %.4f (approach 2 vs 1)", m(2, hi, 0, false, rt), m(1, hi, 0, false, rt), m(2, hi, 0, false, sld), m(1, hi, 0, false, sld))})
+	r.Checks = append(r.Checks, Check{ID: "load_raises_all", Claim: "higher load gives higher WRT, WSLD, RT and SLD (Figs 4-7)", Holds: incr, Detail: "both approaches"})
+	r.Checks = append(r.Checks, Check{ID: "local_rt_sld_approach2_higher", Claim: "local RT and SLD are a bit higher with approach 2 at λ = 12.5 (Figs 6-7)", Holds: m(2, hi, 0, false, rt) > m(1, hi, 0, false, rt) && m(2, hi, 0, false, sld) > m(1, hi, 0, false, sld), Detail: fmt.Sprintf("RT %.4f vs %.4f, SLD %.4f vs %.4f (approach 2 vs 1)", m(2, hi, 0, false, rt), m(1, hi, 0, false, rt), m(2, hi, 0, false, sld), m(1, hi, 0, false, sld))})
 
 	ok, det = true, nil
 	for _, a := range []int{1, 2} {
@@ -290,7 +290,7 @@ func (d *dimitriadou) checks(r *Report) {
 		ok = ok && w30 > w0
 		det = append(det, fmt.Sprintf("approach %d: %.3f -> %.3f (%+.1f%%)", a, w0, w30, 100*(w30-w0)/w0))
 	}
-	r.Checks = append(r.Checks, Check{Claim: "runtime-estimate errors raise WRT at high load (Figs 8-9, E = 0 -> 30%)", Holds: ok, Detail: strings.Join(det, "; ")})
+	r.Checks = append(r.Checks, Check{ID: "estimate_errors_raise_wrt", Claim: "runtime-estimate errors raise WRT at high load (Figs 8-9, E = 0 -> 30%)", Holds: ok, Detail: strings.Join(det, "; ")})
 	maxRel := 0.0
 	for _, a := range []int{1, 2} {
 		for _, ia := range dLoads {
@@ -300,5 +300,5 @@ func (d *dimitriadou) checks(r *Report) {
 			}
 		}
 	}
-	r.Checks = append(r.Checks, Check{Claim: "estimate errors leave local RT almost unchanged (Figs 12-13; we call a change under 5% \"almost unchanged\")", Holds: maxRel < 0.05, Detail: fmt.Sprintf("largest change %s", pct(maxRel))})
+	r.Checks = append(r.Checks, Check{ID: "estimate_errors_local_rt_unchanged", Claim: "estimate errors leave local RT almost unchanged (Figs 12-13; we call a change under 5% \"almost unchanged\")", Holds: maxRel < 0.05, Detail: fmt.Sprintf("largest change %s", pct(maxRel))})
 }

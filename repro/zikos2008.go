@@ -353,7 +353,7 @@ func (z *zikos) checks(r *Report, ours map[float64]map[string]float64) {
 			}
 		}
 	}
-	r.Checks = append(r.Checks, Check{Claim: "RT: SQ_LS < 2RSQ_LS < R_LS under R_GS and R-T_GS at every load (Figs 3-4)", Holds: ok, Detail: detailOr(bad, "all 8 cases")})
+	r.Checks = append(r.Checks, Check{ID: "rt_local_order", Claim: "RT: SQ_LS < 2RSQ_LS < R_LS under R_GS and R-T_GS at every load (Figs 3-4)", Holds: ok, Detail: detailOr(bad, "all 8 cases")})
 
 	// 2RSQ much closer to SQ than to R.
 	ok, bad = true, nil
@@ -364,7 +364,7 @@ func (z *zikos) checks(r *Report, ours map[float64]map[string]float64) {
 			bad = append(bad, fmt.Sprintf("1/λ=%g", ia))
 		}
 	}
-	r.Checks = append(r.Checks, Check{Claim: "2RSQ_LS lies much closer to SQ_LS than to R_LS (Fig 3)", Holds: ok, Detail: detailOr(bad, "at every load")})
+	r.Checks = append(r.Checks, Check{ID: "rt_2rsq_near_sq", Claim: "2RSQ_LS lies much closer to SQ_LS than to R_LS (Fig 3)", Holds: ok, Detail: detailOr(bad, "at every load")})
 
 	// DSLD above 60%.
 	minD := math.Inf(1)
@@ -375,7 +375,7 @@ func (z *zikos) checks(r *Report, ours map[float64]map[string]float64) {
 			}
 		}
 	}
-	r.Checks = append(r.Checks, Check{Claim: "DSLD above 60% for SQ_LS and 2RSQ_LS (Figs 5-6)", Holds: minD > 60, Detail: fmt.Sprintf("smallest mean DSLD %.1f%% (slowdown r/e is heavy-tailed: per-replication DSLD varies by several points)", minD)})
+	r.Checks = append(r.Checks, Check{ID: "dsld_above_60", Claim: "DSLD above 60% for SQ_LS and 2RSQ_LS (Figs 5-6)", Holds: minD > 60, Detail: fmt.Sprintf("smallest mean DSLD %.1f%% (slowdown r/e is heavy-tailed: per-replication DSLD varies by several points)", minD)})
 
 	// R-T_GS beats R_GS, gap growing with load, and in order R -> 2RSQ -> SQ.
 	ok, bad = true, nil
@@ -392,9 +392,9 @@ func (z *zikos) checks(r *Report, ours map[float64]map[string]float64) {
 		}
 		gapAtHigh[ls] = prev / mean(zc(ls, "random", 0.033, 0, 0))
 	}
-	r.Checks = append(r.Checks, Check{Claim: "R-T_GS has lower RT than R_GS, the gap growing with load (Figs 7-9)", Holds: ok, Detail: detailOr(bad, "every local policy and load")})
+	r.Checks = append(r.Checks, Check{ID: "rt_rt_gs_below_r_gs", Claim: "R-T_GS has lower RT than R_GS, the gap growing with load (Figs 7-9)", Holds: ok, Detail: detailOr(bad, "every local policy and load")})
 	rel := gapAtHigh["random"] < gapAtHigh["2rsq"] && gapAtHigh["2rsq"] < gapAtHigh["sq"]
-	r.Checks = append(r.Checks, Check{Claim: "the R_GS/R-T_GS difference grows R_LS -> 2RSQ_LS -> SQ_LS (Figs 7-9, relative to R_GS at 1/λ=0.033)", Holds: rel, Detail: fmt.Sprintf("R_LS %s, 2RSQ_LS %s, SQ_LS %s", pct(gapAtHigh["random"]), pct(gapAtHigh["2rsq"]), pct(gapAtHigh["sq"]))})
+	r.Checks = append(r.Checks, Check{ID: "rt_gs_gap_by_local", Claim: "the R_GS/R-T_GS difference grows R_LS -> 2RSQ_LS -> SQ_LS (Figs 7-9, relative to R_GS at 1/λ=0.033)", Holds: rel, Detail: fmt.Sprintf("R_LS %s, 2RSQ_LS %s, SQ_LS %s", pct(gapAtHigh["random"]), pct(gapAtHigh["2rsq"]), pct(gapAtHigh["sq"]))})
 
 	// Table 4 within 3%, Table 3 within the CI.
 	worst, n4, in4 := 0.0, 0, 0
@@ -420,12 +420,12 @@ func (z *zikos) checks(r *Report, ours map[float64]map[string]float64) {
 			}
 		}
 	}
-	r.Checks = append(r.Checks, Check{Claim: "Table 4 (1/λ = 0.048) RT values within 3% of the paper", Holds: in4 == n4, Detail: fmt.Sprintf("%d of %d; largest deviation %s", in4, n4, pct(worst))})
+	r.Checks = append(r.Checks, Check{ID: "table4_rt_within_3pct", Claim: "Table 4 (1/λ = 0.048) RT values within 3% of the paper", Holds: in4 == n4, Detail: fmt.Sprintf("%d of %d; largest deviation %s", in4, n4, pct(worst))})
 	d3 := fmt.Sprintf("%d of %d values inside our 95%% CI", in3, n3)
 	if len(out3) > 0 {
 		d3 += "; outside: " + strings.Join(out3, ", ")
 	}
-	r.Checks = append(r.Checks, Check{Claim: "Table 3 (1/λ = 0.033, 95% load) RT and max RT within our confidence intervals", Holds: in3 == n3, Detail: d3})
+	r.Checks = append(r.Checks, Check{ID: "table3_within_ci", Claim: "Table 3 (1/λ = 0.033, 95% load) RT and max RT within our confidence intervals", Holds: in3 == n3, Detail: d3})
 
 	// Max RT lower with D_GS.
 	ok, bad = true, nil
@@ -439,7 +439,7 @@ func (z *zikos) checks(r *Report, ours map[float64]map[string]float64) {
 			}
 		}
 	}
-	r.Checks = append(r.Checks, Check{Claim: "max RT is lower with D_GS than with R_GS (Tables 3-4)", Holds: ok, Detail: detailOr(bad, "all 6 cases")})
+	r.Checks = append(r.Checks, Check{ID: "max_rt_d_gs_below_r_gs", Claim: "max RT is lower with D_GS than with R_GS (Tables 3-4)", Holds: ok, Detail: detailOr(bad, "all 6 cases")})
 
 	// Equivalence A_I.
 	var eq []string
@@ -453,11 +453,11 @@ func (z *zikos) checks(r *Report, ours map[float64]map[string]float64) {
 		}
 		eq = append(eq, fmt.Sprintf("%s: %g [%g, %g] (paper %g)", strings.TrimSuffix(it.Name, "/deferred_gs/equivalence_ai"), it.Ours, it.Low, it.High, it.Paper))
 	}
-	r.Checks = append(r.Checks, Check{Claim: "the paper's equivalence A_I lies in the range consistent with our RT_R interval", Holds: same == 6, Detail: strings.Join(eq, "; ")})
+	r.Checks = append(r.Checks, Check{ID: "equivalence_ai_consistent", Claim: "the paper's equivalence A_I lies in the range consistent with our RT_R interval", Holds: same == 6, Detail: strings.Join(eq, "; ")})
 	// Equivalence longer with R_LS than with SQ and 2RSQ.
 	longer := ours[0.033]["random"] > ours[0.033]["sq"] && ours[0.033]["random"] > ours[0.033]["2rsq"] &&
 		ours[0.048]["random"] >= ours[0.048]["sq"] && ours[0.048]["random"] >= ours[0.048]["2rsq"]
-	r.Checks = append(r.Checks, Check{Claim: "equivalence A_I is longest with R_LS, and much shorter at low load", Holds: longer && ours[0.048]["random"] < ours[0.033]["random"], Detail: fmt.Sprintf("R_LS %g and %g; SQ_LS %g and %g (1/λ 0.033 and 0.048)", ours[0.033]["random"], ours[0.048]["random"], ours[0.033]["sq"], ours[0.048]["sq"])})
+	r.Checks = append(r.Checks, Check{ID: "equivalence_ai_longest_r_ls", Claim: "equivalence A_I is longest with R_LS, and much shorter at low load", Holds: longer && ours[0.048]["random"] < ours[0.033]["random"], Detail: fmt.Sprintf("R_LS %g and %g; SQ_LS %g and %g (1/λ 0.033 and 0.048)", ours[0.033]["random"], ours[0.048]["random"], ours[0.033]["sq"], ours[0.048]["sq"])})
 
 	// Hybrid.
 	for _, ia := range []float64{0.048, 0.033} {
@@ -485,8 +485,8 @@ func (z *zikos) checks(r *Report, ours map[float64]map[string]float64) {
 		}
 		figs := map[float64]string{0.048: "Figs 11-13", 0.033: "Figs 14-16"}[ia]
 		r.Checks = append(r.Checks,
-			Check{Claim: fmt.Sprintf("H_GS beats both R_GS and D_GS for A_I%% in 0.2..0.8 at 1/λ = %g (%s)", ia, figs), Holds: okBeat, Detail: detailOr(filter(det, "not better"), "every local policy")},
-			Check{Claim: fmt.Sprintf("H_GS is best at A_I%% = %g at 1/λ = %g (%s)", wantMin, ia, figs), Holds: okMin, Detail: strings.Join(filter(det, "minimum"), "; ")})
+			Check{ID: fmt.Sprintf("h_gs_beats_r_gs_d_gs/ia=%g", ia), Claim: fmt.Sprintf("H_GS beats both R_GS and D_GS for A_I%% in 0.2..0.8 at 1/λ = %g (%s)", ia, figs), Holds: okBeat, Detail: detailOr(filter(det, "not better"), "every local policy")},
+			Check{ID: fmt.Sprintf("h_gs_best_fraction/ia=%g", ia), Claim: fmt.Sprintf("H_GS is best at A_I%% = %g at 1/λ = %g (%s)", wantMin, ia, figs), Holds: okMin, Detail: strings.Join(filter(det, "minimum"), "; ")})
 	}
 }
 

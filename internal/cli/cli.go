@@ -17,6 +17,7 @@ import (
 	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/policy/schedule"
 	"github.com/schedlab/schedlab/registry"
+	"github.com/schedlab/schedlab/report/htmlreport"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/swf"
 )
@@ -33,6 +34,7 @@ type cliSpec struct {
 	Reproduce reproduceCmd `cmd:"" help:"Re-run a paper's experiments and set our numbers beside the published ones."`
 	Run       runCmd       `cmd:"" help:"Simulate an SWF trace on one cluster under a queue policy."`
 	Sweep     sweepCmd     `cmd:"" help:"Run a scenario file: every point of its sweep, with replications, confidence intervals and paired comparisons."`
+	Report    reportCmd    `cmd:"" help:"Write DIR/report.html: one self-contained page (summary, Gantt chart, utilization, distributions) for an output folder."`
 	Trace     traceCmd     `cmd:"" help:"Inspect SWF traces."`
 	Fit       fitCmd       `cmd:"" help:"Fit JRB rank coefficients to a trace: runtime on CPUs and memory per CPU by least squares, linear and log10 (al-najjar-2019 Tables 2-9)."`
 	Policies  policiesCmd  `cmd:"" help:"List the scheduling policies."`
@@ -95,6 +97,7 @@ type runCmd struct {
 	Tau       float64 `default:"10" help:"Bounded-slowdown threshold in seconds."`
 	Out       string  `placeholder:"DIR" help:"Output folder for jobs.csv and summary.json (default: schedlab-out/<trace>-<policy>)."`
 	NoOut     bool    `help:"Write no files; print the summary only."`
+	Report    bool    `help:"Also write DIR/report.html, a self-contained page of the run (as 'schedlab report DIR')."`
 	SWF       bool    `name:"swf" help:"Also write the simulated schedule as DIR/schedule.swf (simulated waits in field 3)."`
 	Check     bool    `help:"Validate the produced schedule with an independent checker (capacity, start >= submit, durations)."`
 	JSON      bool    `name:"json" help:"Print the summary as JSON instead of a table."`
@@ -220,6 +223,9 @@ func (c *runCmd) Run(g *globals) error {
 	if o, ok := qp.Option("order"); ok && !slices.Contains(o.Values, c.Order) {
 		return usageError{fmt.Errorf("--order %s is not allowed with --policy %s (%s)", c.Order, c.Policy, o.Note)}
 	}
+	if c.Report && c.NoOut {
+		return usageError{fmt.Errorf("--report needs an output folder (not --no-out)")}
+	}
 	if c.Window != "" && !qp.Traits.Threads {
 		return usageError{fmt.Errorf("--window is only for --policy matrix (%s schedules whole jobs)", c.Policy)}
 	}
@@ -257,7 +263,13 @@ func (c *runCmd) Run(g *globals) error {
 		return err
 	}
 	if c.JSON {
-		return writeJSON(g.stdout, res)
+		if err := writeJSON(g.stdout, res); err != nil {
+			return err
+		}
+		if c.Report {
+			_, err = htmlreport.Write(out)
+		}
+		return err
 	}
 	r := res.Run
 	fmt.Fprintf(g.stdout, "trace %s: %d jobs on %d processors (%d records skipped, %d rejected, %d clamped)\n",
@@ -291,6 +303,13 @@ func (c *runCmd) Run(g *globals) error {
 			files = append(files, filepath.Join(out, "threads.csv"))
 		}
 		fmt.Fprintf(g.stdout, "\nwrote %s\n", joinList(files, " and "))
+	}
+	if c.Report {
+		pages, err := htmlreport.Write(out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stdout, "wrote %s\n", pages[0])
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 
+	"github.com/schedlab/schedlab/report/htmlreport"
 	"github.com/schedlab/schedlab/repro"
 	"github.com/schedlab/schedlab/workload/synth"
 )
@@ -22,6 +23,7 @@ type reproduceCmd struct {
 	Deadline string `name:"deadline-rule" enum:"factor,fastest,alea" default:"factor" help:"klusacek2008: deadline = submit + s x Estimated (factor, s in [2,4]), s x the runtime on the fastest machine (fastest), or 2 x Estimated (alea)."`
 	Arrival  string `name:"arrival-reading" enum:"A,B" default:"A" help:"alnajjar2019: 'Poisson creation time' read as each job's creation time drawn from Poisson(10,000 s) vs DiscreteUniform{0..400,000} (A), or a Poisson process vs uniform gaps (B). --readings also runs Table 10 under the other reading and with memory in KB in the ranks."`
 	Out      string `placeholder:"DIR" default:"schedlab-out" help:"Folder for the results; each paper writes to DIR/<paper>."`
+	Report   bool   `help:"Also write DIR/<paper>/report.html, a self-contained page of the reproduction (as 'schedlab report')."`
 	Quick    bool   `help:"A smoke-sized run (3 replications of a quarter of the jobs): minutes become seconds, intervals widen."`
 	Workers  int    `default:"0" help:"Parallel replications (0 = all cores). Results do not depend on it."`
 	Seed     uint64 `placeholder:"S" help:"Master seed (default: each paper's: 2008, 2010)."`
@@ -122,6 +124,13 @@ func (c *reproduceCmd) Run(g *globals) error {
 		}
 		if err := rep.WriteText(g.stdout); err != nil {
 			return err
+		}
+		if c.Report {
+			pages, err := htmlreport.Write(dir)
+			if err != nil {
+				return fmt.Errorf("%s: %w", p.name, err)
+			}
+			fmt.Fprintf(g.stdout, "wrote %s\n", pages[0])
 		}
 		for _, line := range rep.Console {
 			fmt.Fprintln(g.stdout, line)

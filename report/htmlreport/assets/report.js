@@ -1,0 +1,339 @@
+// schedlab report page script (hand-written, no library). It reads the
+// JSON in #data, decodes the base64 typed-array columns and draws the
+// charts on canvases. window.schedlabReport and #selfcheck are the hooks
+// the browser test reads.
+(function () {
+  "use strict";
+  var errors = [];
+  window.addEventListener("error", function (e) { errors.push(String(e.message)); });
+  var origError = console.error;
+  console.error = function () {
+    errors.push(Array.prototype.join.call(arguments, " "));
+    origError.apply(console, arguments);
+  };
+
+  var PALETTE = ["#009E73", "#0072B2", "#E69F00", "#999999"]; // immediate, backfilled, reserved, other
+  var INK = "#333";
+
+  // decode turns {t, b} into a typed array (the data is little-endian,
+  // as are the machines browsers run on).
+  function decode(c) {
+    var s = atob(c.b), n = s.length, u = new Uint8Array(n);
+    for (var i = 0; i < n; i++) u[i] = s.charCodeAt(i);
+    return c.t === "i32" ? new Int32Array(u.buffer) : new Float64Array(u.buffer);
+  }
+
+  // ticks returns round values covering [a, b], about n of them.
+  function ticks(a, b, n) {
+    if (!(b > a)) return [a];
+    var raw = (b - a) / n, p = Math.pow(10, Math.floor(Math.log10(raw))), step = p;
+    [1, 2, 5, 10].some(function (m) { step = m * p; return step >= raw; });
+    var out = [];
+    for (var v = Math.ceil(a / step) * step; v <= b + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+    return out;
+  }
+  function fmt(v) {
+    var a = Math.abs(v);
+    if (a >= 1e6 || (a > 0 && a < 1e-3)) return v.toExponential(2);
+    return String(Math.round(v * 1000) / 1000);
+  }
+  // timeUnit picks seconds, hours or days for a span.
+  function timeUnit(span) {
+    if (span >= 5 * 86400) return [86400, "days"];
+    if (span >= 5 * 3600) return [3600, "hours"];
+    return [1, "s"];
+  }
+
+  // frame draws the axes of a plot area and returns its geometry.
+  function frame(cv, x0, x1, y0, y1, xlabel, ylabel, xfmt, flipY) {
+    var ctx = cv.getContext("2d"), W = cv.width, H = cv.height;
+    var g = { L: 64, R: 10, T: 22, B: 36 };
+    g.w = W - g.L - g.R; g.h = H - g.T - g.B;
+    g.sx = g.w / (x1 - x0); g.sy = g.h / (y1 - y0);
+    g.X = function (x) { return g.L + (x - x0) * g.sx; };
+    g.Y = flipY ? function (y) { return g.T + (y - y0) * g.sy; } : function (y) { return g.T + g.h - (y - y0) * g.sy; };
+    ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, W, H);
+    ctx.strokeStyle = INK; ctx.fillStyle = INK; ctx.lineWidth = 1; ctx.font = "11px sans-serif";
+    ctx.strokeRect(g.L - 0.5, g.T - 0.5, g.w + 1, g.h + 1);
+    ctx.textAlign = "center"; ctx.textBaseline = "top";
+    ticks(x0, x1, 8).forEach(function (v) {
+      var x = Math.round(g.X(v)) + 0.5;
+      ctx.beginPath(); ctx.moveTo(x, g.T + g.h); ctx.lineTo(x, g.T + g.h + 4); ctx.stroke();
+      ctx.fillText(xfmt ? xfmt(v) : fmt(v), x, g.T + g.h + 6);
+    });
+    ctx.fillText(xlabel, g.L + g.w / 2, H - 13);
+    ctx.textAlign = "right"; ctx.textBaseline = "middle";
+    ticks(y0, y1, 5).forEach(function (v) {
+      var y = Math.round(g.Y(v)) + 0.5;
+      ctx.beginPath(); ctx.moveTo(g.L - 4, y); ctx.lineTo(g.L, y); ctx.stroke();
+      ctx.fillText(fmt(v), g.L - 6, y);
+    });
+    ctx.save(); ctx.translate(12, g.T + g.h / 2); ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = "center"; ctx.fillText(ylabel, 0, 0); ctx.restore();
+    return g;
+  }
+
+  // lineChart draws a binned series as steps.
+  function lineChart(cv, s, title, ylabel, color, ymaxMin) {
+    var n = s.y.length, ymax = ymaxMin;
+    for (var i = 0; i < n; i++) ymax = Math.max(ymax, s.y[i]);
+    var u = timeUnit(n * s.w), x1 = n * s.w / u[0];
+    var g = frame(cv, 0, x1, 0, ymax, "time since the first submission (" + u[1] + ")", ylabel);
+    var ctx = cv.getContext("2d");
+    ctx.fillText(title, g.L + 4 + ctx.measureText(title).width, 10);
+    ctx.strokeStyle = color; ctx.lineWidth = 1.5; ctx.beginPath();
+    for (i = 0; i < n; i++) {
+      var xa = g.X(i * s.w / u[0]), xb = g.X((i + 1) * s.w / u[0]), y = g.Y(s.y[i]);
+      if (i === 0) ctx.moveTo(xa, y); else ctx.lineTo(xa, y);
+      ctx.lineTo(xb, y);
+    }
+    ctx.stroke();
+  }
+
+  // barChart draws a histogram.
+  function barChart(cv, h, color) {
+    var n = h.counts.length, ymax = 1;
+    h.counts.forEach(function (c) { ymax = Math.max(ymax, c); });
+    var g = frame(cv, 0, n, 0, ymax, "", "jobs", function () { return ""; });
+    var ctx = cv.getContext("2d");
+    ctx.textAlign = "left"; ctx.fillText(h.title, g.L + 4, 10);
+    ctx.textAlign = "center"; ctx.textBaseline = "top";
+    for (var i = 0; i < n; i++) {
+      var x = g.X(i + 0.1), w = 0.8 * g.sx, y = g.Y(h.counts[i]);
+      ctx.fillStyle = color; ctx.fillRect(x, y, w, g.T + g.h - y);
+      ctx.fillStyle = INK; ctx.fillText(h.labels[i], g.X(i + 0.5), g.T + g.h + 6);
+      ctx.textBaseline = "bottom"; ctx.fillText(String(h.counts[i]), g.X(i + 0.5), y - 1); ctx.textBaseline = "top";
+    }
+  }
+
+  // inked counts the coloured (not grey) pixels of a canvas.
+  function inked(cv) {
+    var d = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data, n = 0;
+    for (var i = 0; i < d.length; i += 4) if (d[i] !== d[i + 1] || d[i + 1] !== d[i + 2]) n++;
+    return n;
+  }
+
+  var D = JSON.parse(document.getElementById("data").textContent);
+  var check = { errors: errors, charts: {} };
+
+  if (D.kind === "run") {
+    var n = D.jobs, id = decode(D.id), sub = decode(D.submit), np = decode(D.nprocs), req = decode(D.req);
+    var st = decode(D.start), fin = decode(D.finish), off = decode(D.ivoff), lo = decode(D.ivlo), hi = decode(D.ivhi);
+    var text = D.text.map(function (t) { return { name: t.name, values: t.values, index: decode(t.index) }; });
+    var nr = lo.length, rjob = new Int32Array(nr), grp = new Uint8Array(n);
+    var reasonCol = null;
+    text.forEach(function (t) { if (t.name === "start_reason") reasonCol = t; });
+    var groupOf = reasonCol ? reasonCol.values.map(function (v) { var k = D.reasons.indexOf(v); return k < 0 ? 3 : k; }) : [];
+    var tmin = Infinity, tmax = -Infinity, j, k;
+    for (j = 0; j < n; j++) {
+      for (k = off[j]; k < off[j + 1]; k++) rjob[k] = j;
+      grp[j] = reasonCol ? groupOf[reasonCol.index[j]] : 3;
+      tmin = Math.min(tmin, sub[j]); tmax = Math.max(tmax, fin[j]);
+    }
+    if (!(tmax > tmin)) { tmin = isFinite(tmin) ? tmin : 0; tmax = tmin + 1; }
+    // Rectangles by colour group, so each group is one fillStyle.
+    var groups = [[], [], [], []];
+    for (k = 0; k < nr; k++) groups[grp[rjob[k]]].push(k);
+    groups = groups.map(function (a) { return Int32Array.from(a); });
+
+    var num = function (v) { return String(v); };
+    var ivText = function (j) {
+      var parts = [];
+      for (var k = off[j]; k < off[j + 1]; k++) parts.push(lo[k] === hi[k] ? String(lo[k]) : lo[k] + "-" + hi[k]);
+      return parts.join(" ");
+    };
+    // cell returns the jobs.csv cell of job j in column name.
+    var cell = function (j, name) {
+      var ex = fin[j] - st[j];
+      switch (name) {
+        case "job_id": return num(id[j]);
+        case "submission_time": return num(sub[j]);
+        case "requested_number_of_resources": return num(np[j]);
+        case "requested_time": return req[j] < 0 ? "" : num(req[j]);
+        case "starting_time": return num(st[j]);
+        case "execution_time": return num(ex);
+        case "finish_time": return num(fin[j]);
+        case "waiting_time": return num(st[j] - sub[j]);
+        case "turnaround_time": return num(fin[j] - sub[j]);
+        case "stretch": return ex > 0 ? num((fin[j] - sub[j]) / ex) : "";
+        case "allocated_resources": return ivText(j);
+      }
+      for (var i = 0; i < text.length; i++) if (text[i].name === name) return text[i].values[text[i].index[j]];
+      return "";
+    };
+    var rowText = function (j) { return D.header.map(function (h) { return h + ": " + cell(j, h); }).join("\n"); };
+
+    var cv = document.getElementById("gantt"), ctx = cv.getContext("2d");
+    var P = Math.max(D.procs, 1), tu = timeUnit(tmax - tmin);
+    var full = { t0: tmin, t1: tmax, c0: 0, c1: P }, v = Object.assign({}, full), geo = null;
+    var legend = document.getElementById("gantt-legend");
+    var perGroup = [0, 0, 0, 0];
+    for (j = 0; j < n; j++) perGroup[grp[j]]++;
+    D.reasons.concat(["other"]).forEach(function (r, i) {
+      if (i === 3 && perGroup[3] === 0) return;
+      var s = document.createElement("span"), b = document.createElement("i");
+      b.style.background = PALETTE[i]; s.appendChild(b); s.appendChild(document.createTextNode(r + " (" + perGroup[i] + " jobs)"));
+      legend.appendChild(s);
+    });
+    var rectGeo = function (k, g) {
+      var j = rjob[k];
+      var x = g.L + (st[j] - v.t0) * g.sx, w = Math.max((fin[j] - st[j]) * g.sx, 1);
+      var y = g.T + (lo[k] - v.c0) * g.sy, h = Math.max((hi[k] - lo[k] + 1) * g.sy, 1);
+      return { x: x, y: y, w: w, h: h };
+    };
+    var drawGantt = function () {
+      var g = frame(cv, (v.t0 - tmin) / tu[0], (v.t1 - tmin) / tu[0], v.c0, v.c1,
+        "time since the first submission (" + tu[1] + ")", "CPU id", null, true);
+      g.sx = g.w / (v.t1 - v.t0); // in seconds
+      geo = g;
+      ctx.save(); ctx.beginPath(); ctx.rect(g.L, g.T, g.w, g.h); ctx.clip();
+      for (var gi = 0; gi < 4; gi++) {
+        var ks = groups[gi];
+        ctx.fillStyle = PALETTE[gi];
+        for (var i = 0; i < ks.length; i++) {
+          var k = ks[i], j = rjob[k];
+          if (fin[j] < v.t0 || st[j] > v.t1 || hi[k] + 1 < v.c0 || lo[k] > v.c1) continue;
+          var x = g.L + (st[j] - v.t0) * g.sx, w = (fin[j] - st[j]) * g.sx;
+          var y = g.T + (lo[k] - v.c0) * g.sy, h = (hi[k] - lo[k] + 1) * g.sy;
+          if (w > 3) w -= 1; else if (w < 1) w = 1;
+          if (h > 3) h -= 1; else if (h < 1) h = 1;
+          ctx.fillRect(x, y, w, h);
+        }
+      }
+      ctx.restore();
+    };
+    var pending = false;
+    var redraw = function () {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(function () { pending = false; drawGantt(); });
+    };
+    var pos = function (e) {
+      var r = cv.getBoundingClientRect();
+      return { x: (e.clientX - r.left) * cv.width / r.width, y: (e.clientY - r.top) * cv.height / r.height };
+    };
+    cv.addEventListener("wheel", function (e) {
+      e.preventDefault();
+      var p = pos(e), f = Math.exp(e.deltaY * 0.0015);
+      if (e.shiftKey) {
+        var c = v.c0 + (p.y - geo.T) / geo.sy, span = Math.max((v.c1 - v.c0) * f, 1);
+        var a = (c - v.c0) / (v.c1 - v.c0);
+        v.c0 = c - a * span; v.c1 = v.c0 + span;
+      } else {
+        var t = v.t0 + (p.x - geo.L) / geo.sx, tspan = Math.max((v.t1 - v.t0) * f, 1);
+        var b = (t - v.t0) / (v.t1 - v.t0);
+        v.t0 = t - b * tspan; v.t1 = v.t0 + tspan;
+      }
+      redraw();
+    }, { passive: false });
+    var drag = null, tip = document.getElementById("tip");
+    cv.addEventListener("mousedown", function (e) { drag = { p: pos(e), v: Object.assign({}, v) }; cv.style.cursor = "grabbing"; });
+    window.addEventListener("mouseup", function () { drag = null; cv.style.cursor = ""; });
+    var hit = function (p) {
+      var t = v.t0 + (p.x - geo.L) / geo.sx, c = v.c0 + (p.y - geo.T) / geo.sy;
+      for (var k = 0; k < nr; k++) {
+        var j = rjob[k];
+        if (st[j] <= t && t < fin[j] && lo[k] <= c && c < hi[k] + 1) return j;
+      }
+      return -1;
+    };
+    cv.addEventListener("mousemove", function (e) {
+      var p = pos(e);
+      if (drag) {
+        var dt = (p.x - drag.p.x) / geo.sx, dc = (p.y - drag.p.y) / geo.sy;
+        v.t0 = drag.v.t0 - dt; v.t1 = drag.v.t1 - dt; v.c0 = drag.v.c0 - dc; v.c1 = drag.v.c1 - dc;
+        tip.hidden = true; redraw(); return;
+      }
+      var j = hit(p);
+      if (j < 0) { tip.hidden = true; return; }
+      tip.textContent = rowText(j); tip.hidden = false;
+      tip.style.left = Math.min(e.offsetX + 14, cv.clientWidth - 300) + "px"; tip.style.top = (e.offsetY + 14) + "px";
+    });
+    cv.addEventListener("mouseleave", function () { tip.hidden = true; });
+    var reset = function () { v = Object.assign({}, full); redraw(); };
+    cv.addEventListener("dblclick", reset);
+    document.getElementById("gantt-reset").addEventListener("click", reset);
+    drawGantt();
+
+    lineChart(document.getElementById("util"), D.util, "utilization (busy CPUs / " + D.procs + ")", "utilization", "#0072B2", 1);
+    lineChart(document.getElementById("queue"), D.queue, "queue length (jobs submitted, not started; mean per bin)", "jobs waiting", "#D55E00", 1);
+    barChart(document.getElementById("wait"), D.wait, "#CC79A7");
+    barChart(document.getElementById("bsld"), D.bsld, "#56B4E9");
+
+    // Self-check for the browser test: a few rectangles read back from the
+    // data, with the colour drawn at their centre in the full view.
+    window.schedlabReport = {
+      jobs: n, rects: nr, row: rowText,
+      rect: function (k) { var j = rjob[k]; return { job: id[j], cpuLo: lo[k], cpuHi: hi[k], start: st[j], finish: fin[j], group: grp[j] }; }
+    };
+    var samples = [];
+    [0, Math.floor(nr / 2), nr - 1].forEach(function (k) {
+      if (k < 0 || k >= nr) return;
+      var r = window.schedlabReport.rect(k), q = rectGeo(k, geo);
+      var px = ctx.getImageData(Math.floor(q.x + q.w / 2), Math.floor(q.y + q.h / 2), 1, 1).data;
+      var want = PALETTE[r.group], got = "#" + [px[0], px[1], px[2]].map(function (c) { return (c < 16 ? "0" : "") + c.toString(16); }).join("").toUpperCase();
+      r.index = k; r.w = q.w; r.h = q.h; r.color = got; r.want = want;
+      samples.push(r);
+    });
+    check.jobs = n; check.rects = nr; check.samples = samples;
+    ["gantt", "util", "queue", "wait", "bsld"].forEach(function (c) { check.charts[c] = inked(document.getElementById(c)); });
+  }
+  if (D.kind === "sweep") {
+    var sels = Array.prototype.slice.call(document.querySelectorAll("#filters select"));
+    var pointRows = Array.prototype.slice.call(document.querySelectorAll("table.points tbody tr"));
+    // ciChart draws the visible points of metric m: mean and CI bars.
+    var ciChart = function (m, show) {
+      var cv = document.getElementById("ci-" + m), idx = [], lo = Infinity, hi = -Infinity;
+      for (var i = 0; i < D.points.length; i++) {
+        if (!show[i] || !D.ok[m][i]) continue;
+        idx.push(i);
+        lo = Math.min(lo, D.values[m][i][1]); hi = Math.max(hi, D.values[m][i][2]);
+      }
+      if (idx.length === 0) { lo = 0; hi = 1; }
+      if (!(hi > lo)) { var pad = Math.abs(hi) * 0.1 || 1; lo -= pad; hi += pad; }
+      var padY = (hi - lo) * 0.08;
+      var g = frame(cv, -0.5, Math.max(idx.length, 1) - 0.5, lo - padY, hi + padY, "point", D.metrics[m],
+        function (v) { return v === Math.round(v) && v >= 0 && v < idx.length ? D.points[idx[v]] : ""; });
+      var ctx = cv.getContext("2d");
+      ctx.textAlign = "left"; ctx.fillText(D.metrics[m] + " (mean, 95% CI)", g.L + 4, 10);
+      ctx.strokeStyle = "#0072B2"; ctx.fillStyle = "#0072B2"; ctx.lineWidth = 1.5;
+      idx.forEach(function (pi, k) {
+        var x = g.X(k), v = D.values[m][pi];
+        ctx.beginPath(); ctx.moveTo(x, g.Y(v[1])); ctx.lineTo(x, g.Y(v[2]));
+        ctx.moveTo(x - 4, g.Y(v[1])); ctx.lineTo(x + 4, g.Y(v[1]));
+        ctx.moveTo(x - 4, g.Y(v[2])); ctx.lineTo(x + 4, g.Y(v[2])); ctx.stroke();
+        ctx.beginPath(); ctx.arc(x, g.Y(v[0]), 3.5, 0, 2 * Math.PI); ctx.fill();
+      });
+    };
+    var applyFilters = function () {
+      var active = sels.filter(function (s) { return s.value !== ""; }).map(function (s) { return [s.dataset.axis, s.value]; });
+      document.querySelectorAll("table.filterable tbody tr").forEach(function (tr) {
+        var f = JSON.parse(tr.dataset.f);
+        tr.hidden = !active.every(function (a) { return !(a[0] in f) || f[a[0]].indexOf(a[1]) >= 0; });
+      });
+      var show = pointRows.map(function (tr) { return !tr.hidden; });
+      for (var m = 0; m < D.metrics.length; m++) ciChart(m, show);
+      return show;
+    };
+    sels.forEach(function (s) { s.addEventListener("change", applyFilters); });
+    var shown = applyFilters();
+    check.points = shown.length;
+    for (var m = 0; m < D.metrics.length; m++) check.charts["ci-" + m] = inked(document.getElementById("ci-" + m));
+    // The filters work: choosing the first value of the first axis hides
+    // the points without it (the page is then put back as it was).
+    if (sels.length > 0 && sels[0].options.length > 2) {
+      sels[0].selectedIndex = 1;
+      check.filteredPoints = applyFilters().filter(Boolean).length;
+      sels[0].selectedIndex = 0;
+      applyFilters();
+    }
+  }
+  // The self-check is written once the page (and its images) loaded.
+  var finish = function () {
+    Array.prototype.forEach.call(document.querySelectorAll("img.fig"), function (img) {
+      check.charts[img.id] = img.complete && img.naturalWidth > 0 ? img.naturalWidth * img.naturalHeight : 0;
+    });
+    document.getElementById("selfcheck").textContent = JSON.stringify(check);
+  };
+  if (document.readyState === "complete") finish(); else window.addEventListener("load", finish);
+})();

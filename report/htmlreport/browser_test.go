@@ -1,0 +1,252 @@
+package htmlreport
+
+import (
+	"context"
+	"encoding/json"
+	"html"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	browserOnce sync.Once
+	browserPath string
+	browserWhy  string
+)
+
+// browser finds Chromium; when it is missing and the test runs as root
+// with apt-get, it installs Debian's chromium package once. It skips the
+// test, saying why, when there is no browser.
+func browser(t *testing.T) string {
+	t.Helper()
+	browserOnce.Do(func() {
+		names := []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
+		look := func() string {
+			for _, n := range names {
+				if p, err := exec.LookPath(n); err == nil {
+					return p
+				}
+			}
+			return ""
+		}
+		if browserPath = look(); browserPath != "" {
+			return
+		}
+		apt, err := exec.LookPath("apt-get")
+		if err != nil || os.Geteuid() != 0 {
+			browserWhy = "no chromium on PATH, and not root with apt-get to install it (apt-get install chromium)"
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, apt, "install", "-y", "--no-install-recommends", "chromium").CombinedOutput()
+		if browserPath = look(); browserPath == "" {
+			browserWhy = "no chromium on PATH and 'apt-get install chromium' failed: " + strings.TrimSpace(lastLine(string(out))) + errText(err)
+		}
+	})
+	if browserPath == "" {
+		t.Skip(browserWhy)
+	}
+	return browserPath
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return " (" + err.Error() + ")"
+}
+
+// headless runs the browser on a page with extra arguments and returns
+// its stdout and stderr.
+func headless(t *testing.T, bin, page string, args ...string) (string, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	abs, err := filepath.Abs(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--no-first-run", "--user-data-dir=" + t.TempDir(), "--virtual-time-budget=10000"}, args...)
+	all = append(all, "file://"+abs)
+	cmd := exec.CommandContext(ctx, bin, all...)
+	var so, se strings.Builder
+	cmd.Stdout, cmd.Stderr = &so, &se
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s", bin, err, se.String())
+	}
+	return so.String(), se.String()
+}
+
+type selfCheck struct {
+	Errors   []string       `json:"errors"`
+	Charts   map[string]int `json:"charts"`
+	Jobs     int            `json:"jobs"`
+	Points   int            `json:"points"`
+	Filtered int            `json:"filteredPoints"`
+	Rects    int            `json:"rects"`
+	Samples  []struct {
+		Job, CPULo, CPUHi int
+		Start, Finish     float64
+		W, H              float64
+		Color, Want       string
+	} `json:"samples"`
+}
+
+// The page of a small run loads in headless Chromium with no error, draws
+// every chart, and its Gantt chart holds one rectangle per interval of
+// allocated_resources, at the places jobs.csv says.
+func TestBrowserRunReport(t *testing.T) {
+	bin := browser(t)
+	dir := tinyRun(t)
+	page, err := writeOne(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := load(t, bin, page, "gantt", "util", "queue", "wait", "bsld")
+
+	// Count and positions against jobs.csv.
+	jobs, err := readJobs(filepath.Join(dir, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Jobs != len(jobs.id) || sc.Rects != len(jobs.ivLo) || sc.Rects < sc.Jobs {
+		t.Errorf("page: %d jobs, %d rectangles; jobs.csv: %d jobs, %d intervals", sc.Jobs, sc.Rects, len(jobs.id), len(jobs.ivLo))
+	}
+	if len(sc.Samples) != 3 {
+		t.Fatalf("%d samples", len(sc.Samples))
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, "jobs.csv"))
+	rows := map[string][]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n")[1:] {
+		c := strings.Split(l, ",")
+		rows[c[0]] = c
+	}
+	checked := 0
+	for _, s := range sc.Samples {
+		row := rows[strconv.Itoa(s.Job)]
+		if row == nil {
+			t.Errorf("sample job %d not in jobs.csv", s.Job)
+			continue
+		}
+		iv := strconv.Itoa(s.CPULo)
+		if s.CPUHi != s.CPULo {
+			iv += "-" + strconv.Itoa(s.CPUHi)
+		}
+		if row[4] != strconv.FormatFloat(s.Start, 'f', -1, 64) || row[6] != strconv.FormatFloat(s.Finish, 'f', -1, 64) ||
+			!contains(strings.Fields(row[10]), iv) {
+			t.Errorf("sample %+v does not match jobs.csv row %q", s, row)
+		}
+		if s.W >= 4 && s.H >= 4 {
+			checked++
+			if s.Color != s.Want {
+				t.Errorf("sample %+v: colour %s at the rectangle's centre, want %s", s, s.Color, s.Want)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no sample rectangle large enough to check its colour")
+	}
+
+	screenshot(t, bin, page, "report-run.png")
+}
+
+// load opens a page, reads its self-check and checks that there was no
+// error and that every named chart (a canvas id) is drawn.
+func load(t *testing.T, bin, page string, charts ...string) selfCheck {
+	t.Helper()
+	dom, stderr := headless(t, bin, page, "--dump-dom")
+	m := regexp.MustCompile(`(?s)<pre id="selfcheck"[^>]*>(.*?)</pre>`).FindStringSubmatch(dom)
+	if m == nil || m[1] == "" {
+		t.Fatalf("the page's self-check did not run (script error?); browser stderr:\n%s", stderr)
+	}
+	var sc selfCheck
+	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &sc); err != nil {
+		t.Fatalf("self-check %q: %v", m[1], err)
+	}
+	if len(sc.Errors) > 0 {
+		t.Errorf("console errors: %q", sc.Errors)
+	}
+	if strings.Contains(stderr, "Uncaught") {
+		t.Errorf("uncaught error in the browser log:\n%s", stderr)
+	}
+	for _, c := range charts {
+		if sc.Charts[c] < 100 {
+			t.Errorf("chart %s: %d coloured pixels, want a drawn chart", c, sc.Charts[c])
+		}
+	}
+	if len(sc.Charts) != len(charts) {
+		t.Errorf("the page drew charts %v, want exactly %q", sc.Charts, charts)
+	}
+	return sc
+}
+
+// screenshot saves a picture of the page into $SCHEDLAB_REPORT_SCREENSHOTS
+// (docs/report.md shows them), or a temporary folder.
+func screenshot(t *testing.T, bin, page, name string) {
+	t.Helper()
+	shots := os.Getenv("SCHEDLAB_REPORT_SCREENSHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	png := filepath.Join(shots, name)
+	headless(t, bin, page, "--window-size=1200,1800", "--screenshot="+png)
+	if st, err := os.Stat(png); err != nil || st.Size() < 10000 {
+		t.Errorf("screenshot %s: %v", png, err)
+	}
+}
+
+// The page of a sweep draws one CI chart per metric, and its filters hide
+// the points of other values.
+func TestBrowserSweepReport(t *testing.T) {
+	bin := browser(t)
+	page, err := writeOne(copyDir(t, "testdata/sweep"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var charts []string
+	for i := 0; i < 8; i++ {
+		charts = append(charts, "ci-"+strconv.Itoa(i))
+	}
+	sc := load(t, bin, page, charts...)
+	if sc.Points != 4 || sc.Filtered != 2 {
+		t.Errorf("points %d, after filtering policy.grid=random %d; want 4 and 2", sc.Points, sc.Filtered)
+	}
+	screenshot(t, bin, page, "report-sweep.png")
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// The page of a reproduction shows every figure.
+func TestBrowserReproReport(t *testing.T) {
+	bin := browser(t)
+	page, err := writeOne(filepath.Join(copyDir(t, "testdata/repro"), "zikos2008"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	load(t, bin, page, "fig-fig03")
+	screenshot(t, bin, page, "report-reproduction.png")
+}

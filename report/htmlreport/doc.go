@@ -1,0 +1,44 @@
+// Package htmlreport turns a schedlab output folder into one
+// self-contained HTML page, report.html: scripts, styles and data are
+// inlined, so the page opens offline and fetches nothing.
+//
+// A trace run folder (jobs.csv and summary.json, as written by
+// `schedlab run --out DIR`) gives the summary table; a Gantt chart of the
+// schedule drawn on a canvas (CPU id against time, one rectangle per
+// interval of allocated_resources, coloured by start reason, with hover,
+// zoom and pan); utilization and queue length over time; and the
+// distributions of wait and bounded slowdown.
+//
+// A sweep folder (summary.csv and comparisons.csv, from `schedlab sweep
+// --out DIR`) gives every metric per point with its 95% confidence
+// interval (a table and one chart per metric), the paired comparisons,
+// and one filter per swept parameter that hides the other points and
+// comparisons.
+//
+// A reproduction folder (DIR/<paper>, from `schedlab reproduce --out
+// DIR`) gives the claims of the paper with yes/no and the evidence
+// (claims.csv), the published numbers beside ours with our 95% CIs
+// (comparison.csv and the other item files), and the figures (figNN.svg,
+// embedded as data URLs in <img> elements, so a figure cannot run a
+// script). Write on DIR itself writes one page per paper folder.
+//
+// Promises:
+//   - Write builds the whole page in memory and then writes it
+//     atomically: on any error nothing is written (an older report.html is
+//     left as it was);
+//   - errors name the file and, for CSV content, the line and column;
+//   - the same folder gives a byte-identical page (no time stamps, no map
+//     order, no machine dependence);
+//   - the job data is embedded columnar (little-endian typed arrays in
+//     base64, integers as Int32 when every value fits): about 40 bytes
+//     per job plus 12 per CPU interval, so a 200,000-job trace gives a
+//     page of roughly 10-15 MB;
+//   - input sizes are bounded: at most MaxJobs rows in jobs.csv, CPU ids
+//     as validate.ParseResources bounds them, and summary.json at most
+//     MaxSummaryBytes, the tables of sweeps and reproductions at most
+//     MaxTableRows rows, a figure at most MaxFigureBytes.
+//
+// This package sits at the report layer: it reads the files that the
+// experiment and metrics packages write (and uses validate's parser of
+// the interval syntax); none of those packages may import it.
+package htmlreport

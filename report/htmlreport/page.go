@@ -1,0 +1,208 @@
+package htmlreport
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/schedlab/schedlab/internal/atomicfile"
+)
+
+//go:embed assets/page.html
+var pageHTML string
+
+//go:embed assets/report.js
+var reportJS string
+
+//go:embed assets/report.css
+var reportCSS string
+
+var pageTmpl = template.Must(template.New("page").Parse(pageHTML))
+
+// Kind is the kind of output folder.
+type Kind int
+
+const (
+	// Run is a trace run: jobs.csv and summary.json.
+	Run Kind = iota + 1
+	// Sweep is a scenario sweep: summary.csv, comparisons.csv, points/.
+	Sweep
+	// Reproduction is a paper reproduction: <paper>/comparison.csv.
+	Reproduction
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Run:
+		return "run"
+	case Sweep:
+		return "sweep"
+	case Reproduction:
+		return "reproduction"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+func exists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// Detect tells what kind of output folder dir is.
+func Detect(dir string) (Kind, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return 0, err
+	}
+	if !st.IsDir() {
+		return 0, fmt.Errorf("%s: not a folder", dir)
+	}
+	switch {
+	case exists(filepath.Join(dir, "jobs.csv")) && exists(filepath.Join(dir, "summary.json")):
+		return Run, nil
+	case exists(filepath.Join(dir, "summary.csv")) && exists(filepath.Join(dir, "comparisons.csv")):
+		return Sweep, nil
+	case exists(filepath.Join(dir, "comparison.csv")):
+		return Reproduction, nil
+	}
+	return 0, fmt.Errorf("%s: neither a run (jobs.csv and summary.json), a sweep (summary.csv and comparisons.csv) nor a reproduction (comparison.csv, or paper folders holding one)", dir)
+}
+
+// Write writes dir/report.html for the output folder dir and returns its
+// path. A folder whose subfolders are paper reproductions (the --out of
+// 'schedlab reproduce all') gets one report.html in each paper's folder.
+// Every page is built before any is written; nothing is written on error.
+func Write(dir string) ([]string, error) {
+	kind, err := Detect(dir)
+	dirs := []string{dir}
+	if err != nil {
+		if ps := papers(dir); len(ps) > 0 {
+			kind, dirs = Reproduction, ps
+		} else {
+			return nil, err
+		}
+	}
+	pages := make([][]byte, len(dirs))
+	for i, d := range dirs {
+		if pages[i], err = build(d, kind); err != nil {
+			return nil, err
+		}
+	}
+	var outs []string
+	for i, d := range dirs {
+		out := filepath.Join(d, "report.html")
+		err = atomicfile.Write(out, func(w io.Writer) error {
+			_, err := w.Write(pages[i])
+			return err
+		})
+		if err != nil {
+			return outs, err
+		}
+		outs = append(outs, out)
+	}
+	return outs, nil
+}
+
+// build renders the page of one folder.
+func build(dir string, kind Kind) ([]byte, error) {
+	var buf bytes.Buffer
+	var err error
+	switch kind {
+	case Run:
+		var p *runPage
+		if p, err = readRun(dir); err == nil {
+			err = p.render(&buf)
+		}
+	case Sweep:
+		var p *sweepPage
+		if p, err = readSweep(dir); err == nil {
+			err = p.render(&buf)
+		}
+	case Reproduction:
+		var p *reproPage
+		if p, err = readRepro(dir); err == nil {
+			err = p.render(&buf)
+		}
+	default:
+		err = fmt.Errorf("%s: unknown kind %v", dir, kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// runData is the JSON the page's script reads.
+type runData struct {
+	Kind    string    `json:"kind"`
+	Jobs    int       `json:"jobs"`
+	Procs   int       `json:"procs"`
+	Tau     float64   `json:"tau"`
+	Header  []string  `json:"header"`
+	ID      col       `json:"id"`
+	Submit  col       `json:"submit"`
+	NProcs  col       `json:"nprocs"`
+	Req     col       `json:"req"`
+	Start   col       `json:"start"`
+	Finish  col       `json:"finish"`
+	IvOff   col       `json:"ivoff"`
+	IvLo    col       `json:"ivlo"`
+	IvHi    col       `json:"ivhi"`
+	Text    []dictCol `json:"text"`
+	Util    series    `json:"util"`
+	Queue   series    `json:"queue"`
+	Wait    histogram `json:"wait"`
+	Bsld    histogram `json:"bsld"`
+	Reasons []string  `json:"reasons"`
+}
+
+// pageView is what page.html renders.
+type pageView struct {
+	Kind    string
+	Title   string
+	Summary []kv
+	CSS     template.CSS
+	JS      template.JS
+	Data    template.JS
+	Sweep   *sweepPage
+	Repro   *reproPage
+}
+
+func (p *reproPage) render(w io.Writer) error {
+	return pageTmpl.Execute(w, pageView{Kind: "reproduction", Title: p.Title, Repro: p,
+		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(`{"kind":"reproduction"}`)})
+}
+
+func (p *sweepPage) render(w io.Writer) error {
+	data, err := json.Marshal(p.data())
+	if err != nil {
+		return err
+	}
+	return pageTmpl.Execute(w, pageView{Kind: "sweep", Title: p.Title, Sweep: p,
+		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
+}
+
+func (p *runPage) render(w io.Writer) error {
+	j := p.jobs
+	d := runData{Kind: "run", Jobs: len(j.id), Procs: p.procs, Tau: p.tau, Header: j.header,
+		ID: numCol(j.id), Submit: numCol(j.submit), NProcs: numCol(j.procs), Req: numCol(j.req),
+		Start: numCol(j.start), Finish: numCol(j.finish),
+		IvOff: i32Col(j.ivOff), IvLo: i32Col(j.ivLo), IvHi: i32Col(j.ivHi)}
+	for _, c := range j.textCols {
+		d.Text = append(d.Text, newDictCol(c, j.text[c]))
+	}
+	d.Util, d.Queue = overTime(j, p.procs)
+	d.Wait, d.Bsld = distributions(j, p.tau)
+	d.Reasons = []string{"immediate", "backfilled", "reserved"}
+	data, err := json.Marshal(d) // escapes <, > and &: safe inside <script>
+	if err != nil {
+		return err
+	}
+	return pageTmpl.Execute(w, pageView{Kind: "run", Title: p.Title, Summary: p.Summary,
+		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
+}

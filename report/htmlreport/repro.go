@@ -1,0 +1,203 @@
+package htmlreport
+
+import (
+	"bufio"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// MaxFigureBytes bounds one figure (figNN.svg) of a reproduction.
+const MaxFigureBytes = 8 << 20
+
+// itemRow is one published number beside ours.
+type itemRow struct {
+	Item, Paper, Ours, CI string
+	InCI                  string // "yes", "no" or "" (no paper value or no CI)
+	OffBy                 string // (ours - paper) / paper in percent
+}
+
+type itemTable struct {
+	File string
+	Rows []itemRow
+}
+
+type claimRow struct{ ID, Claim, Holds, Evidence string }
+
+type figure struct {
+	Name string
+	Src  template.URL // data:image/svg+xml;base64,...
+}
+
+type reproPage struct {
+	Title, Setup string
+	Tables       []itemTable
+	Claims       []claimRow
+	HasClaims    bool
+	Held, Failed int
+	Figures      []figure
+}
+
+var itemColumns = []string{"item", "paper", "ours", "ci_low", "ci_high"}
+
+// readItems reads comparison.csv or another file of items.
+func readItems(path string) (itemTable, error) {
+	t, err := readTable(path, itemColumns...)
+	if err != nil {
+		return itemTable{}, err
+	}
+	it := itemTable{File: filepath.Base(path)}
+	for i := range t.rows {
+		var v [4]float64
+		for k, c := range itemColumns[1:] {
+			if v[k], err = t.num(i, c, true); err != nil {
+				return itemTable{}, err
+			}
+		}
+		paper, ours, lo, hi := v[0], v[1], v[2], v[3]
+		r := itemRow{Item: t.get(i, "item"), Paper: g(paper), Ours: g(ours)}
+		if !math.IsNaN(lo) && !math.IsNaN(hi) {
+			r.CI = "[" + g(lo) + ", " + g(hi) + "]"
+			if !math.IsNaN(paper) {
+				r.InCI = "no"
+				if paper >= lo && paper <= hi {
+					r.InCI = "yes"
+				}
+			}
+		}
+		if !math.IsNaN(paper) && paper != 0 && !math.IsNaN(ours) {
+			r.OffBy = fmt.Sprintf("%+.1f%%", 100*(ours-paper)/paper)
+		}
+		it.Rows = append(it.Rows, r)
+	}
+	return it, nil
+}
+
+// isItemFile tells whether a CSV file's header is exactly the items'.
+func isItemFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	line, err := bufio.NewReaderSize(f, 256).ReadString('\n')
+	return err == nil && strings.TrimRight(line, "\r\n") == strings.Join(itemColumns, ",")
+}
+
+// readRepro reads the folder of one paper's reproduction.
+func readRepro(dir string) (*reproPage, error) {
+	p := &reproPage{Title: filepath.Base(filepath.Clean(dir))}
+	if b, err := os.ReadFile(filepath.Join(dir, "report.txt")); err == nil {
+		// "== paper: title", then the setup paragraph.
+		lines := strings.Split(string(b), "\n")
+		if len(lines) > 0 && strings.HasPrefix(lines[0], "== ") {
+			p.Title = strings.TrimPrefix(lines[0], "== ")
+			var setup []string
+			for _, l := range lines[1:] {
+				if strings.TrimSpace(l) == "" {
+					break
+				}
+				setup = append(setup, l)
+			}
+			p.Setup = strings.Join(setup, " ")
+		}
+	}
+	main, err := readItems(filepath.Join(dir, "comparison.csv"))
+	if err != nil {
+		return nil, err
+	}
+	p.Tables = append(p.Tables, main)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		path := filepath.Join(dir, n)
+		switch {
+		case n == "comparison.csv":
+		case strings.HasSuffix(n, ".csv") && isItemFile(path):
+			it, err := readItems(path)
+			if err != nil {
+				return nil, err
+			}
+			p.Tables = append(p.Tables, it)
+		case strings.HasSuffix(n, ".svg"):
+			fig, err := readFigure(path)
+			if err != nil {
+				return nil, err
+			}
+			p.Figures = append(p.Figures, fig)
+		}
+	}
+	cpath := filepath.Join(dir, "claims.csv")
+	if _, err := os.Stat(cpath); err == nil {
+		t, err := readTable(cpath, "id", "claim", "holds", "evidence")
+		if err != nil {
+			return nil, err
+		}
+		p.HasClaims = true
+		for i := range t.rows {
+			c := claimRow{t.get(i, "id"), t.get(i, "claim"), t.get(i, "holds"), t.get(i, "evidence")}
+			switch c.Holds {
+			case "yes":
+				p.Held++
+			case "no":
+				p.Failed++
+			default:
+				return nil, fmt.Errorf("%s:%d: column holds: want yes or no, got %q", cpath, t.line[i], cut(c.Holds))
+			}
+			p.Claims = append(p.Claims, c)
+		}
+	}
+	return p, nil
+}
+
+// readFigure embeds an SVG file as a data URL: shown through <img>, an
+// SVG cannot run scripts, so a figure cannot act on the page.
+func readFigure(path string) (figure, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return figure{}, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxFigureBytes+1))
+	if err != nil {
+		return figure{}, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(b) > MaxFigureBytes {
+		return figure{}, fmt.Errorf("%s: larger than %d bytes", path, MaxFigureBytes)
+	}
+	if !strings.Contains(string(b[:min(len(b), 4096)]), "<svg") {
+		return figure{}, fmt.Errorf("%s: not an SVG file (no <svg element at the start)", path)
+	}
+	return figure{Name: strings.TrimSuffix(filepath.Base(path), ".svg"),
+		Src: template.URL("data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(b))}, nil
+}
+
+// papers lists the subfolders of dir that hold a reproduction, sorted.
+func papers(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() && exists(filepath.Join(dir, e.Name(), "comparison.csv")) {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}

@@ -1,0 +1,320 @@
+package htmlreport
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/validate"
+)
+
+// MaxJobs bounds the rows of a jobs.csv the report reads (a page beyond
+// that would be too large for a browser anyway).
+const MaxJobs = 5_000_000
+
+// MaxSummaryBytes bounds the size of summary.json.
+const MaxSummaryBytes = 16 << 20
+
+// The jobs.csv columns the report needs; other columns are shown in the
+// hover text as they are.
+var runColumns = []string{"job_id", "submission_time", "requested_number_of_resources",
+	"requested_time", "starting_time", "finish_time", "allocated_resources", "final_state", "start_reason"}
+
+// derived are the jobs.csv columns the page recomputes from the others
+// (exactly as the simulator writes them), so they are not embedded.
+var derived = map[string]bool{"execution_time": true, "waiting_time": true, "turnaround_time": true, "stretch": true}
+
+// runJobs is jobs.csv in columns.
+type runJobs struct {
+	header                        []string
+	id, submit, procs, req, start []float64
+	finish                        []float64
+	ivOff                         []int32 // job i's intervals are ivLo/ivHi[ivOff[i]:ivOff[i+1]]
+	ivLo, ivHi                    []int32
+	maxCPU                        int
+	text                          map[string][]string // the string columns, by name
+	textCols                      []string            // their names, in file order
+}
+
+// kv is one row of the summary table.
+type kv struct{ Key, Value string }
+
+// readSummary flattens summary.json into key/value rows in file order
+// (nested objects as dotted keys).
+func readSummary(path string) ([]kv, map[string]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxSummaryBytes+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(b) > MaxSummaryBytes {
+		return nil, nil, fmt.Errorf("%s: larger than %d bytes", path, MaxSummaryBytes)
+	}
+	if !json.Valid(b) {
+		var v any
+		err := json.Unmarshal(b, &v)
+		return nil, nil, fmt.Errorf("%s: not valid JSON: %v", path, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var rows []kv
+	nums := map[string]float64{}
+	var walk func(prefix string) error
+	walk = func(prefix string) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				for dec.More() {
+					kt, err := dec.Token()
+					if err != nil {
+						return err
+					}
+					k := kt.(string)
+					if prefix != "" {
+						k = prefix + "." + k
+					}
+					if err := walk(k); err != nil {
+						return err
+					}
+				}
+				_, err = dec.Token()
+				return err
+			case '[':
+				var parts []string
+				for dec.More() {
+					var v any
+					if err := dec.Decode(&v); err != nil {
+						return err
+					}
+					j, _ := json.Marshal(v)
+					parts = append(parts, string(j))
+				}
+				_, err = dec.Token()
+				rows = append(rows, kv{prefix, "[" + strings.Join(parts, ", ") + "]"})
+				return err
+			}
+		case json.Number:
+			rows = append(rows, kv{prefix, formatNumber(string(t))})
+			if v, err := t.Float64(); err == nil {
+				nums[prefix] = v
+			}
+		case string:
+			rows = append(rows, kv{prefix, t})
+		case bool:
+			rows = append(rows, kv{prefix, strconv.FormatBool(t)})
+		case nil:
+			rows = append(rows, kv{prefix, "null"})
+		}
+		return nil
+	}
+	if err := walk(""); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return rows, nums, nil
+}
+
+// formatNumber shows a JSON number with at most 6 significant decimals
+// after the point (integers as they are).
+func formatNumber(s string) string {
+	if !strings.ContainsAny(s, ".eE") {
+		return s
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return s
+	}
+	if math.Abs(v) >= 1e15 || (v != 0 && math.Abs(v) < 1e-4) {
+		return strconv.FormatFloat(v, 'g', 6, 64)
+	}
+	out := strconv.FormatFloat(v, 'f', 6, 64)
+	out = strings.TrimRight(out, "0")
+	return strings.TrimSuffix(out, ".")
+}
+
+// readJobs reads jobs.csv into columns. Errors have the form
+// "path:line: column c: problem".
+func readJobs(path string) (*runJobs, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	cr := csv.NewReader(f)
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file, want a header row", path)
+	}
+	if err != nil {
+		return nil, csvErr(path, err)
+	}
+	j := &runJobs{header: append([]string(nil), header...), text: map[string][]string{}}
+	at := map[string]int{}
+	for i, h := range j.header {
+		if _, dup := at[h]; dup {
+			return nil, fmt.Errorf("%s:1: column %s appears twice", path, h)
+		}
+		at[h] = i
+	}
+	for _, c := range runColumns {
+		if _, ok := at[c]; !ok {
+			return nil, fmt.Errorf("%s:1: missing column %s (not a jobs.csv written by schedlab run)", path, c)
+		}
+	}
+	numCols := []struct {
+		name     string
+		dst      *[]float64
+		optional bool
+	}{{"job_id", &j.id, false}, {"submission_time", &j.submit, false}, {"requested_number_of_resources", &j.procs, false},
+		{"requested_time", &j.req, true}, {"starting_time", &j.start, false}, {"finish_time", &j.finish, false}}
+	isNum := map[string]bool{"allocated_resources": true}
+	for _, c := range numCols {
+		isNum[c.name] = true
+	}
+	for _, h := range j.header {
+		if !isNum[h] && !derived[h] {
+			j.textCols = append(j.textCols, h)
+		}
+	}
+	j.ivOff = []int32{0}
+	for n := 0; ; n++ {
+		row, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvErr(path, err)
+		}
+		if n >= MaxJobs {
+			return nil, fmt.Errorf("%s: more than %d jobs (the report's limit)", path, MaxJobs)
+		}
+		cellErr := func(col, what string) error {
+			line, _ := cr.FieldPos(at[col])
+			return fmt.Errorf("%s:%d: column %s: %s %q", path, line, col, what, cut(row[at[col]]))
+		}
+		for _, c := range numCols {
+			s := row[at[c.name]]
+			if s == "" && c.optional {
+				*c.dst = append(*c.dst, -1)
+				continue
+			}
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || (c.optional && v < 0) {
+				return nil, cellErr(c.name, "invalid number")
+			}
+			*c.dst = append(*c.dst, v)
+		}
+		k := len(j.id) - 1
+		if j.procs[k] < 0 || j.procs[k] != math.Trunc(j.procs[k]) {
+			return nil, cellErr("requested_number_of_resources", "not a count")
+		}
+		if j.start[k] < j.submit[k] || j.finish[k] < j.start[k] {
+			return nil, cellErr("starting_time", "not submit <= start <= finish:")
+		}
+		if s := row[at["allocated_resources"]]; s != "" {
+			ivs, err := validate.ParseResources(s)
+			if err != nil {
+				line, _ := cr.FieldPos(at["allocated_resources"])
+				return nil, fmt.Errorf("%s:%d: column allocated_resources: %q: %v", path, line, cut(s), err)
+			}
+			for _, iv := range ivs {
+				j.ivLo = append(j.ivLo, int32(iv.Lo))
+				j.ivHi = append(j.ivHi, int32(iv.Hi))
+				j.maxCPU = max(j.maxCPU, iv.Hi)
+			}
+		}
+		j.ivOff = append(j.ivOff, int32(len(j.ivLo)))
+		for _, c := range j.textCols {
+			j.text[c] = append(j.text[c], row[at[c]])
+		}
+	}
+	if len(j.ivLo) > math.MaxInt32 {
+		return nil, fmt.Errorf("%s: too many CPU intervals", path)
+	}
+	return j, nil
+}
+
+func cut(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "..."
+	}
+	return s
+}
+
+func csvErr(path string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s:%d: %v", path, pe.Line, pe.Err)
+	}
+	return fmt.Errorf("%s: %v", path, err)
+}
+
+// readRun reads a run folder.
+func readRun(dir string) (*runPage, error) {
+	sumPath := filepath.Join(dir, "summary.json")
+	rows, nums, err := readSummary(sumPath)
+	if err != nil {
+		return nil, err
+	}
+	jobsPath := filepath.Join(dir, "jobs.csv")
+	j, err := readJobs(jobsPath)
+	if err != nil {
+		return nil, err
+	}
+	if n, ok := nums["jobs"]; ok && int(n) != len(j.id) {
+		return nil, fmt.Errorf("%s: %d job rows, but %s says jobs: %d (is jobs.csv truncated?)", jobsPath, len(j.id), sumPath, int(n))
+	}
+	tau := 10.0
+	if t, ok := nums["bounded_slowdown_tau"]; ok && t > 0 {
+		tau = t
+	}
+	procs := j.maxCPU + 1
+	if p, ok := nums["procs"]; ok && int(p) > procs {
+		procs = int(p)
+	}
+	if len(j.ivLo) == 0 {
+		procs = 0
+		for _, p := range j.procs {
+			procs = max(procs, int(p))
+		}
+	}
+	title := filepath.Base(filepath.Clean(dir))
+	get := func(k string) string {
+		for _, r := range rows {
+			if r.Key == k {
+				return r.Value
+			}
+		}
+		return ""
+	}
+	if tr, po := get("run.trace"), get("run.policy"); tr != "" && po != "" {
+		title = tr + " · " + po
+	}
+	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau}, nil
+}
+
+// runPage is what the template of a run needs.
+type runPage struct {
+	Title   string
+	Summary []kv
+	jobs    *runJobs
+	procs   int
+	tau     float64
+}

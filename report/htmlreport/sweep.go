@@ -1,0 +1,222 @@
+package htmlreport
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// axis is one swept parameter and its values in order of appearance.
+type axis struct {
+	Name   string
+	Values []string
+}
+
+// estimate is a mean with its 95% confidence interval.
+type estimate struct {
+	Mean, Lo, Hi float64
+	N            string
+}
+
+func (e estimate) Text() string {
+	if math.IsNaN(e.Mean) {
+		return ""
+	}
+	if math.IsNaN(e.Lo) || math.IsNaN(e.Hi) {
+		return g(e.Mean)
+	}
+	return g(e.Mean) + " [" + g(e.Lo) + ", " + g(e.Hi) + "]"
+}
+
+// sweepPoint is one row of the points table.
+type sweepPoint struct {
+	Point  string
+	Labels []string // one per axis ("" when the point lacks it)
+	Cells  []estimate
+	Filter string // JSON {axis: [values]} for the page's filters
+}
+
+// comparisonRow is one paired comparison.
+type comparisonRow struct {
+	Axis, Baseline, Value, Context, Metric string
+	Diff                                   estimate
+	Verdict                                string // "higher", "lower" or "" (the CI holds 0)
+	Filter                                 string
+}
+
+type sweepPage struct {
+	Title       string
+	Axes        []axis
+	Metrics     []string
+	Points      []sweepPoint
+	Comparisons []comparisonRow
+}
+
+// parseLabels splits "a=x b=y" into pairs.
+func parseLabels(s string) [][2]string {
+	var out [][2]string
+	for _, f := range strings.Fields(s) {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			continue
+		}
+		out = append(out, [2]string{k, v})
+	}
+	return out
+}
+
+func filterJSON(m map[string][]string) string {
+	b, _ := json.Marshal(m) // map keys sorted: deterministic
+	return string(b)
+}
+
+// readSweep reads summary.csv and comparisons.csv of a sweep folder.
+func readSweep(dir string) (*sweepPage, error) {
+	sum, err := readTable(filepath.Join(dir, "summary.csv"), "point", "labels", "metric", "mean", "ci_low", "ci_high", "n")
+	if err != nil {
+		return nil, err
+	}
+	cmp, err := readTable(filepath.Join(dir, "comparisons.csv"), "axis", "baseline", "value", "context", "metric", "diff", "ci_low", "ci_high", "n")
+	if err != nil {
+		return nil, err
+	}
+	p := &sweepPage{Title: filepath.Base(filepath.Clean(dir))}
+	axisAt := map[string]int{}
+	addAxis := func(k, v string) {
+		i, ok := axisAt[k]
+		if !ok {
+			i = len(p.Axes)
+			axisAt[k] = i
+			p.Axes = append(p.Axes, axis{Name: k})
+		}
+		if !slices.Contains(p.Axes[i].Values, v) {
+			p.Axes[i].Values = append(p.Axes[i].Values, v)
+		}
+	}
+	metricAt := map[string]int{}
+	pointAt := map[string]int{}
+	type cellAt struct{ point, metric int }
+	cells := map[cellAt]estimate{}
+	var pointLabels [][][2]string
+	for i := range sum.rows {
+		pt, labels, metric := sum.get(i, "point"), sum.get(i, "labels"), sum.get(i, "metric")
+		if metric == "" {
+			return nil, fmt.Errorf("%s:%d: column metric: empty", sum.path, sum.line[i])
+		}
+		var e estimate
+		if e.Mean, err = sum.num(i, "mean", true); err != nil {
+			return nil, err
+		}
+		if e.Lo, err = sum.num(i, "ci_low", true); err != nil {
+			return nil, err
+		}
+		if e.Hi, err = sum.num(i, "ci_high", true); err != nil {
+			return nil, err
+		}
+		e.N = sum.get(i, "n")
+		pi, ok := pointAt[pt]
+		if !ok {
+			pi = len(p.Points)
+			pointAt[pt] = pi
+			p.Points = append(p.Points, sweepPoint{Point: pt})
+			ls := parseLabels(labels)
+			pointLabels = append(pointLabels, ls)
+			for _, kv := range ls {
+				addAxis(kv[0], kv[1])
+			}
+		}
+		mi, ok := metricAt[metric]
+		if !ok {
+			mi = len(p.Metrics)
+			metricAt[metric] = mi
+			p.Metrics = append(p.Metrics, metric)
+		}
+		if _, dup := cells[cellAt{pi, mi}]; dup {
+			return nil, fmt.Errorf("%s:%d: point %s has metric %s twice", sum.path, sum.line[i], pt, metric)
+		}
+		cells[cellAt{pi, mi}] = e
+	}
+	nan := estimate{math.NaN(), math.NaN(), math.NaN(), ""}
+	for pi := range p.Points {
+		pt := &p.Points[pi]
+		f := map[string][]string{}
+		pt.Labels = make([]string, len(p.Axes))
+		for _, kv := range pointLabels[pi] {
+			pt.Labels[axisAt[kv[0]]] = kv[1]
+			f[kv[0]] = []string{kv[1]}
+		}
+		pt.Filter = filterJSON(f)
+		for mi := range p.Metrics {
+			e, ok := cells[cellAt{pi, mi}]
+			if !ok {
+				e = nan
+			}
+			pt.Cells = append(pt.Cells, e)
+		}
+	}
+	for i := range cmp.rows {
+		r := comparisonRow{Axis: cmp.get(i, "axis"), Baseline: cmp.get(i, "baseline"), Value: cmp.get(i, "value"),
+			Context: cmp.get(i, "context"), Metric: cmp.get(i, "metric")}
+		if r.Diff.Mean, err = cmp.num(i, "diff", false); err != nil {
+			return nil, err
+		}
+		if r.Diff.Lo, err = cmp.num(i, "ci_low", true); err != nil {
+			return nil, err
+		}
+		if r.Diff.Hi, err = cmp.num(i, "ci_high", true); err != nil {
+			return nil, err
+		}
+		r.Diff.N = cmp.get(i, "n")
+		switch {
+		case r.Diff.Lo > 0:
+			r.Verdict = "higher"
+		case r.Diff.Hi < 0:
+			r.Verdict = "lower"
+		}
+		f := map[string][]string{r.Axis: {r.Baseline, r.Value}}
+		for _, kv := range parseLabels(r.Context) {
+			f[kv[0]] = []string{kv[1]}
+		}
+		r.Filter = filterJSON(f)
+		p.Comparisons = append(p.Comparisons, r)
+	}
+	return p, nil
+}
+
+// sweepData is the JSON the page's script reads: per metric, per point,
+// mean and CI (null where missing), for the CI charts.
+type sweepData struct {
+	Kind    string         `json:"kind"`
+	Metrics []string       `json:"metrics"`
+	Points  []string       `json:"points"`
+	Values  [][][3]float64 `json:"values"` // [metric][point] = mean, lo, hi (NaN → 0 with ok false)
+	OK      [][]bool       `json:"ok"`
+}
+
+func (p *sweepPage) data() sweepData {
+	d := sweepData{Kind: "sweep", Metrics: p.Metrics}
+	for _, pt := range p.Points {
+		d.Points = append(d.Points, pt.Point)
+	}
+	for mi := range p.Metrics {
+		vs := make([][3]float64, len(p.Points))
+		ok := make([]bool, len(p.Points))
+		for pi, pt := range p.Points {
+			e := pt.Cells[mi]
+			if math.IsNaN(e.Mean) {
+				continue
+			}
+			lo, hi := e.Lo, e.Hi
+			if math.IsNaN(lo) || math.IsNaN(hi) {
+				lo, hi = e.Mean, e.Mean
+			}
+			vs[pi], ok[pi] = [3]float64{e.Mean, lo, hi}, true
+		}
+		d.Values = append(d.Values, vs)
+		d.OK = append(d.OK, ok)
+	}
+	return d
+}
