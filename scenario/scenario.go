@@ -144,6 +144,14 @@ type Label struct {
 // MaxPoints is the largest number of points a file may expand to.
 const MaxPoints = 100_000
 
+// MaxReplications is the largest replications setting of a point.
+const MaxReplications = 10_000
+
+// MaxRuns bounds the replications of a whole sweep (points x
+// replications, summed over the points): every replication's metrics are
+// kept for the summary and the paired comparisons.
+const MaxRuns = 1_000_000
+
 // MaxFileSize is the largest scenario file Parse accepts, in bytes. Real
 // scenario files are a few kilobytes; the YAML parser takes time that grows
 // faster than linearly on huge inputs, so they are refused up front.

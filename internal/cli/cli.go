@@ -13,6 +13,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/policy/schedule"
@@ -38,6 +39,14 @@ type cliSpec struct {
 	Policies  policiesCmd  `cmd:"" help:"List the scheduling policies."`
 	Bench     benchCmd     `cmd:"" help:"Time whole simulations of real traces (speed figures for docs/performance.md)."`
 	Version   versionCmd   `cmd:"" help:"Print the version."`
+}
+
+// checkProcs checks a --procs flag (0: the trace header's MaxProcs).
+func checkProcs(n int) error {
+	if n < 0 || n > platform.MaxCPUs {
+		return usageError{fmt.Errorf("--procs %d: want 1..%d (or leave it out for the header's MaxProcs)", n, platform.MaxCPUs)}
+	}
+	return nil
 }
 
 // usageError marks errors of the command line (exit status 2).
@@ -164,6 +173,9 @@ func orList(xs []string) string {
 func (c *runCmd) Run(g *globals) error {
 	if !(c.Tau > 0) || math.IsInf(c.Tau, 0) {
 		return usageError{fmt.Errorf("--tau must be a positive number of seconds, got %v", c.Tau)}
+	}
+	if err := checkProcs(c.Procs); err != nil {
+		return err
 	}
 	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, c.Policy)
 	if err != nil {
@@ -343,8 +355,8 @@ type traceRepeatCmd struct {
 }
 
 func (c *traceRepeatCmd) Run(g *globals) error {
-	if c.Times < 1 {
-		return usageError{fmt.Errorf("--times must be >= 1, got %d", c.Times)}
+	if err := workload.CheckRepeat(c.Times, c.Gap); err != nil {
+		return usageError{err}
 	}
 	n, err := workload.Repeat(c.File, c.Times, c.Gap, c.Out)
 	if err != nil {
@@ -361,6 +373,9 @@ type traceInfoCmd struct {
 }
 
 func (c *traceInfoCmd) Run(g *globals) error {
+	if err := checkProcs(c.Procs); err != nil {
+		return err
+	}
 	for i, name := range c.Files {
 		if i > 0 {
 			fmt.Fprintln(g.stdout)

@@ -2,8 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -18,7 +21,9 @@ func TestMain(m *testing.M) {
 // The scripts in testdata/script drive the real command line: what a user
 // types, what they see, which files appear, and the exit status.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"longline": longLine,
+	}})
 }
 
 // Exit statuses: a wrong command line is 2, whatever part of it is wrong
@@ -44,4 +49,28 @@ func TestExitStatus(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d (stderr %q)", c.args, got, c.want, errb.String())
 		}
 	}
+}
+
+// longLine writes FILE.swf.gz: a header, one job, then one line of N
+// bytes (a few kilobytes of gzip for a line of any length).
+//
+//	longline FILE N
+func longLine(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: longline FILE N")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	f, err := os.Create(ts.MkAbs(args[0]))
+	ts.Check(err)
+	zw := gzip.NewWriter(f)
+	_, err = io.WriteString(zw, "; MaxProcs: 8\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n")
+	ts.Check(err)
+	chunk := bytes.Repeat([]byte("7"), 1<<16)
+	for left := n; left > 0; left -= len(chunk) {
+		_, err = zw.Write(chunk[:min(left, len(chunk))])
+		ts.Check(err)
+	}
+	ts.Check(zw.Close())
+	ts.Check(f.Close())
 }

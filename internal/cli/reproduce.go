@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/vbauerster/mpb/v8"
@@ -25,8 +28,8 @@ type reproduceCmd struct {
 	Quick    bool   `help:"A smoke-sized run (3 replications of a quarter of the jobs): minutes become seconds, intervals widen."`
 	Workers  int    `default:"0" help:"Parallel replications (0 = all cores). Results do not depend on it."`
 	Seed     uint64 `placeholder:"S" help:"Master seed (default: each paper's: 2008, 2010)."`
-	Reps     int    `placeholder:"N" help:"Replications per configuration (default: the paper's)."`
-	Jobs     int64  `placeholder:"N" help:"Completed jobs per replication (default: the paper's)."`
+	Reps     *int   `placeholder:"N" help:"Replications per configuration, 2..1000 (default: the paper's; not hafshejani2012, which runs its traces once)."`
+	Jobs     *int64 `placeholder:"N" help:"Completed jobs per replication (default: the paper's; not hafshejani2012, which runs its traces)."`
 }
 
 type paperRun struct {
@@ -86,11 +89,24 @@ var papers = []paperRun{
 }
 
 func (c *reproduceCmd) Run(g *globals) error {
-	if c.Reps != 0 && c.Reps < 2 {
-		return usageError{fmt.Errorf("--reps must be >= 2 (a confidence interval needs two replications), got %d", c.Reps)}
+	if c.Reps != nil && (*c.Reps < 2 || *c.Reps > repro.MaxReps) {
+		return usageError{fmt.Errorf("--reps %d: want 2..%d (a confidence interval needs two replications; the limit is in docs/limits.md)", *c.Reps, repro.MaxReps)}
 	}
-	if c.Jobs < 0 || c.Workers < 0 {
-		return usageError{fmt.Errorf("--jobs and --workers must not be negative")}
+	if c.Jobs != nil && (*c.Jobs < 1 || *c.Jobs > repro.MaxJobs) {
+		return usageError{fmt.Errorf("--jobs %d: want 1..%d", *c.Jobs, repro.MaxJobs)}
+	}
+	if c.Workers < 0 {
+		return usageError{fmt.Errorf("--workers %d: must not be negative (0 = all cores)", c.Workers)}
+	}
+	if err := c.checkOptions(); err != nil {
+		return usageError{err}
+	}
+	for _, p := range papers {
+		if c.Paper == "all" || c.Paper == p.name {
+			if err := checkOutDir(filepath.Join(c.Out, p.name)); err != nil {
+				return err
+			}
+		}
 	}
 	ran := 0
 	for _, p := range papers {
@@ -102,11 +118,11 @@ func (c *reproduceCmd) Run(g *globals) error {
 		if c.Seed != 0 {
 			opt.Seed = c.Seed
 		}
-		if c.Reps > 0 {
-			opt.Reps = c.Reps
+		if c.Reps != nil && p.name != "hafshejani2012" {
+			opt.Reps = *c.Reps
 		}
-		if c.Jobs > 0 {
-			opt.Jobs = c.Jobs
+		if c.Jobs != nil && p.name != "hafshejani2012" {
+			opt.Jobs = *c.Jobs
 		}
 		bar := newBar(g.stderr, p.name)
 		opt.Progress = bar
@@ -135,6 +151,50 @@ func (c *reproduceCmd) Run(g *globals) error {
 		return usageError{fmt.Errorf("unknown reproduction %q", c.Paper)}
 	}
 	return nil
+}
+
+// checkOptions refuses the options the chosen paper would ignore.
+func (c *reproduceCmd) checkOptions() error {
+	only := func(flag, papers string, set bool) error {
+		if set && c.Paper != "all" && !strings.Contains(papers, c.Paper) {
+			return fmt.Errorf("%s is only for %s (reproduce %s does not use it)", flag, papers, c.Paper)
+		}
+		return nil
+	}
+	for _, e := range []error{
+		only("--readings", "dimitriadou2010, klusacek2008 or alnajjar2019", c.Readings),
+		only("--bm-est", "klusacek2008", c.BMEst != "min"),
+		only("--deadline-rule", "klusacek2008", c.Deadline != "factor"),
+		only("--arrival-reading", "alnajjar2019", c.Arrival != "A"),
+		only("--reps", "zikos2008, dimitriadou2010, klusacek2008 or alnajjar2019", c.Reps != nil),
+		only("--jobs", "zikos2008, dimitriadou2010, klusacek2008 or alnajjar2019", c.Jobs != nil),
+	} {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// checkOutDir fails early when dir cannot be an output folder: it, or
+// the nearest of its parents that exists, is not a folder. Commands call
+// it before computing, so a wrong --out costs nothing.
+func checkOutDir(dir string) error {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err == nil {
+			if !st.IsDir() {
+				return fmt.Errorf("output folder %s: %s exists and is not a folder", dir, d)
+			}
+			return nil
+		}
+		if !os.IsNotExist(err) && !errors.Is(err, syscall.ENOTDIR) {
+			return fmt.Errorf("output folder %s: %w", dir, err)
+		}
+		if p := filepath.Dir(d); p == d {
+			return nil
+		}
+	}
 }
 
 // bar is a progress bar on a terminal, nothing otherwise.

@@ -13,6 +13,12 @@ import (
 // bufSize is the read buffer size. Longer lines are still read whole.
 const bufSize = 64 << 10
 
+// MaxLineLength bounds the length of one line of a trace, header comments
+// included, in bytes: a longer line is refused (ErrLineTooLong) as soon as
+// its first MaxLineLength bytes are read, so a file of one huge line costs
+// neither time nor memory.
+const MaxLineLength = 1 << 20
+
 // Reader reads SWF records one at a time. Create it with NewReader or Open.
 type Reader struct {
 	name string
@@ -160,8 +166,16 @@ func (r *Reader) readLine() ([]byte, error) {
 	if err == bufio.ErrBufferFull {
 		r.long = append(r.long[:0], line...)
 		for err == bufio.ErrBufferFull {
+			if len(r.long) > MaxLineLength {
+				r.err = &ParseError{File: r.name, Line: r.line + 1, Err: ErrLineTooLong}
+				return nil, r.err
+			}
 			line, err = r.in.ReadSlice('\n')
 			r.long = append(r.long, line...)
+		}
+		if len(r.long) > MaxLineLength+1 { // +1: the newline
+			r.err = &ParseError{File: r.name, Line: r.line + 1, Err: ErrLineTooLong}
+			return nil, r.err
 		}
 		line = r.long
 	}

@@ -679,3 +679,50 @@ func TestNoGoroutineLeak(t *testing.T) {
 	}()
 	settled("after dropping a Reader")
 }
+
+// A line longer than MaxLineLength is refused with its line number after
+// reading at most about MaxLineLength bytes of it (the reader stops
+// there, so a 1 GiB line costs no more than a 1 MiB one), in plain text
+// and in gzip.
+func TestLineTooLong(t *testing.T) {
+	huge := "; MaxProcs: 8\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n" + strings.Repeat("9", MaxLineLength+1) + "\n"
+	fits := "; " + strings.Repeat("x", MaxLineLength-2) + "\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(huge))
+	zw.Close()
+	for name, in := range map[string]io.Reader{"plain": strings.NewReader(huge), "gzip": &gz} {
+		lr := &countingReader{r: in}
+		r, err := NewReader(lr, "t.swf")
+		if err == nil {
+			for err == nil {
+				_, err = r.Next()
+			}
+		}
+		var pe *ParseError
+		if !errors.As(err, &pe) || !errors.Is(err, ErrLineTooLong) || pe.Line != 3 {
+			t.Errorf("%s: got %v, want line 3: %v", name, err, ErrLineTooLong)
+		}
+		if lr.n > 2*MaxLineLength {
+			t.Errorf("%s: read %d bytes before refusing the line", name, lr.n)
+		}
+	}
+	r, err := NewReader(strings.NewReader(fits), "t.swf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); err != nil {
+		t.Errorf("a line of exactly MaxLineLength bytes: %v", err)
+	}
+}
+
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
