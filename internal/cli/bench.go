@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
 )
 
@@ -25,6 +26,11 @@ func (c *benchCmd) Run(g *globals) error {
 	est, err := workload.ParseEstimate(c.Estimate)
 	if err != nil {
 		return usageError{err}
+	}
+	for _, p := range c.Policy {
+		if _, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, p); err != nil {
+			return usageError{fmt.Errorf("--policy: %w", err)}
+		}
 	}
 	fmt.Fprintf(g.stdout, "schedlab bench: %s, %d CPUs, GOMAXPROCS %d, %d runs each, in-process (no output files)\n\n",
 		runtime.Version(), runtime.NumCPU(), runtime.GOMAXPROCS(0), c.Repeat)

@@ -95,7 +95,7 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 type runCmd struct {
 	Trace     string  `required:"" placeholder:"FILE" help:"SWF trace (plain or .gz): a path, or the bare name of an embedded trace or of one in $$SCHEDLAB_TRACES or ../shared/traces."`
 	Policy    string  `required:"" placeholder:"NAME" help:"Queue policy: ${queue_policies}; or a policy of the hetero model on the trace's machine: ${hetero_only} (see 'schedlab policies')."`
-	Depth     int     `placeholder:"K" help:"Reservation depth for --policy ${depth_policies} (1 = EASY; 0 = unlimited = conservative)."`
+	Depth     *int    `placeholder:"K" help:"Reservation depth for --policy ${depth_policies} (1 = EASY; 0 = unlimited = conservative)."`
 	Order     string  `default:"${order_default}" enum:"${orders}" help:"Queue order: fcfs (submit time) or sjf (shortest estimate first)."`
 	Estimate  string  `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates the scheduler sees: request (SWF requested time; the runtime if unknown) or exact."`
 	Procs     int     `placeholder:"N" help:"Machine size (default: the trace header's MaxProcs)."`
@@ -211,10 +211,17 @@ func (c *runCmd) Run(g *globals) error {
 		return usageError{err}
 	}
 	ho.Schedule.Iterations = c.TabuIterations
-	if hetero && (c.Depth != 0 || c.Order != vars()["order_default"]) {
+	depth := 0
+	if c.Depth != nil {
+		depth = *c.Depth
+		if depth < 0 {
+			return usageError{fmt.Errorf("--depth %d: want 0 (unlimited) or more", depth)}
+		}
+	}
+	if hetero && (c.Depth != nil || c.Order != vars()["order_default"]) {
 		return usageError{fmt.Errorf("--depth and --order are not options of --policy %s (it orders its own queue)", c.Policy)}
 	}
-	if c.Depth != 0 && !qp.HasOption("depth") {
+	if c.Depth != nil && !qp.HasOption("depth") {
 		return usageError{fmt.Errorf("--depth is only for --policy %s (%s fixes its own depth: see 'schedlab policies')", vars()["depth_policies"], c.Policy)}
 	}
 	ro, err := c.rankOptions(qp)
@@ -238,6 +245,16 @@ func (c *runCmd) Run(g *globals) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if c.NoOut {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"--out", c.Out != ""}, {"--swf", c.SWF}, {"--check", c.Check}, {"--threads", c.Threads}} {
+			if f.set {
+				return usageError{fmt.Errorf("--no-out writes no files: %s does not go with it", f.name)}
+			}
+		}
+	}
 	out := c.Out
 	if out == "" && !c.NoOut {
 		stem := filepath.Base(c.Trace)
@@ -246,7 +263,7 @@ func (c *runCmd) Run(g *globals) error {
 		}
 		name := c.Policy
 		if qp.HasOption("depth") {
-			name = fmt.Sprintf("%s%d", c.Policy, c.Depth)
+			name = fmt.Sprintf("%s%d", c.Policy, depth)
 		}
 		if ro != nil {
 			name = c.Policy + "-" + ro.Rank.Form.String()
@@ -256,8 +273,13 @@ func (c *runCmd) Run(g *globals) error {
 	if c.NoOut {
 		out = ""
 	}
+	if out != "" {
+		if err := checkOutDir(out); err != nil {
+			return err
+		}
+	}
 	res, err := experiment.RunTrace(experiment.TraceRun{
-		Trace: c.Trace, Policy: c.Policy, Depth: c.Depth, Order: order, Estimate: est,
+		Trace: c.Trace, Policy: c.Policy, Depth: depth, Order: order, Estimate: est,
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
 		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Hetero: ho, Window: c.Window, Threads: c.Threads, Rank: ro,
 	})
@@ -357,6 +379,9 @@ type traceRepeatCmd struct {
 func (c *traceRepeatCmd) Run(g *globals) error {
 	if err := workload.CheckRepeat(c.Times, c.Gap); err != nil {
 		return usageError{err}
+	}
+	if err := checkOutDir(filepath.Dir(c.Out)); err != nil {
+		return err
 	}
 	n, err := workload.Repeat(c.File, c.Times, c.Gap, c.Out)
 	if err != nil {

@@ -22,6 +22,12 @@ type sweepCmd struct {
 }
 
 func (c *sweepCmd) Run(g *globals) error {
+	if c.Workers < 0 {
+		return usageError{fmt.Errorf("--workers %d: must not be negative (0 = the scenario's workers, else all cores)", c.Workers)}
+	}
+	if c.List && (c.Out != "" || c.Records) {
+		return usageError{fmt.Errorf("--list runs nothing and writes nothing: --out and --records do not go with it")}
+	}
 	points, err := scenario.Load(c.File)
 	if err != nil {
 		return err
@@ -37,6 +43,9 @@ func (c *sweepCmd) Run(g *globals) error {
 	if out == "" {
 		stem := strings.TrimSuffix(filepath.Base(c.File), filepath.Ext(c.File))
 		out = filepath.Join("schedlab-out", stem)
+	}
+	if err := checkOutDir(out); err != nil {
+		return err
 	}
 	workers := c.Workers
 	if workers == 0 {
