@@ -1,7 +1,9 @@
 package experiment
 
 import (
+	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -61,7 +63,7 @@ func Each(n, workers int, prog Progress, f func(i int) error) error {
 				if i >= n || int64(i) > lowestFail.Load() {
 					return
 				}
-				if err := f(i); err != nil {
+				if err := try(i, f); err != nil {
 					mu.Lock()
 					if i < lowest {
 						lowest, lowestErr = i, err
@@ -77,4 +79,27 @@ func Each(n, workers int, prog Progress, f func(i int) error) error {
 	}
 	wg.Wait()
 	return lowestErr
+}
+
+// PanicError is a task that panicked: a bug, reported as an error so
+// that the other tasks end and the command can say so (exit status 3)
+// instead of the process dying with a goroutine dump.
+type PanicError struct {
+	Task  int
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("internal error (a bug; please report it with the command line): task %d panicked: %v", e.Task, e.Value)
+}
+
+// try runs f(i), turning a panic into a *PanicError.
+func try(i int, f func(int) error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &PanicError{Task: i, Value: v, Stack: debug.Stack()}
+		}
+	}()
+	return f(i)
 }

@@ -81,15 +81,31 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		fmt.Fprintln(stderr, "Run 'schedlab --help' for usage.")
 		return 2
 	}
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "schedlab: internal error (a bug; please report it with the command line): %v\n", v)
+			status = 3
+		}
+	}()
 	if err := ctx.Run(g); err != nil {
 		fmt.Fprintf(stderr, "schedlab: %v\n", err)
-		var ue usageError
-		if errors.As(err, &ue) {
-			return 2
-		}
-		return 1
+		return exitStatus(err)
 	}
 	return 0
+}
+
+// exitStatus is the status of a failed command: 2 for a wrong command
+// line, 3 for a bug (a panic), 1 for everything else (docs/limits.md).
+func exitStatus(err error) int {
+	var ue usageError
+	var pe *experiment.PanicError
+	switch {
+	case errors.As(err, &ue):
+		return 2
+	case errors.As(err, &pe):
+		return 3
+	}
+	return 1
 }
 
 type runCmd struct {

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/schedlab/schedlab/experiment"
 )
 
 func TestMain(m *testing.M) {
@@ -73,4 +76,25 @@ func longLine(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Check(zw.Close())
 	ts.Check(f.Close())
+}
+
+// A bug is exit status 3, apart from bad input (1) and a wrong command
+// line (2); a panicking task arrives as an *experiment.PanicError.
+func TestExitStatusOfPanic(t *testing.T) {
+	err := experiment.Each(3, 2, nil, func(i int) error {
+		if i == 1 {
+			var m map[string]int
+			m["x"] = 1 // a bug: assignment to a nil map
+		}
+		return nil
+	})
+	if got := exitStatus(fmt.Errorf("sweep: %w", err)); got != 3 {
+		t.Errorf("panic: exit %d, want 3 (%v)", got, err)
+	}
+	if got := exitStatus(usageError{errors.New("bad flag")}); got != 2 {
+		t.Errorf("usage: exit %d, want 2", got)
+	}
+	if got := exitStatus(errors.New("bad file")); got != 1 {
+		t.Errorf("input: exit %d, want 1", got)
+	}
 }
