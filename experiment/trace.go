@@ -3,6 +3,7 @@ package experiment
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -176,6 +177,13 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	src := swf.NewSource(rd, swf.Options{MaxProcs: cfg.Procs, Clamp: cfg.Clamp})
 	procs := src.MaxProcs()
 	if procs <= 0 {
+		// A file that is not SWF at all also has no MaxProcs: its first
+		// record's error is the real one, and an empty file says so.
+		if _, err := rd.Next(); err == io.EOF {
+			return nil, fmt.Errorf("trace %s has no job records (an empty or header-only trace)", rd.Name())
+		} else if err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("trace %s: the header gives no MaxProcs: give the machine size with --procs", rd.Name())
 	}
 	plat, err := platform.Cluster(procs)
@@ -316,6 +324,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 
 	counts := src.Counts()
+	if counts.Read == 0 {
+		// (Records that are all skipped or rejected are a run of 0 jobs
+		// whose counts say why: TestImpossibleJob.)
+		return nil, fmt.Errorf("trace %s has no job records (an empty or header-only trace)", rd.Name())
+	}
 	overrun := "kill"
 	if cfg.Continue {
 		overrun = "continue"

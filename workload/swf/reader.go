@@ -2,6 +2,7 @@ package swf
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -134,6 +135,9 @@ func (r *Reader) readHeader() error {
 		}
 		if err != nil {
 			return err
+		}
+		if r.line == 1 && bytes.HasPrefix(line, []byte("\xef\xbb\xbf")) {
+			return &ParseError{File: r.name, Line: 1, Err: ErrBOM}
 		}
 		s := trimLeft(line)
 		if len(s) == 0 {

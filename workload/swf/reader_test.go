@@ -726,3 +726,13 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	c.n += n
 	return n, err
 }
+
+// A byte-order mark is named as such, on line 1, not reported as a
+// malformed record or a missing MaxProcs.
+func TestBOM(t *testing.T) {
+	_, err := NewReader(strings.NewReader("\xef\xbb\xbf; MaxProcs: 8\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n"), "b.swf")
+	var pe *ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrBOM) || pe.Line != 1 {
+		t.Errorf("got %v, want b.swf:1: %v", err, ErrBOM)
+	}
+}
