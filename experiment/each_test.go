@@ -34,4 +34,3 @@ func TestEach(t *testing.T) {
 		t.Errorf("no tasks: %v", err)
 	}
 }
-
