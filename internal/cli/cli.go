@@ -210,6 +210,9 @@ func (c *runCmd) Run(g *globals) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if c.Seed != 1 && dl.Base == workload.DeadlineNone && !hetero {
+		return usageError{fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime) or seeds a policy of the hetero model; --policy %s without deadlines uses no seed", c.Policy)}
+	}
 	var ho registry.HeteroOptions
 	if (c.Ties != "index" || c.Gaps != "finite") && !qp.HasOption("ties") {
 		return usageError{fmt.Errorf("--ties and --gaps are only for --policy eg-edf or tabu")}

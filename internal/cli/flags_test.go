@@ -67,7 +67,7 @@ func TestEveryFlag(t *testing.T) {
 		"run --deadline":          {append(run, "--deadline", "soon"), 2, "--deadline"},
 		"run --deadline-factor":   {append(run, "--deadline", "estimate", "--deadline-factor", "0"), 2, "deadline factor"},
 		"run --deadline-fraction": {append(run, "--deadline", "estimate", "--deadline-fraction", "2"), 2, "fraction"},
-		"run --seed":              {append(run, "--seed=-1"), 2, "--seed"},
+		"run --seed":              {append(run, "--seed", "7"), 2, "--policy easy without deadlines uses no seed"},
 		"run --ties":              {append(run, "--ties", "end"), 2, "--ties and --gaps are only for"},
 		"run --tabu-iterations":   {append(run, "--tabu-iterations", "5"), 2, "--tabu-iterations is only for --policy tabu"},
 		"run --gaps":              {append(run, "--gaps", "tail"), 2, "--ties and --gaps are only for"},
