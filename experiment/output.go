@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/schedlab/schedlab/internal/atomicfile"
 )
 
 // outDir writes files into a folder atomically: each file is written to a
@@ -36,7 +38,7 @@ func newOutDir(dir string) (*outDir, error) {
 
 // create opens a temporary file that commit will rename to name.
 func (o *outDir) create(name string) (*os.File, error) {
-	f, err := os.CreateTemp(o.dir, "."+name+".tmp-*")
+	f, err := os.CreateTemp(o.dir, atomicfile.TempPattern(name))
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}

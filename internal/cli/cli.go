@@ -5,14 +5,19 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/rank"
@@ -28,6 +33,51 @@ var Version = "dev"
 type globals struct {
 	stdout io.Writer
 	stderr io.Writer
+
+	mu      sync.Mutex
+	outDirs []string // the folders this command writes into (useOutDir)
+}
+
+// useOutDir prepares a folder the command is about to write into: it
+// must be able to be a folder (checkOutDir, before any computing), the
+// temporary files an interrupted or killed earlier run left there are
+// removed (and said so), and it is remembered, so that an interruption
+// of this run removes this run's temporary files from it too.
+func (g *globals) useOutDir(dir string) error {
+	if err := checkOutDir(dir); err != nil {
+		return err
+	}
+	removed, err := atomicfile.RemoveTemps(dir)
+	if err != nil {
+		return fmt.Errorf("output folder %s: %w", dir, err)
+	}
+	if len(removed) > 0 {
+		fmt.Fprintf(g.stderr, "schedlab: removed %d temporary file(s) an interrupted run left in %s\n", len(removed), dir)
+	}
+	g.mu.Lock()
+	g.outDirs = append(g.outDirs, dir)
+	g.mu.Unlock()
+	return nil
+}
+
+// interrupted removes the temporary files of the folders in use, says
+// so, and returns the exit status of the signal: 130 for SIGINT, 143 for
+// SIGTERM (128 + the signal number, as shells do).
+func (g *globals) interrupted(sig os.Signal) int {
+	g.mu.Lock()
+	dirs := append([]string(nil), g.outDirs...)
+	g.mu.Unlock()
+	n := 0
+	for _, d := range dirs {
+		removed, _ := atomicfile.RemoveTemps(d)
+		n += len(removed)
+	}
+	status, name := 130, "SIGINT"
+	if sig == syscall.SIGTERM {
+		status, name = 143, "SIGTERM"
+	}
+	fmt.Fprintf(g.stderr, "\nschedlab: interrupted (%s): stopped, %d temporary file(s) removed; finished files are kept (exit status %d)\n", name, n, status)
+	return status
 }
 
 type cliSpec struct {
@@ -81,6 +131,17 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		fmt.Fprintln(stderr, "Run 'schedlab --help' for usage.")
 		return 2
 	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	defer func() { signal.Stop(sigs); close(done) }()
+	go func() {
+		select {
+		case sig := <-sigs:
+			os.Exit(g.interrupted(sig))
+		case <-done:
+		}
+	}()
 	defer func() {
 		if v := recover(); v != nil {
 			fmt.Fprintf(stderr, "schedlab: internal error (a bug; please report it with the command line): %v\n", v)
@@ -293,7 +354,7 @@ func (c *runCmd) Run(g *globals) error {
 		out = ""
 	}
 	if out != "" {
-		if err := checkOutDir(out); err != nil {
+		if err := g.useOutDir(out); err != nil {
 			return err
 		}
 	}
@@ -399,7 +460,7 @@ func (c *traceRepeatCmd) Run(g *globals) error {
 	if err := workload.CheckRepeat(c.Times, c.Gap); err != nil {
 		return usageError{err}
 	}
-	if err := checkOutDir(filepath.Dir(c.Out)); err != nil {
+	if err := g.useOutDir(filepath.Dir(c.Out)); err != nil {
 		return err
 	}
 	n, err := workload.Repeat(c.File, c.Times, c.Gap, c.Out)

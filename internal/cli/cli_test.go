@@ -9,10 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/internal/atomicfile"
 )
 
 func TestMain(m *testing.M) {
@@ -26,6 +30,8 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{Dir: "testdata/script", Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"longline": longLine,
+		"waittemp": waitTemp,
+		"temps":    temps,
 	}})
 }
 
@@ -96,5 +102,85 @@ func TestExitStatusOfPanic(t *testing.T) {
 	}
 	if got := exitStatus(errors.New("bad file")); got != 1 {
 		t.Errorf("input: exit %d, want 1", got)
+	}
+}
+
+// waitTemp waits until DIR holds one of our temporary files (a command
+// started in the background has begun writing), for at most a minute.
+//
+//	waittemp DIR
+func waitTemp(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waittemp DIR")
+	}
+	for range 600 {
+		ents, _ := os.ReadDir(ts.MkAbs(args[0]))
+		for _, e := range ents {
+			if atomicfile.IsTemp(e.Name()) {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	ts.Fatalf("no temporary file appeared in %s", args[0])
+}
+
+// temps succeeds if DIR holds one of our temporary files.
+//
+//	[!] temps DIR
+func temps(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: [!] temps DIR")
+	}
+	ents, err := os.ReadDir(ts.MkAbs(args[0]))
+	ts.Check(err)
+	var found []string
+	for _, e := range ents {
+		if atomicfile.IsTemp(e.Name()) {
+			found = append(found, e.Name())
+		}
+	}
+	if neg && len(found) > 0 {
+		ts.Fatalf("temporary files left in %s: %v", args[0], found)
+	}
+	if !neg && len(found) == 0 {
+		ts.Fatalf("no temporary file in %s", args[0])
+	}
+}
+
+// SIGTERM, which testscript cannot send: the temporary files of the
+// folders in use are removed and the status is 143 (SIGINT: 130).
+func TestInterrupted(t *testing.T) {
+	for _, c := range []struct {
+		sig  os.Signal
+		want int
+		name string
+	}{{syscall.SIGTERM, 143, "SIGTERM"}, {os.Interrupt, 130, "SIGINT"}} {
+		dir := t.TempDir()
+		var errb bytes.Buffer
+		g := &globals{stdout: io.Discard, stderr: &errb}
+		if err := g.useOutDir(dir); err != nil {
+			t.Fatal(err)
+		}
+		tmp := filepath.Join(dir, ".jobs.csv.tmp-42")
+		done := filepath.Join(dir, "summary.json")
+		for _, f := range []string{tmp, done} {
+			if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := g.interrupted(c.sig); got != c.want {
+			t.Errorf("%s: status %d, want %d", c.name, got, c.want)
+		}
+		if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+			t.Errorf("%s: temporary file left", c.name)
+		}
+		if _, err := os.Stat(done); err != nil {
+			t.Errorf("%s: a finished file was removed", c.name)
+		}
+		want := fmt.Sprintf("interrupted (%s): stopped, 1 temporary file(s) removed; finished files are kept (exit status %d)", c.name, c.want)
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("%s: stderr %q, want %q", c.name, errb.String(), want)
+		}
 	}
 }

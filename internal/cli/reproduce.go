@@ -103,7 +103,7 @@ func (c *reproduceCmd) Run(g *globals) error {
 	}
 	for _, p := range papers {
 		if c.Paper == "all" || c.Paper == p.name {
-			if err := checkOutDir(filepath.Join(c.Out, p.name)); err != nil {
+			if err := g.useOutDir(filepath.Join(c.Out, p.name)); err != nil {
 				return err
 			}
 		}

@@ -44,8 +44,10 @@ func (c *sweepCmd) Run(g *globals) error {
 		stem := strings.TrimSuffix(filepath.Base(c.File), filepath.Ext(c.File))
 		out = filepath.Join("schedlab-out", stem)
 	}
-	if err := checkOutDir(out); err != nil {
-		return err
+	for _, d := range []string{out, filepath.Join(out, "points"), filepath.Join(out, "records")} {
+		if err := g.useOutDir(d); err != nil {
+			return err
+		}
 	}
 	workers := c.Workers
 	if workers == 0 {
