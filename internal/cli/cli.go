@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -89,6 +92,59 @@ type cliSpec struct {
 	Policies  policiesCmd  `cmd:"" help:"List the scheduling policies."`
 	Bench     benchCmd     `cmd:"" help:"Time whole simulations of real traces (speed figures for docs/performance.md)."`
 	Version   versionCmd   `cmd:"" help:"Print the version."`
+}
+
+// traceStem names a trace in a default output folder: its file name
+// without ".swf.gz" (any other extension is kept, so x.swf and x.swf.gz
+// differ), and for a path with a folder, a short digest of that folder,
+// so that two traces of the same name in different folders differ.
+func traceStem(trace string) string {
+	stem := filepath.Base(trace)
+	if t := strings.TrimSuffix(stem, ".swf.gz"); t != "" {
+		stem = t
+	}
+	if dir := filepath.Dir(trace); dir != "." {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			abs = dir
+		}
+		sum := sha256.Sum256([]byte(abs))
+		stem += "@" + hex.EncodeToString(sum[:4])
+	}
+	return stem
+}
+
+// variant writes every run option that changes results and is not at its
+// default, readably ("-order=sjf-procs=64-clamp"), for the default
+// output folder: runs that differ get different folders.
+func (c *runCmd) variant() string {
+	var b strings.Builder
+	add := func(set bool, key, val string) {
+		if set {
+			b.WriteString("-" + key)
+			if val != "" {
+				b.WriteString("=" + val)
+			}
+		}
+	}
+	add(c.Order != vars()["order_default"], "order", c.Order)
+	add(c.Estimate != vars()["estimate_default"], "estimate", c.Estimate)
+	add(c.Procs != 0, "procs", strconv.Itoa(c.Procs))
+	add(c.OnOverrun != "kill", "overrun", c.OnOverrun)
+	add(c.Clamp, "clamp", "")
+	add(c.Tau != 10, "tau", strconv.FormatFloat(c.Tau, 'g', -1, 64))
+	add(c.Window != "", "window", c.Window)
+	add(c.Deadline != "none", "deadline", c.Deadline)
+	add(c.Deadline != "none" || c.DeadlineFactor != "2-4", "factor", c.DeadlineFactor)
+	add(c.Deadline != "none" || c.DeadlineFraction != 1, "fraction", strconv.FormatFloat(c.DeadlineFraction, 'g', -1, 64))
+	add(c.Seed != 1, "seed", strconv.FormatUint(c.Seed, 10))
+	add(c.Ties != "index", "ties", c.Ties)
+	add(c.Gaps != "finite", "gaps", c.Gaps)
+	add(c.TabuIterations != 0, "iterations", strconv.Itoa(c.TabuIterations))
+	add(c.RankCoeffs != "", "coefficients", strings.ReplaceAll(c.RankCoeffs, ",", "_"))
+	add(c.Head != "", "head", c.Head)
+	add(c.PositiveOnly, "positive-only", "")
+	return b.String()
 }
 
 // checkProcs checks a --procs flag (0: the trace header's MaxProcs).
@@ -179,7 +235,7 @@ type runCmd struct {
 	OnOverrun string  `default:"kill" enum:"kill,continue" help:"A job running past its requested time is killed at the limit (kill) or runs on (continue)."`
 	Clamp     bool    `help:"Clamp jobs larger than the machine to its size instead of rejecting them."`
 	Tau       float64 `default:"10" help:"Bounded-slowdown threshold in seconds."`
-	Out       string  `placeholder:"DIR" help:"Output folder for jobs.csv and summary.json (default: schedlab-out/<trace>-<policy>)."`
+	Out       string  `placeholder:"DIR" help:"Output folder for jobs.csv and summary.json (default: schedlab-out/<trace>-<policy>, then every option not at its default, e.g. -order=sjf; a rerun replaces the results there)."`
 	NoOut     bool    `help:"Write no files; print the summary only."`
 	SWF       bool    `name:"swf" help:"Also write the simulated schedule as DIR/schedule.swf (simulated waits in field 3)."`
 	Check     bool    `help:"Validate the produced schedule with an independent checker (capacity, start >= submit, durations)."`
@@ -337,10 +393,6 @@ func (c *runCmd) Run(g *globals) error {
 	}
 	out := c.Out
 	if out == "" && !c.NoOut {
-		stem := filepath.Base(c.Trace)
-		for _, ext := range []string{".gz", ".swf"} {
-			stem = strings.TrimSuffix(stem, ext)
-		}
 		name := c.Policy
 		if qp.HasOption("depth") {
 			name = fmt.Sprintf("%s%d", c.Policy, depth)
@@ -348,7 +400,7 @@ func (c *runCmd) Run(g *globals) error {
 		if ro != nil {
 			name = c.Policy + "-" + ro.Rank.Form.String()
 		}
-		out = filepath.Join("schedlab-out", stem+"-"+name)
+		out = filepath.Join("schedlab-out", traceStem(c.Trace)+"-"+name+c.variant())
 	}
 	if c.NoOut {
 		out = ""
