@@ -92,6 +92,25 @@ type cliSpec struct {
 	Policies  policiesCmd  `cmd:"" help:"List the scheduling policies."`
 	Bench     benchCmd     `cmd:"" help:"Time whole simulations of real traces (speed figures for docs/performance.md)."`
 	Version   versionCmd   `cmd:"" help:"Print the version."`
+	Help      helpCmd      `cmd:"" help:"Show help: 'schedlab help', 'schedlab help run'."`
+
+	VersionFlag versionFlag `name:"version" help:"Print the version."`
+}
+
+// helpCmd is 'schedlab help [COMMAND...]': Main turns it into --help.
+type helpCmd struct {
+	Command []string `arg:"" optional:"" help:"The command to show help for."`
+}
+
+func (helpCmd) Run(*globals) error { return nil }
+
+// versionFlag is --version: the version command's output, then exit 0.
+type versionFlag bool
+
+func (versionFlag) BeforeReset(app *kong.Kong) error {
+	fmt.Fprintf(app.Stdout, "schedlab %s\n", Version)
+	app.Exit(0)
+	return nil
 }
 
 // traceStem names a trace in a default output folder: its file name
@@ -177,6 +196,9 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab: internal error: %v\n", err)
 		return 1
+	}
+	if len(args) > 0 && args[0] == "help" {
+		args = append(append([]string(nil), args[1:]...), "--help")
 	}
 	ctx, err := parser.Parse(args)
 	if exited { // --help

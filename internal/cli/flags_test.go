@@ -87,6 +87,8 @@ func TestEveryFlag(t *testing.T) {
 		"trace repeat --gap":   {[]string{"trace", "repeat", tr, "--times", "2", "--gap=-1", "--out", filepath.Join(dir, "r.swf")}, 2, "--gap -1: want 0..1e+09 seconds"},
 		"trace repeat --out":   {[]string{"trace", "repeat", tr, "--times", "2", "--out", filepath.Join(file, "r.swf")}, 1, "not a folder"},
 
+		" --version": {[]string{"--version=perhaps"}, 2, "--version"},
+
 		"fit --json": {[]string{"fit", tr, "--json=perhaps"}, 2, "--json"},
 
 		"bench --trace":    {[]string{"bench", "--trace", filepath.Join(dir, "missing.swf"), "--repeat", "1", "--policy", "fcfs"}, 1, "nothing ran"},
