@@ -40,8 +40,8 @@ func CheckRepeat(times int, gap float64) error {
 // only when complete. Records without a submit time are dropped.
 //
 // times is at most MaxRepeatTimes, gap in [0, MaxRepeatGap], and the
-// result at most MaxRepeatRecords records with submit times and job
-// numbers below 2^53 (exact in SWF's numbers); all are checked before
+// result at most MaxRepeatRecords records with submit times within
+// swf.MaxSeconds and job numbers below 2^53; all are checked before
 // anything is written.
 func Repeat(name string, times int, gap float64, path string) (records int64, err error) {
 	if err := CheckRepeat(times, gap); err != nil {
@@ -78,8 +78,10 @@ func Repeat(name string, times int, gap float64, path string) (records int64, er
 	switch {
 	case n > MaxRepeatRecords/int64(times):
 		return 0, fmt.Errorf("repeat: %d copies of %s's %d records are more than %d records", times, name, n, int64(MaxRepeatRecords))
-	case last+float64(times-1)*shift > maxExact || float64(maxID)*float64(times) > maxExact:
-		return 0, fmt.Errorf("repeat: %d copies of %s take submit times or job numbers beyond 2^53", times, name)
+	case last+float64(times-1)*shift > swf.MaxSeconds:
+		return 0, fmt.Errorf("repeat: %d copies of %s take submit times beyond %g s (swf.MaxSeconds)", times, name, float64(swf.MaxSeconds))
+	case float64(maxID)*float64(times) > maxExact:
+		return 0, fmt.Errorf("repeat: %d copies of %s take job numbers beyond 2^53", times, name)
 	}
 
 	err = atomicfile.Write(path, func(file io.Writer) error {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 )
 
 // bufSize is the read buffer size. Longer lines are still read whole.
@@ -247,7 +248,7 @@ func (r *Reader) Next() (Record, error) {
 		if rec.Submit != -1 {
 			if r.havePrev && rec.Submit < r.prevSubmit {
 				return Record{}, &ParseError{File: r.name, Line: r.line, Field: 2, Name: FieldName(2),
-					Err: fmt.Errorf("%w: %v after %v", ErrUnsorted, rec.Submit, r.prevSubmit)}
+					Err: fmt.Errorf("%w: %s after %s", ErrUnsorted, strconv.FormatFloat(rec.Submit, 'f', -1, 64), strconv.FormatFloat(r.prevSubmit, 'f', -1, 64))}
 			}
 			r.prevSubmit, r.havePrev = rec.Submit, true
 		}

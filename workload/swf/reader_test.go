@@ -736,3 +736,20 @@ func TestBOM(t *testing.T) {
 		t.Errorf("got %v, want b.swf:1: %v", err, ErrBOM)
 	}
 }
+
+// Times beyond MaxSeconds are refused with file, line and field; an
+// unsorted submit time is printed as written, not in exponent form.
+func TestTimeLimitsAndUnsortedText(t *testing.T) {
+	_, _, err := readAll("t.swf", "1 0 0 1e300 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n")
+	var pe *ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrTooLong) || pe.Line != 1 || pe.Field != 4 {
+		t.Errorf("1e300 s runtime: got %v", err)
+	}
+	_, _, err = readAll("t.swf", "1 77589970 0 1 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n2 77589962 0 1 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n")
+	if err == nil || !strings.Contains(err.Error(), "77589962 after 77589970") {
+		t.Errorf("unsorted: got %v, want the submit times as written", err)
+	}
+	if _, _, err := readAll("t.swf", "1 0 0 1000000000000 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n"); err != nil {
+		t.Errorf("a runtime of exactly MaxSeconds: %v", err)
+	}
+}
