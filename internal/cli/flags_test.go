@@ -95,6 +95,7 @@ func TestEveryFlag(t *testing.T) {
 		"bench --policy":   {[]string{"bench", "--policy", "bogus"}, 2, `--policy: unknown policy "bogus"`},
 		"bench --repeat":   {[]string{"bench", "--repeat", "0"}, 2, "--repeat must be >= 1"},
 		"bench --estimate": {[]string{"bench", "--estimate", "guess"}, 2, "--estimate"},
+		"bench --procs":    {[]string{"bench", "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
 	}
 	var spec cliSpec
 	p, err := kong.New(&spec, vars())
