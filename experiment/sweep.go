@@ -37,6 +37,7 @@ type PointResult struct {
 	Model   string           `json:"model"`
 	Reps    int              `json:"replications"`
 	Metrics []Metric         `json:"metrics"`
+	Reused  bool             `json:"-"` // read from the folder of an earlier sweep, not run
 }
 
 // Sweep runs every point of a scenario file: all replications of all
@@ -71,6 +72,7 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress, reco
 		}
 		if dir != "" {
 			if r, ok := loadPoint(pointPath(dir, p)); ok && r.Key == sc.Key() && r.Reps == sc.Replications {
+				r.Reused = true
 				results[i] = r
 				continue
 			}
@@ -82,11 +84,8 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress, reco
 		todo = append(todo, i)
 		first = append(first, total)
 	}
-	if dir != "" {
-		if err := os.MkdirAll(filepath.Join(dir, "points"), 0o755); err != nil {
-			return nil, err
-		}
-	}
+	// dir/points is made by the first point written (atomicfile), so a
+	// sweep that fails before any point ends leaves no empty folder.
 	reps := make([][]repMetrics, len(points)) // made when a point's first replication ends
 	left := make([]int, len(points))
 	for _, i := range todo {
