@@ -103,15 +103,25 @@ type TraceDeadlines struct {
 	Usage               float64 `json:"usage"`
 }
 
-// recordingSource keeps the jobs it passes on, for --check.
+// MaxCheckJobs bounds the jobs of a run with --check: the checker holds
+// every job and its record in memory (about 600 bytes a job; 5,000,000
+// jobs take about 3 GB), so a longer trace is refused when its job
+// MaxCheckJobs+1 is read, instead of running the machine out of memory.
+const MaxCheckJobs = 5_000_000
+
+// recordingSource keeps the jobs it passes on, for --check: at most limit.
 type recordingSource struct {
-	src  workload.Source
-	jobs []validate.Input
+	src   workload.Source
+	jobs  []validate.Input
+	limit int
 }
 
 func (r *recordingSource) Next() (actual.Job, error) {
 	j, err := r.src.Next()
 	if err == nil {
+		if len(r.jobs) >= r.limit {
+			return actual.Job{}, fmt.Errorf("--check holds every job in memory and is limited to %d jobs; this trace has more (run it without --check)", r.limit)
+		}
 		r.jobs = append(r.jobs, validate.Input{ID: int64(j.ID), Submit: j.Submit, Runtime: j.Runtime, Request: j.Request, Procs: j.Procs})
 	}
 	return j, err
@@ -291,7 +301,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	var rec *recordingSource
 	if cfg.Check && !threads {
-		rec = &recordingSource{src: wsrc}
+		rec = &recordingSource{src: wsrc, limit: MaxCheckJobs}
 		wsrc = rec
 	}
 	var klis engine.Listener = lis
@@ -301,7 +311,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		// The kernel runs threads; the fold hands the listeners jobs.
 		wsrc = workload.Threads(wsrc)
 		if cfg.Check {
-			rec = &recordingSource{src: wsrc}
+			rec = &recordingSource{src: wsrc, limit: MaxCheckJobs}
 			wsrc = rec
 			threadRecs = &threadRecorder{}
 		}
