@@ -109,6 +109,33 @@ type TraceDeadlines struct {
 // MaxCheckJobs+1 is read, instead of running the machine out of memory.
 const MaxCheckJobs = 5_000_000
 
+// recordLine finds the line of the trace's record of job id, for an
+// error about that job (the reading is far ahead of the simulation, so
+// the reader's position does not say it): the first record with that job
+// number, or the second for a duplicate id. Only run on an error.
+func recordLine(trace string, id int64, duplicate bool) (int, bool) {
+	rd, err := workload.OpenTrace(trace)
+	if err != nil {
+		return 0, false
+	}
+	defer rd.Close()
+	want := 1
+	if duplicate {
+		want = 2
+	}
+	for n := 0; ; {
+		rec, err := rd.Next()
+		if err != nil {
+			return 0, false
+		}
+		if rec.JobNumber == id {
+			if n++; n == want {
+				return rd.Line(), true
+			}
+		}
+	}
+}
+
 // recordingSource keeps the jobs it passes on, for --check: at most limit.
 type recordingSource struct {
 	src   workload.Source
@@ -330,6 +357,12 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, err
 	}
 	if err := eng.Run(); err != nil {
+		var ae *engine.AdmitError
+		if errors.As(err, &ae) {
+			if line, ok := recordLine(cfg.Trace, int64(ae.Job), errors.Is(err, engine.ErrDuplicateID)); ok {
+				return nil, fmt.Errorf("%s:%d: %w", rd.Name(), line, err)
+			}
+		}
 		return nil, err
 	}
 
