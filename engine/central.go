@@ -90,7 +90,7 @@ func (c *Cluster) admit(j *actual.Job, _ int) error {
 		}
 	}
 	if _, dup := c.present[j.ID]; dup {
-		return fmt.Errorf("job %d: duplicate job id (a job with this id is still in the system)", j.ID)
+		return fmt.Errorf("job %d: %w (a job with this id is still in the system)", j.ID, ErrDuplicateID)
 	}
 	return nil
 }

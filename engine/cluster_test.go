@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -197,6 +198,10 @@ func TestDuplicateRunningJobID(t *testing.T) {
 	err := c.Run()
 	if err == nil || !strings.Contains(err.Error(), "job 1: duplicate job id") {
 		t.Fatalf("err = %v", err)
+	}
+	var ae *engine.AdmitError
+	if !errors.As(err, &ae) || ae.Job != 1 || !errors.Is(err, engine.ErrDuplicateID) {
+		t.Errorf("err = %#v: want an *AdmitError for job 1 wrapping ErrDuplicateID", err)
 	}
 }
 

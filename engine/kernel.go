@@ -185,13 +185,29 @@ func (k *kernel) load(m model, s int) error {
 	}
 	if err := k.admit(m, sl, s); err != nil {
 		k.release(i)
-		return err
+		return &AdmitError{Job: sl.job.ID, Err: err}
 	}
 	k.lastSub[s] = sl.job.Submit
 	sl.stream, sl.machine, sl.killed, sl.cpus = int32(s), -1, false, sl.cpus[:0]
 	k.events.Push(sl.job.Submit, ClassArrival, i)
 	return nil
 }
+
+// ErrDuplicateID: a job arrives while another with its id is still in
+// the system.
+var ErrDuplicateID = errors.New("duplicate job id")
+
+// AdmitError is a job its model refused as it was read from its source
+// (duplicate id, unsorted submit time, too large for every machine, ...).
+// Err names the job; Job lets a caller that knows the source find the
+// job's record (a trace's file and line).
+type AdmitError struct {
+	Job job.ID
+	Err error
+}
+
+func (e *AdmitError) Error() string { return e.Err.Error() }
+func (e *AdmitError) Unwrap() error { return e.Err }
 
 // admit checks what every model needs checked of a job read from stream
 // s, then asks the model.

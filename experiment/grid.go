@@ -68,7 +68,7 @@ func RunGrid(r GridRun, extra ...engine.Listener) (GridResult, error) {
 		return GridResult{}, fmt.Errorf("grid run: stop (%d jobs) must exceed warm-up (%d)", r.Stop, r.Warmup)
 	}
 	total := plat.CPUs()
-	sum := metrics.NewSummary(total, 0)
+	sum := metrics.NewSummary(total, metrics.SyntheticTau)
 	sum.Skip(r.Warmup)
 	occ := metrics.NewOccupancy()
 	g, err := engine.NewGrid(engine.GridConfig{Platform: plat, Grid: gs, Local: ls, Source: src, Listener: append(engine.Tee{sum, occ}, extra...), StopAfter: r.Stop})

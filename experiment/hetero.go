@@ -107,7 +107,7 @@ func RunHetero(r HeteroRun, extra ...engine.Listener) (HeteroResult, error) {
 		return HeteroResult{}, err
 	}
 	tp := &timed{QueueScheduler: pol}
-	sum := metrics.NewSummary(p.CPUs(), 0)
+	sum := metrics.NewSummary(p.CPUs(), metrics.SyntheticTau)
 	dl := metrics.NewDeadlines()
 	qe := metrics.NewQueueAtEvents()
 	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: tp, Source: src, Listener: append(engine.Tee{sum, dl, qe}, extra...)})

@@ -32,7 +32,7 @@ func RunJRB(jobs []actual.Job, plat platform.Platform, o rank.Options) (JRBResul
 		return JRBResult{}, err
 	}
 	scr := &screenedSource{src: workload.FromSlice(jobs), pol: pol}
-	sum := metrics.NewSummary(plat.CPUs(), 0)
+	sum := metrics.NewSummary(plat.CPUs(), metrics.SyntheticTau)
 	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: scr, Listener: engine.Tee{sum}})
 	if err != nil {
 		return JRBResult{}, err

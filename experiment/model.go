@@ -184,7 +184,7 @@ func runClusterSynthetic(s scenario.Scenario, rep int, order backfill.Order, ext
 	if err != nil {
 		return metrics.Result{}, err
 	}
-	sum := metrics.NewSummary(s.Platform.Procs, 0)
+	sum := metrics.NewSummary(s.Platform.Procs, metrics.SyntheticTau)
 	sum.Skip(s.Warmup.Jobs)
 	plat, err := platform.Cluster(s.Platform.Procs)
 	if err != nil {

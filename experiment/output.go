@@ -5,11 +5,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+
+	"github.com/schedlab/schedlab/internal/atomicfile"
 )
 
 // outDir writes files into a folder atomically: each file is written to a
-// hidden temporary name and renamed into place by commit; abort removes the
-// temporaries (and the folder, if this run created it and it is empty).
+// hidden temporary name and renamed into place by commit, which then
+// removes the files of runOutputs this run did not write (an earlier
+// run's), so the folder holds one run's results; abort removes the
+// temporaries (and the folder, if this run created it and it is empty)
+// and leaves the earlier results whole.
 type outDir struct {
 	dir     string
 	created bool
@@ -36,7 +42,7 @@ func newOutDir(dir string) (*outDir, error) {
 
 // create opens a temporary file that commit will rename to name.
 func (o *outDir) create(name string) (*os.File, error) {
-	f, err := os.CreateTemp(o.dir, "."+name+".tmp-*")
+	f, err := os.CreateTemp(o.dir, atomicfile.TempPattern(name))
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}
@@ -64,8 +70,22 @@ func (o *outDir) commit() error {
 		}
 	}
 	o.files = nil
+	// The folder now holds this run's results: a file an earlier run
+	// wrote there that this one did not (schedule.swf of a run with
+	// --swf, then one without) would be mistaken for this run's.
+	for _, name := range runOutputs {
+		p := filepath.Join(o.dir, name)
+		if !slices.Contains(o.finals, p) {
+			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("output: removing the earlier run's %s: %w", name, err)
+			}
+		}
+	}
 	return nil
 }
+
+// runOutputs are every file a trace run may write into its folder.
+var runOutputs = []string{"jobs.csv", "summary.json", "schedule.swf", "threads.csv"}
 
 func (o *outDir) abort() {
 	for _, f := range o.files {

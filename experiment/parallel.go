@@ -1,7 +1,9 @@
 package experiment
 
 import (
+	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -25,11 +27,30 @@ func Workers(n int) int {
 // tasks fail, the error returned is that of the lowest-indexed failing task
 // (every task below it still runs, so which one that is does not depend on
 // timing either); tasks above the lowest failure are skipped.
+//
+// The results take n values: callers bound n (see docs/limits.md).
 func Parallel[T any](n, workers int, prog Progress, f func(i int) (T, error)) ([]T, error) {
 	out := make([]T, n)
-	errs := make([]error, n)
+	err := Each(n, workers, prog, func(i int) error {
+		var err error
+		out[i], err = f(i)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Each runs f(0..n-1) on up to workers goroutines, like Parallel, but
+// keeps nothing per task: its memory does not grow with n, so tasks can
+// be generated from their index as they are taken. The error is that of
+// the lowest-indexed failing task, as with Parallel.
+func Each(n, workers int, prog Progress, f func(i int) error) error {
 	workers = min(Workers(workers), n)
 	var next atomic.Int64
+	var mu sync.Mutex
+	lowest, lowestErr := n, error(nil) // the lowest failing task, under mu
 	var lowestFail atomic.Int64
 	lowestFail.Store(int64(n))
 	var wg sync.WaitGroup
@@ -42,14 +63,13 @@ func Parallel[T any](n, workers int, prog Progress, f func(i int) (T, error)) ([
 				if i >= n || int64(i) > lowestFail.Load() {
 					return
 				}
-				out[i], errs[i] = f(i)
-				if errs[i] != nil {
-					for {
-						cur := lowestFail.Load()
-						if int64(i) >= cur || lowestFail.CompareAndSwap(cur, int64(i)) {
-							break
-						}
+				if err := try(i, f); err != nil {
+					mu.Lock()
+					if i < lowest {
+						lowest, lowestErr = i, err
+						lowestFail.Store(int64(i))
 					}
+					mu.Unlock()
 				}
 				if prog != nil {
 					prog.Add(1)
@@ -58,10 +78,28 @@ func Parallel[T any](n, workers int, prog Progress, f func(i int) (T, error)) ([
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+	return lowestErr
+}
+
+// PanicError is a task that panicked: a bug, reported as an error so
+// that the other tasks end and the command can say so (exit status 3)
+// instead of the process dying with a goroutine dump.
+type PanicError struct {
+	Task  int
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("internal error (a bug; please report it with the command line): task %d panicked: %v", e.Task, e.Value)
+}
+
+// try runs f(i), turning a panic into a *PanicError.
+func try(i int, f func(int) error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &PanicError{Task: i, Value: v, Stack: debug.Stack()}
 		}
-	}
-	return out, nil
+	}()
+	return f(i)
 }

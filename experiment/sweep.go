@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +37,7 @@ type PointResult struct {
 	Model   string           `json:"model"`
 	Reps    int              `json:"replications"`
 	Metrics []Metric         `json:"metrics"`
+	Reused  bool             `json:"-"` // read from the folder of an earlier sweep, not run
 }
 
 // Sweep runs every point of a scenario file: all replications of all
@@ -50,9 +52,11 @@ type PointResult struct {
 // trace, a folder with jobs.csv and summary.json).
 func Sweep(points []scenario.Point, dir string, workers int, prog Progress, records bool) ([]PointResult, error) {
 	results := make([]PointResult, len(points))
-	done := make([]bool, len(points))
-	type task struct{ point, rep int }
-	var tasks []task
+	// The tasks are not listed: task k is replication k-first[j] of the
+	// j-th point still to run, where first[j] <= k < first[j+1]. Memory
+	// grows with the points, not with points x replications.
+	var todo []int    // indexes of the points to run
+	first := []int{0} // first task of each point in todo, then the total
 	for i, p := range points {
 		sc := p.Scenario
 		if sc.Workload.Trace != "" {
@@ -63,54 +67,61 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress, reco
 				return nil, fmt.Errorf("point %d (%s): stop.completed and warmup.jobs are not supported with a trace (the whole trace runs)", i, sc.Key())
 			}
 		}
+		if sc.Replications < 1 || sc.Replications > scenario.MaxReplications {
+			return nil, fmt.Errorf("point %d (%s): %d replications, want 1..%d", i, sc.Key(), sc.Replications, scenario.MaxReplications)
+		}
 		if dir != "" {
 			if r, ok := loadPoint(pointPath(dir, p)); ok && r.Key == sc.Key() && r.Reps == sc.Replications {
-				results[i], done[i] = r, true
+				r.Reused = true
+				results[i] = r
 				continue
 			}
 		}
-		for rep := 0; rep < sc.Replications; rep++ {
-			tasks = append(tasks, task{i, rep})
+		total := first[len(first)-1] + sc.Replications
+		if total > scenario.MaxRuns {
+			return nil, fmt.Errorf("the sweep has more than %d runs (points x replications)", scenario.MaxRuns)
 		}
+		todo = append(todo, i)
+		first = append(first, total)
 	}
-	if dir != "" {
-		if err := os.MkdirAll(filepath.Join(dir, "points"), 0o755); err != nil {
-			return nil, err
-		}
-	}
-	reps := make([][]repMetrics, len(points))
+	// dir/points is made by the first point written (atomicfile), so a
+	// sweep that fails before any point ends leaves no empty folder.
+	reps := make([][]repMetrics, len(points)) // made when a point's first replication ends
 	left := make([]int, len(points))
-	for i, p := range points {
-		reps[i] = make([]repMetrics, p.Scenario.Replications)
-		left[i] = p.Scenario.Replications
+	for _, i := range todo {
+		left[i] = points[i].Scenario.Replications
 	}
 	var mu sync.Mutex
-	_, err := Parallel(len(tasks), workers, prog, func(k int) (struct{}, error) {
-		t := tasks[k]
+	err := Each(first[len(first)-1], workers, prog, func(k int) error {
+		j := sort.SearchInts(first, k+1) - 1
+		point, rep := todo[j], k-first[j]
 		rec := ""
 		if records && dir != "" {
-			rec = filepath.Join(dir, "records", fmt.Sprintf("%04d-%s-r%d.csv", t.point, points[t.point].Scenario.Key(), t.rep))
+			rec = filepath.Join(dir, "records", fmt.Sprintf("%04d-%s-r%d.csv", point, points[point].Scenario.Key(), rep))
 		}
-		m, err := runRep(points[t.point].Scenario, t.rep, rec)
+		m, err := runRep(points[point].Scenario, rep, rec)
 		if err != nil {
-			return struct{}{}, fmt.Errorf("point %d (%s) replication %d: %w", t.point, points[t.point].Scenario.Key(), t.rep, err)
+			return fmt.Errorf("point %d (%s) replication %d: %w", point, points[point].Scenario.Key(), rep, err)
 		}
 		mu.Lock()
-		reps[t.point][t.rep] = m
-		left[t.point]--
-		complete := left[t.point] == 0
+		if reps[point] == nil {
+			reps[point] = make([]repMetrics, points[point].Scenario.Replications)
+		}
+		reps[point][rep] = m
+		left[point]--
+		complete := left[point] == 0
 		mu.Unlock()
 		if complete {
 			// Only this worker touches the point from now on.
-			results[t.point] = summarize(points[t.point], reps[t.point])
-			done[t.point] = true
+			results[point] = summarize(points[point], reps[point])
+			reps[point] = nil
 			if dir != "" {
-				if err := writeJSONAtomic(pointPath(dir, points[t.point]), results[t.point]); err != nil {
-					return struct{}{}, err
+				if err := writeJSONAtomic(pointPath(dir, points[point]), results[point]); err != nil {
+					return err
 				}
 			}
 		}
-		return struct{}{}, nil
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package experiment
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -102,15 +103,52 @@ type TraceDeadlines struct {
 	Usage               float64 `json:"usage"`
 }
 
-// recordingSource keeps the jobs it passes on, for --check.
+// MaxCheckJobs bounds the jobs of a run with --check: the checker holds
+// every job and its record in memory (about 600 bytes a job; 5,000,000
+// jobs take about 3 GB), so a longer trace is refused when its job
+// MaxCheckJobs+1 is read, instead of running the machine out of memory.
+const MaxCheckJobs = 5_000_000
+
+// recordLine finds the line of the trace's record of job id, for an
+// error about that job (the reading is far ahead of the simulation, so
+// the reader's position does not say it): the first record with that job
+// number, or the second for a duplicate id. Only run on an error.
+func recordLine(trace string, id int64, duplicate bool) (int, bool) {
+	rd, err := workload.OpenTrace(trace)
+	if err != nil {
+		return 0, false
+	}
+	defer rd.Close()
+	want := 1
+	if duplicate {
+		want = 2
+	}
+	for n := 0; ; {
+		rec, err := rd.Next()
+		if err != nil {
+			return 0, false
+		}
+		if rec.JobNumber == id {
+			if n++; n == want {
+				return rd.Line(), true
+			}
+		}
+	}
+}
+
+// recordingSource keeps the jobs it passes on, for --check: at most limit.
 type recordingSource struct {
-	src  workload.Source
-	jobs []validate.Input
+	src   workload.Source
+	jobs  []validate.Input
+	limit int
 }
 
 func (r *recordingSource) Next() (actual.Job, error) {
 	j, err := r.src.Next()
 	if err == nil {
+		if len(r.jobs) >= r.limit {
+			return actual.Job{}, fmt.Errorf("--check holds every job in memory and is limited to %d jobs; this trace has more (run it without --check)", r.limit)
+		}
 		r.jobs = append(r.jobs, validate.Input{ID: int64(j.ID), Submit: j.Submit, Runtime: j.Runtime, Request: j.Request, Procs: j.Procs})
 	}
 	return j, err
@@ -176,6 +214,13 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	src := swf.NewSource(rd, swf.Options{MaxProcs: cfg.Procs, Clamp: cfg.Clamp})
 	procs := src.MaxProcs()
 	if procs <= 0 {
+		// A file that is not SWF at all also has no MaxProcs: its first
+		// record's error is the real one, and an empty file says so.
+		if _, err := rd.Next(); err == io.EOF {
+			return nil, fmt.Errorf("trace %s has no job records (an empty or header-only trace)", rd.Name())
+		} else if err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("trace %s: the header gives no MaxProcs: give the machine size with --procs", rd.Name())
 	}
 	plat, err := platform.Cluster(procs)
@@ -283,7 +328,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	var rec *recordingSource
 	if cfg.Check && !threads {
-		rec = &recordingSource{src: wsrc}
+		rec = &recordingSource{src: wsrc, limit: MaxCheckJobs}
 		wsrc = rec
 	}
 	var klis engine.Listener = lis
@@ -293,7 +338,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		// The kernel runs threads; the fold hands the listeners jobs.
 		wsrc = workload.Threads(wsrc)
 		if cfg.Check {
-			rec = &recordingSource{src: wsrc}
+			rec = &recordingSource{src: wsrc, limit: MaxCheckJobs}
 			wsrc = rec
 			threadRecs = &threadRecorder{}
 		}
@@ -312,10 +357,21 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, err
 	}
 	if err := eng.Run(); err != nil {
+		var ae *engine.AdmitError
+		if errors.As(err, &ae) {
+			if line, ok := recordLine(cfg.Trace, int64(ae.Job), errors.Is(err, engine.ErrDuplicateID)); ok {
+				return nil, fmt.Errorf("%s:%d: %w", rd.Name(), line, err)
+			}
+		}
 		return nil, err
 	}
 
 	counts := src.Counts()
+	if counts.Read == 0 {
+		// (Records that are all skipped or rejected are a run of 0 jobs
+		// whose counts say why: TestImpossibleJob.)
+		return nil, fmt.Errorf("trace %s has no job records (an empty or header-only trace)", rd.Name())
+	}
 	overrun := "kill"
 	if cfg.Continue {
 		overrun = "continue"

@@ -11,8 +11,18 @@ import (
 	"github.com/schedlab/schedlab/job/actual"
 )
 
-// DefaultTau is the bounded-slowdown threshold for traces, in seconds.
+// DefaultTau is the bounded-slowdown threshold for traces, in seconds
+// (schedlab run, hafshejani2012; run --tau changes it).
 const DefaultTau = 10.0
+
+// SyntheticTau is the bounded-slowdown threshold of the synthetic models
+// (cluster, grid, gang and hetero scenarios, the alnajjar2019
+// reproduction): 0, so bounded slowdown is slowdown floored at 1. The
+// grid, gang and synthetic cluster models count time in units of the
+// mean service time, where a threshold in seconds has no meaning; hetero
+// and alnajjar2019 (seconds) keep 0 so that their numbers do not change.
+// docs/scheduling.md lists the threshold of each model.
+const SyntheticTau = 0.0
 
 // Summary accumulates summary metrics. Create with NewSummary.
 type Summary struct {

@@ -35,6 +35,9 @@ func (c *cache[K, R]) eval(cfgs []K) error {
 		return nil
 	}
 	reps := c.opt.Reps
+	if reps < 1 || reps > MaxReps {
+		return fmt.Errorf("%d replications, want 1..%d", reps, MaxReps)
+	}
 	c.opt.Progress.Grow(len(todo) * reps)
 	res, err := experiment.Parallel(len(todo)*reps, c.opt.Workers, c.opt.Progress, func(i int) (R, error) {
 		return c.run(todo[i/reps], i%reps)

@@ -1,5 +1,5 @@
 // Package rng derives independent, reproducible random streams: one per
-// (master seed, replication, purpose), as DESIGN.md section 2 asks.
+// (master seed, replication, purpose), as docs/architecture.md describes.
 //
 // Two runs with the same seed and replication get the same stream for the
 // same purpose whatever else they draw: a policy that makes random choices

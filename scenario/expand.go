@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/registry"
 )
 
@@ -35,6 +36,7 @@ func (d *decoder) expand() []Point {
 		}
 	}
 	points := make([]Point, 0, n)
+	runs, tooManyRuns := 0, false
 	choice := make([]int, len(d.axes))
 	for idx := range n {
 		r := idx
@@ -51,6 +53,11 @@ func (d *decoder) expand() []Point {
 			labels = append(labels, Label{Key: a.path, Value: a.vals[choice[k]].text})
 		}
 		points = append(points, Point{Index: idx, Labels: labels, Scenario: sc})
+		runs += sc.Replications
+		if runs > MaxRuns && !tooManyRuns {
+			tooManyRuns = true
+			d.add(d.where("replications"), "replications", "the sweep has more than %d runs (points x replications); at most %d", MaxRuns, MaxRuns)
+		}
 	}
 	return points
 }
@@ -153,6 +160,14 @@ func (p pointCtx) check(sc *Scenario) {
 	if sc.Stop.Completed > 0 && sc.Warmup.Jobs >= sc.Stop.Completed {
 		d.add(p.at("warmup.jobs"), "warmup.jobs", "%d must be less than stop.completed (%d)", sc.Warmup.Jobs, sc.Stop.Completed)
 	}
+	if total := totalProcs(sc); total > platform.MaxCPUs {
+		key := "platform.sites"
+		if p.get("platform.procs_per_site") != nil {
+			key = "platform.procs_per_site"
+		}
+		d.add(p.at(key), key, "the sites have %d processors in all; at most %d (platform.MaxCPUs)", total, platform.MaxCPUs)
+		return
+	}
 	if sc.Model == registry.ModelHetero {
 		p.checkHetero(sc)
 		return
@@ -184,6 +199,16 @@ func (p pointCtx) check(sc *Scenario) {
 	case ap.Traits.SplitsGangs && largest > total:
 		d.add(p.at(key), key, "%s could never start: the sites have %d processors in all", what, total)
 	}
+}
+
+// totalProcs sums the processors of the sites (in int64: each site may
+// be at the per-site limit).
+func totalProcs(sc *Scenario) int64 {
+	var t int64
+	for _, s := range sc.Platform.Sites {
+		t += int64(s.Procs)
+	}
+	return t
 }
 
 // checkPolicyValues reports an option value the point's policy does not
@@ -235,6 +260,10 @@ func (p pointCtx) checkHetero(sc *Scenario) {
 		}
 	}
 	if bad {
+		return
+	}
+	if len(pl.Sites) == 0 && int64(pl.Machines)*int64(pl.CPUsMax) > platform.MaxCPUs {
+		d.add(p.at("platform.cpus_max"), "platform.cpus_max", "%d machines of up to %d CPUs may exceed %d CPUs in all (platform.MaxCPUs)", pl.Machines, pl.CPUsMax, platform.MaxCPUs)
 		return
 	}
 	largest := pl.CPUsMax

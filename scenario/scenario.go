@@ -74,7 +74,7 @@ type Workload struct {
 	GangMeanInterarrival float64 // Poisson gang arrivals at the grid scheduler
 	GangSizes            string  // "uniform" (GangMin..GangMax) | "pow2" ({2,4,8,16}); default "uniform"
 	GangMin, GangMax     int     // for "uniform"; defaults 2 and 13
-	GangTimes            string  // "independent" (each task its own service time; default) | "shared" (one time for all tasks). Added field: DESIGN.md 4.2 asks for this option.
+	GangTimes            string  // "independent" (each task its own service time; default) | "shared" (one time for all tasks). Added field: docs/papers/dimitriadou2010.md explains the option.
 	EstimateError        float64 // E as a fraction: estimate = actual * (1 + u), u uniform in [-E, E]; 0..1; default 0
 	SplitOverhead        float64 // extra service of split gangs as a fraction (0.1 = +10%); approach 2 only; default 0.1
 
@@ -143,6 +143,14 @@ type Label struct {
 
 // MaxPoints is the largest number of points a file may expand to.
 const MaxPoints = 100_000
+
+// MaxReplications is the largest replications setting of a point.
+const MaxReplications = 10_000
+
+// MaxRuns bounds the replications of a whole sweep (points x
+// replications, summed over the points): every replication's metrics are
+// kept for the summary and the paired comparisons.
+const MaxRuns = 1_000_000
 
 // MaxFileSize is the largest scenario file Parse accepts, in bytes. Real
 // scenario files are a few kilobytes; the YAML parser takes time that grows

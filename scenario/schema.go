@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/synth"
@@ -86,6 +87,20 @@ func atLeast(min float64) func(float64) string {
 	}
 }
 
+// between checks an integer setting that sizes an allocation: its limit
+// is named in the message.
+func between(min, max float64) func(float64) string {
+	return func(x float64) string {
+		switch {
+		case x < min:
+			return fmt.Sprintf("must be >= %g", min)
+		case x > max:
+			return fmt.Sprintf("must be at most %.0f (the limit of this setting; see docs/limits.md)", max)
+		}
+		return ""
+	}
+}
+
 func positive(x float64) string {
 	if x <= 0 {
 		return "must be > 0"
@@ -127,17 +142,17 @@ func oneOf(names []string) func(float64) string {
 // decoded by hand in decode.go; sections gives the documentation order.
 var fields = append([]*field{
 	{path: "seed", kind: kUint, models: allModels, sweep: true, def: "1"},
-	{path: "replications", kind: kInt, models: allModels, check: atLeast(1), sweep: true, def: "1"},
+	{path: "replications", kind: kInt, models: allModels, check: between(1, MaxReplications), sweep: true, def: "1"},
 	{path: "workers", kind: kInt, models: allModels, check: atLeast(0)},
 	{path: "stop.completed", kind: kInt, models: allModels, check: atLeast(1), sweep: true, big: true},
 	{path: "warmup.jobs", kind: kInt, models: warmupModels, check: atLeast(0), sweep: true, big: true},
 
-	{path: "platform.procs", kind: kInt, models: clusterOnly, check: atLeast(1), sweep: true},
-	{path: "platform.procs_per_site", kind: kInt, models: siteModels, check: atLeast(1), sweep: true},
+	{path: "platform.procs", kind: kInt, models: clusterOnly, check: between(1, platform.MaxCPUs), sweep: true},
+	{path: "platform.procs_per_site", kind: kInt, models: siteModels, check: between(1, platform.MaxCPUs), sweep: true},
 	// hetero: the machine generator, used when platform.sites is not given
-	{path: "platform.machines", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "150"},
-	{path: "platform.cpus_min", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "1"},
-	{path: "platform.cpus_max", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "16"},
+	{path: "platform.machines", kind: kInt, models: heteroOnly, check: between(1, platform.MaxMachines), sweep: true, def: "150"},
+	{path: "platform.cpus_min", kind: kInt, models: heteroOnly, check: between(1, platform.MaxCPUs), sweep: true, def: "1"},
+	{path: "platform.cpus_max", kind: kInt, models: heteroOnly, check: between(1, platform.MaxCPUs), sweep: true, def: "16"},
 	{path: "platform.speed_min", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "200"},
 	{path: "platform.speed_max", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "600"},
 
@@ -239,7 +254,7 @@ func registryFields() []*field {
 
 // The keys of one site in a site list.
 var (
-	siteProcs = &field{path: "procs", kind: kInt, models: siteModels, check: atLeast(1), sweep: true}
+	siteProcs = &field{path: "procs", kind: kInt, models: siteModels, check: between(1, platform.MaxCPUs), sweep: true}
 	siteSpeed = &field{path: "speed", kind: kFloat, models: siteModels, check: positive, sweep: true}
 )
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
 )
 
@@ -16,15 +17,24 @@ type benchCmd struct {
 	Policy   []string `placeholder:"NAME" default:"${simple_policies}" help:"Policies to time."`
 	Repeat   int      `default:"5" help:"Runs per (trace, policy); the median and the fastest are reported."`
 	Estimate string   `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates."`
+	Procs    int      `placeholder:"N" help:"Machine size, for traces whose header gives no MaxProcs (default: the header's)."`
 }
 
 func (c *benchCmd) Run(g *globals) error {
 	if c.Repeat < 1 {
 		return usageError{fmt.Errorf("--repeat must be >= 1, got %d", c.Repeat)}
 	}
+	if err := checkProcs(c.Procs); err != nil {
+		return err
+	}
 	est, err := workload.ParseEstimate(c.Estimate)
 	if err != nil {
 		return usageError{err}
+	}
+	for _, p := range c.Policy {
+		if _, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, p); err != nil {
+			return usageError{fmt.Errorf("--policy: %w", err)}
+		}
 	}
 	fmt.Fprintf(g.stdout, "schedlab bench: %s, %d CPUs, GOMAXPROCS %d, %d runs each, in-process (no output files)\n\n",
 		runtime.Version(), runtime.NumCPU(), runtime.GOMAXPROCS(0), c.Repeat)
@@ -39,7 +49,7 @@ func (c *benchCmd) Run(g *globals) error {
 			for i := 0; i < c.Repeat; i++ {
 				runtime.GC()
 				t0 := time.Now()
-				res, err = experiment.RunTrace(experiment.TraceRun{Trace: tr, Policy: p, Estimate: est})
+				res, err = experiment.RunTrace(experiment.TraceRun{Trace: tr, Policy: p, Estimate: est, Procs: c.Procs})
 				if err != nil {
 					break
 				}

@@ -1,18 +1,27 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/internal/atomicfile"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/policy/schedule"
@@ -28,6 +37,51 @@ var Version = "dev"
 type globals struct {
 	stdout io.Writer
 	stderr io.Writer
+
+	mu      sync.Mutex
+	outDirs []string // the folders this command writes into (useOutDir)
+}
+
+// useOutDir prepares a folder the command is about to write into: it
+// must be able to be a folder (checkOutDir, before any computing), the
+// temporary files an interrupted or killed earlier run left there are
+// removed (and said so), and it is remembered, so that an interruption
+// of this run removes this run's temporary files from it too.
+func (g *globals) useOutDir(dir string) error {
+	if err := checkOutDir(dir); err != nil {
+		return err
+	}
+	removed, err := atomicfile.RemoveTemps(dir)
+	if err != nil {
+		return fmt.Errorf("output folder %s: %w", dir, err)
+	}
+	if len(removed) > 0 {
+		fmt.Fprintf(g.stderr, "schedlab: removed %d temporary file(s) an interrupted run left in %s\n", len(removed), dir)
+	}
+	g.mu.Lock()
+	g.outDirs = append(g.outDirs, dir)
+	g.mu.Unlock()
+	return nil
+}
+
+// interrupted removes the temporary files of the folders in use, says
+// so, and returns the exit status of the signal: 130 for SIGINT, 143 for
+// SIGTERM (128 + the signal number, as shells do).
+func (g *globals) interrupted(sig os.Signal) int {
+	g.mu.Lock()
+	dirs := append([]string(nil), g.outDirs...)
+	g.mu.Unlock()
+	n := 0
+	for _, d := range dirs {
+		removed, _ := atomicfile.RemoveTemps(d)
+		n += len(removed)
+	}
+	status, name := 130, "SIGINT"
+	if sig == syscall.SIGTERM {
+		status, name = 143, "SIGTERM"
+	}
+	fmt.Fprintf(g.stderr, "\nschedlab: interrupted (%s): stopped, %d temporary file(s) removed; finished files are kept (exit status %d)\n", name, n, status)
+	return status
 }
 
 type cliSpec struct {
@@ -40,6 +94,86 @@ type cliSpec struct {
 	Policies  policiesCmd  `cmd:"" help:"List the scheduling policies."`
 	Bench     benchCmd     `cmd:"" help:"Time whole simulations of real traces (speed figures for docs/performance.md)."`
 	Version   versionCmd   `cmd:"" help:"Print the version."`
+	Help      helpCmd      `cmd:"" help:"Show help: 'schedlab help', 'schedlab help run'."`
+
+	VersionFlag versionFlag `name:"version" help:"Print the version."`
+}
+
+// helpCmd is 'schedlab help [COMMAND...]': Main turns it into --help.
+type helpCmd struct {
+	Command []string `arg:"" optional:"" help:"The command to show help for."`
+}
+
+func (helpCmd) Run(*globals) error { return nil }
+
+// versionFlag is --version: the version command's output, then exit 0.
+type versionFlag bool
+
+func (versionFlag) BeforeReset(app *kong.Kong) error {
+	fmt.Fprintf(app.Stdout, "schedlab %s\n", Version)
+	app.Exit(0)
+	return nil
+}
+
+// traceStem names a trace in a default output folder: its file name
+// without ".swf.gz" (any other extension is kept, so x.swf and x.swf.gz
+// differ), and for a path with a folder, a short digest of that folder,
+// so that two traces of the same name in different folders differ.
+func traceStem(trace string) string {
+	stem := filepath.Base(trace)
+	if t := strings.TrimSuffix(stem, ".swf.gz"); t != "" {
+		stem = t
+	}
+	if dir := filepath.Dir(trace); dir != "." {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			abs = dir
+		}
+		sum := sha256.Sum256([]byte(abs))
+		stem += "@" + hex.EncodeToString(sum[:4])
+	}
+	return stem
+}
+
+// variant writes every run option that changes results and is not at its
+// default, readably ("-order=sjf-procs=64-clamp"), for the default
+// output folder: runs that differ get different folders.
+func (c *runCmd) variant() string {
+	var b strings.Builder
+	add := func(set bool, key, val string) {
+		if set {
+			b.WriteString("-" + key)
+			if val != "" {
+				b.WriteString("=" + val)
+			}
+		}
+	}
+	add(c.Order != vars()["order_default"], "order", c.Order)
+	add(c.Estimate != vars()["estimate_default"], "estimate", c.Estimate)
+	add(c.Procs != 0, "procs", strconv.Itoa(c.Procs))
+	add(c.OnOverrun != "kill", "overrun", c.OnOverrun)
+	add(c.Clamp, "clamp", "")
+	add(c.Tau != 10, "tau", strconv.FormatFloat(c.Tau, 'g', -1, 64))
+	add(c.Window != "", "window", c.Window)
+	add(c.Deadline != "none", "deadline", c.Deadline)
+	add(c.Deadline != "none" || c.DeadlineFactor != "2-4", "factor", c.DeadlineFactor)
+	add(c.Deadline != "none" || c.DeadlineFraction != 1, "fraction", strconv.FormatFloat(c.DeadlineFraction, 'g', -1, 64))
+	add(c.Seed != 1, "seed", strconv.FormatUint(c.Seed, 10))
+	add(c.Ties != "index", "ties", c.Ties)
+	add(c.Gaps != "finite", "gaps", c.Gaps)
+	add(c.TabuIterations != 0, "iterations", strconv.Itoa(c.TabuIterations))
+	add(c.RankCoeffs != "", "coefficients", strings.ReplaceAll(c.RankCoeffs, ",", "_"))
+	add(c.Head != "", "head", c.Head)
+	add(c.PositiveOnly, "positive-only", "")
+	return b.String()
+}
+
+// checkProcs checks a --procs flag (0: the trace header's MaxProcs).
+func checkProcs(n int) error {
+	if n < 0 || n > platform.MaxCPUs {
+		return usageError{fmt.Errorf("--procs %d: want 1..%d (or leave it out for the header's MaxProcs)", n, platform.MaxCPUs)}
+	}
+	return nil
 }
 
 // usageError marks errors of the command line (exit status 2).
@@ -65,6 +199,9 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		fmt.Fprintf(stderr, "schedlab: internal error: %v\n", err)
 		return 1
 	}
+	if len(args) > 0 && args[0] == "help" {
+		args = append(append([]string(nil), args[1:]...), "--help")
+	}
 	ctx, err := parser.Parse(args)
 	if exited { // --help
 		return status
@@ -74,28 +211,55 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		fmt.Fprintln(stderr, "Run 'schedlab --help' for usage.")
 		return 2
 	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	defer func() { signal.Stop(sigs); close(done) }()
+	go func() {
+		select {
+		case sig := <-sigs:
+			os.Exit(g.interrupted(sig))
+		case <-done:
+		}
+	}()
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "schedlab: internal error (a bug; please report it with the command line): %v\n", v)
+			status = 3
+		}
+	}()
 	if err := ctx.Run(g); err != nil {
 		fmt.Fprintf(stderr, "schedlab: %v\n", err)
-		var ue usageError
-		if errors.As(err, &ue) {
-			return 2
-		}
-		return 1
+		return exitStatus(err)
 	}
 	return 0
+}
+
+// exitStatus is the status of a failed command: 2 for a wrong command
+// line, 3 for a bug (a panic), 1 for everything else (docs/limits.md).
+func exitStatus(err error) int {
+	var ue usageError
+	var pe *experiment.PanicError
+	switch {
+	case errors.As(err, &ue):
+		return 2
+	case errors.As(err, &pe):
+		return 3
+	}
+	return 1
 }
 
 type runCmd struct {
 	Trace     string  `required:"" placeholder:"FILE" help:"SWF trace (plain or .gz): a path, or the bare name of an embedded trace or of one in $$SCHEDLAB_TRACES or ../shared/traces."`
 	Policy    string  `required:"" placeholder:"NAME" help:"Queue policy: ${queue_policies}; or a policy of the hetero model on the trace's machine: ${hetero_only} (see 'schedlab policies')."`
-	Depth     int     `placeholder:"K" help:"Reservation depth for --policy ${depth_policies} (1 = EASY; 0 = unlimited = conservative)."`
+	Depth     *int    `placeholder:"K" help:"Reservation depth for --policy ${depth_policies} (1 = EASY; 0 = unlimited = conservative)."`
 	Order     string  `default:"${order_default}" enum:"${orders}" help:"Queue order: fcfs (submit time) or sjf (shortest estimate first)."`
 	Estimate  string  `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates the scheduler sees: request (SWF requested time; the runtime if unknown) or exact."`
 	Procs     int     `placeholder:"N" help:"Machine size (default: the trace header's MaxProcs)."`
 	OnOverrun string  `default:"kill" enum:"kill,continue" help:"A job running past its requested time is killed at the limit (kill) or runs on (continue)."`
 	Clamp     bool    `help:"Clamp jobs larger than the machine to its size instead of rejecting them."`
 	Tau       float64 `default:"10" help:"Bounded-slowdown threshold in seconds."`
-	Out       string  `placeholder:"DIR" help:"Output folder for jobs.csv and summary.json (default: schedlab-out/<trace>-<policy>)."`
+	Out       string  `placeholder:"DIR" help:"Output folder for jobs.csv and summary.json (default: schedlab-out/<trace>-<policy>, then every option not at its default, e.g. -order=sjf; a rerun replaces the results there)."`
 	NoOut     bool    `help:"Write no files; print the summary only."`
 	Report    bool    `help:"Also write DIR/report.html, a self-contained page of the run (as 'schedlab report DIR')."`
 	SWF       bool    `name:"swf" help:"Also write the simulated schedule as DIR/schedule.swf (simulated waits in field 3)."`
@@ -172,6 +336,9 @@ func (c *runCmd) Run(g *globals) error {
 	if !(c.Tau > 0) || math.IsInf(c.Tau, 0) {
 		return usageError{fmt.Errorf("--tau must be a positive number of seconds, got %v", c.Tau)}
 	}
+	if err := checkProcs(c.Procs); err != nil {
+		return err
+	}
 	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, c.Policy)
 	if err != nil {
 		hp, herr := registry.Lookup(registry.ModelHetero, registry.KindQueue, c.Policy)
@@ -188,6 +355,9 @@ func (c *runCmd) Run(g *globals) error {
 	dl, err := c.deadlineRule()
 	if err != nil {
 		return usageError{err}
+	}
+	if c.Seed != 1 && dl.Base == workload.DeadlineNone && !hetero {
+		return usageError{fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime) or seeds a policy of the hetero model; --policy %s without deadlines uses no seed", c.Policy)}
 	}
 	var ho registry.HeteroOptions
 	if (c.Ties != "index" || c.Gaps != "finite") && !qp.HasOption("ties") {
@@ -206,10 +376,17 @@ func (c *runCmd) Run(g *globals) error {
 		return usageError{err}
 	}
 	ho.Schedule.Iterations = c.TabuIterations
-	if hetero && (c.Depth != 0 || c.Order != vars()["order_default"]) {
+	depth := 0
+	if c.Depth != nil {
+		depth = *c.Depth
+		if depth < 0 {
+			return usageError{fmt.Errorf("--depth %d: want 0 (unlimited) or more", depth)}
+		}
+	}
+	if hetero && (c.Depth != nil || c.Order != vars()["order_default"]) {
 		return usageError{fmt.Errorf("--depth and --order are not options of --policy %s (it orders its own queue)", c.Policy)}
 	}
-	if c.Depth != 0 && !qp.HasOption("depth") {
+	if c.Depth != nil && !qp.HasOption("depth") {
 		return usageError{fmt.Errorf("--depth is only for --policy %s (%s fixes its own depth: see 'schedlab policies')", vars()["depth_policies"], c.Policy)}
 	}
 	ro, err := c.rankOptions(qp)
@@ -236,26 +413,37 @@ func (c *runCmd) Run(g *globals) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if c.NoOut {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"--out", c.Out != ""}, {"--swf", c.SWF}, {"--check", c.Check}, {"--threads", c.Threads}} {
+			if f.set {
+				return usageError{fmt.Errorf("--no-out writes no files: %s does not go with it", f.name)}
+			}
+		}
+	}
 	out := c.Out
 	if out == "" && !c.NoOut {
-		stem := filepath.Base(c.Trace)
-		for _, ext := range []string{".gz", ".swf"} {
-			stem = strings.TrimSuffix(stem, ext)
-		}
 		name := c.Policy
 		if qp.HasOption("depth") {
-			name = fmt.Sprintf("%s%d", c.Policy, c.Depth)
+			name = fmt.Sprintf("%s%d", c.Policy, depth)
 		}
 		if ro != nil {
 			name = c.Policy + "-" + ro.Rank.Form.String()
 		}
-		out = filepath.Join("schedlab-out", stem+"-"+name)
+		out = filepath.Join("schedlab-out", traceStem(c.Trace)+"-"+name+c.variant())
 	}
 	if c.NoOut {
 		out = ""
 	}
+	if out != "" {
+		if err := g.useOutDir(out); err != nil {
+			return err
+		}
+	}
 	res, err := experiment.RunTrace(experiment.TraceRun{
-		Trace: c.Trace, Policy: c.Policy, Depth: c.Depth, Order: order, Estimate: est,
+		Trace: c.Trace, Policy: c.Policy, Depth: depth, Order: order, Estimate: est,
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
 		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Hetero: ho, Window: c.Window, Threads: c.Threads, Rank: ro,
 	})
@@ -373,8 +561,11 @@ type traceRepeatCmd struct {
 }
 
 func (c *traceRepeatCmd) Run(g *globals) error {
-	if c.Times < 1 {
-		return usageError{fmt.Errorf("--times must be >= 1, got %d", c.Times)}
+	if err := workload.CheckRepeat(c.Times, c.Gap); err != nil {
+		return usageError{err}
+	}
+	if err := g.useOutDir(filepath.Dir(c.Out)); err != nil {
+		return err
 	}
 	n, err := workload.Repeat(c.File, c.Times, c.Gap, c.Out)
 	if err != nil {
@@ -391,6 +582,9 @@ type traceInfoCmd struct {
 }
 
 func (c *traceInfoCmd) Run(g *globals) error {
+	if err := checkProcs(c.Procs); err != nil {
+		return err
+	}
 	for i, name := range c.Files {
 		if i > 0 {
 			fmt.Fprintln(g.stdout)

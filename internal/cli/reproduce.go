@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/vbauerster/mpb/v8"
@@ -27,8 +30,8 @@ type reproduceCmd struct {
 	Quick    bool   `help:"A smoke-sized run (3 replications of a quarter of the jobs): minutes become seconds, intervals widen."`
 	Workers  int    `default:"0" help:"Parallel replications (0 = all cores). Results do not depend on it."`
 	Seed     uint64 `placeholder:"S" help:"Master seed (default: each paper's: 2008, 2010)."`
-	Reps     int    `placeholder:"N" help:"Replications per configuration (default: the paper's)."`
-	Jobs     int64  `placeholder:"N" help:"Completed jobs per replication (default: the paper's)."`
+	Reps     *int   `placeholder:"N" help:"Replications per configuration, 2..1000 (default: the paper's; not hafshejani2012, which runs its traces once)."`
+	Jobs     *int64 `placeholder:"N" help:"Completed jobs per replication (default: the paper's; not hafshejani2012, which runs its traces)."`
 }
 
 type paperRun struct {
@@ -88,27 +91,40 @@ var papers = []paperRun{
 }
 
 func (c *reproduceCmd) Run(g *globals) error {
-	if c.Reps != 0 && c.Reps < 2 {
-		return usageError{fmt.Errorf("--reps must be >= 2 (a confidence interval needs two replications), got %d", c.Reps)}
+	if c.Reps != nil && (*c.Reps < 2 || *c.Reps > repro.MaxReps) {
+		return usageError{fmt.Errorf("--reps %d: want 2..%d (a confidence interval needs two replications; the limit is in docs/limits.md)", *c.Reps, repro.MaxReps)}
 	}
-	if c.Jobs < 0 || c.Workers < 0 {
-		return usageError{fmt.Errorf("--jobs and --workers must not be negative")}
+	if c.Jobs != nil && (*c.Jobs < 1 || *c.Jobs > repro.MaxJobs) {
+		return usageError{fmt.Errorf("--jobs %d: want 1..%d", *c.Jobs, repro.MaxJobs)}
+	}
+	if c.Workers < 0 {
+		return usageError{fmt.Errorf("--workers %d: must not be negative (0 = all cores)", c.Workers)}
+	}
+	if err := c.checkOptions(); err != nil {
+		return usageError{err}
+	}
+	for _, p := range papers {
+		if c.Paper == "all" || c.Paper == p.name {
+			if err := g.useOutDir(filepath.Join(c.Out, p.name)); err != nil {
+				return err
+			}
+		}
 	}
 	ran := 0
 	for _, p := range papers {
 		if c.Paper != "all" && c.Paper != p.name {
 			continue
 		}
-		opt := p.opts(c.Quick)
+		opt, full := p.opts(c.Quick), p.opts(false)
 		opt.Workers = c.Workers
 		if c.Seed != 0 {
 			opt.Seed = c.Seed
 		}
-		if c.Reps > 0 {
-			opt.Reps = c.Reps
+		if c.Reps != nil && p.name != "hafshejani2012" {
+			opt.Reps = *c.Reps
 		}
-		if c.Jobs > 0 {
-			opt.Jobs = c.Jobs
+		if c.Jobs != nil && p.name != "hafshejani2012" {
+			opt.Jobs = *c.Jobs
 		}
 		bar := newBar(g.stderr, p.name)
 		opt.Progress = bar
@@ -135,6 +151,22 @@ func (c *reproduceCmd) Run(g *globals) error {
 		for _, line := range rep.Console {
 			fmt.Fprintln(g.stdout, line)
 		}
+		// hafshejani2012 runs its traces whatever Reps and Jobs say.
+		smaller := p.name != "hafshejani2012" && (opt.Reps < full.Reps || opt.Jobs < full.Jobs)
+		if failed := failedClaims(rep); failed > 0 || smaller {
+			fmt.Fprintln(g.stdout)
+			if smaller {
+				fmt.Fprintf(g.stdout, "This run: %d replications of %d jobs; the paper's size is %d of %d. Intervals are wider than at full size, and the notes above speak of the full-size run.\n",
+					opt.Reps, opt.Jobs, full.Reps, full.Jobs)
+			}
+			if failed > 0 {
+				fmt.Fprintf(g.stdout, "[NO ] marks a claim of the paper that does not hold on these runs (%d of %d); docs/papers/%s.md discusses each.", failed, len(rep.Checks), p.name)
+				if smaller {
+					fmt.Fprint(g.stdout, " At this size a claim may fail only because the intervals are wide: judge the claims on a full-size run.")
+				}
+				fmt.Fprintln(g.stdout)
+			}
+		}
 		secs := time.Since(t0).Seconds()
 		fmt.Fprintf(g.stdout, "\n%s: %d simulated jobs in %.1f s (%.1f million jobs/s); results in %s (comparison.csv, figNN.csv, figNN.svg, report.txt)\n\n",
 			p.name, rep.Jobs, secs, float64(rep.Jobs)/secs/1e6, dir)
@@ -144,6 +176,61 @@ func (c *reproduceCmd) Run(g *globals) error {
 		return usageError{fmt.Errorf("unknown reproduction %q", c.Paper)}
 	}
 	return nil
+}
+
+// failedClaims counts the claims of a report that do not hold.
+func failedClaims(r *repro.Report) int {
+	n := 0
+	for _, c := range r.Checks {
+		if !c.Holds {
+			n++
+		}
+	}
+	return n
+}
+
+// checkOptions refuses the options the chosen paper would ignore.
+func (c *reproduceCmd) checkOptions() error {
+	only := func(flag, papers string, set bool) error {
+		if set && c.Paper != "all" && !strings.Contains(papers, c.Paper) {
+			return fmt.Errorf("%s is only for %s (reproduce %s does not use it)", flag, papers, c.Paper)
+		}
+		return nil
+	}
+	for _, e := range []error{
+		only("--readings", "dimitriadou2010, klusacek2008 or alnajjar2019", c.Readings),
+		only("--bm-est", "klusacek2008", c.BMEst != "min"),
+		only("--deadline-rule", "klusacek2008", c.Deadline != "factor"),
+		only("--arrival-reading", "alnajjar2019", c.Arrival != "A"),
+		only("--reps", "zikos2008, dimitriadou2010, klusacek2008 or alnajjar2019", c.Reps != nil),
+		only("--jobs", "zikos2008, dimitriadou2010, klusacek2008 or alnajjar2019", c.Jobs != nil),
+	} {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// checkOutDir fails early when dir cannot be an output folder: it, or
+// the nearest of its parents that exists, is not a folder. Commands call
+// it before computing, so a wrong --out costs nothing.
+func checkOutDir(dir string) error {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err == nil {
+			if !st.IsDir() {
+				return fmt.Errorf("output folder %s: %s exists and is not a folder", dir, d)
+			}
+			return nil
+		}
+		if !os.IsNotExist(err) && !errors.Is(err, syscall.ENOTDIR) {
+			return fmt.Errorf("output folder %s: %w", dir, err)
+		}
+		if p := filepath.Dir(d); p == d {
+			return nil
+		}
+	}
 }
 
 // bar is a progress bar on a terminal, nothing otherwise.

@@ -5,12 +5,14 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/workload"
 )
 
 type sweepCmd struct {
@@ -22,8 +24,17 @@ type sweepCmd struct {
 }
 
 func (c *sweepCmd) Run(g *globals) error {
+	if c.Workers < 0 {
+		return usageError{fmt.Errorf("--workers %d: must not be negative (0 = the scenario's workers, else all cores)", c.Workers)}
+	}
+	if c.List && (c.Out != "" || c.Records) {
+		return usageError{fmt.Errorf("--list runs nothing and writes nothing: --out and --records do not go with it")}
+	}
 	points, err := scenario.Load(c.File)
 	if err != nil {
+		return err
+	}
+	if err := checkTraces(c.File, points); err != nil {
 		return err
 	}
 	if c.List {
@@ -37,6 +48,11 @@ func (c *sweepCmd) Run(g *globals) error {
 	if out == "" {
 		stem := strings.TrimSuffix(filepath.Base(c.File), filepath.Ext(c.File))
 		out = filepath.Join("schedlab-out", stem)
+	}
+	for _, d := range []string{out, filepath.Join(out, "points"), filepath.Join(out, "records")} {
+		if err := g.useOutDir(d); err != nil {
+			return err
+		}
 	}
 	workers := c.Workers
 	if workers == 0 {
@@ -53,6 +69,16 @@ func (c *sweepCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
+	var reused []string
+	for _, r := range res {
+		if r.Reused {
+			reused = append(reused, strconv.Itoa(r.Index))
+		}
+	}
+	if len(reused) > 0 {
+		fmt.Fprintf(g.stderr, "schedlab: %d of %d point(s) reused from %s (not run again): %s\n",
+			len(reused), len(res), filepath.Join(out, "points"), strings.Join(reused, ", "))
+	}
 	cmp := experiment.Compare(points, res)
 	if err := writeFileAtomic(filepath.Join(out, "summary.csv"), func(w io.Writer) error { return experiment.WriteSummaryCSV(w, points, res) }); err != nil {
 		return err
@@ -62,6 +88,26 @@ func (c *sweepCmd) Run(g *globals) error {
 	}
 	printSweep(g.stdout, points, res, cmp)
 	fmt.Fprintf(g.stdout, "\nwrote %s (per point: %s)\n", filepath.Join(out, "summary.csv")+", "+filepath.Join(out, "comparisons.csv"), filepath.Join(out, "points"))
+	return nil
+}
+
+// checkTraces opens every trace the points name, once each, so that a
+// missing or unreadable trace is reported before anything runs (and by
+// --list).
+func checkTraces(file string, points []scenario.Point) error {
+	seen := map[string]bool{}
+	for _, p := range points {
+		tr := p.Scenario.Workload.Trace
+		if tr == "" || seen[tr] {
+			continue
+		}
+		seen[tr] = true
+		rd, err := workload.OpenTrace(tr)
+		if err != nil {
+			return fmt.Errorf("%s: point %d: workload.trace: %w", file, p.Index, err)
+		}
+		rd.Close()
+	}
 	return nil
 }
 

@@ -24,7 +24,7 @@
 //     summary.json: every golden key must have the same value (numbers
 //     compared as written); new keys are allowed.
 //   - testdata/hpc2n/<policy>/: the same runs on the HPC2N-2002 trace, read
-//     from ../shared/traces beside the checkout (/work/shared/traces); only
+//     from ../shared/traces beside the checkout; only
 //     in full mode and when that file exists, else skipped. Its jobs.csv
 //     files (19 MB each) are not stored: jobs.digest.json holds SHA-256
 //     digests of the golden jobs.csv projected on the golden columns (see

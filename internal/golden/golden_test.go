@@ -33,7 +33,7 @@ const (
 	examplesDir = "../../examples"
 	// kthTrace is embedded in the binary: the bare name is enough.
 	kthTrace = "KTH-SP2-1996-2.1-cln.swf.gz"
-	// hpc2nTrace is the shared copy beside the checkout (/work/shared/traces).
+	// hpc2nTrace is the shared copy beside the checkout (../shared/traces).
 	hpc2nTrace = "../../../shared/traces/HPC2N-2002-2.1-cln.swf.gz"
 	// maxDiffs is how many differences of one file a failure shows.
 	maxDiffs = 5

@@ -5,7 +5,7 @@
 // differential tests, so they favour being obviously correct over being
 // fast: plain slices, everything recomputed by brute force at every
 // scheduling pass, every rule commented with the sentence of the
-// specification (DESIGN.md section 4.3 and the brief of this package) it
+// specification (docs/scheduling.md and the brief of this package) it
 // implements. They share no code with engine/, policy/ or profile/.
 //
 // # Semantics
@@ -25,7 +25,7 @@
 // [s, math.Nextafter(s, +Inf)).
 //
 // EASY is written literally from the shadow-time / extra-processors rule of
-// DESIGN.md; Backfill is written from the reservation rule (each of the
+// docs/scheduling.md; Backfill is written from the reservation rule (each of the
 // first d blocked jobs in queue order holds a reservation, re-placed one job
 // at a time, in queue order, at the earliest slot). The tests check that
 // EASY and Backfill(depth 1) agree on start times, start reasons and shadow

@@ -13,7 +13,7 @@ type Shadow struct {
 	Extra  int     // extra processors at the shadow time, before backfilling
 }
 
-// EASY is EASY backfilling (Lifka), written literally from DESIGN.md.
+// EASY is EASY backfilling (Lifka), written literally from docs/scheduling.md.
 func EASY(jobs []Job, procs int) []float64 {
 	starts, _, _ := EASYDetailed(jobs, procs)
 	return starts

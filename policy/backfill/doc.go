@@ -1,5 +1,5 @@
-// Package backfill holds the central-queue policies (DESIGN.md sections
-// 4.3 and 4.4): strict FCFS, and ONE backfilling engine parameterised by
+// Package backfill holds the central-queue policies (docs/scheduling.md; the
+// several-machine form for docs/papers/klusacek2008.md): strict FCFS, and ONE backfilling engine parameterised by
 // reservation depth (1 = EASY, unlimited = conservative, k = hybrid),
 // queue order (FCFS, SJF by estimate, or Flexible backfilling's priority)
 // and machines (one cluster, or several machines of different sizes and
@@ -40,7 +40,7 @@
 // earlier (on its machine the old slot is still free; another machine is
 // taken only if it is earlier): EASY never delays its head job,
 // conservative never delays any job. With depth 1 and FCFS order the pass
-// is exactly the EASY rule of DESIGN.md 4.3 (head's shadow time, extra
+// is exactly the EASY rule of docs/scheduling.md (head's shadow time, extra
 // processors): a later job fits around the single reservation iff it ends
 // by the shadow time or needs no more than the extra processors left.
 //

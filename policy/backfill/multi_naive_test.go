@@ -14,7 +14,7 @@ import (
 )
 
 // literalEASY simulates EASY backfilling over the machines of p written
-// literally from DESIGN.md 4.4, the way the authors' Alea does it: one
+// literally from docs/papers/klusacek2008.md, the way the authors' Alea does it: one
 // start at a time, everything recomputed after each start, from the
 // running jobs' estimated ends; no availability profile. With flex set the
 // queue is first sorted by Flexible's priority (written out again here),

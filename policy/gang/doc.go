@@ -1,5 +1,5 @@
 // Package gang holds the policies of the two-site grid with gangs and
-// local jobs of dimitriadou-karatza-2010, as DESIGN.md 4.2 resolves
+// local jobs of dimitriadou-karatza-2010, as docs/papers/dimitriadou2010.md resolves
 // Section III of the paper.
 //
 // Terms: an idle processor executes nothing and has nothing waiting; an

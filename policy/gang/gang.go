@@ -17,7 +17,7 @@ type Options struct {
 	Threshold float64 // T >= 0
 	// EmptyIdle reads the paper's "empty queue" as an idle processor
 	// (nothing waiting and nothing running) in rule (b) and step 1, instead
-	// of a queue with nothing waiting (DESIGN.md 4.2's reading).
+	// of a queue with nothing waiting (the reading of docs/papers/dimitriadou2010.md).
 	EmptyIdle bool
 }
 

@@ -1,5 +1,5 @@
 // Package grid holds the policies of the two-level grid of
-// zikos-karatza-2008 (DESIGN.md 4.1): grid-scheduler dispatch (random,
+// zikos-karatza-2008 (docs/papers/zikos2008.md): grid-scheduler dispatch (random,
 // real-time, deferred with an allocation interval, hybrid) and local
 // processor selection (random, shortest queue, two random choices).
 //

@@ -35,7 +35,7 @@ func (t *timed) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 }
 
 // benchRun simulates the paper's setting (150 machines, 3000 jobs,
-// inter-arrival mean 3; DESIGN.md 4.4) once per iteration and reports the
+// inter-arrival mean 3; docs/papers/klusacek2008.md) once per iteration and reports the
 // policy's cost per decision (one decision per submitted job, its Tabu
 // search included): wall time inside the policy's calls, and plan
 // evaluations. ns/op is the whole simulation.

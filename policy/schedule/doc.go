@@ -1,8 +1,8 @@
 // Package schedule holds the schedule-based policies of Klusáček, Rudová,
 // Baraglia, Pasquali and Capannini (2008, Sect. 3.2-3.3): EG-EDF (Earliest
 // Gap - Earliest Deadline First) and EG-EDF followed by Tabu search
-// (DESIGN.md section 4.4; evidence and open points in
-// ../shared/research/next-models.md section 1). Both are
+// (docs/papers/klusacek2008.md, where the evidence and the open
+// points are). Both are
 // policy.QueueScheduler implementations for the central-queue model over
 // the machines of a heterogeneous platform, built by NewEGEDF and NewTabu
 // (Name "eg-edf" or "tabu").
@@ -56,8 +56,8 @@
 // If no position qualifies, m has no gap for J. Condition 2 is the
 // finiteness of a gap: without it, appending J to an idle machine (or
 // placing it on a CPU that no later job uses) would count as using a gap
-// although the idle time it fills never ends. DESIGN.md states condition
-// 2 for appending only; we apply it at every position (see "Choices").
+// although the idle time it fills never ends. Our specification stated
+// condition 2 for appending only; we apply it at every position (see "Choices").
 // An idle machine has no gap (its makespan is now). Under 1 and 2 no
 // other job's start or end moves, J lies in idle CPU time (at every
 // instant the CPUs busy before, plus Req_J, are at most R_m), and the
@@ -175,14 +175,14 @@
 // # Choices where the sources are silent (and why)
 //
 //   - Gap finiteness at every position, not only when appending (above):
-//     DESIGN.md defines a gap as finite idle time; a job placed on a CPU
+//     a gap is finite idle time (docs/papers/klusacek2008.md); a job placed on a CPU
 //     idle forever would extend the makespan while "filling a gap".
 //   - Gap test exact (no other start moves), not Alea 3's hole list, which
-//     may delay later jobs a little: DESIGN.md's definition.
+//     may delay later jobs a little: the definition above.
 //   - Weight floors 1e-13 and 1 (Alea's), ties to the lowest index (Alea).
 //   - Tabu parameters min(10, W/2) and 2W from Alea (its periodic mode
 //     multiplies the budget by 2 more: set Iterations to mimic it); the
-//     target machines exclude the source (DESIGN.md; Alea includes it);
+//     target machines exclude the source (our specification; Alea includes it);
 //     J is the last non-tabu job, delayed or not (paper).
 //   - The stop rule is job-level ("no delayed non-tabu job", paper) while
 //     the source is chosen machine-level (most delayed jobs, with a

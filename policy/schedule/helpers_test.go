@@ -125,7 +125,7 @@ func randomCase(r *rand.Rand) ([]platform.Machine, []actual.Job) {
 	return ms, jobs
 }
 
-// paperCase draws the workload of DESIGN.md 4.4 (Klusáček 2008): machines
+// paperCase draws the workload of docs/papers/klusacek2008.md (Klusáček 2008): machines
 // with 1..16 CPUs at speed 200..600, jobs of 1..8 CPUs with Estimated
 // 500..3000 at BM_est 200..600, 70% with deadline submit + U[2,4] x
 // Estimated, exponential inter-arrival times of mean iat.

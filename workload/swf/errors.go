@@ -2,6 +2,7 @@ package swf
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -24,6 +25,14 @@ var (
 	// ErrTruncated: the gzip stream ends early or is corrupt. The
 	// ParseError also wraps the error of compress/gzip.
 	ErrTruncated = errors.New("gzip stream truncated or corrupt")
+	// ErrTooLong: a time field beyond MaxSeconds.
+	ErrTooLong = errors.New("time out of range")
+	// ErrBOM: the file starts with a UTF-8 byte-order mark (an editor's
+	// addition; SWF is plain ASCII).
+	ErrBOM = errors.New("the file starts with a UTF-8 byte-order mark (BOM): SWF is plain ASCII; remove the first 3 bytes")
+	// ErrLineTooLong: a line longer than MaxLineLength bytes (an SWF
+	// record is about a hundred bytes; such a line is not SWF).
+	ErrLineTooLong = fmt.Errorf("line longer than %d bytes", MaxLineLength)
 )
 
 // ParseError describes a problem in an SWF input, with its position.

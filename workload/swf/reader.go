@@ -2,16 +2,24 @@ package swf
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 )
 
 // bufSize is the read buffer size. Longer lines are still read whole.
 const bufSize = 64 << 10
+
+// MaxLineLength bounds the length of one line of a trace, header comments
+// included, in bytes: a longer line is refused (ErrLineTooLong) as soon as
+// its first MaxLineLength bytes are read, so a file of one huge line costs
+// neither time nor memory.
+const MaxLineLength = 1 << 20
 
 // Reader reads SWF records one at a time. Create it with NewReader or Open.
 type Reader struct {
@@ -129,6 +137,9 @@ func (r *Reader) readHeader() error {
 		if err != nil {
 			return err
 		}
+		if r.line == 1 && bytes.HasPrefix(line, []byte("\xef\xbb\xbf")) {
+			return &ParseError{File: r.name, Line: 1, Err: ErrBOM}
+		}
 		s := trimLeft(line)
 		if len(s) == 0 {
 			continue
@@ -160,8 +171,16 @@ func (r *Reader) readLine() ([]byte, error) {
 	if err == bufio.ErrBufferFull {
 		r.long = append(r.long[:0], line...)
 		for err == bufio.ErrBufferFull {
+			if len(r.long) > MaxLineLength {
+				r.err = &ParseError{File: r.name, Line: r.line + 1, Err: ErrLineTooLong}
+				return nil, r.err
+			}
 			line, err = r.in.ReadSlice('\n')
 			r.long = append(r.long, line...)
+		}
+		if len(r.long) > MaxLineLength+1 { // +1: the newline
+			r.err = &ParseError{File: r.name, Line: r.line + 1, Err: ErrLineTooLong}
+			return nil, r.err
 		}
 		line = r.long
 	}
@@ -229,7 +248,7 @@ func (r *Reader) Next() (Record, error) {
 		if rec.Submit != -1 {
 			if r.havePrev && rec.Submit < r.prevSubmit {
 				return Record{}, &ParseError{File: r.name, Line: r.line, Field: 2, Name: FieldName(2),
-					Err: fmt.Errorf("%w: %v after %v", ErrUnsorted, rec.Submit, r.prevSubmit)}
+					Err: fmt.Errorf("%w: %s after %s", ErrUnsorted, strconv.FormatFloat(rec.Submit, 'f', -1, 64), strconv.FormatFloat(r.prevSubmit, 'f', -1, 64))}
 			}
 			r.prevSubmit, r.havePrev = rec.Submit, true
 		}

@@ -679,3 +679,77 @@ func TestNoGoroutineLeak(t *testing.T) {
 	}()
 	settled("after dropping a Reader")
 }
+
+// A line longer than MaxLineLength is refused with its line number after
+// reading at most about MaxLineLength bytes of it (the reader stops
+// there, so a 1 GiB line costs no more than a 1 MiB one), in plain text
+// and in gzip.
+func TestLineTooLong(t *testing.T) {
+	huge := "; MaxProcs: 8\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n" + strings.Repeat("9", MaxLineLength+1) + "\n"
+	fits := "; " + strings.Repeat("x", MaxLineLength-2) + "\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(huge))
+	zw.Close()
+	for name, in := range map[string]io.Reader{"plain": strings.NewReader(huge), "gzip": &gz} {
+		lr := &countingReader{r: in}
+		r, err := NewReader(lr, "t.swf")
+		if err == nil {
+			for err == nil {
+				_, err = r.Next()
+			}
+		}
+		var pe *ParseError
+		if !errors.As(err, &pe) || !errors.Is(err, ErrLineTooLong) || pe.Line != 3 {
+			t.Errorf("%s: got %v, want line 3: %v", name, err, ErrLineTooLong)
+		}
+		if lr.n > 2*MaxLineLength {
+			t.Errorf("%s: read %d bytes before refusing the line", name, lr.n)
+		}
+	}
+	r, err := NewReader(strings.NewReader(fits), "t.swf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); err != nil {
+		t.Errorf("a line of exactly MaxLineLength bytes: %v", err)
+	}
+}
+
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// A byte-order mark is named as such, on line 1, not reported as a
+// malformed record or a missing MaxProcs.
+func TestBOM(t *testing.T) {
+	_, err := NewReader(strings.NewReader("\xef\xbb\xbf; MaxProcs: 8\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n"), "b.swf")
+	var pe *ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrBOM) || pe.Line != 1 {
+		t.Errorf("got %v, want b.swf:1: %v", err, ErrBOM)
+	}
+}
+
+// Times beyond MaxSeconds are refused with file, line and field; an
+// unsorted submit time is printed as written, not in exponent form.
+func TestTimeLimitsAndUnsortedText(t *testing.T) {
+	_, _, err := readAll("t.swf", "1 0 0 1e300 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n")
+	var pe *ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrTooLong) || pe.Line != 1 || pe.Field != 4 {
+		t.Errorf("1e300 s runtime: got %v", err)
+	}
+	_, _, err = readAll("t.swf", "1 77589970 0 1 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n2 77589962 0 1 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n")
+	if err == nil || !strings.Contains(err.Error(), "77589962 after 77589970") {
+		t.Errorf("unsorted: got %v, want the submit times as written", err)
+	}
+	if _, _, err := readAll("t.swf", "1 0 0 1000000000000 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n"); err != nil {
+		t.Errorf("a runtime of exactly MaxSeconds: %v", err)
+	}
+}

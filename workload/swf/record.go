@@ -133,6 +133,15 @@ var spaceTab = [256]bool{' ': true, '\t': true, '\r': true, '\v': true, '\f': tr
 // Splitting and number parsing are fused into one pass over the line; the
 // common case (plain integers and short decimal fractions) never leaves
 // this function. A wrong field count takes precedence over bad values.
+// MaxSeconds bounds the time fields of a record (submit, wait, run,
+// average CPU time, requested time, think time): about 31,700 years, far
+// beyond any trace, and small enough that times keep sub-millisecond
+// precision in float64 seconds when added up by a simulation.
+const MaxSeconds = 1e12
+
+// timeField marks the time fields (0-based).
+var timeField = [NumFields]bool{1: true, 2: true, 3: true, 5: true, 8: true, 17: true}
+
 func parseLine(line []byte) (Record, int, error) {
 	var v fieldValues
 	n := 0   // fields seen
@@ -212,6 +221,9 @@ func parseLine(line []byte) (Record, int, error) {
 			if x > lim {
 				return Record{}, f + 1, fmt.Errorf("%w: %q is out of range", ErrNotInteger, fieldText(line, f+1))
 			}
+		}
+		if timeField[f] && x > MaxSeconds {
+			return Record{}, f + 1, fmt.Errorf("%w: %s seconds (at most %g)", ErrTooLong, fieldText(line, f+1), float64(MaxSeconds))
 		}
 	}
 	return v.record(), 0, nil

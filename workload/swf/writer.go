@@ -52,7 +52,8 @@ func (w *Writer) WriteHeader(h Header) error {
 // back to the same value (strconv 'f', -1). It refuses (with the
 // Reader's sentinel errors) what the Reader would reject: NaN or
 // infinite values (ErrSyntax), negative values other than -1
-// (ErrNegative) and integers beyond ±2^53 (ErrNotInteger). Submit order
+// (ErrNegative), integers beyond ±2^53 (ErrNotInteger) and times beyond
+// MaxSeconds (ErrTooLong). Submit order
 // is not checked.
 func (w *Writer) Write(rec Record) error {
 	var v fieldValues
@@ -78,6 +79,8 @@ func (w *Writer) Write(rec Record) error {
 				err = fmt.Errorf("%w %v", ErrSyntax, x)
 			case x < 0 && x != -1:
 				err = fmt.Errorf("%w %v (only -1 means unknown)", ErrNegative, x)
+			case timeField[f] && x > MaxSeconds:
+				err = fmt.Errorf("%w: %v seconds (at most %g)", ErrTooLong, x, float64(MaxSeconds))
 			}
 		}
 		if err != nil {

@@ -41,8 +41,8 @@ func TestWriterFormat(t *testing.T) {
 		{"fraction kept as written", hpc2nRec,
 			"12 342343 5 553 40 552.21 -1 40 43200 -1 1 4 1 -1 -1 1 -1 -1\n"},
 		{"shortest round-trip floats, no exponent",
-			rec(1, 3.5, 0.1, 1e21, 2, 1.0/3, 5e-7, 2, 60, -1, 1, 3, 4, -1, -1, -1, 9007199254740992, 0),
-			"1 3.5 0.1 1000000000000000000000 2 0.3333333333333333 0.0000005 2 60 -1 1 3 4 -1 -1 -1 9007199254740992 0\n"},
+			rec(1, 3.5, 0.1, 1e11, 2, 1.0/3, 5e-7, 2, 60, 1e21, 1, 3, 4, -1, -1, -1, 9007199254740992, 0),
+			"1 3.5 0.1 100000000000 2 0.3333333333333333 0.0000005 2 60 1000000000000000000000 1 3 4 -1 -1 -1 9007199254740992 0\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,6 +106,7 @@ func TestWriterRefusesWhatReaderRejects(t *testing.T) {
 		{"negative procs", rec(1, 0, 0, 1, -5, -1, -1, 1, 1, -1, 1, 1, 1, -1, -1, -1, -1, -1), ErrNegative},
 		{"negative wait", rec(1, 0, -0.5, 1, 1, -1, -1, 1, 1, -1, 1, 1, 1, -1, -1, -1, -1, -1), ErrNegative},
 		{"job number beyond 2^53", Record{JobNumber: 1<<53 + 1}, ErrNotInteger},
+		{"runtime beyond MaxSeconds", rec(1, 0, 0, 1e300, 1, -1, -1, 1, 1, -1, 1, 1, 1, -1, -1, -1, -1, -1), ErrTooLong},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,7 +122,7 @@ func TestWriterRoundTrip(t *testing.T) {
 	recs := []Record{ // in submit order
 		rec(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1),
 		hpc2nRec, kthRec, kthRec2,
-		rec(1<<53, 600022, 0.1, 0.2, 1<<53, 1.0/3, 1e-300, 0, 1.7976931348623157e308, 5e-324, 0, 0, 0, 0, 0, 0, 1<<53, 123.456e-5),
+		rec(1<<53, 600022, 0.1, 0.2, 1<<53, 1.0/3, 1e-300, 0, MaxSeconds, 5e-324, 0, 0, 0, 0, 0, 0, 1<<53, 123.456e-5),
 	}
 	h := Header{Version: "2.2", MaxProcs: 100, Lines: []string{" Version: 2.2", " MaxProcs: 100", "\tfree text ; with ; semicolons"}}
 	text := writeText(t, &h, recs)

@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/kong"
+)
+
+// TestEveryFlag holds the exit-status rule for every flag of every
+// command: a wrong command line (a value out of range, a flag the chosen
+// policy or paper would ignore, flags that do not go together) is 2; a
+// file named on it that is missing or cannot be written is 1. Each case
+// fails before any work, so the table runs in moments. A flag added
+// without a case here fails the test.
+func TestEveryFlag(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.swf")
+	sc := filepath.Join(dir, "s.yaml")
+	file := filepath.Join(dir, "file")
+	for name, text := range map[string]string{
+		tr:   "; MaxProcs: 8\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n",
+		sc:   "model: grid\nstop: {completed: 10}\nplatform: {sites: 2, procs_per_site: 4}\nworkload: {mean_interarrival: 1}\npolicy: {grid: realtime, local: sq}\n",
+		file: "not a folder\n",
+	} {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := []string{"run", "--trace", tr, "--policy", "easy"}
+	zikos := []string{"reproduce", "zikos2008", "--quick"}
+	cases := map[string]struct {
+		args []string
+		want int
+		msg  string
+	}{
+		"reproduce --readings":        {append(zikos, "--readings"), 2, "--readings is only for"},
+		"reproduce --bm-est":          {append(zikos, "--bm-est", "max"), 2, "--bm-est is only for klusacek2008"},
+		"reproduce --deadline-rule":   {append(zikos, "--deadline-rule", "alea"), 2, "--deadline-rule is only for klusacek2008"},
+		"reproduce --arrival-reading": {append(zikos, "--arrival-reading", "B"), 2, "--arrival-reading is only for alnajjar2019"},
+		"reproduce --out":             {append(zikos, "--out", file), 1, "exists and is not a folder"},
+		"reproduce --quick":           {append(zikos, "--quick=perhaps"), 2, "--quick"},
+		"reproduce --report":          {append(zikos, "--report=perhaps"), 2, "--report"},
+		"reproduce --workers":         {append(zikos, "--workers=-1"), 2, "--workers -1: must not be negative"},
+		"reproduce --seed":            {append(zikos, "--seed=-1"), 2, "--seed"},
+		"reproduce --reps":            {append(zikos, "--reps", "1"), 2, "--reps 1: want 2..1000"},
+		"reproduce --jobs":            {append(zikos, "--jobs", "0"), 2, "--jobs 0: want 1..100000000"},
+
+		"run --trace":             {[]string{"run", "--trace", filepath.Join(dir, "missing.swf"), "--policy", "easy"}, 1, "missing.swf: no such file"},
+		"run --policy":            {[]string{"run", "--trace", tr, "--policy", "nope"}, 2, `unknown policy "nope"`},
+		"run --depth":             {append(run, "--depth", "0"), 2, "--depth is only for --policy backfill"},
+		"run --order":             {[]string{"run", "--trace", tr, "--policy", "fcfs", "--order", "sjf"}, 2, "--order sjf is not allowed"},
+		"run --estimate":          {append(run, "--estimate", "guess"), 2, "--estimate"},
+		"run --procs":             {append(run, "--procs=-1"), 2, "--procs -1: want 1..4194304"},
+		"run --on-overrun":        {append(run, "--on-overrun", "pause"), 2, "--on-overrun"},
+		"run --clamp":             {append(run, "--clamp=perhaps"), 2, "--clamp"},
+		"run --tau":               {append(run, "--tau=-1"), 2, "--tau must be a positive number"},
+		"run --out":               {append(run, "--out", file), 1, "exists and is not a folder"},
+		"run --no-out":            {append(run, "--no-out", "--out", dir), 2, "--no-out writes no files: --out does not go with it"},
+		"run --swf":               {append(run, "--no-out", "--swf"), 2, "--swf does not go with it"},
+		"run --report":            {append(run, "--no-out", "--report"), 2, "--report needs an output folder"},
+		"run --check":             {append(run, "--no-out", "--check"), 2, "--check does not go with it"},
+		"run --json":              {append(run, "--json=perhaps"), 2, "--json"},
+		"run --window":            {append(run, "--window", "eager"), 2, "--window is only for --policy matrix"},
+		"run --threads":           {append(run, "--threads"), 2, "--threads is only for --policy matrix"},
+		"run --deadline":          {append(run, "--deadline", "soon"), 2, "--deadline"},
+		"run --deadline-factor":   {append(run, "--deadline", "estimate", "--deadline-factor", "0"), 2, "deadline factor"},
+		"run --deadline-fraction": {append(run, "--deadline", "estimate", "--deadline-fraction", "2"), 2, "fraction"},
+		"run --seed":              {append(run, "--seed", "7"), 2, "--policy easy without deadlines uses no seed"},
+		"run --ties":              {append(run, "--ties", "end"), 2, "--ties and --gaps are only for"},
+		"run --tabu-iterations":   {append(run, "--tabu-iterations", "5"), 2, "--tabu-iterations is only for --policy tabu"},
+		"run --gaps":              {append(run, "--gaps", "tail"), 2, "--ties and --gaps are only for"},
+		"run --rank":              {append(run, "--rank", "log"), 2, "--rank"},
+		"run --rank-coefficients": {append(run, "--rank-coefficients", "1,2,3"), 2, "--rank-coefficients"},
+		"run --head":              {append(run, "--head", "fcfs"), 2, "--head"},
+		"run --positive-only":     {append(run, "--positive-only"), 2, "--positive-only"},
+
+		"sweep --out":     {[]string{"sweep", sc, "--out", file}, 1, "exists and is not a folder"},
+		"sweep --workers": {[]string{"sweep", sc, "--workers=-1"}, 2, "--workers -1: must not be negative"},
+		"sweep --list":    {[]string{"sweep", sc, "--list", "--out", dir}, 2, "--list runs nothing"},
+		"sweep --records": {[]string{"sweep", sc, "--list", "--records"}, 2, "--list runs nothing"},
+
+		"trace info --procs":   {[]string{"trace", "info", tr, "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
+		"trace info --clamp":   {[]string{"trace", "info", tr, "--clamp=perhaps"}, 2, "--clamp"},
+		"trace repeat --times": {[]string{"trace", "repeat", tr, "--times", "0", "--out", filepath.Join(dir, "r.swf")}, 2, "--times 0: want 1..10000"},
+		"trace repeat --gap":   {[]string{"trace", "repeat", tr, "--times", "2", "--gap=-1", "--out", filepath.Join(dir, "r.swf")}, 2, "--gap -1: want 0..1e+09 seconds"},
+		"trace repeat --out":   {[]string{"trace", "repeat", tr, "--times", "2", "--out", filepath.Join(file, "r.swf")}, 1, "not a folder"},
+
+		" --version": {[]string{"--version=perhaps"}, 2, "--version"},
+
+		"fit --json": {[]string{"fit", tr, "--json=perhaps"}, 2, "--json"},
+
+		"bench --trace":    {[]string{"bench", "--trace", filepath.Join(dir, "missing.swf"), "--repeat", "1", "--policy", "fcfs"}, 1, "nothing ran"},
+		"bench --policy":   {[]string{"bench", "--policy", "bogus"}, 2, `--policy: unknown policy "bogus"`},
+		"bench --repeat":   {[]string{"bench", "--repeat", "0"}, 2, "--repeat must be >= 1"},
+		"bench --estimate": {[]string{"bench", "--estimate", "guess"}, 2, "--estimate"},
+		"bench --procs":    {[]string{"bench", "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
+	}
+	var spec cliSpec
+	p, err := kong.New(&spec, vars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(n *kong.Node)
+	walk = func(n *kong.Node) {
+		for _, f := range n.Flags {
+			if f.Name == "help" {
+				continue
+			}
+			key := n.Path() + " --" + f.Name
+			c, ok := cases[key]
+			if !ok {
+				t.Errorf("%s: no case (add a wrong use of the flag and its exit status)", key)
+				continue
+			}
+			delete(cases, key)
+			var out, errb bytes.Buffer
+			if got := Main(c.args, &out, &errb); got != c.want || !strings.Contains(errb.String(), c.msg) {
+				t.Errorf("%s: %q: exit %d, stderr %q; want exit %d and %q", key, c.args, got, errb.String(), c.want, c.msg)
+			}
+		}
+		for _, ch := range n.Children {
+			walk(ch)
+		}
+	}
+	walk(p.Model.Node)
+	for key := range cases {
+		t.Errorf("%s: a case for a flag that does not exist", key)
+	}
+}
