@@ -168,7 +168,7 @@ func (c *reproduceCmd) Run(g *globals) error {
 			}
 		}
 		secs := time.Since(t0).Seconds()
-		fmt.Fprintf(g.stdout, "\n%s: %d simulated jobs in %.1f s (%.1f million jobs/s); results in %s (comparison.csv, figNN.csv, figNN.svg, report.txt)\n\n",
+		fmt.Fprintf(g.stdout, "\n%s: %d simulated jobs in %.1f s (%.3g million jobs/s); results in %s (comparison.csv, figNN.csv, figNN.svg, report.txt)\n\n",
 			p.name, rep.Jobs, secs, float64(rep.Jobs)/secs/1e6, dir)
 		ran++
 	}
