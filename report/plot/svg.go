@@ -78,6 +78,9 @@ func sans(size vg.Length, bold bool) text.Style {
 }
 
 // fitted returns sty shrunk, down to minSize, until txt fits in width.
+// titleFit is the share of the width a title or note is fitted to.
+const titleFit = 0.75
+
 func fitted(sty text.Style, txt string, width, minSize vg.Length) text.Style {
 	for sty.Font.Size > minSize && sty.Width(txt) > width {
 		sty.Font.Size -= 0.5
@@ -117,7 +120,12 @@ func (f *Figure) render(c draw.Canvas) (err error) {
 		if t.txt == "" {
 			continue
 		}
-		sty := fitted(t.sty, t.txt, width, t.min)
+		// Widths are measured with Liberation Sans, and a centred text is
+		// written from its measured start. A viewer without that font
+		// falls back to a wider sans (DejaVu Sans Bold: about 17% wider),
+		// which pushes the end of a long title past the right edge; a
+		// title fitted to 75% of the width stays inside.
+		sty := fitted(t.sty, t.txt, width*titleFit, t.min)
 		sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
 		area.FillText(sty, vg.Point{X: (area.Min.X + area.Max.X) / 2, Y: area.Max.Y}, t.txt)
 		area.Max.Y -= sty.Height(t.txt) + titleGap
