@@ -224,7 +224,7 @@ func Zikos2008(opt Options) (*Report, error) {
 	z.checks(r, searches2(searches, func(s *search) (float64, string, float64) { return s.ia, s.ls, s.found }))
 	r.Jobs = z.n
 	r.Notes = append(r.Notes,
-		"at 1/lambda = 0.033 the system runs at 94.7% load: response times are dominated by long, rare queue build-ups, so 10 replications of 32,000 jobs leave wide confidence intervals (a few percent for RT, tens of percent for max RT); agreement with Table 3 is judged by the interval, not by a percentage.",
+		fmt.Sprintf("at 1/lambda = 0.033 the system runs at 94.7%% load: response times are dominated by long, rare queue build-ups, so %d replications of %d jobs leave wide confidence intervals (at the paper's 10 x 32,000: a few percent for RT, tens of percent for max RT); agreement with Table 3 is judged by the interval, not by a percentage.", opt.Reps, opt.Jobs),
 		"max RT is the mean over replications of each replication's largest response time, which is how a per-experiment maximum averaged over 10 experiments reads in the paper.",
 		"the D_GS items are run at the paper's equivalence A_I, so they compare like with like; our own equivalence A_I (smallest A_I on a 0.1 grid with mean RT_D >= mean RT_R) is reported separately, with the range of A_I at which RT_D crosses the bounds of RT_R's 95% CI in place of a CI: at high load that range is wide, because RT_D grows by only about 0.1-0.5 per 0.1 of A_I while RT_R is known to within several tenths.")
 	return r, nil
