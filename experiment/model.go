@@ -10,7 +10,9 @@ import (
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/workload"
@@ -149,8 +151,13 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 		if records != "" {
 			out = strings.TrimSuffix(records, ".csv")
 		}
+		ro, window, err := clusterOptions(s.Policy)
+		if err != nil {
+			return repMetrics{}, err
+		}
 		tr, err := RunTrace(TraceRun{Trace: s.Workload.Trace, Policy: s.Policy.Queue, Depth: s.Policy.Depth, Order: order,
-			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out})
+			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out,
+			Rank: ro, Window: window})
 		if err != nil {
 			return repMetrics{}, err
 		}
@@ -180,16 +187,26 @@ func runClusterSynthetic(s scenario.Scenario, rep int, order backfill.Order, ext
 	if err != nil {
 		return metrics.Result{}, err
 	}
-	pol, err := qp.NewQueue(backfill.Options{Procs: s.Platform.Procs, Depth: s.Policy.Depth, Order: order})
+	ro, window, err := clusterOptions(s.Policy)
+	if err != nil {
+		return metrics.Result{}, err
+	}
+	plat, err := platform.Cluster(s.Platform.Procs)
+	if err != nil {
+		return metrics.Result{}, err
+	}
+	var pol policy.QueueScheduler
+	if ro != nil && qp.TakesRank() {
+		ro.Platform = plat
+		pol, err = qp.NewRank(*ro)
+	} else {
+		pol, err = qp.NewQueue(backfill.Options{Procs: s.Platform.Procs, Depth: s.Policy.Depth, Order: order})
+	}
 	if err != nil {
 		return metrics.Result{}, err
 	}
 	sum := metrics.NewSummary(s.Platform.Procs, metrics.SyntheticTau)
 	sum.Skip(s.Warmup.Jobs)
-	plat, err := platform.Cluster(s.Platform.Procs)
-	if err != nil {
-		return metrics.Result{}, err
-	}
 	var wsrc engine.Source = src
 	var lis engine.Listener = append(engine.Tee{sum}, extra...)
 	var fold *metrics.ThreadFold
@@ -197,7 +214,7 @@ func runClusterSynthetic(s scenario.Scenario, rep int, order backfill.Order, ext
 		// The policy schedules threads: split the jobs, fold the records.
 		// Poisson jobs use one CPU each (a job is its one thread), so the
 		// summary's utilization needs no correction.
-		if pol, err = qp.NewThreadQueue(""); err != nil {
+		if pol, err = qp.NewThreadQueue(window); err != nil {
 			return metrics.Result{}, err
 		}
 		wsrc, fold = workload.Threads(src), metrics.NewThreadFold(lis)
@@ -217,4 +234,36 @@ func runClusterSynthetic(s scenario.Scenario, rep int, order backfill.Order, ext
 		}
 	}
 	return res, nil
+}
+
+// clusterOptions are the options of the point's cluster policy that do
+// not fit backfill.Options: jrb's rank, head and positive_only (nil for
+// other policies: the scenario leaves them empty) and matrix's window
+// rule as its text ("" for other policies).
+func clusterOptions(sp scenario.Policy) (*rank.Options, string, error) {
+	var ro *rank.Options
+	if sp.Rank != "" || sp.Head != "" {
+		form, err := rank.ParseForm(or(sp.Rank, "original"))
+		if err != nil {
+			return nil, "", err
+		}
+		head, err := rank.ParseHead(or(sp.Head, "none"))
+		if err != nil {
+			return nil, "", err
+		}
+		ro = &rank.Options{Rank: rank.Named(form), Head: head, PositiveOnly: sp.PositiveOnly}
+	}
+	window := sp.Window
+	if window == "fixed" {
+		window = fmt.Sprintf("fixed:%d", sp.WindowJobs)
+	}
+	return ro, window, nil
+}
+
+// or is s, or def when s is empty.
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

@@ -2,8 +2,11 @@ package experiment
 
 import (
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/scenario"
 )
@@ -46,5 +49,58 @@ func TestRunRepErrors(t *testing.T) {
 	s.Platform.Sites[0].Speed = 2
 	if _, err := runRep(s, 0, ""); err == nil {
 		t.Error("a site of speed 2 was accepted by the grid model")
+	}
+}
+
+// jrb's and matrix's options given in a scenario reach the policy: a
+// point equals RunTrace with the same options, and differs from the
+// defaults' point.
+func TestClusterPolicyOptions(t *testing.T) {
+	point := func(policyYAML string) scenario.Scenario {
+		t.Helper()
+		src := "model: cluster\nreplications: 1\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\npolicy: " + policyYAML + "\n"
+		pts, err := scenario.Parse("c.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pts[0].Scenario
+	}
+	run := func(s scenario.Scenario) []float64 {
+		t.Helper()
+		m, err := runRep(s, 0, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.values
+	}
+	direct := func(cfg TraceRun) []float64 {
+		t.Helper()
+		cfg.Trace = "KTH-SP2-1996-2.1-cln.swf.gz"
+		r, err := RunTrace(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []float64{r.MeanWait, r.MaxWait, r.MeanResponse, r.MeanSlowdown, r.MeanBoundedSlowdown, r.Utilization, r.Makespan}
+	}
+	for _, c := range []struct {
+		yaml, def string
+		cfg       TraceRun
+	}{
+		{"{queue: jrb, rank: log, head: easy}", "{queue: jrb}",
+			TraceRun{Policy: "jrb", Rank: &rank.Options{Rank: rank.Named(rank.FormLog), Head: rank.HeadEASY}}},
+		{"{queue: matrix, window: fixed, window_jobs: 3}", "{queue: matrix}",
+			TraceRun{Policy: "matrix", Window: "fixed:3"}},
+	} {
+		got, want := run(point(c.yaml)), direct(c.cfg)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: scenario %v, RunTrace %v", c.yaml, got, want)
+		}
+		if def := run(point(c.def)); slices.Equal(def, got) {
+			t.Errorf("%s: the options changed nothing (%v)", c.yaml, got)
+		}
+	}
+	// window_jobs without window: fixed is an error of the file.
+	if _, err := scenario.Parse("c.yaml", []byte("model: cluster\nreplications: 1\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\npolicy: {queue: matrix, window_jobs: 4}\n")); err == nil || !strings.Contains(err.Error(), "policy.window_jobs") {
+		t.Errorf("window_jobs without window fixed: %v", err)
 	}
 }

@@ -23,7 +23,11 @@ func threadPolicies() []Policy {
 		Summary: "thread-level matrix scanning (hafshejani-2012): jobs split into one-CPU threads, windows by the growing n x n rule, threads started row by row (--window lazy|eager|fixed:N)",
 		Traits:  Traits{Threads: true},
 		options: []Option{{Name: "order", Key: "policy.order", Type: TypeEnum, Values: []string{"fcfs"}, Default: "fcfs",
-			Doc: "queue order: fcfs (submit time) or sjf (shortest estimate first)", Note: "matrix scanning forms its windows in submit order"}},
+			Doc: "queue order: fcfs (submit time) or sjf (shortest estimate first)", Note: "matrix scanning forms its windows in submit order"},
+			{Name: "window", Key: "policy.window", Type: TypeEnum, Values: []string{"lazy", "eager", "fixed"}, Default: "lazy",
+				Doc: "when windows form: when the thread queue is empty and a CPU is free (lazy), as soon as jobs wait (eager), or windows of window_jobs jobs (fixed)"},
+			{Name: "window_jobs", Key: "policy.window_jobs", Type: TypeInt, Range: Between(1, matrix.MaxFixed), Default: "1",
+				Doc: "window fixed: the jobs per window (run: --window fixed:N)"}},
 		queue:   func(backfill.Options) (policy.QueueScheduler, error) { return build("") },
 		threads: build,
 	}}

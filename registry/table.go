@@ -107,9 +107,17 @@ func rankPolicies() []Policy {
 		}
 		return build(rank.Options{Platform: plat, Rank: rank.Named(rank.FormOriginal)})
 	}
+	opts := []Option{
+		{Name: "rank", Key: "policy.rank", Type: TypeEnum, Values: rank.FormNames(), Default: rank.FormNames()[0],
+			Doc: "the rank function: the paper's original, or its fitted linear or log10 model (run: --rank; --rank-coefficients replaces the coefficients)"},
+		{Name: "head", Key: "policy.head", Type: TypeEnum, Values: rank.HeadNames(), Default: rank.HeadNames()[0],
+			Doc: "what the oldest waiting job gets: nothing (none), first start when it fits (fcfs), an EASY reservation (easy)"},
+		{Name: "positive_only", Key: "policy.positive_only", Type: TypeBool, Default: "false",
+			Doc: "refuse jobs whose rank is <= 0 (the literal 'smallest positive rank')"},
+	}
 	return []Policy{{Model: ModelCluster, Kind: KindQueue, Name: "jrb",
 		Summary: "Job Ranking Backfilling (al-najjar-2019): start the smallest rank among the jobs that fit now (run: --rank original|linear|log, --rank-coefficients, --head, --positive-only)",
-		queue:   queue, rank: build}}
+		options: opts, queue: queue, rank: build}}
 }
 
 func gridPolicies() []Policy {

@@ -105,6 +105,16 @@ func bind(s *Scenario, path string) any {
 		return &p.EmptyQueue
 	case "policy.examine":
 		return &p.Examine
+	case "policy.rank":
+		return &p.Rank
+	case "policy.head":
+		return &p.Head
+	case "policy.positive_only":
+		return &p.PositiveOnly
+	case "policy.window":
+		return &p.Window
+	case "policy.window_jobs":
+		return &p.WindowJobs
 	case "policy.agefactor":
 		return &p.AgeFactor
 	case "policy.deadline_k":
@@ -314,6 +324,11 @@ var keyParts = map[string][]keyPart{
 		{name: "queue", path: "policy.queue"},
 		{name: "depth", path: "policy.depth"},
 		{name: "order", path: "policy.order"},
+		{name: "rank", path: "policy.rank", omitDefault: true},
+		{name: "head", path: "policy.head", omitDefault: true},
+		{name: "positive", path: "policy.positive_only", omitDefault: true},
+		{name: "window", path: "policy.window", omitDefault: true},
+		{name: "wjobs", path: "policy.window_jobs", omitDefault: true},
 		{name: "trace", path: "workload.trace"},
 		{name: "estimate", path: "workload.estimate"},
 		{name: "overrun", path: "workload.on_overrun"},

@@ -113,6 +113,14 @@ type Policy struct {
 	EmptyQueue string // "waiting" (nothing waiting; default) | "idle" (nothing waiting or running)
 	Examine    string // GS queue examined after a departure that "emptied" a queue (default) | after "every" departure
 
+	// cluster: jrb's rank function, head rule and positive_only
+	Rank         string // "original" (default) | "linear" | "log"
+	Head         string // "none" (default) | "fcfs" | "easy"
+	PositiveOnly bool
+	// cluster: matrix's window rule
+	Window     string // "lazy" (default) | "eager" | "fixed"
+	WindowJobs int    // window fixed: jobs per window; default 1
+
 	// hetero: flexible's priority constants (defaults: the paper's)
 	AgeFactor, DeadlineK, DeadlineMax, DeadlineMin, BoostValue float64
 	PinReservation                                             bool

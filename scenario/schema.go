@@ -281,6 +281,7 @@ var sections = map[string][]string{
 	"workload": {"trace", "estimate", "on_overrun", "clamp", "mean_interarrival", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
 		"cpus_min", "cpus_max", "estimated_min", "estimated_max", "deadline_fraction", "deadline", "deadline_factor_min", "deadline_factor_max", "bm_est"},
 	"policy": {"queue", "depth", "order", "grid", "allocation_interval", "random_fraction", "local", "normalize_load", "approach", "threshold", "empty_queue", "examine",
+		"rank", "head", "positive_only", "window", "window_jobs",
 		"agefactor", "deadline_k", "deadline_max", "deadline_min", "boostvalue", "pin_reservation",
 		"gaps", "ties", "iterations", "tabu_length", "machine_order", "trigger", "every", "interval"},
 }
@@ -409,6 +410,7 @@ var deps = append([]dep{
 	{model: registry.ModelGang, key: "workload.gang_max", on: "workload.gang_sizes", when: []string{"uniform"}},
 	{model: registry.ModelHetero, key: "workload.deadline_factor_min", on: "workload.deadline", when: []string{"factor", "fastest"}},
 	{model: registry.ModelHetero, key: "workload.deadline_factor_max", on: "workload.deadline", when: []string{"factor", "fastest"}},
+	{model: registry.ModelCluster, key: "policy.window_jobs", on: "policy.window", when: []string{"fixed"}},
 	{model: registry.ModelHetero, key: "policy.every", on: "policy.trigger", when: []string{"every-n"}},
 	{model: registry.ModelHetero, key: "policy.interval", on: "policy.trigger", when: []string{"interval"}},
 }, registryDeps()...)
