@@ -19,8 +19,7 @@ import (
 )
 
 // heteroMetrics are the hetero model's metric names, in output order.
-var heteroMetrics = []string{"missed_pct", "missed_of_deadline_pct", "usage", "slowdown", "mean_wait", "offered_load",
-	"plan_evaluations_per_event", "queue_at_events"}
+var heteroMetrics = modelMetrics(registry.ModelHetero)
 
 // heteroRun is the HeteroRun of replication rep of a hetero scenario: the
 // machines as given (platform.sites, speed = BM) or drawn by the generator,

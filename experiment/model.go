@@ -110,7 +110,7 @@ func runGridRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener)
 	if err != nil {
 		return repMetrics{}, err
 	}
-	m := repMetrics{names: []string{"rt", "max_rt", "sld", "utilization"}, values: []float64{r.RT, r.MaxRT, r.SLD, r.Utilization}}
+	m := repMetrics{names: modelMetrics(registry.ModelGrid), values: []float64{r.RT, r.MaxRT, r.SLD, r.Utilization}}
 	for i := range r.SiteUtil {
 		m.names = append(m.names, fmt.Sprintf("site%d_utilization", i), fmt.Sprintf("site%d_load", i))
 		m.values = append(m.values, r.SiteUtil[i], r.SiteLoad[i])
@@ -132,7 +132,7 @@ func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener)
 	if err != nil {
 		return repMetrics{}, err
 	}
-	return repMetrics{names: []string{"rt", "sld", "wrt", "wsld", "utilization", "finished_gangs_pct", "split_gangs_pct"},
+	return repMetrics{names: modelMetrics(registry.ModelGang),
 		values: []float64{r.RT, r.SLD, r.WRT, r.WSLD, r.Utilization, r.FinishedPct, r.SplitPct}}, nil
 }
 
@@ -168,7 +168,7 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 			return repMetrics{}, err
 		}
 	}
-	return repMetrics{names: []string{"mean_wait", "max_wait", "mean_response", "mean_slowdown", "mean_bounded_slowdown", "utilization", "makespan"},
+	return repMetrics{names: modelMetrics(registry.ModelCluster),
 		values: []float64{res.MeanWait, res.MaxWait, res.MeanResponse, res.MeanSlowdown, res.MeanBoundedSlowdown, res.Utilization, res.Makespan}}, nil
 }
 
@@ -266,4 +266,14 @@ func or(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// modelMetrics are the model's metric names (the registry's list, the
+// order of the values a runner reports).
+func modelMetrics(model string) []string {
+	m, err := registry.LookupModel(model)
+	if err != nil {
+		panic(err) // the runners name registered models only
+	}
+	return m.Metrics
 }

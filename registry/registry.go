@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
@@ -41,6 +42,10 @@ type Model struct {
 	// Options are settings of the model itself that read like policy
 	// options (the gang model's GS-queue examination rule).
 	Options []Option
+	// Metrics are the names of the metrics a replication of the model
+	// reports, in output order; SiteMetrics the per-site ones, reported
+	// as "site<i>_<name>" for every site i (0-based) after them.
+	Metrics, SiteMetrics []string
 }
 
 // Kind is one kind of policy a model selects by name.
@@ -245,9 +250,30 @@ func cloneOptions(os []Option) []Option {
 	return out
 }
 
+// HasMetric reports whether the model reports a metric called name for a
+// platform of any number of sites (a site metric's index is not checked).
+func (m Model) HasMetric(name string) bool {
+	if slices.Contains(m.Metrics, name) {
+		return true
+	}
+	rest, ok := strings.CutPrefix(name, "site")
+	if !ok {
+		return false
+	}
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	if i == 0 || i > 1 && rest[0] == '0' || i >= len(rest) || rest[i] != '_' {
+		return false
+	}
+	return slices.Contains(m.SiteMetrics, rest[i+1:])
+}
+
 func (m Model) clone() Model {
 	m.Kinds = slices.Clone(m.Kinds)
 	m.Options = cloneOptions(m.Options)
+	m.Metrics, m.SiteMetrics = slices.Clone(m.Metrics), slices.Clone(m.SiteMetrics)
 	return m
 }
 

@@ -28,22 +28,27 @@ func models() []Model {
 	return []Model{
 		{Name: ModelCluster, Implemented: true,
 			Summary: "one space-shared cluster with a central queue (an SWF trace or Poisson jobs)",
-			Kinds:   []Kind{cluster}},
+			Kinds:   []Kind{cluster},
+			Metrics: []string{"mean_wait", "max_wait", "mean_response", "mean_slowdown", "mean_bounded_slowdown", "utilization", "makespan"}},
 		{Name: ModelGrid, Implemented: true,
 			Summary: "sites of per-processor FCFS queues under a grid scheduler (zikos-karatza-2008)",
 			Kinds: []Kind{
 				{Model: ModelGrid, Name: KindGrid, Title: "grid scheduler", Noun: "grid scheduler", Key: "policy.grid"},
 				{Model: ModelGrid, Name: KindLocal, Title: "local scheduler", Noun: "local scheduler", Key: "policy.local"},
-			}},
+			},
+			Metrics: []string{"rt", "max_rt", "sld", "utilization"}, SiteMetrics: []string{"utilization", "load"}},
 		{Name: ModelGang, Implemented: true,
 			Summary: "gangs co-allocated on sites beside local jobs, threshold backfilling (dimitriadou-karatza-2010)",
 			Kinds: []Kind{{Model: ModelGang, Name: KindApproach, Title: "approach", Noun: "gang approach", Key: "policy.approach",
 				Default: "1", Numeric: true}},
 			Options: []Option{{Name: "examine", Key: "policy.examine", Type: TypeEnum, Values: []string{"emptied", "every"}, Default: "emptied",
-				Doc: "the GS queue is examined after a departure that empties a queue (emptied) or after every departure (every)"}}},
+				Doc: "the GS queue is examined after a departure that empties a queue (emptied) or after every departure (every)"}},
+			Metrics: []string{"rt", "sld", "wrt", "wsld", "utilization", "finished_gangs_pct", "split_gangs_pct"}},
 		{Name: ModelHetero, Implemented: true,
 			Summary: "a central queue over machines of different sizes and speeds, jobs with deadlines (klusacek-2008)",
-			Kinds:   []Kind{queue(ModelHetero)}},
+			Kinds:   []Kind{queue(ModelHetero)},
+			Metrics: []string{"missed_pct", "missed_of_deadline_pct", "usage", "slowdown", "mean_wait", "offered_load",
+				"plan_evaluations_per_event", "queue_at_events"}},
 	}
 }
 

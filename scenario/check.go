@@ -90,6 +90,17 @@ func (d *decoder) checkStatic() {
 		}
 	}
 	d.checkDeps()
+	if mm, err := registry.LookupModel(m); err == nil {
+		for i, name := range d.metrics {
+			if !mm.HasMetric(name) {
+				known := strings.Join(mm.Metrics, ", ")
+				for _, sm := range mm.SiteMetrics {
+					known += ", site<i>_" + sm
+				}
+				d.add(d.metricAt[i], "metrics", "model %s reports no metric %q (its metrics: %s)", m, name, known)
+			}
+		}
+	}
 }
 
 func (d *decoder) checkCluster() {

@@ -65,6 +65,7 @@ type decoder struct {
 	nsites   int                 // sitesList: number of sites
 	maxSites int                 // largest site list
 	metrics  []string
+	metricAt []pos // where each of metrics is written
 }
 
 func parse(name string, data []byte) ([]Point, error) {
@@ -504,6 +505,7 @@ func (d *decoder) decodeMetrics(e entry) {
 		}
 		first[s.Value] = posOf(it)
 		d.metrics = append(d.metrics, s.Value)
+		d.metricAt = append(d.metricAt, posOf(it))
 	}
 }
 

@@ -264,3 +264,30 @@ func TestMissingModelWithOtherProblems(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+// A metrics: name the model does not report is an error at its position;
+// per-site metrics take any site index.
+func TestUnknownMetric(t *testing.T) {
+	const grid = "model: grid\nstop: {completed: 10}\nplatform: {sites: 2, procs_per_site: 4}\nworkload: {mean_interarrival: 1}\npolicy: {grid: realtime, local: sq}\n"
+	if _, err := Parse("m.yaml", []byte(grid+"metrics: [rt, site1_load, site0_utilization]\n")); err != nil {
+		t.Errorf("known metrics refused: %v", err)
+	}
+	for _, c := range []struct{ metrics, want string }{
+		{"[rt, mean_wait]", `m.yaml:6:15: metrics: model grid reports no metric "mean_wait" (its metrics: rt, max_rt, sld, utilization, site<i>_utilization, site<i>_load)`},
+		{"[site_load]", `no metric "site_load"`},
+		{"[site01_load]", `no metric "site01_load"`},
+		{"[site1_rt]", `no metric "site1_rt"`},
+	} {
+		_, err := Parse("m.yaml", []byte(grid+"metrics: "+c.metrics+"\n"))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("metrics %s: err %v, want %q", c.metrics, err, c.want)
+		}
+	}
+	const hetero = "model: hetero\nstop: {completed: 10}\nworkload: {mean_interarrival: 1}\npolicy: {queue: easy}\n"
+	if _, err := Parse("h.yaml", []byte(hetero+"metrics: [missed_pct, usage]\n")); err != nil {
+		t.Errorf("hetero metrics refused: %v", err)
+	}
+	if _, err := Parse("h.yaml", []byte(hetero+"metrics: [site0_load]\n")); err == nil {
+		t.Error("a site metric accepted for the hetero model")
+	}
+}
