@@ -192,7 +192,16 @@ func (g *GangGrid) decide() error {
 	g.stats.Passes++
 	return nil
 }
-func (g *GangGrid) finish() error { return nil }
+// finish reports gangs left in the grid scheduler's queue when no event
+// is left: every processor is then idle, so a policy that still holds
+// them back would hold them forever (a run that stops after N completions
+// never gets here).
+func (g *GangGrid) finish() error {
+	if n := len(g.gsQueue); n > 0 {
+		return fmt.Errorf("gang policy %s: %d gang(s) never started although every processor is idle at t=%g", g.cfg.Policy.Name(), n, g.now)
+	}
+	return nil
+}
 
 func (g *GangGrid) arrive(i int32) error {
 	sl := &g.slots[i]

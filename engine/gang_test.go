@@ -2,12 +2,14 @@ package engine_test
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/gang"
 	"github.com/schedlab/schedlab/workload"
 )
@@ -113,9 +115,19 @@ func TestSplitGangWithOverhead(t *testing.T) {
 	if sites[0] != 2 || sites[1] != 1 {
 		t.Errorf("tasks per site %v, want 2 on site 0 and 1 on site 1", sites)
 	}
-	l = runGang(t, []int{2, 2}, 1, 0, [][]actual.Job{nil, nil}, []actual.Job{gangJob(100, 1, 2, 2, 2)})
-	if _, ok := l.starts[100]; ok {
-		t.Error("approach 1 started a gang larger than any site")
+	// Approach 1 never starts it: when the events run out the run is an
+	// error, not a silent success with the gang unfinished.
+	pol, err := gang.New(gang.Options{Approach: 1}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.NewGangGrid(engine.GangConfig{Platform: platform.MustSites([]int{2, 2}), Policy: pol,
+		Locals: []engine.Source{workload.FromSlice(nil), workload.FromSlice(nil)}, Gangs: workload.FromSlice([]actual.Job{gangJob(100, 1, 2, 2, 2)})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Run(); err == nil || !strings.Contains(err.Error(), "1 gang(s) never started") {
+		t.Errorf("approach 1 with a gang larger than any site: err %v", err)
 	}
 }
 
@@ -147,4 +159,34 @@ func TestGSQueueLargestOldestFirst(t *testing.T) {
 	gs := []actual.Job{gangJob(101, 1, 1, 1), gangJob(102, 2, 1, 1, 1), gangJob(103, 3, 1, 1, 1), gangJob(104, 4, 1, 1)}
 	l := runGang(t, []int{4}, 1, 0, [][]actual.Job{ls}, gs)
 	wantTimes(t, l, map[job.ID][2]float64{102: {11, 12}, 103: {12, 13}, 101: {13, 14}, 104: {13, 14}, 5: {10, 11}})
+}
+
+// neverPlaces queues every gang and never takes one from the queue.
+type neverPlaces struct{ policy.GangPolicy }
+
+func (neverPlaces) Name() string { return "never" }
+func (neverPlaces) PlaceArrival(float64, job.Info, policy.GangView) (policy.GangPlacement, bool) {
+	return policy.GangPlacement{}, false
+}
+func (neverPlaces) PickQueued(float64, []job.Info, policy.GangView) (int, policy.GangPlacement, bool) {
+	return 0, policy.GangPlacement{}, false
+}
+
+// A run whose events are exhausted with gangs still queued is an error
+// naming the policy, not a silent success.
+func TestGangsNeverStartedIsAnError(t *testing.T) {
+	inner, err := gang.New(gang.Options{Approach: 1}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.NewGangGrid(engine.GangConfig{Platform: platform.MustSites([]int{4, 4}), Policy: neverPlaces{inner},
+		Locals: []engine.Source{workload.FromSlice(nil), workload.FromSlice(nil)},
+		Gangs:  workload.FromSlice([]actual.Job{{ID: 1, Submit: 0, Procs: 2, Runtime: 5, Estimate: 5, Tasks: []actual.Task{{Runtime: 5, Estimate: 5}, {Runtime: 5, Estimate: 5}}}})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = g.Run()
+	if err == nil || !strings.Contains(err.Error(), "gang policy never: 1 gang(s) never started although every processor is idle at t=0") {
+		t.Errorf("err %v", err)
+	}
 }
