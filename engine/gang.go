@@ -192,6 +192,7 @@ func (g *GangGrid) decide() error {
 	g.stats.Passes++
 	return nil
 }
+
 // finish reports gangs left in the grid scheduler's queue when no event
 // is left: every processor is then idle, so a policy that still holds
 // them back would hold them forever (a run that stops after N completions
