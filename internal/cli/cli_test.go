@@ -57,6 +57,7 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"report", dir, dir}, 2},
 		{[]string{"report", dir, dir, dir, dir, dir, dir, dir, dir, dir, "--out", filepath.Join(dir, "c.html")}, 2},
 		{[]string{"report", dir, dir, "--out", filepath.Join(dir, "c.html")}, 1},
+		{[]string{"report", dir, dir, "--out", filepath.Join(dir, "jobs.csv")}, 2},
 	} {
 		var out, errb bytes.Buffer
 		if got := Main(c.args, &out, &errb); got != c.want {

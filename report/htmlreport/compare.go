@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/schedlab/schedlab/internal/atomicfile"
 )
@@ -93,8 +94,12 @@ type diffData struct {
 // differences of every run against the first. The runs must be of the
 // same trace: the same base name in run.trace of summary.json and the
 // same job ids with the same submission times. The page is built in
-// memory first; on any error nothing is written.
+// memory first; on any error nothing is written. out must end in .html
+// (or .htm).
 func Compare(dirs []string, out string) error {
+	if !IsHTMLName(out) {
+		return fmt.Errorf("%s: the comparison page's name must end in .html (so that it cannot replace a run's jobs.csv or summary.json)", out)
+	}
 	page, err := buildCompare(dirs)
 	if err != nil {
 		return err
@@ -103,6 +108,13 @@ func Compare(dirs []string, out string) error {
 		_, err := w.Write(page)
 		return err
 	})
+}
+
+// IsHTMLName tells whether a file name ends in .html or .htm (in any
+// case).
+func IsHTMLName(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return ext == ".html" || ext == ".htm"
 }
 
 func buildCompare(dirs []string) ([]byte, error) {

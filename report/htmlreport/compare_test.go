@@ -282,6 +282,13 @@ func TestCompareBadInput(t *testing.T) {
 			}
 		})
 	}
+	// A page whose name does not end in .html could replace a run's files.
+	if err := Compare(dirs, filepath.Join(dirs[0], "jobs.csv")); err == nil || !strings.Contains(err.Error(), "must end in .html") {
+		t.Errorf("error %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dirs[0], "jobs.csv")); !strings.HasPrefix(string(b), "job_id,") {
+		t.Error("jobs.csv was replaced")
+	}
 	// The folders are as they were: the comparison works.
 	if err := Compare(dirs, filepath.Join(t.TempDir(), "ok.html")); err != nil {
 		t.Fatal(err)
