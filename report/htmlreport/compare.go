@@ -28,7 +28,6 @@ type comparePage struct {
 	Runs    []compareRun
 	Summary []compareRow
 	Diffs   []diffPage
-	data    compareData
 }
 
 // compareRun names one run of a comparison: its policy and folder.
@@ -195,7 +194,6 @@ func buildCompare(dirs []string) ([]byte, error) {
 		d.Diffs = append(d.Diffs, dd)
 		p.Diffs = append(p.Diffs, dp)
 	}
-	p.data = d
 
 	data, err := json.Marshal(d) // escapes <, > and &: safe inside <script>
 	if err != nil {
