@@ -52,6 +52,12 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"run", "--trace", bad, "--policy", "fcfs", "--order", "sjf", "--procs", "8"}, 2},
 		{[]string{"run", "--trace", bad, "--policy", "easy", "--order", "lifo", "--procs", "8"}, 2},
 		{[]string{"run", "--trace", bad, "--policy", "easy", "--procs", "8", "--no-out"}, 1},
+		// report: several folders without --out, or too many: 2; folders
+		// that are not runs: 1.
+		{[]string{"report", dir, dir}, 2},
+		{[]string{"report", dir, dir, dir, dir, dir, dir, dir, dir, dir, "--out", filepath.Join(dir, "c.html")}, 2},
+		{[]string{"report", dir, dir, "--out", filepath.Join(dir, "c.html")}, 1},
+		{[]string{"report", dir, dir, "--out", filepath.Join(dir, "jobs.csv")}, 2},
 	} {
 		var out, errb bytes.Buffer
 		if got := Main(c.args, &out, &errb); got != c.want {

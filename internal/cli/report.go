@@ -7,12 +7,30 @@ import (
 )
 
 type reportCmd struct {
-	Dir string `arg:"" placeholder:"DIR" help:"Output folder of 'schedlab run', 'sweep' or 'reproduce' (--out DIR; for reproduce, DIR or DIR/<paper>)."`
+	Dirs []string `arg:"" placeholder:"DIR" help:"Output folder of 'schedlab run', 'sweep' or 'reproduce' (--out DIR; for reproduce, DIR or DIR/<paper>); or two or more run folders of one trace to compare (with --out FILE)."`
+	Out  string   `placeholder:"FILE" help:"The comparison page of two or more run folders, a name ending in .html (required with them; only with them)."`
 }
 
-// Run writes DIR/report.html.
+// Run writes DIR/report.html, or with several run folders the
+// comparison page --out.
 func (c *reportCmd) Run(g *globals) error {
-	outs, err := htmlreport.Write(c.Dir)
+	switch {
+	case len(c.Dirs) == 1 && c.Out != "":
+		return usageError{fmt.Errorf("--out is only for a comparison of two or more run folders (one folder's page is DIR/report.html)")}
+	case len(c.Dirs) > htmlreport.MaxCompareRuns:
+		return usageError{fmt.Errorf("%d folders: a comparison takes at most %d runs", len(c.Dirs), htmlreport.MaxCompareRuns)}
+	case len(c.Dirs) > 1 && c.Out == "":
+		return usageError{fmt.Errorf("two or more run folders make one comparison page: say where with --out FILE (e.g. --out compare.html)")}
+	case len(c.Dirs) > 1 && !htmlreport.IsHTMLName(c.Out):
+		return usageError{fmt.Errorf("--out %s: the comparison page's name must end in .html", c.Out)}
+	case len(c.Dirs) > 1:
+		if err := htmlreport.Compare(c.Dirs, c.Out); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stdout, "wrote %s\n", c.Out)
+		return nil
+	}
+	outs, err := htmlreport.Write(c.Dirs[0])
 	for _, out := range outs {
 		fmt.Fprintf(g.stdout, "wrote %s\n", out)
 	}

@@ -107,6 +107,12 @@ type selfCheck struct {
 		W, H              float64
 		Color, Want       string
 	} `json:"samples"`
+	Runs        int  `json:"runs"`
+	Synced      bool `json:"synced"`
+	DiffSamples []struct {
+		Run, Job   int
+		Wait, Resp float64
+	} `json:"diffSamples"`
 }
 
 // The page of a small run loads in headless Chromium with no error, draws
@@ -201,12 +207,18 @@ func load(t *testing.T, bin, page string, charts ...string) selfCheck {
 // (docs/report.md shows them), or a temporary folder.
 func screenshot(t *testing.T, bin, page, name string) {
 	t.Helper()
+	screenshotSized(t, bin, page, name, "1200,1800")
+}
+
+// screenshotSized is screenshot with a window size "width,height".
+func screenshotSized(t *testing.T, bin, page, name, size string) {
+	t.Helper()
 	shots := os.Getenv("SCHEDLAB_REPORT_SCREENSHOTS")
 	if shots == "" {
 		shots = t.TempDir()
 	}
 	png := filepath.Join(shots, name)
-	headless(t, bin, page, "--window-size=1200,1800", "--screenshot="+png)
+	headless(t, bin, page, "--window-size="+size, "--screenshot="+png)
 	if st, err := os.Stat(png); err != nil || st.Size() < 10000 {
 		t.Errorf("screenshot %s: %v", png, err)
 	}
@@ -249,4 +261,44 @@ func TestBrowserReproReport(t *testing.T) {
 	}
 	load(t, bin, page, "fig-fig03")
 	screenshot(t, bin, page, "report-reproduction.png")
+}
+
+// The comparison page of three runs loads with no error, draws one Gantt
+// chart per run, the overlaid utilization and queue and one histogram of
+// differences per run after the first; differences read back through the
+// page's data match the jobs.csv files; zooming one Gantt chart moves the
+// others.
+func TestBrowserCompareReport(t *testing.T) {
+	bin := browser(t)
+	dirs := tinyRuns(t, "easy", "fcfs", "conservative")
+	page := filepath.Join(t.TempDir(), "compare.html")
+	if err := Compare(dirs, page); err != nil {
+		t.Fatal(err)
+	}
+	sc := load(t, bin, page, "gantt-0", "gantt-1", "gantt-2", "util", "queue", "diff-1", "diff-2")
+	if sc.Runs != 3 || sc.Jobs != 40 {
+		t.Errorf("page: %d runs, %d jobs; want 3 and 40", sc.Runs, sc.Jobs)
+	}
+	if !sc.Synced {
+		t.Error("zooming the first Gantt chart did not move the others to the same time axis")
+	}
+	if len(sc.DiffSamples) != 6 {
+		t.Fatalf("%d difference samples, want 3 per run after the first", len(sc.DiffSamples))
+	}
+	w0, r0, _ := csvJobs(t, dirs[0])
+	for _, s := range sc.DiffSamples {
+		wr, rr, _ := csvJobs(t, dirs[s.Run])
+		key := strconv.Itoa(s.Job)
+		if _, ok := wr[key]; !ok {
+			t.Errorf("sample %+v: no job %s", s, key)
+			continue
+		}
+		if s.Wait != wr[key]-w0[key] || s.Resp != rr[key]-r0[key] {
+			t.Errorf("sample %+v: jobs.csv files give wait %v, response %v", s, wr[key]-w0[key], rr[key]-r0[key])
+		}
+	}
+	if len(sc.Samples) != 1 || sc.Samples[0].Color != sc.Samples[0].Want {
+		t.Errorf("Gantt sample %+v: colour at the centre is not its start reason's", sc.Samples)
+	}
+	screenshotSized(t, bin, page, "report-compare.png", "1200,3300")
 }

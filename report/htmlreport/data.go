@@ -87,8 +87,15 @@ const timeBins = 800
 // weight over a span: the partial bins at both ends directly, the full
 // bins between through a difference array, so the cost is O(jobs + bins).
 func overTime(j *runJobs, procs int) (util, queue series) {
+	t0, t1 := timeSpan(j)
+	return overTimeIn(j, procs, t0, t1)
+}
+
+// timeSpan is the first submission and the last finish of j ([0, 1] for
+// no jobs).
+func timeSpan(j *runJobs) (t0, t1 float64) {
 	n := len(j.id)
-	t0, t1 := math.Inf(1), math.Inf(-1)
+	t0, t1 = math.Inf(1), math.Inf(-1)
 	for i := 0; i < n; i++ {
 		t0 = math.Min(t0, j.submit[i])
 		t1 = math.Max(t1, j.finish[i])
@@ -96,6 +103,14 @@ func overTime(j *runJobs, procs int) (util, queue series) {
 	if n == 0 {
 		t0, t1 = 0, 1
 	}
+	return t0, t1
+}
+
+// overTimeIn is overTime over the bins of the span [t0, t1], which must
+// hold every job's submission and finish (the runs of a comparison share
+// one span, so their series overlay bin by bin).
+func overTimeIn(j *runJobs, procs int, t0, t1 float64) (util, queue series) {
+	n := len(j.id)
 	w := (t1 - t0) / timeBins
 	if w <= 0 {
 		w = 1

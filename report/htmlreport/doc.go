@@ -22,19 +22,30 @@
 // embedded as data URLs in <img> elements, so a figure cannot run a
 // script). Write on DIR itself writes one page per paper folder.
 //
+// Compare sets two to MaxCompareRuns run folders of one trace side by
+// side on one page (written where the caller says): the summaries in one
+// table, one column per run; per job, matched by job id, the difference
+// of wait and of response of every run against the first, with the
+// counts of jobs helped, hurt and unchanged, a histogram and the jobs
+// helped and hurt most; one Gantt chart per run on a shared, synchronised
+// time axis; utilization and queue overlaid. Runs of different traces
+// (the base name of run.trace, or the job ids and submission times) are
+// refused.
+//
 // Promises:
-//   - Write builds the whole page in memory and then writes it
-//     atomically: on any error nothing is written (an older report.html is
-//     left as it was);
+//   - Write and Compare build the whole page in memory and then write it
+//     atomically: on any error nothing is written (an older page is left
+//     as it was);
 //   - errors name the file and, for CSV content, the line and column;
-//   - the same folder gives a byte-identical page (no time stamps, no map
+//   - the same folder (or folders) gives a byte-identical page (no time stamps, no map
 //     order, no machine dependence);
 //   - the job data is embedded columnar (little-endian typed arrays in
 //     base64, integers as Int32 when every value fits): about 40 bytes
 //     per job plus 12 per CPU interval, so a 200,000-job trace gives a
 //     page of roughly 10-15 MB;
-//   - input sizes are bounded: at most MaxJobs rows in jobs.csv, CPU ids
-//     as validate.ParseResources bounds them, and summary.json at most
+//   - input sizes are bounded: at most MaxJobs rows in jobs.csv (in all
+//     the runs of a comparison together), CPU ids as
+//     validate.ParseResources bounds them, summary.json at most
 //     MaxSummaryBytes, the tables of sweeps and reproductions at most
 //     MaxTableRows rows, a figure at most MaxFigureBytes.
 //

@@ -171,6 +171,7 @@ type pageView struct {
 	Data    template.JS
 	Sweep   *sweepPage
 	Repro   *reproPage
+	Compare *comparePage
 }
 
 func (p *reproPage) render(w io.Writer) error {
@@ -188,6 +189,16 @@ func (p *sweepPage) render(w io.Writer) error {
 }
 
 func (p *runPage) render(w io.Writer) error {
+	data, err := json.Marshal(p.data()) // escapes <, > and &: safe inside <script>
+	if err != nil {
+		return err
+	}
+	return pageTmpl.Execute(w, pageView{Kind: "run", Title: p.Title, Summary: p.Summary,
+		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
+}
+
+// data is the embedded data of a run.
+func (p *runPage) data() runData {
 	j := p.jobs
 	d := runData{Kind: "run", Jobs: len(j.id), Procs: p.procs, Tau: p.tau, Header: j.header,
 		ID: numCol(j.id), Submit: numCol(j.submit), NProcs: numCol(j.procs), Req: numCol(j.req),
@@ -199,10 +210,5 @@ func (p *runPage) render(w io.Writer) error {
 	d.Util, d.Queue = overTime(j, p.procs)
 	d.Wait, d.Bsld = distributions(j, p.tau)
 	d.Reasons = []string{"immediate", "backfilled", "reserved"}
-	data, err := json.Marshal(d) // escapes <, > and &: safe inside <script>
-	if err != nil {
-		return err
-	}
-	return pageTmpl.Execute(w, pageView{Kind: "run", Title: p.Title, Summary: p.Summary,
-		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
+	return d
 }

@@ -151,6 +151,12 @@ func formatNumber(s string) string {
 // readJobs reads jobs.csv into columns. Errors have the form
 // "path:line: column c: problem".
 func readJobs(path string) (*runJobs, error) {
+	return readJobsMax(path, MaxJobs, "the report's limit")
+}
+
+// readJobsMax is readJobs with a limit on the rows; why says where the
+// limit comes from in the error.
+func readJobsMax(path string, limit int, why string) (*runJobs, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -202,8 +208,8 @@ func readJobs(path string) (*runJobs, error) {
 		if err != nil {
 			return nil, csvErr(path, err)
 		}
-		if n >= MaxJobs {
-			return nil, fmt.Errorf("%s: more than %d jobs (the report's limit)", path, MaxJobs)
+		if n >= limit {
+			return nil, fmt.Errorf("%s: more than %d jobs (%s)", path, limit, why)
 		}
 		cellErr := func(col, what string) error {
 			line, _ := cr.FieldPos(at[col])
@@ -268,13 +274,18 @@ func csvErr(path string, err error) error {
 
 // readRun reads a run folder.
 func readRun(dir string) (*runPage, error) {
+	return readRunMax(dir, MaxJobs, "the report's limit")
+}
+
+// readRunMax is readRun with a limit on the rows of jobs.csv.
+func readRunMax(dir string, limit int, why string) (*runPage, error) {
 	sumPath := filepath.Join(dir, "summary.json")
 	rows, nums, err := readSummary(sumPath)
 	if err != nil {
 		return nil, err
 	}
 	jobsPath := filepath.Join(dir, "jobs.csv")
-	j, err := readJobs(jobsPath)
+	j, err := readJobsMax(jobsPath, limit, why)
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +318,7 @@ func readRun(dir string) (*runPage, error) {
 	if tr, po := get("run.trace"), get("run.policy"); tr != "" && po != "" {
 		title = tr + " · " + po
 	}
-	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau}, nil
+	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get("run.trace"), policy: get("run.policy")}, nil
 }
 
 // runPage is what the template of a run needs.
@@ -317,4 +328,6 @@ type runPage struct {
 	jobs    *runJobs
 	procs   int
 	tau     float64
+	trace   string // run.trace of summary.json ("" when absent)
+	policy  string // run.policy of summary.json ("" when absent)
 }

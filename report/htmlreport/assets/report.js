@@ -90,6 +90,26 @@
     ctx.stroke();
   }
 
+  // multiLine draws several binned series on the same bins as steps,
+  // one colour each.
+  function multiLine(cv, ss, title, ylabel, colors, ymaxMin) {
+    var n = ss[0].y.length, w = ss[0].w, ymax = ymaxMin;
+    ss.forEach(function (s) { for (var i = 0; i < n; i++) ymax = Math.max(ymax, s.y[i]); });
+    var u = timeUnit(n * w), x1 = n * w / u[0];
+    var g = frame(cv, 0, x1, 0, ymax, "time since the first submission (" + u[1] + ")", ylabel);
+    var ctx = cv.getContext("2d");
+    ctx.fillText(title, g.L + 4 + ctx.measureText(title).width, 10);
+    ss.forEach(function (s, r) {
+      ctx.strokeStyle = colors[r % colors.length]; ctx.lineWidth = 1.5; ctx.beginPath();
+      for (var i = 0; i < n; i++) {
+        var xa = g.X(i * w / u[0]), xb = g.X((i + 1) * w / u[0]), y = g.Y(s.y[i]);
+        if (i === 0) ctx.moveTo(xa, y); else ctx.lineTo(xa, y);
+        ctx.lineTo(xb, y);
+      }
+      ctx.stroke();
+    });
+  }
+
   // barChart draws a histogram.
   function barChart(cv, h, color) {
     var n = h.counts.length, ymax = 1;
@@ -113,24 +133,25 @@
     return n;
   }
 
-  var D = JSON.parse(document.getElementById("data").textContent);
-  var check = { errors: errors, charts: {} };
-
-  if (D.kind === "run") {
-    var n = D.jobs, id = decode(D.id), sub = decode(D.submit), np = decode(D.nprocs), req = decode(D.req);
-    var st = decode(D.start), fin = decode(D.finish), off = decode(D.ivoff), lo = decode(D.ivlo), hi = decode(D.ivhi);
-    var text = D.text.map(function (t) { return { name: t.name, values: t.values, index: decode(t.index) }; });
+  // gantt draws the schedule of run data R on canvas cv: one rectangle
+  // per job and interval of allocated_resources, coloured by start
+  // reason, with hover, zoom and pan. full is the view of a reset
+  // ({t0, t1, c0, c1}, times in seconds); onTime(v), when given, is told
+  // of every change of the time axis by the user (the comparison page
+  // moves its other charts with it).
+  function gantt(R, cv, legend, tip, full, onTime) {
+    var n = R.jobs, id = decode(R.id), sub = decode(R.submit), np = decode(R.nprocs), req = decode(R.req);
+    var st = decode(R.start), fin = decode(R.finish), off = decode(R.ivoff), lo = decode(R.ivlo), hi = decode(R.ivhi);
+    var text = R.text.map(function (t) { return { name: t.name, values: t.values, index: decode(t.index) }; });
     var nr = lo.length, rjob = new Int32Array(nr), grp = new Uint8Array(n);
     var reasonCol = null;
     text.forEach(function (t) { if (t.name === "start_reason") reasonCol = t; });
-    var groupOf = reasonCol ? reasonCol.values.map(function (v) { var k = D.reasons.indexOf(v); return k < 0 ? 3 : k; }) : [];
-    var tmin = Infinity, tmax = -Infinity, j, k;
+    var groupOf = reasonCol ? reasonCol.values.map(function (v) { var k = R.reasons.indexOf(v); return k < 0 ? 3 : k; }) : [];
+    var j, k;
     for (j = 0; j < n; j++) {
       for (k = off[j]; k < off[j + 1]; k++) rjob[k] = j;
       grp[j] = reasonCol ? groupOf[reasonCol.index[j]] : 3;
-      tmin = Math.min(tmin, sub[j]); tmax = Math.max(tmax, fin[j]);
     }
-    if (!(tmax > tmin)) { tmin = isFinite(tmin) ? tmin : 0; tmax = tmin + 1; }
     // Rectangles by colour group, so each group is one fillStyle.
     var groups = [[], [], [], []];
     for (k = 0; k < nr; k++) groups[grp[rjob[k]]].push(k);
@@ -161,15 +182,14 @@
       for (var i = 0; i < text.length; i++) if (text[i].name === name) return text[i].values[text[i].index[j]];
       return "";
     };
-    var rowText = function (j) { return D.header.map(function (h) { return h + ": " + cell(j, h); }).join("\n"); };
+    var rowText = function (j) { return R.header.map(function (h) { return h + ": " + cell(j, h); }).join("\n"); };
 
-    var cv = document.getElementById("gantt"), ctx = cv.getContext("2d");
-    var P = Math.max(D.procs, 1), tu = timeUnit(tmax - tmin);
-    var full = { t0: tmin, t1: tmax, c0: 0, c1: P }, v = Object.assign({}, full), geo = null;
-    var legend = document.getElementById("gantt-legend");
+    var ctx = cv.getContext("2d");
+    var tmin = full.t0, tu = timeUnit(full.t1 - full.t0);
+    var v = Object.assign({}, full), geo = null;
     var perGroup = [0, 0, 0, 0];
     for (j = 0; j < n; j++) perGroup[grp[j]]++;
-    D.reasons.concat(["other"]).forEach(function (r, i) {
+    R.reasons.concat(["other"]).forEach(function (r, i) {
       if (i === 3 && perGroup[3] === 0) return;
       var s = document.createElement("span"), b = document.createElement("i");
       b.style.background = PALETTE[i]; s.appendChild(b); s.appendChild(document.createTextNode(r + " (" + perGroup[i] + " jobs)"));
@@ -208,6 +228,7 @@
       pending = true;
       requestAnimationFrame(function () { pending = false; drawGantt(); });
     };
+    var moved = function () { redraw(); if (onTime) onTime(v); };
     var pos = function (e) {
       var r = cv.getBoundingClientRect();
       return { x: (e.clientX - r.left) * cv.width / r.width, y: (e.clientY - r.top) * cv.height / r.height };
@@ -224,9 +245,9 @@
         var b = (t - v.t0) / (v.t1 - v.t0);
         v.t0 = t - b * tspan; v.t1 = v.t0 + tspan;
       }
-      redraw();
+      moved();
     }, { passive: false });
-    var drag = null, tip = document.getElementById("tip");
+    var drag = null;
     cv.addEventListener("mousedown", function (e) { drag = { p: pos(e), v: Object.assign({}, v) }; cv.style.cursor = "grabbing"; });
     window.addEventListener("mouseup", function () { drag = null; cv.style.cursor = ""; });
     var hit = function (p) {
@@ -242,7 +263,7 @@
       if (drag) {
         var dt = (p.x - drag.p.x) / geo.sx, dc = (p.y - drag.p.y) / geo.sy;
         v.t0 = drag.v.t0 - dt; v.t1 = drag.v.t1 - dt; v.c0 = drag.v.c0 - dc; v.c1 = drag.v.c1 - dc;
-        tip.hidden = true; redraw(); return;
+        tip.hidden = true; moved(); return;
       }
       var j = hit(p);
       if (j < 0) { tip.hidden = true; return; }
@@ -250,10 +271,44 @@
       tip.style.left = Math.min(e.offsetX + 14, cv.clientWidth - 300) + "px"; tip.style.top = (e.offsetY + 14) + "px";
     });
     cv.addEventListener("mouseleave", function () { tip.hidden = true; });
-    var reset = function () { v = Object.assign({}, full); redraw(); };
-    cv.addEventListener("dblclick", reset);
-    document.getElementById("gantt-reset").addEventListener("click", reset);
     drawGantt();
+
+    var G = {
+      jobs: n, rects: nr, row: rowText,
+      rect: function (k) { var j = rjob[k]; return { job: id[j], cpuLo: lo[k], cpuHi: hi[k], start: st[j], finish: fin[j], group: grp[j] }; },
+      reset: function () { v = Object.assign({}, full); redraw(); },
+      setTime: function (t0, t1) { v.t0 = t0; v.t1 = t1; redraw(); },
+      view: function () { return Object.assign({}, v); },
+      // sample reads rectangle k back from the data, with the colour drawn
+      // at its centre in the current view (for the self-check).
+      sample: function (k) {
+        var r = G.rect(k), q = rectGeo(k, geo);
+        var px = ctx.getImageData(Math.floor(q.x + q.w / 2), Math.floor(q.y + q.h / 2), 1, 1).data;
+        var want = PALETTE[r.group], got = "#" + [px[0], px[1], px[2]].map(function (c) { return (c < 16 ? "0" : "") + c.toString(16); }).join("").toUpperCase();
+        r.index = k; r.w = q.w; r.h = q.h; r.color = got; r.want = want;
+        return r;
+      }
+    };
+    return G;
+  }
+
+  // spanOf is the first submission and last finish of run data R.
+  function spanOf(R) {
+    var sub = decode(R.submit), fin = decode(R.finish), t0 = Infinity, t1 = -Infinity;
+    for (var j = 0; j < R.jobs; j++) { t0 = Math.min(t0, sub[j]); t1 = Math.max(t1, fin[j]); }
+    if (!(t1 > t0)) { t0 = isFinite(t0) ? t0 : 0; t1 = t0 + 1; }
+    return [t0, t1];
+  }
+
+  var D = JSON.parse(document.getElementById("data").textContent);
+  var check = { errors: errors, charts: {} };
+
+  if (D.kind === "run") {
+    var sp = spanOf(D);
+    var G = gantt(D, document.getElementById("gantt"), document.getElementById("gantt-legend"), document.getElementById("tip"),
+      { t0: sp[0], t1: sp[1], c0: 0, c1: Math.max(D.procs, 1) });
+    document.getElementById("gantt").addEventListener("dblclick", G.reset);
+    document.getElementById("gantt-reset").addEventListener("click", G.reset);
 
     lineChart(document.getElementById("util"), D.util, "utilization (busy CPUs / " + D.procs + ")", "utilization", "#0072B2", 1);
     lineChart(document.getElementById("queue"), D.queue, "queue length (jobs submitted, not started; mean per bin)", "jobs waiting", "#D55E00", 1);
@@ -262,21 +317,61 @@
 
     // Self-check for the browser test: a few rectangles read back from the
     // data, with the colour drawn at their centre in the full view.
-    window.schedlabReport = {
-      jobs: n, rects: nr, row: rowText,
-      rect: function (k) { var j = rjob[k]; return { job: id[j], cpuLo: lo[k], cpuHi: hi[k], start: st[j], finish: fin[j], group: grp[j] }; }
-    };
-    var samples = [];
-    [0, Math.floor(nr / 2), nr - 1].forEach(function (k) {
-      if (k < 0 || k >= nr) return;
-      var r = window.schedlabReport.rect(k), q = rectGeo(k, geo);
-      var px = ctx.getImageData(Math.floor(q.x + q.w / 2), Math.floor(q.y + q.h / 2), 1, 1).data;
-      var want = PALETTE[r.group], got = "#" + [px[0], px[1], px[2]].map(function (c) { return (c < 16 ? "0" : "") + c.toString(16); }).join("").toUpperCase();
-      r.index = k; r.w = q.w; r.h = q.h; r.color = got; r.want = want;
-      samples.push(r);
-    });
-    check.jobs = n; check.rects = nr; check.samples = samples;
+    window.schedlabReport = G;
+    var nr = G.rects, samples = [];
+    [0, Math.floor(nr / 2), nr - 1].forEach(function (k) { if (k >= 0 && k < nr) samples.push(G.sample(k)); });
+    check.jobs = G.jobs; check.rects = nr; check.samples = samples;
     ["gantt", "util", "queue", "wait", "bsld"].forEach(function (c) { check.charts[c] = inked(document.getElementById(c)); });
+  }
+  if (D.kind === "comparison") {
+    var RUNCOL = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999"];
+    var procs = 1;
+    D.runs.forEach(function (R) { procs = Math.max(procs, R.procs); });
+    var charts = [];
+    var follow = function (from) {
+      return function (v) { charts.forEach(function (c, i) { if (i !== from) c.setTime(v.t0, v.t1); }); };
+    };
+    D.runs.forEach(function (R, i) {
+      charts.push(gantt(R, document.getElementById("gantt-" + i), document.getElementById("gantt-legend-" + i), document.getElementById("tip-" + i),
+        { t0: D.t0, t1: D.t1, c0: 0, c1: Math.max(R.procs, 1) }, follow(i)));
+    });
+    var resetAll = function () { charts.forEach(function (c) { c.reset(); }); };
+    D.runs.forEach(function (R, i) { document.getElementById("gantt-" + i).addEventListener("dblclick", resetAll); });
+    document.getElementById("gantt-reset").addEventListener("click", resetAll);
+    var legend = document.getElementById("runs-legend");
+    D.names.forEach(function (name, i) {
+      var s = document.createElement("span"), b = document.createElement("i");
+      b.style.background = RUNCOL[i % RUNCOL.length]; s.appendChild(b); s.appendChild(document.createTextNode(name));
+      legend.appendChild(s);
+    });
+    multiLine(document.getElementById("util"), D.runs.map(function (R) { return R.util; }), "utilization (busy CPUs / machine size)", "utilization", RUNCOL, 1);
+    multiLine(document.getElementById("queue"), D.runs.map(function (R) { return R.queue; }), "queue length (jobs submitted, not started; mean per bin)", "jobs waiting", RUNCOL, 1);
+    D.diffs.forEach(function (d) { barChart(document.getElementById("diff-" + d.run), d.hist, "#CC79A7"); });
+
+    // Self-check: the per-job differences read back through the page's
+    // data for a few jobs, and every chart drawn.
+    var ids = decode(D.ids), waits = D.diffs.map(function (d) { return decode(d.wait); }), resps = D.diffs.map(function (d) { return decode(d.resp); });
+    window.schedlabReport = {
+      charts: charts,
+      diff: function (r, k) { return { run: D.diffs[r].run, job: ids[k], wait: waits[r][k], resp: resps[r][k] }; }
+    };
+    var dsamples = [];
+    D.diffs.forEach(function (d, r) {
+      [0, Math.floor(ids.length / 2), ids.length - 1].forEach(function (k) { if (k >= 0) dsamples.push(window.schedlabReport.diff(r, k)); });
+    });
+    check.jobs = ids.length; check.runs = D.runs.length; check.diffSamples = dsamples;
+    check.rects = charts[0].rects;
+    check.samples = charts[0].rects > 0 ? [charts[0].sample(0)] : [];
+    // Synchronised zoom: zoom the first chart and read the others' views.
+    var cv0 = document.getElementById("gantt-0"), r0 = cv0.getBoundingClientRect();
+    cv0.dispatchEvent(new WheelEvent("wheel", { deltaY: -300, clientX: r0.left + r0.width / 2, clientY: r0.top + r0.height / 2, cancelable: true }));
+    check.synced = charts.every(function (c) { var a = c.view(), b = charts[0].view(); return a.t0 === b.t0 && a.t1 === b.t1; }) &&
+      charts[0].view().t1 - charts[0].view().t0 < D.t1 - D.t0;
+    resetAll();
+    D.runs.forEach(function (R, i) { check.charts["gantt-" + i] = inked(document.getElementById("gantt-" + i)); });
+    check.charts.util = inked(document.getElementById("util"));
+    check.charts.queue = inked(document.getElementById("queue"));
+    D.diffs.forEach(function (d) { check.charts["diff-" + d.run] = inked(document.getElementById("diff-" + d.run)); });
   }
   if (D.kind === "sweep") {
     var sels = Array.prototype.slice.call(document.querySelectorAll("#filters select"));
