@@ -3,11 +3,11 @@ package workload
 import (
 	"compress/gzip"
 	"fmt"
-	"github.com/schedlab/schedlab/internal/atomicfile"
 	"io"
 	"math"
 	"strings"
 
+	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 

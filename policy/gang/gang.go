@@ -3,10 +3,10 @@ package gang
 import (
 	"cmp"
 	"fmt"
-	"github.com/schedlab/schedlab/internal/choose"
 	"math/rand/v2"
 	"slices"
 
+	"github.com/schedlab/schedlab/internal/choose"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy"
 )
