@@ -82,6 +82,8 @@ func TestEveryFlag(t *testing.T) {
 		"sweep --workers": {[]string{"sweep", sc, "--workers=-1"}, 2, "--workers -1: must not be negative"},
 		"sweep --list":    {[]string{"sweep", sc, "--list", "--out", dir}, 2, "--list runs nothing"},
 		"sweep --records": {[]string{"sweep", sc, "--list", "--records"}, 2, "--list runs nothing"},
+		"sweep --shard":   {[]string{"sweep", sc, "--shard", "3/3"}, 2, "--shard shard 3 of 3: want 0 <= I < N"},
+		"sweep --shards":  {[]string{"sweep", sc, "--shards", "3"}, 2, "--shards 3: which shard?"},
 
 		"trace info --procs":   {[]string{"trace", "info", tr, "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
 		"trace info --clamp":   {[]string{"trace", "info", tr, "--clamp=perhaps"}, 2, "--clamp"},
