@@ -360,7 +360,7 @@ func (e *MissingError) Error() string {
 			}
 			s = append(s, strconv.Itoa(x))
 		}
-		fmt.Fprintf(&b, "; run shard(s) %s of %d again, then merge", strings.Join(s, ", "), e.Shards)
+		fmt.Fprintf(&b, "; run shard(s) %s of %d (again), then merge", strings.Join(s, ", "), e.Shards)
 	}
 	return b.String()
 }

@@ -102,6 +102,7 @@ type cliSpec struct {
 	Reproduce reproduceCmd `cmd:"" help:"Re-run a paper's experiments and set our numbers beside the published ones."`
 	Run       runCmd       `cmd:"" help:"Simulate an SWF trace on one cluster under a queue policy."`
 	Sweep     sweepCmd     `cmd:"" help:"Run a scenario file: every point of its sweep, with replications, confidence intervals and paired comparisons."`
+	Merge     mergeCmd     `cmd:"" help:"Merge the shards of a sweep (sweep --shard) into the files the unsharded sweep writes, byte for byte; names any missing unit."`
 	Report    reportCmd    `cmd:"" help:"Write DIR/report.html: one self-contained page (summary, Gantt chart, utilization, distributions) for an output folder."`
 	Trace     traceCmd     `cmd:"" help:"Inspect SWF traces."`
 	Fit       fitCmd       `cmd:"" help:"Fit JRB rank coefficients to a trace: runtime on CPUs and memory per CPU by least squares, linear and log10 (al-najjar-2019 Tables 2-9)."`

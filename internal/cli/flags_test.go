@@ -85,6 +85,8 @@ func TestEveryFlag(t *testing.T) {
 		"sweep --shard":   {[]string{"sweep", sc, "--shard", "3/3"}, 2, "--shard shard 3 of 3: want 0 <= I < N"},
 		"sweep --shards":  {[]string{"sweep", sc, "--shards", "3"}, 2, "--shards 3: which shard?"},
 
+		"merge --wait": {[]string{"merge", dir, "--wait=-1s"}, 2, "--wait -1s: want 0 (no wait) up to 8784h0m0s"},
+
 		"trace info --procs":   {[]string{"trace", "info", tr, "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
 		"trace info --clamp":   {[]string{"trace", "info", tr, "--clamp=perhaps"}, 2, "--clamp"},
 		"trace repeat --times": {[]string{"trace", "repeat", tr, "--times", "0", "--out", filepath.Join(dir, "r.swf")}, 2, "--times 0: want 1..10000"},
