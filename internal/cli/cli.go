@@ -21,6 +21,7 @@ import (
 
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/internal/atomicfile"
+	"github.com/schedlab/schedlab/internal/cluster"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/rank"
@@ -321,6 +322,9 @@ func vars() kong.Vars {
 		}
 	}
 	return kong.Vars{
+		"k8s_image":        cluster.DefaultImage,
+		"k8s_volume":       cluster.DefaultVolume,
+		"k8s_mount":        cluster.DataMount,
 		"hetero_only":      strings.Join(heteroOnly, ", "),
 		"deadline_rules":   strings.Join(workload.DeadlineBases(), ","),
 		"tie_rules":        strings.Join(schedule.TieRules(), ","),

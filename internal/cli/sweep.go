@@ -24,7 +24,13 @@ type sweepCmd struct {
 	Records bool   `help:"Also write every replication's per-job records to DIR/records/ (jobs.csv columns plus kind and sites; hetero: machine, speed, bm_est, deadline, and a .platform.csv beside each file)."`
 
 	Shard  string `placeholder:"I/N" group:"shards" help:"Run only shard I of N (0 <= I < N): the work units (point x replication, numbered in point order) u with u mod N = I, each written to DIR/shards/units/; no summary ('schedlab merge DIR' writes it when every shard is done). Default in a Slurm array task: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT (docs/cluster.md)."`
-	Shards int    `placeholder:"N" group:"shards" help:"Number of shards: with I from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (then SLURM_ARRAY_TASK_COUNT is not used)."`
+	Shards int    `placeholder:"N" group:"shards" help:"Number of shards: with --emit, or with I from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (then SLURM_ARRAY_TASK_COUNT is not used)."`
+
+	Emit        string `placeholder:"slurm|k8s" group:"cluster" help:"Run nothing; print what runs the sweep as --shards N shards on a cluster, then merges them: slurm, a bash script that submits a Slurm job array and a merge job that depends on it; k8s, a Kubernetes manifest: the scenario as a ConfigMap, an Indexed Job of the shards and a merge Job (docs/cluster.md)."`
+	Name        string `placeholder:"NAME" group:"cluster" help:"--emit: the job name (default schedlab-<scenario file name>)."`
+	Image       string `default:"${k8s_image}" group:"cluster" help:"--emit k8s: the container image; schedlab on its PATH (default ${k8s_image})."`
+	Volume      string `default:"${k8s_volume}" group:"cluster" help:"--emit k8s: the PersistentVolumeClaim mounted at ${k8s_mount}, the containers' working folder: --out and relative trace paths are on it (default ${k8s_volume})."`
+	Parallelism int    `placeholder:"P" group:"cluster" help:"--emit k8s: how many shards run at once (default: all)."`
 }
 
 // Environment variables that give a shard its number (sweepCmd.shard).
@@ -111,13 +117,16 @@ func (c *sweepCmd) Run(g *globals) error {
 	if c.Workers < 0 {
 		return usageError{fmt.Errorf("--workers %d: must not be negative (0 = the scenario's workers, else all cores)", c.Workers)}
 	}
+	if err := c.checkEmit(); err != nil {
+		return err
+	}
 	if c.List && (c.Out != "" || c.Records || c.Shard != "" || c.Shards != 0) {
 		return usageError{fmt.Errorf("--list runs nothing and writes nothing: --out, --records, --shard and --shards do not go with it")}
 	}
 	var sh experiment.Shard
 	var from string
 	sharded := false
-	if !c.List {
+	if !c.List && c.Emit == "" {
 		var err error
 		if sh, from, sharded, err = c.shard(os.Getenv); err != nil {
 			return err
@@ -149,6 +158,9 @@ func (c *sweepCmd) Run(g *globals) error {
 	workers := c.Workers
 	if workers == 0 {
 		workers = points[0].Scenario.Workers
+	}
+	if c.Emit != "" {
+		return c.emit(g, points, data, out, workers)
 	}
 	if sharded {
 		return c.runShard(g, sh, from, points, data, out, workers)
