@@ -35,9 +35,27 @@ func (c *mergeCmd) Run(g *globals) error {
 	if err := checkOutDir(c.Dir); err != nil {
 		return err
 	}
-	m, points, err := experiment.OpenShards(c.Dir)
-	if err != nil {
-		return err
+	// With --wait, the merge may start before the first shard has
+	// written the folder's manifest (a Kubernetes merge Job starts with
+	// the shards).
+	deadline := time.Now().Add(c.Wait)
+	var m experiment.Manifest
+	var points []scenario.Point
+	for said := false; ; {
+		var err error
+		m, points, err = experiment.OpenShards(c.Dir)
+		if errors.Is(err, experiment.ErrNoShards) && time.Now().Before(deadline) {
+			if !said {
+				fmt.Fprintf(g.stderr, "schedlab: %s holds no shards yet; waiting up to %s for the first\n", c.Dir, c.Wait)
+				said = true
+			}
+			time.Sleep(min(mergePoll(c.Wait), time.Until(deadline)))
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		break
 	}
 	copyName := filepath.Join(experiment.ShardsDir(c.Dir), "scenario.yaml") + " (a copy of " + m.Scenario + ")"
 	if c.Scenario != "" {
@@ -55,7 +73,6 @@ func (c *mergeCmd) Run(g *globals) error {
 			return err
 		}
 	}
-	deadline := time.Now().Add(c.Wait)
 	waiting := false
 	for {
 		res, err := experiment.Merge(points, c.Dir, m.Shards)

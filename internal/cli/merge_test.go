@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/scenario"
@@ -308,11 +309,29 @@ func TestMergeWait(t *testing.T) {
 	done := make(chan string)
 	go func() {
 		var o, e bytes.Buffer
-		Main([]string{"merge", out, "--wait", "1m"}, &o, &e)
+		Main([]string{"merge", out, "--wait", "10s"}, &o, &e)
 		done <- o.String() + e.String()
 	}()
 	run(t, 0, "sweep", sc, "--shard", "1/2", "--out", out)
 	if s := <-done; !strings.Contains(s, "wrote "+filepath.Join(out, "summary.csv")) {
-		t.Errorf("merge --wait 1m: %s", s)
+		t.Errorf("merge --wait 10s: %s", s)
+	}
+
+	// Started before any shard (a Kubernetes merge Job), it waits for the
+	// folder too.
+	out = filepath.Join(dir, "later")
+	go func() {
+		var o, e bytes.Buffer
+		Main([]string{"merge", out, "--wait", "10s"}, &o, &e)
+		done <- o.String() + e.String()
+	}()
+	time.Sleep(100 * time.Millisecond)
+	run(t, 0, "sweep", sc, "--shard", "0/1", "--out", out)
+	if s := <-done; !strings.Contains(s, "holds no shards yet; waiting up to 10s for the first") || !strings.Contains(s, "wrote "+filepath.Join(out, "summary.csv")) {
+		t.Errorf("merge --wait 10s before the shards: %s", s)
+	}
+	_, stderr = run(t, 1, "merge", filepath.Join(dir, "never"), "--wait", "200ms")
+	if !strings.Contains(stderr, "no sharded sweep here") {
+		t.Errorf("merge --wait of a folder no shard writes: %s", stderr)
 	}
 }

@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -58,5 +62,29 @@ func TestShardFromEnvironment(t *testing.T) {
 		if ok && sh.Check() != nil {
 			t.Errorf("%s: %v out of range", c.name, sh)
 		}
+	}
+}
+
+// An interrupted shard removes the temporary files of its own units
+// only: the other shards writing into the folder keep theirs.
+func TestInterruptedShardKeepsOthersTemps(t *testing.T) {
+	dir := t.TempDir()
+	g := &globals{stdout: io.Discard, stderr: io.Discard}
+	ours := func(target string) bool { return target == "mine.json" }
+	if err := g.useSharedOutDir(dir, ours); err != nil {
+		t.Fatal(err)
+	}
+	mine, theirs := filepath.Join(dir, ".mine.json.tmp-1"), filepath.Join(dir, ".theirs.json.tmp-2")
+	for _, f := range []string{mine, theirs} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.interrupted(syscall.SIGTERM)
+	if _, err := os.Stat(mine); !os.IsNotExist(err) {
+		t.Errorf("the shard's own temporary file was left")
+	}
+	if _, err := os.Stat(theirs); err != nil {
+		t.Errorf("another shard's temporary file was removed")
 	}
 }
