@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -229,7 +230,7 @@ func loadUnit(path string, u, rep int, p scenario.Point) (repMetrics, bool, erro
 		return repMetrics{}, false, err
 	}
 	var f unitFile
-	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return repMetrics{}, false, fmt.Errorf("%s: not a unit file: %v", path, err)

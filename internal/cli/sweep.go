@@ -243,6 +243,13 @@ func (c *sweepCmd) runShard(g *globals, sh experiment.Shard, from string, points
 	if err != nil {
 		return err
 	}
+	// Shards of two sweeps that began the folder at the same moment both
+	// found it empty: the manifest that stayed is one of them.
+	if now, err := experiment.ReadManifest(out); err != nil {
+		return err
+	} else if err := experiment.CheckManifest(out, now, m, points); err != nil {
+		return fmt.Errorf("after this shard ran, %w", err)
+	}
 	if from != "" {
 		from = " (from " + from + ")"
 	}
