@@ -15,4 +15,11 @@
 // runner (model.go) that turns a scenario.Scenario into its typed run and
 // names its metrics; a model the registry lists as not implemented gives
 // a *registry.NotImplementedError.
+//
+// A sweep too large for one machine is split into shards (shard.go): its
+// work units, one replication of one point each, go round-robin to N
+// shards that run as the tasks of a Slurm job array or a Kubernetes
+// Indexed Job, each writing its units' results into a shared folder
+// (RunShard); Merge turns the folder into exactly the files Sweep writes.
+// The folder's Manifest keeps shards of other scenarios out.
 package experiment

@@ -51,6 +51,9 @@ type PointResult struct {
 // dir/records/NNNN-KEY-rR.csv (jobs.csv columns plus kind and sites; for a
 // trace, a folder with jobs.csv and summary.json).
 func Sweep(points []scenario.Point, dir string, workers int, prog Progress, records bool) ([]PointResult, error) {
+	if err := CheckPoints(points); err != nil {
+		return nil, err
+	}
 	results := make([]PointResult, len(points))
 	// The tasks are not listed: task k is replication k-first[j] of the
 	// j-th point still to run, where first[j] <= k < first[j+1]. Memory
@@ -59,17 +62,6 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress, reco
 	first := []int{0} // first task of each point in todo, then the total
 	for i, p := range points {
 		sc := p.Scenario
-		if sc.Workload.Trace != "" {
-			if sc.Replications > 1 {
-				return nil, fmt.Errorf("point %d (%s): a trace gives the same run every time; use replications: 1", i, sc.Key())
-			}
-			if sc.Stop.Completed > 0 || sc.Warmup.Jobs > 0 {
-				return nil, fmt.Errorf("point %d (%s): stop.completed and warmup.jobs are not supported with a trace (the whole trace runs)", i, sc.Key())
-			}
-		}
-		if sc.Replications < 1 || sc.Replications > scenario.MaxReplications {
-			return nil, fmt.Errorf("point %d (%s): %d replications, want 1..%d", i, sc.Key(), sc.Replications, scenario.MaxReplications)
-		}
 		if dir != "" {
 			if r, ok := loadPoint(pointPath(dir, p)); ok && r.Key == sc.Key() && r.Reps == sc.Replications {
 				r.Reused = true
@@ -78,9 +70,6 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress, reco
 			}
 		}
 		total := first[len(first)-1] + sc.Replications
-		if total > scenario.MaxRuns {
-			return nil, fmt.Errorf("the sweep has more than %d runs (points x replications)", scenario.MaxRuns)
-		}
 		todo = append(todo, i)
 		first = append(first, total)
 	}
@@ -97,7 +86,7 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress, reco
 		point, rep := todo[j], k-first[j]
 		rec := ""
 		if records && dir != "" {
-			rec = filepath.Join(dir, "records", fmt.Sprintf("%04d-%s-r%d.csv", point, points[point].Scenario.Key(), rep))
+			rec = recordsPath(dir, points[point], rep)
 		}
 		m, err := runRep(points[point].Scenario, rep, rec)
 		if err != nil {

@@ -32,7 +32,22 @@ func IsTemp(name string) bool {
 // RemoveTemps removes our temporary files (IsTemp) directly in dir,
 // left by a run that was killed or interrupted, and returns their names.
 // A missing dir has none. Other files are never touched.
-func RemoveTemps(dir string) ([]string, error) {
+func RemoveTemps(dir string) ([]string, error) { return RemoveTempsOf(dir, nil) }
+
+// TempTarget is the name of the file a temporary file name (IsTemp)
+// will be renamed to: ".jobs.csv.tmp-123" is "jobs.csv".
+func TempTarget(name string) (string, bool) {
+	if !IsTemp(name) {
+		return "", false
+	}
+	return name[1:strings.LastIndex(name, ".tmp-")], true
+}
+
+// RemoveTempsOf is RemoveTemps for a folder that other processes write
+// into too: it removes only the temporary files whose target name
+// (TempTarget) ours accepts (all of them when ours is nil), so that the
+// files other processes are writing at that moment are left alone.
+func RemoveTempsOf(dir string, ours func(target string) bool) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -42,7 +57,8 @@ func RemoveTemps(dir string) ([]string, error) {
 	}
 	var removed []string
 	for _, e := range ents {
-		if e.Type().IsRegular() && IsTemp(e.Name()) {
+		target, temp := TempTarget(e.Name())
+		if e.Type().IsRegular() && temp && (ours == nil || ours(target)) {
 			p := filepath.Join(dir, e.Name())
 			if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
 				return removed, err

@@ -52,3 +52,32 @@ func TestRemoveTemps(t *testing.T) {
 		t.Errorf("missing folder: %v %v", r, err)
 	}
 }
+
+// In a folder other processes write into, RemoveTempsOf removes only the
+// temporary files whose target the caller owns.
+func TestRemoveTempsOf(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{".a.json.tmp-1", ".b.json.tmp-2", "a.json", ".c.tmp-x"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, ok := TempTarget(".a.json.tmp-1"); !ok || got != "a.json" {
+		t.Errorf("TempTarget: %q, %v", got, ok)
+	}
+	if _, ok := TempTarget("a.json"); ok {
+		t.Errorf("TempTarget of a finished file")
+	}
+	removed, err := RemoveTempsOf(dir, func(target string) bool { return target == "a.json" })
+	if err != nil || len(removed) != 1 || filepath.Base(removed[0]) != ".a.json.tmp-1" {
+		t.Fatalf("removed %v, %v; want only .a.json.tmp-1", removed, err)
+	}
+	ents, _ := os.ReadDir(dir)
+	var left []string
+	for _, e := range ents {
+		left = append(left, e.Name())
+	}
+	if !slices.Equal(left, []string{".b.json.tmp-2", ".c.tmp-x", "a.json"}) {
+		t.Errorf("left %v", left)
+	}
+}

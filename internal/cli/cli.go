@@ -21,6 +21,7 @@ import (
 
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/internal/atomicfile"
+	"github.com/schedlab/schedlab/internal/cluster"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/rank"
@@ -39,7 +40,15 @@ type globals struct {
 	stderr io.Writer
 
 	mu      sync.Mutex
-	outDirs []string // the folders this command writes into (useOutDir)
+	outDirs []outDir // the folders this command writes into (useOutDir)
+}
+
+// outDir is a folder a command writes into; in a folder that other
+// processes write into at the same time (the shards of a sweep), only
+// the temporary files whose target ours accepts are this command's.
+type outDir struct {
+	path string
+	ours func(target string) bool // nil: every temporary file there
 }
 
 // useOutDir prepares a folder the command is about to write into: it
@@ -47,11 +56,17 @@ type globals struct {
 // temporary files an interrupted or killed earlier run left there are
 // removed (and said so), and it is remembered, so that an interruption
 // of this run removes this run's temporary files from it too.
-func (g *globals) useOutDir(dir string) error {
+func (g *globals) useOutDir(dir string) error { return g.useSharedOutDir(dir, nil) }
+
+// useSharedOutDir is useOutDir for a folder other processes may be
+// writing into: the temporary files it removes, now and on an
+// interruption, are only those whose target name ours accepts (all when
+// ours is nil).
+func (g *globals) useSharedOutDir(dir string, ours func(target string) bool) error {
 	if err := checkOutDir(dir); err != nil {
 		return err
 	}
-	removed, err := atomicfile.RemoveTemps(dir)
+	removed, err := atomicfile.RemoveTempsOf(dir, ours)
 	if err != nil {
 		return fmt.Errorf("output folder %s: %w", dir, err)
 	}
@@ -59,7 +74,7 @@ func (g *globals) useOutDir(dir string) error {
 		fmt.Fprintf(g.stderr, "schedlab: removed %d temporary file(s) an interrupted run left in %s\n", len(removed), dir)
 	}
 	g.mu.Lock()
-	g.outDirs = append(g.outDirs, dir)
+	g.outDirs = append(g.outDirs, outDir{dir, ours})
 	g.mu.Unlock()
 	return nil
 }
@@ -69,11 +84,11 @@ func (g *globals) useOutDir(dir string) error {
 // SIGTERM (128 + the signal number, as shells do).
 func (g *globals) interrupted(sig os.Signal) int {
 	g.mu.Lock()
-	dirs := append([]string(nil), g.outDirs...)
+	dirs := append([]outDir(nil), g.outDirs...)
 	g.mu.Unlock()
 	n := 0
 	for _, d := range dirs {
-		removed, _ := atomicfile.RemoveTemps(d)
+		removed, _ := atomicfile.RemoveTempsOf(d.path, d.ours)
 		n += len(removed)
 	}
 	status, name := 130, "SIGINT"
@@ -88,6 +103,7 @@ type cliSpec struct {
 	Reproduce reproduceCmd `cmd:"" help:"Re-run a paper's experiments and set our numbers beside the published ones."`
 	Run       runCmd       `cmd:"" help:"Simulate an SWF trace on one cluster under a queue policy."`
 	Sweep     sweepCmd     `cmd:"" help:"Run a scenario file: every point of its sweep, with replications, confidence intervals and paired comparisons."`
+	Merge     mergeCmd     `cmd:"" help:"Merge the shards of a sweep (sweep --shard) into the files the unsharded sweep writes, byte for byte; names any missing unit."`
 	Report    reportCmd    `cmd:"" help:"Write DIR/report.html: one self-contained page (summary, Gantt chart, utilization, distributions) for an output folder; or, for two or more runs of one trace, one comparison page (--out FILE)."`
 	Trace     traceCmd     `cmd:"" help:"Inspect SWF traces."`
 	Fit       fitCmd       `cmd:"" help:"Fit JRB rank coefficients to a trace: runtime on CPUs and memory per CPU by least squares, linear and log10 (al-najjar-2019 Tables 2-9)."`
@@ -306,6 +322,9 @@ func vars() kong.Vars {
 		}
 	}
 	return kong.Vars{
+		"k8s_image":        cluster.DefaultImage,
+		"k8s_volume":       cluster.DefaultVolume,
+		"k8s_mount":        cluster.DataMount,
 		"hetero_only":      strings.Join(heteroOnly, ", "),
 		"deadline_rules":   strings.Join(workload.DeadlineBases(), ","),
 		"tie_rules":        strings.Join(schedule.TieRules(), ","),

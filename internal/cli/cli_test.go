@@ -20,6 +20,14 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// A sweep inside a Slurm array task or a Kubernetes Indexed Job is
+	// a shard: tests run in one must not be (the scripts set their own
+	// environment for the commands they run).
+	if filepath.Base(os.Args[0]) != "schedlab" {
+		for _, v := range []string{envSlurmID, envSlurmCount, envK8sIndex} {
+			os.Unsetenv(v)
+		}
+	}
 	testscript.Main(m, map[string]func(){
 		"schedlab": func() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) },
 	})

@@ -78,10 +78,19 @@ func TestEveryFlag(t *testing.T) {
 		"run --head":              {append(run, "--head", "fcfs"), 2, "--head"},
 		"run --positive-only":     {append(run, "--positive-only"), 2, "--positive-only"},
 
-		"sweep --out":     {[]string{"sweep", sc, "--out", file}, 1, "exists and is not a folder"},
-		"sweep --workers": {[]string{"sweep", sc, "--workers=-1"}, 2, "--workers -1: must not be negative"},
-		"sweep --list":    {[]string{"sweep", sc, "--list", "--out", dir}, 2, "--list runs nothing"},
-		"sweep --records": {[]string{"sweep", sc, "--list", "--records"}, 2, "--list runs nothing"},
+		"sweep --out":         {[]string{"sweep", sc, "--out", file}, 1, "exists and is not a folder"},
+		"sweep --workers":     {[]string{"sweep", sc, "--workers=-1"}, 2, "--workers -1: must not be negative"},
+		"sweep --list":        {[]string{"sweep", sc, "--list", "--out", dir}, 2, "--list runs nothing"},
+		"sweep --records":     {[]string{"sweep", sc, "--list", "--records"}, 2, "--list runs nothing"},
+		"sweep --shard":       {[]string{"sweep", sc, "--shard", "3/3"}, 2, "--shard shard 3 of 3: want 0 <= I < N"},
+		"sweep --shards":      {[]string{"sweep", sc, "--shards", "3"}, 2, "--shards 3: which shard?"},
+		"sweep --emit":        {[]string{"sweep", sc, "--shards", "3", "--emit", "pbs"}, 2, `--emit "pbs": want slurm`},
+		"sweep --name":        {[]string{"sweep", sc, "--shards", "3", "--emit", "slurm", "--name", "My_Sweep"}, 2, `--name "My_Sweep": want lower-case letters`},
+		"sweep --image":       {[]string{"sweep", sc, "--shards", "3", "--emit", "slurm", "--image", "x:1"}, 2, "--image is only for --emit k8s"},
+		"sweep --volume":      {[]string{"sweep", sc, "--shards", "3", "--emit", "k8s", "--volume", "Data"}, 2, `--volume "Data": a PersistentVolumeClaim name`},
+		"sweep --parallelism": {[]string{"sweep", sc, "--shards", "3", "--emit", "k8s", "--parallelism", "4"}, 2, "--parallelism 4: want 1..3"},
+
+		"merge --wait": {[]string{"merge", dir, "--wait=-1s"}, 2, "--wait -1s: want 0 (no wait) up to 8784h0m0s"},
 
 		"trace info --procs":   {[]string{"trace", "info", tr, "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
 		"trace info --clamp":   {[]string{"trace", "info", tr, "--clamp=perhaps"}, 2, "--clamp"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,16 +22,121 @@ type sweepCmd struct {
 	Workers int    `default:"0" help:"Parallel replications (0 = scenario's workers, else all cores). Results do not depend on it."`
 	List    bool   `help:"Validate the file and list its points without running them."`
 	Records bool   `help:"Also write every replication's per-job records to DIR/records/ (jobs.csv columns plus kind and sites; hetero: machine, speed, bm_est, deadline, and a .platform.csv beside each file)."`
+
+	Shard  string `placeholder:"I/N" group:"shards" help:"Run only shard I of N (0 <= I < N): the work units (point x replication, numbered in point order) u with u mod N = I, each written to DIR/shards/units/; no summary ('schedlab merge DIR' writes it when every shard is done). Default in a Slurm array task: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT (docs/cluster.md)."`
+	Shards int    `placeholder:"N" group:"shards" help:"Number of shards: with --emit, or with I from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (then SLURM_ARRAY_TASK_COUNT is not used)."`
+
+	Emit        string `placeholder:"slurm|k8s" group:"cluster" help:"Run nothing; print what runs the sweep as --shards N shards on a cluster, then merges them: slurm, a bash script that submits a Slurm job array and a merge job that depends on it; k8s, a Kubernetes manifest: the scenario as a ConfigMap, an Indexed Job of the shards and a merge Job (docs/cluster.md)."`
+	Name        string `placeholder:"NAME" group:"cluster" help:"--emit: the job name (default schedlab-<scenario file name>)."`
+	Image       string `default:"${k8s_image}" group:"cluster" help:"--emit k8s: the container image; schedlab on its PATH (default ${k8s_image})."`
+	Volume      string `default:"${k8s_volume}" group:"cluster" help:"--emit k8s: the PersistentVolumeClaim mounted at ${k8s_mount}, the containers' working folder: --out and relative trace paths are on it (default ${k8s_volume})."`
+	Parallelism int    `placeholder:"P" group:"cluster" help:"--emit k8s: how many shards run at once (default: all)."`
+}
+
+// Environment variables that give a shard its number (sweepCmd.shard).
+const (
+	envSlurmID    = "SLURM_ARRAY_TASK_ID"
+	envSlurmCount = "SLURM_ARRAY_TASK_COUNT"
+	envK8sIndex   = "JOB_COMPLETION_INDEX"
+)
+
+// shard resolves which shard of the sweep to run: --shard I/N; else
+// I from SLURM_ARRAY_TASK_ID (N from --shards, else from
+// SLURM_ARRAY_TASK_COUNT) or from JOB_COMPLETION_INDEX (N from
+// --shards). ok is false for an unsharded sweep; from says where I and N
+// came from.
+func (c *sweepCmd) shard(getenv func(string) string) (sh experiment.Shard, from string, ok bool, err error) {
+	bad := func(format string, a ...any) (experiment.Shard, string, bool, error) {
+		return experiment.Shard{}, "", false, usageError{fmt.Errorf(format, a...)}
+	}
+	if c.Shards < 0 || c.Shards > experiment.MaxShards {
+		return bad("--shards %d: want 1..%d", c.Shards, experiment.MaxShards)
+	}
+	if c.Shard != "" {
+		if c.Shards != 0 {
+			return bad("--shard I/N names N itself: --shards does not go with it")
+		}
+		sh, err := experiment.ParseShard(c.Shard)
+		if err != nil {
+			return bad("--shard %w", err)
+		}
+		return sh, "", true, nil
+	}
+	slurm, k8s := getenv(envSlurmID), getenv(envK8sIndex)
+	number := func(name, v string) (int, error) {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return 0, usageError{fmt.Errorf("%s=%q: not a whole number (the task's index, set by the cluster)", name, v)}
+		}
+		return n, nil
+	}
+	switch {
+	case slurm != "" && k8s != "":
+		return bad("both %s and %s are set: is this a Slurm array task or a Kubernetes Indexed Job? Give --shard I/N", envSlurmID, envK8sIndex)
+	case slurm != "":
+		i, err := number(envSlurmID, slurm)
+		if err != nil {
+			return experiment.Shard{}, "", false, err
+		}
+		sh, from = experiment.Shard{Index: i, Count: c.Shards}, envSlurmID+" and --shards"
+		if c.Shards == 0 {
+			v := getenv(envSlurmCount)
+			if v == "" {
+				return bad("%s=%s is set but not %s: give --shards N", envSlurmID, slurm, envSlurmCount)
+			}
+			if sh.Count, err = number(envSlurmCount, v); err != nil {
+				return experiment.Shard{}, "", false, err
+			}
+			from = envSlurmID + "/" + envSlurmCount
+			if err := sh.Check(); err != nil {
+				return bad("%s/%s = %s/%s: %w (submit the array as --array=0-%d)", envSlurmID, envSlurmCount, slurm, v, err, sh.Count-1)
+			}
+		}
+	case k8s != "":
+		i, err := number(envK8sIndex, k8s)
+		if err != nil {
+			return experiment.Shard{}, "", false, err
+		}
+		if c.Shards == 0 {
+			return bad("%s=%s is set (a Kubernetes Indexed Job): give the number of shards, --shards N (the Job's completions)", envK8sIndex, k8s)
+		}
+		sh, from = experiment.Shard{Index: i, Count: c.Shards}, envK8sIndex+" and --shards"
+	default:
+		if c.Shards != 0 {
+			return bad("--shards %d: which shard? Give --shard I/N, or run as a task that sets %s or %s", c.Shards, envSlurmID, envK8sIndex)
+		}
+		return experiment.Shard{}, "", false, nil
+	}
+	if err := sh.Check(); err != nil {
+		return bad("%s: %w", from, err)
+	}
+	return sh, from, true, nil
 }
 
 func (c *sweepCmd) Run(g *globals) error {
 	if c.Workers < 0 {
 		return usageError{fmt.Errorf("--workers %d: must not be negative (0 = the scenario's workers, else all cores)", c.Workers)}
 	}
-	if c.List && (c.Out != "" || c.Records) {
-		return usageError{fmt.Errorf("--list runs nothing and writes nothing: --out and --records do not go with it")}
+	if err := c.checkEmit(); err != nil {
+		return err
 	}
-	points, err := scenario.Load(c.File)
+	if c.List && (c.Out != "" || c.Records || c.Shard != "" || c.Shards != 0) {
+		return usageError{fmt.Errorf("--list runs nothing and writes nothing: --out, --records, --shard and --shards do not go with it")}
+	}
+	var sh experiment.Shard
+	var from string
+	sharded := false
+	if !c.List && c.Emit == "" {
+		var err error
+		if sh, from, sharded, err = c.shard(os.Getenv); err != nil {
+			return err
+		}
+	}
+	data, err := os.ReadFile(c.File)
+	if err != nil {
+		return err
+	}
+	points, err := scenario.Parse(c.File, data)
 	if err != nil {
 		return err
 	}
@@ -49,14 +155,20 @@ func (c *sweepCmd) Run(g *globals) error {
 		stem := strings.TrimSuffix(filepath.Base(c.File), filepath.Ext(c.File))
 		out = filepath.Join("schedlab-out", stem)
 	}
+	workers := c.Workers
+	if workers == 0 {
+		workers = points[0].Scenario.Workers
+	}
+	if c.Emit != "" {
+		return c.emit(g, points, data, out, workers)
+	}
+	if sharded {
+		return c.runShard(g, sh, from, points, data, out, workers)
+	}
 	for _, d := range []string{out, filepath.Join(out, "points"), filepath.Join(out, "records")} {
 		if err := g.useOutDir(d); err != nil {
 			return err
 		}
-	}
-	workers := c.Workers
-	if workers == 0 {
-		workers = points[0].Scenario.Workers
 	}
 	total := 0
 	for _, p := range points {
@@ -79,6 +191,12 @@ func (c *sweepCmd) Run(g *globals) error {
 		fmt.Fprintf(g.stderr, "schedlab: %d of %d point(s) reused from %s (not run again): %s\n",
 			len(reused), len(res), filepath.Join(out, "points"), strings.Join(reused, ", "))
 	}
+	return writeSweep(g, out, points, res)
+}
+
+// writeSweep writes the summary files of a finished sweep (the same
+// after 'sweep' and after 'merge') and prints its table.
+func writeSweep(g *globals, out string, points []scenario.Point, res []experiment.PointResult) error {
 	cmp := experiment.Compare(points, res)
 	if err := writeFileAtomic(filepath.Join(out, "summary.csv"), func(w io.Writer) error { return experiment.WriteSummaryCSV(w, points, res) }); err != nil {
 		return err
@@ -88,6 +206,56 @@ func (c *sweepCmd) Run(g *globals) error {
 	}
 	printSweep(g.stdout, points, res, cmp)
 	fmt.Fprintf(g.stdout, "\nwrote %s (per point: %s)\n", filepath.Join(out, "summary.csv")+", "+filepath.Join(out, "comparisons.csv"), filepath.Join(out, "points"))
+	return nil
+}
+
+// runShard runs shard sh of the sweep into out: its unit files, with
+// records its records, and the folder's manifest; never the summary.
+func (c *sweepCmd) runShard(g *globals, sh experiment.Shard, from string, points []scenario.Point, data []byte, out string, workers int) error {
+	if err := experiment.CheckPoints(points); err != nil {
+		return err
+	}
+	// Other shards write into the same folders at the same time: only
+	// the temporary files of this shard's units are this shard's.
+	us := experiment.NewUnits(points)
+	ours := func(target string) bool {
+		u, ok := experiment.UnitOfFile(points, us, target)
+		return ok && sh.Owns(u)
+	}
+	for _, d := range []string{out, experiment.ShardsDir(out), filepath.Join(out, "points")} {
+		if err := checkOutDir(d); err != nil {
+			return err
+		}
+	}
+	for _, d := range []string{experiment.UnitsDir(out), filepath.Join(out, "records")} {
+		if err := g.useSharedOutDir(d, ours); err != nil {
+			return err
+		}
+	}
+	m := experiment.NewManifest(c.File, points, sh.Count, c.Records)
+	if err := experiment.BeginShards(out, m, data, points); err != nil {
+		return err
+	}
+	b := newBar(g.stderr, "shard "+sh.String())
+	b.Grow(sh.Size(us.Total()))
+	st, err := experiment.RunShard(points, out, sh, workers, b, c.Records)
+	b.done()
+	if err != nil {
+		return err
+	}
+	// Shards of two sweeps that began the folder at the same moment both
+	// found it empty: the manifest that stayed is one of them.
+	if now, err := experiment.ReadManifest(out); err != nil {
+		return err
+	} else if err := experiment.CheckManifest(out, now, m, points); err != nil {
+		return fmt.Errorf("after this shard ran, %w", err)
+	}
+	if from != "" {
+		from = " (from " + from + ")"
+	}
+	fmt.Fprintf(g.stdout, "shard %s%s: %d of the sweep's %d unit(s) (point x replication): %d run, %d already in %s (not run again)\n",
+		sh, from, st.Units, us.Total(), st.Ran, st.Reused, out)
+	fmt.Fprintf(g.stdout, "when every shard has finished: schedlab merge %s\n", out)
 	return nil
 }
 

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/internal/cluster"
+	"github.com/schedlab/schedlab/scenario"
+)
+
+// checkEmit checks the --emit flags before anything is read: the flags
+// of one target given for another, or without --emit, are refused.
+func (c *sweepCmd) checkEmit() error {
+	bad := func(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+	k8s := c.Emit == "k8s"
+	switch {
+	case c.Emit != "" && c.Emit != "slurm" && !k8s:
+		return bad("--emit %q: want slurm (a Slurm job array) or k8s (a Kubernetes Indexed Job)", c.Emit)
+	case c.Emit != "" && c.List:
+		return bad("--emit prints a script and --list a list: one at a time")
+	case c.Emit != "" && c.Shard != "":
+		return bad("--emit prints what runs every shard: --shard does not go with it (give --shards N)")
+	case c.Emit != "" && c.Shards == 0:
+		return bad("--emit %s: give the number of shards, --shards N (1..%d)", c.Emit, experiment.MaxShards)
+	case c.Emit == "" && c.Name != "":
+		return bad("--name is the job name of --emit")
+	case !k8s && c.Image != cluster.DefaultImage:
+		return bad("--image is only for --emit k8s")
+	case !k8s && c.Volume != cluster.DefaultVolume:
+		return bad("--volume is only for --emit k8s")
+	case !k8s && c.Parallelism != 0:
+		return bad("--parallelism is only for --emit k8s (a Slurm array runs as many tasks at once as the cluster allows; limit them with --array=0-7%%2 in the script)")
+	}
+	if c.Emit == "" {
+		return nil
+	}
+	if c.Shards < 1 || c.Shards > experiment.MaxShards {
+		return bad("--shards %d: want 1..%d", c.Shards, experiment.MaxShards)
+	}
+	if c.Name != "" {
+		if err := cluster.CheckName(c.Name); err != nil {
+			return bad("--name %w", err)
+		}
+	}
+	if k8s {
+		if c.Parallelism < 0 || c.Parallelism > c.Shards {
+			return bad("--parallelism %d: want 1..%d (the shards; 0 = all)", c.Parallelism, c.Shards)
+		}
+		if err := cluster.CheckImage(c.Image); err != nil {
+			return bad("--image %w", err)
+		}
+		if err := cluster.CheckVolume(c.Volume); err != nil {
+			return bad("--volume %w", err)
+		}
+		if c.Out != "" {
+			if err := cluster.CheckOut(c.Out); err != nil {
+				return bad("--out %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// emit prints the Slurm script or the Kubernetes manifest of the sweep
+// as c.Shards shards; it runs nothing and writes no file.
+func (c *sweepCmd) emit(g *globals, points []scenario.Point, data []byte, out string, workers int) error {
+	if err := experiment.CheckPoints(points); err != nil {
+		return err
+	}
+	if workers < 1 {
+		workers = 1
+	}
+	name := c.Name
+	if name == "" {
+		name = cluster.DefaultName(c.File)
+	}
+	sw := cluster.Sweep{Name: name, Shards: c.Shards, Workers: workers, Records: c.Records}
+	if c.Emit == "k8s" {
+		par := c.Parallelism
+		if par == 0 {
+			par = c.Shards
+		}
+		if c.Out == "" {
+			out = filepath.ToSlash(out)
+		}
+		return cluster.Kubernetes{Sweep: sw, Image: c.Image, Volume: c.Volume, Parallelism: par,
+			ScenarioFile: filepath.Base(c.File), ScenarioData: data, Out: out}.Write(g.stdout)
+	}
+	// Slurm: the jobs run on nodes that share this file system; every
+	// path is made absolute here.
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(wd, p)
+	}
+	return cluster.Slurm{Sweep: sw, Program: program(), Scenario: abs(c.File), Out: abs(out), Dir: wd}.Write(g.stdout)
+}
+
+// program is the absolute path of the schedlab being run, as it was
+// called (a link on the PATH stays that link), for the jobs to run.
+func program() string {
+	arg0 := os.Args[0]
+	if !strings.Contains(arg0, string(filepath.Separator)) {
+		if p, err := exec.LookPath(arg0); err == nil {
+			arg0 = p
+		}
+	}
+	if p, err := filepath.Abs(arg0); err == nil {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := os.Executable(); err == nil {
+		return p
+	}
+	return "schedlab"
+}

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/scenario"
+)
+
+type mergeCmd struct {
+	Dir      string        `arg:"" name:"dir" help:"The folder the shards wrote into (their --out)."`
+	Scenario string        `arg:"" optional:"" name:"scenario" help:"The scenario file the shards ran, checked against the copy the first shard left in DIR/shards/ (optional: the merge reads that copy)."`
+	Wait     time.Duration `placeholder:"DURATION" help:"Wait up to DURATION (e.g. 30m, 48h) for missing units, looking every 10 s, before giving up: for a merge started together with the shards (the Kubernetes merge Job). Default 0: no wait."`
+}
+
+// maxMergeWait bounds merge --wait (a year: a typo like 1000000h ends in
+// a message).
+const maxMergeWait = 366 * 24 * time.Hour
+
+// mergePoll is how often merge --wait looks for the missing units: every
+// 10 s, more often for a short wait.
+func mergePoll(wait time.Duration) time.Duration {
+	return min(max(wait/20, 50*time.Millisecond), 10*time.Second)
+}
+
+func (c *mergeCmd) Run(g *globals) error {
+	if c.Wait < 0 || c.Wait > maxMergeWait {
+		return usageError{fmt.Errorf("--wait %s: want 0 (no wait) up to %s", c.Wait, maxMergeWait)}
+	}
+	if err := checkOutDir(c.Dir); err != nil {
+		return err
+	}
+	// With --wait, the merge may start before the first shard has
+	// written the folder's manifest (a Kubernetes merge Job starts with
+	// the shards).
+	deadline := time.Now().Add(c.Wait)
+	var m experiment.Manifest
+	var points []scenario.Point
+	for said := false; ; {
+		var err error
+		m, points, err = experiment.OpenShards(c.Dir)
+		if errors.Is(err, experiment.ErrNoShards) && time.Now().Before(deadline) {
+			if !said {
+				fmt.Fprintf(g.stderr, "schedlab: %s holds no shards yet; waiting up to %s for the first\n", c.Dir, c.Wait)
+				said = true
+			}
+			time.Sleep(min(mergePoll(c.Wait), time.Until(deadline)))
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		break
+	}
+	copyName := filepath.Join(experiment.ShardsDir(c.Dir), "scenario.yaml") + " (a copy of " + m.Scenario + ")"
+	if c.Scenario != "" {
+		theirs, err := scenario.Load(c.Scenario)
+		if err != nil {
+			return err
+		}
+		if d := experiment.DiffPoints(points, theirs, copyName, c.Scenario); d != "" {
+			return &experiment.MismatchError{Dir: c.Dir, What: "another scenario", Detail: d}
+		}
+	}
+	// Only the merge writes these two folders.
+	for _, d := range []string{c.Dir, filepath.Join(c.Dir, "points")} {
+		if err := g.useOutDir(d); err != nil {
+			return err
+		}
+	}
+	waiting := false
+	for {
+		res, err := experiment.Merge(points, c.Dir, m.Shards)
+		var me *experiment.MissingError
+		if errors.As(err, &me) && time.Now().Before(deadline) {
+			if !waiting {
+				fmt.Fprintf(g.stderr, "schedlab: %d of %d unit(s) not there yet; waiting up to %s for them\n", len(me.Missing), me.Total, c.Wait)
+				waiting = true
+			}
+			time.Sleep(min(mergePoll(c.Wait), time.Until(deadline)))
+			continue
+		}
+		if err != nil {
+			if me != nil && c.Wait > 0 {
+				return fmt.Errorf("after waiting %s: %w", c.Wait, err)
+			}
+			return err
+		}
+		var reused []string
+		for _, r := range res {
+			if r.Reused {
+				reused = append(reused, strconv.Itoa(r.Index))
+			}
+		}
+		if len(reused) > 0 {
+			fmt.Fprintf(g.stderr, "schedlab: %d of %d point(s) taken from %s (not merged again): %s\n",
+				len(reused), len(res), filepath.Join(c.Dir, "points"), strings.Join(reused, ", "))
+		}
+		return writeSweep(g, c.Dir, points, res)
+	}
+}
