@@ -2,6 +2,8 @@ package experiment
 
 import (
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,6 +82,24 @@ func BenchmarkFitHPC2N(b *testing.B) {
 	}
 	for i := 0; i < b.N; i++ {
 		if _, err := FitTrace(hpc2n); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The same with the output files written (jobs.csv, summary.json), as
+// `schedlab run --out` does.
+func BenchmarkHPC2NEASYOut(b *testing.B) { benchTraceOut(b, hpc2n, "easy") }
+func BenchmarkHPC2NFCFSOut(b *testing.B) { benchTraceOut(b, hpc2n, "fcfs") }
+
+func benchTraceOut(b *testing.B, trace, policy string) {
+	if _, err := os.Stat(trace); err != nil {
+		b.Skipf("trace %s not available", trace)
+	}
+	dir := b.TempDir()
+	for i := 0; i < b.N; i++ {
+		out := filepath.Join(dir, strconv.Itoa(i))
+		if _, err := RunTrace(TraceRun{Trace: trace, Policy: policy, Out: out}); err != nil {
 			b.Fatal(err)
 		}
 	}
