@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/schedlab/schedlab/internal/idmap"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
@@ -37,7 +38,7 @@ type Backfill struct {
 	scratch   []entry   // OrderPriority: scratch for the sort
 	keys      []prioKey // OrderPriority: scratch for the sort
 
-	running map[job.ID]run
+	running idmap.Map[job.ID, run]
 	ends    endHeap // running jobs by estimated end, to find overruns
 	over    []int   // per machine: processors held by jobs past their estimated end
 	nOver   int     // their sum
@@ -67,14 +68,13 @@ func NewBackfill(name string, procs, depth int, order Order) *Backfill {
 		panic(fmt.Sprintf("queue: backfill depth %d < 1", depth))
 	}
 	b := &Backfill{
-		name:    name,
-		depth:   depth,
-		w:       waitQueue{order: order},
-		machs:   []platform.Machine{{CPUs: procs}},
-		profs:   []*profile.Profile{profile.New(procs, math.Inf(-1))},
-		scan:    []int32{0},
-		over:    make([]int, 1),
-		running: make(map[job.ID]run),
+		name:  name,
+		depth: depth,
+		w:     waitQueue{order: order},
+		machs: []platform.Machine{{CPUs: procs}},
+		profs: []*profile.Profile{profile.New(procs, math.Inf(-1))},
+		scan:  []int32{0},
+		over:  make([]int, 1),
 	}
 	return b
 }
@@ -108,12 +108,11 @@ func NewBackfillMulti(c MultiConfig) (*Backfill, error) {
 		return nil, fmt.Errorf("policy %s: priority constants need the priority order, not %s", c.Name, c.Order)
 	}
 	b := &Backfill{
-		name:    c.Name,
-		depth:   c.Depth,
-		w:       waitQueue{order: c.Order},
-		multi:   true,
-		pick:    c.Pick,
-		running: make(map[job.ID]run),
+		name:  c.Name,
+		depth: c.Depth,
+		w:     waitQueue{order: c.Order},
+		multi: true,
+		pick:  c.Pick,
 	}
 	if c.Order == OrderPriority {
 		b.flex = DefaultFlex()
@@ -157,11 +156,11 @@ func (b *Backfill) Submit(now float64, j job.Info) {
 }
 
 func (b *Backfill) Finish(now float64, id job.ID) {
-	r, ok := b.running[id]
+	r, ok := b.running.Get(id)
 	if !ok {
 		return
 	}
-	delete(b.running, id)
+	b.running.Delete(id)
 	if b.w.order == OrderPriority {
 		b.resort = true
 	}
@@ -199,9 +198,8 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	// instant only ("could end at any moment").
 	for len(b.ends) > 0 && b.ends[0].estEnd <= now {
 		top := b.ends.pop()
-		if r, ok := b.running[top.id]; ok && !r.overrun && r.estEnd == top.estEnd {
+		if r := b.running.Ptr(top.id); r != nil && !r.overrun && r.estEnd == top.estEnd {
 			r.overrun = true
-			b.running[top.id] = r
 			b.over[r.m] += r.procs
 			b.nOver += r.procs
 		}
@@ -320,7 +318,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			end := profile.Span(now, b.dur(e, m))
 			b.profs[m].Alloc(now, end, e.Procs)
 			b.openValid = false
-			b.running[e.ID] = run{procs: e.Procs, estEnd: end, m: int32(m)}
+			b.running.Set(e.ID, run{procs: e.Procs, estEnd: end, m: int32(m)})
 			b.ends.push(endItem{estEnd: end, id: e.ID})
 			plan.StartOn(e.ID, reasonFor(blocked, now, &e.jobKey), m)
 			e.started = true
