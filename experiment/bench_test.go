@@ -104,3 +104,18 @@ func benchTraceOut(b *testing.B, trace, policy string) {
 		}
 	}
 }
+
+// RICC-2010 (447,794 jobs) on 8,192 processors: queues of up to about
+// 23,000 jobs, where most passes follow arrivals only.
+const ricc = "../../shared/traces/RICC-2010-2.swf.gz"
+
+func BenchmarkRICCEASY(b *testing.B) {
+	if _, err := os.Stat(ricc); err != nil {
+		b.Skipf("trace %s not available", ricc)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := RunTrace(TraceRun{Trace: ricc, Policy: "easy", Procs: 8192}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -48,6 +48,18 @@ type Backfill struct {
 	dirty   bool
 	checked bool // a multi-machine engine compared its machines with the view's
 
+	// The arrivals-only shortcut (see Schedule): after a pass, the queue's
+	// first tested entries all were tried (or could not be, no CPU being
+	// free) and stay where the pass left them; held of them hold
+	// reservations, the earliest starting at minResv. arrivalsOnly: since
+	// that pass, jobs were only appended (no Finish, no insertion before
+	// the end).
+	arrivalsOnly bool
+	tested, held int
+	minResv      float64
+	noShortcut   bool  // tests: always the full loop
+	skipped      int64 // tests: entries the shortcut skipped
+
 	// OnReserve, when set, is called for every reservation made or kept in
 	// a pass (tests use it to check that reservations never move later).
 	OnReserve func(now float64, id job.ID, at float64)
@@ -152,7 +164,9 @@ func (b *Backfill) Submit(now float64, j job.Info) {
 		e.x.nx = b.fastestRuntime(&e)
 		b.resort = true
 	}
-	b.w.insert(e)
+	if b.w.insert(e) != len(b.w.q)-1 {
+		b.arrivalsOnly = false // it went before jobs already tried
+	}
 }
 
 func (b *Backfill) Finish(now float64, id job.ID) {
@@ -160,6 +174,7 @@ func (b *Backfill) Finish(now float64, id job.ID) {
 	if !ok {
 		return
 	}
+	b.arrivalsOnly = false // even on time: the profile steps up at its end
 	b.running.Delete(id)
 	if b.w.order == OrderPriority {
 		b.resort = true
@@ -249,12 +264,43 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	if len(b.profs) == 1 {
 		single = b.profs[0]
 	}
-	for i := range q {
+	from := 0
+	if b.arrivalsOnly && !b.noShortcut && !full && single != nil && b.w.order == OrderFCFS && b.minResv > now && b.tested <= len(q) {
+		// Arrivals only since the last pass, which tried every entry of
+		// q[:b.tested]: skip them, they would fail again. Proof: an entry
+		// that did not fit then had, in its window [t0, t0+d), a time p
+		// with fewer free CPUs than it needs. Since then the profile has
+		// only lost capacity (jobs started, reservations made; anything
+		// that releases some - a completion, early or on time, an overrun,
+		// a reservation moved - calls Finish or leaves the pass dirty),
+		// and it steps up only at an end: of a running job (an end at or
+		// before now means a completion, hence Finish, or an overrun,
+		// hence dirty) or of a reservation (all start after now). So
+		// either p >= now, inside the new window [now, now+d), or p < now
+		// and the free CPUs at now are at most those at p: it still does
+		// not fit. Reservations are kept (not dirty), so the held ones
+		// count and block as before, and the new jobs are tried as the
+		// full loop would try them.
+		from = b.tested
+		count, blocked = b.held, from > 0
+		b.skipped += int64(from)
+		if b.OnReserve != nil {
+			for i := range q[:from] {
+				if q[i].hasResv {
+					b.notify(now, &q[i])
+				}
+			}
+		}
+	}
+	minResv := math.Inf(1)
+	broke := false // the loop stopped before the end of the queue
+	for i := from; i < len(q); i++ {
 		e := &q[i]
 		if !full && e.hasResv && e.resv > now {
 			// Nothing freed capacity since this slot was computed:
 			// re-placing it would find the same slot.
 			count++
+			minResv = min(minResv, e.resv)
 			blocked = true
 			b.notify(now, e)
 			continue
@@ -267,6 +313,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			}
 			if freeNow <= 0 {
 				blocked = true
+				broke = true
 				break // nothing more can start, no reservation to make
 			}
 			if e.Procs > freeNow {
@@ -287,6 +334,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			s, m = b.replace(now, e)
 			if s == old && m == int(oldM) {
 				count++
+				minResv = min(minResv, e.resv)
 				blocked = true
 				b.notify(now, e)
 				continue
@@ -339,6 +387,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		e.resv, e.m, e.hasResv = s, int32(m), true
 		b.profs[m].Alloc(s, profile.Span(s, b.dur(e, m)), e.Procs)
 		count++
+		minResv = min(minResv, s)
 		if had && (old != s || int(oldM) != m) {
 			changed = true
 		}
@@ -355,6 +404,14 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	if firstStart >= 0 {
 		b.w.compact(firstStart, nStarted)
 	}
+	// Every entry left was tried; the skipped ones keep their
+	// reservations, so minResv covers them too. After a stop for want of
+	// free CPUs the entries not reached were not counted: no shortcut
+	// (the next pass stops as fast).
+	if from > 0 {
+		minResv = min(minResv, b.minResv)
+	}
+	b.arrivalsOnly, b.tested, b.held, b.minResv = !broke, len(b.w.q), count, minResv
 }
 
 func (b *Backfill) unreserve(e *entry) {

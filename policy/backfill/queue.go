@@ -142,11 +142,12 @@ func (w *waitQueue) add(e entry) {
 	w.q = append(w.q, e)
 }
 
-func (w *waitQueue) insert(e entry) {
+// insert puts e in its place and returns its index.
+func (w *waitQueue) insert(e entry) int {
 	n := len(w.q)
 	if n == 0 || w.order == OrderPriority || !w.order.less(&e.jobKey, &w.q[n-1].jobKey) {
 		w.add(e)
-		return
+		return n
 	}
 	// The first entry e goes before (a binary search written out: a
 	// closure over e, as sort.Search takes, moved e to the heap, one
@@ -164,6 +165,7 @@ func (w *waitQueue) insert(e entry) {
 	w.add(entry{})
 	copy(w.q[i+1:], w.q[i:])
 	w.q[i] = e
+	return i
 }
 
 // compact removes the n started entries, keeping order; from is the
