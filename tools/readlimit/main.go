@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -46,7 +45,9 @@ func readFile(path string) (result, error) {
 	return read(f)
 }
 
-// read parses the SWF text in r, gzip-compressed or plain.
+// read parses the SWF text in r, gzip-compressed or plain. The text is
+// read in chunks of 1 MB and parsed in place: whole lines from the chunk,
+// the unfinished last one carried over to the next.
 func read(r io.Reader) (result, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var in io.Reader = br
@@ -57,39 +58,68 @@ func read(r io.Reader) (result, error) {
 		}
 		in = gz
 	}
-	lines := bufio.NewReaderSize(in, 64<<10)
 	var res result
+	buf := make([]byte, chunk)
+	have := 0 // bytes of an unfinished line at the front of buf
 	for {
-		line, err := lines.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			return res, fmt.Errorf("line of %d jobs: longer than 64 KB", res.Jobs+1)
-		}
-		parseLine(line, &res)
-		if err == io.EOF {
-			return res, nil
-		}
-		if err != nil {
+		n, err := io.ReadFull(in, buf[have:])
+		data := buf[:have+n]
+		last := bytes.LastIndexByte(data, '\n')
+		eof := err == io.EOF || err == io.ErrUnexpectedEOF
+		if eof {
+			last = len(data) - 1 // the last line may have no newline
+		} else if err != nil {
 			return res, err
 		}
+		if last < 0 {
+			return res, fmt.Errorf("after %d jobs: a line longer than %d bytes", res.Jobs, chunk)
+		}
+		parseLines(data[:last+1], &res)
+		if eof {
+			return res, nil
+		}
+		have = copy(buf, data[last+1:])
 	}
 }
 
-// parseLine adds one line's fields to res.
+// chunk is the read size, and the longest line accepted.
+const chunk = 1 << 20
+
+// parseLines adds the fields of the lines in b to res.
+func parseLines(b []byte, res *result) {
+	for len(b) > 0 {
+		end := bytes.IndexByte(b, '\n')
+		if end < 0 {
+			end = len(b)
+		}
+		parseLine(b[:end], res)
+		if end == len(b) {
+			return
+		}
+		b = b[end+1:]
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+
+// parseLine adds one line's fields to res (the line without its newline).
 func parseLine(line []byte, res *result) {
-	line = bytes.TrimLeft(line, " \t")
-	if len(line) == 0 || line[0] == ';' || line[0] == '\n' || line[0] == '\r' {
+	i := 0
+	for i < len(line) && isSpace(line[i]) {
+		i++
+	}
+	if i == len(line) || line[i] == ';' {
 		return
 	}
 	res.Jobs++
 	n := 0
-	for i := 0; i < len(line) && n < numFields; {
-		c := line[i]
-		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+	for i < len(line) && n < numFields {
+		if isSpace(line[i]) {
 			i++
 			continue
 		}
 		s := i
-		for i < len(line) && line[i] != ' ' && line[i] != '\t' && line[i] != '\r' && line[i] != '\n' {
+		for i < len(line) && !isSpace(line[i]) {
 			i++
 		}
 		v, ok := number(line[s:i])
@@ -102,27 +132,40 @@ func parseLine(line []byte, res *result) {
 	res.BadFields += int64(numFields - n)
 }
 
-// number parses an optionally signed integer directly, anything else with
-// strconv.
+// number parses an optionally signed integer or decimal (digits, a point,
+// digits) directly, anything else (exponents, long numbers) with strconv.
 func number(b []byte) (float64, bool) {
-	neg := b[0] == '-'
 	d := b
+	neg := d[0] == '-'
 	if neg {
-		d = b[1:]
+		d = d[1:]
 	}
-	var v int64
-	for k, c := range d {
-		if c < '0' || c > '9' || k >= 18 {
-			f, err := strconv.ParseFloat(string(b), 64)
-			return f, err == nil
+	var mant int64
+	digits, frac := 0, -1 // frac: digits after the point (-1: no point)
+	for _, c := range d {
+		switch {
+		case c >= '0' && c <= '9':
+			mant = mant*10 + int64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.' && frac < 0:
+			frac = 0
+		default:
+			digits = 99 // not a plain decimal
 		}
-		v = v*10 + int64(c-'0')
 	}
-	if len(d) == 0 {
-		return 0, false
+	if digits == 0 || digits > 18 {
+		f, err := strconv.ParseFloat(string(b), 64)
+		return f, err == nil
+	}
+	v := float64(mant)
+	for ; frac > 0; frac-- {
+		v /= 10
 	}
 	if neg {
 		v = -v
 	}
-	return float64(v), true
+	return v, true
 }

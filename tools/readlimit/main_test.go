@@ -41,3 +41,18 @@ func TestBadAndMissingFields(t *testing.T) {
 		t.Fatalf("got %+v, %v; want %+v", got, err, want)
 	}
 }
+
+// Lines cut across reads, CRLF endings, no final newline, decimals and a
+// number strconv must take (an exponent).
+func TestChunksAndNumbers(t *testing.T) {
+	line := "1 0 5 10.25 2 -1 -1 2 20 -1 1 3 1 -1 1 -1 -1 1e2\r\n"
+	// 1+5+10.25+2+2+20+1+3+1+1+100 = 146.25, six -1: 140.25 per line.
+	n := 3*chunk/len(line) + 7
+	text := strings.Repeat(line, n)
+	text = text[:len(text)-2] // the last line without its newline
+	got, err := read(strings.NewReader(text))
+	want := result{Jobs: int64(n), Sum: 140.25 * float64(n)}
+	if err != nil || got != want {
+		t.Fatalf("got %+v, %v; want %+v", got, err, want)
+	}
+}
