@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/schedlab/schedlab/internal/idmap"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -31,7 +32,7 @@ type Cluster struct {
 	cfg ClusterConfig
 	// present maps the id of every job waiting or running to its slot (a
 	// slot's machine is -1 while it waits); waiting counts the former.
-	present map[job.ID]int32
+	present idmap.Map[job.ID, int32]
 	waiting int
 	free    []int              // idle CPUs per machine
 	machs   []platform.Machine // the platform's machines
@@ -49,8 +50,7 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 	if cfg.Policy == nil || cfg.Source == nil {
 		return nil, errors.New("engine: a policy and a source are required")
 	}
-	c := &Cluster{cfg: cfg, present: make(map[job.ID]int32),
-		free: make([]int, p.Machines())}
+	c := &Cluster{cfg: cfg, free: make([]int, p.Machines())}
 	for m := range c.free {
 		c.machs = append(c.machs, p.Machine(m))
 		c.free[m] = p.Machine(m).CPUs
@@ -89,7 +89,7 @@ func (c *Cluster) admit(j *actual.Job, _ int) error {
 			return fmt.Errorf("job %d: no machine can hold it (%d processors, %g KB of memory per CPU, CPU speed %g)", j.ID, j.Procs, j.Mem, j.Speed)
 		}
 	}
-	if _, dup := c.present[j.ID]; dup {
+	if c.present.Has(j.ID) {
 		return fmt.Errorf("job %d: %w (a job with this id is still in the system)", j.ID, ErrDuplicateID)
 	}
 	return nil
@@ -110,7 +110,7 @@ func (c *Cluster) someMachineHolds(j *actual.Job) bool {
 
 func (c *Cluster) arrive(i int32) error {
 	s := &c.slots[i]
-	c.present[s.job.ID] = i
+	c.present.Set(s.job.ID, i)
 	c.waiting++
 	if q := c.waiting; q > c.stats.MaxQueued {
 		c.stats.MaxQueued = q
@@ -148,7 +148,7 @@ func (c *Cluster) bad(d *policy.Start, format string, a ...any) error {
 // enough free CPUs; named CPUs must be on that machine, free and as many
 // as the job needs.
 func (c *Cluster) start(d *policy.Start) error {
-	i, ok := c.present[d.ID]
+	i, ok := c.present.Get(d.ID)
 	if !ok || c.slots[i].machine >= 0 {
 		return c.bad(d, "the job is not waiting")
 	}
@@ -228,7 +228,7 @@ func (c *Cluster) complete(i int32) error {
 	c.usage.Busy[m] -= s.job.Procs
 	c.cpus.set(s.cpus, true)
 	c.end(i, nil)
-	delete(c.present, s.job.ID)
+	c.present.Delete(s.job.ID)
 	c.cfg.Policy.Finish(c.now, s.job.ID)
 	c.release(i)
 	return nil

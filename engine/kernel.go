@@ -80,6 +80,7 @@ type kernel struct {
 	stopAfter, ended int64
 	stopped          bool
 	ran              bool
+	runChunk         platform.Runs // storage for new slots' CPU lists
 }
 
 func (k *kernel) init(p platform.Platform, lis Listener, srcs ...Source) {
@@ -246,9 +247,20 @@ func (k *kernel) alloc() int32 {
 		k.freeList = k.freeList[:n-1]
 		return i
 	}
-	k.slots = append(k.slots, slot{})
+	// A new slot's CPU list starts with room for slotRuns ids, cut from
+	// a shared chunk: appending to an empty list would allocate in small
+	// steps, for every slot.
+	if len(k.runChunk) < slotRuns {
+		k.runChunk = make(platform.Runs, slotRuns*256)
+	}
+	cpus := k.runChunk[:0:slotRuns]
+	k.runChunk = k.runChunk[slotRuns:]
+	k.slots = append(k.slots, slot{cpus: cpus})
 	return int32(len(k.slots) - 1)
 }
+
+// slotRuns is the room of a new slot's CPU list: 16 ids, 8 runs.
+const slotRuns = 16
 
 // release frees slot i. The slot is not cleared: load overwrites every
 // field a new job reads before it is read (and the CPU list's storage is

@@ -2,6 +2,8 @@ package experiment
 
 import (
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,6 +82,39 @@ func BenchmarkFitHPC2N(b *testing.B) {
 	}
 	for i := 0; i < b.N; i++ {
 		if _, err := FitTrace(hpc2n); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The same with the output files written (jobs.csv, summary.json), as
+// `schedlab run --out` does.
+func BenchmarkHPC2NEASYOut(b *testing.B) { benchTraceOut(b, hpc2n, "easy") }
+func BenchmarkHPC2NFCFSOut(b *testing.B) { benchTraceOut(b, hpc2n, "fcfs") }
+
+func benchTraceOut(b *testing.B, trace, policy string) {
+	if _, err := os.Stat(trace); err != nil {
+		b.Skipf("trace %s not available", trace)
+	}
+	dir := b.TempDir()
+	for i := 0; i < b.N; i++ {
+		out := filepath.Join(dir, strconv.Itoa(i))
+		if _, err := RunTrace(TraceRun{Trace: trace, Policy: policy, Out: out}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// RICC-2010 (447,794 jobs) on 8,192 processors: queues of up to about
+// 23,000 jobs, where most passes follow arrivals only.
+const ricc = "../../shared/traces/RICC-2010-2.swf.gz"
+
+func BenchmarkRICCEASY(b *testing.B) {
+	if _, err := os.Stat(ricc); err != nil {
+		b.Skipf("trace %s not available", ricc)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := RunTrace(TraceRun{Trace: ricc, Policy: "easy", Procs: 8192}); err != nil {
 			b.Fatal(err)
 		}
 	}

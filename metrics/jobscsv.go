@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 )
 
@@ -18,29 +19,76 @@ const JobsHeader = "job_id,submission_time,requested_number_of_resources,request
 // JobsCSV writes one jobs.csv row per finished job. Unknown values
 // (requested_time when the request is unknown, stretch of a zero-length
 // job) are empty cells. Check Err after the run, then call Flush.
+//
+// The listener only copies what a row needs into a batch; rows are
+// formatted and written by a goroutine of their own, a batch of
+// csvBatchRows at a time, while the simulation goes on (at most one batch
+// in flight; its writes are done in order, so the bytes are those of a
+// writer that formats each row as it comes). Err and Flush wait for the
+// batch in flight. A JobsCSV dropped without Flush leaves nothing
+// running: the goroutine of the last batch ends when that batch is
+// written.
 type JobsCSV struct {
 	engine.NopListener
-	w     *bufio.Writer
-	buf   []byte
-	err   error
 	sites bool
 	plat  *platform.Platform // machine columns (NewJobsCSVMachines)
+
+	cur      *csvBatch     // being filled by the listener
+	inflight *csvBatch     // being formatted (when busy)
+	busy     bool          // a batch is in flight: w, buf, err are its goroutine's
+	done     chan struct{} // the goroutine's "finished"
+
+	// Owned by whoever formats: the goroutine while busy, else the caller.
+	w   *bufio.Writer
+	buf []byte
+	err error
+}
+
+// csvBatchRows is the number of rows handed to the formatter at once.
+const csvBatchRows = 4096
+
+// csvRow is what one row needs, copied out of an engine.Record (the
+// Record and its job are reused once the listener returns).
+type csvRow struct {
+	id                          int64
+	submit, request, start, end float64
+	bmEst, deadline             float64
+	procs                       int
+	machine                     int
+	cpuEnd, siteEnd             int // ends of the row's CPU runs and sites in the batch
+	state                       job.FinalState
+	reason                      job.StartReason
+	gang, local                 bool
+}
+
+// csvBatch holds rows and the CPU runs and sites they point into.
+type csvBatch struct {
+	rows  []csvRow
+	cpus  platform.Runs
+	sites []int
+}
+
+func (b *csvBatch) reset() {
+	b.rows, b.cpus, b.sites = b.rows[:0], b.cpus[:0], b.sites[:0]
+}
+
+func newJobsCSV(w io.Writer, header string, sites bool, plat *platform.Platform) *JobsCSV {
+	j := &JobsCSV{w: bufio.NewWriterSize(w, 1<<16), sites: sites, plat: plat,
+		cur: &csvBatch{rows: make([]csvRow, 0, csvBatchRows)}, done: make(chan struct{}, 1)}
+	_, j.err = j.w.WriteString(header)
+	return j
 }
 
 // NewJobsCSV writes the header to w and returns the listener.
 func NewJobsCSV(w io.Writer) *JobsCSV {
-	j := &JobsCSV{w: bufio.NewWriterSize(w, 1<<16)}
-	_, j.err = j.w.WriteString(JobsHeader)
-	return j
+	return newJobsCSV(w, JobsHeader, false, nil)
 }
 
 // NewJobsCSVSites is NewJobsCSV for multi-site models: two more columns,
 // kind (local, gang or job) and sites (the sites the job ran on, separated
 // by ';'); kind "job" is a sequential job of the grid model.
 func NewJobsCSVSites(w io.Writer) *JobsCSV {
-	j := &JobsCSV{w: bufio.NewWriterSize(w, 1<<16), sites: true}
-	_, j.err = j.w.WriteString(JobsHeader[:len(JobsHeader)-1] + ",kind,sites\n")
-	return j
+	return newJobsCSV(w, JobsHeader[:len(JobsHeader)-1]+",kind,sites\n", true, nil)
 }
 
 // MachineColumns are the columns NewJobsCSVMachines adds: the machine
@@ -53,13 +101,54 @@ const MachineColumns = "machine,speed,bm_est,deadline"
 // speeds (the hetero model, traces with deadlines): MachineColumns after
 // the jobs.csv columns.
 func NewJobsCSVMachines(w io.Writer, p platform.Platform) *JobsCSV {
-	j := &JobsCSV{w: bufio.NewWriterSize(w, 1<<16), plat: &p}
-	_, j.err = j.w.WriteString(JobsHeader[:len(JobsHeader)-1] + "," + MachineColumns + "\n")
-	return j
+	return newJobsCSV(w, JobsHeader[:len(JobsHeader)-1]+","+MachineColumns+"\n", false, &p)
 }
 
-func (j *JobsCSV) JobFinished(now float64, r *engine.Record) { j.row(r) }
-func (j *JobsCSV) JobKilled(now float64, r *engine.Record)   { j.row(r) }
+func (j *JobsCSV) JobFinished(now float64, r *engine.Record) { j.add(r) }
+func (j *JobsCSV) JobKilled(now float64, r *engine.Record)   { j.add(r) }
+
+// add copies r's row into the current batch and hands the batch to the
+// formatter when it is full.
+func (j *JobsCSV) add(r *engine.Record) {
+	b := j.cur
+	b.cpus = append(b.cpus, r.CPUs...)
+	if j.sites {
+		b.sites = append(b.sites, r.Sites...)
+	}
+	b.rows = append(b.rows, csvRow{
+		id: int64(r.Job.ID), submit: r.Job.Submit, request: r.Job.Request, start: r.Start, end: r.End,
+		bmEst: r.Job.BMEst, deadline: r.Job.Deadline, procs: r.Job.Procs, machine: r.Machine,
+		cpuEnd: len(b.cpus), siteEnd: len(b.sites), state: r.State, reason: r.Reason,
+		gang: r.Job.Tasks != nil, local: r.Job.Local})
+	if len(b.rows) == csvBatchRows {
+		j.handOff()
+	}
+}
+
+// handOff starts formatting the current batch in the background (after
+// the previous one is written) and gives the listener a free batch.
+func (j *JobsCSV) handOff() {
+	j.wait()
+	free := j.inflight
+	if free == nil {
+		free = &csvBatch{rows: make([]csvRow, 0, csvBatchRows)}
+	}
+	free.reset()
+	j.inflight, j.cur = j.cur, free
+	j.busy = true
+	go func(b *csvBatch) {
+		j.format(b)
+		j.done <- struct{}{}
+	}(j.inflight)
+}
+
+// wait returns once no batch is in flight.
+func (j *JobsCSV) wait() {
+	if j.busy {
+		<-j.done
+		j.busy = false
+	}
+}
 
 // num appends v in the shortest form that reads back exactly. Trace times
 // are whole seconds: integers take the fast path.
@@ -70,51 +159,61 @@ func num(b []byte, v float64) []byte {
 	return strconv.AppendFloat(b, v, 'f', -1, 64)
 }
 
-func (j *JobsCSV) row(r *engine.Record) {
+// format writes the rows of batch bt.
+func (j *JobsCSV) format(bt *csvBatch) {
+	cpu0, site0 := 0, 0
+	for k := range bt.rows {
+		r := &bt.rows[k]
+		j.row(r, bt.cpus[cpu0:r.cpuEnd], bt.sites[site0:r.siteEnd])
+		cpu0, site0 = r.cpuEnd, r.siteEnd
+	}
+}
+
+func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int) {
 	if j.err != nil {
 		return
 	}
 	b := j.buf[:0]
-	b = strconv.AppendInt(b, int64(r.Job.ID), 10)
+	b = strconv.AppendInt(b, r.id, 10)
 	b = append(b, ',')
-	b = num(b, r.Job.Submit)
+	b = num(b, r.submit)
 	b = append(b, ',')
-	b = strconv.AppendInt(b, int64(r.Job.Procs), 10)
+	b = strconv.AppendInt(b, int64(r.procs), 10)
 	b = append(b, ',')
-	if r.Job.Request > 0 {
-		b = num(b, r.Job.Request)
+	if r.request > 0 {
+		b = num(b, r.request)
 	}
 	b = append(b, ',')
-	b = num(b, r.Start)
+	b = num(b, r.start)
 	b = append(b, ',')
-	ex := r.Exec()
+	ex := r.end - r.start // as engine.Record's Exec, Wait, Turnaround
 	b = num(b, ex)
 	b = append(b, ',')
-	b = num(b, r.End)
+	b = num(b, r.end)
 	b = append(b, ',')
-	b = num(b, r.Wait())
+	b = num(b, r.start-r.submit)
 	b = append(b, ',')
-	b = num(b, r.Turnaround())
+	b = num(b, r.end-r.submit)
 	b = append(b, ',')
 	if ex > 0 {
-		b = num(b, r.Turnaround()/ex)
+		b = num(b, (r.end-r.submit)/ex)
 	}
 	b = append(b, ',')
-	b = r.CPUs.AppendText(b)
+	b = cpus.AppendText(b)
 	b = append(b, ',')
-	b = append(b, r.State.String()...)
+	b = append(b, r.state.String()...)
 	b = append(b, ',')
-	b = append(b, r.Reason.String()...)
+	b = append(b, r.reason.String()...)
 	if j.sites {
 		switch {
-		case r.Job.Tasks != nil:
+		case r.gang:
 			b = append(b, ",gang,"...)
-		case r.Job.Local:
+		case r.local:
 			b = append(b, ",local,"...)
 		default:
 			b = append(b, ",job,"...)
 		}
-		for i, s := range r.Sites {
+		for i, s := range sites {
 			if i > 0 {
 				b = append(b, ';')
 			}
@@ -123,20 +222,20 @@ func (j *JobsCSV) row(r *engine.Record) {
 	}
 	if j.plat != nil {
 		b = append(b, ',')
-		if r.Machine >= 0 {
-			b = strconv.AppendInt(b, int64(r.Machine), 10)
+		if r.machine >= 0 {
+			b = strconv.AppendInt(b, int64(r.machine), 10)
 			b = append(b, ',')
-			b = num(b, j.plat.Machine(r.Machine).BM())
+			b = num(b, j.plat.Machine(r.machine).BM())
 		} else {
 			b = append(b, ',')
 		}
 		b = append(b, ',')
-		if r.Job.BMEst > 0 {
-			b = num(b, r.Job.BMEst)
+		if r.bmEst > 0 {
+			b = num(b, r.bmEst)
 		}
 		b = append(b, ',')
-		if r.Job.Deadline != 0 {
-			b = num(b, r.Job.Deadline)
+		if r.deadline != 0 {
+			b = num(b, r.deadline)
 		}
 	}
 	b = append(b, '\n')
@@ -144,11 +243,18 @@ func (j *JobsCSV) row(r *engine.Record) {
 	_, j.err = j.w.Write(b)
 }
 
-// Err reports the first write error.
-func (j *JobsCSV) Err() error { return j.err }
+// Err reports the first write error (of the rows handed to the
+// formatter so far; Flush writes the rest).
+func (j *JobsCSV) Err() error {
+	j.wait()
+	return j.err
+}
 
-// Flush writes buffered rows.
+// Flush writes the rows not yet written and flushes the buffer.
 func (j *JobsCSV) Flush() error {
+	j.wait()
+	j.format(j.cur)
+	j.cur.reset()
 	if j.err != nil {
 		return j.err
 	}

@@ -68,6 +68,8 @@ var rules = []rule{
 	{"scenario", []string{"report/htmlreport", "internal/cli"}},
 	{"validate", []string{"report"}},
 	{"report/htmlreport", []string{"internal/cli", "policy", "engine"}},
+	// The id map under the kernel and the policies is a leaf.
+	{"internal/idmap", []string{"job", "platform", "engine", "policy", "workload", "metrics", "profile", "stats", "experiment", "repro", "scenario", "internal/cli", "registry", "validate", "report"}},
 }
 
 // violations applies the rules to a dependency map; it also returns how

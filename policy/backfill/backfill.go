@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/schedlab/schedlab/internal/idmap"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
@@ -37,7 +38,7 @@ type Backfill struct {
 	scratch   []entry   // OrderPriority: scratch for the sort
 	keys      []prioKey // OrderPriority: scratch for the sort
 
-	running map[job.ID]run
+	running idmap.Map[job.ID, run]
 	ends    endHeap // running jobs by estimated end, to find overruns
 	over    []int   // per machine: processors held by jobs past their estimated end
 	nOver   int     // their sum
@@ -46,6 +47,18 @@ type Backfill struct {
 	// reservations must be re-placed rather than kept.
 	dirty   bool
 	checked bool // a multi-machine engine compared its machines with the view's
+
+	// The arrivals-only shortcut (see Schedule): after a pass, the queue's
+	// first tested entries all were tried (or could not be, no CPU being
+	// free) and stay where the pass left them; held of them hold
+	// reservations, the earliest starting at minResv. arrivalsOnly: since
+	// that pass, jobs were only appended (no Finish, no insertion before
+	// the end).
+	arrivalsOnly bool
+	tested, held int
+	minResv      float64
+	noShortcut   bool  // tests: always the full loop
+	skipped      int64 // tests: entries the shortcut skipped
 
 	// OnReserve, when set, is called for every reservation made or kept in
 	// a pass (tests use it to check that reservations never move later).
@@ -67,14 +80,13 @@ func NewBackfill(name string, procs, depth int, order Order) *Backfill {
 		panic(fmt.Sprintf("queue: backfill depth %d < 1", depth))
 	}
 	b := &Backfill{
-		name:    name,
-		depth:   depth,
-		w:       waitQueue{order: order},
-		machs:   []platform.Machine{{CPUs: procs}},
-		profs:   []*profile.Profile{profile.New(procs, math.Inf(-1))},
-		scan:    []int32{0},
-		over:    make([]int, 1),
-		running: make(map[job.ID]run),
+		name:  name,
+		depth: depth,
+		w:     waitQueue{order: order},
+		machs: []platform.Machine{{CPUs: procs}},
+		profs: []*profile.Profile{profile.New(procs, math.Inf(-1))},
+		scan:  []int32{0},
+		over:  make([]int, 1),
 	}
 	return b
 }
@@ -108,12 +120,11 @@ func NewBackfillMulti(c MultiConfig) (*Backfill, error) {
 		return nil, fmt.Errorf("policy %s: priority constants need the priority order, not %s", c.Name, c.Order)
 	}
 	b := &Backfill{
-		name:    c.Name,
-		depth:   c.Depth,
-		w:       waitQueue{order: c.Order},
-		multi:   true,
-		pick:    c.Pick,
-		running: make(map[job.ID]run),
+		name:  c.Name,
+		depth: c.Depth,
+		w:     waitQueue{order: c.Order},
+		multi: true,
+		pick:  c.Pick,
 	}
 	if c.Order == OrderPriority {
 		b.flex = DefaultFlex()
@@ -153,15 +164,18 @@ func (b *Backfill) Submit(now float64, j job.Info) {
 		e.x.nx = b.fastestRuntime(&e)
 		b.resort = true
 	}
-	b.w.insert(e)
+	if b.w.insert(e) != len(b.w.q)-1 {
+		b.arrivalsOnly = false // it went before jobs already tried
+	}
 }
 
 func (b *Backfill) Finish(now float64, id job.ID) {
-	r, ok := b.running[id]
+	r, ok := b.running.Get(id)
 	if !ok {
 		return
 	}
-	delete(b.running, id)
+	b.arrivalsOnly = false // even on time: the profile steps up at its end
+	b.running.Delete(id)
 	if b.w.order == OrderPriority {
 		b.resort = true
 	}
@@ -199,9 +213,8 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	// instant only ("could end at any moment").
 	for len(b.ends) > 0 && b.ends[0].estEnd <= now {
 		top := b.ends.pop()
-		if r, ok := b.running[top.id]; ok && !r.overrun && r.estEnd == top.estEnd {
+		if r := b.running.Ptr(top.id); r != nil && !r.overrun && r.estEnd == top.estEnd {
 			r.overrun = true
-			b.running[top.id] = r
 			b.over[r.m] += r.procs
 			b.nOver += r.procs
 		}
@@ -251,12 +264,43 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	if len(b.profs) == 1 {
 		single = b.profs[0]
 	}
-	for i := range q {
+	from := 0
+	if b.arrivalsOnly && !b.noShortcut && !full && single != nil && b.w.order == OrderFCFS && b.minResv > now && b.tested <= len(q) {
+		// Arrivals only since the last pass, which tried every entry of
+		// q[:b.tested]: skip them, they would fail again. Proof: an entry
+		// that did not fit then had, in its window [t0, t0+d), a time p
+		// with fewer free CPUs than it needs. Since then the profile has
+		// only lost capacity (jobs started, reservations made; anything
+		// that releases some - a completion, early or on time, an overrun,
+		// a reservation moved - calls Finish or leaves the pass dirty),
+		// and it steps up only at an end: of a running job (an end at or
+		// before now means a completion, hence Finish, or an overrun,
+		// hence dirty) or of a reservation (all start after now). So
+		// either p >= now, inside the new window [now, now+d), or p < now
+		// and the free CPUs at now are at most those at p: it still does
+		// not fit. Reservations are kept (not dirty), so the held ones
+		// count and block as before, and the new jobs are tried as the
+		// full loop would try them.
+		from = b.tested
+		count, blocked = b.held, from > 0
+		b.skipped += int64(from)
+		if b.OnReserve != nil {
+			for i := range q[:from] {
+				if q[i].hasResv {
+					b.notify(now, &q[i])
+				}
+			}
+		}
+	}
+	minResv := math.Inf(1)
+	broke := false // the loop stopped before the end of the queue
+	for i := from; i < len(q); i++ {
 		e := &q[i]
 		if !full && e.hasResv && e.resv > now {
 			// Nothing freed capacity since this slot was computed:
 			// re-placing it would find the same slot.
 			count++
+			minResv = min(minResv, e.resv)
 			blocked = true
 			b.notify(now, e)
 			continue
@@ -269,6 +313,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			}
 			if freeNow <= 0 {
 				blocked = true
+				broke = true
 				break // nothing more can start, no reservation to make
 			}
 			if e.Procs > freeNow {
@@ -289,6 +334,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			s, m = b.replace(now, e)
 			if s == old && m == int(oldM) {
 				count++
+				minResv = min(minResv, e.resv)
 				blocked = true
 				b.notify(now, e)
 				continue
@@ -320,7 +366,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			end := profile.Span(now, b.dur(e, m))
 			b.profs[m].Alloc(now, end, e.Procs)
 			b.openValid = false
-			b.running[e.ID] = run{procs: e.Procs, estEnd: end, m: int32(m)}
+			b.running.Set(e.ID, run{procs: e.Procs, estEnd: end, m: int32(m)})
 			b.ends.push(endItem{estEnd: end, id: e.ID})
 			plan.StartOn(e.ID, reasonFor(blocked, now, &e.jobKey), m)
 			e.started = true
@@ -341,6 +387,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		e.resv, e.m, e.hasResv = s, int32(m), true
 		b.profs[m].Alloc(s, profile.Span(s, b.dur(e, m)), e.Procs)
 		count++
+		minResv = min(minResv, s)
 		if had && (old != s || int(oldM) != m) {
 			changed = true
 		}
@@ -357,6 +404,14 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	if firstStart >= 0 {
 		b.w.compact(firstStart, nStarted)
 	}
+	// Every entry left was tried; the skipped ones keep their
+	// reservations, so minResv covers them too. After a stop for want of
+	// free CPUs the entries not reached were not counted: no shortcut
+	// (the next pass stops as fast).
+	if from > 0 {
+		minResv = min(minResv, b.minResv)
+	}
+	b.arrivalsOnly, b.tested, b.held, b.minResv = !broke, len(b.w.q), count, minResv
 }
 
 func (b *Backfill) unreserve(e *entry) {

@@ -1,10 +1,6 @@
 package backfill
 
-import (
-	"sort"
-
-	"github.com/schedlab/schedlab/job"
-)
+import "github.com/schedlab/schedlab/job"
 
 // Order is the order in which a queue is considered.
 type Order uint8
@@ -122,18 +118,54 @@ func (e *entry) needs() (mem, speed float64) {
 type waitQueue struct {
 	order Order
 	q     []entry
+	// base is q's whole backing array: q is always a suffix of it, cut
+	// short (started jobs are dropped from the front by reslicing).
+	base []entry
 }
 
-func (w *waitQueue) insert(e entry) {
+// add appends e. Dropping started jobs from the front of q loses the
+// capacity before them: appending to what is left would reallocate the
+// queue, for a short queue whose head starts at every pass once per job.
+// So when q fills the end of its array and holds at most half of it, it is
+// first moved to the front of the array (amortised O(1): at least as many
+// appends as entries moved come between two moves) instead of growing.
+func (w *waitQueue) add(e entry) {
+	if len(w.q) == cap(w.q) {
+		if cap(w.base) > 0 && 2*len(w.q) <= cap(w.base) {
+			w.q = w.base[:copy(w.base, w.q)]
+		} else {
+			w.q = append(w.q, e)
+			w.base = w.q[:cap(w.q)]
+			return
+		}
+	}
+	w.q = append(w.q, e)
+}
+
+// insert puts e in its place and returns its index.
+func (w *waitQueue) insert(e entry) int {
 	n := len(w.q)
 	if n == 0 || w.order == OrderPriority || !w.order.less(&e.jobKey, &w.q[n-1].jobKey) {
-		w.q = append(w.q, e)
-		return
+		w.add(e)
+		return n
 	}
-	i := sort.Search(n, func(i int) bool { return w.order.less(&e.jobKey, &w.q[i].jobKey) })
-	w.q = append(w.q, entry{})
+	// The first entry e goes before (a binary search written out: a
+	// closure over e, as sort.Search takes, moved e to the heap, one
+	// allocation per out-of-order job).
+	lo, hi := 0, n
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if w.order.less(&e.jobKey, &w.q[mid].jobKey) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	i := lo
+	w.add(entry{})
 	copy(w.q[i+1:], w.q[i:])
 	w.q[i] = e
+	return i
 }
 
 // compact removes the n started entries, keeping order; from is the

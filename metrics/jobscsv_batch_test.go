@@ -1,0 +1,108 @@
+package metrics
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
+)
+
+// Rows written in batches by the background formatter are, byte for byte
+// and in order, the rows each record gives on its own (a writer flushed
+// after every row never fills a batch, never starts its goroutine), for
+// every kind of writer, across several batches and a partial last one. The engine reuses
+// its Record and CPU list: the test does too, so a row that kept a
+// reference instead of a copy would show the wrong values.
+func TestJobsCSVBatchesEqualRowByRow(t *testing.T) {
+	plat, err := platform.New([]platform.Machine{{CPUs: 8, Speed: 1}, {CPUs: 4, Speed: 2.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]func(w *bytes.Buffer) *JobsCSV{
+		"plain":    func(w *bytes.Buffer) *JobsCSV { return NewJobsCSV(w) },
+		"sites":    func(w *bytes.Buffer) *JobsCSV { return NewJobsCSVSites(w) },
+		"machines": func(w *bytes.Buffer) *JobsCSV { return NewJobsCSVMachines(w, plat) },
+	}
+	const n = 3*csvBatchRows + 17
+	for name, mk := range kinds {
+		var all, want bytes.Buffer
+		w := mk(&all)
+		w1 := mk(&want) // flushed after every row: never a batch
+		j := actual.Job{}
+		r := engine.Record{Job: &j}
+		for i := range n {
+			j = actual.Job{ID: job.ID(i + 1), Submit: float64(i) / 4, Procs: 1 + i%5, Request: float64(i % 3 * 100),
+				BMEst: float64(i % 2), Deadline: float64(i%4) * 1000.5, Local: i%3 == 1}
+			if i%7 == 0 {
+				j.Tasks = []actual.Task{{}}
+			}
+			r.Start, r.End = float64(i)/4+float64(i%11), float64(i)/4+float64(i%11)+float64(i%13)/3
+			r.State, r.Reason = job.FinalState(i%2), job.StartReason(i%job.NumReasons)
+			r.Machine = i%3 - 1
+			r.CPUs = append(r.CPUs[:0], int32(i%8))
+			if i%4 == 0 {
+				r.CPUs = append(r.CPUs, int32(i%8)+2, int32(i%8)+3)
+			}
+			r.Sites = append(r.Sites[:0], i%3, 3+i%2)[:1+i%2]
+			if i%2 == 0 {
+				w.JobFinished(r.End, &r)
+			} else {
+				w.JobKilled(r.End, &r)
+			}
+			w1.JobFinished(r.End, &r)
+			if err := w1.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		header, rows, _ := strings.Cut(all.String(), "\n")
+		if !strings.HasPrefix(header, "job_id,") {
+			t.Fatalf("%s: header %q", name, header)
+		}
+		if all.String() != want.String() {
+			t.Fatalf("%s: batched rows differ from rows written one at a time", name)
+		}
+		if got := strings.Count(rows, "\n"); got != n {
+			t.Fatalf("%s: %d rows, want %d", name, got, n)
+		}
+	}
+}
+
+// A write error of a batch formatted in the background is reported by
+// Err and by Flush.
+func TestJobsCSVBatchWriteError(t *testing.T) {
+	w := NewJobsCSV(failBig{n: 1000})
+	r := rec(1, 0, 0, 10, 1, 10, job.Completed, job.Immediate)
+	for range 2 * csvBatchRows {
+		w.JobFinished(10, r)
+	}
+	if err := w.Err(); !errors.Is(err, errFull) {
+		t.Fatalf("Err: %v, want %v", err, errFull)
+	}
+	if err := w.Flush(); !errors.Is(err, errFull) {
+		t.Fatalf("Flush: %v, want %v", err, errFull)
+	}
+}
+
+var errFull = errors.New("disk full")
+
+// failBig fails every write of more than n bytes: the writer's first
+// flush of its full 64 KB buffer fails.
+type failBig struct{ n int }
+
+func (f failBig) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		return 0, errFull
+	}
+	return len(p), nil
+}
