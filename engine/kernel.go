@@ -186,7 +186,7 @@ func (k *kernel) load(m model, s int) error {
 	}
 	if err := k.admit(m, sl, s); err != nil {
 		k.release(i)
-		return &AdmitError{Job: sl.job.ID, Err: err}
+		return &AdmitError{Job: sl.job.ID, Submit: sl.job.Submit, Err: err}
 	}
 	k.lastSub[s] = sl.job.Submit
 	sl.stream, sl.machine, sl.killed, sl.cpus = int32(s), -1, false, sl.cpus[:0]
@@ -203,8 +203,9 @@ var ErrDuplicateID = errors.New("duplicate job id")
 // Err names the job; Job lets a caller that knows the source find the
 // job's record (a trace's file and line).
 type AdmitError struct {
-	Job job.ID
-	Err error
+	Job    job.ID
+	Submit float64 // the job's submit time: with Job, it finds the record
+	Err    error
 }
 
 func (e *AdmitError) Error() string { return e.Err.Error() }

@@ -109,30 +109,33 @@ type TraceDeadlines struct {
 // MaxCheckJobs+1 is read, instead of running the machine out of memory.
 const MaxCheckJobs = 5_000_000
 
-// recordLine finds the line of the trace's record of job id, for an
-// error about that job (the reading is far ahead of the simulation, so
-// the reader's position does not say it): the first record with that job
-// number, or the second for a duplicate id. Only run on an error.
-func recordLine(trace string, id int64, duplicate bool) (int, bool) {
+// recordLine finds the line of the trace's record of job id submitted at
+// submit, for an error about that job (the reading is far ahead of the
+// simulation, so the reader's position does not say it). A duplicate id
+// is refused while an earlier job with that id is still in the system,
+// which was submitted at or before submit: the refused record is the
+// second with that id and submit time if there are two or more (the
+// first was admitted), else the only one. Other errors are about the
+// first record with that id and submit time. Only run on an error.
+func recordLine(trace string, id int64, submit float64, duplicate bool) (int, bool) {
 	rd, err := workload.OpenTrace(trace)
 	if err != nil {
 		return 0, false
 	}
 	defer rd.Close()
-	want := 1
-	if duplicate {
-		want = 2
-	}
-	for n := 0; ; {
+	first := 0
+	for {
 		rec, err := rd.Next()
 		if err != nil {
-			return 0, false
+			return first, first > 0
 		}
-		if rec.JobNumber == id {
-			if n++; n == want {
-				return rd.Line(), true
-			}
+		if rec.JobNumber != id || rec.Submit != submit {
+			continue
 		}
+		if !duplicate || first > 0 {
+			return rd.Line(), true
+		}
+		first = rd.Line()
 	}
 }
 
@@ -359,7 +362,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err := eng.Run(); err != nil {
 		var ae *engine.AdmitError
 		if errors.As(err, &ae) {
-			if line, ok := recordLine(cfg.Trace, int64(ae.Job), errors.Is(err, engine.ErrDuplicateID)); ok {
+			if line, ok := recordLine(cfg.Trace, int64(ae.Job), ae.Submit, errors.Is(err, engine.ErrDuplicateID)); ok {
 				return nil, fmt.Errorf("%s:%d: %w", rd.Name(), line, err)
 			}
 		}
