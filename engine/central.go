@@ -201,10 +201,20 @@ func (c *Cluster) start(d *policy.Start) error {
 				}
 			}
 		}
+		if cap(s.cpus) < len(d.CPUs) {
+			s.cpus = c.cpuRoom(len(d.CPUs))
+		}
 		s.cpus = append(s.cpus[:0], d.CPUs...)
 		c.cpus.set(s.cpus, false)
 	} else {
-		s.cpus = c.cpus.take(s.cpus[:0], first, first+mach.CPUs, s.job.Procs)
+		// Taken into a reused scratch list, then copied: a slot whose
+		// list is too short for a fragmented set gets a longer one from
+		// the shared chunk, not from append (one allocation per job).
+		c.runScratch = c.cpus.take(c.runScratch[:0], first, first+mach.CPUs, s.job.Procs)
+		if cap(s.cpus) < len(c.runScratch) {
+			s.cpus = c.cpuRoom(len(c.runScratch))
+		}
+		s.cpus = append(s.cpus[:0], c.runScratch...)
 	}
 	s.machine = int32(m)
 	c.waiting--

@@ -80,7 +80,8 @@ type kernel struct {
 	stopAfter, ended int64
 	stopped          bool
 	ran              bool
-	runChunk         platform.Runs // storage for new slots' CPU lists
+	runChunk         platform.Runs // storage for slots' CPU lists (cpuRoom)
+	runScratch       platform.Runs // the CPUs a start takes, before they go to the slot
 }
 
 func (k *kernel) init(p platform.Platform, lis Listener, srcs ...Source) {
@@ -251,13 +252,21 @@ func (k *kernel) alloc() int32 {
 	// A new slot's CPU list starts with room for slotRuns ids, cut from
 	// a shared chunk: appending to an empty list would allocate in small
 	// steps, for every slot.
-	if len(k.runChunk) < slotRuns {
-		k.runChunk = make(platform.Runs, slotRuns*256)
-	}
-	cpus := k.runChunk[:0:slotRuns]
-	k.runChunk = k.runChunk[slotRuns:]
-	k.slots = append(k.slots, slot{cpus: cpus})
+	k.slots = append(k.slots, slot{cpus: k.cpuRoom(slotRuns)})
 	return int32(len(k.slots) - 1)
+}
+
+// cpuRoom returns an empty CPU list with room for n ids (n rounded up to
+// a multiple of slotRuns), cut from a shared chunk: one allocation serves
+// many lists.
+func (k *kernel) cpuRoom(n int) platform.Runs {
+	n = (n + slotRuns - 1) / slotRuns * slotRuns
+	if len(k.runChunk) < n {
+		k.runChunk = make(platform.Runs, max(n, slotRuns*256))
+	}
+	r := k.runChunk[:0:n]
+	k.runChunk = k.runChunk[n:]
+	return r
 }
 
 // slotRuns is the room of a new slot's CPU list: 16 ids, 8 runs.
