@@ -1,0 +1,155 @@
+package profile
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+type seg struct {
+	t    float64
+	free int
+}
+
+// sliceProfile is the profile as a sorted slice of breakpoints. Profile
+// uses it while it is short; the tests also keep it as the reference
+// that the tree must agree with answer for answer.
+type sliceProfile struct {
+	segs []seg
+}
+
+// index returns the segment containing t; t before the first breakpoint
+// maps to segment 0.
+func (p *sliceProfile) index(t float64) int {
+	s := p.segs
+	// Most queries are at the front: check it before searching.
+	if len(s) == 1 || t < s[1].t {
+		return 0
+	}
+	lo, hi := 1, len(s) // s[lo].t <= t; answer in [lo, hi)
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if s[m].t <= t {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+func (p *sliceProfile) advance(now float64) {
+	i := p.index(now)
+	if i > 0 {
+		p.segs = p.segs[i:]
+	}
+	p.segs[0].t = now
+}
+
+func (p *sliceProfile) freeAt(t float64) int { return p.segs[p.index(t)].free }
+
+// split makes t a breakpoint and returns its index. t must not be before
+// the first breakpoint.
+func (p *sliceProfile) split(t float64) int {
+	i := p.index(t)
+	if p.segs[i].t == t {
+		return i
+	}
+	p.segs = append(p.segs, seg{})
+	copy(p.segs[i+2:], p.segs[i+1:])
+	p.segs[i+1] = seg{t: t, free: p.segs[i].free}
+	return i + 1
+}
+
+// add changes the free count by delta on [s, e) and merges equal
+// neighbours at the two ends. The caller has checked e > s and clipped s
+// to the first breakpoint.
+func (p *sliceProfile) add(s, e float64, delta int) {
+	i := p.split(s)
+	j := p.split(e)
+	for k := i; k < j; k++ {
+		p.segs[k].free += delta
+	}
+	// Merge at j first so that index i stays valid.
+	if j < len(p.segs) && p.segs[j-1].free == p.segs[j].free {
+		p.segs = append(p.segs[:j], p.segs[j+1:]...)
+	}
+	if i > 0 && p.segs[i-1].free == p.segs[i].free {
+		p.segs = append(p.segs[:i], p.segs[i+1:]...)
+	}
+}
+
+func (p *sliceProfile) fits(s float64, procs int, d float64) bool {
+	e := Span(s, d)
+	i := p.index(s)
+	for ; i < len(p.segs) && (p.segs[i].t < e || p.segs[i].t <= s); i++ {
+		if p.segs[i].free < procs {
+			return false
+		}
+	}
+	return true
+}
+
+// replace is one tight scan of the segments before s0 (see Replace).
+func (p *sliceProfile) replace(from float64, procs int, d float64, s0 float64) float64 {
+	segs := p.segs
+	n := len(segs)
+	start := from
+	need := minEnd(start, d, s0)
+	for i := p.index(from); i < n; i++ {
+		next := math.Inf(1)
+		if i+1 < n {
+			next = segs[i+1].t
+		}
+		if segs[i].free < procs {
+			if next >= s0 {
+				return s0
+			}
+			start = next
+			need = minEnd(start, d, s0)
+			continue
+		}
+		if next >= need {
+			return start
+		}
+	}
+	return s0
+}
+
+// earliest sweeps the segments of the profile from the one containing
+// from. start is the beginning of the current run of segments with enough
+// processors; the answer is start as soon as that run covers
+// Span(start, d).
+func (p *sliceProfile) earliest(from float64, procs int, d float64) float64 {
+	segs := p.segs
+	n := len(segs)
+	inf := math.Inf(1)
+	i := p.index(from)
+	start := from
+	for {
+		segEnd := inf
+		if i+1 < n {
+			segEnd = segs[i+1].t
+		}
+		if segs[i].free < procs {
+			if segEnd == inf {
+				return inf
+			}
+			start = segEnd
+		} else if Span(start, d) <= segEnd {
+			return start
+		}
+		i++
+	}
+}
+
+func (p *sliceProfile) string() string {
+	var b strings.Builder
+	for i, g := range p.segs {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%g:%d", g.t, g.free)
+	}
+	return b.String()
+}
