@@ -112,11 +112,6 @@ func TestTreeAgainstSlice(t *testing.T) {
 					if got, want := p.FreeAt(from), ref.freeAt(from); got != want {
 						t.Fatalf("step %d: FreeAt(%v) = %v, want %v", step, from, got, want)
 					}
-					if e := Span(from, d); true {
-						if got, want := p.MaxFree(from, e), ref.maxFree(from, e); got != want {
-							t.Fatalf("step %d: MaxFree(%v, %v) = %v, want %v", step, from, e, got, want)
-						}
-					}
 					s0 := tm()
 					if len(held) > 0 && rnd.IntN(2) == 0 {
 						h := held[rnd.IntN(len(held))]

@@ -77,17 +77,6 @@ func (p *Profile) FreeAt(t float64) int {
 	return p.sl.freeAt(t)
 }
 
-// MaxFree returns the largest free count over [s, e), e > s (for s
-// before the start, from the start): with it below p, no instant of the
-// span has p processors free.
-func (p *Profile) MaxFree(s, e float64) int {
-	if p.tr != nil {
-		k, v := p.tr.seg(s)
-		return max(v, p.tr.maxIn(p.tr.root, 0, k, e, false, false))
-	}
-	return p.sl.maxFree(s, e)
-}
-
 // add changes the free count by delta on [s, e) and merges equal
 // neighbours at the two ends.
 func (p *Profile) add(s, e float64, delta int) {

@@ -132,20 +132,6 @@ func TestAgainstNaive(t *testing.T) {
 			if got != want {
 				t.Fatalf("trial %d: Earliest(%v, %d, %v) = %v, want %v; profile %s", trial, now, procs, d, got, want, p)
 			}
-			// MaxFree: the free count at the span's start and at every
-			// allocation boundary inside it.
-			e := Span(now, d)
-			mx := naiveFree(total, as, now)
-			for _, a := range as {
-				for _, x := range []float64{a.s, a.e} {
-					if x > now && x < e {
-						mx = max(mx, naiveFree(total, as, x))
-					}
-				}
-			}
-			if got := p.MaxFree(now, e); got != mx {
-				t.Fatalf("trial %d: MaxFree(%v, %v) = %d, want %d; profile %s", trial, now, e, got, mx, p)
-			}
 			if fits := p.Fits(now, procs, d); fits != (want == now) {
 				t.Fatalf("trial %d: Fits(%v,%d,%v) = %v, earliest %v", trial, now, procs, d, fits, want)
 			}

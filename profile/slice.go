@@ -79,16 +79,6 @@ func (p *sliceProfile) add(s, e float64, delta int) {
 	}
 }
 
-// maxFree is the largest free count over the segments meeting [s, e).
-func (p *sliceProfile) maxFree(s, e float64) int {
-	i := p.index(s)
-	m := p.segs[i].free
-	for i++; i < len(p.segs) && p.segs[i].t < e; i++ {
-		m = max(m, p.segs[i].free)
-	}
-	return m
-}
-
 func (p *sliceProfile) fits(s float64, procs int, d float64) bool {
 	e := Span(s, d)
 	i := p.index(s)

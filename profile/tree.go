@@ -309,29 +309,6 @@ func (tr *tree) lastBad(x int32, acc int, e float64, p int) (float64, bool) {
 	return 0, false
 }
 
-// maxIn is the largest free count of the nodes of x keyed in [k, e)
-// (math.MinInt if none).
-func (tr *tree) maxIn(x int32, acc int, k, e float64, lo, hi bool) int {
-	m := math.MinInt
-	for x != 0 {
-		nd := &tr.n[x]
-		if lo && hi { // the whole subtree is in range
-			return max(m, nd.mx+acc)
-		}
-		switch {
-		case nd.t < k:
-			x, acc = nd.r, acc+nd.lazy
-		case nd.t >= e:
-			x, acc = nd.l, acc+nd.lazy
-		default:
-			m = max(m, nd.free+acc)
-			m = max(m, tr.maxIn(nd.l, acc+nd.lazy, k, e, lo, true))
-			x, acc, lo = nd.r, acc+nd.lazy, true
-		}
-	}
-	return m
-}
-
 func (tr *tree) advance(now float64) {
 	k, _ := tr.seg(now)
 	if k > tr.first {
