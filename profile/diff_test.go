@@ -13,29 +13,18 @@ func withForms(t testing.TB, above, below int) {
 	t.Cleanup(func() { treeAbove, sliceBelow = oa, ob })
 }
 
-// refAdd is Profile.add on the reference slice.
-func refAdd(r *sliceProfile, s, e float64, delta int) {
-	if s < r.segs[0].t {
-		s = r.segs[0].t
-		if e <= s {
-			return
-		}
-	}
-	r.add(s, e, delta)
-}
-
 type span struct {
 	s, e  float64
 	procs int
 }
 
-// TestTreeAgainstSlice drives a Profile (tree form forced, or switching
-// forms at low thresholds) and the reference slice with the same long
+// TestFormsAgainstReference drives a Profile (slice form forced, tree
+// form forced, or switching forms at low thresholds) and the reference with the same long
 // random sequence of Advance, Alloc, Release and queries: every answer,
 // every Len and String must be identical. Times are drawn from a grid
 // (ties, spans sharing ends), zero-length spans occur, and allocations
 // are not checked for room, so free counts go negative.
-func TestTreeAgainstSlice(t *testing.T) {
+func TestFormsAgainstReference(t *testing.T) {
 	cases := []struct {
 		name         string
 		above, below int
@@ -44,6 +33,8 @@ func TestTreeAgainstSlice(t *testing.T) {
 		steps        int
 		want         int // breakpoints the run must reach
 	}{
+		{"slice-tiny", math.MaxInt, 0, 8, 4, 20000, 10},
+		{"slice-500", math.MaxInt, 0, 2000, 20, 20000, 500},
 		{"tree-tiny", 0, 0, 8, 4, 20000, 10},
 		{"tree-small", 0, 0, 60, 10, 20000, 100},
 		{"tree-500", 0, 0, 2000, 20, 20000, 500},
@@ -56,7 +47,7 @@ func TestTreeAgainstSlice(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(uint64(ci+1), 99))
 			total := 1 + rnd.IntN(64)
 			p := New(total, 0)
-			ref := &sliceProfile{segs: []seg{{t: 0, free: total}}}
+			ref := newRef(total, 0)
 			var held []span
 			now := 0.0
 			maxLen, toTree, toSlice, wasTree := 0, 0, 0, false
@@ -84,13 +75,13 @@ func TestTreeAgainstSlice(t *testing.T) {
 						now += 0.25
 					}
 					p.Advance(now)
-					ref.advance(now)
+					ref.Advance(now)
 				case op < 45 || len(held) == 0: // allocate (growth bias)
 					s := tm()
 					e := Span(s, dur())
 					procs := 1 + rnd.IntN(total)
 					p.Alloc(s, e, procs)
-					refAdd(ref, s, e, -procs)
+					ref.Alloc(s, e, procs)
 					held = append(held, span{s, e, procs})
 				case op < 70: // release a held span
 					k := rnd.IntN(len(held))
@@ -98,18 +89,18 @@ func TestTreeAgainstSlice(t *testing.T) {
 					held[k] = held[len(held)-1]
 					held = held[:len(held)-1]
 					p.Release(h.s, h.e, h.procs)
-					refAdd(ref, h.s, h.e, h.procs)
+					ref.Release(h.s, h.e, h.procs)
 				default: // queries
 					from := tm()
 					procs := rnd.IntN(total + 2)
 					d := dur()
-					if got, want := p.Earliest(from, procs, d), ref.earliest(from, procs, d); got != want {
+					if got, want := p.Earliest(from, procs, d), ref.Earliest(from, procs, d); got != want {
 						t.Fatalf("step %d: Earliest(%v, %d, %v) = %v, want %v", step, from, procs, d, got, want)
 					}
-					if got, want := p.Fits(from, procs, d), ref.fits(from, procs, d); got != want {
+					if got, want := p.Fits(from, procs, d), ref.Fits(from, procs, d); got != want {
 						t.Fatalf("step %d: Fits(%v, %d, %v) = %v, want %v", step, from, procs, d, got, want)
 					}
-					if got, want := p.FreeAt(from), ref.freeAt(from); got != want {
+					if got, want := p.FreeAt(from), ref.FreeAt(from); got != want {
 						t.Fatalf("step %d: FreeAt(%v) = %v, want %v", step, from, got, want)
 					}
 					s0 := tm()
@@ -120,7 +111,7 @@ func TestTreeAgainstSlice(t *testing.T) {
 							d = 0
 						}
 					}
-					if got, want := p.Replace(from, procs, d, s0), ref.replace(from, procs, d, s0); got != want {
+					if got, want := p.Replace(from, procs, d, s0), ref.Replace(from, procs, d, s0); got != want {
 						t.Fatalf("step %d: Replace(%v, %d, %v, %v) = %v, want %v", step, from, procs, d, s0, got, want)
 					}
 				}
@@ -140,18 +131,18 @@ func TestTreeAgainstSlice(t *testing.T) {
 					wasTree = isTree
 				}
 				if step%97 == 0 || p.Len() < 50 {
-					if got, want := p.String(), ref.string(); got != want {
+					if got, want := p.String(), ref.String(); got != want {
 						t.Fatalf("step %d: profile\n%s\nwant\n%s", step, got, want)
 					}
 				}
 			}
-			if got, want := p.String(), ref.string(); got != want {
+			if got, want := p.String(), ref.String(); got != want {
 				t.Fatalf("end: profile\n%s\nwant\n%s", got, want)
 			}
 			if maxLen < c.want {
 				t.Fatalf("only %d breakpoints reached, want %d", maxLen, c.want)
 			}
-			if c.above > 0 && (toTree < 2 || toSlice < 2) {
+			if c.above > 0 && c.above < math.MaxInt && (toTree < 2 || toSlice < 2) {
 				t.Fatalf("forms changed %d times to tree, %d to slice; want both", toTree, toSlice)
 			}
 			t.Logf("%d steps, up to %d breakpoints, %d/%d changes of form", c.steps, maxLen, toTree, toSlice)

@@ -90,56 +90,73 @@ func (p *sliceProfile) fits(s float64, procs int, d float64) bool {
 	return true
 }
 
-// replace is one tight scan of the segments before s0 (see Replace).
+// replace is one tight scan of the segments before s0 (see Replace), run
+// by run: a run of short segments answers s0 if it reaches s0 (its last
+// end is the largest), else the next candidate start is its end; a run of
+// good ones answers its start as soon as it covers min(Span(start, d),
+// s0). The reference scan checks the same conditions segment by segment.
 func (p *sliceProfile) replace(from float64, procs int, d float64, s0 float64) float64 {
 	segs := p.segs
 	n := len(segs)
+	i := p.index(from)
 	start := from
-	need := minEnd(start, d, s0)
-	for i := p.index(from); i < n; i++ {
-		next := math.Inf(1)
-		if i+1 < n {
-			next = segs[i+1].t
-		}
+	for {
 		if segs[i].free < procs {
-			if next >= s0 {
+			for {
+				if i++; i == n {
+					return s0 // the last segment ends at +Inf
+				}
+				if segs[i].free >= procs {
+					break
+				}
+			}
+			if segs[i].t >= s0 {
 				return s0
 			}
-			start = next
-			need = minEnd(start, d, s0)
-			continue
+			start = segs[i].t
 		}
-		if next >= need {
-			return start
+		need := minEnd(start, d, s0)
+		for {
+			if i+1 == n || segs[i+1].t >= need {
+				return start
+			}
+			if i++; segs[i].free < procs {
+				break
+			}
 		}
 	}
-	return s0
 }
 
 // earliest sweeps the segments of the profile from the one containing
-// from. start is the beginning of the current run of segments with enough
-// processors; the answer is start as soon as that run covers
+// from, run by run: start is the beginning of the current run of segments
+// with enough processors; the answer is start as soon as that run covers
 // Span(start, d).
 func (p *sliceProfile) earliest(from float64, procs int, d float64) float64 {
 	segs := p.segs
 	n := len(segs)
-	inf := math.Inf(1)
 	i := p.index(from)
 	start := from
 	for {
-		segEnd := inf
-		if i+1 < n {
-			segEnd = segs[i+1].t
-		}
 		if segs[i].free < procs {
-			if segEnd == inf {
-				return inf
+			for {
+				if i++; i == n {
+					return math.Inf(1)
+				}
+				if segs[i].free >= procs {
+					break
+				}
 			}
-			start = segEnd
-		} else if Span(start, d) <= segEnd {
-			return start
+			start = segs[i].t
 		}
-		i++
+		end := Span(start, d)
+		for {
+			if i+1 == n || end <= segs[i+1].t {
+				return start
+			}
+			if i++; segs[i].free < procs {
+				break
+			}
+		}
 	}
 }
 
