@@ -11,9 +11,8 @@ type seg struct {
 	free int
 }
 
-// sliceProfile is the profile as a sorted slice of breakpoints. Profile
-// uses it while it is short; the tests also keep it as the reference
-// that the tree must agree with answer for answer.
+// sliceProfile is the profile as a sorted slice of breakpoints, the form
+// Profile takes while it is short.
 type sliceProfile struct {
 	segs []seg
 }
