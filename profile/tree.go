@@ -243,16 +243,21 @@ func (tr *tree) seg(t float64) (float64, int) {
 	return bt, bv
 }
 
-// firstGood returns the first breakpoint at or after k whose segment has
-// at least p free.
-func (tr *tree) firstGood(x int32, acc int, k float64, p int) (float64, bool) {
+// firstGood returns the first breakpoint in [k, hi) whose segment has at
+// least p free.
+func (tr *tree) firstGood(x int32, acc int, k, hi float64, p int) (float64, bool) {
 	for x != 0 {
 		nd := &tr.n[x]
 		if nd.mx+acc < p {
 			return 0, false
 		}
+		if nd.t >= hi { // nd and its right subtree are past the range
+			acc += nd.lazy
+			x = nd.l
+			continue
+		}
 		if nd.t >= k {
-			if t, ok := tr.firstGood(nd.l, acc+nd.lazy, k, p); ok {
+			if t, ok := tr.firstGood(nd.l, acc+nd.lazy, k, hi, p); ok {
 				return t, true
 			}
 			if nd.free+acc >= p {
@@ -287,16 +292,21 @@ func (tr *tree) firstBad(x int32, acc int, k float64, p int) (float64, bool) {
 	return 0, false
 }
 
-// lastBad returns the last breakpoint before e whose segment has fewer
+// lastBad returns the last breakpoint in [lo, e) whose segment has fewer
 // than p free.
-func (tr *tree) lastBad(x int32, acc int, e float64, p int) (float64, bool) {
+func (tr *tree) lastBad(x int32, acc int, lo, e float64, p int) (float64, bool) {
 	for x != 0 {
 		nd := &tr.n[x]
 		if nd.mn+acc >= p {
 			return 0, false
 		}
+		if nd.t < lo { // nd and its left subtree are before the range
+			acc += nd.lazy
+			x = nd.r
+			continue
+		}
 		if nd.t < e {
-			if t, ok := tr.lastBad(nd.r, acc+nd.lazy, e, p); ok {
+			if t, ok := tr.lastBad(nd.r, acc+nd.lazy, lo, e, p); ok {
 				return t, true
 			}
 			if nd.free+acc < p {
@@ -369,22 +379,23 @@ func (tr *tree) fits(s float64, procs int, d float64) bool {
 // is the first good segment after the last bad one. Each step is O(log n)
 // and skips every short run inside the window at once.
 func (tr *tree) earliest(from float64, procs int, d float64) float64 {
+	inf := math.Inf(1)
 	k, _ := tr.seg(from)
-	g, ok := tr.firstGood(tr.root, 0, k, procs)
+	g, ok := tr.firstGood(tr.root, 0, k, inf, procs)
 	if !ok {
-		return math.Inf(1)
+		return inf
 	}
 	start := from
 	if g != k {
 		start = g
 	}
 	for {
-		lb, bad := tr.lastBad(tr.root, 0, Span(start, d), procs)
-		if !bad || lb < g {
+		lb, bad := tr.lastBad(tr.root, 0, g, Span(start, d), procs)
+		if !bad {
 			return start
 		}
-		if g, ok = tr.firstGood(tr.root, 0, lb, procs); !ok {
-			return math.Inf(1)
+		if g, ok = tr.firstGood(tr.root, 0, lb, inf, procs); !ok {
+			return inf
 		}
 		start = g
 	}
@@ -394,8 +405,14 @@ func (tr *tree) earliest(from float64, procs int, d float64) float64 {
 // window being [start, min(Span(start, d), s0)); a candidate at or after
 // s0 answers s0.
 func (tr *tree) replace(from float64, procs int, d float64, s0 float64) float64 {
-	k, _ := tr.seg(from)
-	g, ok := tr.firstGood(tr.root, 0, k, procs)
+	k, v := tr.seg(from)
+	if from >= s0 { // not a re-placement; answered as the slice scan does
+		if v >= procs {
+			return from
+		}
+		return s0
+	}
+	g, ok := tr.firstGood(tr.root, 0, k, s0, procs)
 	if !ok {
 		return s0
 	}
@@ -407,11 +424,11 @@ func (tr *tree) replace(from float64, procs int, d float64, s0 float64) float64 
 		start = g
 	}
 	for {
-		lb, bad := tr.lastBad(tr.root, 0, minEnd(start, d, s0), procs)
-		if !bad || lb < g {
+		lb, bad := tr.lastBad(tr.root, 0, g, minEnd(start, d, s0), procs)
+		if !bad {
 			return start
 		}
-		if g, ok = tr.firstGood(tr.root, 0, lb, procs); !ok || g >= s0 {
+		if g, ok = tr.firstGood(tr.root, 0, lb, s0, procs); !ok {
 			return s0
 		}
 		start = g
