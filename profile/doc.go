@@ -15,13 +15,13 @@
 // crosses plus an O(n) memory move when a breakpoint comes or goes, and
 // Earliest, Fits and Replace scan the segments from the query's start,
 // run by run (a maximal run of segments with too few processors, or with
-// enough, costs one comparison a segment). Past 512 breakpoints the
+// enough, costs one comparison a segment). Past 1,024 breakpoints the
 // profile becomes a treap keyed by time whose subtrees keep their least
 // and largest free count and a pending addition (lazy add): Alloc and
 // Release are O(log n) expected, and Earliest and Replace cost O(log n)
 // a step, where a step jumps from a candidate start past the last short
 // segment of its window (so a window that crosses many short runs is
-// skipped at once), Fits one step. Below 128 breakpoints it is a slice
+// skipped at once), Fits one step. Below 256 breakpoints it is a slice
 // again. The two forms give identical answers and String; the tests hold
 // both against the former slice, kept verbatim.
 //

@@ -21,8 +21,8 @@ type Profile struct {
 // them keeps a profile that hovers around one size from converting back
 // and forth. Tests lower them to drive the tree at every size.
 var (
-	treeAbove  = 512
-	sliceBelow = 128
+	treeAbove  = 1024
+	sliceBelow = 256
 )
 
 // New returns a profile of total processors, all free from time origin on.
