@@ -47,35 +47,82 @@ func (p *sliceProfile) advance(now float64) {
 
 func (p *sliceProfile) freeAt(t float64) int { return p.segs[p.index(t)].free }
 
-// split makes t a breakpoint and returns its index. t must not be before
-// the first breakpoint.
-func (p *sliceProfile) split(t float64) int {
-	i := p.index(t)
-	if p.segs[i].t == t {
-		return i
-	}
-	p.segs = append(p.segs, seg{})
-	copy(p.segs[i+2:], p.segs[i+1:])
-	p.segs[i+1] = seg{t: t, free: p.segs[i].free}
-	return i + 1
-}
-
 // add changes the free count by delta on [s, e) and merges equal
 // neighbours at the two ends. The caller has checked e > s and clipped s
-// to the first breakpoint.
+// to the first breakpoint. It gives what "split at s and e, add, merge
+// at e then at s" gives, with one move of the tail: the breakpoint at s
+// is inserted, kept or deleted, so is the one at e, and the segments in
+// between shift by the first edit.
 func (p *sliceProfile) add(s, e float64, delta int) {
-	i := p.split(s)
-	j := p.split(e)
-	for k := i; k < j; k++ {
-		p.segs[k].free += delta
+	segs := p.segs
+	n := len(segs)
+	i := p.index(s) // the segment holding s
+	j := p.index(e) // the segment holding e, j >= i
+	newS := segs[i].t != s
+	newE := segs[j].t != e
+	vE := segs[j].free // the count from e on, unchanged
+	last := j          // the last breakpoint before e
+	if !newE {
+		last = j - 1
 	}
-	// Merge at j first so that index i stays valid.
-	if j < len(p.segs) && p.segs[j-1].free == p.segs[j].free {
-		p.segs = append(p.segs[:j], p.segs[j+1:]...)
+	// Breakpoints in (s, e), and s itself if present, gain delta.
+	lo := i + 1
+	if !newS {
+		lo = i
 	}
-	if i > 0 && p.segs[i-1].free == p.segs[i].free {
-		p.segs = append(p.segs[:i], p.segs[i+1:]...)
+	for k := lo; k <= last; k++ {
+		segs[k].free += delta
 	}
+	vS := segs[i].free // the count from s on
+	if newS {
+		vS += delta
+	}
+	vL := vS // the count just before e
+	if last > i {
+		vL = segs[last].free
+	}
+	mergeS := false
+	if newS {
+		mergeS = segs[i].free == vS
+	} else if i > 0 {
+		mergeS = segs[i-1].free == vS
+	}
+	mergeE := vL == vE
+	sEdit, eEdit := 0, 0 // +1 insert the breakpoint, -1 delete it
+	switch {
+	case newS && !mergeS:
+		sEdit = 1
+	case !newS && mergeS:
+		sEdit = -1
+	}
+	switch {
+	case newE && !mergeE:
+		eEdit = 1
+	case !newE && mergeE:
+		eEdit = -1
+	}
+	total := sEdit + eEdit
+	for k := 0; k < total; k++ {
+		segs = append(segs, seg{})
+	}
+	mEnd := j + 1 // the segments between the edits: [i+1, mEnd)
+	if eEdit < 0 {
+		mEnd = j
+	}
+	if total > 0 {
+		copy(segs[j+1+total:], segs[j+1:n])
+		copy(segs[i+1+sEdit:], segs[i+1:mEnd])
+	} else {
+		copy(segs[i+1+sEdit:], segs[i+1:mEnd])
+		copy(segs[j+1+total:], segs[j+1:n])
+	}
+	if sEdit > 0 {
+		segs[i+1] = seg{t: s, free: vS}
+	}
+	if eEdit > 0 {
+		segs[j+1+sEdit] = seg{t: e, free: vE}
+	}
+	p.segs = segs[:n+total]
 }
 
 func (p *sliceProfile) fits(s float64, procs int, d float64) bool {
