@@ -13,7 +13,7 @@ type refProfile struct {
 	segs  []seg
 }
 
-// New returns a profile of total processors, all free from time origin on.
+// newRef returns a reference profile of total processors, free from origin on.
 func newRef(total int, origin float64) *refProfile {
 	return &refProfile{total: total, segs: []seg{{t: origin, free: total}}}
 }
