@@ -119,3 +119,17 @@ func BenchmarkRICCEASY(b *testing.B) {
 		}
 	}
 }
+
+// Conservative backfilling on RICC: every pass after an early end
+// re-places up to some 23,000 reservations in a profile of as many
+// breakpoints (the profile's tree form).
+func BenchmarkRICCConservative(b *testing.B) {
+	if _, err := os.Stat(ricc); err != nil {
+		b.Skipf("trace %s not available", ricc)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := RunTrace(TraceRun{Trace: ricc, Policy: "conservative", Procs: 8192}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

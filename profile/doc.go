@@ -3,16 +3,27 @@
 // processors are free once running jobs and reservations are accounted for
 // (Fluxion's "planner").
 //
-// A profile is a sorted slice of breakpoints. Segment i covers
-// [t_i, t_{i+1}) and the last one extends to +Inf. Allocations are
-// half-open spans [s, e); a span of zero length is widened to
-// [s, Nextafter(s, +Inf)) so that a zero-length job still needs its
-// processors at its start instant (see Span).
+// A profile is a sequence of breakpoints sorted by time. Segment i covers
+// [t_i, t_{i+1}) and the last one extends to +Inf; equal neighbours are
+// merged, so the breakpoints are exactly where the free count changes.
+// Allocations are half-open spans [s, e); a span of zero length is
+// widened to [s, Nextafter(s, +Inf)) so that a zero-length job still needs
+// its processors at its start instant (see Span).
 //
-// Complexity: Earliest, Fits, Alloc and Release are O(log n + k), where n is
-// the number of breakpoints and k the number of segments the span crosses;
-// Alloc and Release may move O(n) memory when they add a breakpoint. With the
-// queue lengths of real traces (n in the hundreds) a slice beats a tree.
+// Complexity. A short profile is a slice: FreeAt is O(log n) for n
+// breakpoints, Alloc and Release O(log n + k) for the k segments the span
+// crosses plus an O(n) memory move when a breakpoint comes or goes, and
+// Earliest, Fits and Replace scan the segments from the query's start,
+// run by run (a maximal run of segments with too few processors, or with
+// enough, costs one comparison a segment). Past 1,024 breakpoints the
+// profile becomes a treap keyed by time whose subtrees keep their least
+// and largest free count and a pending addition (lazy add): Alloc and
+// Release are O(log n) expected, and Earliest and Replace cost O(log n)
+// a step, where a step jumps from a candidate start past the last short
+// segment of its window (so a window that crosses many short runs is
+// skipped at once), Fits one step. Below 256 breakpoints it is a slice
+// again. The two forms give identical answers and String; the tests hold
+// both against the former slice, kept verbatim.
 //
 // Free counts may go negative: a profile records what was planned, and a
 // caller who over-books gets a profile that says so rather than a silent

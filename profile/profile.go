@@ -3,28 +3,40 @@ package profile
 import (
 	"fmt"
 	"math"
-	"strings"
 )
-
-type seg struct {
-	t    float64
-	free int
-}
 
 // Profile is the availability of a pool of Total processors over time.
 // The zero value is not usable; call New.
+//
+// A short profile is a sorted slice of breakpoints; past treeAbove
+// breakpoints it becomes a tree (see tree), and back to a slice below
+// sliceBelow. The two forms answer every query identically.
 type Profile struct {
 	total int
-	segs  []seg
+	sl    sliceProfile
+	tr    *tree // non-nil: the tree form is in use and sl is empty
 }
+
+// The breakpoint counts at which a profile changes form. The gap between
+// them keeps a profile that hovers around one size from converting back
+// and forth. Tests lower them to drive the tree at every size.
+var (
+	treeAbove  = 1024
+	sliceBelow = 256
+)
 
 // New returns a profile of total processors, all free from time origin on.
 func New(total int, origin float64) *Profile {
-	return &Profile{total: total, segs: []seg{{t: origin, free: total}}}
+	return &Profile{total: total, sl: sliceProfile{segs: []seg{{t: origin, free: total}}}}
 }
 
 // Len is the number of breakpoints (a measure of the profile's cost).
-func (p *Profile) Len() int { return len(p.segs) }
+func (p *Profile) Len() int {
+	if p.tr != nil {
+		return p.tr.size
+	}
+	return len(p.sl.segs)
+}
 
 // Span returns the end of a span of duration d starting at s: s+d, or the
 // next float after s when d is zero (or too small to move s).
@@ -40,50 +52,29 @@ func nextUp(s float64) float64 { return math.Nextafter(s, math.Inf(1)) }
 // Advance forgets the past: segments that end at or before now are dropped
 // and the first segment starts at now. now must not decrease.
 func (p *Profile) Advance(now float64) {
-	i := p.index(now)
-	if i > 0 {
-		p.segs = p.segs[i:]
+	if p.tr != nil {
+		p.tr.advance(now)
+		p.shrink()
+		return
 	}
-	p.segs[0].t = now
+	p.sl.advance(now)
 }
 
 // Start is the time of the first breakpoint (the last Advance).
-func (p *Profile) Start() float64 { return p.segs[0].t }
-
-// index returns the segment containing t; t before the first breakpoint
-// maps to segment 0.
-func (p *Profile) index(t float64) int {
-	s := p.segs
-	// Most queries are at the front: check it before searching.
-	if len(s) == 1 || t < s[1].t {
-		return 0
+func (p *Profile) Start() float64 {
+	if p.tr != nil {
+		return p.tr.first
 	}
-	lo, hi := 1, len(s) // s[lo].t <= t; answer in [lo, hi)
-	for hi-lo > 1 {
-		m := int(uint(lo+hi) >> 1)
-		if s[m].t <= t {
-			lo = m
-		} else {
-			hi = m
-		}
-	}
-	return lo
+	return p.sl.segs[0].t
 }
 
 // FreeAt returns the free processors at instant t.
-func (p *Profile) FreeAt(t float64) int { return p.segs[p.index(t)].free }
-
-// split makes t a breakpoint and returns its index. t must not be before
-// the first breakpoint.
-func (p *Profile) split(t float64) int {
-	i := p.index(t)
-	if p.segs[i].t == t {
-		return i
+func (p *Profile) FreeAt(t float64) int {
+	if p.tr != nil {
+		_, v := p.tr.seg(t)
+		return v
 	}
-	p.segs = append(p.segs, seg{})
-	copy(p.segs[i+2:], p.segs[i+1:])
-	p.segs[i+1] = seg{t: t, free: p.segs[i].free}
-	return i + 1
+	return p.sl.freeAt(t)
 }
 
 // add changes the free count by delta on [s, e) and merges equal
@@ -92,23 +83,30 @@ func (p *Profile) add(s, e float64, delta int) {
 	if e <= s {
 		panic(fmt.Sprintf("profile: empty span [%v, %v)", s, e))
 	}
-	if s < p.segs[0].t {
-		s = p.segs[0].t
+	if first := p.Start(); s < first {
+		s = first
 		if e <= s {
 			return
 		}
 	}
-	i := p.split(s)
-	j := p.split(e)
-	for k := i; k < j; k++ {
-		p.segs[k].free += delta
+	if p.tr != nil {
+		p.tr.add(s, e, delta)
+		p.shrink()
+		return
 	}
-	// Merge at j first so that index i stays valid.
-	if j < len(p.segs) && p.segs[j-1].free == p.segs[j].free {
-		p.segs = append(p.segs[:j], p.segs[j+1:]...)
+	p.sl.add(s, e, delta)
+	if len(p.sl.segs) > treeAbove {
+		p.tr = &tree{}
+		p.tr.build(p.sl.segs)
+		p.sl.segs = nil
 	}
-	if i > 0 && p.segs[i-1].free == p.segs[i].free {
-		p.segs = append(p.segs[:i], p.segs[i+1:]...)
+}
+
+// shrink turns a tree that became short back into a slice.
+func (p *Profile) shrink() {
+	if p.tr.size < sliceBelow {
+		p.sl.segs = p.tr.appendSegs(make([]seg, 0, 2*sliceBelow))
+		p.tr = nil
 	}
 }
 
@@ -121,21 +119,20 @@ func (p *Profile) Release(s, e float64, procs int) { p.add(s, e, procs) }
 
 // Fits reports whether procs processors are free on all of [s, Span(s, d)).
 func (p *Profile) Fits(s float64, procs int, d float64) bool {
-	e := Span(s, d)
-	i := p.index(s)
-	for ; i < len(p.segs) && (p.segs[i].t < e || p.segs[i].t <= s); i++ {
-		if p.segs[i].free < procs {
-			return false
-		}
+	if p.tr != nil {
+		return p.tr.fits(s, procs, d)
 	}
-	return true
+	return p.sl.fits(s, procs, d)
 }
 
 // Earliest returns the earliest time t >= from at which procs processors
 // are free on all of [t, Span(t, d)), or +Inf if there is none (procs larger
 // than what is ever free).
 func (p *Profile) Earliest(from float64, procs int, d float64) float64 {
-	return p.earliest(from, procs, d)
+	if p.tr != nil {
+		return p.tr.earliest(from, procs, d)
+	}
+	return p.sl.earliest(from, procs, d)
 }
 
 // Replace answers "where would a job go if re-placed?" for a job that
@@ -143,31 +140,13 @@ func (p *Profile) Earliest(from float64, procs int, d float64) float64 {
 // the earliest t >= from at which procs processors are free on
 // [t, min(Span(t, d), s0)), or s0 itself. It equals Earliest computed as
 // if the job's own span were lifted: lifting it frees [s0, s0+d), so an
-// earlier window, which ends before s0+d, needs room only before s0. One tight scan of the
-// segments before s0; the profile is not changed.
+// earlier window, which ends before s0+d, needs room only before s0. Only
+// the segments before s0 are looked at; the profile is not changed.
 func (p *Profile) Replace(from float64, procs int, d float64, s0 float64) float64 {
-	segs := p.segs
-	n := len(segs)
-	start := from
-	need := minEnd(start, d, s0)
-	for i := p.index(from); i < n; i++ {
-		next := math.Inf(1)
-		if i+1 < n {
-			next = segs[i+1].t
-		}
-		if segs[i].free < procs {
-			if next >= s0 {
-				return s0
-			}
-			start = next
-			need = minEnd(start, d, s0)
-			continue
-		}
-		if next >= need {
-			return start
-		}
+	if p.tr != nil {
+		return p.tr.replace(from, procs, d, s0)
 	}
-	return s0
+	return p.sl.replace(from, procs, d, s0)
 }
 
 // minEnd is min(Span(s, d), limit), without math.Min's NaN handling.
@@ -178,41 +157,11 @@ func minEnd(s, d, limit float64) float64 {
 	return limit
 }
 
-// earliest sweeps the segments of the profile from the one containing
-// from. start is the beginning of the current run of segments with enough
-// processors; the answer is start as soon as that run covers
-// Span(start, d).
-func (p *Profile) earliest(from float64, procs int, d float64) float64 {
-	segs := p.segs
-	n := len(segs)
-	inf := math.Inf(1)
-	i := p.index(from)
-	start := from
-	for {
-		segEnd := inf
-		if i+1 < n {
-			segEnd = segs[i+1].t
-		}
-		if segs[i].free < procs {
-			if segEnd == inf {
-				return inf
-			}
-			start = segEnd
-		} else if Span(start, d) <= segEnd {
-			return start
-		}
-		i++
-	}
-}
-
 // String renders the profile as "t:free" pairs, for tests and debugging.
 func (p *Profile) String() string {
-	var b strings.Builder
-	for i, g := range p.segs {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "%g:%d", g.t, g.free)
+	if p.tr != nil {
+		s := sliceProfile{segs: p.tr.appendSegs(nil)}
+		return s.string()
 	}
-	return b.String()
+	return p.sl.string()
 }

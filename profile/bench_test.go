@@ -1,0 +1,129 @@
+package profile
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// benchProfile builds a profile of about n breakpoints the way
+// conservative backfilling does: jobs placed one after another at their
+// earliest fit. It returns the placements.
+func benchProfile(n int) (*Profile, []span) {
+	c, ok := benchCache[n]
+	if !ok {
+		c = buildBench(n)
+		benchCache[n] = c
+	}
+	return c.p.clone(), c.placed
+}
+
+func buildBench(n int) benchBuilt {
+	oa, ob := treeAbove, sliceBelow
+	treeAbove, sliceBelow = 0, 0 // build fast in the tree form
+	defer func() { treeAbove, sliceBelow = oa, ob }()
+	r := rand.New(rand.NewPCG(3, 4))
+	p := New(240, 0)
+	var placed []span
+	for p.Len() < n {
+		procs := 1 + r.IntN(32)
+		d := float64(1 + r.IntN(10000))
+		s := p.Earliest(0, procs, d)
+		p.Alloc(s, s+d, procs)
+		placed = append(placed, span{s, s + d, procs})
+	}
+	return benchBuilt{p, placed}
+}
+
+type benchBuilt struct {
+	p      *Profile
+	placed []span
+}
+
+var benchCache = map[int]benchBuilt{}
+
+// clone copies p into the form the current thresholds ask for.
+func (p *Profile) clone() *Profile {
+	segs := p.sl.segs
+	if p.tr != nil {
+		segs = p.tr.appendSegs(nil)
+	}
+	q := &Profile{total: p.total, sl: sliceProfile{segs: append([]seg(nil), segs...)}}
+	if len(segs) > treeAbove {
+		q.tr = &tree{}
+		q.tr.build(q.sl.segs)
+		q.sl.segs = nil
+	}
+	return q
+}
+
+// benched is what the per-operation benchmarks call: a Profile or the
+// reference (the former implementation).
+type benched interface {
+	Earliest(from float64, procs int, d float64) float64
+	Fits(s float64, procs int, d float64) bool
+	Replace(from float64, procs int, d float64, s0 float64) float64
+	Alloc(s, e float64, procs int)
+	Release(s, e float64, procs int)
+}
+
+// The per-operation benchmarks run at 500 and 20,000 breakpoints on the
+// former implementation (ref), the slice form, the tree form, and the
+// hybrid that Profile is by default.
+func benchForms(b *testing.B, f func(b *testing.B, p benched, placed []span)) {
+	for _, n := range []int{500, 20000} {
+		for _, form := range []struct {
+			name         string
+			above, below int
+		}{{"ref", math.MaxInt, 0}, {"slice", math.MaxInt, 0}, {"tree", 0, 0}, {"hybrid", treeAbove, sliceBelow}} {
+			b.Run(fmt.Sprintf("%d/%s", n, form.name), func(b *testing.B) {
+				withForms(b, form.above, form.below)
+				p, placed := benchProfile(n)
+				var q benched = p
+				if form.name == "ref" {
+					q = &refProfile{total: p.total, segs: p.sl.segs}
+				}
+				b.ResetTimer()
+				f(b, q, placed)
+			})
+		}
+	}
+}
+
+func BenchmarkOpEarliest(b *testing.B) {
+	benchForms(b, func(b *testing.B, p benched, _ []span) {
+		for i := 0; i < b.N; i++ {
+			p.Earliest(0, 1+i%64, float64(100+i%5000))
+		}
+	})
+}
+
+func BenchmarkOpFits(b *testing.B) {
+	benchForms(b, func(b *testing.B, p benched, placed []span) {
+		for i := 0; i < b.N; i++ {
+			a := placed[i%len(placed)]
+			p.Fits(a.s, 1+i%64, a.e-a.s)
+		}
+	})
+}
+
+// Replace of the placed jobs, the query of a dirty conservative pass.
+func BenchmarkOpReplace(b *testing.B) {
+	benchForms(b, func(b *testing.B, p benched, placed []span) {
+		for i := 0; i < b.N; i++ {
+			a := placed[i%len(placed)]
+			p.Replace(0, a.procs, a.e-a.s, a.s)
+		}
+	})
+}
+
+func BenchmarkOpAllocRelease(b *testing.B) {
+	benchForms(b, func(b *testing.B, p benched, placed []span) {
+		for i := 0; i < b.N; i++ {
+			s := float64(i % 7919)
+			p.Alloc(s, s+100.5, 1)
+			p.Release(s, s+100.5, 1)
+		}
+	})
+}
