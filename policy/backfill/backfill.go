@@ -60,12 +60,6 @@ type Backfill struct {
 	noShortcut   bool  // tests: always the full loop
 	skipped      int64 // tests: entries the shortcut skipped
 
-	// The lean stop (see Schedule): nResv counts the queued entries
-	// holding a reservation; NoLean turns the stop off (the full loop).
-	nResv    int
-	NoLean   bool
-	leanCuts int64 // tests: passes the lean stop ended early
-
 	// OnReserve, when set, is called for every reservation made or kept in
 	// a pass (tests use it to check that reservations never move later).
 	OnReserve func(now float64, id job.ID, at float64)
@@ -88,7 +82,7 @@ func NewBackfill(name string, procs, depth int, order Order) *Backfill {
 	b := &Backfill{
 		name:  name,
 		depth: depth,
-		w:     waitQueue{order: order, minLeft: order != OrderPriority},
+		w:     waitQueue{order: order},
 		machs: []platform.Machine{{CPUs: procs}},
 		profs: []*profile.Profile{profile.New(procs, math.Inf(-1))},
 		scan:  []int32{0},
@@ -128,7 +122,7 @@ func NewBackfillMulti(c MultiConfig) (*Backfill, error) {
 	b := &Backfill{
 		name:  c.Name,
 		depth: c.Depth,
-		w:     waitQueue{order: c.Order, minLeft: c.Order != OrderPriority},
+		w:     waitQueue{order: c.Order},
 		multi: true,
 		pick:  c.Pick,
 	}
@@ -298,7 +292,6 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			}
 		}
 	}
-	lean := b.w.minLeft && !b.NoLean
 	minResv := math.Inf(1)
 	broke := false // the loop stopped before the end of the queue
 	for i := from; i < len(q); i++ {
@@ -325,16 +318,6 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			}
 			if e.Procs > freeNow {
 				blocked = true
-				if lean && int(e.minLeft) > freeNow && b.nResv == count {
-					// The lean stop: no entry from here on asks for as
-					// few CPUs as are free now (minLeft), and none holds
-					// a reservation (the counted ones are all of them):
-					// each would be passed over as this one is. Stopping
-					// here leaves every entry tried, as the full loop
-					// does (broke stays false).
-					b.leanCuts++
-					break
-				}
 				continue
 			}
 		}
@@ -402,7 +385,6 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			continue
 		}
 		e.resv, e.m, e.hasResv = s, int32(m), true
-		b.nResv++
 		b.profs[m].Alloc(s, profile.Span(s, b.dur(e, m)), e.Procs)
 		count++
 		minResv = min(minResv, s)
@@ -436,7 +418,6 @@ func (b *Backfill) unreserve(e *entry) {
 	m := int(e.m)
 	b.profs[m].Release(e.resv, profile.Span(e.resv, b.dur(e, m)), e.Procs)
 	e.hasResv = false
-	b.nResv--
 	if e.resv <= b.profs[m].Start() {
 		b.openValid = false // CPUs free now changed
 	}

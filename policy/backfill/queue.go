@@ -1,10 +1,6 @@
 package backfill
 
-import (
-	"math"
-
-	"github.com/schedlab/schedlab/job"
-)
+import "github.com/schedlab/schedlab/job"
 
 // Order is the order in which a queue is considered.
 type Order uint8
@@ -91,14 +87,9 @@ func (s *attrsSlab) new(a attrs) *attrs {
 // entry is a waiting job with its reservation.
 type entry struct {
 	jobKey
-	x    *attrs  // nil in the one-machine policies
-	resv float64 // reserved start, valid when hasResv
-	m    int32   // the reservation's machine, valid when hasResv
-	// minLeft, when the queue keeps it (waitQueue.minLeft), is a lower
-	// bound of the smallest Procs from this entry to the end of the queue
-	// (capped at 65,535, which keeps it a lower bound: 16 bits keep the
-	// entry at 56 bytes).
-	minLeft uint16
+	x       *attrs  // nil in the one-machine policies
+	resv    float64 // reserved start, valid when hasResv
+	m       int32   // the reservation's machine, valid when hasResv
 	hasResv bool
 	started bool
 }
@@ -130,27 +121,6 @@ type waitQueue struct {
 	// base is q's whole backing array: q is always a suffix of it, cut
 	// short (started jobs are dropped from the front by reslicing).
 	base []entry
-	// minLeft: keep entry.minLeft (FCFS and SJF orders; the priority
-	// order re-sorts the queue, which would invalidate it). It stays a
-	// lower bound, never above the true suffix minimum, and is
-	// non-decreasing along the queue: an insertion lowers the entries
-	// before it, walking back only while they are above the new Procs;
-	// removing started entries leaves the rest a lower bound.
-	minLeft bool
-}
-
-// lowerBefore makes q[i] (just placed) count in the minLeft of the
-// entries before it.
-func (w *waitQueue) lowerBefore(i int) {
-	q := w.q
-	m := uint16(min(q[i].Procs, math.MaxUint16))
-	if i+1 < len(q) {
-		m = min(m, q[i+1].minLeft)
-	}
-	q[i].minLeft = m
-	for j := i - 1; j >= 0 && q[j].minLeft > m; j-- {
-		q[j].minLeft = m
-	}
 }
 
 // add appends e. Dropping started jobs from the front of q loses the
@@ -177,9 +147,6 @@ func (w *waitQueue) insert(e entry) int {
 	n := len(w.q)
 	if n == 0 || w.order == OrderPriority || !w.order.less(&e.jobKey, &w.q[n-1].jobKey) {
 		w.add(e)
-		if w.minLeft {
-			w.lowerBefore(n)
-		}
 		return n
 	}
 	// The first entry e goes before (a binary search written out: a
@@ -198,9 +165,6 @@ func (w *waitQueue) insert(e entry) int {
 	w.add(entry{})
 	copy(w.q[i+1:], w.q[i:])
 	w.q[i] = e
-	if w.minLeft {
-		w.lowerBefore(i)
-	}
 	return i
 }
 

@@ -42,29 +42,20 @@ func loadTrace(b *testing.B, path string) ([]actual.Job, int) {
 	}
 }
 
-// The simulation alone, the trace already in memory: EASY on HPC2N with
-// the lean stop and without (the rest of BenchmarkHPC2NEASY is reading,
-// on a goroutine of its own).
+// The simulation alone, the trace already in memory: EASY on HPC2N (the
+// rest of BenchmarkHPC2NEASY is reading, on a goroutine of its own).
 func BenchmarkHPC2NEASYSim(b *testing.B) {
 	jobs, procs := loadTrace(b, hpc2nTrace)
-	for _, lean := range []bool{true, false} {
-		name := "lean"
-		if !lean {
-			name = "full"
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		pol := NewBackfill("easy", procs, 1, OrderFCFS)
+		c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
+			Source: workload.FromSlice(jobs), Listener: engine.NopListener{}})
+		if err != nil {
+			b.Fatal(err)
 		}
-		b.Run(name, func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				pol := NewBackfill("easy", procs, 1, OrderFCFS)
-				pol.NoLean = !lean
-				c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
-					Source: workload.FromSlice(jobs), Listener: engine.NopListener{}})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := c.Run(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		if err := c.Run(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
