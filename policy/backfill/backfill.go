@@ -310,10 +310,14 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			continue
 		}
 		if count >= b.depth {
-			if single != nil {
-				freeNow = single.FreeAt(now)
-			} else if !b.openValid || freeNow < 0 {
-				freeNow = b.openMachines(now)
+			if !b.openValid || freeNow < 0 {
+				// Known until a job starts or a reservation at now is
+				// lifted (both clear openValid).
+				if single != nil {
+					freeNow, b.openValid = single.FreeAt(now), true
+				} else {
+					freeNow = b.openMachines(now)
+				}
 			}
 			if freeNow <= 0 {
 				blocked = true
