@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/alecthomas/kong v1.17.0
 	github.com/goccy/go-yaml v1.19.2
+	github.com/klauspost/compress v1.20.3
 	github.com/rogpeppe/go-internal v1.14.1
 	github.com/vbauerster/mpb/v8 v8.9.3
 	golang.org/x/image v0.30.0

@@ -29,20 +29,35 @@ func (a *Event) less(b *Event) bool {
 	return a.seq < b.seq
 }
 
-// eventHeap is a typed binary min-heap of events keyed by (Time, Class, seq).
-// Push and Pop are O(log n) and allocate only when the backing slice grows.
-// The zero value is an empty queue.
+// eventHeap is a typed binary min-heap of events keyed by (Time, Class, seq),
+// with one arrival kept beside it: a model reads its source one job ahead,
+// so there is one pending arrival (per source), and keeping it out of the
+// heap saves a sift-down per job for a comparison per Peek and Pop. The key
+// is a total order (seq is unique), so the events come out in the same
+// order as from a heap of them all. Push and Pop are O(log n) and allocate
+// only when the backing slice grows. The zero value is an empty queue.
 type eventHeap struct {
-	ev  []Event
-	seq uint64
+	ev      []Event
+	seq     uint64
+	side    Event // an arrival held out of ev, when hasSide
+	hasSide bool
 }
 
 // Len returns the number of pending events.
-func (q *eventHeap) Len() int { return len(q.ev) }
+func (q *eventHeap) Len() int {
+	if q.hasSide {
+		return len(q.ev) + 1
+	}
+	return len(q.ev)
+}
 
 // Push adds an event; its sequence number is assigned here.
 func (q *eventHeap) Push(time float64, class Class, ref int32) {
 	q.seq++
+	if class == ClassArrival && !q.hasSide {
+		q.side, q.hasSide = Event{Time: time, Class: class, seq: q.seq, Ref: ref}, true
+		return
+	}
 	q.ev = append(q.ev, Event{Time: time, Class: class, seq: q.seq, Ref: ref})
 	// sift up
 	h := q.ev
@@ -59,13 +74,27 @@ func (q *eventHeap) Push(time float64, class Class, ref int32) {
 	h[i] = e
 }
 
+// sideFirst reports whether the held arrival is the earliest event.
+func (q *eventHeap) sideFirst() bool {
+	return q.hasSide && (len(q.ev) == 0 || q.side.less(&q.ev[0]))
+}
+
 // Peek returns the earliest event without removing it. It must not be
 // called on an empty queue.
-func (q *eventHeap) Peek() Event { return q.ev[0] }
+func (q *eventHeap) Peek() Event {
+	if q.sideFirst() {
+		return q.side
+	}
+	return q.ev[0]
+}
 
 // Pop removes and returns the earliest event. It must not be called on an
 // empty queue.
 func (q *eventHeap) Pop() Event {
+	if q.sideFirst() {
+		q.hasSide = false
+		return q.side
+	}
 	h := q.ev
 	top := h[0]
 	n := len(h) - 1

@@ -57,3 +57,44 @@ func BenchmarkEventHeapPushPop(b *testing.B) {
 		q.Push(e.Time+r.Float64()*100, ClassCompletion, e.Ref)
 	}
 }
+
+// Pushes and pops interleaved (as a run does: pops of the earliest, pushes
+// later than it): each pop is the least (time, class, push order) of the
+// events pending, found by a scan of a plain list.
+func TestEventHeapInterleaved(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	type key struct {
+		t   float64
+		c   Class
+		seq int
+	}
+	for trial := 0; trial < 100; trial++ {
+		var q eventHeap
+		var pending []key
+		seq := 0
+		for step := 0; step < 2000; step++ {
+			if len(pending) == 0 || r.IntN(5) < 3 {
+				k := key{float64(r.IntN(50)), Class(r.IntN(3)), seq}
+				seq++
+				pending = append(pending, k)
+				q.Push(k.t, k.c, int32(k.seq))
+				continue
+			}
+			least := 0
+			for i, k := range pending {
+				l := pending[least]
+				if k.t < l.t || (k.t == l.t && (k.c < l.c || (k.c == l.c && k.seq < l.seq))) {
+					least = i
+				}
+			}
+			w := pending[least]
+			pending = slices.Delete(pending, least, least+1)
+			if e := q.Pop(); e.Time != w.t || e.Class != w.c || int(e.Ref) != w.seq {
+				t.Fatalf("trial %d step %d: popped (%v,%v,%v), want %v", trial, step, e.Time, e.Class, e.Ref, w)
+			}
+			if q.Len() != len(pending) {
+				t.Fatalf("trial %d step %d: %d pending, heap holds %d", trial, step, len(pending), q.Len())
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/internal/digits"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 )
@@ -154,7 +155,7 @@ func (j *JobsCSV) wait() {
 // are whole seconds: integers take the fast path.
 func num(b []byte, v float64) []byte {
 	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
-		return strconv.AppendInt(b, int64(v), 10)
+		return digits.AppendInt(b, int64(v))
 	}
 	return strconv.AppendFloat(b, v, 'f', -1, 64)
 }
@@ -174,11 +175,11 @@ func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int) {
 		return
 	}
 	b := j.buf[:0]
-	b = strconv.AppendInt(b, r.id, 10)
+	b = digits.AppendInt(b, r.id)
 	b = append(b, ',')
 	b = num(b, r.submit)
 	b = append(b, ',')
-	b = strconv.AppendInt(b, int64(r.procs), 10)
+	b = digits.AppendInt(b, int64(r.procs))
 	b = append(b, ',')
 	if r.request > 0 {
 		b = num(b, r.request)

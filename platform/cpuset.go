@@ -1,6 +1,6 @@
 package platform
 
-import "strconv"
+import "github.com/schedlab/schedlab/internal/digits"
 
 // Runs is a set of CPU ids as ascending, disjoint, non-adjacent inclusive
 // runs [lo, hi], stored flat: lo0, hi0, lo1, hi1, ... It is what a start
@@ -43,10 +43,10 @@ func (r Runs) AppendText(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ' ')
 		}
-		b = strconv.AppendInt(b, int64(r[i]), 10)
+		b = digits.AppendInt(b, int64(r[i]))
 		if r[i+1] != r[i] {
 			b = append(b, '-')
-			b = strconv.AppendInt(b, int64(r[i+1]), 10)
+			b = digits.AppendInt(b, int64(r[i+1]))
 		}
 	}
 	return b

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -351,7 +352,18 @@ func joinList(xs []string, conj string) string {
 	return strings.Join(xs[:len(xs)-1], ", ") + conj + xs[len(xs)-1]
 }
 
+// runGCPercent is the garbage collector's target for 'schedlab run'
+// (unless GOGC is set): a trace run streams its jobs through a live heap
+// of a few MB, where the default 100 collects two or three times in a
+// fifth of a second, each collection taking a core's share of marking and
+// slowing the others with write barriers; at 400 an HPC2N EASY run takes
+// about 6% less CPU, and the heap stays a few tens of MB.
+const runGCPercent = 400
+
 func (c *runCmd) Run(g *globals) error {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(runGCPercent)
+	}
 	if !(c.Tau > 0) || math.IsInf(c.Tau, 0) {
 		return usageError{fmt.Errorf("--tau must be a positive number of seconds, got %v", c.Tau)}
 	}

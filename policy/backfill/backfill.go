@@ -60,6 +60,9 @@ type Backfill struct {
 	noShortcut   bool  // tests: always the full loop
 	skipped      int64 // tests: entries the shortcut skipped
 
+	fails     fitMemo // one machine: requests that did not fit now, this pass
+	noFitMemo bool    // tests: always ask the profile
+
 	// OnReserve, when set, is called for every reservation made or kept in
 	// a pass (tests use it to check that reservations never move later).
 	OnReserve func(now float64, id job.ID, at float64)
@@ -256,6 +259,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	}
 
 	b.openValid = false
+	b.fails.reset() // see fitMemo
 	full := b.dirty
 	changed := false // a reservation moved or vanished: next pass is full too
 	count, blocked, firstStart, nStarted := 0, false, -1, 0
@@ -306,10 +310,14 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			continue
 		}
 		if count >= b.depth {
-			if single != nil {
-				freeNow = single.FreeAt(now)
-			} else if !b.openValid || freeNow < 0 {
-				freeNow = b.openMachines(now)
+			if !b.openValid || freeNow < 0 {
+				// Known until a job starts or a reservation at now is
+				// lifted (both clear openValid).
+				if single != nil {
+					freeNow, b.openValid = single.FreeAt(now), true
+				} else {
+					freeNow = b.openMachines(now)
+				}
 			}
 			if freeNow <= 0 {
 				blocked = true
@@ -418,6 +426,7 @@ func (b *Backfill) unreserve(e *entry) {
 	m := int(e.m)
 	b.profs[m].Release(e.resv, profile.Span(e.resv, b.dur(e, m)), e.Procs)
 	e.hasResv = false
+	b.fails.reset() // capacity freed: failures may fit now
 	if e.resv <= b.profs[m].Start() {
 		b.openValid = false // CPUs free now changed
 	}

@@ -151,7 +151,16 @@ func (b *Backfill) openMachines(now float64) int {
 // machine with an EASY reservation it is the EASY condition.
 func (b *Backfill) fitNow(now float64, e *entry) int {
 	if len(b.profs) == 1 { // one machine: the cluster's hot path
-		if b.profs[0].Fits(now, e.Procs, b.dur(e, 0)) && b.can(0, e) {
+		d := b.dur(e, 0)
+		if !b.noFitMemo && b.fails.fails(e.Procs, d) {
+			b.fails.hits++
+			return -1
+		}
+		if !b.profs[0].Fits(now, e.Procs, d) {
+			b.fails.add(e.Procs, d)
+			return -1
+		}
+		if b.can(0, e) {
 			return 0
 		}
 		return -1

@@ -7,6 +7,11 @@
 //
 //	go build -o /tmp/readlimit ./tools/readlimit
 //	/tmp/readlimit /path/to/HPC2N-2002-2.1-cln.swf.gz
+//	/tmp/readlimit -gzip std /path/to/HPC2N-2002-2.1-cln.swf.gz
+//
+// -gzip picks the decompressor: klauspost (github.com/klauspost/compress,
+// the default, as schedlab reads traces) or std (the standard library's
+// compress/gzip).
 //
 // It prints the number of job lines, a checksum of all fields (so the
 // parse cannot be optimised away, and two readers can be compared) and

@@ -3,12 +3,15 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
+	stdgzip "compress/gzip"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"time"
+
+	kgzip "github.com/klauspost/compress/gzip"
 )
 
 // numFields is the number of fields of an SWF job line.
@@ -21,13 +24,30 @@ type result struct {
 	Sum       float64 // sum of every parsed field
 }
 
+// gunzip is the gzip decompressor: "klauspost" (github.com/klauspost/
+// compress/gzip, the one schedlab uses) or "std" (compress/gzip).
+var gunzip = "klauspost"
+
+func newGzip(r io.Reader) (io.Reader, error) {
+	if gunzip == "std" {
+		return stdgzip.NewReader(r)
+	}
+	return kgzip.NewReader(r)
+}
+
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: readlimit TRACE.swf[.gz]")
+	flag.StringVar(&gunzip, "gzip", gunzip, "gzip decompressor: klauspost or std")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: readlimit [-gzip klauspost|std] TRACE.swf[.gz]")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() != 1 || (gunzip != "klauspost" && gunzip != "std") {
+		flag.Usage()
 		os.Exit(2)
 	}
 	t0 := time.Now()
-	res, err := readFile(os.Args[1])
+	res, err := readFile(flag.Arg(0))
 	el := time.Since(t0)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "readlimit:", err)
@@ -52,7 +72,7 @@ func read(r io.Reader) (result, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var in io.Reader = br
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
+		gz, err := newGzip(br)
 		if err != nil {
 			return result{}, err
 		}

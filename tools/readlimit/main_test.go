@@ -27,10 +27,14 @@ func TestReadPlainAndGzip(t *testing.T) {
 	w := gzip.NewWriter(&z)
 	w.Write([]byte(sample))
 	w.Close()
-	got, err = read(&z)
-	if err != nil || got != want {
-		t.Fatalf("gzip: got %+v, %v; want %+v", got, err, want)
+	for _, g := range []string{"klauspost", "std"} {
+		gunzip = g
+		got, err = read(bytes.NewReader(z.Bytes()))
+		if err != nil || got != want {
+			t.Fatalf("gzip (%s): got %+v, %v; want %+v", g, got, err, want)
+		}
 	}
+	gunzip = "klauspost"
 }
 
 func TestBadAndMissingFields(t *testing.T) {

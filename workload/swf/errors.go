@@ -23,7 +23,8 @@ var (
 	// ErrUnsorted: a submit time is lower than the previous known one.
 	ErrUnsorted = errors.New("submit time lower than the previous job's")
 	// ErrTruncated: the gzip stream ends early or is corrupt. The
-	// ParseError also wraps the error of compress/gzip.
+	// ParseError also wraps the gzip decompressor's error
+	// (github.com/klauspost/compress/gzip).
 	ErrTruncated = errors.New("gzip stream truncated or corrupt")
 	// ErrTooLong: a time field beyond MaxSeconds.
 	ErrTooLong = errors.New("time out of range")

@@ -3,13 +3,14 @@ package swf
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"strconv"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // bufSize is the read buffer size. Longer lines are still read whole.

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	kgzip "github.com/klauspost/compress/gzip"
 )
 
 // rec builds a Record from its 18 SWF fields, in file order.
@@ -491,7 +493,7 @@ func TestCorruptGzip(t *testing.T) {
 		bad := bytes.Clone(gz)
 		bad[len(bad)-6] ^= 0xff // CRC-32 sits in the trailer's first 4 bytes
 		_, _, err := readAll("crc.gz", string(bad))
-		if !errors.Is(err, ErrTruncated) || !errors.Is(err, gzip.ErrChecksum) {
+		if !errors.Is(err, ErrTruncated) || !errors.Is(err, kgzip.ErrChecksum) {
 			t.Errorf("got %v, want ErrTruncated wrapping gzip.ErrChecksum", err)
 		}
 	})
