@@ -15,6 +15,24 @@ type seg struct {
 // Profile takes while it is short.
 type sliceProfile struct {
 	segs []seg
+	// base is the whole array segs was last grown into (advance drops
+	// segments from the front by reslicing; grow moves segs back to the
+	// start of base rather than allocate while base has room).
+	base []seg
+}
+
+// grow makes room for m breakpoints in segs (same content), moving them
+// to the front of base when that leaves a quarter of base free, else
+// into a new array of twice m.
+func (p *sliceProfile) grow(m int) []seg {
+	if m+m/4 <= cap(p.base) {
+		p.segs = p.base[:copy(p.base[:cap(p.base)], p.segs)]
+		return p.segs
+	}
+	nb := make([]seg, len(p.segs), 2*m)
+	copy(nb, p.segs)
+	p.base, p.segs = nb, nb
+	return nb
 }
 
 // index returns the segment containing t; t before the first breakpoint
@@ -102,6 +120,9 @@ func (p *sliceProfile) add(s, e float64, delta int) {
 		eEdit = -1
 	}
 	total := sEdit + eEdit
+	if n+total > cap(segs) {
+		segs = p.grow(n + total)
+	}
 	for k := 0; k < total; k++ {
 		segs = append(segs, seg{})
 	}

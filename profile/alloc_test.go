@@ -1,0 +1,32 @@
+package profile
+
+import "testing"
+
+// A profile that slides forward (time advances, reservations keep being
+// added at the far end) reuses its array: advance drops segments from
+// the front, and growth moves the live ones back to the front instead of
+// allocating. Before, the slice form reallocated every few hundred
+// changes, for ever.
+func TestSlidingProfileDoesNotAllocate(t *testing.T) {
+	p := New(64, 0)
+	now := 0.0
+	cycle := func() {
+		now++
+		p.Advance(now)
+		// A job of 100 s from now: the profile holds about 100 breakpoints.
+		p.Alloc(now, now+100, 1+int(now)%7)
+	}
+	for i := 0; i < 1000; i++ { // reach the steady state
+		cycle()
+	}
+	if p.Len() < 50 || p.Len() > treeAbove {
+		t.Fatalf("%d breakpoints: not the slice's steady state this test is about", p.Len())
+	}
+	if a := testing.AllocsPerRun(1, func() {
+		for i := 0; i < 100_000; i++ {
+			cycle()
+		}
+	}); a > 2 {
+		t.Errorf("100,000 changes of a sliding profile allocated %.0f times", a)
+	}
+}
