@@ -57,8 +57,13 @@ type Backfill struct {
 	arrivalsOnly bool
 	tested, held int
 	minResv      float64
-	noShortcut   bool  // tests: always the full loop
-	skipped      int64 // tests: entries the shortcut skipped
+	noShortcut   bool // tests: always the full loop (and step 0 every dirty pass)
+	// mayStale: a running job overran its estimate since the last step 0,
+	// so a reservation may have been passed over (see Schedule).
+	mayStale   bool
+	unguarded  int64 // tests: stale reservations step 0 found while !mayStale
+	staleDrops int64 // tests: stale reservations step 0 dropped
+	skipped    int64 // tests: entries the shortcut skipped
 
 	fails     fitMemo // one machine: requests that did not fit now, this pass
 	noFitMemo bool    // tests: always ask the profile
@@ -198,6 +203,7 @@ func (b *Backfill) Finish(now float64, id job.ID) {
 		// It overran with no pass in between: reservations planned on its
 		// estimated end may now be stale.
 		b.dirty = true
+		b.mayStale = true
 	}
 }
 
@@ -218,6 +224,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		top := b.ends.pop()
 		if r := b.running.Ptr(top.id); r != nil && !r.overrun && r.estEnd == top.estEnd {
 			r.overrun = true
+			b.mayStale = true
 			b.over[r.m] += r.procs
 			b.nOver += r.procs
 		}
@@ -240,14 +247,26 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	}
 
 	q := b.w.q
-	if b.dirty {
-		// Step 0: a reservation whose start has passed is stale (only
-		// possible after an overrun); drop it.
+	if b.dirty && (b.mayStale || b.noShortcut) {
+		// Step 0: a reservation whose start has passed is stale; drop it.
+		// Only an overrun makes one: a reservation starts where the
+		// profile steps up, at the estimated end of a running job or of
+		// another reservation, and a job that ends on time has its
+		// completion (and a pass) there, one that ends early a dirty pass
+		// before; only a job that runs past its estimated end leaves that
+		// instant without a pass. So the scan of the whole queue is done
+		// only after an overrun was seen (mayStale), and once more after
+		// the last overrunning job has gone.
 		for i := range q {
 			if q[i].hasResv && q[i].resv < now {
+				if !b.mayStale {
+					b.unguarded++
+				}
+				b.staleDrops++
 				b.unreserve(&q[i])
 			}
 		}
+		b.mayStale = b.nOver > 0
 	}
 	if b.w.order != OrderFCFS && b.depth != Unlimited {
 		for i := b.depth; i < len(q); i++ {

@@ -84,14 +84,18 @@ func runShortcut(t *testing.T, jobs []actual.Job, procs, depth int, cont, off bo
 // a tried one - under FCFS only jobs of the same submit time, which
 // arrive at the same instant, can pass one another.)
 func TestArrivalsOnlyShortcutSameSchedule(t *testing.T) {
-	var skipped int64
+	var skipped, stale int64
 	for seed := uint64(1); seed <= 300; seed++ {
 		r := rand.New(rand.NewPCG(seed, 1313))
 		overrun := seed%2 == 0
 		jobs, procs := arrivalHeavy(r, overrun)
 		for _, d := range []int{1, 2, 5, Unlimited} {
-			full, _ := runShortcut(t, jobs, procs, d, overrun, true)
+			full, ref := runShortcut(t, jobs, procs, d, overrun, true)
 			fast, pol := runShortcut(t, jobs, procs, d, overrun, false)
+			stale += ref.staleDrops
+			if ref.unguarded > 0 {
+				t.Fatalf("seed %d depth %d: %d stale reservations with no overrun seen: step 0's guard is wrong", seed, d, ref.unguarded)
+			}
 			skipped += pol.skipped
 			if len(full.log) != len(fast.log) {
 				t.Fatalf("seed %d depth %d: %d starts with the shortcut, %d without", seed, d, len(fast.log), len(full.log))
@@ -103,8 +107,11 @@ func TestArrivalsOnlyShortcutSameSchedule(t *testing.T) {
 			}
 		}
 	}
+	if stale < 100 {
+		t.Fatalf("only %d stale reservations were dropped over all runs: step 0's guard not exercised", stale)
+	}
 	if skipped < 10000 {
 		t.Fatalf("the shortcut skipped only %d entries over all runs: not exercised", skipped)
 	}
-	t.Logf("entries skipped: %d", skipped)
+	t.Logf("entries skipped: %d; stale reservations dropped: %d", skipped, stale)
 }
