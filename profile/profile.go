@@ -14,10 +14,10 @@ import (
 type Profile struct {
 	total int
 	sl    sliceProfile
-	tr    *tree           // non-nil: the tree form is in use and sl is empty
-	ver   uint64          // bumped by every change: dates the runs cache
-	chg   [chgLog]float64 // chg[v%chgLog]: where change v began (-Inf: all)
-	rc    runCache        // see replaceRuns
+	tr    *tree    // non-nil: the tree form is in use and sl is empty
+	ver   uint64   // bumped by every change: dates the runs cache
+	chg   []change // where the changes began: see changed
+	rc    runCache // see replaceRuns
 }
 
 // The breakpoint counts at which a profile changes form. The gap between
@@ -108,10 +108,27 @@ func (p *Profile) add(s, e float64, delta int) {
 	}
 }
 
-// changed records a change of the profile from time s on (see runsFor).
+// changed records a change of the profile from time s on (-Inf: all of
+// it). chg keeps the suffix minima of the changes' starts: an entry is
+// dropped once a later change starts at or before it, so the first entry
+// after version v holds the earliest start of the changes since v (see
+// runsFor). An Advance empties it.
 func (p *Profile) changed(s float64) {
 	p.ver++
-	p.chg[p.ver%chgLog] = s
+	k := len(p.chg)
+	for k > 0 && p.chg[k-1].s >= s {
+		k--
+	}
+	if k >= maxChanges {
+		k, s = 0, math.Inf(-1) // forget: every run list starts afresh
+	}
+	p.chg = append(p.chg[:k], change{v: p.ver, s: s})
+}
+
+// change is a change of a profile: its version and where it began.
+type change struct {
+	v uint64
+	s float64
 }
 
 // shrink turns a tree that became short back into a slice.

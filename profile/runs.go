@@ -18,16 +18,17 @@ import "math"
 // binary search skips them all at once.
 
 // maxRunLists bounds the requested counts cached at once; past it the
-// cache is emptied.
+// cache is emptied. (At most 255: slot holds an index + 1 in a byte.)
 const maxRunLists = 64
 
-// chgLog is how many changes back the profile remembers where they began.
-const chgLog = 32
+// maxChanges bounds the changes a profile remembers (see changed).
+const maxChanges = 4096
 
 type run struct {
 	a, b float64 // the run is [a, b); b is +Inf for the last segment's run
 	u    float64 // an upper bound: Span(a, d) <= b implies d <= u
 	pm   float64 // the largest u of this run and the ones before it
+	bi   int     // slice form: the index of the segment at b (else -1)
 }
 
 // runList is the runs of one requested count p, from the profile's start.
@@ -35,56 +36,81 @@ type runList struct {
 	p    int
 	ver  uint64
 	runs []run
-	pos  int     // slice form: the next segment to scan
-	posT float64 // tree form: the time to search from
+	pos  int     // slice form: the next segment to scan, if at posT
+	posT float64 // where the next run is searched from
 	done bool    // the last run has been found
 }
 
+// runCache holds the run lists; slot[p]-1 indexes the list of p < len(slot).
 type runCache struct {
-	lists map[int]*runList
-	spare []*runList
+	lists []runList
+	slot  []uint8
 }
 
-// runsFor returns the run list of p, reset if the profile changed.
+// runsFor returns the run list of p, cut back if the profile changed.
 func (p *Profile) runsFor(procs int) *runList {
 	c := &p.rc
-	l := c.lists[procs]
-	if l == nil {
-		if c.lists == nil {
-			c.lists = make(map[int]*runList)
+	var l *runList
+	if uint(procs) < uint(len(c.slot)) {
+		if k := c.slot[procs]; k > 0 {
+			l = &c.lists[k-1]
 		}
-		if len(c.lists) >= maxRunLists {
-			for k, v := range c.lists {
-				c.spare = append(c.spare, v)
-				delete(c.lists, k)
+	} else if c.slot == nil {
+		c.slot = make([]uint8, min(p.total+2, 1<<16))
+		return p.runsFor(procs)
+	} else {
+		for k := range c.lists {
+			if c.lists[k].p == procs {
+				l = &c.lists[k]
+				break
 			}
 		}
-		if k := len(c.spare); k > 0 {
-			l = c.spare[k-1]
-			c.spare = c.spare[:k-1]
-		} else {
-			l = &runList{}
+	}
+	if l == nil {
+		if len(c.lists) == maxRunLists {
+			for k := range c.lists {
+				if q := c.lists[k].p; uint(q) < uint(len(c.slot)) {
+					c.slot[q] = 0
+				}
+			}
+			c.lists = c.lists[:0]
 		}
-		l.p = procs
-		l.ver = p.ver - chgLog // stale and too old to keep any run
-		l.runs = l.runs[:0]
-		c.lists[procs] = l
+		if len(c.lists) < cap(c.lists) {
+			c.lists = c.lists[:len(c.lists)+1]
+		} else {
+			c.lists = append(c.lists, runList{})
+		}
+		l = &c.lists[len(c.lists)-1]
+		if uint(procs) < uint(len(c.slot)) {
+			c.slot[procs] = uint8(len(c.lists))
+		}
+		*l = runList{p: procs, ver: p.ver, runs: l.runs[:0], posT: p.Start()}
+		return l
 	}
 	if l.ver != p.ver {
 		// The runs that end before every change since are kept: the
 		// segments before a change are untouched, and so is the bad
-		// segment at the end of such a run.
-		lim := math.Inf(-1)
-		if p.ver-l.ver < chgLog {
-			lim = math.Inf(1)
-			for v := l.ver + 1; v != p.ver+1; v++ {
-				lim = min(lim, p.chg[v%chgLog])
+		// segment at the end of such a run (nor has its index moved).
+		chg := p.chg // the first change after l.ver: the earliest start since
+		lo, hi := 0, len(chg)-1
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if chg[m].v > l.ver {
+				hi = m
+			} else {
+				lo = m + 1
 			}
 		}
+		lim := chg[lo].s
 		runs := l.runs
-		k := len(runs)
-		for k > 0 && !(runs[k-1].b < lim) {
-			k--
+		k, hi := 0, len(runs) // the first run that does not end before lim
+		for k < hi {
+			m := int(uint(k+hi) >> 1)
+			if runs[m].b < lim {
+				k = m + 1
+			} else {
+				hi = m
+			}
 		}
 		l.runs = runs[:k]
 		l.ver = p.ver
@@ -93,7 +119,7 @@ func (p *Profile) runsFor(procs int) *runList {
 		l.posT = p.Start()
 		if k > 0 {
 			l.posT = runs[k-1].b
-			l.pos = -1
+			l.pos = runs[k-1].bi
 		}
 	}
 	return l
@@ -106,6 +132,7 @@ func (l *runList) extend(p *Profile) bool {
 	}
 	inf := math.Inf(1)
 	var a, b float64
+	bi := -1
 	if tr := p.tr; tr != nil {
 		g, ok := tr.firstGood(tr.root, 0, l.posT, inf, l.p)
 		if !ok {
@@ -141,7 +168,7 @@ func (l *runList) extend(p *Profile) bool {
 		} else {
 			l.done = true
 		}
-		l.pos = i
+		l.pos, bi = i, i
 	}
 	l.posT = b
 	u := fitBound(a, b)
@@ -149,7 +176,7 @@ func (l *runList) extend(p *Profile) bool {
 	if k := len(l.runs); k > 0 && l.runs[k-1].pm > pm {
 		pm = l.runs[k-1].pm
 	}
-	l.runs = append(l.runs, run{a: a, b: b, u: u, pm: pm})
+	l.runs = append(l.runs, run{a: a, b: b, u: u, pm: pm, bi: bi})
 	return true
 }
 
@@ -181,6 +208,9 @@ func (p *Profile) replaceRuns(from float64, procs int, d float64, s0 float64) fl
 	}
 	runs := l.runs
 	lo, hi := 0, len(runs)
+	if hi > 0 && (runs[0].b > from || runs[0].b == inf) {
+		hi = 0 // from is at or before the end of the first run: the usual case
+	}
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if runs[m].b > from || runs[m].b == inf {
