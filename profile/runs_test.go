@@ -22,19 +22,22 @@ func TestRunsAgainstReference(t *testing.T) {
 		above, below int
 		base, unit   float64 // times are base + unit*k
 		grid, steps  int
+		runs         int // runsAbove
 	}{
-		{"slice", math.MaxInt, 0, 0, 1, 40, 20000},
-		{"slice-far", math.MaxInt, 0, 1e9, 0.1, 200, 20000},
-		{"slice-frac", math.MaxInt, 0, 12345.678, 1.0 / 3, 300, 20000},
-		{"tree", 0, 0, 0, 1, 60, 20000},
-		{"tree-far", 0, 0, 3e8, 0.7, 500, 20000},
-		{"hybrid", 40, 10, 1e6, 0.25, 120, 20000},
+		{"slice", math.MaxInt, 0, 0, 1, 40, 20000, 0},
+		{"slice-far", math.MaxInt, 0, 1e9, 0.1, 200, 20000, 0},
+		{"slice-frac", math.MaxInt, 0, 12345.678, 1.0 / 3, 300, 20000, 0},
+		{"tree", 0, 0, 0, 1, 60, 20000, 0},
+		{"tree-far", 0, 0, 3e8, 0.7, 500, 20000, 0},
+		{"hybrid", 40, 10, 1e6, 0.25, 120, 20000, 0},
+		{"hybrid-scan-and-runs", 40, 10, 1e6, 0.25, 120, 20000, 25}, // both answers, by size
+		{"tree-scan", 0, 0, 1e6, 0.25, 120, 20000, math.MaxInt},     // the scans alone
 	}
 	for ci, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			withForms(t, c.above, c.below)
 			oldRuns := runsAbove
-			runsAbove = 0
+			runsAbove = c.runs
 			t.Cleanup(func() { runsAbove = oldRuns })
 			rnd := rand.New(rand.NewPCG(uint64(ci+11), 7))
 			total := 2 + rnd.IntN(40)
@@ -142,8 +145,8 @@ func TestRunsAgainstReference(t *testing.T) {
 					}
 					got, want := p.Replace(from, procs, d, s0), ref.Replace(from, procs, d, s0)
 					if got != want {
-						t.Fatalf("step %d: Replace(%v, %d, %v, %v) = %v, want %v\nprofile %s",
-							step, from, procs, d, s0, got, want, ref.String())
+						t.Fatalf("step %d (tree %v): Replace(%v, %d, %v, %v) = %v, want %v\nprofile %s", step, p.tr != nil,
+							from, procs, d, s0, got, want, ref.String())
 					}
 					queries++
 					n := len(p.rc.lists)
@@ -156,7 +159,7 @@ func TestRunsAgainstReference(t *testing.T) {
 					t.Fatalf("step %d: Len %d, want %d", step, p.Len(), len(ref.segs))
 				}
 			}
-			if evictions == 0 {
+			if evictions == 0 && c.runs < math.MaxInt {
 				t.Fatalf("the cache of %d counts was never emptied", maxLists)
 			}
 			t.Logf("%d queries, up to %d cached counts, %d evictions", queries, maxLists, evictions)
