@@ -24,7 +24,7 @@ type Profile struct {
 // them keeps a profile that hovers around one size from converting back
 // and forth. Tests lower them to drive the tree at every size.
 var (
-	runsAbove  = 0 // Replace answers from the runs cache at this many breakpoints
+	runsAbove  = 128 // Replace answers from the runs cache at this many breakpoints
 	treeAbove  = 1024
 	sliceBelow = 256
 )
