@@ -115,6 +115,9 @@ func (p *Profile) add(s, e float64, delta int) {
 // runsFor). An Advance empties it.
 func (p *Profile) changed(s float64) {
 	p.ver++
+	if len(p.rc.lists) == 0 {
+		return // no list to cut back: a new one starts at p.ver
+	}
 	k := len(p.chg)
 	for k > 0 && p.chg[k-1].s >= s {
 		k--
@@ -174,6 +177,9 @@ func (p *Profile) Earliest(from float64, procs int, d float64) float64 {
 func (p *Profile) Replace(from float64, procs int, d float64, s0 float64) float64 {
 	if p.Len() >= runsAbove {
 		return p.replaceRuns(from, procs, d, s0)
+	}
+	if len(p.rc.lists) > 0 {
+		p.rc.drop() // short again: stop recording changes
 	}
 	if p.tr != nil {
 		return p.tr.replace(from, procs, d, s0)

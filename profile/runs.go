@@ -47,6 +47,16 @@ type runCache struct {
 	slot  []uint8
 }
 
+// drop forgets every list.
+func (c *runCache) drop() {
+	for k := range c.lists {
+		if q := c.lists[k].p; uint(q) < uint(len(c.slot)) {
+			c.slot[q] = 0
+		}
+	}
+	c.lists = c.lists[:0]
+}
+
 // runsFor returns the run list of p, cut back if the profile changed.
 func (p *Profile) runsFor(procs int) *runList {
 	c := &p.rc
@@ -68,12 +78,7 @@ func (p *Profile) runsFor(procs int) *runList {
 	}
 	if l == nil {
 		if len(c.lists) == maxRunLists {
-			for k := range c.lists {
-				if q := c.lists[k].p; uint(q) < uint(len(c.slot)) {
-					c.slot[q] = 0
-				}
-			}
-			c.lists = c.lists[:0]
+			c.drop()
 		}
 		if len(c.lists) < cap(c.lists) {
 			c.lists = c.lists[:len(c.lists)+1]
