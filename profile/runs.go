@@ -3,11 +3,16 @@ package profile
 import "math"
 
 // A runs cache answers Replace from the maximal runs of segments with at
-// least p free, for a requested count p, instead of scanning segments. It
-// holds for one version of the profile: Alloc, Release and Advance bump
-// the version, and a list built for an older one is started afresh when
-// next asked for. A list is built lazily, one run at a time from the
-// profile's start, only as far as the queries have needed.
+// least p free, for a requested count p, instead of scanning segments. A
+// list is dated by the profile's version, which Alloc, Release and Advance
+// bump; a list asked for after changes keeps only its runs that end before
+// the earliest change (all of them lost at an Advance). It is built
+// lazily, one run at a time from there, only as far as queries need.
+//
+// Exactness. Replace's answer depends on the segments only through
+// whether each has at least procs free, so the runs carry all of it; the
+// exact conditions below are the scan's, and the only approximation, the
+// bound u, only decides which runs are checked exactly, never an answer.
 //
 // Replace's scan, read run by run (a run [a, b) of good segments, the gap
 // before it being bad): the run holding from, if any, answers from when b
