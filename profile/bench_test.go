@@ -76,9 +76,18 @@ func benchForms(b *testing.B, f func(b *testing.B, p benched, placed []span)) {
 		for _, form := range []struct {
 			name         string
 			above, below int
-		}{{"ref", math.MaxInt, 0}, {"slice", math.MaxInt, 0}, {"tree", 0, 0}, {"hybrid", treeAbove, sliceBelow}} {
+			runs         int // runsAbove: MaxInt, Replace scans
+		}{
+			{"ref", math.MaxInt, 0, math.MaxInt},
+			{"slice", math.MaxInt, 0, runsAbove}, {"slice-scan", math.MaxInt, 0, math.MaxInt},
+			{"tree", 0, 0, runsAbove}, {"tree-scan", 0, 0, math.MaxInt},
+			{"hybrid", treeAbove, sliceBelow, runsAbove},
+		} {
 			b.Run(fmt.Sprintf("%d/%s", n, form.name), func(b *testing.B) {
 				withForms(b, form.above, form.below)
+				oldRuns := runsAbove
+				runsAbove = form.runs
+				b.Cleanup(func() { runsAbove = oldRuns })
 				p, placed := benchProfile(n)
 				var q benched = p
 				if form.name == "ref" {
@@ -112,6 +121,21 @@ func BenchmarkOpFits(b *testing.B) {
 func BenchmarkOpReplace(b *testing.B) {
 	benchForms(b, func(b *testing.B, p benched, placed []span) {
 		for i := 0; i < b.N; i++ {
+			a := placed[i%len(placed)]
+			p.Replace(0, a.procs, a.e-a.s, a.s)
+		}
+	})
+}
+
+// Replace of the placed jobs after a change: the first query of a dirty
+// pass after a reservation moved (an Alloc and a Release at a placed
+// job's start), which cuts the cached runs back to before the change.
+func BenchmarkOpReplaceAfterChange(b *testing.B) {
+	benchForms(b, func(b *testing.B, p benched, placed []span) {
+		for i := 0; i < b.N; i++ {
+			c := placed[(i*7919)%len(placed)]
+			p.Alloc(c.s, c.s+100.5, 1)
+			p.Release(c.s, c.s+100.5, 1)
 			a := placed[i%len(placed)]
 			p.Replace(0, a.procs, a.e-a.s, a.s)
 		}

@@ -25,6 +25,20 @@
 // again. The two forms give identical answers and String; the tests hold
 // both against the former slice, kept verbatim.
 //
+// From 128 breakpoints on, Replace answers from a cache instead of
+// scanning: per requested CPU count p (up to 64 counts), the maximal runs
+// of segments with at least p free, built lazily from the start one run at
+// a time (a slice scan, or two tree descents a run) as far as queries
+// reach. A query is then two binary searches over the runs, O(log r) for r
+// runs: the run holding from, then the first later run that ends at or
+// after s0 or may hold the duration (a prefix maximum of an upper bound of
+// the duration each run holds), checked exactly. A change at s keeps the
+// runs that end before s (the profile keeps the suffix minima of its
+// changes' starts; an Advance drops all), so repeated queries between
+// changes, the re-checks of a conservative pass, cost no scan; a list
+// asked for once after each change costs about a scan up to s0, more in
+// the tree, which enumerates every run where its scan leaps.
+//
 // Free counts may go negative: a profile records what was planned, and a
 // caller who over-books gets a profile that says so rather than a silent
 // clamp. Earliest never places a span on a segment whose count is too low.

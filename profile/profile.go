@@ -14,13 +14,17 @@ import (
 type Profile struct {
 	total int
 	sl    sliceProfile
-	tr    *tree // non-nil: the tree form is in use and sl is empty
+	tr    *tree    // non-nil: the tree form is in use and sl is empty
+	ver   uint64   // bumped by every change: dates the runs cache
+	chg   []change // where the changes began: see changed
+	rc    runCache // see replaceRuns
 }
 
 // The breakpoint counts at which a profile changes form. The gap between
 // them keeps a profile that hovers around one size from converting back
 // and forth. Tests lower them to drive the tree at every size.
 var (
+	runsAbove  = 128 // Replace answers from the runs cache at this many breakpoints
 	treeAbove  = 1024
 	sliceBelow = 256
 )
@@ -52,6 +56,7 @@ func nextUp(s float64) float64 { return math.Nextafter(s, math.Inf(1)) }
 // Advance forgets the past: segments that end at or before now are dropped
 // and the first segment starts at now. now must not decrease.
 func (p *Profile) Advance(now float64) {
+	p.changed(math.Inf(-1))
 	if p.tr != nil {
 		p.tr.advance(now)
 		p.shrink()
@@ -89,6 +94,7 @@ func (p *Profile) add(s, e float64, delta int) {
 			return
 		}
 	}
+	p.changed(s)
 	if p.tr != nil {
 		p.tr.add(s, e, delta)
 		p.shrink()
@@ -100,6 +106,32 @@ func (p *Profile) add(s, e float64, delta int) {
 		p.tr.build(p.sl.segs)
 		p.sl.segs = nil
 	}
+}
+
+// changed records a change of the profile from time s on (-Inf: all of
+// it). chg keeps the suffix minima of the changes' starts: an entry is
+// dropped once a later change starts at or before it, so the first entry
+// after version v holds the earliest start of the changes since v (see
+// runsFor). An Advance empties it.
+func (p *Profile) changed(s float64) {
+	p.ver++
+	if len(p.rc.lists) == 0 {
+		return // no list to cut back: a new one starts at p.ver
+	}
+	k := len(p.chg)
+	for k > 0 && p.chg[k-1].s >= s {
+		k--
+	}
+	if k >= maxChanges {
+		k, s = 0, math.Inf(-1) // forget: every run list starts afresh
+	}
+	p.chg = append(p.chg[:k], change{v: p.ver, s: s})
+}
+
+// change is a change of a profile: its version and where it began.
+type change struct {
+	v uint64
+	s float64
 }
 
 // shrink turns a tree that became short back into a slice.
@@ -143,6 +175,12 @@ func (p *Profile) Earliest(from float64, procs int, d float64) float64 {
 // earlier window, which ends before s0+d, needs room only before s0. Only
 // the segments before s0 are looked at; the profile is not changed.
 func (p *Profile) Replace(from float64, procs int, d float64, s0 float64) float64 {
+	if p.Len() >= runsAbove {
+		return p.replaceRuns(from, procs, d, s0)
+	}
+	if len(p.rc.lists) > 0 {
+		p.rc.drop() // short again: stop recording changes
+	}
 	if p.tr != nil {
 		return p.tr.replace(from, procs, d, s0)
 	}

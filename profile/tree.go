@@ -412,13 +412,11 @@ func (tr *tree) replace(from float64, procs int, d float64, s0 float64) float64 
 		}
 		return s0
 	}
-	g, ok := tr.firstGood(tr.root, 0, k, s0, procs)
-	if !ok {
-		return s0
-	}
-	start := from
-	if g != k {
-		if g >= s0 {
+	// The segment holding from may be good even if it starts at or
+	// after s0 (from and s0 before the first breakpoint).
+	g, start, ok := k, from, true
+	if v < procs {
+		if g, ok = tr.firstGood(tr.root, 0, k, s0, procs); !ok {
 			return s0
 		}
 		start = g
