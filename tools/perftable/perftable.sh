@@ -4,20 +4,21 @@
 #   tools/perftable/perftable.sh [-r ROUNDS] [-b BASE_REV] [-d TRACE_DIR] [SECTION ...]
 #
 # SECTION is one or more of
-#   hpc2n   read limit, plaineasy, FCFS, EASY, conservative on HPC2N-2002
-#           (whole process, jobs.csv written; the default)
+#   hpc2n   read limit (klauspost/compress gzip, schedlab's, and the
+#           standard library's), plaineasy, FCFS, EASY, conservative on
+#           HPC2N-2002 (whole process, jobs.csv written; the default)
 #   queue   conservative on HPC2N with --procs 240, 220, 200 (--no-out)
 #   length  read limit, FCFS, EASY, conservative on HPC2N repeated 1x, 5x
 #           and 25x (schedlab trace repeat --gap 3600; jobs.csv written)
-#   ricc    read limit, EASY and conservative on RICC-2010, --procs 8192
+#   ricc    read limits, EASY and conservative on RICC-2010, --procs 8192
 #           (--no-out; conservative takes minutes with old revisions)
 #
 # Every command of a round runs once per binary, rounds interleaved, so
 # that a drift of the machine's speed hits old and new alike. -b BASE_REV
 # also builds schedlab at that git revision and times it beside the
-# working tree's. The table gives the median wall time (/usr/bin/time %e)
-# (milliseconds, from date +%s%N around the process) and the range over the rounds, and the median as a multiple of the
-# read limit of the same trace. TRACE_DIR defaults to ../shared/traces
+# working tree's. The table gives the median wall time of each command
+# (date +%s%N around the process, in seconds), its range over the rounds,
+# and the median as a multiple of the read limit of the same trace. TRACE_DIR defaults to ../shared/traces
 # beside the repository. Needs bash, go, git, awk and GNU date.
 set -euo pipefail
 
@@ -64,10 +65,17 @@ times=$work/times
 : >"$times"
 
 # t LABEL CMD...: time one command, append "LABEL seconds" to $times.
+# The output folder of a run (named after --out) is removed first, untimed:
+# replacing the larger jobs.csv of another trace length would be timed too.
 t() {
 	local label=$1
 	shift
-	local t0 t1
+	local t0 t1 a prev=""
+	for a in "$@"; do
+		[ "$prev" != --out ] || rm -rf "$a"
+		prev=$a
+	done
+	sync
 	t0=$(date +%s%N)
 	if ! "$@" >"$work/log" 2>&1; then
 		echo "perftable: $label failed:" >&2
@@ -96,6 +104,7 @@ for r in $(seq "$rounds"); do
 		case $s in
 		hpc2n)
 			t "hpc2n:readlimit" "$work/readlimit" "$hpc2n"
+			t "hpc2n:readlimit-std" "$work/readlimit" -gzip std "$hpc2n"
 			t "hpc2n:plaineasy" "$work/plaineasy" "$hpc2n"
 			for p in fcfs easy conservative; do
 				for b in "${bins[@]}"; do
@@ -124,6 +133,7 @@ for r in $(seq "$rounds"); do
 			;;
 		ricc)
 			t "ricc:readlimit" "$work/readlimit" "$ricc"
+			t "ricc:readlimit-std" "$work/readlimit" -gzip std "$ricc"
 			for p in easy conservative; do
 				for b in "${bins[@]}"; do
 					t "ricc:$p:$b" "$work/$b" run --trace "$ricc" --policy $p --procs 8192 --no-out
