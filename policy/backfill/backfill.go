@@ -43,7 +43,7 @@ type Backfill struct {
 	keys      []prioKey // OrderPriority: scratch for the sort
 
 	running idmap.Map[job.ID, run]
-	ends    endHeap // running jobs by estimated end, to find overruns
+	ends    endHeap // running jobs by estimated end, to find overruns (not with ez)
 	over    []int   // per machine: processors held by jobs past their estimated end
 	nOver   int     // their sum
 
@@ -235,19 +235,17 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	for _, p := range b.profs {
 		p.Advance(now)
 	}
-	if b.ez != nil {
-		b.ez.advance(now)
-	}
 
 	// Jobs running past their estimated end hold their processors for this
 	// instant only ("could end at any moment").
-	for len(b.ends) > 0 && b.ends[0].estEnd <= now {
-		top := b.ends.pop()
-		if r := b.running.Ptr(top.id); r != nil && !r.overrun && r.estEnd == top.estEnd {
-			r.overrun = true
-			b.mayStale = true
-			b.over[r.m] += r.procs
-			b.nOver += r.procs
+	if b.ez != nil {
+		for _, g := range b.ez.advance(now) {
+			b.overran(g.id, g.end)
+		}
+	} else {
+		for len(b.ends) > 0 && b.ends[0].estEnd <= now {
+			top := b.ends.pop()
+			b.overran(top.id, top.estEnd)
 		}
 	}
 	instant := profile.Span(now, 0)
@@ -423,7 +421,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			}
 			b.openValid = false
 			b.running.Set(e.ID, run{procs: e.Procs, estEnd: end, m: int32(m)})
-			b.ends.push(endItem{estEnd: end, id: e.ID})
+			if b.ez == nil {
+				b.ends.push(endItem{estEnd: end, id: e.ID})
+			}
 			plan.StartOn(e.ID, reasonFor(blocked, now, &e.jobKey), m)
 			e.started = true
 			if firstStart < 0 {
@@ -474,6 +474,17 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		minResv = min(minResv, b.minResv)
 	}
 	b.arrivalsOnly, b.tested, b.held, b.minResv = !broke, len(b.w.q), count, minResv
+}
+
+// overran marks job id, whose estimated end estEnd has passed, as
+// overrunning if it is still running.
+func (b *Backfill) overran(id job.ID, estEnd float64) {
+	if r := b.running.Ptr(id); r != nil && !r.overrun && r.estEnd == estEnd {
+		r.overrun = true
+		b.mayStale = true
+		b.over[r.m] += r.procs
+		b.nOver += r.procs
+	}
 }
 
 func (b *Backfill) unreserve(e *entry) {

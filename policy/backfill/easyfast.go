@@ -62,16 +62,20 @@ func newEasyProf(total int) *easyProf {
 	return &easyProf{total: total, now: math.Inf(-1)}
 }
 
-// advance forgets the running jobs whose estimated end is at or before now:
-// they finished or overran (then the engine counts them in over).
-func (z *easyProf) advance(now float64) {
+// advance forgets the running jobs whose estimated end is at or before now
+// and returns them (valid until the next start): each finished or overran,
+// and the engine counts the latter in over. run thus finds overruns as
+// the engine's heap of estimated ends does.
+func (z *easyProf) advance(now float64) []runEnd {
 	z.now = now
 	k := 0
 	for k < len(z.run) && z.run[k].end <= now {
 		z.busy -= z.run[k].procs
 		k++
 	}
+	gone := z.run[:k]
 	z.run = z.run[k:]
+	return gone
 }
 
 // search returns the index of the first job in run ending at or after t.
