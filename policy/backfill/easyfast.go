@@ -115,6 +115,14 @@ func (z *easyProf) start(end float64, id job.ID, procs int) {
 		}
 		i = lo
 	}
+	// Move the shorter side: the jobs before i one place to the left when
+	// base has room before run, else the jobs from i one to the right.
+	if off := cap(z.base) - cap(z.run); i < n-i && off > 0 {
+		z.run = z.base[off-1 : off+n]
+		copy(z.run, z.run[1:i+1])
+		z.run[i] = runEnd{end: end, id: id, procs: procs}
+		return
+	}
 	if n == cap(z.run) {
 		z.grow(n + 1)
 	}
@@ -139,8 +147,14 @@ func (z *easyProf) grow(m int) {
 func (z *easyProf) finishEarly(end float64, id job.ID, procs int) {
 	for i := z.search(end); i < len(z.run) && z.run[i].end == end; i++ {
 		if z.run[i].id == id {
-			copy(z.run[i:], z.run[i+1:])
-			z.run = z.run[:len(z.run)-1]
+			// Close the gap from the shorter side.
+			if n := len(z.run); i < n-1-i {
+				copy(z.run[1:i+1], z.run[:i])
+				z.run = z.run[1:]
+			} else {
+				copy(z.run[i:], z.run[i+1:])
+				z.run = z.run[:n-1]
+			}
 			z.busy -= procs
 			for k := range z.resv {
 				if end > z.resv[k].s {
