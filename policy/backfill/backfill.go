@@ -25,10 +25,14 @@ type Backfill struct {
 	w     waitQueue
 
 	machs []platform.Machine
-	profs []*profile.Profile // one per machine
-	scan  []int32            // the machines in the order Pick tries them
-	multi bool               // built over a platform (NewBackfillMulti)
-	slab  attrsSlab          // multi: the jobs' attributes
+	profs []*profile.Profile // one per machine; nil with ez
+	// ez: the fast path of EASY on one machine (depth 1, FCFS or SJF
+	// order), which answers the profile's questions without a profile
+	// (easyfast.go); nil for the general engine.
+	ez    *easyProf
+	scan  []int32   // the machines in the order Pick tries them
+	multi bool      // built over a platform (NewBackfillMulti)
+	slab  attrsSlab // multi: the jobs' attributes
 	pick  Pick
 	flex  FlexParams // OrderPriority: the priority function's constants
 
@@ -39,7 +43,7 @@ type Backfill struct {
 	keys      []prioKey // OrderPriority: scratch for the sort
 
 	running idmap.Map[job.ID, run]
-	ends    endHeap // running jobs by estimated end, to find overruns
+	ends    endHeap // running jobs by estimated end, to find overruns (not with ez)
 	over    []int   // per machine: processors held by jobs past their estimated end
 	nOver   int     // their sum
 
@@ -84,6 +88,12 @@ type run struct {
 // processors (the cluster model). It believes each job's estimate as it
 // is and checks nothing but the processor count.
 func NewBackfill(name string, procs, depth int, order Order) *Backfill {
+	return newBackfill(name, procs, depth, order, false)
+}
+
+// newBackfill is NewBackfill; withProfile (tests) keeps the availability
+// profile where the fast path would apply.
+func newBackfill(name string, procs, depth int, order Order, withProfile bool) *Backfill {
 	if depth < 1 {
 		panic(fmt.Sprintf("queue: backfill depth %d < 1", depth))
 	}
@@ -92,9 +102,13 @@ func NewBackfill(name string, procs, depth int, order Order) *Backfill {
 		depth: depth,
 		w:     waitQueue{order: order},
 		machs: []platform.Machine{{CPUs: procs}},
-		profs: []*profile.Profile{profile.New(procs, math.Inf(-1))},
 		scan:  []int32{0},
 		over:  make([]int, 1),
+	}
+	if depth == 1 && (order == OrderFCFS || order == OrderSJF) && !withProfile {
+		b.ez = newEasyProf(procs)
+	} else {
+		b.profs = []*profile.Profile{profile.New(procs, math.Inf(-1))}
 	}
 	return b
 }
@@ -195,9 +209,13 @@ func (b *Backfill) Finish(now float64, id job.ID) {
 	}
 	switch {
 	case now < r.estEnd: // early: its processors are free sooner than planned
-		p := b.profs[r.m]
-		p.Advance(now)
-		p.Release(now, r.estEnd, r.procs)
+		if b.ez != nil {
+			b.ez.finishEarly(r.estEnd, id, r.procs)
+		} else {
+			p := b.profs[r.m]
+			p.Advance(now)
+			p.Release(now, r.estEnd, r.procs)
+		}
 		b.dirty = true
 	case now > r.estEnd:
 		// It overran with no pass in between: reservations planned on its
@@ -220,21 +238,27 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 
 	// Jobs running past their estimated end hold their processors for this
 	// instant only ("could end at any moment").
-	for len(b.ends) > 0 && b.ends[0].estEnd <= now {
-		top := b.ends.pop()
-		if r := b.running.Ptr(top.id); r != nil && !r.overrun && r.estEnd == top.estEnd {
-			r.overrun = true
-			b.mayStale = true
-			b.over[r.m] += r.procs
-			b.nOver += r.procs
+	if b.ez != nil {
+		for _, g := range b.ez.advance(now) {
+			b.overran(g.id, g.end)
+		}
+	} else {
+		for len(b.ends) > 0 && b.ends[0].estEnd <= now {
+			top := b.ends.pop()
+			b.overran(top.id, top.estEnd)
 		}
 	}
 	instant := profile.Span(now, 0)
 	if b.nOver > 0 {
 		b.dirty = true
-		for m, n := range b.over {
-			if n > 0 {
-				b.profs[m].Alloc(now, instant, n)
+		if b.ez != nil {
+			b.ez.over = b.nOver
+			b.ez.overPasses++
+		} else {
+			for m, n := range b.over {
+				if n > 0 {
+					b.profs[m].Alloc(now, instant, n)
+				}
 			}
 		}
 	}
@@ -283,12 +307,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	changed := false // a reservation moved or vanished: next pass is full too
 	count, blocked, firstStart, nStarted := 0, false, -1, 0
 	freeNow := -1 // the most CPUs free now on one machine; -1: not known
-	var single *profile.Profile
-	if len(b.profs) == 1 {
-		single = b.profs[0]
-	}
+	single := len(b.machs) == 1
 	from := 0
-	if b.arrivalsOnly && !b.noShortcut && !full && single != nil && b.w.order == OrderFCFS && b.minResv > now && b.tested <= len(q) {
+	if b.arrivalsOnly && !b.noShortcut && !full && single && b.w.order == OrderFCFS && b.minResv > now && b.tested <= len(q) {
 		// Arrivals only since the last pass, which tried every entry of
 		// q[:b.tested]: skip them, they would fail again. Proof: an entry
 		// that did not fit then had, in its window [t0, t0+d), a time p
@@ -332,8 +353,10 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			if !b.openValid || freeNow < 0 {
 				// Known until a job starts or a reservation at now is
 				// lifted (both clear openValid).
-				if single != nil {
-					freeNow, b.openValid = single.FreeAt(now), true
+				if b.ez != nil {
+					freeNow, b.openValid = b.ez.freeNow(), true
+				} else if single {
+					freeNow, b.openValid = b.profs[0].FreeAt(now), true
 				} else {
 					freeNow = b.openMachines(now)
 				}
@@ -391,10 +414,16 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		}
 		if s == now {
 			end := profile.Span(now, b.dur(e, m))
-			b.profs[m].Alloc(now, end, e.Procs)
+			if b.ez != nil {
+				b.ez.start(end, e.ID, e.Procs)
+			} else {
+				b.profs[m].Alloc(now, end, e.Procs)
+			}
 			b.openValid = false
 			b.running.Set(e.ID, run{procs: e.Procs, estEnd: end, m: int32(m)})
-			b.ends.push(endItem{estEnd: end, id: e.ID})
+			if b.ez == nil {
+				b.ends.push(endItem{estEnd: end, id: e.ID})
+			}
 			plan.StartOn(e.ID, reasonFor(blocked, now, &e.jobKey), m)
 			e.started = true
 			if firstStart < 0 {
@@ -412,7 +441,11 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			continue
 		}
 		e.resv, e.m, e.hasResv = s, int32(m), true
-		b.profs[m].Alloc(s, profile.Span(s, b.dur(e, m)), e.Procs)
+		if b.ez != nil {
+			b.ez.reserve(e.ID, s, profile.Span(s, b.dur(e, m)), e.Procs)
+		} else {
+			b.profs[m].Alloc(s, profile.Span(s, b.dur(e, m)), e.Procs)
+		}
 		count++
 		minResv = min(minResv, s)
 		if had && (old != s || int(oldM) != m) {
@@ -420,7 +453,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		}
 		b.notify(now, e)
 	}
-	if b.nOver > 0 {
+	if b.ez != nil {
+		b.ez.over = 0
+	} else if b.nOver > 0 {
 		for m, n := range b.over {
 			if n > 0 {
 				b.profs[m].Release(now, instant, n)
@@ -441,12 +476,30 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	b.arrivalsOnly, b.tested, b.held, b.minResv = !broke, len(b.w.q), count, minResv
 }
 
+// overran marks job id, whose estimated end estEnd has passed, as
+// overrunning if it is still running.
+func (b *Backfill) overran(id job.ID, estEnd float64) {
+	if r := b.running.Ptr(id); r != nil && !r.overrun && r.estEnd == estEnd {
+		r.overrun = true
+		b.mayStale = true
+		b.over[r.m] += r.procs
+		b.nOver += r.procs
+	}
+}
+
 func (b *Backfill) unreserve(e *entry) {
 	m := int(e.m)
-	b.profs[m].Release(e.resv, profile.Span(e.resv, b.dur(e, m)), e.Procs)
+	var start float64 // the profile's start: the pass's now
+	if b.ez != nil {
+		b.ez.unreserve(e.ID)
+		start = b.ez.now
+	} else {
+		b.profs[m].Release(e.resv, profile.Span(e.resv, b.dur(e, m)), e.Procs)
+		start = b.profs[m].Start()
+	}
 	e.hasResv = false
 	b.fails.reset() // capacity freed: failures may fit now
-	if e.resv <= b.profs[m].Start() {
+	if e.resv <= start {
 		b.openValid = false // CPUs free now changed
 	}
 }

@@ -108,4 +108,21 @@
 // differential tests against internal/naive, in FCFS and SJF order, check
 // exactly that). Over several machines, a job that cannot start and need
 // not reserve is only tried on the machines with a free CPU now.
+//
+// EASY on one machine (NewBackfill at depth 1, FCFS or SJF order; not
+// over a platform, not conservative or hybrid) keeps no availability
+// profile: the running jobs' estimated ends and processors, sorted by end,
+// the processors free now and the reservations (one in practice) answer
+// the pass's questions - free now, fits now, earliest start, re-placement
+// (easyfast.go) - and find the overruns; the pass itself is the same. It
+// is exact because with only running jobs and the reservation, the free
+// processors after now never decrease except at a reservation's start
+// (running jobs only end; an overrunning job holds its processors for the
+// instant now alone): the least free count over a window [now, e) is the
+// count now, or, if the window reaches past the shadow time s (e > s; a
+// job ending exactly at s does not overlap), the smaller of that and the
+// count at s, the extra processors; and an earliest start is now or an
+// instant where the count steps up (an estimated end, the instant after
+// now, a reservation's end). The differential tests hold it against the
+// profile on random workloads and operation sequences.
 package backfill

@@ -150,13 +150,19 @@ func (b *Backfill) openMachines(now float64) int {
 // machine without reservations "fits now" is "enough free CPUs now"; on a
 // machine with an EASY reservation it is the EASY condition.
 func (b *Backfill) fitNow(now float64, e *entry) int {
-	if len(b.profs) == 1 { // one machine: the cluster's hot path
+	if len(b.machs) == 1 { // one machine: the cluster's hot path
 		d := b.dur(e, 0)
 		if !b.noFitMemo && b.fails.fails(e.Procs, d) {
 			b.fails.hits++
 			return -1
 		}
-		if !b.profs[0].Fits(now, e.Procs, d) {
+		var fits bool
+		if b.ez != nil {
+			fits = b.ez.fits(e.Procs, d)
+		} else {
+			fits = b.profs[0].Fits(now, e.Procs, d)
+		}
+		if !fits {
 			b.fails.add(e.Procs, d)
 			return -1
 		}
@@ -195,7 +201,13 @@ func (b *Backfill) later(now float64, e *entry) (float64, int) {
 		if !b.can(m, e) {
 			continue
 		}
-		if s := b.profs[m].Earliest(now, e.Procs, b.dur(e, m)); s < best {
+		var s float64
+		if b.ez != nil {
+			s = b.ez.earliest(e.Procs, b.dur(e, m), math.Inf(1))
+		} else {
+			s = b.profs[m].Earliest(now, e.Procs, b.dur(e, m))
+		}
+		if s < best {
 			best, bm = s, m
 		}
 	}
@@ -208,6 +220,9 @@ func (b *Backfill) later(now float64, e *entry) (float64, int) {
 // index.
 func (b *Backfill) replace(now float64, e *entry) (float64, int) {
 	own := int(e.m)
+	if b.ez != nil {
+		return b.ez.earliest(e.Procs, b.dur(e, own), e.resv), own
+	}
 	best, bm := b.profs[own].Replace(now, e.Procs, b.dur(e, own), e.resv), own
 	if len(b.machs) == 1 {
 		return best, bm
