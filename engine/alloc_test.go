@@ -55,7 +55,9 @@ type runCounter struct {
 	maxRuns int
 }
 
-func (r *runCounter) JobStarted(now float64, s engine.Start) { r.maxRuns = max(r.maxRuns, len(s.CPUs)/2) }
+func (r *runCounter) JobStarted(now float64, s engine.Start) {
+	r.maxRuns = max(r.maxRuns, len(s.CPUs)/2)
+}
 
 // The engine allocates nothing per job: ten times the jobs cost almost no
 // more allocations (what grows is bounded by the jobs present at once,
