@@ -6,12 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
-	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/profile"
-	"github.com/schedlab/schedlab/workload"
 )
 
 // easyMix draws a workload for the EASY fast path: widths from one CPU to
@@ -83,16 +80,7 @@ func runEASY(t *testing.T, jobs []actual.Job, procs int, order Order, cont, with
 	pol.OnReserve = func(now float64, id job.ID, at float64) {
 		out.resv = append(out.resv, fmt.Sprintf("%g:%d@%g", now, id, at))
 	}
-	l := &starts{}
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
-		Source: workload.FromSlice(jobs), Listener: l, Continue: cont})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Run(); err != nil {
-		t.Fatal(err)
-	}
-	out.log, out.pol = l.log, pol
+	out.log, out.pol = runOn(t, pol, jobs, procs, cont).log, pol
 	return out
 }
 

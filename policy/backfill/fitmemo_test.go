@@ -4,26 +4,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
-	"github.com/schedlab/schedlab/platform"
-	"github.com/schedlab/schedlab/workload"
 )
 
 func runMemo(t *testing.T, jobs []actual.Job, procs, depth int, order Order, cont, off bool) (*starts, *Backfill) {
 	t.Helper()
 	pol := NewBackfill("test", procs, depth, order)
 	pol.noFitMemo = off
-	l := &starts{}
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
-		Source: workload.FromSlice(jobs), Listener: l, Continue: cont})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return l, pol
+	return runOn(t, pol, jobs, procs, cont), pol
 }
 
 // The memo of requests that did not fit gives the same starts, start

@@ -61,6 +61,13 @@ func runShortcut(t *testing.T, jobs []actual.Job, procs, depth int, cont, off bo
 	t.Helper()
 	pol := NewBackfill("test", procs, depth, OrderFCFS)
 	pol.noShortcut = off
+	return runOn(t, pol, jobs, procs, cont), pol
+}
+
+// runOn runs pol over jobs on one machine of procs processors (cont: jobs
+// may run past their estimates) and returns its starts.
+func runOn(t *testing.T, pol *Backfill, jobs []actual.Job, procs int, cont bool) *starts {
+	t.Helper()
 	l := &starts{}
 	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
 		Source: workload.FromSlice(jobs), Listener: l, Continue: cont})
@@ -70,7 +77,7 @@ func runShortcut(t *testing.T, jobs []actual.Job, procs, depth int, cont, off bo
 	if err := c.Run(); err != nil {
 		t.Fatal(err)
 	}
-	return l, pol
+	return l
 }
 
 // The arrivals-only shortcut (skip the entries the last pass tried when
