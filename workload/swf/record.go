@@ -142,10 +142,20 @@ const MaxSeconds = 1e12
 // timeField marks the time fields (0-based).
 var timeField = [NumFields]bool{1: true, 2: true, 3: true, 5: true, 8: true, 17: true}
 
+// alwaysCheck (tests) makes parseLine check every field's value even when
+// the fast path showed that none can be refused.
+var alwaysCheck = false
+
 func parseLine(line []byte) (Record, int, error) {
 	var v fieldValues
 	n := 0   // fields seen
 	bad := 0 // first field (1-based) that is not a number
+	// check: some field may be refused by the value checks below. Left
+	// false only when every field took the fast path as a plain number
+	// that passes them all: -1 or not negative, fewer than 10 digits
+	// before the point (below every integer and time limit), and no
+	// fraction in an integer field.
+	check := alwaysCheck
 	for i := 0; i < len(line); {
 		if isSpace(line[i]) {
 			i++
@@ -190,11 +200,15 @@ func parseLine(line []byte) (Record, int, error) {
 			if neg {
 				x = -x
 			}
+			if (neg && (mant != 1 || frac != 0)) || digits-frac > 9 || (frac > 0 && n < NumFields && intLimit[n] > 0) {
+				check = true
+			}
 		} else {
 			for i < len(line) && !isSpace(line[i]) {
 				i++
 			}
 			x, ok = parseNumberSlow(line[s:i])
+			check = true
 		}
 		if n < NumFields {
 			v[n] = x
@@ -209,6 +223,9 @@ func parseLine(line []byte) (Record, int, error) {
 	}
 	if bad > 0 {
 		return Record{}, bad, fmt.Errorf("%w %q", ErrSyntax, fieldText(line, bad))
+	}
+	if !check {
+		return v.record(), 0, nil
 	}
 	for f, x := range v {
 		if x < 0 && x != -1 {
