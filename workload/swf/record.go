@@ -89,7 +89,13 @@ var intLimit = func() [NumFields]float64 {
 type fieldValues [NumFields]float64
 
 func (v *fieldValues) record() Record {
-	return Record{
+	var r Record
+	v.recordInto(&r)
+	return r
+}
+
+func (v *fieldValues) recordInto(r *Record) {
+	*r = Record{
 		JobNumber:    int64(v[0]),
 		Submit:       v[1],
 		Wait:         v[2],
@@ -147,6 +153,14 @@ var timeField = [NumFields]bool{1: true, 2: true, 3: true, 5: true, 8: true, 17:
 var alwaysCheck = false
 
 func parseLine(line []byte) (Record, int, error) {
+	var r Record
+	field, err := parseLineInto(line, &r)
+	return r, field, err
+}
+
+// parseLineInto is parseLine writing the record to *out, which it leaves
+// unchanged on error.
+func parseLineInto(line []byte, out *Record) (int, error) {
 	var v fieldValues
 	n := 0   // fields seen
 	bad := 0 // first field (1-based) that is not a number
@@ -219,31 +233,33 @@ func parseLine(line []byte) (Record, int, error) {
 		n++
 	}
 	if n != NumFields {
-		return Record{}, 0, fmt.Errorf("%w: got %d, want %d", ErrFieldCount, n, NumFields)
+		return 0, fmt.Errorf("%w: got %d, want %d", ErrFieldCount, n, NumFields)
 	}
 	if bad > 0 {
-		return Record{}, bad, fmt.Errorf("%w %q", ErrSyntax, fieldText(line, bad))
+		return bad, fmt.Errorf("%w %q", ErrSyntax, fieldText(line, bad))
 	}
 	if !check {
-		return v.record(), 0, nil
+		v.recordInto(out)
+		return 0, nil
 	}
 	for f, x := range v {
 		if x < 0 && x != -1 {
-			return Record{}, f + 1, fmt.Errorf("%w %s (only -1 means unknown)", ErrNegative, fieldText(line, f+1))
+			return f + 1, fmt.Errorf("%w %s (only -1 means unknown)", ErrNegative, fieldText(line, f+1))
 		}
 		if lim := intLimit[f]; lim > 0 {
 			if x != math.Trunc(x) {
-				return Record{}, f + 1, fmt.Errorf("%w: %q", ErrNotInteger, fieldText(line, f+1))
+				return f + 1, fmt.Errorf("%w: %q", ErrNotInteger, fieldText(line, f+1))
 			}
 			if x > lim {
-				return Record{}, f + 1, fmt.Errorf("%w: %q is out of range", ErrNotInteger, fieldText(line, f+1))
+				return f + 1, fmt.Errorf("%w: %q is out of range", ErrNotInteger, fieldText(line, f+1))
 			}
 		}
 		if timeField[f] && x > MaxSeconds {
-			return Record{}, f + 1, fmt.Errorf("%w: %s seconds (at most %g)", ErrTooLong, fieldText(line, f+1), float64(MaxSeconds))
+			return f + 1, fmt.Errorf("%w: %s seconds (at most %g)", ErrTooLong, fieldText(line, f+1), float64(MaxSeconds))
 		}
 	}
-	return v.record(), 0, nil
+	v.recordInto(out)
+	return 0, nil
 }
 
 // fieldText returns the text of the 1-based field n of line (for error
