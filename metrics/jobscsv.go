@@ -22,31 +22,38 @@ const JobsHeader = "job_id,submission_time,requested_number_of_resources,request
 // job) are empty cells. Check Err after the run, then call Flush.
 //
 // The listener only copies what a row needs into a batch; rows are
-// formatted and written by a goroutine of their own, a batch of
-// csvBatchRows at a time, while the simulation goes on (at most one batch
-// in flight; its writes are done in order, so the bytes are those of a
-// writer that formats each row as it comes). Err and Flush wait for the
-// batch in flight. A JobsCSV dropped without Flush leaves nothing
-// running: the goroutine of the last batch ends when that batch is
-// written.
+// formatted and written by goroutines of their own, a batch of
+// csvBatchRows at a time, while the simulation goes on. Up to
+// csvInFlight batches are in flight, each on its own goroutine, which
+// formats and writes only once the batch before it is written: the
+// writes are done in order, so the bytes are those of a writer that
+// formats each row as it comes. The listener waits only when
+// csvInFlight batches are in flight (so a formatter that is not
+// scheduled for a while does not stop the simulation). Err and Flush
+// wait for every batch in flight. A JobsCSV dropped without Flush leaves
+// nothing running: each goroutine ends when its batch is written.
 type JobsCSV struct {
 	engine.NopListener
 	sites bool
 	plat  *platform.Platform // machine columns (NewJobsCSVMachines)
 
-	cur      *csvBatch     // being filled by the listener
-	inflight *csvBatch     // being formatted (when busy)
-	busy     bool          // a batch is in flight: w, buf, err are its goroutine's
-	done     chan struct{} // the goroutine's "finished"
+	cur      *csvBatch   // being filled by the listener
+	inflight []*csvBatch // handed to formatters, oldest first
+	free     []*csvBatch // written batches, for reuse
 
-	// Owned by whoever formats: the goroutine while busy, else the caller.
+	// Owned by whoever formats: the goroutine of the oldest batch not yet
+	// written while any is in flight, else the caller.
 	w   *bufio.Writer
 	buf []byte
 	err error
 }
 
-// csvBatchRows is the number of rows handed to the formatter at once.
-const csvBatchRows = 4096
+// csvBatchRows is the number of rows handed to the formatter at once;
+// csvInFlight is the most batches handed over and not yet written.
+const (
+	csvBatchRows = 4096
+	csvInFlight  = 4
+)
 
 // csvRow is what one row needs, copied out of an engine.Record (the
 // Record and its job are reused once the listener returns).
@@ -67,6 +74,7 @@ type csvBatch struct {
 	rows  []csvRow
 	cpus  platform.Runs
 	sites []int
+	done  chan struct{} // closed once the batch is written (while in flight)
 }
 
 func (b *csvBatch) reset() {
@@ -75,7 +83,7 @@ func (b *csvBatch) reset() {
 
 func newJobsCSV(w io.Writer, header string, sites bool, plat *platform.Platform) *JobsCSV {
 	j := &JobsCSV{w: bufio.NewWriterSize(w, 1<<16), sites: sites, plat: plat,
-		cur: &csvBatch{rows: make([]csvRow, 0, csvBatchRows)}, done: make(chan struct{}, 1)}
+		cur: &csvBatch{rows: make([]csvRow, 0, csvBatchRows)}}
 	_, j.err = j.w.WriteString(header)
 	return j
 }
@@ -126,28 +134,50 @@ func (j *JobsCSV) add(r *engine.Record) {
 	}
 }
 
-// handOff starts formatting the current batch in the background (after
-// the previous one is written) and gives the listener a free batch.
+// handOff hands the current batch to a goroutine that formats it once
+// the batches before it are written, and gives the listener a free batch
+// (waiting for the oldest in flight when csvInFlight are).
 func (j *JobsCSV) handOff() {
-	j.wait()
-	free := j.inflight
-	if free == nil {
-		free = &csvBatch{rows: make([]csvRow, 0, csvBatchRows)}
+	if len(j.inflight) == csvInFlight {
+		j.retire()
 	}
-	free.reset()
-	j.inflight, j.cur = j.cur, free
-	j.busy = true
-	go func(b *csvBatch) {
+	var prev chan struct{}
+	if n := len(j.inflight); n > 0 {
+		prev = j.inflight[n-1].done
+	}
+	b := j.cur
+	b.done = make(chan struct{})
+	j.inflight = append(j.inflight, b)
+	if n := len(j.free); n > 0 {
+		j.cur = j.free[n-1]
+		j.free = j.free[:n-1]
+		j.cur.reset()
+	} else {
+		j.cur = &csvBatch{rows: make([]csvRow, 0, csvBatchRows)}
+	}
+	go func() {
+		if prev != nil {
+			<-prev
+		}
 		j.format(b)
-		j.done <- struct{}{}
-	}(j.inflight)
+		close(b.done)
+	}()
+}
+
+// retire waits until the oldest batch in flight is written and keeps it
+// for reuse.
+func (j *JobsCSV) retire() {
+	b := j.inflight[0]
+	<-b.done
+	copy(j.inflight, j.inflight[1:])
+	j.inflight = j.inflight[:len(j.inflight)-1]
+	j.free = append(j.free, b)
 }
 
 // wait returns once no batch is in flight.
 func (j *JobsCSV) wait() {
-	if j.busy {
-		<-j.done
-		j.busy = false
+	for len(j.inflight) > 0 {
+		j.retire()
 	}
 }
 

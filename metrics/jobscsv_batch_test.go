@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
@@ -28,7 +29,7 @@ func TestJobsCSVBatchesEqualRowByRow(t *testing.T) {
 		"sites":    func(w *bytes.Buffer) *JobsCSV { return NewJobsCSVSites(w) },
 		"machines": func(w *bytes.Buffer) *JobsCSV { return NewJobsCSVMachines(w, plat) },
 	}
-	const n = 3*csvBatchRows + 17
+	const n = (2*csvInFlight+1)*csvBatchRows + 17 // past csvInFlight: the listener waits
 	for name, mk := range kinds {
 		var all, want bytes.Buffer
 		w := mk(&all)
@@ -105,4 +106,46 @@ func (f failBig) Write(p []byte) (int, error) {
 		return 0, errFull
 	}
 	return len(p), nil
+}
+
+// Batches in flight are written in order even when the first one's writes
+// stall: the goroutines of the later batches wait for it (run with -race:
+// two formatters sharing the writer at once would also be a data race).
+func TestJobsCSVBatchesInFlightStayInOrder(t *testing.T) {
+	gw := &gatedWriter{gate: make(chan struct{})}
+	w := NewJobsCSV(gw)
+	var want bytes.Buffer
+	w1 := NewJobsCSV(&want)
+	j := actual.Job{}
+	r := engine.Record{Job: &j}
+	for i := range csvInFlight * csvBatchRows { // every batch in flight, no wait
+		j = actual.Job{ID: job.ID(i + 1), Submit: float64(i), Procs: 1 + i%3}
+		r.Start, r.End = float64(i+i%7), float64(2*i+i%5)
+		w.JobFinished(r.End, &r)
+		w1.JobFinished(r.End, &r)
+	}
+	close(gw.gate) // the first batch's first write of 64 KB was held until now
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w1.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if gw.buf.String() != want.String() {
+		t.Fatal("rows of batches in flight came out of order")
+	}
+}
+
+// gatedWriter holds every write until gate is closed.
+type gatedWriter struct {
+	gate chan struct{}
+	mu   sync.Mutex
+	buf  bytes.Buffer
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	<-g.gate
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.buf.Write(p)
 }

@@ -83,6 +83,23 @@ type estimated struct {
 	e   Estimate
 }
 
+// NextInto is Next writing the job to *j, in place when the source can
+// (see Prefetch); on error *j is unchanged.
+func (s *estimated) NextInto(j *actual.Job) error {
+	if in, ok := s.src.(intoSource); ok {
+		if err := in.NextInto(j); err != nil {
+			return err
+		}
+		s.e.Apply(j)
+		return nil
+	}
+	x, err := s.Next()
+	if err == nil {
+		*j = x
+	}
+	return err
+}
+
 func (s *estimated) Next() (actual.Job, error) {
 	j, err := s.src.Next()
 	if err == nil {

@@ -19,6 +19,7 @@ import (
 // batches' worth of memory.
 func Prefetch(src Source, n int) *Prefetcher {
 	p := &Prefetcher{ch: make(chan batch, 2), free: make(chan []actual.Job, 4), done: make(chan struct{})}
+	into, _ := src.(intoSource)
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
@@ -31,6 +32,18 @@ func Prefetch(src Source, n int) *Prefetcher {
 				b.jobs = make([]actual.Job, 0, n)
 			}
 			for len(b.jobs) < n {
+				if into != nil {
+					// Read in place: a job copied out of each layer
+					// cost more than the rest of the loop.
+					k := len(b.jobs)
+					b.jobs = b.jobs[:k+1]
+					if err := into.NextInto(&b.jobs[k]); err != nil {
+						b.jobs = b.jobs[:k]
+						b.err = err
+						break
+					}
+					continue
+				}
 				j, err := src.Next()
 				if err != nil {
 					b.err = err
@@ -49,6 +62,12 @@ func Prefetch(src Source, n int) *Prefetcher {
 		}
 	}()
 	return p
+}
+
+// intoSource is a Source that can also write its next job in place; on
+// error the job is unchanged. A job read so is the one Next would return.
+type intoSource interface {
+	NextInto(j *actual.Job) error
 }
 
 type batch struct {

@@ -188,6 +188,25 @@ func (w *waitQueue) compact(from, n int) {
 			from++
 		}
 	}
+	// Close the gaps from the shorter side: the entries after the first
+	// started one move left, or those before the last started one move
+	// right and the front is dropped by reslicing (a job backfilled deep
+	// in a long queue moves its head, not its tail).
+	last := len(w.q) - 1
+	for !w.q[last].started {
+		last--
+	}
+	if last+1 < len(w.q)-from {
+		k := last
+		for i := last; i >= 0; i-- {
+			if !w.q[i].started {
+				w.q[k] = w.q[i]
+				k--
+			}
+		}
+		w.q = w.q[k+1:]
+		return
+	}
 	k := from
 	for i := from; i < len(w.q); i++ {
 		if !w.q[i].started {

@@ -228,6 +228,17 @@ func trimLeft(b []byte) []byte {
 // be called again and continues with the following line; read errors
 // (ErrTruncated) are returned again by every later call.
 func (r *Reader) Next() (Record, error) {
+	var rec Record
+	if err := r.next(&rec); err != nil {
+		return Record{}, err
+	}
+	return rec, nil
+}
+
+// next is Next writing the record to *rec (a record of hundreds of bytes
+// returned through every layer was copied at each); on error *rec may
+// hold anything.
+func (r *Reader) next(rec *Record) error {
 	for {
 		var line []byte
 		if r.hasPend {
@@ -235,25 +246,24 @@ func (r *Reader) Next() (Record, error) {
 		} else {
 			var err error
 			if line, err = r.readLine(); err != nil {
-				return Record{}, err
+				return err
 			}
 		}
 		s := trimLeft(line)
 		if len(s) == 0 || s[0] == ';' {
 			continue
 		}
-		rec, field, err := parseLine(s)
-		if err != nil {
-			return Record{}, &ParseError{File: r.name, Line: r.line, Field: field, Name: FieldName(field), Err: err}
+		if field, err := parseLineInto(s, rec); err != nil {
+			return &ParseError{File: r.name, Line: r.line, Field: field, Name: FieldName(field), Err: err}
 		}
 		if rec.Submit != -1 {
 			if r.havePrev && rec.Submit < r.prevSubmit {
-				return Record{}, &ParseError{File: r.name, Line: r.line, Field: 2, Name: FieldName(2),
+				return &ParseError{File: r.name, Line: r.line, Field: 2, Name: FieldName(2),
 					Err: fmt.Errorf("%w: %s after %s", ErrUnsorted, strconv.FormatFloat(rec.Submit, 'f', -1, 64), strconv.FormatFloat(r.prevSubmit, 'f', -1, 64))}
 			}
 			r.prevSubmit, r.havePrev = rec.Submit, true
 		}
 		r.recLine = r.line
-		return rec, nil
+		return nil
 	}
 }

@@ -89,7 +89,13 @@ var intLimit = func() [NumFields]float64 {
 type fieldValues [NumFields]float64
 
 func (v *fieldValues) record() Record {
-	return Record{
+	var r Record
+	v.recordInto(&r)
+	return r
+}
+
+func (v *fieldValues) recordInto(r *Record) {
+	*r = Record{
 		JobNumber:    int64(v[0]),
 		Submit:       v[1],
 		Wait:         v[2],
@@ -142,10 +148,28 @@ const MaxSeconds = 1e12
 // timeField marks the time fields (0-based).
 var timeField = [NumFields]bool{1: true, 2: true, 3: true, 5: true, 8: true, 17: true}
 
+// alwaysCheck (tests) makes parseLine check every field's value even when
+// the fast path showed that none can be refused.
+var alwaysCheck = false
+
 func parseLine(line []byte) (Record, int, error) {
+	var r Record
+	field, err := parseLineInto(line, &r)
+	return r, field, err
+}
+
+// parseLineInto is parseLine writing the record to *out, which it leaves
+// unchanged on error.
+func parseLineInto(line []byte, out *Record) (int, error) {
 	var v fieldValues
 	n := 0   // fields seen
 	bad := 0 // first field (1-based) that is not a number
+	// check: some field may be refused by the value checks below. Left
+	// false only when every field took the fast path as a plain number
+	// that passes them all: -1 or not negative, fewer than 10 digits
+	// before the point (below every integer and time limit), and no
+	// fraction in an integer field.
+	check := alwaysCheck
 	for i := 0; i < len(line); {
 		if isSpace(line[i]) {
 			i++
@@ -190,11 +214,15 @@ func parseLine(line []byte) (Record, int, error) {
 			if neg {
 				x = -x
 			}
+			if (neg && (mant != 1 || frac != 0)) || digits-frac > 9 || (frac > 0 && n < NumFields && intLimit[n] > 0) {
+				check = true
+			}
 		} else {
 			for i < len(line) && !isSpace(line[i]) {
 				i++
 			}
 			x, ok = parseNumberSlow(line[s:i])
+			check = true
 		}
 		if n < NumFields {
 			v[n] = x
@@ -205,28 +233,33 @@ func parseLine(line []byte) (Record, int, error) {
 		n++
 	}
 	if n != NumFields {
-		return Record{}, 0, fmt.Errorf("%w: got %d, want %d", ErrFieldCount, n, NumFields)
+		return 0, fmt.Errorf("%w: got %d, want %d", ErrFieldCount, n, NumFields)
 	}
 	if bad > 0 {
-		return Record{}, bad, fmt.Errorf("%w %q", ErrSyntax, fieldText(line, bad))
+		return bad, fmt.Errorf("%w %q", ErrSyntax, fieldText(line, bad))
+	}
+	if !check {
+		v.recordInto(out)
+		return 0, nil
 	}
 	for f, x := range v {
 		if x < 0 && x != -1 {
-			return Record{}, f + 1, fmt.Errorf("%w %s (only -1 means unknown)", ErrNegative, fieldText(line, f+1))
+			return f + 1, fmt.Errorf("%w %s (only -1 means unknown)", ErrNegative, fieldText(line, f+1))
 		}
 		if lim := intLimit[f]; lim > 0 {
 			if x != math.Trunc(x) {
-				return Record{}, f + 1, fmt.Errorf("%w: %q", ErrNotInteger, fieldText(line, f+1))
+				return f + 1, fmt.Errorf("%w: %q", ErrNotInteger, fieldText(line, f+1))
 			}
 			if x > lim {
-				return Record{}, f + 1, fmt.Errorf("%w: %q is out of range", ErrNotInteger, fieldText(line, f+1))
+				return f + 1, fmt.Errorf("%w: %q is out of range", ErrNotInteger, fieldText(line, f+1))
 			}
 		}
 		if timeField[f] && x > MaxSeconds {
-			return Record{}, f + 1, fmt.Errorf("%w: %s seconds (at most %g)", ErrTooLong, fieldText(line, f+1), float64(MaxSeconds))
+			return f + 1, fmt.Errorf("%w: %s seconds (at most %g)", ErrTooLong, fieldText(line, f+1), float64(MaxSeconds))
 		}
 	}
-	return v.record(), 0, nil
+	v.recordInto(out)
+	return 0, nil
 }
 
 // fieldText returns the text of the 1-based field n of line (for error

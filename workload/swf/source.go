@@ -75,15 +75,35 @@ func (s *Source) Header() Header { return s.r.Header() }
 // (used memory, field 7, else requested memory, field 10; KB; 0 when
 // unknown), and Estimate 0 (set by another layer).
 func (s *Source) Next() (actual.Job, error) {
-	j, _, err := s.next()
-	return j, err
+	var j actual.Job
+	if err := s.NextInto(&j); err != nil {
+		return actual.Job{}, err
+	}
+	return j, nil
+}
+
+// NextInto is Next writing the job to *j (no copy of it through the
+// layers of readers); on error *j is unchanged.
+func (s *Source) NextInto(j *actual.Job) error {
+	var rec Record
+	return s.nextInto(j, &rec)
 }
 
 func (s *Source) next() (actual.Job, Record, error) {
+	var j actual.Job
+	var rec Record
+	if err := s.nextInto(&j, &rec); err != nil {
+		return actual.Job{}, Record{}, err
+	}
+	return j, rec, nil
+}
+
+// nextInto reads the next usable job into *j and its record into *rec;
+// on error *j is unchanged.
+func (s *Source) nextInto(j *actual.Job, rec *Record) error {
 	for {
-		rec, err := s.r.Next()
-		if err != nil {
-			return actual.Job{}, Record{}, err
+		if err := s.r.next(rec); err != nil {
+			return err
 		}
 		s.counts.Read++
 		procs := rec.AllocProcs
@@ -119,7 +139,7 @@ func (s *Source) next() (actual.Job, Record, error) {
 			mem = rec.ReqMem
 		}
 		mem = max(mem, 0)
-		return actual.Job{
+		*j = actual.Job{
 			ID:      job.ID(rec.JobNumber),
 			Submit:  rec.Submit,
 			Procs:   procs,
@@ -129,7 +149,8 @@ func (s *Source) next() (actual.Job, Record, error) {
 			Group:   toInt32(rec.Group),
 			ReqMem:  rec.ReqMem,
 			Mem:     mem,
-		}, rec, nil
+		}
+		return nil
 	}
 }
 

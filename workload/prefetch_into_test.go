@@ -1,0 +1,121 @@
+package workload
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/workload/swf"
+)
+
+// nextOnly hides a source's NextInto: Prefetch then reads with Next.
+type nextOnly struct{ src Source }
+
+func (s nextOnly) Next() (actual.Job, error) { return s.src.Next() }
+
+// swfLines is an SWF text with jobs, records that are skipped (no submit
+// time, no run time, no processors) or rejected (too large), and, if bad,
+// a malformed line at the end.
+func swfLines(n int, bad bool) string {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := range n {
+		submit, run, procs, req := i*3, 10+i%17, 1+i%9, 20+i%13*7
+		switch i % 11 {
+		case 3:
+			submit = -1
+		case 5:
+			run = -1
+		case 7:
+			procs = -1
+		case 9:
+			procs = 65
+		}
+		fmt.Fprintf(&b, "%d %d -1 %d %d -1 %d %d %d %d 1 %d %d -1 1 -1 -1 -1\n",
+			i+1, submit, run, procs, i%5*100, procs, req, i%3*50, i%7, i%4)
+	}
+	if bad {
+		b.WriteString("99999 1 2 3\n")
+	}
+	return b.String()
+}
+
+// Jobs read in place through the SWF source and the estimate layer (the
+// path schedlab run takes) are the jobs Next gives, in the same order,
+// with the same final error and counts, over batches reused many times.
+func TestPrefetchInPlaceSameAsNext(t *testing.T) {
+	for _, bad := range []bool{false, true} {
+		for _, batch := range []int{1, 3, 64} {
+			text := swfLines(500, bad)
+			read := func(hide bool) ([]actual.Job, string, swf.Counts) {
+				rd, err := swf.NewReader(strings.NewReader(text), "t")
+				if err != nil {
+					t.Fatal(err)
+				}
+				src := swf.NewSource(rd, swf.Options{})
+				var s Source = WithEstimates(src, EstimateRequest)
+				if hide {
+					s = nextOnly{s}
+				}
+				p := Prefetch(s, batch)
+				defer p.Close()
+				var jobs []actual.Job
+				for {
+					j, err := p.Next()
+					if err != nil {
+						return jobs, err.Error(), src.Counts()
+					}
+					jobs = append(jobs, j)
+				}
+			}
+			got, gotErr, gotCounts := read(false)
+			want, wantErr, wantCounts := read(true)
+			if len(got) != len(want) || gotErr != wantErr || gotCounts != wantCounts {
+				t.Fatalf("bad %v batch %d: %d jobs, %q, %+v; want %d, %q, %+v", bad, batch, len(got), gotErr, gotCounts, len(want), wantErr, wantCounts)
+			}
+			for i := range got {
+				if fmt.Sprint(got[i]) != fmt.Sprint(want[i]) {
+					t.Fatalf("bad %v batch %d job %d: %+v, want %+v", bad, batch, i, got[i], want[i])
+				}
+			}
+			if len(got) < 300 {
+				t.Fatalf("only %d jobs", len(got))
+			}
+		}
+	}
+}
+
+// BenchmarkPrefetchHPC2N reads HPC2N as schedlab run does: gunzip, parse,
+// convert, estimates, prefetched in batches of 4,096.
+func BenchmarkPrefetchHPC2N(b *testing.B) {
+	const path = "../../shared/traces/HPC2N-2002-2.1-cln.swf.gz"
+	if _, err := os.Stat(path); err != nil {
+		b.Skipf("trace %s not available", path)
+	}
+	for b.Loop() {
+		rd, err := swf.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p := Prefetch(WithEstimates(swf.NewSource(rd, swf.Options{}), EstimateRequest), 4096)
+		n := 0
+		for {
+			_, err := p.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		p.Close()
+		rd.Close()
+		if n != 202876 {
+			b.Fatalf("%d jobs", n)
+		}
+	}
+}
