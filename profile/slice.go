@@ -75,21 +75,29 @@ func (p *sliceProfile) add(s, e float64, delta int) {
 	segs := p.segs
 	n := len(segs)
 	i := p.index(s) // the segment holding s
-	j := p.index(e) // the segment holding e, j >= i
 	newS := segs[i].t != s
-	newE := segs[j].t != e
-	vE := segs[j].free // the count from e on, unchanged
-	last := j          // the last breakpoint before e
-	if !newE {
-		last = j - 1
-	}
-	// Breakpoints in (s, e), and s itself if present, gain delta.
-	lo := i + 1
+	// Breakpoints in (s, e), and s itself if present, gain delta; the
+	// same scan finds e (spans are short: cheaper than a search).
 	if !newS {
-		lo = i
+		segs[i].free += delta
 	}
-	for k := lo; k <= last; k++ {
+	k := i + 1
+	for k < n && segs[k].t < e {
 		segs[k].free += delta
+		k++
+	}
+	last := k - 1 // the last breakpoint before e
+	newE := k == n || segs[k].t != e
+	j := k // the segment holding e, j >= i
+	vE := 0
+	if newE {
+		j = last
+		vE = segs[j].free // the count from e on, unchanged: undo delta
+		if j > i || !newS {
+			vE -= delta
+		}
+	} else {
+		vE = segs[j].free
 	}
 	vS := segs[i].free // the count from s on
 	if newS {
