@@ -82,6 +82,15 @@ func (p *sliceProfile) add(s, e float64, delta int) {
 		segs[i].free += delta
 	}
 	k := i + 1
+	// Four at a time while the fourth is before e (times increase).
+	for k+3 < n && segs[k+3].t < e {
+		g := segs[k : k+4 : k+4]
+		g[0].free += delta
+		g[1].free += delta
+		g[2].free += delta
+		g[3].free += delta
+		k += 4
+	}
 	for k < n && segs[k].t < e {
 		segs[k].free += delta
 		k++
