@@ -137,15 +137,57 @@ func (p *sliceProfile) add(s, e float64, delta int) {
 		eEdit = -1
 	}
 	total := sEdit + eEdit
+	mEnd := j + 1 // the segments between the edits: [i+1, mEnd)
+	if eEdit < 0 {
+		mEnd = j
+	}
+	if total != 0 {
+		// Move the shorter side: the tail [j+1, n) by total, and the
+		// middle by sEdit; or the head (before s) by -total, and the
+		// middle by -eEdit, the new array ending where the old one did.
+		head := i + 1 // the breakpoints kept before s
+		if sEdit < 0 {
+			head = i
+		}
+		costTail, costHead := n-j-1, head
+		if sEdit != 0 {
+			costTail += mEnd - i - 1
+		}
+		if eEdit != 0 {
+			costHead += mEnd - i - 1
+		}
+		if costHead < costTail {
+			var all []seg // from the new start to the old end
+			oldAt, newAt := 0, 0
+			if total < 0 {
+				all, newAt = segs, -total
+			} else if off := p.room(); off >= total {
+				all, oldAt = p.base[off-total:off+n], total
+			}
+			if all != nil {
+				if total > 0 { // moving left: the head first
+					copy(all[:head], all[oldAt:oldAt+head])
+					copy(all[i+1+sEdit:], all[oldAt+i+1:oldAt+mEnd])
+				} else { // moving right: the middle first
+					copy(all[newAt+i+1+sEdit:], all[i+1:mEnd])
+					copy(all[newAt:newAt+head], all[:head])
+				}
+				if sEdit > 0 {
+					all[newAt+i+1] = seg{t: s, free: vS}
+				}
+				if eEdit > 0 {
+					all[newAt+j+1+sEdit] = seg{t: e, free: vE}
+				}
+				p.segs = all[newAt : newAt+n+total]
+				return
+			}
+		}
+	}
 	if n+total > cap(segs) {
 		segs = p.grow(n + total)
 	}
 	for k := 0; k < total; k++ {
 		segs = append(segs, seg{})
-	}
-	mEnd := j + 1 // the segments between the edits: [i+1, mEnd)
-	if eEdit < 0 {
-		mEnd = j
 	}
 	if total > 0 {
 		copy(segs[j+1+total:], segs[j+1:n])
@@ -161,6 +203,16 @@ func (p *sliceProfile) add(s, e float64, delta int) {
 		segs[j+1+sEdit] = seg{t: e, free: vE}
 	}
 	p.segs = segs[:n+total]
+}
+
+// room returns how many entries of base precede segs (0 if segs is not
+// in base): what add may use to grow segs at the front.
+func (p *sliceProfile) room() int {
+	off := cap(p.base) - cap(p.segs)
+	if off <= 0 || len(p.segs) == 0 || &p.base[:off+1][off] != &p.segs[0] {
+		return 0
+	}
+	return off
 }
 
 func (p *sliceProfile) fits(s float64, procs int, d float64) bool {
