@@ -151,3 +151,15 @@ func BenchmarkOpAllocRelease(b *testing.B) {
 		}
 	})
 }
+
+// Release and Alloc of a placed job's span, as a conservative pass lifts
+// a reservation and places it again: spans cover many breakpoints.
+func BenchmarkOpReleaseAllocPlaced(b *testing.B) {
+	benchForms(b, func(b *testing.B, p benched, placed []span) {
+		for i := 0; i < b.N; i++ {
+			a := placed[(i*7919)%len(placed)]
+			p.Release(a.s, a.e, a.procs)
+			p.Alloc(a.s, a.e, a.procs)
+		}
+	})
+}

@@ -75,21 +75,38 @@ func (p *sliceProfile) add(s, e float64, delta int) {
 	segs := p.segs
 	n := len(segs)
 	i := p.index(s) // the segment holding s
-	j := p.index(e) // the segment holding e, j >= i
 	newS := segs[i].t != s
-	newE := segs[j].t != e
-	vE := segs[j].free // the count from e on, unchanged
-	last := j          // the last breakpoint before e
-	if !newE {
-		last = j - 1
-	}
-	// Breakpoints in (s, e), and s itself if present, gain delta.
-	lo := i + 1
+	// Breakpoints in (s, e), and s itself if present, gain delta; the
+	// same scan finds e (spans are short: cheaper than a search).
 	if !newS {
-		lo = i
+		segs[i].free += delta
 	}
-	for k := lo; k <= last; k++ {
+	k := i + 1
+	// Four at a time while the fourth is before e (times increase).
+	for k+3 < n && segs[k+3].t < e {
+		g := segs[k : k+4 : k+4]
+		g[0].free += delta
+		g[1].free += delta
+		g[2].free += delta
+		g[3].free += delta
+		k += 4
+	}
+	for k < n && segs[k].t < e {
 		segs[k].free += delta
+		k++
+	}
+	last := k - 1 // the last breakpoint before e
+	newE := k == n || segs[k].t != e
+	j := k // the segment holding e, j >= i
+	vE := 0
+	if newE {
+		j = last
+		vE = segs[j].free // the count from e on, unchanged: undo delta
+		if j > i || !newS {
+			vE -= delta
+		}
+	} else {
+		vE = segs[j].free
 	}
 	vS := segs[i].free // the count from s on
 	if newS {
@@ -120,15 +137,57 @@ func (p *sliceProfile) add(s, e float64, delta int) {
 		eEdit = -1
 	}
 	total := sEdit + eEdit
+	mEnd := j + 1 // the segments between the edits: [i+1, mEnd)
+	if eEdit < 0 {
+		mEnd = j
+	}
+	if total != 0 {
+		// Move the shorter side: the tail [j+1, n) by total, and the
+		// middle by sEdit; or the head (before s) by -total, and the
+		// middle by -eEdit, the new array ending where the old one did.
+		head := i + 1 // the breakpoints kept before s
+		if sEdit < 0 {
+			head = i
+		}
+		costTail, costHead := n-j-1, head
+		if sEdit != 0 {
+			costTail += mEnd - i - 1
+		}
+		if eEdit != 0 {
+			costHead += mEnd - i - 1
+		}
+		if costHead < costTail {
+			var all []seg // from the new start to the old end
+			oldAt, newAt := 0, 0
+			if total < 0 {
+				all, newAt = segs, -total
+			} else if off := p.room(); off >= total {
+				all, oldAt = p.base[off-total:off+n], total
+			}
+			if all != nil {
+				if total > 0 { // moving left: the head first
+					copy(all[:head], all[oldAt:oldAt+head])
+					copy(all[i+1+sEdit:], all[oldAt+i+1:oldAt+mEnd])
+				} else { // moving right: the middle first
+					copy(all[newAt+i+1+sEdit:], all[i+1:mEnd])
+					copy(all[newAt:newAt+head], all[:head])
+				}
+				if sEdit > 0 {
+					all[newAt+i+1] = seg{t: s, free: vS}
+				}
+				if eEdit > 0 {
+					all[newAt+j+1+sEdit] = seg{t: e, free: vE}
+				}
+				p.segs = all[newAt : newAt+n+total]
+				return
+			}
+		}
+	}
 	if n+total > cap(segs) {
 		segs = p.grow(n + total)
 	}
 	for k := 0; k < total; k++ {
 		segs = append(segs, seg{})
-	}
-	mEnd := j + 1 // the segments between the edits: [i+1, mEnd)
-	if eEdit < 0 {
-		mEnd = j
 	}
 	if total > 0 {
 		copy(segs[j+1+total:], segs[j+1:n])
@@ -144,6 +203,16 @@ func (p *sliceProfile) add(s, e float64, delta int) {
 		segs[j+1+sEdit] = seg{t: e, free: vE}
 	}
 	p.segs = segs[:n+total]
+}
+
+// room returns how many entries of base precede segs (0 if segs is not
+// in base): what add may use to grow segs at the front.
+func (p *sliceProfile) room() int {
+	off := cap(p.base) - cap(p.segs)
+	if off <= 0 || len(p.segs) == 0 || &p.base[:off+1][off] != &p.segs[0] {
+		return 0
+	}
+	return off
 }
 
 func (p *sliceProfile) fits(s float64, procs int, d float64) bool {
