@@ -57,6 +57,14 @@ func TestPrefetchInPlaceSameAsNext(t *testing.T) {
 				}
 				src := swf.NewSource(rd, swf.Options{})
 				var s Source = WithEstimates(src, EstimateRequest)
+				// Both layers must offer the in-place path, or this test
+				// would compare Next with itself.
+				if _, ok := Source(src).(intoSource); !ok {
+					t.Fatal("swf.Source has no NextInto")
+				}
+				if _, ok := s.(intoSource); !ok {
+					t.Fatal("the estimate layer has no NextInto")
+				}
 				if hide {
 					s = nextOnly{s}
 				}

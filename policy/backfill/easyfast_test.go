@@ -16,7 +16,9 @@ import (
 // exactly on their estimate and (with overrun) past it, bursts of arrivals
 // at one instant, integer times (so ends and arrivals coincide), and
 // sometimes ids out of submit order (a job may then go before one already
-// tried, and two reservations coexist).
+// tried). Two reservations never coexist in a whole run (jobs submitted at
+// one instant all queue before the pass; SJF drops the extra ones):
+// TestEasyProfAnswersAsProfile drives that case directly.
 func easyMix(r *rand.Rand, overrun bool) ([]actual.Job, int) {
 	procs := 1 + r.IntN(32)
 	n := 20 + r.IntN(120)

@@ -236,8 +236,9 @@ func (r *Reader) Next() (Record, error) {
 }
 
 // next is Next writing the record to *rec (a record of hundreds of bytes
-// returned through every layer was copied at each); on error *rec may
-// hold anything.
+// returned through every layer was copied at each). A line that does not
+// parse leaves *rec unchanged; after an unsorted-submit error *rec holds
+// the refused record. Callers pass a variable of their own either way.
 func (r *Reader) next(rec *Record) error {
 	for {
 		var line []byte

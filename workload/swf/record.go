@@ -132,13 +132,6 @@ func isSpace(c byte) bool { return spaceTab[c] }
 
 var spaceTab = [256]bool{' ': true, '\t': true, '\r': true, '\v': true, '\f': true}
 
-// parseLine parses one job line (without its line terminator) into a
-// record. It returns a field number (0 for the whole line) and a cause on
-// error; the caller wraps them in a ParseError.
-//
-// Splitting and number parsing are fused into one pass over the line; the
-// common case (plain integers and short decimal fractions) never leaves
-// this function. A wrong field count takes precedence over bad values.
 // MaxSeconds bounds the time fields of a record (submit, wait, run,
 // average CPU time, requested time, think time): about 31,700 years, far
 // beyond any trace, and small enough that times keep sub-millisecond
@@ -152,6 +145,13 @@ var timeField = [NumFields]bool{1: true, 2: true, 3: true, 5: true, 8: true, 17:
 // the fast path showed that none can be refused.
 var alwaysCheck = false
 
+// parseLine parses one job line (without its line terminator) into a
+// record. It returns a field number (0 for the whole line) and a cause on
+// error; the caller wraps them in a ParseError.
+//
+// Splitting and number parsing are fused into one pass over the line; the
+// common case (plain integers and short decimal fractions) never leaves
+// this function. A wrong field count takes precedence over bad values.
 func parseLine(line []byte) (Record, int, error) {
 	var r Record
 	field, err := parseLineInto(line, &r)
