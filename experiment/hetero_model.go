@@ -158,6 +158,7 @@ func runHeteroRep(s scenario.Scenario, rep int, records string, extra []engine.L
 		err = atomicfile.Write(records, func(w io.Writer) error {
 			jw := metrics.NewJobsCSVMachines(w, hr.Platform)
 			if r, err = RunHetero(hr, append(extra, jw)...); err != nil {
+				jw.Stop() // before atomicfile removes the file
 				return err
 			}
 			if err := jw.Flush(); err != nil {

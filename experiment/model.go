@@ -72,6 +72,7 @@ func runRep(s scenario.Scenario, rep int, records string, more ...engine.Listene
 			jw := metrics.NewJobsCSVSites(w)
 			x, err := r.run(s, rep, "", append(more, jw))
 			if err != nil {
+				jw.Stop() // before atomicfile removes the file
 				return err
 			}
 			res = x

@@ -282,6 +282,9 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		}
 		defer func() {
 			if err != nil {
+				if jobsCSV != nil {
+					jobsCSV.Stop() // no batch writes to the file once it is gone
+				}
 				out.abort()
 			}
 		}()

@@ -281,6 +281,12 @@ func (j *JobsCSV) Err() error {
 	return j.err
 }
 
+// Stop waits until the rows already handed to the formatting goroutines
+// are written (to the buffer, and through it to the writer). A run that
+// fails calls it before closing or removing the file, so that no goroutine
+// writes to it afterwards. It does not flush: Flush is for success.
+func (j *JobsCSV) Stop() { j.wait() }
+
 // Flush writes the rows not yet written and flushes the buffer.
 func (j *JobsCSV) Flush() error {
 	j.wait()

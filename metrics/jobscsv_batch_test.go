@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
@@ -148,4 +149,39 @@ func (g *gatedWriter) Write(p []byte) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.buf.Write(p)
+}
+
+// Stop returns only once every batch in flight is written, and nothing
+// writes after it: a failed run closes and removes the file right after.
+func TestJobsCSVStopWaitsForBatchesInFlight(t *testing.T) {
+	gw := &gatedWriter{gate: make(chan struct{})}
+	w := NewJobsCSV(gw)
+	r := rec(1, 0, 0, 10, 1, 10, job.Completed, job.Immediate)
+	for range csvInFlight * csvBatchRows {
+		w.JobFinished(10, r)
+	}
+	stopped := make(chan struct{})
+	go func() {
+		w.Stop()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+		t.Fatal("Stop returned while the batches' writes were held")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(gw.gate)
+	<-stopped
+	gw.mu.Lock()
+	n := gw.buf.Len()
+	gw.mu.Unlock()
+	if n == 0 {
+		t.Fatal("nothing written before Stop returned")
+	}
+	time.Sleep(20 * time.Millisecond)
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	if gw.buf.Len() != n {
+		t.Fatalf("%d bytes written after Stop returned", gw.buf.Len()-n)
+	}
 }
