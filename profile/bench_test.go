@@ -163,3 +163,32 @@ func BenchmarkOpReleaseAllocPlaced(b *testing.B) {
 		}
 	})
 }
+
+// A placed job's span moved 50 s earlier, as a conservative pass moves a
+// reservation, then put back: with Move (the two spans overlap, so only
+// their differences change) and with a Release and an Alloc for the move.
+// The put-back is the same Release and Alloc in both.
+func BenchmarkOpMovePlaced(b *testing.B) { benchMove(b, true) }
+
+func BenchmarkOpMoveAsReleaseAlloc(b *testing.B) { benchMove(b, false) }
+
+func benchMove(b *testing.B, move bool) {
+	benchForms(b, func(b *testing.B, p benched, placed []span) {
+		pr, isProfile := p.(*Profile)
+		if move && !isProfile {
+			b.Skip("the reference has no Move")
+		}
+		for i := 0; i < b.N; i++ {
+			a := placed[(i*7919)%len(placed)]
+			s1, e1 := a.s-50, a.e-50
+			if move {
+				pr.Move(a.s, a.e, s1, e1, a.procs)
+			} else {
+				p.Release(a.s, a.e, a.procs)
+				p.Alloc(s1, e1, a.procs)
+			}
+			p.Release(s1, e1, a.procs)
+			p.Alloc(a.s, a.e, a.procs)
+		}
+	})
+}

@@ -20,7 +20,7 @@ type span struct {
 
 // TestFormsAgainstReference drives a Profile (slice form forced, tree
 // form forced, or switching forms at low thresholds) and the reference with the same long
-// random sequence of Advance, Alloc, Release and queries: every answer,
+// random sequence of Advance, Alloc, Release, Move and queries: every answer,
 // every Len and String must be identical. Times are drawn from a grid
 // (ties, spans sharing ends), zero-length spans occur, and allocations
 // are not checked for room, so free counts go negative.
@@ -83,6 +83,22 @@ func TestFormsAgainstReference(t *testing.T) {
 					p.Alloc(s, e, procs)
 					ref.Alloc(s, e, procs)
 					held = append(held, span{s, e, procs})
+				case op < 58: // move a held span earlier (Move), overlapping or not
+					k := rnd.IntN(len(held))
+					h := held[k]
+					d := h.e - h.s
+					if h.e == math.Nextafter(h.s, math.Inf(1)) {
+						d = 0
+					}
+					s1 := h.s - float64(1+rnd.IntN(c.grid/4+1))
+					if rnd.IntN(4) == 0 {
+						s1 = h.s - 0.5
+					}
+					e1 := Span(s1, d)
+					p.Move(h.s, h.e, s1, e1, h.procs)
+					ref.Release(h.s, h.e, h.procs)
+					ref.Alloc(s1, e1, h.procs)
+					held[k] = span{s1, e1, h.procs}
 				case op < 70: // release a held span
 					k := rnd.IntN(len(held))
 					h := held[k]

@@ -149,6 +149,24 @@ func (p *Profile) Alloc(s, e float64, procs int) { p.add(s, e, -procs) }
 // Release gives back procs processors on [s, e); it undoes an Alloc.
 func (p *Profile) Release(s, e float64, procs int) { p.add(s, e, procs) }
 
+// Move moves an allocation of procs processors from [s0, e0) to an
+// earlier span of the same length [s1, e1) (s1 < s0, e1 <= e0) and leaves
+// the profile as Release(s0, e0) then Alloc(s1, e1) leave it. When the
+// two spans overlap, only where they differ changes: [s1, s0) loses procs,
+// [e1, e0) gains them, and the breakpoints in [s0, e1) are not touched.
+// Any other pair of spans is done as the Release and the Alloc.
+func (p *Profile) Move(s0, e0, s1, e1 float64, procs int) {
+	if !(s1 < s0 && s0 < e1 && e1 <= e0) {
+		p.Release(s0, e0, procs)
+		p.Alloc(s1, e1, procs)
+		return
+	}
+	p.add(s1, s0, -procs)
+	if e1 < e0 {
+		p.add(e1, e0, procs)
+	}
+}
+
 // Fits reports whether procs processors are free on all of [s, Span(s, d)).
 func (p *Profile) Fits(s float64, procs int, d float64) bool {
 	if p.tr != nil {

@@ -59,3 +59,28 @@ func BenchmarkHPC2NEASYSim(b *testing.B) {
 		}
 	}
 }
+
+// Conservative backfilling on HPC2N, the trace in memory. Besides the
+// time it reports the work of the dirty passes: re-placement queries of
+// held reservations (replaces/op) and how many of them moved (moves/op),
+// each move a change of the profile.
+func BenchmarkHPC2NConservativeSim(b *testing.B) {
+	jobs, procs := loadTrace(b, hpc2nTrace)
+	b.ResetTimer()
+	var replaces, moves int64
+	for i := 0; i < b.N; i++ {
+		pol := NewBackfill("conservative", procs, Unlimited, OrderFCFS)
+		c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
+			Source: workload.FromSlice(jobs), Listener: engine.NopListener{}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := c.Run(); err != nil {
+			b.Fatal(err)
+		}
+		replaces += pol.replaces
+		moves += pol.moves
+	}
+	b.ReportMetric(float64(replaces)/float64(b.N), "replaces/op")
+	b.ReportMetric(float64(moves)/float64(b.N), "moves/op")
+}
