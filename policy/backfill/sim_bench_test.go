@@ -42,21 +42,25 @@ func loadTrace(b *testing.B, path string) ([]actual.Job, int) {
 	}
 }
 
+// simulate runs pol over jobs on one machine of procs processors.
+func simulate(b *testing.B, jobs []actual.Job, procs int, pol *Backfill) {
+	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
+		Source: workload.FromSlice(jobs), Listener: engine.NopListener{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := c.Run(); err != nil {
+		b.Fatal(err)
+	}
+}
+
 // The simulation alone, the trace already in memory: EASY on HPC2N (the
 // rest of BenchmarkHPC2NEASY is reading, on a goroutine of its own).
 func BenchmarkHPC2NEASYSim(b *testing.B) {
 	jobs, procs := loadTrace(b, hpc2nTrace)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		pol := NewBackfill("easy", procs, 1, OrderFCFS)
-		c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
-			Source: workload.FromSlice(jobs), Listener: engine.NopListener{}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := c.Run(); err != nil {
-			b.Fatal(err)
-		}
+		simulate(b, jobs, procs, NewBackfill("easy", procs, 1, OrderFCFS))
 	}
 }
 
@@ -70,14 +74,7 @@ func BenchmarkHPC2NConservativeSim(b *testing.B) {
 	var replaces, moves int64
 	for i := 0; i < b.N; i++ {
 		pol := NewBackfill("conservative", procs, Unlimited, OrderFCFS)
-		c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
-			Source: workload.FromSlice(jobs), Listener: engine.NopListener{}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := c.Run(); err != nil {
-			b.Fatal(err)
-		}
+		simulate(b, jobs, procs, pol)
 		replaces += pol.replaces
 		moves += pol.moves
 	}
