@@ -122,7 +122,7 @@ func BenchmarkRICCEASY(b *testing.B) {
 
 // Conservative backfilling on RICC: every pass after an early end
 // re-places up to some 23,000 reservations in a profile of as many
-// breakpoints (the profile's tree form).
+// breakpoints (the profile's block form).
 func BenchmarkRICCConservative(b *testing.B) {
 	if _, err := os.Stat(ricc); err != nil {
 		b.Skipf("trace %s not available", ricc)

@@ -19,7 +19,7 @@ func TestSlidingProfileDoesNotAllocate(t *testing.T) {
 	for i := 0; i < 1000; i++ { // reach the steady state
 		cycle()
 	}
-	if p.Len() < 50 || p.Len() > treeAbove {
+	if p.Len() < 50 || p.Len() > blocksAbove {
 		t.Fatalf("%d breakpoints: not the slice's steady state this test is about", p.Len())
 	}
 	if a := testing.AllocsPerRun(1, func() {

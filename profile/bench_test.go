@@ -20,9 +20,9 @@ func benchProfile(n int) (*Profile, []span) {
 }
 
 func buildBench(n int) benchBuilt {
-	oa, ob := treeAbove, sliceBelow
-	treeAbove, sliceBelow = 0, 0 // build fast in the tree form
-	defer func() { treeAbove, sliceBelow = oa, ob }()
+	oa, ob := blocksAbove, sliceBelow
+	blocksAbove, sliceBelow = 0, 0 // build fast in the block form
+	defer func() { blocksAbove, sliceBelow = oa, ob }()
 	r := rand.New(rand.NewPCG(3, 4))
 	p := New(240, 0)
 	var placed []span
@@ -46,13 +46,13 @@ var benchCache = map[int]benchBuilt{}
 // clone copies p into the form the current thresholds ask for.
 func (p *Profile) clone() *Profile {
 	segs := p.sl.segs
-	if p.tr != nil {
-		segs = p.tr.appendSegs(nil)
+	if p.bl != nil {
+		segs = p.bl.appendSegs(nil)
 	}
 	q := &Profile{total: p.total, sl: sliceProfile{segs: append([]seg(nil), segs...)}}
-	if len(segs) > treeAbove {
-		q.tr = &tree{}
-		q.tr.build(q.sl.segs)
+	if len(segs) > blocksAbove {
+		q.bl = &blocks{}
+		q.bl.build(q.sl.segs)
 		q.sl.segs = nil
 	}
 	return q
@@ -69,7 +69,7 @@ type benched interface {
 }
 
 // The per-operation benchmarks run at 500 and 20,000 breakpoints on the
-// former implementation (ref), the slice form, the tree form, and the
+// former implementation (ref), the slice form, the block form, and the
 // hybrid that Profile is by default.
 func benchForms(b *testing.B, f func(b *testing.B, p benched, placed []span)) {
 	for _, n := range []int{500, 20000} {
@@ -80,8 +80,8 @@ func benchForms(b *testing.B, f func(b *testing.B, p benched, placed []span)) {
 		}{
 			{"ref", math.MaxInt, 0, math.MaxInt},
 			{"slice", math.MaxInt, 0, runsAbove}, {"slice-scan", math.MaxInt, 0, math.MaxInt},
-			{"tree", 0, 0, runsAbove}, {"tree-scan", 0, 0, math.MaxInt},
-			{"hybrid", treeAbove, sliceBelow, runsAbove},
+			{"blocks", 0, 0, runsAbove}, {"blocks-scan", 0, 0, math.MaxInt},
+			{"hybrid", blocksAbove, sliceBelow, runsAbove},
 		} {
 			b.Run(fmt.Sprintf("%d/%s", n, form.name), func(b *testing.B) {
 				withForms(b, form.above, form.below)

@@ -8,9 +8,9 @@ import (
 
 // withForms sets the conversion thresholds for one test.
 func withForms(t testing.TB, above, below int) {
-	oa, ob := treeAbove, sliceBelow
-	treeAbove, sliceBelow = above, below
-	t.Cleanup(func() { treeAbove, sliceBelow = oa, ob })
+	oa, ob := blocksAbove, sliceBelow
+	blocksAbove, sliceBelow = above, below
+	t.Cleanup(func() { blocksAbove, sliceBelow = oa, ob })
 }
 
 type span struct {
@@ -18,7 +18,7 @@ type span struct {
 	procs int
 }
 
-// TestFormsAgainstReference drives a Profile (slice form forced, tree
+// TestFormsAgainstReference drives a Profile (slice form forced, block
 // form forced, or switching forms at low thresholds) and the reference with the same long
 // random sequence of Advance, Alloc, Release, Move and queries: every answer,
 // every Len and String must be identical. Times are drawn from a grid
@@ -35,11 +35,11 @@ func TestFormsAgainstReference(t *testing.T) {
 	}{
 		{"slice-tiny", math.MaxInt, 0, 8, 4, 20000, 10},
 		{"slice-500", math.MaxInt, 0, 2000, 20, 20000, 500},
-		{"tree-tiny", 0, 0, 8, 4, 20000, 10},
-		{"tree-small", 0, 0, 60, 10, 20000, 100},
-		{"tree-500", 0, 0, 2000, 20, 20000, 500},
+		{"blocks-tiny", 0, 0, 8, 4, 20000, 10},
+		{"blocks-small", 0, 0, 60, 10, 20000, 100},
+		{"blocks-500", 0, 0, 2000, 20, 20000, 500},
 		{"hybrid-switching", 40, 10, 100, 60, 30000, 60},
-		{"tree-20000", 0, 0, 100000, 30, 75000, 10000},
+		{"blocks-20000", 0, 0, 100000, 30, 75000, 10000},
 	}
 	for ci, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -50,7 +50,7 @@ func TestFormsAgainstReference(t *testing.T) {
 			ref := newRef(total, 0)
 			var held []span
 			now := 0.0
-			maxLen, toTree, toSlice, wasTree := 0, 0, 0, false
+			maxLen, toBlocks, toSlice, wasBlocks := 0, 0, 0, false
 			tm := func() float64 { // a time near now, on the grid, sometimes off it
 				x := now + float64(rnd.IntN(c.grid))
 				if rnd.IntN(8) == 0 {
@@ -138,17 +138,22 @@ func TestFormsAgainstReference(t *testing.T) {
 					t.Fatalf("step %d: Start %v, want %v", step, p.Start(), ref.segs[0].t)
 				}
 				maxLen = max(maxLen, p.Len())
-				if isTree := p.tr != nil; isTree != wasTree {
-					if isTree {
-						toTree++
+				if isBlocks := p.bl != nil; isBlocks != wasBlocks {
+					if isBlocks {
+						toBlocks++
 					} else {
 						toSlice++
 					}
-					wasTree = isTree
+					wasBlocks = isBlocks
 				}
 				if step%97 == 0 || p.Len() < 50 {
 					if got, want := p.String(), ref.String(); got != want {
 						t.Fatalf("step %d: profile\n%s\nwant\n%s", step, got, want)
+					}
+					if p.bl != nil {
+						if err := p.bl.check(); err != nil {
+							t.Fatalf("step %d: %v", step, err)
+						}
 					}
 				}
 			}
@@ -158,10 +163,10 @@ func TestFormsAgainstReference(t *testing.T) {
 			if maxLen < c.want {
 				t.Fatalf("only %d breakpoints reached, want %d", maxLen, c.want)
 			}
-			if c.above > 0 && c.above < math.MaxInt && (toTree < 2 || toSlice < 2) {
-				t.Fatalf("forms changed %d times to tree, %d to slice; want both", toTree, toSlice)
+			if c.above > 0 && c.above < math.MaxInt && (toBlocks < 2 || toSlice < 2) {
+				t.Fatalf("forms changed %d times to blocks, %d to slice; want both", toBlocks, toSlice)
 			}
-			t.Logf("%d steps, up to %d breakpoints, %d/%d changes of form", c.steps, maxLen, toTree, toSlice)
+			t.Logf("%d steps, up to %d breakpoints, %d/%d changes of form", c.steps, maxLen, toBlocks, toSlice)
 		})
 	}
 }

@@ -16,19 +16,22 @@
 // Earliest, Fits and Replace scan the segments from the query's start,
 // run by run (a maximal run of segments with too few processors, or with
 // enough, costs one comparison a segment). Past 1,024 breakpoints the
-// profile becomes a treap keyed by time whose subtrees keep their least
-// and largest free count and a pending addition (lazy add): Alloc and
-// Release are O(log n) expected, and Earliest and Replace cost O(log n)
-// a step, where a step jumps from a candidate start past the last short
-// segment of its window (so a window that crosses many short runs is
-// skipped at once), Fits one step. Below 256 breakpoints it is a slice
-// again. The two forms give identical answers and String; the tests hold
-// both against the former slice, kept verbatim.
+// profile is cut into sorted blocks of at most 256 breakpoints, each
+// block keeping its least and largest free count and a pending addition
+// for all of it (lazy add): Alloc and Release tag the blocks a span covers
+// whole and edit the one or two at its ends (O(n/b + b) for blocks of b,
+// on contiguous memory); Earliest and Replace go step by step, where a
+// step jumps from a candidate start past the last short segment of its
+// window, each step skipping the blocks whose least (largest) count rules
+// them out and scanning the others; Fits is one step. Below 256
+// breakpoints it is a slice again. The two forms give identical answers
+// and String; the tests hold both against the former slice, kept
+// verbatim.
 //
 // From 128 breakpoints on, Replace answers from a cache instead of
 // scanning: per requested CPU count p (up to 64 counts), the maximal runs
 // of segments with at least p free, built lazily from the start one run at
-// a time (a slice scan, or two tree descents a run) as far as queries
+// a time (a slice scan, or two block scans a run) as far as queries
 // reach. A query is then two binary searches over the runs, O(log r) for r
 // runs: the run holding from, then the first later run that ends at or
 // after s0 or may hold the duration (a prefix maximum of an upper bound of
@@ -37,7 +40,7 @@
 // changes' starts; an Advance drops all), so repeated queries between
 // changes, the re-checks of a conservative pass, cost no scan; a list
 // asked for once after each change costs about a scan up to s0, more in
-// the tree, which enumerates every run where its scan leaps.
+// the block form, which enumerates every run where its scan leaps.
 //
 // Free counts may go negative: a profile records what was planned, and a
 // caller who over-books gets a profile that says so rather than a silent

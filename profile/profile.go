@@ -8,13 +8,13 @@ import (
 // Profile is the availability of a pool of Total processors over time.
 // The zero value is not usable; call New.
 //
-// A short profile is a sorted slice of breakpoints; past treeAbove
-// breakpoints it becomes a tree (see tree), and back to a slice below
-// sliceBelow. The two forms answer every query identically.
+// A short profile is a sorted slice of breakpoints; past blocksAbove
+// breakpoints it is cut into blocks (see blocks), and becomes a slice
+// again below sliceBelow. The two forms answer every query identically.
 type Profile struct {
 	total int
 	sl    sliceProfile
-	tr    *tree    // non-nil: the tree form is in use and sl is empty
+	bl    *blocks  // non-nil: the block form is in use and sl is empty
 	ver   uint64   // bumped by every change: dates the runs cache
 	chg   []change // where the changes began: see changed
 	rc    runCache // see replaceRuns
@@ -22,11 +22,11 @@ type Profile struct {
 
 // The breakpoint counts at which a profile changes form. The gap between
 // them keeps a profile that hovers around one size from converting back
-// and forth. Tests lower them to drive the tree at every size.
+// and forth. Tests lower them to drive the block form at every size.
 var (
-	runsAbove  = 128 // Replace answers from the runs cache at this many breakpoints
-	treeAbove  = 1024
-	sliceBelow = 256
+	runsAbove   = 128 // Replace answers from the runs cache at this many breakpoints
+	blocksAbove = 1024
+	sliceBelow  = 256
 )
 
 // New returns a profile of total processors, all free from time origin on.
@@ -36,8 +36,8 @@ func New(total int, origin float64) *Profile {
 
 // Len is the number of breakpoints (a measure of the profile's cost).
 func (p *Profile) Len() int {
-	if p.tr != nil {
-		return p.tr.size
+	if p.bl != nil {
+		return p.bl.size
 	}
 	return len(p.sl.segs)
 }
@@ -57,8 +57,8 @@ func nextUp(s float64) float64 { return math.Nextafter(s, math.Inf(1)) }
 // and the first segment starts at now. now must not decrease.
 func (p *Profile) Advance(now float64) {
 	p.changed(math.Inf(-1))
-	if p.tr != nil {
-		p.tr.advance(now)
+	if p.bl != nil {
+		p.bl.advance(now)
 		p.shrink()
 		return
 	}
@@ -67,16 +67,16 @@ func (p *Profile) Advance(now float64) {
 
 // Start is the time of the first breakpoint (the last Advance).
 func (p *Profile) Start() float64 {
-	if p.tr != nil {
-		return p.tr.first
+	if p.bl != nil {
+		return p.bl.first
 	}
 	return p.sl.segs[0].t
 }
 
 // FreeAt returns the free processors at instant t.
 func (p *Profile) FreeAt(t float64) int {
-	if p.tr != nil {
-		_, v := p.tr.seg(t)
+	if p.bl != nil {
+		_, v := p.bl.seg(t)
 		return v
 	}
 	return p.sl.freeAt(t)
@@ -95,15 +95,15 @@ func (p *Profile) add(s, e float64, delta int) {
 		}
 	}
 	p.changed(s)
-	if p.tr != nil {
-		p.tr.add(s, e, delta)
+	if p.bl != nil {
+		p.bl.add(s, e, delta)
 		p.shrink()
 		return
 	}
 	p.sl.add(s, e, delta)
-	if len(p.sl.segs) > treeAbove {
-		p.tr = &tree{}
-		p.tr.build(p.sl.segs)
+	if len(p.sl.segs) > blocksAbove {
+		p.bl = &blocks{}
+		p.bl.build(p.sl.segs)
 		p.sl.segs = nil
 	}
 }
@@ -134,11 +134,11 @@ type change struct {
 	s float64
 }
 
-// shrink turns a tree that became short back into a slice.
+// shrink turns a block form that became short back into a slice.
 func (p *Profile) shrink() {
-	if p.tr.size < sliceBelow {
-		p.sl.segs = p.tr.appendSegs(make([]seg, 0, 2*sliceBelow))
-		p.tr = nil
+	if p.bl.size < sliceBelow {
+		p.sl.segs = p.bl.appendSegs(make([]seg, 0, 2*sliceBelow))
+		p.bl = nil
 	}
 }
 
@@ -169,8 +169,8 @@ func (p *Profile) Move(s0, e0, s1, e1 float64, procs int) {
 
 // Fits reports whether procs processors are free on all of [s, Span(s, d)).
 func (p *Profile) Fits(s float64, procs int, d float64) bool {
-	if p.tr != nil {
-		return p.tr.fits(s, procs, d)
+	if p.bl != nil {
+		return p.bl.fits(s, procs, d)
 	}
 	return p.sl.fits(s, procs, d)
 }
@@ -179,8 +179,8 @@ func (p *Profile) Fits(s float64, procs int, d float64) bool {
 // are free on all of [t, Span(t, d)), or +Inf if there is none (procs larger
 // than what is ever free).
 func (p *Profile) Earliest(from float64, procs int, d float64) float64 {
-	if p.tr != nil {
-		return p.tr.earliest(from, procs, d)
+	if p.bl != nil {
+		return p.bl.earliest(from, procs, d)
 	}
 	return p.sl.earliest(from, procs, d)
 }
@@ -199,8 +199,8 @@ func (p *Profile) Replace(from float64, procs int, d float64, s0 float64) float6
 	if len(p.rc.lists) > 0 {
 		p.rc.drop() // short again: stop recording changes
 	}
-	if p.tr != nil {
-		return p.tr.replace(from, procs, d, s0)
+	if p.bl != nil {
+		return p.bl.replace(from, procs, d, s0)
 	}
 	return p.sl.replace(from, procs, d, s0)
 }
@@ -215,8 +215,8 @@ func minEnd(s, d, limit float64) float64 {
 
 // String renders the profile as "t:free" pairs, for tests and debugging.
 func (p *Profile) String() string {
-	if p.tr != nil {
-		s := sliceProfile{segs: p.tr.appendSegs(nil)}
+	if p.bl != nil {
+		s := sliceProfile{segs: p.bl.appendSegs(nil)}
 		return s.string()
 	}
 	return p.sl.string()

@@ -143,14 +143,14 @@ func (l *runList) extend(p *Profile) bool {
 	inf := math.Inf(1)
 	var a, b float64
 	bi := -1
-	if tr := p.tr; tr != nil {
-		g, ok := tr.firstGood(tr.root, 0, l.posT, inf, l.p)
+	if bl := p.bl; bl != nil {
+		g, ok := bl.firstGood(l.posT, inf, l.p)
 		if !ok {
 			l.done = true
 			return false
 		}
 		a = g
-		if b, ok = tr.firstBad(tr.root, 0, g, l.p); !ok {
+		if b, ok = bl.firstBad(g, l.p); !ok {
 			b = inf
 			l.done = true
 		}

@@ -27,11 +27,11 @@ func TestRunsAgainstReference(t *testing.T) {
 		{"slice", math.MaxInt, 0, 0, 1, 40, 20000, 0},
 		{"slice-far", math.MaxInt, 0, 1e9, 0.1, 200, 20000, 0},
 		{"slice-frac", math.MaxInt, 0, 12345.678, 1.0 / 3, 300, 20000, 0},
-		{"tree", 0, 0, 0, 1, 60, 20000, 0},
-		{"tree-far", 0, 0, 3e8, 0.7, 500, 20000, 0},
+		{"blocks", 0, 0, 0, 1, 60, 20000, 0},
+		{"blocks-far", 0, 0, 3e8, 0.7, 500, 20000, 0},
 		{"hybrid", 40, 10, 1e6, 0.25, 120, 20000, 0},
 		{"hybrid-scan-and-runs", 40, 10, 1e6, 0.25, 120, 20000, 25}, // both answers, by size
-		{"tree-scan", 0, 0, 1e6, 0.25, 120, 20000, math.MaxInt},     // the scans alone
+		{"blocks-scan", 0, 0, 1e6, 0.25, 120, 20000, math.MaxInt},   // the scans alone
 	}
 	for ci, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -145,7 +145,7 @@ func TestRunsAgainstReference(t *testing.T) {
 					}
 					got, want := p.Replace(from, procs, d, s0), ref.Replace(from, procs, d, s0)
 					if got != want {
-						t.Fatalf("step %d (tree %v): Replace(%v, %d, %v, %v) = %v, want %v\nprofile %s", step, p.tr != nil,
+						t.Fatalf("step %d (blocks %v): Replace(%v, %d, %v, %v) = %v, want %v\nprofile %s", step, p.bl != nil,
 							from, procs, d, s0, got, want, ref.String())
 					}
 					queries++

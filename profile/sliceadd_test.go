@@ -76,7 +76,7 @@ func TestSliceAddEdges(t *testing.T) {
 				if got, want := p.String(), ref.String(); got != want {
 					t.Fatalf("origin %v seed %d step %d: profile\n%s\nwant\n%s", origin, seed, step, got, want)
 				}
-				if p.tr != nil {
+				if p.bl != nil {
 					t.Fatal("left the slice form")
 				}
 				for _, g := range ref.segs {
