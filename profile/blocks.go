@@ -28,8 +28,8 @@ type block struct {
 // The block sizes: a block splits in two past blockMax breakpoints; one
 // that falls below blockMin joins its successor when both fit in one.
 const (
-	blockMax = 256
-	blockMin = 64
+	blockMax = 128
+	blockMin = 32
 )
 
 func (b *block) recalc() {
@@ -170,6 +170,7 @@ func (bl *blocks) insert(k, i int, t float64, v int) {
 // all; a block left short joins its successor when both fit in one.
 func (bl *blocks) remove(k, i int) {
 	b := &bl.bs[k]
+	v := b.segs[i].free + b.lazy
 	b.segs = append(b.segs[:i], b.segs[i+1:]...)
 	bl.size--
 	if len(b.segs) == 0 {
@@ -189,8 +190,12 @@ func (bl *blocks) remove(k, i int) {
 		bl.free(n)
 		bl.bs = append(bl.bs[:k+1], bl.bs[k+2:]...)
 		bl.keys = append(bl.keys[:k+1], bl.keys[k+2:]...)
+		b.recalc()
+		return
 	}
-	bl.bs[k].recalc()
+	if v == b.mn || v == b.mx {
+		b.recalc() // it may have been the only one at the extreme
+	}
 }
 
 func (bl *blocks) advance(now float64) {
