@@ -294,10 +294,27 @@ func (bl *blocks) addRange(k, i int, e float64, delta int) {
 			b.mx += delta
 			continue
 		}
+		// The changed part's least and most, before (stored) and after.
+		lo, hi := math.MaxInt, math.MinInt
 		for ; i < len(b.segs) && b.segs[i].t < e; i++ {
+			lo, hi = min(lo, b.segs[i].free), max(hi, b.segs[i].free)
 			b.segs[i].free += delta
 		}
-		b.recalc()
+		lo, hi = lo+b.lazy, hi+b.lazy
+		// The extreme the change moves towards is exact from the old one
+		// and the changed part's; the other one needs a recount only if
+		// the changed part held it (else the rest of the block holds it).
+		if delta < 0 {
+			b.mn = min(b.mn, lo+delta)
+			if hi == b.mx {
+				b.recalc()
+			}
+		} else {
+			b.mx = max(b.mx, hi+delta)
+			if lo == b.mn {
+				b.recalc()
+			}
+		}
 		if i < len(b.segs) {
 			return
 		}
