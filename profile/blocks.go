@@ -142,8 +142,9 @@ func (bl *blocks) prev(k, i int) (int, int, bool) {
 func (bl *blocks) count(k, i int) int { return bl.bs[k].segs[i].free + bl.bs[k].lazy }
 
 // insert puts a breakpoint at t with count v after position (k, i), the
-// segment containing t (t > its time), splitting the block if it is full.
-func (bl *blocks) insert(k, i int, t float64, v int) {
+// segment containing t (t > its time), splitting the block if it is full
+// (then it reports true: positions in block k from half of it on moved).
+func (bl *blocks) insert(k, i int, t float64, v int) bool {
 	b := &bl.bs[k]
 	b.segs = append(b.segs, seg{})
 	copy(b.segs[i+2:], b.segs[i+1:])
@@ -163,7 +164,9 @@ func (bl *blocks) insert(k, i int, t float64, v int) {
 		bl.keys = append(bl.keys, 0)
 		copy(bl.keys[k+2:], bl.keys[k+1:])
 		bl.keys[k+1] = nb.segs[0].t
+		return true
 	}
+	return false
 }
 
 // remove deletes the breakpoint at position (k, i), never the first of
@@ -259,18 +262,23 @@ func (bl *blocks) add(s, e float64, delta int) {
 	}
 	mergeS := hasPS && vPS == vS+delta
 	mergeE := before == vE
+	split := false // an edit at e moves s only if it splits s's block
 	if hasE && mergeE {
-		bl.remove(ke, ie)
+		bl.remove(ke, ie) // leaves the positions before e where they are
 	} else if !hasE && !mergeE {
-		bl.insert(ke, ie, e, vE)
+		split = bl.insert(ke, ie, e, vE)
 	}
-	// The edit at e may have split or joined blocks: find s again.
-	if !hasS && !mergeS {
-		k, i := bl.locate(s)
-		bl.insert(k, i, s, vS)
+	k, i := ks, is
+	if split {
+		k, i = bl.locate(s)
 	}
-	// s is a breakpoint now: without one, mergeS would mean delta 0.
-	k, i := bl.locate(s)
+	if !hasS { // without a breakpoint at s, mergeS would mean delta 0
+		if bl.insert(k, i, s, vS) {
+			k, i = bl.locate(s)
+		} else {
+			i++
+		}
+	}
 	bl.addRange(k, i, e, delta)
 	if hasS && mergeS {
 		bl.remove(k, i)
@@ -321,20 +329,35 @@ func (bl *blocks) addRange(k, i int, e float64, delta int) {
 	}
 }
 
-// firstGood returns the first breakpoint in [k, hi) whose segment has at
-// least p free.
-func (bl *blocks) firstGood(k, hi float64, p int) (float64, bool) {
+// from returns the position of the first breakpoint at or after k (one
+// past the last block if none).
+func (bl *blocks) from(k float64) (int, int) {
 	kb, i := bl.locate(k)
 	if bl.bs[kb].segs[i].t < k {
 		i++
 	}
+	return kb, i
+}
+
+// firstGood returns the first breakpoint in [k, hi) whose segment has at
+// least p free.
+func (bl *blocks) firstGood(k, hi float64, p int) (float64, bool) {
+	kb, i := bl.from(k)
+	if kb, i, ok := bl.goodAt(kb, i, hi, p); ok {
+		return bl.bs[kb].segs[i].t, true
+	}
+	return 0, false
+}
+
+// goodAt is firstGood from position (kb, i), answering a position.
+func (bl *blocks) goodAt(kb, i int, hi float64, p int) (int, int, bool) {
 	for ; kb < len(bl.bs); kb, i = kb+1, 0 {
 		b := &bl.bs[kb]
 		if i >= len(b.segs) {
 			continue
 		}
 		if b.segs[i].t >= hi {
-			return 0, false
+			return 0, 0, false
 		}
 		if b.mx < p {
 			continue
@@ -342,23 +365,28 @@ func (bl *blocks) firstGood(k, hi float64, p int) (float64, bool) {
 		q := p - b.lazy
 		for ; i < len(b.segs); i++ {
 			if b.segs[i].t >= hi {
-				return 0, false
+				return 0, 0, false
 			}
 			if b.segs[i].free >= q {
-				return b.segs[i].t, true
+				return kb, i, true
 			}
 		}
 	}
-	return 0, false
+	return 0, 0, false
 }
 
 // firstBad returns the first breakpoint at or after k whose segment has
 // fewer than p free.
 func (bl *blocks) firstBad(k float64, p int) (float64, bool) {
-	kb, i := bl.locate(k)
-	if bl.bs[kb].segs[i].t < k {
-		i++
+	kb, i := bl.from(k)
+	if kb, i, ok := bl.badAt(kb, i, p); ok {
+		return bl.bs[kb].segs[i].t, true
 	}
+	return 0, false
+}
+
+// badAt is firstBad from position (kb, i), answering a position.
+func (bl *blocks) badAt(kb, i int, p int) (int, int, bool) {
 	for ; kb < len(bl.bs); kb, i = kb+1, 0 {
 		b := &bl.bs[kb]
 		if i >= len(b.segs) || b.mn >= p {
@@ -367,11 +395,26 @@ func (bl *blocks) firstBad(k float64, p int) (float64, bool) {
 		q := p - b.lazy
 		for ; i < len(b.segs); i++ {
 			if b.segs[i].free < q {
-				return b.segs[i].t, true
+				return kb, i, true
 			}
 		}
 	}
-	return 0, false
+	return 0, 0, false
+}
+
+// nextRun returns the next run of segments with at least p free from
+// breakpoint k on: its first breakpoint a and the first one after it
+// with fewer, b (ok false: no run; bounded false: the run never ends).
+func (bl *blocks) nextRun(k float64, p int) (a, b float64, ok, bounded bool) {
+	kb, i := bl.from(k)
+	if kb, i, ok = bl.goodAt(kb, i, math.Inf(1), p); !ok {
+		return 0, 0, false, false
+	}
+	a = bl.bs[kb].segs[i].t
+	if kb, i, bounded = bl.badAt(kb, i, p); bounded {
+		b = bl.bs[kb].segs[i].t
+	}
+	return a, b, true, bounded
 }
 
 // lastBad returns the last breakpoint in [lo, e) whose segment has fewer

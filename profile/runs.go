@@ -144,13 +144,12 @@ func (l *runList) extend(p *Profile) bool {
 	var a, b float64
 	bi := -1
 	if bl := p.bl; bl != nil {
-		g, ok := bl.firstGood(l.posT, inf, l.p)
-		if !ok {
+		var ok, bounded bool
+		if a, b, ok, bounded = bl.nextRun(l.posT, l.p); !ok {
 			l.done = true
 			return false
 		}
-		a = g
-		if b, ok = bl.firstBad(g, l.p); !ok {
+		if !bounded {
 			b = inf
 			l.done = true
 		}
