@@ -18,6 +18,24 @@ type span struct {
 	procs int
 }
 
+// allocBoth allocates procs on [s, e) in p and in the reference and
+// returns held with the span added.
+func allocBoth(p *Profile, ref *refProfile, held []span, s, e float64, procs int) []span {
+	p.Alloc(s, e, procs)
+	ref.Alloc(s, e, procs)
+	return append(held, span{s, e, procs})
+}
+
+// releaseOne releases held span k in p and in the reference and returns
+// held without it (the last span takes its place).
+func releaseOne(p *Profile, ref *refProfile, held []span, k int) []span {
+	h := held[k]
+	held[k] = held[len(held)-1]
+	p.Release(h.s, h.e, h.procs)
+	ref.Release(h.s, h.e, h.procs)
+	return held[:len(held)-1]
+}
+
 // TestFormsAgainstReference drives a Profile (slice form forced, block
 // form forced, or switching forms at low thresholds) and the reference with the same long
 // random sequence of Advance, Alloc, Release, Move and queries: every answer,
@@ -80,9 +98,7 @@ func TestFormsAgainstReference(t *testing.T) {
 					s := tm()
 					e := Span(s, dur())
 					procs := rnd.IntN(total + 1) // 0 too: a no-op that must leave no breakpoint
-					p.Alloc(s, e, procs)
-					ref.Alloc(s, e, procs)
-					held = append(held, span{s, e, procs})
+					held = allocBoth(p, ref, held, s, e, procs)
 				case op < 58: // move a held span earlier (Move), overlapping or not
 					k := rnd.IntN(len(held))
 					h := held[k]
@@ -100,12 +116,7 @@ func TestFormsAgainstReference(t *testing.T) {
 					ref.Alloc(s1, e1, h.procs)
 					held[k] = span{s1, e1, h.procs}
 				case op < 70: // release a held span
-					k := rnd.IntN(len(held))
-					h := held[k]
-					held[k] = held[len(held)-1]
-					held = held[:len(held)-1]
-					p.Release(h.s, h.e, h.procs)
-					ref.Release(h.s, h.e, h.procs)
+					held = releaseOne(p, ref, held, rnd.IntN(len(held)))
 				default: // queries
 					from := tm()
 					procs := rnd.IntN(total + 2)

@@ -70,16 +70,9 @@ func TestRunsAgainstReference(t *testing.T) {
 						s, e = now-3*c.unit, now-c.unit
 					}
 					procs := rnd.IntN(total/2 + 1)
-					p.Alloc(s, e, procs)
-					ref.Alloc(s, e, procs)
-					held = append(held, span{s, e, procs})
+					held = allocBoth(p, ref, held, s, e, procs)
 				default:
-					k := rnd.IntN(len(held))
-					h := held[k]
-					held[k] = held[len(held)-1]
-					held = held[:len(held)-1]
-					p.Release(h.s, h.e, h.procs)
-					ref.Release(h.s, h.e, h.procs)
+					held = releaseOne(p, ref, held, rnd.IntN(len(held)))
 				}
 				// A few CPU counts, asked again and again; sometimes many
 				// distinct ones (eviction) or more than ever free.

@@ -62,16 +62,9 @@ func TestSliceAddEdges(t *testing.T) {
 						e = Span(s, 0)
 					}
 					procs := 1 + rnd.IntN(total)
-					p.Alloc(s, e, procs)
-					ref.Alloc(s, e, procs)
-					held = append(held, span{s, e, procs})
+					held = allocBoth(p, ref, held, s, e, procs)
 				default:
-					k := rnd.IntN(len(held))
-					h := held[k]
-					held[k] = held[len(held)-1]
-					held = held[:len(held)-1]
-					p.Release(h.s, h.e, h.procs)
-					ref.Release(h.s, h.e, h.procs)
+					held = releaseOne(p, ref, held, rnd.IntN(len(held)))
 				}
 				if got, want := p.String(), ref.String(); got != want {
 					t.Fatalf("origin %v seed %d step %d: profile\n%s\nwant\n%s", origin, seed, step, got, want)
