@@ -89,8 +89,8 @@ func (c *Cluster) admit(j *actual.Job, _ int) error {
 			return fmt.Errorf("job %d: no machine can hold it (%d processors, %g KB of memory per CPU, CPU speed %g)", j.ID, j.Procs, j.Mem, j.Speed)
 		}
 	}
-	if c.present.Has(j.ID) {
-		return fmt.Errorf("job %d: %w (a job with this id is still in the system)", j.ID, ErrDuplicateID)
+	if i, ok := c.present.Get(j.ID); ok {
+		return &DuplicateError{ID: j.ID, Holder: c.slots[i].job.Submit}
 	}
 	return nil
 }

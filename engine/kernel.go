@@ -199,6 +199,20 @@ func (k *kernel) load(m model, s int) error {
 // the system.
 var ErrDuplicateID = errors.New("duplicate job id")
 
+// DuplicateError is ErrDuplicateID for job ID, with the submit time of
+// the job of that id still in the system (Holder), so that a caller who
+// knows the source can tell which record was refused.
+type DuplicateError struct {
+	ID     job.ID
+	Holder float64
+}
+
+func (e *DuplicateError) Error() string {
+	return fmt.Sprintf("job %d: %v (a job with this id is still in the system)", e.ID, ErrDuplicateID)
+}
+
+func (e *DuplicateError) Unwrap() error { return ErrDuplicateID }
+
 // AdmitError is a job its model refused as it was read from its source
 // (duplicate id, unsorted submit time, too large for every machine, ...).
 // Err names the job; Job lets a caller that knows the source find the

@@ -111,13 +111,10 @@ const MaxCheckJobs = 5_000_000
 
 // recordLine finds the line of the trace's record of job id submitted at
 // submit, for an error about that job (the reading is far ahead of the
-// simulation, so the reader's position does not say it). A duplicate id
-// is refused while an earlier job with that id is still in the system,
-// which was submitted at or before submit: the refused record is the
-// second with that id and submit time if there are two or more (the
-// first was admitted), else the only one. Other errors are about the
-// first record with that id and submit time. Only run on an error.
-func recordLine(trace string, id int64, submit float64, duplicate bool) (int, bool) {
+// simulation, so the reader's position does not say it): the first
+// record with that id and submit time, or the second when second is set.
+// Only run on an error.
+func recordLine(trace string, id int64, submit float64, second bool) (int, bool) {
 	rd, err := workload.OpenTrace(trace)
 	if err != nil {
 		return 0, false
@@ -132,11 +129,23 @@ func recordLine(trace string, id int64, submit float64, duplicate bool) (int, bo
 		if rec.JobNumber != id || rec.Submit != submit {
 			continue
 		}
-		if !duplicate || first > 0 {
+		if !second || first > 0 {
 			return rd.Line(), true
 		}
 		first = rd.Line()
 	}
+}
+
+// refusedSecond reports whether the record a model refused is the second
+// with its id and submit time rather than the first. Only a duplicate id
+// can be: it is refused while a job with that id is still in the system.
+// If that job was submitted earlier, its record comes before every record
+// with the refused job's submit time (records are sorted by submit time),
+// and the first of those was already refused; if at the same time, that
+// job is the first such record and the refused one the second.
+func refusedSecond(err error, submit float64) bool {
+	var de *engine.DuplicateError
+	return errors.As(err, &de) && de.Holder == submit
 }
 
 // recordingSource keeps the jobs it passes on, for --check: at most limit.
@@ -365,7 +374,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err := eng.Run(); err != nil {
 		var ae *engine.AdmitError
 		if errors.As(err, &ae) {
-			if line, ok := recordLine(cfg.Trace, int64(ae.Job), ae.Submit, errors.Is(err, engine.ErrDuplicateID)); ok {
+			if line, ok := recordLine(cfg.Trace, int64(ae.Job), ae.Submit, refusedSecond(err, ae.Submit)); ok {
 				return nil, fmt.Errorf("%s:%d: %w", rd.Name(), line, err)
 			}
 		}
