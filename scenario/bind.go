@@ -259,7 +259,7 @@ func usedIn(s *Scenario, path string) bool {
 			return false
 		}
 	}
-	for _, dp := range deps {
+	for _, dp := range schemaDeps() {
 		if dp.key == path && dp.model == s.Model && !has(dp.when, valueText(s, dp.on)) {
 			return false
 		}
@@ -278,7 +278,7 @@ var heteroGenerator = map[string]bool{
 // gives one (get), else the default; then settings the point does not
 // read are reset to zero, and a synthetic workload gets its fixed values.
 func fill(s *Scenario, get func(path string) *val) {
-	for _, f := range fields {
+	for _, f := range schemaFields() {
 		ptr := bind(s, f.path)
 		if ptr == nil || !has(f.models, s.Model) {
 			continue
@@ -289,7 +289,7 @@ func fill(s *Scenario, get func(path string) *val) {
 			assign(ptr, f, textVal(f, f.def))
 		}
 	}
-	for _, f := range fields {
+	for _, f := range schemaFields() {
 		ptr := bind(s, f.path)
 		if ptr == nil || !has(f.models, s.Model) || usedIn(s, f.path) {
 			continue

@@ -61,7 +61,7 @@ func orList(xs []string) string {
 // The model is known and valid.
 func (d *decoder) checkStatic() {
 	m := d.model
-	for _, p := range required[m] {
+	for _, p := range required()[m] {
 		if p == "stop.completed" && d.stop != nil {
 			continue // stop: trace, reported below
 		}
@@ -141,7 +141,7 @@ func (d *decoder) checkCluster() {
 // checkDeps reports settings no value of their controlling setting uses,
 // and required settings a controlling value needs.
 func (d *decoder) checkDeps() {
-	for _, dp := range deps {
+	for _, dp := range schemaDeps() {
 		if dp.model != d.model {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
@@ -472,7 +473,7 @@ func (d *decoder) decodeStop(e entry) {
 	}
 }
 
-var metricName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+var metricName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]*$`) })
 
 func (d *decoder) decodeMetrics(e entry) {
 	n := d.resolve(e.value, e.path)
@@ -495,7 +496,7 @@ func (d *decoder) decodeMetrics(e entry) {
 			d.add(posOf(it), "metrics", "a metric name must be a string, got %s", describe(it))
 			continue
 		}
-		if !metricName.MatchString(s.Value) {
+		if !metricName().MatchString(s.Value) {
 			d.add(posOf(it), "metrics", "bad metric name %q (names are lower-case letters, digits and _)", s.Value)
 			continue
 		}

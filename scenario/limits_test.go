@@ -72,7 +72,7 @@ func TestExtremeNumbers(t *testing.T) {
 		if _, err := Parse("t.yaml", []byte(base)); err != nil {
 			t.Fatalf("%s base: %v", model, err)
 		}
-		for _, f := range fields {
+		for _, f := range schemaFields() {
 			if f.kind != kInt && f.kind != kFloat && f.kind != kUint && f.kind != kFrac || !has(f.models, model) {
 				continue
 			}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/registry"
@@ -136,51 +137,57 @@ func oneOf(names []string) func(float64) string {
 	}
 }
 
-// fields lists every scalar setting: those written here, then the
+// schemaFields lists every scalar setting: those written here, then the
 // policies and their options from the registry. The special keys (name,
 // model, stop, metrics, platform.sites and the keys of a site) are
 // decoded by hand in decode.go; sections gives the documentation order.
-var fields = append([]*field{
-	{path: "seed", kind: kUint, models: allModels, sweep: true, def: "1"},
-	{path: "replications", kind: kInt, models: allModels, check: between(1, MaxReplications), sweep: true, def: "1"},
-	{path: "workers", kind: kInt, models: allModels, check: atLeast(0)},
-	{path: "stop.completed", kind: kInt, models: allModels, check: atLeast(1), sweep: true, big: true},
-	{path: "warmup.jobs", kind: kInt, models: warmupModels, check: atLeast(0), sweep: true, big: true},
+// Built on first use, not at start-up: commands that read no scenario do
+// not pay for it.
+var schemaFields = sync.OnceValue(func() []*field { return append(writtenFields(), registryFields()...) })
 
-	{path: "platform.procs", kind: kInt, models: clusterOnly, check: between(1, platform.MaxCPUs), sweep: true},
-	{path: "platform.procs_per_site", kind: kInt, models: siteModels, check: between(1, platform.MaxCPUs), sweep: true},
-	// hetero: the machine generator, used when platform.sites is not given
-	{path: "platform.machines", kind: kInt, models: heteroOnly, check: between(1, platform.MaxMachines), sweep: true, def: "150"},
-	{path: "platform.cpus_min", kind: kInt, models: heteroOnly, check: between(1, platform.MaxCPUs), sweep: true, def: "1"},
-	{path: "platform.cpus_max", kind: kInt, models: heteroOnly, check: between(1, platform.MaxCPUs), sweep: true, def: "16"},
-	{path: "platform.speed_min", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "200"},
-	{path: "platform.speed_max", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "600"},
+func writtenFields() []*field {
+	return []*field{
+		{path: "seed", kind: kUint, models: allModels, sweep: true, def: "1"},
+		{path: "replications", kind: kInt, models: allModels, check: between(1, MaxReplications), sweep: true, def: "1"},
+		{path: "workers", kind: kInt, models: allModels, check: atLeast(0)},
+		{path: "stop.completed", kind: kInt, models: allModels, check: atLeast(1), sweep: true, big: true},
+		{path: "warmup.jobs", kind: kInt, models: warmupModels, check: atLeast(0), sweep: true, big: true},
 
-	{path: "workload.trace", kind: kString, models: clusterOnly, sweep: true, traceOnly: true},
-	{path: "workload.estimate", kind: kEnum, models: clusterOnly, enum: anyModel(estimateNames()...), sweep: true,
-		def: estimateNames()[0], traceOnly: true, synthetic: exact},
-	{path: "workload.on_overrun", kind: kEnum, models: clusterOnly, enum: anyModel("kill", "continue"), sweep: true,
-		def: "kill", traceOnly: true, synthetic: "kill"},
-	{path: "workload.clamp", kind: kBool, models: clusterOnly, sweep: true, traceOnly: true},
-	{path: "workload.mean_interarrival", kind: kFloat, models: allModels, check: positive, sweep: true, synthOnly: true},
-	{path: "workload.mean_service", kind: kFloat, models: serviceModel, check: positive, sweep: true, def: "1", synthOnly: true},
-	{path: "workload.gang_mean_interarrival", kind: kFloat, models: gangOnly, check: positive, sweep: true},
-	{path: "workload.gang_sizes", kind: kEnum, models: gangOnly, enum: anyModel("uniform", "pow2"), sweep: true, def: "uniform"},
-	{path: "workload.gang_min", kind: kInt, models: gangOnly, check: atLeast(1), sweep: true, def: "2"},
-	{path: "workload.gang_max", kind: kInt, models: gangOnly, check: atLeast(1), sweep: true, def: "13"},
-	{path: "workload.gang_times", kind: kEnum, models: gangOnly, enum: anyModel("independent", "shared"), sweep: true, def: "independent"},
-	{path: "workload.estimate_error", kind: kFrac, models: gangOnly, check: unit, sweep: true},
-	// hetero: the job generator of klusacek-2008
-	{path: "workload.cpus_min", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "1"},
-	{path: "workload.cpus_max", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "8"},
-	{path: "workload.estimated_min", kind: kInt, models: heteroOnly, check: atLeast(0), sweep: true, def: "500"},
-	{path: "workload.estimated_max", kind: kInt, models: heteroOnly, check: atLeast(0), sweep: true, def: "3000"},
-	{path: "workload.deadline_fraction", kind: kFrac, models: heteroOnly, check: unit, sweep: true, def: "0.7"},
-	{path: "workload.deadline", kind: kEnum, models: heteroOnly, enum: anyModel(synth.DeadlineRules()...), sweep: true, def: "factor"},
-	{path: "workload.deadline_factor_min", kind: kFloat, models: heteroOnly, check: positive, sweep: true, def: "2"},
-	{path: "workload.deadline_factor_max", kind: kFloat, models: heteroOnly, check: positive, sweep: true, def: "4"},
-	{path: "workload.bm_est", kind: kEnum, models: heteroOnly, enum: anyModel(synth.BMEstRules()...), sweep: true, def: "min"},
-}, registryFields()...)
+		{path: "platform.procs", kind: kInt, models: clusterOnly, check: between(1, platform.MaxCPUs), sweep: true},
+		{path: "platform.procs_per_site", kind: kInt, models: siteModels, check: between(1, platform.MaxCPUs), sweep: true},
+		// hetero: the machine generator, used when platform.sites is not given
+		{path: "platform.machines", kind: kInt, models: heteroOnly, check: between(1, platform.MaxMachines), sweep: true, def: "150"},
+		{path: "platform.cpus_min", kind: kInt, models: heteroOnly, check: between(1, platform.MaxCPUs), sweep: true, def: "1"},
+		{path: "platform.cpus_max", kind: kInt, models: heteroOnly, check: between(1, platform.MaxCPUs), sweep: true, def: "16"},
+		{path: "platform.speed_min", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "200"},
+		{path: "platform.speed_max", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "600"},
+
+		{path: "workload.trace", kind: kString, models: clusterOnly, sweep: true, traceOnly: true},
+		{path: "workload.estimate", kind: kEnum, models: clusterOnly, enum: anyModel(estimateNames()...), sweep: true,
+			def: estimateNames()[0], traceOnly: true, synthetic: exact},
+		{path: "workload.on_overrun", kind: kEnum, models: clusterOnly, enum: anyModel("kill", "continue"), sweep: true,
+			def: "kill", traceOnly: true, synthetic: "kill"},
+		{path: "workload.clamp", kind: kBool, models: clusterOnly, sweep: true, traceOnly: true},
+		{path: "workload.mean_interarrival", kind: kFloat, models: allModels, check: positive, sweep: true, synthOnly: true},
+		{path: "workload.mean_service", kind: kFloat, models: serviceModel, check: positive, sweep: true, def: "1", synthOnly: true},
+		{path: "workload.gang_mean_interarrival", kind: kFloat, models: gangOnly, check: positive, sweep: true},
+		{path: "workload.gang_sizes", kind: kEnum, models: gangOnly, enum: anyModel("uniform", "pow2"), sweep: true, def: "uniform"},
+		{path: "workload.gang_min", kind: kInt, models: gangOnly, check: atLeast(1), sweep: true, def: "2"},
+		{path: "workload.gang_max", kind: kInt, models: gangOnly, check: atLeast(1), sweep: true, def: "13"},
+		{path: "workload.gang_times", kind: kEnum, models: gangOnly, enum: anyModel("independent", "shared"), sweep: true, def: "independent"},
+		{path: "workload.estimate_error", kind: kFrac, models: gangOnly, check: unit, sweep: true},
+		// hetero: the job generator of klusacek-2008
+		{path: "workload.cpus_min", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "1"},
+		{path: "workload.cpus_max", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "8"},
+		{path: "workload.estimated_min", kind: kInt, models: heteroOnly, check: atLeast(0), sweep: true, def: "500"},
+		{path: "workload.estimated_max", kind: kInt, models: heteroOnly, check: atLeast(0), sweep: true, def: "3000"},
+		{path: "workload.deadline_fraction", kind: kFrac, models: heteroOnly, check: unit, sweep: true, def: "0.7"},
+		{path: "workload.deadline", kind: kEnum, models: heteroOnly, enum: anyModel(synth.DeadlineRules()...), sweep: true, def: "factor"},
+		{path: "workload.deadline_factor_min", kind: kFloat, models: heteroOnly, check: positive, sweep: true, def: "2"},
+		{path: "workload.deadline_factor_max", kind: kFloat, models: heteroOnly, check: positive, sweep: true, def: "4"},
+		{path: "workload.bm_est", kind: kEnum, models: heteroOnly, enum: anyModel(synth.BMEstRules()...), sweep: true, def: "min"},
+	}
+}
 
 // estimateNames are the estimate models' names.
 func estimateNames() []string { return workload.EstimateNames() }
@@ -287,7 +294,7 @@ var sections = map[string][]string{
 }
 
 func fieldOf(path string) *field {
-	for _, f := range fields {
+	for _, f := range schemaFields() {
 		if f.path == path {
 			return f
 		}
@@ -403,17 +410,22 @@ type dep struct {
 	required bool
 }
 
-// deps are the workload's, then those of the policy options that only
-// some policies of their kind read (from the registry).
-var deps = append([]dep{
-	{model: registry.ModelGang, key: "workload.gang_min", on: "workload.gang_sizes", when: []string{"uniform"}},
-	{model: registry.ModelGang, key: "workload.gang_max", on: "workload.gang_sizes", when: []string{"uniform"}},
-	{model: registry.ModelHetero, key: "workload.deadline_factor_min", on: "workload.deadline", when: []string{"factor", "fastest"}},
-	{model: registry.ModelHetero, key: "workload.deadline_factor_max", on: "workload.deadline", when: []string{"factor", "fastest"}},
-	{model: registry.ModelCluster, key: "policy.window_jobs", on: "policy.window", when: []string{"fixed"}},
-	{model: registry.ModelHetero, key: "policy.every", on: "policy.trigger", when: []string{"every-n"}},
-	{model: registry.ModelHetero, key: "policy.interval", on: "policy.trigger", when: []string{"interval"}},
-}, registryDeps()...)
+// schemaDeps are the workload's, then those of the policy options that
+// only some policies of their kind read (from the registry); built on
+// first use.
+var schemaDeps = sync.OnceValue(func() []dep { return append(writtenDeps(), registryDeps()...) })
+
+func writtenDeps() []dep {
+	return []dep{
+		{model: registry.ModelGang, key: "workload.gang_min", on: "workload.gang_sizes", when: []string{"uniform"}},
+		{model: registry.ModelGang, key: "workload.gang_max", on: "workload.gang_sizes", when: []string{"uniform"}},
+		{model: registry.ModelHetero, key: "workload.deadline_factor_min", on: "workload.deadline", when: []string{"factor", "fastest"}},
+		{model: registry.ModelHetero, key: "workload.deadline_factor_max", on: "workload.deadline", when: []string{"factor", "fastest"}},
+		{model: registry.ModelCluster, key: "policy.window_jobs", on: "policy.window", when: []string{"fixed"}},
+		{model: registry.ModelHetero, key: "policy.every", on: "policy.trigger", when: []string{"every-n"}},
+		{model: registry.ModelHetero, key: "policy.interval", on: "policy.trigger", when: []string{"interval"}},
+	}
+}
 
 func registryDeps() []dep {
 	var out []dep
@@ -442,7 +454,8 @@ func defaultText(path string) string {
 // required lists, per model, the settings a file must give: those written
 // here, then the policies that have no default. The cluster model's
 // requirements depend on trace vs synthetic and are checked in check.go.
-var required = func() map[string][]string {
+// Built on first use.
+var required = sync.OnceValue(func() map[string][]string {
 	r := map[string][]string{
 		registry.ModelGrid:   {"platform.sites", "workload.mean_interarrival", "stop.completed"},
 		registry.ModelGang:   {"platform.sites", "workload.mean_interarrival", "workload.gang_mean_interarrival", "stop.completed"},
@@ -456,4 +469,4 @@ var required = func() map[string][]string {
 		}
 	}
 	return r
-}()
+})

@@ -73,6 +73,7 @@ func TestSchemaOptionsAreTheRegistrys(t *testing.T) {
 					continue
 				}
 				var d *dep
+				deps := schemaDeps()
 				for i := range deps {
 					if deps[i].key == ko.Key && deps[i].model == m.Name {
 						d = &deps[i]
@@ -110,7 +111,7 @@ func TestSchemaOptionsAreTheRegistrys(t *testing.T) {
 // a registry model, and every registry model has its key parts.
 func TestSchemaBindings(t *testing.T) {
 	var s Scenario
-	for _, f := range fields {
+	for _, f := range schemaFields() {
 		ptr := bind(&s, f.path)
 		if f.path == "platform.procs_per_site" {
 			if ptr != nil {
@@ -150,7 +151,7 @@ func TestSchemaBindings(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range fields {
+	for _, f := range schemaFields() {
 		section, key, _ := strings.Cut(f.path, ".")
 		if key == "" {
 			section, key = "", f.path

@@ -200,7 +200,7 @@ func buildCompare(dirs []string) ([]byte, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	err = pageTmpl.Execute(&buf, pageView{Kind: "comparison", Title: p.Title, Compare: p,
+	err = pageTmpl().Execute(&buf, pageView{Kind: "comparison", Title: p.Title, Compare: p,
 		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/schedlab/schedlab/internal/atomicfile"
 )
@@ -22,7 +23,8 @@ var reportJS string
 //go:embed assets/report.css
 var reportCSS string
 
-var pageTmpl = template.Must(template.New("page").Parse(pageHTML))
+// pageTmpl is the page template, parsed on first use (not at start-up).
+var pageTmpl = sync.OnceValue(func() *template.Template { return template.Must(template.New("page").Parse(pageHTML)) })
 
 // Kind is the kind of output folder.
 type Kind int
@@ -175,7 +177,7 @@ type pageView struct {
 }
 
 func (p *reproPage) render(w io.Writer) error {
-	return pageTmpl.Execute(w, pageView{Kind: "reproduction", Title: p.Title, Repro: p,
+	return pageTmpl().Execute(w, pageView{Kind: "reproduction", Title: p.Title, Repro: p,
 		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(`{"kind":"reproduction"}`)})
 }
 
@@ -184,7 +186,7 @@ func (p *sweepPage) render(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return pageTmpl.Execute(w, pageView{Kind: "sweep", Title: p.Title, Sweep: p,
+	return pageTmpl().Execute(w, pageView{Kind: "sweep", Title: p.Title, Sweep: p,
 		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
 }
 
@@ -193,7 +195,7 @@ func (p *runPage) render(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return pageTmpl.Execute(w, pageView{Kind: "run", Title: p.Title, Summary: p.Summary,
+	return pageTmpl().Execute(w, pageView{Kind: "run", Title: p.Title, Summary: p.Summary,
 		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
 }
 
