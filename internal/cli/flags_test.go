@@ -142,3 +142,66 @@ func TestEveryFlag(t *testing.T) {
 		t.Errorf("%s: a case for a flag that does not exist", key)
 	}
 }
+
+// TestVarsExpanded: the placeholders of the command line's help, defaults
+// and enums are filled from vars() (expandVars) before kong sees them.
+// The texts and defaults below come from the registries, so a
+// placeholder left unfilled or filled from the wrong variable shows.
+func TestVarsExpanded(t *testing.T) {
+	var spec cliSpec
+	k, err := kong.New(&spec, kong.Name("schedlab"), expandVars(vars()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var values int
+	err = kong.Visit(k.Model.Node, func(n kong.Visitable, next kong.Next) error {
+		switch n := n.(type) {
+		case *kong.Node:
+			if strings.Contains(n.Help+n.Detail, "${") {
+				t.Errorf("command %s: placeholder left in %q", n.Path(), n.Help+n.Detail)
+			}
+		case *kong.Value:
+			values++
+			s := n.Help + "|" + n.Default + "|" + n.Enum
+			if n.Flag != nil {
+				s += "|" + n.Flag.PlaceHolder
+			}
+			if strings.Contains(s, "${") {
+				t.Errorf("%s: placeholder left in %q", n.Summary(), s)
+			}
+		}
+		return next(nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if values < 50 {
+		t.Fatalf("only %d flags and arguments visited", values)
+	}
+	var out, errs bytes.Buffer
+	if st := Main([]string{"run", "--help"}, &out, &errs); st != 0 {
+		t.Fatalf("run --help: status %d: %s", st, errs.String())
+	}
+	help := strings.Join(strings.Fields(out.String()), " ")
+	for _, want := range []string{
+		"Queue policy: fcfs, firstfit, easy, conservative, backfill, matrix, jrb;",
+		`--order="fcfs" Queue order`,
+		`--estimate="request"`,
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("run --help lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// BenchmarkStartup is the command line's share of every start: building
+// the parser and running 'schedlab version'.
+func BenchmarkStartup(b *testing.B) {
+	var out, errs bytes.Buffer
+	for i := 0; i < b.N; i++ {
+		out.Reset()
+		if st := Main([]string{"version"}, &out, &errs); st != 0 {
+			b.Fatalf("status %d: %s", st, errs.String())
+		}
+	}
+}
