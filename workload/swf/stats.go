@@ -94,7 +94,7 @@ func (s Stats) WriteText(w io.Writer) error {
 	}
 	machine := "unknown (no limit)"
 	if s.MaxProcs > 0 {
-		machine = group(int64(s.MaxProcs)) + " processors"
+		machine = processors(s.MaxProcs)
 		if h.MaxProcs > 0 && h.MaxProcs != s.MaxProcs {
 			machine += " (header says " + group(int64(h.MaxProcs)) + ")"
 		}
@@ -137,7 +137,7 @@ func (s Stats) WriteText(w io.Writer) error {
 		row("last end", "%s", when(s.LastEnd))
 		row("submit span", "%s s (%.1f days)", fmtNum(span), span/86400)
 		row("span to last end", "%s s (%.1f days)", fmtNum(whole), whole/86400)
-		row("largest job", "%s processors", group(int64(s.MaxJobProcs)))
+		row("largest job", "%s", processors(s.MaxJobProcs))
 		row("highest job number", "%d", s.MaxJobID)
 		row("total work", "%s processor-seconds", fmtNum(s.TotalWork))
 		if s.OfferedLoad > 0 {
@@ -147,6 +147,14 @@ func (s Stats) WriteText(w io.Writer) error {
 		}
 	}
 	return tw.Flush()
+}
+
+// processors writes "1 processor", "1,024 processors".
+func processors(n int) string {
+	if n == 1 {
+		return "1 processor"
+	}
+	return group(int64(n)) + " processors"
 }
 
 // group formats n with thousands separators: 1234567 -> "1,234,567".

@@ -137,3 +137,22 @@ func TestGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsOneProcessor: a machine and a largest job of one processor are
+// written in the singular.
+func TestStatsOneProcessor(t *testing.T) {
+	r, _ := NewReader(strings.NewReader("; MaxProcs: 1\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"), "one.swf")
+	st, err := ComputeStats(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := st.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"machine size          1 processor\n", "largest job           1 processor\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in\n%s", want, b.String())
+		}
+	}
+}
