@@ -9,19 +9,31 @@ import "testing"
 // changes, for ever.
 func TestSlidingProfileDoesNotAllocate(t *testing.T) {
 	p := New(64, 0)
-	now := 0.0
-	cycle := func() {
-		now++
-		p.Advance(now)
-		// A job of 100 s from now: the profile holds about 100 breakpoints.
-		p.Alloc(now, now+100, 1+int(now)%7)
-	}
+	// A job of 100 s from now: the profile holds about 100 breakpoints.
+	cycle := slider(p, 100)
 	for i := 0; i < 1000; i++ { // reach the steady state
 		cycle()
 	}
 	if p.Len() < 50 || p.Len() > blocksAbove {
 		t.Fatalf("%d breakpoints: not the slice's steady state this test is about", p.Len())
 	}
+	noAllocs(t, cycle)
+}
+
+// slider returns one step of a sliding profile: time advances by one
+// second and a job of span seconds is allocated from the new now.
+func slider(p *Profile, span float64) func() {
+	now := p.Start()
+	return func() {
+		now++
+		p.Advance(now)
+		p.Alloc(now, now+span, 1+int(now)%7)
+	}
+}
+
+// noAllocs fails t if 100,000 steps of cycle allocate more than twice.
+func noAllocs(t *testing.T, cycle func()) {
+	t.Helper()
 	if a := testing.AllocsPerRun(1, func() {
 		for i := 0; i < 100_000; i++ {
 			cycle()

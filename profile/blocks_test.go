@@ -44,13 +44,8 @@ func (bl *blocks) check() error {
 func TestSlidingBlocksDoNotAllocate(t *testing.T) {
 	withForms(t, 0, 0)
 	p := New(64, 0)
-	now := 0.0
-	cycle := func() {
-		now++
-		p.Advance(now)
-		// A job of 2,000 s from now: about 2,000 breakpoints, some blocks.
-		p.Alloc(now, now+2000, 1+int(now)%7)
-	}
+	// A job of 2,000 s from now: about 2,000 breakpoints, some blocks.
+	cycle := slider(p, 2000)
 	for i := 0; i < 10000; i++ {
 		cycle()
 	}
@@ -60,11 +55,5 @@ func TestSlidingBlocksDoNotAllocate(t *testing.T) {
 	if err := p.bl.check(); err != nil {
 		t.Fatal(err)
 	}
-	if a := testing.AllocsPerRun(1, func() {
-		for i := 0; i < 100_000; i++ {
-			cycle()
-		}
-	}); a > 2 {
-		t.Errorf("100,000 changes of a sliding profile allocated %.0f times", a)
-	}
+	noAllocs(t, cycle)
 }
