@@ -83,8 +83,10 @@ func TestComputeStatsStopsAtError(t *testing.T) {
 	}
 }
 
-func TestStatsWriteText(t *testing.T) {
-	r, _ := NewReader(strings.NewReader(statsTrace), "stats.swf")
+// statsText is what 'trace info' writes for trace (named name).
+func statsText(t *testing.T, trace, name string) string {
+	t.Helper()
+	r, _ := NewReader(strings.NewReader(trace), name)
 	st, err := ComputeStats(r, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +95,11 @@ func TestStatsWriteText(t *testing.T) {
 	if err := st.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
+	return buf.String()
+}
+
+func TestStatsWriteText(t *testing.T) {
+	got := statsText(t, statsTrace, "stats.swf")
 	want := `trace                 stats.swf
 computer              Test Machine
 installation          Lab
@@ -117,7 +124,7 @@ highest job number    5
 total work            400 processor-seconds
 offered load          0.044 (total work / (machine size x submit span))
 `
-	if got := buf.String(); got != want {
+	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 
@@ -141,18 +148,10 @@ func TestGroup(t *testing.T) {
 // TestStatsOneProcessor: a machine and a largest job of one processor are
 // written in the singular.
 func TestStatsOneProcessor(t *testing.T) {
-	r, _ := NewReader(strings.NewReader("; MaxProcs: 1\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"), "one.swf")
-	st, err := ComputeStats(r, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	if err := st.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
+	got := statsText(t, "; MaxProcs: 1\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", "one.swf")
 	for _, want := range []string{"machine size          1 processor\n", "largest job           1 processor\n"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("missing %q in\n%s", want, b.String())
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
 		}
 	}
 }
