@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -348,13 +348,8 @@ func vars() kong.Vars {
 // every flag with a regular expression: about 2 ms at every start.) A
 // placeholder left unknown is still kong's error.
 func expandVars(vars kong.Vars) kong.Option {
-	names := make([]string, 0, len(vars))
-	for n := range vars {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var pairs []string
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(vars)) {
 		pairs = append(pairs, "${"+n+"}", vars[n])
 	}
 	r := strings.NewReplacer(pairs...)
