@@ -1,0 +1,94 @@
+package policy
+
+import (
+	"math/rand/v2"
+
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy/option"
+)
+
+// The models, by name (the scenario key model). Package registry
+// describes them; they are named here so that a policy can say which
+// model it serves.
+const (
+	ModelCluster = "cluster" // one space-shared cluster, central queue
+	ModelGrid    = "grid"    // zikos-karatza-2008: sites of per-processor queues under a grid scheduler
+	ModelGang    = "gang"    // dimitriadou-karatza-2010: gangs and local jobs on sites
+	ModelHetero  = "hetero"  // klusacek-2008: heterogeneous machines, deadlines
+)
+
+// The policy kinds, by name: what a model selects by name.
+const (
+	KindQueue    = "queue"    // cluster, hetero: the central queue's policy (a QueueScheduler)
+	KindGrid     = "grid"     // grid: the grid scheduler's dispatch (a GridScheduler)
+	KindLocal    = "local"    // grid: the local scheduler's processor selection (a LocalScheduler)
+	KindApproach = "approach" // gang: gang placement, approach 1 or 2 (a GangPolicy)
+)
+
+// Traits are what other parts of a model need to know about a policy,
+// as typed facts rather than tests of its name.
+type Traits struct {
+	// PreferIdle (local schedulers): the scheduler takes an idle processor
+	// first, so the grid scheduler's informed choices should prefer sites
+	// that have one (zikos-karatza-2008: "LSs send the GS the number of
+	// free processors"). The grid model hands it to the grid scheduler as
+	// Env.PreferIdle.
+	PreferIdle bool
+	// SplitsGangs (gang approaches): a gang may be split over several
+	// sites, so the largest gang must fit all sites together rather than
+	// the largest site.
+	SplitsGangs bool
+	// Threads (cluster queue policies): the policy schedules one-processor
+	// threads, not jobs (hafshejani-2012's matrix scanning). A runner
+	// splits the workload into threads and folds the threads' records
+	// back into jobs.
+	Threads bool
+}
+
+// Env is what a policy is built for: the machines and its random
+// streams. The model fills it; a policy reads what it needs.
+type Env struct {
+	// Platform is the machines the policy schedules (a cluster run: one
+	// machine; a grid or gang run: one machine per site).
+	Platform platform.Platform
+	// Rand is the random stream the model gives the policy (grid and local
+	// schedulers, gang approaches); nil where the model gives none.
+	Rand *rand.Rand
+	// Seed and Rep identify the replication, for a policy that derives a
+	// stream of its own (rng.New(Seed, Rep, purpose)).
+	Seed uint64
+	Rep  int
+	// PreferIdle (grid schedulers): the local scheduler the grid runs
+	// with has the PreferIdle trait.
+	PreferIdle bool
+}
+
+// Built is a built policy: the one field its kind takes is set
+// (KindQueue: Queue; KindGrid: Grid; KindLocal: Local; KindApproach:
+// Gang).
+type Built struct {
+	Queue QueueScheduler
+	Grid  GridScheduler
+	Local LocalScheduler
+	Gang  GangPolicy
+}
+
+// Decl declares one policy: the model and kind it serves, its name, a
+// one-line summary, traits, its options and its factory. A policy
+// package lists its declarations in its own folder (a Declarations
+// function); package registry lists the packages.
+type Decl struct {
+	Model   string // ModelCluster, ...
+	Kind    string // KindQueue, ...
+	Name    string
+	Summary string // one line
+	Traits  Traits
+	Options []option.Decl
+	// New builds the policy for env with checked option values (every
+	// declared option present). It parses its own options.
+	New func(env Env, opts option.Values) (Built, error)
+	// Check, when set, reports what no single option's declaration can
+	// say (Flexible backfilling: deadline_max below deadline_min), before
+	// any platform exists: a scenario file is refused at parse time.
+	Check func(opts option.Values) error
+}

@@ -1,0 +1,74 @@
+package rank
+
+import (
+	"fmt"
+
+	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/option"
+)
+
+// Declarations are this package's policies for the registry: Job Ranking
+// Backfilling (jrb) on the cluster model, with its rank function, rank
+// coefficients, head rule and positive_only.
+func Declarations() []policy.Decl {
+	opts := []option.Decl{
+		{Name: "rank", Key: "policy.rank", Type: option.Enum, Values: FormNames(), Default: FormNames()[0],
+			Doc:  "the rank function: the paper's original (3000*CPU + 75*MemMB + 10*Speed), or its fitted linear (257.099 + 6.565*CPU - 0.011*MemMB) or log10 model (10.130 + 568.756*log10 CPU + 91.513*log10 MemMB)",
+			Flag: "rank"},
+		{Name: "coefficients", Key: "policy.coefficients", Type: option.Text,
+			Doc:  "replace the constant, CPU and memory coefficients of the rank: C,CPU,MEM (e.g. from 'schedlab fit'; empty: the rank's own)",
+			Flag: "rank-coefficients", Valid: func(s string) error {
+				k, cpu, mem, err := ParseCoefficients(s)
+				if err == nil {
+					_, err = Named(FormOriginal).WithCoefficients(k, cpu, mem)
+				}
+				return err
+			}},
+		{Name: "head", Key: "policy.head", Type: option.Enum, Values: HeadNames(), Default: HeadNames()[0],
+			Doc:  "what the oldest waiting job gets: nothing (none), first start when it fits (fcfs), an EASY reservation (easy)",
+			Flag: "head"},
+		{Name: "positive_only", Key: "policy.positive_only", Type: option.Bool, Default: "false",
+			Doc: "refuse jobs whose rank is <= 0 (the literal 'smallest positive rank')", KeyName: "positive",
+			Flag: "positive-only"},
+	}
+	return []policy.Decl{{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "jrb",
+		Summary: "Job Ranking Backfilling (al-najjar-2019): start the smallest rank among the jobs that fit now (run: --rank original|linear|log, --rank-coefficients, --head, --positive-only)",
+		Options: opts, New: newFromValues}}
+}
+
+// OptionsFrom reads checked option values into Options (the platform is
+// left to the caller).
+func OptionsFrom(v option.Values) (Options, error) {
+	form, err := ParseForm(v.Text("rank"))
+	if err != nil {
+		return Options{}, err
+	}
+	o := Options{Rank: Named(form)}
+	if c := v.Text("coefficients"); c != "" {
+		k, cpu, mem, err := ParseCoefficients(c)
+		if err != nil {
+			return Options{}, fmt.Errorf("coefficients: %w", err)
+		}
+		if o.Rank, err = o.Rank.WithCoefficients(k, cpu, mem); err != nil {
+			return Options{}, fmt.Errorf("coefficients: %w", err)
+		}
+	}
+	if o.Head, err = ParseHead(v.Text("head")); err != nil {
+		return Options{}, err
+	}
+	o.PositiveOnly = v.Bool("positive_only")
+	return o, nil
+}
+
+func newFromValues(env policy.Env, v option.Values) (policy.Built, error) {
+	o, err := OptionsFrom(v)
+	if err != nil {
+		return policy.Built{}, err
+	}
+	o.Platform = env.Platform
+	q, err := New(o)
+	if err != nil {
+		return policy.Built{}, err
+	}
+	return policy.Built{Queue: q}, nil
+}
