@@ -40,7 +40,7 @@ func BenchmarkKTHConservative(b *testing.B) {
 // at high load) and of the dimitriadou2010 gang model (120,000 jobs).
 func BenchmarkGridHybridSQ(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		if _, err := RunGrid(GridRun{Platform: platform.MustSites([]int{8, 8, 8, 8}), Grid: "hybrid", AllocationInterval: 1.2, RandomFraction: 0.8, Local: "sq",
+		if _, err := RunGrid(GridRun{Platform: platform.MustSites([]int{8, 8, 8, 8}), Grid: "hybrid", Options: map[string]string{"allocation_interval": "1.2", "random_fraction": "0.8"}, Local: "sq",
 			MeanInterarrival: 0.033, MeanService: 1, Stop: 32000, Seed: 1, Replication: i}); err != nil {
 			b.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func benchJRB(b *testing.B, f rank.Form) {
 		b.Skipf("trace %s not available", hpc2n)
 	}
 	for i := 0; i < b.N; i++ {
-		if _, err := RunTrace(TraceRun{Trace: hpc2n, Policy: "jrb", Rank: &rank.Options{Rank: rank.Named(f)}}); err != nil {
+		if _, err := RunTrace(TraceRun{Trace: hpc2n, Policy: "jrb", Options: map[string]string{"rank": f.String()}}); err != nil {
 			b.Fatal(err)
 		}
 	}

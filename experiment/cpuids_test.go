@@ -45,8 +45,8 @@ func TestGridCPUIdsValid(t *testing.T) {
 	sites := []int{8, 8, 4, 12}
 	var b bytes.Buffer
 	jw := metrics.NewJobsCSVSites(&b)
-	if _, err := RunGrid(GridRun{Platform: platform.MustSites(sites), Grid: "hybrid", AllocationInterval: 0.5, RandomFraction: 0.5,
-		Local: "sq", NormalizeLoad: true, MeanInterarrival: 0.04, MeanService: 1, Stop: 5000, Seed: 3}, engine.Listener(jw)); err != nil {
+	if _, err := RunGrid(GridRun{Platform: platform.MustSites(sites), Grid: "hybrid", Options: map[string]string{"allocation_interval": "0.5", "random_fraction": "0.5", "normalize_load": "true"},
+		Local: "sq", MeanInterarrival: 0.04, MeanService: 1, Stop: 5000, Seed: 3}, engine.Listener(jw)); err != nil {
 		t.Fatal(err)
 	}
 	if err := jw.Flush(); err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
-	"github.com/schedlab/schedlab/policy/gang"
+	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/rng"
 	"github.com/schedlab/schedlab/workload/synth"
@@ -17,10 +17,12 @@ import (
 // GangRun is one replication of the two-site gang model
 // (dimitriadou-karatza-2010).
 type GangRun struct {
-	Platform             platform.Platform // one machine per site (platform.Sites)
-	Approach             int               // 1 | 2: registry.Names(registry.ModelGang, registry.KindApproach)
-	Threshold            float64           // T
-	MeanInterarrival     float64           // locals, per site
+	Platform platform.Platform // one machine per site (platform.Sites)
+	Approach int               // 1 | 2: registry.Names(registry.ModelGang, registry.KindApproach)
+	// Options are the approach's option texts by name (threshold,
+	// empty_queue: see 'schedlab policies'); the registry checks them.
+	Options              map[string]string
+	MeanInterarrival     float64 // locals, per site
 	GangMeanInterarrival float64
 	MeanService          float64
 	Pow2                 bool // gang sizes {2,4,8,16}; else uniform GangMin..GangMax
@@ -29,7 +31,6 @@ type GangRun struct {
 	EstimateError        float64 // E as a fraction
 	SplitOverhead        float64
 	ExamineEvery         bool // examine the GS queue after every departure
-	EmptyIdle            bool // "empty queue" read as an idle processor
 	Stop, Warmup         int64
 	Seed                 uint64
 	Replication          int
@@ -82,10 +83,11 @@ func RunGang(r GangRun, extra ...engine.Listener) (GangResult, error) {
 	if err != nil {
 		return GangResult{}, err
 	}
-	pol, err := ap.NewGang(gang.Options{Threshold: r.Threshold, EmptyIdle: r.EmptyIdle}, rng.New(r.Seed, r.Replication, rng.GridChoice))
+	built, err := ap.Build(policy.Env{Platform: plat, Rand: rng.New(r.Seed, r.Replication, rng.GridChoice), Seed: r.Seed, Rep: r.Replication}, ap.Own(r.Options))
 	if err != nil {
 		return GangResult{}, err
 	}
+	pol := built.Gang
 	if r.Stop <= r.Warmup {
 		return GangResult{}, fmt.Errorf("gang run: stop (%d jobs) must exceed warm-up (%d)", r.Stop, r.Warmup)
 	}

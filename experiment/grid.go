@@ -7,7 +7,6 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
-	"github.com/schedlab/schedlab/policy/grid"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/rng"
 	"github.com/schedlab/schedlab/workload/synth"
@@ -16,18 +15,18 @@ import (
 // GridRun is one replication of the two-level grid model
 // (zikos-karatza-2008). Policies are named as in package registry.
 type GridRun struct {
-	Platform           platform.Platform // one machine per site (platform.Sites)
-	Grid               string            // grid scheduler: registry.Names(registry.ModelGrid, registry.KindGrid)
-	AllocationInterval float64
-	RandomFraction     float64
-	Local              string // local scheduler: registry.Names(registry.ModelGrid, registry.KindLocal)
-	NormalizeLoad      bool
-	MeanInterarrival   float64
-	MeanService        float64
-	Stop               int64 // completed jobs
-	Warmup             int64 // completed jobs left out of the metrics
-	Seed               uint64
-	Replication        int
+	Platform platform.Platform // one machine per site (platform.Sites)
+	Grid     string            // grid scheduler: registry.Names(registry.ModelGrid, registry.KindGrid)
+	Local    string            // local scheduler: registry.Names(registry.ModelGrid, registry.KindLocal)
+	// Options are the grid scheduler's option texts by name (see
+	// 'schedlab policies'); the registry checks them.
+	Options          map[string]string
+	MeanInterarrival float64
+	MeanService      float64
+	Stop             int64 // completed jobs
+	Warmup           int64 // completed jobs left out of the metrics
+	Seed             uint64
+	Replication      int
 }
 
 // GridResult holds the metrics of one grid replication.
@@ -58,8 +57,7 @@ func RunGrid(r GridRun, extra ...engine.Listener) (GridResult, error) {
 	}
 	// The grid scheduler's preference for idle sites comes from the local
 	// scheduler's registry trait (PreferIdle), not from its name.
-	gs, ls, err := registry.NewGridPair(r.Grid, r.Local,
-		grid.Options{AllocationInterval: r.AllocationInterval, RandomFraction: r.RandomFraction, NormalizeLoad: r.NormalizeLoad},
+	gs, ls, err := registry.NewGridPair(r.Grid, r.Local, r.Options,
 		rng.New(r.Seed, r.Replication, rng.GridChoice), rng.New(r.Seed, r.Replication, rng.LocalChoice))
 	if err != nil {
 		return GridResult{}, err

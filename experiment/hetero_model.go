@@ -11,8 +11,6 @@ import (
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/policy/backfill"
-	"github.com/schedlab/schedlab/policy/schedule"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/workload/synth"
@@ -77,64 +75,15 @@ func heteroRun(s scenario.Scenario, rep int) (HeteroRun, error) {
 	if err != nil {
 		return HeteroRun{}, err
 	}
-	o, err := heteroOptions(s.Policy, pol)
-	if err != nil {
+	opts := pol.Own(s.Policy.Options)
+	if _, err := pol.Check(opts); err != nil {
 		return HeteroRun{}, err
 	}
 	r.Policy = func(p platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error) {
-		return pol.NewHeteroWith(p, seed, rep, o)
+		b, err := pol.Build(policy.Env{Platform: p, Seed: seed, Rep: rep}, opts)
+		return b.Queue, err
 	}
 	return r, nil
-}
-
-// heteroOptions are the options of the point's policy pol (the scenario
-// zeroes those of other policies). A name left empty (a Scenario built in
-// code) takes the option's default; numbers are taken as they are.
-func heteroOptions(sp scenario.Policy, pol registry.Policy) (registry.HeteroOptions, error) {
-	var o registry.HeteroOptions
-	orDefault := func(v *string, name string) {
-		if opt, ok := pol.Option(name); ok && *v == "" {
-			*v = opt.Default
-		}
-	}
-	orDefault(&sp.Ties, "ties")
-	orDefault(&sp.Gaps, "gaps")
-	orDefault(&sp.MachineOrder, "machine_order")
-	orDefault(&sp.Trigger, "trigger")
-	if pol.HasOption("agefactor") {
-		o.Flex = &backfill.FlexParams{AgeFactor: sp.AgeFactor, K: sp.DeadlineK, Max: sp.DeadlineMax, Min: sp.DeadlineMin,
-			Boost: sp.BoostValue, Pin: sp.PinReservation}
-		if err := o.Flex.Check(); err != nil {
-			return o, err
-		}
-	}
-	if pol.HasOption("ties") {
-		ties, err := schedule.ParseTies(sp.Ties)
-		if err != nil {
-			return o, err
-		}
-		o.Schedule.Ties = ties
-	}
-	if pol.HasOption("gaps") {
-		gaps, err := schedule.ParseGaps(sp.Gaps)
-		if err != nil {
-			return o, err
-		}
-		o.Schedule.Gaps = gaps
-	}
-	if pol.HasOption("iterations") {
-		order, err := schedule.ParseOrder(sp.MachineOrder)
-		if err != nil {
-			return o, err
-		}
-		trig, err := schedule.ParseTrigger(sp.Trigger)
-		if err != nil {
-			return o, err
-		}
-		o.Schedule.Iterations, o.Schedule.TabuLength, o.Schedule.Order = sp.Iterations, sp.TabuLength, order
-		o.Schedule.Trigger, o.Schedule.Every, o.Schedule.Interval = trig, sp.Every, sp.Interval
-	}
-	return o, nil
 }
 
 // runHeteroRep runs one replication of the hetero model. The policy's

@@ -185,8 +185,8 @@ func TestHeteroPolicyOptions(t *testing.T) {
 		t.Errorf("ties: end changed nothing: %+v", def)
 	}
 	iv := heteroPoint(t, "{queue: tabu, trigger: interval, interval: 600}")
-	if iv.Policy.Interval != 600 || iv.Policy.Every != 0 {
-		t.Errorf("interval trigger: interval %g every %d", iv.Policy.Interval, iv.Policy.Every)
+	if o := iv.Policy.Options; o["interval"] != "600" || o["every"] != "" {
+		t.Errorf("interval trigger: interval %q every %q", o["interval"], o["every"])
 	}
 }
 

@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/schedlab/schedlab/engine"
@@ -10,7 +9,6 @@ import (
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/matrix"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
@@ -27,7 +25,9 @@ type JobsRun struct {
 	Jobs   []actual.Job // in submit order; estimates set
 	Procs  int
 	Policy string // a cluster queue policy (registry)
-	Window string // window rule of a policy that schedules threads
+	// Options are the policy's option texts by name (see 'schedlab
+	// policies'); the registry checks them.
+	Options map[string]string
 }
 
 // JobsResult is the outcome of a JobsRun.
@@ -61,21 +61,14 @@ func RunJobs(cfg JobsRun) (*JobsResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	var pol policy.QueueScheduler
 	res := &JobsResult{Response: make(map[job.ID]float64, len(cfg.Jobs))}
-	if qp.Traits.Threads {
-		pol, err = qp.NewThreadQueue(cfg.Window)
-		if m, ok := pol.(*matrix.Matrix); ok {
-			m.SetOnWindow(func(w matrix.Window) { res.Heads = append(res.Heads, w.Jobs[0]) })
-		}
-	} else {
-		if cfg.Window != "" {
-			return nil, errors.New("jobs run: a window rule is only for a policy that schedules threads")
-		}
-		pol, err = qp.NewQueue(backfill.Options{Procs: cfg.Procs})
-	}
+	built, err := qp.Build(policy.Env{Platform: plat}, cfg.Options)
 	if err != nil {
 		return nil, err
+	}
+	pol := built.Queue
+	if m, ok := pol.(*matrix.Matrix); ok {
+		m.SetOnWindow(func(w matrix.Window) { res.Heads = append(res.Heads, w.Jobs[0]) })
 	}
 	sum := metrics.NewSummary(cfg.Procs, metrics.DefaultTau)
 	var lis engine.Listener = engine.Tee{sum, &responses{m: res.Response}}

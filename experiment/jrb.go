@@ -14,7 +14,7 @@ import (
 // AWT, the average waiting time.
 type JRBResult struct {
 	Jobs    int64   // jobs simulated
-	Refused int64   // jobs refused at submission (rank -1, or positive_only)
+	Refused int64   // jobs refused at submission (policy.Screener: rank -1, or a rank the policy's options refuse)
 	TET     float64 // last end - first submit (s)
 	AWT     float64 // mean wait (s)
 	// Work is the offered work, sum of CPUs x runtime (CPU-seconds), and

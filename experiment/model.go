@@ -11,8 +11,6 @@ import (
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/policy/backfill"
-	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/workload"
@@ -104,8 +102,7 @@ func runGridRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener)
 	if err != nil {
 		return repMetrics{}, err
 	}
-	r, err := RunGrid(GridRun{Platform: plat, Grid: s.Policy.Grid, AllocationInterval: s.Policy.AllocationInterval,
-		RandomFraction: s.Policy.RandomFraction, Local: s.Policy.Local, NormalizeLoad: s.Policy.NormalizeLoad,
+	r, err := RunGrid(GridRun{Platform: plat, Grid: s.Policy.Grid, Local: s.Policy.Local, Options: s.Policy.Options,
 		MeanInterarrival: s.Workload.MeanInterarrival, MeanService: s.Workload.MeanService,
 		Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
 	if err != nil {
@@ -125,11 +122,11 @@ func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener)
 		return repMetrics{}, err
 	}
 	w := s.Workload
-	r, err := RunGang(GangRun{Platform: plat, Approach: s.Policy.Approach, Threshold: s.Policy.Threshold,
+	r, err := RunGang(GangRun{Platform: plat, Approach: s.Policy.Approach, Options: s.Policy.Options,
 		MeanInterarrival: w.MeanInterarrival, GangMeanInterarrival: w.GangMeanInterarrival, MeanService: w.MeanService,
 		Pow2: w.GangSizes == "pow2", GangMin: w.GangMin, GangMax: w.GangMax, SharedTimes: w.GangTimes == "shared",
-		EstimateError: w.EstimateError, SplitOverhead: w.SplitOverhead, ExamineEvery: s.Policy.Examine == "every",
-		EmptyIdle: s.Policy.EmptyQueue == "idle", Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
+		EstimateError: w.EstimateError, SplitOverhead: w.SplitOverhead, ExamineEvery: s.Policy.Options["examine"] == "every",
+		Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
 	if err != nil {
 		return repMetrics{}, err
 	}
@@ -138,10 +135,6 @@ func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener)
 }
 
 func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Listener) (repMetrics, error) {
-	order, ok := backfill.ParseOrder(s.Policy.Order)
-	if !ok {
-		return repMetrics{}, fmt.Errorf("cluster model: unknown queue order %q", s.Policy.Order)
-	}
 	var res metrics.Result
 	if s.Workload.Trace != "" {
 		est, err := workload.ParseEstimate(s.Workload.Estimate)
@@ -152,20 +145,15 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 		if records != "" {
 			out = strings.TrimSuffix(records, ".csv")
 		}
-		ro, window, err := clusterOptions(s.Policy)
-		if err != nil {
-			return repMetrics{}, err
-		}
-		tr, err := RunTrace(TraceRun{Trace: s.Workload.Trace, Policy: s.Policy.Queue, Depth: s.Policy.Depth, Order: order,
-			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out,
-			Rank: ro, Window: window})
+		tr, err := RunTrace(TraceRun{Trace: s.Workload.Trace, Policy: s.Policy.Queue, Options: s.Policy.Options,
+			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out})
 		if err != nil {
 			return repMetrics{}, err
 		}
 		res = tr.Result
 	} else {
 		var err error
-		if res, err = runClusterSynthetic(s, rep, order, extra...); err != nil {
+		if res, err = runClusterSynthetic(s, rep, extra...); err != nil {
 			return repMetrics{}, err
 		}
 	}
@@ -173,7 +161,7 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 		values: []float64{res.MeanWait, res.MaxWait, res.MeanResponse, res.MeanSlowdown, res.MeanBoundedSlowdown, res.Utilization, res.Makespan}}, nil
 }
 
-func runClusterSynthetic(s scenario.Scenario, rep int, order backfill.Order, extra ...engine.Listener) (metrics.Result, error) {
+func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener) (metrics.Result, error) {
 	if s.Stop.Completed <= 0 {
 		return metrics.Result{}, errors.New("cluster model with a synthetic workload: give stop.completed")
 	}
@@ -188,24 +176,15 @@ func runClusterSynthetic(s scenario.Scenario, rep int, order backfill.Order, ext
 	if err != nil {
 		return metrics.Result{}, err
 	}
-	ro, window, err := clusterOptions(s.Policy)
-	if err != nil {
-		return metrics.Result{}, err
-	}
 	plat, err := platform.Cluster(s.Platform.Procs)
 	if err != nil {
 		return metrics.Result{}, err
 	}
-	var pol policy.QueueScheduler
-	if ro != nil && qp.TakesRank() {
-		ro.Platform = plat
-		pol, err = qp.NewRank(*ro)
-	} else {
-		pol, err = qp.NewQueue(backfill.Options{Procs: s.Platform.Procs, Depth: s.Policy.Depth, Order: order})
-	}
+	built, err := qp.Build(policy.Env{Platform: plat, Seed: s.Seed, Rep: rep}, s.Policy.Options)
 	if err != nil {
 		return metrics.Result{}, err
 	}
+	pol := built.Queue
 	sum := metrics.NewSummary(s.Platform.Procs, metrics.SyntheticTau)
 	sum.Skip(s.Warmup.Jobs)
 	var wsrc engine.Source = src
@@ -215,9 +194,6 @@ func runClusterSynthetic(s scenario.Scenario, rep int, order backfill.Order, ext
 		// The policy schedules threads: split the jobs, fold the records.
 		// Poisson jobs use one CPU each (a job is its one thread), so the
 		// summary's utilization needs no correction.
-		if pol, err = qp.NewThreadQueue(window); err != nil {
-			return metrics.Result{}, err
-		}
 		wsrc, fold = workload.Threads(src), metrics.NewThreadFold(lis)
 		lis = fold
 	}
@@ -235,38 +211,6 @@ func runClusterSynthetic(s scenario.Scenario, rep int, order backfill.Order, ext
 		}
 	}
 	return res, nil
-}
-
-// clusterOptions are the options of the point's cluster policy that do
-// not fit backfill.Options: jrb's rank, head and positive_only (nil for
-// other policies: the scenario leaves them empty) and matrix's window
-// rule as its text ("" for other policies).
-func clusterOptions(sp scenario.Policy) (*rank.Options, string, error) {
-	var ro *rank.Options
-	if sp.Rank != "" || sp.Head != "" {
-		form, err := rank.ParseForm(or(sp.Rank, "original"))
-		if err != nil {
-			return nil, "", err
-		}
-		head, err := rank.ParseHead(or(sp.Head, "none"))
-		if err != nil {
-			return nil, "", err
-		}
-		ro = &rank.Options{Rank: rank.Named(form), Head: head, PositiveOnly: sp.PositiveOnly}
-	}
-	window := sp.Window
-	if window == "fixed" {
-		window = fmt.Sprintf("fixed:%d", sp.WindowJobs)
-	}
-	return ro, window, nil
-}
-
-// or is s, or def when s is empty.
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // modelMetrics are the model's metric names (the registry's list, the

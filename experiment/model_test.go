@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/scenario"
 )
@@ -87,9 +86,9 @@ func TestClusterPolicyOptions(t *testing.T) {
 		cfg       TraceRun
 	}{
 		{"{queue: jrb, rank: log, head: easy}", "{queue: jrb}",
-			TraceRun{Policy: "jrb", Rank: &rank.Options{Rank: rank.Named(rank.FormLog), Head: rank.HeadEASY}}},
+			TraceRun{Policy: "jrb", Options: map[string]string{"rank": "log", "head": "easy"}}},
 		{"{queue: matrix, window: fixed, window_jobs: 3}", "{queue: matrix}",
-			TraceRun{Policy: "matrix", Window: "fixed:3"}},
+			TraceRun{Policy: "matrix", Options: map[string]string{"window": "fixed", "window_jobs": "3"}}},
 	} {
 		got, want := run(point(c.yaml)), direct(c.cfg)
 		if !slices.Equal(got, want) {

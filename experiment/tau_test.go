@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/metrics"
-	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/scenario"
 )
 
@@ -23,7 +22,7 @@ func TestTauPerModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := runClusterSynthetic(pts[0].Scenario, 0, backfill.OrderFCFS)
+	r, err := runClusterSynthetic(pts[0].Scenario, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

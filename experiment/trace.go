@@ -13,8 +13,7 @@ import (
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/policy/backfill"
-	"github.com/schedlab/schedlab/policy/rank"
+	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
@@ -23,10 +22,12 @@ import (
 
 // TraceRun is one simulation of an SWF trace on one space-shared cluster.
 type TraceRun struct {
-	Trace    string            // path, or bare name of an embedded/shared trace
-	Policy   string            // queue policy: registry.Names(registry.ModelCluster, registry.KindQueue)
-	Depth    int               // reservation depth, for a policy with the depth option (0 = unlimited)
-	Order    backfill.Order    // queue order (zero: FCFS)
+	Trace  string // path, or bare name of an embedded/shared trace
+	Policy string // queue policy: registry.Names(registry.ModelCluster, registry.KindQueue), or of the hetero model
+	// Options are the policy's option texts by name (see 'schedlab
+	// policies'); an option not given takes its default. The registry
+	// checks them against the policy's declarations.
+	Options  map[string]string
 	Estimate workload.Estimate // runtime estimates (zero: the request)
 	Procs    int               // machine size; 0 = the trace header's MaxProcs
 	Continue bool              // let jobs run past their request (default: killed)
@@ -40,19 +41,9 @@ type TraceRun struct {
 	// the schedule-based policies on the trace's one machine), summary.json
 	// gains the deadline metrics and jobs.csv the machine columns.
 	Deadlines workload.DeadlineRule
-	// Hetero holds the options of a hetero-model policy.
-	Hetero registry.HeteroOptions
-	// Window is the window rule of a policy that schedules threads
-	// (registry Traits.Threads: matrix); "" = its default. Other policies
-	// refuse it.
-	Window string
 	// Threads also writes Out/threads.csv, one row per thread, for a
 	// policy that schedules threads.
 	Threads bool
-	// Rank sets the rank options of a policy that takes them (jrb: rank
-	// function, head, positive_only; its Platform is the trace's machine).
-	// nil: the policy's defaults. Refused for other policies.
-	Rank *rank.Options
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -72,7 +63,7 @@ type RunInfo struct {
 	SkipDetail string `json:"skipped_detail,omitempty"`
 	// Rank is the rank function of a ranking policy (jrb), and Refused
 	// the jobs it refused at submission (rank -1: no machine can hold
-	// them; or a rank <= 0 under positive_only), never simulated.
+	// them; or a rank its options refuse), never simulated.
 	Rank    string `json:"rank,omitempty"`
 	Head    string `json:"head,omitempty"`
 	Refused int64  `json:"jobs_refused_by_policy,omitempty"`
@@ -187,12 +178,9 @@ func (s *screenedSource) Next() (actual.Job, error) {
 // RunTrace simulates cfg. With cfg.Out set it writes jobs.csv and
 // summary.json (and schedule.swf) there, atomically.
 func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
-	est, order := cfg.Estimate, cfg.Order
+	est := cfg.Estimate
 	if !slices.Contains(workload.Estimates(), est) {
 		return nil, fmt.Errorf("trace run: unknown estimate model %v", est)
-	}
-	if !slices.Contains(backfill.Orders(), order) {
-		return nil, fmt.Errorf("trace run: unknown queue order %v", order)
 	}
 	if err := cfg.Deadlines.Check(); err != nil {
 		return nil, err
@@ -206,10 +194,12 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		}
 		qp, hetero = hp, true
 	}
+	opts, err := qp.Check(cfg.Options)
+	if err != nil {
+		return nil, err
+	}
 	threads := qp.Traits.Threads
 	switch {
-	case cfg.Window != "" && !threads:
-		return nil, fmt.Errorf("a window rule (%q) is only for a policy that schedules threads, not %s", cfg.Window, cfg.Policy)
 	case cfg.Threads && !threads:
 		return nil, fmt.Errorf("per-thread records are only for a policy that schedules threads, not %s", cfg.Policy)
 	case cfg.Threads && cfg.Out == "":
@@ -239,34 +229,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
 	}
-	var pol policy.QueueScheduler
-	var ro rank.Options
-	switch {
-	case cfg.Rank != nil && !qp.TakesRank():
-		return nil, fmt.Errorf("policy %s takes no rank options (only a ranking policy: jrb)", cfg.Policy)
-	case hetero:
-		pol, err = qp.NewHeteroWith(plat, cfg.Deadlines.Seed, 0, cfg.Hetero)
-	case threads:
-		if order != backfill.OrderFCFS || cfg.Depth != 0 {
-			return nil, fmt.Errorf("policy %s takes no queue order or depth: it forms its windows in submit order", cfg.Policy)
-		}
-		pol, err = qp.NewThreadQueue(cfg.Window)
-	case qp.TakesRank():
-		if cfg.Depth != 0 || order != backfill.OrderFCFS {
-			return nil, fmt.Errorf("policy %s orders its queue by rank: no depth or order", cfg.Policy)
-		}
-		ro = rank.Options{Rank: rank.Named(rank.FormOriginal)}
-		if cfg.Rank != nil {
-			ro = *cfg.Rank
-		}
-		ro.Platform = plat
-		pol, err = qp.NewRank(ro)
-	default:
-		pol, err = qp.NewQueue(backfill.Options{Procs: procs, Depth: cfg.Depth, Order: order})
-	}
+	built, err := qp.BuildValues(policy.Env{Platform: plat, Seed: cfg.Deadlines.Seed}, opts)
 	if err != nil {
 		return nil, err
 	}
+	pol := built.Queue
 	var dl *metrics.Deadlines
 	withDeadlines := hetero || cfg.Deadlines.Base != workload.DeadlineNone
 	tau := cfg.Tau
@@ -392,7 +359,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		overrun = "continue"
 	}
 	res = &TraceResult{
-		Run: RunInfo{Trace: rd.Name(), Policy: pol.Name(), Order: order.String(), Estimate: est.String(), OnOverrun: overrun,
+		Run: RunInfo{Trace: rd.Name(), Policy: pol.Name(), Order: orderName(opts), Estimate: est.String(), OnOverrun: overrun,
 			Procs: procs, Read: counts.Read, Skipped: counts.Skipped(), Rejected: counts.Rejected, Clamped: counts.Clamped,
 			MaxQueued: eng.Stats().MaxQueued, Passes: eng.Stats().Passes},
 		Result: sum.Result(),
@@ -421,7 +388,9 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	if scr != nil {
 		res.Run.Refused = scr.refused
-		res.Run.Rank, res.Run.Head = ro.Rank.String(), ro.Head.String()
+		if rh, ok := pol.(rankHead); ok {
+			res.Run.Rank, res.Run.Head = rh.RankHead()
+		}
 	}
 	if s := counts.Skipped(); s > 0 {
 		res.Run.SkipDetail = fmt.Sprintf("%d without submit time, %d without runtime, %d without processor count",
@@ -468,6 +437,19 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	return res, nil
 }
+
+// orderName is the queue order a run reports: the policy's order
+// option, or fcfs for a policy that orders its queue itself.
+func orderName(v option.Values) string {
+	if v.Has("order") {
+		return v.Text("order")
+	}
+	return "fcfs"
+}
+
+// rankHead is a ranking policy (jrb) that names its rank function and
+// head rule for summary.json.
+type rankHead interface{ RankHead() (rank, head string) }
 
 // threadRecorder keeps every thread's record for validate.Check.
 type threadRecorder struct {

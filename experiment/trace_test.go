@@ -15,7 +15,6 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/internal/naive"
-	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/swf"
@@ -127,7 +126,7 @@ func TestDeterministicOutput(t *testing.T) {
 	var dirs [2]string
 	for i := range dirs {
 		dirs[i] = t.TempDir()
-		if _, err := RunTrace(TraceRun{Trace: kth, Policy: "conservative", Order: backfill.OrderSJF, Out: dirs[i], SWF: true, Check: true}); err != nil {
+		if _, err := RunTrace(TraceRun{Trace: kth, Policy: "conservative", Options: map[string]string{"order": "sjf"}, Out: dirs[i], SWF: true, Check: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -267,10 +266,10 @@ func TestRunOptionErrors(t *testing.T) {
 		want string
 	}{
 		{TraceRun{Trace: kth, Policy: "nope"}, `unknown policy "nope"`},
-		{TraceRun{Trace: kth, Policy: "easy", Order: 7}, `unknown queue order`},
+		{TraceRun{Trace: kth, Policy: "easy", Options: map[string]string{"order": "lifo"}}, `policy easy: option order: "lifo" is not one of fcfs, sjf`},
 		{TraceRun{Trace: kth, Policy: "easy", Estimate: 9}, `unknown estimate model Estimate(9)`},
-		{TraceRun{Trace: kth, Policy: "fcfs", Order: backfill.OrderSJF}, `policy fcfs: order sjf is not allowed`},
-		{TraceRun{Trace: kth, Policy: "easy", Depth: 3}, `policy easy fixes its own reservation depth`},
+		{TraceRun{Trace: kth, Policy: "fcfs", Options: map[string]string{"order": "sjf"}}, `policy fcfs: option order: "sjf" is not one of fcfs (strict FCFS serves jobs in submit order`},
+		{TraceRun{Trace: kth, Policy: "easy", Options: map[string]string{"depth": "3"}}, `policy easy: option depth: not an option of this policy`},
 		{TraceRun{Trace: "no-such-trace.swf", Policy: "easy"}, "trace no-such-trace.swf: not found"},
 		{TraceRun{Trace: kth, Policy: "fcfs", Check: true}, "--check needs --out"},
 	} {

@@ -2,35 +2,28 @@ package registry
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/policy/backfill"
-	"github.com/schedlab/schedlab/policy/gang"
-	"github.com/schedlab/schedlab/policy/grid"
-	"github.com/schedlab/schedlab/policy/rank"
-	"github.com/schedlab/schedlab/policy/schedule"
+	"github.com/schedlab/schedlab/policy/option"
 )
 
-// The models, by name (the scenario key model).
+// The models, by name (the scenario key model): policy's names.
 const (
-	ModelCluster = "cluster" // one space-shared cluster, central queue
-	ModelGrid    = "grid"    // zikos-karatza-2008: sites of per-processor queues under a grid scheduler
-	ModelGang    = "gang"    // dimitriadou-karatza-2010: gangs and local jobs on sites
-	ModelHetero  = "hetero"  // klusacek-2008: heterogeneous machines, deadlines
+	ModelCluster = policy.ModelCluster // one space-shared cluster, central queue
+	ModelGrid    = policy.ModelGrid    // zikos-karatza-2008: sites of per-processor queues under a grid scheduler
+	ModelGang    = policy.ModelGang    // dimitriadou-karatza-2010: gangs and local jobs on sites
+	ModelHetero  = policy.ModelHetero  // klusacek-2008: heterogeneous machines, deadlines
 )
 
 // The policy kinds, by name: what a model selects by name.
 const (
-	KindQueue    = "queue"    // cluster, hetero: the central queue's policy
-	KindGrid     = "grid"     // grid: the grid scheduler's dispatch
-	KindLocal    = "local"    // grid: the local scheduler's processor selection
-	KindApproach = "approach" // gang: gang placement, approach 1 or 2
+	KindQueue    = policy.KindQueue    // cluster, hetero: the central queue's policy
+	KindGrid     = policy.KindGrid     // grid: the grid scheduler's dispatch
+	KindLocal    = policy.KindLocal    // grid: the local scheduler's processor selection
+	KindApproach = policy.KindApproach // gang: gang placement, approach 1 or 2
 )
 
 // Model describes one simulation model.
@@ -64,30 +57,11 @@ type Kind struct {
 	Numeric bool
 }
 
-// Traits are what other parts of a model need to know about a policy,
-// as typed facts rather than tests of its name.
-type Traits struct {
-	// PreferIdle (local schedulers): the scheduler takes an idle processor
-	// first, so the grid scheduler's informed choices should prefer sites
-	// that have one (zikos-karatza-2008: "LSs send the GS the number of
-	// free processors"). The grid builders pass it as grid.Options.PreferIdle.
-	PreferIdle bool
-	// SplitsGangs (gang approaches): a gang may be split over several
-	// sites, so the largest gang must fit all sites together rather than
-	// the largest site.
-	SplitsGangs bool
-	// Threads (cluster queue policies): the policy schedules one-processor
-	// threads, not jobs (hafshejani-2012's matrix scanning). A runner
-	// splits the workload with workload.Threads, builds the policy with
-	// NewThreadQueue and folds the records back into jobs with
-	// metrics.ThreadFold.
-	Threads bool
-}
+// Traits are a policy's typed facts (policy.Traits).
+type Traits = policy.Traits
 
-// Policy is one registered policy: a name within a model and kind, its
-// summary, options and traits, and a typed builder (NewQueue,
-// NewGridScheduler, NewLocalScheduler or NewGang, whichever its kind
-// takes).
+// Policy is one registered policy: its declaration (name within a model
+// and kind, summary, traits, typed options) and its factory, behind Build.
 type Policy struct {
 	Model   string
 	Kind    string
@@ -95,43 +69,24 @@ type Policy struct {
 	Summary string // one line
 	Traits  Traits
 	options []Option
-
-	queue func(backfill.Options) (policy.QueueScheduler, error)
-	grid  func(grid.Options, *rand.Rand) (policy.GridScheduler, error)
-	local func(*rand.Rand) policy.LocalScheduler
-	gang  func(gang.Options, *rand.Rand) (policy.GangPolicy, error)
-	// threads builds a policy with the Threads trait for a window rule
-	// ("" = its default).
-	threads func(window string) (policy.QueueScheduler, error)
-	// hetero builds a policy of the heterogeneous model for a platform;
-	// seed and rep give it its own random stream when it needs one.
-	hetero func(p platform.Platform, seed uint64, rep int, o HeteroOptions) (policy.QueueScheduler, error)
-	// rank builds Job Ranking Backfilling with its rank options (NewRank).
-	rank func(rank.Options) (policy.QueueScheduler, error)
+	newFn   func(policy.Env, option.Values) (policy.Built, error)
+	checkFn func(option.Values) error
 }
 
-// HeteroOptions are the options of the heterogeneous model's policies. The
-// zero value is every policy's defaults; each policy reads only its own
-// (the registry lists them as its Options).
-type HeteroOptions struct {
-	// Flex: flexible's priority constants (nil: the paper's,
-	// backfill.DefaultFlex).
-	Flex *backfill.FlexParams
-	// Schedule: eg-edf's and tabu's gap and tie rules, and tabu's iteration
-	// budget, tabu list, machine order and trigger (eg-edf reads only
-	// Ties); its Tabu field is set by the policy.
-	Schedule schedule.Options
+func fromDecl(d policy.Decl) Policy {
+	return Policy{Model: d.Model, Kind: d.Kind, Name: d.Name, Summary: d.Summary, Traits: d.Traits,
+		options: option.CloneAll(d.Options), newFn: d.New, checkFn: d.Check}
 }
 
 // Options lists the policy's options in documentation order (a fresh
 // copy).
-func (p Policy) Options() []Option { return cloneOptions(p.options) }
+func (p Policy) Options() []Option { return option.CloneAll(p.options) }
 
 // Option returns the policy's option called name.
 func (p Policy) Option(name string) (Option, bool) {
 	for _, o := range p.options {
 		if o.Name == name {
-			return o.clone(), true
+			return o.Clone(), true
 		}
 	}
 	return Option{}, false
@@ -143,112 +98,111 @@ func (p Policy) HasOption(name string) bool {
 	return ok
 }
 
-// OptionType is the type of an option's value.
-type OptionType uint8
-
-const (
-	TypeInt      OptionType = iota + 1 // an integer
-	TypeFloat                          // a finite number
-	TypeFraction                       // a finite number; "10%" in scenario files
-	TypeBool                           // true or false
-	TypeEnum                           // one of Values
-)
-
-func (t OptionType) String() string {
-	switch t {
-	case TypeInt:
-		return "integer"
-	case TypeFloat:
-		return "number"
-	case TypeFraction:
-		return "fraction"
-	case TypeBool:
-		return "true or false"
-	case TypeEnum:
-		return "name"
-	}
-	return "OptionType(" + strconv.Itoa(int(t)) + ")"
-}
-
-// Range bounds a numeric option. The zero Range is [0, 0]: write
-// bounds with AtLeast, Above or Between.
-type Range struct {
-	Min, Max float64 // -Inf, +Inf: unbounded
-	MinOpen  bool    // Min itself is excluded
-}
-
-// AtLeast is [min, +Inf).
-func AtLeast(min float64) Range { return Range{Min: min, Max: math.Inf(1)} }
-
-// Above is (min, +Inf).
-func Above(min float64) Range { return Range{Min: min, Max: math.Inf(1), MinOpen: true} }
-
-// Between is [min, max].
-func Between(min, max float64) Range { return Range{Min: min, Max: max} }
-
-// Contains reports whether x is in the range.
-func (r Range) Contains(x float64) bool {
-	if r.MinOpen && !(x > r.Min) || !r.MinOpen && !(x >= r.Min) {
-		return false
-	}
-	return x <= r.Max
-}
-
-// String describes the range as it completes "must be ...": ">= 0",
-// "> 0", "in [0, 1]".
-func (r Range) String() string {
-	lo := "["
-	if r.MinOpen {
-		lo = "("
-	}
-	switch {
-	case math.IsInf(r.Max, 1) && math.IsInf(r.Min, -1):
-		return "a number"
-	case math.IsInf(r.Max, 1) && r.MinOpen:
-		return fmt.Sprintf("> %g", r.Min)
-	case math.IsInf(r.Max, 1):
-		return fmt.Sprintf(">= %g", r.Min)
-	}
-	return fmt.Sprintf("in %s%g, %g]", lo, r.Min, r.Max)
-}
-
-// Option is one typed option of a policy or model.
-type Option struct {
-	Name string     // as in scenario files, e.g. "allocation_interval"
-	Key  string     // the scenario key, e.g. "policy.allocation_interval"
-	Type OptionType //
-	// Values are the allowed values of an enum, in documentation order,
-	// the default first.
-	Values []string
-	Range  Range // TypeInt, TypeFloat, TypeFraction
-	// Default is the value, as written in a scenario file, taken when the
-	// option is not given; "" means the option is required.
-	Default string
-	Doc     string // one line
-	// Note says why Values is narrower for this policy than for the
-	// others of its kind, for the message that refuses a value ("" when it
-	// is not).
-	Note string
-}
-
-// Required reports an option without a default.
-func (o Option) Required() bool { return o.Default == "" }
-
-func (o Option) clone() Option {
-	o.Values = slices.Clone(o.Values)
-	return o
-}
-
-func cloneOptions(os []Option) []Option {
-	if os == nil {
-		return nil
-	}
-	out := make([]Option, len(os))
-	for i, o := range os {
-		out[i] = o.clone()
+// Own is the part of opts that names the policy's own options (a model
+// hands every policy of a point the point's option texts; each takes its
+// own).
+func (p Policy) Own(opts map[string]string) map[string]string {
+	var out map[string]string
+	for _, o := range p.options {
+		if v, ok := opts[o.Name]; ok {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[o.Name] = v
+		}
 	}
 	return out
 }
+
+// Check checks option texts (name -> text) against the policy's
+// declarations: every problem is named (option.Error), defaults fill the
+// rest.
+func (p Policy) Check(given map[string]string) (option.Values, error) {
+	v, err := option.Check(p.options, given)
+	if err == nil && p.checkFn != nil {
+		err = p.checkFn(v)
+	}
+	if err != nil {
+		return option.Values{}, fmt.Errorf("%s %s: %w", p.Noun(), p.Name, err)
+	}
+	return v, nil
+}
+
+// Noun is how messages name a policy of the policy's kind ("policy",
+// "grid scheduler").
+func (p Policy) Noun() string {
+	if m, err := LookupModel(p.Model); err == nil {
+		if k, ok := m.Kind(p.Kind); ok {
+			return k.Noun
+		}
+	}
+	return "policy"
+}
+
+// Build checks the option texts given and builds the policy for env.
+func (p Policy) Build(env policy.Env, given map[string]string) (policy.Built, error) {
+	v, err := p.Check(given)
+	if err != nil {
+		return policy.Built{}, err
+	}
+	return p.BuildValues(env, v)
+}
+
+// BuildValues builds the policy for env from values checked by Check.
+func (p Policy) BuildValues(env policy.Env, v option.Values) (policy.Built, error) {
+	if p.newFn == nil {
+		if m, err := LookupModel(p.Model); err == nil && !m.Implemented {
+			return policy.Built{}, &NotImplementedError{Model: p.Model}
+		}
+		return policy.Built{}, fmt.Errorf("%s %s of model %s has no factory", p.Kind, p.Name, p.Model)
+	}
+	b, err := p.newFn(env, v)
+	if err != nil {
+		return b, err
+	}
+	var ok bool
+	switch p.Kind {
+	case KindQueue:
+		ok = b.Queue != nil
+	case KindGrid:
+		ok = b.Grid != nil
+	case KindLocal:
+		ok = b.Local != nil
+	case KindApproach:
+		ok = b.Gang != nil
+	}
+	if !ok {
+		return b, fmt.Errorf("%s %s of model %s: its factory built no %s policy", p.Kind, p.Name, p.Model, p.Kind)
+	}
+	return b, nil
+}
+
+// Option is one typed option of a policy or model (option.Decl).
+type Option = option.Decl
+
+// OptionType is the type of an option's value.
+type OptionType = option.Type
+
+const (
+	TypeInt      = option.Int      // an integer
+	TypeFloat    = option.Float    // a finite number
+	TypeFraction = option.Fraction // a finite number; "10%" in scenario files
+	TypeBool     = option.Bool     // true or false
+	TypeEnum     = option.Enum     // one of Values
+	TypeText     = option.Text     // text the policy parses itself
+)
+
+// Range bounds a numeric option.
+type Range = option.Range
+
+// AtLeast is [min, +Inf).
+func AtLeast(min float64) Range { return option.AtLeast(min) }
+
+// Above is (min, +Inf).
+func Above(min float64) Range { return option.Above(min) }
+
+// Between is [min, max].
+func Between(min, max float64) Range { return option.Between(min, max) }
 
 // HasMetric reports whether the model reports a metric called name for a
 // platform of any number of sites (a site metric's index is not checked).
@@ -272,7 +226,7 @@ func (m Model) HasMetric(name string) bool {
 
 func (m Model) clone() Model {
 	m.Kinds = slices.Clone(m.Kinds)
-	m.Options = cloneOptions(m.Options)
+	m.Options = option.CloneAll(m.Options)
 	m.Metrics, m.SiteMetrics = slices.Clone(m.Metrics), slices.Clone(m.SiteMetrics)
 	return m
 }
@@ -321,7 +275,7 @@ func Policies(model, kind string) []Policy {
 	var out []Policy
 	for _, p := range policies() {
 		if p.Model == model && p.Kind == kind {
-			p.options = cloneOptions(p.options)
+			p.options = option.CloneAll(p.options)
 			out = append(out, p)
 		}
 	}
@@ -362,91 +316,11 @@ func Lookup(model, kind, name string) (Policy, error) {
 	return Policy{}, &UnknownNameError{Kind: k.Noun, Name: name, Known: Names(model, kind)}
 }
 
-// NewQueue builds a queue policy (kind KindQueue).
-func (p Policy) NewQueue(o backfill.Options) (policy.QueueScheduler, error) {
-	if p.queue == nil {
-		return nil, p.cannot(KindQueue)
-	}
-	return p.queue(o)
-}
-
-// NewThreadQueue builds a queue policy with the Threads trait for the
-// window rule window ("" = the default; see policy/matrix.ParseWindow).
-func (p Policy) NewThreadQueue(window string) (policy.QueueScheduler, error) {
-	if p.threads == nil {
-		return nil, fmt.Errorf("%s %s of model %s does not schedule threads (a window rule is only for a policy that does)", p.Kind, p.Name, p.Model)
-	}
-	return p.threads(window)
-}
-
-// TakesRank reports a policy with rank options (Job Ranking Backfilling):
-// build it with NewRank to set them.
-func (p Policy) TakesRank() bool { return p.rank != nil }
-
-// NewRank builds a queue policy with rank options (TakesRank): the rank
-// function, head mode and positive_only of o, on o.Platform.
-func (p Policy) NewRank(o rank.Options) (policy.QueueScheduler, error) {
-	if p.rank == nil {
-		return nil, fmt.Errorf("%s %s of model %s takes no rank options", p.Kind, p.Name, p.Model)
-	}
-	return p.rank(o)
-}
-
-// NewGridScheduler builds a grid scheduler (kind KindGrid); r is its
-// stream for random choices. Set o.PreferIdle from the local scheduler's
-// trait, or build both with NewGridPair.
-func (p Policy) NewGridScheduler(o grid.Options, r *rand.Rand) (policy.GridScheduler, error) {
-	if p.grid == nil {
-		return nil, p.cannot(KindGrid)
-	}
-	return p.grid(o, r)
-}
-
-// NewLocalScheduler builds a local scheduler (kind KindLocal); r is its
-// stream.
-func (p Policy) NewLocalScheduler(r *rand.Rand) (policy.LocalScheduler, error) {
-	if p.local == nil {
-		return nil, p.cannot(KindLocal)
-	}
-	return p.local(r), nil
-}
-
-// NewGang builds a gang policy (kind KindApproach); the approach is the
-// policy's, whatever o.Approach says. r is its stream.
-func (p Policy) NewGang(o gang.Options, r *rand.Rand) (policy.GangPolicy, error) {
-	if p.gang == nil {
-		return nil, p.cannot(KindApproach)
-	}
-	return p.gang(o, r)
-}
-
-// NewHetero builds a queue policy of the heterogeneous model (klusacek-2008)
-// for platform plat, with the policy's default options; seed and rep derive
-// its random stream, if it uses one.
-func (p Policy) NewHetero(plat platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error) {
-	return p.NewHeteroWith(plat, seed, rep, HeteroOptions{})
-}
-
-// NewHeteroWith is NewHetero with options o (the policy reads its own).
-func (p Policy) NewHeteroWith(plat platform.Platform, seed uint64, rep int, o HeteroOptions) (policy.QueueScheduler, error) {
-	if p.hetero == nil {
-		return nil, p.cannot(KindQueue)
-	}
-	return p.hetero(plat, seed, rep, o)
-}
-
-func (p Policy) cannot(kind string) error {
-	if m, err := LookupModel(p.Model); err == nil && !m.Implemented {
-		return &NotImplementedError{Model: p.Model}
-	}
-	return fmt.Errorf("%s %s of model %s is not a %s policy", p.Kind, p.Name, p.Model, kind)
-}
-
 // NewGridPair builds the grid model's two policies by name: the grid
-// scheduler called gridName and the local scheduler called localName, with
-// o.PreferIdle set from the local scheduler's PreferIdle trait. gr and lr
-// are their streams.
-func NewGridPair(gridName, localName string, o grid.Options, gr, lr *rand.Rand) (policy.GridScheduler, policy.LocalScheduler, error) {
+// scheduler called gridName with option texts opts and the local
+// scheduler called localName, the grid scheduler told the local one's
+// PreferIdle trait. gr and lr are their streams.
+func NewGridPair(gridName, localName string, opts map[string]string, gr, lr *rand.Rand) (policy.GridScheduler, policy.LocalScheduler, error) {
 	gp, err := Lookup(ModelGrid, KindGrid, gridName)
 	if err != nil {
 		return nil, nil, err
@@ -455,16 +329,15 @@ func NewGridPair(gridName, localName string, o grid.Options, gr, lr *rand.Rand) 
 	if err != nil {
 		return nil, nil, err
 	}
-	o.PreferIdle = lp.Traits.PreferIdle
-	gs, err := gp.NewGridScheduler(o, gr)
+	g, err := gp.Build(policy.Env{Rand: gr, PreferIdle: lp.Traits.PreferIdle}, gp.Own(opts))
 	if err != nil {
 		return nil, nil, err
 	}
-	ls, err := lp.NewLocalScheduler(lr)
+	l, err := lp.Build(policy.Env{Rand: lr}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	return gs, ls, nil
+	return g.Grid, l.Local, nil
 }
 
 // KindOption is one option of a kind of policy, with the policies that
@@ -488,7 +361,7 @@ func KindOptions(model, kind string) []KindOption {
 			if !ok {
 				k = len(out)
 				index[o.Name] = k
-				out = append(out, KindOption{Option: o.clone()})
+				out = append(out, KindOption{Option: o.Clone()})
 				before[o.Name] = map[string]bool{}
 			}
 			out[k].Policies = append(out[k].Policies, p.Name)

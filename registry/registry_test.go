@@ -6,14 +6,12 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/policy/backfill"
-	"github.com/schedlab/schedlab/policy/gang"
-	"github.com/schedlab/schedlab/policy/grid"
 )
 
 // Every name is listed once: models, kinds within a model, policies within
@@ -93,7 +91,7 @@ func defaults(t *testing.T, p Policy) map[string]float64 {
 	out := map[string]float64{}
 	for _, o := range p.Options() {
 		switch {
-		case o.Type == TypeEnum || o.Type == TypeBool:
+		case o.Type == TypeEnum || o.Type == TypeBool || o.Type == TypeText:
 			continue
 		case o.Required():
 			x := o.Range.Min + 1
@@ -112,58 +110,44 @@ func defaults(t *testing.T, p Policy) map[string]float64 {
 	return out
 }
 
-// Every policy of an implemented model builds with its defaults (required
-// options inside their range), and names itself after its entry.
+// Every policy of an implemented model builds through the one factory
+// with its defaults (required options inside their range), and names
+// itself after its entry.
 func TestEveryPolicyBuilds(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, m := range Models() {
 		for _, k := range m.Kinds {
 			for _, p := range Policies(m.Name, k.Name) {
-				d := defaults(t, p)
+				given := map[string]string{}
+				for name, x := range defaults(t, p) {
+					if o, _ := p.Option(name); o.Required() {
+						given[name] = strconv.FormatFloat(x, 'g', -1, 64)
+					}
+				}
+				plat := platform.MustCluster(8)
+				if m.Name == ModelHetero {
+					var err error
+					if plat, err = platform.New([]platform.Machine{{CPUs: 4, Speed: 200}, {CPUs: 8, Speed: 400}}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				b, err := p.Build(policy.Env{Platform: plat, Rand: r, Seed: 1}, given)
+				if err != nil {
+					t.Errorf("%s %s %s with %v: %v", m.Name, k.Name, p.Name, given, err)
+					continue
+				}
 				var name string
-				var err error
 				switch k.Name {
 				case KindQueue:
-					var q policy.QueueScheduler
-					if m.Name == ModelHetero {
-						var plat platform.Platform
-						if plat, err = platform.New([]platform.Machine{{CPUs: 4, Speed: 200}, {CPUs: 8, Speed: 400}}); err == nil {
-							q, err = p.NewHetero(plat, 1, 0)
-						}
-					} else {
-						q, err = p.NewQueue(backfill.Options{Procs: 8, Depth: int(d["depth"])})
-					}
-					if err == nil {
-						name = q.Name()
-					}
+					name = b.Queue.Name()
 				case KindGrid:
-					var g policy.GridScheduler
-					if g, err = p.NewGridScheduler(grid.Options{AllocationInterval: d["allocation_interval"], RandomFraction: d["random_fraction"]}, r); err == nil {
-						name = g.Name()
-					}
+					name = b.Grid.Name()
 				case KindLocal:
-					var l policy.LocalScheduler
-					if l, err = p.NewLocalScheduler(r); err == nil {
-						name = l.Name()
-					}
+					name = b.Local.Name()
 				case KindApproach:
-					var g policy.GangPolicy
-					if g, err = p.NewGang(gang.Options{Threshold: d["threshold"]}, r); err == nil {
-						name = g.Name()
-					}
+					name = b.Gang.Name()
 				default:
 					t.Fatalf("kind %s: no builder in this test", k.Name)
-				}
-				if !m.Implemented {
-					var ni *NotImplementedError
-					if !errors.As(err, &ni) || ni.Model != m.Name {
-						t.Errorf("%s %s %s: err %v, want a NotImplementedError", m.Name, k.Name, p.Name, err)
-					}
-					continue
-				}
-				if err != nil {
-					t.Errorf("%s %s %s with defaults %v: %v", m.Name, k.Name, p.Name, d, err)
-					continue
 				}
 				want := map[string]string{"backfill": "backfill-unlimited", "1": "approach1", "2": "approach2"}[p.Name]
 				if want == "" {
@@ -177,14 +161,28 @@ func TestEveryPolicyBuilds(t *testing.T) {
 	}
 }
 
-// A builder of the wrong kind is an error, not a panic.
-func TestWrongKind(t *testing.T) {
-	p, err := Lookup(ModelGrid, KindLocal, "sq")
+// A bad option value is an error naming the policy, the option and the
+// rule; an option of another policy is refused.
+func TestBuildChecksOptions(t *testing.T) {
+	p, err := Lookup(ModelCluster, KindQueue, "easy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.NewQueue(backfill.Options{Procs: 1}); err == nil {
-		t.Error("a local scheduler built a queue policy")
+	env := policy.Env{Platform: platform.MustCluster(8)}
+	for _, c := range []struct {
+		given map[string]string
+		want  string
+	}{
+		{map[string]string{"order": "lifo"}, `policy easy: option order: "lifo" is not one of fcfs, sjf`},
+		{map[string]string{"depth": "2"}, `policy easy: option depth: not an option of this policy`},
+	} {
+		if _, err := p.Build(env, c.given); err == nil || err.Error() != c.want {
+			t.Errorf("Build(%v): err %v, want %q", c.given, err, c.want)
+		}
+	}
+	g, _ := Lookup(ModelGrid, KindGrid, "deferred")
+	if _, err := g.Build(policy.Env{}, nil); err == nil || !strings.Contains(err.Error(), "grid scheduler deferred: option allocation_interval: required") {
+		t.Errorf("deferred without its interval: %v", err)
 	}
 }
 
@@ -207,6 +205,8 @@ func TestDefaultsValid(t *testing.T) {
 			if _, err := strconv.ParseBool(o.Default); err != nil {
 				t.Errorf("%s: %s default %q", where, o.Name, o.Default)
 			}
+		case TypeText:
+			// free text the policy parses: "" is its own default
 		default:
 			x, err := strconv.ParseFloat(o.Default, 64)
 			if err != nil || !o.Range.Contains(x) {
@@ -260,7 +260,7 @@ func TestUnknownNames(t *testing.T) {
 			t.Errorf("Lookup(%s, %s, %s) = %#v (%q), want kind %q known %v: %q", c.model, c.kind, c.name, une, err, c.what, c.known, c.msg)
 		}
 	}
-	if _, _, err := NewGridPair("random", "fastest", grid.Options{}, nil, nil); !errors.As(err, new(*UnknownNameError)) {
+	if _, _, err := NewGridPair("random", "fastest", nil, nil, nil); !errors.As(err, new(*UnknownNameError)) {
 		t.Errorf("NewGridPair with an unknown local scheduler: %v", err)
 	}
 }
@@ -298,8 +298,8 @@ func TestKindOptions(t *testing.T) {
 		want        []string
 		takers      [][]string
 	}{
-		{ModelCluster, KindQueue, []string{"depth", "order", "window", "window_jobs", "rank", "head", "positive_only"},
-			[][]string{{"backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix"}, {"matrix"}, {"matrix"}, {"jrb"}, {"jrb"}, {"jrb"}}},
+		{ModelCluster, KindQueue, []string{"depth", "order", "window", "window_jobs", "rank", "coefficients", "head", "positive_only"},
+			[][]string{{"backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix"}, {"matrix"}, {"matrix"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}}},
 		{ModelGrid, KindGrid, []string{"allocation_interval", "random_fraction", "normalize_load"},
 			[][]string{{"deferred", "hybrid"}, {"hybrid"}, {"realtime", "deferred", "hybrid"}}},
 		{ModelGrid, KindLocal, nil, nil},
@@ -397,7 +397,7 @@ func (v *view) Send(id job.ID, s int) error {
 func TestPreferIdleComesFromTheLocalTrait(t *testing.T) {
 	for _, local := range Names(ModelGrid, KindLocal) {
 		lp, _ := Lookup(ModelGrid, KindLocal, local)
-		gs, _, err := NewGridPair("realtime", local, grid.Options{}, rand.New(rand.NewPCG(1, 1)), rand.New(rand.NewPCG(2, 2)))
+		gs, _, err := NewGridPair("realtime", local, nil, rand.New(rand.NewPCG(1, 1)), rand.New(rand.NewPCG(2, 2)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -412,12 +412,5 @@ func TestPreferIdleComesFromTheLocalTrait(t *testing.T) {
 		if len(v.sent) != 1 || v.sent[0] != want {
 			t.Errorf("realtime with %s sent to %v, want site %d", local, v.sent, want)
 		}
-	}
-	// A PreferIdle given by the caller is replaced by the trait.
-	gs, _, _ := NewGridPair("realtime", "random", grid.Options{PreferIdle: true}, rand.New(rand.NewPCG(1, 1)), rand.New(rand.NewPCG(2, 2)))
-	v := &view{}
-	gs.Schedule(1, []job.Info{{ID: 1, Submit: 1, Procs: 1}}, false, v, v)
-	if v.sent[0] != 0 {
-		t.Errorf("realtime with random and PreferIdle set by the caller sent to %d, want 0", v.sent[0])
 	}
 }

@@ -76,10 +76,10 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 	}
 	sites := platform.MustSites([]int{16, 16})
 	d := &dimitriadou{opt: opt, cache: newCache(opt, func(c dcfg, rep int) (experiment.GangResult, error) {
-		return experiment.RunGang(experiment.GangRun{Platform: sites, Approach: c.approach, Threshold: 0,
+		return experiment.RunGang(experiment.GangRun{Platform: sites, Approach: c.approach, Options: gangOptions(c.reading.EmptyIdle),
 			MeanInterarrival: c.ia, GangMeanInterarrival: 2, MeanService: 1, Pow2: c.pow2, GangMin: 2, GangMax: 13,
 			SharedTimes: c.reading.SharedTimes, EstimateError: c.e, SplitOverhead: 0.1, ExamineEvery: c.reading.ExamineEvery,
-			EmptyIdle: c.reading.EmptyIdle, Stop: opt.Jobs, Seed: opt.Seed, Replication: rep})
+			Stop: opt.Jobs, Seed: opt.Seed, Replication: rep})
 	}, func(r experiment.GangResult) int64 { return r.Jobs })}
 	rds := Readings()
 	def := rds[0]
@@ -301,4 +301,14 @@ func (d *dimitriadou) checks(r *Report) {
 		}
 	}
 	r.Checks = append(r.Checks, Check{ID: "estimate_errors_local_rt_unchanged", Claim: "estimate errors leave local RT almost unchanged (Figs 12-13; we call a change under 5% \"almost unchanged\")", Holds: maxRel < 0.05, Detail: fmt.Sprintf("largest change %s", pct(maxRel))})
+}
+
+// gangOptions are the approaches' options of a run: threshold 0 (the
+// paper's experiments) and the reading of "empty queue".
+func gangOptions(emptyIdle bool) map[string]string {
+	empty := "waiting"
+	if emptyIdle {
+		empty = "idle"
+	}
+	return map[string]string{"threshold": "0", "empty_queue": empty}
 }

@@ -118,10 +118,10 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 		if err != nil {
 			return experiment.HeteroResult{}, err
 		}
-		var ho registry.HeteroOptions
-		ho.Schedule.Gaps, ho.Schedule.Ties = c.gaps, c.ties
+		opts := pol.Own(map[string]string{"gaps": c.gaps.String(), "ties": c.ties.String()})
 		build := func(p platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error) {
-			return pol.NewHeteroWith(p, seed, rep, ho)
+			b, err := pol.Build(policy.Env{Platform: p, Seed: seed, Rep: rep}, opts)
+			return b.Queue, err
 		}
 		return experiment.RunHetero(experiment.HeteroRun{Machines: synth.PaperMachines(), Jobs: jobs, Policy: build,
 			Seed: opt.Seed, Replication: rep})

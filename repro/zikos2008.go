@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/experiment"
@@ -113,8 +114,9 @@ func Zikos2008(opt Options) (*Report, error) {
 	}
 	sites := platform.MustSites([]int{8, 8, 8, 8})
 	z := &zikos{opt: opt, cache: newCache(opt, func(c zcfg, rep int) (experiment.GridResult, error) {
-		return experiment.RunGrid(experiment.GridRun{Platform: sites, Grid: c.grid, AllocationInterval: c.ai, RandomFraction: c.frac,
-			Local: c.local, MeanInterarrival: c.ia, MeanService: 1, Stop: opt.Jobs, Seed: opt.Seed, Replication: rep})
+		return experiment.RunGrid(experiment.GridRun{Platform: sites, Grid: c.grid,
+			Options: map[string]string{"allocation_interval": strconv.FormatFloat(c.ai, 'g', -1, 64), "random_fraction": strconv.FormatFloat(c.frac, 'g', -1, 64)},
+			Local:   c.local, MeanInterarrival: c.ia, MeanService: 1, Stop: opt.Jobs, Seed: opt.Seed, Replication: rep})
 	}, func(r experiment.GridResult) int64 { return r.Jobs })}
 
 	// 1. Every fixed configuration of the figures and tables.

@@ -3,6 +3,8 @@ package scenario
 import (
 	"fmt"
 	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/schedlab/schedlab/registry"
 )
@@ -83,68 +85,65 @@ func bind(s *Scenario, path string) any {
 		return &w.SplitOverhead
 	case "policy.queue":
 		return &p.Queue
-	case "policy.depth":
-		return &p.Depth
-	case "policy.order":
-		return &p.Order
 	case "policy.grid":
 		return &p.Grid
-	case "policy.allocation_interval":
-		return &p.AllocationInterval
-	case "policy.random_fraction":
-		return &p.RandomFraction
 	case "policy.local":
 		return &p.Local
-	case "policy.normalize_load":
-		return &p.NormalizeLoad
 	case "policy.approach":
 		return &p.Approach
-	case "policy.threshold":
-		return &p.Threshold
-	case "policy.empty_queue":
-		return &p.EmptyQueue
-	case "policy.examine":
-		return &p.Examine
-	case "policy.rank":
-		return &p.Rank
-	case "policy.head":
-		return &p.Head
-	case "policy.positive_only":
-		return &p.PositiveOnly
-	case "policy.window":
-		return &p.Window
-	case "policy.window_jobs":
-		return &p.WindowJobs
-	case "policy.agefactor":
-		return &p.AgeFactor
-	case "policy.deadline_k":
-		return &p.DeadlineK
-	case "policy.deadline_max":
-		return &p.DeadlineMax
-	case "policy.deadline_min":
-		return &p.DeadlineMin
-	case "policy.boostvalue":
-		return &p.BoostValue
-	case "policy.pin_reservation":
-		return &p.PinReservation
-	case "policy.gaps":
-		return &p.Gaps
-	case "policy.ties":
-		return &p.Ties
-	case "policy.iterations":
-		return &p.Iterations
-	case "policy.tabu_length":
-		return &p.TabuLength
-	case "policy.machine_order":
-		return &p.MachineOrder
-	case "policy.trigger":
-		return &p.Trigger
-	case "policy.every":
-		return &p.Every
-	case "policy.interval":
-		return &p.Interval
+	}
+	if name, ok := strings.CutPrefix(path, "policy."); ok && isOption(path) {
+		return optRef{p: p, name: name}
 	}
 	return nil
+}
+
+// optRef is where a policy option lives: p.Options[name].
+type optRef struct {
+	p    *Policy
+	name string
+}
+
+// isOption reports a policy option of the registry (a schema field under
+// policy. that is not a policy kind).
+func isOption(path string) bool {
+	f := fieldOf(path)
+	return f != nil && f.option
+}
+
+// optionText is the canonical text of a decoded value for an option
+// field.
+func optionText(f *field, v val) string {
+	switch f.kind {
+	case kInt:
+		return strconv.FormatInt(v.i, 10)
+	case kFloat, kFrac:
+		return strconv.FormatFloat(v.f, 'g', -1, 64)
+	case kBool:
+		return strconv.FormatBool(v.b)
+	}
+	return v.s
+}
+
+// optionKeyText is keyText for an option: its value in the form Key
+// writes, and whether it is the zero value (absent: the zero of its
+// kind).
+func optionKeyText(f *field, text string, present bool) (string, bool) {
+	switch f.kind {
+	case kInt:
+		n, _ := strconv.ParseInt(text, 10, 64)
+		return strconv.FormatInt(n, 10), n == 0
+	case kFloat, kFrac:
+		x, _ := strconv.ParseFloat(text, 64)
+		return num(x), x == 0
+	case kBool:
+		b, _ := strconv.ParseBool(text)
+		return strconv.FormatBool(b), !b
+	}
+	if !present {
+		return "", true
+	}
+	return clean(text), text == ""
 }
 
 // assign stores v (decoded for field f) in the Scenario field at ptr.
@@ -162,6 +161,8 @@ func assign(ptr any, f *field, v val) {
 		*x = v.i
 	case *uint64:
 		*x = v.u
+	case optRef:
+		*x.p = x.p.SetOption(x.name, optionText(f, v))
 	default:
 		panic(fmt.Sprintf("scenario: %s bound to %T", f.path, ptr))
 	}
@@ -199,6 +200,19 @@ func zero(ptr any) {
 		*x = 0
 	case *uint64:
 		*x = 0
+	case optRef:
+		if _, ok := x.p.Options[x.name]; ok {
+			m := make(map[string]string, len(x.p.Options))
+			for k, v := range x.p.Options {
+				if k != x.name {
+					m[k] = v
+				}
+			}
+			if len(m) == 0 {
+				m = nil
+			}
+			x.p.Options = m
+		}
 	}
 }
 
@@ -222,6 +236,9 @@ func keyText(s *Scenario, path string) (text string, isZero bool) {
 		return strconv.FormatInt(*x, 10), *x == 0
 	case *uint64:
 		return strconv.FormatUint(*x, 10), *x == 0
+	case optRef:
+		text, ok := x.p.Options[x.name]
+		return optionKeyText(fieldOf(path), text, ok)
 	}
 	return "", true
 }
@@ -234,6 +251,10 @@ func valueText(s *Scenario, path string) string {
 		return *x
 	case *int:
 		return strconv.Itoa(*x)
+	case optRef:
+		if f := fieldOf(path); f.kind == kEnum || f.kind == kString || f.kind == kInt {
+			return x.p.Options[x.name]
+		}
 	}
 	t, _ := keyText(s, path)
 	return t
@@ -314,21 +335,24 @@ type keyPart struct {
 	// real setting unlike the default (deadline_fraction 0, not 0.7), so
 	// it is written.
 	zeroDistinct bool
+	// options marks where a model's declared policy options go
+	// (legacyKeyParts only).
+	options bool
 }
 
-// keyParts lists, per model, what Key writes between the model and the
-// common tail (stop, warm-up, seed, replications), in order. Keys are file
-// names of results: this order and these names never change.
-var keyParts = map[string][]keyPart{
+// legacyKeyParts lists, per model, what Key writes between the model and
+// the common tail (stop, warm-up, seed, replications), in order. Keys are
+// file names of results: this order and these names never change. The
+// policy options of the first releases are here, written whenever the
+// point reads them (their declarations say KeyAlways; TestKeyAlways
+// checks the two agree); every other policy option is written at the
+// marker (options) by its declaration (optionKeyParts).
+var legacyKeyParts = map[string][]keyPart{
 	registry.ModelCluster: {
 		{name: "queue", path: "policy.queue"},
 		{name: "depth", path: "policy.depth"},
 		{name: "order", path: "policy.order"},
-		{name: "rank", path: "policy.rank", omitDefault: true},
-		{name: "head", path: "policy.head", omitDefault: true},
-		{name: "positive", path: "policy.positive_only", omitDefault: true},
-		{name: "window", path: "policy.window", omitDefault: true},
-		{name: "wjobs", path: "policy.window_jobs", omitDefault: true},
+		{options: true},
 		{name: "trace", path: "workload.trace"},
 		{name: "estimate", path: "workload.estimate"},
 		{name: "overrun", path: "workload.on_overrun"},
@@ -343,6 +367,7 @@ var keyParts = map[string][]keyPart{
 		{name: "rf", path: "policy.random_fraction"},
 		{name: "local", path: "policy.local"},
 		{name: "norm", path: "policy.normalize_load"},
+		{options: true},
 		{name: "ia", path: "workload.mean_interarrival"},
 		{name: "svc", path: "workload.mean_service"},
 		{name: "sites", path: "platform.sites"},
@@ -350,8 +375,7 @@ var keyParts = map[string][]keyPart{
 	registry.ModelGang: {
 		{name: "approach", path: "policy.approach"},
 		{name: "t", path: "policy.threshold"},
-		{name: "empty", path: "policy.empty_queue", omitDefault: true},
-		{name: "examine", path: "policy.examine", omitDefault: true},
+		{options: true},
 		{name: "ia", path: "workload.mean_interarrival"},
 		{name: "svc", path: "workload.mean_service"},
 		{name: "gia", path: "workload.gang_mean_interarrival"},
@@ -368,20 +392,7 @@ var keyParts = map[string][]keyPart{
 	// one of a group differs from its default.
 	registry.ModelHetero: {
 		{name: "queue", path: "policy.queue"},
-		{name: "age", path: "policy.agefactor", omitDefault: true, zeroDistinct: true},
-		{name: "dk", path: "policy.deadline_k", omitDefault: true, zeroDistinct: true},
-		{name: "dmax", path: "policy.deadline_max", omitDefault: true, zeroDistinct: true},
-		{name: "dmin", path: "policy.deadline_min", omitDefault: true, zeroDistinct: true},
-		{name: "boost", path: "policy.boostvalue", omitDefault: true, zeroDistinct: true},
-		{name: "pin", path: "policy.pin_reservation", omitDefault: true, zeroDistinct: true},
-		{name: "gaps", path: "policy.gaps", omitDefault: true},
-		{name: "ties", path: "policy.ties", omitDefault: true},
-		{name: "iter", path: "policy.iterations", omitDefault: true},
-		{name: "tl", path: "policy.tabu_length", omitDefault: true},
-		{name: "morder", path: "policy.machine_order", omitDefault: true},
-		{name: "trigger", path: "policy.trigger", omitDefault: true},
-		{name: "every", path: "policy.every", omitDefault: true},
-		{name: "interval", path: "policy.interval", omitDefault: true},
+		{options: true},
 		{name: "ia", path: "workload.mean_interarrival"},
 		{name: "jcpus", path: "workload.cpus_min", omitDefault: true},
 		{path: "workload.cpus_max", join: "-", omitDefault: true},
@@ -400,3 +411,50 @@ var keyParts = map[string][]keyPart{
 		{path: "platform.speed_max", join: "-"},
 	},
 }
+
+// optionKeyParts are the key parts of a model's policy options that are
+// not in legacyKeyParts: per kind, its policies' options in declaration
+// order, then the model's own policy settings; each written only when
+// the point sets it away from its default, under its declared KeyName.
+func optionKeyParts(model string) []keyPart {
+	m, err := registry.LookupModel(model)
+	if err != nil {
+		return nil
+	}
+	var out []keyPart
+	add := func(o registry.Option) {
+		if o.KeyAlways || !strings.HasPrefix(o.Key, "policy.") {
+			return
+		}
+		name := o.KeyName
+		if name == "" {
+			name = o.Name
+		}
+		out = append(out, keyPart{name: name, path: o.Key, omitDefault: true, zeroDistinct: o.ZeroDistinct})
+	}
+	for _, k := range m.Kinds {
+		for _, ko := range registry.KindOptions(model, k.Name) {
+			add(ko.Option)
+		}
+	}
+	for _, o := range m.Options {
+		add(o)
+	}
+	return out
+}
+
+// keyParts are the models' key parts: legacyKeyParts with each model's
+// option parts at its marker. Built on first use.
+var keyParts = sync.OnceValue(func() map[string][]keyPart {
+	out := map[string][]keyPart{}
+	for model, parts := range legacyKeyParts {
+		for _, kp := range parts {
+			if kp.options {
+				out[model] = append(out[model], optionKeyParts(model)...)
+				continue
+			}
+			out[model] = append(out[model], kp)
+		}
+	}
+	return out
+})

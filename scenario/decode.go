@@ -362,7 +362,7 @@ func (d *decoder) entries(n ast.Node, path string) ([]entry, bool) {
 // known reports an unknown key (false) or a key of another model (false),
 // and records the key's position.
 func (d *decoder) known(section string, e entry) bool {
-	if !has(sections[section], e.key) {
+	if !has(sectionKeys(section), e.key) {
 		d.add(e.at, e.path, "%s", unknownKeyMsg(e.key, knownKeys(section, d.model)))
 		return false
 	}

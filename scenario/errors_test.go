@@ -47,7 +47,7 @@ func TestErrors(t *testing.T) {
 		{"unknown key, close to a known one", grid + "replicatons: 3\n",
 			"t.yaml:6:1: replicatons: unknown key (did you mean replications?)"},
 		{"unknown key", withLine(5, "policy: {grid: random, local: sq, colour: red}"),
-			"t.yaml:5:35: policy.colour: unknown key (known: grid, allocation_interval, random_fraction, local, normalize_load)"},
+			"t.yaml:5:35: policy.colour: unknown key (known: grid, allocation_interval, random_fraction, normalize_load, local)"},
 		{"key of another model", withLine(5, "policy: {grid: random, local: sq, queue: easy}"),
 			"t.yaml:5:35: policy.queue: not used by model grid (only by cluster, hetero)"},
 		{"trace in a grid", withLine(4, "workload: {mean_interarrival: 0.048, trace: KTH.swf}"),

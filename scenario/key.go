@@ -36,7 +36,7 @@ const maxKeyLen = 200
 func (s Scenario) Key() string {
 	var b keyBuilder
 	b.raw(clean(s.Model))
-	parts := keyParts[s.Model]
+	parts := keyParts()[s.Model]
 	for i := 0; i < len(parts); {
 		// A group: a named part and the unnamed parts appended to it,
 		// left out together when every one of them may be and is at its

@@ -18,7 +18,7 @@ func TestKey(t *testing.T) {
 			Stop:     Stop{Completed: 32000},
 			Platform: Platform{Sites: []Site{{8, 1}, {8, 1}, {8, 1}, {8, 1}}},
 			Workload: Workload{MeanInterarrival: 0.048, MeanService: 1},
-			Policy:   Policy{Grid: "deferred", AllocationInterval: 0.3, Local: "sq"}},
+			Policy:   Policy{Grid: "deferred", Local: "sq", Options: map[string]string{"allocation_interval": "0.3"}}},
 			"grid_grid=deferred_ai=0.3_local=sq_norm=false_ia=0.048_svc=1_sites=4x8_stop=32000_warmup=0_seed=42_reps=10"},
 		{"grid random leaves out what it ignores", Scenario{Model: "grid", Seed: 1, Replications: 1,
 			Stop:     Stop{Completed: 100},
@@ -28,7 +28,7 @@ func TestKey(t *testing.T) {
 			"grid_grid=random_local=2rsq_ia=1e-07_svc=1_sites=1x4-2x8-1x12s1.5_stop=100_warmup=0_seed=1_reps=1"},
 		{"cluster trace", Scenario{Model: "cluster", Seed: 1, Replications: 1, Name: "ignored", Workers: 3, Metrics: []string{"x"},
 			Workload: Workload{Trace: "kth.swf.gz", Estimate: "request", OnOverrun: "kill"},
-			Policy:   Policy{Queue: "backfill", Depth: 4, Order: "sjf"}},
+			Policy:   Policy{Queue: "backfill", Options: map[string]string{"depth": "4", "order": "sjf"}}},
 			"cluster_queue=backfill_depth=4_order=sjf_trace=kth.swf.gz_estimate=request_overrun=kill_clamp=false_procs=0_stop=trace_warmup=0_seed=1_reps=1"},
 		{"gang", Scenario{Model: "gang", Seed: 2010, Replications: 10,
 			Stop:     Stop{Completed: 120000},
@@ -50,7 +50,7 @@ func TestKey(t *testing.T) {
 			Stop:     Stop{Completed: 3000},
 			Platform: Platform{Sites: []Site{{16, 2.5}}},
 			Workload: Workload{MeanInterarrival: 5},
-			Policy:   Policy{Queue: "flexible", AgeFactor: 0.01, DeadlineK: 2, DeadlineMax: 20, DeadlineMin: 0, BoostValue: 2}},
+			Policy:   Policy{Queue: "flexible", Options: map[string]string{"agefactor": "0.01", "deadline_k": "2", "deadline_max": "20", "deadline_min": "0", "boostvalue": "2"}}},
 			"hetero_queue=flexible_dmin=0_pin=false_ia=5_dlf=0_sites=1x16s2.5_stop=3000_warmup=0_seed=1_reps=20"},
 	}
 	for _, tt := range tests {

@@ -9,8 +9,8 @@ import (
 // defaults are applied and the whole has been validated for its model.
 //
 // Fields a model does not read are left at their zero values, and so are
-// settings the point's own policy does not use (for example
-// Policy.AllocationInterval when Policy.Grid is "random"; see Point).
+// settings the point's own policy does not use (for example the option
+// allocation_interval when Policy.Grid is "random"; see Point).
 type Scenario struct {
 	Name         string
 	Model        string // a registry model: registry.ModelNames()
@@ -91,49 +91,33 @@ type Workload struct {
 // Policy holds the scheduling policies and their options.
 type Policy struct {
 	// The policies are named as in package registry (registry.Names of
-	// the model and kind); their options are the registry's, each read
-	// only by the policies the registry gives it to.
+	// the model and kind).
+	Queue    string // cluster and hetero: the queue policy
+	Grid     string // grid: the grid scheduler
+	Local    string // grid: the local scheduler
+	Approach int    // gang: the gang approach (a number); default 1
 
-	// cluster and hetero
-	Queue string // the queue policy
-	Depth int    // reservation depth, for a policy with the depth option (0 = unlimited)
-	Order string // "fcfs" | "sjf"; default "fcfs"
+	// Options are the values of the options the point's policies declare
+	// (and the model's own policy settings, such as the gang model's
+	// examine), by option name, as canonical text (numbers in Go's
+	// shortest form, "10%" as 0.1): every option the point reads, with
+	// defaults applied; options the point does not read are absent. The
+	// registry checks them again when it builds the policy (Build). The
+	// map is never changed in place once a Scenario holds it, so copies
+	// of a Scenario may share it; SetOption copies it.
+	Options map[string]string
+}
 
-	// grid
-	Grid               string  // the grid scheduler
-	AllocationInterval float64 // A_I, > 0; deferred and hybrid only
-	RandomFraction     float64 // A_I% in [0,1]; hybrid only
-	Local              string  // the local scheduler
-	NormalizeLoad      bool    // informed grid policies compare load/procs instead of load
-
-	// gang
-	Approach  int     // the gang approach (a number); default 1
-	Threshold float64 // T >= 0; default 0
-	// Readings of rules the paper leaves open (docs/papers/dimitriadou2010.md):
-	EmptyQueue string // "waiting" (nothing waiting; default) | "idle" (nothing waiting or running)
-	Examine    string // GS queue examined after a departure that "emptied" a queue (default) | after "every" departure
-
-	// cluster: jrb's rank function, head rule and positive_only
-	Rank         string // "original" (default) | "linear" | "log"
-	Head         string // "none" (default) | "fcfs" | "easy"
-	PositiveOnly bool
-	// cluster: matrix's window rule
-	Window     string // "lazy" (default) | "eager" | "fixed"
-	WindowJobs int    // window fixed: jobs per window; default 1
-
-	// hetero: flexible's priority constants (defaults: the paper's)
-	AgeFactor, DeadlineK, DeadlineMax, DeadlineMin, BoostValue float64
-	PinReservation                                             bool
-	// hetero: eg-edf's and tabu's gap rule and weight ties
-	Gaps string // "finite" (default) | "tail"
-	Ties string // "index" (default) | "end"
-	// hetero: tabu's search (docs/scheduling.md)
-	Iterations   int     // iteration budget of one search; 0 = 2 x planned jobs
-	TabuLength   int     // tabu list capacity; 0 = min(10, planned/2)
-	MachineOrder string  // "index" (default) | "random"
-	Trigger      string  // "each-arrival" (default) | "every-n" | "interval"
-	Every        int     // every-n: the search runs after every Every-th arrival; default 1
-	Interval     float64 // interval: seconds between searches; default 300
+// SetOption returns p with the option called name set to text (a copy
+// of the map: scenarios sharing the old one keep their value).
+func (p Policy) SetOption(name, text string) Policy {
+	m := make(map[string]string, len(p.Options)+1)
+	for k, v := range p.Options {
+		m[k] = v
+	}
+	m[name] = text
+	p.Options = m
+	return p
 }
 
 // Point is one point of a sweep.

@@ -151,7 +151,7 @@ policy: {queue: easy}
 `, Scenario{
 			Name: "t", Model: "cluster", Seed: 1, Replications: 1,
 			Workload: Workload{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Estimate: "request", OnOverrun: "kill"},
-			Policy:   Policy{Queue: "easy", Order: "fcfs"},
+			Policy:   Policy{Queue: "easy", Options: map[string]string{"order": "fcfs"}},
 		}},
 		{"cluster synthetic", `
 model: cluster
@@ -164,7 +164,7 @@ policy: {queue: backfill}
 			Stop:     Stop{Completed: 100},
 			Platform: Platform{Procs: 8},
 			Workload: Workload{MeanInterarrival: 0.2, MeanService: 1, Estimate: "exact", OnOverrun: "kill"},
-			Policy:   Policy{Queue: "backfill", Order: "fcfs"},
+			Policy:   Policy{Queue: "backfill", Options: map[string]string{"depth": "0", "order": "fcfs"}},
 		}},
 		{"grid", `
 name: g
@@ -178,7 +178,7 @@ policy: {grid: deferred, allocation_interval: 0.3, local: sq}
 			Stop:     Stop{Completed: 32000},
 			Platform: Platform{Sites: []Site{{3, 1}, {3, 1}}},
 			Workload: Workload{MeanInterarrival: 0.048, MeanService: 1},
-			Policy:   Policy{Grid: "deferred", AllocationInterval: 0.3, Local: "sq"},
+			Policy:   Policy{Grid: "deferred", Local: "sq", Options: map[string]string{"allocation_interval": "0.3", "normalize_load": "false"}},
 		}},
 		{"gang", `
 model: gang
@@ -192,7 +192,7 @@ policy: {approach: 2}
 			Platform: Platform{Sites: []Site{{16, 1}, {16, 1}}},
 			Workload: Workload{MeanInterarrival: 0.1, MeanService: 1, GangMeanInterarrival: 2,
 				GangSizes: "uniform", GangMin: 2, GangMax: 13, GangTimes: "independent", SplitOverhead: 0.1},
-			Policy: Policy{Approach: 2, EmptyQueue: "waiting", Examine: "emptied"},
+			Policy: Policy{Approach: 2, Options: map[string]string{"threshold": "0", "empty_queue": "waiting", "examine": "emptied"}},
 		}},
 		{"gang pow2 approach 1", `
 model: gang
@@ -205,7 +205,7 @@ workload: {mean_interarrival: 0.1, gang_mean_interarrival: 2, gang_sizes: pow2, 
 			Platform: Platform{Sites: []Site{{16, 1}, {16, 2}}},
 			Workload: Workload{MeanInterarrival: 0.1, MeanService: 1, GangMeanInterarrival: 2,
 				GangSizes: "pow2", GangTimes: "shared"},
-			Policy: Policy{Approach: 1, EmptyQueue: "waiting", Examine: "emptied"},
+			Policy: Policy{Approach: 1, Options: map[string]string{"threshold": "0", "empty_queue": "waiting", "examine": "emptied"}},
 		}},
 		{"hetero", `
 model: hetero
@@ -223,7 +223,7 @@ metrics: [missed_pct, slowdown]
 			Platform: Platform{Sites: []Site{{16, 1.5}}},
 			Workload: Workload{MeanInterarrival: 5, CPUsMin: 1, CPUsMax: 8, EstimatedMin: 500, EstimatedMax: 3000,
 				DeadlineFraction: 0.7, Deadline: "factor", DeadlineFactorMin: 2, DeadlineFactorMax: 4, BMEst: "min"},
-			Policy:  Policy{Queue: "eg-edf", Gaps: "finite", Ties: "index"},
+			Policy:  Policy{Queue: "eg-edf", Options: map[string]string{"gaps": "finite", "ties": "index"}},
 			Metrics: []string{"missed_pct", "slowdown"},
 		}},
 		{"hetero generated machines", `
@@ -273,13 +273,13 @@ policy:
 `)
 	type row struct {
 		grid   string
-		ai, rf float64
+		ai, rf string
 		label  string
 	}
-	want := []row{{"random", 0, 0, "0.3"}, {"random", 0, 0, "1.2"}, {"hybrid", 0.3, 0.6, "0.3"}, {"hybrid", 1.2, 0.6, "1.2"}}
+	want := []row{{"random", "", "", "0.3"}, {"random", "", "", "1.2"}, {"hybrid", "0.3", "0.6", "0.3"}, {"hybrid", "1.2", "0.6", "1.2"}}
 	for i, p := range pts {
 		pol := p.Scenario.Policy
-		got := row{pol.Grid, pol.AllocationInterval, pol.RandomFraction, p.Labels[1].Value}
+		got := row{pol.Grid, pol.Options["allocation_interval"], pol.Options["random_fraction"], p.Labels[1].Value}
 		if got != want[i] {
 			t.Errorf("point %d = %+v, want %+v", i, got, want[i])
 		}
@@ -297,8 +297,8 @@ model: cluster
 workload: {trace: x.swf}
 policy: {queue: [easy, backfill], depth: 4}
 `)
-	if d0, d1 := pts[0].Scenario.Policy.Depth, pts[1].Scenario.Policy.Depth; d0 != 0 || d1 != 4 {
-		t.Errorf("depths %d, %d; want 0 (easy), 4 (backfill)", d0, d1)
+	if d0, d1 := pts[0].Scenario.Policy.Options["depth"], pts[1].Scenario.Policy.Options["depth"]; d0 != "" || d1 != "4" {
+		t.Errorf("depths %s, %s; want none (easy), 4 (backfill)", d0, d1)
 	}
 }
 
@@ -361,7 +361,7 @@ policy:
 	if len(pts) != 4 {
 		t.Fatalf("%d points, want 4", len(pts))
 	}
-	if th := pts[1].Scenario.Policy.Threshold; th != 0.1 {
+	if th := pts[1].Scenario.Policy.Options["threshold"]; th != "0.1" {
 		t.Errorf("threshold through an alias = %v", th)
 	}
 }

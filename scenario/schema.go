@@ -61,6 +61,9 @@ type field struct {
 	// synthetic workload.
 	traceOnly, synthOnly bool
 	synthetic            string
+	// option: a policy option or a model's policy setting from the
+	// registry (policy.<name>), held in Policy.Options.
+	option bool
 }
 
 // The models that read groups of settings (the model names are the
@@ -225,9 +228,12 @@ func registryFields() []*field {
 				f.kind, f.check = kFrac, inRange(o.Range)
 			case registry.TypeBool:
 				f.kind = kBool
+			case registry.TypeText:
+				f.kind = kString
 			default:
 				f.kind, f.enum = kEnum, map[string][]string{}
 			}
+			f.option = strings.HasPrefix(o.Key, "policy.")
 			return f
 		}, model)
 		if f.kind == kEnum {
@@ -287,10 +293,39 @@ var sections = map[string][]string{
 	"platform": {"procs", "sites", "procs_per_site", "machines", "cpus_min", "cpus_max", "speed_min", "speed_max"},
 	"workload": {"trace", "estimate", "on_overrun", "clamp", "mean_interarrival", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
 		"cpus_min", "cpus_max", "estimated_min", "estimated_max", "deadline_fraction", "deadline", "deadline_factor_min", "deadline_factor_max", "bm_est"},
-	"policy": {"queue", "depth", "order", "grid", "allocation_interval", "random_fraction", "local", "normalize_load", "approach", "threshold", "empty_queue", "examine",
-		"rank", "head", "positive_only", "window", "window_jobs",
-		"agefactor", "deadline_k", "deadline_max", "deadline_min", "boostvalue", "pin_reservation",
-		"gaps", "ties", "iterations", "tabu_length", "machine_order", "trigger", "every", "interval"},
+	// "policy": from the registry, policyKeys
+}
+
+// policyKeys are the keys of the policy section, in documentation order:
+// per model, each kind's key and its policies' options, then the model's
+// own policy settings (each key once). Built on first use.
+var policyKeys = sync.OnceValue(func() []string {
+	var out []string
+	add := func(key string) {
+		if k, ok := strings.CutPrefix(key, "policy."); ok && !has(out, k) {
+			out = append(out, k)
+		}
+	}
+	for _, m := range registry.Models() {
+		for _, k := range m.Kinds {
+			add(k.Key)
+			for _, ko := range registry.KindOptions(m.Name, k.Name) {
+				add(ko.Key)
+			}
+		}
+		for _, o := range m.Options {
+			add(o.Key)
+		}
+	}
+	return out
+})
+
+// sectionKeys lists the keys of a section in documentation order.
+func sectionKeys(section string) []string {
+	if section == "policy" {
+		return policyKeys()
+	}
+	return sections[section]
 }
 
 func fieldOf(path string) *field {
@@ -330,7 +365,7 @@ func join(path, key string) string {
 // the model is unknown).
 func knownKeys(section, model string) []string {
 	var out []string
-	for _, k := range sections[section] {
+	for _, k := range sectionKeys(section) {
 		ms := modelsOf(join(section, k))
 		if model == "" || has(ms, model) {
 			out = append(out, k)
@@ -421,9 +456,6 @@ func writtenDeps() []dep {
 		{model: registry.ModelGang, key: "workload.gang_max", on: "workload.gang_sizes", when: []string{"uniform"}},
 		{model: registry.ModelHetero, key: "workload.deadline_factor_min", on: "workload.deadline", when: []string{"factor", "fastest"}},
 		{model: registry.ModelHetero, key: "workload.deadline_factor_max", on: "workload.deadline", when: []string{"factor", "fastest"}},
-		{model: registry.ModelCluster, key: "policy.window_jobs", on: "policy.window", when: []string{"fixed"}},
-		{model: registry.ModelHetero, key: "policy.every", on: "policy.trigger", when: []string{"every-n"}},
-		{model: registry.ModelHetero, key: "policy.interval", on: "policy.trigger", when: []string{"interval"}},
 	}
 }
 
@@ -435,6 +467,16 @@ func registryDeps() []dep {
 			for _, ko := range registry.KindOptions(m.Name, k.Name) {
 				if len(ko.Policies) < len(all) || ko.Required() {
 					out = append(out, dep{model: m.Name, key: ko.Key, on: k.Key, when: ko.Policies, required: ko.Required()})
+				}
+				if ko.On != "" {
+					// read only when another option of the same policy
+					// has one of the values When (option.Decl.On)
+					for _, p := range registry.Policies(m.Name, k.Name) {
+						if on, ok := p.Option(ko.On); ok && p.HasOption(ko.Name) {
+							out = append(out, dep{model: m.Name, key: ko.Key, on: on.Key, when: ko.When})
+							break
+						}
+					}
 				}
 			}
 		}

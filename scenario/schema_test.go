@@ -29,8 +29,8 @@ func TestSchemaPolicyNamesAreTheRegistrys(t *testing.T) {
 				continue
 			}
 			names := registry.Names(m.Name, k.Name)
-			if !has(f.models, m.Name) || !has(sections["policy"], strings.TrimPrefix(k.Key, "policy.")) {
-				t.Errorf("%s: models %v, policy section %v; want %s in both", k.Key, f.models, sections["policy"], m.Name)
+			if !has(f.models, m.Name) || !has(sectionKeys("policy"), strings.TrimPrefix(k.Key, "policy.")) {
+				t.Errorf("%s: models %v, policy section %v; want %s in both", k.Key, f.models, sectionKeys("policy"), m.Name)
 			}
 			if k.Numeric {
 				for x := -1; x <= len(names)+2; x++ {
@@ -75,7 +75,7 @@ func TestSchemaOptionsAreTheRegistrys(t *testing.T) {
 				var d *dep
 				deps := schemaDeps()
 				for i := range deps {
-					if deps[i].key == ko.Key && deps[i].model == m.Name {
+					if deps[i].key == ko.Key && deps[i].model == m.Name && deps[i].on == k.Key {
 						d = &deps[i]
 					}
 				}
@@ -133,6 +133,8 @@ func TestSchemaBindings(t *testing.T) {
 			ok = f.kind == kInt && f.big
 		case *uint64:
 			ok = f.kind == kUint
+		case optRef:
+			ok = f.option
 		}
 		if !ok {
 			t.Errorf("%s (kind %d) bound to %T", f.path, f.kind, ptr)
@@ -143,8 +145,8 @@ func TestSchemaBindings(t *testing.T) {
 			}
 		}
 	}
-	for section, keys := range sections {
-		for _, k := range keys {
+	for _, section := range []string{"", "stop", "warmup", "platform", "workload", "policy"} {
+		for _, k := range sectionKeys(section) {
 			p := join(section, k)
 			if fieldOf(p) == nil && specials[p] == nil {
 				t.Errorf("section key %s: no field", p)
@@ -156,21 +158,21 @@ func TestSchemaBindings(t *testing.T) {
 		if key == "" {
 			section, key = "", f.path
 		}
-		if !has(sections[section], key) {
+		if !has(sectionKeys(section), key) {
 			t.Errorf("field %s is not listed in sections[%q]", f.path, section)
 		}
 	}
 	for _, m := range registry.ModelNames() {
-		if len(keyParts[m]) == 0 {
+		if len(keyParts()[m]) == 0 {
 			t.Errorf("model %s: no key parts", m)
 		}
-		for _, kp := range keyParts[m] {
+		for _, kp := range keyParts()[m] {
 			if kp.path != "platform.sites" && !has(modelsOf(kp.path), m) {
 				t.Errorf("model %s: key part %s is a setting of %v", m, kp.path, modelsOf(kp.path))
 			}
 		}
 	}
-	if len(keyParts) != len(registry.ModelNames()) {
-		t.Errorf("key parts for %d models, registry has %d", len(keyParts), len(registry.ModelNames()))
+	if len(keyParts()) != len(registry.ModelNames()) {
+		t.Errorf("key parts for %d models, registry has %d", len(keyParts()), len(registry.ModelNames()))
 	}
 }

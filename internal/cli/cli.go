@@ -25,9 +25,7 @@ import (
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/internal/cluster"
 	"github.com/schedlab/schedlab/platform"
-	"github.com/schedlab/schedlab/policy/backfill"
-	"github.com/schedlab/schedlab/policy/rank"
-	"github.com/schedlab/schedlab/policy/schedule"
+	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/report/htmlreport"
 	"github.com/schedlab/schedlab/workload"
@@ -43,6 +41,10 @@ type globals struct {
 
 	mu      sync.Mutex
 	outDirs []outDir // the folders this command writes into (useOutDir)
+
+	// policyFlags are the policy-option flags of a run command line,
+	// taken off it before kong parses the rest (takePolicyFlags).
+	policyFlags []flagValue
 }
 
 // outDir is a folder a command writes into; in a folder that other
@@ -166,23 +168,15 @@ func (c *runCmd) variant() string {
 			}
 		}
 	}
-	add(c.Order != vars()["order_default"], "order", c.Order)
 	add(c.Estimate != vars()["estimate_default"], "estimate", c.Estimate)
 	add(c.Procs != 0, "procs", strconv.Itoa(c.Procs))
 	add(c.OnOverrun != "kill", "overrun", c.OnOverrun)
 	add(c.Clamp, "clamp", "")
 	add(c.Tau != 10, "tau", strconv.FormatFloat(c.Tau, 'g', -1, 64))
-	add(c.Window != "", "window", c.Window)
 	add(c.Deadline != "none", "deadline", c.Deadline)
 	add(c.Deadline != "none" || c.DeadlineFactor != "2-4", "factor", c.DeadlineFactor)
 	add(c.Deadline != "none" || c.DeadlineFraction != 1, "fraction", strconv.FormatFloat(c.DeadlineFraction, 'g', -1, 64))
 	add(c.Seed != 1, "seed", strconv.FormatUint(c.Seed, 10))
-	add(c.Ties != "index", "ties", c.Ties)
-	add(c.Gaps != "finite", "gaps", c.Gaps)
-	add(c.TabuIterations != 0, "iterations", strconv.Itoa(c.TabuIterations))
-	add(c.RankCoeffs != "", "coefficients", strings.ReplaceAll(c.RankCoeffs, ",", "_"))
-	add(c.Head != "", "head", c.Head)
-	add(c.PositiveOnly, "positive-only", "")
 	return b.String()
 }
 
@@ -212,6 +206,14 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Bind(g),
 		expandVars(vars()),
+		kong.PostBuild(func(k *kong.Kong) error {
+			for _, n := range k.Model.Children {
+				if n.Name == "run" {
+					n.Detail = policyFlagHelp()
+				}
+			}
+			return nil
+		}),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab: internal error: %v\n", err)
@@ -219,6 +221,12 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 	}
 	if len(args) > 0 && args[0] == "help" {
 		args = append(append([]string(nil), args[1:]...), "--help")
+	}
+	args, g.policyFlags, err = takePolicyFlags(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab: %v\n", err)
+		fmt.Fprintln(stderr, "Run 'schedlab --help' for usage.")
+		return 2
 	}
 	ctx, err := parser.Parse(args)
 	if exited { // --help
@@ -270,8 +278,6 @@ func exitStatus(err error) int {
 type runCmd struct {
 	Trace     string  `required:"" placeholder:"FILE" help:"SWF trace (plain or .gz): a path, or the bare name of an embedded trace or of one in $$SCHEDLAB_TRACES or ../shared/traces."`
 	Policy    string  `required:"" placeholder:"NAME" help:"Queue policy: ${queue_policies}; or a policy of the hetero model on the trace's machine: ${hetero_only} (see 'schedlab policies')."`
-	Depth     *int    `placeholder:"K" help:"Reservation depth for --policy ${depth_policies} (1 = EASY; 0 = unlimited = conservative)."`
-	Order     string  `default:"${order_default}" enum:"${orders}" help:"Queue order: fcfs (submit time) or sjf (shortest estimate first)."`
 	Estimate  string  `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates the scheduler sees: request (SWF requested time; the runtime if unknown) or exact."`
 	Procs     int     `placeholder:"N" help:"Machine size (default: the trace header's MaxProcs)."`
 	OnOverrun string  `default:"kill" enum:"kill,continue" help:"A job running past its requested time is killed at the limit (kill) or runs on (continue)."`
@@ -283,36 +289,24 @@ type runCmd struct {
 	SWF       bool    `name:"swf" help:"Also write the simulated schedule as DIR/schedule.swf (simulated waits in field 3)."`
 	Check     bool    `help:"Validate the produced schedule with an independent checker (capacity, start >= submit, durations)."`
 	JSON      bool    `name:"json" help:"Print the summary as JSON instead of a table."`
-	Window    string  `placeholder:"RULE" help:"Window rule of --policy matrix: lazy (default: the next window when the thread queue is empty and a CPU is free), eager (windows as soon as jobs wait) or fixed:N (windows of N jobs)."`
 	Threads   bool    `help:"Also write DIR/threads.csv, one row per thread (--policy matrix)."`
 
 	Deadline         string  `default:"none" enum:"${deadline_rules}" group:"deadlines" help:"Derive deadlines: none, estimate (submit + s x the estimate the scheduler sees) or runtime (submit + s x the actual runtime)."`
 	DeadlineFactor   string  `default:"2-4" placeholder:"S|MIN-MAX" group:"deadlines" help:"The factor s: a number, or a range MIN-MAX it is drawn from uniformly per job (default 2-4)."`
 	DeadlineFraction float64 `default:"1" group:"deadlines" help:"Fraction of the jobs that get a deadline (0..1)."`
 	Seed             uint64  `default:"1" group:"deadlines" help:"Seed of the deadline draws (and of tabu's random machine order)."`
-	Ties             string  `default:"index" enum:"${tie_rules}" help:"eg-edf, tabu: EG-EDF's weight ties go to the lowest machine index (index) or to the machine where the job ends first (end)."`
-	TabuIterations   int     `placeholder:"N" help:"tabu: the iteration budget of one search (0 = 2 x the jobs planned)."`
-	Gaps             string  `default:"finite" enum:"${gap_rules}" help:"eg-edf, tabu: a gap is finite idle time inside a plan (finite) or also the idle time after it (tail)."`
 
-	// Job Ranking Backfilling (--policy jrb) only.
-	Rank         string `placeholder:"FORM" help:"Rank of --policy jrb: original (3000*CPU + 75*MemMB + 10*Speed; default), linear (257.099 + 6.565*CPU - 0.011*MemMB) or log (10.130 + 568.756*log10 CPU + 91.513*log10 MemMB)."`
-	RankCoeffs   string `name:"rank-coefficients" placeholder:"C,CPU,MEM" help:"Replace the constant, CPU and memory coefficients of --rank (e.g. from 'schedlab fit'); --policy jrb only."`
-	Head         string `placeholder:"MODE" help:"Head rule of --policy jrb: none (default), fcfs (the oldest job first when it fits) or easy (an EASY reservation for the oldest job)."`
-	PositiveOnly bool   `name:"positive-only" help:"--policy jrb: refuse jobs whose rank is <= 0 (the literal 'smallest positive rank')."`
+	Set []string `sep:"none" placeholder:"NAME=VALUE" help:"Set an option of the policy (repeatable; its options: 'schedlab policies'), e.g. --set order=sjf."`
 }
 
 // vars are the names the flags' help and enumerations show, from the
 // registry and the typed option lists.
 func vars() kong.Vars {
-	var orders []string
-	for _, o := range backfill.Orders() {
-		orders = append(orders, o.String())
-	}
-	var depth, simple []string
+	// bench times the queue policies that fix their own reservation depth
+	// (backfill with a depth is easy or conservative again).
+	var simple []string
 	for _, p := range registry.Policies(registry.ModelCluster, registry.KindQueue) {
-		if p.HasOption("depth") {
-			depth = append(depth, p.Name)
-		} else {
+		if !p.HasOption("depth") {
 			simple = append(simple, p.Name)
 		}
 	}
@@ -329,13 +323,8 @@ func vars() kong.Vars {
 		"k8s_mount":        cluster.DataMount,
 		"hetero_only":      strings.Join(heteroOnly, ", "),
 		"deadline_rules":   strings.Join(workload.DeadlineBases(), ","),
-		"tie_rules":        strings.Join(schedule.TieRules(), ","),
-		"gap_rules":        strings.Join(schedule.GapRules(), ","),
 		"queue_policies":   strings.Join(registry.Names(registry.ModelCluster, registry.KindQueue), ", "),
-		"depth_policies":   orList(depth),
 		"simple_policies":  strings.Join(simple, ","),
-		"orders":           strings.Join(orders, ","),
-		"order_default":    orders[0],
 		"estimates":        strings.Join(est, ","),
 		"estimate_default": est[0],
 	}
@@ -419,52 +408,25 @@ func (c *runCmd) Run(g *globals) error {
 	if c.Seed != 1 && dl.Base == workload.DeadlineNone && !hetero {
 		return usageError{fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime) or seeds a policy of the hetero model; --policy %s without deadlines uses no seed", c.Policy)}
 	}
-	var ho registry.HeteroOptions
-	if (c.Ties != "index" || c.Gaps != "finite") && !qp.HasOption("ties") {
-		return usageError{fmt.Errorf("--ties and --gaps are only for --policy eg-edf or tabu")}
-	}
-	if ho.Schedule.Gaps, err = schedule.ParseGaps(c.Gaps); err != nil {
-		return usageError{err}
-	}
-	if c.TabuIterations != 0 && !qp.HasOption("iterations") {
-		return usageError{fmt.Errorf("--tabu-iterations is only for --policy tabu")}
-	}
-	if c.TabuIterations < 0 || c.TabuIterations > maxTabuIterations {
-		return usageError{fmt.Errorf("--tabu-iterations %d: want 0..%d", c.TabuIterations, maxTabuIterations)}
-	}
-	if ho.Schedule.Ties, err = schedule.ParseTies(c.Ties); err != nil {
-		return usageError{err}
-	}
-	ho.Schedule.Iterations = c.TabuIterations
-	depth := 0
-	if c.Depth != nil {
-		depth = *c.Depth
-		if depth < 0 {
-			return usageError{fmt.Errorf("--depth %d: want 0 (unlimited) or more", depth)}
-		}
-	}
-	if hetero && (c.Depth != nil || c.Order != vars()["order_default"]) {
-		return usageError{fmt.Errorf("--depth and --order are not options of --policy %s (it orders its own queue)", c.Policy)}
-	}
-	if c.Depth != nil && !qp.HasOption("depth") {
-		return usageError{fmt.Errorf("--depth is only for --policy %s (%s fixes its own depth: see 'schedlab policies')", vars()["depth_policies"], c.Policy)}
-	}
-	ro, err := c.rankOptions(qp)
+	given, err := c.policyOptions(qp, g.policyFlags)
 	if err != nil {
 		return usageError{err}
 	}
-	order, ok := backfill.ParseOrder(c.Order)
-	if !ok {
-		return usageError{fmt.Errorf("unknown --order %q", c.Order)}
-	}
-	if o, ok := qp.Option("order"); ok && !slices.Contains(o.Values, c.Order) {
-		return usageError{fmt.Errorf("--order %s is not allowed with --policy %s (%s)", c.Order, c.Policy, o.Note)}
+	if _, err := qp.Check(given); err != nil {
+		// name the flag that gave the first option in error
+		var oe *option.Error
+		if errors.As(err, &oe) {
+			for _, fv := range g.policyFlags {
+				if o, ok := qp.Option(oe.Name); ok && o.Flag == fv.name {
+					err = fmt.Errorf("--%s: %w", fv.name, err)
+					break
+				}
+			}
+		}
+		return usageError{err}
 	}
 	if c.Report && c.NoOut {
 		return usageError{fmt.Errorf("--report needs an output folder (not --no-out)")}
-	}
-	if c.Window != "" && !qp.Traits.Threads {
-		return usageError{fmt.Errorf("--window is only for --policy matrix (%s schedules whole jobs)", c.Policy)}
 	}
 	if c.Threads && !qp.Traits.Threads {
 		return usageError{fmt.Errorf("--threads is only for --policy matrix (%s schedules whole jobs)", c.Policy)}
@@ -485,14 +447,7 @@ func (c *runCmd) Run(g *globals) error {
 	}
 	out := c.Out
 	if out == "" && !c.NoOut {
-		name := c.Policy
-		if qp.HasOption("depth") {
-			name = fmt.Sprintf("%s%d", c.Policy, depth)
-		}
-		if ro != nil {
-			name = c.Policy + "-" + ro.Rank.Form.String()
-		}
-		out = filepath.Join("schedlab-out", traceStem(c.Trace)+"-"+name+c.variant())
+		out = filepath.Join("schedlab-out", traceStem(c.Trace)+"-"+c.Policy+policyVariant(qp, given, g.policyFlags)+c.variant())
 	}
 	if c.NoOut {
 		out = ""
@@ -503,9 +458,9 @@ func (c *runCmd) Run(g *globals) error {
 		}
 	}
 	res, err := experiment.RunTrace(experiment.TraceRun{
-		Trace: c.Trace, Policy: c.Policy, Depth: depth, Order: order, Estimate: est,
+		Trace: c.Trace, Policy: c.Policy, Options: given, Estimate: est,
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
-		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Hetero: ho, Window: c.Window, Threads: c.Threads, Rank: ro,
+		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Threads: c.Threads,
 	})
 	if err != nil {
 		return err
@@ -560,52 +515,6 @@ func (c *runCmd) Run(g *globals) error {
 		fmt.Fprintf(g.stdout, "wrote %s\n", pages[0])
 	}
 	return nil
-}
-
-// rankOptions reads the JRB flags: nil for a policy without rank options
-// (any JRB flag given is then an error naming the flag).
-func (c *runCmd) rankOptions(qp registry.Policy) (*rank.Options, error) {
-	if !qp.TakesRank() {
-		for _, f := range []struct {
-			set  bool
-			name string
-		}{{c.Rank != "", "--rank"}, {c.RankCoeffs != "", "--rank-coefficients"}, {c.Head != "", "--head"}, {c.PositiveOnly, "--positive-only"}} {
-			if f.set {
-				return nil, fmt.Errorf("%s is only for --policy jrb (%s ranks no jobs)", f.name, c.Policy)
-			}
-		}
-		return nil, nil
-	}
-	if c.Order != "fcfs" {
-		return nil, fmt.Errorf("--order %s is not an option of --policy %s (its queue is ordered by rank)", c.Order, c.Policy)
-	}
-	form := rank.FormOriginal
-	if c.Rank != "" {
-		f, err := rank.ParseForm(c.Rank)
-		if err != nil {
-			return nil, fmt.Errorf("--rank: %w", err)
-		}
-		form = f
-	}
-	o := rank.Options{Rank: rank.Named(form)}
-	if c.RankCoeffs != "" {
-		k, cpu, mem, err := rank.ParseCoefficients(c.RankCoeffs)
-		if err != nil {
-			return nil, fmt.Errorf("--rank-coefficients: %w", err)
-		}
-		if o.Rank, err = o.Rank.WithCoefficients(k, cpu, mem); err != nil {
-			return nil, fmt.Errorf("--rank-coefficients: %w", err)
-		}
-	}
-	if c.Head != "" {
-		h, err := rank.ParseHead(c.Head)
-		if err != nil {
-			return nil, fmt.Errorf("--head: %w", err)
-		}
-		o.Head = h
-	}
-	o.PositiveOnly = c.PositiveOnly
-	return &o, nil
 }
 
 type traceCmd struct {

@@ -51,8 +51,6 @@ func TestEveryFlag(t *testing.T) {
 
 		"run --trace":             {[]string{"run", "--trace", filepath.Join(dir, "missing.swf"), "--policy", "easy"}, 1, "missing.swf: no such file"},
 		"run --policy":            {[]string{"run", "--trace", tr, "--policy", "nope"}, 2, `unknown policy "nope"`},
-		"run --depth":             {append(run, "--depth", "0"), 2, "--depth is only for --policy backfill"},
-		"run --order":             {[]string{"run", "--trace", tr, "--policy", "fcfs", "--order", "sjf"}, 2, "--order sjf is not allowed"},
 		"run --estimate":          {append(run, "--estimate", "guess"), 2, "--estimate"},
 		"run --procs":             {append(run, "--procs=-1"), 2, "--procs -1: want 1..4194304"},
 		"run --on-overrun":        {append(run, "--on-overrun", "pause"), 2, "--on-overrun"},
@@ -64,19 +62,12 @@ func TestEveryFlag(t *testing.T) {
 		"run --report":            {append(run, "--no-out", "--report"), 2, "--report needs an output folder"},
 		"run --check":             {append(run, "--no-out", "--check"), 2, "--check does not go with it"},
 		"run --json":              {append(run, "--json=perhaps"), 2, "--json"},
-		"run --window":            {append(run, "--window", "eager"), 2, "--window is only for --policy matrix"},
+		"run --set":               {append(run, "--set", "depth=2"), 2, "--set depth: not an option of --policy easy (its options: order)"},
 		"run --threads":           {append(run, "--threads"), 2, "--threads is only for --policy matrix"},
 		"run --deadline":          {append(run, "--deadline", "soon"), 2, "--deadline"},
 		"run --deadline-factor":   {append(run, "--deadline", "estimate", "--deadline-factor", "0"), 2, "deadline factor"},
 		"run --deadline-fraction": {append(run, "--deadline", "estimate", "--deadline-fraction", "2"), 2, "fraction"},
 		"run --seed":              {append(run, "--seed", "7"), 2, "--policy easy without deadlines uses no seed"},
-		"run --ties":              {append(run, "--ties", "end"), 2, "--ties and --gaps are only for"},
-		"run --tabu-iterations":   {append(run, "--tabu-iterations", "5"), 2, "--tabu-iterations is only for --policy tabu"},
-		"run --gaps":              {append(run, "--gaps", "tail"), 2, "--ties and --gaps are only for"},
-		"run --rank":              {append(run, "--rank", "log"), 2, "--rank"},
-		"run --rank-coefficients": {append(run, "--rank-coefficients", "1,2,3"), 2, "--rank-coefficients"},
-		"run --head":              {append(run, "--head", "fcfs"), 2, "--head"},
-		"run --positive-only":     {append(run, "--positive-only"), 2, "--positive-only"},
 
 		"sweep --out":         {[]string{"sweep", sc, "--out", file}, 1, "exists and is not a folder"},
 		"sweep --workers":     {[]string{"sweep", sc, "--workers=-1"}, 2, "--workers -1: must not be negative"},
@@ -185,7 +176,8 @@ func TestVarsExpanded(t *testing.T) {
 	help := strings.Join(strings.Fields(out.String()), " ")
 	for _, want := range []string{
 		"Queue policy: fcfs, firstfit, easy, conservative, backfill, matrix, jrb;",
-		`--order="fcfs" Queue order`,
+		`--order=fcfs|sjf (fcfs, firstfit, easy, conservative, backfill, matrix) queue order`,
+		`--positive-only (jrb) refuse jobs whose rank is <= 0`,
 		`--estimate="request"`,
 	} {
 		if !strings.Contains(help, want) {
@@ -203,5 +195,53 @@ func BenchmarkStartup(b *testing.B) {
 		if st := Main([]string{"version"}, &out, &errs); st != 0 {
 			b.Fatalf("status %d: %s", st, errs.String())
 		}
+	}
+}
+
+// Every policy-option flag of 'schedlab run' (declared by the policies,
+// not by the command) is refused with exit 2 and a message naming it
+// when the chosen policy does not declare it, and when its value is
+// wrong for one that does.
+func TestEveryPolicyFlag(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.swf")
+	if err := os.WriteFile(tr, []byte("; MaxProcs: 8\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flags := policyFlags()
+	if len(flags) < 10 {
+		t.Fatalf("only %d policy flags: %v", len(flags), flags)
+	}
+	for _, f := range flags {
+		// a policy that does not declare it: first-fit declares only order,
+		// and order's stranger is jrb
+		other := "firstfit"
+		if f.name == "order" {
+			other = "jrb"
+		}
+		args := []string{"run", "--trace", tr, "--policy", other, "--" + f.name}
+		if !f.boolean {
+			args = append(args, "1")
+		}
+		var out, errb bytes.Buffer
+		want := "--" + f.name + " is not an option of --policy " + other + " (only of --policy"
+		if got := Main(args, &out, &errb); got != 2 || !strings.Contains(errb.String(), want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", args, got, errb.String(), want)
+		}
+		if f.boolean {
+			continue
+		}
+		// a bad value for a policy that declares it
+		args = []string{"run", "--trace", tr, "--policy", f.policies[len(f.policies)-1], "--" + f.name, "-7.5,x"}
+		out.Reset()
+		errb.Reset()
+		if got := Main(args, &out, &errb); got != 2 || errb.Len() == 0 {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and a message", args, got, errb.String())
+		}
+	}
+	// A flag without its value, and one after "--", are not taken.
+	var out, errb bytes.Buffer
+	if got := Main([]string{"run", "--trace", tr, "--policy", "jrb", "--rank"}, &out, &errb); got != 2 || !strings.Contains(errb.String(), "--rank needs a value") {
+		t.Errorf("--rank without a value: exit %d, %q", got, errb.String())
 	}
 }

@@ -146,6 +146,10 @@ func New(o Options) (*JRB, error) {
 // Name is the policy's name.
 func (p *JRB) Name() string { return p.name }
 
+// RankHead names the policy's rank function and head rule (for a run's
+// summary).
+func (p *JRB) RankHead() (rank, head string) { return p.rank.String(), p.head.String() }
+
 // Refused is the number of jobs handed to Submit that the policy refused
 // (Refuse non-empty): they were never queued.
 func (p *JRB) Refused() int64 { return p.refused }
