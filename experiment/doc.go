@@ -4,12 +4,19 @@
 // success; on any error none is left behind and earlier results in the
 // folder are untouched).
 //
-// Runs are typed values: TraceRun (a trace on one cluster), GridRun and
-// GangRun (one replication of a multi-site model, on a platform.Platform
-// built by platform.Sites). Policies are named as in package registry,
-// which builds them; nothing here branches on a policy's name (the grid
-// scheduler's preference for idle sites is the local scheduler's registry
-// trait).
+// Runs are typed values: TraceRun (a trace on one cluster), JobsRun (jobs
+// held in memory), GridRun and GangRun (one replication of a multi-site
+// model, on a platform.Platform built by platform.Sites). Policies are
+// named as in package registry and their options travel as texts by
+// name; the registry checks them against the policy's declarations and
+// builds the policy through its one factory (policy.Env: the platform and
+// the random streams). The runners read what a policy is through its
+// traits (Threads: split jobs into threads and fold the records; the grid
+// scheduler's preference for idle sites is the local scheduler's
+// PreferIdle), not its name. Two remain that know a policy by type or
+// option: RunJobs asks matrix scanning for its windows (*matrix.Matrix),
+// and the gang runner reads the gang model's examine setting; RunJRB is a
+// runner of its own for al-najjar-2019's metrics.
 //
 // Sweep runs the points of a scenario file. Each implemented model has one
 // runner (model.go) that turns a scenario.Scenario into its typed run and

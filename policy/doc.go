@@ -1,7 +1,13 @@
 // Package policy defines the contracts between the models and scheduling
-// policies, and nothing else: policies import this package, package job
-// and package platform, never the engine, the models or job/actual (an
+// policies: policies import this package, package job and package
+// platform, never the engine, the models or job/actual (an
 // import-boundary test in internal/lint enforces it).
+//
+// It also defines how a policy declares itself (declare.go): Decl names
+// the policy, the model and kind it serves, its traits and its typed
+// options (package policy/option) and gives its one factory,
+// New(Env, option.Values) (Built, error). Each policy package lists its
+// Decls in its own folder; package registry lists the packages.
 //
 // Three contracts, one per way jobs wait:
 //   - QueueScheduler: a central queue over the machines of a platform. Told

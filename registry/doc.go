@@ -2,23 +2,28 @@
 // policies by name, with typed options: the CLI, the scenario schema and
 // `schedlab policies` all read it; nothing else lists names.
 //
-// A Model (cluster, grid, gang, and hetero, listed but not implemented
-// yet) selects policies of one or more kinds by name: the cluster's queue
-// policy (fcfs, firstfit, easy, conservative, backfill), the grid's grid scheduler
-// (random, realtime, deferred, hybrid) and local scheduler (random, sq,
-// 2rsq), the gang model's approach (1, 2). Each Policy has a one-line
-// summary, typed options (name, scenario key, type, allowed values or
-// range, default, doc), traits, and a typed builder that takes the policy
-// package's own option struct (backfill.Options, grid.Options,
-// gang.Options), never strings.
+// A Model (cluster, grid, gang, hetero) selects policies of one or more
+// kinds by name: the cluster's queue policy (fcfs, firstfit, easy,
+// conservative, backfill, matrix, jrb), the grid's grid scheduler (random,
+// realtime, deferred, hybrid) and local scheduler (random, sq, 2rsq), the
+// gang model's approach (1, 2), the hetero model's queue policy (fcfs,
+// easy, flexible, eg-edf, tabu).
+//
+// The policies are not written here: each policy package declares its
+// own (policy.Decl: name, model, kind, summary, traits, typed options,
+// factory) in a Declarations function, and table.go lists the packages,
+// one line each. A Policy wraps a declaration: Check checks option texts
+// against it (every problem named, defaults filled), Build and
+// BuildValues build the policy for a policy.Env through its one factory,
+// Own picks a policy's options out of a point's.
 //
 // Traits carry what other parts of a model need to know about a policy:
 // the grid scheduler prefers sites with an idle processor because the
 // local scheduler's entry says PreferIdle (sq), not because of its name;
 // NewGridPair applies it. The scenario schema builds its enumerations,
 // its policy options and which settings each policy reads from
-// KindOptions; `schedlab run` and `schedlab policies` read Lookup and
-// Policies.
+// KindOptions; `schedlab run` (its policy flags and --set) and
+// `schedlab policies` read Lookup and Policies.
 //
 // Errors are typed: an unknown model or policy name is an
 // *UnknownNameError (with what was looked up, the name and the known
@@ -26,8 +31,5 @@
 // is not implemented gives a *NotImplementedError.
 //
 // The registry holds no mutable state: its tables are built afresh by
-// each call and every accessor returns copies. The queue policies' names,
-// summaries and builders come from policy/backfill (Policies), which the
-// packages below the registry use directly; every other name is listed
-// here only.
+// each call and every accessor returns copies.
 package registry

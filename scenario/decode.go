@@ -12,6 +12,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+	"github.com/schedlab/schedlab/registry"
 )
 
 // val is one scalar value as written in the file, decoded and checked.
@@ -447,11 +448,79 @@ func (d *decoder) section(e entry) {
 	if !ok {
 		return
 	}
+	if e.key == "policy" {
+		ents = d.policyForm(ents)
+	}
 	for _, c := range ents {
+		if _, twice := d.keys[c.path]; twice && e.key == "policy" {
+			d.add(c.at, c.path, "given twice (as %s and under policy.options or policy.name)", c.path)
+			continue
+		}
 		if d.known(e.key, c) {
 			d.leaf(fieldOf(c.path), c.path, c)
 		}
 	}
+}
+
+// policyForm reads the policy section's structured form beside the flat
+// one: name is the policy of a model with one kind of policy
+// (policy.queue, policy.approach), and options is a mapping of the
+// policy's options, each read as policy.<option>. Both spellings may be
+// mixed; a setting given twice is an error.
+func (d *decoder) policyForm(ents []entry) []entry {
+	var out []entry
+	for _, c := range ents {
+		switch c.key {
+		case "name":
+			m, err := registry.LookupModel(d.model)
+			if err != nil {
+				continue // the model's own error is reported
+			}
+			if len(m.Kinds) != 1 {
+				var keys []string
+				for _, k := range m.Kinds {
+					keys = append(keys, k.Key)
+				}
+				d.add(c.at, c.path, "model %s names %d policies: write %s", d.model, len(m.Kinds), strings.Join(keys, " and "))
+				continue
+			}
+			c.key = strings.TrimPrefix(m.Kinds[0].Key, "policy.")
+			c.path = m.Kinds[0].Key
+			out = append(out, c)
+		case "options":
+			n := d.resolve(c.value, c.path)
+			if n == nil {
+				continue
+			}
+			opts, ok := d.entries(n, c.path)
+			if !ok {
+				continue
+			}
+			for _, o := range opts {
+				o.path = "policy." + o.key
+				if o.key == "name" || o.key == "options" || isKindKey(o.path) {
+					d.add(o.at, c.path+"."+o.key, "not an option (write it beside options, under policy)")
+					continue
+				}
+				out = append(out, o)
+			}
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// isKindKey reports a key that names a policy (policy.queue, ...).
+func isKindKey(path string) bool {
+	for _, m := range registry.Models() {
+		for _, k := range m.Kinds {
+			if k.Key == path {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (d *decoder) decodeStop(e entry) {

@@ -17,11 +17,11 @@
 //   - Every returned Point holds a complete Scenario: one value per
 //     setting, defaults applied for the settings its model reads,
 //     validated for its model. Settings the model does not read are zero,
-//     and so are settings the point's own policy does not read (such as
-//     Policy.AllocationInterval when Policy.Grid is "random", or
-//     Policy.Depth unless Policy.Queue is "backfill": the registry's
-//     options of each policy), even when the file
-//     sweeps them; Point.Labels still shows the value the axis took.
+//     and the options the point's own policies do not read are absent
+//     from Policy.Options (allocation_interval when Policy.Grid is
+//     "random", depth unless Policy.Queue is "backfill": the options each
+//     policy declares), even when the file sweeps them; Point.Labels
+//     still shows the value the axis took.
 //   - Parse is deterministic: the same bytes give the same points, labels
 //     and keys; no map order reaches a result.
 //   - A file is accepted whole or not at all. On error Parse returns no
@@ -37,11 +37,16 @@
 //
 // The schema (schema.go) takes the model names, the policy names of each
 // model and kind (policy.queue, policy.grid, policy.local,
-// policy.approach), the policy options with their types, ranges and
-// defaults, and which policies read which option from package registry;
-// nothing here lists a policy name. Building a point and its Key are
-// driven by the schema: bind.go says where each setting lives in a
-// Scenario and, per model, which settings Key writes in which order.
+// policy.approach), the policy options with their types, ranges,
+// defaults and dependencies (option.Decl.On), and which policies read
+// which option from package registry; nothing here lists a policy or a
+// policy option. Policy options live in Policy.Options by name (as
+// canonical text). Building a point and its Key are driven by the
+// schema: bind.go says where each setting lives in a Scenario and, per
+// model, which settings Key writes in which order: the key parts of the
+// first releases are fixed there (legacyKeyParts); every other policy
+// option is written under its declared KeyName when the point sets it
+// away from its default.
 //
 // The package holds no mutable state; its tables (the schema in
 // schema.go, the bindings and key parts in bind.go) are built once and
