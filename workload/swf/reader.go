@@ -22,6 +22,16 @@ const bufSize = 64 << 10
 // neither time nor memory.
 const MaxLineLength = 1 << 20
 
+// MaxHeaderLines and MaxHeaderBytes bound the header, the comment lines
+// before the first job, which a Reader keeps (Header.Lines): a header of
+// more lines, or of more bytes of comment text, is refused
+// (ErrHeaderTooLong) at the first line beyond the bound. The headers of
+// the Parallel Workloads Archive have a few dozen lines.
+const (
+	MaxHeaderLines = 100_000
+	MaxHeaderBytes = 16 << 20
+)
+
 // Reader reads SWF records one at a time. Create it with NewReader or Open.
 type Reader struct {
 	name string
@@ -36,6 +46,7 @@ type Reader struct {
 	long    []byte // assembles lines longer than the buffer
 	pending []byte // first job line, read while scanning the header
 	hasPend bool
+	hdrSize int   // bytes of header text kept in hdr.Lines
 	atEOF   bool  // the last line had no newline; next read is io.EOF
 	err     error // sticky read error (or io.EOF)
 
@@ -149,6 +160,11 @@ func (r *Reader) readHeader() error {
 			r.pending = append(r.pending[:0], line...)
 			r.hasPend = true
 			return nil
+		}
+		r.hdrSize += len(s) - 1
+		if len(r.hdr.Lines) == MaxHeaderLines || r.hdrSize > MaxHeaderBytes {
+			r.err = &ParseError{File: r.name, Line: r.line, Err: ErrHeaderTooLong}
+			return r.err
 		}
 		text := string(s[1:])
 		r.hdr.Lines = append(r.hdr.Lines, text)
