@@ -21,6 +21,9 @@ type ClusterConfig struct {
 	// Continue lets a job run past its requested time; by default (false)
 	// it is killed at the limit, as resource managers do.
 	Continue bool
+	// MaxWaiting ends the run with a *WaitingError once more than this
+	// many jobs have arrived and not started (0: no bound).
+	MaxWaiting int64
 }
 
 // Cluster is one run of the central-queue model; build it with NewCluster
@@ -58,6 +61,7 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 	}
 	c.view = machinesView{c}
 	c.init(p, cfg.Listener, cfg.Source)
+	c.maxWaiting = cfg.MaxWaiting
 	return c, nil
 }
 
