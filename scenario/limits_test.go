@@ -138,3 +138,37 @@ func checkSizes(t *testing.T, what string, sc Scenario) {
 		t.Errorf("%s: accepted %d machines of up to %d CPUs", what, sc.Platform.Machines, sc.Platform.CPUsMax)
 	}
 }
+
+// A grid run with a periodic grid scheduler (deferred, hybrid) makes one
+// pass per allocation_interval over the whole run: a configuration of
+// more than MaxGridPasses passes, or whose clock could not advance by one
+// interval, is refused when the file is parsed, at allocation_interval;
+// one at the bound is accepted.
+func TestGridPasses(t *testing.T) {
+	file := func(grid, ia, ai string) string {
+		return "model: grid\nstop: {completed: 1000}\nplatform: {sites: 2, procs_per_site: 4}\n" +
+			"workload: {mean_interarrival: " + ia + "}\npolicy: {grid: " + grid + ", local: sq, allocation_interval: " + ai + "}\n"
+	}
+	for _, tt := range []struct{ name, src, want string }{
+		{"deferred", file("deferred", "1e14", "0.3"),
+			"t.yaml:5:58: policy.allocation_interval: 0.3: a run of stop.completed 1000 jobs at workload.mean_interarrival 1e+14 lasts about 1e+17 time units, 3.333e+17 passes of the grid scheduler (one per interval); at most 1000000000 (scenario.MaxGridPasses)"},
+		{"hybrid", file("hybrid", "1e6", "0.001, random_fraction: 0.5"),
+			"t.yaml:5:56: policy.allocation_interval: 0.001: a run of stop.completed 1000 jobs at workload.mean_interarrival 1e+06 lasts about 1e+09 time units, 1e+12 passes"},
+		{"at the bound", file("deferred", "1e6", "1"), ""},
+		{"a sweep axis", "model: grid\nstop: {completed: 1000}\nplatform: {sites: 2, procs_per_site: 4}\n" +
+			"workload: {mean_interarrival: [1, 1e17]}\npolicy: {grid: deferred, local: sq, allocation_interval: 0.3}\n",
+			"t.yaml:5:58: policy.allocation_interval: 0.3: a run of stop.completed 1000 jobs at workload.mean_interarrival 1e+17"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("t.yaml", []byte(tt.src))
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tt.want != "" && err == nil:
+				t.Errorf("accepted")
+			case tt.want != "" && !strings.Contains(err.Error(), tt.want):
+				t.Errorf("got\n%v\nwant it to contain\n%s", err, tt.want)
+			}
+		})
+	}
+}

@@ -160,6 +160,14 @@ const MaxReplications = 10_000
 // kept for the summary and the paired comparisons.
 const MaxRuns = 1_000_000
 
+// MaxGridPasses bounds the scheduling passes a grid run with a periodic
+// grid scheduler (deferred, hybrid: one pass every
+// policy.allocation_interval) is expected to make: stop.completed x
+// workload.mean_interarrival (the time the run lasts) /
+// policy.allocation_interval. A billion passes take about ten seconds; a
+// larger count is a typo, and past 2^53 the clock cannot advance at all.
+const MaxGridPasses = 1_000_000_000
+
 // MaxFileSize is the largest scenario file Parse accepts, in bytes. Real
 // scenario files are a few kilobytes; the YAML parser takes time that grows
 // faster than linearly on huge inputs, so they are refused up front.
