@@ -26,6 +26,7 @@ import (
 	"github.com/schedlab/schedlab/internal/cluster"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/policy/matrix"
 	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/policy/schedule"
 	"github.com/schedlab/schedlab/registry"
@@ -465,6 +466,11 @@ func (c *runCmd) Run(g *globals) error {
 	}
 	if c.Window != "" && !qp.Traits.Threads {
 		return usageError{fmt.Errorf("--window is only for --policy matrix (%s schedules whole jobs)", c.Policy)}
+	}
+	if c.Window != "" {
+		if _, err := matrix.ParseWindow(c.Window); err != nil {
+			return usageError{fmt.Errorf("--window: %w", err)}
+		}
 	}
 	if c.Threads && !qp.Traits.Threads {
 		return usageError{fmt.Errorf("--threads is only for --policy matrix (%s schedules whole jobs)", c.Policy)}

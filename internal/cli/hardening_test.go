@@ -72,3 +72,48 @@ func TestRunOutRefusesFIFOInFolder(t *testing.T) {
 		t.Errorf("the FIFO was replaced: %v %v", st.Mode(), err)
 	}
 }
+
+// A wrong --window of --policy matrix and a --jobs above a paper's own
+// limit are wrong command lines (exit 2), refused before any work.
+func TestExitTwoForFlagValues(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeFile(t, dir, "good.swf", goodSWF)
+	out := filepath.Join(dir, "out")
+	matrix := []string{"run", "--trace", trace, "--policy", "matrix", "--out", out}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{append(matrix, "--window", "fixed:0"), `--window: window "fixed:0": N must be an integer in 1..1048576`},
+		{append(matrix, "--window", "fixed:1048577"), `--window: window "fixed:1048577": N must be an integer in 1..1048576`},
+		{append(matrix, "--window", "bogus"), `--window: unknown window "bogus" (want lazy, eager or fixed:N)`},
+		{[]string{"reproduce", "klusacek2008", "--jobs", "10000001", "--out", out}, "--jobs 10000001: want 1..10000000 for klusacek2008"},
+		{[]string{"reproduce", "alnajjar2019", "--jobs", "2000001", "--out", out}, "--jobs 2000001: want 1..2000000 for alnajjar2019"},
+		{[]string{"reproduce", "all", "--jobs", "2000001", "--out", out}, "--jobs 2000001: want 1..2000000 for alnajjar2019"},
+	} {
+		code, stderr := runMain(c.args...)
+		if code != 2 || !strings.Contains(stderr, c.msg) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.msg)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s was created", out)
+	}
+}
+
+// --deadline-factor takes numbers in exponent form: the '-' of "1e-3" is
+// not a range's.
+func TestDeadlineFactorExponent(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeFile(t, dir, "good.swf", goodSWF)
+	for _, f := range []string{"1e-3", "1e-3-2E-3", "2-4"} {
+		code, stderr := runMain("run", "--trace", trace, "--policy", "easy", "--deadline", "estimate", "--deadline-factor", f, "--no-out")
+		if code != 0 {
+			t.Errorf("--deadline-factor %s: exit %d, stderr %q", f, code, stderr)
+		}
+	}
+	code, stderr := runMain("run", "--trace", trace, "--policy", "easy", "--deadline", "estimate", "--deadline-factor", "2e-3-1e-3", "--no-out")
+	if code != 2 || !strings.Contains(stderr, `deadline factor "2e-3-1e-3": want 0 < MIN <= MAX`) {
+		t.Errorf("a reversed range: exit %d, stderr %q", code, stderr)
+	}
+}
