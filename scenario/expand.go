@@ -52,7 +52,11 @@ func (d *decoder) expand() []Point {
 		for k, a := range d.axes {
 			labels = append(labels, Label{Key: a.path, Value: a.vals[choice[k]].text})
 		}
-		points = append(points, Point{Index: idx, Labels: labels, Scenario: sc})
+		pt := Point{Index: idx, Labels: labels, Scenario: sc}
+		if v := p.get("workload.trace"); v != nil {
+			pt.TraceLine, pt.TraceColumn = v.at.line, v.at.col
+		}
+		points = append(points, pt)
 		runs += sc.Replications
 		if runs > MaxRuns && !tooManyRuns {
 			tooManyRuns = true

@@ -141,6 +141,10 @@ type Point struct {
 	Index    int      // 0..n-1, in expansion order (the first axis varies slowest)
 	Labels   []Label  // the swept settings of this point, in axis order; empty without sweeps
 	Scenario Scenario // fully expanded, defaults applied, validated
+	// TraceLine and TraceColumn are where the point's workload.trace is
+	// written in the file (0 when it has none), for messages about the
+	// trace itself (a missing file).
+	TraceLine, TraceColumn int
 }
 
 // Label is the value one sweep axis takes at a point.

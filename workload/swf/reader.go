@@ -189,14 +189,14 @@ func (r *Reader) readLine() ([]byte, error) {
 		r.long = append(r.long[:0], line...)
 		for err == bufio.ErrBufferFull {
 			if len(r.long) > MaxLineLength {
-				r.err = &ParseError{File: r.name, Line: r.line + 1, Err: ErrLineTooLong}
+				r.err = &ParseError{File: r.name, Line: r.line + 1, Err: tooLong(r.long)}
 				return nil, r.err
 			}
 			line, err = r.in.ReadSlice('\n')
 			r.long = append(r.long, line...)
 		}
 		if len(r.long) > MaxLineLength+1 { // +1: the newline
-			r.err = &ParseError{File: r.name, Line: r.line + 1, Err: ErrLineTooLong}
+			r.err = &ParseError{File: r.name, Line: r.line + 1, Err: tooLong(r.long)}
 			return nil, r.err
 		}
 		line = r.long
@@ -221,7 +221,22 @@ func (r *Reader) readLine() ([]byte, error) {
 	for n > 0 && line[n-1] == '\r' {
 		n--
 	}
+	if bytes.IndexByte(line[:n], '\r') >= 0 {
+		// A CR inside a line: the file's lines end in CR alone.
+		r.err = &ParseError{File: r.name, Line: r.line, Err: ErrCROnly}
+		return nil, r.err
+	}
 	return line[:n], nil
+}
+
+// tooLong is the error of a line longer than MaxLineLength: ErrCROnly if
+// it holds a CR (a file whose lines end in CR alone is one long line),
+// else ErrLineTooLong.
+func tooLong(line []byte) error {
+	if bytes.IndexByte(line, '\r') >= 0 {
+		return ErrCROnly
+	}
+	return ErrLineTooLong
 }
 
 func (r *Reader) readError(err error) error {

@@ -792,3 +792,40 @@ func TestHeaderTooLong(t *testing.T) {
 		}
 	}
 }
+
+// A file whose lines end in CR alone is one line to a reader of LF: it
+// is named as such (at line 1), whether it starts with a header or a
+// job, and when it is longer than MaxLineLength; CR LF and trailing CRs
+// are read as before.
+func TestCROnly(t *testing.T) {
+	job := "1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1"
+	for name, in := range map[string]string{
+		"header first": "; MaxProcs: 8\r" + job + "\r" + job + "\r",
+		"job first":    job + "\r" + job + "\r",
+		"comment only": "; a comment\r" + job + "\r",
+		"long":         strings.Repeat(job+"\r", MaxLineLength/len(job)+10),
+	} {
+		r, err := NewReader(strings.NewReader(in), "t.swf")
+		if err == nil {
+			for err == nil {
+				_, err = r.Next()
+			}
+		}
+		var pe *ParseError
+		if !errors.As(err, &pe) || !errors.Is(err, ErrCROnly) || pe.Line != 1 {
+			t.Errorf("%s: got %v, want line 1: %v", name, err, ErrCROnly)
+		}
+		if !strings.HasPrefix(err.Error(), "t.swf:1: the lines end in CR alone") {
+			t.Errorf("%s: message %q", name, err)
+		}
+	}
+	r, err := NewReader(strings.NewReader("; MaxProcs: 8\r\n"+job+"\r\r\n"+job+"\r\n"), "t.swf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < 2; n++ {
+		if _, err := r.Next(); err != nil {
+			t.Errorf("CR LF, record %d: %v", n+1, err)
+		}
+	}
+}
