@@ -217,8 +217,8 @@ func (e *DuplicateError) Error() string {
 func (e *DuplicateError) Unwrap() error { return ErrDuplicateID }
 
 // AdmitError is a job its model refused as it was read from its source
-// (duplicate id, unsorted submit time, too large for every machine, ...).
-// Err names the job; Job lets a caller that knows the source find the
+// (unsorted submit time, too large for every machine, ...) or as it
+// arrived (duplicate id). Err names the job; Job lets a caller that knows the source find the
 // job's record (a trace's file and line).
 type AdmitError struct {
 	Job    job.ID
