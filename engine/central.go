@@ -21,6 +21,9 @@ type ClusterConfig struct {
 	// Continue lets a job run past its requested time; by default (false)
 	// it is killed at the limit, as resource managers do.
 	Continue bool
+	// MaxWaiting ends the run with a *WaitingError once more than this
+	// many jobs have arrived and not started (0: no bound).
+	MaxWaiting int64
 }
 
 // Cluster is one run of the central-queue model; build it with NewCluster
@@ -58,6 +61,7 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 	}
 	c.view = machinesView{c}
 	c.init(p, cfg.Listener, cfg.Source)
+	c.maxWaiting = cfg.MaxWaiting
 	return c, nil
 }
 
@@ -89,9 +93,6 @@ func (c *Cluster) admit(j *actual.Job, _ int) error {
 			return fmt.Errorf("job %d: no machine can hold it (%d processors, %g KB of memory per CPU, CPU speed %g)", j.ID, j.Procs, j.Mem, j.Speed)
 		}
 	}
-	if i, ok := c.present.Get(j.ID); ok {
-		return &DuplicateError{ID: j.ID, Holder: c.slots[i].job.Submit}
-	}
 	return nil
 }
 
@@ -108,8 +109,15 @@ func (c *Cluster) someMachineHolds(j *actual.Job) bool {
 	return false
 }
 
+// arrive queues slot i. A job whose id is still in the system (waiting
+// or running) is refused at its arrival, not when it is read (one arrival
+// ahead): an id used again once its earlier job has ended (completions
+// come before arrivals at one instant) is fine, as in real traces.
 func (c *Cluster) arrive(i int32) error {
 	s := &c.slots[i]
+	if h, ok := c.present.Get(s.job.ID); ok {
+		return &AdmitError{Job: s.job.ID, Submit: s.job.Submit, Err: &DuplicateError{ID: s.job.ID, Holder: c.slots[h].job.Submit}}
+	}
 	c.present.Set(s.job.ID, i)
 	c.waiting++
 	if q := c.waiting; q > c.stats.MaxQueued {

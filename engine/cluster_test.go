@@ -248,3 +248,23 @@ func TestEngineValidatesDecisions(t *testing.T) {
 		})
 	}
 }
+
+// An id used again once its earlier job has ended is accepted, also when
+// no other record sits between the two (the source is read one arrival
+// ahead) and when the reuse arrives at the instant the earlier job ends.
+func TestReusedJobIDAfterEnd(t *testing.T) {
+	for name, jobs := range map[string][]actual.Job{
+		"long after":      {j(1, 0, 1, 10, 10), j(1, 100, 1, 10, 10)},
+		"at its end":      {j(1, 0, 1, 10, 10), j(1, 10, 1, 10, 10)},
+		"three times":     {j(1, 0, 1, 10, 10), j(1, 50, 1, 10, 10), j(1, 100, 1, 10, 10)},
+		"another between": {j(1, 0, 1, 10, 10), j(2, 5, 1, 10, 10), j(1, 30, 1, 10, 10)},
+	} {
+		pol, _ := backfill.New("fcfs", backfill.Options{Procs: 4})
+		c, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: pol, Source: workload.FromSlice(jobs)})
+		if err := c.Run(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		} else if c.Stats().Jobs != int64(len(jobs)) {
+			t.Errorf("%s: %d jobs ran, want %d", name, c.Stats().Jobs, len(jobs))
+		}
+	}
+}

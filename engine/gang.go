@@ -32,6 +32,9 @@ type GangConfig struct {
 	// StopAfter ends the run after this many completed jobs, locals and
 	// gangs together (0: when the sources are exhausted).
 	StopAfter int64
+	// MaxWaiting ends the run with a *WaitingError once more than this
+	// many jobs have arrived and not started (0: no bound).
+	MaxWaiting int64
 }
 
 // gEntry is a queue entry or a running thing: a local job (task -1) or a
@@ -87,6 +90,7 @@ func NewGangGrid(cfg GangConfig) (*GangGrid, error) {
 	}
 	g.init(p, cfg.Listener, append(append([]Source(nil), cfg.Locals...), cfg.Gangs)...)
 	g.stopAfter = cfg.StopAfter
+	g.maxWaiting = cfg.MaxWaiting
 	return g, nil
 }
 

@@ -23,6 +23,9 @@ type GridConfig struct {
 	// StopAfter ends the run when this many jobs have completed (0: when
 	// the source is exhausted and every job has completed).
 	StopAfter int64
+	// MaxWaiting ends the run with a *WaitingError once more than this
+	// many jobs have arrived and not started (0: no bound).
+	MaxWaiting int64
 }
 
 type proc struct {
@@ -80,6 +83,7 @@ func NewGrid(cfg GridConfig) (*Grid, error) {
 	}
 	g.init(cfg.Platform, cfg.Listener, cfg.Source)
 	g.stopAfter = cfg.StopAfter
+	g.maxWaiting = cfg.MaxWaiting
 	if p := cfg.Grid.Period(); p > 0 {
 		g.ticks = 1
 		g.events.Push(p, ClassTimer, -1)

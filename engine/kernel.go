@@ -80,8 +80,11 @@ type kernel struct {
 	stopAfter, ended int64
 	stopped          bool
 	ran              bool
-	runChunk         platform.Runs // storage for slots' CPU lists (cpuRoom)
-	runScratch       platform.Runs // the CPUs a start takes, before they go to the slot
+	// maxWaiting bounds the jobs that have arrived and not started (0:
+	// no bound); started counts the jobs started.
+	maxWaiting, started int64
+	runChunk            platform.Runs // storage for slots' CPU lists (cpuRoom)
+	runScratch          platform.Runs // the CPUs a start takes, before they go to the slot
 }
 
 func (k *kernel) init(p platform.Platform, lis Listener, srcs ...Source) {
@@ -214,8 +217,8 @@ func (e *DuplicateError) Error() string {
 func (e *DuplicateError) Unwrap() error { return ErrDuplicateID }
 
 // AdmitError is a job its model refused as it was read from its source
-// (duplicate id, unsorted submit time, too large for every machine, ...).
-// Err names the job; Job lets a caller that knows the source find the
+// (unsorted submit time, too large for every machine, ...) or as it
+// arrived (duplicate id). Err names the job; Job lets a caller that knows the source find the
 // job's record (a trace's file and line).
 type AdmitError struct {
 	Job    job.ID
@@ -247,8 +250,27 @@ func (k *kernel) admit(m model, sl *slot, s int) error {
 	return m.admit(j, s)
 }
 
+// ErrTooManyWaiting: more jobs wait than the model's bound (MaxWaiting of
+// its config): the arrivals outpace the machine.
+var ErrTooManyWaiting = errors.New("too many jobs waiting")
+
+// WaitingError is ErrTooManyWaiting at time Time, with the bound.
+type WaitingError struct {
+	Limit int64
+	Time  float64
+}
+
+func (e *WaitingError) Error() string {
+	return fmt.Sprintf("more than %d jobs waiting at t=%g: %v", e.Limit, e.Time, ErrTooManyWaiting)
+}
+
+func (e *WaitingError) Unwrap() error { return ErrTooManyWaiting }
+
 func (k *kernel) arrive(m model, i int32) error {
 	k.stats.Jobs++
+	if k.maxWaiting > 0 && k.stats.Jobs-k.started > k.maxWaiting {
+		return &WaitingError{Limit: k.maxWaiting, Time: k.now}
+	}
 	k.lis.JobSubmitted(k.now, &k.slots[i].job)
 	s := int(k.slots[i].stream)
 	if err := m.arrive(i); err != nil {
@@ -298,6 +320,7 @@ func (k *kernel) release(i int32) {
 // one, set by the model), and tells the listeners. behind is the job a
 // backfilled job passed (0: none known).
 func (k *kernel) startSlot(i int32, reason job.StartReason, behind job.ID) {
+	k.started++
 	s := &k.slots[i]
 	s.start, s.reason = k.now, reason
 	k.lis.JobStarted(k.now, Start{Job: &s.job, Reason: reason, CPUs: s.cpus, Behind: behind})

@@ -94,12 +94,12 @@ func RunGang(r GangRun, extra ...engine.Listener) (GangResult, error) {
 	m := metrics.NewGangMetrics(r.Warmup)
 	occ := metrics.NewOccupancy()
 	g, err := engine.NewGangGrid(engine.GangConfig{Platform: plat, Policy: pol, Locals: locals, Gangs: gangs, Listener: append(engine.Tee{m, occ}, extra...),
-		SplitOverhead: r.SplitOverhead, ExamineEveryDeparture: r.ExamineEvery, StopAfter: r.Stop})
+		SplitOverhead: r.SplitOverhead, ExamineEveryDeparture: r.ExamineEvery, StopAfter: r.Stop, MaxWaiting: MaxWaiting})
 	if err != nil {
 		return GangResult{}, err
 	}
 	if err := g.Run(); err != nil {
-		return GangResult{}, err
+		return GangResult{}, waitingError(err, "gang", gangLoad(r, plat, ms, gmin, gmax))
 	}
 	st := m.Result()
 	out := GangResult{Jobs: st.Locals + st.Gangs, RT: st.RT, SLD: st.SLD, WRT: st.WRT, WSLD: st.WSLD,
@@ -111,4 +111,16 @@ func RunGang(r GangRun, extra ...engine.Listener) (GangResult, error) {
 		out.SplitPct = 100 * float64(st.GangsSplit) / float64(st.GangsArrived)
 	}
 	return out, nil
+}
+
+// gangLoad is the offered load of a gang run: the locals of every site
+// (one processor each) and the gangs (their mean number of tasks, each
+// of mean service ms, split overhead left out), over the processors.
+func gangLoad(r GangRun, plat platform.Platform, ms float64, gmin, gmax int) float64 {
+	tasks := float64(gmin+gmax) / 2
+	if r.Pow2 {
+		tasks = (2 + 4 + 8 + 16) / 4.0
+	}
+	work := float64(plat.Machines())*ms/r.MeanInterarrival + tasks*ms/r.GangMeanInterarrival
+	return work / float64(plat.CPUs())
 }

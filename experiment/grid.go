@@ -69,12 +69,14 @@ func RunGrid(r GridRun, extra ...engine.Listener) (GridResult, error) {
 	sum := metrics.NewSummary(total, metrics.SyntheticTau)
 	sum.Skip(r.Warmup)
 	occ := metrics.NewOccupancy()
-	g, err := engine.NewGrid(engine.GridConfig{Platform: plat, Grid: gs, Local: ls, Source: src, Listener: append(engine.Tee{sum, occ}, extra...), StopAfter: r.Stop})
+	g, err := engine.NewGrid(engine.GridConfig{Platform: plat, Grid: gs, Local: ls, Source: src, Listener: append(engine.Tee{sum, occ}, extra...), StopAfter: r.Stop, MaxWaiting: MaxWaiting})
 	if err != nil {
 		return GridResult{}, err
 	}
 	if err := g.Run(); err != nil {
-		return GridResult{}, err
+		// One-processor jobs: the offered load is the service demand
+		// per unit of time over the processors.
+		return GridResult{}, waitingError(err, "grid", ms/r.MeanInterarrival/float64(total))
 	}
 	m := sum.Result()
 	busy, load := occ.Machines()

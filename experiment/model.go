@@ -197,12 +197,14 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 		wsrc, fold = workload.Threads(src), metrics.NewThreadFold(lis)
 		lis = fold
 	}
-	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: wsrc, Listener: lis})
+	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: wsrc, Listener: lis, MaxWaiting: MaxWaiting})
 	if err != nil {
 		return metrics.Result{}, err
 	}
 	if err := eng.Run(); err != nil {
-		return metrics.Result{}, err
+		// One-processor jobs.
+		load := s.Workload.MeanService / s.Workload.MeanInterarrival / float64(s.Platform.Procs)
+		return metrics.Result{}, waitingError(err, "cluster", load)
 	}
 	res := sum.Result()
 	if fold != nil {

@@ -41,7 +41,12 @@ func newOutDir(dir string) (*outDir, error) {
 }
 
 // create opens a temporary file that commit will rename to name.
+// A file of that name that is not a regular file (a FIFO, a device) is
+// refused before anything is written.
 func (o *outDir) create(name string) (*os.File, error) {
+	if err := atomicfile.CheckTarget(filepath.Join(o.dir, name)); err != nil {
+		return nil, fmt.Errorf("output: %w", err)
+	}
 	f, err := os.CreateTemp(o.dir, atomicfile.TempPattern(name))
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
@@ -54,6 +59,12 @@ func (o *outDir) create(name string) (*os.File, error) {
 func (o *outDir) commit() error {
 	for _, f := range o.files {
 		if err := f.Close(); err != nil {
+			o.abort()
+			return fmt.Errorf("output: %w", err)
+		}
+	}
+	for _, p := range o.finals {
+		if err := atomicfile.CheckTarget(p); err != nil {
 			o.abort()
 			return fmt.Errorf("output: %w", err)
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
@@ -125,6 +126,22 @@ func recordLine(trace string, id int64, submit float64, second bool) (int, bool)
 		}
 		first = rd.Line()
 	}
+}
+
+// noJobsError says why none of the records of a trace became a job.
+func noJobsError(name string, c swf.Counts, procs int, refused int64, policy string) error {
+	var why []string
+	add := func(n int64, what string) {
+		if n > 0 {
+			why = append(why, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(c.Rejected, fmt.Sprintf("larger than the machine of %d CPUs (rejected; clamping, run --clamp or workload.clamp: true, runs them on the whole machine)", procs))
+	add(c.SkippedNoSubmit, "without submit time")
+	add(c.SkippedNoRuntime, "without runtime")
+	add(c.SkippedNoProcs, "without processor count")
+	add(refused, "refused by policy "+policy+" at submission")
+	return fmt.Errorf("trace %s: none of its %d job record(s) can be simulated: %s", name, c.Read, strings.Join(why, ", "))
 }
 
 // refusedSecond reports whether the record a model refused is the second
@@ -350,9 +367,15 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 
 	counts := src.Counts()
 	if counts.Read == 0 {
-		// (Records that are all skipped or rejected are a run of 0 jobs
-		// whose counts say why: TestImpossibleJob.)
 		return nil, fmt.Errorf("trace %s has no job records (an empty or header-only trace)", rd.Name())
+	}
+	if eng.Stats().Jobs == 0 {
+		// Records that are all skipped or rejected are no run either.
+		refused := int64(0)
+		if scr != nil {
+			refused = scr.refused
+		}
+		return nil, noJobsError(rd.Name(), counts, procs, refused, pol.Name())
 	}
 	overrun := "kill"
 	if cfg.Continue {

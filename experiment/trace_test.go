@@ -248,13 +248,15 @@ func TestBadTraceLeavesNoOutput(t *testing.T) {
 func TestImpossibleJob(t *testing.T) {
 	dir := t.TempDir()
 	p := writeTrace(t, dir, "big.swf", strings.Replace(goodLine, " 2 -1 -1 2 ", " 9 -1 -1 9 ", 1), false)
-	// Rejected (and counted) by default...
-	res, err := RunTrace(TraceRun{Trace: p, Policy: "easy", Procs: 4})
-	if err != nil || res.Run.Rejected != 1 || res.Jobs != 0 {
-		t.Fatalf("res %+v err %v: want the job rejected and counted", res, err)
+	// Rejected by default: with no other job, that is no run (an error
+	// naming the count and the reason, as for an empty trace)...
+	_, err := RunTrace(TraceRun{Trace: p, Policy: "easy", Procs: 4})
+	want := "trace " + p + ": none of its 1 job record(s) can be simulated: 1 larger than the machine of 4 CPUs (rejected; clamping"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("err %v: want %q", err, want)
 	}
 	// ...or clamped to the machine on request.
-	res, err = RunTrace(TraceRun{Trace: p, Policy: "easy", Procs: 4, Clamp: true})
+	res, err := RunTrace(TraceRun{Trace: p, Policy: "easy", Procs: 4, Clamp: true})
 	if err != nil || res.Run.Clamped != 1 || res.Jobs != 1 {
 		t.Fatalf("res %+v err %v: want the job clamped", res, err)
 	}

@@ -98,3 +98,31 @@ func TestSummaryWarmup(t *testing.T) {
 		t.Fatalf("after warm-up: jobs %d wait %v response %v utilization %v; want 1, 5, 15, 0.5", got.Jobs, got.MeanWait, got.MeanResponse, got.Utilization)
 	}
 }
+
+// With tau 0 (the synthetic models) a zero-length job has no bounded
+// slowdown: it is left out of the mean, as of the mean slowdown, instead
+// of making it NaN (0/0) or +Inf (x/0).
+//
+//	job  submit start end  resp exec  bsld (tau 0)
+//	 1      0     0    4     4    4   max(1, 4/4) = 1
+//	 2      0     4    4     4    0   undefined
+//	 3      0     4   10    10    6   max(1, 10/6) = 5/3
+func TestSummaryZeroLengthTauZero(t *testing.T) {
+	s := NewSummary(1, 0)
+	for _, r := range []*engine.Record{
+		rec(1, 0, 0, 4, 1, -1, job.Completed, job.Immediate),
+		rec(2, 0, 4, 4, 1, -1, job.Completed, job.Reserved),
+		rec(3, 0, 4, 10, 1, -1, job.Completed, job.Reserved),
+	} {
+		s.JobSubmitted(0, r.Job)
+		s.JobFinished(r.End, r)
+	}
+	r := s.Result()
+	if want := 4.0 / 3; math.Abs(r.MeanBoundedSlowdown-want) > 1e-12 || r.ZeroLengthJobs != 1 {
+		t.Errorf("mean bounded slowdown %v, zero-length jobs %d; want %v, 1", r.MeanBoundedSlowdown, r.ZeroLengthJobs, want)
+	}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, r); err != nil {
+		t.Errorf("summary.json: %v", err)
+	}
+}

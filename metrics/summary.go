@@ -31,6 +31,7 @@ type Summary struct {
 	tau   float64
 
 	n, killed, zeroLen   int64
+	bsldSkipped          int64 // zero-length jobs when tau is 0: no bounded slowdown
 	sumWait, maxWait     float64
 	sumResp, maxResp     float64
 	sumSld, sumBsld      float64
@@ -83,7 +84,13 @@ func (s *Summary) add(r *engine.Record) {
 	} else {
 		s.zeroLen++
 	}
-	s.sumBsld += math.Max(1, resp/math.Max(ex, s.tau))
+	// With tau 0 a zero-length job has no bounded slowdown (0/0, or x/0):
+	// it is left out of the mean, as it is of the mean slowdown.
+	if d := math.Max(ex, s.tau); d > 0 {
+		s.sumBsld += math.Max(1, resp/d)
+	} else {
+		s.bsldSkipped++
+	}
 	s.work += float64(float64(r.Job.Procs) * ex)
 	s.lastEnd = math.Max(s.lastEnd, r.End)
 	s.byReason[r.Reason]++
@@ -115,7 +122,10 @@ func (s *Summary) Result() Result {
 		Procs: s.procs, StartReasons: map[string]int64{}}
 	if s.n > 0 {
 		n := float64(s.n)
-		r.MeanWait, r.MeanResponse, r.MeanBoundedSlowdown = s.sumWait/n, s.sumResp/n, s.sumBsld/n
+		r.MeanWait, r.MeanResponse = s.sumWait/n, s.sumResp/n
+		if m := s.n - s.bsldSkipped; m > 0 {
+			r.MeanBoundedSlowdown = s.sumBsld / float64(m)
+		}
 		if m := s.n - s.zeroLen; m > 0 {
 			r.MeanSlowdown = s.sumSld / float64(m)
 		}

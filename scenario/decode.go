@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -85,6 +86,10 @@ func parse(name string, data []byte) ([]Point, error) {
 	}
 	if at, ok := nestingOK(data); !ok {
 		d.add(at, "", "nesting too deep (more than %d levels of [ ] and { })", maxNesting)
+		return nil, d.err()
+	}
+	if at, ok := blockNestingOK(data); !ok {
+		d.add(at, "", "nesting too deep (more than %d levels of indented blocks and - entries)", maxNesting)
 		return nil, d.err()
 	}
 	file, err := parseYAML(data)
@@ -172,6 +177,54 @@ func nestingOK(data []byte) (pos, bool) {
 			}
 		}
 		prevSpace = c == ' ' || c == '\t' || c == '\n' || c == '\r'
+	}
+	return pos{}, true
+}
+
+// blockNestingOK estimates the depth of block collections line by line
+// and returns the position of the first entry deeper than maxNesting. A
+// line's depth is the number of open blocks indented less than it, plus
+// one for each block indicator ("- ", "? ", ": ") it starts with ("- - -
+// x" opens three sequences on one line). Like nestingOK it is a guard,
+// not a parser: it over-counts rather than misses (the lines of a block
+// scalar count as blocks), which a scenario, a few levels deep, never
+// comes near.
+func blockNestingOK(data []byte) (pos, bool) {
+	var stack []int // columns of the open blocks, increasing
+	line := 0
+	for len(data) > 0 {
+		line++
+		text := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			text, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		col := 0
+		for col < len(text) && text[col] == ' ' {
+			col++
+		}
+		if col == len(text) || text[col] == '#' || text[col] == '\r' {
+			continue // blank or a comment
+		}
+		for len(stack) > 0 && stack[len(stack)-1] >= col {
+			stack = stack[:len(stack)-1]
+		}
+		stack = append(stack, col)
+		for col < len(text) && (text[col] == '-' || text[col] == '?' || text[col] == ':') &&
+			(col+1 == len(text) || text[col+1] == ' ' || text[col+1] == '\t') {
+			col++
+			for col < len(text) && (text[col] == ' ' || text[col] == '\t') {
+				col++
+			}
+			stack = append(stack, col)
+			if len(stack) > maxNesting {
+				return pos{line, col + 1}, false
+			}
+		}
+		if len(stack) > maxNesting {
+			return pos{line, col + 1}, false
+		}
 	}
 	return pos{}, true
 }

@@ -52,7 +52,11 @@ func (d *decoder) expand() []Point {
 		for k, a := range d.axes {
 			labels = append(labels, Label{Key: a.path, Value: a.vals[choice[k]].text})
 		}
-		points = append(points, Point{Index: idx, Labels: labels, Scenario: sc})
+		pt := Point{Index: idx, Labels: labels, Scenario: sc}
+		if v := p.get("workload.trace"); v != nil {
+			pt.TraceLine, pt.TraceColumn = v.at.line, v.at.col
+		}
+		points = append(points, pt)
 		runs += sc.Replications
 		if runs > MaxRuns && !tooManyRuns {
 			tooManyRuns = true
@@ -172,6 +176,9 @@ func (p pointCtx) check(sc *Scenario) {
 		p.checkHetero(sc)
 		return
 	}
+	if sc.Model == registry.ModelGrid {
+		p.checkGridPasses(sc)
+	}
 	if sc.Model != registry.ModelGang || len(sc.Platform.Sites) == 0 {
 		return
 	}
@@ -198,6 +205,23 @@ func (p pointCtx) check(sc *Scenario) {
 		d.add(p.at(key), key, "%s could never start: the largest site has %d processors (policy.approach %s keeps a gang on one site)", what, maxSite, ap.Name)
 	case ap.Traits.SplitsGangs && largest > total:
 		d.add(p.at(key), key, "%s could never start: the sites have %d processors in all", what, total)
+	}
+}
+
+// checkGridPasses reports a periodic grid scheduler whose run would take
+// more than MaxGridPasses passes (or whose clock could not advance by
+// one interval at the end of the run).
+func (p pointCtx) checkGridPasses(sc *Scenario) {
+	ai, _ := strconv.ParseFloat(sc.Policy.Options["allocation_interval"], 64)
+	if !(ai > 0) || sc.Stop.Completed <= 0 {
+		return // not read (fill leaves it zero), or reported
+	}
+	end := float64(sc.Stop.Completed) * sc.Workload.MeanInterarrival
+	passes := end / ai
+	if passes > MaxGridPasses || end+ai == end {
+		p.d.add(p.at("policy.allocation_interval"), "policy.allocation_interval",
+			"%g: a run of stop.completed %d jobs at workload.mean_interarrival %g lasts about %.4g time units, %.4g passes of the grid scheduler (one per interval); at most %d (scenario.MaxGridPasses): raise allocation_interval or lower mean_interarrival",
+			ai, sc.Stop.Completed, sc.Workload.MeanInterarrival, end, passes, MaxGridPasses)
 	}
 }
 

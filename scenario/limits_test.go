@@ -138,3 +138,69 @@ func checkSizes(t *testing.T, what string, sc Scenario) {
 		t.Errorf("%s: accepted %d machines of up to %d CPUs", what, sc.Platform.Machines, sc.Platform.CPUsMax)
 	}
 }
+
+// A grid run with a periodic grid scheduler (deferred, hybrid) makes one
+// pass per allocation_interval over the whole run: a configuration of
+// more than MaxGridPasses passes, or whose clock could not advance by one
+// interval, is refused when the file is parsed, at allocation_interval;
+// one at the bound is accepted.
+func TestGridPasses(t *testing.T) {
+	file := func(grid, ia, ai string) string {
+		return "model: grid\nstop: {completed: 1000}\nplatform: {sites: 2, procs_per_site: 4}\n" +
+			"workload: {mean_interarrival: " + ia + "}\npolicy: {grid: " + grid + ", local: sq, allocation_interval: " + ai + "}\n"
+	}
+	for _, tt := range []struct{ name, src, want string }{
+		{"deferred", file("deferred", "1e12", "0.3"),
+			"t.yaml:5:58: policy.allocation_interval: 0.3: a run of stop.completed 1000 jobs at workload.mean_interarrival 1e+12 lasts about 1e+15 time units, 3.333e+15 passes of the grid scheduler (one per interval); at most 1000000000 (scenario.MaxGridPasses)"},
+		{"hybrid", file("hybrid", "1e6", "0.001, random_fraction: 0.5"),
+			"t.yaml:5:56: policy.allocation_interval: 0.001: a run of stop.completed 1000 jobs at workload.mean_interarrival 1e+06 lasts about 1e+09 time units, 1e+12 passes"},
+		{"at the bound", file("deferred", "1e6", "1"), ""},
+		{"a sweep axis", "model: grid\nstop: {completed: 1000}\nplatform: {sites: 2, procs_per_site: 4}\n" +
+			"workload: {mean_interarrival: [1, 1e9]}\npolicy: {grid: deferred, local: sq, allocation_interval: 0.3}\n",
+			"t.yaml:5:58: policy.allocation_interval: 0.3: a run of stop.completed 1000 jobs at workload.mean_interarrival 1e+09 lasts about 1e+12 time units"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("t.yaml", []byte(tt.src))
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tt.want != "" && err == nil:
+				t.Errorf("accepted")
+			case tt.want != "" && !strings.Contains(err.Error(), tt.want):
+				t.Errorf("got\n%v\nwant it to contain\n%s", err, tt.want)
+			}
+		})
+	}
+}
+
+// Mean times and site speeds beyond MinMean..MaxMean, and deadline
+// factors above workload.MaxDeadlineFactor, overflow the run's times
+// (they ended in "json: unsupported value: NaN" after the whole run); they
+// are refused when the file is parsed, naming the file, line and key.
+func TestMeansAtExtremes(t *testing.T) {
+	cluster := "model: cluster\nstop: {completed: 10}\nplatform: {procs: 8}\npolicy: {queue: easy}\n"
+	gang := "model: gang\nstop: {completed: 10}\nplatform: {sites: 2, procs_per_site: 16}\npolicy: {approach: 1}\n"
+	hetero := "model: hetero\nstop: {completed: 10}\npolicy: {queue: fcfs}\n"
+	bound := "must be between 1e-06 and 1e+12 (scenario.MinMean, scenario.MaxMean"
+	for _, tt := range []struct{ name, src, want string }{
+		{"mean_interarrival 1e300", cluster + "workload: {mean_interarrival: 1e300}\n", "t.yaml:5:31: workload.mean_interarrival: " + bound},
+		{"mean_service 1e300", cluster + "workload: {mean_interarrival: 1, mean_service: 1e300}\n", "t.yaml:5:48: workload.mean_service: " + bound},
+		{"mean_service 1e-300", cluster + "workload: {mean_interarrival: 1, mean_service: 1e-300}\n", "t.yaml:5:48: workload.mean_service: " + bound},
+		{"gang_mean_interarrival", gang + "workload: {mean_interarrival: 1, gang_mean_interarrival: 1e13}\n", "t.yaml:5:58: workload.gang_mean_interarrival: " + bound},
+		{"site speed", hetero + "workload: {mean_interarrival: 5}\nplatform: {sites: [{procs: 8, speed: 1e-300}]}\n", "t.yaml:5:38: platform.sites[0].speed: " + bound},
+		{"deadline factor", hetero + "workload: {mean_interarrival: 5, deadline_factor_max: 1e300}\n", "t.yaml:4:55: workload.deadline_factor_max: must be at most 1e+06"},
+		{"at the bounds", cluster + "workload: {mean_interarrival: 1e12, mean_service: 1e-6}\n", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("t.yaml", []byte(tt.src))
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tt.want != "" && err == nil:
+				t.Errorf("accepted")
+			case tt.want != "" && !strings.Contains(err.Error(), tt.want):
+				t.Errorf("got\n%v\nwant it to contain\n%s", err, tt.want)
+			}
+		})
+	}
+}

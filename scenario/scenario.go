@@ -125,6 +125,10 @@ type Point struct {
 	Index    int      // 0..n-1, in expansion order (the first axis varies slowest)
 	Labels   []Label  // the swept settings of this point, in axis order; empty without sweeps
 	Scenario Scenario // fully expanded, defaults applied, validated
+	// TraceLine and TraceColumn are where the point's workload.trace is
+	// written in the file (0 when it has none), for messages about the
+	// trace itself (a missing file).
+	TraceLine, TraceColumn int
 }
 
 // Label is the value one sweep axis takes at a point.
@@ -143,6 +147,14 @@ const MaxReplications = 10_000
 // replications, summed over the points): every replication's metrics are
 // kept for the summary and the paired comparisons.
 const MaxRuns = 1_000_000
+
+// MaxGridPasses bounds the scheduling passes a grid run with a periodic
+// grid scheduler (deferred, hybrid: one pass every
+// policy.allocation_interval) is expected to make: stop.completed x
+// workload.mean_interarrival (the time the run lasts) /
+// policy.allocation_interval. A billion passes take about ten seconds; a
+// larger count is a typo, and past 2^53 the clock cannot advance at all.
+const MaxGridPasses = 1_000_000_000
 
 // MaxFileSize is the largest scenario file Parse accepts, in bytes. Real
 // scenario files are a few kilobytes; the YAML parser takes time that grows

@@ -105,9 +105,43 @@ func between(min, max float64) func(float64) string {
 	}
 }
 
+// MinMean and MaxMean bound the mean times of a synthetic workload
+// (workload.mean_interarrival, mean_service, gang_mean_interarrival) and
+// the speeds of sites: beyond them the times of a run overflow (a mean
+// of 1e300 sums to +Inf, a speed of 1e-300 divides to it) and its
+// metrics come out NaN or infinite. MaxMean is swf.MaxSeconds, the
+// largest time of a trace record.
+const (
+	MinMean = 1e-6
+	MaxMean = 1e12
+)
+
+// mean checks a mean time or a speed against MinMean and MaxMean.
+func mean(x float64) string {
+	switch {
+	case x <= 0:
+		return "must be > 0"
+	case x < MinMean || x > MaxMean:
+		return fmt.Sprintf("must be between %g and %g (scenario.MinMean, scenario.MaxMean: times beyond them overflow; see docs/limits.md)", MinMean, MaxMean)
+	}
+	return ""
+}
+
 func positive(x float64) string {
 	if x <= 0 {
 		return "must be > 0"
+	}
+	return ""
+}
+
+// deadlineFactor checks a deadline factor: positive, at most
+// workload.MaxDeadlineFactor (as run --deadline-factor).
+func deadlineFactor(x float64) string {
+	switch {
+	case x <= 0:
+		return "must be > 0"
+	case x > workload.MaxDeadlineFactor:
+		return fmt.Sprintf("must be at most %g (workload.MaxDeadlineFactor; see docs/limits.md)", float64(workload.MaxDeadlineFactor))
 	}
 	return ""
 }
@@ -171,9 +205,9 @@ func writtenFields() []*field {
 		{path: "workload.on_overrun", kind: kEnum, models: clusterOnly, enum: anyModel("kill", "continue"), sweep: true,
 			def: "kill", traceOnly: true, synthetic: "kill"},
 		{path: "workload.clamp", kind: kBool, models: clusterOnly, sweep: true, traceOnly: true},
-		{path: "workload.mean_interarrival", kind: kFloat, models: allModels, check: positive, sweep: true, synthOnly: true},
-		{path: "workload.mean_service", kind: kFloat, models: serviceModel, check: positive, sweep: true, def: "1", synthOnly: true},
-		{path: "workload.gang_mean_interarrival", kind: kFloat, models: gangOnly, check: positive, sweep: true},
+		{path: "workload.mean_interarrival", kind: kFloat, models: allModels, check: mean, sweep: true, synthOnly: true},
+		{path: "workload.mean_service", kind: kFloat, models: serviceModel, check: mean, sweep: true, def: "1", synthOnly: true},
+		{path: "workload.gang_mean_interarrival", kind: kFloat, models: gangOnly, check: mean, sweep: true},
 		{path: "workload.gang_sizes", kind: kEnum, models: gangOnly, enum: anyModel("uniform", "pow2"), sweep: true, def: "uniform"},
 		{path: "workload.gang_min", kind: kInt, models: gangOnly, check: atLeast(1), sweep: true, def: "2"},
 		{path: "workload.gang_max", kind: kInt, models: gangOnly, check: atLeast(1), sweep: true, def: "13"},
@@ -186,8 +220,8 @@ func writtenFields() []*field {
 		{path: "workload.estimated_max", kind: kInt, models: heteroOnly, check: atLeast(0), sweep: true, def: "3000"},
 		{path: "workload.deadline_fraction", kind: kFrac, models: heteroOnly, check: unit, sweep: true, def: "0.7"},
 		{path: "workload.deadline", kind: kEnum, models: heteroOnly, enum: anyModel(synth.DeadlineRules()...), sweep: true, def: "factor"},
-		{path: "workload.deadline_factor_min", kind: kFloat, models: heteroOnly, check: positive, sweep: true, def: "2"},
-		{path: "workload.deadline_factor_max", kind: kFloat, models: heteroOnly, check: positive, sweep: true, def: "4"},
+		{path: "workload.deadline_factor_min", kind: kFloat, models: heteroOnly, check: deadlineFactor, sweep: true, def: "2"},
+		{path: "workload.deadline_factor_max", kind: kFloat, models: heteroOnly, check: deadlineFactor, sweep: true, def: "4"},
 		{path: "workload.bm_est", kind: kEnum, models: heteroOnly, enum: anyModel(synth.BMEstRules()...), sweep: true, def: "min"},
 	}
 }
@@ -268,7 +302,7 @@ func registryFields() []*field {
 // The keys of one site in a site list.
 var (
 	siteProcs = &field{path: "procs", kind: kInt, models: siteModels, check: between(1, platform.MaxCPUs), sweep: true}
-	siteSpeed = &field{path: "speed", kind: kFloat, models: siteModels, check: positive, sweep: true}
+	siteSpeed = &field{path: "speed", kind: kFloat, models: siteModels, check: mean, sweep: true}
 )
 
 // special keys, decoded by hand, and the models that read them.

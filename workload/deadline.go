@@ -81,9 +81,16 @@ func (r DeadlineRule) Check() error {
 	return nil
 }
 
-// ParseFactorRange reads "S" (a fixed factor) or "MIN-MAX".
+// ParseFactorRange reads "S" (a fixed factor) or "MIN-MAX". The '-' of
+// an exponent ("1e-3", "1e-3-2e-3") is not the range's.
 func ParseFactorRange(s string) (lo, hi float64, err error) {
-	a, b, ok := strings.Cut(s, "-")
+	a, b, ok := s, "", false
+	for i := 1; i < len(s); i++ {
+		if s[i] == '-' && s[i-1] != 'e' && s[i-1] != 'E' {
+			a, b, ok = s[:i], s[i+1:], true
+			break
+		}
+	}
 	if lo, err = strconv.ParseFloat(strings.TrimSpace(a), 64); err != nil {
 		return 0, 0, fmt.Errorf("deadline factor %q: want S or MIN-MAX (numbers)", s)
 	}

@@ -130,3 +130,13 @@ func TestDeadlineRuleErrors(t *testing.T) {
 		t.Errorf("ParseDeadlineBase(slack): %v", err)
 	}
 }
+
+// The '-' of an exponent is not the range's.
+func TestParseFactorRangeExponent(t *testing.T) {
+	for s, want := range map[string][2]float64{"1e-3": {1e-3, 1e-3}, "1E-3-2e-3": {1e-3, 2e-3}, "2-4": {2, 4}, "3": {3, 3}, "1e-3 - 5": {1e-3, 5}} {
+		lo, hi, err := ParseFactorRange(s)
+		if err != nil || lo != want[0] || hi != want[1] {
+			t.Errorf("%q: %g, %g, %v; want %g, %g", s, lo, hi, err, want[0], want[1])
+		}
+	}
+}

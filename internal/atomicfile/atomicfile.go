@@ -7,7 +7,13 @@ import (
 )
 
 // Write creates path (and its folder) with the content write produces.
+// A path that exists and is not a regular file (a device, a FIFO, a
+// folder, a symbolic link) is refused (CheckTarget), before write runs
+// and again before the rename.
 func Write(path string, write func(io.Writer) error) error {
+	if err := CheckTarget(path); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -25,6 +31,10 @@ func Write(path string, write func(io.Writer) error) error {
 		return err
 	}
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := CheckTarget(path); err != nil {
 		os.Remove(tmp.Name())
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -31,5 +32,33 @@ func TestWrite(t *testing.T) {
 	ents, _ := os.ReadDir(filepath.Dir(p))
 	if len(ents) != 1 {
 		t.Fatalf("%d files left, want 1", len(ents))
+	}
+}
+
+// Write refuses a path that is a FIFO or a folder, before calling write,
+// and leaves it as it was.
+func TestWriteRefusesNonRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	for p, what := range map[string]string{fifo: "a FIFO (named pipe)", sub: "a folder"} {
+		called := false
+		err := Write(p, func(w io.Writer) error { called = true; return nil })
+		if err == nil || err.Error() != p+" is "+what+", not a regular file; schedlab only replaces regular files (choose another path or remove it)" {
+			t.Errorf("%s: err %v", p, err)
+		}
+		if called {
+			t.Errorf("%s: write was called", p)
+		}
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("FIFO replaced: %v %v", st.Mode(), err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("%d files, want 2", len(ents))
 	}
 }

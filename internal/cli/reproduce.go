@@ -90,12 +90,30 @@ var papers = []paperRun{
 		}},
 }
 
+// paperMaxJobs are the reproductions whose --jobs limit is below
+// repro.MaxJobs: their workloads are generated whole.
+var paperMaxJobs = []struct {
+	name string
+	max  int64
+	why  string
+}{
+	{"klusacek2008", synth.MaxHeteroJobs, "synth.MaxHeteroJobs"},
+	{"alnajjar2019", synth.MaxJRBJobs, "synth.MaxJRBJobs"},
+}
+
 func (c *reproduceCmd) Run(g *globals) error {
 	if c.Reps != nil && (*c.Reps < 2 || *c.Reps > repro.MaxReps) {
 		return usageError{fmt.Errorf("--reps %d: want 2..%d (a confidence interval needs two replications; the limit is in docs/limits.md)", *c.Reps, repro.MaxReps)}
 	}
 	if c.Jobs != nil && (*c.Jobs < 1 || *c.Jobs > repro.MaxJobs) {
 		return usageError{fmt.Errorf("--jobs %d: want 1..%d", *c.Jobs, repro.MaxJobs)}
+	}
+	if c.Jobs != nil {
+		for _, p := range paperMaxJobs {
+			if (c.Paper == "all" || c.Paper == p.name) && *c.Jobs > p.max {
+				return usageError{fmt.Errorf("--jobs %d: want 1..%d for %s (%s; docs/limits.md)", *c.Jobs, p.max, p.name, p.why)}
+			}
+		}
 	}
 	if c.Workers < 0 {
 		return usageError{fmt.Errorf("--workers %d: must not be negative (0 = all cores)", c.Workers)}

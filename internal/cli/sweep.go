@@ -272,6 +272,9 @@ func checkTraces(file string, points []scenario.Point) error {
 		seen[tr] = true
 		rd, err := workload.OpenTrace(tr)
 		if err != nil {
+			if p.TraceLine > 0 {
+				return fmt.Errorf("%s:%d:%d: workload.trace: %w", file, p.TraceLine, p.TraceColumn, err)
+			}
 			return fmt.Errorf("%s: point %d: workload.trace: %w", file, p.Index, err)
 		}
 		rd.Close()

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/validate"
 )
 
@@ -112,9 +113,10 @@ func readSummary(path string) ([]kv, map[string]float64, error) {
 			}
 		case json.Number:
 			rows = append(rows, kv{prefix, formatNumber(string(t))})
-			if v, err := t.Float64(); err == nil {
-				nums[prefix] = v
-			}
+			// A number beyond the float64 range (1e999) is kept as
+			// ±Inf, for the checks of readRunMax to refuse.
+			v, _ := t.Float64()
+			nums[prefix] = v
 		case string:
 			rows = append(rows, kv{prefix, t})
 		case bool:
@@ -151,12 +153,19 @@ func formatNumber(s string) string {
 // readJobs reads jobs.csv into columns. Errors have the form
 // "path:line: column c: problem".
 func readJobs(path string) (*runJobs, error) {
-	return readJobsMax(path, MaxJobs, "the report's limit")
+	return readJobsMax(path, MaxJobs, "the report's limit", machine{platform.MaxCPUs, "the largest machine schedlab simulates"})
+}
+
+// machine is the number of CPUs the CPU ids of jobs.csv must be below,
+// and where it comes from, for the error.
+type machine struct {
+	cpus int
+	what string
 }
 
 // readJobsMax is readJobs with a limit on the rows; why says where the
-// limit comes from in the error.
-func readJobsMax(path string, limit int, why string) (*runJobs, error) {
+// limit comes from in the error. CPU ids must be below m.cpus.
+func readJobsMax(path string, limit int, why string, m machine) (*runJobs, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -240,6 +249,10 @@ func readJobsMax(path string, limit int, why string) (*runJobs, error) {
 				line, _ := cr.FieldPos(at["allocated_resources"])
 				return nil, fmt.Errorf("%s:%d: column allocated_resources: %q: %v", path, line, cut(s), err)
 			}
+			if last := ivs[len(ivs)-1].Hi; last >= m.cpus {
+				line, _ := cr.FieldPos(at["allocated_resources"])
+				return nil, fmt.Errorf("%s:%d: column allocated_resources: %q: CPU %d is beyond the machine (%d CPUs: %s)", path, line, cut(s), last, m.cpus, m.what)
+			}
 			for _, iv := range ivs {
 				j.ivLo = append(j.ivLo, int32(iv.Lo))
 				j.ivHi = append(j.ivHi, int32(iv.Hi))
@@ -284,8 +297,25 @@ func readRunMax(dir string, limit int, why string) (*runPage, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The counts the page relies on must be counts: a number that is not
+	// one (1e999, -3, 2.5) is refused, not skipped.
+	for _, c := range []struct {
+		key      string
+		min, max float64
+	}{{"jobs", 0, 1 << 53}, {"procs", 1, platform.MaxCPUs}} {
+		if n, ok := nums[c.key]; ok && !(n >= c.min && n <= c.max && n == math.Trunc(n)) {
+			return nil, fmt.Errorf("%s: %s: %s is not a count in %.0f..%.0f", sumPath, c.key, get(rows, c.key), c.min, c.max)
+		}
+	}
+	if t, ok := nums["bounded_slowdown_tau"]; ok && !(t >= 0 && t <= math.MaxFloat64) {
+		return nil, fmt.Errorf("%s: bounded_slowdown_tau: %s is not a finite number >= 0", sumPath, get(rows, "bounded_slowdown_tau"))
+	}
+	m := machine{platform.MaxCPUs, "the largest machine schedlab simulates; " + sumPath + " gives no procs"}
+	if p, ok := nums["procs"]; ok {
+		m = machine{int(p), "procs in " + sumPath}
+	}
 	jobsPath := filepath.Join(dir, "jobs.csv")
-	j, err := readJobsMax(jobsPath, limit, why)
+	j, err := readJobsMax(jobsPath, limit, why, m)
 	if err != nil {
 		return nil, err
 	}
@@ -307,18 +337,20 @@ func readRunMax(dir string, limit int, why string) (*runPage, error) {
 		}
 	}
 	title := filepath.Base(filepath.Clean(dir))
-	get := func(k string) string {
-		for _, r := range rows {
-			if r.Key == k {
-				return r.Value
-			}
-		}
-		return ""
-	}
-	if tr, po := get("run.trace"), get("run.policy"); tr != "" && po != "" {
+	if tr, po := get(rows, "run.trace"), get(rows, "run.policy"); tr != "" && po != "" {
 		title = tr + " · " + po
 	}
-	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get("run.trace"), policy: get("run.policy")}, nil
+	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get(rows, "run.trace"), policy: get(rows, "run.policy")}, nil
+}
+
+// get is the value of key k in the summary rows ("" if absent).
+func get(rows []kv, k string) string {
+	for _, r := range rows {
+		if r.Key == k {
+			return r.Value
+		}
+	}
+	return ""
 }
 
 // runPage is what the template of a run needs.

@@ -34,6 +34,12 @@ var (
 	// ErrLineTooLong: a line longer than MaxLineLength bytes (an SWF
 	// record is about a hundred bytes; such a line is not SWF).
 	ErrLineTooLong = fmt.Errorf("line longer than %d bytes", MaxLineLength)
+	// ErrCROnly: a line holds a carriage return (CR) before its end: the
+	// file's lines end in CR alone (classic Mac OS), not LF or CR LF.
+	ErrCROnly = errors.New("the lines end in CR alone (classic Mac OS line endings); SWF lines end in LF or CR LF: convert the file, e.g. tr '\\r' '\\n' < old.swf > new.swf")
+	// ErrHeaderTooLong: the comment lines before the first job line are
+	// more than MaxHeaderLines lines or MaxHeaderBytes bytes of text.
+	ErrHeaderTooLong = fmt.Errorf("header longer than %d comment lines or %d bytes before the first job line (swf.MaxHeaderLines, swf.MaxHeaderBytes): not an SWF header", MaxHeaderLines, MaxHeaderBytes)
 )
 
 // ParseError describes a problem in an SWF input, with its position.

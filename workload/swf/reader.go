@@ -22,6 +22,16 @@ const bufSize = 64 << 10
 // neither time nor memory.
 const MaxLineLength = 1 << 20
 
+// MaxHeaderLines and MaxHeaderBytes bound the header, the comment lines
+// before the first job, which a Reader keeps (Header.Lines): a header of
+// more lines, or of more bytes of comment text, is refused
+// (ErrHeaderTooLong) at the first line beyond the bound. The headers of
+// the Parallel Workloads Archive have a few dozen lines.
+const (
+	MaxHeaderLines = 100_000
+	MaxHeaderBytes = 16 << 20
+)
+
 // Reader reads SWF records one at a time. Create it with NewReader or Open.
 type Reader struct {
 	name string
@@ -36,6 +46,7 @@ type Reader struct {
 	long    []byte // assembles lines longer than the buffer
 	pending []byte // first job line, read while scanning the header
 	hasPend bool
+	hdrSize int   // bytes of header text kept in hdr.Lines
 	atEOF   bool  // the last line had no newline; next read is io.EOF
 	err     error // sticky read error (or io.EOF)
 
@@ -150,6 +161,11 @@ func (r *Reader) readHeader() error {
 			r.hasPend = true
 			return nil
 		}
+		r.hdrSize += len(s) - 1
+		if len(r.hdr.Lines) == MaxHeaderLines || r.hdrSize > MaxHeaderBytes {
+			r.err = &ParseError{File: r.name, Line: r.line, Err: ErrHeaderTooLong}
+			return r.err
+		}
 		text := string(s[1:])
 		r.hdr.Lines = append(r.hdr.Lines, text)
 		if name, err := r.hdr.parseLine(text); err != nil {
@@ -173,14 +189,14 @@ func (r *Reader) readLine() ([]byte, error) {
 		r.long = append(r.long[:0], line...)
 		for err == bufio.ErrBufferFull {
 			if len(r.long) > MaxLineLength {
-				r.err = &ParseError{File: r.name, Line: r.line + 1, Err: ErrLineTooLong}
+				r.err = &ParseError{File: r.name, Line: r.line + 1, Err: tooLong(r.long)}
 				return nil, r.err
 			}
 			line, err = r.in.ReadSlice('\n')
 			r.long = append(r.long, line...)
 		}
 		if len(r.long) > MaxLineLength+1 { // +1: the newline
-			r.err = &ParseError{File: r.name, Line: r.line + 1, Err: ErrLineTooLong}
+			r.err = &ParseError{File: r.name, Line: r.line + 1, Err: tooLong(r.long)}
 			return nil, r.err
 		}
 		line = r.long
@@ -205,7 +221,22 @@ func (r *Reader) readLine() ([]byte, error) {
 	for n > 0 && line[n-1] == '\r' {
 		n--
 	}
+	if bytes.IndexByte(line[:n], '\r') >= 0 {
+		// A CR inside a line: the file's lines end in CR alone.
+		r.err = &ParseError{File: r.name, Line: r.line, Err: ErrCROnly}
+		return nil, r.err
+	}
 	return line[:n], nil
+}
+
+// tooLong is the error of a line longer than MaxLineLength: ErrCROnly if
+// it holds a CR (a file whose lines end in CR alone is one long line),
+// else ErrLineTooLong.
+func tooLong(line []byte) error {
+	if bytes.IndexByte(line, '\r') >= 0 {
+		return ErrCROnly
+	}
+	return ErrLineTooLong
 }
 
 func (r *Reader) readError(err error) error {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -753,5 +754,78 @@ func TestTimeLimitsAndUnsortedText(t *testing.T) {
 	}
 	if _, _, err := readAll("t.swf", "1 0 0 1000000000000 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n"); err != nil {
 		t.Errorf("a runtime of exactly MaxSeconds: %v", err)
+	}
+}
+
+// A header of more than MaxHeaderLines comment lines, or of more than
+// MaxHeaderBytes bytes of comment text, is refused at the first line
+// beyond the bound (a small gzip of ';' lines would otherwise fill the
+// memory); a header at the bounds is read.
+func TestHeaderTooLong(t *testing.T) {
+	job := "1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	long := "; " + strings.Repeat("x", MaxLineLength-2) + "\n" // MaxLineLength-1 bytes of text
+	perBytes := MaxHeaderBytes/(MaxLineLength-1) + 1           // lines over MaxHeaderBytes
+	for _, c := range []struct {
+		name string
+		in   string
+		line int // 0: read without error
+	}{
+		{"lines at the bound", strings.Repeat(";\n", MaxHeaderLines) + job, 0},
+		{"one line too many", strings.Repeat(";\n", MaxHeaderLines+1) + job, MaxHeaderLines + 1},
+		{"blank lines are not kept", strings.Repeat(";\n\n", MaxHeaderLines) + job, 0},
+		{"bytes at the bound", strings.Repeat(long, perBytes-1) + job, 0},
+		{"bytes too many", strings.Repeat(long, perBytes) + job, perBytes},
+	} {
+		r, err := NewReader(strings.NewReader(c.in), "t.swf")
+		var pe *ParseError
+		switch {
+		case c.line == 0 && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.line == 0:
+			if _, err := r.Next(); err != nil {
+				t.Errorf("%s: first job: %v", c.name, err)
+			}
+		case !errors.As(err, &pe) || !errors.Is(err, ErrHeaderTooLong) || pe.Line != c.line:
+			t.Errorf("%s: got %v, want line %d: %v", c.name, err, c.line, ErrHeaderTooLong)
+		case !strings.HasPrefix(err.Error(), "t.swf:"+strconv.Itoa(c.line)+": header longer than 100000 comment lines"):
+			t.Errorf("%s: message %q", c.name, err)
+		}
+	}
+}
+
+// A file whose lines end in CR alone is one line to a reader of LF: it
+// is named as such (at line 1), whether it starts with a header or a
+// job, and when it is longer than MaxLineLength; CR LF and trailing CRs
+// are read as before.
+func TestCROnly(t *testing.T) {
+	job := "1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1"
+	for name, in := range map[string]string{
+		"header first": "; MaxProcs: 8\r" + job + "\r" + job + "\r",
+		"job first":    job + "\r" + job + "\r",
+		"comment only": "; a comment\r" + job + "\r",
+		"long":         strings.Repeat(job+"\r", MaxLineLength/len(job)+10),
+	} {
+		r, err := NewReader(strings.NewReader(in), "t.swf")
+		if err == nil {
+			for err == nil {
+				_, err = r.Next()
+			}
+		}
+		var pe *ParseError
+		if !errors.As(err, &pe) || !errors.Is(err, ErrCROnly) || pe.Line != 1 {
+			t.Errorf("%s: got %v, want line 1: %v", name, err, ErrCROnly)
+		}
+		if !strings.HasPrefix(err.Error(), "t.swf:1: the lines end in CR alone") {
+			t.Errorf("%s: message %q", name, err)
+		}
+	}
+	r, err := NewReader(strings.NewReader("; MaxProcs: 8\r\n"+job+"\r\r\n"+job+"\r\n"), "t.swf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < 2; n++ {
+		if _, err := r.Next(); err != nil {
+			t.Errorf("CR LF, record %d: %v", n+1, err)
+		}
 	}
 }

@@ -1,0 +1,49 @@
+package experiment
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/registry"
+	"github.com/schedlab/schedlab/scenario"
+)
+
+// An overloaded synthetic model (offered load above 1) ends with an error
+// naming the bound and the offered load once MaxWaiting jobs wait, not
+// with the memory exhausted. Each configuration here would otherwise hold
+// more than MaxWaiting waiting jobs before its stopping rule.
+func TestOverloadedModelsStop(t *testing.T) {
+	one, err := platform.Sites([]int{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sixteen, err := platform.Sites([]int{16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, err error, load string) {
+		t.Helper()
+		want := name + " model: more than 500000 jobs waiting at t="
+		switch {
+		case err == nil:
+			t.Errorf("%s: no error", name)
+		case !errors.Is(err, engine.ErrTooManyWaiting):
+			t.Errorf("%s: %v, want %v", name, err, engine.ErrTooManyWaiting)
+		case !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "(limit experiment.MaxWaiting): the offered load is "+load+", above 1"):
+			t.Errorf("%s: message %q", name, err)
+		}
+	}
+	_, err = RunGrid(GridRun{Platform: one, Grid: "random", Local: "sq", MeanInterarrival: 0.05, MeanService: 1, Stop: 30000, Seed: 1})
+	check("grid", err, "20")
+	_, err = RunGang(GangRun{Platform: sixteen, Approach: 1, MeanInterarrival: 0.0005, GangMeanInterarrival: 2, MeanService: 1,
+		GangMin: 2, GangMax: 13, Stop: 6000, Seed: 1})
+	check("gang", err, "125.2")
+	s := scenario.Scenario{Model: registry.ModelCluster, Seed: 1, Stop: scenario.Stop{Completed: 600000},
+		Platform: scenario.Platform{Procs: 1}, Workload: scenario.Workload{MeanInterarrival: 0.05, MeanService: 1},
+		Policy: scenario.Policy{Queue: "fcfs", Options: map[string]string{"order": "fcfs"}}}
+	_, err = runRep(s, 0, "")
+	check("cluster", err, "20")
+}
