@@ -8,7 +8,6 @@ import (
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
-	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/matrix"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
@@ -61,39 +60,32 @@ func RunJobs(cfg JobsRun) (*JobsResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts, err := qp.Check(cfg.Options)
+	if err != nil {
+		return nil, err
+	}
 	res := &JobsResult{Response: make(map[job.ID]float64, len(cfg.Jobs))}
-	built, err := qp.Build(policy.Env{Platform: plat}, cfg.Options)
-	if err != nil {
-		return nil, err
-	}
-	pol := built.Queue
-	if m, ok := pol.(*matrix.Matrix); ok {
-		m.SetOnWindow(func(w matrix.Window) { res.Heads = append(res.Heads, w.Jobs[0]) })
-	}
 	sum := metrics.NewSummary(cfg.Procs, metrics.DefaultTau)
-	var lis engine.Listener = engine.Tee{sum, &responses{m: res.Response}}
-	var src engine.Source = workload.FromSlice(cfg.Jobs)
-	var fold *metrics.ThreadFold
-	if qp.Traits.Threads {
-		fold = metrics.NewThreadFold(lis)
-		lis, src = fold, workload.Threads(workload.FromSlice(cfg.Jobs))
-	}
-	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: src, Listener: lis})
+	run, err := newClusterRun(clusterSpec{plat: plat, qp: qp, opts: opts, src: workload.FromSlice(cfg.Jobs),
+		lis: engine.Tee{sum, &responses{m: res.Response}}})
 	if err != nil {
 		return nil, err
 	}
-	if err := eng.Run(); err != nil {
+	if w, ok := run.pol.(windowReporter); ok {
+		w.SetOnWindow(func(w matrix.Window) { res.Heads = append(res.Heads, w.Jobs[0]) })
+	}
+	if err := run.eng.Run(); err != nil {
 		return nil, err
 	}
 	res.Result = sum.Result()
-	if fold != nil {
-		if err := fold.Err(); err != nil {
-			return nil, err
-		}
-		res.Utilization = 0
-		if span := res.Makespan - res.FirstSubmit; span > 0 {
-			res.Utilization = fold.Work() / (float64(cfg.Procs) * span)
-		}
+	if err := run.threadUtilization(&res.Result, cfg.Procs); err != nil {
+		return nil, err
 	}
 	return res, nil
+}
+
+// windowReporter is a policy that forms windows of jobs and reports them
+// (matrix scanning).
+type windowReporter interface {
+	SetOnWindow(func(matrix.Window))
 }

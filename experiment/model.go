@@ -180,39 +180,31 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 	if err != nil {
 		return metrics.Result{}, err
 	}
-	built, err := qp.Build(policy.Env{Platform: plat, Seed: s.Seed, Rep: rep}, s.Policy.Options)
+	opts, err := qp.Check(s.Policy.Options)
 	if err != nil {
 		return metrics.Result{}, err
 	}
-	pol := built.Queue
 	sum := metrics.NewSummary(s.Platform.Procs, metrics.SyntheticTau)
 	sum.Skip(s.Warmup.Jobs)
-	var wsrc engine.Source = src
-	var lis engine.Listener = append(engine.Tee{sum}, extra...)
-	var fold *metrics.ThreadFold
-	if qp.Traits.Threads {
-		// The policy schedules threads: split the jobs, fold the records.
-		// Poisson jobs use one CPU each (a job is its one thread), so the
-		// summary's utilization needs no correction.
-		wsrc, fold = workload.Threads(src), metrics.NewThreadFold(lis)
-		lis = fold
-	}
-	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: wsrc, Listener: lis, MaxWaiting: MaxWaiting})
+	// A policy that schedules threads gets each job's one thread (Poisson
+	// jobs use one CPU each), so the summary's utilization needs no
+	// correction.
+	run, err := newClusterRun(clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: s.Seed, Rep: rep}, src: src,
+		lis: append(engine.Tee{sum}, extra...), maxWaiting: MaxWaiting})
 	if err != nil {
 		return metrics.Result{}, err
 	}
-	if err := eng.Run(); err != nil {
+	if err := run.eng.Run(); err != nil {
 		// One-processor jobs.
 		load := s.Workload.MeanService / s.Workload.MeanInterarrival / float64(s.Platform.Procs)
 		return metrics.Result{}, waitingError(err, "cluster", load)
 	}
-	res := sum.Result()
-	if fold != nil {
-		if err := fold.Err(); err != nil {
+	if run.fold != nil {
+		if err := run.fold.Err(); err != nil {
 			return metrics.Result{}, err
 		}
 	}
-	return res, nil
+	return sum.Result(), nil
 }
 
 // modelMetrics are the model's metric names (the registry's list, the

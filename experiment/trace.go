@@ -246,11 +246,6 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
 	}
-	built, err := qp.BuildValues(policy.Env{Platform: plat, Seed: cfg.Deadlines.Seed}, opts)
-	if err != nil {
-		return nil, err
-	}
-	pol := built.Queue
 	var dl *metrics.Deadlines
 	withDeadlines := hetero || cfg.Deadlines.Base != workload.DeadlineNone
 	tau := cfg.Tau
@@ -320,41 +315,31 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err != nil {
 		return nil, err
 	}
-	var scr *screenedSource
-	if sc, ok := pol.(policy.Screener); ok {
-		scr = &screenedSource{src: wsrc, pol: sc}
-		wsrc = scr
-	}
 	var rec *recordingSource
-	if cfg.Check && !threads {
-		rec = &recordingSource{src: wsrc, limit: MaxCheckJobs}
-		wsrc = rec
-	}
-	var klis engine.Listener = lis
-	var fold *metrics.ThreadFold
 	var threadRecs *threadRecorder
-	if threads {
-		// The kernel runs threads; the fold hands the listeners jobs.
-		wsrc = workload.Threads(wsrc)
-		if cfg.Check {
-			rec = &recordingSource{src: wsrc, limit: MaxCheckJobs}
-			wsrc = rec
-			threadRecs = &threadRecorder{}
-		}
-		fold = metrics.NewThreadFold(lis)
-		kt := engine.Tee{fold}
-		if threadsCSV != nil {
-			kt = append(kt, threadsCSV)
-		}
-		if threadRecs != nil {
-			kt = append(kt, threadRecs)
-		}
-		klis = kt
+	spec := clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: cfg.Deadlines.Seed}, src: wsrc, lis: lis, cont: cfg.Continue}
+	if threadsCSV != nil {
+		spec.threadLis = append(spec.threadLis, threadsCSV)
 	}
-	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: pol, Source: wsrc, Listener: klis, Continue: cfg.Continue})
+	if cfg.Check {
+		record := func(src workload.Source) workload.Source {
+			rec = &recordingSource{src: src, limit: MaxCheckJobs}
+			return rec
+		}
+		if threads {
+			// The threads are the schedule the checker reads.
+			spec.threads = record
+			threadRecs = &threadRecorder{}
+			spec.threadLis = append(spec.threadLis, threadRecs)
+		} else {
+			spec.jobs = record
+		}
+	}
+	run, err := newClusterRun(spec)
 	if err != nil {
 		return nil, err
 	}
+	pol, eng := run.pol, run.eng
 	if err := eng.Run(); err != nil {
 		var ae *engine.AdmitError
 		if errors.As(err, &ae) {
@@ -371,11 +356,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	if eng.Stats().Jobs == 0 {
 		// Records that are all skipped or rejected are no run either.
-		refused := int64(0)
-		if scr != nil {
-			refused = scr.refused
-		}
-		return nil, noJobsError(rd.Name(), counts, procs, refused, pol.Name())
+		return nil, noJobsError(rd.Name(), counts, procs, run.refused(), pol.Name())
 	}
 	overrun := "kill"
 	if cfg.Continue {
@@ -398,19 +379,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			res.Deadlines.Fraction, res.Deadlines.Seed = r.Fraction, r.Seed
 		}
 	}
-	if fold != nil {
-		if err = fold.Err(); err != nil {
-			return nil, err
-		}
-		// A job's threads need not run side by side: utilization is the
-		// threads' CPU time, not procs x (last end - first start).
-		res.Utilization = 0
-		if span := res.Makespan - res.FirstSubmit; span > 0 {
-			res.Utilization = fold.Work() / (float64(procs) * span)
-		}
+	if err = run.threadUtilization(&res.Result, procs); err != nil {
+		return nil, err
 	}
-	if scr != nil {
-		res.Run.Refused = scr.refused
+	if run.scr != nil {
+		res.Run.Refused = run.refused()
 		if rh, ok := pol.(rankHead); ok {
 			res.Run.Rank, res.Run.Head = rh.RankHead()
 		}

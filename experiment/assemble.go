@@ -1,0 +1,109 @@
+package experiment
+
+import (
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/option"
+	"github.com/schedlab/schedlab/registry"
+	"github.com/schedlab/schedlab/workload"
+)
+
+// clusterSpec is one run of a central-queue policy on one cluster (or
+// the machines of a platform), as the runners of traces (RunTrace),
+// synthetic jobs (the cluster model of a sweep) and jobs held in memory
+// (RunJobs) describe it to newClusterRun, the one place that assembles
+// such a run.
+type clusterSpec struct {
+	plat platform.Platform
+	qp   registry.Policy
+	opts option.Values // checked by qp.Check
+	env  policy.Env    // Platform is set from plat
+	src  workload.Source
+	// lis hears the jobs; threadLis, with a policy that schedules
+	// threads, hears the threads themselves (threads.csv).
+	lis       engine.Listener
+	threadLis []engine.Listener
+	// jobs and threads, when set, wrap the source of jobs (after the
+	// screening) and of threads (after the split), e.g. to record what
+	// the kernel is given for --check.
+	jobs, threads func(workload.Source) workload.Source
+	cont          bool  // jobs run past their request (default: killed)
+	maxWaiting    int64 // engine.ClusterConfig.MaxWaiting (0: the engine's default)
+}
+
+// clusterRun is an assembled run: the policy, the engine, and what the
+// assembly put between them.
+type clusterRun struct {
+	pol policy.QueueScheduler
+	eng *engine.Cluster
+	// scr counts the jobs the policy refused at submission (nil unless
+	// the policy is a policy.Screener).
+	scr *screenedSource
+	// fold hands the listeners jobs made of their threads (nil unless
+	// the policy has the Threads trait).
+	fold *metrics.ThreadFold
+}
+
+// newClusterRun builds the policy through the registry and the engine
+// around it: a policy.Screener's refusals are dropped and counted before
+// the model sees them; a policy with the Threads trait gets each job as
+// one-CPU threads and the listeners get the jobs back (ThreadFold).
+func newClusterRun(s clusterSpec) (*clusterRun, error) {
+	env := s.env
+	env.Platform = s.plat
+	b, err := s.qp.BuildValues(env, s.opts)
+	if err != nil {
+		return nil, err
+	}
+	r := &clusterRun{pol: b.Queue}
+	src := s.src
+	if sc, ok := r.pol.(policy.Screener); ok {
+		r.scr = &screenedSource{src: src, pol: sc}
+		src = r.scr
+	}
+	if s.jobs != nil {
+		src = s.jobs(src)
+	}
+	klis := s.lis
+	if s.qp.Traits.Threads {
+		src = workload.Threads(src)
+		if s.threads != nil {
+			src = s.threads(src)
+		}
+		r.fold = metrics.NewThreadFold(s.lis)
+		klis = append(engine.Tee{r.fold}, s.threadLis...)
+	}
+	r.eng, err = engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Policy: r.pol, Source: src, Listener: klis, Continue: s.cont, MaxWaiting: s.maxWaiting})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// refused is the number of jobs the policy refused at submission.
+func (r *clusterRun) refused() int64 {
+	if r.scr == nil {
+		return 0
+	}
+	return r.scr.refused
+}
+
+// threadUtilization corrects a run's utilization for a policy that
+// schedules threads: a job's threads need not run side by side, so
+// utilization is the threads' CPU time over procs x the span, not procs
+// x (last end - first start) per job. It also reports a fold error.
+func (r *clusterRun) threadUtilization(res *metrics.Result, procs int) error {
+	if r.fold == nil {
+		return nil
+	}
+	if err := r.fold.Err(); err != nil {
+		return err
+	}
+	res.Utilization = 0
+	if span := res.Makespan - res.FirstSubmit; span > 0 {
+		res.Utilization = r.fold.Work() / (float64(procs) * span)
+	}
+	return nil
+}
