@@ -646,14 +646,17 @@ func optionRow(o registry.Option, by string) [2]string {
 	switch o.Type {
 	case registry.TypeEnum:
 		t = strings.Join(o.Values, " | ")
-	case registry.TypeBool:
+	case registry.TypeBool, registry.TypeText:
 		t = o.Type.String()
 	default:
 		t = o.Type.String() + " " + o.Range.String()
 	}
-	if o.Required() {
+	switch {
+	case o.Required():
 		t += ", required"
-	} else {
+	case o.Default == "":
+		t += ", default none"
+	default:
 		t += ", default " + o.Default
 	}
 	if by != "" {
