@@ -66,7 +66,8 @@ func TestNamesOnce(t *testing.T) {
 	}
 }
 
-// The lists the scenario files and the command line use.
+// The lists the scenario files and the command line use hold the papers'
+// policies in this order (a policy added later may come anywhere).
 func TestNames(t *testing.T) {
 	for _, c := range []struct {
 		model, kind string
@@ -78,8 +79,15 @@ func TestNames(t *testing.T) {
 		{ModelGang, KindApproach, []string{"1", "2"}},
 		{ModelHetero, KindQueue, []string{"fcfs", "easy", "flexible", "eg-edf", "tabu"}},
 	} {
-		if got := Names(c.model, c.kind); !slices.Equal(got, c.want) {
-			t.Errorf("%s %s: %v, want %v", c.model, c.kind, got, c.want)
+		got := Names(c.model, c.kind)
+		i := 0
+		for _, n := range got {
+			if i < len(c.want) && n == c.want[i] {
+				i++
+			}
+		}
+		if i < len(c.want) {
+			t.Errorf("%s %s: %v, want %v among them in this order", c.model, c.kind, got, c.want)
 		}
 	}
 }
@@ -240,11 +248,11 @@ func TestUnknownNames(t *testing.T) {
 		msg               string
 	}{
 		{ModelCluster, KindQueue, "nope", "policy", Names(ModelCluster, KindQueue),
-			`unknown policy "nope" (known: fcfs, firstfit, easy, conservative, backfill, matrix, jrb)`},
+			`unknown policy "nope" (known: ` + strings.Join(Names(ModelCluster, KindQueue), ", ") + `)`},
 		{ModelGrid, KindGrid, "fastest", "grid scheduler", Names(ModelGrid, KindGrid),
-			`unknown grid scheduler "fastest" (known: random, realtime, deferred, hybrid)`},
+			`unknown grid scheduler "fastest" (known: ` + strings.Join(Names(ModelGrid, KindGrid), ", ") + `)`},
 		{ModelGrid, KindLocal, "fastest", "local scheduler", Names(ModelGrid, KindLocal),
-			`unknown local scheduler "fastest" (known: random, sq, 2rsq)`},
+			`unknown local scheduler "fastest" (known: ` + strings.Join(Names(ModelGrid, KindLocal), ", ") + `)`},
 		{ModelGang, KindApproach, "3", "gang approach", []string{"1", "2"}, `unknown gang approach "3" (known: 1, 2)`},
 		{"mesh", KindQueue, "fcfs", "model", ModelNames(), `unknown model "mesh" (known: cluster, grid, gang, hetero)`},
 		{ModelGrid, KindQueue, "fcfs", "policy kind of model grid", []string{KindGrid, KindLocal},

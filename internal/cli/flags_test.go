@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/alecthomas/kong"
+	"github.com/schedlab/schedlab/registry"
 )
 
 // TestEveryFlag holds the exit-status rule for every flag of every
@@ -175,8 +176,8 @@ func TestVarsExpanded(t *testing.T) {
 	}
 	help := strings.Join(strings.Fields(out.String()), " ")
 	for _, want := range []string{
-		"Queue policy: fcfs, firstfit, easy, conservative, backfill, matrix, jrb;",
-		`--order=fcfs|sjf (fcfs, firstfit, easy, conservative, backfill, matrix) queue order`,
+		"Queue policy: " + strings.Join(registry.Names(registry.ModelCluster, registry.KindQueue), ", ") + ";",
+		`--order=fcfs|sjf (` + strings.Join(orderTakers(), ", ") + `) queue order`,
 		`--positive-only (jrb) refuse jobs whose rank is <= 0`,
 		`--estimate="request"`,
 	} {
@@ -244,4 +245,15 @@ func TestEveryPolicyFlag(t *testing.T) {
 	if got := Main([]string{"run", "--trace", tr, "--policy", "jrb", "--rank"}, &out, &errb); got != 2 || !strings.Contains(errb.String(), "--rank needs a value") {
 		t.Errorf("--rank without a value: exit %d, %q", got, errb.String())
 	}
+}
+
+// orderTakers are the run policies that declare the order option.
+func orderTakers() []string {
+	var out []string
+	for _, p := range runPolicies() {
+		if p.HasOption("order") {
+			out = append(out, p.Name)
+		}
+	}
+	return out
 }
