@@ -200,7 +200,7 @@ func buildCompare(dirs []string) ([]byte, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	err = pageTmpl().Execute(&buf, pageView{Kind: "comparison", Title: p.Title, Compare: p,
+	err = pageTmpl().Execute(&buf, pageView{Kind: "comparison", Title: p.Title, Compare: p, Headline: compareHeadline(runs),
 		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
 	if err != nil {
 		return nil, err
@@ -308,7 +308,7 @@ func jobDiffs(a *runPage, ordA []int, b *runPage, ordB []int) (diffData, diffPag
 	d.Wait, d.Resp, d.Hist = numCol(wait), numCol(resp), h
 	p := diffPage{Helped: d.Helped, Hurt: d.Hurt, Same: d.Same}
 	if n > 0 {
-		p.MeanWait, p.MeanResp = num(sumW/float64(n)), num(sumR/float64(n))
+		p.MeanWait, p.MeanResp = signedDuration(sumW/float64(n)), signedDuration(sumR/float64(n))
 	}
 	// The most helped (most negative difference) and most hurt, ties by
 	// job id (k is in increasing id).
@@ -353,6 +353,14 @@ func signed(v float64) string {
 		return "+" + num(v)
 	}
 	return num(v)
+}
+
+// signedDuration is a difference of times in human units, with its sign.
+func signedDuration(v float64) string {
+	if v > 0 {
+		return "+" + humanDuration(v)
+	}
+	return humanDuration(v)
 }
 
 func reqText(v float64) string {

@@ -165,15 +165,16 @@ type runData struct {
 
 // pageView is what page.html renders.
 type pageView struct {
-	Kind    string
-	Title   string
-	Summary []kv
-	CSS     template.CSS
-	JS      template.JS
-	Data    template.JS
-	Sweep   *sweepPage
-	Repro   *reproPage
-	Compare *comparePage
+	Kind     string
+	Title    string
+	Summary  []kv
+	Headline *headline
+	CSS      template.CSS
+	JS       template.JS
+	Data     template.JS
+	Sweep    *sweepPage
+	Repro    *reproPage
+	Compare  *comparePage
 }
 
 func (p *reproPage) render(w io.Writer) error {
@@ -195,7 +196,7 @@ func (p *runPage) render(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return pageTmpl().Execute(w, pageView{Kind: "run", Title: p.Title, Summary: p.Summary,
+	return pageTmpl().Execute(w, pageView{Kind: "run", Title: p.Title, Summary: p.Summary, Headline: runHeadline(p),
 		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
 }
 

@@ -288,8 +288,9 @@ func TestSweepReport(t *testing.T) {
 		// point 0, rt: mean and CI from summary.csv
 		`<td>0</td><td>random</td><td>sq</td><td class="num">1.313 [1.27702, 1.34899]</td>`,
 		`<th>site1_load</th>`,
-		// a comparison whose CI excludes 0
-		`<td class="num">3</td><td class="higher">higher</td>`,
+		// a comparison whose CI excludes 0: random's rt is higher than
+		// sq's, and a higher response time is worse
+		`<td>rt</td><td class="num">1.11304 [1.04478, 1.18129]</td><td class="num">3</td><td class="higher worse">higher (worse)</td>`,
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("page lacks %s", want)

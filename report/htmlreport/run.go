@@ -340,7 +340,7 @@ func readRunMax(dir string, limit int, why string) (*runPage, error) {
 	if tr, po := get(rows, "run.trace"), get(rows, "run.policy"); tr != "" && po != "" {
 		title = tr + " · " + po
 	}
-	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get(rows, "run.trace"), policy: get(rows, "run.policy")}, nil
+	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get(rows, "run.trace"), policy: get(rows, "run.policy"), nums: nums}, nil
 }
 
 // get is the value of key k in the summary rows ("" if absent).
@@ -360,6 +360,7 @@ type runPage struct {
 	jobs    *runJobs
 	procs   int
 	tau     float64
-	trace   string // run.trace of summary.json ("" when absent)
-	policy  string // run.policy of summary.json ("" when absent)
+	trace   string             // run.trace of summary.json ("" when absent)
+	policy  string             // run.policy of summary.json ("" when absent)
+	nums    map[string]float64 // the numbers of summary.json, by dotted key
 }

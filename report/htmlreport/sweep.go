@@ -44,6 +44,7 @@ type comparisonRow struct {
 	Axis, Baseline, Value, Context, Metric string
 	Diff                                   estimate
 	Verdict                                string // "higher", "lower" or "" (the CI holds 0)
+	Judgement                              string // "better", "worse" or "" (a tie, or a metric with no better direction)
 	Filter                                 string
 }
 
@@ -176,6 +177,13 @@ func readSweep(dir string) (*sweepPage, error) {
 		case r.Diff.Hi < 0:
 			r.Verdict = "lower"
 		}
+		switch b := metricBetter(r.Metric); {
+		case r.Verdict == "":
+		case b == "lower is better" && r.Verdict == "lower", b == "higher is better" && r.Verdict == "higher":
+			r.Judgement = "better"
+		case b != "":
+			r.Judgement = "worse"
+		}
 		f := map[string][]string{r.Axis: {r.Baseline, r.Value}}
 		for _, kv := range parseLabels(r.Context) {
 			f[kv[0]] = []string{kv[1]}
@@ -189,17 +197,46 @@ func readSweep(dir string) (*sweepPage, error) {
 // sweepData is the JSON the page's script reads: per metric, per point,
 // mean and CI (null where missing), for the CI charts.
 type sweepData struct {
-	Kind    string         `json:"kind"`
-	Metrics []string       `json:"metrics"`
-	Points  []string       `json:"points"`
-	Values  [][][3]float64 `json:"values"` // [metric][point] = mean, lo, hi (NaN → 0 with ok false)
-	OK      [][]bool       `json:"ok"`
+	Kind    string   `json:"kind"`
+	Metrics []string `json:"metrics"`
+	Better  []string `json:"better"` // per metric: "lower is better", "higher is better" or ""
+	Points  []string `json:"points"`
+	// Labels name each point by the values of the axes that vary (the
+	// x-axis labels of the charts), XLabel names those axes.
+	Labels []string       `json:"labels"`
+	XLabel string         `json:"xlabel"`
+	Values [][][3]float64 `json:"values"` // [metric][point] = mean, lo, hi (NaN → 0 with ok false)
+	OK     [][]bool       `json:"ok"`
 }
 
 func (p *sweepPage) data() sweepData {
 	d := sweepData{Kind: "sweep", Metrics: p.Metrics}
+	var varying []int
+	var names []string
+	for ai, a := range p.Axes {
+		if len(a.Values) > 1 {
+			varying = append(varying, ai)
+			names = append(names, a.Name)
+		}
+	}
+	d.XLabel = "point"
+	if len(names) > 0 {
+		d.XLabel = strings.Join(names, " / ")
+	}
 	for _, pt := range p.Points {
 		d.Points = append(d.Points, pt.Point)
+		var vs []string
+		for _, ai := range varying {
+			vs = append(vs, pt.Labels[ai])
+		}
+		l := strings.Join(vs, " / ")
+		if l == "" {
+			l = "point " + pt.Point
+		}
+		d.Labels = append(d.Labels, l)
+	}
+	for _, m := range p.Metrics {
+		d.Better = append(d.Better, metricBetter(m))
 	}
 	for mi := range p.Metrics {
 		vs := make([][3]float64, len(p.Points))
@@ -219,4 +256,24 @@ func (p *sweepPage) data() sweepData {
 		d.OK = append(d.OK, ok)
 	}
 	return d
+}
+
+// metricBetter says which way a metric of a sweep is better: lower for
+// times, slowdowns, queues and missed deadlines; higher for utilization,
+// usage and finished gangs; "" when it has no better direction (the
+// offered load, the decision cost).
+func metricBetter(name string) string {
+	n := name
+	if i := strings.LastIndex(n, "_"); strings.HasPrefix(n, "site") && i > 0 {
+		n = n[strings.Index(n, "_")+1:]
+	}
+	switch n {
+	case "mean_wait", "max_wait", "mean_response", "mean_slowdown", "mean_bounded_slowdown", "makespan",
+		"rt", "max_rt", "sld", "wrt", "wsld", "missed_pct", "missed_of_deadline_pct", "slowdown", "load",
+		"queue_at_events", "split_gangs_pct":
+		return "lower is better"
+	case "utilization", "usage", "finished_gangs_pct":
+		return "higher is better"
+	}
+	return ""
 }

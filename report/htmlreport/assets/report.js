@@ -37,6 +37,18 @@
     if (a >= 1e6 || (a > 0 && a < 1e-3)) return v.toExponential(2);
     return String(Math.round(v * 1000) / 1000);
   }
+  // fmtStep writes a tick value with as many digits as the step between
+  // ticks needs, so that neighbouring ticks never read the same.
+  function fmtStep(v, step) {
+    if (!(step > 0)) return fmt(v);
+    var a = Math.abs(v);
+    if (a >= 1e6 || (a > 0 && a < 1e-3)) {
+      var d = Math.max(2, Math.min(12, Math.ceil(Math.log10(Math.max(a, 1e-300) / step)) + 1));
+      return v.toExponential(d);
+    }
+    var dec = Math.max(0, Math.min(12, -Math.floor(Math.log10(step))));
+    return v.toFixed(dec);
+  }
   // timeUnit picks seconds, hours or days for a span.
   function timeUnit(span) {
     if (span >= 5 * 86400) return [86400, "days"];
@@ -63,10 +75,11 @@
     });
     ctx.fillText(xlabel, g.L + g.w / 2, H - 13);
     ctx.textAlign = "right"; ctx.textBaseline = "middle";
-    ticks(y0, y1, 5).forEach(function (v) {
+    var yt = ticks(y0, y1, 5), ystep = yt.length > 1 ? yt[1] - yt[0] : 0;
+    yt.forEach(function (v) {
       var y = Math.round(g.Y(v)) + 0.5;
       ctx.beginPath(); ctx.moveTo(g.L - 4, y); ctx.lineTo(g.L, y); ctx.stroke();
-      ctx.fillText(fmt(v), g.L - 6, y);
+      ctx.fillText(fmtStep(v, ystep), g.L - 6, y);
     });
     ctx.save(); ctx.translate(12, g.T + g.h / 2); ctx.rotate(-Math.PI / 2);
     ctx.textAlign = "center"; ctx.fillText(ylabel, 0, 0); ctx.restore();
@@ -114,7 +127,8 @@
   function barChart(cv, h, color) {
     var n = h.counts.length, ymax = 1;
     h.counts.forEach(function (c) { ymax = Math.max(ymax, c); });
-    var g = frame(cv, 0, n, 0, ymax, "", "jobs", function () { return ""; });
+    // headroom above the tallest bar for its count, clear of the title
+    var g = frame(cv, 0, n, 0, ymax * 1.15, "", "jobs", function () { return ""; });
     var ctx = cv.getContext("2d");
     ctx.textAlign = "left"; ctx.fillText(h.title, g.L + 4, 10);
     ctx.textAlign = "center"; ctx.textBaseline = "top";
@@ -192,7 +206,7 @@
     R.reasons.concat(["other"]).forEach(function (r, i) {
       if (i === 3 && perGroup[3] === 0) return;
       var s = document.createElement("span"), b = document.createElement("i");
-      b.style.background = PALETTE[i]; s.appendChild(b); s.appendChild(document.createTextNode(r + " (" + perGroup[i] + " jobs)"));
+      b.style.background = PALETTE[i]; s.appendChild(b); s.appendChild(document.createTextNode(r + " (" + perGroup[i] + (perGroup[i] === 1 ? " job)" : " jobs)")));
       legend.appendChild(s);
     });
     var rectGeo = function (k, g) {
@@ -387,10 +401,10 @@
       if (idx.length === 0) { lo = 0; hi = 1; }
       if (!(hi > lo)) { var pad = Math.abs(hi) * 0.1 || 1; lo -= pad; hi += pad; }
       var padY = (hi - lo) * 0.08;
-      var g = frame(cv, -0.5, Math.max(idx.length, 1) - 0.5, lo - padY, hi + padY, "point", D.metrics[m],
-        function (v) { return v === Math.round(v) && v >= 0 && v < idx.length ? D.points[idx[v]] : ""; });
+      var g = frame(cv, -0.5, Math.max(idx.length, 1) - 0.5, lo - padY, hi + padY, D.xlabel, D.metrics[m],
+        function (v) { return v === Math.round(v) && v >= 0 && v < idx.length ? D.labels[idx[v]] : ""; });
       var ctx = cv.getContext("2d");
-      ctx.textAlign = "left"; ctx.fillText(D.metrics[m] + " (mean, 95% CI)", g.L + 4, 10);
+      ctx.textAlign = "left"; ctx.fillText(D.metrics[m] + " (mean, 95% CI)" + (D.better[m] ? "; " + D.better[m] : ""), g.L + 4, 10);
       ctx.strokeStyle = "#0072B2"; ctx.fillStyle = "#0072B2"; ctx.lineWidth = 1.5;
       idx.forEach(function (pi, k) {
         var x = g.X(k), v = D.values[m][pi];
