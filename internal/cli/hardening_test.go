@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -115,5 +116,73 @@ func TestDeadlineFactorExponent(t *testing.T) {
 	code, stderr := runMain("run", "--trace", trace, "--policy", "easy", "--deadline", "estimate", "--deadline-factor", "2e-3-1e-3", "--no-out")
 	if code != 2 || !strings.Contains(stderr, `deadline factor "2e-3-1e-3": want 0 < MIN <= MAX`) {
 		t.Errorf("a reversed range: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// A folder locked by another process (here: a lock taken by the test,
+// as that process would) is refused at once by run, sweep and
+// reproduce, naming the folder and the holder's pid, and nothing in it is
+// removed; once released, the run goes ahead, removes the stale temporary
+// file and leaves no lock file. The shards of a sweep share the lock
+// (with each other and a merge), and a sweep is refused while they hold
+// it.
+func TestOutputFolderLock(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeFile(t, dir, "good.swf", goodSWF)
+	sc := writeFile(t, dir, "s.yaml", "model: grid\nreplications: 2\nstop: {completed: 50}\nplatform: {sites: 2, procs_per_site: 4}\nworkload: {mean_interarrival: 1}\npolicy: {grid: realtime, local: sq}\n")
+	out := filepath.Join(dir, "out")
+	os.Mkdir(out, 0o755)
+	stale := writeFile(t, out, ".jobs.csv.tmp-123456", "half")
+	held, err := lockDir(out, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inUse := "output folder " + out + " is in use by another schedlab process (pid " + strconv.Itoa(os.Getpid()) + ")"
+	for _, args := range [][]string{
+		{"run", "--trace", trace, "--policy", "easy", "--out", out},
+		{"sweep", sc, "--out", out},
+		{"sweep", sc, "--out", out, "--shard", "0/2"},
+		{"trace", "repeat", trace, "--times", "2", "--out", filepath.Join(out, "r.swf")},
+	} {
+		code, stderr := runMain(args...)
+		if code != 1 || !strings.Contains(stderr, inUse) {
+			t.Errorf("%q: exit %d, stderr %q; want 1 and %q", args, code, stderr, inUse)
+		}
+	}
+	if _, err := os.Stat(stale); err != nil {
+		t.Errorf("the holder's temporary file was removed: %v", err)
+	}
+	held.release()
+	if code, stderr := runMain("run", "--trace", trace, "--policy", "easy", "--out", out); code != 0 || !strings.Contains(stderr, "removed 1 temporary file(s)") {
+		t.Errorf("after the release: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, lockName)); err == nil {
+		t.Errorf("%s left in the folder", lockName)
+	}
+
+	// Shards share the folder.
+	shards := filepath.Join(dir, "shards")
+	other, err := lockDir(shards, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := runMain("sweep", sc, "--out", shards, "--shard", "1/2"); code != 0 {
+		t.Errorf("a shard beside another: exit %d, stderr %q", code, stderr)
+	}
+	if code, stderr := runMain("sweep", sc, "--out", shards); code != 1 || !strings.Contains(stderr, "is in use by another schedlab process") {
+		t.Errorf("a sweep while a shard runs: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(shards, lockName)); err != nil {
+		t.Errorf("the other shard's lock file was removed: %v", err)
+	}
+	other.release()
+	if code, stderr := runMain("sweep", sc, "--out", shards, "--shard", "0/2"); code != 0 {
+		t.Errorf("the second shard: exit %d, stderr %q", code, stderr)
+	}
+	if code, stderr := runMain("merge", shards); code != 0 {
+		t.Errorf("merge: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(shards, lockName)); err == nil {
+		t.Errorf("%s left in the folder after the merge", lockName)
 	}
 }
