@@ -47,7 +47,7 @@ func (o *outDir) create(name string) (*os.File, error) {
 	if err := atomicfile.CheckTarget(filepath.Join(o.dir, name)); err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}
-	f, err := os.CreateTemp(o.dir, atomicfile.TempPattern(name))
+	f, err := atomicfile.CreateTemp(o.dir, name)
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}

@@ -17,7 +17,7 @@ func Write(path string, write func(io.Writer) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), TempPattern(filepath.Base(path)))
+	tmp, err := CreateTemp(filepath.Dir(path), filepath.Base(path))
 	if err != nil {
 		return err
 	}

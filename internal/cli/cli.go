@@ -121,10 +121,14 @@ func (g *globals) interrupted(sig os.Signal) int {
 	dirs := append([]outDir(nil), g.outDirs...)
 	g.mu.Unlock()
 	n := 0
-	for _, d := range dirs {
-		removed, _ := atomicfile.RemoveTempsOf(d.path, d.ours)
-		n += len(removed)
-	}
+	// No worker creates a file once the stop is under way: the files
+	// removed here are the last.
+	atomicfile.Stop(func() {
+		for _, d := range dirs {
+			removed, _ := atomicfile.RemoveTempsOf(d.path, d.ours)
+			n += len(removed)
+		}
+	})
 	g.releaseLocks()
 	status, name := 130, "SIGINT"
 	if sig == syscall.SIGTERM {

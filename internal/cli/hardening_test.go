@@ -2,12 +2,18 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/internal/atomicfile"
 )
 
 // goodSWF is a small valid trace: 8 CPUs, two jobs.
@@ -184,5 +190,55 @@ func TestOutputFolderLock(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(shards, lockName)); err == nil {
 		t.Errorf("%s left in the folder after the merge", lockName)
+	}
+}
+
+// Once SIGINT or SIGTERM is being handled, workers create no more files:
+// a temporary file created after the handler removed the folder's would
+// stay behind when the process exits. Here workers keep writing files
+// (each open 5 ms) while the handler runs; after it, none of their
+// temporary files is in the folder, then or a little later.
+func TestInterruptedStopsNewFiles(t *testing.T) {
+	dir := t.TempDir()
+	g := &globals{stdout: io.Discard, stderr: io.Discard}
+	if err := g.useOutDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer atomicfile.Resume()
+	var wg sync.WaitGroup
+	quit := make(chan struct{})
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-quit:
+					return
+				default:
+				}
+				atomicfile.Write(filepath.Join(dir, fmt.Sprintf("r%d-%d.csv", w, i)), func(io.Writer) error {
+					time.Sleep(5 * time.Millisecond)
+					return nil
+				})
+			}
+		}()
+	}
+	time.Sleep(30 * time.Millisecond)
+	g.interrupted(syscall.SIGTERM)
+	var left []string
+	for range 3 {
+		time.Sleep(20 * time.Millisecond)
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if atomicfile.IsTemp(e.Name()) {
+				left = append(left, e.Name())
+			}
+		}
+	}
+	close(quit)
+	wg.Wait()
+	if len(left) > 0 {
+		t.Errorf("temporary files created after the stop: %v", left)
 	}
 }
