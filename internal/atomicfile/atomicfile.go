@@ -26,6 +26,12 @@ func Write(path string, write func(io.Writer) error) error {
 		os.Remove(tmp.Name())
 		return err
 	}
+	// On the disk before the rename makes it the file.
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
 		return err
