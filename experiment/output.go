@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/schedlab/schedlab/internal/atomicfile"
 )
@@ -47,7 +46,7 @@ func (o *outDir) create(name string) (*os.File, error) {
 	if err := atomicfile.CheckTarget(filepath.Join(o.dir, name)); err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}
-	f, err := os.CreateTemp(o.dir, atomicfile.TempPattern(name))
+	f, err := atomicfile.CreateTemp(o.dir, name)
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}
@@ -56,8 +55,23 @@ func (o *outDir) create(name string) (*os.File, error) {
 	return f, nil
 }
 
+// rename is os.Rename; a test makes it fail part-way.
+var rename = os.Rename
+
+// commit puts this run's files in place as a set: each is written to the
+// disk (fsync), then the earlier run's files (runOutputs) are moved aside
+// to hidden temporary names, this run's renamed into place, and the
+// earlier ones removed. If a rename fails part-way, the files placed are
+// removed and the earlier ones put back: the folder holds one run's
+// files, never a mix of two, and never a file of an earlier run this one
+// did not write (schedule.swf of a run with --swf, then one without; the
+// report.html of the earlier run).
 func (o *outDir) commit() error {
 	for _, f := range o.files {
+		if err := f.Sync(); err != nil {
+			o.abort()
+			return fmt.Errorf("output: %w", err)
+		}
 		if err := f.Close(); err != nil {
 			o.abort()
 			return fmt.Errorf("output: %w", err)
@@ -69,34 +83,66 @@ func (o *outDir) commit() error {
 			return fmt.Errorf("output: %w", err)
 		}
 	}
-	for i, f := range o.files {
+	for _, f := range o.files {
 		// CreateTemp makes private files; results are ordinary files.
 		if err := os.Chmod(f.Name(), 0o644); err != nil {
 			o.abort()
 			return fmt.Errorf("output: %w", err)
 		}
-		if err := os.Rename(f.Name(), o.finals[i]); err != nil {
-			o.abort()
-			return fmt.Errorf("output: %w", err)
+	}
+	var aside [][2]string // an earlier file and its hidden name
+	var placed []string
+	undo := func() {
+		for _, p := range placed {
+			os.Remove(p)
 		}
+		for _, a := range aside {
+			rename(a[1], a[0])
+		}
+		o.abort()
+	}
+	for i, name := range runOutputs {
+		p := filepath.Join(o.dir, name)
+		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		hidden := filepath.Join(o.dir, fmt.Sprintf(".%s.tmp-%d%d", name, os.Getpid(), i))
+		if err := rename(p, hidden); err != nil {
+			undo()
+			return fmt.Errorf("output: moving the earlier run's %s aside: %w", name, err)
+		}
+		aside = append(aside, [2]string{p, hidden})
+	}
+	for i, f := range o.files {
+		if err := rename(f.Name(), o.finals[i]); err != nil {
+			undo()
+			return fmt.Errorf("output: %w (the folder's earlier files are kept)", err)
+		}
+		placed = append(placed, o.finals[i])
 	}
 	o.files = nil
-	// The folder now holds this run's results: a file an earlier run
-	// wrote there that this one did not (schedule.swf of a run with
-	// --swf, then one without) would be mistaken for this run's.
-	for _, name := range runOutputs {
-		p := filepath.Join(o.dir, name)
-		if !slices.Contains(o.finals, p) {
-			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return fmt.Errorf("output: removing the earlier run's %s: %w", name, err)
-			}
+	for _, a := range aside {
+		if err := os.Remove(a[1]); err != nil {
+			return fmt.Errorf("output: removing the earlier run's %s: %w", filepath.Base(a[0]), err)
 		}
 	}
+	syncDir(o.dir)
 	return nil
 }
 
+// syncDir writes a folder's entries (the renames) to the disk, where the
+// system allows it.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
 // runOutputs are every file a trace run may write into its folder.
-var runOutputs = []string{"jobs.csv", "summary.json", "schedule.swf", "threads.csv"}
+// report.html is written after the run (run --report), from these files:
+// an earlier run's is removed with them.
+var runOutputs = []string{"jobs.csv", "summary.json", "schedule.swf", "threads.csv", "report.html"}
 
 func (o *outDir) abort() {
 	for _, f := range o.files {

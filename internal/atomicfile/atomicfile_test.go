@@ -62,3 +62,20 @@ func TestWriteRefusesNonRegular(t *testing.T) {
 		t.Errorf("%d files, want 2", len(ents))
 	}
 }
+
+// After Stop, Write creates no file and returns ErrStopped; Stop's
+// function runs while no file is being created.
+func TestStop(t *testing.T) {
+	dir := t.TempDir()
+	ran := false
+	Stop(func() { ran = true })
+	defer Resume()
+	called := false
+	err := Write(filepath.Join(dir, "a.txt"), func(io.Writer) error { called = true; return nil })
+	if !errors.Is(err, ErrStopped) || called || !ran {
+		t.Errorf("err %v, write called %v, Stop's function ran %v", err, called, ran)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("%d files created", len(ents))
+	}
+}

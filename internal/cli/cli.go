@@ -40,11 +40,42 @@ type globals struct {
 	stderr io.Writer
 
 	mu      sync.Mutex
-	outDirs []outDir // the folders this command writes into (useOutDir)
+	outDirs []outDir   // the folders this command writes into (useOutDir)
+	locks   []*dirLock // the output folders' locks it holds (lockOutDir)
 
 	// policyFlags are the policy-option flags of a run command line,
 	// taken off it before kong parses the rest (takePolicyFlags).
 	policyFlags []flagValue
+}
+
+// lockOutDir takes the lock of an output folder (lockDir) for the rest
+// of the command, before anything is removed or written there: a second
+// process writing the folder is refused at once, naming the folder and
+// the holder. shared: for the shards of a sweep and its merge, which
+// write disjoint files of one folder at the same time.
+func (g *globals) lockOutDir(dir string, shared bool) error {
+	if err := checkOutDir(dir); err != nil {
+		return err
+	}
+	l, err := lockDir(dir, shared)
+	if err != nil {
+		return err
+	}
+	g.mu.Lock()
+	g.locks = append(g.locks, l)
+	g.mu.Unlock()
+	return nil
+}
+
+// releaseLocks releases the folders' locks, the last taken first.
+func (g *globals) releaseLocks() {
+	g.mu.Lock()
+	ls := g.locks
+	g.locks = nil
+	g.mu.Unlock()
+	for i := len(ls) - 1; i >= 0; i-- {
+		ls[i].release()
+	}
 }
 
 // outDir is a folder a command writes into; in a folder that other
@@ -91,10 +122,15 @@ func (g *globals) interrupted(sig os.Signal) int {
 	dirs := append([]outDir(nil), g.outDirs...)
 	g.mu.Unlock()
 	n := 0
-	for _, d := range dirs {
-		removed, _ := atomicfile.RemoveTempsOf(d.path, d.ours)
-		n += len(removed)
-	}
+	// No worker creates a file once the stop is under way: the files
+	// removed here are the last.
+	atomicfile.Stop(func() {
+		for _, d := range dirs {
+			removed, _ := atomicfile.RemoveTempsOf(d.path, d.ours)
+			n += len(removed)
+		}
+	})
+	g.releaseLocks()
 	status, name := 130, "SIGINT"
 	if sig == syscall.SIGTERM {
 		status, name = 143, "SIGTERM"
@@ -254,6 +290,7 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 			status = 3
 		}
 	}()
+	defer g.releaseLocks()
 	if err := ctx.Run(g); err != nil {
 		fmt.Fprintf(stderr, "schedlab: %v\n", err)
 		return exitStatus(err)
@@ -453,6 +490,9 @@ func (c *runCmd) Run(g *globals) error {
 		out = ""
 	}
 	if out != "" {
+		if err := g.lockOutDir(out, false); err != nil {
+			return err
+		}
 		if err := g.useOutDir(out); err != nil {
 			return err
 		}
@@ -532,6 +572,9 @@ type traceRepeatCmd struct {
 func (c *traceRepeatCmd) Run(g *globals) error {
 	if err := workload.CheckRepeat(c.Times, c.Gap); err != nil {
 		return usageError{err}
+	}
+	if err := g.lockOutDir(filepath.Dir(c.Out), false); err != nil {
+		return err
 	}
 	if err := g.useOutDir(filepath.Dir(c.Out)); err != nil {
 		return err

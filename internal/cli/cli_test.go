@@ -183,7 +183,9 @@ func TestInterrupted(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got := g.interrupted(c.sig); got != c.want {
+		got := g.interrupted(c.sig)
+		atomicfile.Resume()
+		if got != c.want {
 			t.Errorf("%s: status %d, want %d", c.name, got, c.want)
 		}
 		if _, err := os.Stat(tmp); !os.IsNotExist(err) {

@@ -2,11 +2,18 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/internal/atomicfile"
 )
 
 // goodSWF is a small valid trace: 8 CPUs, two jobs.
@@ -115,5 +122,123 @@ func TestDeadlineFactorExponent(t *testing.T) {
 	code, stderr := runMain("run", "--trace", trace, "--policy", "easy", "--deadline", "estimate", "--deadline-factor", "2e-3-1e-3", "--no-out")
 	if code != 2 || !strings.Contains(stderr, `deadline factor "2e-3-1e-3": want 0 < MIN <= MAX`) {
 		t.Errorf("a reversed range: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// A folder locked by another process (here: a lock taken by the test,
+// as that process would) is refused at once by run, sweep and
+// reproduce, naming the folder and the holder's pid, and nothing in it is
+// removed; once released, the run goes ahead, removes the stale temporary
+// file and leaves no lock file. The shards of a sweep share the lock
+// (with each other and a merge), and a sweep is refused while they hold
+// it.
+func TestOutputFolderLock(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeFile(t, dir, "good.swf", goodSWF)
+	sc := writeFile(t, dir, "s.yaml", "model: grid\nreplications: 2\nstop: {completed: 50}\nplatform: {sites: 2, procs_per_site: 4}\nworkload: {mean_interarrival: 1}\npolicy: {grid: realtime, local: sq}\n")
+	out := filepath.Join(dir, "out")
+	os.Mkdir(out, 0o755)
+	stale := writeFile(t, out, ".jobs.csv.tmp-123456", "half")
+	held, err := lockDir(out, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inUse := "output folder " + out + " is in use by another schedlab process (pid " + strconv.Itoa(os.Getpid()) + ")"
+	for _, args := range [][]string{
+		{"run", "--trace", trace, "--policy", "easy", "--out", out},
+		{"sweep", sc, "--out", out},
+		{"sweep", sc, "--out", out, "--shard", "0/2"},
+		{"trace", "repeat", trace, "--times", "2", "--out", filepath.Join(out, "r.swf")},
+	} {
+		code, stderr := runMain(args...)
+		if code != 1 || !strings.Contains(stderr, inUse) {
+			t.Errorf("%q: exit %d, stderr %q; want 1 and %q", args, code, stderr, inUse)
+		}
+	}
+	if _, err := os.Stat(stale); err != nil {
+		t.Errorf("the holder's temporary file was removed: %v", err)
+	}
+	held.release()
+	if code, stderr := runMain("run", "--trace", trace, "--policy", "easy", "--out", out); code != 0 || !strings.Contains(stderr, "removed 1 temporary file(s)") {
+		t.Errorf("after the release: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, lockName)); err == nil {
+		t.Errorf("%s left in the folder", lockName)
+	}
+
+	// Shards share the folder.
+	shards := filepath.Join(dir, "shards")
+	other, err := lockDir(shards, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := runMain("sweep", sc, "--out", shards, "--shard", "1/2"); code != 0 {
+		t.Errorf("a shard beside another: exit %d, stderr %q", code, stderr)
+	}
+	if code, stderr := runMain("sweep", sc, "--out", shards); code != 1 || !strings.Contains(stderr, "is in use by another schedlab process") {
+		t.Errorf("a sweep while a shard runs: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(shards, lockName)); err != nil {
+		t.Errorf("the other shard's lock file was removed: %v", err)
+	}
+	other.release()
+	if code, stderr := runMain("sweep", sc, "--out", shards, "--shard", "0/2"); code != 0 {
+		t.Errorf("the second shard: exit %d, stderr %q", code, stderr)
+	}
+	if code, stderr := runMain("merge", shards); code != 0 {
+		t.Errorf("merge: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(shards, lockName)); err == nil {
+		t.Errorf("%s left in the folder after the merge", lockName)
+	}
+}
+
+// Once SIGINT or SIGTERM is being handled, workers create no more files:
+// a temporary file created after the handler removed the folder's would
+// stay behind when the process exits. Here workers keep writing files
+// (each open 5 ms) while the handler runs; after it, none of their
+// temporary files is in the folder, then or a little later.
+func TestInterruptedStopsNewFiles(t *testing.T) {
+	dir := t.TempDir()
+	g := &globals{stdout: io.Discard, stderr: io.Discard}
+	if err := g.useOutDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer atomicfile.Resume()
+	var wg sync.WaitGroup
+	quit := make(chan struct{})
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-quit:
+					return
+				default:
+				}
+				atomicfile.Write(filepath.Join(dir, fmt.Sprintf("r%d-%d.csv", w, i)), func(io.Writer) error {
+					time.Sleep(5 * time.Millisecond)
+					return nil
+				})
+			}
+		}()
+	}
+	time.Sleep(30 * time.Millisecond)
+	g.interrupted(syscall.SIGTERM)
+	var left []string
+	for range 3 {
+		time.Sleep(20 * time.Millisecond)
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if atomicfile.IsTemp(e.Name()) {
+				left = append(left, e.Name())
+			}
+		}
+	}
+	close(quit)
+	wg.Wait()
+	if len(left) > 0 {
+		t.Errorf("temporary files created after the stop: %v", left)
 	}
 }

@@ -67,7 +67,11 @@ func (c *mergeCmd) Run(g *globals) error {
 			return &experiment.MismatchError{Dir: c.Dir, What: "another scenario", Detail: d}
 		}
 	}
-	// Only the merge writes these two folders.
+	// Only the merge writes these two folders; the shards may still be
+	// writing theirs (merge --wait): the lock is shared with them.
+	if err := g.lockOutDir(c.Dir, true); err != nil {
+		return err
+	}
 	for _, d := range []string{c.Dir, filepath.Join(c.Dir, "points")} {
 		if err := g.useOutDir(d); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/schedlab/schedlab/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -81,6 +82,7 @@ func TestInterruptedShardKeepsOthersTemps(t *testing.T) {
 		}
 	}
 	g.interrupted(syscall.SIGTERM)
+	atomicfile.Resume()
 	if _, err := os.Stat(mine); !os.IsNotExist(err) {
 		t.Errorf("the shard's own temporary file was left")
 	}

@@ -165,6 +165,9 @@ func (c *sweepCmd) Run(g *globals) error {
 	if sharded {
 		return c.runShard(g, sh, from, points, data, out, workers)
 	}
+	if err := g.lockOutDir(out, false); err != nil {
+		return err
+	}
 	for _, d := range []string{out, filepath.Join(out, "points"), filepath.Join(out, "records")} {
 		if err := g.useOutDir(d); err != nil {
 			return err
@@ -226,6 +229,9 @@ func (c *sweepCmd) runShard(g *globals, sh experiment.Shard, from string, points
 		if err := checkOutDir(d); err != nil {
 			return err
 		}
+	}
+	if err := g.lockOutDir(out, true); err != nil {
+		return err
 	}
 	for _, d := range []string{experiment.UnitsDir(out), filepath.Join(out, "records")} {
 		if err := g.useSharedOutDir(d, ours); err != nil {
