@@ -75,3 +75,12 @@ func (p *Plan) Reset() { p.Starts = p.Starts[:0] }
 type Screener interface {
 	Refuse(j job.Info) string
 }
+
+// ReservationReporter is implemented by a queue policy that holds
+// reservations (backfilling): SetOnReserve asks it to tell f of every
+// reservation it makes or keeps in a pass (job id and reserved start),
+// for tools that explain a schedule ('schedlab explain'). A policy
+// without reservations does not implement it.
+type ReservationReporter interface {
+	SetOnReserve(f func(now float64, id job.ID, at float64))
+}

@@ -70,6 +70,14 @@ func TestEveryFlag(t *testing.T) {
 		"run --deadline-fraction": {append(run, "--deadline", "estimate", "--deadline-fraction", "2"), 2, "fraction"},
 		"run --seed":              {append(run, "--seed", "7"), 2, "--policy easy without deadlines uses no seed"},
 
+		"explain --trace":    {[]string{"explain", "--trace", filepath.Join(dir, "missing.swf"), "--policy", "easy", "--job", "1"}, 1, "missing.swf: no such file"},
+		"explain --policy":   {[]string{"explain", "--trace", tr, "--policy", "nope", "--job", "1"}, 2, `unknown policy "nope"`},
+		"explain --job":      {[]string{"explain", "--trace", tr, "--policy", "easy", "--job", "x"}, 2, "--job"},
+		"explain --procs":    {[]string{"explain", "--trace", tr, "--policy", "easy", "--job", "1", "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
+		"explain --estimate": {[]string{"explain", "--trace", tr, "--policy", "easy", "--job", "1", "--estimate", "guess"}, 2, "--estimate"},
+		"explain --set":      {[]string{"explain", "--trace", tr, "--policy", "easy", "--job", "1", "--set", "depth=2"}, 2, "--set depth: not an option of --policy easy"},
+		"explain --gantt":    {[]string{"explain", "--trace", tr, "--policy", "easy", "--job", "1", "--gantt=perhaps"}, 2, "--gantt"},
+
 		"sweep --out":         {[]string{"sweep", sc, "--out", file}, 1, "exists and is not a folder"},
 		"sweep --workers":     {[]string{"sweep", sc, "--workers=-1"}, 2, "--workers -1: must not be negative"},
 		"sweep --list":        {[]string{"sweep", sc, "--list", "--out", dir}, 2, "--list runs nothing"},

@@ -75,12 +75,12 @@ func policyFlags() []policyFlag {
 // flagValue is a policy flag as given: its name and text.
 type flagValue struct{ name, text string }
 
-// takePolicyFlags takes the policy flags off a 'run' command line (args
+// takePolicyFlags takes the policy flags off a 'run' or 'explain' command line (args
 // without the program name; other commands are returned as they are):
 // --NAME VALUE, --NAME=VALUE, and for a boolean option --NAME or
 // --NAME=true|false. Arguments after "--" are left alone.
 func takePolicyFlags(args []string) (rest []string, taken []flagValue, err error) {
-	if len(args) == 0 || args[0] != "run" {
+	if len(args) == 0 || args[0] != "run" && args[0] != "explain" {
 		return args, nil, nil
 	}
 	flags := map[string]policyFlag{}
@@ -133,6 +133,12 @@ func policyFlagHelp() string {
 // command line: the policy flags given (each one the policy must
 // declare) and every --set NAME=VALUE.
 func (c *runCmd) policyOptions(qp registry.Policy, flags []flagValue) (map[string]string, error) {
+	return policyOptions(c.Policy, c.Set, qp, flags)
+}
+
+// policyOptions collects the option texts of policy qp (named pol on the
+// command line) from its flags and --set NAME=VALUE entries.
+func policyOptions(pol string, sets []string, qp registry.Policy, flags []flagValue) (map[string]string, error) {
 	given := map[string]string{}
 	for _, fv := range flags {
 		found := false
@@ -158,10 +164,10 @@ func (c *runCmd) policyOptions(qp registry.Policy, flags []flagValue) (map[strin
 					by = f.policies
 				}
 			}
-			return nil, fmt.Errorf("--%s is not an option of --policy %s (only of --policy %s)", fv.name, c.Policy, orList(by))
+			return nil, fmt.Errorf("--%s is not an option of --policy %s (only of --policy %s)", fv.name, pol, orList(by))
 		}
 	}
-	for _, kv := range c.Set {
+	for _, kv := range sets {
 		name, text, ok := strings.Cut(kv, "=")
 		if !ok || name == "" {
 			return nil, fmt.Errorf("--set %q: want NAME=VALUE (the policy's options: 'schedlab policies')", kv)
@@ -175,7 +181,7 @@ func (c *runCmd) policyOptions(qp registry.Policy, flags []flagValue) (map[strin
 			if len(names) > 0 {
 				known = "its options: " + strings.Join(names, ", ")
 			}
-			return nil, fmt.Errorf("--set %s: not an option of --policy %s (%s)", name, c.Policy, known)
+			return nil, fmt.Errorf("--set %s: not an option of --policy %s (%s)", name, pol, known)
 		}
 		given[name] = text
 	}

@@ -523,6 +523,10 @@ func (b *Backfill) unreserve(e *entry) {
 	}
 }
 
+// SetOnReserve sets OnReserve (policy.ReservationReporter): f is told of
+// every reservation made or kept in a pass.
+func (b *Backfill) SetOnReserve(f func(now float64, id job.ID, at float64)) { b.OnReserve = f }
+
 func (b *Backfill) notify(now float64, e *entry) {
 	if b.OnReserve != nil {
 		b.OnReserve(now, e.ID, e.resv)

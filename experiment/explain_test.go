@@ -1,0 +1,118 @@
+package experiment
+
+import (
+	"strings"
+	"testing"
+)
+
+// The five-job example, worked by hand (testdata/explain.swf, 5 CPUs):
+// job 1 (3 CPUs, 100 s) runs from 0; job 2 (4 CPUs) cannot start and is
+// the head from 1; jobs 3, 4 and 5 each need one CPU, with requests 50,
+// 500 and 200 s (their estimates).
+//
+// EASY: job 2's reservation (the shadow time) is 100, when job 1's
+// estimate ends; at 100 all 5 CPUs are free, so 1 is extra.
+//   - job 3 at 2: 1 CPU free, its estimate ends it at 52 <= 100:
+//     backfilled by the shadow time.
+//   - job 4 at 3: 1 CPU free, ends at 503 > 100, but it uses 1 CPU <= the
+//     1 extra: backfilled on the extra processor.
+//   - job 5 at 4: no CPU free (jobs 1, 3, 4 hold 5; at 100 job 4 still
+//     holds one, so the extra is 0). At 22 job 3 ends: 1
+//     free, but it would end at 222 > 100 and the extra processor is
+//     taken by job 4 (at 100 only 4 CPUs are free: extra 0). At 33 job 4
+//     ends: 2 free, extra 1 again: backfilled on the extra processor.
+func TestExplainEASY(t *testing.T) {
+	x, err := Explain(ExplainRun{Trace: "testdata/explain.swf", Policy: "easy", Job: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := x.Job; j.Start != 33 || j.Reason != "backfilled" || j.Procs != 1 || j.Estimate != 200 || j.End != 43 {
+		t.Fatalf("job %+v", j)
+	}
+	want := []struct {
+		time         float64
+		pos, waiting int
+		free         int
+		head         int64
+		headResv     float64
+		extra        int
+		started      bool
+		why          string
+	}{
+		{4, 2, 2, 0, 2, 100, 0, false, "waits: it needs 1 CPU, 0 free"},
+		{22, 2, 2, 1, 2, 100, 0, false, "its estimate would end it at 222, after job 2's reservation (the shadow time) at 100, and it needs 1 CPU, more than the 0 extra processors"},
+		{33, 2, 2, 2, 2, 100, 1, true, "started, backfilled ahead of job 2: it fits the 2 CPUs free and uses only the extra processors (1: those job 2's reservation at 100 leaves free)"},
+	}
+	if len(x.Passes) != len(want) {
+		t.Fatalf("%d passes, want %d: %+v", len(x.Passes), len(want), x.Passes)
+	}
+	for i, w := range want {
+		p := x.Passes[i]
+		if p.Time != w.time || p.Position != w.pos || p.Waiting != w.waiting || p.Free != w.free || p.Head != w.head ||
+			p.HeadResv != w.headResv || p.Extra != w.extra || p.Started != w.started || !strings.Contains(p.Why, w.why) {
+			t.Errorf("pass %d = %+v\nwant %+v", i, p, w)
+		}
+	}
+	x3, err := Explain(ExplainRun{Trace: "testdata/explain.swf", Policy: "easy", Job: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x3.Passes) != 1 || !strings.Contains(x3.Passes[0].Why, "its estimate ends it at 52, by job 2's reservation (the shadow time) at 100") {
+		t.Errorf("job 3: %+v", x3.Passes)
+	}
+	// Job 2 is the head: it does not fit and holds the reservation.
+	x2, err := Explain(ExplainRun{Trace: "testdata/explain.swf", Policy: "easy", Job: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := x2.Passes[0]; p.Time != 1 || p.Resv != 100 || !strings.Contains(p.Why, "waits: it needs 4 CPUs, 2 free; it holds a reservation at 100") {
+		t.Errorf("job 2 at 1: %+v", p)
+	}
+	if last := x2.Passes[len(x2.Passes)-1]; last.Time != 100 || !last.Started || x2.Job.Reason != "reserved" {
+		t.Errorf("job 2 started: %+v, %+v", last, x2.Job)
+	}
+}
+
+// Conservative backfilling: every waiting job holds a reservation. Job 5
+// (1 CPU, 200 s) at 4: no CPU free; its reservation is 150, the end of
+// job 2's (job 4 holds a CPU until 503, job 2 four from 100 to 150). At
+// 22 one CPU is free but only until 100, too short: still 150. At 33
+// job 4 ends: from 33 one CPU stays free through job 2's reservation, so
+// its reservation moves to now and it starts, backfilled.
+func TestExplainConservative(t *testing.T) {
+	x, err := Explain(ExplainRun{Trace: "testdata/explain.swf", Policy: "conservative", Job: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Job.Start != 33 || x.Job.Reason != "backfilled" {
+		t.Fatalf("job %+v", x.Job)
+	}
+	if len(x.Passes) != 3 {
+		t.Fatalf("passes %+v", x.Passes)
+	}
+	if p := x.Passes[0]; p.Time != 4 || p.Resv != 150 || !strings.Contains(p.Why, "it holds a reservation at 150") {
+		t.Errorf("pass at 4: %+v", p)
+	}
+	if p := x.Passes[1]; p.Time != 22 || p.Resv != 150 || !strings.Contains(p.Why, "waits for its reservation at 150") {
+		t.Errorf("pass at 22: %+v", p)
+	}
+	if p := x.Passes[2]; p.Time != 33 || !p.Started {
+		t.Errorf("pass at 33: %+v", p)
+	}
+}
+
+func TestExplainErrors(t *testing.T) {
+	for _, c := range []struct {
+		run  ExplainRun
+		want string
+	}{
+		{ExplainRun{Trace: "testdata/explain.swf", Policy: "easy", Job: 9}, "job 9 is not in trace testdata/explain.swf (5 jobs read, ids 1..5)"},
+		{ExplainRun{Trace: "testdata/explain.swf", Policy: "matrix", Job: 1}, "policy matrix schedules threads"},
+		{ExplainRun{Trace: "testdata/explain.swf", Policy: "nope", Job: 1}, `unknown policy "nope"`},
+		{ExplainRun{Trace: "testdata/explain.swf", Policy: "easy", Options: map[string]string{"depth": "2"}, Job: 1}, "option depth: not an option"},
+	} {
+		if _, err := Explain(c.run); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: err %v, want %q", c.run, err, c.want)
+		}
+	}
+}
