@@ -98,7 +98,8 @@ func TestEveryFlag(t *testing.T) {
 		"trace repeat --gap":   {[]string{"trace", "repeat", tr, "--times", "2", "--gap=-1", "--out", filepath.Join(dir, "r.swf")}, 2, "--gap -1: want 0..1e+09 seconds"},
 		"trace repeat --out":   {[]string{"trace", "repeat", tr, "--times", "2", "--out", filepath.Join(file, "r.swf")}, 1, "not a folder"},
 
-		"report --out": {[]string{"report", dir, "--out", filepath.Join(dir, "c.html")}, 2, "--out is only for a comparison of two or more run folders"},
+		"report --no-gantt": {[]string{"report", dir, "--no-gantt=perhaps"}, 2, "--no-gantt"},
+		"report --out":      {[]string{"report", dir, "--out", filepath.Join(dir, "c.html")}, 2, "--out is only for a comparison of two or more run folders"},
 
 		" --version": {[]string{"--version=perhaps"}, 2, "--version"},
 

@@ -101,6 +101,7 @@ type selfCheck struct {
 	Points   int            `json:"points"`
 	Filtered int            `json:"filteredPoints"`
 	Rects    int            `json:"rects"`
+	Labelled int            `json:"labelled"`
 	Samples  []struct {
 		Job, CPULo, CPUHi int
 		Start, Finish     float64
@@ -126,6 +127,10 @@ func TestBrowserRunReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := load(t, bin, page, "gantt", "util", "queue", "wait", "bsld")
+	// The tiny trace's rectangles are large enough for their job ids.
+	if sc.Labelled < 10 {
+		t.Errorf("%d job ids drawn on the Gantt chart, want most of the 40 jobs'", sc.Labelled)
+	}
 
 	// Count and positions against jobs.csv.
 	jobs, err := readJobs(filepath.Join(dir, "jobs.csv"))
@@ -301,4 +306,37 @@ func TestBrowserCompareReport(t *testing.T) {
 		t.Errorf("Gantt sample %+v: colour at the centre is not its start reason's", sc.Samples)
 	}
 	screenshotSized(t, bin, page, "report-compare.png", "1200,3300")
+}
+
+// --no-gantt: the run and comparison pages without their Gantt charts
+// load with no error, draw their other charts, and are much smaller.
+func TestBrowserNoGantt(t *testing.T) {
+	bin := browser(t)
+	dir := tinyRun(t)
+	full, err := writeOne(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, _ := os.ReadFile(full)
+	pages, err := WriteOpts(dir, Options{NoGantt: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb, _ := os.ReadFile(pages[0])
+	if strings.Contains(string(lb), `id="gantt"`) || !strings.Contains(string(lb), "--no-gantt") {
+		t.Error("the light run page has a Gantt chart, or does not say it left it out")
+	}
+	if len(lb) >= len(fb) {
+		t.Errorf("light page %d bytes, full %d", len(lb), len(fb))
+	}
+	load(t, bin, pages[0], "util", "queue", "wait", "bsld")
+	dirs := tinyRuns(t, "easy", "fcfs")
+	page := filepath.Join(t.TempDir(), "light.html")
+	if err := CompareOpts(dirs, page, Options{NoGantt: true}); err != nil {
+		t.Fatal(err)
+	}
+	sc := load(t, bin, page, "util", "queue", "diff-1")
+	if sc.Runs != 2 || len(sc.DiffSamples) != 3 {
+		t.Errorf("light comparison: %d runs, %d difference samples", sc.Runs, len(sc.DiffSamples))
+	}
 }

@@ -95,11 +95,14 @@ type diffData struct {
 // same job ids with the same submission times. The page is built in
 // memory first; on any error nothing is written. out must end in .html
 // (or .htm).
-func Compare(dirs []string, out string) error {
+func Compare(dirs []string, out string) error { return CompareOpts(dirs, out, Options{}) }
+
+// CompareOpts is Compare with options.
+func CompareOpts(dirs []string, out string, o Options) error {
 	if !IsHTMLName(out) {
 		return fmt.Errorf("%s: the comparison page's name must end in .html (so that it cannot replace a run's jobs.csv or summary.json)", out)
 	}
-	page, err := buildCompare(dirs)
+	page, err := buildCompare(dirs, o)
 	if err != nil {
 		return err
 	}
@@ -116,7 +119,7 @@ func IsHTMLName(name string) bool {
 	return ext == ".html" || ext == ".htm"
 }
 
-func buildCompare(dirs []string) ([]byte, error) {
+func buildCompare(dirs []string, o Options) ([]byte, error) {
 	if len(dirs) < 2 || len(dirs) > MaxCompareRuns {
 		return nil, fmt.Errorf("a comparison takes 2 to %d run folders, got %d", MaxCompareRuns, len(dirs))
 	}
@@ -136,6 +139,7 @@ func buildCompare(dirs []string) ([]byte, error) {
 		if runs[i], err = readRunMax(d, limit, why); err != nil {
 			return nil, err
 		}
+		runs[i].noGantt = o.NoGantt
 		if runs[i].trace == "" {
 			return nil, fmt.Errorf("%s: no run.trace (a comparison needs to know each run's trace)", filepath.Join(d, "summary.json"))
 		}
@@ -200,7 +204,7 @@ func buildCompare(dirs []string) ([]byte, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	err = pageTmpl().Execute(&buf, pageView{Kind: "comparison", Title: p.Title, Compare: p, Headline: compareHeadline(runs),
+	err = pageTmpl().Execute(&buf, pageView{Kind: "comparison", Title: p.Title, Compare: p, Headline: compareHeadline(runs), NoGantt: o.NoGantt,
 		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
 	if err != nil {
 		return nil, err

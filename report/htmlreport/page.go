@@ -79,7 +79,19 @@ func Detect(dir string) (Kind, error) {
 // path. A folder whose subfolders are paper reproductions (the --out of
 // 'schedlab reproduce all') gets one report.html in each paper's folder.
 // Every page is built before any is written; nothing is written on error.
-func Write(dir string) ([]string, error) {
+func Write(dir string) ([]string, error) { return WriteOpts(dir, Options{}) }
+
+// Options are the choices of a page.
+type Options struct {
+	// NoGantt leaves the Gantt charts and the per-job data they need out
+	// of run and comparison pages: a light page (the summaries, the
+	// utilization and queue charts, the distributions and the per-job
+	// differences stay).
+	NoGantt bool
+}
+
+// WriteOpts is Write with options.
+func WriteOpts(dir string, o Options) ([]string, error) {
 	kind, err := Detect(dir)
 	dirs := []string{dir}
 	if err != nil {
@@ -91,7 +103,7 @@ func Write(dir string) ([]string, error) {
 	}
 	pages := make([][]byte, len(dirs))
 	for i, d := range dirs {
-		if pages[i], err = build(d, kind); err != nil {
+		if pages[i], err = build(d, kind, o); err != nil {
 			return nil, err
 		}
 	}
@@ -111,13 +123,14 @@ func Write(dir string) ([]string, error) {
 }
 
 // build renders the page of one folder.
-func build(dir string, kind Kind) ([]byte, error) {
+func build(dir string, kind Kind, o Options) ([]byte, error) {
 	var buf bytes.Buffer
 	var err error
 	switch kind {
 	case Run:
 		var p *runPage
 		if p, err = readRun(dir); err == nil {
+			p.noGantt = o.NoGantt
 			err = p.render(&buf)
 		}
 	case Sweep:
@@ -161,6 +174,7 @@ type runData struct {
 	Wait    histogram `json:"wait"`
 	Bsld    histogram `json:"bsld"`
 	Reasons []string  `json:"reasons"`
+	NoGantt bool      `json:"nogantt"` // no Gantt chart: the per-job columns are left empty
 }
 
 // pageView is what page.html renders.
@@ -169,6 +183,7 @@ type pageView struct {
 	Title    string
 	Summary  []kv
 	Headline *headline
+	NoGantt  bool
 	CSS      template.CSS
 	JS       template.JS
 	Data     template.JS
@@ -196,7 +211,7 @@ func (p *runPage) render(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return pageTmpl().Execute(w, pageView{Kind: "run", Title: p.Title, Summary: p.Summary, Headline: runHeadline(p),
+	return pageTmpl().Execute(w, pageView{Kind: "run", Title: p.Title, Summary: p.Summary, Headline: runHeadline(p), NoGantt: p.noGantt,
 		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
 }
 
@@ -213,5 +228,12 @@ func (p *runPage) data() runData {
 	d.Util, d.Queue = overTime(j, p.procs)
 	d.Wait, d.Bsld = distributions(j, p.tau)
 	d.Reasons = []string{"immediate", "backfilled", "reserved"}
+	if p.noGantt {
+		// Only the Gantt chart reads the jobs one by one.
+		empty := numCol(nil)
+		d.ID, d.Submit, d.NProcs, d.Req, d.Start, d.Finish = empty, empty, empty, empty, empty, empty
+		d.IvOff, d.IvLo, d.IvHi = i32Col(nil), i32Col(nil), i32Col(nil)
+		d.Text, d.NoGantt = nil, true
+	}
 	return d
 }

@@ -363,4 +363,5 @@ type runPage struct {
 	trace   string             // run.trace of summary.json ("" when absent)
 	policy  string             // run.policy of summary.json ("" when absent)
 	nums    map[string]float64 // the numbers of summary.json, by dotted key
+	noGantt bool               // Options.NoGantt
 }

@@ -234,6 +234,21 @@
           ctx.fillRect(x, y, w, h);
         }
       }
+      // Zoomed in far enough, each job's id in the top left corner of its
+      // first rectangle (clear of the centre, where the colour is read).
+      ctx.fillStyle = "#fff"; ctx.font = "10px sans-serif"; ctx.textAlign = "left"; ctx.textBaseline = "top";
+      var labelled = 0;
+      for (var jj = 0; jj < n && labelled < 3000; jj++) {
+        var k0 = off[jj];
+        if (k0 >= off[jj + 1] || fin[jj] < v.t0 || st[jj] > v.t1 || hi[k0] + 1 < v.c0 || lo[k0] > v.c1) continue;
+        var lx = g.L + (Math.max(st[jj], v.t0) - v.t0) * g.sx, lw = (Math.min(fin[jj], v.t1) - Math.max(st[jj], v.t0)) * g.sx;
+        var ly = g.T + (lo[k0] - v.c0) * g.sy, lh = (hi[k0] - lo[k0] + 1) * g.sy;
+        var label = String(id[jj]);
+        if (lw < 6 * label.length + 6 || lh < 26) continue;
+        ctx.fillText(label, lx + 3, ly + 2);
+        labelled++;
+      }
+      check.labelled = labelled;
       ctx.restore();
     };
     var pending = false;
@@ -318,11 +333,14 @@
   var check = { errors: errors, charts: {} };
 
   if (D.kind === "run") {
-    var sp = spanOf(D);
-    var G = gantt(D, document.getElementById("gantt"), document.getElementById("gantt-legend"), document.getElementById("tip"),
-      { t0: sp[0], t1: sp[1], c0: 0, c1: Math.max(D.procs, 1) });
-    document.getElementById("gantt").addEventListener("dblclick", G.reset);
-    document.getElementById("gantt-reset").addEventListener("click", G.reset);
+    var G = null;
+    if (!D.nogantt) {
+      var sp = spanOf(D);
+      G = gantt(D, document.getElementById("gantt"), document.getElementById("gantt-legend"), document.getElementById("tip"),
+        { t0: sp[0], t1: sp[1], c0: 0, c1: Math.max(D.procs, 1) });
+      document.getElementById("gantt").addEventListener("dblclick", G.reset);
+      document.getElementById("gantt-reset").addEventListener("click", G.reset);
+    }
 
     lineChart(document.getElementById("util"), D.util, "utilization (busy CPUs / " + D.procs + ")", "utilization", "#0072B2", 1);
     lineChart(document.getElementById("queue"), D.queue, "queue length (jobs submitted, not started; mean per bin)", "jobs waiting", "#D55E00", 1);
@@ -332,10 +350,13 @@
     // Self-check for the browser test: a few rectangles read back from the
     // data, with the colour drawn at their centre in the full view.
     window.schedlabReport = G;
-    var nr = G.rects, samples = [];
-    [0, Math.floor(nr / 2), nr - 1].forEach(function (k) { if (k >= 0 && k < nr) samples.push(G.sample(k)); });
-    check.jobs = G.jobs; check.rects = nr; check.samples = samples;
-    ["gantt", "util", "queue", "wait", "bsld"].forEach(function (c) { check.charts[c] = inked(document.getElementById(c)); });
+    if (G) {
+      var nr = G.rects, samples = [];
+      [0, Math.floor(nr / 2), nr - 1].forEach(function (k) { if (k >= 0 && k < nr) samples.push(G.sample(k)); });
+      check.jobs = G.jobs; check.rects = nr; check.samples = samples;
+      check.charts.gantt = inked(document.getElementById("gantt"));
+    }
+    ["util", "queue", "wait", "bsld"].forEach(function (c) { check.charts[c] = inked(document.getElementById(c)); });
   }
   if (D.kind === "comparison") {
     var RUNCOL = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999"];
@@ -345,13 +366,18 @@
     var follow = function (from) {
       return function (v) { charts.forEach(function (c, i) { if (i !== from) c.setTime(v.t0, v.t1); }); };
     };
-    D.runs.forEach(function (R, i) {
-      charts.push(gantt(R, document.getElementById("gantt-" + i), document.getElementById("gantt-legend-" + i), document.getElementById("tip-" + i),
-        { t0: D.t0, t1: D.t1, c0: 0, c1: Math.max(R.procs, 1) }, follow(i)));
-    });
+    var withGantt = !D.runs[0].nogantt;
+    if (withGantt) {
+      D.runs.forEach(function (R, i) {
+        charts.push(gantt(R, document.getElementById("gantt-" + i), document.getElementById("gantt-legend-" + i), document.getElementById("tip-" + i),
+          { t0: D.t0, t1: D.t1, c0: 0, c1: Math.max(R.procs, 1) }, follow(i)));
+      });
+    }
     var resetAll = function () { charts.forEach(function (c) { c.reset(); }); };
-    D.runs.forEach(function (R, i) { document.getElementById("gantt-" + i).addEventListener("dblclick", resetAll); });
-    document.getElementById("gantt-reset").addEventListener("click", resetAll);
+    if (withGantt) {
+      D.runs.forEach(function (R, i) { document.getElementById("gantt-" + i).addEventListener("dblclick", resetAll); });
+      document.getElementById("gantt-reset").addEventListener("click", resetAll);
+    }
     var legend = document.getElementById("runs-legend");
     D.names.forEach(function (name, i) {
       var s = document.createElement("span"), b = document.createElement("i");
@@ -374,15 +400,17 @@
       [0, Math.floor(ids.length / 2), ids.length - 1].forEach(function (k) { if (k >= 0) dsamples.push(window.schedlabReport.diff(r, k)); });
     });
     check.jobs = ids.length; check.runs = D.runs.length; check.diffSamples = dsamples;
-    check.rects = charts[0].rects;
-    check.samples = charts[0].rects > 0 ? [charts[0].sample(0)] : [];
-    // Synchronised zoom: zoom the first chart and read the others' views.
-    var cv0 = document.getElementById("gantt-0"), r0 = cv0.getBoundingClientRect();
-    cv0.dispatchEvent(new WheelEvent("wheel", { deltaY: -300, clientX: r0.left + r0.width / 2, clientY: r0.top + r0.height / 2, cancelable: true }));
-    check.synced = charts.every(function (c) { var a = c.view(), b = charts[0].view(); return a.t0 === b.t0 && a.t1 === b.t1; }) &&
-      charts[0].view().t1 - charts[0].view().t0 < D.t1 - D.t0;
-    resetAll();
-    D.runs.forEach(function (R, i) { check.charts["gantt-" + i] = inked(document.getElementById("gantt-" + i)); });
+    if (withGantt) {
+      check.rects = charts[0].rects;
+      check.samples = charts[0].rects > 0 ? [charts[0].sample(0)] : [];
+      // Synchronised zoom: zoom the first chart and read the others' views.
+      var cv0 = document.getElementById("gantt-0"), r0 = cv0.getBoundingClientRect();
+      cv0.dispatchEvent(new WheelEvent("wheel", { deltaY: -300, clientX: r0.left + r0.width / 2, clientY: r0.top + r0.height / 2, cancelable: true }));
+      check.synced = charts.every(function (c) { var a = c.view(), b = charts[0].view(); return a.t0 === b.t0 && a.t1 === b.t1; }) &&
+        charts[0].view().t1 - charts[0].view().t0 < D.t1 - D.t0;
+      resetAll();
+      D.runs.forEach(function (R, i) { check.charts["gantt-" + i] = inked(document.getElementById("gantt-" + i)); });
+    }
     check.charts.util = inked(document.getElementById("util"));
     check.charts.queue = inked(document.getElementById("queue"));
     D.diffs.forEach(function (d) { check.charts["diff-" + d.run] = inked(document.getElementById("diff-" + d.run)); });
