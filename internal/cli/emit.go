@@ -91,7 +91,11 @@ func (c *sweepCmd) emit(g *globals, points []scenario.Point, data []byte, out st
 			ScenarioFile: filepath.Base(c.File), ScenarioData: data, Out: out}.Write(g.stdout)
 	}
 	// Slurm: the jobs run on nodes that share this file system; every
-	// path is made absolute here.
+	// path is made absolute here. The jobs run this very binary: one that
+	// 'go run' built in a temporary folder is gone when this command ends.
+	if prog := program(); transientBuild(prog) {
+		return usageError{fmt.Errorf("--emit slurm: this schedlab runs from a temporary build folder (%s, as 'go run' makes), which is removed when this command ends, so the script's jobs could not run it; build it first (go install ./cmd/schedlab, or go build -o schedlab ./cmd/schedlab) and run that", prog)}
+	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return err
@@ -123,4 +127,11 @@ func program() string {
 		return p
 	}
 	return "schedlab"
+}
+
+// transientBuild reports a binary that 'go run' or 'go test' built in a
+// temporary go-build folder.
+func transientBuild(prog string) bool {
+	tmp := filepath.Clean(os.TempDir()) + string(filepath.Separator)
+	return strings.HasPrefix(prog, tmp) && strings.Contains(prog, string(filepath.Separator)+"go-build")
 }

@@ -65,3 +65,19 @@ func TestEmitKubernetesDecodes(t *testing.T) {
 		t.Errorf("names %s, %s, %s", cm.Name, shards.Name, merge.Name)
 	}
 }
+
+func TestTransientBuild(t *testing.T) {
+	tmp := os.TempDir()
+	for _, c := range []struct {
+		prog string
+		want bool
+	}{
+		{filepath.Join(tmp, "go-build1234", "b001", "exe", "schedlab"), true},
+		{"/usr/local/bin/schedlab", false},
+		{filepath.Join(tmp, "mybin", "schedlab"), false},
+	} {
+		if got := transientBuild(c.prog); got != c.want {
+			t.Errorf("transientBuild(%s) = %v, want %v", c.prog, got, c.want)
+		}
+	}
+}
