@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,6 +43,11 @@ type TraceRun struct {
 	// the schedule-based policies on the trace's one machine), summary.json
 	// gains the deadline metrics and jobs.csv the machine columns.
 	Deadlines workload.DeadlineRule
+	// From and To restrict the run to the jobs submitted in [From, To):
+	// each a date in the trace's time zone (its header's UnixStartTime
+	// places it) or seconds since the trace's time 0 ("" = no bound).
+	// The window's jobs run on an empty machine.
+	From, To string
 	// Threads also writes Out/threads.csv, one row per thread, for a
 	// policy that schedules threads.
 	Threads bool
@@ -65,9 +71,14 @@ type RunInfo struct {
 	// Rank is the rank function of a ranking policy (jrb), and Refused
 	// the jobs it refused at submission (rank -1: no machine can hold
 	// them; or a rank its options refuse), never simulated.
-	Rank    string `json:"rank,omitempty"`
-	Head    string `json:"head,omitempty"`
-	Refused int64  `json:"jobs_refused_by_policy,omitempty"`
+	Rank string `json:"rank,omitempty"`
+	// Window is the time window of a run restricted to part of its trace
+	// (TraceRun.From, To), and BeforeWindow the records submitted before
+	// it, read and left out (those after it are not read).
+	Window       string `json:"window,omitempty"`
+	BeforeWindow int64  `json:"records_before_window,omitempty"`
+	Head         string `json:"head,omitempty"`
+	Refused      int64  `json:"jobs_refused_by_policy,omitempty"`
 }
 
 // TraceResult is what RunTrace returns and writes as summary.json.
@@ -246,6 +257,26 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
 	}
+	var jobs workload.Source = src
+	var window *workload.WindowSource
+	if cfg.From != "" || cfg.To != "" {
+		w := workload.Window{From: math.Inf(-1), To: math.Inf(1)}
+		if cfg.From != "" {
+			if w.From, err = workload.ParseInstant(cfg.From, rd.Header()); err != nil {
+				return nil, &WindowError{fmt.Errorf("--from %w", err)}
+			}
+		}
+		if cfg.To != "" {
+			if w.To, err = workload.ParseInstant(cfg.To, rd.Header()); err != nil {
+				return nil, &WindowError{fmt.Errorf("--to %w", err)}
+			}
+		}
+		if !(w.From < w.To) {
+			return nil, &WindowError{fmt.Errorf("--from %s --to %s: an empty window (from must come before to)", cfg.From, cfg.To)}
+		}
+		window = workload.NewWindowSource(src, w)
+		jobs = window
+	}
 	var dl *metrics.Deadlines
 	withDeadlines := hetero || cfg.Deadlines.Base != workload.DeadlineNone
 	tau := cfg.Tau
@@ -309,7 +340,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 
 	// Parsing overlaps with simulation: the prefetcher reads ahead in a
 	// goroutine of its own (same jobs, same order, same errors).
-	pre := workload.Prefetch(workload.WithEstimates(src, est), 4096)
+	pre := workload.Prefetch(workload.WithEstimates(jobs, est), 4096)
 	defer pre.Close()
 	wsrc, err := workload.WithDeadlines(pre, cfg.Deadlines)
 	if err != nil {
@@ -354,6 +385,9 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if counts.Read == 0 {
 		return nil, fmt.Errorf("trace %s has no job records (an empty or header-only trace)", rd.Name())
 	}
+	if eng.Stats().Jobs == 0 && window != nil {
+		return nil, fmt.Errorf("trace %s: no job was submitted between --from %s and --to %s (%d records before the window)", rd.Name(), orText(cfg.From, "the start"), orText(cfg.To, "the end"), window.Before())
+	}
 	if eng.Stats().Jobs == 0 {
 		// Records that are all skipped or rejected are no run either.
 		return nil, noJobsError(rd.Name(), counts, procs, run.refused(), pol.Name())
@@ -387,6 +421,20 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		if rh, ok := pol.(rankHead); ok {
 			res.Run.Rank, res.Run.Head = rh.RankHead()
 		}
+	}
+	if window != nil {
+		h := rd.Header()
+		from, to := "the start", "the end"
+		if cfg.From != "" {
+			x, _ := workload.ParseInstant(cfg.From, h)
+			from = workload.FormatInstant(x, h)
+		}
+		if cfg.To != "" {
+			x, _ := workload.ParseInstant(cfg.To, h)
+			to = workload.FormatInstant(x, h)
+		}
+		res.Run.Window = "from " + from + " to " + to
+		res.Run.BeforeWindow = window.Before()
 	}
 	if s := counts.Skipped(); s > 0 {
 		res.Run.SkipDetail = fmt.Sprintf("%d without submit time, %d without runtime, %d without processor count",
@@ -481,4 +529,19 @@ func checkSchedule(path string, in []validate.Input, procs int, kill bool) error
 		return fmt.Errorf("check: the schedule is invalid: %w", err)
 	}
 	return nil
+}
+
+// WindowError is a time window (TraceRun.From, To) that cannot be read
+// or is empty: a mistake of the command line, not of the trace.
+type WindowError struct{ Err error }
+
+func (e *WindowError) Error() string { return e.Err.Error() }
+func (e *WindowError) Unwrap() error { return e.Err }
+
+// orText is s, or def when s is empty.
+func orText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

@@ -209,6 +209,8 @@ func (c *runCmd) variant() string {
 	add(c.Procs != 0, "procs", strconv.Itoa(c.Procs))
 	add(c.OnOverrun != "kill", "overrun", c.OnOverrun)
 	add(c.Clamp, "clamp", "")
+	add(c.From != "", "from", c.From)
+	add(c.To != "", "to", c.To)
 	add(c.Tau != 10, "tau", strconv.FormatFloat(c.Tau, 'g', -1, 64))
 	add(c.Deadline != "none", "deadline", c.Deadline)
 	add(c.Deadline != "none" || c.DeadlineFactor != "2-4", "factor", c.DeadlineFactor)
@@ -304,8 +306,9 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 func exitStatus(err error) int {
 	var ue usageError
 	var pe *experiment.PanicError
+	var we *experiment.WindowError
 	switch {
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.As(err, &we):
 		return 2
 	case errors.As(err, &pe):
 		return 3
@@ -320,6 +323,8 @@ type runCmd struct {
 	Procs     int     `placeholder:"N" help:"Machine size (default: the trace header's MaxProcs)."`
 	OnOverrun string  `default:"kill" enum:"kill,continue" help:"A job running past its requested time is killed at the limit (kill) or runs on (continue)."`
 	Clamp     bool    `help:"Clamp jobs larger than the machine to its size instead of rejecting them."`
+	From      string  `placeholder:"WHEN" help:"Simulate only the jobs submitted from WHEN on: a date (YYYY-MM-DD[THH:MM[:SS]], in the trace's time zone; needs the header's UnixStartTime) or seconds since the trace's start. The window's jobs start on an empty machine."`
+	To        string  `placeholder:"WHEN" help:"Simulate only the jobs submitted before WHEN (as --from)."`
 	Tau       float64 `default:"10" help:"Bounded-slowdown threshold in seconds."`
 	Out       string  `placeholder:"DIR" help:"Output folder for jobs.csv and summary.json (default: schedlab-out/<trace>-<policy>, then every option not at its default, e.g. -order=sjf; a rerun replaces the results there)."`
 	NoOut     bool    `help:"Write no files; print the summary only."`
@@ -503,7 +508,7 @@ func (c *runCmd) Run(g *globals) error {
 	res, err := experiment.RunTrace(experiment.TraceRun{
 		Trace: c.Trace, Policy: c.Policy, Options: given, Estimate: est,
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
-		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Threads: c.Threads,
+		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Threads: c.Threads, From: c.From, To: c.To,
 	})
 	if err != nil {
 		return err
@@ -520,6 +525,9 @@ func (c *runCmd) Run(g *globals) error {
 	r := res.Run
 	fmt.Fprintf(g.stdout, "trace %s: %d jobs on %d processors (%d records skipped, %d rejected, %d clamped)\n",
 		r.Trace, res.Jobs, r.Procs, r.Skipped, r.Rejected, r.Clamped)
+	if r.Window != "" {
+		fmt.Fprintf(g.stdout, "window %s: %d records before it left out, the records after it not read\n", r.Window, r.BeforeWindow)
+	}
 	if r.Rank != "" {
 		fmt.Fprintf(g.stdout, "policy %s, rank %s, head %s, estimates %s, overrun %s; %d job(s) refused by the policy (rank -1: no machine can hold them, or rank <= 0 under --positive-only)\n\n",
 			r.Policy, r.Rank, r.Head, r.Estimate, r.OnOverrun, r.Refused)

@@ -64,6 +64,8 @@ func TestEveryFlag(t *testing.T) {
 		"run --check":             {append(run, "--no-out", "--check"), 2, "--check does not go with it"},
 		"run --json":              {append(run, "--json=perhaps"), 2, "--json"},
 		"run --set":               {append(run, "--set", "depth=2"), 2, "--set depth: not an option of --policy easy (its options: order)"},
+		"run --from":              {append(run, "--from", "1996-13-01"), 2, `--from "1996-13-01": want a date`},
+		"run --to":                {append(run, "--to", "0", "--from", "5"), 2, "an empty window"},
 		"run --threads":           {append(run, "--threads"), 2, "--threads is only for --policy matrix"},
 		"run --deadline":          {append(run, "--deadline", "soon"), 2, "--deadline"},
 		"run --deadline-factor":   {append(run, "--deadline", "estimate", "--deadline-factor", "0"), 2, "deadline factor"},
