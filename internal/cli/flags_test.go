@@ -22,7 +22,9 @@ func TestEveryFlag(t *testing.T) {
 	tr := filepath.Join(dir, "t.swf")
 	sc := filepath.Join(dir, "s.yaml")
 	file := filepath.Join(dir, "file")
+	acct := filepath.Join(dir, "acct.txt")
 	for name, text := range map[string]string{
+		acct: "JobIDRaw|Submit|Start|End|Timelimit|NCPUS|State\n1|2024-01-15T10:00:00|2024-01-15T10:00:00|2024-01-15T10:01:00|10|2|COMPLETED\n",
 		tr:   "; MaxProcs: 8\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n",
 		sc:   "model: grid\nstop: {completed: 10}\nplatform: {sites: 2, procs_per_site: 4}\nworkload: {mean_interarrival: 1}\npolicy: {grid: realtime, local: sq}\n",
 		file: "not a folder\n",
@@ -94,11 +96,16 @@ func TestEveryFlag(t *testing.T) {
 
 		"merge --wait": {[]string{"merge", dir, "--wait=-1s"}, 2, "--wait -1s: want 0 (no wait) up to 8784h0m0s"},
 
-		"trace info --procs":   {[]string{"trace", "info", tr, "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
-		"trace info --clamp":   {[]string{"trace", "info", tr, "--clamp=perhaps"}, 2, "--clamp"},
-		"trace repeat --times": {[]string{"trace", "repeat", tr, "--times", "0", "--out", filepath.Join(dir, "r.swf")}, 2, "--times 0: want 1..10000"},
-		"trace repeat --gap":   {[]string{"trace", "repeat", tr, "--times", "2", "--gap=-1", "--out", filepath.Join(dir, "r.swf")}, 2, "--gap -1: want 0..1e+09 seconds"},
-		"trace repeat --out":   {[]string{"trace", "repeat", tr, "--times", "2", "--out", filepath.Join(file, "r.swf")}, 1, "not a folder"},
+		"trace info --procs":      {[]string{"trace", "info", tr, "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
+		"trace info --clamp":      {[]string{"trace", "info", tr, "--clamp=perhaps"}, 2, "--clamp"},
+		"trace repeat --times":    {[]string{"trace", "repeat", tr, "--times", "0", "--out", filepath.Join(dir, "r.swf")}, 2, "--times 0: want 1..10000"},
+		"trace repeat --gap":      {[]string{"trace", "repeat", tr, "--times", "2", "--gap=-1", "--out", filepath.Join(dir, "r.swf")}, 2, "--gap -1: want 0..1e+09 seconds"},
+		"trace import --from":     {[]string{"trace", "import", tr, "--from", "lsf", "--out", filepath.Join(dir, "i.swf")}, 2, "--from"},
+		"trace import --out":      {[]string{"trace", "import", acct, "--from", "sacct", "--out", filepath.Join(file, "i.swf")}, 1, "not a folder"},
+		"trace import --procs":    {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
+		"trace import --steps":    {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--steps=perhaps"}, 2, "--steps"},
+		"trace import --timezone": {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--timezone", "Nowhere/Atall"}, 2, "not a time zone name"},
+		"trace repeat --out":      {[]string{"trace", "repeat", tr, "--times", "2", "--out", filepath.Join(file, "r.swf")}, 1, "not a folder"},
 
 		"report --no-gantt": {[]string{"report", dir, "--no-gantt=perhaps"}, 2, "--no-gantt"},
 		"report --out":      {[]string{"report", dir, "--out", filepath.Join(dir, "c.html")}, 2, "--out is only for a comparison of two or more run folders"},

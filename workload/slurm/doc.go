@@ -1,0 +1,23 @@
+// Package slurm reads a site's Slurm accounting (the output of
+// `sacct --parsable2`, or `-P`, with its header line) into SWF records, so
+// that the site's real history can be simulated under other policies.
+//
+// ReadSacct takes the columns by name, in any order; the ones it needs
+// (a job id, Submit, Start, End or Elapsed, Timelimit, a CPU count,
+// State) are named in the error when missing. It handles what real
+// exports hold: Unknown or None start and end times (jobs cancelled
+// before they started, which used nothing and are left out, counted),
+// [D-]HH:MM:SS, MM:SS and minute limits, UNLIMITED and Partition_Limit
+// (an unknown request, -1), "CANCELLED by N", job steps (.batch, .extern,
+// .0: left out unless asked for), array and heterogeneous job ids
+// (JobIDRaw when present; otherwise the jobs are numbered in submit
+// order), a '|' inside a JobName (found by the column count), and memory
+// per CPU or per node. States map to SWF status (COMPLETED 1, FAILED and
+// the like 0, CANCELLED 5, TIMEOUT 1 with its run time capped at the
+// limit); users, groups, partitions and QOS become integer ids with
+// their names in the SWF header; UnixStartTime is the first submission.
+// Jobs that have not ended (PENDING, RUNNING) are left out, counted.
+//
+// The records come back sorted by submit time (ties by job id), with a
+// count of what was kept and of what was left out and why.
+package slurm
