@@ -19,11 +19,18 @@ import (
 // run folders.
 func tinyRuns(t *testing.T, policies ...string) []string {
 	t.Helper()
+	return traceRuns(t, "testdata/tiny.swf", policies...)
+}
+
+// traceRuns simulates a trace under each policy into a folder of its
+// own.
+func traceRuns(t *testing.T, trace string, policies ...string) []string {
+	t.Helper()
 	root := t.TempDir()
 	var dirs []string
 	for _, p := range policies {
 		dir := filepath.Join(root, p)
-		if _, err := experiment.RunTrace(experiment.TraceRun{Trace: "testdata/tiny.swf", Policy: p, Out: dir}); err != nil {
+		if _, err := experiment.RunTrace(experiment.TraceRun{Trace: trace, Policy: p, Out: dir}); err != nil {
 			t.Fatal(err)
 		}
 		dirs = append(dirs, dir)

@@ -9,8 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/schedlab/schedlab/experiment"
 )
 
 func TestHumanUnits(t *testing.T) {
@@ -57,22 +55,6 @@ func TestChange(t *testing.T) {
 	}
 }
 
-// kthRuns simulates the embedded KTH-SP2 trace under each policy into
-// its own folder.
-func kthRuns(t *testing.T, policies ...string) []string {
-	t.Helper()
-	root := t.TempDir()
-	var dirs []string
-	for _, p := range policies {
-		dir := filepath.Join(root, p)
-		if _, err := experiment.RunTrace(experiment.TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: p, Out: dir}); err != nil {
-			t.Fatal(err)
-		}
-		dirs = append(dirs, dir)
-	}
-	return dirs
-}
-
 // summaryNumber reads one number of a run's summary.json.
 func summaryNumber(t *testing.T, dir, key string) float64 {
 	t.Helper()
@@ -96,7 +78,7 @@ func summaryNumber(t *testing.T, dir, key string) float64 {
 // change against FCFS, worked out here from the two summary.json files.
 func TestBrowserCompareHeadline(t *testing.T) {
 	bin := browser(t)
-	dirs := kthRuns(t, "fcfs", "easy")
+	dirs := traceRuns(t, "KTH-SP2-1996-2.1-cln.swf.gz", "fcfs", "easy")
 	page := filepath.Join(t.TempDir(), "compare.html")
 	if err := Compare(dirs, page); err != nil {
 		t.Fatal(err)
