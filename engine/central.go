@@ -39,6 +39,7 @@ type Cluster struct {
 	maxCPUs int                // the largest machine
 	plan    policy.Plan
 	view    machinesView
+	failer  policy.Failer // the policy, when it can fail on its own
 }
 
 // NewCluster checks cfg and returns a simulation ready to Run.
@@ -57,6 +58,7 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 		c.maxCPUs = max(c.maxCPUs, c.free[m])
 	}
 	c.view = machinesView{c}
+	c.failer, _ = cfg.Policy.(policy.Failer)
 	c.init(p, cfg.Listener, cfg.Source)
 	return c, nil
 }
@@ -123,6 +125,11 @@ func (c *Cluster) decide() error {
 	c.stats.Passes++
 	c.plan.Reset()
 	c.cfg.Policy.Schedule(c.now, c.view, &c.plan)
+	if c.failer != nil {
+		if err := c.failer.Err(); err != nil {
+			return err
+		}
+	}
 	for k := range c.plan.Starts {
 		if err := c.start(&c.plan.Starts[k]); err != nil {
 			return err

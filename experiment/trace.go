@@ -234,6 +234,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, err
 	}
 	pol := built.Queue
+	if cl, ok := pol.(io.Closer); ok {
+		// An external decision process: ended on every path; its
+		// failure at the end fails the run before anything is written.
+		defer cl.Close()
+	}
 	var dl *metrics.Deadlines
 	withDeadlines := hetero || cfg.Deadlines.Base != workload.DeadlineNone
 	tau := cfg.Tau
@@ -346,6 +351,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			}
 		}
 		return nil, err
+	}
+	if cl, ok := pol.(io.Closer); ok {
+		if err = cl.Close(); err != nil {
+			return nil, err
+		}
 	}
 
 	counts := src.Counts()

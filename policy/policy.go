@@ -75,3 +75,13 @@ func (p *Plan) Reset() { p.Starts = p.Starts[:0] }
 type Screener interface {
 	Refuse(j job.Info) string
 }
+
+// Failer is implemented by a queue policy that can fail on its own (an
+// external decision process that crashed, hung or wrote garbage:
+// package policy/external). The cluster model calls Err after every
+// Schedule; a non-nil error stops the run with that error, which names
+// the policy, the time and what went wrong. In-process policies do not
+// implement it and cost nothing.
+type Failer interface {
+	Err() error
+}

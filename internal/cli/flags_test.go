@@ -175,7 +175,7 @@ func TestVarsExpanded(t *testing.T) {
 	}
 	help := strings.Join(strings.Fields(out.String()), " ")
 	for _, want := range []string{
-		"Queue policy: fcfs, firstfit, easy, conservative, backfill, matrix, jrb;",
+		"Queue policy: fcfs, firstfit, easy, conservative, backfill, matrix, jrb, external;",
 		`--order=fcfs|sjf (fcfs, firstfit, easy, conservative, backfill, matrix) queue order`,
 		`--positive-only (jrb) refuse jobs whose rank is <= 0`,
 		`--estimate="request"`,
