@@ -185,6 +185,7 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 		return metrics.Result{}, err
 	}
 	pol := built.Queue
+	defer closePolicy(pol)
 	sum := metrics.NewSummary(s.Platform.Procs, metrics.SyntheticTau)
 	sum.Skip(s.Warmup.Jobs)
 	var wsrc engine.Source = src
@@ -202,6 +203,9 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 		return metrics.Result{}, err
 	}
 	if err := eng.Run(); err != nil {
+		return metrics.Result{}, err
+	}
+	if err := closePolicy(pol); err != nil {
 		return metrics.Result{}, err
 	}
 	res := sum.Result()
