@@ -3,6 +3,7 @@ package external
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +29,9 @@ func Declarations() []policy.Decl {
 						}
 						return nil
 					}},
+				{Name: "fds", Key: "policy.fds", Type: option.Text,
+					Doc:   "instead of a command: IN,OUT, file descriptors inherited from the program that started schedlab; replies are read from IN, requests written to OUT (the Python package's way)",
+					Valid: func(s string) error { _, err := parseFDs(s); return err }},
 				{Name: "timeout", Key: "policy.timeout", Type: option.Float, Range: option.Between(0.001, 86400), Default: "30",
 					Doc: "seconds the decision process may take for each reply (its first reply includes its start-up), and to exit at the end"},
 				{Name: "view", Key: "policy.view", Type: option.Enum, Values: []string{"full", "free"}, Default: "full",
@@ -35,12 +39,17 @@ func Declarations() []policy.Decl {
 			},
 			Check: checkCommand,
 			New: func(env policy.Env, v option.Values) (policy.Built, error) {
-				if err := checkCommand(v); err != nil {
+				if err := checkCommand(v); err != nil { // also checked before any work
 					return policy.Built{}, fmt.Errorf("policy external: %w", err)
 				}
 				cmd := v.Text("command")
+				fds, err := parseFDs(v.Text("fds"))
+				if err != nil {
+					return policy.Built{}, fmt.Errorf("policy external: option fds: %w", err)
+				}
 				p := New(env.Platform, Options{
 					Command: cmd,
+					FDs:     fds,
 					Timeout: time.Duration(v.Float("timeout") * float64(time.Second)),
 					Full:    v.Text("view") == "full",
 				})
@@ -53,8 +62,27 @@ func Declarations() []policy.Decl {
 
 // checkCommand refuses a run without a command, before any work.
 func checkCommand(v option.Values) error {
-	if strings.TrimSpace(v.Text("command")) == "" {
+	cmd, fds := strings.TrimSpace(v.Text("command")), v.Text("fds")
+	switch {
+	case cmd == "" && fds == "":
 		return errors.New(`option command: required: the decision process's command line (run: --command "python3 my_policy.py")`)
+	case cmd != "" && fds != "":
+		return errors.New("options command and fds: give one, not both")
 	}
 	return nil
+}
+
+// parseFDs reads "IN,OUT" (two distinct descriptors above 2); "" is
+// none.
+func parseFDs(s string) ([2]int, error) {
+	if s == "" {
+		return [2]int{}, nil
+	}
+	a, b, ok := strings.Cut(s, ",")
+	in, err1 := strconv.Atoi(strings.TrimSpace(a))
+	out, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || in < 3 || out < 3 || in == out {
+		return [2]int{}, fmt.Errorf("%q is not IN,OUT: two distinct file descriptors above 2", s)
+	}
+	return [2]int{in, out}, nil
 }

@@ -48,6 +48,9 @@ type Options struct {
 	Command string        // run with /bin/sh -c
 	Timeout time.Duration // per reply, and for the exit at the end
 	Full    bool          // requests carry the queue and running jobs
+	// FDs, when set, are inherited file descriptors to use instead of a
+	// command: replies are read from FDs[0], requests written to FDs[1].
+	FDs [2]int
 }
 
 // Policy is the external policy. Build it with New; Close ends the
@@ -473,7 +476,11 @@ func (p *Policy) fail(format string, a ...any) {
 	if p.err != nil {
 		return
 	}
-	p.err = fmt.Errorf("policy external at t=%g: %s [command: %s]", p.now, fmt.Sprintf(format, a...), p.opt.Command)
+	who := "command: " + p.opt.Command
+	if p.opt.FDs != [2]int{} {
+		who = fmt.Sprintf("fds %d,%d", p.opt.FDs[0], p.opt.FDs[1])
+	}
+	p.err = fmt.Errorf("policy external at t=%g: %s [%s]", p.now, fmt.Sprintf(format, a...), who)
 	p.kill()
 }
 

@@ -14,6 +14,9 @@ import (
 // on pipes that take deadlines, its standard error passed through.
 func (p *Policy) start() error {
 	p.began = true
+	if p.opt.FDs != [2]int{} {
+		return p.open()
+	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("cannot start the decision process: %v", err)
@@ -107,6 +110,9 @@ func trimSpace(b []byte) []byte {
 
 // exitStatus waits briefly for the process to end and says how it did.
 func (p *Policy) exitStatus() string {
+	if p.cmd == nil {
+		return p.exitStatusFDs()
+	}
 	select {
 	case err := <-p.exited:
 		p.exited <- err // for Close
@@ -126,12 +132,14 @@ func (p *Policy) exitStatus() string {
 
 // kill ends the process and its children at once.
 func (p *Policy) kill() {
+	if p.stdin != nil {
+		p.stdin.Close()
+		p.stdout.Close()
+	}
 	if p.cmd == nil || p.cmd.Process == nil {
 		return
 	}
 	killGroup(p.cmd)
-	p.stdin.Close()
-	p.stdout.Close()
 }
 
 // Close ends the simulation: it sends SIMULATION_ENDS, closes the
@@ -144,7 +152,7 @@ func (p *Policy) Close() error {
 		return p.err
 	}
 	p.ended = true
-	if p.cmd == nil {
+	if p.stdin == nil {
 		return p.err
 	}
 	if p.err != nil {
@@ -159,6 +167,13 @@ func (p *Policy) Close() error {
 	p.stdin.SetWriteDeadline(time.Now().Add(p.opt.Timeout))
 	_, werr := p.stdin.Write(b)
 	p.stdin.Close()
+	if p.cmd == nil {
+		p.stdout.Close()
+		if werr != nil {
+			p.err = fmt.Errorf("policy external: cannot send SIMULATION_ENDS: %v [fds %d,%d]", werr, p.opt.FDs[0], p.opt.FDs[1])
+		}
+		return p.err
+	}
 	select {
 	case err := <-p.exited:
 		p.stdout.Close()
@@ -174,3 +189,22 @@ func (p *Policy) Close() error {
 	}
 	return p.err
 }
+
+// open uses two file descriptors inherited from the process that started
+// schedlab instead of a command: replies are read from FDs[0], requests
+// written to FDs[1]. In non-blocking mode (the Python package sets it)
+// they take deadlines, so the timeout holds; in blocking mode there is no
+// timeout.
+func (p *Policy) open() error {
+	in := os.NewFile(uintptr(p.opt.FDs[0]), "replies")
+	out := os.NewFile(uintptr(p.opt.FDs[1]), "requests")
+	if in == nil || out == nil {
+		return fmt.Errorf("file descriptors %d,%d (option fds) are not open", p.opt.FDs[0], p.opt.FDs[1])
+	}
+	p.stdin, p.stdout = out, in
+	p.rd = bufio.NewReaderSize(in, 1<<16)
+	return nil
+}
+
+// exitStatusFDs says how the other end went away (option fds).
+func (p *Policy) exitStatusFDs() string { return "closed its end of the protocol without replying" }
