@@ -69,7 +69,7 @@ type Policy struct {
 	ended  bool       // Close ran
 	now    float64    // the last request's time
 
-	events  []byte                // this instant's events, encoded
+	events  []byte                // the events not sent yet, encoded
 	waiting []job.Info            // in queue order: (submit, id)
 	queued  map[job.ID]int        // waiting: id -> 1 (present)
 	running map[job.ID]runningJob // started, not yet ended
@@ -77,8 +77,8 @@ type Policy struct {
 	out     []byte                // scratch: the request
 	reply   reply                 // scratch: the decoded reply
 	data    executeData           // scratch
-	free    []int                 // scratch: free CPUs per machine
 	runs    []runningEntry        // scratch: the running jobs in id order
+	skipped int64                 // instants not sent: empty queue or no free CPU
 }
 
 type runningJob struct {
@@ -161,6 +161,12 @@ func (p *Policy) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		return
 	}
 	p.now = now
+	if len(p.waiting) == 0 || !anyFree(v, p.plat.Machines()) {
+		// Nothing can start: no request. The events wait for the next
+		// one (or for SIMULATION_ENDS), with their timestamps.
+		p.skipped++
+		return
+	}
 	first := !p.began
 	if first {
 		if err := p.start(); err != nil {
@@ -181,12 +187,10 @@ func (p *Policy) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	b = append(b, p.events...)
 	p.events = p.events[:0]
 	b = append(b, `],"view":{"free":[`...)
-	p.free = p.free[:0]
 	for m := range p.plat.Machines() {
 		if m > 0 {
 			b = append(b, ',')
 		}
-		p.free = append(p.free, v.Free(m))
 		b = strconv.AppendInt(b, int64(v.Free(m)), 10)
 	}
 	b = append(b, ']')
@@ -302,6 +306,19 @@ func appendJob(b []byte, j *job.Info) []byte {
 	}
 	return append(b, '}')
 }
+
+func anyFree(v policy.Machines, machines int) bool {
+	for m := range machines {
+		if v.Free(m) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Skipped is the number of scheduling instants not sent because no job
+// could start (an empty queue, or no free CPU).
+func (p *Policy) Skipped() int64 { return p.skipped }
 
 func appendFloat(b []byte, f float64) []byte { return strconv.AppendFloat(b, f, 'g', -1, 64) }
 

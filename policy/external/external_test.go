@@ -2,8 +2,10 @@ package external
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -19,7 +21,11 @@ import (
 // SCHEDLAB_EXTERNAL_LOG and answers with the lines of the file
 // SCHEDLAB_EXTERNAL_REPLIES, one per request.
 func TestMain(m *testing.M) {
-	if os.Getenv("SCHEDLAB_EXTERNAL_HELPER") != "" {
+	switch os.Getenv("SCHEDLAB_EXTERNAL_HELPER") {
+	case "":
+	case "idle":
+		os.Exit(idle())
+	default:
 		os.Exit(scripted())
 	}
 	os.Exit(m.Run())
@@ -77,8 +83,8 @@ func TestExchange(t *testing.T) {
 			replies = append(replies, "{"+r)
 		}
 	}
-	if len(requests) != 7 || len(replies) != 6 {
-		t.Fatalf("docs/protocol.md: %d requests and %d replies in the worked exchange, want 7 and 6", len(requests), len(replies))
+	if len(requests) != 6 || len(replies) != 5 {
+		t.Fatalf("docs/protocol.md: %d requests and %d replies in the worked exchange, want 6 and 5", len(requests), len(replies))
 	}
 	dir := t.TempDir()
 	rf, logf := dir+"/replies", dir+"/log"
@@ -119,7 +125,10 @@ func TestExchange(t *testing.T) {
 	p.Finish(15, 2)
 	pass(15, 4)
 	p.Finish(18, 3)
-	pass(18, 4)
+	pass(18, 4) // the queue is empty: no request
+	if p.Skipped() != 1 {
+		t.Errorf("%d instants skipped, want 1 (t=18)", p.Skipped())
+	}
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -168,5 +177,74 @@ func TestParseAlloc(t *testing.T) {
 		case c.err == "" && (err != nil || r.String() != c.want):
 			t.Errorf("parseAlloc(%q) = %v, %v, want %s", c.in, r, err, c.want)
 		}
+	}
+}
+
+// idle decodes every request and starts nothing (BenchmarkExchange).
+func idle() int {
+	in := bufio.NewReaderSize(os.Stdin, 1<<16)
+	out := bufio.NewWriter(os.Stdout)
+	var msg struct {
+		Events []struct {
+			Type string `json:"type"`
+		} `json:"events"`
+	}
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			return 0
+		}
+		msg.Events = nil
+		if err := json.Unmarshal(line, &msg); err != nil {
+			return 1
+		}
+		if len(msg.Events) > 0 && msg.Events[0].Type == "SIMULATION_ENDS" {
+			return 0
+		}
+		out.WriteString(`{"events":[]}` + "\n")
+		out.Flush()
+	}
+}
+
+// BenchmarkExchange is the protocol's cost per scheduling instant: one
+// request (a job submitted, one completed, the free CPUs; view=free) and
+// one empty reply, with a trivial decision process in Go and in Python
+// (testdata/idle.py; skipped without python3). docs/performance.md has
+// the figures.
+func BenchmarkExchange(b *testing.B) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmds := []struct{ name, cmd string }{{"go", "SCHEDLAB_EXTERNAL_HELPER=idle exec '" + exe + "'"}}
+	if py, err := exec.LookPath("python3"); err == nil {
+		cmds = append(cmds, struct{ name, cmd string }{"python", "exec '" + py + "' testdata/idle.py"})
+	}
+	for _, c := range cmds {
+		b.Run(c.name, func(b *testing.B) {
+			p := New(platform.MustCluster(128), Options{Command: c.cmd, Timeout: 10 * time.Second})
+			var plan policy.Plan
+			f := free{64}
+			p.Submit(0, job.Info{ID: 0, Procs: 4, Estimate: 100})
+			p.Schedule(0, f, &plan) // start-up
+			if err := p.Err(); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 1; i <= b.N; i++ {
+				now := float64(i)
+				p.Finish(now, job.ID(i-1))
+				p.Submit(now, job.Info{ID: job.ID(i), Submit: now, Procs: 4, Estimate: 3600, User: 7})
+				plan.Reset()
+				p.Schedule(now, f, &plan)
+			}
+			b.StopTimer()
+			if err := p.Err(); err != nil {
+				b.Fatal(err)
+			}
+			if err := p.Close(); err != nil {
+				b.Fatal(err)
+			}
+		})
 	}
 }

@@ -161,7 +161,11 @@ func (p *Policy) Close() error {
 	}
 	b := append(p.out[:0], `{"now":`...)
 	b = appendFloat(b, p.now)
-	b = append(b, `,"events":[{"timestamp":`...)
+	b = append(b, `,"events":[`...)
+	if len(p.events) > 0 { // those of the last instants, not sent
+		b = append(append(b, p.events...), ',')
+	}
+	b = append(b, `{"timestamp":`...)
 	b = appendFloat(b, p.now)
 	b = append(b, `,"type":"SIMULATION_ENDS","data":{}}]}`+"\n"...)
 	p.stdin.SetWriteDeadline(time.Now().Add(p.opt.Timeout))
