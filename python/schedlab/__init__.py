@@ -172,13 +172,16 @@ def finish_external(proc, cmd, requests, rep_w, logs, error=None) -> str:
         os.close(rep_w)
     except OSError:
         pass
-    try:
-        # with this side's pipes closed, schedlab fails cleanly (removing
-        # its unfinished output) or ends
-        rc = proc.wait(timeout=120)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    if error is None:
         rc = proc.wait()
+    else:
+        try:
+            # with this side's pipes closed, schedlab fails cleanly
+            # (removing its unfinished output)
+            rc = proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rc = proc.wait()
     logs[0].seek(0)
     logs[1].seek(0)
     stdout, stderr = logs[0].read(), logs[1].read()

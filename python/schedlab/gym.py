@@ -158,10 +158,12 @@ class SchedulingEnv(gymnasium.Env):
         v = self.host.view
         o = np.zeros(self.window * FEATURES + MACHINE_FEATURES, dtype=np.float32)
         cpus = float(self._cpus)
-        for k, jid in enumerate(self._slots):
-            j = v.queue[jid]
-            o[k * FEATURES:(k + 1) * FEATURES] = (1.0, j.res / cpus, j.walltime / self.time_scale,
-                                                  (v.now - j.subtime) / self.time_scale, 1.0 if j.res <= self._free else 0.0)
+        if self._slots:
+            q, now, free = v.queue, v.now, self._free
+            a = np.array([(1.0, q[i].res, q[i].walltime, now - q[i].subtime, q[i].res <= free) for i in self._slots])
+            a[:, 1] /= cpus
+            a[:, 2:4] /= self.time_scale
+            o[:a.size] = a.ravel()
         b = self.window * FEATURES
         o[b:] = (self._free / cpus, len(v.running) / cpus, len(v.queue) / self.queue_scale)
         return np.clip(o, 0.0, 1.0)
