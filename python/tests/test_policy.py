@@ -101,3 +101,14 @@ def test_start_objects_and_alloc():
     b = schedlab.run(trace=KTH, policy="fcfs")
     pd.testing.assert_series_equal(r.jobs.starting_time, b.jobs.starting_time)
     assert r.jobs.allocated_resources.iloc[0] != b.jobs.allocated_resources.iloc[0]
+
+
+@pytest.mark.skipif(not __import__("os").environ.get("SCHEDLAB_FULL_HPC2N"), reason="whole HPC2N in Python takes about 30 s: set SCHEDLAB_FULL_HPC2N=1")
+def test_fcfs_and_easy_on_all_of_hpc2n():
+    from conftest import shared_trace
+
+    t = shared_trace("HPC2N-2002-2.1-cln.swf.gz")
+    if t is None:
+        pytest.skip("HPC2N-2002-2.1-cln.swf.gz not found (set SCHEDLAB_TRACES)")
+    same_schedule(schedlab.run(trace=t, policy=FCFS()), schedlab.run(trace=t, policy="fcfs"))
+    same_schedule(schedlab.run(trace=t, policy=EASY()), schedlab.run(trace=t, policy="easy"))
