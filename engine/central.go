@@ -28,7 +28,6 @@ type ClusterConfig struct {
 type Cluster struct {
 	kernel
 	noCompletionsDone
-	noTimers
 	cfg ClusterConfig
 	// present maps the id of every job waiting or running to its slot (a
 	// slot's machine is -1 while it waits); waiting counts the former.
@@ -40,6 +39,12 @@ type Cluster struct {
 	plan    policy.Plan
 	view    machinesView
 	failer  policy.Failer // the policy, when it can fail on its own
+	// woke: a wake-up (Plan.Wake) fired at this instant; jobEvent: a
+	// job arrived or ended at it. idleWakes counts the passes in a row
+	// caused by wake-ups alone that started nothing.
+	woke, jobEvent bool
+	idleWakes      int
+	wakeAt         float64 // the last wake-up pushed
 }
 
 // NewCluster checks cfg and returns a simulation ready to Run.
@@ -113,6 +118,7 @@ func (c *Cluster) someMachineHolds(j *actual.Job) bool {
 func (c *Cluster) arrive(i int32) error {
 	s := &c.slots[i]
 	c.present.Set(s.job.ID, i)
+	c.jobEvent = true
 	c.waiting++
 	if q := c.waiting; q > c.stats.MaxQueued {
 		c.stats.MaxQueued = q
@@ -135,6 +141,30 @@ func (c *Cluster) decide() error {
 			return err
 		}
 	}
+	wakeOnly := c.woke && !c.jobEvent
+	c.woke, c.jobEvent = false, false
+	if wakeOnly {
+		if len(c.plan.Starts) == 0 {
+			if c.idleWakes++; c.idleWakes >= policy.MaxIdleWakes {
+				return fmt.Errorf("policy %s at t=%g: asked to be woken %d times in a row without a job starting, arriving or ending (%d job(s) waiting)",
+					c.cfg.Policy.Name(), c.now, c.idleWakes, c.waiting)
+			}
+		} else {
+			c.idleWakes = 0
+		}
+	} else {
+		c.idleWakes = 0
+	}
+	if w := c.plan.Wake; w > c.now && c.waiting > 0 && w != c.wakeAt {
+		c.events.Push(w, ClassTimer, -1)
+		c.wakeAt = w // a policy repeating its request adds no event
+	}
+	return nil
+}
+
+// timer is a wake-up the policy asked for (Plan.Wake): the pass follows.
+func (c *Cluster) timer(int32) error {
+	c.woke = true
 	return nil
 }
 
@@ -241,6 +271,7 @@ func (c *Cluster) start(d *policy.Start) error {
 func (c *Cluster) complete(i int32) error {
 	s := &c.slots[i]
 	m := int(s.machine)
+	c.jobEvent = true
 	c.free[m] += s.job.Procs
 	c.usage.Busy[m] -= s.job.Procs
 	c.cpus.set(s.cpus, true)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"time"
@@ -25,6 +26,9 @@ import (
 //	garbage  writes a line of text at the second request
 //	reject   rejects the first job (not supported yet)
 //	idle     starts nothing (a trivial policy, for timing)
+//	later    strict FCFS at multiples of 1000 s only, asking to be
+//	         called at the next one (CALL_ME_LATER) in between
+//	early    asks to be called at the current time (an error)
 //
 // It exits 0 at SIMULATION_ENDS or at the end of its input.
 func fakePolicy(args []string) int {
@@ -160,6 +164,23 @@ func fakePolicy(args []string) int {
 			}
 		case "reject":
 			starts = append(starts, fmt.Sprintf(`{"timestamp":%g,"type":"REJECT_JOB","data":{"job_id":%d}}`, msg.Now, first))
+		case "later", "early":
+			if mode == "early" {
+				starts = append(starts, fmt.Sprintf(`{"type":"CALL_ME_LATER","data":{"timestamp":%g}}`, msg.Now))
+				break
+			}
+			if math.Mod(msg.Now, 1000) != 0 {
+				starts = append(starts, fmt.Sprintf(`{"type":"CALL_ME_LATER","data":{"timestamp":%g}}`, (math.Floor(msg.Now/1000)+1)*1000))
+				break
+			}
+			k := 0
+			for k < len(queue) && queue[k].Res <= free {
+				free -= queue[k].Res
+				running[queue[k].ID] = queue[k].Res
+				start(queue[k].ID, "")
+				k++
+			}
+			queue = queue[k:]
 		case "idle":
 		default:
 			fmt.Fprintln(os.Stderr, "fakepolicy: unknown mode", mode)

@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"slices"
@@ -79,6 +80,7 @@ type Policy struct {
 	data    executeData           // scratch
 	runs    []runningEntry        // scratch: the running jobs in id order
 	skipped int64                 // instants not sent: empty queue or no free CPU
+	wake    float64               // the time of the pending CALL_ME_LATER (0: none)
 }
 
 type runningJob struct {
@@ -161,7 +163,12 @@ func (p *Policy) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		return
 	}
 	p.now = now
-	if len(p.waiting) == 0 || !anyFree(v, p.plat.Machines()) {
+	if p.wake != 0 && p.wake <= now {
+		// the call asked for (Batsim's REQUESTED_CALL); always sent
+		b := p.eventHead(p.wake, "REQUESTED_CALL")
+		p.events = append(b, `"data":{}}`...)
+		p.wake = 0
+	} else if len(p.waiting) == 0 || !anyFree(v, p.plat.Machines()) {
 		// Nothing can start: no request. The events wait for the next
 		// one (or for SIMULATION_ENDS), with their timestamps.
 		p.skipped++
@@ -342,7 +349,11 @@ type executeData struct {
 
 // apply decodes the reply and appends its starts to the plan.
 func (p *Policy) apply(now float64, line []byte, plan *policy.Plan) {
-	p.reply = reply{Events: p.reply.Events[:0]}
+	// encoding/json decodes into the reused elements without zeroing
+	// them: a field absent from this reply must not keep an old value.
+	ev := p.reply.Events[:cap(p.reply.Events)]
+	clear(ev)
+	p.reply = reply{Events: ev[:0]}
 	if t := trimSpace(line); len(t) > 0 && t[0] != '{' {
 		p.fail("the reply is not a protocol message (a JSON object was expected; diagnostics go to standard error, not standard output): %s", quote(line))
 		return
@@ -395,14 +406,36 @@ func (p *Policy) apply(now float64, line []byte, plan *policy.Plan) {
 			p.started = append(p.started, len(plan.Starts)-1)
 			delete(p.queued, id)
 			p.running[id] = runningJob{machine: m, start: now}
-		case "REJECT_JOB", "CALL_ME_LATER":
+		case "CALL_ME_LATER":
+			var d struct {
+				Timestamp *float64 `json:"timestamp"`
+			}
+			if err := json.Unmarshal(e.Data, &d); err != nil || d.Timestamp == nil {
+				p.fail("%s: data must be {\"timestamp\": T}: %s", where, quote(e.Data))
+				return
+			}
+			if t := *d.Timestamp; !(t > now) || math.IsInf(t, 0) {
+				p.fail("%s: timestamp %g is not after now (%g)", where, t, now)
+				return
+			}
+			if p.wake == 0 || *d.Timestamp < p.wake {
+				p.wake = *d.Timestamp
+			}
+		case "REJECT_JOB":
 			p.fail("%s: not supported yet (docs/protocol.md says what is)", where)
 			return
 		default:
-			p.fail("%s: unknown event type %q (want EXECUTE_JOB)", where, e.Type)
+			p.fail("%s: unknown event type %q (want EXECUTE_JOB or CALL_ME_LATER)", where, e.Type)
 			return
 		}
 	}
+	defer func() {
+		// The model honours a wake-up only while jobs wait (policy.Plan).
+		if len(p.waiting) == 0 {
+			p.wake = 0
+		}
+		plan.Wake = p.wake
+	}()
 	if len(p.started) == 0 {
 		return
 	}

@@ -56,7 +56,9 @@ class View:
 
     queue: the waiting jobs in queue order (submit time, then id), a dict
     id -> Job; running: id -> Running; free: idle CPUs per machine;
-    submitted and completed: this instant's events (Jobs, ids)."""
+    submitted and completed: the events since the last decision (Jobs,
+    ids); requested_call: this decision is a call asked for with
+    Policy.call_me_at."""
 
     now: float = 0.0
     machines: list[Machine] = field(default_factory=list)
@@ -65,6 +67,7 @@ class View:
     running: dict[int, Running] = field(default_factory=dict)
     submitted: list[Job] = field(default_factory=list)
     completed: list[int] = field(default_factory=list)
+    requested_call: bool = False  # this instant is a call asked for with call_me_at
 
 
 class Policy:
@@ -79,6 +82,13 @@ class Policy:
     with an error naming the time and the job."""
 
     name = "python"
+    _wake = None
+
+    def call_me_at(self, t: float) -> None:
+        """Asks for a decision at time t (after now) even if nothing happens
+        then (Batsim's CALL_ME_LATER); honoured while jobs wait. Call it
+        from decide; the earliest time asked wins."""
+        self._wake = t if self._wake is None else min(self._wake, t)
 
     def begin(self, view: View) -> None:
         """Called once, before the first decision (view.machines is set)."""
@@ -118,6 +128,7 @@ class Host:
         v.now = msg["now"]
         v.submitted = []
         v.completed = []
+        v.requested_call = False
         begun = False
         for e in msg["events"]:
             t, d = e["type"], e["data"]
@@ -135,6 +146,8 @@ class Host:
             elif t == "JOB_COMPLETED":
                 v.running.pop(d["job_id"], None)
                 v.completed.append(d["job_id"])
+            elif t == "REQUESTED_CALL":
+                v.requested_call = True
             elif t == "SIMULATION_BEGINS":
                 v.machines = [Machine(m["id"], m["cpus"], m["first_cpu"], m.get("speed", 1.0), m.get("mem", 0.0)) for m in d["machines"]]
                 begun = True
@@ -147,10 +160,13 @@ class Host:
             self.policy.begin(v)
         return True
 
-    def reply(self, starts) -> None:
-        """Applies the starts to the view and sends them."""
+    def reply(self, starts, wake=None) -> None:
+        """Applies the starts to the view and sends them (and a
+        CALL_ME_LATER at `wake`)."""
         v = self.view
         events = []
+        if wake is not None:
+            events.append({"type": "CALL_ME_LATER", "data": {"timestamp": wake}})
         for s in starts:
             if isinstance(s, Start):
                 jid, m, alloc = s.job_id, s.machine, s.alloc
@@ -180,5 +196,7 @@ class Host:
         if not self.read():
             return False
         self.instants += 1
-        self.reply(self.policy.decide(self.view))
+        starts = self.policy.decide(self.view)
+        wake, self.policy._wake = self.policy._wake, None
+        self.reply(starts, wake)
         return True

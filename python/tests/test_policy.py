@@ -112,3 +112,25 @@ def test_fcfs_and_easy_on_all_of_hpc2n():
         pytest.skip("HPC2N-2002-2.1-cln.swf.gz not found (set SCHEDLAB_TRACES)")
     same_schedule(schedlab.run(trace=t, policy=FCFS()), schedlab.run(trace=t, policy="fcfs"))
     same_schedule(schedlab.run(trace=t, policy=EASY()), schedlab.run(trace=t, policy="easy"))
+
+
+def test_call_me_at():
+    class Hourly(schedlab.Policy):
+        """Strict FCFS, but jobs start only on the hour."""
+
+        def decide(self, view):
+            if view.now % 3600:
+                self.call_me_at((view.now // 3600 + 1) * 3600)
+                return []
+            free, starts = view.free[0], []
+            for job in view.queue.values():
+                if job.res > free:
+                    break
+                free -= job.res
+                starts.append(job.id)
+            return starts
+
+    r = schedlab.run(trace=KTH, policy=Hourly(), check=True)
+    assert r.summary["jobs"] == 27992
+    assert (r.jobs.starting_time % 3600 == 0).all()
+    assert r.summary["mean_wait"] > schedlab.run(trace=KTH, policy="fcfs").summary["mean_wait"]
