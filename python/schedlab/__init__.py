@@ -24,8 +24,20 @@ from ._binary import SchedlabError, binary
 from ._policy import Host, Job, Machine, Policy, Running, Start, View
 
 __all__ = [
-    "run", "sweep", "Result", "SweepResult", "Policy", "View", "Job", "Running", "Machine", "Start",
-    "SchedlabError", "binary", "read_jobs", "JOBS_DTYPES",
+    "run",
+    "sweep",
+    "Result",
+    "SweepResult",
+    "Policy",
+    "View",
+    "Job",
+    "Running",
+    "Machine",
+    "Start",
+    "SchedlabError",
+    "binary",
+    "read_jobs",
+    "JOBS_DTYPES",
 ]
 
 # jobs.csv columns and their dtypes (empty cells, e.g. an unknown
@@ -50,7 +62,9 @@ JOBS_DTYPES = {
 def read_jobs(path) -> pd.DataFrame:
     """Reads a jobs.csv with the dtypes of JOBS_DTYPES (extra columns, as
     the hetero model's machine columns, are read as pandas infers them)."""
-    df = pd.read_csv(path, dtype={k: v for k, v in JOBS_DTYPES.items() if v == "string"}, keep_default_na=False, na_values=[""])
+    df = pd.read_csv(
+        path, dtype={k: v for k, v in JOBS_DTYPES.items() if v == "string"}, keep_default_na=False, na_values=[""]
+    )
     for col, dt in JOBS_DTYPES.items():
         if col in df.columns and dt != "string":
             df[col] = df[col].astype(dt)
@@ -79,7 +93,19 @@ class SweepResult:
     stdout: str
 
 
-_RUN_FLAGS = {"estimate", "procs", "on_overrun", "clamp", "tau", "deadline", "deadline_factor", "deadline_fraction", "seed", "check", "swf"}
+_RUN_FLAGS = {
+    "estimate",
+    "procs",
+    "on_overrun",
+    "clamp",
+    "tau",
+    "deadline",
+    "deadline_factor",
+    "deadline_fraction",
+    "seed",
+    "check",
+    "swf",
+}
 
 
 def _run_args(kwargs) -> list[str]:
@@ -149,8 +175,17 @@ def start_external(trace, out, timeout=None, options=None, view="free", extra=()
     opts["view"] = view
     if timeout is not None:
         opts["timeout"] = timeout
-    cmd = [binary(), "run", "--trace", str(trace), "--policy", "external", *(["--out", str(out)] if out else ["--no-out"]),
-           *_run_args(opts), *extra]
+    cmd = [
+        binary(),
+        "run",
+        "--trace",
+        str(trace),
+        "--policy",
+        "external",
+        *(["--out", str(out)] if out else ["--no-out"]),
+        *_run_args(opts),
+        *extra,
+    ]
     logs = tempfile.TemporaryFile(mode="w+"), tempfile.TemporaryFile(mode="w+")
     try:
         proc = subprocess.Popen(cmd, pass_fds=(req_w, rep_r), stdout=logs[0], stderr=logs[1], stdin=subprocess.DEVNULL)

@@ -114,8 +114,16 @@ class Host:
 
     def _job(self, d: dict) -> Job:
         return Job(
-            d["id"], d["subtime"], d["res"], d["walltime"], d.get("user", -1), d.get("group", -1),
-            d.get("mem", 0.0), d.get("speed", 0.0), d.get("bm_est", 0.0), d.get("deadline", 0.0),
+            d["id"],
+            d["subtime"],
+            d["res"],
+            d["walltime"],
+            d.get("user", -1),
+            d.get("group", -1),
+            d.get("mem", 0.0),
+            d.get("speed", 0.0),
+            d.get("bm_est", 0.0),
+            d.get("deadline", 0.0),
         )
 
     def read(self) -> bool:
@@ -149,7 +157,10 @@ class Host:
             elif t == "REQUESTED_CALL":
                 v.requested_call = True
             elif t == "SIMULATION_BEGINS":
-                v.machines = [Machine(m["id"], m["cpus"], m["first_cpu"], m.get("speed", 1.0), m.get("mem", 0.0)) for m in d["machines"]]
+                v.machines = [
+                    Machine(m["id"], m["cpus"], m["first_cpu"], m.get("speed", 1.0), m.get("mem", 0.0))
+                    for m in d["machines"]
+                ]
                 begun = True
             elif t == "SIMULATION_ENDS":
                 self.ended = True

@@ -92,8 +92,15 @@ class _Idle(Policy):
 class SchedulingEnv(gymnasium.Env):
     metadata = {"render_modes": []}
 
-    def __init__(self, trace="KTH-SP2-1996-2.1-cln.swf.gz", episode_jobs=256, window=16,
-                 time_scale=86400.0, queue_scale=256.0, timeout=3600.0):
+    def __init__(
+        self,
+        trace="KTH-SP2-1996-2.1-cln.swf.gz",
+        episode_jobs=256,
+        window=16,
+        time_scale=86400.0,
+        queue_scale=256.0,
+        timeout=3600.0,
+    ):
         super().__init__()
         if window < 1 or episode_jobs < 1:
             raise ValueError("window and episode_jobs must be >= 1")
@@ -163,7 +170,7 @@ class SchedulingEnv(gymnasium.Env):
             a = np.array([(1.0, q[i].res, q[i].walltime, now - q[i].subtime, q[i].res <= free) for i in self._slots])
             a[:, 1] /= cpus
             a[:, 2:4] /= self.time_scale
-            o[:a.size] = a.ravel()
+            o[: a.size] = a.ravel()
         b = self.window * FEATURES
         o[b:] = (self._free / cpus, len(v.running) / cpus, len(v.queue) / self.queue_scale)
         return np.clip(o, 0.0, 1.0)
@@ -178,7 +185,7 @@ class SchedulingEnv(gymnasium.Env):
         swf = Path(self._dir) / "episode.swf"
         with open(swf, "w") as f:
             f.writelines(self.header)
-            f.writelines(self.jobs[first:first + self.episode_jobs])
+            f.writelines(self.jobs[first : first + self.episode_jobs])
         out = Path(self._dir) / "out"
         shutil.rmtree(out, ignore_errors=True)
         self._out = out
@@ -223,12 +230,28 @@ class SchedulingEnv(gymnasium.Env):
         self._slots = self._window_ids()
         self.steps += 1
         if self._mask().any() or self._advance():
-            return self._obs(), 0.0, False, False, {"action_mask": self._mask(), "replaced": replaced, "now": self.host.view.now}
+            return (
+                self._obs(),
+                0.0,
+                False,
+                False,
+                {"action_mask": self._mask(), "replaced": replaced, "now": self.host.view.now},
+            )
         summary = self._finish()
         obs = np.zeros(self.observation_space.shape, dtype=np.float32)
         reward = -float(summary["mean_bounded_slowdown"])
-        return obs, reward, True, False, {"action_mask": np.zeros(self.window, dtype=np.int8), "replaced": replaced,
-                                          "summary": summary, "now": self.host.view.now}
+        return (
+            obs,
+            reward,
+            True,
+            False,
+            {
+                "action_mask": np.zeros(self.window, dtype=np.int8),
+                "replaced": replaced,
+                "summary": summary,
+                "now": self.host.view.now,
+            },
+        )
 
     def close(self):
         self._stop()

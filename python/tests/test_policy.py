@@ -36,7 +36,9 @@ def test_fcfs_script_writes_jobs_csv(tmp_path):
     from conftest import REPO
 
     out = tmp_path / "fcfs.csv"
-    r = subprocess.run([sys.executable, str(REPO / "examples/python/fcfs.py"), KTH, str(out)], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, str(REPO / "examples/python/fcfs.py"), KTH, str(out)], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stderr
     assert out.read_bytes() == (schedlab.run(trace=KTH, policy="fcfs").out / "jobs.csv").read_bytes()
 
@@ -61,7 +63,9 @@ class Crash(schedlab.Policy):
 
 
 def test_illegal_start_is_schedlab_error(tmp_path):
-    with pytest.raises(schedlab.SchedlabError, match=r"policy external at t=\d+: start job \d+: needs \d+ processors, \d+ free"):
+    with pytest.raises(
+        schedlab.SchedlabError, match=r"policy external at t=\d+: start job \d+: needs \d+ processors, \d+ free"
+    ):
         schedlab.run(trace=KTH, policy=Greedy(), out=tmp_path / "o")
     assert not (tmp_path / "o").exists()
     with pytest.raises(schedlab.SchedlabError, match=r"job 999999 is not waiting: no such job in the queue"):
@@ -91,7 +95,7 @@ def test_start_objects_and_alloc():
             for job in view.queue.values():
                 if job.res > len(free):
                     break
-                mine, free = free[-job.res:], free[: len(free) - job.res]
+                mine, free = free[-job.res :], free[: len(free) - job.res]
                 self.busy |= set(mine)
                 self.cpus[job.id] = set(mine)
                 starts.append(schedlab.Start(job.id, alloc=" ".join(map(str, mine))))
@@ -103,7 +107,10 @@ def test_start_objects_and_alloc():
     assert r.jobs.allocated_resources.iloc[0] != b.jobs.allocated_resources.iloc[0]
 
 
-@pytest.mark.skipif(not __import__("os").environ.get("SCHEDLAB_FULL_HPC2N"), reason="whole HPC2N in Python takes about 30 s: set SCHEDLAB_FULL_HPC2N=1")
+@pytest.mark.skipif(
+    not __import__("os").environ.get("SCHEDLAB_FULL_HPC2N"),
+    reason="whole HPC2N in Python takes about 30 s: set SCHEDLAB_FULL_HPC2N=1",
+)
 def test_fcfs_and_easy_on_all_of_hpc2n():
     from conftest import shared_trace
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import schedlab
-from conftest import KTH, REPO
+from conftest import KTH
 
 
 def test_jobs_equal_jobs_csv_value_by_value():
@@ -53,4 +53,6 @@ def test_sweep(tmp_path):
     mw = s.summary[s.summary.metric == "mean_wait"]
     assert len(mw) == 2
     fcfs = schedlab.run(trace=KTH, policy="fcfs").summary["mean_wait"]
-    assert sorted(mw["mean"].round(3)) == sorted([round(fcfs, 3), round(schedlab.run(trace=KTH, policy="easy").summary["mean_wait"], 3)])
+    assert sorted(mw["mean"].round(3)) == sorted(
+        [round(fcfs, 3), round(schedlab.run(trace=KTH, policy="easy").summary["mean_wait"], 3)]
+    )

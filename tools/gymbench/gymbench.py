@@ -60,8 +60,17 @@ def stand_ins():
     utils = types.ModuleType("gym.utils")
     utils.seeding = seeding
     gym.utils = utils
-    sys.modules.update({"tensorflow": tf, "scipy": scipy, "scipy.signal": scipy.signal, "gym": gym,
-                        "gym.spaces": gymnasium.spaces, "gym.utils": utils, "gym.utils.seeding": seeding})
+    sys.modules.update(
+        {
+            "tensorflow": tf,
+            "scipy": scipy,
+            "scipy.signal": scipy.signal,
+            "gym": gym,
+            "gym.spaces": gymnasium.spaces,
+            "gym.utils": utils,
+            "gym.utils.seeding": seeding,
+        }
+    )
 
 
 def bench_rlscheduler(folder, trace, episodes):
@@ -98,8 +107,10 @@ def main(argv):
     else:
         print(__doc__, file=sys.stderr)
         return 2
-    print(f"{argv[1]}: {steps} steps; steps/s {steps / ts:.0f} (steps only), {steps / (ts + tr):.0f} (with resets); "
-          f"reset {tr:.3f} s, steps {ts:.3f} s")
+    print(
+        f"{argv[1]}: {steps} steps; steps/s {steps / ts:.0f} (steps only), {steps / (ts + tr):.0f} (with resets); "
+        f"reset {tr:.3f} s, steps {ts:.3f} s"
+    )
     return 0
 
 
