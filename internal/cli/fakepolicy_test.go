@@ -29,6 +29,8 @@ import (
 //	later    strict FCFS at multiples of 1000 s only, asking to be
 //	         called at the next one (CALL_ME_LATER) in between
 //	early    asks to be called at the current time (an error)
+//	firstfit each waiting job in queue order on the first machine with
+//	         enough free CPUs (needs view=full: the hetero model)
 //
 // It exits 0 at SIMULATION_ENDS or at the end of its input.
 func fakePolicy(args []string) int {
@@ -181,6 +183,17 @@ func fakePolicy(args []string) int {
 				k++
 			}
 			queue = queue[k:]
+		case "firstfit":
+			fr := append([]int(nil), msg.View.Free...)
+			for _, j := range msg.View.Queue {
+				for m := range fr {
+					if j.Res <= fr[m] {
+						fr[m] -= j.Res
+						start(j.ID, fmt.Sprintf(`,"machine":%d`, m))
+						break
+					}
+				}
+			}
 		case "idle":
 		default:
 			fmt.Fprintln(os.Stderr, "fakepolicy: unknown mode", mode)
