@@ -31,7 +31,6 @@ type ClusterConfig struct {
 type Cluster struct {
 	kernel
 	noCompletionsDone
-	noTimers
 	cfg ClusterConfig
 	// present maps the id of every job waiting or running to its slot (a
 	// slot's machine is -1 while it waits); waiting counts the former.
@@ -42,6 +41,13 @@ type Cluster struct {
 	maxCPUs int                // the largest machine
 	plan    policy.Plan
 	view    machinesView
+	failer  policy.Failer // the policy, when it can fail on its own
+	// woke: a wake-up (Plan.Wake) fired at this instant; jobEvent: a
+	// job arrived or ended at it. idleWakes counts the passes in a row
+	// caused by wake-ups alone that started nothing.
+	woke, jobEvent bool
+	idleWakes      int
+	wakeAt         float64 // the last wake-up pushed
 }
 
 // NewCluster checks cfg and returns a simulation ready to Run.
@@ -60,6 +66,7 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 		c.maxCPUs = max(c.maxCPUs, c.free[m])
 	}
 	c.view = machinesView{c}
+	c.failer, _ = cfg.Policy.(policy.Failer)
 	c.init(p, cfg.Listener, cfg.Source)
 	c.maxWaiting = cfg.MaxWaiting
 	return c, nil
@@ -119,6 +126,7 @@ func (c *Cluster) arrive(i int32) error {
 		return &AdmitError{Job: s.job.ID, Submit: s.job.Submit, Err: &DuplicateError{ID: s.job.ID, Holder: c.slots[h].job.Submit}}
 	}
 	c.present.Set(s.job.ID, i)
+	c.jobEvent = true
 	c.waiting++
 	if q := c.waiting; q > c.stats.MaxQueued {
 		c.stats.MaxQueued = q
@@ -131,11 +139,40 @@ func (c *Cluster) decide() error {
 	c.stats.Passes++
 	c.plan.Reset()
 	c.cfg.Policy.Schedule(c.now, c.view, &c.plan)
+	if c.failer != nil {
+		if err := c.failer.Err(); err != nil {
+			return err
+		}
+	}
 	for k := range c.plan.Starts {
 		if err := c.start(&c.plan.Starts[k]); err != nil {
 			return err
 		}
 	}
+	wakeOnly := c.woke && !c.jobEvent
+	c.woke, c.jobEvent = false, false
+	if wakeOnly {
+		if len(c.plan.Starts) == 0 {
+			if c.idleWakes++; c.idleWakes >= policy.MaxIdleWakes {
+				return fmt.Errorf("policy %s at t=%g: asked to be woken %d times in a row without a job starting, arriving or ending (%d job(s) waiting)",
+					c.cfg.Policy.Name(), c.now, c.idleWakes, c.waiting)
+			}
+		} else {
+			c.idleWakes = 0
+		}
+	} else {
+		c.idleWakes = 0
+	}
+	if w := c.plan.Wake; w > c.now && c.waiting > 0 && w != c.wakeAt {
+		c.events.Push(w, ClassTimer, -1)
+		c.wakeAt = w // a policy repeating its request adds no event
+	}
+	return nil
+}
+
+// timer is a wake-up the policy asked for (Plan.Wake): the pass follows.
+func (c *Cluster) timer(int32) error {
+	c.woke = true
 	return nil
 }
 
@@ -242,6 +279,7 @@ func (c *Cluster) start(d *policy.Start) error {
 func (c *Cluster) complete(i int32) error {
 	s := &c.slots[i]
 	m := int(s.machine)
+	c.jobEvent = true
 	c.free[m] += s.job.Procs
 	c.usage.Busy[m] -= s.job.Procs
 	c.cpus.set(s.cpus, true)

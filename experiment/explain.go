@@ -124,6 +124,7 @@ func Explain(cfg ExplainRun) (*Explanation, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer closePolicy(run.pol)
 	if rr, ok := run.pol.(policy.ReservationReporter); ok {
 		rr.SetOnReserve(w.reserve)
 	}

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"errors"
+	"io"
 	"time"
 
 	"github.com/schedlab/schedlab/engine"
@@ -53,6 +54,25 @@ type Evaluator interface{ PlanEvaluations() int64 }
 
 // timed wraps a queue policy and measures the wall-clock time it spends
 // deciding; the simulation itself never reads the clock.
+// timedFailer is timed for a policy that can fail on its own
+// (policy.Failer: the external policy).
+type timedFailer struct {
+	*timed
+	f policy.Failer
+}
+
+func (t timedFailer) Err() error { return t.f.Err() }
+
+// closePolicy ends what a policy holds outside the process (the external
+// policy's decision process) and returns its failure; it does nothing
+// for other policies.
+func closePolicy(p policy.QueueScheduler) error {
+	if c, ok := p.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
 type timed struct {
 	policy.QueueScheduler
 	spent  time.Duration
@@ -107,14 +127,22 @@ func RunHetero(r HeteroRun, extra ...engine.Listener) (HeteroResult, error) {
 		return HeteroResult{}, err
 	}
 	tp := &timed{QueueScheduler: pol}
+	var run policy.QueueScheduler = tp
+	if f, ok := pol.(policy.Failer); ok {
+		run = timedFailer{tp, f} // the model must see that it can fail
+	}
+	defer closePolicy(pol)
 	sum := metrics.NewSummary(p.CPUs(), metrics.SyntheticTau)
 	dl := metrics.NewDeadlines()
 	qe := metrics.NewQueueAtEvents()
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: tp, Source: src, Listener: append(engine.Tee{sum, dl, qe}, extra...)})
+	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: run, Source: src, Listener: append(engine.Tee{sum, dl, qe}, extra...)})
 	if err != nil {
 		return HeteroResult{}, err
 	}
 	if err := c.Run(); err != nil {
+		return HeteroResult{}, err
+	}
+	if err := closePolicy(pol); err != nil {
 		return HeteroResult{}, err
 	}
 	m, d := sum.Result(), dl.Result()

@@ -71,6 +71,7 @@ func RunJobs(cfg JobsRun) (*JobsResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer closePolicy(run.pol)
 	if w, ok := run.pol.(windowReporter); ok {
 		w.SetOnWindow(func(w matrix.Window) { res.Heads = append(res.Heads, w.Jobs[0]) })
 	}

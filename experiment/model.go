@@ -194,10 +194,14 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 	if err != nil {
 		return metrics.Result{}, err
 	}
+	defer closePolicy(run.pol)
 	if err := run.eng.Run(); err != nil {
 		// One-processor jobs.
 		load := s.Workload.MeanService / s.Workload.MeanInterarrival / float64(s.Platform.Procs)
 		return metrics.Result{}, waitingError(err, "cluster", load)
+	}
+	if err := closePolicy(run.pol); err != nil {
+		return metrics.Result{}, err
 	}
 	if run.fold != nil {
 		if err := run.fold.Err(); err != nil {

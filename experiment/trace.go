@@ -371,6 +371,9 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, err
 	}
 	pol, eng := run.pol, run.eng
+	// An external decision process is ended on every path; its failure
+	// at the end fails the run before anything is written.
+	defer closePolicy(pol)
 	if err := eng.Run(); err != nil {
 		var ae *engine.AdmitError
 		if errors.As(err, &ae) {
@@ -378,6 +381,9 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 				return nil, fmt.Errorf("%s:%d: %w", rd.Name(), line, err)
 			}
 		}
+		return nil, err
+	}
+	if err = closePolicy(pol); err != nil {
 		return nil, err
 	}
 

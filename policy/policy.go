@@ -51,7 +51,18 @@ type Start struct {
 // before each pass.
 type Plan struct {
 	Starts []Start
+	// Wake, when after now, asks the model for another pass at that time
+	// even if nothing else happens then (Batsim's CALL_ME_LATER). The
+	// central-queue model honours it while jobs are waiting after the
+	// pass, and stops a run whose policy asks MaxIdleWakes times in a row
+	// without a job starting, arriving or ending in between.
+	Wake float64
 }
+
+// MaxIdleWakes bounds the consecutive passes caused only by Plan.Wake
+// with nothing started: a policy that keeps asking to be woken and never
+// starts a waiting job would otherwise never end the run.
+const MaxIdleWakes = 1_000_000
 
 // Start appends a decision to start job id now on machine 0.
 func (p *Plan) Start(id job.ID, reason job.StartReason) {
@@ -64,7 +75,7 @@ func (p *Plan) StartOn(id job.ID, reason job.StartReason, m int) {
 }
 
 // Reset empties the plan, keeping its storage.
-func (p *Plan) Reset() { p.Starts = p.Starts[:0] }
+func (p *Plan) Reset() { p.Starts, p.Wake = p.Starts[:0], 0 }
 
 // Screener is implemented by a queue policy that refuses some jobs at
 // submission (Job Ranking Backfilling's rank -1: no machine can ever hold
@@ -83,4 +94,14 @@ type Screener interface {
 // without reservations does not implement it.
 type ReservationReporter interface {
 	SetOnReserve(f func(now float64, id job.ID, at float64))
+}
+
+// Failer is implemented by a queue policy that can fail on its own (an
+// external decision process that crashed, hung or wrote garbage:
+// package policy/external). The cluster model calls Err after every
+// Schedule; a non-nil error stops the run with that error, which names
+// the policy, the time and what went wrong. In-process policies do not
+// implement it and cost nothing.
+type Failer interface {
+	Err() error
 }

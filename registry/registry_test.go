@@ -73,11 +73,11 @@ func TestNames(t *testing.T) {
 		model, kind string
 		want        []string
 	}{
-		{ModelCluster, KindQueue, []string{"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix", "jrb"}},
+		{ModelCluster, KindQueue, []string{"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix", "jrb", "external"}},
 		{ModelGrid, KindGrid, []string{"random", "realtime", "deferred", "hybrid"}},
 		{ModelGrid, KindLocal, []string{"random", "sq", "2rsq"}},
 		{ModelGang, KindApproach, []string{"1", "2"}},
-		{ModelHetero, KindQueue, []string{"fcfs", "easy", "flexible", "eg-edf", "tabu"}},
+		{ModelHetero, KindQueue, []string{"fcfs", "easy", "flexible", "eg-edf", "tabu", "external"}},
 	} {
 		got := Names(c.model, c.kind)
 		i := 0
@@ -127,6 +127,11 @@ func TestEveryPolicyBuilds(t *testing.T) {
 		for _, k := range m.Kinds {
 			for _, p := range Policies(m.Name, k.Name) {
 				given := map[string]string{}
+				if p.Name == "external" {
+					// a Text option with no usable default: the
+					// process is never started by building the policy
+					given["command"] = "true"
+				}
 				for name, x := range defaults(t, p) {
 					if o, _ := p.Option(name); o.Required() {
 						given[name] = strconv.FormatFloat(x, 'g', -1, 64)
@@ -306,8 +311,8 @@ func TestKindOptions(t *testing.T) {
 		want        []string
 		takers      [][]string
 	}{
-		{ModelCluster, KindQueue, []string{"depth", "order", "window", "window_jobs", "rank", "coefficients", "head", "positive_only"},
-			[][]string{{"backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix"}, {"matrix"}, {"matrix"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}}},
+		{ModelCluster, KindQueue, []string{"depth", "order", "window", "window_jobs", "rank", "coefficients", "head", "positive_only", "command", "fds", "timeout", "view"},
+			[][]string{{"backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix"}, {"matrix"}, {"matrix"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"external"}, {"external"}, {"external"}, {"external"}}},
 		{ModelGrid, KindGrid, []string{"allocation_interval", "random_fraction", "normalize_load"},
 			[][]string{{"deferred", "hybrid"}, {"hybrid"}, {"realtime", "deferred", "hybrid"}}},
 		{ModelGrid, KindLocal, nil, nil},

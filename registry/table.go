@@ -3,6 +3,7 @@ package registry
 import (
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/policy/external"
 	"github.com/schedlab/schedlab/policy/gang"
 	"github.com/schedlab/schedlab/policy/grid"
 	"github.com/schedlab/schedlab/policy/matrix"
@@ -61,6 +62,7 @@ func policies() []Policy {
 		grid.Declarations(),     // random, realtime, deferred, hybrid; random, sq, 2rsq
 		gang.Declarations(),     // approaches 1, 2
 		schedule.Declarations(), // eg-edf, tabu
+		external.Declarations(), // external (cluster and hetero): a decision process over docs/protocol.md
 	} {
 		for _, d := range ds {
 			out = append(out, fromDecl(d))

@@ -176,7 +176,7 @@ func TestErrorsOtherModels(t *testing.T) {
 		{"sjf under fcfs", "model: cluster\nworkload: {trace: x.swf}\npolicy: {queue: [fcfs, easy], order: [fcfs, sjf]}\n",
 			"t.yaml:3:45: policy.order: sjf is not allowed with policy.queue fcfs (strict FCFS serves jobs in submit order; use a backfilling queue)"},
 		{"hetero queue names", "model: hetero\nstop: {completed: 10}\nplatform: {sites: [{procs: 8}]}\nworkload: {mean_interarrival: 5}\npolicy: {queue: conservative}\n",
-			`t.yaml:5:17: policy.queue: unknown value "conservative" (known: fcfs, easy, flexible, eg-edf, tabu)`},
+			`t.yaml:5:17: policy.queue: unknown value "conservative" (known: fcfs, easy, flexible, eg-edf, tabu, external)`},
 		{"gangs too large", `model: gang
 stop: {completed: 10}
 platform: {sites: 2, procs_per_site: 8}

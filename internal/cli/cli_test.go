@@ -29,7 +29,8 @@ func TestMain(m *testing.M) {
 		}
 	}
 	testscript.Main(m, map[string]func(){
-		"schedlab": func() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) },
+		"schedlab":   func() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) },
+		"fakepolicy": func() { os.Exit(fakePolicy(os.Args[1:])) },
 	})
 }
 

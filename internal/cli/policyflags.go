@@ -225,9 +225,29 @@ func policyVariant(qp registry.Policy, given map[string]string, flags []flagValu
 			fmt.Fprintf(&b, "-%s", name)
 			continue
 		}
+		if o.Type == registry.TypeText {
+			text = pathSafe(text)
+		}
 		fmt.Fprintf(&b, "-%s=%s", name, strings.ReplaceAll(text, ",", "_"))
 	}
 	return b.String()
+}
+
+// pathSafe makes a free-text option value (an external policy's command
+// line, with spaces and slashes) fit in a folder name: characters other
+// than letters, digits and . + - _ become _, and the text is cut to 40
+// bytes.
+func pathSafe(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '+' || c == '-' || c == '_' || c == ',') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 40 {
+		b = b[:40]
+	}
+	return string(b)
 }
 
 func contains(xs []string, x string) bool {

@@ -1,0 +1,538 @@
+// Package external is the external policy: a central-queue policy whose
+// decisions come from a separate decision process, in any language,
+// over the JSON Lines protocol that docs/protocol.md describes (message
+// and field names follow Batsim's where they mean the same).
+//
+// The decision process is started with /bin/sh -c COMMAND at the first
+// job's arrival. At every scheduling instant the policy writes one
+// request line on the process's standard input (the instant's events
+// and a read-only view) and reads one reply line from its standard
+// output (the jobs to start now). The model validates each start exactly
+// as it validates an in-process policy's. A process that exits early,
+// takes longer than the timeout or writes something that is not a reply
+// makes the policy fail (policy.Failer): the run stops with an error
+// naming the time and what went wrong. The process's standard error is
+// passed through.
+//
+// Like every policy, the decision process sees estimates, never actual
+// runtimes: job.Info is all this package has.
+package external
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
+)
+
+// Protocol names this protocol and its version in SIMULATION_BEGINS.
+const Protocol = "schedlab-external/1"
+
+// MaxLine bounds one reply line (bytes): a longer one is an error.
+const MaxLine = 64 << 20
+
+// Options configure the policy.
+type Options struct {
+	Command string        // run with /bin/sh -c
+	Timeout time.Duration // per reply, and for the exit at the end
+	Full    bool          // requests carry the queue and running jobs
+	// FDs, when set, are inherited file descriptors to use instead of a
+	// command: replies are read from FDs[0], requests written to FDs[1].
+	FDs [2]int
+}
+
+// Policy is the external policy. Build it with New; Close ends the
+// decision process.
+type Policy struct {
+	opt  Options
+	plat platform.Platform
+
+	cmd    *exec.Cmd
+	stdin  *os.File
+	stdout *os.File
+	rd     *bufio.Reader
+	exited chan error // the process's exit, once
+	err    error      // the first failure; every later call does nothing
+	began  bool       // the process was started
+	ended  bool       // Close ran
+	now    float64    // the last request's time
+
+	events  []byte                // the events not sent yet, encoded
+	waiting []job.Info            // in queue order: (submit, id)
+	queued  map[job.ID]int        // waiting: id -> 1 (present)
+	running map[job.ID]runningJob // started, not yet ended
+	started []int                 // scratch: indices in the plan
+	out     []byte                // scratch: the request
+	reply   reply                 // scratch: the decoded reply
+	data    executeData           // scratch
+	runs    []runningEntry        // scratch: the running jobs in id order
+	skipped int64                 // instants not sent: empty queue or no free CPU
+	wake    float64               // the time of the pending CALL_ME_LATER (0: none)
+}
+
+type runningJob struct {
+	info    job.Info
+	machine int
+	start   float64
+	estEnd  float64
+}
+
+type runningEntry struct {
+	id job.ID
+	r  runningJob
+}
+
+// New returns the policy for plat; nothing is started before the first
+// job arrives.
+func New(plat platform.Platform, opt Options) *Policy {
+	if opt.Timeout <= 0 {
+		opt.Timeout = 30 * time.Second
+	}
+	return &Policy{opt: opt, plat: plat, queued: map[job.ID]int{}, running: map[job.ID]runningJob{}}
+}
+
+// Name is "external".
+func (p *Policy) Name() string { return "external" }
+
+// Err is the failure that stopped the policy, if any (policy.Failer).
+func (p *Policy) Err() error { return p.err }
+
+// Submit records the job and its JOB_SUBMITTED event.
+func (p *Policy) Submit(now float64, j job.Info) {
+	if p.err != nil {
+		return
+	}
+	// Queue order is (submit, id); arrivals come in submit order, so the
+	// place is found from the end.
+	k := len(p.waiting)
+	for k > 0 && p.waiting[k-1].Submit == j.Submit && p.waiting[k-1].ID > j.ID {
+		k--
+	}
+	p.waiting = slices.Insert(p.waiting, k, j)
+	p.queued[j.ID] = 1
+	b := p.eventHead(now, "JOB_SUBMITTED")
+	b = append(b, `"data":{"job_id":`...)
+	b = strconv.AppendInt(b, int64(j.ID), 10)
+	b = append(b, `,"job":`...)
+	b = appendJob(b, &j)
+	p.events = append(b, "}}"...)
+}
+
+// Finish records the JOB_COMPLETED event of a job that ended (completed,
+// or killed at its requested time: the policy cannot tell them apart,
+// like every policy).
+func (p *Policy) Finish(now float64, id job.ID) {
+	if p.err != nil {
+		return
+	}
+	delete(p.running, id)
+	b := p.eventHead(now, "JOB_COMPLETED")
+	b = append(b, `"data":{"job_id":`...)
+	b = strconv.AppendInt(b, int64(id), 10)
+	p.events = append(b, "}}"...)
+}
+
+func (p *Policy) eventHead(now float64, typ string) []byte {
+	b := p.events
+	if len(b) > 0 {
+		b = append(b, ',')
+	}
+	b = append(b, `{"timestamp":`...)
+	b = appendFloat(b, now)
+	b = append(b, `,"type":"`...)
+	b = append(b, typ...)
+	return append(b, `",`...)
+}
+
+// Schedule sends the request of this instant and applies the reply.
+func (p *Policy) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
+	if p.err != nil {
+		return
+	}
+	p.now = now
+	if p.wake != 0 && p.wake <= now {
+		// the call asked for (Batsim's REQUESTED_CALL); always sent
+		b := p.eventHead(p.wake, "REQUESTED_CALL")
+		p.events = append(b, `"data":{}}`...)
+		p.wake = 0
+	} else if len(p.waiting) == 0 || !anyFree(v, p.plat.Machines()) {
+		// Nothing can start: no request. The events wait for the next
+		// one (or for SIMULATION_ENDS), with their timestamps.
+		p.skipped++
+		return
+	}
+	first := !p.began
+	if first {
+		if err := p.start(); err != nil {
+			p.fail("%v", err)
+			return
+		}
+	}
+	b := p.out[:0]
+	b = append(b, `{"now":`...)
+	b = appendFloat(b, now)
+	b = append(b, `,"events":[`...)
+	if first {
+		b = p.appendBegins(b)
+		if len(p.events) > 0 {
+			b = append(b, ',')
+		}
+	}
+	b = append(b, p.events...)
+	p.events = p.events[:0]
+	b = append(b, `],"view":{"free":[`...)
+	for m := range p.plat.Machines() {
+		if m > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(v.Free(m)), 10)
+	}
+	b = append(b, ']')
+	if p.opt.Full {
+		b = p.appendFull(b)
+	}
+	b = append(b, "}}\n"...)
+	p.out = b
+	line, ok := p.exchange(b)
+	if !ok {
+		return
+	}
+	p.apply(now, line, plan)
+}
+
+func (p *Policy) appendBegins(b []byte) []byte {
+	b = append(b, `{"timestamp":`...)
+	b = appendFloat(b, p.now)
+	b = append(b, `,"type":"SIMULATION_BEGINS","data":{"protocol":"`...)
+	b = append(b, Protocol...)
+	b = append(b, `","nb_resources":`...)
+	b = strconv.AppendInt(b, int64(p.plat.CPUs()), 10)
+	b = append(b, `,"view":"`...)
+	if p.opt.Full {
+		b = append(b, "full"...)
+	} else {
+		b = append(b, "free"...)
+	}
+	b = append(b, `","machines":[`...)
+	for m := range p.plat.Machines() {
+		mach := p.plat.Machine(m)
+		if m > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = strconv.AppendInt(b, int64(m), 10)
+		b = append(b, `,"cpus":`...)
+		b = strconv.AppendInt(b, int64(mach.CPUs), 10)
+		b = append(b, `,"first_cpu":`...)
+		b = strconv.AppendInt(b, int64(p.plat.First(m)), 10)
+		b = append(b, `,"speed":`...)
+		b = appendFloat(b, mach.BM())
+		if mach.Mem > 0 {
+			b = append(b, `,"mem":`...)
+			b = appendFloat(b, mach.Mem)
+		}
+		b = append(b, '}')
+	}
+	return append(b, "]}}"...)
+}
+
+// appendFull appends the queue and the running jobs (in id order) to the
+// view.
+func (p *Policy) appendFull(b []byte) []byte {
+	b = append(b, `,"queue":[`...)
+	for k := range p.waiting {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendJob(b, &p.waiting[k])
+	}
+	b = append(b, `],"running":[`...)
+	p.runs = p.runs[:0]
+	for id, r := range p.running {
+		p.runs = append(p.runs, runningEntry{id, r})
+	}
+	slices.SortFunc(p.runs, func(a, b runningEntry) int { return int(a.id - b.id) })
+	for k, e := range p.runs {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = strconv.AppendInt(b, int64(e.id), 10)
+		b = append(b, `,"res":`...)
+		b = strconv.AppendInt(b, int64(e.r.info.Procs), 10)
+		b = append(b, `,"machine":`...)
+		b = strconv.AppendInt(b, int64(e.r.machine), 10)
+		b = append(b, `,"starting_time":`...)
+		b = appendFloat(b, e.r.start)
+		b = append(b, `,"estimated_finish_time":`...)
+		b = appendFloat(b, e.r.estEnd)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendJob appends a job as Batsim names its fields (id, subtime, res,
+// walltime: here the estimate), with the user and group, and the
+// memory per CPU, speed requirement, BM_est and deadline when set.
+func appendJob(b []byte, j *job.Info) []byte {
+	b = append(b, `{"id":`...)
+	b = strconv.AppendInt(b, int64(j.ID), 10)
+	b = append(b, `,"subtime":`...)
+	b = appendFloat(b, j.Submit)
+	b = append(b, `,"res":`...)
+	b = strconv.AppendInt(b, int64(j.Procs), 10)
+	b = append(b, `,"walltime":`...)
+	b = appendFloat(b, j.Estimate)
+	b = append(b, `,"user":`...)
+	b = strconv.AppendInt(b, int64(j.User), 10)
+	b = append(b, `,"group":`...)
+	b = strconv.AppendInt(b, int64(j.Group), 10)
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"mem", j.Mem}, {"speed", j.Speed}, {"bm_est", j.BMEst}, {"deadline", j.Deadline}} {
+		if f.v != 0 {
+			b = append(b, `,"`...)
+			b = append(b, f.name...)
+			b = append(b, `":`...)
+			b = appendFloat(b, f.v)
+		}
+	}
+	return append(b, '}')
+}
+
+func anyFree(v policy.Machines, machines int) bool {
+	for m := range machines {
+		if v.Free(m) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Skipped is the number of scheduling instants not sent because no job
+// could start (an empty queue, or no free CPU).
+func (p *Policy) Skipped() int64 { return p.skipped }
+
+func appendFloat(b []byte, f float64) []byte { return strconv.AppendFloat(b, f, 'g', -1, 64) }
+
+// reply is a decoded reply line.
+type reply struct {
+	Now    *float64     `json:"now"`
+	Events []replyEvent `json:"events"`
+}
+
+type replyEvent struct {
+	Timestamp *float64        `json:"timestamp"`
+	Type      string          `json:"type"`
+	Data      json.RawMessage `json:"data"`
+}
+
+type executeData struct {
+	JobID   *int64 `json:"job_id"`
+	Alloc   string `json:"alloc"`
+	Machine int    `json:"machine"`
+}
+
+// apply decodes the reply and appends its starts to the plan.
+func (p *Policy) apply(now float64, line []byte, plan *policy.Plan) {
+	// encoding/json decodes into the reused elements without zeroing
+	// them: a field absent from this reply must not keep an old value.
+	ev := p.reply.Events[:cap(p.reply.Events)]
+	clear(ev)
+	p.reply = reply{Events: ev[:0]}
+	if t := trimSpace(line); len(t) > 0 && t[0] != '{' {
+		p.fail("the reply is not a protocol message (a JSON object was expected; diagnostics go to standard error, not standard output): %s", quote(line))
+		return
+	}
+	if err := json.Unmarshal(line, &p.reply); err != nil {
+		p.fail("the reply is not a protocol message (%s): %s", jsonError(err), quote(line))
+		return
+	}
+	if p.reply.Now != nil && *p.reply.Now != now {
+		p.fail(`the reply's "now" is %g, the request's %g (decisions take no simulated time)`, *p.reply.Now, now)
+		return
+	}
+	p.started = p.started[:0]
+	for k, e := range p.reply.Events {
+		where := fmt.Sprintf("reply event %d (%s)", k+1, e.Type)
+		if e.Timestamp != nil && *e.Timestamp != now {
+			p.fail("%s: timestamp %g, the request's time is %g", where, *e.Timestamp, now)
+			return
+		}
+		switch e.Type {
+		case "EXECUTE_JOB":
+			p.data = executeData{}
+			if err := json.Unmarshal(e.Data, &p.data); err != nil {
+				p.fail("%s: data %s: %s", where, quote(e.Data), jsonError(err))
+				return
+			}
+			if p.data.JobID == nil {
+				p.fail("%s: data has no job_id: %s", where, quote(e.Data))
+				return
+			}
+			id := job.ID(*p.data.JobID)
+			if _, ok := p.queued[id]; !ok {
+				if r, ok := p.running[id]; ok {
+					p.fail("%s: job %d is not waiting: it started at t=%g", where, id, r.start)
+				} else {
+					p.fail("%s: job %d is not waiting: no such job in the queue (unknown, or already ended)", where, id)
+				}
+				return
+			}
+			var cpus platform.Runs
+			if p.data.Alloc != "" {
+				var err error
+				if cpus, err = parseAlloc(p.data.Alloc); err != nil {
+					p.fail("%s: job %d: alloc %q: %v", where, id, p.data.Alloc, err)
+					return
+				}
+			}
+			m := p.data.Machine
+			plan.Starts = append(plan.Starts, policy.Start{ID: id, Machine: m, CPUs: cpus})
+			p.started = append(p.started, len(plan.Starts)-1)
+			delete(p.queued, id)
+			p.running[id] = runningJob{machine: m, start: now}
+		case "CALL_ME_LATER":
+			var d struct {
+				Timestamp *float64 `json:"timestamp"`
+			}
+			if err := json.Unmarshal(e.Data, &d); err != nil || d.Timestamp == nil {
+				p.fail("%s: data must be {\"timestamp\": T}: %s", where, quote(e.Data))
+				return
+			}
+			if t := *d.Timestamp; !(t > now) || math.IsInf(t, 0) {
+				p.fail("%s: timestamp %g is not after now (%g)", where, t, now)
+				return
+			}
+			if p.wake == 0 || *d.Timestamp < p.wake {
+				p.wake = *d.Timestamp
+			}
+		case "REJECT_JOB":
+			p.fail("%s: not supported yet (docs/protocol.md says what is)", where)
+			return
+		default:
+			p.fail("%s: unknown event type %q (want EXECUTE_JOB or CALL_ME_LATER)", where, e.Type)
+			return
+		}
+	}
+	defer func() {
+		// The model honours a wake-up only while jobs wait (policy.Plan).
+		if len(p.waiting) == 0 {
+			p.wake = 0
+		}
+		plan.Wake = p.wake
+	}()
+	if len(p.started) == 0 {
+		return
+	}
+	// Reasons, and the started jobs out of the queue: a job is Backfilled
+	// if a job ahead of it in the queue still waits, else Immediate at its
+	// submit time and Reserved later.
+	var head *job.Info
+	kept := p.waiting[:0]
+	for k := range p.waiting {
+		j := p.waiting[k]
+		if _, ok := p.queued[j.ID]; ok {
+			kept = append(kept, j)
+			continue
+		}
+		r := p.running[j.ID]
+		r.info = j
+		if m := r.machine; m >= 0 && m < p.plat.Machines() {
+			r.estEnd = now + p.plat.Machine(m).Duration(j.Estimate, j.BMEst)
+		}
+		p.running[j.ID] = r
+	}
+	p.waiting = kept
+	if len(kept) > 0 {
+		head = &kept[0]
+	}
+	for _, k := range p.started {
+		s := &plan.Starts[k]
+		j := p.running[s.ID].info
+		switch {
+		case head != nil && (head.Submit < j.Submit || head.Submit == j.Submit && head.ID < j.ID):
+			s.Reason = job.Backfilled
+		case now == j.Submit:
+			s.Reason = job.Immediate
+		default:
+			s.Reason = job.Reserved
+		}
+	}
+}
+
+// parseAlloc reads Batsim's interval syntax ("0-3 8"): ascending,
+// disjoint runs (the model checks that they are free, on the machine,
+// and as many as the job needs).
+func parseAlloc(s string) (platform.Runs, error) {
+	var r platform.Runs
+	for _, f := range strings.Fields(s) {
+		lo, hi, isRun := strings.Cut(f, "-")
+		a, err := strconv.ParseInt(lo, 10, 32)
+		if err != nil || a < 0 {
+			return nil, fmt.Errorf("%q is not a CPU id or a run a-b", f)
+		}
+		b := a
+		if isRun {
+			if b, err = strconv.ParseInt(hi, 10, 32); err != nil || b < a {
+				return nil, fmt.Errorf("%q is not a run a-b with a <= b", f)
+			}
+		}
+		if n := len(r); n > 0 && int32(a) <= r[n-1] {
+			return nil, fmt.Errorf("%q: runs must be ascending and disjoint", f)
+		}
+		r = r.AddRun(int32(a), int32(b))
+	}
+	if len(r) == 0 {
+		return nil, errors.New("no CPU named")
+	}
+	return r, nil
+}
+
+func jsonError(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("invalid JSON at byte %d: %v", se.Offset, err)
+	}
+	return err.Error()
+}
+
+// quote shows a line in a message, cut to 120 bytes.
+func quote(b []byte) string {
+	b = bytes.TrimRight(b, "\r\n")
+	if len(b) > 120 {
+		return strconv.Quote(string(b[:120])) + "..."
+	}
+	return strconv.Quote(string(b))
+}
+
+// fail records the first failure, naming the policy and the time, and
+// ends the process.
+func (p *Policy) fail(format string, a ...any) {
+	if p.err != nil {
+		return
+	}
+	who := "command: " + p.opt.Command
+	if p.opt.FDs != [2]int{} {
+		who = fmt.Sprintf("fds %d,%d", p.opt.FDs[0], p.opt.FDs[1])
+	}
+	p.err = fmt.Errorf("policy external at t=%g: %s [%s]", p.now, fmt.Sprintf(format, a...), who)
+	p.kill()
+}
+
+var _ io.Closer = (*Policy)(nil)
+var _ policy.Failer = (*Policy)(nil)

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package external
+
+import "os/exec"
+
+func setGroup(cmd *exec.Cmd) {}
+
+func killGroup(cmd *exec.Cmd) { cmd.Process.Kill() }

@@ -1,0 +1,263 @@
+"""A Gymnasium environment on the Go engine: an agent picks, one step at a
+time, the next job to start from a window of the queue.
+
+    from schedlab.gym import SchedulingEnv
+    env = SchedulingEnv(trace="KTH-SP2-1996-2.1-cln.swf.gz", episode_jobs=256, window=16)
+    obs, info = env.reset(seed=1)
+    while True:
+        a = env.action_space.sample(mask=info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(a)
+        if terminated:
+            break
+
+Episodes: each reset draws (from its seed) a window of `episode_jobs`
+consecutive jobs of the trace, writes them as an SWF file and starts
+`schedlab run --policy external` on it; the environment is the decision
+process (option fds), so the simulation is the Go engine's, with its
+validation. At each scheduling instant where some job of the window fits
+the free CPUs, the agent picks jobs one step at a time; when no job of the
+window fits any more, the picks are sent as the instant's decision and the
+simulation goes on to the next instant where one fits (instants where none
+fits are answered with no start). The schedule is thus work-conserving on
+the window, and every episode ends.
+
+Observation (float32, in [0, 1]): for each of the `window` first waiting
+jobs not yet picked at this instant, in queue order (submit time, then id):
+[present, CPUs / machine CPUs, estimate / time_scale, waited / time_scale,
+fits now], zeros for empty slots; then the machine: [free CPUs / CPUs,
+running jobs / CPUs, waiting jobs / queue_scale]. Values above 1 are
+clipped.
+
+Action: Discrete(window), the slot of the job to start now.
+info["action_mask"] (int8) marks the legal ones (present and fitting the
+CPUs still free at this instant); an illegal action is replaced by the
+first legal one (so random actions are safe), and info["replaced"] says so.
+
+Reward: 0 at every step but the last; at the end of the episode, minus the
+mean bounded slowdown (tau = 10 s) of the episode's jobs, from schedlab's
+summary.json (info["summary"] holds it all).
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import finish_external, start_external
+from ._policy import Host, Policy
+
+FEATURES = 5
+MACHINE_FEATURES = 3
+
+
+def _trace_path(trace) -> Path:
+    p = Path(trace)
+    if p.is_file():
+        return p
+    from ._binary import _repo_root
+
+    dirs = [os.environ.get("SCHEDLAB_TRACES", ""), "traces"]
+    root = _repo_root()
+    if root is not None:
+        dirs += [str(root / "workload" / "traces"), str(root.parent / "shared" / "traces")]
+    for d in dirs:
+        if d and (Path(d) / trace).is_file():
+            return Path(d) / trace
+    raise FileNotFoundError(f"trace {trace}: not found (a path, or a bare name in $SCHEDLAB_TRACES or the source tree)")
+
+
+def _read_swf(path: Path):
+    opener = gzip.open if path.suffix == ".gz" else open
+    header, jobs = [], []
+    with opener(path, "rt") as f:
+        for line in f:
+            s = line.strip()
+            if not s:
+                continue
+            (header if s.startswith(";") else jobs).append(line if line.endswith("\n") else line + "\n")
+    return header, jobs
+
+
+class _Idle(Policy):
+    pass
+
+
+class SchedulingEnv(gymnasium.Env):
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self,
+        trace="KTH-SP2-1996-2.1-cln.swf.gz",
+        episode_jobs=256,
+        window=16,
+        time_scale=86400.0,
+        queue_scale=256.0,
+        timeout=3600.0,
+    ):
+        super().__init__()
+        if window < 1 or episode_jobs < 1:
+            raise ValueError("window and episode_jobs must be >= 1")
+        self.trace = _trace_path(trace)
+        self.header, self.jobs = _read_swf(self.trace)
+        if len(self.jobs) < episode_jobs:
+            raise ValueError(f"trace {trace} has {len(self.jobs)} jobs, fewer than episode_jobs={episode_jobs}")
+        self.episode_jobs, self.window = episode_jobs, window
+        self.time_scale, self.queue_scale, self.timeout = float(time_scale), float(queue_scale), timeout
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(window * FEATURES + MACHINE_FEATURES,), dtype=np.float32)
+        self.action_space = spaces.Discrete(window)
+        self._dir = tempfile.mkdtemp(prefix="schedlab-gym-")
+        self._run = None
+        self.steps = 0
+
+    # -- the protocol side ------------------------------------------------
+
+    def _stop(self):
+        if self._run is not None:
+            proc, cmd, requests, rep_w, logs = self._run
+            self._run = None
+            try:
+                finish_external(proc, cmd, requests, rep_w, logs, error=_Abandoned())
+            except _Abandoned:
+                pass
+
+    def _window_ids(self):
+        out = []
+        for jid in self.host.view.queue:
+            if jid not in self._picked:
+                out.append(jid)
+                if len(out) == self.window:
+                    break
+        return out
+
+    def _mask(self):
+        q = self.host.view.queue
+        m = np.zeros(self.window, dtype=np.int8)
+        for k, jid in enumerate(self._slots):
+            if q[jid].res <= self._free:
+                m[k] = 1
+        return m
+
+    def _advance(self):
+        """Sends this instant's picks and reads on to the next instant
+        where some job of the window fits. False at the end."""
+        while True:
+            self.host.reply(self._picked_list)
+            self._picked, self._picked_list = set(), []
+            try:
+                more = self.host.read()
+            except (OSError, ValueError):
+                more = False
+            if not more:
+                return False
+            self._free = self.host.view.free[0]
+            self._slots = self._window_ids()
+            if self._mask().any():
+                return True
+
+    def _obs(self):
+        v = self.host.view
+        o = np.zeros(self.window * FEATURES + MACHINE_FEATURES, dtype=np.float32)
+        cpus = float(self._cpus)
+        if self._slots:
+            q, now, free = v.queue, v.now, self._free
+            a = np.array([(1.0, q[i].res, q[i].walltime, now - q[i].subtime, q[i].res <= free) for i in self._slots])
+            a[:, 1] /= cpus
+            a[:, 2:4] /= self.time_scale
+            o[: a.size] = a.ravel()
+        b = self.window * FEATURES
+        o[b:] = (self._free / cpus, len(v.running) / cpus, len(v.queue) / self.queue_scale)
+        return np.clip(o, 0.0, 1.0)
+
+    # -- the gymnasium API --------------------------------------------------
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self._stop()
+        os.makedirs(self._dir, exist_ok=True)
+        first = int(self.np_random.integers(0, len(self.jobs) - self.episode_jobs + 1))
+        swf = Path(self._dir) / "episode.swf"
+        with open(swf, "w") as f:
+            f.writelines(self.header)
+            f.writelines(self.jobs[first : first + self.episode_jobs])
+        out = Path(self._dir) / "out"
+        shutil.rmtree(out, ignore_errors=True)
+        self._out = out
+        self._run = start_external(swf, out, timeout=self.timeout, view="free")
+        proc, cmd, requests, rep_w, logs = self._run
+        self.host = Host(_Idle(), requests, rep_w)
+        if not self.host.read():
+            self._finish()
+            raise RuntimeError("schedlab ended before the first instant")
+        self._cpus = sum(m.cpus for m in self.host.view.machines)
+        self._free = self.host.view.free[0]
+        self._picked, self._picked_list = set(), []
+        self._slots = self._window_ids()
+        self.first_job = first
+        self.steps = 0
+        if not self._mask().any():  # (the first instant always has a fitting job)
+            self._advance()
+        mask = self._mask()
+        return self._obs(), {"action_mask": mask, "now": self.host.view.now}
+
+    def _finish(self):
+        proc, cmd, requests, rep_w, logs = self._run
+        self._run = None
+        finish_external(proc, cmd, requests, rep_w, logs)
+        import json
+
+        with open(self._out / "summary.json") as f:
+            return json.load(f)
+
+    def step(self, action):
+        if self._run is None:
+            raise RuntimeError("step() before reset(), or after the episode ended")
+        mask = self._mask()
+        a = int(action)
+        replaced = not (0 <= a < self.window and mask[a])
+        if replaced:
+            a = int(np.flatnonzero(mask)[0])
+        jid = self._slots[a]
+        self._picked.add(jid)
+        self._picked_list.append(jid)
+        self._free -= self.host.view.queue[jid].res
+        self._slots = self._window_ids()
+        self.steps += 1
+        if self._mask().any() or self._advance():
+            return (
+                self._obs(),
+                0.0,
+                False,
+                False,
+                {"action_mask": self._mask(), "replaced": replaced, "now": self.host.view.now},
+            )
+        summary = self._finish()
+        obs = np.zeros(self.observation_space.shape, dtype=np.float32)
+        reward = -float(summary["mean_bounded_slowdown"])
+        return (
+            obs,
+            reward,
+            True,
+            False,
+            {
+                "action_mask": np.zeros(self.window, dtype=np.int8),
+                "replaced": replaced,
+                "summary": summary,
+                "now": self.host.view.now,
+            },
+        )
+
+    def close(self):
+        self._stop()
+        shutil.rmtree(self._dir, ignore_errors=True)
+        super().close()
+
+
+class _Abandoned(Exception):
+    pass

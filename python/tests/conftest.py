@@ -1,0 +1,42 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "examples" / "python"))
+
+KTH = "KTH-SP2-1996-2.1-cln.swf.gz"
+
+
+def shared_trace(name):
+    """A real trace from $SCHEDLAB_TRACES or the folder beside the clone
+    (the Go tests' rule); None when missing."""
+    dirs = [os.environ.get("SCHEDLAB_TRACES", ""), str(REPO.parent / "shared" / "traces")]
+    for d in dirs:
+        if d and (Path(d) / name).is_file():
+            return Path(d) / name
+    return None
+
+
+@pytest.fixture(scope="session")
+def hpc2n_prefix(tmp_path_factory):
+    """The first 20,000 jobs of HPC2N as a plain SWF file (header kept)."""
+    import gzip
+
+    src = shared_trace("HPC2N-2002-2.1-cln.swf.gz")
+    if src is None:
+        pytest.skip("HPC2N-2002-2.1-cln.swf.gz not found (set SCHEDLAB_TRACES to the folder of the real traces)")
+    out = tmp_path_factory.mktemp("hpc2n") / "HPC2N-20000.swf"
+    n = 0
+    with gzip.open(src, "rt") as f, open(out, "w") as w:
+        for line in f:
+            if line.startswith(";"):
+                w.write(line)
+                continue
+            if n == 20000:
+                break
+            w.write(line)
+            n += 1
+    return out

@@ -1,0 +1,143 @@
+"""Python policies over the external-policy protocol, checked job for job
+against the built-in policies, and their errors."""
+
+import pandas as pd
+import pytest
+
+import schedlab
+from conftest import KTH
+from easy import EASY
+from fcfs import FCFS
+
+
+def same_schedule(a, b):
+    pd.testing.assert_frame_equal(a.jobs, b.jobs)
+
+
+def test_fcfs_equals_builtin_on_all_of_kth():
+    py = schedlab.run(trace=KTH, policy=FCFS())
+    assert py.summary["jobs"] == 27992 and py.summary["run"]["policy"] == "external"
+    same_schedule(py, schedlab.run(trace=KTH, policy="fcfs"))
+
+
+def test_easy_equals_builtin_on_all_of_kth():
+    same_schedule(schedlab.run(trace=KTH, policy=EASY()), schedlab.run(trace=KTH, policy="easy"))
+
+
+def test_fcfs_and_easy_on_hpc2n_prefix(hpc2n_prefix):
+    same_schedule(schedlab.run(trace=hpc2n_prefix, policy=FCFS()), schedlab.run(trace=hpc2n_prefix, policy="fcfs"))
+    same_schedule(schedlab.run(trace=hpc2n_prefix, policy=EASY()), schedlab.run(trace=hpc2n_prefix, policy="easy"))
+
+
+def test_fcfs_script_writes_jobs_csv(tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    out = tmp_path / "fcfs.csv"
+    r = subprocess.run(
+        [sys.executable, str(REPO / "examples/python/fcfs.py"), KTH, str(out)], capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes() == (schedlab.run(trace=KTH, policy="fcfs").out / "jobs.csv").read_bytes()
+
+
+class Greedy(schedlab.Policy):
+    """Starts every waiting job at once: illegal as soon as one does not fit."""
+
+    def decide(self, view):
+        return list(view.queue)
+
+
+class Unknown(schedlab.Policy):
+    def decide(self, view):
+        return [999999]
+
+
+class Crash(schedlab.Policy):
+    def decide(self, view):
+        if view.now > 0:
+            raise ValueError("the policy broke")
+        return []
+
+
+def test_illegal_start_is_schedlab_error(tmp_path):
+    with pytest.raises(
+        schedlab.SchedlabError, match=r"policy external at t=\d+: start job \d+: needs \d+ processors, \d+ free"
+    ):
+        schedlab.run(trace=KTH, policy=Greedy(), out=tmp_path / "o")
+    assert not (tmp_path / "o").exists()
+    with pytest.raises(schedlab.SchedlabError, match=r"job 999999 is not waiting: no such job in the queue"):
+        schedlab.run(trace=KTH, policy=Unknown(), out=tmp_path / "o")
+    assert not (tmp_path / "o").exists()
+
+
+def test_policy_exception_propagates_and_nothing_is_written(tmp_path):
+    with pytest.raises(ValueError, match="the policy broke"):
+        schedlab.run(trace=KTH, policy=Crash(), out=tmp_path / "o")
+    assert not (tmp_path / "o").exists()
+
+
+def test_start_objects_and_alloc():
+    class Named(schedlab.Policy):
+        """FCFS that names its CPUs: the highest free ids."""
+
+        def begin(self, view):
+            self.busy = set()
+            self.cpus = {}
+
+        def decide(self, view):
+            for jid in view.completed:
+                self.busy -= self.cpus.pop(jid)
+            free = [c for c in range(view.machines[0].cpus) if c not in self.busy]
+            starts = []
+            for job in view.queue.values():
+                if job.res > len(free):
+                    break
+                mine, free = free[-job.res :], free[: len(free) - job.res]
+                self.busy |= set(mine)
+                self.cpus[job.id] = set(mine)
+                starts.append(schedlab.Start(job.id, alloc=" ".join(map(str, mine))))
+            return starts
+
+    r = schedlab.run(trace=KTH, policy=Named(), check=True)
+    b = schedlab.run(trace=KTH, policy="fcfs")
+    pd.testing.assert_series_equal(r.jobs.starting_time, b.jobs.starting_time)
+    assert r.jobs.allocated_resources.iloc[0] != b.jobs.allocated_resources.iloc[0]
+
+
+@pytest.mark.skipif(
+    not __import__("os").environ.get("SCHEDLAB_FULL_HPC2N"),
+    reason="whole HPC2N in Python takes about 30 s: set SCHEDLAB_FULL_HPC2N=1",
+)
+def test_fcfs_and_easy_on_all_of_hpc2n():
+    from conftest import shared_trace
+
+    t = shared_trace("HPC2N-2002-2.1-cln.swf.gz")
+    if t is None:
+        pytest.skip("HPC2N-2002-2.1-cln.swf.gz not found (set SCHEDLAB_TRACES)")
+    same_schedule(schedlab.run(trace=t, policy=FCFS()), schedlab.run(trace=t, policy="fcfs"))
+    same_schedule(schedlab.run(trace=t, policy=EASY()), schedlab.run(trace=t, policy="easy"))
+
+
+def test_call_me_at():
+    class Hourly(schedlab.Policy):
+        """Strict FCFS, but jobs start only on the hour."""
+
+        def decide(self, view):
+            if view.now % 3600:
+                self.call_me_at((view.now // 3600 + 1) * 3600)
+                return []
+            free, starts = view.free[0], []
+            for job in view.queue.values():
+                if job.res > free:
+                    break
+                free -= job.res
+                starts.append(job.id)
+            return starts
+
+    r = schedlab.run(trace=KTH, policy=Hourly(), check=True)
+    assert r.summary["jobs"] == 27992
+    assert (r.jobs.starting_time % 3600 == 0).all()
+    assert r.summary["mean_wait"] > schedlab.run(trace=KTH, policy="fcfs").summary["mean_wait"]
