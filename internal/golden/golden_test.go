@@ -186,6 +186,15 @@ func TestReproduceWithTraces(t *testing.T) {
 			}
 		}
 	}
+	if !*update {
+		for _, mode := range []string{"quick-traces", "full-traces"} {
+			for _, d := range subdirs(t, filepath.Join("testdata", mode)) {
+				if _, ok := traceRepros[d]; !ok {
+					t.Errorf("testdata/%s/%s: %s is not in traceRepros any more; delete the folder if that is on purpose", mode, d, d)
+				}
+			}
+		}
+	}
 	t.Setenv(workload.TraceDirsEnv, dir)
 	for _, mode := range []struct {
 		name     string
