@@ -24,7 +24,9 @@
 //
 // The output is a Markdown table, one row per mutation: its name, what it
 // changes, and the tests that failed (by package; "caught" is at least one
-// failing test, a build failure or a timeout), then the count of mutations
+// failing test, a build failure or a timeout; the failure of this tool's
+// own TestMutationsApply, which every mutation causes, is left out), then
+// the count of mutations
 // caught. It exits with status 1 when a mutation is not caught or no
 // longer applies (its text is not found exactly once in its file: update
 // mutations.go with the code). docs/testing.md holds the latest table.
