@@ -91,7 +91,7 @@ func main() {
 	for _, r := range rows {
 		fmt.Printf("| %s |\n", strings.Join(r, " | "))
 	}
-	fmt.Printf("\n%d of %d mutations caught (go %s; %s in all).\n", len(ms)-missed, len(ms), strings.Join(args[1:], " "), time.Since(t0).Round(time.Second))
+	fmt.Printf("\n%d of %d mutations caught (go %s; %s in all).\n", len(ms)-missed, len(ms), strings.Join(args, " "), time.Since(t0).Round(time.Second))
 	if missed > 0 {
 		os.Exit(1)
 	}
