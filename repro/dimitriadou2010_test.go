@@ -107,7 +107,8 @@ func TestDimitriadou2010Reproduces(t *testing.T) {
 // finished gangs (Figs. 2-3), the gangs' WRT and WSLD (Figs. 4-5), the
 // local jobs' RT and SLD (Figs. 6-7; approach 2 gives the same values at
 // this size), and the WRT, WSLD and RT under estimate errors of 0, 10 and
-// 30% (Figs. 8, 10, 12).
+// 30% (Figs. 8, 10, 12); and the 95% confidence intervals of Table II's
+// utilizations (3 replications: Student t with 2 degrees of freedom).
 func TestDimitriadou2010SmallPinned(t *testing.T) {
 	opt := DimitriadouQuick()
 	opt.Jobs = 3000
@@ -115,6 +116,11 @@ func TestDimitriadou2010SmallPinned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkCIs(t, r, map[string][2]float64{
+		"table2/approach1/ia0.08/utilization": {0.8632252249, 0.909196297},
+		"table2/approach1/ia0.1/utilization":  {0.7255753413, 0.7575819114},
+		"table2/approach1/ia0.12/utilization": {0.6216693558, 0.6514920385},
+	})
 	checkSeries(t, r, map[string][]float64{
 		"fig02/approach 1": {98.48427435, 98.65510307, 90.2556195},
 		"fig03/approach 1": {98.11797398, 96.96733935, 88.68923869},

@@ -45,6 +45,25 @@ func checkItems(t *testing.T, r *Report, want map[string]float64) {
 	}
 }
 
+// checkCIs compares the 95% confidence intervals (Item.Low, Item.High)
+// of the items named in want: the statistics (the Student t quantile, its
+// degrees of freedom, the standard deviation) are pinned with the means.
+func checkCIs(t *testing.T, r *Report, want map[string][2]float64) {
+	t.Helper()
+	ci := map[string][2]float64{}
+	for _, it := range r.Items {
+		ci[it.Name] = [2]float64{it.Low, it.High}
+	}
+	for _, name := range sortedKeys(want) {
+		got, ok := ci[name]
+		if !ok {
+			t.Errorf("%s: no such item", name)
+		} else if !near(got[0], want[name][0]) || !near(got[1], want[name][1]) {
+			t.Errorf("%s: CI [%.10g, %.10g], pinned [%.10g, %.10g]", name, got[0], got[1], want[name][0], want[name][1])
+		}
+	}
+}
+
 // checkSeries compares the figure series named in want ("<figure
 // ID>/<series name>": its y values).
 func checkSeries(t *testing.T, r *Report, want map[string][]float64) {
@@ -91,5 +110,7 @@ func TestPinHelpers(t *testing.T) {
 		t.Error("near: wrong tolerance")
 	}
 	checkItems(t, r, map[string]float64{"a": 1.5})
+	r.Items[0].Low, r.Items[0].High = 1, 2
+	checkCIs(t, r, map[string][2]float64{"a": {1, 2}})
 	checkSeries(t, r, map[string][]float64{"f/s": {2, 3}})
 }
