@@ -92,3 +92,38 @@ func TestAlNajjar2019BadOptions(t *testing.T) {
 		t.Error("reading C accepted")
 	}
 }
+
+// Our numbers at a small size (seed 2019, 2 replications of 500 jobs,
+// reading A), pinned (see pin_test.go): the JRB/EASY ratios of Table 10
+// (Poisson arrivals; with uniform arrivals at this size the queue never
+// builds up and every ratio is 1) and the averages of Tables 11 and 12,
+// for both rank formulas. The transcription test above cannot see a
+// change in JRB: a wrong rank formula moves these ratios.
+func TestAlNajjar2019SmallPinned(t *testing.T) {
+	opt := AlNajjarQuick()
+	opt.Reps, opt.Jobs = 2, 500
+	r, err := AlNajjar2019(opt, AlNajjarDefaultReading())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkItems(t, r, map[string]float64{
+		"table10/poisson/linear/tet":     0.9998694573,
+		"table10/poisson/linear/awt":     1.030852257,
+		"table10/poisson/linear/tet_pct": -0.01306390552,
+		"table10/poisson/linear/awt_pct": 2.882005681,
+		"table10/poisson/log/tet":        1.000063834,
+		"table10/poisson/log/awt":        1.133339318,
+		"table10/poisson/log/tet_pct":    0.006382609448,
+		"table10/poisson/log/awt_pct":    11.17064257,
+		"table10/uniform/linear/awt":     1,
+		"table10/uniform/log/awt":        1,
+		"table11/linear/average/tet":     1.006953085,
+		"table11/linear/average/awt":     0.9969088253,
+		"table11/log/average/tet":        0.9756319223,
+		"table11/log/average/awt":        1.017795331,
+		"table12/linear/average/tet":     1.000428345,
+		"table12/linear/average/awt":     0.9736883058,
+		"table12/log/average/tet":        1.001170661,
+		"table12/log/average/awt":        1.169470562,
+	})
+}

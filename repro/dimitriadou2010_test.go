@@ -7,11 +7,23 @@ import (
 )
 
 // The paper's experiment at full size (10 replications of 120,000 jobs,
-// both approaches, three loads, three error levels, power-of-2 runs):
-// Table II utilizations within 3% of the paper, and the claims that
-// our default reading reproduces hold. (Claims it does not reproduce —
-// the power-of-2 gap of Fig. 3 — are reported, not asserted; see
-// docs/papers/dimitriadou2010.md.)
+// both approaches, three loads, three error levels, power-of-2 runs).
+//
+// What the Table II check can and cannot tell: the utilization is the
+// work that arrives over the capacity, so it checks the workload
+// generator and the load (the paper's arrival rates and sizes), not the
+// scheduling: the two approaches' utilizations differ by 2e-5 at high
+// load and less below (asserted: less than 1e-4), and the paper's 0.87999 at high load even lies outside our
+// confidence interval [0.8937, 0.8995] while within the claim's 3%. What
+// does tell the approaches apart is the response time of the gangs: at
+// high load (1/lambda = 0.08) approach 2's paired WRT difference is
+// pinned (the same seed gives both approaches the same jobs, so the
+// difference is exactly reproducible), and so are our Table II values and
+// the WRT of both approaches at every load (see pin_test.go).
+//
+// The claims that our default reading reproduces must hold. (Claims it
+// does not reproduce — the power-of-2 gap of Fig. 3 — are reported, not
+// asserted; see docs/papers/dimitriadou2010.md.)
 func TestDimitriadou2010Reproduces(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the full reproduction takes about 15 s on 2 cores")
@@ -21,9 +33,11 @@ func TestDimitriadou2010Reproduces(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
+	util := map[string]float64{}
 	for _, it := range r.Items {
 		if strings.HasPrefix(it.Name, "table2/") {
 			n++
+			util[it.Name] = it.Ours
 			if math.Abs(it.RelErr()) > 0.03 {
 				t.Errorf("%s: ours %.5f, paper %.5f: %.1f%% off", it.Name, it.Ours, it.Paper, 100*it.RelErr())
 			}
@@ -31,6 +45,46 @@ func TestDimitriadou2010Reproduces(t *testing.T) {
 	}
 	if n != 6 {
 		t.Fatalf("%d Table II items, want 6", n)
+	}
+	for _, ia := range []string{"0.08", "0.1", "0.12"} {
+		a1, a2 := util["table2/approach1/ia"+ia+"/utilization"], util["table2/approach2/ia"+ia+"/utilization"]
+		if math.Abs(a1-a2) > 1e-4 {
+			t.Errorf("1/lambda %s: utilizations %.7f and %.7f differ by more than 1e-4: the approaches now change the work done", ia, a1, a2)
+		}
+	}
+	checkItems(t, r, map[string]float64{
+		"table2/approach1/ia0.08/utilization": 0.8965997059,
+		"table2/approach1/ia0.1/utilization":  0.7428897932,
+		"table2/approach1/ia0.12/utilization": 0.6386443545,
+		"table2/approach2/ia0.08/utilization": 0.8966199113,
+		"table2/approach2/ia0.1/utilization":  0.7428902038,
+		"table2/approach2/ia0.12/utilization": 0.6386443545,
+	})
+	// Fig. 4: gangs' WRT, loads low to high.
+	wrt := map[string][]float64{
+		"fig04/approach 1": {3.432117876, 4.083684438, 53.74181827},
+		"fig04/approach 2": {3.432117876, 4.082847064, 53.39430201},
+	}
+	checkSeries(t, r, wrt)
+	// The discriminating check: at high load approach 2 lowers the WRT by
+	// 0.3475 (paired over the same jobs; not significant over 10
+	// replications, docs/papers/dimitriadou2010.md); at low load both
+	// make the same decisions.
+	got := map[string][]float64{}
+	for _, f := range r.Figures {
+		for _, s := range f.Series {
+			got[f.ID+"/"+s.Name] = s.Y
+		}
+	}
+	a1, a2 := got["fig04/approach 1"], got["fig04/approach 2"]
+	if len(a1) != 3 || len(a2) != 3 {
+		t.Fatalf("fig04: %d and %d values, want 3", len(a1), len(a2))
+	}
+	if d := a1[2] - a2[2]; !near(d, 0.3475162610) {
+		t.Errorf("high-load WRT, approach 1 - approach 2 = %.10g, pinned 0.3475162610", d)
+	}
+	if a1[0] != a2[0] {
+		t.Errorf("low-load WRT: approach 1 %.10g, approach 2 %.10g, want identical", a1[0], a2[0])
 	}
 	for _, prefix := range []string{
 		"Table II utilizations within 3%",
@@ -46,6 +100,44 @@ func TestDimitriadou2010Reproduces(t *testing.T) {
 	if len(r.Figures) != 12 {
 		t.Errorf("%d figures, want 12 (Figs 2-13)", len(r.Figures))
 	}
+}
+
+// Our numbers at a small size (seed 2010, 3 replications of 3,000 jobs),
+// pinned (see pin_test.go), for the runs with -short: per load, the
+// finished gangs (Figs. 2-3), the gangs' WRT and WSLD (Figs. 4-5), the
+// local jobs' RT and SLD (Figs. 6-7; approach 2 gives the same values at
+// this size), and the WRT, WSLD and RT under estimate errors of 0, 10 and
+// 30% (Figs. 8, 10, 12); and the 95% confidence intervals of Table II's
+// utilizations (3 replications: Student t with 2 degrees of freedom).
+func TestDimitriadou2010SmallPinned(t *testing.T) {
+	opt := DimitriadouQuick()
+	opt.Jobs = 3000
+	r, err := Dimitriadou2010(opt, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCIs(t, r, map[string][2]float64{
+		"table2/approach1/ia0.08/utilization": {0.8632252249, 0.909196297},
+		"table2/approach1/ia0.1/utilization":  {0.7255753413, 0.7575819114},
+		"table2/approach1/ia0.12/utilization": {0.6216693558, 0.6514920385},
+	})
+	checkSeries(t, r, map[string][]float64{
+		"fig02/approach 1": {98.48427435, 98.65510307, 90.2556195},
+		"fig03/approach 1": {98.11797398, 96.96733935, 88.68923869},
+		"fig04/approach 1": {3.286694257, 3.736689075, 10.48287463},
+		"fig05/approach 1": {1.232072074, 1.423741676, 4.081143976},
+		"fig06/approach 1": {1.127453801, 1.280684253, 1.86831338},
+		"fig07/approach 1": {1.941804449, 12.23065266, 20.38648302},
+		"fig08/E = 0%":     {3.286694257, 3.736689075, 10.48287463},
+		"fig08/E = 10%":    {3.389706797, 3.983411105, 10.19145394},
+		"fig08/E = 30%":    {3.450460733, 4.297087438, 11.45800525},
+		"fig10/E = 0%":     {1.232072074, 1.423741676, 4.081143976},
+		"fig10/E = 10%":    {1.272137848, 1.538102635, 3.969206026},
+		"fig10/E = 30%":    {1.302957904, 1.662297235, 4.423047089},
+		"fig12/E = 0%":     {1.127453801, 1.280684253, 1.86831338},
+		"fig12/E = 10%":    {1.151104852, 1.290396282, 1.941934484},
+		"fig12/E = 30%":    {1.150591154, 1.330071616, 1.983247194},
+	})
 }
 
 // The alternative reading "empty queue = idle processor" is the one that

@@ -1,17 +1,33 @@
 // Package golden guards refactors: its test runs the real command line
-// (cli.Main, in-process) and checks that the results are those of the tree
-// as of commit 8e1ca10, saved in testdata. A refactor of the engine, the
-// policies or the output code must leave every one of them unchanged. The
-// package has no code of its own; everything is in golden_test.go.
+// (cli.Main, in-process) and checks that the results are those saved in
+// testdata (each change to testdata is a commit that says why the results
+// changed: git log internal/golden/testdata). A refactor of the engine,
+// the policies or the output code must leave every one of them unchanged.
+// The package has no code of its own; everything is in golden_test.go.
 //
 // What is compared, and how:
 //
-//   - testdata/quick/<paper>/: "schedlab reproduce all --quick": every
-//     CSV, SVG and report.txt, byte for byte (all three are deterministic
-//     and hold no timings; the console output, which has timings, is not
-//     compared).
-//   - testdata/full/<paper>/: "schedlab reproduce all" (about 25 s): every
-//     CSV, byte for byte. Only when SCHEDLAB_GOLDEN_FULL=1 and not -short.
+//   - testdata/quick/<paper>/: "schedlab reproduce all --quick", run with
+//     the real traces out of sight (no $SCHEDLAB_TRACES, none in the
+//     folders searched from the test's folder), so that the result does not
+//     depend on the machine: every CSV (claims.csv included), SVG and
+//     report.txt, byte for byte (all three are deterministic and hold no
+//     timings; the console output, which has timings, is not compared).
+//   - testdata/full/<paper>/: "schedlab reproduce all" (about 60 s), traces
+//     out of sight too: every CSV (claims.csv included), byte for byte.
+//     Only when SCHEDLAB_GOLDEN_FULL=1 and not -short.
+//   - testdata/quick-traces/<paper>/ and testdata/full-traces/<paper>/:
+//     the reproductions that read real traces (today hafshejani2012, which
+//     runs prefixes of HPC2N-2002 and SDSC-BLUE besides the embedded
+//     KTH-SP2, and skips with a note a trace it does not find), run with
+//     $SCHEDLAB_TRACES set to ../shared/traces beside the checkout;
+//     compared as quick/ and full/. Both run in the default mode (about a
+//     second); skipped, with the reason, when a trace is missing.
+//
+// A paper folder that a run writes without a golden folder, a golden
+// folder that no run writes, and an output file without its golden file
+// are failures, not notes: a new output is pinned (with -update) in the
+// commit that adds it.
 //   - testdata/sweep/<example>/: "schedlab sweep examples/<example>.yaml":
 //     summary.csv and comparisons.csv, byte for byte, for every file in
 //     examples/. The dimitriadou2010 example takes about 9 s and runs only
@@ -56,6 +72,7 @@
 // rewritten; -run narrows it further, e.g. -run 'TestSweeps/cluster-mmc').
 // Regenerating is right only in a commit whose results are meant to
 // change, such as a bug fix in a policy or a new metric, never to make a
-// refactor pass; that commit's message says why the results changed, and
-// the doc comment above names the commit the goldens now come from.
+// refactor pass; that commit's message says why the results changed.
+// -update rewrites only what the tests that ran compare: review the diff
+// (git diff --stat internal/golden/testdata) before committing it.
 package golden

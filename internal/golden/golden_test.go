@@ -13,6 +13,7 @@ import (
 	"hash"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -22,6 +23,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/internal/cli"
+	"github.com/schedlab/schedlab/workload"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata from the current code instead of comparing (only in a commit whose results are meant to change; see doc.go)")
@@ -33,8 +35,10 @@ const (
 	examplesDir = "../../examples"
 	// kthTrace is embedded in the binary: the bare name is enough.
 	kthTrace = "KTH-SP2-1996-2.1-cln.swf.gz"
-	// hpc2nTrace is the shared copy beside the checkout (../shared/traces).
-	hpc2nTrace = "../../../shared/traces/HPC2N-2002-2.1-cln.swf.gz"
+	// sharedTraces is the shared folder of real traces beside the checkout.
+	sharedTraces = "../../../shared/traces"
+	// hpc2nTrace is the shared copy of HPC2N-2002.
+	hpc2nTrace = sharedTraces + "/HPC2N-2002-2.1-cln.swf.gz"
 	// maxDiffs is how many differences of one file a failure shows.
 	maxDiffs = 5
 	// blockRows is the row block of jobs.digest.json's block_sha256.
@@ -42,6 +46,24 @@ const (
 )
 
 var policies = []string{"fcfs", "easy", "conservative"}
+
+// traceRepros are the reproductions whose results depend on which real
+// traces are found, with the traces they look for besides the embedded
+// KTH-SP2 (repro/hafshejani2012.go, hTraces). "reproduce all" runs with
+// no trace folder (testdata/quick, testdata/full); TestReproduceWithTraces
+// runs these with the shared traces (testdata/quick-traces,
+// testdata/full-traces).
+var traceRepros = map[string][]string{
+	"hafshejani2012": {"HPC2N-2002-2.1-cln.swf.gz", "SDSC-BLUE-2000-4.2-cln.swf.gz"},
+}
+
+// Output files compared byte for byte: the SVG figures and report.txt are
+// byte-identical from run to run (and for any --workers), so the quick
+// runs compare them too; the full runs compare the CSV files.
+var (
+	quickPatterns = []string{"*.csv", "*.svg", "report.txt"}
+	fullPatterns  = []string{"*.csv"}
+)
 
 // slowExamples are the examples whose sweep takes too long for the default
 // mode (times on a 2-core machine); they run only in full mode.
@@ -76,19 +98,37 @@ func schedlab(t *testing.T, args ...string) {
 // --- reproductions ---
 
 func TestReproduceQuick(t *testing.T) {
-	// The SVG figures and report.txt are byte-identical from run to run (and
-	// for any --workers), so they are compared too.
-	testReproduce(t, "quick", []string{"--quick"}, []string{"*.csv", "*.svg", "report.txt"})
+	testReproduce(t, "quick", []string{"--quick"}, quickPatterns)
 }
 
 func TestReproduceFull(t *testing.T) {
-	requireFull(t, "full reproduction (about 25 s)")
-	testReproduce(t, "full", nil, []string{"*.csv"})
+	requireFull(t, "full reproduction (about 60 s)")
+	testReproduce(t, "full", nil, fullPatterns)
 }
 
-// testReproduce runs "reproduce all" with flags and compares the files of
-// each paper's folder that match patterns with testdata/<mode>/<paper>.
+// hideTraces makes the real traces invisible to the command line for the
+// rest of the test: no $SCHEDLAB_TRACES, and none of the folders searched
+// relative to this package's folder holds them.
+func hideTraces(t *testing.T) {
+	t.Helper()
+	t.Setenv(workload.TraceDirsEnv, "")
+	for _, d := range workload.TraceDirs() {
+		for _, names := range traceRepros {
+			for _, n := range names {
+				if _, err := os.Stat(filepath.Join(d, n)); err == nil {
+					t.Fatalf("%s is visible from %s: the goldens without traces cannot be checked here", n, d)
+				}
+			}
+		}
+	}
+}
+
+// testReproduce runs "reproduce all" with flags and without the real
+// traces, and compares the files of each paper's folder that match
+// patterns with testdata/<mode>/<paper>. Every paper written must have its
+// golden folder, and every golden folder its paper.
 func testReproduce(t *testing.T, mode string, flags, patterns []string) {
+	hideTraces(t)
 	out := t.TempDir()
 	schedlab(t, append([]string{"reproduce", "all", "--out", out}, flags...)...)
 	goldenRoot := filepath.Join("testdata", mode)
@@ -114,7 +154,70 @@ func testReproduce(t *testing.T, mode string, flags, patterns []string) {
 	}
 	for _, p := range papers {
 		if _, err := os.Stat(filepath.Join(goldenRoot, p)); err != nil {
-			t.Logf("new output folder %s/ is not in %s: not compared", p, goldenRoot)
+			t.Errorf("reproduce all writes %s/ but %s has no golden for it; if the paper is new, add them with\n\t%s go test ./internal/golden/ -run '%s$' -update",
+				p, goldenRoot, envFor(mode), t.Name())
+		}
+	}
+}
+
+// envFor is the environment an -update of mode needs.
+func envFor(mode string) string {
+	if strings.HasPrefix(mode, "full") {
+		return fullEnv + "=1"
+	}
+	return ""
+}
+
+// The reproductions that read real traces, with the shared traces found
+// through $SCHEDLAB_TRACES (the documented way): testdata/quick-traces/
+// <paper> and testdata/full-traces/<paper>, compared as testdata/quick
+// and testdata/full. Both modes run by default (hafshejani2012 takes
+// about a second). Skipped, with the reason, when a trace is missing.
+func TestReproduceWithTraces(t *testing.T) {
+	dir, err := filepath.Abs(sharedTraces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	papers := slices.Sorted(maps.Keys(traceRepros))
+	for _, p := range papers {
+		for _, n := range traceRepros[p] {
+			if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
+				t.Skipf("%s needs the real trace %s: %v", p, n, err)
+			}
+		}
+	}
+	if !*update {
+		for _, mode := range []string{"quick-traces", "full-traces"} {
+			for _, d := range subdirs(t, filepath.Join("testdata", mode)) {
+				if _, ok := traceRepros[d]; !ok {
+					t.Errorf("testdata/%s/%s: %s is not in traceRepros any more; delete the folder if that is on purpose", mode, d, d)
+				}
+			}
+		}
+	}
+	t.Setenv(workload.TraceDirsEnv, dir)
+	for _, mode := range []struct {
+		name     string
+		flags    []string
+		patterns []string
+	}{
+		{"quick", []string{"--quick"}, quickPatterns},
+		{"full", nil, fullPatterns},
+	} {
+		for _, p := range papers {
+			t.Run(mode.name+"/"+p, func(t *testing.T) {
+				out := t.TempDir()
+				schedlab(t, append([]string{"reproduce", p, "--out", out}, mode.flags...)...)
+				golden := filepath.Join("testdata", mode.name+"-traces", p)
+				if *update {
+					updateDir(t, golden, filepath.Join(out, p), mode.patterns)
+					return
+				}
+				if _, err := os.Stat(golden); err != nil {
+					t.Fatalf("no golden results for %s with traces in %s; add them with\n\tgo test ./internal/golden/ -run 'TestReproduceWithTraces' -update", p, golden)
+				}
+				compareDir(t, golden, filepath.Join(out, p), mode.patterns)
+			})
 		}
 	}
 }
@@ -514,8 +617,9 @@ func showJSON(v any) string {
 // --- byte-for-byte comparison of folders ---
 
 // compareDir compares, byte for byte, every file of golden whose name
-// matches one of patterns with the file of the same name in dir. Files of
-// dir that golden lacks are logged, not compared.
+// matches one of patterns with the file of the same name in dir. A file of
+// dir matching patterns that golden lacks is an error too (a new output is
+// pinned, with -update, in the commit that adds it).
 func compareDir(t *testing.T, golden, dir string, patterns []string) {
 	t.Helper()
 	want := matching(t, golden, patterns)
@@ -533,7 +637,7 @@ func compareDir(t *testing.T, golden, dir string, patterns []string) {
 	}
 	for _, f := range matching(t, dir, patterns) {
 		if !slices.Contains(want, f) {
-			t.Logf("new output file %s is not in %s: not compared", f, golden)
+			t.Errorf("new output file %s is not in %s: pin it with -update (see doc.go)", f, golden)
 		}
 	}
 }

@@ -50,7 +50,10 @@ func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(
 //     above it;
 //   - the HTML report (report/htmlreport) reads what the layers below
 //     write: none of them imports it, and it never reaches the kernel or
-//     the policies.
+//     the policies;
+//   - the references (internal/naive, validate) import none of the
+//     packages they check (references written inside test files are
+//     checked by TestReferencesIndependent).
 type rule struct {
 	from      string
 	forbidden []string
@@ -68,6 +71,13 @@ var rules = []rule{
 	{"scenario", []string{"report/htmlreport", "internal/cli"}},
 	{"validate", []string{"report"}},
 	{"report/htmlreport", []string{"internal/cli", "policy", "engine"}},
+	// The references stay independent of what they check: the naive
+	// simulators (compared with the engine, the policies and the
+	// profiles) and the schedule validator (run on the engine's output)
+	// share no code with the kernel, the policies, the profiles or
+	// anything above them. internal/naive imports nothing of the module.
+	{"internal/naive", []string{"engine", "policy", "profile", "job", "platform", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "registry", "validate", "report", "stats", "rng"}},
+	{"validate", []string{"engine", "policy", "profile", "internal/naive", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "registry"}},
 	// The id map under the kernel and the policies is a leaf.
 	{"internal/idmap", []string{"job", "platform", "engine", "policy", "workload", "metrics", "profile", "stats", "experiment", "repro", "scenario", "internal/cli", "registry", "validate", "report"}},
 }
@@ -108,9 +118,10 @@ func TestForbiddenImports(t *testing.T) {
 }
 
 // The rules have teeth: on a made-up tree, a policy that reaches
-// job/actual through a helper, an engine that imports a concrete policy
-// and a policy importing another policy package (allowed) give exactly the
-// two violations.
+// job/actual through a helper, an engine that imports a concrete policy,
+// an experiment importing the HTML report and a naive simulator using the
+// profiles give exactly those four violations; a policy importing another
+// policy package and the validator using the job vocabulary are allowed.
 func TestForbiddenImportsDetects(t *testing.T) {
 	bad, _ := violations(map[string][]string{
 		"policy/grid":     {"job", "internal/helper", "job/actual"},
@@ -118,11 +129,14 @@ func TestForbiddenImportsDetects(t *testing.T) {
 		"policy/schedule": {"policy/backfill", "platform"},
 		"jobs":            {"engine"}, // not the job package
 		"experiment":      {"report/plot", "report/htmlreport"},
+		"internal/naive":  {"profile"},
+		"validate":        {"job"},
 	})
 	want := map[string]bool{
 		"policy/grid depends on job/actual (forbidden for policy/...)":           true,
 		"engine depends on policy/backfill (forbidden for engine/...)":           true,
 		"experiment depends on report/htmlreport (forbidden for experiment/...)": true,
+		"internal/naive depends on profile (forbidden for internal/naive/...)":   true,
 	}
 	if len(bad) != len(want) {
 		t.Fatalf("violations %q, want %d", bad, len(want))

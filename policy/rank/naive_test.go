@@ -3,6 +3,7 @@ package rank_test
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -17,8 +18,41 @@ import (
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
+// paperRank is the rank of a job as the paper defines it (al-najjar-2019),
+// written here from the paper and not from rank.Rank.Of, so that a wrong
+// formula or coefficient in the implementation is caught by the naive
+// comparisons below: procs CPUs, memKB KB of memory per CPU (read in MB,
+// KB / 1024; 0 when unknown), CPU speed speed (0: any).
+//
+//   - original, Eq. 1: 3000*No_CPU + 75*Memory_size + 10*CPU_Speed;
+//   - linear, Eq. 2 with Tables 2-3: 6.565*No_CPU - 0.011*Memory_size +
+//     257.099 (Eq. 5 prints the constant as "57.099");
+//   - log, Eq. 3 with Tables 6-7: 568.756*log10(No_CPU) +
+//     91.513*log10(Memory_size) + 10.130 (the text's F4 "1.513" drops the
+//     9), where a value below 1 (unknown memory, under 1 MB) counts as
+//     log10 = 0, the reading docs/papers/alnajjar2019.md states.
+func paperRank(f rank.Form, procs int, memKB, speed float64) float64 {
+	cpu, mb := float64(procs), memKB/1024
+	switch f {
+	case rank.FormOriginal:
+		return 3000*cpu + 75*mb + 10*speed
+	case rank.FormLinear:
+		return 6.565*cpu - 0.011*mb + 257.099
+	case rank.FormLog:
+		log10 := func(x float64) float64 {
+			if x < 1 {
+				return 0
+			}
+			return math.Log10(x)
+		}
+		return 568.756*log10(cpu) + 91.513*log10(mb) + 10.130
+	}
+	panic(fmt.Sprintf("paperRank: no such form %v", f))
+}
+
 // naiveJRB is an independent, literal JRB written for the tests: its own
-// event loop, and at every instant the rule as the paper states it, one
+// event loop, ranks from paperRank (the options' form; the paper's
+// coefficients), and at every instant the rule as the paper states it, one
 // start at a time: recompute the set of waiting jobs that fit now, take
 // the smallest (rank, submit, id), start it on the first machine (index
 // order) where it fits; repeat. With a head mode the submit-order head is
@@ -35,6 +69,9 @@ func naiveJRB(p platform.Platform, o rank.Options, jobs []actual.Job) (map[job.I
 		m, procs    int
 		end, estEnd float64
 	}
+	if o.Rank.MemUnitKB != 0 && o.Rank.MemUnitKB != 1024 {
+		panic("naiveJRB: memory is read in MB only")
+	}
 	var ms []platform.Machine
 	for m := 0; m < p.Machines(); m++ {
 		ms = append(ms, p.Machine(m))
@@ -49,7 +86,7 @@ func naiveJRB(p platform.Platform, o rank.Options, jobs []actual.Job) (map[job.I
 		for _, m := range ms {
 			ok = ok || holds(m, &j)
 		}
-		if !ok || o.PositiveOnly && o.Rank.Of(j.Procs, j.Mem, j.Speed) <= 0 {
+		if !ok || o.PositiveOnly && paperRank(o.Rank.Form, j.Procs, j.Mem, j.Speed) <= 0 {
 			refused++
 			continue
 		}
@@ -85,7 +122,7 @@ func naiveJRB(p platform.Platform, o rank.Options, jobs []actual.Job) (map[job.I
 		running = keep
 		for next < len(in) && in[next].Submit == t {
 			j := in[next]
-			waiting = append(waiting, wj{j, o.Rank.Of(j.Procs, j.Mem, j.Speed)})
+			waiting = append(waiting, wj{j, paperRank(o.Rank.Form, j.Procs, j.Mem, j.Speed)})
 			next++
 		}
 		for {
@@ -235,6 +272,8 @@ func compare(t *testing.T, got *log, want map[job.ID]run) {
 	}
 }
 
+// allOptions are the paper's named ranks (the only ones naiveJRB knows)
+// with every head mode, and the linear rank with positive ranks only.
 func allOptions() []rank.Options {
 	var out []rank.Options
 	for _, f := range rank.Forms() {
@@ -373,6 +412,26 @@ func TestAgreesWithNaiveHPC2N(t *testing.T) {
 			}
 			compare(t, got, want)
 			checkInvariants(t, p, jobs, got)
+		}
+	}
+}
+
+// The implementation's named ranks are the paper's formulas (paperRank),
+// on a grid of CPUs, memories (unknown, under 1 MB, 1 MB up to 4 GB per
+// CPU) and speeds: the direct form of what the naive comparisons check
+// through whole schedules.
+func TestNamedRanksArePaperRanks(t *testing.T) {
+	for _, f := range rank.Forms() {
+		r := rank.Named(f)
+		for _, procs := range []int{1, 2, 7, 64, 1000} {
+			for _, memKB := range []float64{0, 512, 1024, 5 * 1024, 597 * 1024, 4 << 20} {
+				for _, speed := range []float64{0, 1, 2.5} {
+					got, want := r.Of(procs, memKB, speed), paperRank(f, procs, memKB, speed)
+					if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+						t.Errorf("%s rank of %d CPUs, %g KB, speed %g: %g, paper %g", f, procs, memKB, speed, got, want)
+					}
+				}
+			}
 		}
 	}
 }
