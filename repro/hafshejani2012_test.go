@@ -64,8 +64,8 @@ func TestHafshejani2012(t *testing.T) {
 
 // --readings: the wide-jobs reading recovers the paper's ordering on the
 // wide workload at every size (measured at seed 2012, 3113 jobs: wide
-// FCFS/first-fit/matrix mean response about 10,300/2,700/1,800 s; the
-// margins are factors, far beyond any change of seed), and claims.csv
+// FCFS/first-fit/matrix mean response 6,980/1,887/1,307 s; the margins
+// are factors, far beyond any change of seed), and claims.csv
 // carries a reading column.
 func TestHafshejani2012Readings(t *testing.T) {
 	r, err := Hafshejani2012(HafshejaniQuick(), true)
