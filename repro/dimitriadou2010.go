@@ -267,14 +267,19 @@ func (d *dimitriadou) checks(def GangReading) []Check {
 	}
 	r.Checks = append(r.Checks, Check{ID: "finished_uniform_above_pow2", Claim: "more gangs finish with uniform sizes than with powers of two (Figs 2-3)", Holds: ok, Detail: strings.Join(det, "; ")})
 
+	// "Approach 2 results in the completion of almost 10% more gangs than
+	// approach 1" (one figure for the whole of Fig. 3) and "completes a
+	// higher percentage of gangs in all workloads": approach 2 ahead at
+	// every load, by at least 5 points on average over the loads.
 	det = nil
-	gap := math.Inf(1)
+	lowest, mean := math.Inf(1), 0.0
 	for _, ia := range dLoads {
 		g := m(2, ia, 0, true, fin) - m(1, ia, 0, true, fin)
-		gap = math.Min(gap, g)
+		lowest = math.Min(lowest, g)
+		mean += g / float64(len(dLoads))
 		det = append(det, fmt.Sprintf("λ=%g: %+.1f points", lambdaOf(ia), g))
 	}
-	r.Checks = append(r.Checks, Check{ID: "finished_pow2_approach2_more", Claim: "approach 2 finishes about 10% more power-of-2 gangs than approach 1 (Fig 3)", Holds: gap >= 5, Detail: strings.Join(det, ", ")})
+	r.Checks = append(r.Checks, Check{ID: "finished_pow2_approach2_more", Claim: "approach 2 finishes about 10% more power-of-2 gangs than approach 1 (Fig 3)", Holds: lowest > 0 && mean >= 5, Detail: strings.Join(det, ", ")})
 	lowFin := m(1, 0.12, 0, true, fin)
 	r.Checks = append(r.Checks, Check{ID: "finished_pow2_approach1_below_100", Claim: "approach 1 never finishes 100% of power-of-2 gangs, even at low load (Fig 3)", Holds: lowFin < 99.5, Detail: fmt.Sprintf("%.2f%% at λ=8.33", lowFin)})
 
