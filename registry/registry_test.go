@@ -311,8 +311,8 @@ func TestKindOptions(t *testing.T) {
 		want        []string
 		takers      [][]string
 	}{
-		{ModelCluster, KindQueue, []string{"depth", "order", "window", "window_jobs", "rank", "coefficients", "head", "positive_only", "command", "fds", "timeout", "view"},
-			[][]string{{"backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix"}, {"matrix"}, {"matrix"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"external"}, {"external"}, {"external"}, {"external"}}},
+		{ModelCluster, KindQueue, []string{"depth", "order", "window", "window_jobs", "rank", "coefficients", "head", "select", "log_below_one", "positive_only", "command", "fds", "timeout", "view"},
+			[][]string{{"backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix"}, {"matrix"}, {"matrix"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"external"}, {"external"}, {"external"}, {"external"}}},
 		{ModelGrid, KindGrid, []string{"allocation_interval", "random_fraction", "normalize_load"},
 			[][]string{{"deferred", "hybrid"}, {"hybrid"}, {"realtime", "deferred", "hybrid"}}},
 		{ModelGrid, KindLocal, nil, nil},

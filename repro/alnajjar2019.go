@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/experiment"
-	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/report/plot"
 	"github.com/schedlab/schedlab/stats"
@@ -56,11 +55,45 @@ type acfg struct {
 	cpus    int
 	jobs    int
 	kb      bool
+	rules   anRules
+}
+
+// anRules is a reading of JRB's open rules: the selection rule, the jobs'
+// CPU-speed requirement (uniform on [0, speed]; 0: none) and the log
+// rank's log10 below 1.
+type anRules struct {
+	sel      rank.Select
+	speed    float64
+	logBelow bool
 }
 
 type alnajjar struct {
 	*cache[acfg, experiment.JRBResult]
 	poisson, uniform synth.Arrival
+	rules            anRules
+}
+
+// anReading is a named reading (reproduce --readings).
+type anReading struct {
+	name, why string
+	rules     anRules
+}
+
+// anSpeedSweep are the upper ends of the CPU-speed requirement --readings
+// sweeps under strict selection (the paper gives no distribution).
+func anSpeedSweep() []float64 { return []float64{0, 3_000, 10_000, 30_000, 100_000} }
+
+func anReadings() []anReading {
+	return []anReading{
+		{"strict", "select: strict (the smallest-rank job starts next and holds the queue until it fits: \"Select the job with the smallest positive rank value and assign it to start execution\"; \"the scheduler chooses the smallest ranked job in the queue to be served\"), jobs without a speed requirement",
+			anRules{sel: rank.SelectStrict}},
+		{"fit-now-speed", "today's selection (fit-now) with every job given a CPU-speed requirement uniform on [0, 100,000], so that Eq. 1's 10*Speed term is not always 0 (\"each job ... contains three variables including number of CPUs, memory size and average CPU speed\")",
+			anRules{speed: 100_000}},
+		{"strict-speed", "select: strict and a CPU-speed requirement uniform on [0, 100,000]: both open points read as the text states them; at this range Eq. 1's speed term outweighs its CPU term (10 x 50,000 on average vs 3,000 x 7.3), so JRB orders jobs almost regardless of size while the fitted ranks (no speed term) order them by size. The paper gives no speed distribution: speed_sweep.csv shows the ratios over the range",
+			anRules{sel: rank.SelectStrict, speed: 100_000}},
+		{"eq6-log", "the log rank takes log10 of memory below 1 MB per CPU (negative) as Eq. 6 writes it, instead of counting it as 0; otherwise the default",
+			anRules{logBelow: true}},
+	}
 }
 
 // The paper's policies in its order, with its names.
@@ -92,11 +125,13 @@ func AlNajjar2019(opt Options, rd AlNajjarReading) (*Report, error) {
 	}
 	a := &alnajjar{poisson: po, uniform: un}
 	a.cache = newCache(opt, func(c acfg, rep int) (experiment.JRBResult, error) {
-		jobs, err := synth.JRBJobs(opt.Seed, rep, synth.JRBDefaults(c.jobs, c.arrival))
+		wo := synth.JRBDefaults(c.jobs, c.arrival)
+		wo.SpeedMax = c.rules.speed
+		jobs, err := synth.JRBJobs(opt.Seed, rep, wo)
 		if err != nil {
 			return experiment.JRBResult{}, err
 		}
-		plat, err := platform.Cluster(c.cpus)
+		plat, err := synth.JRBPlatform(c.cpus, wo)
 		if err != nil {
 			return experiment.JRBResult{}, err
 		}
@@ -104,8 +139,17 @@ func AlNajjar2019(opt Options, rd AlNajjarReading) (*Report, error) {
 		if c.kb {
 			r.MemUnitKB = 1
 		}
-		return experiment.RunJRB(jobs, plat, rank.Options{Rank: r})
+		r.LogBelowOne = c.rules.logBelow
+		return experiment.RunJRB(jobs, plat, rank.Options{Rank: r, Select: c.rules.sel})
 	}, func(r experiment.JRBResult) int64 { return r.Jobs })
+	views := []*alnajjar{a}
+	if rd.Readings {
+		for _, ar := range anReadings() {
+			v := *a
+			v.rules = ar.rules
+			views = append(views, &v)
+		}
+	}
 
 	n := int(opt.Jobs)
 	jobCounts := make([]int, 10)
@@ -113,13 +157,22 @@ func AlNajjar2019(opt Options, rd AlNajjarReading) (*Report, error) {
 		jobCounts[k] = n * (k + 1) / 10
 	}
 	var cfgs []acfg
-	for _, f := range anForms {
-		cfgs = append(cfgs, acfg{f, po, 200, n, false}, acfg{f, un, 200, n, false})
-		for _, c := range anCPUs() {
-			cfgs = append(cfgs, acfg{f, po, c, n, false})
+	for _, a := range views {
+		for _, f := range anForms {
+			cfgs = append(cfgs, acfg{f, po, 200, n, false, a.rules}, acfg{f, un, 200, n, false, a.rules})
+			for _, c := range anCPUs() {
+				cfgs = append(cfgs, acfg{f, po, c, n, false, a.rules})
+			}
+			for _, j := range jobCounts {
+				cfgs = append(cfgs, acfg{f, po, 200, j, false, a.rules})
+			}
 		}
-		for _, j := range jobCounts {
-			cfgs = append(cfgs, acfg{f, po, 200, j, false})
+	}
+	if rd.Readings {
+		for _, sp := range anSpeedSweep() {
+			for _, f := range anForms {
+				cfgs = append(cfgs, acfg{f, po, 200, n, false, anRules{sel: rank.SelectStrict, speed: sp}})
+			}
 		}
 	}
 	otherReading := map[string]string{"A": "B", "B": "A"}[rd.Reading]
@@ -127,9 +180,9 @@ func AlNajjar2019(opt Options, rd AlNajjarReading) (*Report, error) {
 	if rd.Readings {
 		for _, f := range anForms {
 			for _, arr := range []synth.Arrival{po, un, opo, oun} {
-				cfgs = append(cfgs, acfg{f, arr, 200, n, true})
+				cfgs = append(cfgs, acfg{f, arr, 200, n, true, a.rules})
 			}
-			cfgs = append(cfgs, acfg{f, opo, 200, n, false}, acfg{f, oun, 200, n, false})
+			cfgs = append(cfgs, acfg{f, opo, 200, n, false, a.rules}, acfg{f, oun, 200, n, false, a.rules})
 		}
 	}
 	if err := a.eval(cfgs); err != nil {
@@ -151,14 +204,14 @@ func AlNajjar2019(opt Options, rd AlNajjarReading) (*Report, error) {
 	}{{"poisson", po}, {"uniform", un}} {
 		for _, f := range anForms[1:] {
 			p := table10[arr.name+"/"+f.String()]
-			a.ratioItems(r, fmt.Sprintf("table10/%s/%s", arr.name, f), p, acfg{rank.FormOriginal, arr.a, 200, n, false}, acfg{f, arr.a, 200, n, false}, "")
+			a.ratioItems(r, fmt.Sprintf("table10/%s/%s", arr.name, f), p, acfg{rank.FormOriginal, arr.a, 200, n, false, a.rules}, acfg{f, arr.a, 200, n, false, a.rules}, "")
 		}
 	}
 	// Table 11: CPUs test, then the average row.
 	for _, f := range anForms[1:] {
 		var tets, awts [][]float64
 		for i, c := range anCPUs() {
-			t, w := a.ratioItems(r, fmt.Sprintf("table11/%s/cpu%d", f, c), table11[f.String()][i], acfg{rank.FormOriginal, po, c, n, false}, acfg{f, po, c, n, false}, "")
+			t, w := a.ratioItems(r, fmt.Sprintf("table11/%s/cpu%d", f, c), table11[f.String()][i], acfg{rank.FormOriginal, po, c, n, false, a.rules}, acfg{f, po, c, n, false, a.rules}, "")
 			tets, awts = append(tets, t), append(awts, w)
 		}
 		avg := table11[f.String()][len(anCPUs())]
@@ -175,7 +228,7 @@ func AlNajjar2019(opt Options, rd AlNajjarReading) (*Report, error) {
 			if v, ok := table12[fmt.Sprintf("%s/%d", f, j)]; ok && n == 10_000 {
 				p = v
 			}
-			t, w := a.ratioItems(r, fmt.Sprintf("table12/%s/jobs%d", f, j), p, acfg{rank.FormOriginal, po, 200, j, false}, acfg{f, po, 200, j, false}, "")
+			t, w := a.ratioItems(r, fmt.Sprintf("table12/%s/jobs%d", f, j), p, acfg{rank.FormOriginal, po, 200, j, false, a.rules}, acfg{f, po, 200, j, false, a.rules}, "")
 			tets, awts = append(tets, t), append(awts, w)
 		}
 		tx := table12Text[f.String()]
@@ -187,7 +240,7 @@ func AlNajjar2019(opt Options, rd AlNajjarReading) (*Report, error) {
 	// Our own: the offered load of each arrival (work / (200 CPUs x the
 	// arrival span)).
 	for _, arr := range []synth.Arrival{po, un} {
-		xs := a.col(acfg{rank.FormOriginal, arr, 200, n, false}, func(j experiment.JRBResult) float64 { return j.Work / 200 / max(j.Span, 1) })
+		xs := a.col(acfg{rank.FormOriginal, arr, 200, n, false, a.rules}, func(j experiment.JRBResult) float64 { return j.Work / 200 / max(j.Span, 1) })
 		r.Items = append(r.Items, withFile(item(fmt.Sprintf("offered_load/%s/cpu200", arr), math.NaN(), xs), "load.csv"))
 	}
 	if rd.Readings {
@@ -202,18 +255,77 @@ func AlNajjar2019(opt Options, rd AlNajjarReading) (*Report, error) {
 			}{{"poisson", v.po}, {"uniform", v.un}} {
 				for _, f := range anForms[1:] {
 					a.ratioItems(r, fmt.Sprintf("%s/table10/%s/%s", v.label, arr.name, f), table10[arr.name+"/"+f.String()],
-						acfg{rank.FormOriginal, arr.a, 200, n, v.kb}, acfg{f, arr.a, 200, n, v.kb}, "readings.csv")
+						acfg{rank.FormOriginal, arr.a, 200, n, v.kb, a.rules}, acfg{f, arr.a, 200, n, v.kb, a.rules}, "readings.csv")
 				}
 			}
 		}
 	}
+	if rd.Readings {
+		a.readingItems(r, n)
+	}
 	a.figures(r, n, jobCounts)
 	a.checks(r, n, jobCounts)
+	if rd.Readings {
+		r.DefaultWhy = "select: fit-now (the smallest rank among the jobs that fit now), no CPU-speed requirement (Eq. 1's speed term 0), log10 below 1 counted as 0: our first reading, kept as the default so that its results stay comparable; under it the ratios are about x1.00 because greedy fill-in makes the order hardly matter (docs/papers/alnajjar2019.md, Readings)"
+		for i, ar := range anReadings() {
+			var tmp Report
+			views[i+1].figures(&tmp, n, jobCounts)
+			views[i+1].checks(&tmp, n, jobCounts)
+			r.Readings = append(r.Readings, Reading{Name: ar.name, Why: ar.why, Checks: tmp.Checks, Figures: tmp.Figures})
+		}
+	}
 	r.Jobs = a.n
 	r.Notes = append(r.Notes,
 		"The paper's workload and simulator are unknown; ours is reconstructed from its regression tables (docs/papers/alnajjar2019.md). Under that workload all three ranks order jobs mostly by CPU count (1 CPU weighs as much as 40 MB in JRB and 597 MB in JRB_Linear, and memory per CPU has a geometric mean of 5 MB), so the schedules differ little.",
 		"Table 12 is garbled in the paper's text: only the JRB_Linear cells at 1,000 and 2,000 jobs are legible; the text's ranges and averages are compared as published.")
 	return r, nil
+}
+
+// readingItems adds, for --readings: the speed sweep under strict
+// selection (speed_sweep.csv and a figure) and Table 11's average rows as
+// the ratio of the metrics averaged over the CPU counts, under the default
+// reading and each named one (readings.csv): the printed averages fit that
+// (AWT: 3.551 and 2.771 printed; the means of the printed rows are 3.527
+// and 2.886).
+func (a *alnajjar) readingItems(r *Report, n int) {
+	fig := plot.Figure{ID: "speed-sweep", Title: "AWT ratio JRB / variant under strict selection, by the CPU-speed requirement's range (Poisson, 200 CPUs)",
+		XLabel: "speed requirement uniform on [0, x]", YLabel: "AWT of JRB / AWT of the variant"}
+	for _, f := range anForms[1:] {
+		s := plot.Series{Name: anName(f)}
+		for _, sp := range anSpeedSweep() {
+			rules := anRules{sel: rank.SelectStrict, speed: sp}
+			_, w := a.ratioItems(r, fmt.Sprintf("strict/speed%g/table10/poisson/%s", sp, f), table10["poisson/"+f.String()],
+				acfg{rank.FormOriginal, a.poisson, 200, n, false, rules}, acfg{f, a.poisson, 200, n, false, rules}, "speed_sweep.csv")
+			c := stats.CI95(w)
+			s.X, s.Y = append(s.X, sp), append(s.Y, c.Mean)
+			s.Low, s.High = append(s.Low, c.Low), append(s.High, c.High)
+		}
+		fig.Series = append(fig.Series, s)
+	}
+	r.Figures = append(r.Figures, fig)
+	names := []string{"default"}
+	rules := []anRules{{}}
+	for _, ar := range anReadings() {
+		names, rules = append(names, ar.name), append(rules, ar.rules)
+	}
+	for i, ru := range rules {
+		for _, f := range anForms[1:] {
+			avg := table11[f.String()][len(anCPUs())]
+			for k, m := range []func(experiment.JRBResult) float64{jrbTET, jrbAWT} {
+				var xs []float64
+				for rep := range a.cache.opt.Reps {
+					var b, v float64
+					for _, c := range anCPUs() {
+						b += a.col(acfg{rank.FormOriginal, a.poisson, c, n, false, ru}, m)[rep]
+						v += a.col(acfg{f, a.poisson, c, n, false, ru}, m)[rep]
+					}
+					xs = append(xs, ratio(b, v))
+				}
+				name := fmt.Sprintf("reading=%s/table11/%s/average_of_metrics/%s", names[i], f, []string{"tet", "awt"}[k])
+				r.Items = append(r.Items, withFile(item(name, avg[k], xs), "readings.csv"))
+			}
+		}
+	}
 }
 
 // The paper's numbers: multiples TET, AWT, then percentages TET, AWT.
@@ -324,7 +436,7 @@ func (a *alnajjar) figures(r *Report, n int, jobCounts []int) {
 			XTicks: []string{"Poisson (" + a.poisson.String() + ")", "uniform (" + a.uniform.String() + ")"}}
 		for _, f := range anForms {
 			fig.Series = append(fig.Series, a.series(f, []float64{0, 1}, func(x float64) acfg {
-				return acfg{f, map[float64]synth.Arrival{0: a.poisson, 1: a.uniform}[x], 200, n, false}
+				return acfg{f, map[float64]synth.Arrival{0: a.poisson, 1: a.uniform}[x], 200, n, false, a.rules}
 			}, m))
 		}
 		return fig
@@ -343,8 +455,8 @@ func (a *alnajjar) figures(r *Report, n int, jobCounts []int) {
 	for _, j := range jobCounts {
 		jobs = append(jobs, float64(j))
 	}
-	byCPU := func(f rank.Form, x float64) acfg { return acfg{f, a.poisson, int(x), n, false} }
-	byJobs := func(f rank.Form, x float64) acfg { return acfg{f, a.poisson, 200, int(x), false} }
+	byCPU := func(f rank.Form, x float64) acfg { return acfg{f, a.poisson, int(x), n, false, a.rules} }
+	byJobs := func(f rank.Form, x float64) acfg { return acfg{f, a.poisson, 200, int(x), false, a.rules} }
 	r.Figures = append(r.Figures,
 		bars("fig03a", "Fig. 3: total execution time by creation-time distribution", "TET (s)", jrbTET),
 		bars("fig03b", "Fig. 3: average waiting time by creation-time distribution", "AWT (s)", jrbAWT),
@@ -369,7 +481,7 @@ func (a *alnajjar) checks(r *Report, n int, jobCounts []int) {
 		r.Checks = append(r.Checks, Check{ID: id, Claim: claim, Holds: holds, Detail: detail})
 	}
 	cell := func(arr synth.Arrival, f rank.Form, cpus, jobs int, m func(experiment.JRBResult) float64) stats.MeanCI {
-		return a.meanRatio(acfg{rank.FormOriginal, arr, cpus, jobs, false}, acfg{f, arr, cpus, jobs, false}, m)
+		return a.meanRatio(acfg{rank.FormOriginal, arr, cpus, jobs, false, a.rules}, acfg{f, arr, cpus, jobs, false, a.rules}, m)
 	}
 	f3 := func(c stats.MeanCI) string { return fmt.Sprintf("%.3f [%.3f, %.3f]", c.Mean, c.Low, c.High) }
 

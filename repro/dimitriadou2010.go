@@ -24,25 +24,32 @@ var (
 	dTable2 = map[float64][2]float64{0.08: {0.87999, 0.88034}, 0.1: {0.73785, 0.73791}, 0.12: {0.63484, 0.63490}}
 )
 
-// Reading is one reading of the rules the paper leaves open
-// (docs/papers/dimitriadou2010.md); the first of Readings is our default.
-type Reading struct {
+// GangReading is one reading of the rules the paper leaves open
+// (docs/papers/dimitriadou2010.md); the first of GangReadings is our default.
+type GangReading struct {
 	Name         string
 	EmptyIdle    bool // "empty queue" = idle processor
+	StepOneIdle  bool // idle processor in the GS queue's step 1 only
+	Why          string
 	SharedTimes  bool // one service time for all tasks of a gang
 	ExamineEvery bool // examine the GS queue after every departure
 }
 
-// Readings lists the readings --readings measures, the default first (a
+// GangReadings lists the readings --readings measures, the default first (a
 // fresh slice). Each alternative changes one setting from its default:
 // the gang policy's empty_queue and the gang model's examine options (see
 // package registry) and the workload's gang_times.
-func Readings() []Reading {
-	return []Reading{
+func GangReadings() []GangReading {
+	return []GangReading{
 		{Name: "design"},
-		{Name: "empty-is-idle", EmptyIdle: true},
-		{Name: "shared-task-times", SharedTimes: true},
-		{Name: "examine-every-departure", ExamineEvery: true},
+		{Name: "empty-is-idle", EmptyIdle: true,
+			Why: "empty_queue: idle: an \"empty queue\" is an idle processor (nothing waiting or running), in arrivals' rule (b) and in the GS queue's step 1"},
+		{Name: "shared-task-times", SharedTimes: true,
+			Why: "one service time for all the tasks of a gang instead of one per task"},
+		{Name: "examine-every-departure", ExamineEvery: true,
+			Why: "the grid scheduler examines its queue after every departure, not only after one that left a queue empty"},
+		{Name: "idle-in-gs-queue", StepOneIdle: true,
+			Why: "empty_queue: idle-in-gs-queue: the GS queue's step 1 counts idle processors while arrivals' rule (b) still counts queues with nothing waiting; the only reading found that gives Fig. 3's shape (approach 2 finishing almost every power-of-2 gang at the two lower loads), offered for Fig. 3 only: it breaks the approach-2 utilization and WRT claims"},
 	}
 }
 
@@ -50,7 +57,7 @@ type dcfg struct {
 	approach int
 	ia, e    float64
 	pow2     bool
-	reading  Reading
+	reading  GangReading
 }
 
 type dimitriadou struct {
@@ -76,12 +83,12 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 	}
 	sites := platform.MustSites([]int{16, 16})
 	d := &dimitriadou{opt: opt, cache: newCache(opt, func(c dcfg, rep int) (experiment.GangResult, error) {
-		return experiment.RunGang(experiment.GangRun{Platform: sites, Approach: c.approach, Options: gangOptions(c.reading.EmptyIdle),
+		return experiment.RunGang(experiment.GangRun{Platform: sites, Approach: c.approach, Options: gangOptions(c.reading),
 			MeanInterarrival: c.ia, GangMeanInterarrival: 2, MeanService: 1, Pow2: c.pow2, GangMin: 2, GangMax: 13,
 			SharedTimes: c.reading.SharedTimes, EstimateError: c.e, SplitOverhead: 0.1, ExamineEvery: c.reading.ExamineEvery,
 			Stop: opt.Jobs, Seed: opt.Seed, Replication: rep})
 	}, func(r experiment.GangResult) int64 { return r.Jobs })}
-	rds := Readings()
+	rds := GangReadings()
 	def := rds[0]
 	var cfgs []dcfg
 	for _, a := range []int{1, 2} {
@@ -92,7 +99,10 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 			cfgs = append(cfgs, dcfg{a, ia, 0, true, def})
 			if readings {
 				for _, rd := range rds[1:] {
-					cfgs = append(cfgs, dcfg{a, ia, 0, false, rd}, dcfg{a, ia, 0, true, rd})
+					for _, e := range dErrors {
+						cfgs = append(cfgs, dcfg{a, ia, e, false, rd})
+					}
+					cfgs = append(cfgs, dcfg{a, ia, 0, true, rd})
 				}
 			}
 		}
@@ -124,7 +134,13 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 		}
 	}
 	d.figures(r, readings)
-	d.checks(r)
+	r.Checks = d.checks(def)
+	if readings {
+		r.DefaultWhy = "design: an \"empty queue\" has nothing waiting (its processor may be busy), in arrivals' rule (b) and the GS queue's step 1; each task of a gang its own service time; the GS queue examined after a departure that left a queue empty (docs/papers/dimitriadou2010.md)"
+		for _, rd := range rds[1:] {
+			r.Readings = append(r.Readings, Reading{Name: rd.Name, Why: rd.Why, Checks: d.checks(rd)})
+		}
+	}
 	r.Jobs = d.n
 	r.Notes = append(r.Notes,
 		"the paper gives numbers only for Table II; Figures 2-13 are compared by the claims they support, checked above.",
@@ -147,7 +163,7 @@ func (d *dimitriadou) series(name string, cfg func(ia float64) dcfg, f func(expe
 func (d *dimitriadou) figures(r *Report, readings bool) {
 	const xl = "local arrival rate per site λ"
 	note := fmt.Sprintf("ours: %d replications x %d jobs, 95%% CI", d.opt.Reps, d.opt.Jobs)
-	rds := Readings()
+	rds := GangReadings()
 	def := rds[0]
 	type metricDef struct {
 		name, label string
@@ -192,8 +208,15 @@ func (d *dimitriadou) figures(r *Report, readings bool) {
 	}
 }
 
-func (d *dimitriadou) checks(r *Report) {
-	def := Readings()[0]
+// checks are the paper's claims under reading def.
+func (d *dimitriadou) checks(def GangReading) []Check {
+	r := &Report{}
+	util0 := func(r experiment.GangResult) float64 { return r.Utilization }
+	for _, a := range []int{1, 2} {
+		for _, ia := range []float64{0.08, 0.1, 0.12} {
+			r.Items = append(r.Items, item(fmt.Sprintf("table2/approach%d/ia%g/utilization", a, ia), dTable2[ia][a-1], d.metric(dcfg{a, ia, 0, false, def}, util0)))
+		}
+	}
 	m := func(a int, ia, e float64, pow2 bool, f func(experiment.GangResult) float64) float64 {
 		return stats.Mean(d.metric(dcfg{a, ia, e, pow2, def}, f))
 	}
@@ -244,14 +267,19 @@ func (d *dimitriadou) checks(r *Report) {
 	}
 	r.Checks = append(r.Checks, Check{ID: "finished_uniform_above_pow2", Claim: "more gangs finish with uniform sizes than with powers of two (Figs 2-3)", Holds: ok, Detail: strings.Join(det, "; ")})
 
+	// "Approach 2 results in the completion of almost 10% more gangs than
+	// approach 1" (one figure for the whole of Fig. 3) and "completes a
+	// higher percentage of gangs in all workloads": approach 2 ahead at
+	// every load, by at least 5 points on average over the loads.
 	det = nil
-	gap := math.Inf(1)
+	lowest, mean := math.Inf(1), 0.0
 	for _, ia := range dLoads {
 		g := m(2, ia, 0, true, fin) - m(1, ia, 0, true, fin)
-		gap = math.Min(gap, g)
+		lowest = math.Min(lowest, g)
+		mean += g / float64(len(dLoads))
 		det = append(det, fmt.Sprintf("λ=%g: %+.1f points", lambdaOf(ia), g))
 	}
-	r.Checks = append(r.Checks, Check{ID: "finished_pow2_approach2_more", Claim: "approach 2 finishes about 10% more power-of-2 gangs than approach 1 (Fig 3)", Holds: gap >= 5, Detail: strings.Join(det, ", ")})
+	r.Checks = append(r.Checks, Check{ID: "finished_pow2_approach2_more", Claim: "approach 2 finishes about 10% more power-of-2 gangs than approach 1 (Fig 3)", Holds: lowest > 0 && mean >= 5, Detail: strings.Join(det, ", ")})
 	lowFin := m(1, 0.12, 0, true, fin)
 	r.Checks = append(r.Checks, Check{ID: "finished_pow2_approach1_below_100", Claim: "approach 1 never finishes 100% of power-of-2 gangs, even at low load (Fig 3)", Holds: lowFin < 99.5, Detail: fmt.Sprintf("%.2f%% at λ=8.33", lowFin)})
 
@@ -301,13 +329,17 @@ func (d *dimitriadou) checks(r *Report) {
 		}
 	}
 	r.Checks = append(r.Checks, Check{ID: "estimate_errors_local_rt_unchanged", Claim: "estimate errors leave local RT almost unchanged (Figs 12-13; we call a change under 5% \"almost unchanged\")", Holds: maxRel < 0.05, Detail: fmt.Sprintf("largest change %s", pct(maxRel))})
+	return r.Checks
 }
 
 // gangOptions are the approaches' options of a run: threshold 0 (the
 // paper's experiments) and the reading of "empty queue".
-func gangOptions(emptyIdle bool) map[string]string {
+func gangOptions(rd GangReading) map[string]string {
 	empty := "waiting"
-	if emptyIdle {
+	switch {
+	case rd.StepOneIdle:
+		empty = "idle-in-gs-queue"
+	case rd.EmptyIdle:
 		empty = "idle"
 	}
 	return map[string]string{"threshold": "0", "empty_queue": empty}

@@ -150,6 +150,32 @@ func TestDimitriadou2010ReadingsShowFig3Gap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The named reading idle-in-gs-queue (step 1 of the GS queue counts
+	// idle processors) gives Fig. 3 and only Fig. 3: approach 1 short of
+	// 100% at every load, approach 2 ahead (at full size +6.1, +9.6, +2.6
+	// points), while approach 2's WRT advantage at high load is lost.
+	var rd *Reading
+	for i := range r.Readings {
+		if r.Readings[i].Name == "idle-in-gs-queue" {
+			rd = &r.Readings[i]
+		}
+	}
+	if rd == nil {
+		t.Fatal("no reading idle-in-gs-queue")
+	}
+	for _, c := range rd.Checks {
+		t.Logf("idle-in-gs-queue %s: %v: %s", c.ID, c.Holds, c.Detail)
+		switch c.ID {
+		case "finished_pow2_approach2_more", "finished_pow2_approach1_below_100", "table2_within_3pct":
+			if !c.Holds {
+				t.Errorf("idle-in-gs-queue: %s does not hold: %s", c.ID, c.Detail)
+			}
+		case "wrt_wsld_approach2_lower_high_load":
+			if c.Holds {
+				t.Errorf("idle-in-gs-queue: %s holds: %s", c.ID, c.Detail)
+			}
+		}
+	}
 	for _, fig := range r.Figures {
 		if fig.ID != "readings-fig03" {
 			continue

@@ -2,8 +2,14 @@ package repro
 
 import (
 	"bytes"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
 )
 
 // The reproduction is deterministic (same bytes twice), its ratios are
@@ -11,11 +17,11 @@ import (
 // formed windows. These are consistency checks only; the numbers
 // themselves are pinned by TestHafshejani2012Pinned.
 func TestHafshejani2012(t *testing.T) {
-	r1, err := Hafshejani2012(HafshejaniQuick())
+	r1, err := Hafshejani2012(HafshejaniQuick(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := Hafshejani2012(HafshejaniQuick())
+	r2, err := Hafshejani2012(HafshejaniQuick(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +31,7 @@ func TestHafshejani2012(t *testing.T) {
 	}
 	r2.WriteComparison(&b)
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
-		t.Fatal("two runs differ")
+		t.Fatal("two runs differ (the readings must not change comparison.csv)")
 	}
 	ours := map[string]float64{}
 	for _, it := range r1.Items {
@@ -64,7 +70,7 @@ func TestHafshejani2012(t *testing.T) {
 // windows; at 1,292 jobs the mean wait. A change in FCFS, first-fit, EASY
 // or the matrix scanning moves them.
 func TestHafshejani2012Pinned(t *testing.T) {
-	r, err := Hafshejani2012(HafshejaniQuick())
+	r, err := Hafshejani2012(HafshejaniQuick(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,4 +102,86 @@ func TestHafshejani2012Pinned(t *testing.T) {
 		"head_response/synthetic/3113/matrix":   929.1267925,
 		"windows/synthetic/3113":                1325,
 	})
+}
+
+// --readings: the wide-jobs reading recovers the paper's ordering on the
+// wide workload at every size (measured at seed 2012, 3113 jobs: wide
+// FCFS/first-fit/matrix mean response 6,980/1,887/1,307 s; the margins
+// are factors, far beyond any change of seed), and claims.csv
+// carries a reading column.
+func TestHafshejani2012Readings(t *testing.T) {
+	r, err := Hafshejani2012(HafshejaniQuick(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wide *Reading
+	for i := range r.Readings {
+		if r.Readings[i].Name == "wide-jobs" {
+			wide = &r.Readings[i]
+		}
+	}
+	if wide == nil || len(r.Readings) != 2 {
+		t.Fatalf("readings %+v", r.Readings)
+	}
+	held := map[string]bool{}
+	for _, c := range wide.Checks {
+		held[c.ID] = c.Holds
+	}
+	// On wide-half (every job wider than half the machine) no two jobs
+	// run side by side, so first-fit is FCFS exactly and the claim's
+	// "backfilling < FCFS" cannot hold; matrix scanning is still faster.
+	ours := map[string]float64{}
+	for _, it := range r.Items {
+		ours[it.Name] = it.Ours
+	}
+	for _, n := range HafshejaniSizes() {
+		id := "order_new_bf_fcfs/wide/" + strconv.Itoa(n)
+		if h, ok := held[id]; !ok || !h {
+			t.Errorf("%s: holds %v (present %v)", id, h, ok)
+		}
+		pre := "mean_response/wide-half/" + strconv.Itoa(n) + "/"
+		if f, bf, m := ours[pre+"fcfs"], ours[pre+"firstfit"], ours[pre+"matrix"]; held["order_new_bf_fcfs/wide-half/"+strconv.Itoa(n)] || f != bf || !(m < bf) {
+			t.Errorf("wide-half/%d: fcfs %g, first-fit %g, matrix %g", n, f, bf, m)
+		}
+	}
+	var b bytes.Buffer
+	if err := r.WriteClaims(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	if lines[0] != "reading,id,claim,holds,evidence" || !strings.HasPrefix(lines[1], "default,") || !strings.Contains(b.String(), "\nwide-jobs,order_new_bf_fcfs/wide/3113,") {
+		t.Errorf("claims.csv starts %q", lines[:2])
+	}
+}
+
+// A batch submission, worked by hand: three jobs submitted at 0, 1 and 2
+// on 4 CPUs become a batch at 0 (A 3 CPUs 10 s, B 2 CPUs 5 s, C 1 CPU
+// 4 s; requests = runtimes). FCFS: A [0,10), B waits for 2 CPUs and C
+// behind it: B [10,15), C [10,14); mean response (10+15+14)/3 = 13,
+// makespan 15. First-fit: C fits beside A: C [0,4), B [10,15); mean
+// (10+15+4)/3 = 9.667, makespan 15.
+func TestHafshejaniBatchSubmission(t *testing.T) {
+	w := &hWorkload{name: "hand", procs: 4}
+	for i, j := range []struct {
+		procs int
+		rt    float64
+	}{{3, 10}, {2, 5}, {1, 4}} {
+		w.jobs = append(w.jobs, actual.Job{ID: job.ID(i + 1), Submit: float64(i), Procs: j.procs, Runtime: j.rt, Request: j.rt, Estimate: j.rt, User: -1, Group: -1})
+	}
+	b := hBatch(w, "batch-hand")
+	if w.jobs[2].Submit != 2 || b.name != "batch-hand" {
+		t.Fatal("hBatch changed its input or lost the name")
+	}
+	for _, c := range []struct {
+		policy         string
+		mean, makespan float64
+	}{{"fcfs", 13, 15}, {"firstfit", 29.0 / 3, 15}} {
+		res, err := experiment.RunJobs(experiment.JobsRun{Jobs: b.jobs, Procs: b.procs, Policy: c.policy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(res.MeanResponse-c.mean) > 1e-9 || hMakespan(res) != c.makespan {
+			t.Errorf("%s: mean response %g, makespan %g; want %g, %g", c.policy, res.MeanResponse, hMakespan(res), c.mean, c.makespan)
+		}
+	}
 }

@@ -35,9 +35,9 @@ func TestReproductionsUseTheRegistry(t *testing.T) {
 
 // Readings hands out a fresh slice.
 func TestReadingsFresh(t *testing.T) {
-	r := Readings()
+	r := GangReadings()
 	r[0].Name = "x"
-	if Readings()[0].Name != "design" {
+	if GangReadings()[0].Name != "design" {
 		t.Error("Readings shares its slice")
 	}
 }

@@ -45,6 +45,33 @@ type Check struct {
 	// ID names the claim in claims.csv (e.g. slowdown_tabu_best); claims
 	// without one are written to report.txt only.
 	ID string
+	// NA marks a claim that cannot be checked from the rules (for
+	// example a claim about one implementation's speed): Holds is then
+	// false and ignored, claims.csv says n/a and Detail says why.
+	NA bool
+}
+
+// Verdict is yes, no or n/a, as claims.csv writes it.
+func (c Check) Verdict() string {
+	switch {
+	case c.NA:
+		return "n/a"
+	case c.Holds:
+		return "yes"
+	}
+	return "no"
+}
+
+// Failed reports whether the claim was checked and does not hold.
+func (c Check) Failed() bool { return !c.NA && !c.Holds }
+
+// Reading is a reproduction's outcome under one named reading of the
+// paper's open rules (reproduce --readings): its claims and figures.
+type Reading struct {
+	Name    string // e.g. as-implemented; "default" is the report's own
+	Why     string // what the reading changes and what supports it
+	Checks  []Check
+	Figures []plot.Figure
 }
 
 // Report is the outcome of a reproduction.
@@ -56,7 +83,13 @@ type Report struct {
 	Figures []plot.Figure
 	Checks  []Check
 	Notes   []string // sentences for people (variance, deviations)
-	Jobs    int64    // simulated jobs in total
+	// DefaultWhy says what the default reading is and why (with
+	// --readings, beside the other readings).
+	DefaultWhy string
+	// Readings are the other named readings, run with --readings only;
+	// empty otherwise (then claims.csv has no reading column).
+	Readings []Reading
+	Jobs     int64 // simulated jobs in total
 	// Console holds machine-dependent lines (wall-clock times) that the
 	// command prints but no file records: the files stay deterministic.
 	Console []string
@@ -161,15 +194,84 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(w, "\nClaims of the paper, checked on our runs:\n")
-	for _, c := range r.Checks {
-		mark := "yes"
-		if !c.Holds {
-			mark = "NO "
+	writeChecks(w, r.Checks)
+	if len(r.Readings) > 0 {
+		if err := r.writeReadings(w); err != nil {
+			return err
 		}
-		fmt.Fprintf(w, "  [%s] %s: %s\n", mark, c.Claim, c.Detail)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "\nNote: %s\n", n)
+	}
+	return nil
+}
+
+func writeChecks(w io.Writer, cs []Check) {
+	for _, c := range cs {
+		mark := map[string]string{"yes": "yes", "no": "NO ", "n/a": "n/a"}[c.Verdict()]
+		fmt.Fprintf(w, "  [%s] %s: %s\n", mark, c.Claim, c.Detail)
+	}
+}
+
+// readingNames are "default" and the other readings' names, in order.
+func (r *Report) readingNames() []string {
+	out := []string{"default"}
+	for _, rd := range r.Readings {
+		out = append(out, rd.Name)
+	}
+	return out
+}
+
+// readingChecks are the claims under each of readingNames.
+func (r *Report) readingChecks() [][]Check {
+	out := [][]Check{r.Checks}
+	for _, rd := range r.Readings {
+		out = append(out, rd.Checks)
+	}
+	return out
+}
+
+// writeReadings prints the claims x readings table, then each reading:
+// what it is, and its claims with their evidence.
+func (r *Report) writeReadings(w io.Writer) error {
+	names, checks := r.readingNames(), r.readingChecks()
+	fmt.Fprintf(w, "\nClaims under each reading (claims.csv, column reading):\n")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "claim\t")
+	for _, n := range names {
+		fmt.Fprintf(tw, "%s\t", n)
+	}
+	fmt.Fprintln(tw)
+	var ids []string
+	for _, cs := range checks {
+		for _, c := range cs {
+			if c.ID != "" && !slices.Contains(ids, c.ID) {
+				ids = append(ids, c.ID)
+			}
+		}
+	}
+	for _, id := range ids {
+		fmt.Fprintf(tw, "%s\t", id)
+		for _, cs := range checks {
+			cell := "-"
+			for _, c := range cs {
+				if c.ID == id {
+					cell = c.Verdict()
+				}
+			}
+			fmt.Fprintf(tw, "%s\t", cell)
+		}
+		fmt.Fprintln(tw)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if r.DefaultWhy != "" {
+		fmt.Fprintf(w, "\nReading default: %s\n", r.DefaultWhy)
+	}
+	for _, rd := range r.Readings {
+		fmt.Fprintf(w, "\nReading %s: %s\n", rd.Name, rd.Why)
+		writeChecks(w, rd.Checks)
 	}
 	return nil
 }
@@ -227,6 +329,21 @@ func (r *Report) WriteDir(dir string) error {
 			return err
 		}
 	}
+	for _, rd := range r.Readings {
+		for i := range rd.Figures {
+			f := &rd.Figures[i]
+			base := filepath.Join("readings", rd.Name, f.ID)
+			if err := os.MkdirAll(filepath.Join(dir, "readings", rd.Name), 0o755); err != nil {
+				return err
+			}
+			if err := write(base+".csv", f.WriteCSV); err != nil {
+				return err
+			}
+			if err := write(base+".svg", f.WriteSVG); err != nil {
+				return err
+			}
+		}
+	}
 	if r.hasClaimIDs() {
 		if err := write("claims.csv", r.WriteClaims); err != nil {
 			return err
@@ -245,19 +362,28 @@ func (r *Report) hasClaimIDs() bool {
 }
 
 // WriteClaims writes the claims that have an ID as CSV: id,claim,holds,
-// evidence (holds is yes or no).
+// evidence (holds is yes, no or n/a). With readings (--readings) the
+// first column is reading (default, then each reading's name) and every
+// reading's claims follow the default's.
 func (r *Report) WriteClaims(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"id", "claim", "holds", "evidence"})
-	for _, c := range r.Checks {
-		if c.ID == "" {
-			continue
+	head := []string{"id", "claim", "holds", "evidence"}
+	if len(r.Readings) > 0 {
+		head = append([]string{"reading"}, head...)
+	}
+	cw.Write(head)
+	names := r.readingNames()
+	for i, cs := range r.readingChecks() {
+		for _, c := range cs {
+			if c.ID == "" {
+				continue
+			}
+			row := []string{c.ID, c.Claim, c.Verdict(), c.Detail}
+			if len(r.Readings) > 0 {
+				row = append([]string{names[i]}, row...)
+			}
+			cw.Write(row)
 		}
-		holds := "no"
-		if c.Holds {
-			holds = "yes"
-		}
-		cw.Write([]string{c.ID, c.Claim, holds, c.Detail})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -223,7 +223,7 @@ metrics: [missed_pct, slowdown]
 			Platform: Platform{Sites: []Site{{16, 1.5}}},
 			Workload: Workload{MeanInterarrival: 5, CPUsMin: 1, CPUsMax: 8, EstimatedMin: 500, EstimatedMax: 3000,
 				DeadlineFraction: 0.7, Deadline: "factor", DeadlineFactorMin: 2, DeadlineFactorMax: 4, BMEst: "min"},
-			Policy:  Policy{Queue: "eg-edf", Options: map[string]string{"gaps": "finite", "ties": "index"}},
+			Policy:  Policy{Queue: "eg-edf", Options: map[string]string{"gaps": "finite", "ties": "index", "suitable": "any"}},
 			Metrics: []string{"missed_pct", "slowdown"},
 		}},
 		{"hetero generated machines", `

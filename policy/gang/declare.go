@@ -15,14 +15,15 @@ import (
 func Declarations() []policy.Decl {
 	threshold := option.Decl{Name: "threshold", Key: "policy.threshold", Type: option.Float, Range: option.AtLeast(0), Default: "0",
 		Doc: "backfilling threshold T: a local job may pass a blocked gang if its estimate is at most the gang's estimated wait + T", KeyName: "t", KeyAlways: true}
-	empty := option.Decl{Name: "empty_queue", Key: "policy.empty_queue", Type: option.Enum, Values: []string{"waiting", "idle"}, Default: "waiting",
-		Doc: `the paper's "empty queue": nothing waiting (waiting) or nothing waiting or running (idle)`, KeyName: "empty"}
+	empty := option.Decl{Name: "empty_queue", Key: "policy.empty_queue", Type: option.Enum, Values: []string{"waiting", "idle", "idle-in-gs-queue"}, Default: "waiting",
+		Doc: `the paper's "empty queue": nothing waiting (waiting) or nothing waiting or running (idle), or idle in the GS queue's step 1 only while arrivals count queues with nothing waiting (idle-in-gs-queue: the reading that gives Fig. 3)`, KeyName: "empty"}
 	split := option.Decl{Name: "split_overhead", Key: "workload.split_overhead", Type: option.Fraction, Range: option.AtLeast(0), Default: "0.1",
 		Doc: "extra service of the tasks of a split gang (0.1 = +10%)", KeyName: "split", KeyAlways: true}
 	approach := func(n int, summary string, t policy.Traits, opts []option.Decl) policy.Decl {
 		return policy.Decl{Model: policy.ModelGang, Kind: policy.KindApproach, Name: strconv.Itoa(n), Summary: summary, Traits: t, Options: opts,
 			New: func(env policy.Env, v option.Values) (policy.Built, error) {
-				g, err := New(Options{Approach: n, Threshold: v.Float("threshold"), EmptyIdle: v.Text("empty_queue") == "idle"}, env.Rand)
+				g, err := New(Options{Approach: n, Threshold: v.Float("threshold"), EmptyIdle: v.Text("empty_queue") == "idle",
+					StepOneIdle: v.Text("empty_queue") == "idle-in-gs-queue"}, env.Rand)
 				return policy.Built{Gang: g}, err
 			}}
 	}

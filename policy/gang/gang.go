@@ -19,6 +19,12 @@ type Options struct {
 	// (nothing waiting and nothing running) in rule (b) and step 1, instead
 	// of a queue with nothing waiting (the reading of docs/papers/dimitriadou2010.md).
 	EmptyIdle bool
+	// StepOneIdle reads "empty queue" as an idle processor in step 1 of
+	// the GS queue only, while arrivals' rule (b) still counts queues with
+	// nothing waiting (empty_queue idle-in-gs-queue: the one reading found
+	// that gives the paper's Fig. 3; docs/papers/dimitriadou2010.md).
+	// It overrides EmptyIdle in step 1.
+	StepOneIdle bool
 }
 
 // Policy implements policy.GangPolicy.
@@ -173,12 +179,16 @@ func largest(queue []job.Info, limit int) int {
 }
 
 func (p *Policy) PickQueued(now float64, queue []job.Info, v policy.GangView) (int, policy.GangPlacement, bool) {
+	rule := p.emptyRule()
+	if p.o.StepOneIdle {
+		rule = idle
+	}
 	maxEmpty := 0
 	for s := 0; s < v.Sites(); s++ {
-		maxEmpty = max(maxEmpty, count(v, s, p.emptyRule()))
+		maxEmpty = max(maxEmpty, count(v, s, rule))
 	}
 	if i := largest(queue, maxEmpty); i >= 0 { // step 1
-		s := p.pickSite(v, queue[i].Procs, p.emptyRule())
+		s := p.pickSite(v, queue[i].Procs, rule)
 		return i, p.onSite(v, s, queue[i].Procs), true
 	}
 	if p.o.Approach == 2 { // step 2

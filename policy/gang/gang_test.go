@@ -127,3 +127,32 @@ func TestBackfillFirstFitting(t *testing.T) {
 		t.Fatalf("0.5 until the gang: position %d, want none", k)
 	}
 }
+
+// empty_queue idle-in-gs-queue: step 1 of the GS queue counts idle
+// processors, arrivals' rule (b) still counts queues with nothing waiting.
+// Site 0: 2 idle processors and 2 busy ones with nothing waiting (ends 9
+// and 4), a busy one with a queue. A 3-task gang waits in the GS queue:
+//   - waiting (default): 4 empty queues >= 3: step 1 sends it to
+//     processors 1, 4 (idle) and 3 (ends first);
+//   - idle-in-gs-queue: 2 idle processors < 3: step 1 does not take it
+//     (approach 1: it keeps waiting);
+//   - yet an arriving 3-task gang still goes by rule (b) to 1, 4, 3.
+func TestStepOneIdleInGSQueue(t *testing.T) {
+	v := &view{procs: [][]policy.ProcState{{busy(9), idleP, busyQueued, busy(4), idleP}}}
+	q := []job.Info{gang(7, 3)}
+	def, _ := New(Options{Approach: 1}, rand.New(rand.NewPCG(1, 1)))
+	if i, pl, ok := def.PickQueued(0, q, v); !ok || i != 0 || !slices.Equal(pl.Procs, refs(0, 1, 4, 3)) {
+		t.Errorf("waiting: pick %d %+v %v, want gang 0 on 1, 4, 3", i, pl, ok)
+	}
+	p, _ := New(Options{Approach: 1, StepOneIdle: true}, rand.New(rand.NewPCG(1, 1)))
+	if i, pl, ok := p.PickQueued(0, q, v); ok {
+		t.Errorf("idle-in-gs-queue: picked %d %+v, want none (2 idle < 3)", i, pl)
+	}
+	if pl, ok := p.PlaceArrival(0, gang(8, 3), v); !ok || !slices.Equal(pl.Procs, refs(0, 1, 4, 3)) {
+		t.Errorf("idle-in-gs-queue arrival: %+v %v, want rule (b) on 1, 4, 3", pl, ok)
+	}
+	// A 2-task gang fits the 2 idle processors in step 1.
+	if i, pl, ok := p.PickQueued(0, []job.Info{gang(9, 2)}, v); !ok || i != 0 || !slices.Equal(pl.Procs, refs(0, 1, 4)) {
+		t.Errorf("idle-in-gs-queue, 2 tasks: %d %+v %v, want 1, 4", i, pl, ok)
+	}
+}

@@ -27,12 +27,18 @@ func Declarations() []policy.Decl {
 		{Name: "head", Key: "policy.head", Type: option.Enum, Values: HeadNames(), Default: HeadNames()[0],
 			Doc:  "what the oldest waiting job gets: nothing (none), first start when it fits (fcfs), an EASY reservation (easy)",
 			Flag: "head"},
+		{Name: "select", Key: "policy.select", Type: option.Enum, Values: SelectNames(), Default: SelectNames()[0],
+			Doc:  "which waiting job starts next: the smallest rank among the jobs that fit now (fit-now: greedy fill-in, our first reading) or the smallest rank, which holds the queue until it fits (strict: \"select the job with the smallest positive rank value and assign it to start execution\")",
+			Flag: "select"},
+		{Name: "log_below_one", Key: "policy.log_below_one", Type: option.Enum, Values: []string{"zero", "log"}, Default: "zero",
+			Doc:  "the log rank's log10 of a value below 1 (memory below 1 MB per CPU): counted as 0 (zero, our first reading) or its log10, negative, as Eq. 6 writes it (log)",
+			Flag: "log-below-one"},
 		{Name: "positive_only", Key: "policy.positive_only", Type: option.Bool, Default: "false",
 			Doc: "refuse jobs whose rank is <= 0 (the literal 'smallest positive rank')", KeyName: "positive",
 			Flag: "positive-only"},
 	}
 	return []policy.Decl{{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "jrb",
-		Summary: "Job Ranking Backfilling (al-najjar-2019): start the smallest rank among the jobs that fit now (run: --rank original|linear|log, --rank-coefficients, --head, --positive-only)",
+		Summary: "Job Ranking Backfilling (al-najjar-2019): start the smallest rank among the jobs that fit now, or strictly in rank order (run: --rank original|linear|log, --rank-coefficients, --head, --select, --log-below-one, --positive-only)",
 		Options: opts, New: newFromValues}}
 }
 
@@ -57,6 +63,10 @@ func OptionsFrom(v option.Values) (Options, error) {
 		return Options{}, err
 	}
 	o.PositiveOnly = v.Bool("positive_only")
+	if o.Select, err = ParseSelect(v.Text("select")); err != nil {
+		return Options{}, err
+	}
+	o.Rank.LogBelowOne = v.Text("log_below_one") == "log"
 	return o, nil
 }
 

@@ -61,6 +61,53 @@ func ParseHead(s string) (Head, error) {
 	return 0, fmt.Errorf("unknown head %q (known: %s)", s, strings.Join(HeadNames(), ", "))
 }
 
+// Select says which waiting job a pass starts next.
+type Select uint8
+
+const (
+	// SelectFitNow: the smallest rank among the jobs that fit now; a job
+	// that does not fit is passed over (greedy fill-in; our first
+	// reading).
+	SelectFitNow Select = iota
+	// SelectStrict: the smallest-rank job starts next; while it does not
+	// fit, no job behind it in rank order starts ("Select the job with
+	// the smallest positive rank value and assign it to start
+	// execution").
+	SelectStrict
+)
+
+// Selects lists the selection rules, the default first.
+func Selects() []Select { return []Select{SelectFitNow, SelectStrict} }
+
+func (s Select) String() string {
+	switch s {
+	case SelectFitNow:
+		return "fit-now"
+	case SelectStrict:
+		return "strict"
+	}
+	return "Select(" + strconv.Itoa(int(s)) + ")"
+}
+
+// SelectNames lists the selection rules' names, the default first.
+func SelectNames() []string {
+	var out []string
+	for _, x := range Selects() {
+		out = append(out, x.String())
+	}
+	return out
+}
+
+// ParseSelect parses "fit-now" or "strict".
+func ParseSelect(s string) (Select, error) {
+	for _, x := range Selects() {
+		if x.String() == s {
+			return x, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown selection rule %q (known: %s)", s, strings.Join(SelectNames(), ", "))
+}
+
 // Options configures a JRB policy.
 type Options struct {
 	Name     string            // the policy's name in errors and reports ("" = "jrb")
@@ -70,6 +117,8 @@ type Options struct {
 	// PositiveOnly refuses jobs whose rank is <= 0 (the literal "smallest
 	// positive rank": such a job would never start).
 	PositiveOnly bool
+	// Select says which waiting job starts next (default SelectFitNow).
+	Select Select
 }
 
 // slot is a waiting job.
@@ -99,6 +148,7 @@ type JRB struct {
 	rank  Rank
 	head  Head
 	pos   bool
+	sel   Select
 
 	slots   []slot
 	freeIdx []int32
@@ -130,7 +180,10 @@ func New(o Options) (*JRB, error) {
 	if o.Head > HeadEASY {
 		return nil, fmt.Errorf("policy %s: unknown head mode %d", name, o.Head)
 	}
-	p := &JRB{name: name, rank: o.Rank, head: o.Head, pos: o.PositiveOnly}
+	if o.Select > SelectStrict {
+		return nil, fmt.Errorf("policy %s: unknown selection rule %d", name, o.Select)
+	}
+	p := &JRB{name: name, rank: o.Rank, head: o.Head, pos: o.PositiveOnly, sel: o.Select}
 	for m := 0; m < o.Platform.Machines(); m++ {
 		mc := o.Platform.Machine(m)
 		p.machs = append(p.machs, mc)
@@ -319,7 +372,8 @@ func (p *JRB) reserve(now float64, h *slot) resv {
 }
 
 // Schedule is one pass: the head (HeadFCFS, HeadEASY), then the waiting
-// jobs in rank order, each started on the first machine where it fits.
+// jobs in rank order, each started on the first machine where it fits;
+// with SelectStrict the pass stops at the first that does not fit.
 func (p *JRB) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	if len(p.byRank) == 0 {
 		return
@@ -379,16 +433,23 @@ func (p *JRB) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			start(s, m)
 		}
 	}
+	strict := p.sel == SelectStrict
 	for _, s := range p.byRank {
 		if most == 0 {
 			break
 		}
 		sl := &p.slots[s]
-		if sl.started || sl.procs > most {
+		if sl.started {
 			continue
 		}
-		if m := p.fit(now, sl, &r); m >= 0 {
+		m := -1
+		if sl.procs <= most {
+			m = p.fit(now, sl, &r)
+		}
+		if m >= 0 {
 			start(s, m)
+		} else if strict {
+			break // the smallest rank holds the queue until it fits
 		}
 	}
 	if started > 0 {

@@ -294,3 +294,39 @@ func TestMemUnitKB(t *testing.T) {
 		t.Error("a negative memory unit is valid")
 	}
 }
+
+// select: strict on the six jobs with the original rank (order 5, 6, 3,
+// 2, 7, 4): the smallest rank that does not fit holds the queue.
+//
+//	t=10  4 free: 5 (1) -> 3 free, 6 (2) -> 1, 3 (2) does not fit: it
+//	      holds the queue, so 2 (1 CPU, which fits) does not start
+//	      (fit-now starts it at 10).   5: 10-11, 6: 10-18
+//	t=11  5 ends, 2 free: 3 (2) -> 0.   3: 11-18
+//	t=18  6 and 3 end, 4 free: 2 (1) -> 3, 7 (3) -> 0; 4 waits.
+//	      2: 18-19, 7: 18-23
+//	t=19  2 ends, 1 free: 4.   4: 19-26
+func TestStrictSelectionHoldsTheQueue(t *testing.T) {
+	p := platform.MustCluster(4)
+	l, _ := simulate(t, p, rank.Options{Rank: rank.Named(rank.FormOriginal), Select: rank.SelectStrict}, sixJobs())
+	checkStarts(t, l, map[job.ID]float64{1: 0, 5: 10, 6: 10, 3: 11, 2: 18, 7: 18, 4: 19})
+	if _, err := rank.ParseSelect("greedy"); err == nil || !strings.Contains(err.Error(), "fit-now, strict") {
+		t.Errorf("ParseSelect(greedy) = %v", err)
+	}
+}
+
+// log_below_one: log, the log rank takes Eq. 6's log10 of memory below
+// 1 MB (negative); unknown, zero, negative and NaN memory still count as
+// 0. 512 KB per CPU = 0.5 MB: 91.513 x log10(0.5) = -27.548.
+func TestLogRankBelowOneMB(t *testing.T) {
+	r := rank.Named(rank.FormLog)
+	r.LogBelowOne = true
+	base := 10.13 + 568.756*math.Log10(4)
+	if got := r.Of(4, 512, 0); math.Abs(got-(base-27.548)) > 5e-4 {
+		t.Errorf("log rank with 512 KB = %.4f, want %.4f", got, base-27.548)
+	}
+	for _, kb := range []float64{0, -1, math.NaN()} {
+		if got := r.Of(4, kb, 0); got != base {
+			t.Errorf("log rank with %g KB = %g, want %g", kb, got, base)
+		}
+	}
+}

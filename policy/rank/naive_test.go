@@ -204,6 +204,20 @@ func naiveJRB(p platform.Platform, o rank.Options, jobs []actual.Job) (map[job.I
 						}
 					}
 				}
+				// Strict: only the smallest rank of all the waiting jobs
+				// (the head included) may start; if it does not fit (for
+				// EASY: without delaying the head), nothing does.
+				if o.Select == rank.SelectStrict && len(waiting) > 0 {
+					s := 0
+					for i := range waiting {
+						if less(waiting[i].rank, waiting[i].j, waiting[s].rank, waiting[s].j) {
+							s = i
+						}
+					}
+					if pick != s {
+						pick, pm = -1, -1
+					}
+				}
 			}
 			if pick < 0 {
 				break
@@ -282,6 +296,14 @@ func allOptions() []rank.Options {
 		}
 	}
 	out = append(out, rank.Options{Rank: rank.Named(rank.FormLinear), PositiveOnly: true})
+	for _, h := range rank.Heads() {
+		for _, f := range rank.Forms() {
+			out = append(out, rank.Options{Rank: rank.Named(f), Head: h, Select: rank.SelectStrict})
+		}
+	}
+	lb := rank.Named(rank.FormLog)
+	lb.LogBelowOne = true
+	out = append(out, rank.Options{Rank: lb}, rank.Options{Rank: lb, Select: rank.SelectStrict, Head: rank.HeadEASY})
 	return out
 }
 

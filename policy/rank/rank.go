@@ -66,6 +66,11 @@ type Rank struct {
 	// reads memory in KB, a named alternative reading of the paper's
 	// unitless "Memory_size" (docs/papers/alnajjar2019.md).
 	MemUnitKB float64
+	// LogBelowOne makes FormLog take the log10 of every value > 0, as Eq.
+	// 6 writes it, so memory below 1 MB per CPU gives a negative term;
+	// false counts a value below 1 as 0 (our first reading; unknown
+	// memory, 0, is 0 either way).
+	LogBelowOne bool
 }
 
 // Named returns the paper's rank of form f.
@@ -139,6 +144,14 @@ func lg(x float64) float64 {
 	return math.Log10(x)
 }
 
+// lgPos is the log10 of x for x > 0 and 0 otherwise (unknown: 0).
+func lgPos(x float64) float64 {
+	if !(x > 0) {
+		return 0
+	}
+	return math.Log10(x)
+}
+
 // Of is the rank of a job of procs CPUs with memKB KB of memory per CPU
 // (0: unknown) requiring CPU speed speed (0: any). Memory enters in MB
 // (memKB / 1024).
@@ -149,7 +162,11 @@ func (r Rank) Of(procs int, memKB, speed float64) float64 {
 	}
 	cpu, mb := float64(procs), memKB/unit
 	if r.Form == FormLog {
-		return r.Const + r.CPU*lg(cpu) + r.Mem*lg(mb) + r.Speed*lg(speed)
+		l := lg
+		if r.LogBelowOne {
+			l = lgPos
+		}
+		return r.Const + r.CPU*l(cpu) + r.Mem*l(mb) + r.Speed*l(speed)
 	}
 	return r.Const + r.CPU*cpu + r.Mem*mb + r.Speed*speed
 }

@@ -25,7 +25,13 @@ func Declarations() []policy.Decl {
 	ties := option.Decl{Name: "ties", Key: "policy.ties", Type: option.Enum, Values: TieRules(), Default: TieRules()[0],
 		Doc:  "EG-EDF's weight ties go to the lowest machine index (index, the rule as written) or to the machine where the job ends first (end)",
 		Flag: "ties"}
+	suitable := option.Decl{Name: "suitable", Key: "policy.suitable", Type: option.Enum, Values: SuitRules(), Default: SuitRules()[0],
+		Doc:  "which gaps suit a job: any earliest gap (any, as first implemented) or, for a job with a deadline, only one where it meets it (deadline: the paper's \"suitable\"; the klusacek2008 reproduction's default reading); EDF insertion when no machine offers a suitable gap",
+		Flag: "suitable"}
 	tabu := []option.Decl{
+		{Name: "pick", Key: "policy.pick", Type: option.Enum, Values: PickRules(), Default: PickRules()[0],
+			Doc:  "which job an iteration moves: the source machine's last non-tabu job (last, as first implemented) or its last non-tabu late job (last-late: the paper's stop rule speaks of delayed jobs)",
+			Flag: "tabu-pick"},
 		{Name: "iterations", Key: "policy.iterations", Type: option.Int, Range: option.Between(0, MaxIterations), Default: "0",
 			Doc: "iteration budget of one search (0 = 2 x the jobs planned when it starts)", KeyName: "iter",
 			Flag: "tabu-iterations"},
@@ -42,9 +48,9 @@ func Declarations() []policy.Decl {
 	}
 	return []policy.Decl{
 		{Model: policy.ModelHetero, Kind: policy.KindQueue, Name: "eg-edf", Summary: "schedule-based: earliest gap, else earliest deadline first",
-			Options: []option.Decl{gaps, ties}, New: newFromValues},
+			Options: []option.Decl{gaps, ties, suitable}, New: newFromValues},
 		{Model: policy.ModelHetero, Kind: policy.KindQueue, Name: "tabu", Summary: "schedule-based: EG-EDF improved by tabu search",
-			Options: append([]option.Decl{gaps, ties}, tabu...), New: newFromValues},
+			Options: append([]option.Decl{gaps, ties, suitable}, tabu...), New: newFromValues},
 	}
 }
 
@@ -60,10 +66,16 @@ func OptionsFrom(v option.Values) (Options, error) {
 	if o.Ties, err = ParseTies(v.Text("ties")); err != nil {
 		return o, err
 	}
+	if o.Suitable, err = ParseSuitable(v.Text("suitable")); err != nil {
+		return o, err
+	}
 	if !v.Has("iterations") {
 		return o, nil
 	}
 	o.Tabu = true
+	if o.Pick, err = ParsePick(v.Text("pick")); err != nil {
+		return o, err
+	}
 	o.Iterations, o.TabuLength = v.Int("iterations"), v.Int("tabu_length")
 	if o.Order, err = ParseOrder(v.Text("machine_order")); err != nil {
 		return o, err

@@ -88,6 +88,12 @@ func TestMatchesNaive(t *testing.T) {
 		{"eg-edf-tail", Options{Gaps: GapTail}},
 		{"eg-edf-tail-end", Options{Gaps: GapTail, Ties: TieEnd}},
 		{"tabu-tail-end", Options{Tabu: true, Gaps: GapTail, Ties: TieEnd}},
+		{"eg-edf-deadline", Options{Suitable: SuitDeadline}},
+		{"eg-edf-deadline-tail-end", Options{Suitable: SuitDeadline, Gaps: GapTail, Ties: TieEnd}},
+		{"tabu-late", Options{Tabu: true, Pick: PickLastLate}},
+		{"tabu-deadline-late", Options{Tabu: true, Suitable: SuitDeadline, Pick: PickLastLate}},
+		{"tabu-deadline-tail-end-late", Options{Tabu: true, Suitable: SuitDeadline, Pick: PickLastLate, Gaps: GapTail, Ties: TieEnd}},
+		{"tabu-deadline-tail-end-late-1", Options{Tabu: true, Suitable: SuitDeadline, Pick: PickLastLate, Gaps: GapTail, Ties: TieEnd, TabuLength: 1}},
 	}
 	counts := map[string]Stats{}
 	for seed := uint64(1); seed <= 400; seed++ {
@@ -119,11 +125,12 @@ func TestMatchesNaive(t *testing.T) {
 	}
 	// The random cases exercise both branches of EG-EDF and accepted
 	// moves. With tail gaps every machine that holds a job has a gap, so
-	// EDF insertion never happens (every random job fits some machine).
+	// EDF insertion never happens (every random job fits some machine)
+	// unless a gap must also meet the job's deadline.
 	for _, c := range cfgs {
 		s := counts[c.name]
 		t.Logf("%s: %d gap decisions, %d EDF decisions, %d Tabu iterations, %d moves", c.name, s.Gap, s.EDF, s.TabuIterations, s.TabuMoves)
-		wantEDF := c.o.Gaps == GapFinite
+		wantEDF := c.o.Gaps == GapFinite || c.o.Suitable == SuitDeadline
 		if s.Gap == 0 || (s.EDF > 0) != wantEDF || c.o.Tabu && s.TabuMoves == 0 {
 			t.Errorf("%s: a branch was never exercised (or EDF with tail gaps): %+v", c.name, s)
 		}

@@ -350,3 +350,43 @@ func TestTailGaps(t *testing.T) {
 		}
 	}
 }
+
+// suitable: deadline, worked by hand: a gap where the job would miss its
+// deadline is not suitable, so EDF insertion decides; a job without a
+// deadline still takes a gap. The jobs of TestTabuMoveAcceptedAndRejected.
+func TestSuitableDeadlineRejectsLateGap(t *testing.T) {
+	for _, tc := range []struct {
+		suit       Suitable
+		m0, m1     string // plans after job 3
+		gaps, edfs int64
+	}{
+		// any: job 3 takes machine 0's gap 3[3,9) and misses its deadline 8.
+		{SuitAny, "2[0,3) 1[0,9) 3[3,9)", "", 2, 1},
+		// deadline: that gap ends at 9 > 8, not suitable; machine 1 is idle
+		// (no finite gap): S = 0, EDF on both machines.
+		//   makespan_old 9, nondelayed_old 1 (job 2; job 1 misses).
+		//   machine 0: deadline 8 goes before job 2 (none): 3[0,6),
+		//     2[0,3), 1[3,12); makespan 12, nondelayed 2 (3 and 2):
+		//     weight (9-12)/9 + (2-1)/1 = 0.667.
+		//   machine 1: 3[0,6); makespan 9, nondelayed 2: weight 1.
+		//   -> machine 1, where job 3 meets its deadline.
+		{SuitDeadline, "2[0,3) 1[0,9)", "3[0,6)", 1, 2},
+	} {
+		h := newHarness(t, []platform.Machine{{CPUs: 2}, {CPUs: 2}}, Options{Suitable: tc.suit})
+		// Job 1 (1 CPU, 9, deadline 1: it can only miss): no gap, EDF
+		// ties (makespan 9 either way): machine 0.
+		h.submit(0, 1, 1, 9, 1)
+		// Job 2 (1 CPU, 3, no deadline): before job 1 on the other CPU,
+		// 2[0,3), job 1 stays at 0: a gap, suitable under both rules.
+		h.submit(0, 2, 1, 3, 0)
+		h.wantPlan(0, "2[0,3) 1[0,9)")
+		// Job 3 (1 CPU, 6, deadline 8): machine 0's earliest gap is
+		// appended, {3, 9} -> 3[3,9).
+		h.submit(0, 3, 1, 6, 8)
+		h.wantPlan(0, tc.m0)
+		h.wantPlan(1, tc.m1)
+		if s := h.p.Stats(); s.Gap != tc.gaps || s.EDF != tc.edfs {
+			t.Errorf("suitable %v: stats %+v, want %d gap and %d EDF decisions", tc.suit, s, tc.gaps, tc.edfs)
+		}
+	}
+}

@@ -24,6 +24,8 @@ type naive struct {
 	rnd      *rand.Rand // random machine order when set
 	byEnd    bool       // weight ties: earliest end of the job (else lowest index)
 	tail     bool       // the idle time after a plan counts as a gap
+	byDL     bool       // a gap suits a job only if it meets its deadline there
+	lateOnly bool       // Tabu moves the last non-tabu late job
 	perm     []int
 	every    int     // Tabu after every every-th arrival (0: each)
 	interval float64 // Tabu at the first pass at or after each multiple (0: off)
@@ -51,6 +53,7 @@ func newNaive(p platform.Platform, o Options, r *rand.Rand) *naive {
 		n.rnd = r
 	}
 	n.byEnd, n.tail = o.Ties == TieEnd, o.Gaps == GapTail
+	n.byDL, n.lateOnly = o.Suitable == SuitDeadline, o.Pick == PickLastLate
 	switch o.Trigger {
 	case EveryN:
 		n.every = max(o.Every, 1)
@@ -124,8 +127,18 @@ func with(list []*nJob, pos int, j *nJob) []*nJob {
 }
 
 // gap is EG(j, m): try every position; keep the first where every other
-// start is unchanged and j ends by the machine's makespan.
+// start is unchanged and j ends by the machine's makespan. With byDL that
+// gap suits j only if j ends there by its deadline.
 func (n *naive) gap(now float64, m int, j *nJob) (int, bool) {
+	pos, ok := n.earliest(now, m, j)
+	if ok && n.byDL {
+		starts, _ := n.planOf(m, now, with(n.lists[m], pos, j))
+		ok = starts[pos]+n.dur(j, m) <= j.dl
+	}
+	return pos, ok
+}
+
+func (n *naive) earliest(now float64, m int, j *nJob) (int, bool) {
 	old, ms := n.planOf(m, now, n.lists[m])
 	for pos := 0; pos <= len(n.lists[m]); pos++ {
 		starts, _ := n.planOf(m, now, with(n.lists[m], pos, j))
@@ -241,16 +254,23 @@ func (n *naive) tabuSearch(now float64) {
 		if lateFree == 0 {
 			return
 		}
-		src := -1
-		for m, l := range n.lists {
-			nonTabu := slices.ContainsFunc(l, func(j *nJob) bool { return !isTabu(j) })
-			if late[m] > 0 && nonTabu && (src < 0 || late[m] > late[src]) {
-				src = m
+		// The candidates of machine m: its non-tabu jobs, or with
+		// lateOnly its non-tabu late jobs; the last one is moved.
+		lastCand := func(m int) int {
+			starts, _ := n.planOf(m, now, n.lists[m])
+			for i := len(n.lists[m]) - 1; i >= 0; i-- {
+				j := n.lists[m][i]
+				if !isTabu(j) && (!n.lateOnly || starts[i]+n.dur(j, m) > j.dl) {
+					return i
+				}
 			}
+			return -1
 		}
-		idx := len(n.lists[src]) - 1
-		for isTabu(n.lists[src][idx]) {
-			idx--
+		src, idx := -1, -1
+		for m := range n.lists {
+			if i := lastCand(m); late[m] > 0 && i >= 0 && (src < 0 || late[m] > late[src]) {
+				src, idx = m, i
+			}
 		}
 		j := n.lists[src][idx]
 		n.log = append(n.log, fmt.Sprintf("t=%g: job %d from machine %d", now, j.info.ID, src))

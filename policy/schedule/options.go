@@ -110,6 +110,58 @@ func (g Gaps) String() string {
 	return fmt.Sprintf("Gaps(%d)", g)
 }
 
+// Suitable says which gaps suit a job.
+type Suitable uint8
+
+const (
+	// SuitAny: every earliest gap suits the job, even one where it ends
+	// after its deadline; EDF insertion happens only when no machine has
+	// a gap at all (the rule as first implemented).
+	SuitAny Suitable = iota
+	// SuitDeadline: a gap suits a job with a deadline only if the job
+	// ends there by it; a job without a deadline takes any gap. EDF
+	// insertion happens when no machine offers a suitable gap ("S=0
+	// means there are no suitable gaps"; the authors' 2011 abstract: "if
+	// the gap is not suitable for an incoming job, the EDF policy is
+	// used"). Tabu search's moves use the same test ("if suitable EG is
+	// found").
+	SuitDeadline
+)
+
+func (s Suitable) String() string {
+	switch s {
+	case SuitAny:
+		return "any"
+	case SuitDeadline:
+		return "deadline"
+	}
+	return fmt.Sprintf("Suitable(%d)", s)
+}
+
+// Pick says which job of the source machine a Tabu iteration moves.
+type Pick uint8
+
+const (
+	// PickLast takes the last non-tabu job of the machine's list, late
+	// or not (the rule as first implemented).
+	PickLast Pick = iota
+	// PickLastLate takes the last non-tabu job that misses its deadline
+	// there, and the source is the first machine (most delayed jobs
+	// first) that has one: the paper's stop rule, "until there are no
+	// delayed non-tabu jobs", speaks of delayed jobs.
+	PickLastLate
+)
+
+func (p Pick) String() string {
+	switch p {
+	case PickLast:
+		return "last"
+	case PickLastLate:
+		return "last-late"
+	}
+	return fmt.Sprintf("Pick(%d)", p)
+}
+
 // Options configures the policy. The zero value is EG-EDF without Tabu
 // search.
 type Options struct {
@@ -137,6 +189,11 @@ type Options struct {
 	// Gaps says what counts as a gap (EG-EDF's decisions and Tabu's
 	// moves).
 	Gaps Gaps
+	// Suitable says which gaps suit a job (EG-EDF's decisions and Tabu's
+	// moves).
+	Suitable Suitable
+	// Pick says which job a Tabu iteration moves (Tabu only).
+	Pick Pick
 }
 
 // validate reports every problem at once; r is the constructor's random
@@ -187,7 +244,13 @@ func (o Options) validate(hasRand bool) error {
 	if o.Ties != TieIndex && o.Ties != TieEnd {
 		bad("unknown tie rule %v (want index or end)", o.Ties)
 	}
-	if !o.Tabu && (o.Iterations != 0 || o.TabuLength != 0 || o.Order != OrderIndex || o.Trigger != EachArrival || o.Every != 0 || o.Interval != 0) {
+	if o.Suitable != SuitAny && o.Suitable != SuitDeadline {
+		bad("unknown suitability rule %v (want any or deadline)", o.Suitable)
+	}
+	if o.Pick != PickLast && o.Pick != PickLastLate {
+		bad("unknown tabu pick rule %v (want last or last-late)", o.Pick)
+	}
+	if !o.Tabu && (o.Pick != PickLast || o.Iterations != 0 || o.TabuLength != 0 || o.Order != OrderIndex || o.Trigger != EachArrival || o.Every != 0 || o.Interval != 0) {
 		bad("tabu options set without Tabu (plain EG-EDF takes none)")
 	}
 	if len(probs) > 0 {
@@ -222,11 +285,25 @@ func parse[T enum](what, s string, vs ...T) (T, error) {
 }
 
 var (
-	orders   = []Order{OrderIndex, OrderRandom}
-	triggers = []Trigger{EachArrival, EveryN, Interval}
-	tieRules = []Ties{TieIndex, TieEnd}
-	gapRules = []Gaps{GapFinite, GapTail}
+	orders    = []Order{OrderIndex, OrderRandom}
+	triggers  = []Trigger{EachArrival, EveryN, Interval}
+	tieRules  = []Ties{TieIndex, TieEnd}
+	gapRules  = []Gaps{GapFinite, GapTail}
+	suitRules = []Suitable{SuitAny, SuitDeadline}
+	pickRules = []Pick{PickLast, PickLastLate}
 )
+
+// SuitRules lists the suitability rules' names, the default first.
+func SuitRules() []string { return names(suitRules...) }
+
+// ParseSuitable reads a suitability rule's name (SuitRules).
+func ParseSuitable(s string) (Suitable, error) { return parse("suitability rule", s, suitRules...) }
+
+// PickRules lists Tabu's pick rules' names, the default first.
+func PickRules() []string { return names(pickRules...) }
+
+// ParsePick reads a Tabu pick rule's name (PickRules).
+func ParsePick(s string) (Pick, error) { return parse("tabu pick rule", s, pickRules...) }
 
 // Orders lists the machine orders' names, the default first.
 func Orders() []string { return names(orders...) }

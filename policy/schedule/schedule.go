@@ -401,7 +401,13 @@ func (p *Policy) place(now float64, j *entry) bool {
 	// With TieEnd a tie goes to the earlier end: a held candidate is
 	// then beaten only by a weight as high and an earlier end, and j's
 	// end on m is at least now + its duration there.
+	//
+	// With SuitDeadline a gap where j would end after its deadline does
+	// not suit j: j's end on m is at least now + its duration there, and
+	// the earliest gap is the one where it ends first (planned starts
+	// never decrease along a list), so only that gap needs the test.
 	byEnd, tail := p.opt.Ties == TieEnd, p.opt.Gaps == GapTail
+	byDL := p.opt.Suitable == SuitDeadline
 	best, bestPos := -1, 0
 	var bestS, bestE, bestW float64
 	wMeet := weight(msOld, msOld, ndOld, ndOld+1)
@@ -409,18 +415,21 @@ func (p *Policy) place(now float64, j *entry) bool {
 		if !p.suitable(j, m) {
 			continue
 		}
+		lo := now + p.dur(j, m)
+		if byDL && lo > j.deadline {
+			continue
+		}
 		if best >= 0 {
 			// Finite gaps end by the makespan: a machine where j misses
 			// its deadline scores 0 <= the held weight. Tail gaps may
 			// raise the makespan, so only the best possible weight
 			// ends the scan.
-			lo := now + p.dur(j, m)
 			if (bestW >= wMeet || !tail && lo > j.deadline) && (!byEnd || lo >= bestE) {
 				continue
 			}
 		}
 		pos, s, e, ok := p.earliestGap(m, now, j)
-		if !ok {
+		if !ok || byDL && e > j.deadline {
 			continue
 		}
 		w := weight(msOld, max(msOld, e), ndOld, ndOld+b2i(e <= j.deadline))
@@ -433,7 +442,8 @@ func (p *Policy) place(now float64, j *entry) bool {
 		p.insertAt(best, bestPos, j, bestS, bestE)
 		return true
 	}
-	// No gap anywhere: EDF insertion on every suitable machine.
+	// No (suitable) gap anywhere: EDF insertion on every machine that can
+	// hold j.
 	top, second, topM := now, now, -1 // the two largest machine makespans
 	for m := range p.ms {
 		switch ms := p.ms[m].ms; {

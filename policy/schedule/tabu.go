@@ -26,6 +26,7 @@ func (p *Policy) tabuSearch(now float64) {
 	msOld, ndOld := p.makespan(now), p.nd
 	defer p.clearTabu()
 	order, late := p.byLate() // valid until a move is accepted
+	byDL := p.opt.Suitable == SuitDeadline
 	for range budget {
 		// Stop when no delayed job is outside the tabu list.
 		n := late
@@ -37,10 +38,21 @@ func (p *Policy) tabuSearch(now float64) {
 		}
 		// The machine with the most delayed jobs that has a non-tabu job:
 		// the first such in order (at most len(tabuList) are skipped).
-		src := -1
+		// With PickLastLate: the first such machine with a delayed
+		// non-tabu job, and its last one.
+		src, idx := -1, -1
 		for _, m := range order {
-			if mc := &p.ms[m]; len(mc.list) > mc.tabu {
-				src = m
+			mc := &p.ms[m]
+			if p.opt.Pick == PickLastLate {
+				if i := lastLateFree(mc.list); i >= 0 {
+					src, idx = m, i
+					break
+				}
+			} else if len(mc.list) > mc.tabu {
+				src, idx = m, len(mc.list)-1
+				for mc.list[idx].tabu {
+					idx--
+				}
 				break
 			}
 		}
@@ -48,10 +60,6 @@ func (p *Policy) tabuSearch(now float64) {
 			break // cannot happen: a delayed non-tabu job has a machine
 		}
 		sm := &p.ms[src]
-		idx := len(sm.list) - 1
-		for sm.list[idx].tabu {
-			idx--
-		}
 		j := sm.list[idx]
 		p.pushTabu(j, capacity)
 		p.stats.TabuIterations++
@@ -80,11 +88,11 @@ func (p *Policy) tabuSearch(now float64) {
 		}
 		moved := false
 		for _, m := range p.perm {
-			if m == src || !p.suitable(j, m) || !(wMiss > 0) && now+p.dur(j, m) > j.deadline {
+			if m == src || !p.suitable(j, m) || (byDL || !(wMiss > 0)) && now+p.dur(j, m) > j.deadline {
 				continue
 			}
 			pos, s, e, ok := p.earliestGap(m, now, j)
-			if !ok {
+			if !ok || byDL && e > j.deadline {
 				continue
 			}
 			wt := weight(msOld, max(msWithout, e), ndOld, ndWithout+b2i(e <= j.deadline))
@@ -107,6 +115,17 @@ func (p *Policy) tabuSearch(now float64) {
 		msOld, ndOld = p.makespan(now), p.nd
 		order, late = p.byLate()
 	}
+}
+
+// lastLateFree is the index of the last non-tabu job of list that misses
+// its deadline, -1 if none.
+func lastLateFree(list []*entry) int {
+	for i := len(list) - 1; i >= 0; i-- {
+		if x := list[i]; !x.tabu && !x.meets() {
+			return i
+		}
+	}
+	return -1
 }
 
 // byLate lists the machines with delayed jobs, most delayed first (ties:

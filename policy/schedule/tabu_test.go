@@ -133,3 +133,28 @@ func TestTabuListOfLengthZero(t *testing.T) {
 		t.Errorf("tabu counts %d, %d after the search", p.ms[0].tabu, p.ms[1].tabu)
 	}
 }
+
+// pick: last-late, worked by hand on TestTabuMoveAcceptedAndRejected's
+// jobs. Steps 1 and 2 are those of that test (jobs 3 and 1 are late and
+// last on machine 0). Step 3: machine 0's only non-tabu job, job 2, meets
+// its deadline, so it is not a candidate; machine 1's job 4 (late) is
+// taken -> tabu [1 4]; its gap on machine 0 (appended, 4[3,9)) still
+// misses deadline 3: weight 0, rejected. Step 4: the delayed jobs (1 and
+// 4) are all tabu: stop after 3 iterations, not 5, with the same plans.
+func TestTabuPicksLastLateJob(t *testing.T) {
+	h := newHarness(t, []platform.Machine{{CPUs: 2}, {CPUs: 2}}, Options{Tabu: true, Trigger: EveryN, Every: 4, Pick: PickLastLate})
+	var moves []Move
+	h.p.OnMove = func(m Move) { moves = append(moves, m) }
+	h.submit(0, 1, 1, 9, 1)
+	h.submit(0, 2, 1, 3, 0)
+	h.submit(0, 3, 1, 6, 8)
+	h.submit(0, 4, 1, 6, 3)
+	h.wantPlan(0, "2[0,3) 1[0,9)")
+	h.wantPlan(1, "3[0,6) 4[0,6)")
+	if len(moves) != 1 || moves[0] != (Move{Now: 0, ID: 3, From: 0, To: 1, Pos: 0, Weight: 1}) {
+		t.Errorf("moves %+v, want job 3 from machine 0 to position 0 of machine 1 with weight 1", moves)
+	}
+	if s := h.p.Stats(); s.TabuRuns != 1 || s.TabuIterations != 3 || s.TabuMoves != 1 {
+		t.Errorf("stats %+v: want 1 search of 3 iterations and 1 move", s)
+	}
+}

@@ -386,7 +386,7 @@ func TestReproReport(t *testing.T) {
 	os.Remove(out)
 	claims, _ := os.ReadFile(filepath.Join(dir, "claims.csv"))
 	write(t, filepath.Join(dir, "claims.csv"), strings.Replace(string(claims), ",yes,all 8 cases", ",maybe,all 8 cases", 1))
-	if _, err := Write(root); err == nil || !strings.Contains(err.Error(), `claims.csv:2: column holds: want yes or no, got "maybe"`) {
+	if _, err := Write(root); err == nil || !strings.Contains(err.Error(), `claims.csv:2: column holds: want yes, no or n/a, got "maybe"`) {
 		t.Fatalf("error %v", err)
 	}
 	if _, err := os.Stat(out); err == nil {
@@ -396,5 +396,36 @@ func TestReproReport(t *testing.T) {
 	write(t, filepath.Join(dir, "fig03.svg"), "<html>not a figure</html>")
 	if _, err := Write(dir); err == nil || !strings.Contains(err.Error(), "fig03.svg: not an SVG file") {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// claims.csv with a reading column (reproduce --readings): the claims
+// table is the default reading's (its counts too), and a claims x
+// readings table follows; n/a is a verdict.
+func TestReproReportReadings(t *testing.T) {
+	root := copyDir(t, "testdata/repro")
+	dir := filepath.Join(root, "zikos2008")
+	write(t, filepath.Join(dir, "claims.csv"), "reading,id,claim,holds,evidence\n"+
+		"default,a_claim,A claim,no,ev a\ndefault,b_claim,B claim,n/a,ev b\n"+
+		"strict,a_claim,A claim,yes,ev a2\nstrict,b_claim,B claim,n/a,ev b2\n")
+	out, err := writeOne(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(out)
+	s := string(page)
+	for _, want := range []string{
+		"<p class=\"note\">0 hold, 1 do not (claims.csv).</p>",
+		"<h2>Claims under each reading</h2>",
+		"<th>default</th><th>strict</th>",
+		`<tr><td><code>a_claim</code></td><td class="holds-no">no</td><td class="holds-yes">yes</td></tr>`,
+		`<tr><td><code>b_claim</code></td><td class="holds-n/a">n/a</td><td class="holds-n/a">n/a</td></tr>`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	if strings.Contains(s, "ev a2") {
+		t.Error("the claims table shows a non-default reading's evidence")
 	}
 }

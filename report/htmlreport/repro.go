@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -30,6 +31,13 @@ type itemTable struct {
 
 type claimRow struct{ ID, Claim, Holds, Evidence string }
 
+// readingRow is one claim's verdict under each reading (claims.csv with a
+// reading column, from reproduce --readings).
+type readingRow struct {
+	ID    string
+	Cells []string
+}
+
 type figure struct {
 	Name string
 	Src  template.URL // data:image/svg+xml;base64,...
@@ -42,6 +50,11 @@ type reproPage struct {
 	HasClaims    bool
 	Held, Failed int
 	Figures      []figure
+	// Readings names the readings of claims.csv's reading column (none
+	// without it); ByReading is the claims x readings table. Claims,
+	// Held and Failed are then the default reading's.
+	Readings  []string
+	ByReading []readingRow
 }
 
 var itemColumns = []string{"item", "paper", "ours", "ci_low", "ci_high"}
@@ -149,17 +162,44 @@ func readRepro(dir string) (*reproPage, error) {
 			return nil, err
 		}
 		p.HasClaims = true
+		cell := map[[2]string]string{}
+		var ids []string
 		for i := range t.rows {
 			c := claimRow{t.get(i, "id"), t.get(i, "claim"), t.get(i, "holds"), t.get(i, "evidence")}
+			if c.Holds != "yes" && c.Holds != "no" && c.Holds != "n/a" {
+				return nil, fmt.Errorf("%s:%d: column holds: want yes, no or n/a, got %q", cpath, t.line[i], cut(c.Holds))
+			}
+			if t.has("reading") {
+				rd := t.get(i, "reading")
+				if !slices.Contains(p.Readings, rd) {
+					p.Readings = append(p.Readings, rd)
+				}
+				if !slices.Contains(ids, c.ID) {
+					ids = append(ids, c.ID)
+				}
+				cell[[2]string{c.ID, rd}] = c.Holds
+				if rd != "default" {
+					continue
+				}
+			}
 			switch c.Holds {
 			case "yes":
 				p.Held++
 			case "no":
 				p.Failed++
-			default:
-				return nil, fmt.Errorf("%s:%d: column holds: want yes or no, got %q", cpath, t.line[i], cut(c.Holds))
 			}
 			p.Claims = append(p.Claims, c)
+		}
+		for _, id := range ids {
+			row := readingRow{ID: id}
+			for _, rd := range p.Readings {
+				v, ok := cell[[2]string{id, rd}]
+				if !ok {
+					v = "-"
+				}
+				row.Cells = append(row.Cells, v)
+			}
+			p.ByReading = append(p.ByReading, row)
 		}
 	}
 	return p, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/rng"
 )
 
@@ -95,6 +96,25 @@ type JRBOptions struct {
 	// (creation times) or UniformGaps (gaps), integers of seconds.
 	Lambda, Gap float64
 	Lo, Hi      int
+	// SpeedMax, when > 0, gives every job a CPU-speed requirement drawn
+	// uniformly on [0, SpeedMax] (the paper: "each job ... contains three
+	// variables including number of CPUs, memory size and average CPU
+	// speed", the Speed of Eq. 1; it gives no distribution, so the
+	// reproduction sweeps SpeedMax). The runtimes then hold at speed
+	// SpeedMax (BMEst): run the jobs on machines of that speed
+	// (JRBPlatform), where they run exactly their runtimes. 0: no
+	// requirement, as before.
+	SpeedMax float64
+}
+
+// JRBPlatform is one machine of cpus CPUs for a workload drawn with o:
+// of speed o.SpeedMax when the jobs have a speed requirement, so that
+// every job fits and runs its runtime.
+func JRBPlatform(cpus int, o JRBOptions) (platform.Platform, error) {
+	if o.SpeedMax > 0 {
+		return platform.New([]platform.Machine{{CPUs: cpus, Speed: o.SpeedMax}})
+	}
+	return platform.Cluster(cpus)
 }
 
 // JRBDefaults returns the workload of n jobs under arrival reading a,
@@ -120,6 +140,8 @@ func (o JRBOptions) check() error {
 		return fmt.Errorf("synth: poisson-process mean gap %g (want 0 < gap <= 1e9)", o.Gap)
 	case (o.Arrival == UniformTime || o.Arrival == UniformGaps) && (o.Lo < 0 || o.Hi < o.Lo || o.Hi > 1e12):
 		return fmt.Errorf("synth: discrete uniform {%d..%d} (want 0 <= lo <= hi <= 1e12)", o.Lo, o.Hi)
+	case !(o.SpeedMax >= 0 && o.SpeedMax <= 1e12):
+		return fmt.Errorf("synth: CPU-speed requirement up to %g (want 0 <= max <= 1e12; 0: none)", o.SpeedMax)
 	}
 	return nil
 }
@@ -134,6 +156,7 @@ func JRBJobs(seed uint64, rep int, o JRBOptions) ([]actual.Job, error) {
 	}
 	cpuR, memR, rtR, arrR := rng.New(seed, rep, "jrb-cpus"), rng.New(seed, rep, "jrb-memory"),
 		rng.New(seed, rep, "jrb-runtimes"), rng.New(seed, rep, "jrb-arrivals")
+	spR := rng.New(seed, rep, "jrb-speeds") // drawn only with SpeedMax > 0
 	probs := JRBCPUProbs()
 	pois := distuv.Poisson{Lambda: o.Lambda, Src: arrR}
 	jobs := make([]actual.Job, o.Jobs)
@@ -166,6 +189,9 @@ func JRBJobs(seed uint64, rep int, o JRBOptions) ([]actual.Job, error) {
 		}
 		jobs[i] = actual.Job{ID: job.ID(i), Submit: sub, Procs: cpus, Runtime: rt, Estimate: rt, Request: -1,
 			User: -1, Group: -1, Mem: mb * 1024}
+		if o.SpeedMax > 0 {
+			jobs[i].Speed, jobs[i].BMEst = spR.Float64()*o.SpeedMax, o.SpeedMax
+		}
 	}
 	slices.SortStableFunc(jobs, func(a, b actual.Job) int { return cmp.Compare(a.Submit, b.Submit) })
 	for i := range jobs {

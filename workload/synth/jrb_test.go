@@ -93,6 +93,8 @@ func TestJRBDeterministicAndChecked(t *testing.T) {
 		{Jobs: 10, Arrival: UniformTime, Lo: 5, Hi: 4},
 		{Jobs: 10, Arrival: UniformGaps, Lo: -1, Hi: 4},
 		{Jobs: 10, Arrival: Arrival(9)},
+		{Jobs: 10, Arrival: PoissonTime, Lambda: 1, SpeedMax: -1},
+		{Jobs: 10, Arrival: PoissonTime, Lambda: 1, SpeedMax: math.NaN()},
 	} {
 		if _, err := JRBJobs(1, 0, o); err == nil {
 			t.Errorf("%+v: no error", o)
@@ -122,5 +124,45 @@ func TestJRBArrivalReadings(t *testing.T) {
 	u, _ := JRBJobs(3, 0, JRBDefaults(10_000, UniformGaps))
 	if g := u[len(u)-1].Submit / float64(len(u)-1); math.Abs(g-40) > 0.7 {
 		t.Errorf("uniform-gaps mean gap %g, want 40 +- 0.7 (3 SE; SD of a gap 23.4)", g)
+	}
+}
+
+// A CPU-speed requirement changes nothing else (its own stream): the same
+// jobs, each with a speed uniform on [0, SpeedMax] (mean SpeedMax/2,
+// SD SpeedMax/sqrt(12): over 20,000 jobs the mean is within 1% of
+// SpeedMax/2 at more than 5 standard errors), runtimes at speed SpeedMax,
+// and on JRBPlatform every job fits and runs exactly its runtime.
+func TestJRBSpeedRequirement(t *testing.T) {
+	o := JRBDefaults(20_000, PoissonTime)
+	plain, _ := JRBJobs(3, 0, o)
+	o.SpeedMax = 3e4
+	sped, err := JRBJobs(3, 0, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for i := range sped {
+		j := sped[i]
+		if j.Speed < 0 || j.Speed > 3e4 || j.BMEst != 3e4 {
+			t.Fatalf("job %d: speed %g, BMEst %g", j.ID, j.Speed, j.BMEst)
+		}
+		sum += j.Speed
+		j.Speed, j.BMEst = 0, 0
+		if !reflect.DeepEqual(j, plain[i]) {
+			t.Fatalf("job %d differs beyond its speed: %+v vs %+v", j.ID, j, plain[i])
+		}
+	}
+	if m := sum / float64(len(sped)); math.Abs(m-1.5e4) > 150 {
+		t.Errorf("mean speed %g, want 15,000 within 1%%", m)
+	}
+	p, err := JRBPlatform(200, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := p.Machine(0)
+	for _, j := range sped[:100] {
+		if !m.Holds(j.Procs, j.Mem, j.Speed) || m.Duration(j.Runtime, j.BMEst) != j.Runtime {
+			t.Fatalf("job %d does not run its runtime on %+v", j.ID, m)
+		}
 	}
 }
