@@ -29,7 +29,8 @@ var testReferences = []testReference{
 	// The naive JRB and the paper's rank formulas: never rank.Rank.Of,
 	// rank.Named or the policy itself.
 	{"policy/rank/naive_test.go", []string{"paperRank", "naiveJRB"}, "rank",
-		[]string{"Form", "FormOriginal", "FormLinear", "FormLog", "Options", "Head", "HeadNone", "HeadFCFS", "HeadEASY"}},
+		[]string{"Form", "FormOriginal", "FormLinear", "FormLog", "Options", "Head", "HeadNone", "HeadFCFS", "HeadEASY",
+			"Select", "SelectFitNow", "SelectStrict"}},
 }
 
 // referenceViolations lists, in the Go source src of r.file, what r's
