@@ -147,3 +147,37 @@ func TestKlusacekSuitableDeadlineFewerDelayed(t *testing.T) {
 		t.Logf("suitable %v: EG-EDF - Flexible %+.2f [%+.2f, %+.2f]", c.rules.suit, d.Mean, d.Low, d.High)
 	}
 }
+
+// The rules as first implemented (the reading as-implemented: finite
+// gaps, ties to the lowest index, any gap suits, Tabu moves the last job)
+// at the quick size, pinned: the numbers the default reading gave before
+// it moved. They guard the finite-gap and weight code of EG-EDF and Tabu
+// search, which the default reading (tail gaps, ties to the earliest end)
+// no longer runs: a planted bug in either moves them.
+func TestKlusacek2008AsImplementedPinned(t *testing.T) {
+	rd := KlusacekDefaultReading()
+	rd.Readings = true
+	r, err := Klusacek2008(KlusacekQuick(), rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var as *Reading
+	for i := range r.Readings {
+		if r.Readings[i].Name == "as-implemented" {
+			as = &r.Readings[i]
+		}
+	}
+	if as == nil {
+		t.Fatalf("no reading as-implemented among %d", len(r.Readings))
+	}
+	checkSeries(t, &Report{Figures: as.Figures}, map[string][]float64{
+		"fig01a/eg-edf": {1.966666667, 1.033333333, 0.3, 0.3, 0.1},
+		"fig01a/tabu":   {0.9333333333, 0.5, 0.1, 0, 0},
+		"fig01b/eg-edf": {0.8943114648, 0.8691282154, 0.8029978678, 0.7506887619, 0.7770328508},
+		"fig01b/tabu":   {0.8994289577, 0.8646435577, 0.803949871, 0.7519570389, 0.7760141118},
+		"fig02a/eg-edf": {93.34166667, 71.779, 54.69416667, 43.40166667, 37.0015},
+		"fig02a/tabu":   {166.7346667, 108.2493333, 61.86616667, 43.60283333, 36.91466667},
+		"fig02c/eg-edf": {2.724916487, 2.323245093, 2.005266523, 1.779603703, 1.611785508},
+		"fig02c/tabu":   {2.663469136, 2.312878417, 1.991047478, 1.766618004, 1.607390958},
+	})
+}
