@@ -31,7 +31,7 @@ import (
 //     91.513*log10(Memory_size) + 10.130 (the text's F4 "1.513" drops the
 //     9), where a value below 1 (unknown memory, under 1 MB) counts as
 //     log10 = 0, the reading docs/papers/alnajjar2019.md states.
-func paperRank(f rank.Form, procs int, memKB, speed float64) float64 {
+func paperRank(f rank.Form, procs int, memKB, speed float64, logBelowOne bool) float64 {
 	cpu, mb := float64(procs), memKB/1024
 	switch f {
 	case rank.FormOriginal:
@@ -39,8 +39,11 @@ func paperRank(f rank.Form, procs int, memKB, speed float64) float64 {
 	case rank.FormLinear:
 		return 6.565*cpu - 0.011*mb + 257.099
 	case rank.FormLog:
+		// Eq. 6 takes log10 of the values as they are (logBelowOne: the
+		// reading log_below_one=log; unknown memory, 0, counts 0); our
+		// first reading counts a value below 1 as 0.
 		log10 := func(x float64) float64 {
-			if x < 1 {
+			if x < 1 && !(logBelowOne && x > 0) {
 				return 0
 			}
 			return math.Log10(x)
@@ -86,7 +89,7 @@ func naiveJRB(p platform.Platform, o rank.Options, jobs []actual.Job) (map[job.I
 		for _, m := range ms {
 			ok = ok || holds(m, &j)
 		}
-		if !ok || o.PositiveOnly && paperRank(o.Rank.Form, j.Procs, j.Mem, j.Speed) <= 0 {
+		if !ok || o.PositiveOnly && paperRank(o.Rank.Form, j.Procs, j.Mem, j.Speed, o.Rank.LogBelowOne) <= 0 {
 			refused++
 			continue
 		}
@@ -122,7 +125,7 @@ func naiveJRB(p platform.Platform, o rank.Options, jobs []actual.Job) (map[job.I
 		running = keep
 		for next < len(in) && in[next].Submit == t {
 			j := in[next]
-			waiting = append(waiting, wj{j, paperRank(o.Rank.Form, j.Procs, j.Mem, j.Speed)})
+			waiting = append(waiting, wj{j, paperRank(o.Rank.Form, j.Procs, j.Mem, j.Speed, o.Rank.LogBelowOne)})
 			next++
 		}
 		for {
@@ -448,9 +451,12 @@ func TestNamedRanksArePaperRanks(t *testing.T) {
 		for _, procs := range []int{1, 2, 7, 64, 1000} {
 			for _, memKB := range []float64{0, 512, 1024, 5 * 1024, 597 * 1024, 4 << 20} {
 				for _, speed := range []float64{0, 1, 2.5} {
-					got, want := r.Of(procs, memKB, speed), paperRank(f, procs, memKB, speed)
-					if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
-						t.Errorf("%s rank of %d CPUs, %g KB, speed %g: %g, paper %g", f, procs, memKB, speed, got, want)
+					for _, below := range []bool{false, true} {
+						r.LogBelowOne = below
+						got, want := r.Of(procs, memKB, speed), paperRank(f, procs, memKB, speed, below)
+						if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+							t.Errorf("%s rank (log_below_one %v) of %d CPUs, %g KB, speed %g: %g, paper %g", f, below, procs, memKB, speed, got, want)
+						}
 					}
 				}
 			}
