@@ -1,0 +1,236 @@
+package lint
+
+import (
+	"fmt"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The layers as an allowlist: for each part of the tree, the packages of
+// the module it may import directly (in its non-test files), and the
+// ones its tests may import besides. A key names a package ("engine") or
+// a subtree ("policy/..."); the most specific key that covers a package
+// applies, so a new policy/foo is held to policy/...'s list the moment
+// it exists. An entry of a list names a package or a subtree in the same
+// way; the package's own subtree is always allowed. What no key covers
+// is refused: a new top-level package needs its line here.
+//
+// The picture (docs/architecture.md): the vocabulary (job, platform)
+// at the bottom; the policy contracts and options above it; the policies,
+// which see job.Info and never job/actual, the engine or a workload; the
+// engine (kernel and models), which knows the contracts but no policy;
+// metrics as listeners on the engine; workloads; the registry of the
+// policies; scenarios; experiment (runs, sweeps); reproductions; reports;
+// the command line on top.
+var allowImports = map[string][]string{
+	"job":            nil,
+	"job/actual":     {"job"},
+	"platform":       {"internal/digits"},
+	"policy/option":  nil,
+	"policy":         {"job", "platform", "policy/option"},
+	"policy/...":     {"job", "platform", "policy", "policy/...", "profile", "rng", "internal/choose", "internal/idmap"},
+	"profile":        nil,
+	"rng":            nil,
+	"stats":          nil,
+	"validate":       nil,
+	"internal/...":   nil, // leaf utilities, unless listed below
+	"engine":         {"job", "job/actual", "platform", "policy", "internal/idmap"},
+	"metrics":        {"engine", "job", "job/actual", "platform", "workload/swf", "internal/digits"},
+	"workload":       {"job", "job/actual", "rng", "workload/...", "internal/atomicfile"},
+	"workload/...":   {"job", "job/actual", "platform", "rng", "workload/swf"},
+	"registry":       {"policy", "policy/..."},
+	"scenario":       {"platform", "registry", "policy/option", "workload", "workload/..."},
+	"experiment":     {"engine", "job", "job/actual", "platform", "policy", "policy/...", "registry", "metrics", "rng", "scenario", "stats", "validate", "workload", "workload/...", "internal/atomicfile"},
+	"repro":          {"experiment", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
+	"report/plot":    nil,
+	"report/...":     {"platform", "validate", "internal/atomicfile"},
+	"internal/cli":   {"experiment", "repro", "registry", "scenario", "metrics", "platform", "policy/option", "report/...", "workload", "workload/...", "internal/atomicfile", "internal/cluster"},
+	"cmd/...":        {"internal/cli"},
+	"tools/...":      {"..."}, // programs around the project: anything
+	"internal/lint":  nil,
+	"internal/naive": {"job", "job/actual", "platform", "validate"},
+}
+
+// allowTestImports are what tests may import besides: the policies'
+// tests run their policy through the engine on workloads and compare it
+// with the independent references; the references' tests check with the
+// independent checker; the goldens drive the command line.
+var allowTestImports = map[string][]string{
+	"policy/...":       {"engine", "job/actual", "metrics", "workload", "workload/...", "validate", "internal/naive"},
+	"engine":           {"policy/...", "rng", "workload", "workload/..."},
+	"experiment":       {"internal/naive"},
+	"registry":         {"job", "platform"},
+	"report/...":       {"experiment"},
+	"internal/naive":   {"validate"},
+	"internal/golden":  {"internal/cli", "workload"},
+	"internal/...":     nil,
+	"workload/...":     nil,
+	"scenario":         nil,
+	"internal/cli":     {"..."}, // the command line's tests build and drive anything
+	"internal/lint":    nil,
+	"repro":            nil,
+	"metrics":          nil,
+	"cmd/...":          nil,
+	"tools/...":        {"..."},
+	"job":              nil,
+	"job/actual":       nil,
+	"platform":         nil,
+	"profile":          nil,
+	"rng":              nil,
+	"stats":            nil,
+	"validate":         nil,
+	"workload":         nil,
+	"policy":           nil,
+	"policy/option":    nil,
+	"report/plot":      nil,
+	"internal/cluster": nil,
+	"internal/digits":  nil,
+}
+
+// covers reports whether pattern ("x", "x/..." or "...") names pkg.
+func covers(pattern, pkg string) bool {
+	if pattern == "..." {
+		return true
+	}
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return strings.HasPrefix(pkg, base+"/")
+	}
+	return pattern == pkg
+}
+
+// allowRule is the most specific key of table that covers pkg: an exact key
+// beats a subtree, a deeper subtree a shallower one.
+func allowRule(table map[string][]string, pkg string) (key string, ok bool) {
+	best := -1
+	for k := range table {
+		if !covers(k, pkg) {
+			continue
+		}
+		score := 2 * strings.Count(k, "/")
+		if !strings.HasSuffix(k, "/...") {
+			score += 1000 // an exact key
+		}
+		if score > best {
+			best, key, ok = score, k, true
+		}
+	}
+	return key, ok
+}
+
+// allowed reports whether pkg may import dep (test: in its tests).
+func allowed(pkg, dep string, test bool) bool {
+	if pkg == dep || strings.HasPrefix(dep, pkg+"/") {
+		return true // its own subtree
+	}
+	k, ok := allowRule(allowImports, pkg)
+	if !ok {
+		return false
+	}
+	list := allowImports[k]
+	if test {
+		if tk, ok := allowRule(allowTestImports, pkg); ok {
+			list = append(append([]string(nil), list...), allowTestImports[tk]...)
+		}
+	}
+	for _, p := range list {
+		if covers(p, dep) {
+			return true
+		}
+	}
+	return false
+}
+
+// importViolations checks direct imports (pkg -> non-test imports, and
+// test imports) against the allowlist.
+func importViolations(imports, testImports map[string][]string) []string {
+	var bad []string
+	for pkg, ds := range imports {
+		if _, ok := allowRule(allowImports, pkg); !ok {
+			bad = append(bad, fmt.Sprintf("%s: no rule in allowImports (add the package's layer)", pkg))
+			continue
+		}
+		for _, d := range ds {
+			if !allowed(pkg, d, false) {
+				bad = append(bad, fmt.Sprintf("%s imports %s (not in its layer's allowlist)", pkg, d))
+			}
+		}
+	}
+	for pkg, ds := range testImports {
+		for _, d := range ds {
+			if !allowed(pkg, d, true) {
+				bad = append(bad, fmt.Sprintf("%s's tests import %s (not in its layer's allowlist for tests)", pkg, d))
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+// directImports lists every package's direct imports inside the module,
+// and its test files' imports.
+func directImports(t *testing.T) (imports, testImports map[string][]string) {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-f", `{{.ImportPath}}|{{join .Imports " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}`, module+"/...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	imports, testImports = map[string][]string{}, map[string][]string{}
+	in := func(s string) []string {
+		var ds []string
+		for _, w := range strings.Fields(s) {
+			if w == module || strings.HasPrefix(w, module+"/") {
+				ds = append(ds, strings.TrimPrefix(w, module+"/"))
+			}
+		}
+		return ds
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.SplitN(line, "|", 3)
+		pkg := strings.TrimPrefix(f[0], module+"/")
+		imports[pkg] = in(f[1])
+		testImports[pkg] = in(f[2])
+	}
+	return imports, testImports
+}
+
+func TestImportsAllowed(t *testing.T) {
+	imports, testImports := directImports(t)
+	if len(imports) < 30 {
+		t.Fatalf("go list found only %d packages", len(imports))
+	}
+	for _, b := range importViolations(imports, testImports) {
+		t.Error(b)
+	}
+}
+
+// The allowlist has teeth: a new policy package that imports the engine
+// or job/actual, an engine that imports a concrete policy, a workload
+// that imports the engine, a package with no rule, and a reference whose
+// tests import a policy are refused; a policy's test running the engine
+// and a policy importing another policy are allowed.
+func TestImportsAllowedDetects(t *testing.T) {
+	bad := importViolations(map[string][]string{
+		"policy/newthing": {"engine", "job/actual", "job", "policy/backfill"},
+		"engine":          {"policy/backfill", "job"},
+		"workload/zip":    {"engine"},
+		"newtop":          {"job"},
+	}, map[string][]string{
+		"policy/newthing": {"engine", "workload/synth"},
+		"internal/naive":  {"policy/rank"},
+	})
+	want := []string{
+		"engine imports policy/backfill (not in its layer's allowlist)",
+		"internal/naive's tests import policy/rank (not in its layer's allowlist for tests)",
+		"newtop: no rule in allowImports (add the package's layer)",
+		"policy/newthing imports engine (not in its layer's allowlist)",
+		"policy/newthing imports job/actual (not in its layer's allowlist)",
+		"workload/zip imports engine (not in its layer's allowlist)",
+	}
+	if strings.Join(bad, "\n") != strings.Join(want, "\n") {
+		t.Errorf("violations\n%s\nwant\n%s", strings.Join(bad, "\n"), strings.Join(want, "\n"))
+	}
+}
