@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedlab/schedlab/internal/enum"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/rng"
 )
@@ -40,12 +41,11 @@ func (b DeadlineBase) String() string {
 
 // ParseDeadlineBase reads a rule's name (DeadlineBases).
 func ParseDeadlineBase(s string) (DeadlineBase, error) {
-	for i, n := range DeadlineBases() {
-		if n == s {
-			return DeadlineBase(i), nil
-		}
+	vals := make([]DeadlineBase, len(DeadlineBases()))
+	for i := range vals {
+		vals[i] = DeadlineBase(i)
 	}
-	return 0, fmt.Errorf("unknown deadline rule %q (want %s)", s, strings.Join(DeadlineBases(), ", "))
+	return enum.ParseNamed("deadline rule", s, vals...)
 }
 
 // DeadlineRule derives deadlines for jobs that have none (real traces):

@@ -2,8 +2,8 @@ package workload
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/schedlab/schedlab/internal/enum"
 	"github.com/schedlab/schedlab/job/actual"
 )
 
@@ -53,12 +53,7 @@ func (e Estimate) String() string {
 
 // ParseEstimate parses a model name.
 func ParseEstimate(s string) (Estimate, error) {
-	for _, e := range Estimates() {
-		if s == e.String() {
-			return e, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown estimate model %q (known: %s)", s, strings.Join(EstimateNames(), ", "))
+	return enum.ParseNamed("estimate model", s, Estimates()...)
 }
 
 // Apply sets j.Estimate under model e.

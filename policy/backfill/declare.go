@@ -1,6 +1,7 @@
 package backfill
 
 import (
+	"github.com/schedlab/schedlab/internal/enum"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/option"
 )
@@ -89,13 +90,7 @@ func flexFrom(v option.Values) FlexParams {
 }
 
 // ParseOrderName parses a queue order's name (fcfs, sjf).
-func ParseOrderName(s string) (Order, error) {
-	var names []string
-	for _, o := range Orders() {
-		names = append(names, o.String())
-	}
-	return option.ParseEnum("queue order", s, names, Orders())
-}
+func ParseOrderName(s string) (Order, error) { return enum.ParseNamed("queue order", s, Orders()...) }
 
 // flexOptions are Flexible backfilling's constants (FlexParamList) as
 // options. They appear in result keys only when set away from their

@@ -28,17 +28,6 @@ func (o Order) String() string {
 	return "fcfs"
 }
 
-// ParseOrder parses "fcfs" or "sjf".
-func ParseOrder(s string) (Order, bool) {
-	switch s {
-	case "fcfs", "":
-		return OrderFCFS, true
-	case "sjf":
-		return OrderSJF, true
-	}
-	return 0, false
-}
-
 // less reports whether a goes before b in order o (FCFS or SJF; a
 // priority queue is sorted by the engine, see reprioritize).
 func (o Order) less(a, b *jobKey) bool {

@@ -30,8 +30,8 @@ func TestClusterListUnchanged(t *testing.T) {
 	if !slices.Equal(backfill.Orders(), []backfill.Order{backfill.OrderFCFS, backfill.OrderSJF}) {
 		t.Errorf("Orders: %v", backfill.Orders())
 	}
-	if _, ok := backfill.ParseOrder("priority"); ok {
-		t.Error(`ParseOrder accepts "priority"`)
+	if _, err := backfill.ParseOrderName("priority"); err == nil || err.Error() != `unknown queue order "priority" (known: fcfs, sjf)` {
+		t.Errorf(`ParseOrderName("priority"): %v`, err)
 	}
 }
 

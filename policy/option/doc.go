@@ -17,9 +17,8 @@
 // fail. Reading an option the policy did not declare is a programming
 // error and panics.
 //
-// ParseEnum is the one parser of a policy's named values (queue orders,
-// tie rules, window rules): a list of names and the typed values they
-// stand for.
+// Named values (queue orders, tie rules, ...) are parsed by package
+// internal/enum, shared with the workloads.
 //
 // The package imports nothing of the module: policies, the registry, the
 // scenario schema and the command line all stand above it.

@@ -328,14 +328,3 @@ func (v Values) Texts() map[string]string {
 	}
 	return out
 }
-
-// ParseEnum finds text among names and returns the value at the same
-// index of vals; the error lists the names. what names the thing parsed
-// for the message ("queue order").
-func ParseEnum[T any](what, text string, names []string, vals []T) (T, error) {
-	if i := slices.Index(names, text); i >= 0 && i < len(vals) {
-		return vals[i], nil
-	}
-	var zero T
-	return zero, fmt.Errorf("unknown %s %q (want %s)", what, text, strings.Join(names, ", "))
-}

@@ -98,15 +98,3 @@ func TestRangeString(t *testing.T) {
 		}
 	}
 }
-
-func TestParseEnum(t *testing.T) {
-	type order int
-	x, err := ParseEnum("queue order", "sjf", []string{"fcfs", "sjf"}, []order{1, 2})
-	if err != nil || x != 2 {
-		t.Errorf("got %v, %v", x, err)
-	}
-	if _, err := ParseEnum("queue order", "lifo", []string{"fcfs", "sjf"}, []order{1, 2}); err == nil ||
-		err.Error() != `unknown queue order "lifo" (want fcfs, sjf)` {
-		t.Errorf("err %v", err)
-	}
-}

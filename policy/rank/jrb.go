@@ -7,8 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
+	"github.com/schedlab/schedlab/internal/enum"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
@@ -43,23 +43,10 @@ func (h Head) String() string {
 }
 
 // HeadNames lists the head modes' names, the default first.
-func HeadNames() []string {
-	var out []string
-	for _, h := range Heads() {
-		out = append(out, h.String())
-	}
-	return out
-}
+func HeadNames() []string { return enum.Names(Heads()...) }
 
 // ParseHead parses "none", "fcfs" or "easy".
-func ParseHead(s string) (Head, error) {
-	for _, h := range Heads() {
-		if h.String() == s {
-			return h, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown head %q (known: %s)", s, strings.Join(HeadNames(), ", "))
-}
+func ParseHead(s string) (Head, error) { return enum.ParseNamed("head", s, Heads()...) }
 
 // Select says which waiting job a pass starts next.
 type Select uint8
@@ -90,23 +77,10 @@ func (s Select) String() string {
 }
 
 // SelectNames lists the selection rules' names, the default first.
-func SelectNames() []string {
-	var out []string
-	for _, x := range Selects() {
-		out = append(out, x.String())
-	}
-	return out
-}
+func SelectNames() []string { return enum.Names(Selects()...) }
 
 // ParseSelect parses "fit-now" or "strict".
-func ParseSelect(s string) (Select, error) {
-	for _, x := range Selects() {
-		if x.String() == s {
-			return x, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown selection rule %q (known: %s)", s, strings.Join(SelectNames(), ", "))
-}
+func ParseSelect(s string) (Select, error) { return enum.ParseNamed("selection rule", s, Selects()...) }
 
 // Options configures a JRB policy.
 type Options struct {

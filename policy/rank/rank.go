@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/schedlab/schedlab/internal/enum"
 )
 
 // Form is the shape of a rank function.
@@ -39,23 +41,10 @@ func (f Form) String() string {
 }
 
 // FormNames lists the forms' names, the default first.
-func FormNames() []string {
-	var out []string
-	for _, f := range Forms() {
-		out = append(out, f.String())
-	}
-	return out
-}
+func FormNames() []string { return enum.Names(Forms()...) }
 
 // ParseForm parses "original", "linear" or "log".
-func ParseForm(s string) (Form, error) {
-	for _, f := range Forms() {
-		if f.String() == s {
-			return f, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown rank %q (known: %s)", s, strings.Join(FormNames(), ", "))
-}
+func ParseForm(s string) (Form, error) { return enum.ParseNamed("rank", s, Forms()...) }
 
 // Rank is a rank function: a form and its coefficients.
 type Rank struct {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/schedlab/schedlab/internal/enum"
 )
 
 // Order is the order in which Tabu search tries the other machines for a
@@ -259,29 +261,12 @@ func (o Options) validate(hasRand bool) error {
 	return nil
 }
 
-// enum is an option type whose values print their own names.
-type enum interface {
-	~uint8
-	String() string
-}
-
 // names lists the values' names, in the order given (the default first).
-func names[T enum](vs ...T) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = v.String()
-	}
-	return out
-}
+func names[T fmt.Stringer](vs ...T) []string { return enum.Names(vs...) }
 
 // parse reads the name of one of vs.
-func parse[T enum](what, s string, vs ...T) (T, error) {
-	for _, v := range vs {
-		if v.String() == s {
-			return v, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown %s %q (want %s)", what, s, strings.Join(names(vs...), ", "))
+func parse[T fmt.Stringer](what, s string, vs ...T) (T, error) {
+	return enum.ParseNamed(what, s, vs...)
 }
 
 var (

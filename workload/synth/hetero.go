@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/schedlab/schedlab/internal/enum"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -98,12 +99,7 @@ func BMEstRules() []string { return append([]string(nil), bmEstNames[:]...) }
 
 // ParseBMEst reads a rule name.
 func ParseBMEst(s string) (BMEstRule, error) {
-	for i, n := range bmEstNames {
-		if n == s {
-			return BMEstRule(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown BM_est rule %q (known: %s)", s, strings.Join(bmEstNames[:], ", "))
+	return enum.Parse("BM_est rule", s, bmEstNames[:], indices[BMEstRule](len(bmEstNames)))
 }
 
 // DeadlineRule says how a job's deadline is drawn (the paper's generator
@@ -136,12 +132,16 @@ func DeadlineRules() []string { return append([]string(nil), deadlineNames[:]...
 
 // ParseDeadline reads a rule name.
 func ParseDeadline(s string) (DeadlineRule, error) {
-	for i, n := range deadlineNames {
-		if n == s {
-			return DeadlineRule(i), nil
-		}
+	return enum.Parse("deadline rule", s, deadlineNames[:], indices[DeadlineRule](len(deadlineNames)))
+}
+
+// indices are the values 0..n-1 of a rule type named by a list.
+func indices[T ~uint8](n int) []T {
+	out := make([]T, n)
+	for i := range out {
+		out[i] = T(i)
 	}
-	return 0, fmt.Errorf("unknown deadline rule %q (known: %s)", s, strings.Join(deadlineNames[:], ", "))
+	return out
 }
 
 // HeteroOptions describe the job generator of klusacek-2008.

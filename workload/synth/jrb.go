@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/schedlab/schedlab/internal/enum"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -79,12 +79,7 @@ func Arrivals() []string { return append([]string(nil), arrivalNames[:]...) }
 
 // ParseArrival parses a reading's name.
 func ParseArrival(s string) (Arrival, error) {
-	for i, n := range arrivalNames {
-		if n == s {
-			return Arrival(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown arrival reading %q (known: %s)", s, strings.Join(arrivalNames[:], ", "))
+	return enum.Parse("arrival reading", s, arrivalNames[:], indices[Arrival](len(arrivalNames)))
 }
 
 // JRBOptions configure the workload.
