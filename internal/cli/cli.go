@@ -23,7 +23,7 @@ import (
 
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/internal/atomicfile"
-	"github.com/schedlab/schedlab/internal/cluster"
+	"github.com/schedlab/schedlab/internal/launch"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/registry"
@@ -361,9 +361,9 @@ func vars() kong.Vars {
 		}
 	}
 	return kong.Vars{
-		"k8s_image":        cluster.DefaultImage,
-		"k8s_volume":       cluster.DefaultVolume,
-		"k8s_mount":        cluster.DataMount,
+		"k8s_image":        launch.DefaultImage,
+		"k8s_volume":       launch.DefaultVolume,
+		"k8s_mount":        launch.DataMount,
 		"hetero_only":      strings.Join(heteroOnly, ", "),
 		"deadline_rules":   strings.Join(workload.DeadlineBases(), ","),
 		"queue_policies":   strings.Join(registry.Names(registry.ModelCluster, registry.KindQueue), ", "),

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/experiment"
-	"github.com/schedlab/schedlab/internal/cluster"
+	"github.com/schedlab/schedlab/internal/launch"
 	"github.com/schedlab/schedlab/scenario"
 )
 
@@ -28,9 +28,9 @@ func (c *sweepCmd) checkEmit() error {
 		return bad("--emit %s: give the number of shards, --shards N (1..%d)", c.Emit, experiment.MaxShards)
 	case c.Emit == "" && c.Name != "":
 		return bad("--name is the job name of --emit")
-	case !k8s && c.Image != cluster.DefaultImage:
+	case !k8s && c.Image != launch.DefaultImage:
 		return bad("--image is only for --emit k8s")
-	case !k8s && c.Volume != cluster.DefaultVolume:
+	case !k8s && c.Volume != launch.DefaultVolume:
 		return bad("--volume is only for --emit k8s")
 	case !k8s && c.Parallelism != 0:
 		return bad("--parallelism is only for --emit k8s (a Slurm array runs as many tasks at once as the cluster allows; limit them with --array=0-7%%2 in the script)")
@@ -42,7 +42,7 @@ func (c *sweepCmd) checkEmit() error {
 		return bad("--shards %d: want 1..%d", c.Shards, experiment.MaxShards)
 	}
 	if c.Name != "" {
-		if err := cluster.CheckName(c.Name); err != nil {
+		if err := launch.CheckName(c.Name); err != nil {
 			return bad("--name %w", err)
 		}
 	}
@@ -50,14 +50,14 @@ func (c *sweepCmd) checkEmit() error {
 		if c.Parallelism < 0 || c.Parallelism > c.Shards {
 			return bad("--parallelism %d: want 1..%d (the shards; 0 = all)", c.Parallelism, c.Shards)
 		}
-		if err := cluster.CheckImage(c.Image); err != nil {
+		if err := launch.CheckImage(c.Image); err != nil {
 			return bad("--image %w", err)
 		}
-		if err := cluster.CheckVolume(c.Volume); err != nil {
+		if err := launch.CheckVolume(c.Volume); err != nil {
 			return bad("--volume %w", err)
 		}
 		if c.Out != "" {
-			if err := cluster.CheckOut(c.Out); err != nil {
+			if err := launch.CheckOut(c.Out); err != nil {
 				return bad("--out %w", err)
 			}
 		}
@@ -76,9 +76,9 @@ func (c *sweepCmd) emit(g *globals, points []scenario.Point, data []byte, out st
 	}
 	name := c.Name
 	if name == "" {
-		name = cluster.DefaultName(c.File)
+		name = launch.DefaultName(c.File)
 	}
-	sw := cluster.Sweep{Name: name, Shards: c.Shards, Workers: workers, Records: c.Records}
+	sw := launch.Sweep{Name: name, Shards: c.Shards, Workers: workers, Records: c.Records}
 	if c.Emit == "k8s" {
 		par := c.Parallelism
 		if par == 0 {
@@ -87,7 +87,7 @@ func (c *sweepCmd) emit(g *globals, points []scenario.Point, data []byte, out st
 		if c.Out == "" {
 			out = filepath.ToSlash(out)
 		}
-		return cluster.Kubernetes{Sweep: sw, Image: c.Image, Volume: c.Volume, Parallelism: par,
+		return launch.Kubernetes{Sweep: sw, Image: c.Image, Volume: c.Volume, Parallelism: par,
 			ScenarioFile: filepath.Base(c.File), ScenarioData: data, Out: out}.Write(g.stdout)
 	}
 	// Slurm: the jobs run on nodes that share this file system; every
@@ -106,7 +106,7 @@ func (c *sweepCmd) emit(g *globals, points []scenario.Point, data []byte, out st
 		}
 		return filepath.Join(wd, p)
 	}
-	return cluster.Slurm{Sweep: sw, Program: program(), Scenario: abs(c.File), Out: abs(out), Dir: wd}.Write(g.stdout)
+	return launch.Slurm{Sweep: sw, Program: program(), Scenario: abs(c.File), Out: abs(out), Dir: wd}.Write(g.stdout)
 }
 
 // program is the absolute path of the schedlab being run, as it was

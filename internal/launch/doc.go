@@ -1,4 +1,4 @@
-// Package cluster writes what runs a sharded sweep on a cluster that is
+// Package launch writes what runs a sharded sweep on a cluster that is
 // not ours: a bash script that submits a Slurm job array of the shards
 // and a merge job that depends on it (Slurm), and a Kubernetes manifest
 // with the scenario in a ConfigMap, an Indexed Job of the shards and a
@@ -13,4 +13,4 @@
 // marshalled to YAML, which quotes every string that needs it. The tests
 // check the script with bash -n and decode the manifest strictly into
 // the official k8s.io/api/batch/v1 and core/v1 types.
-package cluster
+package launch
