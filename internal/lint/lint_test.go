@@ -51,7 +51,7 @@ func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(
 //   - the HTML report (report/htmlreport) reads what the layers below
 //     write: none of them imports it, and it never reaches the kernel or
 //     the policies;
-//   - the references (internal/naive, validate) import none of the
+//   - the references (internal/reference, validate) import none of the
 //     packages they check (references written inside test files are
 //     checked by TestReferencesIndependent).
 type rule struct {
@@ -60,7 +60,7 @@ type rule struct {
 }
 
 var rules = []rule{
-	{"policy", []string{"engine", "job/actual", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "internal/naive", "validate", "report"}},
+	{"policy", []string{"engine", "job/actual", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "internal/reference", "validate", "report"}},
 	{"engine", []string{"policy/backfill", "policy/grid", "policy/gang", "policy/schedule", "policy/matrix", "policy/rank", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "registry", "report"}},
 	{"job", []string{"engine", "policy", "platform", "workload", "metrics", "experiment", "report"}},
 	{"platform", []string{"engine", "policy", "job", "workload", "metrics", "experiment", "report"}},
@@ -75,9 +75,9 @@ var rules = []rule{
 	// simulators (compared with the engine, the policies and the
 	// profiles) and the schedule validator (run on the engine's output)
 	// share no code with the kernel, the policies, the profiles or
-	// anything above them. internal/naive imports nothing of the module.
-	{"internal/naive", []string{"engine", "policy", "profile", "job", "platform", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "registry", "validate", "report", "stats", "rng"}},
-	{"validate", []string{"engine", "policy", "profile", "internal/naive", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "registry"}},
+	// anything above them. internal/reference imports nothing of the module.
+	{"internal/reference", []string{"engine", "policy", "profile", "job", "platform", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "registry", "validate", "report", "stats", "rng"}},
+	{"validate", []string{"engine", "policy", "profile", "internal/reference", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "registry"}},
 	// The id map under the kernel and the policies is a leaf.
 	{"internal/idmap", []string{"job", "platform", "engine", "policy", "workload", "metrics", "profile", "stats", "experiment", "repro", "scenario", "internal/cli", "registry", "validate", "report"}},
 }
@@ -124,19 +124,19 @@ func TestForbiddenImports(t *testing.T) {
 // policy package and the validator using the job vocabulary are allowed.
 func TestForbiddenImportsDetects(t *testing.T) {
 	bad, _ := violations(map[string][]string{
-		"policy/grid":     {"job", "internal/helper", "job/actual"},
-		"engine":          {"policy", "policy/backfill"},
-		"policy/schedule": {"policy/backfill", "platform"},
-		"jobs":            {"engine"}, // not the job package
-		"experiment":      {"report/plot", "report/htmlreport"},
-		"internal/naive":  {"profile"},
-		"validate":        {"job"},
+		"policy/grid":        {"job", "internal/helper", "job/actual"},
+		"engine":             {"policy", "policy/backfill"},
+		"policy/schedule":    {"policy/backfill", "platform"},
+		"jobs":               {"engine"}, // not the job package
+		"experiment":         {"report/plot", "report/htmlreport"},
+		"internal/reference": {"profile"},
+		"validate":           {"job"},
 	})
 	want := map[string]bool{
-		"policy/grid depends on job/actual (forbidden for policy/...)":           true,
-		"engine depends on policy/backfill (forbidden for engine/...)":           true,
-		"experiment depends on report/htmlreport (forbidden for experiment/...)": true,
-		"internal/naive depends on profile (forbidden for internal/naive/...)":   true,
+		"policy/grid depends on job/actual (forbidden for policy/...)":                 true,
+		"engine depends on policy/backfill (forbidden for engine/...)":                 true,
+		"experiment depends on report/htmlreport (forbidden for experiment/...)":       true,
+		"internal/reference depends on profile (forbidden for internal/reference/...)": true,
 	}
 	if len(bad) != len(want) {
 		t.Fatalf("violations %q, want %d", bad, len(want))

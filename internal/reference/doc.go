@@ -1,4 +1,4 @@
-// Package naive holds deliberately simple reference simulators of one
+// Package reference holds deliberately simple reference simulators of one
 // space-shared cluster with a central queue: strict FCFS, EASY backfilling
 // and backfilling with reservation depth d (d = 1 is EASY, unlimited is
 // conservative). They exist only to be compared with the fast engine in
@@ -47,4 +47,4 @@
 //     or non-finite Duration or Estimate, a non-finite Submit, depth < 1)
 //     makes the functions panic: this package is a test oracle, not an API
 //     for user data.
-package naive
+package reference

@@ -1,4 +1,4 @@
-package naive
+package reference
 
 // FirstFit is greedy first-fit without reservations (hafshejani-2012's
 // "backfilling"): "at each instant, walk the queue from the head; every job
