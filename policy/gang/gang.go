@@ -27,8 +27,8 @@ type Options struct {
 	StepOneIdle bool
 }
 
-// Policy implements policy.GangPolicy.
-type Policy struct {
+// Placer implements policy.GangPolicy: the gang placement of approaches 1 and 2.
+type Placer struct {
 	o     Options
 	r     *rand.Rand
 	cands []int
@@ -42,17 +42,17 @@ type procKey struct {
 }
 
 // New returns the policy; r is its stream for random choices.
-func New(o Options, r *rand.Rand) (*Policy, error) {
+func New(o Options, r *rand.Rand) (*Placer, error) {
 	if o.Approach != 1 && o.Approach != 2 {
 		return nil, fmt.Errorf("gang policy: approach must be 1 or 2, got %d", o.Approach)
 	}
 	if !(o.Threshold >= 0) {
 		return nil, fmt.Errorf("gang policy: threshold T must be >= 0, got %g", o.Threshold)
 	}
-	return &Policy{o: o, r: r}, nil
+	return &Placer{o: o, r: r}, nil
 }
 
-func (p *Policy) Name() string { return fmt.Sprintf("approach%d", p.o.Approach) }
+func (p *Placer) Name() string { return fmt.Sprintf("approach%d", p.o.Approach) }
 
 func count(v policy.GangView, s int, f func(policy.ProcState) bool) int {
 	n := 0
@@ -68,7 +68,7 @@ func idle(st policy.ProcState) bool  { return st.Idle() }
 func empty(st policy.ProcState) bool { return st.Waiting == 0 }
 
 // emptyRule is the "empty queue" test of rule (b) and step 1.
-func (p *Policy) emptyRule() func(policy.ProcState) bool {
+func (p *Placer) emptyRule() func(policy.ProcState) bool {
 	if p.o.EmptyIdle {
 		return idle
 	}
@@ -77,7 +77,7 @@ func (p *Policy) emptyRule() func(policy.ProcState) bool {
 
 // pickSite returns a random site among those where f counts at least
 // size processors, or -1.
-func (p *Policy) pickSite(v policy.GangView, size int, f func(policy.ProcState) bool) int {
+func (p *Placer) pickSite(v policy.GangView, size int, f func(policy.ProcState) bool) int {
 	p.cands = p.cands[:0]
 	for s := 0; s < v.Sites(); s++ {
 		if count(v, s, f) >= size {
@@ -96,7 +96,7 @@ func (p *Policy) pickSite(v policy.GangView, size int, f func(policy.ProcState) 
 // onSite places size tasks on empty queues of site s: idle processors
 // first, then busy ones by estimated end, earliest first (index order on
 // ties).
-func (p *Policy) onSite(v policy.GangView, s, size int) policy.GangPlacement {
+func (p *Placer) onSite(v policy.GangView, s, size int) policy.GangPlacement {
 	p.procs = p.procs[:0]
 	for q := 0; q < v.Procs(s); q++ {
 		if st := v.Proc(s, q); st.Waiting == 0 {
@@ -124,7 +124,7 @@ func (p *Policy) onSite(v policy.GangView, s, size int) policy.GangPlacement {
 
 // split places size tasks on idle processors of all sites, the site with
 // the most idle processors first.
-func (p *Policy) split(v policy.GangView, size int) (policy.GangPlacement, bool) {
+func (p *Placer) split(v policy.GangView, size int) (policy.GangPlacement, bool) {
 	type siteIdle struct{ s, n int }
 	var order []siteIdle
 	total := 0
@@ -149,7 +149,7 @@ func (p *Policy) split(v policy.GangView, size int) (policy.GangPlacement, bool)
 	return pl, true
 }
 
-func (p *Policy) PlaceArrival(now float64, g job.Info, v policy.GangView) (policy.GangPlacement, bool) {
+func (p *Placer) PlaceArrival(now float64, g job.Info, v policy.GangView) (policy.GangPlacement, bool) {
 	if s := p.pickSite(v, g.Procs, idle); s >= 0 { // (a)
 		return p.onSite(v, s, g.Procs), true
 	}
@@ -178,7 +178,7 @@ func largest(queue []job.Info, limit int) int {
 	return best
 }
 
-func (p *Policy) PickQueued(now float64, queue []job.Info, v policy.GangView) (int, policy.GangPlacement, bool) {
+func (p *Placer) PickQueued(now float64, queue []job.Info, v policy.GangView) (int, policy.GangPlacement, bool) {
 	rule := p.emptyRule()
 	if p.o.StepOneIdle {
 		rule = idle
@@ -206,18 +206,18 @@ func (p *Policy) PickQueued(now float64, queue []job.Info, v policy.GangView) (i
 
 // fits is the backfill condition for a local of estimate est at a free
 // processor whose queue head is a gang.
-func (p *Policy) fits(now, est float64, v policy.GangView, s, q int) bool {
+func (p *Placer) fits(now, est float64, v policy.GangView, s, q int) bool {
 	return est <= v.GangStart(s, q)-now+p.o.Threshold
 }
 
-func (p *Policy) randomOf(xs []int) int {
+func (p *Placer) randomOf(xs []int) int {
 	if len(xs) == 1 {
 		return xs[0]
 	}
 	return xs[p.r.IntN(len(xs))]
 }
 
-func (p *Policy) RouteLocal(now float64, s int, j job.Info, v policy.GangView) int {
+func (p *Placer) RouteLocal(now float64, s int, j job.Info, v policy.GangView) int {
 	p.cands = p.cands[:0]
 	for q := 0; q < v.Procs(s); q++ {
 		if v.Proc(s, q).Idle() {
@@ -238,7 +238,7 @@ func (p *Policy) RouteLocal(now float64, s int, j job.Info, v policy.GangView) i
 	return choose.Min(v.Procs(s), func(q int) int { return v.Proc(s, q).Jobs() }, nil, p.r, &p.cands)
 }
 
-func (p *Policy) Backfill(now float64, s, q int, v policy.GangView) int {
+func (p *Placer) Backfill(now float64, s, q int, v policy.GangView) int {
 	pos, est := v.WaitingLocals(s, q)
 	for k := range pos {
 		if p.fits(now, est[k], v, s, q) {

@@ -12,25 +12,25 @@ import (
 
 // timed measures the wall time spent inside the policy's calls.
 type timed struct {
-	*Policy
+	*Planner
 	in time.Duration
 }
 
 func (t *timed) Submit(now float64, j job.Info) {
 	s := time.Now()
-	t.Policy.Submit(now, j)
+	t.Planner.Submit(now, j)
 	t.in += time.Since(s)
 }
 
 func (t *timed) Finish(now float64, id job.ID) {
 	s := time.Now()
-	t.Policy.Finish(now, id)
+	t.Planner.Finish(now, id)
 	t.in += time.Since(s)
 }
 
 func (t *timed) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	s := time.Now()
-	t.Policy.Schedule(now, v, plan)
+	t.Planner.Schedule(now, v, plan)
 	t.in += time.Since(s)
 }
 
@@ -52,7 +52,7 @@ func benchRun(b *testing.B, o Options) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		w := &timed{Policy: p}
+		w := &timed{Planner: p}
 		run(b, ms, jobs, w, nil)
 		s := p.Stats()
 		evals += s.PlanEvals

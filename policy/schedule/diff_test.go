@@ -17,7 +17,7 @@ import (
 type twin struct {
 	t     *testing.T
 	seed  uint64
-	fast  *Policy
+	fast  *Planner
 	ref   *naive
 	moves []float64
 	err   error

@@ -18,7 +18,7 @@ import (
 // free CPUs of every machine and applies the policy's starts.
 type harness struct {
 	t     *testing.T
-	p     *Policy
+	p     *Planner
 	plat  platform.Platform
 	free  []int
 	procs map[job.ID]int

@@ -44,7 +44,7 @@ func (r *recorder) JobKilled(now float64, x *engine.Record) { r.JobFinished(now,
 // estimates, ends and starts are exactly as planned, so nothing in
 // between may move a planned start. Tabu moves must have weight > 0.
 type honest struct {
-	*Policy
+	*Planner
 	prev    map[job.ID]Planned // plans after the previous pass
 	planned map[job.ID]float64 // start planned for each job when it started
 	pos     map[job.ID]int     // planned machine
@@ -52,8 +52,8 @@ type honest struct {
 	err     error
 }
 
-func newHonest(p *Policy) *honest {
-	h := &honest{Policy: p, prev: map[job.ID]Planned{}, planned: map[job.ID]float64{}, pos: map[job.ID]int{}}
+func newHonest(p *Planner) *honest {
+	h := &honest{Planner: p, prev: map[job.ID]Planned{}, planned: map[job.ID]float64{}, pos: map[job.ID]int{}}
 	p.OnMove = func(m Move) {
 		if !(m.Weight > 0) && h.err == nil {
 			h.err = fmt.Errorf("t=%g: Tabu accepted job %d from %d to %d with weight %g", m.Now, m.ID, m.From, m.To, m.Weight)
@@ -70,7 +70,7 @@ func (h *honest) fail(format string, a ...any) {
 
 func (h *honest) Submit(now float64, j job.Info) {
 	h.arrived = true
-	h.Policy.Submit(now, j)
+	h.Planner.Submit(now, j)
 }
 
 func (h *honest) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
@@ -92,7 +92,7 @@ func (h *honest) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		}
 	}
 	h.arrived = false
-	h.Policy.Schedule(now, v, plan)
+	h.Planner.Schedule(now, v, plan)
 	for _, s := range plan.Starts {
 		p, ok := cur[s.ID]
 		switch {

@@ -73,7 +73,7 @@ type Stats struct {
 	TabuMoves      int64 // moves accepted
 }
 
-// Move describes a move accepted by Tabu search (Policy.OnMove).
+// Move describes a move accepted by Tabu search (Planner.OnMove).
 type Move struct {
 	Now      float64
 	ID       job.ID
@@ -88,9 +88,9 @@ type Planned struct {
 	Start, End float64
 }
 
-// Policy is EG-EDF, optionally followed by Tabu search; see the package
+// Planner is EG-EDF, optionally followed by Tabu search; see the package
 // doc for the rules. Build it with NewEGEDF or NewTabu.
-type Policy struct {
+type Planner struct {
 	name string
 	opt  Options
 	rnd  *rand.Rand
@@ -122,14 +122,14 @@ type Policy struct {
 // NewEGEDF returns EG-EDF over the machines of p, with Tabu search when
 // o.Tabu is set. r is used only by the random machine order and may be nil
 // otherwise.
-func NewEGEDF(p platform.Platform, o Options, r *rand.Rand) (*Policy, error) {
+func NewEGEDF(p platform.Platform, o Options, r *rand.Rand) (*Planner, error) {
 	if err := o.validate(r != nil); err != nil {
 		return nil, err
 	}
 	if o.Trigger == EveryN && o.Every == 0 {
 		o.Every = 1
 	}
-	pol := &Policy{name: "eg-edf", opt: o, rnd: r, jobs: make(map[job.ID]*entry)}
+	pol := &Planner{name: "eg-edf", opt: o, rnd: r, jobs: make(map[job.ID]*entry)}
 	if o.Tabu {
 		pol.name = "tabu"
 	}
@@ -144,24 +144,24 @@ func NewEGEDF(p platform.Platform, o Options, r *rand.Rand) (*Policy, error) {
 }
 
 // NewTabu is NewEGEDF with o.Tabu set.
-func NewTabu(p platform.Platform, o Options, r *rand.Rand) (*Policy, error) {
+func NewTabu(p platform.Platform, o Options, r *rand.Rand) (*Planner, error) {
 	o.Tabu = true
 	return NewEGEDF(p, o, r)
 }
 
 // Name is "eg-edf" or "tabu".
-func (p *Policy) Name() string { return p.name }
+func (p *Planner) Name() string { return p.name }
 
 // Stats returns the counts so far.
-func (p *Policy) Stats() Stats { return p.stats }
+func (p *Planner) Stats() Stats { return p.stats }
 
 // PlanEvaluations is the deterministic count of plan evaluations so far
 // (Stats().PlanEvals), the policy's decision cost.
-func (p *Policy) PlanEvaluations() int64 { return p.stats.PlanEvals }
+func (p *Planner) PlanEvaluations() int64 { return p.stats.PlanEvals }
 
 // Plan returns machine m's planned (waiting) jobs in list order with their
 // planned start and end; valid until the next call to the policy.
-func (p *Policy) Plan(m int) []Planned {
+func (p *Planner) Plan(m int) []Planned {
 	out := make([]Planned, len(p.ms[m].list))
 	for i, e := range p.ms[m].list {
 		out[i] = Planned{e.id, e.start, e.end}
@@ -171,21 +171,21 @@ func (p *Policy) Plan(m int) []Planned {
 
 // Nondelayed is the current nondelayed count: jobs finished by their
 // deadline, plus running and planned jobs whose (planned) end is by it.
-func (p *Policy) Nondelayed() int { return p.nd }
+func (p *Planner) Nondelayed() int { return p.nd }
 
 // FinishedOnTime is the number of jobs that finished by their deadline.
-func (p *Policy) FinishedOnTime() int { return p.finishedOK }
+func (p *Planner) FinishedOnTime() int { return p.finishedOK }
 
-func (p *Policy) dur(e *entry, m int) float64 { return p.ms[m].spec.Duration(e.est, e.bmEst) }
+func (p *Planner) dur(e *entry, m int) float64 { return p.ms[m].spec.Duration(e.est, e.bmEst) }
 
 // suitable: machine m can hold e (CPUs, and memory and speed when both
 // sides state them, as the model checks).
-func (p *Policy) suitable(e *entry, m int) bool {
+func (p *Planner) suitable(e *entry, m int) bool {
 	return p.ms[m].spec.Holds(e.procs, e.mem, e.speed)
 }
 
 // makespan is the latest planned end over all machines, never before now.
-func (p *Policy) makespan(now float64) float64 {
+func (p *Planner) makespan(now float64) float64 {
 	ms := now
 	for m := range p.ms {
 		ms = max(ms, p.ms[m].ms)
@@ -203,7 +203,7 @@ const minMakespan = 1e-13
 
 // initFree sets f to machine m's CPU free times at now: each running job's
 // CPUs at its estimated end (now if it is past it), the others at now.
-func (p *Policy) initFree(m int, now float64, f *freeTimes) {
+func (p *Planner) initFree(m int, now float64, f *freeTimes) {
 	f.reset()
 	mc := &p.ms[m]
 	busy := 0
@@ -216,7 +216,7 @@ func (p *Policy) initFree(m int, now float64, f *freeTimes) {
 
 // replan recomputes machine m's plan at now (list scheduling of its list)
 // and its counts.
-func (p *Policy) replan(m int, now float64) {
+func (p *Planner) replan(m int, now float64) {
 	p.stats.PlanEvals++
 	mc := &p.ms[m]
 	f := &p.f
@@ -241,7 +241,7 @@ func (p *Policy) replan(m int, now float64) {
 // before now, possible only when a running job overran its estimate (a
 // plan made earlier is otherwise still exact at now: see the package
 // doc).
-func (p *Policy) ensure(now float64) {
+func (p *Planner) ensure(now float64) {
 	for m := range p.ms {
 		if l := p.ms[m].list; len(l) > 0 && l[0].start < now {
 			p.replan(m, now)
@@ -254,7 +254,7 @@ func (p *Policy) ensure(now float64) {
 // removed (-1: none), without changing anything. It returns the makespan,
 // the number of listed jobs (ins included) meeting their deadline, and
 // ins's planned end (0 without ins).
-func (p *Policy) tentative(m int, now float64, ins *entry, at, skip int) (ms float64, ok int, insEnd float64) {
+func (p *Planner) tentative(m int, now float64, ins *entry, at, skip int) (ms float64, ok int, insEnd float64) {
 	p.stats.PlanEvals++
 	mc := &p.ms[m]
 	f := &p.f
@@ -280,7 +280,7 @@ func (p *Policy) tentative(m int, now float64, ins *entry, at, skip int) (ms flo
 // J can be inserted without moving any other planned start and ending by
 // the machine's makespan. It returns the position and J's planned start
 // and end there.
-func (p *Policy) earliestGap(m int, now float64, j *entry) (pos int, s, e float64, ok bool) {
+func (p *Planner) earliestGap(m int, now float64, j *entry) (pos int, s, e float64, ok bool) {
 	mc := &p.ms[m]
 	d := p.dur(j, m)
 	horizon := max(mc.ms, now)
@@ -318,7 +318,7 @@ func (p *Policy) earliestGap(m int, now float64, j *entry) (pos int, s, e float6
 // rest of the list from f with and without the job and stops at the first
 // moved start (no) or as soon as the two free-time multisets agree (yes:
 // every later start is then the same).
-func (p *Policy) keeps(m int, f *freeTimes, i, q int, d float64) bool {
+func (p *Planner) keeps(m int, f *freeTimes, i, q int, d float64) bool {
 	p.stats.PlanEvals++
 	l := p.ms[m].list
 	g, h := &p.g, &p.h
@@ -341,7 +341,7 @@ func (p *Policy) keeps(m int, f *freeTimes, i, q int, d float64) bool {
 
 // insertAt puts j into machine m's list at pos with the given planned
 // times; the caller guarantees that no other planned start moves.
-func (p *Policy) insertAt(m, pos int, j *entry, s, e float64) {
+func (p *Planner) insertAt(m, pos int, j *entry, s, e float64) {
 	mc := &p.ms[m]
 	mc.list = slices.Insert(mc.list, pos, j)
 	j.m, j.start, j.end = m, s, e
@@ -357,7 +357,7 @@ func (p *Policy) insertAt(m, pos int, j *entry, s, e float64) {
 
 // edfPos is the position of j in machine m's list by EDF: before the
 // first job with a later deadline (no deadline is +Inf).
-func (p *Policy) edfPos(m int, j *entry) int {
+func (p *Planner) edfPos(m int, j *entry) int {
 	for i, x := range p.ms[m].list {
 		if x.deadline > j.deadline {
 			return i
@@ -368,7 +368,7 @@ func (p *Policy) edfPos(m int, j *entry) int {
 
 // Submit places the new job by EG-EDF, then runs Tabu search if it is
 // triggered.
-func (p *Policy) Submit(now float64, ji job.Info) {
+func (p *Planner) Submit(now float64, ji job.Info) {
 	dl := ji.Deadline
 	if dl == 0 {
 		dl = math.Inf(1)
@@ -389,7 +389,7 @@ func (p *Policy) Submit(now float64, ji job.Info) {
 
 // place is one EG-EDF decision for j at now; false if no machine can
 // hold j.
-func (p *Policy) place(now float64, j *entry) bool {
+func (p *Planner) place(now float64, j *entry) bool {
 	p.ensure(now)
 	msOld, ndOld := p.makespan(now), p.nd
 	// Earliest gaps. A gap insertion moves no other start and ends by the
@@ -482,7 +482,7 @@ func (p *Policy) place(now float64, j *entry) bool {
 
 // Finish removes a running job; its machine is replanned only if it ended
 // at another time than its estimated end.
-func (p *Policy) Finish(now float64, id job.ID) {
+func (p *Planner) Finish(now float64, id job.ID) {
 	e, ok := p.jobs[id]
 	if !ok || !e.running {
 		return
@@ -507,7 +507,7 @@ func (p *Policy) Finish(now float64, id job.ID) {
 // Schedule starts, on every machine, the head of its list while it fits
 // in the machine's free CPUs (Tabu search first when its Interval trigger
 // is due).
-func (p *Policy) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
+func (p *Planner) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	if p.opt.Tabu && p.opt.Trigger == Interval && now >= p.nextTick {
 		p.tabuSearch(now)
 		p.nextTick = (math.Floor(now/p.opt.Interval) + 1) * p.opt.Interval

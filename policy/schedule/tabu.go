@@ -3,7 +3,7 @@ package schedule
 import "slices"
 
 // tabuSearch is one Tabu search at now (package doc, "Tabu search").
-func (p *Policy) tabuSearch(now float64) {
+func (p *Planner) tabuSearch(now float64) {
 	p.stats.TabuRuns++
 	w := p.planned
 	if w == 0 {
@@ -130,7 +130,7 @@ func lastLateFree(list []*entry) int {
 
 // byLate lists the machines with delayed jobs, most delayed first (ties:
 // lowest index), and returns the total number of delayed jobs.
-func (p *Policy) byLate() ([]int, int) {
+func (p *Planner) byLate() ([]int, int) {
 	p.order = p.order[:0]
 	total := 0
 	for m := range p.ms {
@@ -145,7 +145,7 @@ func (p *Policy) byLate() ([]int, int) {
 
 // move takes j from position idx of machine from (replanned) into a gap
 // of machine to at position pos, where it starts at s and ends at e.
-func (p *Policy) move(now float64, j *entry, from, idx, to, pos int, s, e float64) {
+func (p *Planner) move(now float64, j *entry, from, idx, to, pos int, s, e float64) {
 	fm := &p.ms[from]
 	fm.list = slices.Delete(fm.list, idx, idx+1)
 	if j.meets() {
@@ -165,7 +165,7 @@ func (p *Policy) move(now float64, j *entry, from, idx, to, pos int, s, e float6
 
 // pushTabu appends j to the tabu list, removing the oldest entry when the
 // list would exceed capacity (capacity 0: nothing stays tabu).
-func (p *Policy) pushTabu(j *entry, capacity int) {
+func (p *Planner) pushTabu(j *entry, capacity int) {
 	if capacity == 0 {
 		return
 	}
@@ -181,7 +181,7 @@ func (p *Policy) pushTabu(j *entry, capacity int) {
 }
 
 // clearTabu empties the tabu list: each search starts with a fresh one.
-func (p *Policy) clearTabu() {
+func (p *Planner) clearTabu() {
 	for _, e := range p.tabuList {
 		e.tabu = false
 		p.ms[e.m].tabu--
