@@ -256,13 +256,25 @@ func checkOutDir(dir string) error {
 	}
 }
 
-// bar is a progress bar on a terminal, nothing otherwise.
+// bar is a progress bar on a terminal; elsewhere (a pipe, a file, a
+// job's log) plain lines: the runs done so far every plainEvery, and one
+// line when the paper is done, so that a log shows progress without a
+// bar's control characters.
 type bar struct {
 	mu    sync.Mutex
 	p     *mpb.Progress
 	b     *mpb.Bar
 	total int64
+
+	plain    io.Writer // not a terminal: where the lines go
+	name     string
+	doneRuns int64
+	start    time.Time
+	last     time.Time // the last line
 }
+
+// plainEvery is how often a plain progress line is written.
+const plainEvery = 10 * time.Second
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
@@ -275,7 +287,8 @@ func isTerminal(w io.Writer) bool {
 
 func newBar(w io.Writer, name string) *bar {
 	if !isTerminal(w) {
-		return &bar{}
+		now := time.Now()
+		return &bar{plain: w, name: name, start: now, last: now}
 	}
 	p := mpb.New(mpb.WithOutput(w), mpb.WithWidth(40))
 	b := p.AddBar(0,
@@ -285,23 +298,36 @@ func newBar(w io.Writer, name string) *bar {
 }
 
 func (b *bar) Grow(n int) {
-	if b.b == nil {
-		return
-	}
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.total += int64(n)
-	b.b.SetTotal(b.total, false)
-	b.mu.Unlock()
+	if b.b != nil {
+		b.b.SetTotal(b.total, false)
+	}
 }
 
 func (b *bar) Add(n int) {
 	if b.b != nil {
 		b.b.EwmaIncrBy(n, time.Millisecond)
+		return
+	}
+	if b.plain == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.doneRuns += int64(n)
+	if now := time.Now(); now.Sub(b.last) >= plainEvery {
+		b.last = now
+		fmt.Fprintf(b.plain, "%s: %d of %d runs so far (%s)\n", b.name, b.doneRuns, b.total, now.Sub(b.start).Round(time.Second))
 	}
 }
 
 func (b *bar) done() {
 	if b.b == nil {
+		if b.plain != nil {
+			fmt.Fprintf(b.plain, "%s: %d runs done (%s)\n", b.name, b.doneRuns, time.Since(b.start).Round(time.Second))
+		}
 		return
 	}
 	b.b.SetTotal(b.total, true)
