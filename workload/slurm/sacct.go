@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
@@ -290,6 +291,14 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 			return j, "", &ParseError{Column: "Timelimit", Err: err}
 		}
 	}
+	for _, c := range []struct {
+		col string
+		v   float64
+	}{{"Timelimit", limit}, {"End", run}} {
+		if c.v > swf.MaxSeconds {
+			return j, "", &ParseError{Column: c.col, Err: fmt.Errorf("%.0f seconds is more than an SWF time holds (%g, swf.MaxSeconds)", c.v, float64(swf.MaxSeconds))}
+		}
+	}
 	if state == "TIMEOUT" && limit >= 0 && run > limit {
 		run = limit // killed at its limit (the grace time is not the job's)
 	}
@@ -299,6 +308,9 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
 				return j, "", &ParseError{Column: name, Err: fmt.Errorf("%q is not a CPU count", v)}
+			}
+			if n > platform.MaxCPUs {
+				return j, "", &ParseError{Column: name, Err: fmt.Errorf("%d CPUs: more than a machine may have (%d, platform.MaxCPUs)", n, platform.MaxCPUs)}
 			}
 			if n > 0 {
 				cpus = n

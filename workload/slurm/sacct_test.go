@@ -129,6 +129,8 @@ func TestErrors(t *testing.T) {
 		{hdr + "1|2024-01-15T10:00:00|2024-01-15T09:00:00|2024-01-15T10:01:00|10|2|COMPLETED\n", "x.txt:2: column Start: start 2024-01-15T09:00:00 is before submit"},
 		{hdr + "1|2024-01-15T10:00:00|2024-01-15T10:00:00\n", "x.txt:2: 3 fields, the header has 7"},
 		{hdr + "1|2024-01-15T10:00:00|2024-01-15T10:00:00|2024-01-15T10:01:00|10|2|COMPLETED|x\n", "no JobName column"},
+		{hdr + "1|2024-01-15T10:00:00|2024-01-15T10:00:00|2024-01-15T10:01:00|99999999999-00:00:00|2|COMPLETED\n", "x.txt:2: column Timelimit: 8639999999913600 seconds is more than an SWF time holds"},
+		{hdr + "1|2024-01-15T10:00:00|2024-01-15T10:00:00|2024-01-15T10:01:00|10|99999999999|COMPLETED\n", "x.txt:2: column NCPUS: 99999999999 CPUs: more than a machine may have (4194304, platform.MaxCPUs)"},
 		{hdr + "1|2024-01-15T10:00:00|Unknown|Unknown|10|2|CANCELLED\n", "x.txt: no finished job to import (left out: 1 never started (cancelled while waiting))"},
 	} {
 		_, err := ReadSacct(strings.NewReader(c.in), "x.txt", Options{})
