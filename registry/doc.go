@@ -30,6 +30,7 @@
 // names), to classify with errors.As; building a policy of a model that
 // is not implemented gives a *NotImplementedError.
 //
-// The registry holds no mutable state: its tables are built afresh by
-// each call and every accessor returns copies.
+// The registry holds no mutable state: the models are built afresh by
+// each call, the policies' declarations gathered once and never changed,
+// and every accessor returns copies.
 package registry

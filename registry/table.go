@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"sync"
+
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/external"
@@ -11,9 +13,10 @@ import (
 	"github.com/schedlab/schedlab/policy/schedule"
 )
 
-// This file is the registry's content. Both tables are built afresh by
-// every call, so nothing outside can change them; the accessors in
-// registry.go copy what they hand out.
+// This file is the registry's content. The models are built afresh by
+// every call; the policies' declarations are gathered once, on first
+// use, and never changed after: the accessors in registry.go copy what
+// they hand out, so nothing outside can change them.
 
 // models lists the models in documentation order.
 func models() []Model {
@@ -52,8 +55,12 @@ func models() []Model {
 // policies lists every policy, by model and kind, in documentation
 // order. Each policy package declares its own policies (a Declarations
 // function in its folder: names, summaries, traits, typed options and
-// factory); registering a package is one line here.
-func policies() []Policy {
+// factory); registering a package is one line here. Gathered once (the
+// command line asks for the list many times at start-up, and every
+// replication looks its policy up).
+var policies = sync.OnceValue(declaredPolicies)
+
+func declaredPolicies() []Policy {
 	var out []Policy
 	for _, ds := range [][]policy.Decl{
 		backfill.Declarations(), // fcfs, firstfit, easy, conservative, backfill; hetero fcfs, easy, flexible
