@@ -192,13 +192,12 @@ func policyOptions(pol string, sets []string, qp registry.Policy, flags []flagVa
 // for the default output folder name ("-order=sjf", "-positive-only"),
 // in the policy's order of its options; an option given through a flag
 // that sets several (--window fixed:8) is written as the flag was.
-// Options already in the folder's policy part (skip) are left out.
-func policyVariant(qp registry.Policy, given map[string]string, flags []flagValue, skip ...string) string {
+func policyVariant(qp registry.Policy, given map[string]string, flags []flagValue) string {
 	var b strings.Builder
 	done := map[string]bool{}
 	for _, o := range qp.Options() {
 		text, ok := given[o.Name]
-		if !ok || done[o.Name] || contains(skip, o.Name) {
+		if !ok || done[o.Name] {
 			continue
 		}
 		if v, err := o.Parse(text); err == nil {
@@ -250,14 +249,6 @@ func pathSafe(s string) string {
 	return string(b)
 }
 
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
 
 // wrap breaks text into lines of at most width columns, each starting
 // with indent.
