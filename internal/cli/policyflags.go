@@ -249,7 +249,6 @@ func pathSafe(s string) string {
 	return string(b)
 }
 
-
 // wrap breaks text into lines of at most width columns, each starting
 // with indent.
 func wrap(text, indent string, width int) string {
