@@ -159,17 +159,7 @@ func TestGridPasses(t *testing.T) {
 			"workload: {mean_interarrival: [1, 1e9]}\npolicy: {grid: deferred, local: sq, allocation_interval: 0.3}\n",
 			"t.yaml:5:58: policy.allocation_interval: 0.3: a run of stop.completed 1000 jobs at workload.mean_interarrival 1e+09 lasts about 1e+12 time units"},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse("t.yaml", []byte(tt.src))
-			switch {
-			case tt.want == "" && err != nil:
-				t.Errorf("refused: %v", err)
-			case tt.want != "" && err == nil:
-				t.Errorf("accepted")
-			case tt.want != "" && !strings.Contains(err.Error(), tt.want):
-				t.Errorf("got\n%v\nwant it to contain\n%s", err, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkParse(t, tt.src, tt.want) })
 	}
 }
 
@@ -191,16 +181,21 @@ func TestMeansAtExtremes(t *testing.T) {
 		{"deadline factor", hetero + "workload: {mean_interarrival: 5, deadline_factor_max: 1e300}\n", "t.yaml:4:55: workload.deadline_factor_max: must be at most 1e+06"},
 		{"at the bounds", cluster + "workload: {mean_interarrival: 1e12, mean_service: 1e-6}\n", ""},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse("t.yaml", []byte(tt.src))
-			switch {
-			case tt.want == "" && err != nil:
-				t.Errorf("refused: %v", err)
-			case tt.want != "" && err == nil:
-				t.Errorf("accepted")
-			case tt.want != "" && !strings.Contains(err.Error(), tt.want):
-				t.Errorf("got\n%v\nwant it to contain\n%s", err, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkParse(t, tt.src, tt.want) })
+	}
+}
+
+// checkParse parses src as t.yaml: want "" means it must be accepted,
+// otherwise refused with an error containing want.
+func checkParse(t *testing.T, src, want string) {
+	t.Helper()
+	_, err := Parse("t.yaml", []byte(src))
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("refused: %v", err)
+	case want != "" && err == nil:
+		t.Errorf("accepted")
+	case want != "" && !strings.Contains(err.Error(), want):
+		t.Errorf("got\n%v\nwant it to contain\n%s", err, want)
 	}
 }
