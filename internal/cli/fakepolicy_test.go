@@ -124,8 +124,8 @@ func fakePolicy(args []string) int {
 		start := func(id int64, extra string) {
 			starts = append(starts, fmt.Sprintf(`{"timestamp":%g,"type":"EXECUTE_JOB","data":{"job_id":%d%s}}`, msg.Now, id, extra))
 		}
-		switch mode {
-		case "fcfs":
+		// startFCFS starts the queue's head while it fits.
+		startFCFS := func() {
 			k := 0
 			for k < len(queue) && queue[k].Res <= free {
 				free -= queue[k].Res
@@ -134,6 +134,10 @@ func fakePolicy(args []string) int {
 				k++
 			}
 			queue = queue[k:]
+		}
+		switch mode {
+		case "fcfs":
+			startFCFS()
 		case "toomany":
 			for _, j := range queue {
 				start(j.ID, "")
@@ -175,14 +179,7 @@ func fakePolicy(args []string) int {
 				starts = append(starts, fmt.Sprintf(`{"type":"CALL_ME_LATER","data":{"timestamp":%g}}`, (math.Floor(msg.Now/1000)+1)*1000))
 				break
 			}
-			k := 0
-			for k < len(queue) && queue[k].Res <= free {
-				free -= queue[k].Res
-				running[queue[k].ID] = queue[k].Res
-				start(queue[k].ID, "")
-				k++
-			}
-			queue = queue[k:]
+			startFCFS()
 		case "firstfit":
 			fr := append([]int(nil), msg.View.Free...)
 			for _, j := range msg.View.Queue {
