@@ -41,22 +41,12 @@ type MatrixResult struct {
 func Matrix(jobs []Job, procs int, rule MatrixRule) []MatrixResult {
 	checkInput(jobs, procs)
 	res := make([]MatrixResult, len(jobs))
-	order := make([]int, len(jobs))
-	for i := range order {
-		order[i] = i
+	for i := range res {
 		res[i].Start, res[i].End = math.NaN(), math.NaN()
 		res[i].CPUs = make([]int, jobs[i].Procs)
 		res[i].Starts = make([]float64, jobs[i].Procs)
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case arrivalLess(jobs, a, b):
-			return -1
-		case arrivalLess(jobs, b, a):
-			return 1
-		}
-		return 0
-	})
+	order := arrivalOrder(jobs)
 	type thr struct{ job, idx int }
 	busyUntil := make([]float64, procs) // end of the thread on each CPU
 	busy := make([]bool, procs)

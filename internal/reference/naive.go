@@ -69,6 +69,24 @@ func arrivalLess(jobs []Job, a, b int) bool {
 	return a < b
 }
 
+// arrivalOrder is the jobs' indexes in arrival order (arrivalLess).
+func arrivalOrder(jobs []Job) []int {
+	order := make([]int, len(jobs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		switch {
+		case arrivalLess(jobs, a, b):
+			return -1
+		case arrivalLess(jobs, b, a):
+			return 1
+		}
+		return 0
+	})
+	return order
+}
+
 func (s *sim) queueCmp(a, b int) int {
 	switch {
 	case s.queueLess(a, b):
@@ -119,19 +137,7 @@ func simulateOrder(jobs []Job, procs int, sjf bool, pass func(s *sim)) *sim {
 		s.starts[i] = math.NaN()
 	}
 	// "Jobs arrive at Submit": the jobs sorted by arrival, consumed in order.
-	arrivals := make([]int, len(jobs))
-	for i := range arrivals {
-		arrivals[i] = i
-	}
-	slices.SortFunc(arrivals, func(a, b int) int {
-		switch {
-		case arrivalLess(jobs, a, b):
-			return -1
-		case arrivalLess(jobs, b, a):
-			return 1
-		}
-		return 0
-	})
+	arrivals := arrivalOrder(jobs)
 	next := 0 // arrivals[next] is the next job to arrive
 
 	for next < len(arrivals) || len(s.waiting) > 0 || len(s.running) > 0 {
