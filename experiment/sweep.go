@@ -238,45 +238,20 @@ func Compare(points []scenario.Point, results []PointResult) []Comparison {
 	if len(points) == 0 {
 		return nil
 	}
-	axes := points[0].Labels
-	for ai, axis := range axes {
-		if !strings.HasPrefix(axis.Key, "policy.") {
-			continue
-		}
-		// group points by their other labels
-		groups := map[string][]int{}
-		var order []string
-		for i, p := range points {
-			var ctx []string
-			for k, l := range p.Labels {
-				if k != ai {
-					ctx = append(ctx, l.Key+"="+l.Value)
-				}
+	pairs(points, func(ai, b, i int) {
+		base := results[b]
+		for mi, m := range results[i].Metrics {
+			if mi >= len(base.Metrics) || base.Metrics[mi].Name != m.Name || m.N < 2 {
+				continue
 			}
-			c := strings.Join(ctx, " ")
-			if _, ok := groups[c]; !ok {
-				order = append(order, c)
+			d, err := stats.Paired(m.Values, base.Metrics[mi].Values)
+			if err != nil {
+				continue
 			}
-			groups[c] = append(groups[c], i)
+			out = append(out, Comparison{Axis: points[i].Labels[ai].Key, Baseline: points[b].Labels[ai].Value, Value: points[i].Labels[ai].Value,
+				Context: pairContext(points[i], ai), Metric: m.Name, Diff: d})
 		}
-		for _, c := range order {
-			g := groups[c]
-			base := results[g[0]]
-			for _, i := range g[1:] {
-				for mi, m := range results[i].Metrics {
-					if mi >= len(base.Metrics) || base.Metrics[mi].Name != m.Name || m.N < 2 {
-						continue
-					}
-					d, err := stats.Paired(m.Values, base.Metrics[mi].Values)
-					if err != nil {
-						continue
-					}
-					out = append(out, Comparison{Axis: axis.Key, Baseline: points[g[0]].Labels[ai].Value, Value: points[i].Labels[ai].Value,
-						Context: c, Metric: m.Name, Diff: d})
-				}
-			}
-		}
-	}
+	})
 	return out
 }
 

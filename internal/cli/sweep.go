@@ -208,6 +208,9 @@ func writeSweep(g *globals, out string, points []scenario.Point, res []experimen
 		return err
 	}
 	printSweep(g.stdout, points, res, cmp)
+	for _, n := range experiment.SweepNotes(points, res, cmp) {
+		fmt.Fprintf(g.stdout, "\nnote: %s\n", n)
+	}
 	fmt.Fprintf(g.stdout, "\nwrote %s (per point: %s)\n", filepath.Join(out, "summary.csv")+", "+filepath.Join(out, "comparisons.csv"), filepath.Join(out, "points"))
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -54,6 +55,9 @@ type sweepPage struct {
 	Metrics     []string
 	Points      []sweepPoint
 	Comparisons []comparisonRow
+	// Notes say why the comparisons say nothing, where they do not
+	// (sweepNotes).
+	Notes []string
 }
 
 // parseLabels splits "a=x b=y" into pairs.
@@ -191,7 +195,68 @@ func readSweep(dir string) (*sweepPage, error) {
 		r.Filter = filterJSON(f)
 		p.Comparisons = append(p.Comparisons, r)
 	}
+	p.Notes = sweepNotes(p, maxN(sum))
 	return p, nil
+}
+
+// maxN is the largest replication count (column n) of summary.csv.
+func maxN(sum *table) int {
+	n := 0
+	for i := range sum.rows {
+		if k, err := strconv.Atoi(sum.get(i, "n")); err == nil {
+			n = max(n, k)
+		}
+	}
+	return n
+}
+
+// sweepNotes is the page's version of the sweep's console notes
+// (experiment.SweepNotes), worked out from the two tables: why there are
+// no comparisons, or which compared points gave exactly the baseline's
+// results (every metric's difference 0 with a zero-width interval).
+func sweepNotes(p *sweepPage, reps int) []string {
+	if len(p.Comparisons) == 0 {
+		policyAxis := slices.ContainsFunc(p.Axes, func(a axis) bool { return strings.HasPrefix(a.Name, "policy.") })
+		switch {
+		case len(p.Points) <= 1:
+			return []string{"No paired comparisons: the sweep has one point (comparisons pair points that differ in one policy setting)."}
+		case !policyAxis:
+			return []string{"No paired comparisons: no policy setting is swept (comparisons pair points that differ in one policy.* setting, all else equal)."}
+		case reps < 2:
+			return []string{"No paired comparisons: every point has 1 replication, and a confidence interval needs at least 2 (set replications; a trace scenario gets distinct replications with workload.resample)."}
+		}
+		return nil
+	}
+	type pair struct{ axis, base, value, ctx string }
+	zero := map[pair]bool{}
+	var order []pair
+	for _, c := range p.Comparisons {
+		k := pair{c.Axis, c.Baseline, c.Value, c.Context}
+		z := c.Diff.Mean == 0 && c.Diff.Lo == 0 && c.Diff.Hi == 0
+		if was, ok := zero[k]; ok {
+			zero[k] = was && z
+			continue
+		}
+		zero[k] = z
+		order = append(order, k)
+	}
+	var same []string
+	for _, k := range order {
+		if zero[k] {
+			s := k.axis + " " + k.value + " = " + k.base
+			if k.ctx != "" {
+				s += " (" + k.ctx + ")"
+			}
+			same = append(same, s)
+		}
+	}
+	switch {
+	case len(same) == 0:
+		return nil
+	case len(same) == len(order):
+		return []string{"Every compared point gave exactly the same results as its baseline in every replication: the policies made the same schedule on this workload (one-CPU jobs with exact estimates, for example, leave a queue policy nothing to choose; the lublin workload model gives parallel jobs with user estimates)."}
+	}
+	return []string{"Identical results in every replication (the same schedule): " + strings.Join(same, "; ") + "."}
 }
 
 // sweepData is the JSON the page's script reads: per metric, per point,
