@@ -146,7 +146,8 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 			out = strings.TrimSuffix(records, ".csv")
 		}
 		tr, err := RunTrace(TraceRun{Trace: s.Workload.Trace, Policy: s.Policy.Queue, Options: s.Policy.Options,
-			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out})
+			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out,
+			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep})
 		if err != nil {
 			return repMetrics{}, err
 		}

@@ -17,8 +17,10 @@ import (
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/registry"
+	"github.com/schedlab/schedlab/rng"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/resample"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
@@ -51,6 +53,13 @@ type TraceRun struct {
 	// Threads also writes Out/threads.csv, one row per thread, for a
 	// policy that schedules threads.
 	Threads bool
+	// Resample, when not "" or "none", replaces the trace (after the
+	// window) by a resampled one (package workload/resample), drawn from
+	// the stream (Seed, Rep, "resample"): each replication of a trace
+	// scenario runs a different trace of the same kind.
+	Resample string
+	Seed     uint64
+	Rep      int
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -79,6 +88,11 @@ type RunInfo struct {
 	BeforeWindow int64  `json:"records_before_window,omitempty"`
 	Head         string `json:"head,omitempty"`
 	Refused      int64  `json:"jobs_refused_by_policy,omitempty"`
+	// Resample names the resampling of the trace (TraceRun.Resample),
+	// with the seed and replication it was drawn for; Resampled is its
+	// job count.
+	Resample  string `json:"resample,omitempty"`
+	Resampled int    `json:"jobs_resampled,omitempty"`
 }
 
 // TraceResult is what RunTrace returns and writes as summary.json.
@@ -203,6 +217,32 @@ func (s *screenedSource) Next() (actual.Job, error) {
 	}
 }
 
+// resampleTrace reads the whole of jobs and returns a resampled trace
+// (cfg.Resample), from the random stream of cfg's seed and replication.
+func resampleTrace(jobs workload.Source, cfg TraceRun) ([]actual.Job, error) {
+	if cfg.Resample != "user-weeks" {
+		return nil, fmt.Errorf("unknown resampling %q (want %s)", cfg.Resample, strings.Join(resample.Methods, ", "))
+	}
+	var all []actual.Job
+	for {
+		j, err := jobs.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(all) == resample.MaxJobs {
+			return nil, fmt.Errorf("more than %d jobs to resample (resample.MaxJobs: the trace is held in memory)", resample.MaxJobs)
+		}
+		all = append(all, j)
+	}
+	if len(all) == 0 {
+		return nil, errors.New("no jobs to resample")
+	}
+	return resample.UserWeeks(all, rng.New(cfg.Seed, cfg.Rep, "resample"))
+}
+
 // RunTrace simulates cfg. With cfg.Out set it writes jobs.csv and
 // summary.json (and schedule.swf) there, atomically.
 func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
@@ -276,6 +316,13 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		}
 		window = workload.NewWindowSource(src, w)
 		jobs = window
+	}
+	var resampled []actual.Job
+	if cfg.Resample != "" && cfg.Resample != resample.Methods[0] {
+		if resampled, err = resampleTrace(jobs, cfg); err != nil {
+			return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
+		}
+		jobs = workload.FromSlice(resampled)
 	}
 	var dl *metrics.Deadlines
 	withDeadlines := hetero || cfg.Deadlines.Base != workload.DeadlineNone
@@ -376,7 +423,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	defer closePolicy(pol)
 	if err := eng.Run(); err != nil {
 		var ae *engine.AdmitError
-		if errors.As(err, &ae) {
+		if errors.As(err, &ae) && resampled == nil {
 			if line, ok := recordLine(cfg.Trace, int64(ae.Job), ae.Submit, refusedSecond(err, ae.Submit)); ok {
 				return nil, fmt.Errorf("%s:%d: %w", rd.Name(), line, err)
 			}
@@ -409,6 +456,10 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		Result: sum.Result(),
 		Counts: counts,
 		Engine: eng.Stats(),
+	}
+	if resampled != nil {
+		res.Run.Resample = fmt.Sprintf("%s seed %d replication %d", cfg.Resample, cfg.Seed, cfg.Rep)
+		res.Run.Resampled = len(resampled)
 	}
 	if dl != nil {
 		d, r := dl.Result(), cfg.Deadlines

@@ -67,6 +67,22 @@ func bind(s *Scenario, path string) any {
 		return &w.Clamp
 	case "workload.mean_interarrival":
 		return &w.MeanInterarrival
+	case "workload.resample":
+		return &w.Resample
+	case "workload.predictor":
+		return &w.Predictor
+	case "workload.correction":
+		return &w.Correction
+	case "workload.model":
+		return &w.Model
+	case "workload.arrival_factor":
+		return &w.ArrivalFactor
+	case "workload.runtime_factor":
+		return &w.RuntimeFactor
+	case "workload.daily_cycle":
+		return &w.DailyCycle
+	case "workload.users":
+		return &w.Users
 	case "workload.mean_service":
 		return &w.MeanService
 	case "workload.gang_mean_interarrival":
@@ -276,7 +292,7 @@ func usedIn(s *Scenario, path string) bool {
 	}
 	if has(fieldOf("workload.trace").models, s.Model) {
 		trace := s.Workload.Trace != ""
-		if f.traceOnly && !trace || f.synthOnly && trace {
+		if f.traceOnly && !trace && !(f.lublin && s.Workload.Model == Lublin) || f.synthOnly && trace {
 			return false
 		}
 	}
@@ -360,6 +376,14 @@ var legacyKeyParts = map[string][]keyPart{
 		{name: "ia", path: "workload.mean_interarrival"},
 		{name: "svc", path: "workload.mean_service"},
 		{name: "procs", path: "platform.procs"},
+		{name: "pred", path: "workload.predictor", omitDefault: true},
+		{name: "corr", path: "workload.correction", omitDefault: true},
+		{name: "resample", path: "workload.resample", omitDefault: true},
+		{name: "wl", path: "workload.model", omitDefault: true},
+		{name: "af", path: "workload.arrival_factor", omitDefault: true},
+		{name: "rf", path: "workload.runtime_factor", omitDefault: true},
+		{name: "cycle", path: "workload.daily_cycle", omitDefault: true},
+		{name: "users", path: "workload.users", omitDefault: true},
 	},
 	registry.ModelGrid: {
 		{name: "grid", path: "policy.grid"},

@@ -105,19 +105,32 @@ func (d *decoder) checkStatic() {
 
 func (d *decoder) checkCluster() {
 	trace := d.present("workload.trace")
-	synth := d.present("workload.mean_interarrival")
+	model := d.present("workload.model")
+	synth := d.present("workload.mean_interarrival") || model
 	switch {
 	case trace && synth:
-		d.add(d.keys["workload.mean_interarrival"], "workload.mean_interarrival", "not with workload.trace: a cluster runs a trace or a synthetic workload, not both")
+		for _, k := range []string{"workload.mean_interarrival", "workload.model"} {
+			if d.present(k) {
+				d.add(d.keys[k], k, "not with workload.trace: a cluster runs a trace or a synthetic workload, not both")
+			}
+		}
 		return
-	case d.missing("workload.trace") && d.missing("workload.mean_interarrival"):
-		d.add(d.where("workload.trace"), "workload.trace", "required by model cluster (or workload.mean_interarrival, for a synthetic workload)")
+	case !trace && !synth && d.missing("workload.trace") && d.missing("workload.mean_interarrival") && d.missing("workload.model"):
+		d.add(d.where("workload.trace"), "workload.trace", "required by model cluster (or workload.mean_interarrival, for synthetic one-CPU jobs, or workload.model: lublin)")
 		return
 	}
 	if synth {
-		for _, k := range []string{"workload.estimate", "workload.on_overrun", "workload.clamp"} {
-			if d.present(k) {
-				d.add(d.keys[k], k, "only with workload.trace (synthetic jobs have exact estimates and no time limit)")
+		// The lublin model's jobs have requests: it reads the estimate
+		// model and the overrun rule (checkDeps cannot say so: with a
+		// trace, workload.model is not read at all).
+		for _, k := range []string{"workload.estimate", "workload.on_overrun", "workload.clamp", "workload.resample"} {
+			if !d.present(k) || model && fieldOf(k).lublin {
+				continue
+			}
+			if fieldOf(k).lublin {
+				d.add(d.keys[k], k, "only with workload.trace or workload.model: lublin (Poisson jobs have exact estimates and no time limit)")
+			} else {
+				d.add(d.keys[k], k, "only with workload.trace")
 			}
 		}
 		if d.missing("platform.procs") {
@@ -128,14 +141,35 @@ func (d *decoder) checkCluster() {
 		} else if d.missing("stop.completed") {
 			d.add(d.where("stop.completed"), "stop.completed", "required for a synthetic workload")
 		}
+		if d.missing("workload.mean_interarrival") && d.poissonPossible() {
+			d.add(d.where("workload.mean_interarrival"), "workload.mean_interarrival", "required by the Poisson workload (workload.model poisson, the default)")
+		}
 		return
 	}
-	if d.present("workload.mean_service") {
-		d.add(d.keys["workload.mean_service"], "workload.mean_service", "only with workload.mean_interarrival (a trace gives the runtimes)")
+	for _, k := range []string{"workload.mean_service", "workload.arrival_factor", "workload.runtime_factor", "workload.daily_cycle", "workload.users"} {
+		if d.present(k) {
+			d.add(d.keys[k], k, "only with a synthetic workload (a trace gives the jobs)")
+		}
 	}
 	if d.present("stop") && d.stop == nil && !d.present("stop.completed") {
 		d.add(d.keys["stop"], "stop.completed", "missing (or write stop: trace to run the whole trace)")
 	}
+}
+
+// poissonPossible reports whether some point of the file may use the
+// Poisson workload: workload.model is absent, or one of its values is
+// poisson.
+func (d *decoder) poissonPossible() bool {
+	s := d.set["workload.model"]
+	if s == nil {
+		return !d.present("workload.model")
+	}
+	for _, v := range s.vals {
+		if v.canon == Poisson {
+			return true
+		}
+	}
+	return false
 }
 
 // checkDeps reports settings no value of their controlling setting uses,

@@ -164,14 +164,14 @@ func TestErrorsOtherModels(t *testing.T) {
 		want      string
 	}{
 		{"cluster needs a workload", "model: cluster\npolicy: {queue: easy}\n",
-			"t.yaml:1:1: workload.trace: required by model cluster (or workload.mean_interarrival, for a synthetic workload)"},
+			"t.yaml:1:1: workload.trace: required by model cluster (or workload.mean_interarrival, for synthetic one-CPU jobs, or workload.model: lublin)"},
 		{"cluster needs a queue", "model: cluster\nworkload: {trace: x.swf}\n",
 			"t.yaml:1:1: policy.queue: required by model cluster"},
 		{"trace and synthetic", "model: cluster\nworkload: {trace: x.swf, mean_interarrival: 1}\npolicy: {queue: easy}\n",
 			"t.yaml:2:26: workload.mean_interarrival: not with workload.trace: a cluster runs a trace or a synthetic workload, not both"},
 		{"synthetic cluster", "model: cluster\nworkload: {mean_interarrival: 1, clamp: true}\npolicy: {queue: fcfs}\nstop: trace\n",
 			"t.yaml:1:1: platform.procs: required for a synthetic workload (there is no trace header to take it from)\n" +
-				"t.yaml:2:34: workload.clamp: only with workload.trace (synthetic jobs have exact estimates and no time limit)\n" +
+				"t.yaml:2:34: workload.clamp: only with workload.trace\n" +
 				`t.yaml:4:7: stop: "trace" needs workload.trace; a synthetic workload runs until stop.completed jobs complete`},
 		{"sjf under fcfs", "model: cluster\nworkload: {trace: x.swf}\npolicy: {queue: [fcfs, easy], order: [fcfs, sjf]}\n",
 			"t.yaml:3:45: policy.order: sjf is not allowed with policy.queue fcfs (strict FCFS serves jobs in submit order; use a backfilling queue)"},

@@ -63,9 +63,25 @@ type Site struct {
 // generator (every model).
 type Workload struct {
 	Trace     string // cluster: SWF path or bare name, resolved like 'schedlab run --trace'
-	Estimate  string // cluster with a trace: "request" | "exact"; default "request" ("exact" for synthetic jobs)
-	OnOverrun string // cluster with a trace: "kill" | "continue"; default "kill"
+	Estimate  string // cluster with a trace or lublin jobs: "request" | "exact" | "tsafrir" | "predict"; default "request" ("exact" for Poisson jobs)
+	OnOverrun string // cluster with a trace or lublin jobs: "kill" | "continue"; default "kill"
 	Clamp     bool   // cluster with a trace: clamp jobs larger than the machine
+	Resample  string // cluster with a trace: "none" | "user-weeks" (a different trace per replication); default "none"
+	// estimate "predict": the predictor ("last2", "avg:K") and the
+	// correction of an outlived prediction ("increments", "request").
+	Predictor, Correction string
+
+	// cluster, synthetic: the workload model, "poisson" (one-CPU jobs,
+	// MeanInterarrival, MeanService; the default) or "lublin"
+	// (Lublin-Feitelson rigid parallel jobs with Tsafrir requests), with
+	// the lublin model's load scaling (ArrivalFactor multiplies the
+	// inter-arrival times, RuntimeFactor the runtimes; defaults 1), its
+	// daily arrival cycle (default on) and Users, the user ids it draws
+	// (0: none).
+	Model                        string
+	ArrivalFactor, RuntimeFactor float64
+	DailyCycle                   bool
+	Users                        int
 
 	MeanInterarrival float64 // synthetic Poisson arrivals (grid: at the grid scheduler; gang: per-site local jobs; cluster: at the queue)
 	MeanService      float64 // exponential service demand; default 1

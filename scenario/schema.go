@@ -10,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/resample"
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
@@ -61,6 +62,9 @@ type field struct {
 	// synthetic workload.
 	traceOnly, synthOnly bool
 	synthetic            string
+	// lublin: a traceOnly setting that the lublin workload model reads
+	// too (its jobs have requests: estimate, on_overrun).
+	lublin bool
 	// option: a policy option or a model's policy setting from the
 	// registry (policy.<name>), held in Policy.Options.
 	option bool
@@ -201,9 +205,19 @@ func writtenFields() []*field {
 
 		{path: "workload.trace", kind: kString, models: clusterOnly, sweep: true, traceOnly: true},
 		{path: "workload.estimate", kind: kEnum, models: clusterOnly, enum: anyModel(estimateNames()...), sweep: true,
-			def: estimateNames()[0], traceOnly: true, synthetic: exact},
+			def: estimateNames()[0], traceOnly: true, synthetic: exact, lublin: true},
 		{path: "workload.on_overrun", kind: kEnum, models: clusterOnly, enum: anyModel("kill", "continue"), sweep: true,
-			def: "kill", traceOnly: true, synthetic: "kill"},
+			def: "kill", traceOnly: true, synthetic: "kill", lublin: true},
+		{path: "workload.resample", kind: kEnum, models: clusterOnly, enum: anyModel(resample.Methods...), sweep: true,
+			def: resample.Methods[0], traceOnly: true},
+		{path: "workload.predictor", kind: kString, models: clusterOnly, sweep: true, def: "last2", check: nil},
+		{path: "workload.correction", kind: kEnum, models: clusterOnly, enum: anyModel(predictCorrections...), sweep: true, def: predictCorrections[0]},
+		{path: "workload.model", kind: kEnum, models: clusterOnly, enum: anyModel(WorkloadModels...), sweep: true,
+			def: WorkloadModels[0], synthOnly: true},
+		{path: "workload.arrival_factor", kind: kFloat, models: clusterOnly, check: factor, sweep: true, def: "1", synthOnly: true},
+		{path: "workload.runtime_factor", kind: kFloat, models: clusterOnly, check: factor, sweep: true, def: "1", synthOnly: true},
+		{path: "workload.daily_cycle", kind: kBool, models: clusterOnly, sweep: true, def: "true", synthOnly: true},
+		{path: "workload.users", kind: kInt, models: clusterOnly, check: between(0, MaxUsers), sweep: true, synthOnly: true},
 		{path: "workload.clamp", kind: kBool, models: clusterOnly, sweep: true, traceOnly: true},
 		{path: "workload.mean_interarrival", kind: kFloat, models: allModels, check: mean, sweep: true, synthOnly: true},
 		{path: "workload.mean_service", kind: kFloat, models: serviceModel, check: mean, sweep: true, def: "1", synthOnly: true},
@@ -224,6 +238,35 @@ func writtenFields() []*field {
 		{path: "workload.deadline_factor_max", kind: kFloat, models: heteroOnly, check: deadlineFactor, sweep: true, def: "4"},
 		{path: "workload.bm_est", kind: kEnum, models: heteroOnly, enum: anyModel(synth.BMEstRules()...), sweep: true, def: "min"},
 	}
+}
+
+// The cluster's synthetic workload models (workload.model): Poisson
+// arrivals of one-CPU jobs (the default), or the Lublin-Feitelson model
+// of rigid parallel jobs (docs/workloads.md).
+const (
+	Poisson = "poisson"
+	Lublin  = "lublin"
+)
+
+// WorkloadModels lists the workload.model values, the default first.
+var WorkloadModels = []string{Poisson, Lublin}
+
+// Predict is the estimate model of system-generated predictions.
+var Predict = workload.EstimatePredict.String()
+
+// predictCorrections are workload.correction's values, the default first.
+var predictCorrections = []string{"increments", "request"}
+
+// MaxUsers bounds workload.users of the lublin model.
+const MaxUsers = 1_000_000
+
+// factor checks a scaling factor of the lublin model: a positive
+// number within the bounds of a mean time.
+func factor(x float64) string {
+	if x <= 0 || x < MinMean || x > 1e6 {
+		return fmt.Sprintf("must be between %g and 1e6", MinMean)
+	}
+	return ""
 }
 
 // estimateNames are the estimate models' names.
@@ -325,7 +368,7 @@ var sections = map[string][]string{
 	"stop":     {"completed"},
 	"warmup":   {"jobs"},
 	"platform": {"procs", "sites", "procs_per_site", "machines", "cpus_min", "cpus_max", "speed_min", "speed_max"},
-	"workload": {"trace", "estimate", "on_overrun", "clamp", "mean_interarrival", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
+	"workload": {"trace", "estimate", "predictor", "correction", "on_overrun", "clamp", "resample", "model", "mean_interarrival", "arrival_factor", "runtime_factor", "daily_cycle", "users", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
 		"cpus_min", "cpus_max", "estimated_min", "estimated_max", "deadline_fraction", "deadline", "deadline_factor_min", "deadline_factor_max", "bm_est"},
 	// "policy": from the registry, policyKeys
 }
@@ -488,6 +531,14 @@ func writtenDeps() []dep {
 	return []dep{
 		{model: registry.ModelGang, key: "workload.gang_min", on: "workload.gang_sizes", when: []string{"uniform"}},
 		{model: registry.ModelGang, key: "workload.gang_max", on: "workload.gang_sizes", when: []string{"uniform"}},
+		{model: registry.ModelCluster, key: "workload.mean_interarrival", on: "workload.model", when: []string{Poisson}},
+		{model: registry.ModelCluster, key: "workload.mean_service", on: "workload.model", when: []string{Poisson}},
+		{model: registry.ModelCluster, key: "workload.arrival_factor", on: "workload.model", when: []string{Lublin}},
+		{model: registry.ModelCluster, key: "workload.runtime_factor", on: "workload.model", when: []string{Lublin}},
+		{model: registry.ModelCluster, key: "workload.daily_cycle", on: "workload.model", when: []string{Lublin}},
+		{model: registry.ModelCluster, key: "workload.users", on: "workload.model", when: []string{Lublin}},
+		{model: registry.ModelCluster, key: "workload.predictor", on: "workload.estimate", when: []string{Predict}},
+		{model: registry.ModelCluster, key: "workload.correction", on: "workload.estimate", when: []string{Predict}},
 		{model: registry.ModelHetero, key: "workload.deadline_factor_min", on: "workload.deadline", when: []string{"factor", "fastest"}},
 		{model: registry.ModelHetero, key: "workload.deadline_factor_max", on: "workload.deadline", when: []string{"factor", "fastest"}},
 	}

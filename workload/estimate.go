@@ -23,11 +23,23 @@ const (
 	EstimateRequest Estimate = iota
 	// EstimateExact: the actual runtime (perfect knowledge).
 	EstimateExact
+	// EstimateTsafrir: the request, where a job without one gets a
+	// request drawn from Tsafrir's model of user estimates (the runner
+	// draws them: package workload/tsafrir); Apply treats it as
+	// EstimateRequest.
+	EstimateTsafrir
+	// EstimatePredict: system-generated predictions (EASY++); the runner
+	// puts a predicting layer between the jobs and the policy (package
+	// policy/predict). Jobs still carry their requests as estimates, so
+	// Apply treats it as EstimateRequest.
+	EstimatePredict
 )
 
 // Estimates lists the estimate models, in documentation order (a fresh
 // slice).
-func Estimates() []Estimate { return []Estimate{EstimateRequest, EstimateExact} }
+func Estimates() []Estimate {
+	return []Estimate{EstimateRequest, EstimateExact, EstimateTsafrir, EstimatePredict}
+}
 
 // EstimateNames lists the names ParseEstimate accepts, in the order of
 // Estimates (a fresh slice).
@@ -47,6 +59,10 @@ func (e Estimate) String() string {
 		return "request"
 	case EstimateExact:
 		return "exact"
+	case EstimateTsafrir:
+		return "tsafrir"
+	case EstimatePredict:
+		return "predict"
 	}
 	return fmt.Sprintf("Estimate(%d)", uint8(e))
 }
