@@ -99,8 +99,8 @@ func New(p Params, r *rand.Rand) (*Model, error) {
 	ht := headTimes(max)
 	h := len(ht)
 	k := p.values()
-	if k < h+1 {
-		k = h + 1
+	if k < MinValues { // MinValues > Top >= h: a tail of at least one value
+		k = MinValues
 	}
 
 	// Head shares by popularity rank (index 0 = rank 1) and the rank of
