@@ -28,9 +28,10 @@
 // (the authors' code truncates the runtime to the maximum instead, which a
 // simulator must not do).
 //
-// WithRequests applies a Model to a workload.Source: every job (or only
-// the jobs without a request) gets a modelled request, and every job's
-// estimate becomes its request.
+// WithRequests applies a Model to a stream of jobs (a Source, the same
+// interface as workload.Source, which this package may not import): every
+// job (or only the jobs without a request) gets a modelled request, and
+// every job's estimate becomes its request.
 //
 // Everything is deterministic given the random streams passed in; a Model
 // is immutable after New and safe for concurrent use, each goroutine with

@@ -5,8 +5,15 @@ import (
 	"math/rand/v2"
 
 	"github.com/schedlab/schedlab/job/actual"
-	"github.com/schedlab/schedlab/workload"
 )
+
+// Source is workload.Source, declared here because a package under
+// workload/ does not import workload (internal/lint): jobs in submit
+// order, io.EOF after the last. Any workload.Source is a Source and the
+// other way round.
+type Source interface {
+	Next() (actual.Job, error)
+}
 
 // WithRequests returns src with modelled requests: every job's Request is
 // m.Request(its Runtime) (with onlyMissing, only the jobs whose Request
@@ -20,12 +27,12 @@ import (
 //
 // The result reads in place (NextInto) when src does, as
 // workload.Prefetch likes.
-func WithRequests(src workload.Source, m *Model, r *rand.Rand, onlyMissing bool) workload.Source {
+func WithRequests(src Source, m *Model, r *rand.Rand, onlyMissing bool) Source {
 	return &requests{src: src, m: m, r: r, onlyMissing: onlyMissing}
 }
 
 type requests struct {
-	src         workload.Source
+	src         Source
 	m           *Model
 	r           *rand.Rand
 	onlyMissing bool

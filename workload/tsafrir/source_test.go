@@ -8,7 +8,6 @@ import (
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
-	"github.com/schedlab/schedlab/workload"
 )
 
 func jobs() []actual.Job {
@@ -22,6 +21,13 @@ func jobs() []actual.Job {
 	}
 	return js
 }
+
+// slice is a plain source (Next only).
+type slice struct{ s intoSlice }
+
+func fromSlice(js []actual.Job) *slice { return &slice{intoSlice{js: js}} }
+
+func (s *slice) Next() (actual.Job, error) { return s.s.Next() }
 
 // intoSlice is a source that also reads in place.
 type intoSlice struct {
@@ -44,7 +50,7 @@ func (s *intoSlice) NextInto(j *actual.Job) error {
 	return nil
 }
 
-func drain(t *testing.T, src workload.Source) []actual.Job {
+func drain(t *testing.T, src Source) []actual.Job {
 	t.Helper()
 	var out []actual.Job
 	for {
@@ -63,7 +69,7 @@ func TestWithRequests(t *testing.T) {
 	m := mustNew(t, Default(), 1)
 	in := jobs()
 	for _, only := range []bool{false, true} {
-		got := drain(t, WithRequests(workload.FromSlice(jobs()), m, stream(2), only))
+		got := drain(t, WithRequests(fromSlice(jobs()), m, stream(2), only))
 		// The k-th job's request is the k-th draw's.
 		u := stream(2)
 		for k, j := range got {
@@ -91,7 +97,7 @@ func TestWithRequests(t *testing.T) {
 func TestWithRequestsInPlace(t *testing.T) {
 	// NextInto (as Prefetch reads) gives the same jobs as Next.
 	m := mustNew(t, Default(), 1)
-	want := drain(t, WithRequests(workload.FromSlice(jobs()), m, stream(2), false))
+	want := drain(t, WithRequests(fromSlice(jobs()), m, stream(2), false))
 	src := WithRequests(&intoSlice{js: jobs()}, m, stream(2), false)
 	in, ok := src.(interface{ NextInto(*actual.Job) error })
 	if !ok {
@@ -110,23 +116,14 @@ func TestWithRequestsInPlace(t *testing.T) {
 			t.Fatalf("job %d: %+v %v, want %+v", k, j, err, want[k])
 		}
 	}
-	// Through Prefetch, which uses NextInto.
-	p := workload.Prefetch(WithRequests(&intoSlice{js: jobs()}, m, stream(2), false), 64)
-	defer p.Close()
-	got := drain(t, p)
-	for k := range want {
-		if got[k].Request != want[k].Request {
-			t.Fatalf("prefetched job %d: %g, want %g", k, got[k].Request, want[k].Request)
-		}
-	}
 }
 
 func TestWithRequestsNil(t *testing.T) {
 	m := mustNew(t, Default(), 1)
-	for name, src := range map[string]workload.Source{
+	for name, src := range map[string]Source{
 		"src": WithRequests(nil, m, stream(1), false),
-		" m":  WithRequests(workload.FromSlice(jobs()), nil, stream(1), false),
-		" r":  WithRequests(workload.FromSlice(jobs()), m, nil, false),
+		" m":  WithRequests(fromSlice(jobs()), nil, stream(1), false),
+		" r":  WithRequests(fromSlice(jobs()), m, nil, false),
 	} {
 		if _, err := src.Next(); err == nil || !strings.Contains(err.Error(), "nil") || !strings.Contains(err.Error(), name) {
 			t.Errorf("nil %s: %v", name, err)
