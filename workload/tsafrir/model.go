@@ -95,8 +95,8 @@ func New(p Params, r *rand.Rand) (*Model, error) {
 	if r == nil {
 		return nil, errors.New("tsafrir.New: nil random stream r")
 	}
-	max := int64(p.MaxEstimate)
-	ht := headTimes(max)
+	maxEst := int64(p.MaxEstimate)
+	ht := headTimes(maxEst)
 	h := len(ht)
 	k := p.values()
 	if k < MinValues { // MinValues > Top >= h: a tail of at least one value
@@ -145,7 +145,7 @@ func New(p Params, r *rand.Rand) (*Model, error) {
 	if a == 0 {
 		a = 1 + 12.1039*math.Pow(float64(k), -0.6026)
 	}
-	tt := tailTimes(max, k-h, a, vals)
+	tt := tailTimes(maxEst, k-h, a, vals)
 	if len(tt) > 0 {
 		ts := make([]float64, len(tt))
 		sum := 0.0
@@ -193,10 +193,10 @@ func New(p Params, r *rand.Rand) (*Model, error) {
 
 // headTimes returns the head values in seconds: the maximum first, then
 // the others in ascending order.
-func headTimes(max int64) []int64 {
-	v := []int64{max}
+func headTimes(maxEst int64) []int64 {
+	v := []int64{maxEst}
 	for _, t := range jointValues {
-		if t < max {
+		if t < maxEst {
 			v = append(v, t)
 		}
 	}
@@ -204,7 +204,7 @@ func headTimes(max int64) []int64 {
 		if len(v) >= Top {
 			break
 		}
-		for t := max / step * step; t > 0 && len(v) < Top; t -= step {
+		for t := maxEst / step * step; t > 0 && len(v) < Top; t -= step {
 			if !slices.Contains(v, t) {
 				v = append(v, t)
 			}
@@ -285,17 +285,17 @@ func popRanks(maxRank int, reserved bool, h int, r *rand.Rand) []int {
 
 // tailTimes returns up to n tail values (ascending seconds), avoiding the
 // values in taken and each other, all in (0, max).
-func tailTimes(max int64, n int, a float64, taken map[int64]float64) []int64 {
+func tailTimes(maxEst int64, n int, a float64, taken map[int64]float64) []int64 {
 	offsets := [...]int64{0, 30, -30, 20, -20, 10, -10}
 	seen := make(map[int64]bool, n)
 	out := make([]int64, 0, n)
 	for i := 1; i <= n; i++ {
 		x := float64(i) / float64(n)
 		y := (a - 1) * x / (a - x)
-		sec := int64(math.Round(y*float64(max)/60)) * 60
+		sec := int64(math.Round(y*float64(maxEst)/60)) * 60
 		for _, off := range offsets {
 			s := sec + off
-			if _, ok := taken[s]; !ok && !seen[s] && s > 0 && s < max {
+			if _, ok := taken[s]; !ok && !seen[s] && s > 0 && s < maxEst {
 				seen[s] = true
 				out = append(out, s)
 				break
