@@ -22,6 +22,7 @@ import (
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/resample"
 	"github.com/schedlab/schedlab/workload/swf"
+	"github.com/schedlab/schedlab/workload/tsafrir"
 )
 
 // TraceRun is one simulation of an SWF trace on one space-shared cluster.
@@ -217,6 +218,18 @@ func (s *screenedSource) Next() (actual.Job, error) {
 	}
 }
 
+// tsafrirRequests gives the jobs of src without a request one drawn from
+// Tsafrir's model of user estimates with its published parameters. The
+// model's histogram is the site's: drawn once per seed (replication 0),
+// the same for every replication; the requests are drawn per replication.
+func tsafrirRequests(src workload.Source, seed uint64, rep int) (workload.Source, error) {
+	m, err := tsafrir.New(tsafrir.Default(), rng.New(seed, 0, "tsafrir-histogram"))
+	if err != nil {
+		return nil, err
+	}
+	return tsafrir.WithRequests(src, m, rng.New(seed, rep, "tsafrir-requests"), true), nil
+}
+
 // resampleTrace reads the whole of jobs and returns a resampled trace
 // (cfg.Resample), from the random stream of cfg's seed and replication.
 func resampleTrace(jobs workload.Source, cfg TraceRun) ([]actual.Job, error) {
@@ -323,6 +336,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
 		}
 		jobs = workload.FromSlice(resampled)
+	}
+	if est == workload.EstimateTsafrir {
+		if jobs, err = tsafrirRequests(jobs, cfg.Seed, cfg.Rep); err != nil {
+			return nil, err
+		}
 	}
 	var dl *metrics.Deadlines
 	withDeadlines := hetero || cfg.Deadlines.Base != workload.DeadlineNone

@@ -28,7 +28,9 @@ import (
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/report/htmlreport"
+	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/resample"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
@@ -319,7 +321,7 @@ func exitStatus(err error) int {
 type runCmd struct {
 	Trace     string  `required:"" placeholder:"FILE" help:"SWF trace (plain or .gz): a path, or the bare name of an embedded trace or of one in $$SCHEDLAB_TRACES or ../shared/traces."`
 	Policy    string  `required:"" placeholder:"NAME" help:"Queue policy: ${queue_policies}; or a policy of the hetero model on the trace's machine: ${hetero_only} (see 'schedlab policies')."`
-	Estimate  string  `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates the scheduler sees: request (SWF requested time; the runtime if unknown) or exact."`
+	Estimate  string  `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates the scheduler sees: request (SWF requested time; the runtime if unknown), exact, tsafrir (the request; a job without one gets a request drawn from Tsafrir's model of user estimates, seeded by --seed) or predict (system-generated predictions, EASY++: --predictor, --correction)."`
 	Procs     int     `placeholder:"N" help:"Machine size (default: the trace header's MaxProcs)."`
 	OnOverrun string  `default:"kill" enum:"kill,continue" help:"A job running past its requested time is killed at the limit (kill) or runs on (continue)."`
 	Clamp     bool    `help:"Clamp jobs larger than the machine to its size instead of rejecting them."`
@@ -337,7 +339,9 @@ type runCmd struct {
 	Deadline         string  `default:"none" enum:"${deadline_rules}" group:"deadlines" help:"Derive deadlines: none, estimate (submit + s x the estimate the scheduler sees) or runtime (submit + s x the actual runtime)."`
 	DeadlineFactor   string  `default:"2-4" placeholder:"S|MIN-MAX" group:"deadlines" help:"The factor s: a number, or a range MIN-MAX it is drawn from uniformly per job (default 2-4)."`
 	DeadlineFraction float64 `default:"1" group:"deadlines" help:"Fraction of the jobs that get a deadline (0..1)."`
-	Seed             uint64  `default:"1" group:"deadlines" help:"Seed of the deadline draws (and of tabu's random machine order)."`
+	Seed             uint64  `default:"1" group:"deadlines" help:"Seed of the random draws: deadlines, tabu's random machine order, --estimate tsafrir's requests, --resample."`
+	Resample         string  `default:"none" enum:"${resample_methods}" help:"Run a resampled trace instead of the trace: none or user-weeks (the trace's user-weeks drawn at random, seeded by --seed and --replication; see docs/workloads.md)."`
+	Replication      int     `default:"0" help:"The replication whose random streams are used (--resample, --estimate tsafrir): 0, 1, ... as in a sweep."`
 
 	Set []string `sep:"none" placeholder:"NAME=VALUE" help:"Set an option of the policy (repeatable; its options: 'schedlab policies'), e.g. --set order=sjf."`
 }
@@ -370,6 +374,7 @@ func vars() kong.Vars {
 		"simple_policies":  strings.Join(simple, ","),
 		"estimates":        strings.Join(est, ","),
 		"estimate_default": est[0],
+		"resample_methods": strings.Join(resample.Methods, ","),
 		"gantt_cpus":       strconv.Itoa(maxGanttCPUs),
 		"gantt_jobs":       strconv.Itoa(maxGanttJobs),
 	}
@@ -433,6 +438,9 @@ func (c *runCmd) Run(g *globals) error {
 	if err := checkProcs(c.Procs); err != nil {
 		return err
 	}
+	if c.Replication < 0 || c.Replication >= scenario.MaxReplications {
+		return usageError{fmt.Errorf("--replication must be 0..%d (scenario.MaxReplications), got %d", scenario.MaxReplications-1, c.Replication)}
+	}
 	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, c.Policy)
 	if err != nil {
 		hp, herr := registry.Lookup(registry.ModelHetero, registry.KindQueue, c.Policy)
@@ -450,8 +458,12 @@ func (c *runCmd) Run(g *globals) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if c.Seed != 1 && dl.Base == workload.DeadlineNone && !hetero {
-		return usageError{fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime) or seeds a policy of the hetero model; --policy %s without deadlines uses no seed", c.Policy)}
+	random := c.Resample != resample.Methods[0] || c.Estimate == workload.EstimateTsafrir.String()
+	if c.Seed != 1 && dl.Base == workload.DeadlineNone && !hetero && !random {
+		return usageError{fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime), tsafrir requests (--estimate tsafrir) or a resampled trace (--resample), or seeds a policy of the hetero model; --policy %s without them uses no seed", c.Policy)}
+	}
+	if c.Replication != 0 && !random {
+		return usageError{fmt.Errorf("--replication chooses the random streams of --resample and --estimate tsafrir; without them it changes nothing")}
 	}
 	given, err := c.policyOptions(qp, g.policyFlags)
 	if err != nil {
@@ -509,6 +521,7 @@ func (c *runCmd) Run(g *globals) error {
 		Trace: c.Trace, Policy: c.Policy, Options: given, Estimate: est,
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
 		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Threads: c.Threads, From: c.From, To: c.To,
+		Resample: c.Resample, Seed: c.Seed, Rep: c.Replication,
 	})
 	if err != nil {
 		return err

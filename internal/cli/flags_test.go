@@ -55,6 +55,8 @@ func TestEveryFlag(t *testing.T) {
 		"run --trace":             {[]string{"run", "--trace", filepath.Join(dir, "missing.swf"), "--policy", "easy"}, 1, "missing.swf: no such file"},
 		"run --policy":            {[]string{"run", "--trace", tr, "--policy", "nope"}, 2, `unknown policy "nope"`},
 		"run --estimate":          {append(run, "--estimate", "guess"), 2, "--estimate"},
+		"run --resample":          {append(run, "--resample", "users"), 2, "--resample"},
+		"run --replication":       {append(run, "--replication", "3"), 2, "--replication chooses the random streams"},
 		"run --procs":             {append(run, "--procs=-1"), 2, "--procs -1: want 1..4194304"},
 		"run --on-overrun":        {append(run, "--on-overrun", "pause"), 2, "--on-overrun"},
 		"run --clamp":             {append(run, "--clamp=perhaps"), 2, "--clamp"},
@@ -72,7 +74,7 @@ func TestEveryFlag(t *testing.T) {
 		"run --deadline":          {append(run, "--deadline", "soon"), 2, "--deadline"},
 		"run --deadline-factor":   {append(run, "--deadline", "estimate", "--deadline-factor", "0"), 2, "deadline factor"},
 		"run --deadline-fraction": {append(run, "--deadline", "estimate", "--deadline-fraction", "2"), 2, "fraction"},
-		"run --seed":              {append(run, "--seed", "7"), 2, "--policy easy without deadlines uses no seed"},
+		"run --seed":              {append(run, "--seed", "7"), 2, "--policy easy without them uses no seed"},
 
 		"explain --trace":    {[]string{"explain", "--trace", filepath.Join(dir, "missing.swf"), "--policy", "easy", "--job", "1"}, 1, "missing.swf: no such file"},
 		"explain --policy":   {[]string{"explain", "--trace", tr, "--policy", "nope", "--job", "1"}, 2, `unknown policy "nope"`},
