@@ -334,3 +334,34 @@ func (f *fancy) Refuse(j job.Info) string {
 func (f *fancy) SetOnReserve(g func(float64, job.ID, float64)) { f.on = g }
 func (f *fancy) Err() error                                    { return fmt.Errorf("broken") }
 func (f *fancy) Close() error                                  { return fmt.Errorf("closed") }
+
+// On a machine twice as fast as the speed estimates are given at, a job
+// of 100 s of work runs 50 s: it enters the history as 100 (the units of
+// estimates), and a prediction of P s ends P/2 after the start. Job 2,
+// predicted 100 (avg:1), started at 100, is due at 150, corrected there to
+// 100+60 = 160, due at 100 + 160/2 = 180.
+func TestOtherSpeed(t *testing.T) {
+	fast, err := platform.New([]platform.Machine{{CPUs: 8, Speed: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last1, _ := predict.Avg(1)
+	h := newHarness(t, predict.Params{Predictor: last1})
+	h.v = view{fast}
+	sub := func(now float64, id job.ID) float64 {
+		h.p.Submit(now, job.Info{ID: id, Submit: now, Procs: 1, Estimate: 1000, User: 1, BMEst: 1})
+		return h.in.est[id]
+	}
+	sub(0, 1)
+	h.pass(0, 1)
+	h.p.Finish(50, 1)
+	if got := sub(100, 2); got != 100 {
+		t.Fatalf("prediction %g, want 100", got)
+	}
+	if w := h.pass(100, 2); w != 150 {
+		t.Fatalf("due at %g, want 150", w)
+	}
+	if w := h.pass(150); w != 180 || strings.Join(h.in.reest, " ") != "150:2=160" {
+		t.Fatalf("due at %g after %v, want 180 after 150:2=160", w, h.in.reest)
+	}
+}
