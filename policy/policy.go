@@ -96,6 +96,23 @@ type ReservationReporter interface {
 	SetOnReserve(f func(now float64, id job.ID, at float64))
 }
 
+// Reestimator is implemented by a queue policy that accepts a new estimate
+// for a job it is running (package policy/predict calls it when a job
+// outlives its predicted runtime, EASY++'s correction). estimate is the
+// job's new total estimated runtime from its start, in the units of
+// job.Info.Estimate (at the speed BMEst): the job's estimated end becomes
+// its start plus that runtime on its machine, as if it had been submitted
+// with that estimate. Calls come at time now before the Schedule of the
+// same instant, for jobs started by an earlier pass and not yet finished;
+// an unknown id, or an estimate that is negative, NaN or infinite, is
+// ignored. A job whose new end is not after now is treated as having
+// overrun its estimate. A new estimate changes what the policy believes,
+// never when the job ends: the kernel alone knows the runtime, and kills
+// at the job's request as before.
+type Reestimator interface {
+	Reestimate(now float64, id job.ID, estimate float64)
+}
+
 // Failer is implemented by a queue policy that can fail on its own (an
 // external decision process that crashed, hung or wrote garbage:
 // package policy/external). The cluster model calls Err after every

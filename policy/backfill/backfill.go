@@ -49,7 +49,11 @@ type Backfill struct {
 
 	// dirty: capacity may have been freed since the last pass, so held
 	// reservations must be re-placed rather than kept.
-	dirty   bool
+	dirty bool
+	// rebuild: a running job's estimated end moved later (Reestimate), so
+	// held reservations may no longer be feasible: the next pass lifts
+	// them all and places them again in queue order.
+	rebuild bool
 	checked bool // a multi-machine engine compared its machines with the view's
 
 	// The arrivals-only shortcut (see Schedule): after a pass, the queue's
@@ -85,6 +89,8 @@ type run struct {
 	estEnd  float64
 	m       int32
 	overrun bool
+	start   float64 // for Reestimate: the new end is start + the new estimate
+	x       *attrs  // the job's attributes (nil in the one-machine policies)
 }
 
 // NewBackfill returns a backfilling policy over one machine of procs
@@ -272,6 +278,20 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		b.resort = false
 		b.dirty = true
 	}
+	if b.rebuild {
+		// A running job holds its processors longer than the reservations
+		// assumed (Reestimate): some may now overlap it. Lift them all and
+		// let the loop place them again in queue order, each around the
+		// running jobs and the ones placed before it, as if new. (After
+		// the re-sort, so that Flexible's pinned jobs stay first.)
+		for i := range b.w.q {
+			if b.w.q[i].hasResv {
+				b.unreserve(&b.w.q[i])
+			}
+		}
+		b.rebuild = false
+		b.dirty = true
+	}
 
 	q := b.w.q
 	if b.dirty && (b.mayStale || b.noShortcut) {
@@ -439,7 +459,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 				b.profs[m].Alloc(now, end, e.Procs)
 			}
 			b.openValid = false
-			b.running.Set(e.ID, run{procs: e.Procs, estEnd: end, m: int32(m)})
+			b.running.Set(e.ID, run{procs: e.Procs, estEnd: end, m: int32(m), start: now, x: e.x})
 			if b.ez == nil {
 				b.ends.push(endItem{estEnd: end, id: e.ID})
 			}

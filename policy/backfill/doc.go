@@ -48,6 +48,15 @@
 // killed at their limit) is treated as ending at any moment: its processors
 // are held for the current instant only.
 //
+// A running job may be given a new estimate (Reestimate, policy.Reestimator:
+// package policy/predict corrects a prediction the job outlived): its
+// estimated end becomes its start plus the new estimate on its machine,
+// and an overrunning job becomes a running job again. When the end moves
+// later, the next pass lifts every reservation and places them again in
+// queue order (the processors they counted on may be taken); when it
+// moves earlier, the reservations are re-placed as after an early
+// completion. Without a call, nothing of this runs.
+//
 // Start reasons: backfilled if a job ahead of it in the queue is still
 // waiting after it starts; otherwise immediate if it starts at its submit
 // instant, reserved if it had to wait.

@@ -1,0 +1,364 @@
+package predict
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/schedlab/schedlab/internal/idmap"
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/profile"
+)
+
+// Predictor is a queue policy that hands its inner policy predicted
+// runtimes instead of the jobs' estimates, learns runtimes from the
+// starts and ends it sees, and corrects the prediction of a running job
+// that outlives it (see the package doc).
+type Predictor struct {
+	inner policy.QueueScheduler
+	re    policy.Reestimator // inner's, nil if it takes no new estimate
+	k     int
+	corr  Correction
+	part  bool
+
+	users   map[int32]*history // lookup only, never iterated
+	waiting idmap.Map[job.ID, pending]
+	running idmap.Map[job.ID, running]
+	due     dueHeap // running jobs that can still be corrected, by predicted end
+
+	predicted, corrections, corrected int64
+
+	// OnCorrect, when set, is told of every correction: job id's k-th
+	// correction at now raised its prediction to estimate (tests, tools).
+	OnCorrect func(now float64, id job.ID, k int, estimate float64)
+}
+
+// pending is a waiting job as Submit left it.
+type pending struct {
+	user       int32
+	req, pred  float64
+	bmEst      float64
+	hasHistory bool
+}
+
+// running is a started job: its prediction, first and current, and
+// where its predicted end falls.
+type running struct {
+	user       int32
+	steps      int32 // corrections so far
+	req        float64
+	pred0      float64
+	pred       float64
+	bmEst      float64
+	start      float64
+	due        float64 // predicted end: start + duration of pred on mach
+	mach       platform.Machine
+	hasHistory bool
+}
+
+// New wraps inner: jobs reach it with their predicted runtime as
+// Estimate. p must be valid (the zero Params is: last2, increments; the
+// parse functions only return valid values); New panics on a Params that
+// fails Check, a programming error, never user input.
+func New(inner policy.QueueScheduler, p Params) *Predictor {
+	if err := p.Check(); err != nil {
+		panic(fmt.Sprintf("predict: %v", err))
+	}
+	pr := &Predictor{inner: inner, k: p.Predictor.K(), corr: p.Correction, part: p.Partial, users: map[int32]*history{}}
+	pr.re, _ = inner.(policy.Reestimator)
+	return pr
+}
+
+// Inner is the wrapped policy.
+func (p *Predictor) Inner() policy.QueueScheduler { return p.inner }
+
+// Name is the inner policy's name: the predictor changes what the
+// policy believes, not which policy runs.
+func (p *Predictor) Name() string { return p.inner.Name() }
+
+// Predicted is the number of jobs submitted with a prediction from their
+// user's history (the others kept their estimate).
+func (p *Predictor) Predicted() int64 { return p.predicted }
+
+// Corrections is the number of corrections made: each step of the rule
+// counts once (a job corrected three times counts three).
+func (p *Predictor) Corrections() int64 { return p.corrections }
+
+// Corrected is the number of jobs corrected at least once.
+func (p *Predictor) Corrected() int64 { return p.corrected }
+
+// Submit predicts j's runtime and passes j on with Estimate = the
+// prediction: the mean of its user's last K runtimes (with Partial, of
+// those known, at least one), at most its estimate. A job of an unknown
+// user (User < 0), of a user with too short a history, or with no
+// positive estimate keeps its estimate.
+func (p *Predictor) Submit(now float64, j job.Info) {
+	pd := pending{user: j.User, req: j.Estimate, pred: j.Estimate, bmEst: j.BMEst}
+	if j.User >= 0 && j.Estimate > 0 {
+		if h := p.users[j.User]; h != nil && (h.n >= p.k || (p.part && h.n > 0)) {
+			pd.pred = min(h.mean, j.Estimate)
+			pd.hasHistory = true
+			p.predicted++
+		}
+	}
+	p.waiting.Set(j.ID, pd)
+	j.Estimate = pd.pred
+	p.inner.Submit(now, j)
+}
+
+// Finish learns the job's runtime (end - start, converted to the speed
+// of its estimate) into its user's history, then tells the inner policy.
+func (p *Predictor) Finish(now float64, id job.ID) {
+	if r, ok := p.running.Get(id); ok {
+		p.running.Delete(id) // its entry in due, if any, is skipped when it surfaces
+		if r.user >= 0 {
+			p.learn(r.user, work(now-r.start, r.mach, r.bmEst))
+		}
+	}
+	p.inner.Finish(now, id)
+}
+
+// Schedule corrects every running job whose predicted end is at or before
+// now (the rule applied until the prediction ends after now or reaches
+// the request), tells the inner policy (policy.Reestimator), runs its
+// pass, records the starts it made and asks for a pass at the next
+// predicted end (Plan.Wake, the earlier of it and the inner policy's).
+func (p *Predictor) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
+	p.correct(now)
+	n0 := len(plan.Starts)
+	p.inner.Schedule(now, v, plan)
+	if len(plan.Starts) > n0 {
+		plat := v.Platform()
+		for _, s := range plan.Starts[n0:] {
+			p.started(now, s, plat)
+		}
+	}
+	if t, ok := p.nextDue(); ok && t > now && (plan.Wake <= now || t < plan.Wake) {
+		plan.Wake = t
+	}
+}
+
+func (p *Predictor) started(now float64, s policy.Start, plat platform.Platform) {
+	w, ok := p.waiting.Get(s.ID)
+	if !ok {
+		return
+	}
+	p.waiting.Delete(s.ID)
+	var mach platform.Machine // the reference machine if the start names none that exists (the model refuses it)
+	if s.Machine >= 0 && s.Machine < plat.Machines() {
+		mach = plat.Machine(s.Machine)
+	}
+	r := running{user: w.user, req: w.req, pred0: w.pred, pred: w.pred, bmEst: w.bmEst, start: now, mach: mach, hasHistory: w.hasHistory}
+	r.due = profile.Span(now, mach.Duration(r.pred, r.bmEst))
+	p.running.Set(s.ID, r)
+	p.push(s.ID, &r)
+}
+
+// push queues r for correction if its prediction can still grow.
+func (p *Predictor) push(id job.ID, r *running) {
+	if r.pred < r.req && !math.IsInf(r.due, 0) && !math.IsNaN(r.due) {
+		p.due.push(dueItem{at: r.due, id: id})
+	}
+}
+
+// correct applies the rule to every running job whose predicted end is
+// at or before now, in (predicted end, id) order.
+func (p *Predictor) correct(now float64) {
+	for len(p.due) > 0 && p.due[0].at <= now {
+		it := p.due.pop()
+		r := p.running.Ptr(it.id)
+		if r == nil || r.due != it.at {
+			continue // ended, or already moved
+		}
+		if r.steps == 0 {
+			p.corrected++
+		}
+		for r.pred < r.req && r.due <= now {
+			r.steps++
+			r.pred = p.corr.Step(r.pred0, r.req, int(r.steps))
+			r.due = profile.Span(r.start, r.mach.Duration(r.pred, r.bmEst))
+			p.corrections++
+		}
+		if p.re != nil {
+			p.re.Reestimate(now, it.id, r.pred)
+		}
+		if p.OnCorrect != nil {
+			p.OnCorrect(now, it.id, int(r.steps), r.pred)
+		}
+		p.push(it.id, r)
+	}
+}
+
+// nextDue is the earliest predicted end of a job that can still be
+// corrected (stale entries are dropped on the way).
+func (p *Predictor) nextDue() (float64, bool) {
+	for len(p.due) > 0 {
+		it := p.due[0]
+		if r := p.running.Ptr(it.id); r != nil && r.due == it.at {
+			return it.at, true
+		}
+		p.due.pop()
+	}
+	return 0, false
+}
+
+// Prediction is job id's current prediction (its Estimate as the inner
+// policy knows it) and how many corrections it had, while the job waits
+// or runs; ok is false for a job not known or ended.
+func (p *Predictor) Prediction(id job.ID) (estimate float64, corrections int, ok bool) {
+	if r := p.running.Ptr(id); r != nil {
+		return r.pred, int(r.steps), true
+	}
+	if w, ok := p.waiting.Get(id); ok {
+		return w.pred, 0, true
+	}
+	return 0, 0, false
+}
+
+// work is the runtime at the speed of the estimate (bmEst, 0: 1) of a
+// job that ran for elapsed on m: the inverse of m.Duration.
+func work(elapsed float64, m platform.Machine, bmEst float64) float64 {
+	if bmEst == 0 {
+		bmEst = 1
+	}
+	if s := m.BM(); s != bmEst {
+		return elapsed * s / bmEst
+	}
+	return elapsed
+}
+
+func (p *Predictor) learn(user int32, runtime float64) {
+	h := p.users[user]
+	if h == nil {
+		h = &history{}
+		p.users[user] = h
+	}
+	h.add(runtime, p.k)
+}
+
+// history is a user's last K runtimes (a ring) and their mean.
+type history struct {
+	rt   []float64
+	next int // where the next runtime goes once rt is full
+	n    int // runtimes held, at most K
+	mean float64
+}
+
+func (h *history) add(x float64, k int) {
+	if len(h.rt) < k {
+		h.rt = append(h.rt, x)
+	} else {
+		h.rt[h.next] = x
+		h.next = (h.next + 1) % k
+	}
+	h.n = len(h.rt)
+	// Oldest first, so that the sum does not depend on the ring's layout.
+	sum := 0.0
+	for i := range h.n {
+		sum += h.rt[(h.next+i)%h.n]
+	}
+	h.mean = sum / float64(h.n)
+}
+
+// The optional interfaces of the inner policy that the runners look for
+// are forwarded; a Predictor over a policy without them answers as a
+// policy without them would behave.
+
+// Refuse forwards to the inner policy's policy.Screener (the job as
+// submitted, its estimate unchanged); "" if it has none.
+func (p *Predictor) Refuse(j job.Info) string {
+	if s, ok := p.inner.(policy.Screener); ok {
+		return s.Refuse(j)
+	}
+	return ""
+}
+
+// SetOnReserve forwards to the inner policy's policy.ReservationReporter;
+// without one, f is never called.
+func (p *Predictor) SetOnReserve(f func(now float64, id job.ID, at float64)) {
+	if r, ok := p.inner.(policy.ReservationReporter); ok {
+		r.SetOnReserve(f)
+	}
+}
+
+// Err forwards to the inner policy's policy.Failer; nil without one.
+func (p *Predictor) Err() error {
+	if f, ok := p.inner.(policy.Failer); ok {
+		return f.Err()
+	}
+	return nil
+}
+
+// Close closes the inner policy if it is an io.Closer (an external
+// decision process).
+func (p *Predictor) Close() error {
+	if c, ok := p.inner.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+var (
+	_ policy.QueueScheduler      = (*Predictor)(nil)
+	_ policy.Screener            = (*Predictor)(nil)
+	_ policy.ReservationReporter = (*Predictor)(nil)
+	_ policy.Failer              = (*Predictor)(nil)
+	_ io.Closer                  = (*Predictor)(nil)
+)
+
+type dueItem struct {
+	at float64
+	id job.ID
+}
+
+func (a dueItem) less(b dueItem) bool {
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.id < b.id
+}
+
+// dueHeap is a typed binary min-heap by (predicted end, id).
+type dueHeap []dueItem
+
+func (h *dueHeap) push(x dueItem) {
+	*h = append(*h, x)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		q := (i - 1) / 2
+		if !s[i].less(s[q]) {
+			break
+		}
+		s[i], s[q] = s[q], s[i]
+		i = q
+	}
+}
+
+func (h *dueHeap) pop() dueItem {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s = s[:n]
+	*h = s
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		c := l
+		if r := l + 1; r < n && s[r].less(s[l]) {
+			c = r
+		}
+		if !s[c].less(s[i]) {
+			break
+		}
+		s[i], s[c] = s[c], s[i]
+		i = c
+	}
+	return top
+}
