@@ -585,6 +585,7 @@ type traceCmd struct {
 	Info   traceInfoCmd   `cmd:"" help:"Job count, skipped jobs and why, time span, largest job, offered load."`
 	Repeat traceRepeatCmd `cmd:"" help:"Write a long trace made of copies of a real one, shifted in time (for memory and speed tests)."`
 	Import traceImportCmd `cmd:"" help:"Write an SWF trace from a site's Slurm accounting (sacct --parsable2 output), to simulate its real history."`
+	Synth  traceSynthCmd  `cmd:"" help:"Write an SWF trace of a synthetic workload model (lublin: Lublin and Feitelson's rigid parallel jobs)."`
 }
 
 type traceRepeatCmd struct {

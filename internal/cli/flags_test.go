@@ -35,6 +35,9 @@ func TestEveryFlag(t *testing.T) {
 	}
 	run := []string{"run", "--trace", tr, "--policy", "easy"}
 	zikos := []string{"reproduce", "zikos2008", "--quick"}
+	// synth: a valid trace synth command; the cases add or override a
+	// flag (kong keeps the last of a repeated flag).
+	synth := []string{"trace", "synth", "--model", "lublin", "--procs", "8", "--jobs", "8", "--out", filepath.Join(dir, "s.swf")}
 	cases := map[string]struct {
 		args []string
 		want int
@@ -98,16 +101,27 @@ func TestEveryFlag(t *testing.T) {
 
 		"merge --wait": {[]string{"merge", dir, "--wait=-1s"}, 2, "--wait -1s: want 0 (no wait) up to 8784h0m0s"},
 
-		"trace info --procs":      {[]string{"trace", "info", tr, "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
-		"trace info --clamp":      {[]string{"trace", "info", tr, "--clamp=perhaps"}, 2, "--clamp"},
-		"trace repeat --times":    {[]string{"trace", "repeat", tr, "--times", "0", "--out", filepath.Join(dir, "r.swf")}, 2, "--times 0: want 1..10000"},
-		"trace repeat --gap":      {[]string{"trace", "repeat", tr, "--times", "2", "--gap=-1", "--out", filepath.Join(dir, "r.swf")}, 2, "--gap -1: want 0..1e+09 seconds"},
-		"trace import --from":     {[]string{"trace", "import", tr, "--from", "lsf", "--out", filepath.Join(dir, "i.swf")}, 2, "--from"},
-		"trace import --out":      {[]string{"trace", "import", acct, "--from", "sacct", "--out", filepath.Join(file, "i.swf")}, 1, "not a folder"},
-		"trace import --procs":    {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
-		"trace import --steps":    {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--steps=perhaps"}, 2, "--steps"},
-		"trace import --timezone": {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--timezone", "Nowhere/Atall"}, 2, "not a time zone name"},
-		"trace repeat --out":      {[]string{"trace", "repeat", tr, "--times", "2", "--out", filepath.Join(file, "r.swf")}, 1, "not a folder"},
+		"trace info --procs":           {[]string{"trace", "info", tr, "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
+		"trace info --clamp":           {[]string{"trace", "info", tr, "--clamp=perhaps"}, 2, "--clamp"},
+		"trace repeat --times":         {[]string{"trace", "repeat", tr, "--times", "0", "--out", filepath.Join(dir, "r.swf")}, 2, "--times 0: want 1..10000"},
+		"trace repeat --gap":           {[]string{"trace", "repeat", tr, "--times", "2", "--gap=-1", "--out", filepath.Join(dir, "r.swf")}, 2, "--gap -1: want 0..1e+09 seconds"},
+		"trace import --from":          {[]string{"trace", "import", tr, "--from", "lsf", "--out", filepath.Join(dir, "i.swf")}, 2, "--from"},
+		"trace import --out":           {[]string{"trace", "import", acct, "--from", "sacct", "--out", filepath.Join(file, "i.swf")}, 1, "not a folder"},
+		"trace import --procs":         {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
+		"trace import --steps":         {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--steps=perhaps"}, 2, "--steps"},
+		"trace import --timezone":      {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--timezone", "Nowhere/Atall"}, 2, "not a time zone name"},
+		"trace repeat --out":           {[]string{"trace", "repeat", tr, "--times", "2", "--out", filepath.Join(file, "r.swf")}, 1, "not a folder"},
+		"trace synth --model":          {append(synth, "--model", "feitelson96"), 2, `--model must be one of "lublin"`},
+		"trace synth --procs":          {append(synth, "--procs", "0"), 2, "--procs 0: want 1..1048576"},
+		"trace synth --jobs":           {append(synth, "--jobs", "0"), 2, "--jobs 0: want 1..100000000"},
+		"trace synth --seed":           {append(synth, "--seed=-1"), 2, "--seed"},
+		"trace synth --class":          {append(synth, "--class", "mixed"), 2, "--class"},
+		"trace synth --arrival-factor": {append(synth, "--arrival-factor", "0"), 2, "--arrival-factor 0: want a number in (0, 1e+06]"},
+		"trace synth --runtime-factor": {append(synth, "--runtime-factor", "2e6"), 2, "--runtime-factor 2e+06: want a number in (0, 1e+06]"},
+		"trace synth --load":           {append(synth, "--load", "101"), 2, "--load 101: want a target offered load in (0, 100]"},
+		"trace synth --no-daily-cycle": {append(synth, "--no-daily-cycle=perhaps"), 2, "--no-daily-cycle"},
+		"trace synth --users":          {append(synth, "--users", "2000000"), 2, "--users 2000000: want 0..1048576"},
+		"trace synth --out":            {append(synth, "--out", filepath.Join(file, "s.swf")), 1, "not a folder"},
 
 		"report --no-gantt": {[]string{"report", dir, "--no-gantt=perhaps"}, 2, "--no-gantt"},
 		"report --out":      {[]string{"report", dir, "--out", filepath.Join(dir, "c.html")}, 2, "--out is only for a comparison of two or more run folders"},
