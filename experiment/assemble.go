@@ -6,6 +6,7 @@ import (
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/option"
+	"github.com/schedlab/schedlab/policy/predict"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
 )
@@ -29,8 +30,12 @@ type clusterSpec struct {
 	// screening) and of threads (after the split), e.g. to record what
 	// the kernel is given for --check.
 	jobs, threads func(workload.Source) workload.Source
-	cont          bool  // jobs run past their request (default: killed)
-	maxWaiting    int64 // engine.ClusterConfig.MaxWaiting (0: the engine's default)
+	cont          bool // jobs run past their request (default: killed)
+	// predict, when set, puts a predicting layer (EASY++'s
+	// system-generated runtime predictions) between the jobs and the
+	// policy.
+	predict    *predict.Params
+	maxWaiting int64 // engine.ClusterConfig.MaxWaiting (0: the engine's default)
 }
 
 // clusterRun is an assembled run: the policy, the engine, and what the
@@ -44,6 +49,8 @@ type clusterRun struct {
 	// fold hands the listeners jobs made of their threads (nil unless
 	// the policy has the Threads trait).
 	fold *metrics.ThreadFold
+	// pred is the predicting layer (nil without clusterSpec.predict).
+	pred *predict.Predictor
 }
 
 // newClusterRun builds the policy through the registry and the engine
@@ -58,6 +65,10 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 		return nil, err
 	}
 	r := &clusterRun{pol: b.Queue}
+	if s.predict != nil {
+		r.pred = predict.New(r.pol, *s.predict)
+		r.pol = r.pred
+	}
 	src := s.src
 	if sc, ok := r.pol.(policy.Screener); ok {
 		r.scr = &screenedSource{src: src, pol: sc}

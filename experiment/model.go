@@ -11,9 +11,11 @@ import (
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/predict"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/lublin"
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
@@ -147,7 +149,7 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 		}
 		tr, err := RunTrace(TraceRun{Trace: s.Workload.Trace, Policy: s.Policy.Queue, Options: s.Policy.Options,
 			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out,
-			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep})
+			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction})
 		if err != nil {
 			return repMetrics{}, err
 		}
@@ -169,9 +171,40 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 	if s.Platform.Procs <= 0 {
 		return metrics.Result{}, errors.New("cluster model with a synthetic workload: give platform.procs")
 	}
-	src, err := synth.NewPoisson(s.Seed, rep, s.Workload.MeanInterarrival, s.Workload.MeanService, s.Stop.Completed)
-	if err != nil {
-		return metrics.Result{}, err
+	var src workload.Source
+	var load float64 // the offered load, for the message of an overloaded run
+	tau := metrics.SyntheticTau
+	cont := false
+	var pred *predict.Params
+	if s.Workload.Model == scenario.Lublin {
+		p, err := LublinParams(s)
+		if err != nil {
+			return metrics.Result{}, err
+		}
+		ls, err := lublin.New(p, s.Seed, rep)
+		if err != nil {
+			return metrics.Result{}, err
+		}
+		est, err := workload.ParseEstimate(s.Workload.Estimate)
+		if err != nil {
+			return metrics.Result{}, err
+		}
+		// Lublin jobs carry Tsafrir requests as estimates: exact
+		// replaces them by the runtimes; predict adds its layer.
+		src, load, tau, cont = ls, p.OfferedLoad(), metrics.DefaultTau, s.Workload.OnOverrun == "continue"
+		if est == workload.EstimateExact {
+			src = workload.WithEstimates(src, est)
+		}
+		if pred, err = predictParams(est, s.Workload.Predictor, s.Workload.Correction); err != nil {
+			return metrics.Result{}, err
+		}
+	} else {
+		ps, err := synth.NewPoisson(s.Seed, rep, s.Workload.MeanInterarrival, s.Workload.MeanService, s.Stop.Completed)
+		if err != nil {
+			return metrics.Result{}, err
+		}
+		// One-processor jobs.
+		src, load = ps, s.Workload.MeanService/s.Workload.MeanInterarrival/float64(s.Platform.Procs)
 	}
 	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, s.Policy.Queue)
 	if err != nil {
@@ -185,31 +218,51 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 	if err != nil {
 		return metrics.Result{}, err
 	}
-	sum := metrics.NewSummary(s.Platform.Procs, metrics.SyntheticTau)
+	sum := metrics.NewSummary(s.Platform.Procs, tau)
 	sum.Skip(s.Warmup.Jobs)
-	// A policy that schedules threads gets each job's one thread (Poisson
-	// jobs use one CPU each), so the summary's utilization needs no
-	// correction.
 	run, err := newClusterRun(clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: s.Seed, Rep: rep}, src: src,
-		lis: append(engine.Tee{sum}, extra...), maxWaiting: MaxWaiting})
+		lis: append(engine.Tee{sum}, extra...), maxWaiting: MaxWaiting, cont: cont, predict: pred})
 	if err != nil {
 		return metrics.Result{}, err
 	}
 	defer closePolicy(run.pol)
 	if err := run.eng.Run(); err != nil {
-		// One-processor jobs.
-		load := s.Workload.MeanService / s.Workload.MeanInterarrival / float64(s.Platform.Procs)
 		return metrics.Result{}, waitingError(err, "cluster", load)
 	}
 	if err := closePolicy(run.pol); err != nil {
 		return metrics.Result{}, err
 	}
-	if run.fold != nil {
-		if err := run.fold.Err(); err != nil {
-			return metrics.Result{}, err
-		}
+	res := sum.Result()
+	// A policy that schedules threads gets Poisson jobs' one thread each,
+	// so the summary's utilization needs no correction; lublin jobs'
+	// threads do.
+	if s.Workload.Model == scenario.Lublin {
+		err = run.threadUtilization(&res, s.Platform.Procs)
+	} else if run.fold != nil {
+		err = run.fold.Err()
 	}
-	return sum.Result(), nil
+	if err != nil {
+		return metrics.Result{}, err
+	}
+	return res, nil
+}
+
+// predictParams are the parameters of the predicting layer of estimate
+// model est (nil unless it is predict), from the predictor and
+// correction texts.
+func predictParams(est workload.Estimate, predictor, correction string) (*predict.Params, error) {
+	if est != workload.EstimatePredict {
+		return nil, nil
+	}
+	h, err := predict.ParsePredictor(predictor)
+	if err != nil {
+		return nil, err
+	}
+	c, err := predict.ParseCorrection(correction)
+	if err != nil {
+		return nil, err
+	}
+	return &predict.Params{Predictor: h, Correction: c}, nil
 }
 
 // modelMetrics are the model's metric names (the registry's list, the

@@ -22,9 +22,7 @@ func SweepNotes(points []scenario.Point, results []PointResult, cmp []Comparison
 	var notes []string
 	policyAxis := false
 	for _, l := range points[0].Labels {
-		if strings.HasPrefix(l.Key, "policy.") {
-			policyAxis = true
-		}
+		policyAxis = policyAxis || compared(l.Key)
 	}
 	maxReps := 0
 	for _, r := range results {
@@ -34,7 +32,7 @@ func SweepNotes(points []scenario.Point, results []PointResult, cmp []Comparison
 	case len(points) == 1:
 		notes = append(notes, "no paired comparisons: the sweep has one point (comparisons pair points that differ in one policy setting)")
 	case !policyAxis:
-		notes = append(notes, "no paired comparisons: no policy setting is swept (comparisons pair points that differ in one policy.* setting, all else equal)")
+		notes = append(notes, "no paired comparisons: no policy setting is swept (comparisons pair points that differ in one policy.* setting or in workload.estimate, all else equal)")
 	case maxReps < 2:
 		notes = append(notes, "no paired comparisons: every point has 1 replication, and a confidence interval needs at least 2 (set replications; a trace scenario gets distinct replications with workload.resample)")
 	}
@@ -53,11 +51,23 @@ func SweepNotes(points []scenario.Point, results []PointResult, cmp []Comparison
 	return notes
 }
 
+// compared reports whether points along the sweep axis key are paired:
+// a policy setting, or a setting of what the scheduler is told about the
+// same jobs (the estimate model and its options), which leaves every
+// random draw of the workload as it is (common random numbers).
+func compared(key string) bool {
+	switch key {
+	case "workload.estimate", "workload.predictor", "workload.correction":
+		return true
+	}
+	return strings.HasPrefix(key, "policy.")
+}
+
 // pairs calls f for every pair the comparisons are made of: the point
-// at index i against its baseline b along the policy axis ai.
+// at index i against its baseline b along the axis ai (compared).
 func pairs(points []scenario.Point, f func(ai, b, i int)) {
 	for ai, axis := range points[0].Labels {
-		if !strings.HasPrefix(axis.Key, "policy.") {
+		if !compared(axis.Key) {
 			continue
 		}
 		groups := map[string][]int{}

@@ -231,8 +231,9 @@ type Comparison struct {
 	Diff                  stats.MeanCI // value minus baseline
 }
 
-// Compare pairs points along every policy axis: each value against the
-// axis's first value, all other settings equal.
+// Compare pairs points along every policy axis (and the estimate model's
+// axes: compared): each value against the axis's first value, all other
+// settings equal.
 func Compare(points []scenario.Point, results []PointResult) []Comparison {
 	var out []Comparison
 	if len(points) == 0 {

@@ -61,6 +61,10 @@ type TraceRun struct {
 	Resample string
 	Seed     uint64
 	Rep      int
+	// Predictor and Correction configure estimate predict (package
+	// policy/predict): "last2" or "avg:K", and "increments" or
+	// "request" ("" = the defaults).
+	Predictor, Correction string
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -94,6 +98,23 @@ type RunInfo struct {
 	// job count.
 	Resample  string `json:"resample,omitempty"`
 	Resampled int    `json:"jobs_resampled,omitempty"`
+	// Predictions counts what the predicting layer of estimate predict
+	// did.
+	Predictions *Predictions `json:"predictions,omitempty"`
+}
+
+// Predictions is what the predicting layer of estimate predict did in a
+// run (package policy/predict).
+type Predictions struct {
+	Predictor  string `json:"predictor"`
+	Correction string `json:"correction"`
+	// Predicted: jobs whose prediction came from their user's history
+	// (the others were given their request); Corrected: jobs that
+	// outlived their prediction and got a corrected one, Corrections
+	// times in all.
+	Predicted   int64 `json:"jobs_predicted"`
+	Corrected   int64 `json:"jobs_corrected"`
+	Corrections int64 `json:"corrections"`
 }
 
 // TraceResult is what RunTrace returns and writes as summary.json.
@@ -266,6 +287,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err := cfg.Deadlines.Check(); err != nil {
 		return nil, err
 	}
+	predictor, correction := orText(cfg.Predictor, "last2"), orText(cfg.Correction, "increments")
+	pred, err := predictParams(est, predictor, correction)
+	if err != nil {
+		return nil, err
+	}
 	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, cfg.Policy)
 	hetero := false
 	if err != nil {
@@ -413,7 +439,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	var rec *recordingSource
 	var threadRecs *threadRecorder
-	spec := clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: cfg.Deadlines.Seed}, src: wsrc, lis: lis, cont: cfg.Continue}
+	spec := clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: cfg.Deadlines.Seed}, src: wsrc, lis: lis, cont: cfg.Continue, predict: pred}
 	if threadsCSV != nil {
 		spec.threadLis = append(spec.threadLis, threadsCSV)
 	}
@@ -474,6 +500,10 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		Result: sum.Result(),
 		Counts: counts,
 		Engine: eng.Stats(),
+	}
+	if run.pred != nil {
+		res.Run.Predictions = &Predictions{Predictor: predictor, Correction: correction,
+			Predicted: run.pred.Predicted(), Corrected: run.pred.Corrected(), Corrections: run.pred.Corrections()}
 	}
 	if resampled != nil {
 		res.Run.Resample = fmt.Sprintf("%s seed %d replication %d", cfg.Resample, cfg.Seed, cfg.Rep)

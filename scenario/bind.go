@@ -79,6 +79,8 @@ func bind(s *Scenario, path string) any {
 		return &w.ArrivalFactor
 	case "workload.runtime_factor":
 		return &w.RuntimeFactor
+	case "workload.load":
+		return &w.Load
 	case "workload.daily_cycle":
 		return &w.DailyCycle
 	case "workload.users":
@@ -382,6 +384,7 @@ var legacyKeyParts = map[string][]keyPart{
 		{name: "wl", path: "workload.model", omitDefault: true},
 		{name: "af", path: "workload.arrival_factor", omitDefault: true},
 		{name: "rf", path: "workload.runtime_factor", omitDefault: true},
+		{name: "load", path: "workload.load", omitDefault: true},
 		{name: "cycle", path: "workload.daily_cycle", omitDefault: true},
 		{name: "users", path: "workload.users", omitDefault: true},
 	},

@@ -104,6 +104,13 @@ func (d *decoder) checkStatic() {
 }
 
 func (d *decoder) checkCluster() {
+	if s := d.set["workload.predictor"]; s != nil {
+		for _, v := range s.vals {
+			if err := registry.CheckPredictor(v.canon); err != nil {
+				d.add(v.at, "workload.predictor", "%v", err)
+			}
+		}
+	}
 	trace := d.present("workload.trace")
 	model := d.present("workload.model")
 	synth := d.present("workload.mean_interarrival") || model
@@ -146,7 +153,7 @@ func (d *decoder) checkCluster() {
 		}
 		return
 	}
-	for _, k := range []string{"workload.mean_service", "workload.arrival_factor", "workload.runtime_factor", "workload.daily_cycle", "workload.users"} {
+	for _, k := range []string{"workload.mean_service", "workload.arrival_factor", "workload.runtime_factor", "workload.load", "workload.daily_cycle", "workload.users"} {
 		if d.present(k) {
 			d.add(d.keys[k], k, "only with a synthetic workload (a trace gives the jobs)")
 		}

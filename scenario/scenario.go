@@ -75,11 +75,13 @@ type Workload struct {
 	// MeanInterarrival, MeanService; the default) or "lublin"
 	// (Lublin-Feitelson rigid parallel jobs with Tsafrir requests), with
 	// the lublin model's load scaling (ArrivalFactor multiplies the
-	// inter-arrival times, RuntimeFactor the runtimes; defaults 1), its
+	// inter-arrival times, RuntimeFactor the runtimes; defaults 1; or
+	// Load, a target offered load), its
 	// daily arrival cycle (default on) and Users, the user ids it draws
 	// (0: none).
 	Model                        string
 	ArrivalFactor, RuntimeFactor float64
+	Load                         float64 // lublin: a target offered load that sets the arrival factor (0: none)
 	DailyCycle                   bool
 	Users                        int
 

@@ -216,6 +216,7 @@ func writtenFields() []*field {
 			def: WorkloadModels[0], synthOnly: true},
 		{path: "workload.arrival_factor", kind: kFloat, models: clusterOnly, check: factor, sweep: true, def: "1", synthOnly: true},
 		{path: "workload.runtime_factor", kind: kFloat, models: clusterOnly, check: factor, sweep: true, def: "1", synthOnly: true},
+		{path: "workload.load", kind: kFloat, models: clusterOnly, check: between(0, 100), sweep: true, synthOnly: true},
 		{path: "workload.daily_cycle", kind: kBool, models: clusterOnly, sweep: true, def: "true", synthOnly: true},
 		{path: "workload.users", kind: kInt, models: clusterOnly, check: between(0, MaxUsers), sweep: true, synthOnly: true},
 		{path: "workload.clamp", kind: kBool, models: clusterOnly, sweep: true, traceOnly: true},
@@ -368,7 +369,7 @@ var sections = map[string][]string{
 	"stop":     {"completed"},
 	"warmup":   {"jobs"},
 	"platform": {"procs", "sites", "procs_per_site", "machines", "cpus_min", "cpus_max", "speed_min", "speed_max"},
-	"workload": {"trace", "estimate", "predictor", "correction", "on_overrun", "clamp", "resample", "model", "mean_interarrival", "arrival_factor", "runtime_factor", "daily_cycle", "users", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
+	"workload": {"trace", "estimate", "predictor", "correction", "on_overrun", "clamp", "resample", "model", "mean_interarrival", "arrival_factor", "runtime_factor", "load", "daily_cycle", "users", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
 		"cpus_min", "cpus_max", "estimated_min", "estimated_max", "deadline_fraction", "deadline", "deadline_factor_min", "deadline_factor_max", "bm_est"},
 	// "policy": from the registry, policyKeys
 }
@@ -536,6 +537,7 @@ func writtenDeps() []dep {
 		{model: registry.ModelCluster, key: "workload.arrival_factor", on: "workload.model", when: []string{Lublin}},
 		{model: registry.ModelCluster, key: "workload.runtime_factor", on: "workload.model", when: []string{Lublin}},
 		{model: registry.ModelCluster, key: "workload.daily_cycle", on: "workload.model", when: []string{Lublin}},
+		{model: registry.ModelCluster, key: "workload.load", on: "workload.model", when: []string{Lublin}},
 		{model: registry.ModelCluster, key: "workload.users", on: "workload.model", when: []string{Lublin}},
 		{model: registry.ModelCluster, key: "workload.predictor", on: "workload.estimate", when: []string{Predict}},
 		{model: registry.ModelCluster, key: "workload.correction", on: "workload.estimate", when: []string{Predict}},

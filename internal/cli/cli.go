@@ -319,22 +319,24 @@ func exitStatus(err error) int {
 }
 
 type runCmd struct {
-	Trace     string  `required:"" placeholder:"FILE" help:"SWF trace (plain or .gz): a path, or the bare name of an embedded trace or of one in $$SCHEDLAB_TRACES or ../shared/traces."`
-	Policy    string  `required:"" placeholder:"NAME" help:"Queue policy: ${queue_policies}; or a policy of the hetero model on the trace's machine: ${hetero_only} (see 'schedlab policies')."`
-	Estimate  string  `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates the scheduler sees: request (SWF requested time; the runtime if unknown), exact, tsafrir (the request; a job without one gets a request drawn from Tsafrir's model of user estimates, seeded by --seed) or predict (system-generated predictions, EASY++: --predictor, --correction)."`
-	Procs     int     `placeholder:"N" help:"Machine size (default: the trace header's MaxProcs)."`
-	OnOverrun string  `default:"kill" enum:"kill,continue" help:"A job running past its requested time is killed at the limit (kill) or runs on (continue)."`
-	Clamp     bool    `help:"Clamp jobs larger than the machine to its size instead of rejecting them."`
-	From      string  `placeholder:"WHEN" help:"Simulate only the jobs submitted from WHEN on: a date (YYYY-MM-DD[THH:MM[:SS]], in the trace's time zone; needs the header's UnixStartTime) or seconds since the trace's start. The window's jobs start on an empty machine."`
-	To        string  `placeholder:"WHEN" help:"Simulate only the jobs submitted before WHEN (as --from)."`
-	Tau       float64 `default:"10" help:"Bounded-slowdown threshold in seconds."`
-	Out       string  `placeholder:"DIR" help:"Output folder for jobs.csv and summary.json (default: schedlab-out/<trace>-<policy>, then every option not at its default, e.g. -order=sjf; a rerun replaces the results there)."`
-	NoOut     bool    `help:"Write no files; print the summary only."`
-	Report    bool    `help:"Also write DIR/report.html, a self-contained page of the run (as 'schedlab report DIR')."`
-	SWF       bool    `name:"swf" help:"Also write the simulated schedule as DIR/schedule.swf (simulated waits in field 3)."`
-	Check     bool    `help:"Validate the produced schedule with an independent checker (capacity, start >= submit, durations)."`
-	JSON      bool    `name:"json" help:"Print the summary as JSON instead of a table."`
-	Threads   bool    `help:"Also write DIR/threads.csv, one row per thread (--policy matrix)."`
+	Trace      string  `required:"" placeholder:"FILE" help:"SWF trace (plain or .gz): a path, or the bare name of an embedded trace or of one in $$SCHEDLAB_TRACES or ../shared/traces."`
+	Policy     string  `required:"" placeholder:"NAME" help:"Queue policy: ${queue_policies}; or a policy of the hetero model on the trace's machine: ${hetero_only} (see 'schedlab policies')."`
+	Estimate   string  `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates the scheduler sees: request (SWF requested time; the runtime if unknown), exact, tsafrir (the request; a job without one gets a request drawn from Tsafrir's model of user estimates, seeded by --seed) or predict (system-generated predictions, EASY++: --predictor, --correction)."`
+	Predictor  string  `default:"last2" placeholder:"last2|avg:K" help:"--estimate predict: a job's prediction is the mean runtime of its user's last two (last2) or last K (avg:K) completed jobs, at most its request."`
+	Correction string  `default:"increments" enum:"increments,request" help:"--estimate predict: a job that outlives its prediction gets a longer one in the published steps (increments) or its request."`
+	Procs      int     `placeholder:"N" help:"Machine size (default: the trace header's MaxProcs)."`
+	OnOverrun  string  `default:"kill" enum:"kill,continue" help:"A job running past its requested time is killed at the limit (kill) or runs on (continue)."`
+	Clamp      bool    `help:"Clamp jobs larger than the machine to its size instead of rejecting them."`
+	From       string  `placeholder:"WHEN" help:"Simulate only the jobs submitted from WHEN on: a date (YYYY-MM-DD[THH:MM[:SS]], in the trace's time zone; needs the header's UnixStartTime) or seconds since the trace's start. The window's jobs start on an empty machine."`
+	To         string  `placeholder:"WHEN" help:"Simulate only the jobs submitted before WHEN (as --from)."`
+	Tau        float64 `default:"10" help:"Bounded-slowdown threshold in seconds."`
+	Out        string  `placeholder:"DIR" help:"Output folder for jobs.csv and summary.json (default: schedlab-out/<trace>-<policy>, then every option not at its default, e.g. -order=sjf; a rerun replaces the results there)."`
+	NoOut      bool    `help:"Write no files; print the summary only."`
+	Report     bool    `help:"Also write DIR/report.html, a self-contained page of the run (as 'schedlab report DIR')."`
+	SWF        bool    `name:"swf" help:"Also write the simulated schedule as DIR/schedule.swf (simulated waits in field 3)."`
+	Check      bool    `help:"Validate the produced schedule with an independent checker (capacity, start >= submit, durations)."`
+	JSON       bool    `name:"json" help:"Print the summary as JSON instead of a table."`
+	Threads    bool    `help:"Also write DIR/threads.csv, one row per thread (--policy matrix)."`
 
 	Deadline         string  `default:"none" enum:"${deadline_rules}" group:"deadlines" help:"Derive deadlines: none, estimate (submit + s x the estimate the scheduler sees) or runtime (submit + s x the actual runtime)."`
 	DeadlineFactor   string  `default:"2-4" placeholder:"S|MIN-MAX" group:"deadlines" help:"The factor s: a number, or a range MIN-MAX it is drawn from uniformly per job (default 2-4)."`
@@ -462,6 +464,15 @@ func (c *runCmd) Run(g *globals) error {
 	if c.Seed != 1 && dl.Base == workload.DeadlineNone && !hetero && !random {
 		return usageError{fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime), tsafrir requests (--estimate tsafrir) or a resampled trace (--resample), or seeds a policy of the hetero model; --policy %s without them uses no seed", c.Policy)}
 	}
+	if c.Estimate != workload.EstimatePredict.String() {
+		for _, f := range []struct{ name, v, def string }{{"--predictor", c.Predictor, "last2"}, {"--correction", c.Correction, "increments"}} {
+			if f.v != f.def {
+				return usageError{fmt.Errorf("%s is only for --estimate predict (the estimates are %s)", f.name, c.Estimate)}
+			}
+		}
+	} else if err := registry.CheckPredictor(c.Predictor); err != nil {
+		return usageError{fmt.Errorf("--predictor: %w", err)}
+	}
 	if c.Replication != 0 && !random {
 		return usageError{fmt.Errorf("--replication chooses the random streams of --resample and --estimate tsafrir; without them it changes nothing")}
 	}
@@ -521,7 +532,7 @@ func (c *runCmd) Run(g *globals) error {
 		Trace: c.Trace, Policy: c.Policy, Options: given, Estimate: est,
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
 		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Threads: c.Threads, From: c.From, To: c.To,
-		Resample: c.Resample, Seed: c.Seed, Rep: c.Replication,
+		Resample: c.Resample, Seed: c.Seed, Rep: c.Replication, Predictor: c.Predictor, Correction: c.Correction,
 	})
 	if err != nil {
 		return err
@@ -549,6 +560,13 @@ func (c *runCmd) Run(g *globals) error {
 	}
 	if err := res.Result.WriteText(g.stdout); err != nil {
 		return err
+	}
+	if p := r.Predictions; p != nil {
+		fmt.Fprintf(g.stdout, "\npredictions (%s, correction %s): %d jobs predicted from their user's history (the others: their request); %d outlived their prediction and were corrected, %d corrections in all\n",
+			p.Predictor, p.Correction, p.Predicted, p.Corrected, p.Corrections)
+	}
+	if r.Resample != "" {
+		fmt.Fprintf(g.stdout, "\nresampled trace (%s): %d jobs\n", r.Resample, r.Resampled)
 	}
 	if d := res.Deadlines; d != nil {
 		fmt.Fprintf(g.stdout, "\ndeadlines (%s", d.Rule)

@@ -58,6 +58,8 @@ func TestEveryFlag(t *testing.T) {
 		"run --trace":             {[]string{"run", "--trace", filepath.Join(dir, "missing.swf"), "--policy", "easy"}, 1, "missing.swf: no such file"},
 		"run --policy":            {[]string{"run", "--trace", tr, "--policy", "nope"}, 2, `unknown policy "nope"`},
 		"run --estimate":          {append(run, "--estimate", "guess"), 2, "--estimate"},
+		"run --predictor":         {append(run, "--predictor", "avg:3"), 2, "--predictor is only for --estimate predict"},
+		"run --correction":        {append(run, "--estimate", "predict", "--correction", "twice"), 2, "--correction"},
 		"run --resample":          {append(run, "--resample", "users"), 2, "--resample"},
 		"run --replication":       {append(run, "--replication", "3"), 2, "--replication chooses the random streams"},
 		"run --procs":             {append(run, "--procs=-1"), 2, "--procs -1: want 1..4194304"},
@@ -121,6 +123,7 @@ func TestEveryFlag(t *testing.T) {
 		"trace synth --load":           {append(synth, "--load", "101"), 2, "--load 101: want a target offered load in (0, 100]"},
 		"trace synth --no-daily-cycle": {append(synth, "--no-daily-cycle=perhaps"), 2, "--no-daily-cycle"},
 		"trace synth --users":          {append(synth, "--users", "2000000"), 2, "--users 2000000: want 0..1048576"},
+		"trace synth --requests":       {append(synth, "--requests", "guess"), 2, "--requests"},
 		"trace synth --out":            {append(synth, "--out", filepath.Join(file, "s.swf")), 1, "not a folder"},
 
 		"report --no-gantt": {[]string{"report", dir, "--no-gantt=perhaps"}, 2, "--no-gantt"},

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/workload/lublin"
 	"github.com/schedlab/schedlab/workload/swf"
@@ -25,6 +26,7 @@ type traceSynthCmd struct {
 	Load          float64 `default:"0" placeholder:"L" help:"Target offered load: sets the arrival factor from the model's expected work (0: none; not with --arrival-factor)."`
 	NoDailyCycle  bool    `help:"Arrivals at every hour alike (the model has a daily cycle)."`
 	Users         int     `default:"0" placeholder:"U" help:"Give jobs user ids 1..U, user k with probability proportional to 1/k (not part of the model; 0: user -1)."`
+	Requests      string  `default:"tsafrir" enum:"tsafrir,exact" help:"Requested times (SWF field 9): tsafrir (drawn from Tsafrir's model of user estimates, never below the runtime) or exact (the runtime)."`
 	Out           string  `required:"" placeholder:"PATH" help:"Output SWF file (.gz to compress)."`
 }
 
@@ -71,6 +73,13 @@ func (c *traceSynthCmd) params() (lublin.Params, error) {
 	p := lublin.For(class, c.Procs)
 	p.Jobs, p.ArrivalFactor, p.RuntimeFactor, p.Load = c.Jobs, c.ArrivalFactor, c.RuntimeFactor, c.Load
 	p.DailyCycle, p.Users = !c.NoDailyCycle, c.Users
+	if c.Requests == "tsafrir" {
+		m, err := experiment.TsafrirModel(c.Seed)
+		if err != nil {
+			return p, err
+		}
+		p.Request, p.RequestName = m.Request, experiment.TsafrirRequestName
+	}
 	if err := p.Check(); err != nil {
 		var ce *lublin.CheckError
 		if errors.As(err, &ce) {

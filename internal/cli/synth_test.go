@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/workload/lublin"
 	"github.com/schedlab/schedlab/workload/swf"
 )
@@ -32,6 +33,12 @@ func TestSynthFileIsTheModel(t *testing.T) {
 	}
 	p := lublin.Default(128)
 	p.Jobs = 50000
+	// The file's requests are Tsafrir's (the default --requests).
+	m, err := experiment.TsafrirModel(11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Request = m.Request
 	src, err := lublin.New(p, 11, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -216,12 +216,14 @@ func maxN(sum *table) int {
 // results (every metric's difference 0 with a zero-width interval).
 func sweepNotes(p *sweepPage, reps int) []string {
 	if len(p.Comparisons) == 0 {
-		policyAxis := slices.ContainsFunc(p.Axes, func(a axis) bool { return strings.HasPrefix(a.Name, "policy.") })
+		policyAxis := slices.ContainsFunc(p.Axes, func(a axis) bool {
+			return strings.HasPrefix(a.Name, "policy.") || strings.HasPrefix(a.Name, "workload.estimate") || a.Name == "workload.predictor" || a.Name == "workload.correction"
+		})
 		switch {
 		case len(p.Points) <= 1:
 			return []string{"No paired comparisons: the sweep has one point (comparisons pair points that differ in one policy setting)."}
 		case !policyAxis:
-			return []string{"No paired comparisons: no policy setting is swept (comparisons pair points that differ in one policy.* setting, all else equal)."}
+			return []string{"No paired comparisons: no policy setting is swept (comparisons pair points that differ in one policy.* setting or in workload.estimate, all else equal)."}
 		case reps < 2:
 			return []string{"No paired comparisons: every point has 1 replication, and a confidence interval needs at least 2 (set replications; a trace scenario gets distinct replications with workload.resample)."}
 		}

@@ -124,6 +124,9 @@ type Params struct {
 	// return a number >= runtime. nil: the request is the runtime
 	// ("exact"). A job's Estimate is its Request.
 	Request func(runtime float64, r *rand.Rand) float64
+	// RequestName names the Request model in the SWF header ("": "a
+	// requested-time model").
+	RequestName string
 
 	// Job size. A job is serial (n = 1) with probability SerialProb, a
 	// parallel job of power-of-two size with probability Pow2Prob, and

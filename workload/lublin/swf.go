@@ -39,6 +39,9 @@ func Header(p Params, seed uint64, replication int) swf.Header {
 	req := "exact (request = runtime)"
 	if p.Request != nil {
 		req = "a requested-time model"
+		if p.RequestName != "" {
+			req = p.RequestName
+		}
 	}
 	load := "none"
 	if p.Load > 0 {
