@@ -2,7 +2,7 @@
 // predictions instead of the jobs' estimates: EASY++'s predictor (D.
 // Tsafrir, Y. Etsion, D. G. Feitelson, "Backfilling using
 // system-generated predictions rather than user runtime estimates", IEEE
-// TPDS 18(6), 2007). docs/predictions.md is the user's page.
+// TPDS 18(6), 2007). docs/workloads.md ("Predicted runtimes") is the user's page.
 //
 // New(inner, Params) wraps any policy.QueueScheduler in a Predictor, a
 // policy.QueueScheduler itself:

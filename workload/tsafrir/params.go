@@ -29,7 +29,7 @@ const (
 
 // Params are the model's parameters. Default gives the published values;
 // the comments name where each comes from (paper sections as cited in
-// docs/estimates-tsafrir.md, and the authors' model code est_model.hh).
+// docs/workloads.md, and the authors' model code est_model.hh).
 // Percentages are percent of jobs, as the paper states them.
 type Params struct {
 	// MaxEstimate is the site's maximum allowed request, in whole seconds,
