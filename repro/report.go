@@ -193,7 +193,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		if !math.IsNaN(it.Paper) && it.Paper != 0 {
 			off = fmt.Sprintf("%+.1f%%", 100*it.RelErr())
 		}
-		paper := Num(it.Paper)
+		paper := paperNum(it.Paper)
 		if paper == "" {
 			paper = "-"
 		}

@@ -61,6 +61,27 @@ func Num(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
+// paperNum formats a paper's number: as the paper prints it when that
+// takes at most five significant digits (0.87999, 22.617, 4313), else
+// as Num (a ratio of the paper's numbers, 0.8952005564572223, is
+// 0.8952).
+func paperNum(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	s := strconv.FormatFloat(v, 'g', -1, 64)
+	digits := 0
+	for _, r := range strings.TrimLeft(strings.Split(s, "e")[0], "-0.") {
+		if r >= '0' && r <= '9' {
+			digits++
+		}
+	}
+	if digits <= 5 && !strings.Contains(s, "e") {
+		return s
+	}
+	return Num(v)
+}
+
 // oneLine turns the line breaks of a label (a figure's tick such as
 // "first-fit\n(paper's BF)") into spaces, so a table row stays one line.
 func oneLine(s string) string {

@@ -61,6 +61,27 @@ func TestNum(t *testing.T) {
 	}
 }
 
+func TestPaperNum(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		want string
+	}{
+		{0.87999, "0.87999"}, // as published
+		{22.617, "22.617"},
+		{4313, "4313"},
+		{0.033, "0.033"},
+		{100.5, "100.5"},
+		{0.8952005564572223, "0.8952"}, // a ratio of published numbers
+		{123456, "123456"},
+		{1234567, "1.235e+06"},
+		{math.NaN(), ""},
+	} {
+		if got := paperNum(c.v); got != c.want {
+			t.Errorf("paperNum(%v) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
 // The text report: sentences wrapped at TextWidth, labels on one line,
 // numbers at four digits, a claim made on several workloads named by its
 // scope; report.txt's first line and setup paragraph as the HTML page
