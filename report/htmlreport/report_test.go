@@ -468,3 +468,34 @@ func TestReproReportSkipped(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// A sweep's page is titled by the scenario's name (sweep.json, written by
+// schedlab sweep); without sweep.json, by the folder's name; a sweep.json
+// that is not JSON is an error naming it.
+func TestSweepTitle(t *testing.T) {
+	dir := copyDir(t, "testdata/sweep")
+	title := func() string {
+		t.Helper()
+		out, err := writeOne(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := os.ReadFile(out)
+		m := regexp.MustCompile(`<title>(.*?)</title>`).FindSubmatch(page)
+		if m == nil {
+			t.Fatal("no title")
+		}
+		return string(m[1])
+	}
+	if got, want := title(), "schedlab sweep: "+filepath.Base(dir); got != want {
+		t.Errorf("title %q, want %q", got, want)
+	}
+	write(t, filepath.Join(dir, "sweep.json"), `{"name": "Grid: random vs deferred", "file": "scenario.yaml", "points": 4}`+"\n")
+	if got, want := title(), "schedlab sweep: Grid: random vs deferred"; got != want {
+		t.Errorf("title %q, want %q", got, want)
+	}
+	write(t, filepath.Join(dir, "sweep.json"), `{"name": `)
+	if _, err := Write(dir); err == nil || !strings.Contains(err.Error(), "sweep.json: not the JSON of a sweep") {
+		t.Fatalf("error %v", err)
+	}
+}
