@@ -86,6 +86,11 @@ func (c *reportCmd) window() (*htmlreport.Window, error) {
 		if e.text == "" {
 			continue
 		}
+		// Neither seconds nor a date: say what WHEN may be (a probe
+		// header that places dates tells a date from other text).
+		if _, err := workload.ParseInstant(e.text, swf.Header{UnixStartTime: 1}); err != nil {
+			return nil, usageError{fmt.Errorf("%s %v", e.flag, err)}
+		}
 		if !isSeconds(e.text) && herr != nil {
 			return nil, usageError{fmt.Errorf("%s %s: a date needs the header of the run's trace (its UnixStartTime), and it cannot be read: %v; give seconds since the trace's start instead", e.flag, e.text, herr)}
 		}
