@@ -60,6 +60,10 @@ type hWorkload struct {
 	jobs  []actual.Job // the largest prefix; smaller experiments take its head
 }
 
+// hWorkloadName is a trace's workload name in the item names: the file
+// name up to its first "-" (KTH, HPC2N, SDSC).
+func hWorkloadName(trace string) string { return strings.SplitN(trace, "-", 2)[0] }
+
 func hTraceWorkload(name string, n int) (*hWorkload, error) {
 	rd, err := workload.OpenTrace(name)
 	if err != nil {
@@ -72,7 +76,7 @@ func hTraceWorkload(name string, n int) (*hWorkload, error) {
 		return nil, fmt.Errorf("trace %s: no MaxProcs in the header", name)
 	}
 	est := workload.WithEstimates(src, workload.EstimateRequest)
-	w := &hWorkload{name: strings.SplitN(name, "-", 2)[0], procs: procs}
+	w := &hWorkload{name: hWorkloadName(name), procs: procs}
 	for len(w.jobs) < n {
 		j, err := est.Next()
 		if err == io.EOF {
@@ -188,11 +192,14 @@ func Hafshejani2012(opt Options, readings bool) (*Report, error) {
 	maxN := sizes[len(sizes)-1]
 	var wls []*hWorkload
 	var notes []string
+	var skipped []Skip
 	for _, name := range hTraces() {
 		w, err := hTraceWorkload(name, maxN)
 		if err != nil {
 			if strings.Contains(err.Error(), ": not found") { // workload.OpenTrace's lookup failed
-				notes = append(notes, fmt.Sprintf("trace %s not found: its workload was skipped", name))
+				wl := hWorkloadName(name)
+				skipped = append(skipped, Skip{Workload: wl, Trace: name})
+				notes = append(notes, fmt.Sprintf("trace %s not found: its workload (%s) was skipped; set %s to a folder that holds it (docs/traces.md)", name, wl, workload.TraceDirsEnv))
 				continue
 			}
 			return nil, err
@@ -264,6 +271,7 @@ func Hafshejani2012(opt Options, readings bool) (*Report, error) {
 	r.Figures = hFigures(wls, sizes, runs, key)
 	r.Checks = hChecks(wls, sizes, runs, heads, false)
 	r.Notes = append(r.Notes, notes...)
+	r.Skipped = skipped
 	r.Notes = append(r.Notes,
 		"The paper does not describe its workload, machine or units; its 3113-job numbers (4313, 4197, 3861) stand beside ours for each workload, and the ratios are the comparable figures.",
 		"Matrix scanning never reads estimates; first-fit neither; EASY uses the requests.")
@@ -307,6 +315,7 @@ func hChecks(wls []*hWorkload, sizes []int, runs hRuns, heads map[string]float64
 	for _, w := range wls {
 		for _, n := range sizes {
 			pre := fmt.Sprintf("%s/%d", w.name, n)
+			scope := fmt.Sprintf("%s, first %d jobs", w.name, n)
 			g := func(p string) *experiment.JobsResult { return runs[key(w.name, n, p)] }
 			m, bf, f := g("matrix").MeanResponse, g("firstfit").MeanResponse, g("fcfs").MeanResponse
 			holds := m < bf && bf < f
@@ -318,12 +327,12 @@ func hChecks(wls []*hWorkload, sizes []int, runs hRuns, heads map[string]float64
 			if makespans {
 				detail += fmt.Sprintf("; makespan matrix %.0f s, first-fit %.0f s, FCFS %.0f s", hMakespan(g("matrix")), hMakespan(g("firstfit")), hMakespan(g("fcfs")))
 			}
-			out = append(out, Check{ID: "order_new_bf_fcfs/" + pre, Claim: "mean response: new method < backfilling < FCFS", Holds: holds, Detail: detail})
+			out = append(out, Check{ID: "order_new_bf_fcfs/" + pre, Scope: scope, Claim: "mean response: new method < backfilling < FCFS", Holds: holds, Detail: detail})
 			hm, hb := heads[pre+"/matrix"], heads[pre+"/firstfit"]
-			out = append(out, Check{ID: "head_jobs_worse/" + pre, Claim: "the jobs at the head of the queue (of each window) may respond later under the new method than under backfilling",
+			out = append(out, Check{ID: "head_jobs_worse/" + pre, Scope: scope, Claim: "the jobs at the head of the queue (of each window) may respond later under the new method than under backfilling",
 				Holds: hm > hb, Detail: fmt.Sprintf("head jobs (%d windows): matrix %.0f s, first-fit %.0f s, FCFS %.0f s", len(g("matrix").Heads), hm, hb, heads[pre+"/fcfs"])})
 			um, ub, uf := g("matrix").Utilization, g("firstfit").Utilization, g("fcfs").Utilization
-			out = append(out, Check{ID: "utilization_higher/" + pre, Claim: "the new method's utilization is higher than FCFS's and backfilling's",
+			out = append(out, Check{ID: "utilization_higher/" + pre, Scope: scope, Claim: "the new method's utilization is higher than FCFS's and backfilling's",
 				Holds: um > ub && um > uf, Detail: fmt.Sprintf("utilization matrix %.3f, first-fit %.3f, FCFS %.3f", um, ub, uf)})
 		}
 	}

@@ -3,6 +3,7 @@ package repro
 import (
 	"bytes"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/workload"
 )
 
 // The reproduction is deterministic (same bytes twice), its ratios are
@@ -182,6 +184,56 @@ func TestHafshejaniBatchSubmission(t *testing.T) {
 		}
 		if math.Abs(res.MeanResponse-c.mean) > 1e-9 || hMakespan(res) != c.makespan {
 			t.Errorf("%s: mean response %g, makespan %g; want %g, %g", c.policy, res.MeanResponse, hMakespan(res), c.mean, c.makespan)
+		}
+	}
+}
+
+// A trace that is not found leaves its workload out, named in
+// Report.Skipped (skipped.csv) and in a note that says how to add it; a
+// trace found leaves nothing out.
+func TestHafshejani2012Skipped(t *testing.T) {
+	found := true
+	for _, n := range hTraces() {
+		if rd, err := workload.OpenTrace(n); err != nil {
+			found = false
+		} else {
+			rd.Close()
+		}
+	}
+	if found {
+		r, err := Hafshejani2012(HafshejaniQuick(), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Skipped) != 0 {
+			t.Errorf("every trace is visible, but skipped %v", r.Skipped)
+		}
+	} else {
+		t.Logf("HPC2N or SDSC-BLUE not visible from here (set %s): only the case without them runs", workload.TraceDirsEnv)
+	}
+
+	t.Setenv(workload.TraceDirsEnv, "")
+	t.Chdir(t.TempDir()) // out of reach of ./traces and ../shared/traces
+	r, err := Hafshejani2012(HafshejaniQuick(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Skip{{"HPC2N", "HPC2N-2002-2.1-cln.swf.gz"}, {"SDSC", "SDSC-BLUE-2000-4.2-cln.swf.gz"}}
+	if !reflect.DeepEqual(r.Skipped, want) {
+		t.Errorf("skipped %v, want %v", r.Skipped, want)
+	}
+	notes := strings.Join(r.Notes, "\n")
+	for _, w := range []string{
+		"trace HPC2N-2002-2.1-cln.swf.gz not found: its workload (HPC2N) was skipped; set SCHEDLAB_TRACES to a folder that holds it",
+		"trace SDSC-BLUE-2000-4.2-cln.swf.gz not found: its workload (SDSC) was skipped",
+	} {
+		if !strings.Contains(notes, w) {
+			t.Errorf("notes lack %q:\n%s", w, notes)
+		}
+	}
+	for _, it := range r.Items {
+		if strings.Contains(it.Name, "/HPC2N/") || strings.Contains(it.Name, "/SDSC/") {
+			t.Errorf("item %s of a skipped workload", it.Name)
 		}
 	}
 }

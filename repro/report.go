@@ -2,8 +2,10 @@ package repro
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -37,6 +39,29 @@ func (it Item) Inside() bool { return it.Paper >= it.Low && it.Paper <= it.High 
 // RelErr is (ours - paper) / paper.
 func (it Item) RelErr() float64 { return (it.Ours - it.Paper) / it.Paper }
 
+// Skip is a workload of a reproduction left out because its trace was
+// not found on the trace lookup path.
+type Skip struct {
+	Workload string // the workload's name in the item names, e.g. HPC2N
+	Trace    string // the file looked for, e.g. HPC2N-2002-2.1-cln.swf.gz
+}
+
+// SkippedFile is the file of a reproduction's folder that lists the
+// workloads left out (columns workload,trace); WriteDir writes it only
+// when a workload was left out, and removes an older one otherwise.
+const SkippedFile = "skipped.csv"
+
+// WriteSkipped writes the skipped workloads as CSV: workload,trace.
+func (r *Report) WriteSkipped(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"workload", "trace"})
+	for _, s := range r.Skipped {
+		cw.Write([]string{s.Workload, s.Trace})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
 // Check is one qualitative claim of the paper, tested on our results.
 type Check struct {
 	Claim  string
@@ -49,6 +74,11 @@ type Check struct {
 	// example a claim about one implementation's speed): Holds is then
 	// false and ignored, claims.csv says n/a and Detail says why.
 	NA bool
+	// Scope names, for people, what the claim was checked on when the
+	// paper's claim is checked on several workloads or sizes (e.g. "KTH,
+	// first 1292 jobs"); the text report prints it before the claim.
+	// claims.csv does not have it (the ID says the same).
+	Scope string
 }
 
 // Verdict is yes, no or n/a, as claims.csv writes it.
@@ -90,6 +120,11 @@ type Report struct {
 	// empty otherwise (then claims.csv has no reading column).
 	Readings []Reading
 	Jobs     int64 // simulated jobs in total
+	// Skipped are the workloads left out because their trace was not
+	// found (hafshejani2012 without HPC2N or SDSC-BLUE). WriteDir lists
+	// them in skipped.csv, which the HTML page shows as a banner, and
+	// the command names them at its end.
+	Skipped []Skip
 	// Console holds machine-dependent lines (wall-clock times) that the
 	// command prints but no file records: the files stay deterministic.
 	Console []string
@@ -134,16 +169,23 @@ func (r *Report) extraFiles() []string {
 	return out
 }
 
-// WriteText prints the report for people: the comparison table, the
-// figures' data and the checks.
+// WriteText prints the report for people (the console and report.txt):
+// the comparison table, the figures' data, the claims and the notes.
+// Sentences wrap at TextWidth characters with continuation lines
+// indented; numbers have four significant digits (Num); a label's line
+// breaks become spaces. The first line is "== paper: title" and the
+// setup paragraph follows up to the first empty line (the HTML page
+// reads both from report.txt).
 func (r *Report) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "== %s: %s\n%s\n\n", r.Paper, r.Title, r.Setup)
+	fmt.Fprintf(w, "== %s: %s\n", r.Paper, r.Title)
+	writeWrapped(w, r.Setup, "", "")
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "item\tpaper\tours\t95% CI\tpaper in CI\toff by\t")
 	for _, it := range r.Items {
 		ci, in, off := "", "", ""
 		if !math.IsNaN(it.Low) {
-			ci = fmt.Sprintf("[%.4g, %.4g]", it.Low, it.High)
+			ci = "[" + Num(it.Low) + ", " + Num(it.High) + "]"
 			if !math.IsNaN(it.Paper) {
 				in = map[bool]string{true: "yes", false: "no"}[it.Inside()]
 			}
@@ -151,35 +193,36 @@ func (r *Report) WriteText(w io.Writer) error {
 		if !math.IsNaN(it.Paper) && it.Paper != 0 {
 			off = fmt.Sprintf("%+.1f%%", 100*it.RelErr())
 		}
-		paper := fmtNum(it.Paper)
+		paper := paperNum(it.Paper)
 		if paper == "" {
 			paper = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%s\t%s\t%s\t\n", it.Name, paper, it.Ours, ci, in, off)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", oneLine(it.Name), paper, Num(it.Ours), ci, in, off)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, f := range r.Figures {
-		fmt.Fprintf(w, "\n%s: %s (%s vs %s)\n", f.ID, f.Title, f.YLabel, f.XLabel)
+		fmt.Fprintln(w)
+		writeWrapped(w, fmt.Sprintf("%s: %s (%s vs %s)", f.ID, f.Title, f.YLabel, f.XLabel), "", "    ")
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		xs := figXs(f)
 		fmt.Fprint(tw, "x\t")
 		for _, s := range f.Series {
-			fmt.Fprintf(tw, "%s\t", s.Name)
+			fmt.Fprintf(tw, "%s\t", oneLine(s.Name))
 		}
 		fmt.Fprintln(tw)
 		for _, x := range xs {
-			label := fmtNum(x)
+			label := Num(x)
 			if f.Bars && int(x) < len(f.XTicks) {
 				label = f.XTicks[int(x)]
 			}
-			fmt.Fprintf(tw, "%s\t", label)
+			fmt.Fprintf(tw, "%s\t", oneLine(label))
 			for _, s := range f.Series {
 				cell := ""
 				for i, sx := range s.X {
 					if sx == x {
-						cell = fmt.Sprintf("%.4g", s.Y[i])
+						cell = Num(s.Y[i])
 						if s.Low != nil && !math.IsNaN(s.Low[i]) {
 							cell += fmt.Sprintf(" ±%.2g", (s.High[i]-s.Low[i])/2)
 						}
@@ -201,15 +244,34 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(w, "\nNote: %s\n", n)
+		fmt.Fprintln(w)
+		writeWrapped(w, n, "Note: ", "      ")
 	}
 	return nil
 }
 
+// writeChecks prints one claim per paragraph: "[yes] claim: evidence",
+// wrapped, continuation lines indented under the claim. A claim made of
+// the same words as another of cs (the same claim on several workloads)
+// is preceded by its scope: Check.Scope, else its ID after the first "/".
 func writeChecks(w io.Writer, cs []Check) {
+	seen := map[string]int{}
+	for _, c := range cs {
+		seen[c.Claim]++
+	}
 	for _, c := range cs {
 		mark := map[string]string{"yes": "yes", "no": "NO ", "n/a": "n/a"}[c.Verdict()]
-		fmt.Fprintf(w, "  [%s] %s: %s\n", mark, c.Claim, c.Detail)
+		claim := c.Claim
+		scope := c.Scope
+		if scope == "" && seen[c.Claim] > 1 {
+			if _, rest, ok := strings.Cut(c.ID, "/"); ok {
+				scope = rest
+			}
+		}
+		if scope != "" {
+			claim = scope + ": " + claim
+		}
+		writeWrapped(w, claim+": "+c.Detail, "  ["+mark+"] ", "        ")
 	}
 }
 
@@ -267,10 +329,12 @@ func (r *Report) writeReadings(w io.Writer) error {
 		return err
 	}
 	if r.DefaultWhy != "" {
-		fmt.Fprintf(w, "\nReading default: %s\n", r.DefaultWhy)
+		fmt.Fprintln(w)
+		writeWrapped(w, r.DefaultWhy, "Reading default: ", "  ")
 	}
 	for _, rd := range r.Readings {
-		fmt.Fprintf(w, "\nReading %s: %s\n", rd.Name, rd.Why)
+		fmt.Fprintln(w)
+		writeWrapped(w, rd.Why, "Reading "+rd.Name+": ", "  ")
 		writeChecks(w, rd.Checks)
 	}
 	return nil
@@ -348,6 +412,13 @@ func (r *Report) WriteDir(dir string) error {
 		if err := write("claims.csv", r.WriteClaims); err != nil {
 			return err
 		}
+	}
+	if len(r.Skipped) > 0 {
+		if err := write(SkippedFile, r.WriteSkipped); err != nil {
+			return err
+		}
+	} else if err := os.Remove(filepath.Join(dir, SkippedFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
 	return write("report.txt", r.WriteText)
 }

@@ -94,7 +94,7 @@ func (c *sweepCmd) emit(g *globals, points []scenario.Point, data []byte, out st
 	// path is made absolute here. The jobs run this very binary: one that
 	// 'go run' built in a temporary folder is gone when this command ends.
 	if prog := program(); transientBuild(prog) {
-		return usageError{fmt.Errorf("--emit slurm: this schedlab runs from a temporary build folder (%s, as 'go run' makes), which is removed when this command ends, so the script's jobs could not run it; build it first (go install ./cmd/schedlab, or go build -o schedlab ./cmd/schedlab) and run that", prog)}
+		return usageError{fmt.Errorf("--emit slurm: this schedlab runs from a temporary or cached build (%s, as 'go run' makes), which is removed when this command ends or when the Go build cache is cleaned, so the script's jobs may not find it; build it first (go install ./cmd/schedlab, or go build -o schedlab ./cmd/schedlab) and run that", prog)}
 	}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -129,9 +129,22 @@ func program() string {
 	return "schedlab"
 }
 
-// transientBuild reports a binary that 'go run' or 'go test' built in a
-// temporary go-build folder.
+// transientBuild reports a binary that 'go run' or 'go test' built: in a
+// temporary go-build folder, or (since Go 1.24, which caches the
+// executables of 'go run') in the Go build cache ($GOCACHE, by default
+// go-build in the user's cache folder), which 'go clean -cache' and the
+// cache's trimming remove.
 func transientBuild(prog string) bool {
-	tmp := filepath.Clean(os.TempDir()) + string(filepath.Separator)
-	return strings.HasPrefix(prog, tmp) && strings.Contains(prog, string(filepath.Separator)+"go-build")
+	sep := string(filepath.Separator)
+	tmp := filepath.Clean(os.TempDir()) + sep
+	if strings.HasPrefix(prog, tmp) && strings.Contains(prog, sep+"go-build") {
+		return true
+	}
+	cache := os.Getenv("GOCACHE")
+	if cache == "" || cache == "off" {
+		if d, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(d, "go-build")
+		}
+	}
+	return cache != "off" && filepath.IsAbs(cache) && strings.HasPrefix(prog, filepath.Clean(cache)+sep)
 }

@@ -80,4 +80,24 @@ func TestTransientBuild(t *testing.T) {
 			t.Errorf("transientBuild(%s) = %v, want %v", c.prog, got, c.want)
 		}
 	}
+	// Go 1.24 and later keep the executables of 'go run' in the build
+	// cache: $GOCACHE, or go-build in the user's cache folder.
+	cache := t.TempDir()
+	t.Setenv("GOCACHE", cache)
+	if !transientBuild(filepath.Join(cache, "06", "06d8-d", "schedlab")) {
+		t.Errorf("a binary in $GOCACHE is not transient")
+	}
+	if transientBuild(filepath.Join(filepath.Dir(cache), "other", "schedlab")) {
+		t.Errorf("a binary beside $GOCACHE is transient")
+	}
+	xdg := t.TempDir()
+	t.Setenv("GOCACHE", "")
+	t.Setenv("XDG_CACHE_HOME", xdg)
+	t.Setenv("HOME", t.TempDir())
+	if d, err := os.UserCacheDir(); err != nil || d != xdg {
+		t.Skipf("the user's cache folder is %q (%v), not $XDG_CACHE_HOME, on this system", d, err)
+	}
+	if !transientBuild(filepath.Join(xdg, "go-build", "ab", "abcd-d", "schedlab")) {
+		t.Errorf("a binary in the default build cache is not transient")
+	}
 }

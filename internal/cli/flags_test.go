@@ -128,6 +128,8 @@ func TestEveryFlag(t *testing.T) {
 
 		"report --no-gantt": {[]string{"report", dir, "--no-gantt=perhaps"}, 2, "--no-gantt"},
 		"report --out":      {[]string{"report", dir, "--out", filepath.Join(dir, "c.html")}, 2, "--out is only for a comparison of two or more run folders"},
+		"report --from":     {[]string{"report", dir, "--from", "soon"}, 2, `--from "soon": want a date`},
+		"report --to":       {[]string{"report", dir, "--to", "5", "--from", "9"}, 2, "--from 9 --to 5: an empty window"},
 
 		" --version": {[]string{"--version=perhaps"}, 2, "--version"},
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -105,6 +106,20 @@ func (c *mergeCmd) Run(g *globals) error {
 			fmt.Fprintf(g.stderr, "schedlab: %d of %d point(s) taken from %s (not merged again): %s\n",
 				len(reused), len(res), filepath.Join(c.Dir, "points"), strings.Join(reused, ", "))
 		}
-		return writeSweep(g, c.Dir, points, res)
+		return writeSweep(g, c.Dir, mergedInfo(c.Dir, m, points), points, res)
 	}
+}
+
+// mergedInfo is sweep.json of a merged sweep. The points come from the
+// copy of the scenario in DIR/shards/, so a scenario without a name key
+// takes its name from the original file's name (the manifest's), as the
+// unsharded sweep does.
+func mergedInfo(dir string, m experiment.Manifest, points []scenario.Point) sweepInfo {
+	info := sweepInfo{Name: scenarioName(points), File: m.Scenario}
+	if data, err := os.ReadFile(filepath.Join(experiment.ShardsDir(dir), "scenario.yaml")); err == nil {
+		if ps, err := scenario.Parse(m.Scenario, data); err == nil && len(ps) > 0 {
+			info.Name = ps[0].Scenario.Name
+		}
+	}
+	return info
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/schedlab/schedlab/report/htmlreport"
 	"github.com/schedlab/schedlab/repro"
+	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
@@ -134,6 +135,7 @@ func (c *reproduceCmd) Run(g *globals) error {
 		}
 	}
 	ran := 0
+	var skipped []skippedWorkload
 	for _, p := range papers {
 		if c.Paper != "all" && c.Paper != p.name {
 			continue
@@ -179,26 +181,78 @@ func (c *reproduceCmd) Run(g *globals) error {
 		if failed := failedClaims(rep); failed > 0 || smaller {
 			fmt.Fprintln(g.stdout)
 			if smaller {
-				fmt.Fprintf(g.stdout, "This run: %d replications of %d jobs; the paper's size is %d of %d. Intervals are wider than at full size, and the notes above speak of the full-size run.\n",
-					opt.Reps, opt.Jobs, full.Reps, full.Jobs)
+				say(g.stdout, fmt.Sprintf("This run: %d replications of %d jobs; the paper's size is %d of %d. Intervals are wider than at full size, and the notes above speak of the full-size run.",
+					opt.Reps, opt.Jobs, full.Reps, full.Jobs))
 			}
 			if failed > 0 {
-				fmt.Fprintf(g.stdout, "[NO ] marks a claim of the paper that does not hold on these runs (%d of %d); docs/papers/%s.md discusses each.", failed, len(rep.Checks), p.name)
+				msg := fmt.Sprintf("[NO ] marks a claim of the paper that does not hold on these runs (%d of %d); docs/papers/%s.md discusses each.", failed, len(rep.Checks), p.name)
 				if smaller {
-					fmt.Fprint(g.stdout, " At this size a claim may fail only because the intervals are wide: judge the claims on a full-size run.")
+					msg += " At this size a claim may fail only because the intervals are wide: judge the claims on a full-size run."
 				}
-				fmt.Fprintln(g.stdout)
+				say(g.stdout, msg)
 			}
 		}
 		secs := time.Since(t0).Seconds()
-		fmt.Fprintf(g.stdout, "\n%s: %d simulated jobs in %.1f s (%.3g million jobs/s); results in %s (comparison.csv, figNN.csv, figNN.svg, report.txt)\n\n",
-			p.name, rep.Jobs, secs, float64(rep.Jobs)/secs/1e6, dir)
+		fmt.Fprintln(g.stdout)
+		say(g.stdout, fmt.Sprintf("%s: %d simulated jobs in %.1f s (%.3g million jobs/s); results in %s (comparison.csv, figNN.csv, figNN.svg, report.txt)",
+			p.name, rep.Jobs, secs, float64(rep.Jobs)/secs/1e6, dir))
+		fmt.Fprintln(g.stdout)
+		for _, s := range rep.Skipped {
+			skipped = append(skipped, skippedWorkload{p.name, s})
+		}
 		ran++
 	}
 	if ran == 0 {
 		return usageError{fmt.Errorf("unknown reproduction %q", c.Paper)}
 	}
+	if len(skipped) > 0 {
+		say(g.stdout, skippedSummary(skipped))
+	}
 	return nil
+}
+
+// say writes a sentence wrapped at repro.TextWidth, as the reports are.
+func say(w io.Writer, s string) {
+	fmt.Fprintln(w, repro.Wrap(s, "", "  ", repro.TextWidth))
+}
+
+// skippedWorkload is a workload a paper's reproduction left out.
+type skippedWorkload struct {
+	paper string
+	repro.Skip
+}
+
+// skippedSummary is the closing sentence of a reproduction that left
+// workloads out: which, for which paper, and how to make them available.
+func skippedSummary(sk []skippedWorkload) string {
+	var parts, files []string
+	for i := 0; i < len(sk); {
+		j := i
+		var wls []string
+		for ; j < len(sk) && sk[j].paper == sk[i].paper; j++ {
+			wls = append(wls, sk[j].Workload)
+			files = append(files, sk[j].Trace)
+		}
+		parts = append(parts, fmt.Sprintf("%s ran without its %s %s", sk[i].paper, andList(wls), plural(len(wls), "workload", "workloads")))
+		i = j
+	}
+	return fmt.Sprintf("Skipped: %s: %s %s %s not found. To include %s, put %s (from the Parallel Workloads Archive; docs/traces.md) in a folder, set %s to that folder, and run the reproduction again.",
+		strings.Join(parts, "; "), plural(len(files), "trace", "traces"), andList(files), plural(len(files), "was", "were"), plural(len(files), "it", "them"), plural(len(files), "it", "them"), workload.TraceDirsEnv)
+}
+
+// andList joins words as "a", "a and b", "a, b and c".
+func andList(ws []string) string {
+	if len(ws) < 2 {
+		return strings.Join(ws, "")
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // failedClaims counts the claims of a report that do not hold.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -194,13 +195,17 @@ func (c *sweepCmd) Run(g *globals) error {
 		fmt.Fprintf(g.stderr, "schedlab: %d of %d point(s) reused from %s (not run again): %s\n",
 			len(reused), len(res), filepath.Join(out, "points"), strings.Join(reused, ", "))
 	}
-	return writeSweep(g, out, points, res)
+	return writeSweep(g, out, sweepInfo{Name: scenarioName(points), File: filepath.Base(c.File)}, points, res)
 }
 
 // writeSweep writes the summary files of a finished sweep (the same
 // after 'sweep' and after 'merge') and prints its table.
-func writeSweep(g *globals, out string, points []scenario.Point, res []experiment.PointResult) error {
+func writeSweep(g *globals, out string, info sweepInfo, points []scenario.Point, res []experiment.PointResult) error {
 	cmp := experiment.Compare(points, res)
+	info.Points = len(points)
+	if err := writeFileAtomic(filepath.Join(out, "sweep.json"), func(w io.Writer) error { return writeSweepJSON(w, info) }); err != nil {
+		return err
+	}
 	if err := writeFileAtomic(filepath.Join(out, "summary.csv"), func(w io.Writer) error { return experiment.WriteSummaryCSV(w, points, res) }); err != nil {
 		return err
 	}
@@ -357,3 +362,28 @@ func printSweep(w io.Writer, points []scenario.Point, res []experiment.PointResu
 }
 
 func writeFileAtomic(path string, f func(io.Writer) error) error { return atomicfile.Write(path, f) }
+
+// sweepInfo is sweep.json: what the sweep was, for the pages that show
+// it (schedlab report titles a sweep's page by its name).
+type sweepInfo struct {
+	Name   string `json:"name"`   // the scenario's name (its name key, else the file's base name)
+	File   string `json:"file"`   // the scenario file's base name
+	Points int    `json:"points"` // the number of points
+}
+
+func writeSweepJSON(w io.Writer, info sweepInfo) error {
+	b, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// scenarioName is the name of the scenario of points ("" for none).
+func scenarioName(points []scenario.Point) string {
+	if len(points) == 0 {
+		return ""
+	}
+	return points[0].Scenario.Name
+}

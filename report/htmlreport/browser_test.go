@@ -340,3 +340,33 @@ func TestBrowserNoGantt(t *testing.T) {
 		t.Errorf("light comparison: %d runs, %d difference samples", sc.Runs, len(sc.DiffSamples))
 	}
 }
+
+// A page restricted to a window (report --from/--to): drawn without
+// error, with exactly the window's jobs and rectangles, and a comparison
+// of two runs restricted the same way.
+func TestBrowserWindow(t *testing.T) {
+	bin := browser(t)
+	dir := tinyRun(t)
+	jobs, err := readJobs(filepath.Join(dir, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to := jobs.submit[10], jobs.submit[30]
+	in := jobs.within(from, to)
+	w := &Window{From: from, To: to, Text: "from A to B"}
+	pages, err := WriteOpts(dir, Options{Window: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := load(t, bin, pages[0], "gantt", "util", "queue", "wait", "bsld")
+	if sc.Jobs != len(in.id) || sc.Rects != len(in.ivLo) || sc.Jobs == len(jobs.id) {
+		t.Errorf("page: %d jobs, %d rectangles; window: %d jobs, %d intervals (of %d jobs)", sc.Jobs, sc.Rects, len(in.id), len(in.ivLo), len(jobs.id))
+	}
+	page := filepath.Join(t.TempDir(), "window.html")
+	if err := CompareOpts(tinyRuns(t, "easy", "fcfs"), page, Options{Window: w}); err != nil {
+		t.Fatal(err)
+	}
+	if sc := load(t, bin, page, "gantt-0", "gantt-1", "util", "queue", "diff-1"); sc.Runs != 2 {
+		t.Errorf("windowed comparison: %d runs", sc.Runs)
+	}
+}

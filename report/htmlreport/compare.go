@@ -140,6 +140,11 @@ func buildCompare(dirs []string, o Options) ([]byte, error) {
 			return nil, err
 		}
 		runs[i].noGantt = o.NoGantt
+		if o.Window != nil {
+			if err := runs[i].restrict(o.Window, d); err != nil {
+				return nil, err
+			}
+		}
 		if runs[i].trace == "" {
 			return nil, fmt.Errorf("%s: no run.trace (a comparison needs to know each run's trace)", filepath.Join(d, "summary.json"))
 		}
@@ -204,7 +209,10 @@ func buildCompare(dirs []string, o Options) ([]byte, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	err = pageTmpl().Execute(&buf, pageView{Kind: "comparison", Title: p.Title, Compare: p, Headline: compareHeadline(runs), NoGantt: o.NoGantt,
+	if o.Window != nil {
+		p.Title += " · " + o.Window.Text
+	}
+	err = pageTmpl().Execute(&buf, pageView{Kind: "comparison", Title: p.Title, Compare: p, Headline: compareHeadline(runs), NoGantt: o.NoGantt, Window: runs[0].WindowNote(),
 		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
 	if err != nil {
 		return nil, err

@@ -88,6 +88,10 @@ type Options struct {
 	// utilization and queue charts, the distributions and the per-job
 	// differences stay).
 	NoGantt bool
+	// Window restricts run and comparison pages to the jobs submitted in
+	// a time window (nil: every job); see Window. Sweeps and
+	// reproductions refuse it.
+	Window *Window
 }
 
 // WriteOpts is Write with options.
@@ -126,12 +130,20 @@ func WriteOpts(dir string, o Options) ([]string, error) {
 func build(dir string, kind Kind, o Options) ([]byte, error) {
 	var buf bytes.Buffer
 	var err error
+	if o.Window != nil && kind != Run {
+		return nil, fmt.Errorf("%s: a %v folder: --from and --to restrict the page of a run or a comparison of runs", dir, kind)
+	}
 	switch kind {
 	case Run:
 		var p *runPage
 		if p, err = readRun(dir); err == nil {
 			p.noGantt = o.NoGantt
-			err = p.render(&buf)
+			if o.Window != nil {
+				err = p.restrict(o.Window, dir)
+			}
+			if err == nil {
+				err = p.render(&buf)
+			}
 		}
 	case Sweep:
 		var p *sweepPage
@@ -184,6 +196,7 @@ type pageView struct {
 	Summary  []kv
 	Headline *headline
 	NoGantt  bool
+	Window   string // the sentence on the page's time window ("" without one)
 	CSS      template.CSS
 	JS       template.JS
 	Data     template.JS
@@ -211,7 +224,11 @@ func (p *runPage) render(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return pageTmpl().Execute(w, pageView{Kind: "run", Title: p.Title, Summary: p.Summary, Headline: runHeadline(p), NoGantt: p.noGantt,
+	title := p.Title
+	if p.window != nil {
+		title += " · " + p.window.Text
+	}
+	return pageTmpl().Execute(w, pageView{Kind: "run", Title: title, Summary: p.Summary, Headline: runHeadline(p), NoGantt: p.noGantt, Window: p.WindowNote(),
 		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
 }
 

@@ -429,3 +429,73 @@ func TestReproReportReadings(t *testing.T) {
 		t.Error("the claims table shows a non-default reading's evidence")
 	}
 }
+
+// skipped.csv (a reproduction that left workloads out: their traces
+// were not found) gives a banner naming each workload and its trace and
+// saying how to add them; without the file, no banner; a row without a
+// trace is an error naming the file and line.
+func TestReproReportSkipped(t *testing.T) {
+	root := copyDir(t, "testdata/repro")
+	dir := filepath.Join(root, "zikos2008")
+	out, err := writeOne(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page, _ := os.ReadFile(out); strings.Contains(string(page), `id="skipped"`) {
+		t.Error("a banner without skipped.csv")
+	}
+	write(t, filepath.Join(dir, "skipped.csv"), "workload,trace\nHPC2N,HPC2N-2002-2.1-cln.swf.gz\nSDSC,SDSC-BLUE-2000-4.2-cln.swf.gz\n")
+	if out, err = writeOne(dir); err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(out)
+	want := `<p class="warn" id="skipped">Workloads left out: HPC2N (HPC2N-2002-2.1-cln.swf.gz), SDSC (SDSC-BLUE-2000-4.2-cln.swf.gz). ` +
+		`Their traces were not found when this reproduction ran, so the claims, numbers and figures below are without them. ` +
+		`To include them, put the trace files (from the Parallel Workloads Archive) in a folder, set SCHEDLAB_TRACES to that folder and run schedlab reproduce again.</p>`
+	if !strings.Contains(string(page), want) {
+		t.Errorf("page lacks %s", want)
+	}
+	// The banner comes before the claims.
+	if i, j := strings.Index(string(page), `id="skipped"`), strings.Index(string(page), "<h2>Claims of the paper"); i < 0 || j < i {
+		t.Errorf("banner at %d, claims at %d", i, j)
+	}
+	write(t, filepath.Join(dir, "skipped.csv"), "workload,trace\nHPC2N,\n")
+	if _, err := Write(dir); err == nil || !strings.Contains(err.Error(), `skipped.csv:2: want a workload and a trace, got "HPC2N" and ""`) {
+		t.Fatalf("error %v", err)
+	}
+	write(t, filepath.Join(dir, "skipped.csv"), "name\nHPC2N\n")
+	if _, err := Write(dir); err == nil || !strings.Contains(err.Error(), "skipped.csv:1: missing column workload") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// A sweep's page is titled by the scenario's name (sweep.json, written by
+// schedlab sweep); without sweep.json, by the folder's name; a sweep.json
+// that is not JSON is an error naming it.
+func TestSweepTitle(t *testing.T) {
+	dir := copyDir(t, "testdata/sweep")
+	title := func() string {
+		t.Helper()
+		out, err := writeOne(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := os.ReadFile(out)
+		m := regexp.MustCompile(`<title>(.*?)</title>`).FindSubmatch(page)
+		if m == nil {
+			t.Fatal("no title")
+		}
+		return string(m[1])
+	}
+	if got, want := title(), "schedlab sweep: "+filepath.Base(dir); got != want {
+		t.Errorf("title %q, want %q", got, want)
+	}
+	write(t, filepath.Join(dir, "sweep.json"), `{"name": "Grid: random vs deferred", "file": "scenario.yaml", "points": 4}`+"\n")
+	if got, want := title(), "schedlab sweep: Grid: random vs deferred"; got != want {
+		t.Errorf("title %q, want %q", got, want)
+	}
+	write(t, filepath.Join(dir, "sweep.json"), `{"name": `)
+	if _, err := Write(dir); err == nil || !strings.Contains(err.Error(), "sweep.json: not the JSON of a sweep") {
+		t.Fatalf("error %v", err)
+	}
+}

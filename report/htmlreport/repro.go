@@ -55,6 +55,27 @@ type reproPage struct {
 	// Held and Failed are then the default reading's.
 	Readings  []string
 	ByReading []readingRow
+	// Skipped are the workloads the reproduction left out because their
+	// traces were not found (skipped.csv), shown as a banner.
+	Skipped []skippedRow
+}
+
+// skippedRow is one row of skipped.csv.
+type skippedRow struct{ Workload, Trace string }
+
+// SkippedBanner is the sentence of the banner of a reproduction that
+// left workloads out.
+func (p *reproPage) SkippedBanner() string {
+	if len(p.Skipped) == 0 {
+		return ""
+	}
+	var wls []string
+	for _, s := range p.Skipped {
+		wls = append(wls, s.Workload+" ("+s.Trace+")")
+	}
+	return "Workloads left out: " + strings.Join(wls, ", ") +
+		". Their traces were not found when this reproduction ran, so the claims, numbers and figures below are without them. " +
+		"To include them, put the trace files (from the Parallel Workloads Archive) in a folder, set SCHEDLAB_TRACES to that folder and run schedlab reproduce again."
 }
 
 var itemColumns = []string{"item", "paper", "ours", "ci_low", "ci_high"}
@@ -153,6 +174,20 @@ func readRepro(dir string) (*reproPage, error) {
 				return nil, err
 			}
 			p.Figures = append(p.Figures, fig)
+		}
+	}
+	spath := filepath.Join(dir, "skipped.csv")
+	if _, err := os.Stat(spath); err == nil {
+		t, err := readTable(spath, "workload", "trace")
+		if err != nil {
+			return nil, err
+		}
+		for i := range t.rows {
+			s := skippedRow{t.get(i, "workload"), t.get(i, "trace")}
+			if s.Workload == "" || s.Trace == "" {
+				return nil, fmt.Errorf("%s:%d: want a workload and a trace, got %q and %q", spath, t.line[i], cut(s.Workload), cut(s.Trace))
+			}
+			p.Skipped = append(p.Skipped, s)
 		}
 	}
 	cpath := filepath.Join(dir, "claims.csv")

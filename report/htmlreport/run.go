@@ -364,4 +364,8 @@ type runPage struct {
 	policy  string             // run.policy of summary.json ("" when absent)
 	nums    map[string]float64 // the numbers of summary.json, by dotted key
 	noGantt bool               // Options.NoGantt
+	// window is Options.Window (nil: the whole run); windowAll the jobs
+	// of the whole run.
+	window    *Window
+	windowAll int
 }

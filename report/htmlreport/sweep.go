@@ -2,8 +2,11 @@ package htmlreport
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -89,6 +92,11 @@ func readSweep(dir string) (*sweepPage, error) {
 		return nil, err
 	}
 	p := &sweepPage{Title: filepath.Base(filepath.Clean(dir))}
+	if name, err := sweepName(dir); err != nil {
+		return nil, err
+	} else if name != "" {
+		p.Title = name
+	}
 	axisAt := map[string]int{}
 	addAxis := func(k, v string) {
 		i, ok := axisAt[k]
@@ -343,4 +351,25 @@ func metricBetter(name string) string {
 		return "higher is better"
 	}
 	return ""
+}
+
+// sweepName is the scenario's name from the sweep folder's sweep.json
+// ("" when the folder has none: a sweep written before it existed; the
+// page is then titled by the folder's name).
+func sweepName(dir string) (string, error) {
+	path := filepath.Join(dir, "sweep.json")
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	var info struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(b, &info); err != nil {
+		return "", fmt.Errorf("%s: not the JSON of a sweep: %v", path, err)
+	}
+	return strings.TrimSpace(info.Name), nil
 }

@@ -15,6 +15,11 @@
 //     Sans font (metric-compatible with Arial and Helvetica, which are named
 //     as fallbacks), and keeps the legend outside the data area (to the
 //     right, or below when the series names are long);
+//   - the axes of line charts reach 4% of the data's span (of the
+//     logarithms' span on a log axis) beyond the data and its confidence
+//     bounds at each end, so a marker or an error bar's cap at an end of
+//     an axis is drawn whole inside the frame; bar charts have 5% of
+//     headroom above the tallest bar;
 //   - series differ in colour (a colour-blind-safe palette), dash pattern
 //     and marker shape, or for bars in colour and hatching, so they stay
 //     distinguishable in grayscale print;

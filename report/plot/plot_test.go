@@ -495,3 +495,51 @@ func TestExampleFiles(t *testing.T) {
 		}
 	}
 }
+
+// Line charts leave room around the data: a marker or an error bar's cap
+// at an end of an axis is drawn whole. Hand-worked on dimitriadou2010's
+// fig02 (x 8.33..12.5, y from 94.80 to 100.16 with the CIs): 4% of each
+// span at each end.
+func TestPaddedRanges(t *testing.T) {
+	f := Figure{ID: "fig02", Title: "t", XLabel: "x", YLabel: "y", Series: []Series{{
+		Name: "approach 1", X: []float64{8.33, 10, 12.5}, Y: []float64{99.77, 99.6, 97.03},
+		Low: []float64{99.49, 99.03, 94.8}, High: []float64{100.05, 100.16, 99.26}}}}
+	p, _, err := f.newPlot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(what string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s = %v, want %v", what, got, want)
+		}
+	}
+	near("x min", p.X.Min, 8.33-0.04*4.17)
+	near("x max", p.X.Max, 12.5+0.04*4.17)
+	near("y min", p.Y.Min, 94.8-0.04*5.36)
+	near("y max", p.Y.Max, 100.16+0.04*5.36)
+
+	// A log axis: 4% of the decades at each end, after logBounds (1 to
+	// 1000: 3 decades, so a factor 10^0.12).
+	f.LogY = true
+	f.Series[0].Y, f.Series[0].Low, f.Series[0].High = []float64{1, 10, 1000}, nil, nil
+	if p, _, err = f.newPlot(); err != nil {
+		t.Fatal(err)
+	}
+	near("log y min", p.Y.Min, 1/math.Pow(10, 0.12))
+	near("log y max", p.Y.Max, 1000*math.Pow(10, 0.12))
+
+	// One value: 4% of its magnitude; bars keep their own range.
+	lo, hi := padRange(5, 5, false)
+	near("single lo", lo, 4.8)
+	near("single hi", hi, 5.2)
+	lo, hi = padRange(0, 0, false)
+	near("zero lo", lo, -0.04)
+	near("zero hi", hi, 0.04)
+	b := Figure{ID: "b", Bars: true, XTicks: []string{"a", "b"}, Series: []Series{{Name: "s", X: []float64{0, 1}, Y: []float64{1, 2}}}}
+	if p, _, err = b.newPlot(); err != nil {
+		t.Fatal(err)
+	}
+	near("bars x min", p.X.Min, -0.5)
+	near("bars x max", p.X.Max, 1.5)
+}

@@ -260,7 +260,14 @@ func (f *Figure) newPlot() (*gplot.Plot, []legendEntry, error) {
 	}
 	if f.LogY {
 		p.Y.Min, p.Y.Max = logBounds(p.Y.Min, p.Y.Max)
-	} else if f.Bars {
+	}
+	if !f.Bars {
+		// Room around the data, so that a marker (or an error bar's cap)
+		// at an end of an axis is drawn whole inside the frame.
+		p.X.Min, p.X.Max = padRange(p.X.Min, p.X.Max, f.LogX)
+		p.Y.Min, p.Y.Max = padRange(p.Y.Min, p.Y.Max, f.LogY)
+	}
+	if f.Bars && !f.LogY {
 		// Headroom above the tallest bar (and below the lowest negative one).
 		span := p.Y.Max - p.Y.Min
 		if p.Y.Max > 0 {
@@ -518,6 +525,36 @@ func errorBars(s *Series, xAt func(int) float64) *ciPoints {
 		return nil
 	}
 	return &c
+}
+
+// rangePad is the share of an axis's span added at each end of the axes
+// of line charts (of the span of the logarithms on a log axis).
+const rangePad = 0.04
+
+// padRange widens [lo, hi] by rangePad of its span at each end (on a log
+// axis, by rangePad of the span of the logarithms, so the ends stay
+// positive). A range of one value (hi == lo) is widened by rangePad of
+// that value's magnitude (1 for 0) instead.
+func padRange(lo, hi float64, log bool) (float64, float64) {
+	if log {
+		if !(lo > 0 && hi >= lo) {
+			return lo, hi
+		}
+		d := rangePad * math.Log10(hi/lo)
+		if d == 0 {
+			d = rangePad
+		}
+		f := math.Pow(10, d)
+		return lo / f, hi * f
+	}
+	if !(hi >= lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return lo, hi
+	}
+	d := rangePad * (hi - lo)
+	if d == 0 {
+		d = rangePad * math.Max(math.Abs(lo), 1)
+	}
+	return lo - d, hi + d
 }
 
 // logBounds widens [lo, hi] on a log axis to tick values: 1-2-5 multiples
