@@ -104,6 +104,9 @@ func TestEveryFlag(t *testing.T) {
 		"trace import --out":      {[]string{"trace", "import", acct, "--from", "sacct", "--out", filepath.Join(file, "i.swf")}, 1, "not a folder"},
 		"trace import --procs":    {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
 		"trace import --steps":    {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--steps=perhaps"}, 2, "--steps"},
+		"trace export --to":       {[]string{"trace", "export", tr, "--to", "csv", "--out", filepath.Join(dir, "w.json")}, 2, "--to"},
+		"trace export --out":      {[]string{"trace", "export", tr, "--to", "batsim", "--out", filepath.Join(file, "w.json")}, 1, "not a folder"},
+		"trace export --procs":    {[]string{"trace", "export", tr, "--to", "batsim", "--out", filepath.Join(dir, "w.json"), "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
 		"trace import --timezone": {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--timezone", "Nowhere/Atall"}, 2, "not a time zone name"},
 		"trace repeat --out":      {[]string{"trace", "repeat", tr, "--times", "2", "--out", filepath.Join(file, "r.swf")}, 1, "not a folder"},
 
