@@ -17,12 +17,12 @@ import (
 )
 
 type traceImportCmd struct {
-	File     string `arg:"" name:"file" help:"The file to import: sacct output (--parsable2 with its header line), or a Batsim workload (JSON)."`
-	From     string `required:"" enum:"sacct,batsim" help:"What FILE is: sacct (sacct --parsable2 output) or batsim (a Batsim workload JSON with delay profiles)."`
+	File     string `arg:"" name:"file" help:"The file to import: sacct output (--parsable2 with its header line, or --json), or a Batsim workload (JSON)."`
+	From     string `required:"" enum:"sacct,batsim" help:"What FILE is: sacct (sacct --parsable2 or --json output, told apart by the content) or batsim (a Batsim workload JSON with delay profiles)."`
 	Out      string `required:"" placeholder:"PATH" help:"Output SWF file (.gz to compress)."`
 	Procs    int    `placeholder:"N" help:"The machine's CPUs, written as the header's MaxProcs (sacct: without it, give run --procs; batsim: default nb_res)."`
 	Steps    bool   `help:"sacct: keep job steps (.batch, .extern, .N) as jobs of their own (they are left out by default: the job's line covers its allocation)."`
-	TimeZone string `name:"timezone" default:"UTC" placeholder:"ZONE" help:"sacct: the time zone sacct printed its times in (an IANA name, e.g. Europe/Stockholm; sacct writes local times without a zone)."`
+	TimeZone string `name:"timezone" default:"UTC" placeholder:"ZONE" help:"sacct: the time zone sacct printed its times in (an IANA name, e.g. Europe/Stockholm; sacct --parsable2 writes local times without a zone; --json writes epoch seconds, and the zone is only written to the header)."`
 }
 
 func (c *traceImportCmd) Run(g *globals) error {
