@@ -532,9 +532,11 @@ func skippedText(m map[string]int64) string {
 func (r *Result) SkippedText() string { return skippedText(r.Skipped) }
 
 // WriteSWF writes the import as an SWF file: a header with the typed
-// fields (MaxProcs when maxProcs > 0), a note on where it comes from and
-// the name of every user, group, partition (field 16) and QOS (field 15,
-// the queue) id, then the records.
+// fields (MaxProcs when maxProcs > 0), a note on where it comes from, the
+// name of every user and group id ("; User 1: alice"), the QOS as the
+// queues (field 15: MaxQueues and "; Queue: 1 normal") and the
+// partitions (field 16: MaxPartitions and "; Partition: 1 batch"), then
+// the records.
 func (r *Result) WriteSWF(w io.Writer, maxProcs int, source string) error {
 	h := r.Header
 	h.MaxProcs = maxProcs
@@ -556,9 +558,23 @@ func (r *Result) WriteSWF(w io.Writer, maxProcs int, source string) error {
 	for _, t := range []struct {
 		what  string
 		names []string
-	}{{"User", r.Users}, {"Group", r.Groups}, {"Partition", r.Partitions}, {"QOS", r.QOS}} {
+	}{{"User", r.Users}, {"Group", r.Groups}} {
 		for i, n := range t.names {
 			lines = append(lines, fmt.Sprintf(" %s %d: %s", t.what, i+1, clean(n)))
+		}
+	}
+	// Queues (the QOS) and partitions in the SWF's own form, which
+	// readers parse (swf.Header.QueueNames, PartitionNames).
+	for _, t := range []struct {
+		what  string
+		names []string
+	}{{"Queue", r.QOS}, {"Partition", r.Partitions}} {
+		if len(t.names) == 0 {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf(" Max%ss: %d", t.what, len(t.names)))
+		for i, n := range t.names {
+			lines = append(lines, fmt.Sprintf(" %s: %d %s", t.what, i+1, clean(n)))
 		}
 	}
 	h.Lines = lines

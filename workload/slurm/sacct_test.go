@@ -3,6 +3,7 @@ package slurm
 import (
 	"bytes"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -81,10 +82,15 @@ func TestQuirks(t *testing.T) {
 			t.Errorf("read back %d: %+v", i, rec)
 		}
 	}
-	if h := rd.Header(); h.MaxProcs != 32 || h.UnixStartTime != 1705312800 || h.TimeZoneString != "UTC" {
+	h := rd.Header()
+	if h.MaxProcs != 32 || h.UnixStartTime != 1705312800 || h.TimeZoneString != "UTC" {
 		t.Errorf("read back header %+v", h)
 	}
-	for _, line := range []string{"; User 1: alice", "; QOS 2: high", "; Partition 1: batch"} {
+	if !reflect.DeepEqual(h.QueueNames, []swf.NamedNumber{{Number: 1, Name: "normal"}, {Number: 2, Name: "high"}}) || h.MaxQueues != 2 ||
+		!reflect.DeepEqual(h.PartitionNames, []swf.NamedNumber{{Number: 1, Name: "batch"}}) || h.MaxPartitions != 1 {
+		t.Errorf("read back queues %v (%d), partitions %v (%d)", h.QueueNames, h.MaxQueues, h.PartitionNames, h.MaxPartitions)
+	}
+	for _, line := range []string{"; User 1: alice", "; Group 2: chem", "; Queue: 2 high", "; Partition: 1 batch"} {
 		if !strings.Contains(b.String(), line+"\n") {
 			t.Errorf("the SWF header lacks %q", line)
 		}
