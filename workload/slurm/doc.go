@@ -28,10 +28,11 @@
 // partition's limit; the cpu count of tres/allocated NCPUS;
 // required/CPUs ReqCPUS; required/memory_per_cpu (MB per CPU) or
 // memory_per_node (MB per node) ReqMem; the first known state of
-// state/current State; user, group, partition and qos. Both forms of
-// data_parser are read: v0.0.39's plain numbers (4294967295 infinite,
-// 4294967294 unset) and state string, and the {set, infinite, number}
-// objects and state lists of v0.0.40 and later. The steps nested in a
+// state/current State; user, group, partition and qos. The layouts of
+// Slurm 22.05 (openapi/dbv0.0.38: one required/memory, per CPU when bit
+// 63 is set) and of data_parser v0.0.39 (plain numbers, 4294967295
+// infinite, 4294967294 unset; the state a string) are read, and the
+// {set, infinite, number} objects and state lists of v0.0.40 and later. The steps nested in a
 // job are counted as left out (--steps applies to -P output only).
 //
 // The records come back sorted by submit time (ties by job id), with a

@@ -57,9 +57,11 @@ func (l *lineReader) forget(off int64) {
 }
 
 // jsonJob holds the fields of one job of `sacct --json` the import reads
-// (data_parser v0.0.39 to v0.0.4x: numbers that may be unset are plain
-// numbers in v0.0.39 and {set, infinite, number} objects later; the state
-// is a string in v0.0.39 and a list of flags later).
+// (Slurm 22.05's openapi/dbv0.0.38, and data_parser v0.0.39 to v0.0.4x:
+// numbers that may be unset are plain numbers up to v0.0.39 and {set,
+// infinite, number} objects later; the state is a string up to v0.0.39
+// and a list of flags later; v0.0.38 has one required/memory, per CPU
+// when its bit 63 is set).
 type jsonJob struct {
 	JobID     json.RawMessage `json:"job_id"`
 	Name      string          `json:"name"`
@@ -81,6 +83,7 @@ type jsonJob struct {
 		CPUs       json.RawMessage `json:"CPUs"`
 		MemPerCPU  json.RawMessage `json:"memory_per_cpu"`
 		MemPerNode json.RawMessage `json:"memory_per_node"`
+		Memory     json.RawMessage `json:"memory"` // v0.0.38: MB, per CPU when bit 63 is set
 	} `json:"required"`
 	TRES struct {
 		Allocated []struct {
@@ -329,6 +332,19 @@ func (jj *jsonJob) row() ([]string, error) {
 		return nil, fmt.Errorf("field required/memory_per_node: %v", err)
 	} else if set && mem == "" {
 		mem = strconv.FormatUint(n, 10) + "Mn"
+	}
+	if mem == "" && len(jj.Required.Memory) > 0 {
+		n, err := strconv.ParseUint(string(bytes.TrimSpace(jj.Required.Memory)), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("field required/memory: %q is not a whole number", bytes.TrimSpace(jj.Required.Memory))
+		}
+		switch {
+		case n == noVal64 || n == infinite64:
+		case n&(1<<63) != 0:
+			mem = strconv.FormatUint(n&^(1<<63), 10) + "Mc"
+		default:
+			mem = strconv.FormatUint(n, 10) + "Mn"
+		}
 	}
 	state, err := jsonState(jj.State.Current)
 	if err != nil {

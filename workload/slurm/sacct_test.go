@@ -223,3 +223,25 @@ func TestJSONErrors(t *testing.T) {
 		}
 	}
 }
+
+// Slurm 22.05 (openapi/dbv0.0.38, as its sacct --json prints it): one
+// required/memory in MB, per node, or per CPU with bit 63 set
+// (9223372036854776808 is 2^63 + 1000). Job 1: 2 CPUs, 2000 MB per node
+// = 1,024,000 KB per CPU; job 2: 1000 MB per CPU = 1,024,000 KB; job 3:
+// memory 0, unknown.
+func TestJSONv38Memory(t *testing.T) {
+	job := func(id, mem string) string {
+		return `{"job_id": ` + id + `, "state": {"current": "COMPLETED"}, "time": {"submission": 1705312800, "start": 1705312800, "end": 1705312860, "limit": 2},
+ "required": {"CPUs": 2, "memory": ` + mem + `}, "tres": {"allocated": [{"type": "cpu", "name": null, "id": 1, "count": 2}]}}`
+	}
+	in := `{"meta": {"plugin": {"type": "openapi/dbv0.0.38"}}, "jobs": [` + job("1", "2000") + "," + job("2", "9223372036854776808") + "," + job("3", "0") + "]}"
+	r, err := ReadSacct(strings.NewReader(in), "v38.json", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{1024000, 1024000, -1} {
+		if got := r.Records[i].ReqMem; got != want {
+			t.Errorf("job %d: ReqMem %v, want %v", i+1, got, want)
+		}
+	}
+}
