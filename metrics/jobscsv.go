@@ -12,14 +12,33 @@ import (
 	"github.com/schedlab/schedlab/platform"
 )
 
-// JobsHeader is the header row of jobs.csv.
+// JobsHeader is the header row of jobs.csv: the columns of every
+// jobs.csv, in this order; the multi-site and machine columns follow
+// them.
 const JobsHeader = "job_id,submission_time,requested_number_of_resources,requested_time," +
 	"starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch," +
-	"allocated_resources,final_state,start_reason\n"
+	"allocated_resources,final_state,start_reason," + BatsimColumns + "," + TraceColumns + "\n"
+
+// BatsimColumns are the columns of Batsim's jobs.csv that schedlab's
+// first columns lack, with Batsim's meanings, so that Batsim's tools
+// (evalys, batsim_output_csv_to_swf.py) read the file: workload_name is
+// "w0" (Batsim's name for the first workload of a simulation: a run has
+// one); profile is "delay" (every job is simulated as a delay, its run
+// time); success is 1 for a job that completed before its requested time
+// (final_state COMPLETED_SUCCESSFULLY), 0 otherwise; consumed_energy is
+// -1 (not computed, as Batsim writes it without an energy model);
+// metadata is empty (Batsim's default).
+const BatsimColumns = "workload_name,profile,success,consumed_energy,metadata"
+
+// TraceColumns are the job's user, group and partition numbers from the
+// trace (SWF fields 12, 13 and 16); empty when unknown (synthetic jobs,
+// -1 in the trace).
+const TraceColumns = "user,group,partition"
 
 // JobsCSV writes one jobs.csv row per finished job. Unknown values
 // (requested_time when the request is unknown, stretch of a zero-length
-// job) are empty cells. Check Err after the run, then call Flush.
+// job, a user not in the trace) are empty cells. Check Err after the
+// run, then call Flush.
 //
 // The listener only copies what a row needs into a batch; rows are
 // formatted and written by goroutines of their own, a batch of
@@ -63,6 +82,7 @@ type csvRow struct {
 	bmEst, deadline             float64
 	procs                       int
 	machine                     int
+	user, group, partition      int32
 	cpuEnd, siteEnd             int // ends of the row's CPU runs and sites in the batch
 	state                       job.FinalState
 	reason                      job.StartReason
@@ -127,6 +147,7 @@ func (j *JobsCSV) add(r *engine.Record) {
 	b.rows = append(b.rows, csvRow{
 		id: int64(r.Job.ID), submit: r.Job.Submit, request: r.Job.Request, start: r.Start, end: r.End,
 		bmEst: r.Job.BMEst, deadline: r.Job.Deadline, procs: r.Job.Procs, machine: r.Machine,
+		user: r.Job.User, group: r.Job.Group, partition: r.Job.Partition,
 		cpuEnd: len(b.cpus), siteEnd: len(b.sites), state: r.State, reason: r.Reason,
 		gang: r.Job.Tasks != nil, local: r.Job.Local})
 	if len(b.rows) == csvBatchRows {
@@ -235,6 +256,19 @@ func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int) {
 	b = append(b, r.state.String()...)
 	b = append(b, ',')
 	b = append(b, r.reason.String()...)
+	if r.state == job.Completed {
+		b = append(b, ",w0,delay,1,-1,,"...)
+	} else {
+		b = append(b, ",w0,delay,0,-1,,"...)
+	}
+	for i, id := range [3]int32{r.user, r.group, r.partition} {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if id >= 0 {
+			b = digits.AppendInt(b, int64(id))
+		}
+	}
 	if j.sites {
 		switch {
 		case r.gang:

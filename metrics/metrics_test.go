@@ -66,6 +66,11 @@ func TestJobsCSVRows(t *testing.T) {
 	r2.CPUs = platform.Runs{2, 4, 7, 7}
 	r3 := rec(3, 10, 20, 20, 1, 5, job.Completed, job.Backfilled)
 	r3.CPUs = platform.Runs{5, 5}
+	// Job 1 from a trace with user 12, group 3, partition 2; job 2 with
+	// only its user known; job 3 synthetic (all unknown: empty).
+	r1.Job.User, r1.Job.Group, r1.Job.Partition = 12, 3, 2
+	r2.Job.User, r2.Job.Group, r2.Job.Partition = 0, -1, -1
+	r3.Job.User, r3.Job.Group, r3.Job.Partition = -1, -1, -1
 	w.JobFinished(20, r1)
 	w.JobKilled(15, r2)
 	w.JobFinished(20, r3)
@@ -73,9 +78,9 @@ func TestJobsCSVRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := JobsHeader +
-		"1,0,2,30,0,20,20,0,20,1,0-1,COMPLETED_SUCCESSFULLY,immediate\n" +
-		"2,5,4,,10,5.5,15.5,5,10.5,1.9090909090909092,2-4 7,COMPLETED_WALLTIME_REACHED,reserved\n" +
-		"3,10,1,5,20,0,20,10,10,,5,COMPLETED_SUCCESSFULLY,backfilled\n"
+		"1,0,2,30,0,20,20,0,20,1,0-1,COMPLETED_SUCCESSFULLY,immediate,w0,delay,1,-1,,12,3,2\n" +
+		"2,5,4,,10,5.5,15.5,5,10.5,1.9090909090909092,2-4 7,COMPLETED_WALLTIME_REACHED,reserved,w0,delay,0,-1,,0,,\n" +
+		"3,10,1,5,20,0,20,10,10,,5,COMPLETED_SUCCESSFULLY,backfilled,w0,delay,1,-1,,,,\n"
 	if got := b.String(); got != want {
 		t.Errorf("jobs.csv\n got %q\nwant %q", got, want)
 	}

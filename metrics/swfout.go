@@ -52,7 +52,7 @@ func (s *SWFSchedule) add(r *engine.Record, status int) {
 		JobNumber: int64(j.ID), Submit: j.Submit, Wait: r.Wait(), Run: r.Exec(),
 		AllocProcs: j.Procs, AvgCPU: -1, UsedMem: -1, ReqProcs: j.Procs, ReqTime: req,
 		ReqMem: -1, Status: status, User: int(j.User), Group: int(j.Group),
-		Exec: -1, Queue: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1,
+		Exec: -1, Queue: -1, Partition: int(j.Partition), PrecedingJob: -1, ThinkTime: -1,
 	}
 	if j.ReqMem > 0 {
 		rec.ReqMem = j.ReqMem

@@ -602,7 +602,8 @@ func (c *runCmd) Run(g *globals) error {
 type traceCmd struct {
 	Info   traceInfoCmd   `cmd:"" help:"Job count, skipped jobs and why, time span, largest job, offered load."`
 	Repeat traceRepeatCmd `cmd:"" help:"Write a long trace made of copies of a real one, shifted in time (for memory and speed tests)."`
-	Import traceImportCmd `cmd:"" help:"Write an SWF trace from a site's Slurm accounting (sacct --parsable2 output), to simulate its real history."`
+	Import traceImportCmd `cmd:"" help:"Write an SWF trace from a site's Slurm accounting (sacct --parsable2 or --json output), to simulate its real history, or from a Batsim workload."`
+	Export traceExportCmd `cmd:"" help:"Write an SWF trace as a Batsim workload (JSON, delay profiles)."`
 	Synth  traceSynthCmd  `cmd:"" help:"Write an SWF trace of a synthetic workload model (lublin: Lublin and Feitelson's rigid parallel jobs)."`
 }
 

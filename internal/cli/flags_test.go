@@ -125,6 +125,9 @@ func TestEveryFlag(t *testing.T) {
 		"trace synth --users":          {append(synth, "--users", "2000000"), 2, "--users 2000000: want 0..1048576"},
 		"trace synth --requests":       {append(synth, "--requests", "guess"), 2, "--requests"},
 		"trace synth --out":            {append(synth, "--out", filepath.Join(file, "s.swf")), 1, "not a folder"},
+		"trace export --to":            {[]string{"trace", "export", tr, "--to", "csv", "--out", filepath.Join(dir, "w.json")}, 2, "--to"},
+		"trace export --out":           {[]string{"trace", "export", tr, "--to", "batsim", "--out", filepath.Join(file, "w.json")}, 1, "not a folder"},
+		"trace export --procs":         {[]string{"trace", "export", tr, "--to", "batsim", "--out", filepath.Join(dir, "w.json"), "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
 
 		"report --no-gantt": {[]string{"report", dir, "--no-gantt=perhaps"}, 2, "--no-gantt"},
 		"report --out":      {[]string{"report", dir, "--out", filepath.Join(dir, "c.html")}, 2, "--out is only for a comparison of two or more run folders"},

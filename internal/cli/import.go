@@ -11,16 +11,18 @@ import (
 
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/batsim"
 	"github.com/schedlab/schedlab/workload/slurm"
 )
 
 type traceImportCmd struct {
-	File     string `arg:"" name:"file" help:"The accounting export: the output of sacct --parsable2 (or -P) with its header line."`
-	From     string `required:"" enum:"sacct" help:"What FILE is: sacct (sacct --parsable2 output)."`
+	File     string `arg:"" name:"file" help:"The file to import: sacct output (--parsable2 with its header line, or --json), or a Batsim workload (JSON)."`
+	From     string `required:"" enum:"sacct,batsim" help:"What FILE is: sacct (sacct --parsable2 or --json output, told apart by the content) or batsim (a Batsim workload JSON with delay profiles)."`
 	Out      string `required:"" placeholder:"PATH" help:"Output SWF file (.gz to compress)."`
-	Procs    int    `placeholder:"N" help:"The machine's CPUs, written as the header's MaxProcs (without it, give run --procs)."`
-	Steps    bool   `help:"Keep job steps (.batch, .extern, .N) as jobs of their own (they are left out by default: the job's line covers its allocation)."`
-	TimeZone string `name:"timezone" default:"UTC" placeholder:"ZONE" help:"The time zone sacct printed its times in (an IANA name, e.g. Europe/Stockholm; sacct writes local times without a zone)."`
+	Procs    int    `placeholder:"N" help:"The machine's CPUs, written as the header's MaxProcs (sacct: without it, give run --procs; batsim: default nb_res)."`
+	Steps    bool   `help:"sacct: keep job steps (.batch, .extern, .N) as jobs of their own (they are left out by default: the job's line covers its allocation)."`
+	TimeZone string `name:"timezone" default:"UTC" placeholder:"ZONE" help:"sacct: the time zone sacct printed its times in (an IANA name, e.g. Europe/Stockholm; sacct --parsable2 writes local times without a zone; --json writes epoch seconds, and the zone is only written to the header)."`
 }
 
 func (c *traceImportCmd) Run(g *globals) error {
@@ -36,6 +38,9 @@ func (c *traceImportCmd) Run(g *globals) error {
 		return err
 	}
 	defer f.Close()
+	if c.From == "batsim" {
+		return c.runBatsim(g, f)
+	}
 	res, err := slurm.ReadSacct(f, c.File, slurm.Options{Steps: c.Steps, Location: loc})
 	if err != nil {
 		return err
@@ -46,21 +51,7 @@ func (c *traceImportCmd) Run(g *globals) error {
 	if err := g.useOutDir(filepath.Dir(c.Out)); err != nil {
 		return err
 	}
-	err = atomicfile.Write(c.Out, func(file io.Writer) error {
-		out := file
-		var gz *gzip.Writer
-		if strings.HasSuffix(c.Out, ".gz") {
-			gz, _ = gzip.NewWriterLevel(file, gzip.BestSpeed)
-			out = gz
-		}
-		if err := res.WriteSWF(out, c.Procs, filepath.Base(c.File)); err != nil {
-			return err
-		}
-		if gz != nil {
-			return gz.Close()
-		}
-		return nil
-	})
+	err = writeSWFFile(c.Out, func(out io.Writer) error { return res.WriteSWF(out, c.Procs, filepath.Base(c.File)) })
 	if err != nil {
 		return err
 	}
@@ -73,5 +64,97 @@ func (c *traceImportCmd) Run(g *globals) error {
 		fmt.Fprintln(g.stdout, "no --procs: the header has no MaxProcs; give the machine size to run with --procs")
 	}
 	_, err = fmt.Fprintf(g.stdout, "wrote %s\n", c.Out)
+	return err
+}
+
+// runBatsim imports a Batsim workload.
+func (c *traceImportCmd) runBatsim(g *globals, f io.Reader) error {
+	res, err := batsim.Read(f, c.File)
+	if err != nil {
+		return err
+	}
+	if c.Procs > 0 {
+		res.Header.MaxProcs = c.Procs
+	}
+	if err := g.lockOutDir(filepath.Dir(c.Out), false); err != nil {
+		return err
+	}
+	if err := g.useOutDir(filepath.Dir(c.Out)); err != nil {
+		return err
+	}
+	if err := writeSWFFile(c.Out, func(out io.Writer) error { return res.WriteSWF(out, filepath.Base(c.File)) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stdout, "imported %d jobs for %d resources\n", len(res.Records), res.Header.MaxProcs)
+	if res.Renumbered {
+		fmt.Fprintln(g.stdout, "the Batsim job ids were not distinct integers (after the workload prefix): jobs are numbered 1..N in submit order")
+	}
+	_, err = fmt.Fprintf(g.stdout, "wrote %s\n", c.Out)
+	return err
+}
+
+// writeSWFFile writes path atomically through write, gzip-compressed
+// for a name ending in .gz.
+func writeSWFFile(path string, write func(io.Writer) error) error {
+	return atomicfile.Write(path, func(file io.Writer) error {
+		out := file
+		var gz *gzip.Writer
+		if strings.HasSuffix(path, ".gz") {
+			gz, _ = gzip.NewWriterLevel(file, gzip.BestSpeed)
+			out = gz
+		}
+		if err := write(out); err != nil {
+			return err
+		}
+		if gz != nil {
+			return gz.Close()
+		}
+		return nil
+	})
+}
+
+type traceExportCmd struct {
+	File  string `arg:"" name:"trace" help:"SWF trace (plain or .gz): a path, or the bare name of an embedded trace or of one on the lookup path."`
+	To    string `required:"" enum:"batsim" help:"The format to write: batsim (a Batsim workload JSON, one delay profile per distinct run time)."`
+	Out   string `required:"" placeholder:"PATH" help:"Output file (e.g. workload.json)."`
+	Procs int    `placeholder:"N" help:"nb_res, the machine's resources (default: the trace header's MaxProcs)."`
+}
+
+func (c *traceExportCmd) Run(g *globals) error {
+	if err := checkProcs(c.Procs); err != nil {
+		return err
+	}
+	rd, err := workload.OpenTrace(c.File)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	n := c.Procs
+	if n == 0 {
+		n = rd.Header().MaxProcs
+	}
+	if n <= 0 {
+		return fmt.Errorf("trace %s: its header has no MaxProcs: give the machine size with --procs", c.File)
+	}
+	if err := g.lockOutDir(filepath.Dir(c.Out), false); err != nil {
+		return err
+	}
+	if err := g.useOutDir(filepath.Dir(c.Out)); err != nil {
+		return err
+	}
+	var w batsim.Written
+	err = atomicfile.Write(c.Out, func(file io.Writer) error {
+		var err error
+		w, err = batsim.Write(file, rd, n, "exported from "+filepath.Base(c.File)+" by schedlab trace export")
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("trace %s: %w", c.File, err)
+	}
+	fmt.Fprintf(g.stdout, "exported %d jobs (%d delay profiles) for %d resources", w.Jobs, w.Profiles, n)
+	if w.Skipped > 0 {
+		fmt.Fprintf(g.stdout, "; left out %d records without a submit time, run time or processor count", w.Skipped)
+	}
+	_, err = fmt.Fprintf(g.stdout, "\nwrote %s\n", c.Out)
 	return err
 }

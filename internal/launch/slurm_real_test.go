@@ -42,7 +42,7 @@ func TestSlurmForReal(t *testing.T) {
 		t.Fatal(err)
 	}
 	schedlab := buildSchedlab(t, dir)
-	conf := startSlurm(t, dir)
+	conf := startSlurm(t, dir, nil)
 	env := append(os.Environ(), "SLURM_CONF="+conf)
 
 	work := filepath.Join(dir, "work")
@@ -224,8 +224,11 @@ func daemon(t *testing.T, dir, name string, env []string, args ...string) {
 
 // startSlurm starts munged, slurmctld and slurmd for this host, all
 // files in dir, and returns the path of slurm.conf once the node is
-// idle; it skips the test when they do not come up.
-func startSlurm(t *testing.T, dir string) string {
+// idle; it skips the test when they do not come up. hook, when not nil,
+// runs once munged is up (with its socket), before the Slurm daemons
+// start; the settings it returns replace those of the same name in
+// slurm.conf, or are added.
+func startSlurm(t *testing.T, dir string, hook func(socket string) [][2]string) string {
 	t.Helper()
 	host, err := os.Hostname()
 	if err != nil {
@@ -281,6 +284,18 @@ func startSlurm(t *testing.T, dir string) string {
 		{"NodeName", fmt.Sprintf("%s NodeAddr=127.0.0.1 CPUs=%d State=UNKNOWN", host, runtime.NumCPU())},
 		{"PartitionName", fmt.Sprintf("schedlab Nodes=%s Default=YES MaxTime=INFINITE State=UP", host)},
 	}
+	if hook != nil {
+	extra:
+		for _, e := range hook(socket) {
+			for i := range settings {
+				if settings[i][0] == e[0] {
+					settings[i] = e
+					continue extra
+				}
+			}
+			settings = append(settings, e)
+		}
+	}
 	var b strings.Builder
 	for _, s := range settings {
 		fmt.Fprintf(&b, "%s=%s\n", s[0], s[1])
@@ -302,7 +317,7 @@ func startSlurm(t *testing.T, dir string) string {
 		t.Skipf("the Slurm daemons did not come up (node state %q)\nslurmctld: %s\nslurmd: %s", state,
 			readTail(filepath.Join(dir, "slurmctld.log")), readTail(filepath.Join(dir, "slurmd.log")))
 	}
-	t.Logf("slurmctld and slurmd on %s (127.0.0.1), %d CPUs: node idle", host, runtime.NumCPU())
+	t.Logf("slurmctld and slurmd on %s (127.0.0.1): node idle", host)
 	return conf
 }
 

@@ -47,6 +47,9 @@ type Job struct {
 	// Local marks a job submitted at a site's local scheduler (gang
 	// model); grid jobs and trace jobs leave it false.
 	Local bool
+	// Partition is the trace's partition number (SWF field 16); -1 when
+	// unknown. Only the outputs read it (jobs.csv, schedule.swf).
+	Partition int32
 
 	// Tasks, for a job whose tasks the model starts as units of their own
 	// (a gang's tasks, which start together on distinct processors),

@@ -56,6 +56,18 @@ JOBS_DTYPES = {
     "allocated_resources": "string",
     "final_state": "string",
     "start_reason": "string",
+    # Batsim's remaining columns (same meaning as Batsim's): workload_name
+    # "w0", profile "delay", success 1 or 0, consumed_energy -1, metadata
+    # empty (NaN); then the trace's user, group and partition numbers
+    # (NaN when unknown, hence float64).
+    "workload_name": "string",
+    "profile": "string",
+    "success": "int64",
+    "consumed_energy": "float64",
+    "metadata": "string",
+    "user": "float64",
+    "group": "float64",
+    "partition": "float64",
 }
 
 

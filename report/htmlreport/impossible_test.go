@@ -21,7 +21,7 @@ func TestImpossibleData(t *testing.T) {
 	sum, _ := os.ReadFile(filepath.Join(good, "summary.json"))
 	lines := strings.SplitAfter(string(raw), "\n")
 	row := func(cpus string) string {
-		return lines[0] + "1,0,2,10,0,5,5,0,5,1," + cpus + ",COMPLETED_SUCCESSFULLY,immediate\n"
+		return lines[0] + "1,0,2,10,0,5,5,0,5,1," + cpus + ",COMPLETED_SUCCESSFULLY,immediate,w0,delay,1,-1,,,,\n"
 	}
 	for _, c := range []struct{ name, jobs, summary, want string }{
 		{"CPU beyond procs", row("0-5000"), `{"jobs": 1, "procs": 100}`,

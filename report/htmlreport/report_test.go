@@ -210,7 +210,7 @@ func TestBadInput(t *testing.T) {
 		{"cut mid-row", string(raw[:len(raw)-20]), string(sum), `jobs.csv:41: wrong number of fields`},
 		{"cut at a row", strings.Join(lines[:30], ""), string(sum), `jobs.csv: 29 job rows, but .*summary.json says jobs: 40 \(is jobs.csv truncated\?\)`},
 		{"bad number", strings.Replace(string(raw), lines[3], strings.Replace(lines[3], ",", ",x", 1), 1), string(sum), `jobs.csv:4: column submission_time: invalid number "x`},
-		{"bad cpus", strings.Join(lines[:1], "") + "1,0,2,10,0,5,5,0,5,1,1-0,COMPLETED_SUCCESSFULLY,immediate\n", `{"jobs": 1}`, `jobs.csv:2: column allocated_resources: "1-0": `},
+		{"bad cpus", strings.Join(lines[:1], "") + "1,0,2,10,0,5,5,0,5,1,1-0,COMPLETED_SUCCESSFULLY,immediate,w0,delay,1,-1,,,,\n", `{"jobs": 1}`, `jobs.csv:2: column allocated_resources: "1-0": `},
 		{"no header", "", string(sum), `jobs.csv: empty file`},
 		{"missing column", "job_id,submission_time\n", string(sum), `jobs.csv:1: missing column requested_number_of_resources`},
 		{"bad json", string(raw), `{"jobs": 40`, `summary.json: not valid JSON`},

@@ -31,7 +31,10 @@ var runColumns = []string{"job_id", "submission_time", "requested_number_of_reso
 
 // derived are the jobs.csv columns the page recomputes from the others
 // (exactly as the simulator writes them), so they are not embedded.
-var derived = map[string]bool{"execution_time": true, "waiting_time": true, "turnaround_time": true, "stretch": true}
+// The columns kept for Batsim's tools (success follows from final_state,
+// the others are the same on every row) are not embedded either.
+var derived = map[string]bool{"execution_time": true, "waiting_time": true, "turnaround_time": true, "stretch": true,
+	"workload_name": true, "profile": true, "success": true, "consumed_energy": true, "metadata": true}
 
 // runJobs is jobs.csv in columns.
 type runJobs struct {

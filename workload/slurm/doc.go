@@ -1,6 +1,7 @@
 // Package slurm reads a site's Slurm accounting (the output of
-// `sacct --parsable2`, or `-P`, with its header line) into SWF records, so
-// that the site's real history can be simulated under other policies.
+// `sacct --parsable2`, or `-P`, with its header line, or of `sacct
+// --json`) into SWF records, so that the site's real history can be
+// simulated under other policies.
 //
 // ReadSacct takes the columns by name, in any order; the ones it needs
 // (a job id, Submit, Start, End or Elapsed, Timelimit, a CPU count,
@@ -17,6 +18,22 @@
 // limit); users, groups, partitions and QOS become integer ids with
 // their names in the SWF header; UnixStartTime is the first submission.
 // Jobs that have not ended (PENDING, RUNNING) are left out, counted.
+//
+// JSON output is told from -P output by its content (a JSON object). Its
+// jobs are decoded one at a time (at most MaxJSONJob bytes each) and
+// turned into the -P columns, then read by the same rules: job_id is
+// JobIDRaw; time/submission, start and end (epoch seconds; 0 is
+// Unknown) Submit, Start, End; time/elapsed Elapsed; time/limit
+// (minutes) Timelimit, infinite being UNLIMITED and unset the
+// partition's limit; the cpu count of tres/allocated NCPUS;
+// required/CPUs ReqCPUS; required/memory_per_cpu (MB per CPU) or
+// memory_per_node (MB per node) ReqMem; the first known state of
+// state/current State; user, group, partition and qos. The layouts of
+// Slurm 22.05 (openapi/dbv0.0.38: one required/memory, per CPU when bit
+// 63 is set) and of data_parser v0.0.39 (plain numbers, 4294967295
+// infinite, 4294967294 unset; the state a string) are read, and the
+// {set, infinite, number} objects and state lists of v0.0.40 and later. The steps nested in a
+// job are counted as left out (--steps applies to -P output only).
 //
 // The records come back sorted by submit time (ties by job id), with a
 // count of what was kept and of what was left out and why.

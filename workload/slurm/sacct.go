@@ -99,20 +99,56 @@ type job struct {
 	submit int64 // epoch seconds
 }
 
-// ReadSacct reads `sacct --parsable2` (or -P) output from r; name is the
-// file's name for messages.
+// collected is what a reader gathers before the jobs are sorted and
+// numbered.
+type collected struct {
+	res                       *Result
+	users, groups, parts, qos *names
+	jobs                      []job
+}
+
+func newCollected() *collected {
+	return &collected{res: &Result{Skipped: map[string]int64{}}, users: newNames(), groups: newNames(), parts: newNames(), qos: newNames()}
+}
+
+// add keeps job j with its names.
+func (c *collected) add(j job, user, group, partition, qos string) {
+	j.rec.User = c.users.id(user)
+	j.rec.Group = c.groups.id(group)
+	j.rec.Partition = c.parts.id(partition)
+	j.rec.Queue = c.qos.id(qos)
+	c.jobs = append(c.jobs, j)
+}
+
+// ReadSacct reads sacct output from r: `sacct --parsable2` (or -P) with
+// its header line, or `sacct --json` (found by the content: a JSON
+// object); name is the file's name for messages.
 func ReadSacct(r io.Reader, name string, o Options) (*Result, error) {
 	loc := o.Location
 	if loc == nil {
 		loc = time.UTC
 	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		b, err := br.Peek(1)
+		if err != nil || (b[0] != ' ' && b[0] != '\t' && b[0] != '\r' && b[0] != '\n') {
+			if err == nil && b[0] == '{' {
+				return readJSON(br, name, o, loc)
+			}
+			break
+		}
+		br.ReadByte()
+	}
+	return readParsable(br, name, o, loc)
+}
+
+// readParsable reads `sacct --parsable2` output.
+func readParsable(r io.Reader, name string, o Options, loc *time.Location) (*Result, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
 	line := 0
 	var cols columns
-	res := &Result{Skipped: map[string]int64{}}
-	users, groups, parts, qos := newNames(), newNames(), newNames(), newNames()
-	var jobs []job
+	c := newCollected()
 	for sc.Scan() {
 		line++
 		text := strings.TrimRight(sc.Text(), "\r")
@@ -140,17 +176,13 @@ func ReadSacct(r io.Reader, name string, o Options) (*Result, error) {
 			return nil, &ParseError{File: name, Line: line, Err: err}
 		}
 		if why != "" {
-			res.Skipped[why]++
+			c.res.Skipped[why]++
 			continue
 		}
-		if len(jobs) >= MaxJobs {
+		if len(c.jobs) >= MaxJobs {
 			return nil, &ParseError{File: name, Line: line, Err: fmt.Errorf("more than %d jobs (slurm.MaxJobs): import the history in parts", MaxJobs)}
 		}
-		j.rec.User = users.id(cols.get(row, "User"))
-		j.rec.Group = groups.id(cols.get(row, "Group"))
-		j.rec.Partition = parts.id(cols.get(row, "Partition"))
-		j.rec.Queue = qos.id(cols.get(row, "QOS"))
-		jobs = append(jobs, j)
+		c.add(j, cols.get(row, "User"), cols.get(row, "Group"), cols.get(row, "Partition"), cols.get(row, "QOS"))
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -159,8 +191,14 @@ func ReadSacct(r io.Reader, name string, o Options) (*Result, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if cols.idx == nil {
-		return nil, fmt.Errorf("%s: empty: want the output of sacct --parsable2 with its header line", name)
+		return nil, fmt.Errorf("%s: empty: want the output of sacct --parsable2 with its header line, or of sacct --json", name)
 	}
+	return c.finish(name, loc)
+}
+
+// finish sorts the jobs by submit time and numbers them.
+func (c *collected) finish(name string, loc *time.Location) (*Result, error) {
+	res, jobs := c.res, c.jobs
 	if len(jobs) == 0 {
 		return nil, fmt.Errorf("%s: no finished job to import (%s)", name, skippedText(res.Skipped))
 	}
@@ -185,7 +223,7 @@ func ReadSacct(r io.Reader, name string, o Options) (*Result, error) {
 		}
 		res.Records = append(res.Records, rec)
 	}
-	res.Users, res.Groups, res.Partitions, res.QOS = users.list, groups.list, parts.list, qos.list
+	res.Users, res.Groups, res.Partitions, res.QOS = c.users.list, c.groups.list, c.parts.list, c.qos.list
 	res.Header = swf.Header{Version: "2.2", UnixStartTime: t0, TimeZoneString: loc.String(), MaxJobs: int64(len(jobs)), MaxRecords: int64(len(jobs))}
 	res.Renumbered = !useIDs
 	return res, nil
@@ -243,8 +281,7 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 		j.id, j.hasID = n, true
 	}
 	state := strings.ToUpper(strings.Fields(c.get(row, "State") + " ?")[0])
-	switch state {
-	case "PENDING", "RUNNING", "REQUEUED", "RESIZING", "SUSPENDED", "REQUEUE_HOLD", "REQUEUE_FED", "CONFIGURING", "COMPLETING":
+	if unfinished[state] {
 		return j, "not finished (" + strings.ToLower(state) + ")", nil
 	}
 	status, ok := statuses[state]
@@ -340,6 +377,12 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 		return j, "", &ParseError{Column: "Start", Err: fmt.Errorf("start %s is before submit %s", c.get(row, "Start"), c.get(row, "Submit"))}
 	}
 	return j, "", nil
+}
+
+// unfinished are the states of jobs that have not ended.
+var unfinished = map[string]bool{
+	"PENDING": true, "RUNNING": true, "REQUEUED": true, "RESIZING": true, "SUSPENDED": true,
+	"REQUEUE_HOLD": true, "REQUEUE_FED": true, "CONFIGURING": true, "COMPLETING": true,
 }
 
 // statuses maps the final Slurm states to SWF status.
@@ -489,15 +532,17 @@ func skippedText(m map[string]int64) string {
 func (r *Result) SkippedText() string { return skippedText(r.Skipped) }
 
 // WriteSWF writes the import as an SWF file: a header with the typed
-// fields (MaxProcs when maxProcs > 0), a note on where it comes from and
-// the name of every user, group, partition (field 16) and QOS (field 15,
-// the queue) id, then the records.
+// fields (MaxProcs when maxProcs > 0), a note on where it comes from, the
+// name of every user and group id ("; User 1: alice"), the QOS as the
+// queues (field 15: MaxQueues and "; Queue: 1 normal") and the
+// partitions (field 16: MaxPartitions and "; Partition: 1 batch"), then
+// the records.
 func (r *Result) WriteSWF(w io.Writer, maxProcs int, source string) error {
 	h := r.Header
 	h.MaxProcs = maxProcs
 	lines := []string{
 		" Version: " + h.Version,
-		" Note: imported from Slurm accounting (sacct --parsable2) " + clean(source) + " by schedlab trace import",
+		" Note: imported from Slurm accounting (sacct output) " + clean(source) + " by schedlab trace import",
 		" Note: field 15 (queue) is the QOS, field 16 the partition; ids are listed below",
 		fmt.Sprintf(" MaxJobs: %d", h.MaxJobs),
 		fmt.Sprintf(" MaxRecords: %d", h.MaxRecords),
@@ -513,9 +558,23 @@ func (r *Result) WriteSWF(w io.Writer, maxProcs int, source string) error {
 	for _, t := range []struct {
 		what  string
 		names []string
-	}{{"User", r.Users}, {"Group", r.Groups}, {"Partition", r.Partitions}, {"QOS", r.QOS}} {
+	}{{"User", r.Users}, {"Group", r.Groups}} {
 		for i, n := range t.names {
 			lines = append(lines, fmt.Sprintf(" %s %d: %s", t.what, i+1, clean(n)))
+		}
+	}
+	// Queues (the QOS) and partitions in the SWF's own form, which
+	// readers parse (swf.Header.QueueNames, PartitionNames).
+	for _, t := range []struct {
+		what  string
+		names []string
+	}{{"Queue", r.QOS}, {"Partition", r.Partitions}} {
+		if len(t.names) == 0 {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf(" Max%ss: %d", t.what, len(t.names)))
+		for i, n := range t.names {
+			lines = append(lines, fmt.Sprintf(" %s: %d %s", t.what, i+1, clean(n)))
 		}
 	}
 	h.Lines = lines

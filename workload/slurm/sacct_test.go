@@ -3,6 +3,7 @@ package slurm
 import (
 	"bytes"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -81,10 +82,15 @@ func TestQuirks(t *testing.T) {
 			t.Errorf("read back %d: %+v", i, rec)
 		}
 	}
-	if h := rd.Header(); h.MaxProcs != 32 || h.UnixStartTime != 1705312800 || h.TimeZoneString != "UTC" {
+	h := rd.Header()
+	if h.MaxProcs != 32 || h.UnixStartTime != 1705312800 || h.TimeZoneString != "UTC" {
 		t.Errorf("read back header %+v", h)
 	}
-	for _, line := range []string{"; User 1: alice", "; QOS 2: high", "; Partition 1: batch"} {
+	if !reflect.DeepEqual(h.QueueNames, []swf.NamedNumber{{Number: 1, Name: "normal"}, {Number: 2, Name: "high"}}) || h.MaxQueues != 2 ||
+		!reflect.DeepEqual(h.PartitionNames, []swf.NamedNumber{{Number: 1, Name: "batch"}}) || h.MaxPartitions != 1 {
+		t.Errorf("read back queues %v (%d), partitions %v (%d)", h.QueueNames, h.MaxQueues, h.PartitionNames, h.MaxPartitions)
+	}
+	for _, line := range []string{"; User 1: alice", "; Group 2: chem", "; Queue: 2 high", "; Partition: 1 batch"} {
 		if !strings.Contains(b.String(), line+"\n") {
 			t.Errorf("the SWF header lacks %q", line)
 		}
@@ -136,6 +142,106 @@ func TestErrors(t *testing.T) {
 		_, err := ReadSacct(strings.NewReader(c.in), "x.txt", Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: err %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
+// testdata/quirks.json is testdata/quirks.txt as `sacct --json`
+// (data_parser v0.0.41) prints it: the same jobs, times as epoch seconds
+// (1705312800 is 2024-01-15T10:00:00 UTC), limits in minutes as
+// {set, infinite, number} (104 infinite, 105 unset: the partition's),
+// states as lists, the array and heterogeneous ids in their own fields,
+// the CPUs in tres/allocated, memory per CPU (101) or per node, the
+// steps .batch and .extern nested in job 100. It imports to the same
+// SWF, byte for byte, with the same summary.
+func TestJSONQuirks(t *testing.T) {
+	p := read(t, "testdata/quirks.txt", Options{})
+	j := read(t, "testdata/quirks.json", Options{})
+	var bp, bj bytes.Buffer
+	if err := p.WriteSWF(&bp, 32, "quirks"); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.WriteSWF(&bj, 32, "quirks"); err != nil {
+		t.Fatal(err)
+	}
+	if bp.String() != bj.String() {
+		t.Errorf("SWF from JSON:\n%s\nfrom -P:\n%s", bj.String(), bp.String())
+	}
+	if p.SkippedText() != j.SkippedText() {
+		t.Errorf("skipped: JSON %q, -P %q", j.SkippedText(), p.SkippedText())
+	}
+	if _, err := ReadSacct(strings.NewReader("{\"jobs\": []}"), "x.json", Options{Steps: true}); err == nil || !strings.Contains(err.Error(), "--steps reads them only from sacct --parsable2") {
+		t.Errorf("--steps with JSON: %v", err)
+	}
+}
+
+// data_parser v0.0.39 printed plain numbers (4294967295 infinite,
+// 4294967294 unset) and the state as a string. Job 7: 2 CPUs (no
+// tres/allocated: required/CPUs), submitted at 1705312800, started 10 s
+// later, ran 100 s, limit 5 minutes (300 s), 1000 MB per CPU (1,024,000
+// KB); job 8: infinite limit (-1), CANCELLED after it started (status 5).
+func TestJSONv39(t *testing.T) {
+	in := ` {"meta": {}, "errors": [], "jobs": [
+ {"job_id": 7, "user": "u", "group": "g", "partition": "p", "qos": "q", "state": {"current": "COMPLETED"},
+  "time": {"submission": 1705312800, "start": 1705312810, "end": 1705312910, "elapsed": 100, "limit": 5},
+  "required": {"CPUs": 2, "memory_per_cpu": 1000, "memory_per_node": 4294967294}},
+ {"job_id": 8, "user": "v", "group": "g", "partition": "p", "qos": "q", "state": {"current": "CANCELLED"},
+  "time": {"submission": 1705312900, "start": 1705312900, "end": 1705312960, "elapsed": 60, "limit": 4294967295},
+  "required": {"CPUs": 1, "memory_per_cpu": 4294967294, "memory_per_node": 0}}]}`
+	r, err := ReadSacct(strings.NewReader(in), "v39.json", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []swf.Record{
+		{JobNumber: 7, Submit: 0, Wait: 10, Run: 100, AllocProcs: 2, AvgCPU: -1, UsedMem: -1, ReqProcs: 2, ReqTime: 300, ReqMem: 1024000, Status: 1, User: 1, Group: 1, Exec: -1, Queue: 1, Partition: 1, PrecedingJob: -1, ThinkTime: -1},
+		{JobNumber: 8, Submit: 100, Wait: 0, Run: 60, AllocProcs: 1, AvgCPU: -1, UsedMem: -1, ReqProcs: 1, ReqTime: -1, ReqMem: -1, Status: 5, User: 2, Group: 1, Exec: -1, Queue: 1, Partition: 1, PrecedingJob: -1, ThinkTime: -1},
+	}
+	if len(r.Records) != 2 || r.Records[0] != want[0] || r.Records[1] != want[1] {
+		t.Errorf("records\n got %+v\nwant %+v", r.Records, want)
+	}
+}
+
+// JSON errors name the file, the line of the job and the field.
+func TestJSONErrors(t *testing.T) {
+	job := func(s string) string {
+		return "{\"jobs\": [\n{\"job_id\": 1, \"state\": {\"current\": [\"COMPLETED\"]}, \"time\": {\"submission\": 1705312800, \"start\": 1705312800, \"end\": 1705312900, \"limit\": 10}, \"required\": {\"CPUs\": 2}" + s + "}]}"
+	}
+	for _, c := range []struct{ in, want string }{
+		{"{\"meta\": {}}", `x.json: a JSON object without "jobs"`},
+		{"{\"jobs\": 3}", `x.json:1: "jobs" is not an array`},
+		{"{\"jobs\": [\n{\"job_id\": 1,}]}", `x.json:2: not valid JSON`},
+		{"{\"jobs\": [\n{\"job_id\": 1", `x.json:2: not valid JSON: the file ends early`},
+		{job(", \"user\": 5"), `x.json:2: jobs[0]: field user: want string, have a JSON number`},
+		{job(", \"state\": {\"current\": [\"WEIRD\"]}"), `x.json:2: job 1: field state/current: unknown state "WEIRD"`},
+		{job(", \"tres\": {\"allocated\": [{\"type\": \"cpu\", \"count\": -3}]}"), `x.json:2: jobs[0] (job_id 1): field tres/allocated (cpu): -3 is not a whole number`},
+		{job(", \"time\": {\"submission\": 1705312800, \"start\": 1705312700, \"end\": 1705312900}"), `x.json:2: job 1: field time/start: start 2024-01-15T09:58:20 is before submit 2024-01-15T10:00:00`},
+		{"{\"jobs\": [{\"job_id\": 1, \"state\": {\"current\": [\"PENDING\"]}}]}", `x.json: no finished job to import (left out: 1 not finished (pending))`},
+	} {
+		_, err := ReadSacct(strings.NewReader(c.in), "x.json", Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q:\n err %v\nwant %q", c.in, err, c.want)
+		}
+	}
+}
+
+// Slurm 22.05 (openapi/dbv0.0.38, as its sacct --json prints it): one
+// required/memory in MB, per node, or per CPU with bit 63 set
+// (9223372036854776808 is 2^63 + 1000). Job 1: 2 CPUs, 2000 MB per node
+// = 1,024,000 KB per CPU; job 2: 1000 MB per CPU = 1,024,000 KB; job 3:
+// memory 0, unknown.
+func TestJSONv38Memory(t *testing.T) {
+	job := func(id, mem string) string {
+		return `{"job_id": ` + id + `, "state": {"current": "COMPLETED"}, "time": {"submission": 1705312800, "start": 1705312800, "end": 1705312860, "limit": 2},
+ "required": {"CPUs": 2, "memory": ` + mem + `}, "tres": {"allocated": [{"type": "cpu", "name": null, "id": 1, "count": 2}]}}`
+	}
+	in := `{"meta": {"plugin": {"type": "openapi/dbv0.0.38"}}, "jobs": [` + job("1", "2000") + "," + job("2", "9223372036854776808") + "," + job("3", "0") + "]}"
+	r, err := ReadSacct(strings.NewReader(in), "v38.json", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{1024000, 1024000, -1} {
+		if got := r.Records[i].ReqMem; got != want {
+			t.Errorf("job %d: ReqMem %v, want %v", i+1, got, want)
 		}
 	}
 }

@@ -9,7 +9,12 @@
 // are comments; the comments before the first job line form the header, in
 // the form "; Key: value". Every other non-blank line describes one job with
 // exactly 18 whitespace-separated numbers (see [Record] for the field
-// order). The value -1 means "unknown" in every field.
+// order). The value -1 means "unknown" in every field. The header's keys
+// of the SWF definition (MaxProcs, MaxNodes, MaxRuntime, MaxMemory,
+// AllowOveruse, UnixStartTime, TimeZoneString, the Queue and Partition
+// lines, ...) are parsed into the typed fields of [Header]; a malformed
+// value is a *[ParseError] naming the key. [Writer.WriteHeader] writes the
+// raw lines when there are any, else the typed fields.
 //
 // # Promises
 //

@@ -7,53 +7,115 @@ import (
 )
 
 // Header is the comment block before the first job line. The typed fields
-// hold the known "; Key: value" lines (keys matched without regard to
-// case; if a key appears twice the last value wins); zero means absent.
-// Lines keeps every header comment line, known or not, in order.
+// hold the header keys of the Standard Workload Format (keys matched
+// without regard to case); zero means absent. A key that may appear once
+// keeps its last value if it appears twice; Information, Queue and
+// Partition lines are kept in order, one element each. Lines keeps
+// every header comment line, known or not, in order.
 type Header struct {
 	Version      string
 	Computer     string
 	Installation string
 	Acknowledge  string
+	Information  []string // one per "Information:" line
+	Conversion   string   // who converted the log, and when
 
 	MaxJobs    int64 // jobs in the original log (not the line count of a cleaned log)
 	MaxRecords int64
-	MaxNodes   int
-	MaxProcs   int // machine size in processors
+	Preemption string // No, Yes, Double or TS
 
 	UnixStartTime  int64 // epoch second that submit time 0 stands for
+	TimeZone       int64 // deprecated offset from UTC in seconds (TimeZoneString replaces it)
 	TimeZoneString string
 	StartTime      string
 	EndTime        string
-	Preemption     string
+
+	MaxNodes     int
+	MaxProcs     int    // machine size in processors
+	MaxRuntime   int64  // seconds: the longest run time the system allows
+	MaxMemory    int64  // KB per processor: the most memory the system allows
+	AllowOveruse YesNo  // whether a job may use more than it requested
+	MaxQueues    int    // queues of the system
+	Queues       string // a verbal description of the queues
+	// QueueNames are the "Queue: N name" lines: the name of queue number
+	// N (SWF field 15).
+	QueueNames    []NamedNumber
+	MaxPartitions int
+	Partitions    string // a verbal description of the partitions
+	// PartitionNames are the "Partition: N name" lines (SWF field 16).
+	PartitionNames []NamedNumber
 
 	// Lines are the raw header comment lines, without the leading ';'
 	// (and without anything before it), in file order.
 	Lines []string
 }
 
-// headerKey describes one known header key.
-type headerKey struct {
-	key string
-	str func(h *Header) *string
-	i64 func(h *Header) *int64
-	int func(h *Header) *int
+// YesNo is a header flag: unset, yes or no.
+type YesNo int8
+
+const (
+	Unset YesNo = iota
+	Yes
+	No
+)
+
+func (y YesNo) String() string {
+	switch y {
+	case Yes:
+		return "Yes"
+	case No:
+		return "No"
+	}
+	return ""
 }
 
+// NamedNumber is one "Queue: N name" or "Partition: N name" line: a
+// number used in the job lines and what it stands for (may be empty).
+type NamedNumber struct {
+	Number int64
+	Name   string
+}
+
+// headerKey describes one known header key.
+type headerKey struct {
+	key  string
+	str  func(h *Header) *string
+	i64  func(h *Header) *int64
+	int  func(h *Header) *int
+	list func(h *Header) *[]string      // repeated text lines
+	nums func(h *Header) *[]NamedNumber // repeated "N name" lines
+	yn   func(h *Header) *YesNo
+	neg  bool // the number may be any integer (not only -1 or more)
+}
+
+// headerKeys are the known keys in the order the Parallel Workloads
+// Archive writes them, which is the order the Writer renders them.
 var headerKeys = []headerKey{
 	{key: "Version", str: func(h *Header) *string { return &h.Version }},
 	{key: "Computer", str: func(h *Header) *string { return &h.Computer }},
 	{key: "Installation", str: func(h *Header) *string { return &h.Installation }},
 	{key: "Acknowledge", str: func(h *Header) *string { return &h.Acknowledge }},
+	{key: "Information", list: func(h *Header) *[]string { return &h.Information }},
+	{key: "Conversion", str: func(h *Header) *string { return &h.Conversion }},
 	{key: "MaxJobs", i64: func(h *Header) *int64 { return &h.MaxJobs }},
 	{key: "MaxRecords", i64: func(h *Header) *int64 { return &h.MaxRecords }},
 	{key: "Preemption", str: func(h *Header) *string { return &h.Preemption }},
-	{key: "UnixStartTime", i64: func(h *Header) *int64 { return &h.UnixStartTime }},
+	{key: "UnixStartTime", i64: func(h *Header) *int64 { return &h.UnixStartTime }, neg: true},
+	{key: "TimeZone", i64: func(h *Header) *int64 { return &h.TimeZone }, neg: true},
 	{key: "TimeZoneString", str: func(h *Header) *string { return &h.TimeZoneString }},
 	{key: "StartTime", str: func(h *Header) *string { return &h.StartTime }},
 	{key: "EndTime", str: func(h *Header) *string { return &h.EndTime }},
 	{key: "MaxNodes", int: func(h *Header) *int { return &h.MaxNodes }},
 	{key: "MaxProcs", int: func(h *Header) *int { return &h.MaxProcs }},
+	{key: "MaxRuntime", i64: func(h *Header) *int64 { return &h.MaxRuntime }},
+	{key: "MaxMemory", i64: func(h *Header) *int64 { return &h.MaxMemory }},
+	{key: "AllowOveruse", yn: func(h *Header) *YesNo { return &h.AllowOveruse }},
+	{key: "MaxQueues", int: func(h *Header) *int { return &h.MaxQueues }},
+	{key: "Queues", str: func(h *Header) *string { return &h.Queues }},
+	{key: "Queue", nums: func(h *Header) *[]NamedNumber { return &h.QueueNames }},
+	{key: "MaxPartitions", int: func(h *Header) *int { return &h.MaxPartitions }},
+	{key: "Partitions", str: func(h *Header) *string { return &h.Partitions }},
+	{key: "Partition", nums: func(h *Header) *[]NamedNumber { return &h.PartitionNames }},
 }
 
 // splitKeyValue splits "Key: value" (surrounding blanks ignored). The key
@@ -86,14 +148,35 @@ func (h *Header) parseLine(text string) (string, error) {
 		switch {
 		case k.str != nil:
 			*k.str(h) = value
+		case k.list != nil:
+			*k.list(h) = append(*k.list(h), value)
+		case k.yn != nil:
+			switch strings.ToLower(value) {
+			case "yes", "true", "1":
+				*k.yn(h) = Yes
+			case "no", "false", "0":
+				*k.yn(h) = No
+			default:
+				return "header " + k.key, fmt.Errorf("%w %q (want Yes or No)", ErrSyntax, value)
+			}
+		case k.nums != nil:
+			num, name := value, ""
+			if i := strings.IndexAny(value, " \t"); i >= 0 {
+				num, name = value[:i], value[i+1:]
+			}
+			n, err := strconv.ParseInt(num, 10, 64)
+			if err != nil || n < -1 {
+				return "header " + k.key, fmt.Errorf("%w %q (want a number, then its name)", ErrSyntax, value)
+			}
+			*k.nums(h) = append(*k.nums(h), NamedNumber{Number: n, Name: strings.TrimSpace(name)})
 		case k.i64 != nil:
-			n, err := parseHeaderInt(k.key, value, 64)
+			n, err := parseHeaderInt(k, value, 64)
 			if err != nil {
 				return "header " + k.key, err
 			}
 			*k.i64(h) = n
 		case k.int != nil:
-			n, err := parseHeaderInt(k.key, value, strconv.IntSize)
+			n, err := parseHeaderInt(k, value, strconv.IntSize)
 			if err != nil {
 				return "header " + k.key, err
 			}
@@ -104,9 +187,10 @@ func (h *Header) parseLine(text string) (string, error) {
 	return "", nil
 }
 
-// parseHeaderInt parses a numeric header value. Counts may be -1
-// (unknown) but not otherwise negative; UnixStartTime may be any integer.
-func parseHeaderInt(key, value string, bits int) (int64, error) {
+// parseHeaderInt parses a numeric header value. Counts and limits may be
+// -1 (unknown) but not otherwise negative; UnixStartTime and TimeZone may
+// be any integer.
+func parseHeaderInt(k headerKey, value string, bits int) (int64, error) {
 	n, err := strconv.ParseInt(value, 10, bits)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
@@ -114,7 +198,7 @@ func parseHeaderInt(key, value string, bits int) (int64, error) {
 		}
 		return 0, fmt.Errorf("%w %q", ErrSyntax, value)
 	}
-	if n < -1 && key != "UnixStartTime" {
+	if n < -1 && !k.neg {
 		return 0, fmt.Errorf("%w %d (only -1 means unknown)", ErrNegative, n)
 	}
 	return n, nil
@@ -125,20 +209,32 @@ func parseHeaderInt(key, value string, bits int) (int64, error) {
 func (h *Header) typedLines() []string {
 	var out []string
 	for _, k := range headerKeys {
-		var v string
+		var vs []string
 		switch {
 		case k.str != nil:
-			v = *k.str(h)
+			if v := *k.str(h); v != "" {
+				vs = append(vs, v)
+			}
+		case k.list != nil:
+			vs = append(vs, *k.list(h)...)
+		case k.yn != nil:
+			if v := *k.yn(h); v != Unset {
+				vs = append(vs, v.String())
+			}
+		case k.nums != nil:
+			for _, n := range *k.nums(h) {
+				vs = append(vs, strings.TrimRight(strconv.FormatInt(n.Number, 10)+" "+n.Name, " "))
+			}
 		case k.i64 != nil:
 			if n := *k.i64(h); n != 0 {
-				v = strconv.FormatInt(n, 10)
+				vs = append(vs, strconv.FormatInt(n, 10))
 			}
 		case k.int != nil:
 			if n := *k.int(h); n != 0 {
-				v = strconv.Itoa(n)
+				vs = append(vs, strconv.Itoa(n))
 			}
 		}
-		if v != "" {
+		for _, v := range vs {
 			out = append(out, " "+k.key+": "+v)
 		}
 	}

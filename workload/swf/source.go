@@ -140,15 +140,16 @@ func (s *Source) nextInto(j *actual.Job, rec *Record) error {
 		}
 		mem = max(mem, 0)
 		*j = actual.Job{
-			ID:      job.ID(rec.JobNumber),
-			Submit:  rec.Submit,
-			Procs:   procs,
-			Runtime: rec.Run,
-			Request: req,
-			User:    toInt32(rec.User),
-			Group:   toInt32(rec.Group),
-			ReqMem:  rec.ReqMem,
-			Mem:     mem,
+			ID:        job.ID(rec.JobNumber),
+			Submit:    rec.Submit,
+			Procs:     procs,
+			Runtime:   rec.Run,
+			Request:   req,
+			User:      toInt32(rec.User),
+			Group:     toInt32(rec.Group),
+			ReqMem:    rec.ReqMem,
+			Partition: toInt32(rec.Partition),
+			Mem:       mem,
 		}
 		return nil
 	}

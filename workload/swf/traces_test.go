@@ -104,8 +104,9 @@ func TestRealTraceHeader(t *testing.T) {
 	h := r.Header()
 	h.Lines = nil
 	want := Header{Version: "2.2", Computer: "IBM SP2", Installation: "Swedish Royal Institute of Technology (KTH)",
-		Acknowledge: "Lars Malinowsky", MaxJobs: 28490, MaxRecords: 28476, MaxNodes: 100, MaxProcs: 100,
-		UnixStartTime: 843480031, TimeZoneString: "Europe/Stockholm", StartTime: "Mon Sep 23 14:00:31 CEST 1996",
+		Acknowledge: "Lars Malinowsky", Information: []string{"http://www.pdc.kth.se/"},
+		Conversion: "Dror Feitelson (feit@cs.huji.ac.il) 01 Jan 2012", MaxJobs: 28490, MaxRecords: 28476, MaxNodes: 100, MaxProcs: 100,
+		UnixStartTime: 843480031, TimeZone: 3600, TimeZoneString: "Europe/Stockholm", StartTime: "Mon Sep 23 14:00:31 CEST 1996",
 		EndTime: "Fri Aug 29 10:55:01 CEST 1997", Preemption: "No"}
 	if !reflect.DeepEqual(h, want) {
 		t.Errorf("header\n got  %+v\n want %+v", h, want)

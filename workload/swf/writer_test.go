@@ -69,6 +69,26 @@ func TestWriteHeader(t *testing.T) {
 			"; Version: 2.2\n; Computer: IBM SP2\n; MaxJobs: 10\n; UnixStartTime: 843480031\n; MaxNodes: 100\n; MaxProcs: 100\n",
 			Header{Version: "2.2", Computer: "IBM SP2", MaxJobs: 10, UnixStartTime: 843480031, MaxNodes: 100, MaxProcs: 100,
 				Lines: []string{" Version: 2.2", " Computer: IBM SP2", " MaxJobs: 10", " UnixStartTime: 843480031", " MaxNodes: 100", " MaxProcs: 100"}}},
+		{"every typed field, lists one line per element, in PWA order",
+			Header{Version: "2.2", Computer: "C", Installation: "I", Acknowledge: "A", Information: []string{"i1", "i2"}, Conversion: "conv",
+				MaxJobs: 5, MaxRecords: 6, Preemption: "No", UnixStartTime: -7, TimeZone: 3600, TimeZoneString: "Europe/Paris",
+				StartTime: "s", EndTime: "e", MaxNodes: 2, MaxProcs: 8, MaxRuntime: 3600, MaxMemory: 1024, AllowOveruse: No,
+				MaxQueues: 2, Queues: "qs", QueueNames: []NamedNumber{{1, "batch"}, {2, ""}}, MaxPartitions: 1, Partitions: "ps",
+				PartitionNames: []NamedNumber{{1, "all"}}},
+			"; Version: 2.2\n; Computer: C\n; Installation: I\n; Acknowledge: A\n; Information: i1\n; Information: i2\n; Conversion: conv\n" +
+				"; MaxJobs: 5\n; MaxRecords: 6\n; Preemption: No\n; UnixStartTime: -7\n; TimeZone: 3600\n; TimeZoneString: Europe/Paris\n" +
+				"; StartTime: s\n; EndTime: e\n; MaxNodes: 2\n; MaxProcs: 8\n; MaxRuntime: 3600\n; MaxMemory: 1024\n; AllowOveruse: No\n" +
+				"; MaxQueues: 2\n; Queues: qs\n; Queue: 1 batch\n; Queue: 2\n; MaxPartitions: 1\n; Partitions: ps\n; Partition: 1 all\n",
+			Header{Version: "2.2", Computer: "C", Installation: "I", Acknowledge: "A", Information: []string{"i1", "i2"}, Conversion: "conv",
+				MaxJobs: 5, MaxRecords: 6, Preemption: "No", UnixStartTime: -7, TimeZone: 3600, TimeZoneString: "Europe/Paris",
+				StartTime: "s", EndTime: "e", MaxNodes: 2, MaxProcs: 8, MaxRuntime: 3600, MaxMemory: 1024, AllowOveruse: No,
+				MaxQueues: 2, Queues: "qs", QueueNames: []NamedNumber{{1, "batch"}, {2, ""}}, MaxPartitions: 1, Partitions: "ps",
+				PartitionNames: []NamedNumber{{1, "all"}},
+				Lines: []string{" Version: 2.2", " Computer: C", " Installation: I", " Acknowledge: A", " Information: i1", " Information: i2",
+					" Conversion: conv", " MaxJobs: 5", " MaxRecords: 6", " Preemption: No", " UnixStartTime: -7", " TimeZone: 3600",
+					" TimeZoneString: Europe/Paris", " StartTime: s", " EndTime: e", " MaxNodes: 2", " MaxProcs: 8", " MaxRuntime: 3600",
+					" MaxMemory: 1024", " AllowOveruse: No", " MaxQueues: 2", " Queues: qs", " Queue: 1 batch", " Queue: 2",
+					" MaxPartitions: 1", " Partitions: ps", " Partition: 1 all"}}},
 		{"empty header writes nothing", Header{}, "", Header{}},
 	}
 	for _, tt := range tests {

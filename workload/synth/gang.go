@@ -51,7 +51,7 @@ func (l *Locals) Next() (actual.Job, error) {
 	l.t += float64(l.arr.ExpFloat64() * l.meanIA)
 	run := l.svc.ExpFloat64() * l.meanS
 	return actual.Job{ID: job.ID(l.n*int64(l.streams) + int64(l.site)), Submit: l.t, Procs: 1, Runtime: run,
-		Estimate: l.est.estimate(run), Request: -1, User: -1, Group: -1, Local: true}, nil
+		Estimate: l.est.estimate(run), Request: -1, User: -1, Group: -1, Partition: -1, Local: true}, nil
 }
 
 // GangSizes is a gang-size distribution.
@@ -100,7 +100,7 @@ func (g *Gangs) Next() (actual.Job, error) {
 	}
 	tasks := make([]actual.Task, n)
 	shared := g.svc.ExpFloat64() * g.meanS
-	j := actual.Job{ID: job.ID(g.n*int64(g.streams) + int64(g.streams-1)), Submit: g.t, Procs: n, Request: -1, User: -1, Group: -1, Tasks: tasks}
+	j := actual.Job{ID: job.ID(g.n*int64(g.streams) + int64(g.streams-1)), Submit: g.t, Procs: n, Request: -1, User: -1, Group: -1, Partition: -1, Tasks: tasks}
 	for k := range tasks {
 		run := shared
 		if !g.shared && k > 0 {

@@ -247,7 +247,7 @@ func (h *Hetero) Next() (actual.Job, error) {
 	h.t += float64(h.jobs.ExpFloat64() * o.MeanInterarrival)
 	req := uniformInt(h.jobs, o.CPUsMin, o.CPUsMax)
 	est := float64(uniformInt(h.jobs, o.EstMin, o.EstMax))
-	j := actual.Job{ID: job.ID(h.n), Submit: h.t, Procs: req, Runtime: est, Estimate: est, Request: -1, User: -1, Group: -1}
+	j := actual.Job{ID: job.ID(h.n), Submit: h.t, Procs: req, Runtime: est, Estimate: est, Request: -1, User: -1, Group: -1, Partition: -1}
 	// BM_est: its own stream, one draw per job whatever the rule.
 	u := h.bm.Float64()
 	switch o.BMEst {

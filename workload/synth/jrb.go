@@ -183,7 +183,7 @@ func JRBJobs(seed uint64, rep int, o JRBOptions) ([]actual.Job, error) {
 			sub = t
 		}
 		jobs[i] = actual.Job{ID: job.ID(i), Submit: sub, Procs: cpus, Runtime: rt, Estimate: rt, Request: -1,
-			User: -1, Group: -1, Mem: mb * 1024}
+			User: -1, Group: -1, Partition: -1, Mem: mb * 1024}
 		if o.SpeedMax > 0 {
 			jobs[i].Speed, jobs[i].BMEst = spR.Float64()*o.SpeedMax, o.SpeedMax
 		}

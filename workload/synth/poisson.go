@@ -40,5 +40,5 @@ func (p *Poisson) Next() (actual.Job, error) {
 	p.n++
 	p.t += float64(p.arr.ExpFloat64() * p.meanIA)
 	run := p.svc.ExpFloat64() * p.meanS
-	return actual.Job{ID: job.ID(p.n), Submit: p.t, Procs: p.procs, Runtime: run, Estimate: run, Request: -1, User: -1, Group: -1}, nil
+	return actual.Job{ID: job.ID(p.n), Submit: p.t, Procs: p.procs, Runtime: run, Estimate: run, Request: -1, User: -1, Group: -1, Partition: -1}, nil
 }
