@@ -117,6 +117,10 @@ _RUN_FLAGS = {
     "seed",
     "check",
     "swf",
+    "predictor",
+    "correction",
+    "resample",
+    "replication",
 }
 
 
@@ -149,7 +153,8 @@ def run(trace, policy="easy", out=None, timeout=None, **options) -> Result:
     protocol.
 
     Keyword options: the run flags estimate, procs, on_overrun, clamp,
-    tau, deadline, deadline_factor, deadline_fraction, seed, check, swf;
+    tau, deadline, deadline_factor, deadline_fraction, seed, check, swf,
+    predictor, correction (estimate="predict"), resample, replication;
     any other keyword is a policy option (e.g. order="sjf", depth=4).
     `out` is the output folder (default: a new temporary folder).
     `timeout` (seconds) bounds each decision of a Python policy (default

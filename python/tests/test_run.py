@@ -40,6 +40,22 @@ def test_options_and_run_flags():
     pd.testing.assert_frame_equal(a.jobs, b.jobs)  # deterministic
 
 
+def test_predictions_and_resampling():
+    # EASY++ predictions: the counters of summary.json (KTH's every job has
+    # a request; most users have history by their second job)
+    p = schedlab.run(trace=KTH, policy="easy", estimate="predict", predictor="avg:3", correction="request")
+    pr = p.summary["run"]["predictions"]
+    assert pr["predictor"] == "avg:3" and pr["correction"] == "request"
+    assert 0 < pr["jobs_corrected"] <= pr["jobs_predicted"] <= 27992
+    # with the request as the correction, a job is corrected at most once
+    assert pr["corrections"] == pr["jobs_corrected"]
+    # a resampled trace: another replication, another trace
+    a = schedlab.run(trace=KTH, policy="easy", resample="user-weeks", replication=0)
+    b = schedlab.run(trace=KTH, policy="easy", resample="user-weeks", replication=1)
+    assert a.summary["run"]["jobs_resampled"] == len(a.jobs)
+    assert len(a.jobs) != len(b.jobs) or not a.jobs["submission_time"].equals(b.jobs["submission_time"])
+
+
 def test_bad_option_is_a_clear_error(tmp_path):
     with pytest.raises(schedlab.SchedlabError, match=r'policy fcfs: option order: "sjf" is not one of fcfs|order'):
         schedlab.run(trace=KTH, policy="fcfs", order="sjf", out=tmp_path / "o")
