@@ -319,7 +319,7 @@ func exitStatus(err error) int {
 }
 
 type runCmd struct {
-	Trace      string  `required:"" placeholder:"FILE" help:"SWF trace (plain or .gz): a path, or the bare name of an embedded trace or of one in $$SCHEDLAB_TRACES or ../shared/traces."`
+	Trace      string  `required:"" placeholder:"FILE" help:"SWF trace (plain or .gz): a path, or the bare name of an embedded trace or of one in $$SCHEDLAB_TRACES (docs/traces.md lists the places searched)."`
 	Policy     string  `required:"" placeholder:"NAME" help:"Queue policy: ${queue_policies}; or a policy of the hetero model on the trace's machine: ${hetero_only} (see 'schedlab policies')."`
 	Estimate   string  `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates the scheduler sees: request (SWF requested time; the runtime if unknown), exact, tsafrir (the request; a job without one gets a request drawn from Tsafrir's model of user estimates, seeded by --seed) or predict (system-generated predictions, EASY++: --predictor, --correction)."`
 	Predictor  string  `default:"last2" placeholder:"last2|avg:K" help:"--estimate predict: a job's prediction is the mean runtime of its user's last two (last2) or last K (avg:K) completed jobs, at most its request."`
