@@ -76,7 +76,14 @@ func RunGrid(r GridRun, extra ...engine.Listener) (GridResult, error) {
 	if err := g.Run(); err != nil {
 		// One-processor jobs: the offered load is the service demand
 		// per unit of time over the processors.
-		return GridResult{}, waitingError(err, "grid", ms/r.MeanInterarrival/float64(total))
+		err = waitingError(err, "grid", ms/r.MeanInterarrival/float64(total))
+		if ai, ok := r.Options["allocation_interval"]; ok && errors.Is(err, engine.ErrTooManyWaiting) {
+			// A periodic grid scheduler holds every job that arrives
+			// within an allocation interval: a long interval fills the
+			// queue whatever the load.
+			err = fmt.Errorf("%w; policy.allocation_interval is %s: jobs wait at the grid scheduler for up to one interval, so an interval much longer than the mean inter-arrival time (%g) fills the queue", err, ai, r.MeanInterarrival)
+		}
+		return GridResult{}, err
 	}
 	m := sum.Result()
 	busy, load := occ.Machines()

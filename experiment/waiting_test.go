@@ -47,3 +47,17 @@ func TestOverloadedModelsStop(t *testing.T) {
 	_, err = runRep(s, 0, "")
 	check("cluster", err, "20")
 }
+
+// A periodic grid scheduler with an absurd allocation interval fills the
+// queue at a load below 1: the message names policy.allocation_interval.
+func TestOverlongAllocationIntervalNamed(t *testing.T) {
+	two, err := platform.Sites([]int{4, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = RunGrid(GridRun{Platform: two, Grid: "deferred", Local: "sq", Options: map[string]string{"allocation_interval": "1e+300"},
+		MeanInterarrival: 1, MeanService: 1, Stop: 1000, Seed: 1})
+	if err == nil || !errors.Is(err, engine.ErrTooManyWaiting) || !strings.Contains(err.Error(), "policy.allocation_interval is 1e+300") {
+		t.Fatalf("err = %v, want the waiting limit naming policy.allocation_interval", err)
+	}
+}
