@@ -135,12 +135,13 @@ func RunHetero(r HeteroRun, extra ...engine.Listener) (HeteroResult, error) {
 	sum := metrics.NewSummary(p.CPUs(), metrics.SyntheticTau)
 	dl := metrics.NewDeadlines()
 	qe := metrics.NewQueueAtEvents()
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: run, Source: src, Listener: append(engine.Tee{sum, dl, qe}, extra...)})
+	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: run, Source: src, Listener: append(engine.Tee{sum, dl, qe}, extra...),
+		MaxWaiting: MaxWaiting})
 	if err != nil {
 		return HeteroResult{}, err
 	}
 	if err := c.Run(); err != nil {
-		return HeteroResult{}, err
+		return HeteroResult{}, waitingError(err, "hetero", synth.OfferedLoad(r.Jobs, p))
 	}
 	if err := closePolicy(pol); err != nil {
 		return HeteroResult{}, err

@@ -61,3 +61,16 @@ func TestOverlongAllocationIntervalNamed(t *testing.T) {
 		t.Fatalf("err = %v, want the waiting limit naming policy.allocation_interval", err)
 	}
 }
+
+// The hetero model stops at the waiting limit too (it used to hold every
+// waiting job: 3 million took 2.4 GB).
+func TestOverloadedHeteroStops(t *testing.T) {
+	pts, err := scenario.Parse("h.yaml", []byte("model: hetero\nstop: {completed: 600000}\nplatform: {machines: 2, cpus_min: 8, cpus_max: 8}\nworkload: {mean_interarrival: 0.001}\npolicy: {queue: fcfs}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runRep(pts[0].Scenario, 0, "")
+	if err == nil || !errors.Is(err, engine.ErrTooManyWaiting) || !strings.HasPrefix(err.Error(), "hetero model: more than 500000 jobs waiting at t=") {
+		t.Fatalf("err = %v, want the hetero model's waiting limit", err)
+	}
+}
