@@ -542,7 +542,7 @@ func (c *runCmd) Run(g *globals) error {
 			return err
 		}
 		if c.Report {
-			_, err = htmlreport.Write(out)
+			_, err = htmlreport.WriteOpts(out, htmlreport.Options{Clock: traceClock(out)})
 		}
 		return err
 	}
@@ -590,7 +590,7 @@ func (c *runCmd) Run(g *globals) error {
 		fmt.Fprintf(g.stdout, "\nwrote %s\n", joinList(files, " and "))
 	}
 	if c.Report {
-		pages, err := htmlreport.Write(out)
+		pages, err := htmlreport.WriteOpts(out, htmlreport.Options{Clock: traceClock(out)})
 		if err != nil {
 			return err
 		}

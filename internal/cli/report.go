@@ -29,7 +29,7 @@ func (c *reportCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
-	opts := htmlreport.Options{NoGantt: c.NoGantt, Window: win}
+	opts := htmlreport.Options{NoGantt: c.NoGantt, Window: win, Clock: traceClock(c.Dirs[0])}
 	switch {
 	case len(c.Dirs) == 1 && c.Out != "":
 		return usageError{fmt.Errorf("--out is only for a comparison of two or more run folders (one folder's page is DIR/report.html)")}
@@ -105,6 +105,28 @@ func (c *reportCmd) window() (*htmlreport.Window, error) {
 	}
 	w.Text = "from " + from + " to " + to
 	return w, nil
+}
+
+// traceClock places the times of the run in dir on the calendar: its
+// trace's header UnixStartTime and TimeZoneString (run.trace of its
+// summary.json, found as 'schedlab run' finds a trace). nil when the
+// folder is no run, its trace cannot be opened or its header has no
+// UnixStartTime: the page then shows the time since the first submission.
+func traceClock(dir string) *htmlreport.Clock {
+	trace, err := runTrace(dir)
+	if err != nil {
+		return nil
+	}
+	rd, err := workload.OpenTrace(trace)
+	if err != nil {
+		return nil
+	}
+	h := rd.Header()
+	rd.Close()
+	if h.UnixStartTime <= 0 {
+		return nil
+	}
+	return &htmlreport.Clock{Start: float64(h.UnixStartTime), Zone: h.TimeZoneString}
 }
 
 // runTrace is run.trace of DIR/summary.json.

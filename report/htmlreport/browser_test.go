@@ -114,6 +114,8 @@ type selfCheck struct {
 		Run, Job   int
 		Wait, Resp float64
 	} `json:"diffSamples"`
+	// Axes: per line chart, its time axis's label and first tick.
+	Axes map[string]struct{ Label, First string } `json:"axes"`
 }
 
 // The page of a small run loads in headless Chromium with no error, draws
@@ -368,5 +370,40 @@ func TestBrowserWindow(t *testing.T) {
 	}
 	if sc := load(t, bin, page, "gantt-0", "gantt-1", "util", "queue", "diff-1"); sc.Runs != 2 {
 		t.Errorf("windowed comparison: %d runs", sc.Runs)
+	}
+}
+
+// With a Clock (the trace header's UnixStartTime and TimeZoneString),
+// the time axes show dates in the trace's zone: tiny.swf's first
+// submission, 46 s after a start of 1,700,000,000 (2023-11-14 22:13:20
+// UTC), is 23:14:06 in Stockholm (CET, UTC+1); the span is seconds, so
+// the ticks read hours, minutes and seconds. Without one, the axis is the
+// time since the first submission.
+func TestBrowserCalendarAxis(t *testing.T) {
+	bin := browser(t)
+	dir := tinyRun(t)
+	pages, err := WriteOpts(dir, Options{Clock: &Clock{Start: 1_700_000_000, Zone: "Europe/Stockholm"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := load(t, bin, pages[0], "gantt", "util", "queue", "wait", "bsld")
+	if a := sc.Axes["util"]; a.Label != "date (Europe/Stockholm)" || a.First != "23:14:06" {
+		t.Errorf("util axis %+v, want date (Europe/Stockholm) from 23:14:06", a)
+	}
+	pages, err = WriteOpts(dir, Options{Clock: &Clock{Start: 1_700_000_000, Zone: "Nowhere/Atall"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc = load(t, bin, pages[0], "gantt", "util", "queue", "wait", "bsld")
+	if a := sc.Axes["util"]; a.Label != "date (UTC)" || a.First != "22:14:06" {
+		t.Errorf("unknown zone: util axis %+v, want date (UTC) from 22:14:06", a)
+	}
+	pages, err = WriteOpts(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc = load(t, bin, pages[0], "gantt", "util", "queue", "wait", "bsld")
+	if a := sc.Axes["util"]; a.Label != "time since the first submission (s)" {
+		t.Errorf("no clock: util axis %+v", a)
 	}
 }

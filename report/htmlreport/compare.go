@@ -73,6 +73,7 @@ type compareData struct {
 	Runs  []runData  `json:"runs"`
 	IDs   col        `json:"ids"` // the job ids in increasing order
 	Diffs []diffData `json:"diffs"`
+	Clock *Clock     `json:"clock,omitempty"`
 }
 
 // diffData holds, for run Run against the first run, one value per job
@@ -179,7 +180,7 @@ func buildCompare(dirs []string, o Options) ([]byte, error) {
 	}
 	p.Summary = sideBySide(runs)
 
-	d := compareData{Kind: "comparison"}
+	d := compareData{Kind: "comparison", Clock: o.Clock}
 	d.T0, d.T1 = math.Inf(1), math.Inf(-1)
 	for _, r := range runs {
 		a, b := timeSpan(r.jobs)

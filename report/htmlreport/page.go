@@ -92,6 +92,18 @@ type Options struct {
 	// a time window (nil: every job); see Window. Sweeps and
 	// reproductions refuse it.
 	Window *Window
+	// Clock, when set, puts calendar dates on the time axes of run and
+	// comparison pages (nil: time since the first submission).
+	Clock *Clock
+}
+
+// Clock places a trace's times on the calendar: Start is the epoch second
+// trace time 0 stands for (the SWF header's UnixStartTime), Zone the
+// IANA time zone its dates are shown in (the header's TimeZoneString; ""
+// or a name the browser does not know: UTC).
+type Clock struct {
+	Start float64 `json:"start"`
+	Zone  string  `json:"zone"`
 }
 
 // WriteOpts is Write with options.
@@ -137,7 +149,7 @@ func build(dir string, kind Kind, o Options) ([]byte, error) {
 	case Run:
 		var p *runPage
 		if p, err = readRun(dir); err == nil {
-			p.noGantt = o.NoGantt
+			p.noGantt, p.clock = o.NoGantt, o.Clock
 			if o.Window != nil {
 				err = p.restrict(o.Window, dir)
 			}
@@ -187,6 +199,7 @@ type runData struct {
 	Bsld    histogram `json:"bsld"`
 	Reasons []string  `json:"reasons"`
 	NoGantt bool      `json:"nogantt"` // no Gantt chart: the per-job columns are left empty
+	Clock   *Clock    `json:"clock,omitempty"`
 }
 
 // pageView is what page.html renders.
@@ -245,6 +258,7 @@ func (p *runPage) data() runData {
 	d.Util, d.Queue = overTime(j, p.procs)
 	d.Wait, d.Bsld = distributions(j, p.tau)
 	d.Reasons = []string{"immediate", "backfilled", "reserved"}
+	d.Clock = p.clock
 	if p.noGantt {
 		// Only the Gantt chart reads the jobs one by one.
 		empty := numCol(nil)

@@ -367,6 +367,7 @@ type runPage struct {
 	policy  string             // run.policy of summary.json ("" when absent)
 	nums    map[string]float64 // the numbers of summary.json, by dotted key
 	noGantt bool               // Options.NoGantt
+	clock   *Clock             // Options.Clock
 	// window is Options.Window (nil: the whole run); windowAll the jobs
 	// of the whole run.
 	window    *Window

@@ -56,6 +56,28 @@
     return [1, "s"];
   }
 
+  // CLOCK places trace times on the calendar ({start, zone}: the epoch
+  // second of trace time 0 and the time zone), null when the trace's
+  // header has no UnixStartTime; set once the page's data is read.
+  var CLOCK = null;
+  // timeAxis returns the label and the tick formatter of a time axis whose
+  // values are (t - t0) / unit: calendar dates with a CLOCK, else the
+  // time since the first submission.
+  function timeAxis(t0, u) {
+    if (!CLOCK) return ["time since the first submission (" + u[1] + ")", null];
+    var opts = u[0] >= 86400 ? { year: "numeric", month: "2-digit", day: "2-digit" } :
+      u[0] >= 3600 ? { month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" } :
+        { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" };
+    var zone = CLOCK.zone || "UTC", f;
+    try {
+      f = new Intl.DateTimeFormat("sv-SE", Object.assign({ timeZone: zone }, opts));
+    } catch (e) {
+      zone = "UTC";
+      f = new Intl.DateTimeFormat("sv-SE", Object.assign({ timeZone: zone }, opts));
+    }
+    return ["date (" + zone + ")", function (v) { return f.format(new Date((CLOCK.start + t0 + v * u[0]) * 1000)); }];
+  }
+
   // frame draws the axes of a plot area and returns its geometry.
   function frame(cv, x0, x1, y0, y1, xlabel, ylabel, xfmt, flipY) {
     var ctx = cv.getContext("2d"), W = cv.width, H = cv.height;
@@ -90,8 +112,9 @@
   function lineChart(cv, s, title, ylabel, color, ymaxMin) {
     var n = s.y.length, ymax = ymaxMin;
     for (var i = 0; i < n; i++) ymax = Math.max(ymax, s.y[i]);
-    var u = timeUnit(n * s.w), x1 = n * s.w / u[0];
-    var g = frame(cv, 0, x1, 0, ymax, "time since the first submission (" + u[1] + ")", ylabel);
+    var u = timeUnit(n * s.w), x1 = n * s.w / u[0], ax = timeAxis(s.t0, u);
+    var g = frame(cv, 0, x1, 0, ymax, ax[0], ylabel, ax[1]);
+    check.axes[cv.id] = { label: ax[0], first: ax[1] ? ax[1](0) : "0" };
     var ctx = cv.getContext("2d");
     ctx.fillText(title, g.L + 4 + ctx.measureText(title).width, 10);
     ctx.strokeStyle = color; ctx.lineWidth = 1.5; ctx.beginPath();
@@ -108,8 +131,8 @@
   function multiLine(cv, ss, title, ylabel, colors, ymaxMin) {
     var n = ss[0].y.length, w = ss[0].w, ymax = ymaxMin;
     ss.forEach(function (s) { for (var i = 0; i < n; i++) ymax = Math.max(ymax, s.y[i]); });
-    var u = timeUnit(n * w), x1 = n * w / u[0];
-    var g = frame(cv, 0, x1, 0, ymax, "time since the first submission (" + u[1] + ")", ylabel);
+    var u = timeUnit(n * w), x1 = n * w / u[0], ax = timeAxis(ss[0].t0, u);
+    var g = frame(cv, 0, x1, 0, ymax, ax[0], ylabel, ax[1]);
     var ctx = cv.getContext("2d");
     ctx.fillText(title, g.L + 4 + ctx.measureText(title).width, 10);
     ss.forEach(function (s, r) {
@@ -216,8 +239,8 @@
       return { x: x, y: y, w: w, h: h };
     };
     var drawGantt = function () {
-      var g = frame(cv, (v.t0 - tmin) / tu[0], (v.t1 - tmin) / tu[0], v.c0, v.c1,
-        "time since the first submission (" + tu[1] + ")", "CPU id", null, true);
+      var ax = timeAxis(tmin, tu);
+      var g = frame(cv, (v.t0 - tmin) / tu[0], (v.t1 - tmin) / tu[0], v.c0, v.c1, ax[0], "CPU id", ax[1], true);
       g.sx = g.w / (v.t1 - v.t0); // in seconds
       geo = g;
       ctx.save(); ctx.beginPath(); ctx.rect(g.L, g.T, g.w, g.h); ctx.clip();
@@ -330,7 +353,8 @@
   }
 
   var D = JSON.parse(document.getElementById("data").textContent);
-  var check = { errors: errors, charts: {} };
+  CLOCK = D.clock || null;
+  var check = { errors: errors, charts: {}, axes: {} };
 
   if (D.kind === "run") {
     var G = null;
