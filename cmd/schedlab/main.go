@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	_ "time/tzdata" // trace time zones (run --from dates, report dates) on machines without a zone database
 
 	"github.com/schedlab/schedlab/internal/cli"
 )

@@ -140,7 +140,7 @@ func buildCompare(dirs []string, o Options) ([]byte, error) {
 		if runs[i], err = readRunMax(d, limit, why); err != nil {
 			return nil, err
 		}
-		runs[i].noGantt = o.NoGantt
+		runs[i].noGantt, runs[i].clock = o.NoGantt, o.Clock
 		if o.Window != nil {
 			if err := runs[i].restrict(o.Window, d); err != nil {
 				return nil, err

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // The headline ("in short") of run and comparison pages: the few numbers
@@ -160,7 +161,32 @@ func runHeadline(p *runPage) *headline {
 		h.Sentences = append(h.Sentences, fmt.Sprintf("%s on %s, %s jobs: %s.", p.policyName(), shortTrace(p.trace),
 			jobsText(p.nums), strings.Join(parts, ", ")))
 	}
+	if span := calendarSpan(p); span != "" {
+		h.Sentences = append(h.Sentences, span)
+	}
 	return h
+}
+
+// calendarSpan says when the run's jobs were submitted, in calendar
+// dates of the trace's time zone ("" without a Clock or jobs).
+func calendarSpan(p *runPage) string {
+	if p.clock == nil || len(p.jobs.submit) == 0 {
+		return ""
+	}
+	t0, t1 := math.Inf(1), math.Inf(-1)
+	for _, t := range p.jobs.submit {
+		t0, t1 = math.Min(t0, t), math.Max(t1, t)
+	}
+	loc, zone := time.UTC, "UTC"
+	if p.clock.Zone != "" {
+		if l, err := time.LoadLocation(p.clock.Zone); err == nil {
+			loc, zone = l, p.clock.Zone
+		}
+	}
+	at := func(t float64) string {
+		return time.Unix(int64(math.Floor(p.clock.Start+t)), 0).In(loc).Format("2006-01-02 15:04")
+	}
+	return fmt.Sprintf("Jobs submitted from %s to %s (%s).", at(t0), at(t1), zone)
 }
 
 // compareHeadline is the headline of a comparison: each metric for each
@@ -198,6 +224,9 @@ func compareHeadline(runs []*runPage) *headline {
 	first := runs[0].policyName()
 	h.Sentences = append(h.Sentences, fmt.Sprintf("%d runs of %s, %s jobs; changes are against the first run, %s.",
 		len(runs), shortTrace(runs[0].trace), jobsText(runs[0].nums), first))
+	if span := calendarSpan(runs[0]); span != "" {
+		h.Sentences = append(h.Sentences, span)
+	}
 	for i := 1; i < len(runs); i++ {
 		if len(changes[i]) == 0 {
 			h.Sentences = append(h.Sentences, fmt.Sprintf("%s: the same as %s on every headline metric.", runs[i].policyName(), first))

@@ -125,3 +125,26 @@ func TestRunHeadline(t *testing.T) {
 		t.Errorf("the run page does not read %q", want)
 	}
 }
+
+// With a Clock the headline says when the jobs were submitted, in the
+// trace's zone: tiny.swf's submissions 46 s and 2,656 s after
+// 1,700,000,000 (2023-11-14 22:13:20 UTC) are 23:14 and 23:57 in
+// Stockholm (CET, UTC+1).
+func TestHeadlineCalendarSpan(t *testing.T) {
+	dir := tinyRun(t)
+	pages, err := WriteOpts(dir, Options{Clock: &Clock{Start: 1_700_000_000, Zone: "Europe/Stockholm"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(pages[0])
+	if want := "Jobs submitted from 2023-11-14 23:14 to 2023-11-14 23:57 (Europe/Stockholm)."; !strings.Contains(string(page), want) {
+		t.Errorf("page lacks %q", want)
+	}
+	pages, err = WriteOpts(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page, _ = os.ReadFile(pages[0]); strings.Contains(string(page), "Jobs submitted from") {
+		t.Error("a page without a clock names dates")
+	}
+}
