@@ -2,14 +2,12 @@ package launch
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,14 +18,12 @@ import (
 const fifoCPUs = 4
 
 // fifoJobs is the workload of the comparison: submit offset (s), CPUs,
-// sleep (s). Under FIFO on 4 CPUs, by hand: 1 and 2 start at once; 3 (4
-// CPUs) waits for both, to 20; 4 and 5 wait behind 3, to its end, 30; 6
-// (2 CPUs) finds 1 free at 35 and starts when 5 ends, 40, with 7; 8 (4
-// CPUs) starts when 7 ends, 55.
-var fifoJobs = []struct {
-	at, cpus, sleep int
-}{
-	{0, 2, 20}, {1, 2, 10}, {2, 4, 10}, {3, 1, 5}, {4, 3, 10}, {6, 2, 5}, {8, 1, 15}, {10, 4, 5},
+// sleep (s), time limit (min). Under FIFO on 4 CPUs, by hand: 1 and 2
+// start at once; 3 (4 CPUs) waits for both, to 20; 4 and 5 wait behind
+// 3, to its end, 30; 6 (2 CPUs) finds 1 free at 35 and starts when 5
+// ends, 40, with 7; 8 (4 CPUs) starts when 7 ends, 55.
+var fifoJobs = []realJob{
+	{0, 2, 20, 2}, {1, 2, 10, 2}, {2, 4, 10, 2}, {3, 1, 5, 2}, {4, 3, 10, 2}, {6, 2, 5, 2}, {8, 1, 15, 2}, {10, 4, 5, 2},
 }
 
 // fifoLatency bounds (s) Slurm's latency: how long after FIFO allows a
@@ -49,182 +45,26 @@ const fifoLatency = 3
 // slurm-wlm, slurmdbd, munge and mariadb-server with apt-get when they
 // are missing), and takes about a minute and a half.
 func TestSlurmFIFOForReal(t *testing.T) {
-	if os.Getenv("SCHEDLAB_SLURM_TEST") != "1" {
-		t.Skip("the real Slurm test runs with SCHEDLAB_SLURM_TEST=1 (as root: it installs slurm-wlm, slurmdbd, munge and mariadb-server with apt-get when they are missing, then starts its own daemons)")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the real Slurm test needs root (apt-get, and daemons with SlurmUser=root)")
-	}
-	installSlurm(t)
-	installPackages(t, map[string]string{"slurmdbd": "slurmdbd", "mariadbd": "mariadb-server", "mariadb-install-db": "mariadb-server", "sacctmgr": "slurm-client", "sacct": "slurm-client"})
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	schedlab := buildSchedlab(t, dir)
-	host, _ := os.Hostname()
-	host, _, _ = strings.Cut(host, ".")
-	conf := startSlurm(t, dir, func(socket string) [][2]string {
-		dbd := startAccounting(t, dir, socket)
-		return [][2]string{
-			{"SchedulerType", "sched/builtin"},
-			{"AccountingStorageType", "accounting_storage/slurmdbd"},
-			{"AccountingStorageHost", "localhost"},
-			{"AccountingStoragePort", fmt.Sprint(dbd)},
-			{"AccountingStoragePass", socket}, // the munge socket, for slurmdbd's connections
-			{"NodeName", fmt.Sprintf("%s NodeAddr=127.0.0.1 CPUs=%d State=UNKNOWN", host, fifoCPUs)},
-		}
-	})
-	env := append(os.Environ(), "SLURM_CONF="+conf, "TZ=UTC")
-	work := filepath.Join(dir, "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	sh := func(name string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Dir, cmd.Env = work, env
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-
-	start := time.Now()
-	var ids []string
-	for i, j := range fifoJobs {
-		time.Sleep(time.Until(start.Add(time.Duration(j.at) * time.Second)))
-		out := sh("sbatch", "--parsable", "-J", fmt.Sprintf("j%d", i+1), "-n", fmt.Sprint(j.cpus), "--time=2", "-o", "/dev/null",
-			"--wrap", fmt.Sprintf("sleep %d", j.sleep))
-		ids = append(ids, strings.TrimSpace(out))
-	}
-	t.Logf("submitted %d sleep jobs (ids %s) over %d s", len(ids), strings.Join(ids, ","), fifoJobs[len(fifoJobs)-1].at)
-	for _, id := range ids {
-		if st := waitJob(t, env, id, 3*time.Minute); st != "COMPLETED" {
-			t.Fatalf("job %s ended %s", id, st)
-		}
-	}
-	// The accounting reaches slurmdbd a moment after the jobs end.
-	format := "JobIDRaw,JobID,JobName,User,Group,Partition,QOS,Submit,Start,End,Elapsed,Timelimit,NCPUS,ReqCPUS,ReqMem,State"
-	var acct string
-	waitFor(30*time.Second, func() bool {
-		acct = sh("sacct", "--allusers", "--parsable2", "--starttime", "now-1hour", "--format="+format)
-		done := 0
-		for _, l := range strings.Split(acct, "\n") {
-			if f := strings.Split(l, "|"); len(f) > 15 && !strings.Contains(f[0], ".") && f[15] == "COMPLETED" && f[9] != "Unknown" {
-				done++
-			}
-		}
-		return done == len(fifoJobs)
-	})
-	write := func(name, text string) string {
-		p := filepath.Join(work, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	write("acct.txt", acct)
-	t.Logf("$ sacct --allusers --parsable2 --format=%s\n%s", format, acct)
-	t.Logf("$ schedlab trace import acct.txt --from sacct --procs %d --out acct.swf\n%s", fifoCPUs,
-		sh(schedlab, "trace", "import", "acct.txt", "--from", "sacct", "--procs", fmt.Sprint(fifoCPUs), "--out", "acct.swf"))
-	jcmd := exec.Command("sacct", "--allusers", "--json", "--starttime", "now-1hour")
-	jcmd.Env = env
-	js, err := jcmd.Output()
-	if err == nil && strings.HasPrefix(strings.TrimSpace(string(js)), "{") {
-		// The same history as JSON must import to the same jobs.
-		write("acct.json", string(js))
-		sh(schedlab, "trace", "import", "acct.json", "--from", "sacct", "--procs", fmt.Sprint(fifoCPUs), "--out", "acct-json.swf")
-		a, _ := os.ReadFile(filepath.Join(work, "acct.swf"))
-		b, _ := os.ReadFile(filepath.Join(work, "acct-json.swf"))
-		// Requested memory (field 10) is left out: Slurm 22.05's -P ReqMem
-		// is the memory allocated (1M here, the node's default
-		// RealMemory), its JSON's required.memory the request (0).
-		if noMem(jobLines(a)) != noMem(jobLines(b)) {
-			t.Errorf("sacct --json imports to other jobs than sacct -P:\n%s\n%s\n%.4000s", jobLines(b), jobLines(a), js)
-		} else {
-			t.Logf("sacct --json (this Slurm's) imports to the same %d jobs as sacct -P (requested memory aside)", len(fifoJobs))
-		}
-	} else {
-		t.Logf("sacct --json not available here (%v): only -P compared", err)
-	}
-	t.Logf("$ schedlab run --trace acct.swf --policy fcfs --out fcfs\n%s", sh(schedlab, "run", "--trace", "acct.swf", "--policy", "fcfs", "--out", "fcfs"))
-
-	// Slurm's schedule from the imported trace (submit, start = submit +
-	// wait, end = start + run), the simulated starts from jobs.csv.
-	type sched struct{ submit, start, end float64 }
-	real := map[int64]sched{}
-	b, _ := os.ReadFile(filepath.Join(work, "acct.swf"))
-	for _, l := range strings.Split(jobLines(b), "\n") {
-		f := strings.Fields(l)
-		id, _ := strconv.ParseInt(f[0], 10, 64)
-		var v [3]float64
-		for k := range v {
-			v[k], _ = strconv.ParseFloat(f[k+1], 64)
-		}
-		real[id] = sched{v[0], v[0] + v[1], v[0] + v[1] + v[2]}
-	}
-	fcsv, err := os.Open(filepath.Join(work, "fcfs", "jobs.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fcsv.Close()
-	rows, err := csv.NewReader(fcsv).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim := map[int64]float64{}
-	for _, r := range rows[1:] {
-		id, _ := strconv.ParseInt(r[0], 10, 64)
-		sim[id], _ = strconv.ParseFloat(r[4], 64)
-	}
+	r := runSlurmWorkload(t, "the real Slurm test runs with SCHEDLAB_SLURM_TEST=1 (as root: it installs slurm-wlm, slurmdbd, munge and mariadb-server with apt-get when they are missing, then starts its own daemons)",
+		fifoCPUs, [][2]string{{"SchedulerType", "sched/builtin"}}, fifoJobs)
+	real, sim := r.real, r.simulate(t, "fcfs")
 	// Slurm's latency for each job: its start minus the first moment
 	// FIFO allowed it in Slurm's own schedule (submitted, the job before
 	// it started, enough CPUs free given the other jobs' real starts and
 	// ends).
-	num := make([]int64, len(ids))
-	for i, idText := range ids {
-		num[i], _ = strconv.ParseInt(idText, 10, 64)
-		if _, ok := real[num[i]]; !ok {
-			t.Fatalf("job %s is not in the import", idText)
-		}
-		if _, ok := sim[num[i]]; !ok {
-			t.Fatalf("job %s is not in the simulation", idText)
-		}
-	}
-	latency := make([]float64, len(ids))
-	for i := range ids {
-		r := real[num[i]]
-		ready := r.submit
+	latency := make([]float64, len(real))
+	for i := range real {
+		ready := real[i].submit
 		if i > 0 {
-			ready = math.Max(ready, real[num[i-1]].start)
+			ready = math.Max(ready, real[i-1].start)
 		}
-		candidates := []float64{ready}
-		for k := range ids {
-			if e := real[num[k]].end; k != i && e > ready {
-				candidates = append(candidates, e)
-			}
-		}
-		allowed := math.Inf(1)
-		for _, c := range candidates {
-			used := 0
-			for k := range ids {
-				if o := real[num[k]]; k != i && o.start <= c && c < o.end {
-					used += fifoJobs[k].cpus
-				}
-			}
-			if used+fifoJobs[i].cpus <= fifoCPUs && c < allowed {
-				allowed = c
-			}
-		}
-		latency[i] = r.start - allowed
+		latency[i] = real[i].start - firstFit(real, fifoJobs, fifoCPUs, i, ready)
 	}
 	var table strings.Builder
 	fmt.Fprintf(&table, "job  CPUs  sleep  submit  Slurm start  Slurm's latency  simulated start  Slurm - simulated\n")
 	maxDiff, sumDiff, lagSoFar, maxLat := 0.0, 0.0, 0.0, 0.0
-	for i := range ids {
-		r, s := real[num[i]], sim[num[i]]
+	for i := range real {
+		r, s := real[i], sim[i].start
 		d := r.start - s
 		lagSoFar += math.Max(latency[i], 0)
 		fmt.Fprintf(&table, "%3d  %4d  %5d  %6.0f  %11.0f  %15.0f  %15.0f  %+17.0f\n", i+1, fifoJobs[i].cpus, fifoJobs[i].sleep, r.submit, r.start, latency[i], s, d)
@@ -242,14 +82,39 @@ func TestSlurmFIFOForReal(t *testing.T) {
 		// lag may make two jobs start together in Slurm that the
 		// simulation starts one after the other).
 		for k := range i {
-			rk, sk := real[num[k]], sim[num[k]]
+			rk, sk := real[k], sim[k].start
 			if (r.start < rk.start && s > sk) || (r.start > rk.start && s < sk) {
 				t.Errorf("jobs %d and %d: Slurm started them at %.0f and %.0f s, the simulation at %.0f and %.0f s: not in the same order", k+1, i+1, rk.start, r.start, sk, s)
 			}
 		}
 	}
 	t.Logf("start times (seconds after the first submission):\n%sSlurm's latency at most %.0f s; Slurm - simulated at most %.0f s, mean %.2f s, over %d jobs; same order of starts",
-		table.String(), maxLat, maxDiff, sumDiff/float64(len(ids)), len(ids))
+		table.String(), maxLat, maxDiff, sumDiff/float64(len(real)), len(real))
+}
+
+// firstFit is the first moment at or after ready when job i's CPUs are
+// free in Slurm's own schedule (the other jobs' real starts and ends):
+// ready itself or one of their ends.
+func firstFit(real []slurmSched, jobs []realJob, cpus, i int, ready float64) float64 {
+	candidates := []float64{ready}
+	for k := range real {
+		if e := real[k].end; k != i && e > ready {
+			candidates = append(candidates, e)
+		}
+	}
+	allowed := math.Inf(1)
+	for _, c := range candidates {
+		used := 0
+		for k := range real {
+			if o := real[k]; k != i && o.start <= c && c < o.end {
+				used += jobs[k].cpus
+			}
+		}
+		if used+jobs[i].cpus <= cpus && c < allowed {
+			allowed = c
+		}
+	}
+	return allowed
 }
 
 // jobLines is the job lines of an SWF file (its header left out).
