@@ -164,6 +164,10 @@ func (f FlexParams) Priority(now, submit, deadline, estimate, nx, minext float64
 // order; then by priority, largest first, ties by (submit time, job id).
 func (b *Backfill) reprioritize(now float64) {
 	q := b.w.q
+	if b.mf != nil {
+		b.mf.sort(now, q) // nothing pinned: Slurm re-plans every job
+		return
+	}
 	if len(q) == 0 {
 		return
 	}
