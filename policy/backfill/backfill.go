@@ -279,7 +279,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		}
 	}
 	if b.mf != nil {
-		b.resort = true // multifactor: re-evaluated at every pass
+		b.resort = true // multifactor: re-evaluated at every pass (multifactor.go)
 	}
 	if b.resort {
 		// New priorities reorder the queue: re-place every reservation

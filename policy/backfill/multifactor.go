@@ -376,11 +376,19 @@ func (m *multifactor) factors(now float64, e *entry) Factors {
 }
 
 // sort computes every entry's priority at now and sorts q by it, largest
-// first, ties by (submit time, job id).
-func (m *multifactor) sort(now float64, q []entry) {
+// first, ties by (submit time, job id); it reports whether the order of
+// the entries changed.
+func (m *multifactor) sort(now float64, q []entry) bool {
 	m.prepare(now)
+	sorted := true
 	for i := range q {
 		q[i].x.prio = m.factors(now, &q[i]).Priority
+		if i > 0 && m.before(&q[i], &q[i-1]) {
+			sorted = false
+		}
+	}
+	if sorted {
+		return false
 	}
 	slices.SortFunc(q, func(a, c entry) int {
 		switch {
@@ -393,6 +401,19 @@ func (m *multifactor) sort(now float64, q []entry) {
 		}
 		return cmp.Compare(a.ID, c.ID)
 	})
+	return true
+}
+
+// before reports whether a goes before b: higher priority, then earlier
+// submission, then smaller id.
+func (m *multifactor) before(a, b *entry) bool {
+	if a.x.prio != b.x.prio {
+		return a.x.prio > b.x.prio
+	}
+	if a.Submit != b.Submit {
+		return a.Submit < b.Submit
+	}
+	return a.ID < b.ID
 }
 
 // attach records in e's attributes (made with a slab) the job's
