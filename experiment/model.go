@@ -138,6 +138,22 @@ func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener)
 
 func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Listener) (repMetrics, error) {
 	var res metrics.Result
+	// Per-user metrics, when the scenario's metrics list names some.
+	var users []int32
+	var userNames []string
+	for _, name := range s.Metrics {
+		if u, m, ok := registry.UserMetric(name); ok && m == "mean_wait" {
+			users, userNames = append(users, u), append(userNames, name)
+		}
+	}
+	var uw *metrics.UserWaits
+	if len(users) > 0 {
+		if s.Workload.Trace != "" {
+			return repMetrics{}, fmt.Errorf("metric %s: per-user metrics are measured on synthetic workloads (a trace run's jobs.csv has each job's user and wait)", userNames[0])
+		}
+		uw = metrics.NewUserWaits(users, s.Warmup.Jobs)
+		extra = append(extra[:len(extra):len(extra)], uw)
+	}
 	if s.Workload.Trace != "" {
 		est, err := workload.ParseEstimate(s.Workload.Estimate)
 		if err != nil {
@@ -160,8 +176,13 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 			return repMetrics{}, err
 		}
 	}
-	return repMetrics{names: modelMetrics(registry.ModelCluster),
-		values: []float64{res.MeanWait, res.MaxWait, res.MeanResponse, res.MeanSlowdown, res.MeanBoundedSlowdown, res.Utilization, res.Makespan}}, nil
+	m := repMetrics{names: modelMetrics(registry.ModelCluster),
+		values: []float64{res.MeanWait, res.MaxWait, res.MeanResponse, res.MeanSlowdown, res.MeanBoundedSlowdown, res.Utilization, res.Makespan}}
+	if uw != nil {
+		m.names = append(m.names, userNames...)
+		m.values = append(m.values, uw.Means()...)
+	}
+	return m, nil
 }
 
 func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener) (metrics.Result, error) {

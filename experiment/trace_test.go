@@ -270,7 +270,7 @@ func TestRunOptionErrors(t *testing.T) {
 		{TraceRun{Trace: kth, Policy: "nope"}, `unknown policy "nope"`},
 		{TraceRun{Trace: kth, Policy: "easy", Options: map[string]string{"order": "lifo"}}, `policy easy: option order: "lifo" is not one of fcfs, sjf`},
 		{TraceRun{Trace: kth, Policy: "easy", Estimate: 9}, `unknown estimate model Estimate(9)`},
-		{TraceRun{Trace: kth, Policy: "fcfs", Options: map[string]string{"order": "sjf"}}, `policy fcfs: option order: "sjf" is not one of fcfs (strict FCFS serves jobs in submit order`},
+		{TraceRun{Trace: kth, Policy: "fcfs", Options: map[string]string{"order": "sjf"}}, `policy fcfs: option order: "sjf" is not one of fcfs, multifactor (strict FCFS serves jobs in submit order`},
 		{TraceRun{Trace: kth, Policy: "easy", Options: map[string]string{"depth": "3"}}, `policy easy: option depth: not an option of this policy`},
 		{TraceRun{Trace: "no-such-trace.swf", Policy: "easy"}, "trace no-such-trace.swf: not found"},
 		{TraceRun{Trace: kth, Policy: "fcfs", Check: true}, "--check needs --out"},

@@ -14,6 +14,9 @@ type Info struct {
 	Estimate float64
 	User     int32
 	Group    int32
+	// Partition and QOS are the job's partition (SWF field 16) and
+	// quality of service (SWF field 15, the queue); -1 when unknown.
+	Partition, QOS int32
 	// Mem is the memory per processor in KB (0: unknown), Speed the CPU
 	// speed the job requires (0: any), BMEst the speed at which Estimate
 	// holds (0: the reference speed 1), Deadline the absolute time by

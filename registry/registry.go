@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/policy"
@@ -39,6 +40,11 @@ type Model struct {
 	// reports, in output order; SiteMetrics the per-site ones, reported
 	// as "site<i>_<name>" for every site i (0-based) after them.
 	Metrics, SiteMetrics []string
+	// UserMetrics are per-user metrics, reported as "user<u>_<name>" for
+	// user id u only when a scenario's metrics list names them (so that
+	// adding them changes no existing output), after the others, in the
+	// list's order.
+	UserMetrics []string
 }
 
 // Kind is one kind of policy a model selects by name.
@@ -210,6 +216,9 @@ func (m Model) HasMetric(name string) bool {
 	if slices.Contains(m.Metrics, name) {
 		return true
 	}
+	if _, metric, ok := UserMetric(name); ok {
+		return slices.Contains(m.UserMetrics, metric)
+	}
 	rest, ok := strings.CutPrefix(name, "site")
 	if !ok {
 		return false
@@ -224,10 +233,34 @@ func (m Model) HasMetric(name string) bool {
 	return slices.Contains(m.SiteMetrics, rest[i+1:])
 }
 
+// MaxUserID bounds the user id of a per-user metric.
+const MaxUserID = 1<<31 - 1
+
+// UserMetric splits a per-user metric's name "user<u>_<metric>" (u a
+// user id in 0..MaxUserID, written without leading zeros).
+func UserMetric(name string) (user int32, metric string, ok bool) {
+	rest, ok := strings.CutPrefix(name, "user")
+	if !ok {
+		return 0, "", false
+	}
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	if i == 0 || i > 10 || i > 1 && rest[0] == '0' || i >= len(rest) || rest[i] != '_' {
+		return 0, "", false
+	}
+	u, err := strconv.ParseInt(rest[:i], 10, 64)
+	if err != nil || u > MaxUserID {
+		return 0, "", false
+	}
+	return int32(u), rest[i+1:], true
+}
+
 func (m Model) clone() Model {
 	m.Kinds = slices.Clone(m.Kinds)
 	m.Options = option.CloneAll(m.Options)
-	m.Metrics, m.SiteMetrics = slices.Clone(m.Metrics), slices.Clone(m.SiteMetrics)
+	m.Metrics, m.SiteMetrics, m.UserMetrics = slices.Clone(m.Metrics), slices.Clone(m.SiteMetrics), slices.Clone(m.UserMetrics)
 	return m
 }
 

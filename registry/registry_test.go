@@ -186,7 +186,7 @@ func TestBuildChecksOptions(t *testing.T) {
 		given map[string]string
 		want  string
 	}{
-		{map[string]string{"order": "lifo"}, `policy easy: option order: "lifo" is not one of fcfs, sjf`},
+		{map[string]string{"order": "lifo"}, `policy easy: option order: "lifo" is not one of fcfs, sjf, multifactor`},
 		{map[string]string{"depth": "2"}, `policy easy: option depth: not an option of this policy`},
 	} {
 		if _, err := p.Build(env, c.given); err == nil || err.Error() != c.want {
@@ -311,8 +311,8 @@ func TestKindOptions(t *testing.T) {
 		want        []string
 		takers      [][]string
 	}{
-		{ModelCluster, KindQueue, []string{"depth", "order", "window", "window_jobs", "rank", "coefficients", "head", "select", "log_below_one", "positive_only", "command", "fds", "timeout", "view"},
-			[][]string{{"backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix"}, {"matrix"}, {"matrix"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"external"}, {"external"}, {"external"}, {"external"}}},
+		{ModelCluster, KindQueue, []string{"depth", "order", "priority_weight_age", "priority_weight_fairshare", "priority_weight_job_size", "priority_weight_partition", "priority_weight_qos", "priority_max_age", "priority_decay_half_life", "priority_favor_small", "fairshare_levels", "shares", "account_shares", "partition_priority", "qos_priority", "window", "window_jobs", "rank", "coefficients", "head", "select", "log_below_one", "positive_only", "command", "fds", "timeout", "view"},
+			[][]string{{"backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"matrix"}, {"matrix"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"external"}, {"external"}, {"external"}, {"external"}}},
 		{ModelGrid, KindGrid, []string{"allocation_interval", "random_fraction", "normalize_load"},
 			[][]string{{"deferred", "hybrid"}, {"hybrid"}, {"realtime", "deferred", "hybrid"}}},
 		{ModelGrid, KindLocal, nil, nil},
@@ -328,12 +328,12 @@ func TestKindOptions(t *testing.T) {
 			t.Errorf("%s %s: options %v taken by %v, want %v by %v", c.model, c.kind, names, takers, c.want, c.takers)
 		}
 	}
-	// The widest value list: fcfs allows one order, the others two.
+	// The widest value list: fcfs allows two orders, the others three.
 	ko := KindOptions(ModelCluster, KindQueue)[1]
-	if !slices.Equal(ko.Values, []string{"fcfs", "sjf"}) {
+	if !slices.Equal(ko.Values, []string{"fcfs", "sjf", "multifactor"}) {
 		t.Errorf("order values %v", ko.Values)
 	}
-	if o, _ := Lookup(ModelCluster, KindQueue, "fcfs"); !slices.Equal(mustOption(t, o, "order").Values, []string{"fcfs"}) || mustOption(t, o, "order").Note == "" {
+	if o, _ := Lookup(ModelCluster, KindQueue, "fcfs"); !slices.Equal(mustOption(t, o, "order").Values, []string{"fcfs", "multifactor"}) || mustOption(t, o, "order").Note == "" {
 		t.Errorf("fcfs order option: %+v", mustOption(t, o, "order"))
 	}
 }

@@ -27,9 +27,10 @@ func models() []Model {
 	cluster.Flag = "--policy"
 	return []Model{
 		{Name: ModelCluster, Implemented: true,
-			Summary: "one space-shared cluster with a central queue (an SWF trace or Poisson jobs)",
-			Kinds:   []Kind{cluster},
-			Metrics: []string{"mean_wait", "max_wait", "mean_response", "mean_slowdown", "mean_bounded_slowdown", "utilization", "makespan"}},
+			Summary:     "one space-shared cluster with a central queue (an SWF trace or Poisson jobs)",
+			Kinds:       []Kind{cluster},
+			Metrics:     []string{"mean_wait", "max_wait", "mean_response", "mean_slowdown", "mean_bounded_slowdown", "utilization", "makespan"},
+			UserMetrics: []string{"mean_wait"}},
 		{Name: ModelGrid, Implemented: true,
 			Summary: "sites of per-processor FCFS queues under a grid scheduler (zikos-karatza-2008)",
 			Kinds: []Kind{

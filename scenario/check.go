@@ -97,6 +97,9 @@ func (d *decoder) checkStatic() {
 				for _, sm := range mm.SiteMetrics {
 					known += ", site<i>_" + sm
 				}
+				for _, um := range mm.UserMetrics {
+					known += ", user<u>_" + um
+				}
 				d.add(d.metricAt[i], "metrics", "model %s reports no metric %q (its metrics: %s)", m, name, known)
 			}
 		}

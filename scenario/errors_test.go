@@ -174,7 +174,7 @@ func TestErrorsOtherModels(t *testing.T) {
 				"t.yaml:2:34: workload.clamp: only with workload.trace\n" +
 				`t.yaml:4:7: stop: "trace" needs workload.trace; a synthetic workload runs until stop.completed jobs complete`},
 		{"sjf under fcfs", "model: cluster\nworkload: {trace: x.swf}\npolicy: {queue: [fcfs, easy], order: [fcfs, sjf]}\n",
-			"t.yaml:3:45: policy.order: sjf is not allowed with policy.queue fcfs (strict FCFS serves jobs in submit order; use a backfilling queue)"},
+			"t.yaml:3:45: policy.order: sjf is not allowed with policy.queue fcfs (strict FCFS serves jobs in submit order or by multifactor priority; use a backfilling queue)"},
 		{"hetero queue names", "model: hetero\nstop: {completed: 10}\nplatform: {sites: [{procs: 8}]}\nworkload: {mean_interarrival: 5}\npolicy: {queue: conservative}\n",
 			`t.yaml:5:17: policy.queue: unknown value "conservative" (known: fcfs, easy, flexible, eg-edf, tabu, external)`},
 		{"gangs too large", `model: gang

@@ -72,7 +72,7 @@ func TestEveryFlag(t *testing.T) {
 		"run --report":            {append(run, "--no-out", "--report"), 2, "--report needs an output folder"},
 		"run --check":             {append(run, "--no-out", "--check"), 2, "--check does not go with it"},
 		"run --json":              {append(run, "--json=perhaps"), 2, "--json"},
-		"run --set":               {append(run, "--set", "depth=2"), 2, "--set depth: not an option of --policy easy (its options: order)"},
+		"run --set":               {append(run, "--set", "depth=2"), 2, "--set depth: not an option of --policy easy (its options: order, priority_weight_age, "},
 		"run --from":              {append(run, "--from", "1996-13-01"), 2, `--from "1996-13-01": want a date`},
 		"run --to":                {append(run, "--to", "0", "--from", "5"), 2, "an empty window"},
 		"run --threads":           {append(run, "--threads"), 2, "--threads is only for --policy matrix"},
@@ -219,7 +219,7 @@ func TestVarsExpanded(t *testing.T) {
 	help := strings.Join(strings.Fields(out.String()), " ")
 	for _, want := range []string{
 		"Queue policy: " + strings.Join(registry.Names(registry.ModelCluster, registry.KindQueue), ", ") + ";",
-		`--order=fcfs|sjf (` + strings.Join(orderTakers(), ", ") + `) queue order`,
+		`--order=fcfs|sjf|multifactor (` + strings.Join(orderTakers(), ", ") + `) queue order`,
 		`--positive-only (jrb) refuse jobs whose rank is <= 0`,
 		`--estimate="request"`,
 	} {

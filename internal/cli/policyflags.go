@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/schedlab/schedlab/registry"
@@ -184,6 +185,24 @@ func policyOptions(pol string, sets []string, qp registry.Policy, flags []flagVa
 			return nil, fmt.Errorf("--set %s: not an option of --policy %s (%s)", name, pol, known)
 		}
 		given[name] = text
+	}
+	// An option read only with another option's values (option.Decl.On)
+	// is refused elsewhere, as scenario files refuse it.
+	for _, o := range qp.Options() {
+		if _, ok := given[o.Name]; !ok || o.On == "" {
+			continue
+		}
+		on, ok := qp.Option(o.On)
+		if !ok {
+			continue
+		}
+		v, set := given[on.Name]
+		if !set {
+			v = on.Default
+		}
+		if !slices.Contains(o.When, strings.TrimSpace(v)) {
+			return nil, fmt.Errorf("option %s: read only with %s %s, not %s", o.Name, on.Name, strings.Join(o.When, " or "), v)
+		}
 	}
 	return given, nil
 }

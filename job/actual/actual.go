@@ -48,8 +48,13 @@ type Job struct {
 	// model); grid jobs and trace jobs leave it false.
 	Local bool
 	// Partition is the trace's partition number (SWF field 16); -1 when
-	// unknown. Only the outputs read it (jobs.csv, schedule.swf).
+	// unknown. The outputs (jobs.csv, schedule.swf) and the multifactor
+	// queue order read it.
 	Partition int32
+	// QOS is the job's quality of service: the trace's queue number (SWF
+	// field 15), which the Slurm importer fills with the QOS; -1 when
+	// unknown. The multifactor queue order reads it.
+	QOS int32
 
 	// Tasks, for a job whose tasks the model starts as units of their own
 	// (a gang's tasks, which start together on distinct processors),
@@ -76,7 +81,8 @@ func (j *Job) DeadlineOrInf() float64 {
 // runtimes. It allocates only for jobs with tasks.
 func (j *Job) Info() job.Info {
 	i := job.Info{ID: j.ID, Submit: j.Submit, Procs: j.Procs, Estimate: j.Estimate, User: j.User, Group: j.Group,
-		Mem: j.Mem, Speed: j.Speed, BMEst: j.BMEst, Deadline: j.Deadline, Local: j.Local}
+		Mem: j.Mem, Speed: j.Speed, BMEst: j.BMEst, Deadline: j.Deadline, Local: j.Local,
+		Partition: j.Partition, QOS: j.QOS}
 	if j.Tasks != nil {
 		i.Gang = true
 		i.TaskEstimates = make([]float64, len(j.Tasks))

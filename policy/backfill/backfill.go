@@ -34,7 +34,8 @@ type Backfill struct {
 	multi bool      // built over a platform (NewBackfillMulti)
 	slab  attrsSlab // multi: the jobs' attributes
 	pick  Pick
-	flex  FlexParams // OrderPriority: the priority function's constants
+	flex  FlexParams   // OrderPriority: the priority function's constants
+	mf    *multifactor // OrderMultifactor: its state (multifactor.go)
 
 	open      []int32 // scratch: machines with a free CPU now, in scan order
 	openValid bool
@@ -184,12 +185,15 @@ func (b *Backfill) Depth() int { return b.depth }
 // could never start, and the model reports it at the end of the run.
 func (b *Backfill) Submit(now float64, j job.Info) {
 	var slab *attrsSlab
-	if b.multi {
+	if b.multi || b.mf != nil {
 		slab = &b.slab
 	}
 	e := newEntry(&j, slab)
 	if !b.holdable(&e) {
 		return
+	}
+	if b.mf != nil {
+		b.mf.attach(&e, &j)
 	}
 	if b.w.order == OrderPriority {
 		e.x.nx = b.fastestRuntime(&e)
@@ -207,6 +211,9 @@ func (b *Backfill) Finish(now float64, id job.ID) {
 	}
 	b.arrivalsOnly = false // even on time: the profile steps up at its end
 	b.running.Delete(id)
+	if b.mf != nil {
+		b.mf.finished(id, now)
+	}
 	if b.w.order == OrderPriority {
 		b.resort = true
 	}
@@ -270,6 +277,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 				}
 			}
 		}
+	}
+	if b.mf != nil {
+		b.resort = true // multifactor: re-evaluated at every pass (multifactor.go)
 	}
 	if b.resort {
 		// New priorities reorder the queue: re-place every reservation
@@ -460,6 +470,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			}
 			b.openValid = false
 			b.running.Set(e.ID, run{procs: e.Procs, estEnd: end, m: int32(m), start: now, x: e.x})
+			if b.mf != nil {
+				b.mf.started(e.ID, e.x.who, e.Procs, now)
+			}
 			if b.ez == nil {
 				b.ends.push(endItem{estEnd: end, id: e.ID})
 			}
@@ -556,7 +569,8 @@ func (b *Backfill) notify(now float64, e *entry) {
 // Queued is a waiting job as the last pass left it.
 type Queued struct {
 	ID job.ID
-	// Priority is P(J) at the last re-sort (OrderPriority; 0 otherwise).
+	// Priority is P(J) at the last re-sort (OrderPriority,
+	// OrderMultifactor; 0 otherwise).
 	Priority float64
 	// Reserved: the job holds a reservation, on Machine from Start.
 	Reserved bool
@@ -571,7 +585,7 @@ func (b *Backfill) Queue() []Queued {
 	for i := range b.w.q {
 		e := &b.w.q[i]
 		q := Queued{ID: e.ID, Reserved: e.hasResv}
-		if b.w.order == OrderPriority {
+		if b.w.order.byPriority() {
 			q.Priority = e.x.prio
 		}
 		if e.hasResv {

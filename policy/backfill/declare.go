@@ -1,6 +1,10 @@
 package backfill
 
 import (
+	"fmt"
+	"slices"
+	"strconv"
+
 	"github.com/schedlab/schedlab/internal/enum"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/option"
@@ -45,14 +49,18 @@ func (d Desc) options() []option.Decl {
 	for _, o := range d.Orders {
 		orders = append(orders, o.String())
 	}
-	return append(opts, OrderOption(orders, d.OrderNote))
+	opts = append(opts, OrderOption(orders, d.OrderNote))
+	if slices.Contains(d.Orders, OrderMultifactor) {
+		opts = append(opts, MultifactorOptions()...)
+	}
+	return opts
 }
 
 // OrderOption is the queue-order option taking the orders named (the
 // default first); note says why they are fewer than every order.
 func OrderOption(orders []string, note string) option.Decl {
 	return option.Decl{Name: "order", Key: "policy.order", Type: option.Enum, Values: orders, Default: orders[0],
-		Doc: "queue order: fcfs (submit time) or sjf (shortest estimate first)", Note: note, KeyAlways: true, Flag: "order"}
+		Doc: "queue order: fcfs (submit time), sjf (shortest estimate first) or multifactor (Slurm's multifactor priority, docs/priority.md)", Note: note, KeyAlways: true, Flag: "order"}
 }
 
 // newFromValues builds the policy d describes from checked values, on
@@ -71,6 +79,13 @@ func (d Desc) newFromValues(env policy.Env, v option.Values) (policy.Built, erro
 			return policy.Built{}, err
 		}
 		o.Order = ord
+		if ord == OrderMultifactor {
+			mf, err := multifactorFrom(v)
+			if err != nil {
+				return policy.Built{}, err
+			}
+			o.Multifactor = &mf
+		}
 	}
 	if d.Params != nil {
 		f := flexFrom(v)
@@ -89,8 +104,75 @@ func flexFrom(v option.Values) FlexParams {
 		Min: v.Float("deadline_min"), Boost: v.Float("boostvalue"), Pin: v.Bool("pin_reservation")}
 }
 
-// ParseOrderName parses a queue order's name (fcfs, sjf).
-func ParseOrderName(s string) (Order, error) { return enum.ParseNamed("queue order", s, Orders()...) }
+// ParseOrderName parses a queue order's name (fcfs, sjf, multifactor).
+func ParseOrderName(s string) (Order, error) {
+	return enum.ParseNamed("queue order", s, OrderFCFS, OrderSJF, OrderMultifactor)
+}
+
+// MultifactorOptions are the multifactor order's settings as options,
+// with Slurm's parameter names in snake case; they are read only with
+// order multifactor.
+func MultifactorOptions() []option.Decl {
+	d := DefaultMultifactor()
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	weight := option.Between(0, MaxPriority)
+	when := []string{OrderMultifactor.String()}
+	table := func(s string) error { _, err := ParseTable(s); return err }
+	opts := []option.Decl{
+		{Name: "priority_weight_age", Type: option.Int, Range: weight, Default: "0", KeyName: "w_age",
+			Doc: "PriorityWeightAge: weight of the age factor min(wait / priority_max_age, 1)"},
+		{Name: "priority_weight_fairshare", Type: option.Int, Range: weight, Default: "0", KeyName: "w_fs",
+			Doc: "PriorityWeightFairshare: weight of the fair-share factor 2^(-usage/shares)"},
+		{Name: "priority_weight_job_size", Type: option.Int, Range: weight, Default: "0", KeyName: "w_size",
+			Doc: "PriorityWeightJobSize: weight of the job size factor (CPUs / machine CPUs; reversed with priority_favor_small)"},
+		{Name: "priority_weight_partition", Type: option.Int, Range: weight, Default: "0", KeyName: "w_part",
+			Doc: "PriorityWeightPartition: weight of the partition factor (partition_priority / its largest value)"},
+		{Name: "priority_weight_qos", Type: option.Int, Range: weight, Default: "0", KeyName: "w_qos",
+			Doc: "PriorityWeightQOS: weight of the QOS factor (qos_priority / its largest value)"},
+		{Name: "priority_max_age", Type: option.Float, Range: option.Above(0), Default: f(d.MaxAge), KeyName: "max_age",
+			Doc: "PriorityMaxAge in seconds: the wait at which the age factor reaches 1 (default 7 days)"},
+		{Name: "priority_decay_half_life", Type: option.Float, Range: option.AtLeast(0), Default: f(d.DecayHalfLife), KeyName: "half_life", ZeroDistinct: true,
+			Doc: "PriorityDecayHalfLife in seconds: past usage counts half after this long (0: no decay; default 7 days)"},
+		{Name: "priority_favor_small", Type: option.Bool, Default: "false", KeyName: "favor_small",
+			Doc: "PriorityFavorSmall: the job size factor favours small jobs"},
+		{Name: "fairshare_levels", Type: option.Enum, Values: []string{"user", "account"}, Default: "user", KeyName: "fs_levels",
+			Doc: "fair-share tree: user (users under the root) or account (accounts = the jobs' groups, then their users)"},
+		{Name: "shares", Type: option.Text, KeyName: "shares", Valid: table,
+			Doc: "raw fair-share shares by user id, \"USER:SHARES,...\" (unlisted users: 1)"},
+		{Name: "account_shares", Type: option.Text, KeyName: "acct_shares", Valid: table,
+			Doc: "with fairshare_levels account: raw shares by group id, \"GROUP:SHARES,...\" (unlisted: 1)"},
+		{Name: "partition_priority", Type: option.Text, KeyName: "part_prio", Valid: table,
+			Doc: "PriorityJobFactor by partition id (SWF field 16), \"PART:N,...\" (unlisted: 0)"},
+		{Name: "qos_priority", Type: option.Text, KeyName: "qos_prio", Valid: table,
+			Doc: "QOS priority by QOS id (SWF field 15, the queue), \"QOS:N,...\" (unlisted: 0)"},
+	}
+	for i := range opts {
+		opts[i].Key = "policy." + opts[i].Name
+		opts[i].On, opts[i].When = "order", when
+	}
+	return opts
+}
+
+// multifactorFrom reads the multifactor settings from checked values.
+func multifactorFrom(v option.Values) (Multifactor, error) {
+	m := Multifactor{
+		WeightAge: v.Float("priority_weight_age"), WeightFairshare: v.Float("priority_weight_fairshare"),
+		WeightJobSize: v.Float("priority_weight_job_size"), WeightPartition: v.Float("priority_weight_partition"),
+		WeightQOS: v.Float("priority_weight_qos"), MaxAge: v.Float("priority_max_age"),
+		DecayHalfLife: v.Float("priority_decay_half_life"), FavorSmall: v.Bool("priority_favor_small"),
+		Accounts: v.Text("fairshare_levels") == "account",
+	}
+	var err error
+	for _, t := range []struct {
+		name string
+		dst  *map[int32]float64
+	}{{"shares", &m.Shares}, {"account_shares", &m.AccountShares}, {"partition_priority", &m.PartitionPriority}, {"qos_priority", &m.QOSPriority}} {
+		if *t.dst, err = ParseTable(v.Text(t.name)); err != nil {
+			return Multifactor{}, fmt.Errorf("option %s: %w", t.name, err)
+		}
+	}
+	return m, m.Check()
+}
 
 // flexOptions are Flexible backfilling's constants (FlexParamList) as
 // options. They appear in result keys only when set away from their

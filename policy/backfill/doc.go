@@ -1,8 +1,10 @@
 // Package backfill holds the central-queue policies (docs/scheduling.md; the
 // several-machine form for docs/papers/klusacek2008.md): strict FCFS, and ONE backfilling engine parameterised by
 // reservation depth (1 = EASY, unlimited = conservative, k = hybrid),
-// queue order (FCFS, SJF by estimate, or Flexible backfilling's priority)
-// and machines (one cluster, or several machines of different sizes and
+// queue order (FCFS, SJF by estimate, Flexible backfilling's priority, or
+// Slurm's multifactor priority with fair-share, multifactor.go and
+// docs/priority.md: one machine, recomputed at every pass; reservations
+// planned anew when it reorders the queue) and machines (one cluster, or several machines of different sizes and
 // speeds, each with its own availability profile).
 //
 // Policies (registry.go) is the one list of the one-machine cluster's

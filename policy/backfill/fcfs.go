@@ -1,6 +1,8 @@
 package backfill
 
 import (
+	"fmt"
+
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
@@ -15,6 +17,7 @@ type FCFS struct {
 	machs []platform.Machine
 	free  []int // scratch: free CPUs per machine during a pass
 	slab  attrsSlab
+	mf    *multifactor // the multifactor order (NewFCFSMultifactor); nil: FCFS
 }
 
 // NewFCFS returns a strict FCFS policy over one machine.
@@ -32,7 +35,27 @@ func NewFCFSMulti(p platform.Platform) *FCFS {
 
 func (f *FCFS) Name() string { return "fcfs" }
 
+// NewFCFSMultifactor returns strict priority order over one machine of
+// procs CPUs: at every pass the queue is sorted by the multifactor
+// priority p and jobs start from its head while they fit; nothing passes
+// a blocked head (Slurm's sched/builtin with priority/multifactor).
+func NewFCFSMultifactor(procs int, p Multifactor) (*FCFS, error) {
+	if err := p.Check(); err != nil {
+		return nil, fmt.Errorf("policy fcfs: %w", err)
+	}
+	if procs <= 0 {
+		return nil, fmt.Errorf("policy fcfs: machine size must be positive, got %d", procs)
+	}
+	return &FCFS{w: waitQueue{order: OrderMultifactor}, mf: newMultifactor(p, procs)}, nil
+}
+
 func (f *FCFS) Submit(now float64, j job.Info) {
+	if f.mf != nil {
+		e := newEntry(&j, &f.slab)
+		f.mf.attach(&e, &j)
+		f.w.insert(e)
+		return
+	}
 	if f.machs == nil {
 		f.w.insert(newEntry(&j, nil))
 		return
@@ -45,12 +68,19 @@ func (f *FCFS) Submit(now float64, j job.Info) {
 	}
 }
 
-func (f *FCFS) Finish(now float64, id job.ID) {}
+func (f *FCFS) Finish(now float64, id job.ID) {
+	if f.mf != nil {
+		f.mf.finished(id, now)
+	}
+}
 
 func (f *FCFS) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	if f.machs != nil {
 		f.scheduleMulti(now, v, plan)
 		return
+	}
+	if f.mf != nil {
+		f.mf.sort(now, f.w.q) // re-evaluated at every pass
 	}
 	free := v.Free(0)
 	n := 0
@@ -58,6 +88,9 @@ func (f *FCFS) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		e := &f.w.q[n]
 		free -= e.Procs
 		plan.Start(e.ID, reasonFor(false, now, &e.jobKey))
+		if f.mf != nil {
+			f.mf.started(e.ID, e.x.who, e.Procs, now)
+		}
 		n++
 	}
 	f.w.q = f.w.q[n:] // started jobs are a prefix: reslice (see compact)

@@ -1,6 +1,8 @@
 package backfill
 
 import (
+	"fmt"
+
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy"
 )
@@ -14,15 +16,43 @@ import (
 // a wide job can starve while narrower later jobs keep passing it; that is
 // the rule, not a defect of this implementation. Estimates are never read.
 type FirstFit struct {
-	w waitQueue
+	w    waitQueue
+	slab attrsSlab
+	mf   *multifactor // the multifactor order; nil: o
 }
 
 // NewFirstFit returns first-fit over one machine, the queue in order o.
 func NewFirstFit(o Order) *FirstFit { return &FirstFit{w: waitQueue{order: o}} }
 
-func (f *FirstFit) Name() string                   { return "firstfit" }
-func (f *FirstFit) Submit(now float64, j job.Info) { f.w.insert(newEntry(&j, nil)) }
-func (f *FirstFit) Finish(now float64, id job.ID)  {}
+// NewFirstFitMultifactor returns first-fit over one machine of procs
+// CPUs, the queue sorted by the multifactor priority p at every pass.
+func NewFirstFitMultifactor(procs int, p Multifactor) (*FirstFit, error) {
+	if err := p.Check(); err != nil {
+		return nil, fmt.Errorf("policy firstfit: %w", err)
+	}
+	if procs <= 0 {
+		return nil, fmt.Errorf("policy firstfit: machine size must be positive, got %d", procs)
+	}
+	return &FirstFit{w: waitQueue{order: OrderMultifactor}, mf: newMultifactor(p, procs)}, nil
+}
+
+func (f *FirstFit) Name() string { return "firstfit" }
+
+func (f *FirstFit) Submit(now float64, j job.Info) {
+	if f.mf == nil {
+		f.w.insert(newEntry(&j, nil))
+		return
+	}
+	e := newEntry(&j, &f.slab)
+	f.mf.attach(&e, &j)
+	f.w.insert(e)
+}
+
+func (f *FirstFit) Finish(now float64, id job.ID) {
+	if f.mf != nil {
+		f.mf.finished(id, now)
+	}
+}
 
 // Schedule starts, in queue order, every waiting job that fits the free
 // processors left by the jobs started before it in this pass. A job that
@@ -30,6 +60,9 @@ func (f *FirstFit) Finish(now float64, id job.ID)  {}
 // Immediate at its submit time and Reserved later (it waited in queue
 // order: there is no reservation, the name is the engine's).
 func (f *FirstFit) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
+	if f.mf != nil {
+		f.mf.sort(now, f.w.q) // re-evaluated at every pass
+	}
 	free := v.Free(0)
 	started, first := 0, -1
 	blocked := false
@@ -42,6 +75,9 @@ func (f *FirstFit) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		free -= e.Procs
 		e.started = true
 		plan.Start(e.ID, reasonFor(blocked, now, &e.jobKey))
+		if f.mf != nil {
+			f.mf.started(e.ID, e.x.who, e.Procs, now)
+		}
 		if first < 0 {
 			first = i
 		}

@@ -164,6 +164,15 @@ func (f FlexParams) Priority(now, submit, deadline, estimate, nx, minext float64
 // order; then by priority, largest first, ties by (submit time, job id).
 func (b *Backfill) reprioritize(now float64) {
 	q := b.w.q
+	if b.mf != nil {
+		// Nothing pinned: when the order changed, every reservation is
+		// planned anew in the new order, as Slurm's backfill plans every
+		// job in priority order at each cycle.
+		if b.mf.sort(now, q) {
+			b.rebuild = true
+		}
+		return
+	}
 	if len(q) == 0 {
 		return
 	}

@@ -16,7 +16,15 @@ const (
 	// not among Orders() because the one-machine cluster policies do not
 	// take it.
 	OrderPriority
+	// OrderMultifactor: by Slurm's multifactor priority (Multifactor),
+	// recomputed at every scheduling pass, largest first, ties by
+	// (submit time, job id). The one-machine cluster policies take it.
+	OrderMultifactor
 )
+
+// byPriority reports an order that the engine sorts by a priority
+// function before each pass (insert appends).
+func (o Order) byPriority() bool { return o == OrderPriority || o == OrderMultifactor }
 
 func (o Order) String() string {
 	switch o {
@@ -24,12 +32,15 @@ func (o Order) String() string {
 		return "sjf"
 	case OrderPriority:
 		return "priority"
+	case OrderMultifactor:
+		return "multifactor"
 	}
 	return "fcfs"
 }
 
 // less reports whether a goes before b in order o (FCFS or SJF; a
-// priority queue is sorted by the engine, see reprioritize).
+// priority queue is sorted by the engine, see reprioritize and
+// multifactor.sort).
 func (o Order) less(a, b *jobKey) bool {
 	if o == OrderSJF && a.Estimate != b.Estimate {
 		return a.Estimate < b.Estimate
@@ -53,13 +64,16 @@ type jobKey struct {
 // speed at which the estimate holds, memory per CPU and speed required,
 // deadline (0: none); nx, the job's estimated runtime on the fastest
 // machine that can hold it (Flexible's Nxtime), and prio, its priority at
-// the last re-sort (OrderPriority). The one-machine policies (NewBackfill,
-// NewFCFS) keep none (entry.x is nil): they believe the estimate as it is
-// and check nothing but the processor count, as they always did, and
-// their queue entries stay small.
+// the last re-sort (OrderPriority, OrderMultifactor); who, part and qos
+// are the job's fair-share association, partition and QOS
+// (OrderMultifactor). The one-machine policies (NewBackfill, NewFCFS)
+// keep none (entry.x is nil) unless their order is OrderMultifactor: they
+// believe the estimate as it is and check nothing but the processor
+// count, as they always did, and their queue entries stay small.
 type attrs struct {
 	bmEst, mem, speed, deadline float64
 	nx, prio                    float64
+	who, part, qos              int32
 }
 
 // attrsSlab hands out attrs from chunks: no allocation per job.
@@ -134,7 +148,7 @@ func (w *waitQueue) add(e entry) {
 // insert puts e in its place and returns its index.
 func (w *waitQueue) insert(e entry) int {
 	n := len(w.q)
-	if n == 0 || w.order == OrderPriority || !w.order.less(&e.jobKey, &w.q[n-1].jobKey) {
+	if n == 0 || w.order.byPriority() || !w.order.less(&e.jobKey, &w.q[n-1].jobKey) {
 		w.add(e)
 		return n
 	}

@@ -20,6 +20,9 @@ type Options struct {
 	// Flex sets Flexible backfilling's constants (nil: DefaultFlex()); only
 	// a policy with Params takes it.
 	Flex *FlexParams
+	// Multifactor sets the multifactor priority (nil: DefaultMultifactor());
+	// only with Order OrderMultifactor.
+	Multifactor *Multifactor
 }
 
 // Desc describes one queue policy. The list Policies returns is the one
@@ -52,33 +55,63 @@ type Desc struct {
 // Orders lists every queue order, in documentation order.
 func Orders() []Order { return []Order{OrderFCFS, OrderSJF} }
 
+// clusterOrders are the orders of the one-machine backfilling and
+// first-fit policies.
+func clusterOrders() []Order { return []Order{OrderFCFS, OrderSJF, OrderMultifactor} }
+
+// mfOf is o's multifactor priority (the defaults when not set).
+func mfOf(o Options) Multifactor {
+	if o.Multifactor != nil {
+		return *o.Multifactor
+	}
+	return DefaultMultifactor()
+}
+
+// backfillOn builds the backfilling engine on one machine in o's order.
+func backfillOn(name string, o Options, depth int) (policy.QueueScheduler, error) {
+	if o.Order == OrderMultifactor {
+		return NewBackfillMultifactor(name, o.Procs, depth, mfOf(o))
+	}
+	return NewBackfill(name, o.Procs, depth, o.Order), nil
+}
+
 // descs is the one list of queue policies; Policies hands out copies.
 func descs() []Desc {
 	return []Desc{
 		{Name: "fcfs", Summary: "strict first-come first-served: nothing passes a blocked head job",
-			Orders: []Order{OrderFCFS}, OrderNote: "strict FCFS serves jobs in submit order; use a backfilling queue",
-			build: func(o Options) (policy.QueueScheduler, error) { return NewFCFS(), nil }},
-		{Name: "firstfit", Summary: "greedy first-fit, no reservation: every waiting job that fits the free processors starts, in queue order (hafshejani-2012's \"backfilling\")",
-			Orders: Orders(),
-			build:  func(o Options) (policy.QueueScheduler, error) { return NewFirstFit(o.Order), nil }},
-		{Name: "easy", Summary: "EASY backfilling (Lifka): one reservation for the head job, later jobs backfill around it",
-			Orders: Orders(),
+			Orders: []Order{OrderFCFS, OrderMultifactor}, OrderNote: "strict FCFS serves jobs in submit order or by multifactor priority; use a backfilling queue",
 			build: func(o Options) (policy.QueueScheduler, error) {
-				return NewBackfill("easy", o.Procs, 1, o.Order), nil
+				if o.Order == OrderMultifactor {
+					return NewFCFSMultifactor(o.Procs, mfOf(o))
+				}
+				return NewFCFS(), nil
+			}},
+		{Name: "firstfit", Summary: "greedy first-fit, no reservation: every waiting job that fits the free processors starts, in queue order (hafshejani-2012's \"backfilling\")",
+			Orders: clusterOrders(),
+			build: func(o Options) (policy.QueueScheduler, error) {
+				if o.Order == OrderMultifactor {
+					return NewFirstFitMultifactor(o.Procs, mfOf(o))
+				}
+				return NewFirstFit(o.Order), nil
+			}},
+		{Name: "easy", Summary: "EASY backfilling (Lifka): one reservation for the head job, later jobs backfill around it",
+			Orders: clusterOrders(),
+			build: func(o Options) (policy.QueueScheduler, error) {
+				return backfillOn("easy", o, 1)
 			}},
 		{Name: "conservative", Summary: "conservative backfilling (Mu'alem & Feitelson): every waiting job holds a reservation; compression on early ends",
-			Orders: Orders(),
+			Orders: clusterOrders(),
 			build: func(o Options) (policy.QueueScheduler, error) {
-				return NewBackfill("conservative", o.Procs, Unlimited, o.Order), nil
+				return backfillOn("conservative", o, Unlimited)
 			}},
 		{Name: "backfill", Summary: "backfilling with reservation depth K (--depth; 1 = EASY, 0 = unlimited = conservative)",
-			TakesDepth: true, Orders: Orders(),
+			TakesDepth: true, Orders: clusterOrders(),
 			build: func(o Options) (policy.QueueScheduler, error) {
 				d := o.Depth
 				if d == 0 {
 					d = Unlimited
 				}
-				return NewBackfill(fmt.Sprintf("backfill-%s", depthName(d)), o.Procs, d, o.Order), nil
+				return backfillOn(fmt.Sprintf("backfill-%s", depthName(d)), o, d)
 			}},
 	}
 }
@@ -126,6 +159,8 @@ func (d Desc) New(opt Options) (policy.QueueScheduler, error) {
 		return nil, fmt.Errorf("policy %s: order %s is not allowed (%s)", d.Name, opt.Order, d.OrderNote)
 	case opt.Flex != nil && d.Params == nil:
 		return nil, fmt.Errorf("policy %s takes no priority constants", d.Name)
+	case opt.Multifactor != nil && opt.Order != OrderMultifactor:
+		return nil, fmt.Errorf("policy %s: multifactor settings need order multifactor, not %s", d.Name, opt.Order)
 	}
 	switch {
 	case opt.Depth < 0:

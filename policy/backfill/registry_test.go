@@ -30,7 +30,7 @@ func TestClusterListUnchanged(t *testing.T) {
 	if !slices.Equal(backfill.Orders(), []backfill.Order{backfill.OrderFCFS, backfill.OrderSJF}) {
 		t.Errorf("Orders: %v", backfill.Orders())
 	}
-	if _, err := backfill.ParseOrderName("priority"); err == nil || err.Error() != `unknown queue order "priority" (known: fcfs, sjf)` {
+	if _, err := backfill.ParseOrderName("priority"); err == nil || err.Error() != `unknown queue order "priority" (known: fcfs, sjf, multifactor)` {
 		t.Errorf(`ParseOrderName("priority"): %v`, err)
 	}
 }

@@ -149,6 +149,7 @@ func (s *Source) nextInto(j *actual.Job, rec *Record) error {
 			Group:     toInt32(rec.Group),
 			ReqMem:    rec.ReqMem,
 			Partition: toInt32(rec.Partition),
+			QOS:       toInt32(rec.Queue),
 			Mem:       mem,
 		}
 		return nil
