@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -77,6 +78,10 @@ type Availability struct {
 	OnFailure OnFailure
 }
 
+// ErrNoAvailabilityPlanner: windows or failures under a policy that does
+// not plan around them (policy.AvailabilityPlanner).
+var ErrNoAvailabilityPlanner = errors.New("does not plan around unavailable CPUs (reservations, failures)")
+
 // MaxWindows bounds the announced windows of a run: each window's start
 // scans the windows after it (O(windows x CPU runs) in all).
 const MaxWindows = 10_000
@@ -143,7 +148,7 @@ const (
 // initAvail checks a and sets up the state; c.kernel is initialised.
 func (c *Cluster) initAvail(a *Availability) error {
 	if _, ok := c.cfg.Policy.(policy.AvailabilityPlanner); !ok {
-		return fmt.Errorf("policy %s does not plan around unavailable CPUs (reservations, failures): use fcfs, easy, conservative or backfill", c.cfg.Policy.Name())
+		return fmt.Errorf("policy %s %w: use fcfs, easy, conservative or backfill", c.cfg.Policy.Name(), ErrNoAvailabilityPlanner)
 	}
 	if int(a.OnFailure) >= len(onFailureNames) {
 		return fmt.Errorf("engine: unknown failure rule %d", a.OnFailure)

@@ -226,3 +226,31 @@ func TestAvailabilityRefused(t *testing.T) {
 		t.Errorf("unsorted events: %v", err)
 	}
 }
+
+// A requeued job goes back to its place in the queue, ahead of jobs
+// holding reservations. 8 CPUs, a window [20, 30) on all of them; J1 (4
+// CPUs, 10 s) runs on 0-3 from 0; J2 (8 CPUs, 10 s, submitted at 1)
+// reserves [10, 20), just before the window. CPUs 0-1 fail at 5 (back at
+// 12): J1 is requeued, ahead of J2.
+//
+// EASY and FCFS: J1 is the head again; J2's reservation, now behind it,
+// is lifted; J1 fits [5, 15) on the 6 CPUs up (it gets 2-5) and starts
+// at once. J2 cannot run [15, 25) across the window: it starts at 30.
+//
+// Conservative (and backfill, unlimited depth): J1 is placed around the
+// reservations already held: J2's [10, 20) leaves it nothing before the
+// window, so it reserves 30. At 10 J2 cannot start (2 CPUs down): its
+// reservation moves to 30 and J1 compresses to [10, 20); J2 starts at 30.
+func TestRequeueAtItsPlace(t *testing.T) {
+	jobs := []actual.Job{j(1, 0, 4, 10, 10), j(2, 1, 8, 10, 10)}
+	ok := job.Completed
+	for _, tc := range []struct {
+		pol   string
+		start float64
+	}{{"easy", 5}, {"fcfs", 5}, {"conservative", 10}, {"backfill", 10}} {
+		got, _ := runAvail(t, 8, tc.pol, jobs, &engine.Availability{Windows: []policy.Window{window(20, 30, 0, 7)}, OnFailure: engine.FailRequeue,
+			Failures: &changes{{Time: 5, CPUs: platform.Runs{0, 1}, Down: true}, {Time: 12, CPUs: platform.Runs{0, 1}}}})
+		wantEnds(t, tc.pol, got, map[job.ID]availEnd{
+			1: {tc.start, tc.start + 10, "2-5", ok, 2}, 2: {30, 40, "0-7", ok, 1}})
+	}
+}

@@ -496,6 +496,9 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		}
 	}
 	run, err := newClusterRun(spec)
+	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
+		return nil, &AvailError{err}
+	}
 	if err != nil {
 		return nil, err
 	}

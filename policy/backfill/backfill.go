@@ -325,7 +325,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		}
 		b.mayStale = b.nOver > 0
 	}
-	if b.w.order != OrderFCFS && b.depth != Unlimited {
+	// (In FCFS order only a requeued job, back at its place after a
+	// failure, moves others back: with unavailable CPUs, always.)
+	if (b.w.order != OrderFCFS || b.av) && b.depth != Unlimited {
 		for i := b.depth; i < len(q); i++ {
 			if q[i].hasResv {
 				b.unreserve(&q[i])

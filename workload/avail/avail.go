@@ -219,7 +219,7 @@ func (e *Events) Next() (Change, error) {
 		case math.IsNaN(*ev.Timestamp) || math.IsInf(*ev.Timestamp, 0):
 			return bad("field timestamp: %g is not finite", *ev.Timestamp)
 		case *ev.Timestamp < e.last:
-			return bad("field timestamp: %g is before the previous event's %g (events must be sorted by time)", *ev.Timestamp, e.last)
+			return bad("field timestamp: %s is before the previous event's %s (events must be sorted by time)", ftoa(*ev.Timestamp), ftoa(e.last))
 		case ev.Type == nil:
 			return bad("field type: missing")
 		case *ev.Type != TypeUnavailable && *ev.Type != TypeAvailable:
@@ -242,6 +242,8 @@ func (e *Events) Next() (Change, error) {
 	}
 	return Change{}, io.EOF
 }
+
+func ftoa(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // Failures configures the failure generator: each group of CPUs
 // alternates between up and down, the up times exponential of mean

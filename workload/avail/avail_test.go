@@ -3,7 +3,6 @@ package avail
 import (
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -42,7 +41,6 @@ func TestParseReservation(t *testing.T) {
 	}
 }
 
-func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func TestCheckWindows(t *testing.T) {
 	a, _ := ParseReservation("0:10:0-9", 100)
