@@ -41,7 +41,6 @@ func TestParseReservation(t *testing.T) {
 	}
 }
 
-
 func TestCheckWindows(t *testing.T) {
 	a, _ := ParseReservation("0:10:0-9", 100)
 	b, _ := ParseReservation("5:15:9-12", 100)
