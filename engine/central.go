@@ -24,6 +24,10 @@ type ClusterConfig struct {
 	// MaxWaiting ends the run with a *WaitingError once more than this
 	// many jobs have arrived and not started (0: no bound).
 	MaxWaiting int64
+	// Availability, when set, makes CPUs unavailable over announced
+	// windows and at failures (avail.go, docs/availability.md); the
+	// policy must implement policy.AvailabilityPlanner.
+	Availability *Availability
 }
 
 // Cluster is one run of the central-queue model; build it with NewCluster
@@ -48,6 +52,7 @@ type Cluster struct {
 	woke, jobEvent bool
 	idleWakes      int
 	wakeAt         float64 // the last wake-up pushed
+	av             *avail  // unavailable CPUs (nil: all always available)
 }
 
 // NewCluster checks cfg and returns a simulation ready to Run.
@@ -69,6 +74,11 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 	c.failer, _ = cfg.Policy.(policy.Failer)
 	c.init(p, cfg.Listener, cfg.Source)
 	c.maxWaiting = cfg.MaxWaiting
+	if cfg.Availability != nil {
+		if err := c.initAvail(cfg.Availability); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
 }
 
@@ -77,7 +87,13 @@ func (c *Cluster) Stats() Stats { return c.stats }
 
 // Run simulates the whole workload. It returns an error if the source
 // fails, a job is impossible, or the policy makes an invalid decision.
-func (c *Cluster) Run() error { return c.loop(c) }
+func (c *Cluster) Run() error {
+	err := c.loop(c)
+	if err == nil && c.av != nil {
+		c.availDone()
+	}
+	return err
+}
 
 // machinesView is the policy's read-only view: it cannot be turned back
 // into the model.
@@ -170,13 +186,29 @@ func (c *Cluster) decide() error {
 	return nil
 }
 
-// timer is a wake-up the policy asked for (Plan.Wake): the pass follows.
-func (c *Cluster) timer(int32) error {
+// timer is a wake-up the policy asked for (Plan.Wake; the pass
+// follows) or a change of availability (avail.go).
+func (c *Cluster) timer(ref int32) error {
+	if ref <= refFailure {
+		return c.availTimer(ref)
+	}
 	c.woke = true
 	return nil
 }
 
 func (c *Cluster) finish() error {
+	if n := c.waiting; n > 0 && c.av != nil {
+		down := 0
+		for cpu := range int32(c.plat.CPUs()) {
+			if !c.av.usable(cpu) {
+				down++
+			}
+		}
+		if down > 0 {
+			return fmt.Errorf("%d job(s) never started: %d of the %d processors are unavailable (down or reserved) at the end, t=%g, and no change of availability follows",
+				n, down, c.plat.CPUs(), c.now)
+		}
+	}
 	if n := c.waiting; n > 0 {
 		return fmt.Errorf("policy %s: %d job(s) never started although all %d processors are free at t=%g",
 			c.cfg.Policy.Name(), n, c.plat.CPUs(), c.now)
@@ -242,7 +274,13 @@ func (c *Cluster) start(d *policy.Start) error {
 					return c.bad(d, "CPU %d is not on machine %d", cpu, m)
 				}
 				if !c.cpus.free(cpu) {
+					if c.av != nil && !c.av.usable(cpu) {
+						return c.bad(d, "CPU %d is unavailable (down or reserved)", cpu)
+					}
 					return c.bad(d, "CPU %d is busy", cpu)
+				}
+				if c.av != nil && c.av.next[cpu] < c.now+mach.Duration(s.job.Estimate, s.job.BMEst) {
+					return c.bad(d, "CPU %d is reserved from t=%g, before the job's estimated end t=%g", cpu, c.av.next[cpu], c.now+mach.Duration(s.job.Estimate, s.job.BMEst))
 				}
 			}
 		}
@@ -251,6 +289,16 @@ func (c *Cluster) start(d *policy.Start) error {
 		}
 		s.cpus = append(s.cpus[:0], d.CPUs...)
 		c.cpus.set(s.cpus, false)
+	} else if c.av != nil && c.av.hasWin {
+		var why string
+		c.runScratch, why = c.pickCPUs(c.runScratch[:0], m, s.job.Procs, c.now+mach.Duration(s.job.Estimate, s.job.BMEst))
+		if why != "" {
+			return c.bad(d, "%s", why)
+		}
+		if cap(s.cpus) < len(c.runScratch) {
+			s.cpus = c.cpuRoom(len(c.runScratch))
+		}
+		s.cpus = append(s.cpus[:0], c.runScratch...)
 	} else {
 		// Taken into a reused scratch list, then copied: a slot whose
 		// list is too short for a fragmented set gets a longer one from
@@ -271,12 +319,22 @@ func (c *Cluster) start(d *policy.Start) error {
 			dur, s.killed = limit, true
 		}
 	}
+	if c.av != nil {
+		forRuns(s.cpus, func(cpu int32) { c.av.owner[cpu] = i })
+	}
 	c.startSlot(i, d.Reason, 0)
-	c.events.Push(c.now+dur, ClassCompletion, i)
+	s.endAt = c.now + dur
+	c.events.Push(s.endAt, ClassCompletion, i)
 	return nil
 }
 
 func (c *Cluster) complete(i int32) error {
+	if c.av != nil {
+		if c.voidCompletion(i) {
+			return nil
+		}
+		forRuns(c.slots[i].cpus, func(cpu int32) { c.av.owner[cpu] = -1 })
+	}
 	s := &c.slots[i]
 	m := int(s.machine)
 	c.jobEvent = true
@@ -286,6 +344,10 @@ func (c *Cluster) complete(i int32) error {
 	c.end(i, nil)
 	c.present.Delete(s.job.ID)
 	c.cfg.Policy.Finish(c.now, s.job.ID)
+	if s.stale > 0 {
+		s.dead = true // a void completion event of a cut run is pending
+		return nil
+	}
 	c.release(i)
 	return nil
 }

@@ -17,6 +17,9 @@
 //   - Cluster (central.go): one central queue over the machines of a
 //     platform; a QueueScheduler decides which waiting jobs start, on which
 //     machine, optionally on which CPUs (else the lowest free ids).
+//     CPUs may be unavailable (avail.go): announced windows the policy
+//     plans around and failures it learns of, the jobs they hit killed or
+//     requeued (docs/availability.md).
 //   - Grid (grid.go): sites (one machine each) of processors with their own
 //     FCFS queues, under a grid scheduler and a local scheduler
 //     (zikos-karatza-2008).

@@ -25,6 +25,10 @@ type Stats struct {
 	Events    int64   // events applied
 	End       float64 // time of the last instant
 	MaxQueued int     // largest number of waiting jobs
+	// FailureKilled counts the jobs killed because a CPU they ran on
+	// became unavailable, Requeued the runs cut short and requeued
+	// (docs/availability.md).
+	FailureKilled, Requeued int64
 }
 
 // model is what a resource model adds to the kernel: how jobs wait and
@@ -55,6 +59,16 @@ type slot struct {
 	stream  int32
 	machine int32
 	cpus    platform.Runs // CPUs held (a gang's: all its tasks')
+	// With unavailable CPUs (avail.go): endAt is the time of the
+	// completion event of the current run; stale counts the void
+	// completion events of runs cut short; dead marks a killed job whose
+	// slot waits for them; failKilled a job killed by unavailability;
+	// attempts its runs so far (1 on the first).
+	endAt      float64
+	stale      int32
+	attempts   int32
+	dead       bool
+	failKilled bool
 }
 
 // kernel is what every model shares: the clock, the event heap, the job
@@ -85,6 +99,10 @@ type kernel struct {
 	maxWaiting, started int64
 	runChunk            platform.Runs // storage for slots' CPU lists (cpuRoom)
 	runScratch          platform.Runs // the CPUs a start takes, before they go to the slot
+	// background counts the pending events that do not keep a run
+	// going (availability changes): the run ends when only they are left
+	// and no job is present.
+	background int
 }
 
 func (k *kernel) init(p platform.Platform, lis Listener, srcs ...Source) {
@@ -120,7 +138,7 @@ func (k *kernel) loop(m model) error {
 			return err
 		}
 	}
-	for k.events.Len() > 0 && !k.stopped {
+	for k.events.Len() > 0 && !k.stopped && (k.events.Len() > k.background || k.stats.Jobs > k.ended) {
 		t := k.events.Peek().Time
 		k.now = t
 		for _, l := range k.tlis {
@@ -194,6 +212,7 @@ func (k *kernel) load(m model, s int) error {
 	}
 	k.lastSub[s] = sl.job.Submit
 	sl.stream, sl.machine, sl.killed, sl.cpus = int32(s), -1, false, sl.cpus[:0]
+	sl.attempts, sl.dead, sl.failKilled = 1, false, false
 	k.events.Push(sl.job.Submit, ClassArrival, i)
 	return nil
 }
@@ -342,8 +361,11 @@ func reasonFor(now, submit float64) job.StartReason {
 func (k *kernel) end(i int32, sites []int) {
 	s := &k.slots[i]
 	rec := &k.rec
-	*rec = Record{Job: &s.job, Start: s.start, End: k.now, Reason: s.reason, Machine: int(s.machine), CPUs: s.cpus, Sites: sites}
-	if s.killed {
+	*rec = Record{Job: &s.job, Start: s.start, End: k.now, Reason: s.reason, Machine: int(s.machine), CPUs: s.cpus, Sites: sites, Attempts: int(s.attempts)}
+	if s.failKilled {
+		rec.State = job.Killed
+		k.lis.JobKilled(k.now, rec)
+	} else if s.killed {
 		rec.State = job.WalltimeReached
 		k.stats.Killed++
 		k.lis.JobKilled(k.now, rec)

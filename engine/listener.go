@@ -21,6 +21,10 @@ type Record struct {
 	// Sites lists the machines a job ran on, ascending, in the grid
 	// models (a gang's tasks may use two); nil on a central queue.
 	Sites []int
+	// Attempts is the number of runs of the job: 1, or more for a job
+	// requeued after a failure (docs/availability.md); 0 where the model
+	// does not count them.
+	Attempts int
 }
 
 // Wait is the time the job spent queued.
@@ -56,7 +60,9 @@ type Listener interface {
 	JobStarted(now float64, s Start)
 	// JobFinished: the job ran to completion.
 	JobFinished(now float64, r *Record)
-	// JobKilled: the job was killed at its requested time limit.
+	// JobKilled: the job was killed at its requested time limit (State
+	// job.WalltimeReached), or because a CPU it ran on became
+	// unavailable (State job.Killed).
 	JobKilled(now float64, r *Record)
 }
 

@@ -36,6 +36,7 @@ type clusterSpec struct {
 	// policy.
 	predict    *predict.Params
 	maxWaiting int64 // engine.ClusterConfig.MaxWaiting (0: the engine's default)
+	avail      *engine.Availability
 }
 
 // clusterRun is an assembled run: the policy, the engine, and what the
@@ -86,7 +87,7 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 		r.fold = metrics.NewThreadFold(s.lis)
 		klis = append(engine.Tee{r.fold}, s.threadLis...)
 	}
-	r.eng, err = engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Policy: r.pol, Source: src, Listener: klis, Continue: s.cont, MaxWaiting: s.maxWaiting})
+	r.eng, err = engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Policy: r.pol, Source: src, Listener: klis, Continue: s.cont, MaxWaiting: s.maxWaiting, Availability: s.avail})
 	if err != nil {
 		return nil, err
 	}

@@ -65,6 +65,12 @@ type TraceRun struct {
 	// policy/predict): "last2" or "avg:K", and "increments" or
 	// "request" ("" = the defaults).
 	Predictor, Correction string
+	// Avail makes CPUs unavailable: reservations, failures
+	// (docs/availability.md). With it, jobs.csv gains the attempts
+	// column, the output folder unavailability.csv, summary.json an
+	// availability section, and --check verifies that no job held an
+	// unavailable CPU.
+	Avail AvailSpec
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -101,6 +107,8 @@ type RunInfo struct {
 	// Predictions counts what the predicting layer of estimate predict
 	// did.
 	Predictions *Predictions `json:"predictions,omitempty"`
+	// Availability says what unavailable CPUs did (TraceRun.Avail).
+	Availability *AvailInfo `json:"availability,omitempty"`
 }
 
 // Predictions is what the predicting layer of estimate predict did in a
@@ -336,6 +344,17 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
 	}
+	var availCfg *engine.Availability
+	if cfg.Avail.Used() {
+		if pred != nil {
+			return nil, errors.New("unavailable CPUs (reservations, failures) do not go with estimate predict: the model keeps jobs off reserved CPUs by the estimates the policy plans with")
+		}
+		var closeEvents func() error
+		if availCfg, closeEvents, err = cfg.Avail.build(plat, cfg.Rep); err != nil {
+			return nil, err
+		}
+		defer closeEvents()
+	}
 	var jobs workload.Source = src
 	var window *workload.WindowSource
 	if cfg.From != "" || cfg.To != "" {
@@ -376,6 +395,8 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	sum := metrics.NewSummary(procs, tau)
 	lis := engine.Tee{sum}
+	var unavail *metrics.Unavail
+	var unavailFile *os.File
 	if withDeadlines {
 		dl = metrics.NewDeadlines()
 		lis = append(lis, dl)
@@ -401,7 +422,17 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		if jobsFile, err = out.create("jobs.csv"); err != nil {
 			return nil, err
 		}
-		if withDeadlines {
+		if availCfg != nil {
+			var mp *platform.Platform
+			if withDeadlines {
+				mp = &plat
+			}
+			jobsCSV = metrics.NewJobsCSVAttempts(jobsFile, mp)
+			if unavailFile, err = out.create("unavailability.csv"); err != nil {
+				return nil, err
+			}
+			unavail = metrics.NewUnavail(unavailFile)
+		} else if withDeadlines {
 			jobsCSV = metrics.NewJobsCSVMachines(jobsFile, plat)
 		} else {
 			jobsCSV = metrics.NewJobsCSV(jobsFile)
@@ -429,6 +460,13 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, errors.New("--check needs --out (it re-reads the written jobs.csv)")
 	}
 
+	if availCfg != nil {
+		if unavail == nil {
+			unavail = metrics.NewUnavail(nil)
+		}
+		lis = append(lis, unavail)
+	}
+
 	// Parsing overlaps with simulation: the prefetcher reads ahead in a
 	// goroutine of its own (same jobs, same order, same errors).
 	pre := workload.Prefetch(workload.WithEstimates(jobs, est), 4096)
@@ -439,7 +477,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	var rec *recordingSource
 	var threadRecs *threadRecorder
-	spec := clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: cfg.Deadlines.Seed}, src: wsrc, lis: lis, cont: cfg.Continue, predict: pred}
+	spec := clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: cfg.Deadlines.Seed}, src: wsrc, lis: lis, cont: cfg.Continue, predict: pred, avail: availCfg}
 	if threadsCSV != nil {
 		spec.threadLis = append(spec.threadLis, threadsCSV)
 	}
@@ -458,6 +496,9 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		}
 	}
 	run, err := newClusterRun(spec)
+	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
+		return nil, &AvailError{err}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -505,6 +546,17 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		res.Run.Predictions = &Predictions{Predictor: predictor, Correction: correction,
 			Predicted: run.pred.Predicted(), Corrected: run.pred.Corrected(), Corrections: run.pred.Corrections()}
 	}
+	if availCfg != nil {
+		a := &AvailInfo{Reservations: len(cfg.Avail.Reservations), Events: cfg.Avail.Events, OnFailure: orText(cfg.Avail.OnFailure, "kill"),
+			UnavailCounts: unavail.Counts}
+		if f := cfg.Avail.Failures; f != nil {
+			a.Failures = fmt.Sprintf("mtbf %g mttr %g seed %d group_size %d", f.MTBF, f.MTTR, f.Seed, f.GroupSize)
+			if f.CPUs != nil {
+				a.Failures += " cpus " + f.CPUs.String()
+			}
+		}
+		res.Run.Availability = a
+	}
 	if resampled != nil {
 		res.Run.Resample = fmt.Sprintf("%s seed %d replication %d", cfg.Resample, cfg.Seed, cfg.Rep)
 		res.Run.Resampled = len(resampled)
@@ -551,6 +603,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if err = jobsCSV.Flush(); err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}
+	if unavail != nil {
+		if err = unavail.Flush(); err != nil {
+			return nil, fmt.Errorf("output: %w", err)
+		}
+	}
 	if swfOut != nil {
 		if err = swfOut.Close(); err != nil {
 			return nil, fmt.Errorf("output: %w", err)
@@ -570,7 +627,16 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			return nil, fmt.Errorf("check: the thread schedule is invalid: %w", err)
 		}
 	} else if cfg.Check {
-		if err = checkSchedule(jobsFile.Name(), rec.jobs, procs, !cfg.Continue); err != nil {
+		var spans []validate.Span
+		if availCfg != nil {
+			if spans, err = readSpans(unavailFile.Name()); err != nil {
+				return nil, fmt.Errorf("check: %w", err)
+			}
+			if spans == nil {
+				spans = []validate.Span{}
+			}
+		}
+		if err = checkSchedule(jobsFile.Name(), rec.jobs, procs, !cfg.Continue, spans); err != nil {
 			return nil, err
 		}
 	}
@@ -620,7 +686,7 @@ func (t *threadRecorder) add(r *engine.Record, state string) {
 		Procs: r.Job.Procs, State: state, CPUs: cpus})
 }
 
-func checkSchedule(path string, in []validate.Input, procs int, kill bool) error {
+func checkSchedule(path string, in []validate.Input, procs int, kill bool, spans []validate.Span) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -630,7 +696,7 @@ func checkSchedule(path string, in []validate.Input, procs int, kill bool) error
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}
-	if err := validate.Check(in, recs, validate.Options{Procs: procs, Kill: kill}); err != nil {
+	if err := validate.Check(in, recs, validate.Options{Procs: procs, Kill: kill, Unavailable: spans}); err != nil {
 		return fmt.Errorf("check: the schedule is invalid: %w", err)
 	}
 	return nil

@@ -63,6 +63,10 @@ const (
 	Completed FinalState = iota
 	// WalltimeReached: killed at its requested time limit.
 	WalltimeReached
+	// Killed: killed by the platform, a CPU it ran on became unavailable
+	// (a failure, or a reservation it overran into; docs/availability.md).
+	// Batsim's name for a job killed before its end.
+	Killed
 )
 
 func (s FinalState) String() string {
@@ -71,6 +75,8 @@ func (s FinalState) String() string {
 		return "COMPLETED_SUCCESSFULLY"
 	case WalltimeReached:
 		return "COMPLETED_WALLTIME_REACHED"
+	case Killed:
+		return "COMPLETED_KILLED"
 	}
 	return fmt.Sprintf("FinalState(%d)", s)
 }

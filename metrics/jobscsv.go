@@ -55,6 +55,7 @@ type JobsCSV struct {
 	engine.NopListener
 	sites bool
 	plat  *platform.Platform // machine columns (NewJobsCSVMachines)
+	tries bool               // the attempts column (NewJobsCSVAttempts)
 
 	cur      *csvBatch   // being filled by the listener
 	inflight []*csvBatch // handed to formatters, oldest first
@@ -84,6 +85,7 @@ type csvRow struct {
 	machine                     int
 	user, group, partition      int32
 	cpuEnd, siteEnd             int // ends of the row's CPU runs and sites in the batch
+	attempts                    int
 	state                       job.FinalState
 	reason                      job.StartReason
 	gang, local                 bool
@@ -120,6 +122,23 @@ func NewJobsCSVSites(w io.Writer) *JobsCSV {
 	return newJobsCSV(w, JobsHeader[:len(JobsHeader)-1]+",kind,sites\n", true, nil)
 }
 
+// AttemptsColumn is the column NewJobsCSVAttempts adds last: the
+// number of runs of the job (1, or more for a job requeued after a
+// failure; its row is its last run). docs/availability.md.
+const AttemptsColumn = "attempts"
+
+// NewJobsCSVAttempts is NewJobsCSV (NewJobsCSVMachines when plat is not
+// nil) for runs with unavailable CPUs: AttemptsColumn after the others.
+func NewJobsCSVAttempts(w io.Writer, plat *platform.Platform) *JobsCSV {
+	h := JobsHeader[:len(JobsHeader)-1]
+	if plat != nil {
+		h += "," + MachineColumns
+	}
+	j := newJobsCSV(w, h+","+AttemptsColumn+"\n", false, plat)
+	j.tries = true
+	return j
+}
+
 // MachineColumns are the columns NewJobsCSVMachines adds: the machine
 // the job ran on, its speed BM, the speed at which the job's estimate
 // holds (BM_est; empty when it is the reference speed) and the job's
@@ -148,7 +167,7 @@ func (j *JobsCSV) add(r *engine.Record) {
 		id: int64(r.Job.ID), submit: r.Job.Submit, request: r.Job.Request, start: r.Start, end: r.End,
 		bmEst: r.Job.BMEst, deadline: r.Job.Deadline, procs: r.Job.Procs, machine: r.Machine,
 		user: r.Job.User, group: r.Job.Group, partition: r.Job.Partition,
-		cpuEnd: len(b.cpus), siteEnd: len(b.sites), state: r.State, reason: r.Reason,
+		cpuEnd: len(b.cpus), siteEnd: len(b.sites), state: r.State, reason: r.Reason, attempts: r.Attempts,
 		gang: r.Job.Tasks != nil, local: r.Job.Local})
 	if len(b.rows) == csvBatchRows {
 		j.handOff()
@@ -302,6 +321,10 @@ func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int) {
 		if r.deadline != 0 {
 			b = num(b, r.deadline)
 		}
+	}
+	if j.tries {
+		b = append(b, ',')
+		b = digits.AppendInt(b, int64(max(r.attempts, 1)))
 	}
 	b = append(b, '\n')
 	j.buf = b

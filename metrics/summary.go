@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
@@ -31,6 +32,7 @@ type Summary struct {
 	tau   float64
 
 	n, killed, zeroLen   int64
+	failKilled           int64
 	bsldSkipped          int64 // zero-length jobs when tau is 0: no bounded slowdown
 	sumWait, maxWait     float64
 	sumResp, maxResp     float64
@@ -60,7 +62,11 @@ func (s *Summary) JobSubmitted(now float64, j *actual.Job) {
 
 func (s *Summary) JobFinished(now float64, r *engine.Record) { s.add(r) }
 func (s *Summary) JobKilled(now float64, r *engine.Record) {
-	s.killed++
+	if r.State == job.Killed {
+		s.failKilled++ // a CPU it ran on became unavailable
+	} else {
+		s.killed++
+	}
 	s.add(r)
 }
 
@@ -98,8 +104,11 @@ func (s *Summary) add(r *engine.Record) {
 
 // Result is the summary of a run, as written to summary.json.
 type Result struct {
-	Jobs                int64            `json:"jobs"`
-	Killed              int64            `json:"killed"`
+	Jobs   int64 `json:"jobs"`
+	Killed int64 `json:"killed"`
+	// KilledByFailure counts the jobs killed because a CPU they ran on
+	// became unavailable (docs/availability.md); not in Killed.
+	KilledByFailure     int64            `json:"killed_by_failure,omitempty"`
 	MeanWait            float64          `json:"mean_wait"`
 	MaxWait             float64          `json:"max_wait"`
 	MeanResponse        float64          `json:"mean_response"`
@@ -117,7 +126,7 @@ type Result struct {
 
 // Result computes the summary of the jobs seen so far.
 func (s *Summary) Result() Result {
-	r := Result{Jobs: s.n, Killed: s.killed, MaxWait: s.maxWait, MaxResponse: s.maxResp,
+	r := Result{Jobs: s.n, Killed: s.killed, KilledByFailure: s.failKilled, MaxWait: s.maxWait, MaxResponse: s.maxResp,
 		ZeroLengthJobs: s.zeroLen, Tau: s.tau, Makespan: s.lastEnd, FirstSubmit: s.firstSubmit,
 		Procs: s.procs, StartReasons: map[string]int64{}}
 	if s.n > 0 {
@@ -165,6 +174,9 @@ func (r Result) WriteText(w io.Writer) error {
 		{"started immediately", fmt.Sprint(r.StartReasons["immediate"])},
 		{"started by backfilling", fmt.Sprint(r.StartReasons["backfilled"])},
 		{"started after waiting (reserved)", fmt.Sprint(r.StartReasons["reserved"])},
+	}
+	if r.KilledByFailure > 0 {
+		rows = slices.Insert(rows, 2, struct{ k, v string }{"killed by failure", fmt.Sprint(r.KilledByFailure)})
 	}
 	for _, row := range rows {
 		if _, err := fmt.Fprintf(w, "%-34s %14s\n", row.k, row.v); err != nil {

@@ -50,6 +50,12 @@ type Options struct {
 	// OneMachine: every job's CPUs must lie inside one machine (checked
 	// only for records that list their CPUs).
 	OneMachine bool
+	// Unavailable are the spans when CPUs could hold no job (windows,
+	// failures: docs/availability.md). With them, no record may hold a
+	// CPU of a span during it, and a record may end with StateKilled,
+	// shorter than its expected duration, exactly where a span begins on
+	// one of its CPUs. Records must list their CPUs for both checks.
+	Unavailable []Span
 }
 
 // Tolerance is the relative tolerance of time comparisons.
@@ -142,6 +148,7 @@ func Check(in []Input, out []Rec, opt Options) error {
 		index[j.ID] = i
 	}
 
+	spans := newSpanIndex(opt.Unavailable)
 	seen := make(map[int64]int, len(in)) // id -> number of records
 	record := func(n int, r Rec) {
 		i, ok := index[r.ID]
@@ -168,6 +175,12 @@ func Check(in []Input, out []Rec, opt Options) error {
 			add("job %d: %d processors, trace says %d", r.ID, r.Procs, j.Procs)
 		}
 		dur, state := Expected(j, opt)
+		if r.State == StateKilled && opt.Unavailable != nil {
+			if r.CPUs == nil || !killedOK(r, r.CPUs, dur, spans) {
+				add("job %d: final state %s at %v, but no unavailable span begins then on its CPUs before its expected end %v", r.ID, StateKilled, r.Finish, r.Start+dur)
+			}
+			return
+		}
 		if got := r.Finish - r.Start; !near(got, dur, absMax(r.Start, r.Finish, dur)) {
 			add("job %d: ran %v (start %v, finish %v), want %v", r.ID, got, r.Start, r.Finish, dur)
 		}
@@ -221,6 +234,9 @@ func Check(in []Input, out []Rec, opt Options) error {
 	}
 	if withCPUs > 0 && opt.Procs > 0 {
 		cpuConflicts(out, cpus, evs, add)
+	}
+	if len(opt.Unavailable) > 0 {
+		checkUnavailable(out, cpus, opt, add)
 	}
 	if len(probs) > 0 {
 		return &Error{Problems: probs}

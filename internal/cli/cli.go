@@ -30,6 +30,7 @@ import (
 	"github.com/schedlab/schedlab/report/htmlreport"
 	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/avail"
 	"github.com/schedlab/schedlab/workload/resample"
 	"github.com/schedlab/schedlab/workload/swf"
 )
@@ -218,6 +219,12 @@ func (c *runCmd) variant() string {
 	add(c.Deadline != "none" || c.DeadlineFactor != "2-4", "factor", c.DeadlineFactor)
 	add(c.Deadline != "none" || c.DeadlineFraction != 1, "fraction", strconv.FormatFloat(c.DeadlineFraction, 'g', -1, 64))
 	add(c.Seed != 1, "seed", strconv.FormatUint(c.Seed, 10))
+	if len(c.Reservation) > 0 || c.Events != "" || c.Failures != "" {
+		// Reservations and file names make poor folder names: a digest.
+		sum := sha256.Sum256([]byte(strings.Join(append(append([]string(nil), c.Reservation...), "events="+c.Events, "failures="+c.Failures), "\x00")))
+		add(true, "avail", hex.EncodeToString(sum[:4]))
+	}
+	add(c.OnFailure != "kill", "on-failure", c.OnFailure)
 	return b.String()
 }
 
@@ -309,8 +316,9 @@ func exitStatus(err error) int {
 	var ue usageError
 	var pe *experiment.PanicError
 	var we *experiment.WindowError
+	var ae *experiment.AvailError
 	switch {
-	case errors.As(err, &ue), errors.As(err, &we):
+	case errors.As(err, &ue), errors.As(err, &we), errors.As(err, &ae):
 		return 2
 	case errors.As(err, &pe):
 		return 3
@@ -346,6 +354,11 @@ type runCmd struct {
 	Replication      int     `default:"0" help:"The replication whose random streams are used (--resample, --estimate tsafrir): 0, 1, ... as in a sweep."`
 
 	Set []string `sep:"none" placeholder:"NAME=VALUE" help:"Set an option of the policy (repeatable; its options: 'schedlab policies'), e.g. --set order=sjf."`
+
+	Reservation []string `sep:"none" placeholder:"START:END:CPUS" group:"availability" help:"An advance reservation or maintenance window (repeatable): CPUS (a count N: CPUs 0..N-1; or ids such as 0-49) are unavailable over [START, END) in trace seconds, and no job is planned across it (docs/availability.md)."`
+	Events      string   `placeholder:"FILE" group:"availability" help:"Failures from a file of Batsim-style external events, JSON lines {\"timestamp\": T, \"type\": \"machine_unavailable\"|\"machine_available\", \"resources\": \"0-49\"}."`
+	Failures    string   `placeholder:"MTBF:MTTR[:GROUP]" group:"availability" help:"Generated failures: each group of GROUP CPUs (default: the whole machine) is up for exponential times of mean MTBF seconds and down for exponential times of mean MTTR, seeded by --seed and --replication."`
+	OnFailure   string   `default:"kill" enum:"kill,requeue" group:"availability" help:"A job on a CPU that goes down ends then, COMPLETED_KILLED (kill), or goes back to the queue at its place to run again (requeue)."`
 }
 
 // vars are the names the flags' help and enumerations show, from the
@@ -460,9 +473,16 @@ func (c *runCmd) Run(g *globals) error {
 	if err != nil {
 		return usageError{err}
 	}
-	random := c.Resample != resample.Methods[0] || c.Estimate == workload.EstimateTsafrir.String()
+	fails, err := c.failures()
+	if err != nil {
+		return usageError{err}
+	}
+	if c.OnFailure != "kill" && c.Events == "" && fails == nil {
+		return usageError{fmt.Errorf("--on-failure %s needs failures (--events or --failures)", c.OnFailure)}
+	}
+	random := c.Resample != resample.Methods[0] || c.Estimate == workload.EstimateTsafrir.String() || fails != nil
 	if c.Seed != 1 && dl.Base == workload.DeadlineNone && !hetero && !random {
-		return usageError{fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime), tsafrir requests (--estimate tsafrir) or a resampled trace (--resample), or seeds a policy of the hetero model; --policy %s without them uses no seed", c.Policy)}
+		return usageError{fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime), tsafrir requests (--estimate tsafrir), failures (--failures) or a resampled trace (--resample), or seeds a policy of the hetero model; --policy %s without them uses no seed", c.Policy)}
 	}
 	if c.Estimate != workload.EstimatePredict.String() {
 		for _, f := range []struct{ name, v, def string }{{"--predictor", c.Predictor, "last2"}, {"--correction", c.Correction, "increments"}} {
@@ -474,7 +494,7 @@ func (c *runCmd) Run(g *globals) error {
 		return usageError{fmt.Errorf("--predictor: %w", err)}
 	}
 	if c.Replication != 0 && !random {
-		return usageError{fmt.Errorf("--replication chooses the random streams of --resample and --estimate tsafrir; without them it changes nothing")}
+		return usageError{fmt.Errorf("--replication chooses the random streams of --resample, --estimate tsafrir and --failures; without them it changes nothing")}
 	}
 	given, err := c.policyOptions(qp, g.policyFlags)
 	if err != nil {
@@ -533,6 +553,7 @@ func (c *runCmd) Run(g *globals) error {
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
 		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Threads: c.Threads, From: c.From, To: c.To,
 		Resample: c.Resample, Seed: c.Seed, Rep: c.Replication, Predictor: c.Predictor, Correction: c.Correction,
+		Avail: experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure},
 	})
 	if err != nil {
 		return err
@@ -568,6 +589,10 @@ func (c *runCmd) Run(g *globals) error {
 	if r.Resample != "" {
 		fmt.Fprintf(g.stdout, "\nresampled trace (%s): %d jobs\n", r.Resample, r.Resampled)
 	}
+	if a := r.Availability; a != nil {
+		fmt.Fprintf(g.stdout, "\navailability (on failure: %s): %d reserved span(s), %.0f CPU-s; %d down span(s), %.0f CPU-s; %d run(s) cut short (%d requeued, %d killed), %.0f CPU-s lost\n",
+			a.OnFailure, a.ReservedSpans, a.ReservedCPUTime, a.DownSpans, a.DownCPUTime, a.Interrupted, a.Requeued, a.Interrupted-a.Requeued, a.LostCPUTime)
+	}
 	if d := res.Deadlines; d != nil {
 		fmt.Fprintf(g.stdout, "\ndeadlines (%s", d.Rule)
 		if d.Factor != "" {
@@ -577,10 +602,17 @@ func (c *runCmd) Run(g *globals) error {
 			d.WithDeadline, d.Jobs, d.Missed, d.MissedPct, d.MissedOfDeadlinePct, d.Usage)
 	}
 	if c.Check {
-		fmt.Fprintln(g.stdout, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice)")
+		fmt.Fprint(g.stdout, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice")
+		if r.Availability != nil {
+			fmt.Fprint(g.stdout, "; none on an unavailable CPU")
+		}
+		fmt.Fprintln(g.stdout, ")")
 	}
 	if out != "" {
 		files := []string{filepath.Join(out, "jobs.csv"), filepath.Join(out, "summary.json")}
+		if r.Availability != nil {
+			files = append(files, filepath.Join(out, "unavailability.csv"))
+		}
 		if c.SWF {
 			files = append(files, filepath.Join(out, "schedule.swf"))
 		}
@@ -763,6 +795,36 @@ func (versionCmd) Run(g *globals) error {
 // maxTabuIterations bounds --tabu-iterations (each iteration may
 // re-plan machines: a larger budget is a run that never ends).
 const maxTabuIterations = 1_000_000
+
+// failures reads --failures MTBF:MTTR[:GROUP] (nil when not given).
+func (c *runCmd) failures() (*avail.Failures, error) {
+	if c.Failures == "" {
+		return nil, nil
+	}
+	parts := strings.Split(c.Failures, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return nil, fmt.Errorf("--failures %q: want MTBF:MTTR[:GROUP] (seconds, seconds, CPUs per group)", c.Failures)
+	}
+	f := &avail.Failures{Seed: c.Seed}
+	for i, dst := range []*float64{&f.MTBF, &f.MTTR} {
+		x, err := strconv.ParseFloat(parts[i], 64)
+		if err != nil {
+			return nil, fmt.Errorf("--failures %q: %s %q is not a number", c.Failures, []string{"MTBF", "MTTR"}[i], parts[i])
+		}
+		*dst = x
+	}
+	if len(parts) == 3 {
+		n, err := strconv.Atoi(parts[2])
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("--failures %q: GROUP %q is not a whole number >= 1", c.Failures, parts[2])
+		}
+		f.GroupSize = n
+	}
+	if err := f.Check(max(f.GroupSize, 1)); err != nil { // the group count is checked with the machine
+		return nil, fmt.Errorf("--failures %q: %w", c.Failures, err)
+	}
+	return f, nil
+}
 
 // deadlineRule reads the --deadline flags.
 func (c *runCmd) deadlineRule() (workload.DeadlineRule, error) {

@@ -80,6 +80,10 @@ func TestEveryFlag(t *testing.T) {
 		"run --deadline-factor":   {append(run, "--deadline", "estimate", "--deadline-factor", "0"), 2, "deadline factor"},
 		"run --deadline-fraction": {append(run, "--deadline", "estimate", "--deadline-fraction", "2"), 2, "fraction"},
 		"run --seed":              {append(run, "--seed", "7"), 2, "--policy easy without them uses no seed"},
+		"run --reservation":       {append(run, "--reservation", "10:5:4"), 2, "--reservation 1: \"10:5:4\": END 5 is not after START 10"},
+		"run --events":            {append(run, "--events", filepath.Join(dir, "missing.jsonl")), 1, "missing.jsonl: no such file"},
+		"run --failures":          {append(run, "--failures", "0:10"), 2, "mtbf 0: want a positive number"},
+		"run --on-failure":        {append(run, "--on-failure", "requeue"), 2, "--on-failure requeue needs failures"},
 
 		"explain --trace":    {[]string{"explain", "--trace", filepath.Join(dir, "missing.swf"), "--policy", "easy", "--job", "1"}, 1, "missing.swf: no such file"},
 		"explain --policy":   {[]string{"explain", "--trace", tr, "--policy", "nope", "--job", "1"}, 2, `unknown policy "nope"`},

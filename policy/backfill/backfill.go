@@ -83,6 +83,13 @@ type Backfill struct {
 	// OnReserve, when set, is called for every reservation made or kept in
 	// a pass (tests use it to check that reservations never move later).
 	OnReserve func(now float64, id job.ID, at float64)
+
+	// Unavailable CPUs (avail.go): av after PlanAvailability, hasWin if
+	// windows are announced; down holds each pass's down CPUs per
+	// machine, hz the idle CPUs' next-window starts.
+	av, hasWin bool
+	down       []int
+	hz         []policy.Horizons
 }
 
 type run struct {
@@ -265,6 +272,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		}
 	}
 	instant := profile.Span(now, 0)
+	if b.av {
+		b.availPass(now, v, instant)
+	}
 	if b.nOver > 0 {
 		b.dirty = true
 		if b.ez != nil {
@@ -325,7 +335,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		}
 		b.mayStale = b.nOver > 0
 	}
-	if b.w.order != OrderFCFS && b.depth != Unlimited {
+	// (In FCFS order only a requeued job, back at its place after a
+	// failure, moves others back: with unavailable CPUs, always.)
+	if (b.w.order != OrderFCFS || b.av) && b.depth != Unlimited {
 		for i := b.depth; i < len(q); i++ {
 			if q[i].hasResv {
 				b.unreserve(&q[i])
@@ -462,6 +474,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			s, m = b.later(now, e)
 		}
 		if s == now {
+			if b.hasWin {
+				b.hz[m].Take(now+b.dur(e, m), e.Procs)
+			}
 			end := profile.Span(now, b.dur(e, m))
 			if b.ez != nil {
 				b.ez.start(end, e.ID, e.Procs)
@@ -504,6 +519,13 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			changed = true
 		}
 		b.notify(now, e)
+	}
+	if b.av {
+		for m, n := range b.down {
+			if n > 0 {
+				b.profs[m].Release(now, instant, n)
+			}
+		}
 	}
 	if b.ez != nil {
 		b.ez.over = 0

@@ -18,6 +18,47 @@ type FCFS struct {
 	free  []int // scratch: free CPUs per machine during a pass
 	slab  attrsSlab
 	mf    *multifactor // the multifactor order (NewFCFSMultifactor); nil: FCFS
+	// hz: with announced windows (PlanAvailability), per machine, the
+	// idle CPUs' next-window starts during a pass; nil without.
+	hz []policy.Horizons
+}
+
+// PlanAvailability (policy.AvailabilityPlanner): the head job also
+// needs enough idle CPUs clear of every announced window until its
+// estimated end (docs/availability.md); down CPUs are never free.
+func (f *FCFS) PlanAvailability(ws []policy.Window) {
+	if len(ws) > 0 {
+		f.hz = make([]policy.Horizons, max(1, len(f.machs)))
+	}
+}
+
+// clear reports whether job e can start on machine m as far as the
+// windows go, and takes its CPUs from the pass's horizons if so.
+func (f *FCFS) clear(now float64, m int, e *entry) bool {
+	if f.hz == nil {
+		return true
+	}
+	end := now + e.Estimate
+	if f.machs != nil {
+		bm := 0.0
+		if e.x != nil {
+			bm = e.x.bmEst
+		}
+		end = now + f.machs[m].Duration(e.Estimate, bm)
+	}
+	if f.hz[m].Clear(end) < e.Procs {
+		return false
+	}
+	f.hz[m].Take(end, e.Procs)
+	return true
+}
+
+func (f *FCFS) loadHorizons(v policy.Machines) {
+	if f.hz != nil {
+		for m := range f.hz {
+			f.hz[m].Load(v.(policy.AvailabilityView), m)
+		}
+	}
 }
 
 // NewFCFS returns a strict FCFS policy over one machine.
@@ -83,8 +124,9 @@ func (f *FCFS) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		f.mf.sort(now, f.w.q) // re-evaluated at every pass
 	}
 	free := v.Free(0)
+	f.loadHorizons(v)
 	n := 0
-	for n < len(f.w.q) && f.w.q[n].Procs <= free {
+	for n < len(f.w.q) && f.w.q[n].Procs <= free && f.clear(now, 0, &f.w.q[n]) {
 		e := &f.w.q[n]
 		free -= e.Procs
 		plan.Start(e.ID, reasonFor(false, now, &e.jobKey))
@@ -100,12 +142,13 @@ func (f *FCFS) scheduleMulti(now float64, v policy.Machines, plan *policy.Plan) 
 	for m := range f.free {
 		f.free[m] = v.Free(m)
 	}
+	f.loadHorizons(v)
 	n := 0
 	for ; n < len(f.w.q); n++ {
 		e := &f.w.q[n]
 		m := 0
 		mem, speed := e.needs()
-		for m < len(f.machs) && !(f.free[m] >= e.Procs && holds(&f.machs[m], e.Procs, mem, speed)) {
+		for m < len(f.machs) && !(f.free[m] >= e.Procs && holds(&f.machs[m], e.Procs, mem, speed) && f.clear(now, m, e)) {
 			m++
 		}
 		if m == len(f.machs) {

@@ -162,7 +162,7 @@ func (b *Backfill) fitNow(now float64, e *entry) int {
 		} else {
 			fits = b.profs[0].Fits(now, e.Procs, d)
 		}
-		if !fits {
+		if !fits || !b.clearNow(now, 0, e.Procs, d) {
 			b.fails.add(e.Procs, d)
 			return -1
 		}
@@ -176,7 +176,7 @@ func (b *Backfill) fitNow(now float64, e *entry) int {
 	}
 	for _, m := range b.open {
 		p := b.profs[m]
-		if b.can(int(m), e) && p.FreeAt(now) >= e.Procs && p.Fits(now, e.Procs, b.dur(e, int(m))) {
+		if b.can(int(m), e) && p.FreeAt(now) >= e.Procs && p.Fits(now, e.Procs, b.dur(e, int(m))) && b.clearNow(now, int(m), e.Procs, b.dur(e, int(m))) {
 			return int(m)
 		}
 	}
@@ -206,6 +206,9 @@ func (b *Backfill) later(now float64, e *entry) (float64, int) {
 			s = b.ez.earliest(e.Procs, b.dur(e, m), math.Inf(1))
 		} else {
 			s = b.profs[m].Earliest(now, e.Procs, b.dur(e, m))
+			if s <= now && !b.clearNow(now, m, e.Procs, b.dur(e, m)) {
+				s = b.profs[m].Earliest(afterNow(now), e.Procs, b.dur(e, m))
+			}
 		}
 		if s < best {
 			best, bm = s, m
@@ -224,6 +227,9 @@ func (b *Backfill) replace(now float64, e *entry) (float64, int) {
 		return b.ez.earliest(e.Procs, b.dur(e, own), e.resv), own
 	}
 	best, bm := b.profs[own].Replace(now, e.Procs, b.dur(e, own), e.resv), own
+	if best <= now && !b.clearNow(now, own, e.Procs, b.dur(e, own)) {
+		best = b.profs[own].Replace(afterNow(now), e.Procs, b.dur(e, own), e.resv)
+	}
 	if len(b.machs) == 1 {
 		return best, bm
 	}
@@ -231,7 +237,11 @@ func (b *Backfill) replace(now float64, e *entry) (float64, int) {
 		if m == own || !b.can(m, e) {
 			continue
 		}
-		if s := b.profs[m].Earliest(now, e.Procs, b.dur(e, m)); s < best || (s == best && m < bm) {
+		s := b.profs[m].Earliest(now, e.Procs, b.dur(e, m))
+		if s <= now && !b.clearNow(now, m, e.Procs, b.dur(e, m)) {
+			s = b.profs[m].Earliest(afterNow(now), e.Procs, b.dur(e, m))
+		}
+		if s < best || (s == best && m < bm) {
 			best, bm = s, m
 		}
 	}

@@ -1,0 +1,95 @@
+package experiment
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/schedlab/schedlab/validate"
+)
+
+// On KTH (100 CPUs) under EASY and conservative backfilling, with CPUs
+// 0-49 down over [2,000,000, 2,500,000) (an events file) and the whole
+// machine in maintenance over [5,000,000, 5,086,400) (a reservation),
+// killing or requeuing the jobs the failure hits: the independent
+// checker passes (--check: with the unavailable spans), no job holds a
+// CPU across the maintenance window, none runs on a down CPU, and the
+// features did something (jobs hit, jobs held back to the window's end,
+// jobs run on the other half during the failure).
+func TestKTHUnavailable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole-trace runs")
+	}
+	dir := t.TempDir()
+	ev := filepath.Join(dir, "events.jsonl")
+	if err := os.WriteFile(ev, []byte(`{"timestamp": 2000000, "type": "machine_unavailable", "resources": "0-49"}
+{"timestamp": 2500000, "type": "machine_available", "resources": "0-49"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const downFrom, downTo, mFrom, mTo = 2_000_000, 2_500_000, 5_000_000, 5_086_400
+	for _, pol := range []string{"easy", "conservative"} {
+		for _, onFail := range []string{"kill", "requeue"} {
+			out := filepath.Join(dir, pol+"-"+onFail)
+			res, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: pol, Out: out, Check: true,
+				Avail: AvailSpec{Reservations: []string{"5000000:5086400:100"}, Events: ev, OnFailure: onFail}})
+			if err != nil {
+				t.Fatalf("%s %s: %v", pol, onFail, err)
+			}
+			a := res.Run.Availability
+			if a == nil || a.ReservedSpans != 1 || a.DownSpans != 1 || a.DownCPUTime != 50*500_000 || a.ReservedCPUTime != 100*86_400 {
+				t.Errorf("%s %s: availability %+v", pol, onFail, a)
+			}
+			f, err := os.Open(filepath.Join(out, "jobs.csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, err := validate.ReadJobsCSV(f, "jobs.csv")
+			f.Seek(0, 0)
+			rows, _ := csv.NewReader(f).ReadAll()
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != 27992 {
+				t.Errorf("%s %s: %d records, want every job once (27992)", pol, onFail, len(recs))
+			}
+			atEnd, onUpHalf, killed, twice := 0, 0, 0, 0
+			for i, r := range recs {
+				if r.Start < mTo && r.Finish > mFrom && r.Finish > r.Start {
+					t.Errorf("%s %s: job %d runs [%g, %g) across the maintenance window", pol, onFail, r.ID, r.Start, r.Finish)
+				}
+				low := len(r.CPUs) > 0 && r.CPUs[0].Lo <= 49
+				if low && r.Start < downTo && r.Finish > downFrom && r.Finish > r.Start {
+					t.Errorf("%s %s: job %d holds CPU %d over [%g, %g) while CPUs 0-49 are down", pol, onFail, r.ID, r.CPUs[0].Lo, r.Start, r.Finish)
+				}
+				if r.Start == mTo && r.Submit < mTo {
+					atEnd++
+				}
+				if r.Start >= downFrom && r.Start < downTo {
+					onUpHalf++
+				}
+				if r.State == validate.StateKilled {
+					killed++
+				}
+				if n, _ := strconv.Atoi(rows[i+1][len(rows[i+1])-1]); n == 2 {
+					twice++
+				}
+			}
+			if atEnd == 0 || onUpHalf == 0 {
+				t.Errorf("%s %s: %d jobs started as the window ended, %d during the failure: the test shows nothing", pol, onFail, atEnd, onUpHalf)
+			}
+			wantKilled, wantTwice := 2, 0
+			if onFail == "requeue" {
+				wantKilled, wantTwice = 0, 2
+			}
+			if killed != wantKilled || twice != wantTwice || res.KilledByFailure != int64(wantKilled) || a.Interrupted != 2 {
+				t.Errorf("%s %s: %d killed, %d run twice, summary %d killed, %d runs cut; want %d killed, %d twice",
+					pol, onFail, killed, twice, res.KilledByFailure, a.Interrupted, wantKilled, wantTwice)
+			}
+			t.Logf("%s %s: mean wait %.1f, %d jobs started at the window's end, %d during the failure", pol, onFail, res.MeanWait, atEnd, onUpHalf)
+		}
+	}
+}

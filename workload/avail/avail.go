@@ -1,0 +1,344 @@
+package avail
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/rng"
+)
+
+// Window is an announced period [Start, End) during which CPUs are
+// unavailable: an advance reservation or a maintenance window.
+type Window struct {
+	Start, End float64
+	CPUs       platform.Runs // global CPU ids
+}
+
+// Change is a failure (Down) or a return at Time of CPUs.
+type Change struct {
+	Time float64
+	CPUs platform.Runs
+	Down bool
+}
+
+// ParseCPUs reads a CPU set in jobs.csv's allocated_resources syntax
+// ("0-49", "0-3 8 10-11"; ids separated by spaces, in any order) for a
+// platform of procs CPUs, and returns it as sorted, merged runs.
+func ParseCPUs(s string, procs int) (platform.Runs, error) {
+	type run struct{ lo, hi int32 }
+	var rs []run
+	for _, tok := range strings.Fields(s) {
+		a, b, isRange := strings.Cut(tok, "-")
+		lo, err := cpuID(a, procs)
+		if err != nil {
+			return nil, err
+		}
+		hi := lo
+		if isRange {
+			if hi, err = cpuID(b, procs); err != nil {
+				return nil, err
+			}
+			if hi < lo {
+				return nil, fmt.Errorf("CPU range %q runs backwards", tok)
+			}
+		}
+		rs = append(rs, run{lo, hi})
+	}
+	if len(rs) == 0 {
+		return nil, errors.New("no CPU ids")
+	}
+	slices.SortFunc(rs, func(a, b run) int { return int(a.lo) - int(b.lo) })
+	var out platform.Runs
+	for _, r := range rs {
+		if n := len(out); n > 0 && r.lo <= out[n-1]+1 {
+			out[n-1] = max(out[n-1], r.hi)
+			continue
+		}
+		out = append(out, r.lo, r.hi)
+	}
+	return out, nil
+}
+
+func cpuID(s string, procs int) (int32, error) {
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil || n < 0:
+		return 0, fmt.Errorf("%q is not a CPU id (a whole number >= 0)", s)
+	case n >= procs:
+		return 0, fmt.Errorf("CPU %d is not on the machine (%d CPUs: ids 0-%d)", n, procs, procs-1)
+	}
+	return int32(n), nil
+}
+
+// ParseReservation reads "START:END:CPUS" for a machine of procs CPUs:
+// START and END in seconds of the trace's time (START < END, both
+// finite), CPUS either a count N (the CPUs 0..N-1) or CPU ids in
+// allocated_resources syntax with at least one range or space ("0-49",
+// "0-3 8"; one CPU alone is "7-7").
+func ParseReservation(s string, procs int) (Window, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) != 3 {
+		return Window{}, fmt.Errorf("%q: want START:END:CPUS (seconds, seconds, a CPU count or ids such as 0-49)", s)
+	}
+	var w Window
+	var err error
+	if w.Start, err = seconds(parts[0]); err != nil {
+		return Window{}, fmt.Errorf("%q: START: %w", s, err)
+	}
+	if w.End, err = seconds(parts[1]); err != nil {
+		return Window{}, fmt.Errorf("%q: END: %w", s, err)
+	}
+	if !(w.Start < w.End) {
+		return Window{}, fmt.Errorf("%q: END %g is not after START %g", s, w.End, w.Start)
+	}
+	c := strings.TrimSpace(parts[2])
+	if n, err := strconv.Atoi(c); err == nil {
+		if n < 1 || n > procs {
+			return Window{}, fmt.Errorf("%q: CPUS: a count of %d, want 1..%d (the machine's CPUs)", s, n, procs)
+		}
+		w.CPUs = platform.Runs{0, int32(n - 1)}
+		return w, nil
+	}
+	if w.CPUs, err = ParseCPUs(c, procs); err != nil {
+		return Window{}, fmt.Errorf("%q: CPUS: %w", s, err)
+	}
+	return w, nil
+}
+
+func seconds(s string) (float64, error) {
+	x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("%q is not a finite number of seconds", s)
+	}
+	return x, nil
+}
+
+// CheckWindows checks that no CPU is in two windows that overlap in
+// time, naming the windows by their place in ws (1-based) and what.
+func CheckWindows(ws []Window, what string) error {
+	if len(ws) > MaxWindows {
+		return fmt.Errorf("%d %ss: at most %d", len(ws), what, MaxWindows)
+	}
+	for i := range ws {
+		for j := i + 1; j < len(ws); j++ {
+			if ws[i].Start < ws[j].End && ws[j].Start < ws[i].End {
+				if c := common(ws[i].CPUs, ws[j].CPUs); c >= 0 {
+					return fmt.Errorf("%s %d [%g, %g) and %s %d [%g, %g) overlap on CPU %d", what, i+1, ws[i].Start, ws[i].End, what, j+1, ws[j].Start, ws[j].End, c)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// MaxWindows bounds the reservations of a run (the engine's bound,
+// engine.MaxWindows).
+const MaxWindows = 10_000
+
+func common(a, b platform.Runs) int32 {
+	for i, j := 0, 0; i+1 < len(a) && j+1 < len(b); {
+		if lo, hi := max(a[i], b[j]), min(a[i+1], b[j+1]); lo <= hi {
+			return lo
+		}
+		if a[i+1] < b[j+1] {
+			i += 2
+		} else {
+			j += 2
+		}
+	}
+	return -1
+}
+
+// MaxLine bounds a line of an events file, in bytes.
+const MaxLine = 1 << 20
+
+// Event types of an events file (Batsim's external events).
+const (
+	TypeUnavailable = "machine_unavailable"
+	TypeAvailable   = "machine_available"
+)
+
+// Events reads an events file: one JSON object a line,
+// {"timestamp": T, "type": "machine_unavailable"|"machine_available",
+// "resources": "0-49"}, timestamps non-decreasing; blank lines are
+// skipped. Create it with NewEvents; Next returns io.EOF at the end.
+type Events struct {
+	sc    *bufio.Scanner
+	name  string
+	procs int
+	line  int
+	last  float64
+}
+
+// NewEvents reads events from r (named name in errors) for a machine of
+// procs CPUs.
+func NewEvents(r io.Reader, name string, procs int) *Events {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	return &Events{sc: sc, name: name, procs: procs, last: math.Inf(-1)}
+}
+
+type eventLine struct {
+	Timestamp *float64 `json:"timestamp"`
+	Type      *string  `json:"type"`
+	Resources *string  `json:"resources"`
+}
+
+// Next returns the next change.
+func (e *Events) Next() (Change, error) {
+	for e.sc.Scan() {
+		e.line++
+		b := bytes.TrimSpace(e.sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		bad := func(format string, a ...any) (Change, error) {
+			return Change{}, fmt.Errorf("%s:%d: %s", e.name, e.line, fmt.Sprintf(format, a...))
+		}
+		var ev eventLine
+		d := json.NewDecoder(bytes.NewReader(b))
+		if err := d.Decode(&ev); err != nil {
+			return bad("not a JSON object: %v", err)
+		}
+		if d.More() {
+			return bad("more than one JSON value on the line")
+		}
+		switch {
+		case ev.Timestamp == nil:
+			return bad("field timestamp: missing")
+		case math.IsNaN(*ev.Timestamp) || math.IsInf(*ev.Timestamp, 0):
+			return bad("field timestamp: %g is not finite", *ev.Timestamp)
+		case *ev.Timestamp < e.last:
+			return bad("field timestamp: %s is before the previous event's %s (events must be sorted by time)", ftoa(*ev.Timestamp), ftoa(e.last))
+		case ev.Type == nil:
+			return bad("field type: missing")
+		case *ev.Type != TypeUnavailable && *ev.Type != TypeAvailable:
+			return bad("field type: %q, want %s or %s", *ev.Type, TypeUnavailable, TypeAvailable)
+		case ev.Resources == nil:
+			return bad("field resources: missing")
+		}
+		cpus, err := ParseCPUs(*ev.Resources, e.procs)
+		if err != nil {
+			return bad("field resources: %v", err)
+		}
+		e.last = *ev.Timestamp
+		return Change{Time: *ev.Timestamp, CPUs: cpus, Down: *ev.Type == TypeUnavailable}, nil
+	}
+	if err := e.sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return Change{}, fmt.Errorf("%s:%d: line longer than %d bytes", e.name, e.line+1, MaxLine)
+		}
+		return Change{}, fmt.Errorf("%s: %w", e.name, err)
+	}
+	return Change{}, io.EOF
+}
+
+func ftoa(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// Failures configures the failure generator: each group of CPUs
+// alternates between up and down, the up times exponential of mean
+// MTBF, the down times exponential of mean MTTR (seconds), starting up
+// at time From; a whole group fails and returns at once. The groups are
+// consecutive blocks of GroupSize CPUs of the CPU set CPUs (the last
+// block may be smaller); GroupSize 0 makes CPUs one group.
+type Failures struct {
+	MTBF, MTTR float64
+	Seed       uint64
+	CPUs       platform.Runs // nil: the whole machine
+	GroupSize  int
+	From       float64
+}
+
+// MaxGroups bounds the failure groups (one pending change each).
+const MaxGroups = 1 << 16
+
+// Check checks f for a machine of procs CPUs.
+func (f Failures) Check(procs int) error {
+	switch {
+	case !(f.MTBF > 0) || math.IsInf(f.MTBF, 0):
+		return fmt.Errorf("mtbf %g: want a positive number of seconds", f.MTBF)
+	case !(f.MTTR > 0) || math.IsInf(f.MTTR, 0):
+		return fmt.Errorf("mttr %g: want a positive number of seconds", f.MTTR)
+	case f.GroupSize < 0:
+		return fmt.Errorf("group_size %d: want >= 0 (0: all the CPUs fail together)", f.GroupSize)
+	}
+	n := procs
+	if f.CPUs != nil {
+		n = f.CPUs.Count()
+	}
+	if f.GroupSize > 0 && (n+f.GroupSize-1)/f.GroupSize > MaxGroups {
+		return fmt.Errorf("group_size %d makes %d groups: at most %d", f.GroupSize, (n+f.GroupSize-1)/f.GroupSize, MaxGroups)
+	}
+	return nil
+}
+
+// Generator yields the changes of Failures, in time order, endlessly.
+type Generator struct {
+	groups []platform.Runs
+	next   []float64 // per group: the time of its next change
+	down   []bool    // per group: down now
+	r      []*rand.Rand
+	mtbf   float64
+	mttr   float64
+}
+
+// NewGenerator returns the generator of f for a machine of procs CPUs
+// and replication rep (each group draws from the stream (seed, rep,
+// "failures/<group>")); f must pass Check.
+func NewGenerator(f Failures, procs int, rep int) *Generator {
+	set := f.CPUs
+	if set == nil {
+		set = platform.Runs{0, int32(procs - 1)}
+	}
+	var ids []int32
+	for i := 0; i+1 < len(set); i += 2 {
+		for c := set[i]; c <= set[i+1]; c++ {
+			ids = append(ids, c)
+		}
+	}
+	size := f.GroupSize
+	if size == 0 {
+		size = len(ids)
+	}
+	g := &Generator{mtbf: f.MTBF, mttr: f.MTTR}
+	for k := 0; k*size < len(ids); k++ {
+		var rs platform.Runs
+		for _, c := range ids[k*size : min(len(ids), (k+1)*size)] {
+			rs = rs.Add(c)
+		}
+		r := rng.New(f.Seed, rep, fmt.Sprintf("failures/%d", k))
+		g.groups = append(g.groups, rs)
+		g.r = append(g.r, r)
+		g.next = append(g.next, f.From+r.ExpFloat64()*f.MTBF)
+		g.down = append(g.down, false)
+	}
+	return g
+}
+
+// Next returns the earliest pending change (ties: the lowest group).
+func (g *Generator) Next() (Change, error) {
+	k := 0
+	for i := range g.next {
+		if g.next[i] < g.next[k] {
+			k = i
+		}
+	}
+	ch := Change{Time: g.next[k], CPUs: g.groups[k], Down: !g.down[k]}
+	g.down[k] = !g.down[k]
+	mean := g.mtbf
+	if g.down[k] {
+		mean = g.mttr
+	}
+	g.next[k] += g.r[k].ExpFloat64() * mean
+	return ch, nil
+}

@@ -1,0 +1,155 @@
+package avail
+
+import (
+	"io"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestParseReservation(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"100:200:10", "[100 200) 0-9"},
+		{"100:200:0-49", "[100 200) 0-49"},
+		{"0:1.5:8 0-3 4", "[0 1.5) 0-4 8"},
+		{"5:6:7-7", "[5 6) 7"},
+	} {
+		w, err := ParseReservation(tc.in, 100)
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		if got := "[" + ftoa(w.Start) + " " + ftoa(w.End) + ") " + w.CPUs.String(); got != tc.want {
+			t.Errorf("%q: got %s, want %s", tc.in, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"100:200", "want START:END:CPUS"},
+		{"x:200:5", "START: \"x\" is not a finite number"},
+		{"100:inf:5", "END: \"inf\" is not a finite"},
+		{"200:100:5", "END 100 is not after START 200"},
+		{"100:200:0", "a count of 0, want 1..100"},
+		{"100:200:101", "a count of 101"},
+		{"100:200:90-100", "CPU 100 is not on the machine"},
+		{"100:200:9-3", "runs backwards"},
+		{"100:200:a-b", "\"a\" is not a CPU id"},
+	} {
+		_, err := ParseReservation(tc.in, 100)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestCheckWindows(t *testing.T) {
+	a, _ := ParseReservation("0:10:0-9", 100)
+	b, _ := ParseReservation("5:15:9-12", 100)
+	c, _ := ParseReservation("10:20:0-9", 100)
+	if err := CheckWindows([]Window{a, c}, "reservation"); err != nil {
+		t.Errorf("back-to-back windows: %v", err)
+	}
+	err := CheckWindows([]Window{a, c, b}, "reservation")
+	if err == nil || !strings.Contains(err.Error(), "reservation 1 [0, 10) and reservation 3 [5, 15) overlap on CPU 9") {
+		t.Errorf("overlap: %v", err)
+	}
+}
+
+func TestEvents(t *testing.T) {
+	in := `{"timestamp": 10, "type": "machine_unavailable", "resources": "0-49"}
+
+{"timestamp": 10, "type": "machine_unavailable", "resources": "60 70-71"}
+{"timestamp": 25.5, "type": "machine_available", "resources": "0-49 60"}
+`
+	e := NewEvents(strings.NewReader(in), "ev.jsonl", 100)
+	var got []string
+	for {
+		ch, err := e.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ftoa(ch.Time)+map[bool]string{true: " down ", false: " up "}[ch.Down]+ch.CPUs.String())
+	}
+	if want := "10 down 0-49;10 down 60 70-71;25.5 up 0-49 60"; strings.Join(got, ";") != want {
+		t.Errorf("got %q, want %q", strings.Join(got, ";"), want)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{`{"timestamp": 1, "type": "machine_unavailable", "resources": "0"}` + "\n" + `{"timestamp": 0, "type": "machine_available", "resources": "0"}`, "ev.jsonl:2: field timestamp: 0 is before the previous event's 1"},
+		{`{"type": "machine_unavailable", "resources": "0"}`, "ev.jsonl:1: field timestamp: missing"},
+		{`{"timestamp": 1, "resources": "0"}`, "ev.jsonl:1: field type: missing"},
+		{`{"timestamp": 1, "type": "reboot", "resources": "0"}`, `ev.jsonl:1: field type: "reboot", want machine_unavailable or machine_available`},
+		{`{"timestamp": 1, "type": "machine_available"}`, "ev.jsonl:1: field resources: missing"},
+		{`{"timestamp": 1, "type": "machine_available", "resources": "0-100"}`, "ev.jsonl:1: field resources: CPU 100 is not on the machine"},
+		{`{"timestamp": "1", "type": "machine_available", "resources": "0"}`, "ev.jsonl:1: not a JSON object"},
+		{`{"timestamp": 1, "type": "machine_available", "resources": "0"} {}`, "ev.jsonl:1: more than one JSON value"},
+		{"\n\nnot json", "ev.jsonl:3: not a JSON object"},
+	} {
+		_, err := NewEvents(strings.NewReader(tc.in), "ev.jsonl", 100).nextAll()
+		if err == io.EOF || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// nextAll reads to the first error or the end.
+func (e *Events) nextAll() (Change, error) {
+	for {
+		ch, err := e.Next()
+		if err != nil {
+			return ch, err
+		}
+	}
+}
+
+// The generator alternates down and up per group, deterministically per
+// seed, with means near MTBF and MTTR.
+func TestGenerator(t *testing.T) {
+	f := Failures{MTBF: 1000, MTTR: 100, Seed: 3, GroupSize: 25}
+	if err := f.Check(100); err != nil {
+		t.Fatal(err)
+	}
+	a, b := NewGenerator(f, 100, 0), NewGenerator(f, 100, 0)
+	down := map[string]float64{}
+	var downSum float64
+	var downs int
+	last := math.Inf(-1)
+	for range 40000 {
+		x, _ := a.Next()
+		y, _ := b.Next()
+		if x.Time != y.Time || x.CPUs.String() != y.CPUs.String() || x.Down != y.Down {
+			t.Fatal("not deterministic")
+		}
+		if x.Time < last {
+			t.Fatalf("time %g before %g", x.Time, last)
+		}
+		last = x.Time
+		k := x.CPUs.String()
+		if _, isDown := down[k]; isDown == x.Down {
+			t.Fatalf("group %s: down=%v twice in a row", k, x.Down)
+		}
+		if x.Down {
+			down[k] = x.Time
+		} else {
+			downSum += x.Time - down[k]
+			downs++
+			delete(down, k)
+		}
+	}
+	if m := downSum / float64(downs); math.Abs(m-100) > 5 {
+		t.Errorf("mean down time %g, want about 100", m)
+	}
+	for _, tc := range []struct {
+		f    Failures
+		want string
+	}{
+		{Failures{MTBF: 0, MTTR: 1}, "mtbf 0"},
+		{Failures{MTBF: 1, MTTR: -1}, "mttr -1"},
+		{Failures{MTBF: 1, MTTR: 1, GroupSize: -1}, "group_size -1"},
+	} {
+		if err := tc.f.Check(100); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.f, err, tc.want)
+		}
+	}
+}
