@@ -81,3 +81,16 @@ func BenchmarkHPC2NConservativeSim(b *testing.B) {
 	b.ReportMetric(float64(replaces)/float64(b.N), "replaces/op")
 	b.ReportMetric(float64(moves)/float64(b.N), "moves/op")
 }
+
+const riccTrace = "../../../shared/traces/RICC-2010-2.swf.gz"
+
+// EASY on RICC-2010 with 8192 processors (as `schedlab bench --procs
+// 8192`), the trace in memory: queues of up to about 23,000 jobs, so the
+// cost of a pass over a long queue shows.
+func BenchmarkRICCEASYSim(b *testing.B) {
+	jobs, _ := loadTrace(b, riccTrace)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		simulate(b, jobs, 8192, NewBackfill("easy", 8192, 1, OrderFCFS))
+	}
+}
