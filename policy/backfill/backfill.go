@@ -30,7 +30,6 @@ type Backfill struct {
 	// order), which answers the profile's questions without a profile
 	// (easyfast.go); nil for the general engine.
 	ez    *easyProf
-	ix    queueIndex // with ez: skips what cannot start in long queues (easyindex.go)
 	scan  []int32   // the machines in the order Pick tries them
 	multi bool      // built over a platform (NewBackfillMulti)
 	slab  attrsSlab // multi: the jobs' attributes
@@ -83,6 +82,10 @@ type Backfill struct {
 	// OnReserve, when set, is called for every reservation made or kept in
 	// a pass (tests use it to check that reservations never move later).
 	OnReserve func(now float64, id job.ID, at float64)
+
+	// ix: with ez, the index that skips what cannot start in long
+	// queues (easyindex.go).
+	ix queueIndex
 }
 
 type run struct {
