@@ -16,6 +16,7 @@ type Profile struct {
 	sl    sliceProfile
 	bl    *blocks  // non-nil: the block form is in use and sl is empty
 	ver   uint64   // bumped by every change: dates the runs cache
+	adds  uint64   // spans changed (add calls): Changes
 	chg   []change // where the changes began: see changed
 	rc    runCache // see replaceRuns
 }
@@ -65,6 +66,12 @@ func (p *Profile) Advance(now float64) {
 	p.sl.advance(now)
 }
 
+// Changes is the number of span changes made so far (each Alloc and
+// Release that reaches past the profile's start counts one; a Move one or
+// two): with the time a run spends in them, the cost per change that
+// bounds conservative backfilling (docs/performance.md).
+func (p *Profile) Changes() uint64 { return p.adds }
+
 // Start is the time of the first breakpoint (the last Advance).
 func (p *Profile) Start() float64 {
 	if p.bl != nil {
@@ -95,6 +102,7 @@ func (p *Profile) add(s, e float64, delta int) {
 		}
 	}
 	p.changed(s)
+	p.adds++
 	if p.bl != nil {
 		p.bl.add(s, e, delta)
 		p.shrink()

@@ -90,6 +90,10 @@ type Backfill struct {
 	av, hasWin bool
 	down       []int
 	hz         []policy.Horizons
+
+	// ix: with ez, the index that skips what cannot start in long
+	// queues (easyindex.go).
+	ix queueIndex
 }
 
 type run struct {
@@ -206,8 +210,13 @@ func (b *Backfill) Submit(now float64, j job.Info) {
 		e.x.nx = b.fastestRuntime(&e)
 		b.resort = true
 	}
-	if b.w.insert(e) != len(b.w.q)-1 {
+	base, off, n := basePtr(&b.w), offset(&b.w), len(b.w.q)
+	i := b.w.insert(e)
+	if i != len(b.w.q)-1 {
 		b.arrivalsOnly = false // it went before jobs already tried
+	}
+	if b.ix.on {
+		b.indexSubmitted(i, base, off, n)
 	}
 }
 
@@ -254,6 +263,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			panic(fmt.Sprintf("policy %s: %v", b.name, err))
 		}
 		b.checked = true
+	}
+	if b.ez != nil {
+		b.prepareIndex()
 	}
 	for _, p := range b.profs {
 		p.Advance(now)
@@ -385,6 +397,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	broke := false // the loop stopped before the end of the queue
 	for i := from; i < len(q); i++ {
 		e := &q[i]
+		if e.started {
+			continue // a tombstone (easyindex.go)
+		}
 		if !full && e.hasResv && e.resv > now {
 			// Nothing freed capacity since this slot was computed:
 			// re-placing it would find the same slot.
@@ -410,6 +425,18 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 				blocked = true
 				broke = true
 				break // nothing more can start, no reservation to make
+			}
+			if b.ix.on {
+				// Jump to the next entry that may start now (or holds a
+				// reservation): those between would not fit.
+				lim, s1 := b.ez.indexBound(freeNow)
+				if !b.ix.candidate(i, freeNow, lim, s1, now) {
+					j := b.ix.next(q, i, freeNow, lim, s1, now)
+					b.ix.skips += int64(j - i)
+					blocked = true
+					i = j - 1
+					continue
+				}
 			}
 			if e.Procs > freeNow {
 				blocked = true
@@ -493,6 +520,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			}
 			plan.StartOn(e.ID, reasonFor(blocked, now, &e.jobKey), m)
 			e.started = true
+			if b.ix.on {
+				b.ix.set(i, e)
+			}
 			if firstStart < 0 {
 				firstStart = i
 			}
@@ -510,6 +540,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		e.resv, e.m, e.hasResv = s, int32(m), true
 		if b.ez != nil {
 			b.ez.reserve(e.ID, s, profile.Span(s, b.dur(e, m)), e.Procs)
+			if b.ix.on {
+				b.ix.set(i, e)
+			}
 		} else if !moved {
 			b.profs[m].Alloc(s, profile.Span(s, b.dur(e, m)), e.Procs)
 		}
@@ -538,7 +571,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	}
 	b.dirty = changed
 	if firstStart >= 0 {
-		b.w.compact(firstStart, nStarted)
+		b.dropStarted(firstStart, nStarted)
 	}
 	// Every entry left was tried; the skipped ones keep their
 	// reservations, so minResv covers them too. After a stop for want of
@@ -572,6 +605,9 @@ func (b *Backfill) unreserve(e *entry) {
 		start = b.profs[m].Start()
 	}
 	e.hasResv = false
+	if b.ix.on {
+		b.ix.set(b.posOf(e), e)
+	}
 	b.fails.reset() // capacity freed: failures may fit now
 	if e.resv <= start {
 		b.openValid = false // CPUs free now changed
@@ -606,6 +642,9 @@ func (b *Backfill) Queue() []Queued {
 	out := make([]Queued, 0, len(b.w.q))
 	for i := range b.w.q {
 		e := &b.w.q[i]
+		if e.started {
+			continue // a tombstone (easyindex.go)
+		}
 		q := Queued{ID: e.ID, Reserved: e.hasResv}
 		if b.w.order.byPriority() {
 			q.Priority = e.x.prio

@@ -136,4 +136,14 @@
 // instant where the count steps up (an estimated end, the instant after
 // now, a reservation's end). The differential tests hold it against the
 // profile on random workloads and operation sequences.
+//
+// On a long queue (256 entries and more) the fast path also keeps a
+// segment tree over the queue (easyindex.go): per node the least CPU
+// request and the least estimate. Once the reservation is made, the pass
+// jumps from one entry that may start now (asks for no more CPUs than are
+// free, and no more than the extra CPUs unless it ends by the shadow time)
+// to the next in O(log n), and stops when none is left; entries that hold
+// a reservation are always visited. Started entries stay in the queue as
+// tombstones until they are an eighth of it. The decisions are the plain
+// loop's (TestEASYIndexLongQueues, TestEASYIndexMatchesNaive).
 package backfill

@@ -67,17 +67,58 @@ func BenchmarkHPC2NEASYSim(b *testing.B) {
 // Conservative backfilling on HPC2N, the trace in memory. Besides the
 // time it reports the work of the dirty passes: re-placement queries of
 // held reservations (replaces/op) and how many of them moved (moves/op),
-// each move a change of the profile.
+// each move a change of the profile; the profile's span changes
+// (changes/op: starts, reservations, moves, releases; profile.Changes)
+// and the whole simulation's time per change (ns/change): the work bound
+// is changes/op times what one change costs (docs/performance.md).
 func BenchmarkHPC2NConservativeSim(b *testing.B) {
 	jobs, procs := loadTrace(b, hpc2nTrace)
 	b.ResetTimer()
 	var replaces, moves int64
+	var changes uint64
 	for i := 0; i < b.N; i++ {
 		pol := NewBackfill("conservative", procs, Unlimited, OrderFCFS)
 		simulate(b, jobs, procs, pol)
 		replaces += pol.replaces
 		moves += pol.moves
+		changes += pol.profs[0].Changes()
 	}
 	b.ReportMetric(float64(replaces)/float64(b.N), "replaces/op")
 	b.ReportMetric(float64(moves)/float64(b.N), "moves/op")
+	b.ReportMetric(float64(changes)/float64(b.N), "changes/op")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(changes), "ns/change")
+}
+
+const riccTrace = "../../../shared/traces/RICC-2010-2.swf.gz"
+
+// EASY on RICC-2010 with 8192 processors (as `schedlab bench --procs
+// 8192`), the trace in memory: queues of up to about 23,000 jobs, so the
+// cost of a pass over a long queue shows.
+func BenchmarkRICCEASYSim(b *testing.B) {
+	jobs, _ := loadTrace(b, riccTrace)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		simulate(b, jobs, 8192, NewBackfill("easy", 8192, 1, OrderFCFS))
+	}
+}
+
+// Conservative backfilling on RICC-2010 with 8192 processors, the trace in
+// memory (about 30 s a run): the same counts as on HPC2N, over a profile
+// of hundreds to thousands of breakpoints.
+func BenchmarkRICCConservativeSim(b *testing.B) {
+	jobs, _ := loadTrace(b, riccTrace)
+	b.ResetTimer()
+	var replaces, moves int64
+	var changes uint64
+	for i := 0; i < b.N; i++ {
+		pol := NewBackfill("conservative", 8192, Unlimited, OrderFCFS)
+		simulate(b, jobs, 8192, pol)
+		replaces += pol.replaces
+		moves += pol.moves
+		changes += pol.profs[0].Changes()
+	}
+	b.ReportMetric(float64(replaces)/float64(b.N), "replaces/op")
+	b.ReportMetric(float64(moves)/float64(b.N), "moves/op")
+	b.ReportMetric(float64(changes)/float64(b.N), "changes/op")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(changes), "ns/change")
 }
