@@ -534,14 +534,18 @@ func (p *Policy) applied(now float64, plan *policy.Plan) {
 	// Reasons, and the started jobs out of the queue: a job is Backfilled
 	// if a job ahead of it in the queue still waits, else Immediate at its
 	// submit time and Reserved later.
+	// The scan stops at the last started job: the rest of the queue
+	// stays as it is (most policies start jobs near its head).
 	var head *job.Info
 	kept := p.waiting[:0]
-	for k := range p.waiting {
+	left, k := len(p.started), 0
+	for ; k < len(p.waiting) && left > 0; k++ {
 		j := p.waiting[k]
 		if _, ok := p.queued[j.ID]; ok {
 			kept = append(kept, j)
 			continue
 		}
+		left--
 		r := p.running[j.ID]
 		r.info = j
 		if m := r.machine; m >= 0 && m < p.plat.Machines() {
@@ -549,6 +553,7 @@ func (p *Policy) applied(now float64, plan *policy.Plan) {
 		}
 		p.running[j.ID] = r
 	}
+	kept = append(kept, p.waiting[k:]...) // (overlapping: append moves the tail down)
 	p.waiting = kept
 	if len(kept) > 0 {
 		head = &kept[0]
