@@ -78,7 +78,7 @@ def _build_from_tree():
     global _why
     root = _repo_root()
     go = shutil.which("go")
-    if root is None or go is None:
+    if root is None or go is None or not (Path(root) / "go.mod").is_file():
         _why = "no source tree with Go to build it from"
         return None
     cgo = subprocess.run([go, "env", "CGO_ENABLED"], cwd=root, capture_output=True, text=True)
