@@ -15,6 +15,7 @@ import (
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/external"
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/rng"
@@ -71,6 +72,12 @@ type TraceRun struct {
 	// availability section, and --check verifies that no job held an
 	// unavailable CPU.
 	Avail AvailSpec
+	// Decider, when set, makes the decisions of Policy "external" in
+	// this process instead of a decision process (package
+	// policy/external, Options.Decider): the options command and fds are
+	// then not given. The shared library cmd/libschedlab runs the engine
+	// in Python's process this way.
+	Decider external.Decider
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -309,8 +316,17 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		}
 		qp, hetero = hp, true
 	}
-	opts, err := qp.Check(cfg.Options)
-	if err != nil {
+	var opts option.Values
+	if cfg.Decider != nil {
+		if cfg.Policy != "external" {
+			return nil, fmt.Errorf("an in-process decider decides for policy external, not %s", cfg.Policy)
+		}
+		// The declarations alone: the policy's own check asks for a
+		// command or file descriptors, which the decider replaces.
+		if opts, err = option.Check(qp.Options(), cfg.Options); err != nil {
+			return nil, fmt.Errorf("policy external: %w", err)
+		}
+	} else if opts, err = qp.Check(cfg.Options); err != nil {
 		return nil, err
 	}
 	threads := qp.Traits.Threads
@@ -477,7 +493,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	var rec *recordingSource
 	var threadRecs *threadRecorder
-	spec := clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: cfg.Deadlines.Seed}, src: wsrc, lis: lis, cont: cfg.Continue, predict: pred, avail: availCfg}
+	spec := clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: cfg.Deadlines.Seed, Decider: cfg.Decider}, src: wsrc, lis: lis, cont: cfg.Continue, predict: pred, avail: availCfg}
 	if threadsCSV != nil {
 		spec.threadLis = append(spec.threadLis, threadsCSV)
 	}

@@ -61,6 +61,11 @@ type Env struct {
 	// PreferIdle (grid schedulers): the local scheduler the grid runs
 	// with has the PreferIdle trait.
 	PreferIdle bool
+	// Decider is what a program that runs the engine in its own process
+	// hands the external policy to decide instead of a decision process
+	// (a policy/external.Decider; the shared library cmd/libschedlab).
+	// Every other policy ignores it; nil is none.
+	Decider any
 }
 
 // Built is a built policy: the one field its kind takes is set

@@ -25,6 +25,7 @@ import (
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/internal/launch"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy/external"
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/report/htmlreport"
@@ -49,6 +50,10 @@ type globals struct {
 	// policyFlags are the policy-option flags of a run command line,
 	// taken off it before kong parses the rest (takePolicyFlags).
 	policyFlags []flagValue
+
+	// decider, set by MainInProcess, makes the decisions of a run's
+	// policy external in this process.
+	decider external.Decider
 }
 
 // lockOutDir takes the lock of an output folder (lockDir) for the rest
@@ -242,8 +247,27 @@ type usageError struct{ error }
 // Main runs the command line args (without the program name) and returns
 // the exit status.
 func Main(args []string, stdout, stderr io.Writer) (status int) {
+	return mainWith(args, stdout, stderr, &globals{stdout: stdout, stderr: stderr}, true)
+}
+
+// MainInProcess runs a `run` command line (args without the program
+// name, starting with "run") whose policy is external, with its
+// decisions made by d in this process instead of a decision process
+// (policy/external.Options.Decider): the same checks, assembly, outputs
+// and messages as Main's, but no signal handling (the calling program
+// owns its signals) and no option command or fds. It returns the exit
+// status. The shared library cmd/libschedlab runs it (package
+// internal/inproc).
+func MainInProcess(args []string, stdout, stderr io.Writer, d external.Decider) int {
+	if len(args) == 0 || args[0] != "run" {
+		fmt.Fprintln(stderr, "schedlab: in process, only the run command (with --policy external) is possible")
+		return 2
+	}
+	return mainWith(args, stdout, stderr, &globals{stdout: stdout, stderr: stderr, decider: d}, false)
+}
+
+func mainWith(args []string, stdout, stderr io.Writer, g *globals, signals bool) (status int) {
 	var spec cliSpec
-	g := &globals{stdout: stdout, stderr: stderr}
 	exited := false
 	parser, err := kong.New(&spec,
 		kong.Name("schedlab"),
@@ -285,17 +309,19 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		fmt.Fprintln(stderr, "Run 'schedlab --help' for usage.")
 		return 2
 	}
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	defer func() { signal.Stop(sigs); close(done) }()
-	go func() {
-		select {
-		case sig := <-sigs:
-			os.Exit(g.interrupted(sig))
-		case <-done:
-		}
-	}()
+	if signals {
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+		done := make(chan struct{})
+		defer func() { signal.Stop(sigs); close(done) }()
+		go func() {
+			select {
+			case sig := <-sigs:
+				os.Exit(g.interrupted(sig))
+			case <-done:
+			}
+		}()
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			fmt.Fprintf(stderr, "schedlab: internal error (a bug; please report it with the command line): %v\n", v)
@@ -500,7 +526,25 @@ func (c *runCmd) Run(g *globals) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if _, err := qp.Check(given); err != nil {
+	check := qp.Check
+	if g.decider != nil {
+		if c.Policy != "external" {
+			return usageError{fmt.Errorf("in process, the policy is external (its decisions come from the calling program), not %s", c.Policy)}
+		}
+		if given["command"] != "" || given["fds"] != "" {
+			return usageError{errors.New("in process, policy external takes neither option command nor fds")}
+		}
+		// The declarations alone: external's own check asks for a
+		// command or file descriptors, which the decider replaces.
+		check = func(given map[string]string) (option.Values, error) {
+			v, err := option.Check(qp.Options(), given)
+			if err != nil {
+				err = fmt.Errorf("policy external: %w", err)
+			}
+			return v, err
+		}
+	}
+	if _, err := check(given); err != nil {
 		// name the flag that gave the first option in error
 		var oe *option.Error
 		if errors.As(err, &oe) {
@@ -553,7 +597,8 @@ func (c *runCmd) Run(g *globals) error {
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
 		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Threads: c.Threads, From: c.From, To: c.To,
 		Resample: c.Resample, Seed: c.Seed, Rep: c.Replication, Predictor: c.Predictor, Correction: c.Correction,
-		Avail: experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure},
+		Avail:   experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure},
+		Decider: g.decider,
 	})
 	if err != nil {
 		return err

@@ -46,8 +46,10 @@ var allowImports = map[string][]string{
 	"repro":              {"experiment", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
 	"report/plot":        nil,
 	"report/...":         {"platform", "validate", "internal/atomicfile"},
-	"internal/cli":       {"experiment", "repro", "registry", "scenario", "metrics", "platform", "policy/option", "report/...", "workload", "workload/...", "internal/atomicfile", "internal/launch"},
+	"internal/cli":       {"experiment", "repro", "registry", "scenario", "metrics", "platform", "policy/option", "policy/external", "report/...", "workload", "workload/...", "internal/atomicfile", "internal/launch"},
+	"internal/inproc":    {"internal/cli", "job", "policy/external"},
 	"cmd/...":            {"internal/cli"},
+	"cmd/libschedlab":    {"internal/inproc", "job", "policy/external"},
 	"tools/...":          {"..."}, // programs around the project: anything
 	"internal/lint":      nil,
 	"internal/reference": {"job", "job/actual", "platform", "validate"},
@@ -87,6 +89,7 @@ var allowTestImports = map[string][]string{
 	"report/plot":        nil,
 	"internal/launch":    nil,
 	"internal/digits":    nil,
+	"internal/inproc":    {"experiment", "workload"},
 }
 
 // covers reports whether pattern ("x", "x/..." or "...") names pkg.

@@ -39,6 +39,12 @@ func Declarations() []policy.Decl {
 			},
 			Check: checkCommand,
 			New: func(env policy.Env, v option.Values) (policy.Built, error) {
+				if d, ok := env.Decider.(Decider); ok && d != nil {
+					if v.Text("command") != "" || v.Text("fds") != "" {
+						return policy.Built{}, errors.New("policy external: an in-process decider takes neither option command nor fds")
+					}
+					return policy.Built{Queue: New(env.Platform, Options{Decider: d, Full: v.Text("view") == "full"})}, nil
+				}
 				if err := checkCommand(v); err != nil { // also checked before any work
 					return policy.Built{}, fmt.Errorf("policy external: %w", err)
 				}

@@ -52,6 +52,58 @@ type Options struct {
 	// FDs, when set, are inherited file descriptors to use instead of a
 	// command: replies are read from FDs[0], requests written to FDs[1].
 	FDs [2]int
+	// Decider, when set, makes the decisions in this process instead of
+	// a decision process (no command, no FDs, no JSON, no timeout): the
+	// shared library through which Python drives the engine
+	// (cmd/libschedlab). Its decisions are validated by the same code as
+	// a reply's.
+	Decider Decider
+}
+
+// Decider is the in-process form of the decision process: it gets the
+// same requests (one per instant at which a job could start, with the
+// events since the last one and the view) and returns the same
+// decisions as a reply's EXECUTE_JOB and CALL_ME_LATER events.
+type Decider interface {
+	// Decide answers one request. r and everything it points to belong
+	// to the policy and are valid during the call only. The request
+	// with r.Ends set comes after the last instant; its decision is
+	// ignored. An error stops the run: the policy fails with it.
+	Decide(r *Request) (Decision, error)
+}
+
+// Request is a request of the protocol as a Go value (docs/protocol.md:
+// SIMULATION_BEGINS is Begins, REQUESTED_CALL RequestedCall,
+// SIMULATION_ENDS Ends; the view's free CPUs Free).
+type Request struct {
+	Now           float64
+	Begins        bool // the first request; the platform is Platform
+	Ends          bool
+	RequestedCall bool
+	Submitted     []job.Info // JOB_SUBMITTED since the last request, in order
+	Completed     []job.ID   // JOB_COMPLETED since the last request, in order
+	Free          []int      // idle CPUs per machine
+	// Waiting is the queue in queue order (submit time, then id) and
+	// Running the number of jobs started and not ended: the view the
+	// events build, given for a decider that does not keep its own.
+	Waiting  []job.Info
+	Running  int
+	Platform platform.Platform
+}
+
+// Decision is a reply as a Go value: the jobs to start now, in order
+// (EXECUTE_JOB), and a wake-up time (CALL_ME_LATER; 0 is none).
+type Decision struct {
+	Starts []Exec
+	Wake   float64
+}
+
+// Exec is one start: the job, its machine and optionally its CPUs in
+// Batsim's interval syntax ("" is the lowest free ids).
+type Exec struct {
+	ID      job.ID
+	Machine int
+	Alloc   string
 }
 
 // Policy is the external policy. Build it with New; Close ends the
@@ -81,6 +133,7 @@ type Policy struct {
 	runs    []runningEntry        // scratch: the running jobs in id order
 	skipped int64                 // instants not sent: empty queue or no free CPU
 	wake    float64               // the time of the pending CALL_ME_LATER (0: none)
+	req     Request               // scratch, with a Decider: the request
 }
 
 type runningJob struct {
@@ -123,6 +176,10 @@ func (p *Policy) Submit(now float64, j job.Info) {
 	}
 	p.waiting = slices.Insert(p.waiting, k, j)
 	p.queued[j.ID] = 1
+	if p.opt.Decider != nil {
+		p.req.Submitted = append(p.req.Submitted, j)
+		return
+	}
 	b := p.eventHead(now, "JOB_SUBMITTED")
 	b = append(b, `"data":{"job_id":`...)
 	b = strconv.AppendInt(b, int64(j.ID), 10)
@@ -139,6 +196,10 @@ func (p *Policy) Finish(now float64, id job.ID) {
 		return
 	}
 	delete(p.running, id)
+	if p.opt.Decider != nil {
+		p.req.Completed = append(p.req.Completed, id)
+		return
+	}
 	b := p.eventHead(now, "JOB_COMPLETED")
 	b = append(b, `"data":{"job_id":`...)
 	b = strconv.AppendInt(b, int64(id), 10)
@@ -165,13 +226,21 @@ func (p *Policy) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	p.now = now
 	if p.wake != 0 && p.wake <= now {
 		// the call asked for (Batsim's REQUESTED_CALL); always sent
-		b := p.eventHead(p.wake, "REQUESTED_CALL")
-		p.events = append(b, `"data":{}}`...)
+		if p.opt.Decider != nil {
+			p.req.RequestedCall = true
+		} else {
+			b := p.eventHead(p.wake, "REQUESTED_CALL")
+			p.events = append(b, `"data":{}}`...)
+		}
 		p.wake = 0
 	} else if len(p.waiting) == 0 || !anyFree(v, p.plat.Machines()) {
 		// Nothing can start: no request. The events wait for the next
 		// one (or for SIMULATION_ENDS), with their timestamps.
 		p.skipped++
+		return
+	}
+	if p.opt.Decider != nil {
+		p.decide(now, v, plan)
 		return
 	}
 	first := !p.began
@@ -384,28 +453,9 @@ func (p *Policy) apply(now float64, line []byte, plan *policy.Plan) {
 				p.fail("%s: data has no job_id: %s", where, quote(e.Data))
 				return
 			}
-			id := job.ID(*p.data.JobID)
-			if _, ok := p.queued[id]; !ok {
-				if r, ok := p.running[id]; ok {
-					p.fail("%s: job %d is not waiting: it started at t=%g", where, id, r.start)
-				} else {
-					p.fail("%s: job %d is not waiting: no such job in the queue (unknown, or already ended)", where, id)
-				}
+			if !p.execute(now, where, job.ID(*p.data.JobID), p.data.Machine, p.data.Alloc, plan) {
 				return
 			}
-			var cpus platform.Runs
-			if p.data.Alloc != "" {
-				var err error
-				if cpus, err = parseAlloc(p.data.Alloc); err != nil {
-					p.fail("%s: job %d: alloc %q: %v", where, id, p.data.Alloc, err)
-					return
-				}
-			}
-			m := p.data.Machine
-			plan.Starts = append(plan.Starts, policy.Start{ID: id, Machine: m, CPUs: cpus})
-			p.started = append(p.started, len(plan.Starts)-1)
-			delete(p.queued, id)
-			p.running[id] = runningJob{machine: m, start: now}
 		case "CALL_ME_LATER":
 			var d struct {
 				Timestamp *float64 `json:"timestamp"`
@@ -414,12 +464,8 @@ func (p *Policy) apply(now float64, line []byte, plan *policy.Plan) {
 				p.fail("%s: data must be {\"timestamp\": T}: %s", where, quote(e.Data))
 				return
 			}
-			if t := *d.Timestamp; !(t > now) || math.IsInf(t, 0) {
-				p.fail("%s: timestamp %g is not after now (%g)", where, t, now)
+			if !p.callMeLater(now, where, *d.Timestamp) {
 				return
-			}
-			if p.wake == 0 || *d.Timestamp < p.wake {
-				p.wake = *d.Timestamp
 			}
 		case "REJECT_JOB":
 			p.fail("%s: not supported yet (docs/protocol.md says what is)", where)
@@ -429,6 +475,52 @@ func (p *Policy) apply(now float64, line []byte, plan *policy.Plan) {
 			return
 		}
 	}
+	p.applied(now, plan)
+}
+
+// execute validates one start (EXECUTE_JOB) and appends it to the plan;
+// false after a failure (recorded). The model checks the rest: the
+// machine, the CPUs, the size.
+func (p *Policy) execute(now float64, where string, id job.ID, m int, alloc string, plan *policy.Plan) bool {
+	if _, ok := p.queued[id]; !ok {
+		if r, ok := p.running[id]; ok {
+			p.fail("%s: job %d is not waiting: it started at t=%g", where, id, r.start)
+		} else {
+			p.fail("%s: job %d is not waiting: no such job in the queue (unknown, or already ended)", where, id)
+		}
+		return false
+	}
+	var cpus platform.Runs
+	if alloc != "" {
+		var err error
+		if cpus, err = parseAlloc(alloc); err != nil {
+			p.fail("%s: job %d: alloc %q: %v", where, id, alloc, err)
+			return false
+		}
+	}
+	plan.Starts = append(plan.Starts, policy.Start{ID: id, Machine: m, CPUs: cpus})
+	p.started = append(p.started, len(plan.Starts)-1)
+	delete(p.queued, id)
+	p.running[id] = runningJob{machine: m, start: now}
+	return true
+}
+
+// callMeLater validates a wake-up time (CALL_ME_LATER) and keeps the
+// earliest; false after a failure (recorded).
+func (p *Policy) callMeLater(now float64, where string, t float64) bool {
+	if !(t > now) || math.IsInf(t, 0) {
+		p.fail("%s: timestamp %g is not after now (%g)", where, t, now)
+		return false
+	}
+	if p.wake == 0 || t < p.wake {
+		p.wake = t
+	}
+	return true
+}
+
+// applied ends a valid decision: the started jobs leave the queue, each
+// with its start reason, and the plan gets the wake-up time.
+func (p *Policy) applied(now float64, plan *policy.Plan) {
 	defer func() {
 		// The model honours a wake-up only while jobs wait (policy.Plan).
 		if len(p.waiting) == 0 {
@@ -442,14 +534,18 @@ func (p *Policy) apply(now float64, line []byte, plan *policy.Plan) {
 	// Reasons, and the started jobs out of the queue: a job is Backfilled
 	// if a job ahead of it in the queue still waits, else Immediate at its
 	// submit time and Reserved later.
+	// The scan stops at the last started job: the rest of the queue
+	// stays as it is (most policies start jobs near its head).
 	var head *job.Info
 	kept := p.waiting[:0]
-	for k := range p.waiting {
+	left, k := len(p.started), 0
+	for ; k < len(p.waiting) && left > 0; k++ {
 		j := p.waiting[k]
 		if _, ok := p.queued[j.ID]; ok {
 			kept = append(kept, j)
 			continue
 		}
+		left--
 		r := p.running[j.ID]
 		r.info = j
 		if m := r.machine; m >= 0 && m < p.plat.Machines() {
@@ -457,6 +553,7 @@ func (p *Policy) apply(now float64, line []byte, plan *policy.Plan) {
 		}
 		p.running[j.ID] = r
 	}
+	kept = append(kept, p.waiting[k:]...) // (overlapping: append moves the tail down)
 	p.waiting = kept
 	if len(kept) > 0 {
 		head = &kept[0]
@@ -474,6 +571,37 @@ func (p *Policy) apply(now float64, line []byte, plan *policy.Plan) {
 		}
 	}
 }
+
+// decide asks the in-process Decider (Options.Decider) for this
+// instant's decision and validates it as a reply's.
+func (p *Policy) decide(now float64, v policy.Machines, plan *policy.Plan) {
+	r := &p.req
+	r.Now, r.Begins, r.Ends = now, !p.began, false
+	p.began = true
+	r.Free = r.Free[:0]
+	for m := range p.plat.Machines() {
+		r.Free = append(r.Free, v.Free(m))
+	}
+	r.Waiting, r.Running, r.Platform = p.waiting, len(p.running), p.plat
+	d, err := p.opt.Decider.Decide(r)
+	r.Submitted, r.Completed, r.RequestedCall = r.Submitted[:0], r.Completed[:0], false
+	if err != nil {
+		p.fail("%v", err)
+		return
+	}
+	p.started = p.started[:0]
+	for k, e := range d.Starts {
+		if !p.execute(now, decisionWhere(k), e.ID, e.Machine, e.Alloc, plan) {
+			return
+		}
+	}
+	if d.Wake != 0 && !p.callMeLater(now, "the decision's wake-up time", d.Wake) {
+		return
+	}
+	p.applied(now, plan)
+}
+
+func decisionWhere(k int) string { return "start " + strconv.Itoa(k+1) + " of the decision" }
 
 // parseAlloc reads Batsim's interval syntax ("0-3 8"): ascending,
 // disjoint runs (the model checks that they are free, on the machine,
@@ -527,7 +655,10 @@ func (p *Policy) fail(format string, a ...any) {
 		return
 	}
 	who := "command: " + p.opt.Command
-	if p.opt.FDs != [2]int{} {
+	switch {
+	case p.opt.Decider != nil:
+		who = "in-process"
+	case p.opt.FDs != [2]int{}:
 		who = fmt.Sprintf("fds %d,%d", p.opt.FDs[0], p.opt.FDs[1])
 	}
 	p.err = fmt.Errorf("policy external at t=%g: %s [%s]", p.now, fmt.Sprintf(format, a...), who)

@@ -152,6 +152,9 @@ func (p *Policy) Close() error {
 		return p.err
 	}
 	p.ended = true
+	if p.opt.Decider != nil {
+		return p.closeDecider()
+	}
 	if p.stdin == nil {
 		return p.err
 	}
@@ -212,3 +215,18 @@ func (p *Policy) open() error {
 
 // exitStatusFDs says how the other end went away (option fds).
 func (p *Policy) exitStatusFDs() string { return "closed its end of the protocol without replying" }
+
+// closeDecider sends the in-process Decider the request with Ends set
+// (SIMULATION_ENDS, with the events of the last instants not sent).
+func (p *Policy) closeDecider() error {
+	if p.err != nil || !p.began {
+		return p.err
+	}
+	r := &p.req
+	r.Now, r.Begins, r.Ends = p.now, false, true
+	r.Waiting, r.Running = p.waiting, len(p.running)
+	if _, err := p.opt.Decider.Decide(r); err != nil {
+		p.fail("at the end of the simulation: %v", err)
+	}
+	return p.err
+}

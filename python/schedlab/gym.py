@@ -36,11 +36,23 @@ first legal one (so random actions are safe), and info["replaced"] says so.
 Reward: 0 at every step but the last; at the end of the episode, minus the
 mean bounded slowdown (tau = 10 s) of the episode's jobs, from schedlab's
 summary.json (info["summary"] holds it all).
+
+Engine: engine="inprocess" runs the same `schedlab run --policy external`
+inside this process, through schedlab's shared library (_inproc.py:
+built from the source tree, or installed by pip install ./python, when
+Go has cgo); engine="process" runs it as a second process over the
+protocol (option fds); the default, "auto", is "inprocess" when the
+library is available, else "process". Both give the same trajectories
+(observations, masks, rewards, summary) for the same seed and actions;
+in process each step is a function call instead of a round trip between
+processes. An in-process environment is stepped from the thread that
+reset it.
 """
 
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import shutil
 import tempfile
@@ -50,7 +62,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from . import finish_external, start_external
+from . import _inproc, finish_external, start_external
+from ._binary import SchedlabError
 from ._policy import Host, Policy
 
 FEATURES = 5
@@ -100,10 +113,18 @@ class SchedulingEnv(gymnasium.Env):
         time_scale=86400.0,
         queue_scale=256.0,
         timeout=3600.0,
+        engine="auto",
     ):
         super().__init__()
         if window < 1 or episode_jobs < 1:
             raise ValueError("window and episode_jobs must be >= 1")
+        if engine not in ("auto", "inprocess", "process"):
+            raise ValueError(f'engine={engine!r}: want "auto", "inprocess" or "process"')
+        if engine == "auto":
+            engine = "inprocess" if _inproc.library() is not None else "process"
+        elif engine == "inprocess" and _inproc.library() is None:
+            raise SchedlabError(f"engine='inprocess': the schedlab library is not available: {_inproc.why_not()}")
+        self.engine = engine
         self.trace = _trace_path(trace)
         self.header, self.jobs = _read_swf(self.trace)
         if len(self.jobs) < episode_jobs:
@@ -114,11 +135,15 @@ class SchedulingEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(window)
         self._dir = tempfile.mkdtemp(prefix="schedlab-gym-")
         self._run = None
+        self._sim = None
         self.steps = 0
 
     # -- the protocol side ------------------------------------------------
 
     def _stop(self):
+        if self._sim is not None:
+            self._sim.close()
+            self._sim = None
         if self._run is not None:
             proc, cmd, requests, rep_w, logs = self._run
             self._run = None
@@ -186,6 +211,10 @@ class SchedulingEnv(gymnasium.Env):
         with open(swf, "w") as f:
             f.writelines(self.header)
             f.writelines(self.jobs[first : first + self.episode_jobs])
+        self.first_job = first
+        self.steps = 0
+        if self.engine == "inprocess":
+            return self._ip_reset(swf)
         out = Path(self._dir) / "out"
         shutil.rmtree(out, ignore_errors=True)
         self._out = out
@@ -199,8 +228,6 @@ class SchedulingEnv(gymnasium.Env):
         self._free = self.host.view.free[0]
         self._picked, self._picked_list = set(), []
         self._slots = self._window_ids()
-        self.first_job = first
-        self.steps = 0
         if not self._mask().any():  # (the first instant always has a fitting job)
             self._advance()
         mask = self._mask()
@@ -210,12 +237,12 @@ class SchedulingEnv(gymnasium.Env):
         proc, cmd, requests, rep_w, logs = self._run
         self._run = None
         finish_external(proc, cmd, requests, rep_w, logs)
-        import json
-
         with open(self._out / "summary.json") as f:
             return json.load(f)
 
     def step(self, action):
+        if self.engine == "inprocess":
+            return self._ip_step(action)
         if self._run is None:
             raise RuntimeError("step() before reset(), or after the episode ended")
         mask = self._mask()
@@ -251,6 +278,120 @@ class SchedulingEnv(gymnasium.Env):
                 "summary": summary,
                 "now": self.host.view.now,
             },
+        )
+
+    # -- in process (engine="inprocess") ----------------------------------
+    #
+    # The same decisions as above from the library's view: the queue in
+    # order as arrays, the free CPUs and the running count at each
+    # instant. The observation's numbers come from the same float64
+    # operations, clipped to [0, 1] before the cast to float32 rather
+    # than after, which gives the same float32 values (rounding is
+    # monotonic and 0 and 1 are exact), so the trajectories are the same.
+
+    def _ip_instant(self):
+        """Reads the instant's view: the queue's features, nothing
+        picked yet."""
+        sim = self._sim
+        qid, qres, qwt, qsub = sim.queue()
+        self._qid, self._qres = qid, qres
+        n = len(qid)
+        f = np.empty((n, FEATURES), dtype=np.float64)
+        f[:, 0] = 1.0
+        f[:, 1] = qres / float(self._cpus)
+        f[:, 2] = qwt / self.time_scale
+        f[:, 3] = (sim.now - qsub) / self.time_scale
+        f[:, 4] = 0.0  # (fits now: set per step)
+        np.clip(f, 0.0, 1.0, out=f)
+        self._feat = f.astype(np.float32)
+        self._rows = np.arange(n)
+        self._free = int(sim.free()[0])
+        self._nrun, self._nq = sim.running, n
+        self._ip_window()
+
+    def _ip_window(self):
+        """The window (queue rows of the first unpicked jobs) and which
+        of them fit the CPUs still free."""
+        self._win = self._rows[: self.window]
+        self._fits = self._qres[self._win] <= self._free
+
+    def _ip_next(self):
+        """Sends this instant's picks and runs on to the next instant
+        where some job of the window fits. False at the end."""
+        sim = self._sim
+        while True:
+            more = sim.step(self._picked_list)
+            self._picked_list = []
+            if more and sim.flags & _inproc.ENDS:
+                more = sim.step()
+            if not more:
+                return False
+            self._ip_instant()
+            if self._fits.any():
+                return True
+
+    def _ip_mask(self):
+        m = np.zeros(self.window, dtype=np.int8)
+        m[: len(self._fits)] = self._fits
+        return m
+
+    def _ip_obs(self):
+        b = self.window * FEATURES
+        o = np.zeros(b + MACHINE_FEATURES, dtype=np.float32)
+        k = len(self._win) * FEATURES
+        if k:
+            o[:k] = self._feat[self._win].ravel()
+            o[4:k:FEATURES] = self._fits
+        cpus = float(self._cpus)
+        m = o[b:]
+        m[:] = (self._free / cpus, self._nrun / cpus, self._nq / self.queue_scale)
+        np.clip(m, 0.0, 1.0, out=m)
+        return o
+
+    def _ip_reset(self, swf):
+        self._sim = _inproc.Sim(["run", "--trace", str(swf), "--policy", "external", "--no-out", "--json", "--set", "view=free"])
+        self._picked_list = []
+        if not self._sim.step():
+            raise RuntimeError("schedlab ended before the first instant")
+        self._cpus = int(self._sim.machines()[0].sum())
+        self._ip_instant()
+        if not self._fits.any():
+            self._ip_next()
+        return self._ip_obs(), {"action_mask": self._ip_mask(), "now": self._sim.now}
+
+    def _ip_step(self, action):
+        if self._sim is None:
+            raise RuntimeError("step() before reset(), or after the episode ended")
+        fits = self._fits
+        a = int(action)
+        replaced = not (0 <= a < len(fits) and fits[a])
+        if replaced:
+            a = int(fits.argmax())  # the first legal slot
+        r = self._win[a]
+        self._picked_list.append(int(self._qid[r]))
+        self._free -= int(self._qres[r])
+        self._rows = np.concatenate((self._rows[:a], self._rows[a + 1 :]))
+        self._ip_window()
+        self.steps += 1
+        if self._fits.any() or self._ip_next():
+            return (
+                self._ip_obs(),
+                0.0,
+                False,
+                False,
+                {"action_mask": self._ip_mask(), "replaced": replaced, "now": self._sim.now},
+            )
+        summary = json.loads(self._sim.stdout)
+        now = self._sim.now
+        self._sim = None
+        obs = np.zeros(self.observation_space.shape, dtype=np.float32)
+        reward = -float(summary["mean_bounded_slowdown"])
+        return (
+            obs,
+            reward,
+            True,
+            False,
+            {"action_mask": np.zeros(self.window, dtype=np.int8), "replaced": replaced, "summary": summary, "now": now},
         )
 
     def close(self):

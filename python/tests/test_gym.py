@@ -7,12 +7,82 @@ import pytest
 gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
+from schedlab import _inproc  # noqa: E402
 from schedlab.gym import SchedulingEnv  # noqa: E402
 
+from conftest import shared_trace  # noqa: E402
 
-def test_env_checker():
-    env = SchedulingEnv(episode_jobs=64, window=8)
+ENGINES = ["process", "inprocess"]
+
+
+def need(engine):
+    if engine == "inprocess" and _inproc.library() is None:
+        pytest.skip(f"no schedlab library: {_inproc.why_not()}")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_env_checker(engine):
+    need(engine)
+    env = SchedulingEnv(episode_jobs=64, window=8, engine=engine)
+    assert env.engine == engine
     check_env(env, skip_render_check=True)
+    env.close()
+
+
+def trajectory(env, seed, policy_seed):
+    """Everything an agent sees in one episode with random masked
+    actions: observations, masks, rewards, flags, times, the summary."""
+    rng = np.random.default_rng(policy_seed)
+    obs, info = env.reset(seed=seed)
+    seen = [(obs, info["action_mask"], info["now"])]
+    while True:
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        if rng.random() < 0.1:
+            a = int(rng.integers(env.window))  # sometimes an illegal one
+        obs, r, term, trunc, info = env.step(a)
+        seen.append((obs, info["action_mask"], info["now"], r, term, trunc, info["replaced"]))
+        if term:
+            summary = dict(info["summary"])
+            summary["run"] = {k: v for k, v in summary["run"].items() if k != "trace"}  # the episode file's folder
+            return seen, summary
+
+
+def same(a, b):
+    return len(a) == len(b) and all(
+        len(x) == len(y)
+        and all(
+            (u.dtype == v.dtype and np.array_equal(u, v)) if isinstance(u, np.ndarray) else (type(u) is type(v) and u == v)
+            for u, v in zip(x, y)
+        )
+        for x, y in zip(a, b)
+    )
+
+
+@pytest.mark.parametrize("trace,window", [("KTH-SP2-1996-2.1-cln.swf.gz", 8), ("HPC2N-2002-2.1-cln.swf.gz", 128)])
+def test_inprocess_same_trajectories_as_process(trace, window):
+    # The engine in this process (schedlab's shared library) and as a
+    # second process over the protocol: for the same seeds and actions,
+    # the same observations (bit for bit), masks, rewards, times and
+    # summary.
+    need("inprocess")
+    if trace.startswith("HPC2N"):
+        trace = shared_trace(trace)
+        if trace is None:
+            pytest.skip("HPC2N-2002-2.1-cln.swf.gz not found (set SCHEDLAB_TRACES)")
+    envs = [SchedulingEnv(trace=trace, episode_jobs=256, window=window, engine=e) for e in ENGINES]
+    for seed in range(3):
+        (a, sa), (b, sb) = (trajectory(env, seed, 100 + seed) for env in envs)
+        assert len(a) == 257 and same(a, b)
+        assert sa == sb and sa["jobs"] == 256
+    for env in envs:
+        env.close()
+
+
+def test_engine_switch():
+    with pytest.raises(ValueError, match="engine"):
+        SchedulingEnv(engine="threads")
+    env = SchedulingEnv(episode_jobs=16, window=4)
+    assert env.engine == ("inprocess" if _inproc.library() is not None else "process")
     env.close()
 
 
@@ -34,8 +104,10 @@ def episode(env, seed, policy_seed):
             return traj, total, steps, info["summary"]
 
 
-def test_random_masked_episode_ends_and_is_deterministic():
-    env = SchedulingEnv(episode_jobs=200, window=16)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_random_masked_episode_ends_and_is_deterministic(engine):
+    need(engine)
+    env = SchedulingEnv(episode_jobs=200, window=16, engine=engine)
     t1, r1, n1, s1 = episode(env, seed=7, policy_seed=3)
     assert n1 == 200  # one step per job
     assert s1["jobs"] == 200 and r1 == -s1["mean_bounded_slowdown"] < 0

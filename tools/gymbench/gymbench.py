@@ -3,7 +3,7 @@ SchedGym environment (HPCEnv of DIR-LAB/deep-batch-scheduler), on the same
 trace, with random legal actions, episodes of 256 jobs and a window of 128
 queued jobs (RLScheduler's JOB_SEQUENCE_SIZE and MAX_QUEUE_SIZE).
 
-    python tools/gymbench/gymbench.py schedlab TRACE [EPISODES]
+    python tools/gymbench/gymbench.py schedlab TRACE [EPISODES [ENGINE]]
     python tools/gymbench/gymbench.py rlscheduler DIR TRACE.swf [EPISODES]
 
 DIR holds HPCSimPickJobs.py, job.py and cluster.py from a clone of
@@ -14,7 +14,9 @@ time, none of which its environment uses to simulate: this script puts
 small stand-ins in their place (gym's Env, spaces and seeding from
 gymnasium and numpy) so that only the environment is timed. Reset times
 are reported apart: RLScheduler's reset also schedules the episode twice
-with heuristics (SJF and F1) for its reward baselines.
+with heuristics (SJF and F1) for its reward baselines. ENGINE is
+SchedulingEnv's engine: inprocess (the default when schedlab's shared
+library is available), process or auto.
 """
 
 import sys
@@ -24,10 +26,10 @@ import types
 import numpy as np
 
 
-def bench_schedlab(trace, episodes):
+def bench_schedlab(trace, episodes, engine="auto"):
     from schedlab.gym import SchedulingEnv
 
-    env = SchedulingEnv(trace=trace, episode_jobs=256, window=128)
+    env = SchedulingEnv(trace=trace, episode_jobs=256, window=128, engine=engine)
     rng = np.random.default_rng(0)
     steps, t_reset, t_step = 0, 0.0, 0.0
     for e in range(episodes):
@@ -101,7 +103,10 @@ def bench_rlscheduler(folder, trace, episodes):
 
 def main(argv):
     if len(argv) >= 3 and argv[1] == "schedlab":
-        steps, tr, ts = bench_schedlab(argv[2], int(argv[3]) if len(argv) > 3 else 20)
+        steps, tr, ts = bench_schedlab(
+            argv[2], int(argv[3]) if len(argv) > 3 else 20, argv[4] if len(argv) > 4 else "auto"
+        )
+        argv[1] += f" ({argv[4] if len(argv) > 4 else 'auto'})"
     elif len(argv) >= 4 and argv[1] == "rlscheduler":
         steps, tr, ts = bench_rlscheduler(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 20)
     else:

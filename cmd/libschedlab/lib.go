@@ -1,0 +1,245 @@
+//go:build cgo
+
+package main
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include <pthread.h>
+
+// The view of one instant, filled by sl_step and sl_fill. The caller
+// owns the buffers and gives their capacities (in elements); the counts
+// are the full ones, so a count above a capacity means "grow the buffer
+// and call sl_fill".
+typedef struct {
+	double now;
+	int64_t flags;       // SL_BEGINS | SL_CALL | SL_ENDS
+	int64_t running;     // jobs started and not ended
+	int64_t queued;      // waiting jobs
+	int64_t submitted;   // JOB_SUBMITTED since the last request
+	int64_t completed;   // JOB_COMPLETED since the last request
+	int64_t machines;
+	int64_t cap_machines;
+	int64_t *free;       // idle CPUs per machine
+	int64_t cap_queue;   // the queue in order (submit time, then id)
+	int64_t *queue_id;
+	int64_t *queue_res;
+	double *queue_walltime; // the estimate
+	double *queue_subtime;
+	int64_t cap_submitted;
+	double *submitted_jobs; // SL_JOB_FIELDS per job: id, subtime, res, walltime, user, group, mem, speed, bm_est, deadline
+	int64_t cap_completed;
+	int64_t *completed_id;
+} sl_view;
+
+enum { SL_BEGINS = 1, SL_CALL = 2, SL_ENDS = 4, SL_JOB_FIELDS = 10 };
+
+static uintptr_t sl_thread(void) { return (uintptr_t)pthread_self(); }
+*/
+import "C"
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime/cgo"
+	"unsafe"
+
+	"github.com/schedlab/schedlab/internal/inproc"
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/policy/external"
+)
+
+// handle is one simulation behind a cgo.Handle: the C side holds the
+// number, never a Go pointer.
+type handle struct {
+	sim    *inproc.Sim
+	thread C.uintptr_t // the thread that opened it (the coroutine needs it)
+	starts []external.Exec
+}
+
+// sl_open prepares a run of a `schedlab run` command line given as a JSON
+// array of strings, without the program name (["run", "--trace", F,
+// "--policy", "external", ...]). It returns the handle, or 0 with *err
+// set (free it with sl_free). Nothing runs before the first sl_step.
+//
+//export sl_open
+func sl_open(argsJSON *C.char, err **C.char) C.uintptr_t {
+	var args []string
+	if e := json.Unmarshal([]byte(C.GoString(argsJSON)), &args); e != nil {
+		*err = C.CString(fmt.Sprintf("sl_open: the arguments are not a JSON array of strings: %v", e))
+		return 0
+	}
+	return C.uintptr_t(cgo.NewHandle(&handle{sim: inproc.Start(args), thread: C.sl_thread()}))
+}
+
+// sl_step gives the run the decision for the current instant (n starts:
+// ids[k], on machine machines[k] (machines NULL: all 0), on the CPUs
+// allocs[k] in Batsim's interval syntax (allocs or allocs[k] NULL: the
+// lowest free ones); wake > 0 asks for a call at that time) and runs to
+// the next instant, whose view it writes to *v. The first call gives no
+// decision (n = 0). It returns 1 at an instant, 0 at the end of the run
+// (sl_stdout has its output), -1 on a failure (*err: schedlab's
+// message, to free with sl_free; the run is over).
+//
+//export sl_step
+func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, allocs **C.char, wake C.double, v *C.sl_view, err **C.char) (status C.int) {
+	s := cgo.Handle(h).Value().(*handle)
+	if C.sl_thread() != s.thread {
+		*err = C.CString("schedlab: a simulation in process is driven from the thread that opened it (its engine is a coroutine of that thread)")
+		return -1
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			*err = C.CString(fmt.Sprintf("schedlab: internal error (a bug; please report it): %v", p))
+			status = -1
+		}
+	}()
+	s.starts = s.starts[:0]
+	if n > 0 {
+		idv := unsafe.Slice((*int64)(unsafe.Pointer(ids)), int(n))
+		var mv []int64
+		if machines != nil {
+			mv = unsafe.Slice((*int64)(unsafe.Pointer(machines)), int(n))
+		}
+		var av []*C.char
+		if allocs != nil {
+			av = unsafe.Slice(allocs, int(n))
+		}
+		for k, id := range idv {
+			e := external.Exec{ID: job.ID(id)}
+			if mv != nil {
+				e.Machine = int(mv[k])
+			}
+			if av != nil && av[k] != nil {
+				e.Alloc = C.GoString(av[k])
+			}
+			s.starts = append(s.starts, e)
+		}
+	}
+	r, e := s.sim.Next(external.Decision{Starts: s.starts, Wake: float64(wake)})
+	switch {
+	case e != nil:
+		*err = C.CString(e.Error())
+		return -1
+	case r == nil:
+		return 0
+	}
+	fill(r, v)
+	return 1
+}
+
+// sl_fill writes the current instant's view to *v again (after the
+// caller grew its buffers). It returns 1, or 0 when there is no current
+// instant.
+//
+//export sl_fill
+func sl_fill(h C.uintptr_t, v *C.sl_view) C.int {
+	r := cgo.Handle(h).Value().(*handle).sim.Request()
+	if r == nil {
+		return 0
+	}
+	fill(r, v)
+	return 1
+}
+
+func fill(r *external.Request, v *C.sl_view) {
+	v.now = C.double(r.Now)
+	var flags C.int64_t
+	if r.Begins {
+		flags |= C.SL_BEGINS
+	}
+	if r.RequestedCall {
+		flags |= C.SL_CALL
+	}
+	if r.Ends {
+		flags |= C.SL_ENDS
+	}
+	v.flags = flags
+	v.running = C.int64_t(r.Running)
+	v.queued = C.int64_t(len(r.Waiting))
+	v.submitted = C.int64_t(len(r.Submitted))
+	v.completed = C.int64_t(len(r.Completed))
+	v.machines = C.int64_t(len(r.Free))
+	if m := min(len(r.Free), int(v.cap_machines)); m > 0 {
+		free := unsafe.Slice((*int64)(unsafe.Pointer(v.free)), m)
+		for k := range free {
+			free[k] = int64(r.Free[k])
+		}
+	}
+	if q := min(len(r.Waiting), int(v.cap_queue)); q > 0 {
+		id := unsafe.Slice((*int64)(unsafe.Pointer(v.queue_id)), q)
+		res := unsafe.Slice((*int64)(unsafe.Pointer(v.queue_res)), q)
+		wt := unsafe.Slice((*float64)(unsafe.Pointer(v.queue_walltime)), q)
+		sub := unsafe.Slice((*float64)(unsafe.Pointer(v.queue_subtime)), q)
+		for k := range id {
+			j := &r.Waiting[k]
+			id[k], res[k], wt[k], sub[k] = int64(j.ID), int64(j.Procs), j.Estimate, j.Submit
+		}
+	}
+	if n := min(len(r.Submitted), int(v.cap_submitted)); n > 0 && v.submitted_jobs != nil {
+		f := unsafe.Slice((*float64)(unsafe.Pointer(v.submitted_jobs)), n*C.SL_JOB_FIELDS)
+		for k := range n {
+			j := &r.Submitted[k]
+			copy(f[k*C.SL_JOB_FIELDS:], []float64{float64(j.ID), j.Submit, float64(j.Procs), j.Estimate,
+				float64(j.User), float64(j.Group), j.Mem, j.Speed, j.BMEst, j.Deadline})
+		}
+	}
+	if n := min(len(r.Completed), int(v.cap_completed)); n > 0 && v.completed_id != nil {
+		c := unsafe.Slice((*int64)(unsafe.Pointer(v.completed_id)), n)
+		for k := range c {
+			c[k] = int64(r.Completed[k])
+		}
+	}
+}
+
+// sl_machines writes the platform's machines (at most capacity) of the
+// current instant's run: CPUs, first CPU id, speed, memory per CPU. It
+// returns their number, or 0 when there is no current instant.
+//
+//export sl_machines
+func sl_machines(h C.uintptr_t, capacity C.int64_t, cpus, first *C.int64_t, speed, mem *C.double) C.int64_t {
+	r := cgo.Handle(h).Value().(*handle).sim.Request()
+	if r == nil {
+		return 0
+	}
+	p := r.Platform
+	n := min(p.Machines(), int(capacity))
+	if n > 0 {
+		c := unsafe.Slice((*int64)(unsafe.Pointer(cpus)), n)
+		f := unsafe.Slice((*int64)(unsafe.Pointer(first)), n)
+		s := unsafe.Slice((*float64)(unsafe.Pointer(speed)), n)
+		m := unsafe.Slice((*float64)(unsafe.Pointer(mem)), n)
+		for k := range n {
+			mach := p.Machine(k)
+			c[k], f[k], s[k], m[k] = int64(mach.CPUs), int64(p.First(k)), mach.BM(), mach.Mem
+		}
+	}
+	return C.int64_t(p.Machines())
+}
+
+// sl_stdout is what the run printed (with --json, its result as JSON);
+// free it with sl_free.
+//
+//export sl_stdout
+func sl_stdout(h C.uintptr_t) *C.char {
+	return C.CString(cgo.Handle(h).Value().(*handle).sim.Stdout())
+}
+
+// sl_close ends the run (a run not at its end fails, removing the output
+// it was writing) and frees the handle. From another thread than the
+// one that opened it, the run cannot be resumed to end it: it is left
+// suspended (its memory is not freed).
+//
+//export sl_close
+func sl_close(h C.uintptr_t) {
+	s := cgo.Handle(h).Value().(*handle)
+	if C.sl_thread() == s.thread {
+		s.sim.Close()
+	}
+	cgo.Handle(h).Delete()
+}
+
+// sl_free frees a string this library returned.
+//
+//export sl_free
+func sl_free(p *C.char) { C.free(unsafe.Pointer(p)) }

@@ -1,0 +1,320 @@
+"""The engine in this process: schedlab's shared library (Go,
+cmd/libschedlab in the repository) through ctypes.
+
+A `Sim` is one `schedlab run --policy external` whose decisions this
+process makes one instant at a time, without a second process or a
+protocol: `step(decision)` hands the decision to the engine and returns
+at the next instant at which a job could start, with that instant's view
+in numpy arrays. The run is the command's own (same checks, engine,
+validation, outputs and messages); an illegal decision raises
+SchedlabError.
+
+The library is found, in this order: $SCHEDLAB_LIB (a path to it);
+built from the source tree with `go build -buildmode=c-shared` (as the
+binary is, see _binary.py; needs cgo: a C compiler); the copy installed
+with the package (`pip install ./python` builds it when it can);
+`libschedlab.so` beside $SCHEDLAB_BIN. `library()` returns None when
+there is none, and `why_not()` says why.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from ._binary import SchedlabError, _repo_root
+
+BEGINS, CALL, ENDS = 1, 2, 4
+JOB_FIELDS = 10  # id, subtime, res, walltime, user, group, mem, speed, bm_est, deadline
+
+LIBNAME = "libschedlab.dylib" if sys.platform == "darwin" else "libschedlab.so"
+
+_i64p = ctypes.POINTER(ctypes.c_int64)
+_f64p = ctypes.POINTER(ctypes.c_double)
+
+
+class View(ctypes.Structure):
+    """sl_view of cmd/libschedlab: counts out, the caller's buffers in."""
+
+    _fields_ = [
+        ("now", ctypes.c_double),
+        ("flags", ctypes.c_int64),
+        ("running", ctypes.c_int64),
+        ("queued", ctypes.c_int64),
+        ("submitted", ctypes.c_int64),
+        ("completed", ctypes.c_int64),
+        ("machines", ctypes.c_int64),
+        ("cap_machines", ctypes.c_int64),
+        ("free", _i64p),
+        ("cap_queue", ctypes.c_int64),
+        ("queue_id", _i64p),
+        ("queue_res", _i64p),
+        ("queue_walltime", _f64p),
+        ("queue_subtime", _f64p),
+        ("cap_submitted", ctypes.c_int64),
+        ("submitted_jobs", _f64p),
+        ("cap_completed", ctypes.c_int64),
+        ("completed_id", _i64p),
+    ]
+
+
+_lib = None
+_why = None
+_lock = threading.Lock()
+
+
+def _build_from_tree():
+    """Builds the library from the source tree into the cache; None with
+    _why set when it cannot."""
+    global _why
+    root = _repo_root()
+    go = shutil.which("go")
+    if root is None or go is None or not (Path(root) / "go.mod").is_file():
+        _why = "no source tree with Go to build it from"
+        return None
+    cgo = subprocess.run([go, "env", "CGO_ENABLED"], cwd=root, capture_output=True, text=True)
+    if cgo.stdout.strip() != "1":
+        _why = "cgo is off (no C compiler found by Go: install gcc, or set CC)"
+        return None
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "schedlab"
+    cache.mkdir(parents=True, exist_ok=True)
+    out = cache / f"libschedlab-{hashlib.sha256(str(root).encode()).hexdigest()[:12]}{Path(LIBNAME).suffix}"
+    r = subprocess.run(
+        [go, "build", "-buildmode=c-shared", "-o", str(out), "./cmd/libschedlab"], cwd=root, capture_output=True, text=True
+    )
+    if r.returncode != 0:
+        _why = f"go build -buildmode=c-shared ./cmd/libschedlab in {root} failed:\n{r.stderr}"
+        return None
+    return out
+
+
+def _find():
+    global _why
+    env = os.environ.get("SCHEDLAB_LIB")
+    if env:
+        if not Path(env).is_file():
+            raise SchedlabError(f"$SCHEDLAB_LIB={env} is not a file")
+        return Path(env)
+    built = _build_from_tree()
+    if built is not None:
+        return built
+    packaged = Path(__file__).resolve().parent / LIBNAME
+    if packaged.is_file():
+        return packaged
+    binenv = os.environ.get("SCHEDLAB_BIN")
+    if binenv and (Path(binenv).parent / LIBNAME).is_file():
+        return Path(binenv).parent / LIBNAME
+    _why = (_why or "not found") + f"; and no {LIBNAME} installed with the package (pip install ./python builds it when Go has cgo)"
+    return None
+
+
+def library():
+    """The loaded library, or None (why_not() says why)."""
+    global _lib, _why
+    with _lock:
+        if _lib is not None or _why is not None:
+            return _lib
+        path = _find()
+        if path is None:
+            return None
+        try:
+            lib = ctypes.CDLL(str(path))
+        except OSError as e:
+            _why = f"cannot load {path}: {e}"
+            return None
+        lib.sl_open.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+        lib.sl_open.restype = ctypes.c_size_t
+        lib.sl_step.argtypes = [
+            ctypes.c_size_t,
+            ctypes.c_int64,
+            _i64p,
+            _i64p,
+            ctypes.POINTER(ctypes.c_char_p),
+            ctypes.c_double,
+            ctypes.POINTER(View),
+            ctypes.POINTER(ctypes.c_void_p),
+        ]
+        lib.sl_step.restype = ctypes.c_int
+        lib.sl_fill.argtypes = [ctypes.c_size_t, ctypes.POINTER(View)]
+        lib.sl_fill.restype = ctypes.c_int
+        lib.sl_machines.argtypes = [ctypes.c_size_t, ctypes.c_int64, _i64p, _i64p, _f64p, _f64p]
+        lib.sl_machines.restype = ctypes.c_int64
+        lib.sl_stdout.argtypes = [ctypes.c_size_t]
+        lib.sl_stdout.restype = ctypes.c_void_p
+        lib.sl_close.argtypes = [ctypes.c_size_t]
+        lib.sl_close.restype = None
+        lib.sl_free.argtypes = [ctypes.c_void_p]
+        lib.sl_free.restype = None
+        lib.path = path
+        _lib = lib
+        return lib
+
+
+def why_not() -> str | None:
+    """Why there is no library (None when there is one)."""
+    library()
+    return None if _lib is not None else _why
+
+
+def _take(lib, p) -> str:
+    """A string the library returned, freed."""
+    try:
+        return ctypes.string_at(p).decode()
+    finally:
+        lib.sl_free(p)
+
+
+class Sim:
+    """One run in this process. args: a `schedlab run` command line
+    without the program name, with --policy external. After each step()
+    that returns True, the instant's view is in: now, flags, running,
+    free (per machine), and the queue in order: queue_id, queue_res,
+    queue_walltime (the estimate), queue_subtime (numpy views of length
+    queued, valid until the next step; with queue=False they are not
+    copied); with events=True also submitted (rows of JOB_FIELDS) and
+    completed (ids). Drive a Sim from the thread
+    that created it."""
+
+    def __init__(self, args, events=False, queue=True):
+        lib = library()
+        if lib is None:
+            raise SchedlabError(f"the schedlab library is not available: {_why}")
+        self._lib = lib
+        err = ctypes.c_void_p()
+        self._h = lib.sl_open(json.dumps([str(a) for a in args]).encode(), ctypes.byref(err))
+        if not self._h:
+            raise SchedlabError(_take(lib, err))
+        self._err = err
+        self._events = events
+        self._v = View()
+        self._vp = ctypes.byref(self._v)
+        self._queue = queue
+        self._grow(machines=1, queue=256 if queue else 0, submitted=64 if events else 0, completed=64 if events else 0)
+        self._empty = (ctypes.c_int64 * 1)()
+        self.ended = False
+        self.stdout = None
+
+    def _grow(self, machines, queue, submitted, completed):
+        v = self._v
+        if machines > v.cap_machines:
+            self._free = np.zeros(machines, dtype=np.int64)
+            v.cap_machines, v.free = machines, self._free.ctypes.data_as(_i64p)
+        if queue > v.cap_queue:
+            self._qid = np.zeros(queue, dtype=np.int64)
+            self._qres = np.zeros(queue, dtype=np.int64)
+            self._qwt = np.zeros(queue, dtype=np.float64)
+            self._qsub = np.zeros(queue, dtype=np.float64)
+            v.cap_queue = queue
+            v.queue_id, v.queue_res = self._qid.ctypes.data_as(_i64p), self._qres.ctypes.data_as(_i64p)
+            v.queue_walltime, v.queue_subtime = self._qwt.ctypes.data_as(_f64p), self._qsub.ctypes.data_as(_f64p)
+        if submitted > v.cap_submitted:
+            self._sub = np.zeros((submitted, JOB_FIELDS), dtype=np.float64)
+            v.cap_submitted, v.submitted_jobs = submitted, self._sub.ctypes.data_as(_f64p)
+        if completed > v.cap_completed:
+            self._comp = np.zeros(completed, dtype=np.int64)
+            v.cap_completed, v.completed_id = completed, self._comp.ctypes.data_as(_i64p)
+
+    def step(self, ids=(), machines=None, allocs=None, wake=0.0) -> bool:
+        """Gives the decision for the current instant (job ids to start;
+        optionally their machines and CPU sets as Batsim's interval text)
+        and runs to the next instant: True there, False at the end of the
+        run (stdout then holds what the run printed). Raises
+        SchedlabError if the run failed."""
+        if self.ended:
+            raise SchedlabError("the simulation has ended")
+        lib, n = self._lib, len(ids)
+        if n:
+            idv = (ctypes.c_int64 * n)(*ids)
+            mv = (ctypes.c_int64 * n)(*machines) if machines is not None else None
+            av = (ctypes.c_char_p * n)(*[a.encode() if a else None for a in allocs]) if allocs is not None else None
+        else:
+            idv, mv, av = self._empty, None, None
+        st = lib.sl_step(self._h, n, idv, mv, av, wake, self._vp, ctypes.byref(self._err))
+        if st < 0:
+            self.ended = True
+            msg = _take(lib, self._err)
+            self._close()
+            raise SchedlabError(msg)
+        if st == 0:
+            self.ended = True
+            self.stdout = _take(lib, lib.sl_stdout(self._h))
+            self._close()
+            return False
+        v = self._v
+        if v.machines > v.cap_machines or (self._queue and v.queued > v.cap_queue) or (
+            self._events and (v.submitted > v.cap_submitted or v.completed > v.cap_completed)
+        ):
+            self._grow(
+                max(v.machines, v.cap_machines),
+                max(2 * v.queued, v.cap_queue) if self._queue else 0,
+                max(2 * v.submitted, v.cap_submitted) if self._events else 0,
+                max(2 * v.completed, v.cap_completed) if self._events else 0,
+            )
+            lib.sl_fill(self._h, self._vp)
+        return True
+
+    # the view of the current instant
+    @property
+    def now(self) -> float:
+        return self._v.now
+
+    @property
+    def flags(self) -> int:
+        return self._v.flags
+
+    @property
+    def running(self) -> int:
+        return self._v.running
+
+    @property
+    def queued(self) -> int:
+        return self._v.queued
+
+    def free(self):
+        return self._free[: self._v.machines]
+
+    def queue(self):
+        """(id, res, walltime, subtime) arrays of the waiting jobs."""
+        n = self._v.queued
+        return self._qid[:n], self._qres[:n], self._qwt[:n], self._qsub[:n]
+
+    def submitted(self):
+        return self._sub[: self._v.submitted]
+
+    def completed(self):
+        return self._comp[: self._v.completed]
+
+    def machines(self):
+        """(cpus, first_cpu, speed, mem) arrays of the platform's machines."""
+        cap = max(1, self._v.machines)
+        c, f = np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64)
+        s, m = np.zeros(cap, dtype=np.float64), np.zeros(cap, dtype=np.float64)
+        n = self._lib.sl_machines(
+            self._h, cap, c.ctypes.data_as(_i64p), f.ctypes.data_as(_i64p), s.ctypes.data_as(_f64p), m.ctypes.data_as(_f64p)
+        )
+        return c[:n], f[:n], s[:n], m[:n]
+
+    def _close(self):
+        if self._h:
+            self._lib.sl_close(self._h)
+            self._h = 0
+
+    def close(self):
+        """Ends the run (one not at its end fails, writing nothing)."""
+        self.ended = True
+        self._close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass

@@ -1,0 +1,130 @@
+"""schedlab._inproc: the engine in this process through schedlab's shared
+library: the command's run, its validation and messages."""
+
+import json
+import threading
+
+import numpy as np
+import pytest
+
+import schedlab
+from schedlab import _inproc
+
+KTH = "KTH-SP2-1996-2.1-cln.swf.gz"
+
+
+@pytest.fixture(autouse=True)
+def library():
+    if _inproc.library() is None:
+        pytest.skip(f"no schedlab library: {_inproc.why_not()}")
+
+
+def fcfs(sim):
+    qid, qres, _, _ = sim.queue()
+    free, ids = int(sim.free()[0]), []
+    for i, r in zip(qid.tolist(), qres.tolist()):
+        if r > free:
+            break
+        free -= r
+        ids.append(i)
+    return ids
+
+
+def test_fcfs_in_process_is_builtin_fcfs(tmp_path):
+    # A strict FCFS deciding here, through the library, gives the
+    # built-in fcfs's jobs.csv on all of KTH-SP2.
+    sim = _inproc.Sim(["run", "--trace", KTH, "--policy", "external", "--out", tmp_path / "in", "--json", "--set", "view=free"])
+    ids, n, ends = [], 0, 0
+    while sim.step(ids):
+        n += 1
+        if sim.flags & _inproc.ENDS:
+            ends += 1
+            ids = []
+            continue
+        assert sim.flags & _inproc.BEGINS == (_inproc.BEGINS if n == 1 else 0)
+        ids = fcfs(sim)
+    assert ends == 1 and n > 10000
+    assert json.loads(sim.stdout)["jobs"] == 27992
+    built = schedlab.run(trace=KTH, policy="fcfs", out=tmp_path / "fcfs")
+    assert (tmp_path / "in" / "jobs.csv").read_bytes() == (built.out / "jobs.csv").read_bytes()
+
+
+def test_illegal_start_raises_and_writes_nothing(tmp_path):
+    out = tmp_path / "out"
+    sim = _inproc.Sim(["run", "--trace", KTH, "--policy", "external", "--out", out])
+    assert sim.step()
+    with pytest.raises(schedlab.SchedlabError, match=r"job 999999 is not waiting.*\[in-process\]"):
+        sim.step([999999])
+    assert not out.exists()
+    with pytest.raises(schedlab.SchedlabError, match="has ended"):
+        sim.step()
+
+
+def test_too_many_cpus_and_bad_alloc(tmp_path):
+    swf = tmp_path / "two.swf"
+    swf.write_text("; MaxProcs: 100\n1 0 -1 50 60 -1 -1 60 100 -1 1 1 1 -1 -1 -1 -1 -1\n2 0 -1 50 60 -1 -1 60 100 -1 1 1 1 -1 -1 -1 -1 -1\n")
+    args = ["run", "--trace", swf, "--policy", "external", "--no-out"]
+    sim = _inproc.Sim(args)
+    assert sim.step() and sim.queue()[0].tolist() == [1, 2] and sim.free().tolist() == [100]
+    # 120 CPUs of 100: the model refuses the start (after the policy's
+    # turn: the run ends, with SIMULATION_ENDS as over the protocol)
+    with pytest.raises(schedlab.SchedlabError, match=r"at t=0: start job 2: needs 60 processors, 40 free"):
+        sim.step([1, 2]) and sim.flags & _inproc.ENDS and sim.step()
+    sim = _inproc.Sim(args)
+    assert sim.step()
+    with pytest.raises(schedlab.SchedlabError, match=r"job 1: alloc \"5-1\""):
+        sim.step([1], allocs=["5-1"])
+    sim = _inproc.Sim(args)
+    assert sim.step()
+    with pytest.raises(schedlab.SchedlabError, match=r"job 1"):
+        sim.step([1], allocs=["0-99"]) and sim.flags & _inproc.ENDS and sim.step()  # 100 CPUs named for 60
+
+
+def test_wrong_command_lines():
+    for args, want in [
+        (["run", "--trace", KTH, "--policy", "easy", "--no-out"], "the policy is external"),
+        (["run", "--trace", KTH, "--policy", "external", "--no-out", "--command", "true"], "neither option command nor fds"),
+        (["run", "--trace", "no-such.swf", "--policy", "external", "--no-out"], "no-such.swf"),
+    ]:
+        sim = _inproc.Sim(args)
+        with pytest.raises(schedlab.SchedlabError, match=want):
+            sim.step()
+
+
+def test_other_thread_is_refused_and_close_midway():
+    sim = _inproc.Sim(["run", "--trace", KTH, "--policy", "external", "--no-out"])
+    assert sim.step()
+    errors = []
+
+    def other():
+        try:
+            sim.step()
+        except schedlab.SchedlabError as e:
+            errors.append(str(e))
+
+    t = threading.Thread(target=other)
+    t.start()
+    t.join()
+    assert errors and "thread that opened it" in errors[0]
+    sim2 = _inproc.Sim(["run", "--trace", KTH, "--policy", "external", "--no-out"])
+    assert sim2.step()
+    sim2.close()  # midway: the run is abandoned
+    sim2.close()
+    with pytest.raises(schedlab.SchedlabError, match="has ended"):
+        sim2.step()
+
+
+def test_queue_buffers_grow():
+    # A queue longer than the first buffers (256): a policy that starts
+    # one job per instant lets it grow; the arrays follow.
+    sim = _inproc.Sim(["run", "--trace", KTH, "--policy", "external", "--no-out"])
+    longest, ids = 0, []
+    while sim.step(ids):
+        if sim.flags & _inproc.ENDS:
+            ids = []
+            continue
+        qid, qres, qwt, qsub = sim.queue()
+        assert len(qid) == sim.queued and np.all(np.diff(qsub) >= 0)
+        longest = max(longest, len(qid))
+        ids = [int(qid[0])] if qres[0] <= sim.free()[0] else []
+    assert longest > 256
