@@ -145,7 +145,7 @@ def _fail(cmd, rc, err) -> SchedlabError:
     return SchedlabError(f"schedlab exited with status {rc}: {err.strip()}\n(command: {' '.join(map(str, cmd))})")
 
 
-def run(trace, policy="easy", out=None, timeout=None, **options) -> Result:
+def run(trace, policy="easy", out=None, timeout=None, engine="auto", **options) -> Result:
     """Simulates an SWF trace (a path, or the bare name of an embedded
     trace such as "KTH-SP2-1996-2.1-cln.swf.gz") under `policy`: a
     registered policy's name ('schedlab policies') or a `schedlab.Policy`
@@ -157,14 +157,27 @@ def run(trace, policy="easy", out=None, timeout=None, **options) -> Result:
     predictor, correction (estimate="predict"), resample, replication;
     any other keyword is a policy option (e.g. order="sjf", depth=4).
     `out` is the output folder (default: a new temporary folder).
-    `timeout` (seconds) bounds each decision of a Python policy (default
-    30, as the external policy's option timeout)."""
+    `timeout` (seconds) bounds each decision of a Python policy run over
+    the protocol (default 30, as the external policy's option timeout).
+    `engine` says where a Python policy's run happens: "inprocess" (the
+    engine as a shared library in this process: no second process, no
+    JSON), "process" (schedlab run --policy external over two pipes), or
+    "auto" (in process when the library is available, with no timeout
+    given). Both give the same schedule."""
     if out is None:
         out = tempfile.mkdtemp(prefix="schedlab-run-")
         out = os.path.join(out, "out")
     out = Path(out)
+    if engine not in ("auto", "inprocess", "process"):
+        raise ValueError(f'engine must be "auto", "inprocess" or "process", not {engine!r}')
     if isinstance(policy, Policy):
-        stdout = _run_python(trace, policy, out, timeout, options)
+        from . import _inproc
+
+        inproc = engine == "inprocess" or (engine == "auto" and timeout is None and _inproc.library() is not None)
+        if inproc:
+            stdout = _run_inprocess(trace, policy, out, options)
+        else:
+            stdout = _run_python(trace, policy, out, timeout, options)
     else:
         if timeout is not None:
             options["timeout"] = timeout
@@ -257,6 +270,24 @@ def _run_python(trace, policy: Policy, out, timeout, options) -> str:
     except BaseException as e:  # the policy failed: schedlab must stop too
         finish_external(proc, cmd, requests, rep_w, logs, error=e)
     return finish_external(proc, cmd, requests, rep_w, logs)
+
+
+def _run_inprocess(trace, policy: Policy, out, options) -> str:
+    from . import _inproc
+    from ._policy import InprocHost
+
+    opts = dict(options)
+    opts["view"] = "free"
+    args = ["run", "--trace", str(trace), "--policy", "external", "--out", str(out), *_run_args(opts)]
+    sim = _inproc.Sim(args, events=True, queue=False)
+    host = InprocHost(policy, sim)
+    try:
+        while host.step():
+            pass
+    except BaseException:
+        sim.close()  # an unfinished run writes nothing
+        raise
+    return sim.stdout or ""
 
 
 def sweep(scenario, out=None, workers=None, **flags) -> SweepResult:

@@ -100,6 +100,38 @@ class Policy:
         """Called once after the last instant."""
 
 
+def add_submitted(v: View, j: Job) -> None:
+    """Puts a submitted job in the view's queue, in queue order (submit
+    time, then id), and in its list of the instant's submissions."""
+    q = v.queue
+    if q and next(reversed(q.values())).subtime == j.subtime and next(reversed(q)) > j.id:
+        # keep queue order (submit, id) when ids come out of order
+        items = sorted([*q.values(), j], key=lambda x: (x.subtime, x.id))
+        q.clear()
+        q.update((x.id, x) for x in items)
+    else:
+        q[j.id] = j
+    v.submitted.append(j)
+
+
+def apply_starts(v: View, starts) -> list:
+    """Moves the decided jobs from the view's queue to its running jobs;
+    returns the decisions as (job id, machine, alloc) tuples."""
+    out = []
+    for s in starts:
+        if isinstance(s, Start):
+            jid, m, alloc = s.job_id, s.machine, s.alloc
+        else:
+            jid, m, alloc = int(s), 0, None
+        out.append((jid, m, alloc))
+        j = v.queue.pop(jid, None)
+        if j is not None:
+            speed = v.machines[m].speed if 0 <= m < len(v.machines) else 1.0
+            dur = j.walltime * (j.bm_est or 1.0) / speed if speed != 1.0 or j.bm_est else j.walltime
+            v.running[jid] = Running(j, m, v.now, v.now + dur)
+    return out
+
+
 class Host:
     """Runs the protocol for a Policy over two file objects: requests in,
     replies out. It keeps the view up to date from the events alone."""
@@ -141,16 +173,7 @@ class Host:
         for e in msg["events"]:
             t, d = e["type"], e["data"]
             if t == "JOB_SUBMITTED":
-                j = self._job(d["job"])
-                q = v.queue
-                if q and next(reversed(q.values())).subtime == j.subtime and next(reversed(q)) > j.id:
-                    # keep queue order (submit, id) when ids come out of order
-                    items = sorted([*q.values(), j], key=lambda x: (x.subtime, x.id))
-                    q.clear()
-                    q.update((x.id, x) for x in items)
-                else:
-                    q[j.id] = j
-                v.submitted.append(j)
+                add_submitted(v, self._job(d["job"]))
             elif t == "JOB_COMPLETED":
                 v.running.pop(d["job_id"], None)
                 v.completed.append(d["job_id"])
@@ -174,26 +197,16 @@ class Host:
     def reply(self, starts, wake=None) -> None:
         """Applies the starts to the view and sends them (and a
         CALL_ME_LATER at `wake`)."""
-        v = self.view
         events = []
         if wake is not None:
             events.append({"type": "CALL_ME_LATER", "data": {"timestamp": wake}})
-        for s in starts:
-            if isinstance(s, Start):
-                jid, m, alloc = s.job_id, s.machine, s.alloc
-            else:
-                jid, m, alloc = int(s), 0, None
+        for jid, m, alloc in apply_starts(self.view, starts):
             data = {"job_id": jid}
             if m:
                 data["machine"] = m
             if alloc:
                 data["alloc"] = alloc
             events.append({"type": "EXECUTE_JOB", "data": data})
-            j = v.queue.pop(jid, None)
-            if j is not None:
-                speed = v.machines[m].speed if 0 <= m < len(v.machines) else 1.0
-                dur = j.walltime * (j.bm_est or 1.0) / speed if speed != 1.0 or j.bm_est else j.walltime
-                v.running[jid] = Running(j, m, v.now, v.now + dur)
         self.send(events)
 
     def send(self, events) -> None:
@@ -210,4 +223,73 @@ class Host:
         starts = self.policy.decide(self.view)
         wake, self.policy._wake = self.policy._wake, None
         self.reply(starts, wake)
+        return True
+
+
+class InprocHost:
+    """Runs a Policy on the engine in this process (a _inproc.Sim made
+    with events=True): the same instants, events and view as Host, with
+    no second process and no JSON."""
+
+    def __init__(self, policy: Policy, sim):
+        self.policy = policy
+        self.sim = sim
+        self.view = View()
+        self.instants = 0
+        self._starts = None  # the last decision: (ids, machines, allocs, wake)
+
+    def read(self) -> bool:
+        """Hands the last decision to the engine, runs to the next
+        instant and updates the view; False at the end."""
+        from . import _inproc
+
+        sim = self.sim
+        if self._starts is None:
+            more = sim.step()
+        else:
+            ids, ms, allocs, wake = self._starts
+            more = sim.step(ids, ms, allocs, wake)
+        if not more:
+            return False
+        v = self.view
+        v.now = sim.now
+        v.submitted = []
+        v.completed = []
+        flags = sim.flags
+        v.requested_call = bool(flags & _inproc.CALL)
+        if flags & _inproc.BEGINS:
+            cpus, first, speed, mem = sim.machines()
+            v.machines = [Machine(i, int(cpus[i]), int(first[i]), float(speed[i]), float(mem[i])) for i in range(len(cpus))]
+        for r in sim.submitted():
+            add_submitted(
+                v,
+                Job(int(r[0]), float(r[1]), int(r[2]), float(r[3]), int(r[4]), int(r[5]), float(r[6]), float(r[7]), float(r[8]), float(r[9])),
+            )
+        for jid in sim.completed():
+            jid = int(jid)
+            v.running.pop(jid, None)
+            v.completed.append(jid)
+        v.free = [int(x) for x in sim.free()]
+        if flags & _inproc.BEGINS:
+            self.policy.begin(v)
+        if flags & _inproc.ENDS:
+            self.policy.end(v)
+            self._starts = None
+            while sim.step():  # the run's last step ends it
+                pass
+            return False
+        return True
+
+    def step(self) -> bool:
+        """One instant: read, decide. False at the end."""
+        if not self.read():
+            return False
+        self.instants += 1
+        starts = self.policy.decide(self.view)
+        wake, self.policy._wake = self.policy._wake, None
+        dec = apply_starts(self.view, starts)
+        ids = [d[0] for d in dec]
+        ms = [d[1] for d in dec] if any(d[1] for d in dec) else None
+        allocs = [d[2] for d in dec] if any(d[2] for d in dec) else None
+        self._starts = (ids, ms, allocs, 0.0 if wake is None else float(wake))
         return True

@@ -14,14 +14,25 @@ def same_schedule(a, b):
     pd.testing.assert_frame_equal(a.jobs, b.jobs)
 
 
-def test_fcfs_equals_builtin_on_all_of_kth():
-    py = schedlab.run(trace=KTH, policy=FCFS())
+@pytest.fixture(params=["process", "inprocess"])
+def engine(request):
+    """Where a Python policy's run happens: over the protocol, or on the
+    engine in this process (skipped without the shared library)."""
+    from schedlab import _inproc
+
+    if request.param == "inprocess" and _inproc.library() is None:
+        pytest.skip(f"no schedlab library: {_inproc.why_not()}")
+    return request.param
+
+
+def test_fcfs_equals_builtin_on_all_of_kth(engine):
+    py = schedlab.run(trace=KTH, policy=FCFS(), engine=engine)
     assert py.summary["jobs"] == 27992 and py.summary["run"]["policy"] == "external"
     same_schedule(py, schedlab.run(trace=KTH, policy="fcfs"))
 
 
-def test_easy_equals_builtin_on_all_of_kth():
-    same_schedule(schedlab.run(trace=KTH, policy=EASY()), schedlab.run(trace=KTH, policy="easy"))
+def test_easy_equals_builtin_on_all_of_kth(engine):
+    same_schedule(schedlab.run(trace=KTH, policy=EASY(), engine=engine), schedlab.run(trace=KTH, policy="easy"))
 
 
 def test_fcfs_and_easy_on_hpc2n_prefix(hpc2n_prefix):
@@ -62,21 +73,26 @@ class Crash(schedlab.Policy):
         return []
 
 
-def test_illegal_start_is_schedlab_error(tmp_path):
+def test_illegal_start_is_schedlab_error(tmp_path, engine):
     with pytest.raises(
         schedlab.SchedlabError, match=r"policy external at t=\d+: start job \d+: needs \d+ processors, \d+ free"
     ):
-        schedlab.run(trace=KTH, policy=Greedy(), out=tmp_path / "o")
+        schedlab.run(trace=KTH, policy=Greedy(), out=tmp_path / "o", engine=engine)
     assert not (tmp_path / "o").exists()
     with pytest.raises(schedlab.SchedlabError, match=r"job 999999 is not waiting: no such job in the queue"):
-        schedlab.run(trace=KTH, policy=Unknown(), out=tmp_path / "o")
+        schedlab.run(trace=KTH, policy=Unknown(), out=tmp_path / "o", engine=engine)
     assert not (tmp_path / "o").exists()
 
 
-def test_policy_exception_propagates_and_nothing_is_written(tmp_path):
+def test_policy_exception_propagates_and_nothing_is_written(tmp_path, engine):
     with pytest.raises(ValueError, match="the policy broke"):
-        schedlab.run(trace=KTH, policy=Crash(), out=tmp_path / "o")
+        schedlab.run(trace=KTH, policy=Crash(), out=tmp_path / "o", engine=engine)
     assert not (tmp_path / "o").exists()
+
+
+def test_engine_is_checked():
+    with pytest.raises(ValueError, match="engine must be"):
+        schedlab.run(trace=KTH, policy=FCFS(), engine="gpu")
 
 
 def test_start_objects_and_alloc():
@@ -121,7 +137,7 @@ def test_fcfs_and_easy_on_all_of_hpc2n():
     same_schedule(schedlab.run(trace=t, policy=EASY()), schedlab.run(trace=t, policy="easy"))
 
 
-def test_call_me_at():
+def test_call_me_at(engine):
     class Hourly(schedlab.Policy):
         """Strict FCFS, but jobs start only on the hour."""
 
@@ -137,7 +153,7 @@ def test_call_me_at():
                 starts.append(job.id)
             return starts
 
-    r = schedlab.run(trace=KTH, policy=Hourly(), check=True)
+    r = schedlab.run(trace=KTH, policy=Hourly(), check=True, engine=engine)
     assert r.summary["jobs"] == 27992
     assert (r.jobs.starting_time % 3600 == 0).all()
     assert r.summary["mean_wait"] > schedlab.run(trace=KTH, policy="fcfs").summary["mean_wait"]
