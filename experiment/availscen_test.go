@@ -76,7 +76,7 @@ policy: {queue: easy}
 
 // spanRecorder keeps each finished job's CPUs and times.
 type spanRecorder struct {
-	recs            []engine.Record
+	recs []engine.Record
 }
 
 func (r *spanRecorder) JobSubmitted(float64, *actual.Job)         {}
