@@ -45,7 +45,7 @@ func (d *decoder) decodeReservations(e entry) {
 		case *ast.IntegerNode, *ast.FloatNode:
 			text = x.GetToken().Value
 		default:
-			d.add(posOf(it), e.path, `a window must be a string "START:END:CPUS" (seconds, seconds, a CPU count or ids such as "0-49"), got %s`, describe(it))
+			d.add(posOf(it), e.path, `a window must be a quoted string "START:END:CPUS" (seconds, seconds, a CPU count or ids such as "0-49"; unquoted, YAML may read it as a mapping), got %s`, describe(it))
 			continue
 		}
 		w, err := avail.ParseReservation(text, platform.MaxCPUs)

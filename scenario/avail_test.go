@@ -87,7 +87,7 @@ func TestAvailErrors(t *testing.T) {
 		{"bad window", `platform: {procs: 8, reservations: ["200:100:4"]}`,
 			`a.yaml:3:37: platform.reservations: "200:100:4": END 100 is not after START 200`},
 		{"window not a string", `platform: {procs: 8, reservations: [{start: 1}]}`,
-			`a.yaml:3:37: platform.reservations: a window must be a string "START:END:CPUS" (seconds, seconds, a CPU count or ids such as "0-49"), got a mapping`},
+			`a.yaml:3:37: platform.reservations: a window must be a quoted string "START:END:CPUS" (seconds, seconds, a CPU count or ids such as "0-49"; unquoted, YAML may read it as a mapping), got a mapping`},
 		{"window off the machine", `platform: {procs: 8, reservations: "0:10:4-9"}`,
 			`a.yaml:3:36: platform.reservations: "0:10:4-9": CPUS: CPU 9 is not on the machine (8 CPUs: ids 0-7) (platform.procs is 8)`},
 		{"overlapping windows", `platform: {procs: 8, reservations: ["0:10:4", "5:20:2-5"]}`,
@@ -107,7 +107,7 @@ func TestAvailErrors(t *testing.T) {
 		{"bad on_failure", `platform: {procs: 8, events: f, on_failure: retry}`,
 			`a.yaml:3:45: platform.on_failure: unknown value "retry" (known: kill, requeue)`},
 		{"window list swept", `platform: {procs: 8, reservations: [["0:1:1"]]}`,
-			`a.yaml:3:37: platform.reservations: a window must be a string "START:END:CPUS" (seconds, seconds, a CPU count or ids such as "0-49"), got a list`},
+			`a.yaml:3:37: platform.reservations: a window must be a quoted string "START:END:CPUS" (seconds, seconds, a CPU count or ids such as "0-49"; unquoted, YAML may read it as a mapping), got a list`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
