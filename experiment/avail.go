@@ -10,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload/avail"
 )
@@ -35,6 +36,18 @@ type AvailSpec struct {
 // Used reports whether a makes anything unavailable.
 func (a AvailSpec) Used() bool {
 	return len(a.Reservations) > 0 || a.Events != "" || a.Failures != nil
+}
+
+// scenarioAvail is the AvailSpec of a cluster scenario's platform
+// (platform.reservations, events, failures, on_failure): the failures
+// are drawn from the scenario's seed, as run --failures from --seed.
+func scenarioAvail(s scenario.Scenario) AvailSpec {
+	p := s.Platform
+	a := AvailSpec{Reservations: p.Reservations, Events: p.Events, OnFailure: p.OnFailure, Name: "platform.reservations"}
+	if f := p.Failures; f.MTBF > 0 {
+		a.Failures = &avail.Failures{MTBF: f.MTBF, MTTR: f.MTTR, Seed: s.Seed, GroupSize: f.Group}
+	}
+	return a
 }
 
 // AvailInfo is what summary.json says of unavailable CPUs.

@@ -165,7 +165,8 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 		}
 		tr, err := RunTrace(TraceRun{Trace: s.Workload.Trace, Policy: s.Policy.Queue, Options: s.Policy.Options,
 			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out,
-			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction})
+			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction,
+			Avail: scenarioAvail(s)})
 		if err != nil {
 			return repMetrics{}, err
 		}
@@ -241,8 +242,22 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 	}
 	sum := metrics.NewSummary(s.Platform.Procs, tau)
 	sum.Skip(s.Warmup.Jobs)
+	var availCfg *engine.Availability
+	if a := scenarioAvail(s); a.Used() {
+		if pred != nil {
+			return metrics.Result{}, errors.New("unavailable CPUs (platform.reservations, events, failures) do not go with workload.estimate predict: the model keeps jobs off reserved CPUs by the estimates the policy plans with")
+		}
+		var closeEvents func() error
+		if availCfg, closeEvents, err = a.build(plat, rep); err != nil {
+			return metrics.Result{}, err
+		}
+		defer closeEvents()
+	}
 	run, err := newClusterRun(clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: s.Seed, Rep: rep}, src: src,
-		lis: append(engine.Tee{sum}, extra...), maxWaiting: MaxWaiting, cont: cont, predict: pred})
+		lis: append(engine.Tee{sum}, extra...), maxWaiting: MaxWaiting, cont: cont, predict: pred, avail: availCfg})
+	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
+		return metrics.Result{}, &AvailError{err}
+	}
 	if err != nil {
 		return metrics.Result{}, err
 	}

@@ -125,8 +125,8 @@ func CheckPoints(points []scenario.Point) error {
 	for i, p := range points {
 		sc := p.Scenario
 		if sc.Workload.Trace != "" {
-			if sc.Replications > 1 && (sc.Workload.Resample == "" || sc.Workload.Resample == "none") {
-				return fmt.Errorf("point %d (%s): a trace gives the same run every time; use replications: 1, or workload.resample: user-weeks for a different trace per replication", i, sc.Key())
+			if sc.Replications > 1 && (sc.Workload.Resample == "" || sc.Workload.Resample == "none") && sc.Platform.Failures.MTBF == 0 {
+				return fmt.Errorf("point %d (%s): a trace gives the same run every time; use replications: 1, or workload.resample: user-weeks for a different trace per replication, or platform.failures for different failures per replication", i, sc.Key())
 			}
 			if sc.Stop.Completed > 0 || sc.Warmup.Jobs > 0 {
 				return fmt.Errorf("point %d (%s): stop.completed and warmup.jobs are not supported with a trace (the whole trace runs)", i, sc.Key())

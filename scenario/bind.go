@@ -39,6 +39,16 @@ func bind(s *Scenario, path string) any {
 		return &s.Platform.SpeedMin
 	case "platform.speed_max":
 		return &s.Platform.SpeedMax
+	case "platform.events":
+		return &s.Platform.Events
+	case "platform.failures.mtbf":
+		return &s.Platform.Failures.MTBF
+	case "platform.failures.mttr":
+		return &s.Platform.Failures.MTTR
+	case "platform.failures.group":
+		return &s.Platform.Failures.Group
+	case "platform.on_failure":
+		return &s.Platform.OnFailure
 	case "workload.cpus_min":
 		return &w.CPUsMin
 	case "workload.cpus_max":
@@ -238,8 +248,11 @@ func zero(ptr any) {
 // shortest form, strings cleaned (see clean); isZero reports the zero
 // value.
 func keyText(s *Scenario, path string) (text string, isZero bool) {
-	if path == "platform.sites" {
+	switch path {
+	case "platform.sites":
 		return sitesKey(s.Platform.Sites), len(s.Platform.Sites) == 0
+	case "platform.reservations":
+		return reservationsKey(s.Platform.Reservations), len(s.Platform.Reservations) == 0
 	}
 	switch x := bind(s, path).(type) {
 	case *string:
@@ -284,10 +297,18 @@ func valueText(s *Scenario, path string) string {
 func usedIn(s *Scenario, path string) bool {
 	f := fieldOf(path)
 	if f == nil {
+		switch path {
+		case "platform.reservations":
+			return s.Model == registry.ModelCluster
+		}
 		return path == "platform.sites" && has(siteModels, s.Model) && (s.Model != registry.ModelHetero || len(s.Platform.Sites) > 0)
 	}
 	if !has(f.models, s.Model) {
 		return false
+	}
+	if path == "platform.on_failure" {
+		// the failure rule matters only when CPUs fail
+		return s.Platform.Events != "" || s.Platform.Failures.MTBF > 0
 	}
 	if s.Model == registry.ModelHetero && heteroGenerator[path] && len(s.Platform.Sites) > 0 {
 		return false // explicit machines
@@ -387,6 +408,13 @@ var legacyKeyParts = map[string][]keyPart{
 		{name: "load", path: "workload.load", omitDefault: true},
 		{name: "cycle", path: "workload.daily_cycle", omitDefault: true},
 		{name: "users", path: "workload.users", omitDefault: true},
+		// unavailable CPUs (docs/availability.md): written only when set
+		{name: "resv", path: "platform.reservations", omitDefault: true},
+		{name: "events", path: "platform.events", omitDefault: true},
+		{name: "mtbf", path: "platform.failures.mtbf", omitDefault: true},
+		{name: "mttr", path: "platform.failures.mttr", omitDefault: true},
+		{name: "fgroup", path: "platform.failures.group", omitDefault: true},
+		{name: "onfail", path: "platform.on_failure", omitDefault: true},
 	},
 	registry.ModelGrid: {
 		{name: "grid", path: "policy.grid"},

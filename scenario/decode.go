@@ -68,7 +68,8 @@ type decoder struct {
 	nsites   int                 // sitesList: number of sites
 	maxSites int                 // largest site list
 	metrics  []string
-	metricAt []pos // where each of metrics is written
+	metricAt []pos         // where each of metrics is written
+	resv     []reservation // platform.reservations
 }
 
 func parse(name string, data []byte) ([]Point, error) {
@@ -645,11 +646,16 @@ func (d *decoder) platform(e entry) {
 		if !d.known("platform", c) {
 			continue
 		}
-		if c.key == "sites" {
+		switch c.key {
+		case "sites":
 			d.decodeSites(c)
-			continue
+		case "reservations":
+			d.decodeReservations(c)
+		case "failures":
+			d.section(entry{key: c.path, path: c.path, at: c.at, value: c.value})
+		default:
+			d.leaf(fieldOf(c.path), c.path, c)
 		}
-		d.leaf(fieldOf(c.path), c.path, c)
 	}
 }
 

@@ -116,6 +116,9 @@ func (p pointCtx) build() Scenario {
 		sc.Platform.Sites = p.sites()
 	}
 	fill(&sc, p.get)
+	for _, r := range d.resv {
+		sc.Platform.Reservations = append(sc.Platform.Reservations, r.text)
+	}
 	return sc
 }
 
@@ -171,6 +174,9 @@ func (p pointCtx) check(sc *Scenario) {
 		}
 		d.add(p.at(key), key, "the sites have %d processors in all; at most %d (platform.MaxCPUs)", total, platform.MaxCPUs)
 		return
+	}
+	if sc.Model == registry.ModelCluster {
+		p.checkAvailPoint(sc)
 	}
 	if sc.Model == registry.ModelHetero {
 		p.checkHetero(sc)

@@ -154,3 +154,18 @@ func sitesKey(sites []Site) string {
 	}
 	return strings.Join(parts, "-")
 }
+
+// reservationsKey writes windows as their number and 8 hex digits of the
+// FNV-1a hash of their canonical forms ("2-1a2b3c4d"): a count N and the
+// ids 0-(N-1) are the same window.
+func reservationsKey(ws []string) string {
+	if len(ws) == 0 {
+		return "none"
+	}
+	h := fnv.New32a()
+	for _, w := range ws {
+		h.Write([]byte(canonicalReservation(w)))
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf("%d-%08x", len(ws), h.Sum32())
+}

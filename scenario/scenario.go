@@ -50,6 +50,32 @@ type Platform struct {
 	Machines           int
 	CPUsMin, CPUsMax   int
 	SpeedMin, SpeedMax int
+
+	// cluster: unavailable CPUs (docs/availability.md). Reservations are
+	// announced windows "START:END:CPUS" as written (the syntax of
+	// schedlab run --reservation; never shared between points); Events
+	// is a file of Batsim-style external events ("" = none); Failures
+	// generates failures (zero MTBF = none); OnFailure is "kill" or
+	// "requeue", set only when Events or Failures is.
+	Reservations []string
+	Events       string
+	Failures     Failures
+	OnFailure    string
+}
+
+// Failures is the failure generator of a cluster (platform.failures):
+// groups of Group CPUs (0 = the whole machine) up for exponential times
+// of mean MTBF and down for exponential times of mean MTTR, in the
+// scenario's time unit (seconds for a trace), seeded by the scenario's
+// seed and the replication. The zero value is none.
+type Failures struct {
+	MTBF, MTTR float64
+	Group      int
+}
+
+// UsesAvailability reports whether the platform makes CPUs unavailable.
+func (p Platform) UsesAvailability() bool {
+	return len(p.Reservations) > 0 || p.Events != "" || p.Failures.MTBF > 0
 }
 
 // Site is one site (grid, gang) or machine (hetero) of a multi-site

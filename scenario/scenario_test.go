@@ -28,6 +28,7 @@ func TestExamples(t *testing.T) {
 		"cluster-mmc.yaml":      1,         // no sweep
 		"lublin-policies.yaml":  2 * 3,     // estimate x queue
 		"fairshare.yaml":        2 * 2,     // queue x order
+		"maintenance.yaml":      2 * 2,     // on_failure x queue
 		"klusacek2008.yaml":     3 * 5,     // mean_interarrival x queue
 		"dimitriadou2010.yaml":  3 * 3 * 2, // mean_interarrival x estimate_error x approach
 		"zikos2008-hetero.yaml": 2 * 3,     // mean_interarrival x grid

@@ -202,6 +202,12 @@ func writtenFields() []*field {
 		{path: "platform.cpus_max", kind: kInt, models: heteroOnly, check: between(1, platform.MaxCPUs), sweep: true, def: "16"},
 		{path: "platform.speed_min", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "200"},
 		{path: "platform.speed_max", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "600"},
+		// cluster: unavailable CPUs (platform.reservations is decoded by hand)
+		{path: "platform.events", kind: kString, models: clusterOnly, sweep: true},
+		{path: "platform.failures.mtbf", kind: kFloat, models: clusterOnly, check: mean, sweep: true},
+		{path: "platform.failures.mttr", kind: kFloat, models: clusterOnly, check: mean, sweep: true},
+		{path: "platform.failures.group", kind: kInt, models: clusterOnly, check: between(1, platform.MaxCPUs), sweep: true},
+		{path: "platform.on_failure", kind: kEnum, models: clusterOnly, enum: anyModel("kill", "requeue"), sweep: true, def: "kill"},
 
 		{path: "workload.trace", kind: kString, models: clusterOnly, sweep: true, traceOnly: true},
 		{path: "workload.estimate", kind: kEnum, models: clusterOnly, enum: anyModel(estimateNames()...), sweep: true,
@@ -351,24 +357,28 @@ var (
 
 // special keys, decoded by hand, and the models that read them.
 var specials = map[string][]string{
-	"name":           allModels,
-	"model":          allModels,
-	"stop":           allModels,
-	"warmup":         allModels,
-	"platform":       allModels,
-	"workload":       allModels,
-	"policy":         allModels,
-	"metrics":        allModels,
-	"platform.sites": siteModels,
+	"name":                  allModels,
+	"model":                 allModels,
+	"stop":                  allModels,
+	"warmup":                allModels,
+	"platform":              allModels,
+	"workload":              allModels,
+	"policy":                allModels,
+	"metrics":               allModels,
+	"platform.sites":        siteModels,
+	"platform.reservations": clusterOnly,
+	"platform.failures":     clusterOnly,
 }
 
 // sections are the mappings of the file and their keys, in documentation
 // order.
 var sections = map[string][]string{
-	"":         {"name", "model", "seed", "replications", "workers", "stop", "warmup", "platform", "workload", "policy", "metrics"},
-	"stop":     {"completed"},
-	"warmup":   {"jobs"},
-	"platform": {"procs", "sites", "procs_per_site", "machines", "cpus_min", "cpus_max", "speed_min", "speed_max"},
+	"":       {"name", "model", "seed", "replications", "workers", "stop", "warmup", "platform", "workload", "policy", "metrics"},
+	"stop":   {"completed"},
+	"warmup": {"jobs"},
+	"platform": {"procs", "sites", "procs_per_site", "machines", "cpus_min", "cpus_max", "speed_min", "speed_max",
+		"reservations", "events", "failures", "on_failure"},
+	"platform.failures": {"mtbf", "mttr", "group"},
 	"workload": {"trace", "estimate", "predictor", "correction", "on_overrun", "clamp", "resample", "model", "mean_interarrival", "arrival_factor", "runtime_factor", "load", "daily_cycle", "users", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
 		"cpus_min", "cpus_max", "estimated_min", "estimated_max", "deadline_fraction", "deadline", "deadline_factor_min", "deadline_factor_max", "bm_est"},
 	// "policy": from the registry, policyKeys

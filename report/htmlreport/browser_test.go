@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/schedlab/schedlab/experiment"
 )
 
 var (
@@ -114,6 +116,11 @@ type selfCheck struct {
 		Run, Job   int
 		Wait, Resp float64
 	} `json:"diffSamples"`
+	// Spans: the unavailable spans' rectangles; SpanSamples the colour
+	// at the centre of each (up to 20).
+	Spans       int                            `json:"spans"`
+	SpansDrawn  int                            `json:"spansDrawn"`
+	SpanSamples []struct{ Kind, Color string } `json:"spanSamples"`
 	// Axes: per line chart, its time axis's label and first tick.
 	Axes map[string]struct{ Label, First string } `json:"axes"`
 }
@@ -178,6 +185,50 @@ func TestBrowserRunReport(t *testing.T) {
 	}
 
 	screenshot(t, bin, page, "report-run.png")
+}
+
+// A run with unavailable CPUs (a full maintenance window and a failure
+// of CPUs 0-3) draws its spans behind the jobs: one rectangle per span,
+// grey for the window and hatched for the failure, where no job is.
+func TestBrowserRunSpans(t *testing.T) {
+	bin := browser(t)
+	dir := t.TempDir()
+	ev := filepath.Join(dir, "events.jsonl")
+	if err := os.WriteFile(ev, []byte(`{"timestamp": 400, "type": "machine_unavailable", "resources": "0-3"}
+{"timestamp": 700, "type": "machine_available", "resources": "0-3"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run")
+	if _, err := experiment.RunTrace(experiment.TraceRun{Trace: "testdata/tiny.swf", Policy: "easy", Out: run,
+		Avail: experiment.AvailSpec{Reservations: []string{"1000:1300:16"}, Events: ev}}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := writeOne(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := load(t, bin, page, "gantt", "util", "queue", "wait", "bsld")
+	if sc.Spans != 2 || sc.SpansDrawn != 2 || len(sc.SpanSamples) != 2 {
+		t.Fatalf("spans %d, drawn %d, samples %v; want the 2 of unavailability.csv", sc.Spans, sc.SpansDrawn, sc.SpanSamples)
+	}
+	for _, s := range sc.SpanSamples {
+		switch s.Kind {
+		case "reserved":
+			if s.Color != "#D0D0D0" {
+				t.Errorf("reserved span: colour %s at its centre, want the grey #D0D0D0", s.Color)
+			}
+		case "down":
+			// the hatching: its light ground or its dark lines (or a blend
+			// of the two), never the background or a job's colour
+			if s.Color == "#FFFFFF" || contains([]string{"#009E73", "#0072B2", "#E69F00", "#999999", "#D0D0D0"}, s.Color) {
+				t.Errorf("down span: colour %s at its centre, want the hatching", s.Color)
+			}
+		default:
+			t.Errorf("span of kind %q", s.Kind)
+		}
+	}
+	screenshot(t, bin, page, "report-run-spans.png")
 }
 
 // load opens a page, reads its self-check and checks that there was no

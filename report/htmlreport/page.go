@@ -200,6 +200,19 @@ type runData struct {
 	Reasons []string  `json:"reasons"`
 	NoGantt bool      `json:"nogantt"` // no Gantt chart: the per-job columns are left empty
 	Clock   *Clock    `json:"clock,omitempty"`
+	// Spans are the unavailable CPUs of unavailability.csv, drawn behind
+	// the jobs; absent without the file (and without a Gantt chart).
+	Spans *spanData `json:"spans,omitempty"`
+}
+
+// spanData is unavailability.csv as rectangles, one per span and CPU
+// interval: Kind 0 is reserved, 1 is down; [Start, End) x CPUs Lo..Hi.
+type spanData struct {
+	Kind  []int     `json:"kind"`
+	Start []float64 `json:"start"`
+	End   []float64 `json:"end"`
+	Lo    []int     `json:"lo"`
+	Hi    []int     `json:"hi"`
 }
 
 // pageView is what page.html renders.
@@ -259,6 +272,9 @@ func (p *runPage) data() runData {
 	d.Wait, d.Bsld = distributions(j, p.tau)
 	d.Reasons = []string{"immediate", "backfilled", "reserved"}
 	d.Clock = p.clock
+	if p.spans != nil && !p.noGantt {
+		d.Spans = p.spans
+	}
 	if p.noGantt {
 		// Only the Gantt chart reads the jobs one by one.
 		empty := numCol(nil)

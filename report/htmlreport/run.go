@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -339,11 +340,54 @@ func readRunMax(dir string, limit int, why string) (*runPage, error) {
 			procs = max(procs, int(p))
 		}
 	}
+	spans, err := readSpans(filepath.Join(dir, "unavailability.csv"), m)
+	if err != nil {
+		return nil, err
+	}
 	title := filepath.Base(filepath.Clean(dir))
 	if tr, po := get(rows, "run.trace"), get(rows, "run.policy"); tr != "" && po != "" {
 		title = tr + " · " + po
 	}
-	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get(rows, "run.trace"), policy: get(rows, "run.policy"), nums: nums}, nil
+	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get(rows, "run.trace"), policy: get(rows, "run.policy"), nums: nums, spans: spans}, nil
+}
+
+// MaxSpans bounds the rectangles of unavailable CPUs a run page draws
+// (spans x CPU intervals of unavailability.csv).
+const MaxSpans = 1_000_000
+
+// readSpans reads the run's unavailability.csv (docs/availability.md)
+// into rectangles; nil when the run has none.
+func readSpans(path string, m machine) (*spanData, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	spans, err := validate.ReadUnavailabilityCSV(f, path)
+	if err != nil {
+		return nil, err
+	}
+	d := &spanData{}
+	for i, s := range spans {
+		kind := 0
+		if s.Kind == "down" {
+			kind = 1
+		}
+		for _, iv := range s.CPUs {
+			if iv.Hi >= m.cpus {
+				return nil, fmt.Errorf("%s: span %d: CPU %d is not on the machine (%d CPUs: %s)", path, i+1, iv.Hi, m.cpus, m.what)
+			}
+			if len(d.Kind) == MaxSpans {
+				return nil, fmt.Errorf("%s: more than %d CPU intervals of spans; the report draws at most %d", path, MaxSpans, MaxSpans)
+			}
+			d.Kind, d.Start, d.End = append(d.Kind, kind), append(d.Start, s.Start), append(d.End, s.End)
+			d.Lo, d.Hi = append(d.Lo, iv.Lo), append(d.Hi, iv.Hi)
+		}
+	}
+	return d, nil
 }
 
 // get is the value of key k in the summary rows ("" if absent).
@@ -367,6 +411,7 @@ type runPage struct {
 	policy  string             // run.policy of summary.json ("" when absent)
 	nums    map[string]float64 // the numbers of summary.json, by dotted key
 	noGantt bool               // Options.NoGantt
+	spans   *spanData          // unavailability.csv (nil: none)
 	clock   *Clock             // Options.Clock
 	// window is Options.Window (nil: the whole run); windowAll the jobs
 	// of the whole run.

@@ -232,6 +232,31 @@
       b.style.background = PALETTE[i]; s.appendChild(b); s.appendChild(document.createTextNode(r + " (" + perGroup[i] + (perGroup[i] === 1 ? " job)" : " jobs)")));
       legend.appendChild(s);
     });
+    // Unavailable CPUs (unavailability.csv): grey rectangles for
+    // reserved spans, hatched ones for down spans, behind the jobs.
+    var SP = R.spans || { kind: [], start: [], end: [], lo: [], hi: [] }, ns = SP.kind.length;
+    var hatch = (function () {
+      var c = document.createElement("canvas"); c.width = 8; c.height = 8;
+      var x = c.getContext("2d");
+      x.fillStyle = "#F2D7D5"; x.fillRect(0, 0, 8, 8);
+      x.strokeStyle = "#A93226"; x.lineWidth = 1.5;
+      x.beginPath(); x.moveTo(0, 8); x.lineTo(8, 0); x.moveTo(-2, 2); x.lineTo(2, -2); x.moveTo(6, 10); x.lineTo(10, 6); x.stroke();
+      return ctx.createPattern(c, "repeat");
+    })();
+    var SPAN_FILL = ["#D0D0D0", hatch], SPAN_NAME = ["reserved", "down"];
+    var perKind = [0, 0];
+    for (k = 0; k < ns; k++) perKind[SP.kind[k]]++;
+    [0, 1].forEach(function (kd) {
+      if (perKind[kd] === 0) return;
+      var s = document.createElement("span"), b = document.createElement("i");
+      if (kd === 0) b.style.background = SPAN_FILL[0];
+      else b.style.background = "repeating-linear-gradient(135deg, #F2D7D5 0 3px, #A93226 3px 4px)";
+      s.appendChild(b); s.appendChild(document.createTextNode(SPAN_NAME[kd] + " CPUs (" + perKind[kd] + (perKind[kd] === 1 ? " span)" : " spans)")));
+      legend.appendChild(s);
+    });
+    var spanText = function (k) {
+      return SPAN_NAME[SP.kind[k]] + ": CPUs " + (SP.lo[k] === SP.hi[k] ? SP.lo[k] : SP.lo[k] + "-" + SP.hi[k]) + " over [" + SP.start[k] + ", " + SP.end[k] + ")";
+    };
     var rectGeo = function (k, g) {
       var j = rjob[k];
       var x = g.L + (st[j] - v.t0) * g.sx, w = Math.max((fin[j] - st[j]) * g.sx, 1);
@@ -244,6 +269,15 @@
       g.sx = g.w / (v.t1 - v.t0); // in seconds
       geo = g;
       ctx.save(); ctx.beginPath(); ctx.rect(g.L, g.T, g.w, g.h); ctx.clip();
+      var drawnSpans = 0;
+      for (var sk = 0; sk < ns; sk++) {
+        if (SP.end[sk] < v.t0 || SP.start[sk] > v.t1 || SP.hi[sk] + 1 < v.c0 || SP.lo[sk] > v.c1) continue;
+        ctx.fillStyle = SPAN_FILL[SP.kind[sk]];
+        ctx.fillRect(g.L + (SP.start[sk] - v.t0) * g.sx, g.T + (SP.lo[sk] - v.c0) * g.sy,
+          Math.max((SP.end[sk] - SP.start[sk]) * g.sx, 1), Math.max((SP.hi[sk] - SP.lo[sk] + 1) * g.sy, 1));
+        drawnSpans++;
+      }
+      check.spansDrawn = drawnSpans;
       for (var gi = 0; gi < 4; gi++) {
         var ks = groups[gi];
         ctx.fillStyle = PALETTE[gi];
@@ -317,16 +351,29 @@
         v.t0 = drag.v.t0 - dt; v.t1 = drag.v.t1 - dt; v.c0 = drag.v.c0 - dc; v.c1 = drag.v.c1 - dc;
         tip.hidden = true; moved(); return;
       }
-      var j = hit(p);
-      if (j < 0) { tip.hidden = true; return; }
-      tip.textContent = rowText(j); tip.hidden = false;
+      var j = hit(p), txt = j >= 0 ? rowText(j) : "";
+      if (j < 0) {
+        var t = v.t0 + (p.x - geo.L) / geo.sx, c = v.c0 + (p.y - geo.T) / geo.sy;
+        for (var sk = 0; sk < ns && !txt; sk++) {
+          if (SP.start[sk] <= t && t < SP.end[sk] && SP.lo[sk] <= c && c < SP.hi[sk] + 1) txt = spanText(sk);
+        }
+      }
+      if (!txt) { tip.hidden = true; return; }
+      tip.textContent = txt; tip.hidden = false;
       tip.style.left = Math.min(e.offsetX + 14, cv.clientWidth - 300) + "px"; tip.style.top = (e.offsetY + 14) + "px";
     });
     cv.addEventListener("mouseleave", function () { tip.hidden = true; });
     drawGantt();
 
     var G = {
-      jobs: n, rects: nr, row: rowText,
+      jobs: n, rects: nr, spans: ns, row: rowText,
+      // spanSample is the colour drawn at the centre of span k (the
+      // page's self-check: a span no job covers there shows its fill).
+      spanSample: function (k) {
+        var x = geo.L + ((SP.start[k] + SP.end[k]) / 2 - v.t0) * geo.sx, y = geo.T + ((SP.lo[k] + SP.hi[k] + 1) / 2 - v.c0) * geo.sy;
+        var px = ctx.getImageData(Math.floor(x), Math.floor(y), 1, 1).data;
+        return { kind: SPAN_NAME[SP.kind[k]], color: "#" + [px[0], px[1], px[2]].map(function (c) { return (c < 16 ? "0" : "") + c.toString(16); }).join("").toUpperCase() };
+      },
       rect: function (k) { var j = rjob[k]; return { job: id[j], cpuLo: lo[k], cpuHi: hi[k], start: st[j], finish: fin[j], group: grp[j] }; },
       reset: function () { v = Object.assign({}, full); redraw(); },
       setTime: function (t0, t1) { v.t0 = t0; v.t1 = t1; redraw(); },
@@ -378,6 +425,10 @@
       var nr = G.rects, samples = [];
       [0, Math.floor(nr / 2), nr - 1].forEach(function (k) { if (k >= 0 && k < nr) samples.push(G.sample(k)); });
       check.jobs = G.jobs; check.rects = nr; check.samples = samples;
+      if (G.spans > 0) {
+        check.spans = G.spans; check.spanSamples = [];
+        for (var sk = 0; sk < Math.min(G.spans, 20); sk++) check.spanSamples.push(G.spanSample(sk));
+      }
       check.charts.gantt = inked(document.getElementById("gantt"));
     }
     ["util", "queue", "wait", "bsld"].forEach(function (c) { check.charts[c] = inked(document.getElementById(c)); });

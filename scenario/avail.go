@@ -1,0 +1,111 @@
+package scenario
+
+import (
+	"strconv"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/workload/avail"
+)
+
+// This file reads the cluster's unavailable CPUs (docs/availability.md):
+// platform.reservations, decoded by hand, and the checks of
+// platform.events, platform.failures and platform.on_failure that
+// involve several keys.
+
+// reservation is one window of platform.reservations as written.
+type reservation struct {
+	at   pos
+	text string
+	w    avail.Window // parsed for a machine of platform.MaxCPUs CPUs
+}
+
+// decodeReservations reads platform.reservations: one window
+// "START:END:CPUS" (the syntax of schedlab run --reservation) or a list
+// of them. A list is the set of windows of every point, not a sweep.
+func (d *decoder) decodeReservations(e entry) {
+	n := d.resolve(e.value, e.path)
+	if n == nil {
+		return
+	}
+	items := []ast.Node{n}
+	if seq, ok := n.(*ast.SequenceNode); ok {
+		items = seq.Values
+	}
+	d.resv = []reservation{}
+	for _, it := range items {
+		it = d.resolve(it, e.path)
+		if it == nil {
+			continue
+		}
+		var text string
+		switch x := it.(type) {
+		case *ast.StringNode:
+			text = x.Value
+		case *ast.IntegerNode, *ast.FloatNode:
+			text = x.GetToken().Value
+		default:
+			d.add(posOf(it), e.path, `a window must be a quoted string "START:END:CPUS" (seconds, seconds, a CPU count or ids such as "0-49"; unquoted, YAML may read it as a mapping), got %s`, describe(it))
+			continue
+		}
+		w, err := avail.ParseReservation(text, platform.MaxCPUs)
+		if err != nil {
+			d.add(posOf(it), e.path, "%v", err)
+			continue
+		}
+		for _, r := range d.resv {
+			if err := avail.CheckWindows([]avail.Window{r.w, w}, "window"); err != nil {
+				d.add(posOf(it), e.path, "%q overlaps %q (at %s) on the same CPUs", text, r.text, r.at)
+				break
+			}
+		}
+		d.resv = append(d.resv, reservation{at: posOf(it), text: text, w: w})
+	}
+	if len(d.resv) > avail.MaxWindows {
+		d.add(posOf(n), e.path, "%d windows: at most %d", len(d.resv), avail.MaxWindows)
+	}
+}
+
+// canonicalReservation writes a window as START:END:IDS, the form Key
+// hashes (a count N is the ids 0-(N-1)); text must parse.
+func canonicalReservation(text string) string {
+	w, err := avail.ParseReservation(text, platform.MaxCPUs)
+	if err != nil {
+		return text
+	}
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	return f(w.Start) + ":" + f(w.End) + ":" + w.CPUs.String()
+}
+
+// checkAvail checks the keys of unavailable CPUs together: the failure
+// generator needs both its means, and the failure rule needs failures.
+func (d *decoder) checkAvail() {
+	if d.present("platform.failures") && !d.broken["platform.failures"] {
+		for _, k := range []string{"platform.failures.mtbf", "platform.failures.mttr"} {
+			if d.missing(k) {
+				d.add(d.keys["platform.failures"], k, "required with platform.failures (the mean up and down times)")
+			}
+		}
+	}
+	if d.present("platform.on_failure") && !d.present("platform.events") && !d.present("platform.failures") {
+		d.add(d.keys["platform.on_failure"], "platform.on_failure", "needs failures (platform.events or platform.failures): it says what happens to a job on a CPU that goes down")
+	}
+}
+
+// checkAvailPoint checks the windows against the point's machine, when
+// its size is known before the run (platform.procs; a trace's header is
+// read when the point runs).
+func (p pointCtx) checkAvailPoint(sc *Scenario) {
+	procs := sc.Platform.Procs
+	if procs <= 0 {
+		return
+	}
+	for _, r := range p.d.resv {
+		if _, err := avail.ParseReservation(r.text, procs); err != nil {
+			p.d.add(r.at, "platform.reservations", "%v (platform.procs is %d)", err, procs)
+		}
+	}
+	if g := sc.Platform.Failures.Group; g > procs {
+		p.d.add(p.at("platform.failures.group"), "platform.failures.group", "groups of %d CPUs on a machine of %d (platform.procs)", g, procs)
+	}
+}
