@@ -28,6 +28,10 @@ type ClusterConfig struct {
 	// windows and at failures (avail.go, docs/availability.md); the
 	// policy must implement policy.AvailabilityPlanner.
 	Availability *Availability
+	// Partitions, when set, split machine 0's CPUs into partitions with
+	// a policy each (partition.go, docs/partitions.md); Policy must then
+	// be nil.
+	Partitions []Partition
 }
 
 // Cluster is one run of the central-queue model; build it with NewCluster
@@ -53,6 +57,7 @@ type Cluster struct {
 	idleWakes      int
 	wakeAt         float64 // the last wake-up pushed
 	av             *avail  // unavailable CPUs (nil: all always available)
+	parts          *parts  // partitions (nil: none)
 }
 
 // NewCluster checks cfg and returns a simulation ready to Run.
@@ -61,7 +66,7 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 	if p.Machines() == 0 {
 		return nil, errors.New("engine: a platform is required")
 	}
-	if cfg.Policy == nil || cfg.Source == nil {
+	if (cfg.Policy == nil && cfg.Partitions == nil) || cfg.Source == nil {
 		return nil, errors.New("engine: a policy and a source are required")
 	}
 	c := &Cluster{cfg: cfg, free: make([]int, p.Machines())}
@@ -71,8 +76,13 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 		c.maxCPUs = max(c.maxCPUs, c.free[m])
 	}
 	c.view = machinesView{c}
-	c.failer, _ = cfg.Policy.(policy.Failer)
 	c.init(p, cfg.Listener, cfg.Source)
+	if cfg.Partitions != nil {
+		if err := c.initParts(cfg.Partitions); err != nil {
+			return nil, err
+		}
+	}
+	c.failer, _ = c.cfg.Policy.(policy.Failer)
 	c.maxWaiting = cfg.MaxWaiting
 	if cfg.Availability != nil {
 		if err := c.initAvail(cfg.Availability); err != nil {
@@ -110,6 +120,11 @@ func (c *Cluster) admit(j *actual.Job, _ int) error {
 		return fmt.Errorf("job %d: needs %d processors, the machine has %d", j.ID, j.Procs, c.maxCPUs)
 	case j.Procs > c.maxCPUs:
 		return fmt.Errorf("job %d: needs %d processors, the largest machine has %d", j.ID, j.Procs, c.maxCPUs)
+	}
+	if c.parts != nil {
+		if err := c.parts.admit(j); err != nil {
+			return err
+		}
 	}
 	if j.Mem > 0 || j.Speed > 0 {
 		if !c.someMachineHolds(j) {
@@ -255,7 +270,24 @@ func (c *Cluster) start(d *policy.Start) error {
 		return c.bad(d, "needs CPU speed %g, machine %d has %g", s.job.Speed, m, mach.BM())
 	}
 	first := c.plat.First(m)
-	if d.CPUs != nil {
+	part := -1
+	if c.parts != nil {
+		part = c.parts.index(s.job.Partition)
+		switch {
+		case d.CPUs != nil:
+			return c.bad(d, "names CPUs: a policy inside a partition may not (the model gives the partition's lowest idle ids)")
+		case s.job.Procs > c.parts.free[part]:
+			return c.bad(d, "needs %d processors, %d free in partition %s", s.job.Procs, c.parts.free[part], c.parts.list[part].Name)
+		}
+	}
+	if part >= 0 {
+		c.runScratch = c.parts.take(c.runScratch[:0], part, s.job.Procs)
+		if cap(s.cpus) < len(c.runScratch) {
+			s.cpus = c.cpuRoom(len(c.runScratch))
+		}
+		s.cpus = append(s.cpus[:0], c.runScratch...)
+		c.parts.free[part] -= s.job.Procs
+	} else if d.CPUs != nil {
 		if len(d.CPUs)%2 != 0 {
 			return c.bad(d, "CPU list of odd length %d (want lo, hi pairs)", len(d.CPUs))
 		}
@@ -341,6 +373,9 @@ func (c *Cluster) complete(i int32) error {
 	c.free[m] += s.job.Procs
 	c.usage.Busy[m] -= s.job.Procs
 	c.cpus.set(s.cpus, true)
+	if c.parts != nil {
+		c.parts.free[c.parts.index(s.job.Partition)] += s.job.Procs
+	}
 	c.end(i, nil)
 	c.present.Delete(s.job.ID)
 	c.cfg.Policy.Finish(c.now, s.job.ID)

@@ -1,6 +1,10 @@
 package experiment
 
 import (
+	"errors"
+	"fmt"
+	"slices"
+
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
@@ -37,6 +41,9 @@ type clusterSpec struct {
 	predict    *predict.Params
 	maxWaiting int64 // engine.ClusterConfig.MaxWaiting (0: the engine's default)
 	avail      *engine.Availability
+	// parts, when set, splits the machine into partitions (their
+	// policies unset: newClusterRun builds one per partition).
+	parts []engine.Partition
 }
 
 // clusterRun is an assembled run: the policy, the engine, and what the
@@ -66,6 +73,9 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 		return nil, err
 	}
 	r := &clusterRun{pol: b.Queue}
+	if s.parts != nil {
+		return r.partitioned(s)
+	}
 	if s.predict != nil {
 		r.pred = predict.New(r.pol, *s.predict)
 		r.pol = r.pred
@@ -118,4 +128,42 @@ func (r *clusterRun) threadUtilization(res *metrics.Result, procs int) error {
 		res.Utilization = r.fold.Work() / (float64(procs) * span)
 	}
 	return nil
+}
+
+// partitioned assembles a run over partitions: one policy per
+// partition, built for a machine of the partition's CPUs.
+func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
+	if _, ok := r.pol.(policy.Screener); ok {
+		return nil, &PartitionError{fmt.Errorf("partitions do not go with policy %s yet (it refuses jobs at submission)", r.pol.Name())}
+	}
+	if _, ok := r.pol.(policy.Failer); ok {
+		return nil, &PartitionError{fmt.Errorf("partitions do not go with policy %s yet (one decision process per partition)", r.pol.Name())}
+	}
+	parts := slices.Clone(s.parts)
+	for k := range parts {
+		sub, err := platform.Cluster(parts[k].CPUs.Count())
+		if err != nil {
+			return nil, err
+		}
+		env := s.env
+		env.Platform = sub
+		b, err := s.qp.BuildValues(env, s.opts)
+		if err != nil {
+			return nil, err
+		}
+		parts[k].Policy = b.Queue
+	}
+	src := s.src
+	if s.jobs != nil {
+		src = s.jobs(src)
+	}
+	var err error
+	r.eng, err = engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Source: src, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting, Partitions: parts})
+	if errors.Is(err, engine.ErrPartitionOverlap) {
+		return nil, &PartitionError{fmt.Errorf("%w (docs/partitions.md)", err)}
+	}
+	if err != nil {
+		return nil, &PartitionError{err} // the partitions' configuration
+	}
+	return r, nil
 }

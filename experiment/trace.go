@@ -78,6 +78,12 @@ type TraceRun struct {
 	// then not given. The shared library cmd/libschedlab runs the engine
 	// in Python's process this way.
 	Decider external.Decider
+	// Partitions split the machine's CPUs into partitions, each text
+	// "NAME:CPUS[:maxtime=S][:maxcpus=N][:users=..][:accounts=..]
+	// [:qos=..][:default]" (docs/partitions.md). With them, summary.json
+	// gains a partitions section and --check verifies that every job
+	// held CPUs of its partition only.
+	Partitions []string
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -116,6 +122,8 @@ type RunInfo struct {
 	Predictions *Predictions `json:"predictions,omitempty"`
 	// Availability says what unavailable CPUs did (TraceRun.Avail).
 	Availability *AvailInfo `json:"availability,omitempty"`
+	// Partitions says what the partitions did (TraceRun.Partitions).
+	Partitions *PartitionsInfo `json:"partitions,omitempty"`
 }
 
 // Predictions is what the predicting layer of estimate predict did in a
@@ -223,6 +231,8 @@ type recordingSource struct {
 	src   workload.Source
 	jobs  []validate.Input
 	limit int
+	// allowed, when set, gives the CPUs a job may hold (partitions).
+	allowed func(*actual.Job) []validate.Interval
 }
 
 func (r *recordingSource) Next() (actual.Job, error) {
@@ -232,6 +242,9 @@ func (r *recordingSource) Next() (actual.Job, error) {
 			return actual.Job{}, fmt.Errorf("--check holds every job in memory and is limited to %d jobs; this trace has more (run it without --check)", r.limit)
 		}
 		r.jobs = append(r.jobs, validate.Input{ID: int64(j.ID), Submit: j.Submit, Runtime: j.Runtime, Request: j.Request, Procs: j.Procs})
+		if r.allowed != nil {
+			r.jobs[len(r.jobs)-1].Allowed = r.allowed(&j)
+		}
 	}
 	return j, err
 }
@@ -371,6 +384,12 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		}
 		defer closeEvents()
 	}
+	var defs []partitionDef
+	if len(cfg.Partitions) > 0 {
+		if defs, err = cfg.partitionDefs(procs, rd.Header(), hetero, threads, pred != nil, opts); err != nil {
+			return nil, err
+		}
+	}
 	var jobs workload.Source = src
 	var window *workload.WindowSource
 	if cfg.From != "" || cfg.To != "" {
@@ -493,13 +512,24 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	var rec *recordingSource
 	var threadRecs *threadRecorder
+	var psrc *partitionSource
+	if defs != nil {
+		psrc = newPartitionSource(wsrc, defs)
+		wsrc = psrc
+	}
 	spec := clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: cfg.Deadlines.Seed, Decider: cfg.Decider}, src: wsrc, lis: lis, cont: cfg.Continue, predict: pred, avail: availCfg}
+	if psrc != nil {
+		spec.parts = engineParts(defs)
+	}
 	if threadsCSV != nil {
 		spec.threadLis = append(spec.threadLis, threadsCSV)
 	}
 	if cfg.Check {
 		record := func(src workload.Source) workload.Source {
 			rec = &recordingSource{src: src, limit: MaxCheckJobs}
+			if psrc != nil {
+				rec.allowed = psrc.allowed
+			}
 			return rec
 		}
 		if threads {
@@ -542,6 +572,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if eng.Stats().Jobs == 0 && window != nil {
 		return nil, fmt.Errorf("trace %s: no job was submitted between --from %s and --to %s (%d records before the window)", rd.Name(), orText(cfg.From, "the start"), orText(cfg.To, "the end"), window.Before())
 	}
+	if eng.Stats().Jobs == 0 && psrc != nil && psrc.info().Rejected > 0 {
+		in := psrc.info()
+		return nil, fmt.Errorf("trace %s: every job was refused by the partitions: %d of no partition given, %d above maxtime, %d above maxcpus or the partition's CPUs, %d not allowed (users, accounts, qos)",
+			rd.Name(), in.RejectedUnknown, in.RejectedMaxTime, in.RejectedMaxCPUs, in.RejectedAccess)
+	}
 	if eng.Stats().Jobs == 0 {
 		// Records that are all skipped or rejected are no run either.
 		return nil, noJobsError(rd.Name(), counts, procs, run.refused(), pol.Name())
@@ -572,6 +607,9 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			}
 		}
 		res.Run.Availability = a
+	}
+	if psrc != nil {
+		res.Run.Partitions = psrc.info()
 	}
 	if resampled != nil {
 		res.Run.Resample = fmt.Sprintf("%s seed %d replication %d", cfg.Resample, cfg.Seed, cfg.Rep)

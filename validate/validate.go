@@ -14,6 +14,9 @@ type Input struct {
 	Runtime float64 // actual runtime
 	Request float64 // requested time (walltime); <= 0: unknown
 	Procs   int
+	// Allowed, when not nil, are the only CPUs the job may hold (its
+	// partition's: docs/partitions.md); its record must list its CPUs.
+	Allowed []Interval
 }
 
 // Rec is one job of the produced schedule.
@@ -174,6 +177,13 @@ func Check(in []Input, out []Rec, opt Options) error {
 		if r.Procs != j.Procs {
 			add("job %d: %d processors, trace says %d", r.ID, r.Procs, j.Procs)
 		}
+		if j.Allowed != nil {
+			if r.CPUs == nil {
+				add("job %d: lists no CPUs, but may only hold CPUs %s (its partition)", r.ID, intervalsText(j.Allowed))
+			} else if c := outside(r.CPUs, j.Allowed); c >= 0 {
+				add("job %d: holds CPU %d, outside the CPUs %s it may hold (its partition)", r.ID, c, intervalsText(j.Allowed))
+			}
+		}
 		dur, state := Expected(j, opt)
 		if r.State == StateKilled && opt.Unavailable != nil {
 			if r.CPUs == nil || !killedOK(r, r.CPUs, dur, spans) {
@@ -308,4 +318,39 @@ func capacity(out []Rec, evs []event, procs int) string {
 		}
 	}
 	return ""
+}
+
+// outside returns the lowest CPU of cpus in none of the intervals of
+// allowed, or -1.
+func outside(cpus, allowed []Interval) int {
+	first := -1
+	for _, iv := range cpus {
+		for c := iv.Lo; c <= iv.Hi; c++ {
+			in := false
+			for _, a := range allowed {
+				if a.Lo <= c && c <= a.Hi {
+					in = true
+					break
+				}
+			}
+			if !in && (first < 0 || c < first) {
+				first = c
+				break
+			}
+		}
+	}
+	return first
+}
+
+// intervalsText writes intervals in the allocated_resources syntax.
+func intervalsText(ivs []Interval) string {
+	parts := make([]string, len(ivs))
+	for i, iv := range ivs {
+		if iv.Lo == iv.Hi {
+			parts[i] = fmt.Sprint(iv.Lo)
+		} else {
+			parts[i] = fmt.Sprintf("%d-%d", iv.Lo, iv.Hi)
+		}
+	}
+	return strings.Join(parts, " ")
 }

@@ -230,6 +230,10 @@ func (c *runCmd) variant() string {
 		add(true, "avail", hex.EncodeToString(sum[:4]))
 	}
 	add(c.OnFailure != "kill", "on-failure", c.OnFailure)
+	if len(c.Partition) > 0 {
+		sum := sha256.Sum256([]byte(strings.Join(c.Partition, "\x00")))
+		add(true, "partitions", hex.EncodeToString(sum[:4]))
+	}
 	return b.String()
 }
 
@@ -343,8 +347,9 @@ func exitStatus(err error) int {
 	var pe *experiment.PanicError
 	var we *experiment.WindowError
 	var ae *experiment.AvailError
+	var pte *experiment.PartitionError
 	switch {
-	case errors.As(err, &ue), errors.As(err, &we), errors.As(err, &ae):
+	case errors.As(err, &ue), errors.As(err, &we), errors.As(err, &ae), errors.As(err, &pte):
 		return 2
 	case errors.As(err, &pe):
 		return 3
@@ -385,6 +390,8 @@ type runCmd struct {
 	Events      string   `placeholder:"FILE" group:"availability" help:"Failures from a file of Batsim-style external events, JSON lines {\"timestamp\": T, \"type\": \"machine_unavailable\"|\"machine_available\", \"resources\": \"0-49\"}."`
 	Failures    string   `placeholder:"MTBF:MTTR[:GROUP]" group:"availability" help:"Generated failures: each group of GROUP CPUs (default: the whole machine) is up for exponential times of mean MTBF seconds and down for exponential times of mean MTTR, seeded by --seed and --replication."`
 	OnFailure   string   `default:"kill" enum:"kill,requeue" group:"availability" help:"A job on a CPU that goes down ends then, COMPLETED_KILLED (kill), or goes back to the queue at its place to run again (requeue)."`
+
+	Partition []string `sep:"none" placeholder:"NAME:CPUS[:LIMITS]" group:"partitions" help:"A partition (repeatable): NAME (a number of SWF field 16, or a name of the header's Partition lines) runs its jobs on CPUS only (a count N: CPUs 0..N-1; or ids such as 50-99), each partition in its own queue; limits :maxtime=S, :maxcpus=N, :users=U,..., :accounts=G,..., :qos=Q,... refuse jobs at submission; :default takes the jobs of unknown partition (docs/partitions.md)."`
 }
 
 // vars are the names the flags' help and enumerations show, from the
@@ -597,8 +604,9 @@ func (c *runCmd) Run(g *globals) error {
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
 		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Threads: c.Threads, From: c.From, To: c.To,
 		Resample: c.Resample, Seed: c.Seed, Rep: c.Replication, Predictor: c.Predictor, Correction: c.Correction,
-		Avail:   experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure},
-		Decider: g.decider,
+		Avail:      experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure},
+		Decider:    g.decider,
+		Partitions: c.Partition,
 	})
 	if err != nil {
 		return err
@@ -638,6 +646,14 @@ func (c *runCmd) Run(g *globals) error {
 		fmt.Fprintf(g.stdout, "\navailability (on failure: %s): %d reserved span(s), %.0f CPU-s; %d down span(s), %.0f CPU-s; %d run(s) cut short (%d requeued, %d killed), %.0f CPU-s lost\n",
 			a.OnFailure, a.ReservedSpans, a.ReservedCPUTime, a.DownSpans, a.DownCPUTime, a.Interrupted, a.Requeued, a.Interrupted-a.Requeued, a.LostCPUTime)
 	}
+	if pt := r.Partitions; pt != nil {
+		fmt.Fprintf(g.stdout, "\npartitions:")
+		for _, p := range pt.List {
+			fmt.Fprintf(g.stdout, " %s (CPUs %s) %d jobs;", p.Name, p.CPUs, p.Jobs)
+		}
+		fmt.Fprintf(g.stdout, " %d job(s) refused at submission (%d of no partition given, %d above maxtime, %d above maxcpus, %d not allowed)\n",
+			pt.Rejected, pt.RejectedUnknown, pt.RejectedMaxTime, pt.RejectedMaxCPUs, pt.RejectedAccess)
+	}
 	if d := res.Deadlines; d != nil {
 		fmt.Fprintf(g.stdout, "\ndeadlines (%s", d.Rule)
 		if d.Factor != "" {
@@ -648,6 +664,9 @@ func (c *runCmd) Run(g *globals) error {
 	}
 	if c.Check {
 		fmt.Fprint(g.stdout, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice")
+		if r.Partitions != nil {
+			fmt.Fprint(g.stdout, ", each job in its partition")
+		}
 		if r.Availability != nil {
 			fmt.Fprint(g.stdout, "; none on an unavailable CPU")
 		}

@@ -82,6 +82,7 @@ func TestEveryFlag(t *testing.T) {
 		"run --seed":              {append(run, "--seed", "7"), 2, "--policy easy without them uses no seed"},
 		"run --reservation":       {append(run, "--reservation", "10:5:4"), 2, "--reservation 1: \"10:5:4\": END 5 is not after START 10"},
 		"run --events":            {append(run, "--events", filepath.Join(dir, "missing.jsonl")), 1, "missing.jsonl: no such file"},
+		"run --partition":         {append(run, "--partition", "a:8:maxtime=0"), 2, `--partition "a:8:maxtime=0": maxtime "0": want a positive number of seconds`},
 		"run --failures":          {append(run, "--failures", "0:10"), 2, "mtbf 0: want a positive number"},
 		"run --on-failure":        {append(run, "--on-failure", "requeue"), 2, "--on-failure requeue needs failures"},
 

@@ -1,0 +1,334 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy/option"
+	"github.com/schedlab/schedlab/validate"
+	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/avail"
+	"github.com/schedlab/schedlab/workload/swf"
+)
+
+// MaxPartitions bounds the partitions of a run (each has a policy of
+// its own, and each start looks its job's partition up).
+const MaxPartitions = 256
+
+// PartitionError is a partition that cannot be used as given (a bad
+// --partition text, an unknown name, a combination not supported): a
+// mistake of the command line, not of the trace.
+type PartitionError struct{ Err error }
+
+func (e *PartitionError) Error() string { return e.Err.Error() }
+func (e *PartitionError) Unwrap() error { return e.Err }
+
+// partitionDef is one partition of a trace run (docs/partitions.md).
+type partitionDef struct {
+	name    string
+	cpus    platform.Runs
+	maxTime float64 // 0: none
+	maxCPUs int     // 0: none
+	// users, accounts and qos allowed (nil: any); SWF fields 12, 13, 15.
+	users, accounts, qos []int32
+	def                  bool
+	nums                 []int32 // the trace's partition numbers routed here
+	jobs                 int64   // jobs admitted
+}
+
+// parsePartition reads "NAME:CPUS[:maxtime=S][:maxcpus=N][:users=U,..]
+// [:accounts=G,..][:qos=Q,..][:default]" for a machine of procs CPUs.
+func parsePartition(s string, procs int) (partitionDef, error) {
+	bad := func(format string, a ...any) (partitionDef, error) {
+		return partitionDef{}, fmt.Errorf("--partition %q: %s", s, fmt.Sprintf(format, a...))
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 {
+		return bad("want NAME:CPUS[:maxtime=S][:maxcpus=N][:users=U,...][:accounts=G,...][:qos=Q,...][:default]")
+	}
+	d := partitionDef{name: strings.TrimSpace(parts[0])}
+	if d.name == "" || strings.ContainsAny(d.name, " \t,=") {
+		return bad("NAME %q: want a partition number or a name without spaces, commas or '='", parts[0])
+	}
+	c := strings.TrimSpace(parts[1])
+	if n, err := strconv.Atoi(c); err == nil {
+		if n < 1 || n > procs {
+			return bad("CPUS: a count of %d, want 1..%d (the machine's CPUs)", n, procs)
+		}
+		d.cpus = platform.Runs{0, int32(n - 1)}
+	} else {
+		var err error
+		if d.cpus, err = avail.ParseCPUs(c, procs); err != nil {
+			return bad("CPUS: %v", err)
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range parts[2:] {
+		key, val, hasVal := strings.Cut(strings.TrimSpace(f), "=")
+		if seen[key] {
+			return bad("%s given twice", key)
+		}
+		seen[key] = true
+		if key == "default" {
+			if hasVal {
+				return bad("default takes no value")
+			}
+			d.def = true
+			continue
+		}
+		if !hasVal {
+			return bad("limit %q: want KEY=VALUE (maxtime, maxcpus, users, accounts, qos) or default", f)
+		}
+		switch key {
+		case "maxtime":
+			x, err := strconv.ParseFloat(val, 64)
+			if err != nil || !(x > 0) || math.IsInf(x, 0) {
+				return bad("maxtime %q: want a positive number of seconds", val)
+			}
+			d.maxTime = x
+		case "maxcpus":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 {
+				return bad("maxcpus %q: want a positive integer", val)
+			}
+			d.maxCPUs = n
+		case "users", "accounts", "qos":
+			var ids []int32
+			for _, t := range strings.Split(val, ",") {
+				n, err := strconv.ParseInt(strings.TrimSpace(t), 10, 32)
+				if err != nil || n < 0 {
+					return bad("%s: %q is not a number >= 0 (the trace's %s numbers)", key, t, map[string]string{"users": "user", "accounts": "group", "qos": "queue"}[key])
+				}
+				ids = append(ids, int32(n))
+			}
+			slices.Sort(ids)
+			switch key {
+			case "users":
+				d.users = ids
+			case "accounts":
+				d.accounts = ids
+			default:
+				d.qos = ids
+			}
+		default:
+			return bad("unknown limit %q (want maxtime, maxcpus, users, accounts, qos or default)", key)
+		}
+	}
+	return d, nil
+}
+
+// resolvePartitions parses the --partition texts and routes the trace's
+// partition numbers: a NAME that is a number is that number (SWF field
+// 16); another NAME is looked up in the header's "Partition: N name"
+// lines; a name the header does not know is an error unless the
+// partition is the default (it then takes only the jobs of unknown
+// partition).
+func resolvePartitions(texts []string, procs int, h swf.Header) ([]partitionDef, error) {
+	if len(texts) > MaxPartitions {
+		return nil, fmt.Errorf("%d partitions: at most %d (experiment.MaxPartitions)", len(texts), MaxPartitions)
+	}
+	var defs []partitionDef
+	for _, s := range texts {
+		d, err := parsePartition(s, procs)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range defs {
+			if o.name == d.name {
+				return nil, fmt.Errorf("--partition %q: partition %s is given twice", s, d.name)
+			}
+		}
+		if n, err := strconv.ParseInt(d.name, 10, 32); err == nil && n >= 0 {
+			d.nums = []int32{int32(n)}
+		} else {
+			for _, nn := range h.PartitionNames {
+				if nn.Name == d.name && nn.Number >= 0 && nn.Number <= math.MaxInt32 {
+					d.nums = append(d.nums, int32(nn.Number))
+				}
+			}
+			if d.nums == nil && !d.def {
+				var known []string
+				for _, nn := range h.PartitionNames {
+					known = append(known, fmt.Sprintf("%d %s", nn.Number, nn.Name))
+				}
+				if known == nil {
+					return nil, fmt.Errorf("--partition %q: the trace's header names no partitions (no \"; Partition: N name\" lines): name it by its number (SWF field 16), or make it the default", s)
+				}
+				return nil, fmt.Errorf("--partition %q: the trace's header names no partition %s (its Partition lines: %s)", s, d.name, strings.Join(known, ", "))
+			}
+		}
+		defs = append(defs, d)
+	}
+	return defs, nil
+}
+
+// engineParts is the engine's configuration of defs (policies unset).
+func engineParts(defs []partitionDef) []engine.Partition {
+	ps := make([]engine.Partition, len(defs))
+	for k, d := range defs {
+		ps[k] = engine.Partition{Name: d.name, CPUs: d.cpus, Numbers: d.nums, Default: d.def}
+	}
+	return ps
+}
+
+// Why a partitioned run refuses a job at submission.
+const (
+	rejUnknown = iota // its partition is none of the run's
+	rejMaxTime        // its request is above the partition's maxtime
+	rejMaxCPUs        // it needs more CPUs than maxcpus or the partition has
+	rejAccess         // its user, account or QOS is not allowed
+	numRej
+)
+
+// partitionSource drops (and counts) the jobs a partitioned run refuses
+// at submission; the others go on.
+type partitionSource struct {
+	src      workload.Source
+	defs     []partitionDef
+	of       map[int32]int
+	def      int
+	rejected [numRej]int64
+}
+
+func newPartitionSource(src workload.Source, defs []partitionDef) *partitionSource {
+	p := &partitionSource{src: src, defs: defs, of: map[int32]int{}, def: -1}
+	for k, d := range defs {
+		for _, n := range d.nums {
+			p.of[n] = k
+		}
+		if d.def {
+			p.def = k
+		}
+	}
+	return p
+}
+
+// index is the partition of a job of trace partition num (-1: none).
+func (p *partitionSource) index(num int32) int {
+	if k, ok := p.of[num]; ok {
+		return k
+	}
+	if num < 0 {
+		return p.def
+	}
+	return -1
+}
+
+// refuse says why job j is refused (-1: admitted, to partition k).
+func (p *partitionSource) refuse(j *actual.Job) (why, k int) {
+	k = p.index(j.Partition)
+	if k < 0 {
+		return rejUnknown, k
+	}
+	d := &p.defs[k]
+	allowed := func(ids []int32, id int32) bool {
+		_, ok := slices.BinarySearch(ids, id)
+		return ids == nil || ok
+	}
+	switch {
+	case j.Procs > d.cpus.Count() || (d.maxCPUs > 0 && j.Procs > d.maxCPUs):
+		return rejMaxCPUs, k
+	case d.maxTime > 0 && j.Request > d.maxTime:
+		return rejMaxTime, k
+	case !allowed(d.users, j.User) || !allowed(d.accounts, j.Group) || !allowed(d.qos, j.QOS):
+		return rejAccess, k
+	}
+	return -1, k
+}
+
+func (p *partitionSource) Next() (actual.Job, error) {
+	for {
+		j, err := p.src.Next()
+		if err != nil {
+			return j, err
+		}
+		why, k := p.refuse(&j)
+		if why < 0 {
+			p.defs[k].jobs++
+			return j, nil
+		}
+		p.rejected[why]++
+	}
+}
+
+// allowed is the CPUs a job may hold, for the checker.
+func (p *partitionSource) allowed(j *actual.Job) []validate.Interval {
+	k := p.index(j.Partition)
+	if k < 0 {
+		return nil
+	}
+	r := p.defs[k].cpus
+	ivs := make([]validate.Interval, 0, len(r)/2)
+	for i := 0; i+1 < len(r); i += 2 {
+		ivs = append(ivs, validate.Interval{Lo: int(r[i]), Hi: int(r[i+1])})
+	}
+	return ivs
+}
+
+// PartitionsInfo is what summary.json says of the partitions of a run.
+type PartitionsInfo struct {
+	List []PartitionInfo `json:"list"`
+	// Rejected counts the jobs refused at submission, never simulated:
+	// in all, and by reason.
+	Rejected        int64 `json:"jobs_rejected"`
+	RejectedUnknown int64 `json:"jobs_rejected_unknown_partition"`
+	RejectedMaxTime int64 `json:"jobs_rejected_maxtime"`
+	RejectedMaxCPUs int64 `json:"jobs_rejected_maxcpus"`
+	RejectedAccess  int64 `json:"jobs_rejected_not_allowed"`
+}
+
+// PartitionInfo is one partition of a run.
+type PartitionInfo struct {
+	Name    string  `json:"name"`
+	CPUs    string  `json:"cpus"`
+	Numbers []int32 `json:"trace_numbers"`
+	Default bool    `json:"default,omitempty"`
+	Jobs    int64   `json:"jobs"`
+}
+
+func (p *partitionSource) info() *PartitionsInfo {
+	in := &PartitionsInfo{RejectedUnknown: p.rejected[rejUnknown], RejectedMaxTime: p.rejected[rejMaxTime],
+		RejectedMaxCPUs: p.rejected[rejMaxCPUs], RejectedAccess: p.rejected[rejAccess]}
+	for _, n := range p.rejected {
+		in.Rejected += n
+	}
+	for _, d := range p.defs {
+		nums := d.nums
+		if nums == nil {
+			nums = []int32{}
+		}
+		in.List = append(in.List, PartitionInfo{Name: d.name, CPUs: d.cpus.String(), Numbers: nums, Default: d.def, Jobs: d.jobs})
+	}
+	return in
+}
+
+// partitionDefs checks that cfg's partitions go with the rest of the run
+// and resolves them for a machine of procs CPUs and the trace's header.
+func (cfg *TraceRun) partitionDefs(procs int, h swf.Header, hetero, threads, predict bool, opts option.Values) ([]partitionDef, error) {
+	no := func(what string) ([]partitionDef, error) {
+		return nil, &PartitionError{fmt.Errorf("partitions do not go with %s yet (docs/partitions.md)", what)}
+	}
+	switch {
+	case hetero:
+		return no("policy " + cfg.Policy + " (several machines)")
+	case threads:
+		return no("policy " + cfg.Policy + " (jobs as threads)")
+	case predict:
+		return no("estimate predict")
+	case cfg.Avail.Used():
+		return no("unavailable CPUs (reservations, failures)")
+	case orderName(opts) == "multifactor":
+		return no("the multifactor order (its fair-share would be kept per partition)")
+	}
+	defs, err := resolvePartitions(cfg.Partitions, procs, h)
+	if err != nil {
+		return nil, &PartitionError{err}
+	}
+	return defs, nil
+}
