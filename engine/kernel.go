@@ -17,6 +17,15 @@ type Source interface {
 	Next() (actual.Job, error)
 }
 
+// IntoSource is a Source that can also write its next job in place (the
+// kernel then reads each job straight into its slot, with no copy of it
+// on the way); on error the job is unchanged. A job read so is the one
+// Next would return.
+type IntoSource interface {
+	Source
+	NextInto(j *actual.Job) error
+}
+
 // Stats are the kernel's own counts for a finished run.
 type Stats struct {
 	Jobs      int64   // jobs submitted (= finished, on success)
@@ -81,6 +90,7 @@ type kernel struct {
 	freeList []int32
 	now      float64
 	srcs     []Source
+	into     []IntoSource // srcs[s] if it is one, else nil
 	srcDone  []bool
 	lastSub  []float64
 	lis      Listener
@@ -122,6 +132,10 @@ func (k *kernel) init(p platform.Platform, lis Listener, srcs ...Source) {
 	n := p.Machines()
 	k.usage = Usage{Platform: p, Busy: make([]int, n), Jobs: make([]int, n)}
 	k.srcs = srcs
+	k.into = make([]IntoSource, len(srcs))
+	for s, src := range srcs {
+		k.into[s], _ = src.(IntoSource)
+	}
 	k.srcDone = make([]bool, len(srcs))
 	k.lastSub = make([]float64, len(srcs))
 	k.cpus = newCPUSet(p.CPUs())
@@ -198,7 +212,12 @@ func (k *kernel) load(m model, s int) error {
 	i := k.alloc()
 	sl := &k.slots[i]
 	var err error
-	if sl.job, err = k.srcs[s].Next(); err != nil {
+	if in := k.into[s]; in != nil {
+		err = in.NextInto(&sl.job)
+	} else {
+		sl.job, err = k.srcs[s].Next()
+	}
+	if err != nil {
 		k.release(i)
 		if err == io.EOF {
 			k.srcDone[s] = true

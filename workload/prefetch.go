@@ -89,14 +89,36 @@ type Prefetcher struct {
 
 // Next returns the next job, or the source's error once its jobs are out.
 func (p *Prefetcher) Next() (actual.Job, error) {
+	if err := p.ready(); err != nil {
+		return actual.Job{}, err
+	}
+	p.i++
+	return p.cur.jobs[p.i-1], nil
+}
+
+// NextInto is Next writing the job to *j: one copy, from the batch the
+// reader filled to the consumer's own storage (the kernel's job slot),
+// where Next's result was copied once more. On error *j is unchanged.
+func (p *Prefetcher) NextInto(j *actual.Job) error {
+	if err := p.ready(); err != nil {
+		return err
+	}
+	*j = p.cur.jobs[p.i]
+	p.i++
+	return nil
+}
+
+// ready makes p.cur hold a job at p.i, taking the next batch when the
+// current one is used up, or returns the final error.
+func (p *Prefetcher) ready() error {
 	for p.i == len(p.cur.jobs) {
 		if p.final != nil {
-			return actual.Job{}, p.final
+			return p.final
 		}
 		if p.cur.err != nil {
 			p.final = p.cur.err
 			p.wg.Wait() // the reader has stopped: src is ours again
-			return actual.Job{}, p.final
+			return p.final
 		}
 		if p.cur.jobs != nil {
 			select {
@@ -107,12 +129,11 @@ func (p *Prefetcher) Next() (actual.Job, error) {
 		b, ok := <-p.ch
 		if !ok {
 			p.final = io.ErrUnexpectedEOF
-			return actual.Job{}, p.final
+			return p.final
 		}
 		p.cur, p.i = b, 0
 	}
-	p.i++
-	return p.cur.jobs[p.i-1], nil
+	return nil
 }
 
 // Close stops the reader goroutine and waits for it.

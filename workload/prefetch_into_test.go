@@ -127,3 +127,58 @@ func BenchmarkPrefetchHPC2N(b *testing.B) {
 		}
 	}
 }
+
+// The prefetcher's own NextInto (how the kernel reads it) gives the jobs
+// and the final error Next gives, the error again on every later call,
+// and leaves the caller's job as it was on error.
+func TestPrefetcherNextIntoSameAsNext(t *testing.T) {
+	for _, bad := range []bool{false, true} {
+		for _, batch := range []int{1, 7, 4096} {
+			text := swfLines(900, bad)
+			read := func(into bool) ([]actual.Job, []string) {
+				rd, err := swf.NewReader(strings.NewReader(text), "t.swf")
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := Prefetch(WithEstimates(swf.NewSource(rd, swf.Options{}), EstimateRequest), batch)
+				defer p.Close()
+				var jobs []actual.Job
+				for {
+					var j actual.Job
+					var err error
+					if into {
+						j = actual.Job{ID: -7}
+						err = p.NextInto(&j)
+						if err != nil && j.ID != -7 {
+							t.Fatalf("NextInto changed the job on error: %+v", j)
+						}
+					} else {
+						j, err = p.Next()
+					}
+					if err != nil {
+						errs := []string{err.Error()}
+						for range 2 {
+							var x actual.Job
+							if into {
+								err = p.NextInto(&x)
+							} else {
+								_, err = p.Next()
+							}
+							errs = append(errs, err.Error())
+						}
+						return jobs, errs
+					}
+					jobs = append(jobs, j)
+				}
+			}
+			got, gotErrs := read(true)
+			want, wantErrs := read(false)
+			if fmt.Sprint(got) != fmt.Sprint(want) || fmt.Sprint(gotErrs) != fmt.Sprint(wantErrs) {
+				t.Fatalf("bad %v batch %d: %d jobs, errors %q; want %d, %q", bad, batch, len(got), gotErrs, len(want), wantErrs)
+			}
+			if len(got) < 500 || (bad && !strings.Contains(gotErrs[0], "t.swf:902: wrong number of fields")) {
+				t.Fatalf("bad %v: %d jobs, errors %q", bad, len(got), gotErrs)
+			}
+		}
+	}
+}

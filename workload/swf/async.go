@@ -1,6 +1,8 @@
 package swf
 
 import (
+	"bufio"
+	"bytes"
 	"io"
 	"sync"
 )
@@ -14,12 +16,13 @@ import (
 // stop is called (by Reader.Close, or by a cleanup when an abandoned
 // Reader is garbage collected).
 type asyncReader struct {
-	full chan []byte // filled chunks, closed after the last one
-	free chan []byte // chunks handed back for refilling
-	err  error       // the final read error (io.EOF at a clean end); set before full is closed
-	cur  []byte      // unread rest of the chunk being consumed
-	held []byte      // the chunk being consumed, to hand back
-	ctl  *asyncCtl
+	full  chan []byte // filled chunks, closed after the last one
+	free  chan []byte // chunks handed back for refilling
+	err   error       // the final read error (io.EOF at a clean end); set before full is closed
+	cur   []byte      // unread rest of the chunk being consumed
+	held  []byte      // the chunk being consumed, to hand back
+	carry []byte      // a line that crosses chunks, assembled (at most bufSize bytes)
+	ctl   *asyncCtl
 }
 
 // asyncCtl is what stopping needs; it must not refer to the Reader, so a
@@ -44,14 +47,18 @@ const (
 	asyncChunkSize = 256 << 10
 )
 
-func newAsyncReader(src io.Reader) *asyncReader {
+func newAsyncReader(src io.Reader) *asyncReader { return newAsyncReaderSize(src, asyncChunkSize) }
+
+// newAsyncReaderSize is newAsyncReader with chunks of size bytes (tests
+// cut lines at other places with small chunks).
+func newAsyncReaderSize(src io.Reader, size int) *asyncReader {
 	a := &asyncReader{
 		full: make(chan []byte, asyncChunks),
 		free: make(chan []byte, asyncChunks),
 		ctl:  &asyncCtl{done: make(chan struct{}), exited: make(chan struct{})},
 	}
 	for range asyncChunks {
-		a.free <- make([]byte, asyncChunkSize)
+		a.free <- make([]byte, size)
 	}
 	go a.run(src)
 	return a
@@ -90,20 +97,55 @@ func (a *asyncReader) run(src io.Reader) {
 	}
 }
 
-// Read implements io.Reader for the consuming side (one goroutine only).
-func (a *asyncReader) Read(p []byte) (int, error) {
-	for len(a.cur) == 0 {
-		if a.held != nil {
-			a.free <- a.held[:cap(a.held)]
-			a.held = nil
+// ReadSlice is bufio.Reader's ReadSlice over the filled chunks, for the
+// consuming side (one goroutine only): the line up to and including
+// delim, valid until the next call; a line longer than bufSize comes in
+// pieces of bufSize bytes with bufio.ErrBufferFull; at the end, the rest
+// with the final error. A line inside one chunk is handed out in place
+// (no copy through a bufio buffer: the text is parsed where the
+// decompressor wrote it); only a line that crosses chunks is assembled,
+// in a buffer of at most bufSize bytes, so the pieces are the ones a
+// bufio.Reader of bufSize bytes returns and Reader.readLine sees the same
+// lines, lengths and errors.
+func (a *asyncReader) ReadSlice(delim byte) ([]byte, error) {
+	a.carry = a.carry[:0] // handed out by the last call, now free
+	for {
+		if len(a.cur) == 0 {
+			if a.held != nil {
+				a.free <- a.held[:cap(a.held)]
+				a.held = nil
+			}
+			chunk, ok := <-a.full
+			if !ok {
+				if len(a.carry) > 0 {
+					return a.carry, a.err
+				}
+				return nil, a.err
+			}
+			a.cur, a.held = chunk, chunk
 		}
-		chunk, ok := <-a.full
-		if !ok {
-			return 0, a.err
+		room := bufSize - len(a.carry)
+		seg := a.cur[:min(room, len(a.cur))]
+		if i := bytes.IndexByte(seg, delim); i >= 0 {
+			line := a.cur[:i+1]
+			a.cur = a.cur[i+1:]
+			if len(a.carry) == 0 {
+				return line, nil
+			}
+			a.carry = append(a.carry, line...)
+			return a.carry, nil
 		}
-		a.cur, a.held = chunk, chunk
+		if len(a.cur) > room {
+			// bufSize bytes without delim: a piece of a long line.
+			a.cur = a.cur[room:]
+			if len(a.carry) == 0 {
+				return seg, bufio.ErrBufferFull
+			}
+			a.carry = append(a.carry, seg...)
+			return a.carry, bufio.ErrBufferFull
+		}
+		// The chunk ends inside the line: keep its tail, read on.
+		a.carry = append(a.carry, a.cur...)
+		a.cur = nil
 	}
-	n := copy(p, a.cur)
-	a.cur = a.cur[n:]
-	return n, nil
 }

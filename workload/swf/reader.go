@@ -35,10 +35,10 @@ const (
 // Reader reads SWF records one at a time. Create it with NewReader or Open.
 type Reader struct {
 	name string
-	in   *bufio.Reader // the text: the input itself, or the gzip stream
-	gz   *gzip.Reader  // non-nil for gzip input
-	gzr  *asyncReader  // decompresses gz in the background
-	file *os.File      // opened by Open; closed by Close
+	in   sliceReader  // the text: the input itself, or the gzip stream
+	gz   *gzip.Reader // non-nil for gzip input
+	gzr  *asyncReader // decompresses gz in the background
+	file *os.File     // opened by Open; closed by Close
 	hdr  Header
 
 	line    int    // lines consumed so far
@@ -75,7 +75,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 		}
 		rd.gz = gz
 		rd.gzr = newAsyncReader(gz)
-		rd.in = bufio.NewReaderSize(rd.gzr, bufSize)
+		rd.in = rd.gzr // lines read where the decompressor wrote them
 		// Stop the decompressing goroutine if the Reader is dropped
 		// without Close.
 		runtime.AddCleanup(rd, func(c *asyncCtl) { c.stop(false) }, rd.gzr.ctl)
@@ -87,6 +87,13 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 		return nil, err
 	}
 	return rd, nil
+}
+
+// sliceReader is what readLine reads lines from: a bufio.Reader of
+// bufSize bytes over a plain input, the decompressing goroutine's chunks
+// (asyncReader) over a gzip one.
+type sliceReader interface {
+	ReadSlice(delim byte) ([]byte, error)
 }
 
 // errClosed is returned by Next after Close.
