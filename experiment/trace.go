@@ -55,6 +55,10 @@ type TraceRun struct {
 	// Threads also writes Out/threads.csv, one row per thread, for a
 	// policy that schedules threads.
 	Threads bool
+	// Planned also writes Out/planned.csv: every reservation a
+	// backfilling policy makes or moves (job, time, planned start), which
+	// the report draws on the Gantt chart.
+	Planned bool
 	// Resample, when not "" or "none", replaces the trace (after the
 	// window) by a resampled one (package workload/resample), drawn from
 	// the stream (Seed, Rep, "resample"): each replication of a trace
@@ -346,6 +350,8 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	switch {
 	case cfg.Threads && !threads:
 		return nil, fmt.Errorf("per-thread records are only for a policy that schedules threads, not %s", cfg.Policy)
+	case cfg.Planned && cfg.Out == "":
+		return nil, errors.New("--planned needs an output folder")
 	case cfg.Threads && cfg.Out == "":
 		return nil, errors.New("per-thread records need an output folder")
 	}
@@ -552,6 +558,16 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	// An external decision process is ended on every path; its failure
 	// at the end fails the run before anything is written.
 	defer closePolicy(pol)
+	var planned *plannedCSV
+	if cfg.Planned {
+		f, err := out.create("planned.csv")
+		if err != nil {
+			return nil, err
+		}
+		if planned, err = newPlannedCSV(f, pol); err != nil {
+			return nil, err
+		}
+	}
 	if err := eng.Run(); err != nil {
 		var ae *engine.AdmitError
 		if errors.As(err, &ae) && resampled == nil {
@@ -669,6 +685,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	if threadsCSV != nil {
 		if err = threadsCSV.Flush(); err != nil {
+			return nil, fmt.Errorf("output: %w", err)
+		}
+	}
+	if planned != nil {
+		if err = planned.flush(); err != nil {
 			return nil, fmt.Errorf("output: %w", err)
 		}
 	}

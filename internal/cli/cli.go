@@ -376,6 +376,7 @@ type runCmd struct {
 	Check      bool    `help:"Validate the produced schedule with an independent checker (capacity, start >= submit, durations)."`
 	JSON       bool    `name:"json" help:"Print the summary as JSON instead of a table."`
 	Threads    bool    `help:"Also write DIR/threads.csv, one row per thread (--policy matrix)."`
+	Planned    bool    `help:"Also write DIR/planned.csv: every reservation a backfilling policy makes or moves (job, time, planned start); the report marks each job's last planned start on its Gantt chart."`
 
 	Deadline         string  `default:"none" enum:"${deadline_rules}" group:"deadlines" help:"Derive deadlines: none, estimate (submit + s x the estimate the scheduler sees) or runtime (submit + s x the actual runtime)."`
 	DeadlineFactor   string  `default:"2-4" placeholder:"S|MIN-MAX" group:"deadlines" help:"The factor s: a number, or a range MIN-MAX it is drawn from uniformly per job (default 2-4)."`
@@ -602,7 +603,7 @@ func (c *runCmd) Run(g *globals) error {
 	res, err := experiment.RunTrace(experiment.TraceRun{
 		Trace: c.Trace, Policy: c.Policy, Options: given, Estimate: est,
 		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
-		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Threads: c.Threads, From: c.From, To: c.To,
+		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Threads: c.Threads, Planned: c.Planned, From: c.From, To: c.To,
 		Resample: c.Resample, Seed: c.Seed, Rep: c.Replication, Predictor: c.Predictor, Correction: c.Correction,
 		Avail:      experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure},
 		Decider:    g.decider,

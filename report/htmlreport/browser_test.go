@@ -118,7 +118,11 @@ type selfCheck struct {
 	} `json:"diffSamples"`
 	// Spans: the unavailable spans' rectangles; SpanSamples the colour
 	// at the centre of each (up to 20).
-	Spans       int                            `json:"spans"`
+	Spans int `json:"spans"`
+	// Planned: jobs with a planned start (planned.csv), Marked: the
+	// planned-start ticks drawn in the first view.
+	Planned     int                            `json:"planned"`
+	Marked      int                            `json:"marked"`
 	SpansDrawn  int                            `json:"spansDrawn"`
 	SpanSamples []struct{ Kind, Color string } `json:"spanSamples"`
 	// Axes: per line chart, its time axis's label and first tick.
@@ -456,5 +460,25 @@ func TestBrowserCalendarAxis(t *testing.T) {
 	sc = load(t, bin, pages[0], "gantt", "util", "queue", "wait", "bsld")
 	if a := sc.Axes["util"]; a.Label != "time since the first submission (s)" {
 		t.Errorf("no clock: util axis %+v", a)
+	}
+}
+
+// run --planned: the page marks each reserved job's last planned start.
+// On the five-job teaching trace under conservative backfilling jobs 2
+// and 5 held reservations (experiment.TestPlannedCSV works them out), and
+// the whole-schedule view is wide enough for both ticks.
+func TestBrowserPlannedStarts(t *testing.T) {
+	bin := browser(t)
+	run := filepath.Join(t.TempDir(), "run")
+	if _, err := experiment.RunTrace(experiment.TraceRun{Trace: "../../examples/teaching/five-jobs.swf", Policy: "conservative", Out: run, Planned: true}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := writeOne(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := load(t, bin, page, "gantt", "util", "queue", "wait", "bsld")
+	if sc.Planned != 2 || sc.Marked != 2 {
+		t.Fatalf("planned %d, marked %d: want jobs 2 and 5 marked", sc.Planned, sc.Marked)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -203,6 +204,9 @@ type runData struct {
 	// Spans are the unavailable CPUs of unavailability.csv, drawn behind
 	// the jobs; absent without the file (and without a Gantt chart).
 	Spans *spanData `json:"spans,omitempty"`
+	// Planned is, per job (in the order of ID), its last planned start
+	// from planned.csv (NaN: none); absent without the file.
+	Planned *col `json:"planned,omitempty"`
 }
 
 // spanData is unavailability.csv as rectangles, one per span and CPU
@@ -272,6 +276,17 @@ func (p *runPage) data() runData {
 	d.Wait, d.Bsld = distributions(j, p.tau)
 	d.Reasons = []string{"immediate", "backfilled", "reserved"}
 	d.Clock = p.clock
+	if p.planned != nil && !p.noGantt {
+		pl := make([]float64, len(j.id))
+		for i, id := range j.id {
+			pl[i] = math.NaN()
+			if t, ok := p.planned[id]; ok {
+				pl[i] = t
+			}
+		}
+		c := numCol(pl)
+		d.Planned = &c
+	}
 	if p.spans != nil && !p.noGantt {
 		d.Spans = p.spans
 	}

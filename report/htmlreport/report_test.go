@@ -499,3 +499,23 @@ func TestSweepTitle(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// planned.csv gives each job its last planned start at or before its
+// start; a job not in jobs.csv is an error naming the line.
+func TestPlannedStartsRead(t *testing.T) {
+	run := filepath.Join(t.TempDir(), "run")
+	if _, err := experiment.RunTrace(experiment.TraceRun{Trace: "../../examples/teaching/five-jobs.swf", Policy: "conservative", Out: run, Planned: true}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := readRun(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.planned) != 2 || p.planned[2] != 100 || p.planned[5] != 150 {
+		t.Fatalf("planned %v, want job 2 at 100 and job 5 at 150", p.planned)
+	}
+	write(t, filepath.Join(run, "planned.csv"), "job_id,time,planned_start\n2,1,100\n9,3,7\n")
+	if _, err := readRun(run); err == nil || !strings.Contains(err.Error(), "planned.csv:3: job 9 is not in jobs.csv") {
+		t.Fatalf("unknown job: %v", err)
+	}
+}

@@ -344,11 +344,55 @@ func readRunMax(dir string, limit int, why string) (*runPage, error) {
 	if err != nil {
 		return nil, err
 	}
+	planned, err := readPlanned(filepath.Join(dir, "planned.csv"), j)
+	if err != nil {
+		return nil, err
+	}
 	title := filepath.Base(filepath.Clean(dir))
 	if tr, po := get(rows, "run.trace"), get(rows, "run.policy"); tr != "" && po != "" {
 		title = tr + " · " + po
 	}
-	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get(rows, "run.trace"), policy: get(rows, "run.policy"), nums: nums, spans: spans}, nil
+	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get(rows, "run.trace"), policy: get(rows, "run.policy"), nums: nums, spans: spans, planned: planned}, nil
+}
+
+// readPlanned reads the run's planned.csv (run --planned: every
+// reservation a backfilling policy made or moved) into, for each job
+// that held one, the last planned start recorded at or before its start;
+// nil without the file. A job not in jobs.csv is an error naming the
+// line.
+func readPlanned(path string, j *runJobs) (map[float64]float64, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	t, err := readTable(path, "job_id", "time", "planned_start")
+	if err != nil {
+		return nil, err
+	}
+	start := make(map[float64]float64, len(j.id))
+	for i, id := range j.id {
+		start[id] = j.start[i]
+	}
+	out := map[float64]float64{}
+	for i := range t.rows {
+		var id, at, ps float64
+		if id, err = t.num(i, "job_id", false); err != nil {
+			return nil, err
+		}
+		if at, err = t.num(i, "time", false); err != nil {
+			return nil, err
+		}
+		if ps, err = t.num(i, "planned_start", false); err != nil {
+			return nil, err
+		}
+		st, ok := start[id]
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: job %s is not in jobs.csv", path, t.line[i], num(id))
+		}
+		if at <= st {
+			out[id] = ps
+		}
+	}
+	return out, nil
 }
 
 // MaxSpans bounds the rectangles of unavailable CPUs a run page draws
@@ -407,12 +451,13 @@ type runPage struct {
 	jobs    *runJobs
 	procs   int
 	tau     float64
-	trace   string             // run.trace of summary.json ("" when absent)
-	policy  string             // run.policy of summary.json ("" when absent)
-	nums    map[string]float64 // the numbers of summary.json, by dotted key
-	noGantt bool               // Options.NoGantt
-	spans   *spanData          // unavailability.csv (nil: none)
-	clock   *Clock             // Options.Clock
+	trace   string              // run.trace of summary.json ("" when absent)
+	policy  string              // run.policy of summary.json ("" when absent)
+	nums    map[string]float64  // the numbers of summary.json, by dotted key
+	noGantt bool                // Options.NoGantt
+	spans   *spanData           // unavailability.csv (nil: none)
+	planned map[float64]float64 // planned.csv: a job's last planned start (nil: none)
+	clock   *Clock              // Options.Clock
 	// window is Options.Window (nil: the whole run); windowAll the jobs
 	// of the whole run.
 	window    *Window

@@ -179,6 +179,9 @@
   function gantt(R, cv, legend, tip, full, onTime) {
     var n = R.jobs, id = decode(R.id), sub = decode(R.submit), np = decode(R.nprocs), req = decode(R.req);
     var st = decode(R.start), fin = decode(R.finish), off = decode(R.ivoff), lo = decode(R.ivlo), hi = decode(R.ivhi);
+    // planned.csv (run --planned): each job's last planned start, NaN where none
+    var PL = R.planned ? decode(R.planned) : null, nplanned = 0;
+    if (PL) for (var pj = 0; pj < PL.length; pj++) if (PL[pj] === PL[pj]) nplanned++;
     var text = R.text.map(function (t) { return { name: t.name, values: t.values, index: decode(t.index) }; });
     var nr = lo.length, rjob = new Int32Array(nr), grp = new Uint8Array(n);
     var reasonCol = null;
@@ -254,6 +257,12 @@
       s.appendChild(b); s.appendChild(document.createTextNode(SPAN_NAME[kd] + " CPUs (" + perKind[kd] + (perKind[kd] === 1 ? " span)" : " spans)")));
       legend.appendChild(s);
     });
+    if (nplanned > 0) {
+      var ps = document.createElement("span"), pb = document.createElement("i");
+      pb.style.background = "#000"; pb.style.width = "3px";
+      ps.appendChild(pb); ps.appendChild(document.createTextNode("planned start, the job's last reservation (" + nplanned + (nplanned === 1 ? " job)" : " jobs)")));
+      legend.appendChild(ps);
+    }
     var spanText = function (k) {
       return SPAN_NAME[SP.kind[k]] + ": CPUs " + (SP.lo[k] === SP.hi[k] ? SP.lo[k] : SP.lo[k] + "-" + SP.hi[k]) + " over [" + SP.start[k] + ", " + SP.end[k] + ")";
     };
@@ -306,6 +315,31 @@
         labelled++;
       }
       check.labelled = labelled;
+      // Planned starts (run --planned), zoomed in far enough: a black
+      // tick at the job's last reserved start on its first CPU row, and
+      // a dotted line from it to the actual start when they differ.
+      var marked = 0;
+      if (PL) {
+        ctx.strokeStyle = "#000"; ctx.lineWidth = 2;
+        for (var mj = 0; mj < n && marked < 3000; mj++) {
+          var pt = PL[mj], m0 = off[mj];
+          if (pt !== pt || m0 >= off[mj + 1] || pt < v.t0 || pt > v.t1 || hi[m0] + 1 < v.c0 || lo[m0] > v.c1) continue;
+          var my = g.T + (lo[m0] - v.c0) * g.sy, mh = (hi[m0] - lo[m0] + 1) * g.sy;
+          if (mh < 6) continue;
+          var mx = g.L + (pt - v.t0) * g.sx;
+          ctx.setLineDash([]);
+          ctx.beginPath(); ctx.moveTo(mx, my); ctx.lineTo(mx, my + Math.min(mh, 14)); ctx.stroke();
+          if (Math.abs(pt - st[mj]) * g.sx > 3) {
+            var sx0 = g.L + (st[mj] - v.t0) * g.sx;
+            ctx.setLineDash([2, 2]); ctx.lineWidth = 1;
+            ctx.beginPath(); ctx.moveTo(mx, my + 1); ctx.lineTo(sx0, my + 1); ctx.stroke();
+            ctx.lineWidth = 2;
+          }
+          marked++;
+        }
+        ctx.setLineDash([]);
+      }
+      check.planned = nplanned; check.marked = marked;
       ctx.restore();
     };
     var pending = false;
