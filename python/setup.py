@@ -3,7 +3,9 @@
 `pip install ./python` (from a clone of the repository) runs `go build
 -buildmode=c-shared ./cmd/libschedlab` in the repository and installs
 libschedlab.so beside the package's modules, for schedlab.gym and the
-in-process engine (schedlab/_inproc.py). Without Go, without cgo (no C
+in-process engine (schedlab/_inproc.py), and `go build ./cmd/schedlab`
+into schedlab/bin/, the command the package runs when it is not in a
+source tree. Without Go, without cgo (no C
 compiler) or outside the source tree it prints why and installs the
 package without it: everything then runs the schedlab command as a
 second process. Everything else is in pyproject.toml.
@@ -53,6 +55,15 @@ class BuildWithLibrary(build_py):
                 "schedlab command as a second process instead (docs: python/README.md)",
                 file=sys.stderr,
             )
+        # The command itself, so that the installed package runs from any
+        # folder (it needs Go, not cgo).
+        exe = Path(self.build_lib).resolve() / "schedlab" / "bin" / ("schedlab.exe" if sys.platform == "win32" else "schedlab")
+        exe.unlink(missing_ok=True)
+        if go is not None and (root / "go.mod").is_file():
+            exe.parent.mkdir(parents=True, exist_ok=True)
+            if subprocess.run([go, "build", "-o", str(exe), "./cmd/schedlab"], cwd=root).returncode != 0:
+                print("schedlab: go build ./cmd/schedlab failed (above); the package will look for the command "
+                      "in the source tree or on the PATH", file=sys.stderr)
 
 
 class MaybeBinary(Distribution):

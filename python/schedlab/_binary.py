@@ -35,8 +35,8 @@ def binary() -> str:
     """The schedlab binary to run, in this order: $SCHEDLAB_BIN; one built
     with `go build` from the source tree ($SCHEDLAB_REPO, or the tree this
     package or the current folder is in; rebuilt once per Python process,
-    which `go build` makes quick when nothing changed); `schedlab` on the
-    PATH."""
+    which `go build` makes quick when nothing changed); the copy `pip
+    install ./python` built into the package; `schedlab` on the PATH."""
     global _built
     env = os.environ.get("SCHEDLAB_BIN")
     if env:
@@ -56,6 +56,9 @@ def binary() -> str:
             raise SchedlabError(f"go build ./cmd/schedlab in {root} failed:\n{r.stderr}")
         _built = str(out)
         return _built
+    packaged = Path(__file__).resolve().parent / "bin" / ("schedlab.exe" if os.name == "nt" else "schedlab")
+    if os.access(packaged, os.X_OK):
+        return str(packaged)
     found = shutil.which("schedlab")
     if found:
         return found
