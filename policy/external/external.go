@@ -1,21 +1,3 @@
-// Package external is the external policy: a central-queue policy whose
-// decisions come from a separate decision process, in any language,
-// over the JSON Lines protocol that docs/protocol.md describes (message
-// and field names follow Batsim's where they mean the same).
-//
-// The decision process is started with /bin/sh -c COMMAND at the first
-// job's arrival. At every scheduling instant the policy writes one
-// request line on the process's standard input (the instant's events
-// and a read-only view) and reads one reply line from its standard
-// output (the jobs to start now). The model validates each start exactly
-// as it validates an in-process policy's. A process that exits early,
-// takes longer than the timeout or writes something that is not a reply
-// makes the policy fail (policy.Failer): the run stops with an error
-// naming the time and what went wrong. The process's standard error is
-// passed through.
-//
-// Like every policy, the decision process sees estimates, never actual
-// runtimes: job.Info is all this package has.
 package external
 
 import (
