@@ -34,7 +34,7 @@ func SweepNotes(points []scenario.Point, results []PointResult, cmp []Comparison
 	case !policyAxis:
 		notes = append(notes, "no paired comparisons: no policy setting is swept (comparisons pair points that differ in one policy.* setting or in workload.estimate, all else equal)")
 	case maxReps < 2:
-		notes = append(notes, "no paired comparisons: every point has 1 replication, and a confidence interval needs at least 2 (set replications; a trace scenario gets distinct replications with workload.resample)")
+		notes = append(notes, "no paired comparisons: every point has 1 replication, and a confidence interval needs at least 2 (set replications; a trace scenario gets distinct replications with workload.resample or platform.failures)")
 	}
 	if same := identicalPairs(points, results); len(same) > 0 {
 		all := len(cmp) > 0 && len(same) == pairCount(points)

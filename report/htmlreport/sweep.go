@@ -233,7 +233,7 @@ func sweepNotes(p *sweepPage, reps int) []string {
 		case !policyAxis:
 			return []string{"No paired comparisons: no policy setting is swept (comparisons pair points that differ in one policy.* setting or in workload.estimate, all else equal)."}
 		case reps < 2:
-			return []string{"No paired comparisons: every point has 1 replication, and a confidence interval needs at least 2 (set replications; a trace scenario gets distinct replications with workload.resample)."}
+			return []string{"No paired comparisons: every point has 1 replication, and a confidence interval needs at least 2 (set replications; a trace scenario gets distinct replications with workload.resample or platform.failures)."}
 		}
 		return nil
 	}
