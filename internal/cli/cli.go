@@ -579,7 +579,7 @@ func (c *runCmd) Run(g *globals) error {
 		for _, f := range []struct {
 			name string
 			set  bool
-		}{{"--out", c.Out != ""}, {"--swf", c.SWF}, {"--check", c.Check}, {"--threads", c.Threads}} {
+		}{{"--out", c.Out != ""}, {"--swf", c.SWF}, {"--check", c.Check}, {"--threads", c.Threads}, {"--planned", c.Planned}} {
 			if f.set {
 				return usageError{fmt.Errorf("--no-out writes no files: %s does not go with it", f.name)}
 			}
