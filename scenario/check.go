@@ -152,6 +152,9 @@ func (d *decoder) checkCluster() {
 		} else if d.missing("stop.completed") {
 			d.add(d.where("stop.completed"), "stop.completed", "required for a synthetic workload")
 		}
+		if d.present("workload.load") && d.present("workload.arrival_factor") {
+			d.add(d.keys["workload.arrival_factor"], "workload.arrival_factor", "not with workload.load: a target load sets the arrival factor")
+		}
 		if d.missing("workload.mean_interarrival") && d.poissonPossible() {
 			d.add(d.where("workload.mean_interarrival"), "workload.mean_interarrival", "required by the Poisson workload (workload.model poisson, the default)")
 		}

@@ -333,3 +333,12 @@ func indented(n int) string {
 	b.WriteString(strings.Repeat(" ", n) + "1\n")
 	return b.String()
 }
+
+// The lublin model's load is a target that sets the arrival factor: the
+// two are not given together.
+func TestLublinLoadAndArrivalFactor(t *testing.T) {
+	_, err := Parse("l.yaml", []byte("model: cluster\nstop: {completed: 100}\nplatform: {procs: 64}\nworkload: {model: lublin, load: 0.5, arrival_factor: 2}\npolicy: {queue: easy}\n"))
+	if err == nil || err.Error() != "l.yaml:4:38: workload.arrival_factor: not with workload.load: a target load sets the arrival factor" {
+		t.Fatalf("err = %v", err)
+	}
+}
