@@ -180,9 +180,11 @@ class Sim:
     free (per machine), and the queue in order: queue_id, queue_res,
     queue_walltime (the estimate), queue_subtime (numpy views of length
     queued, valid until the next step; with queue=False they are not
-    copied); with events=True also submitted (rows of JOB_FIELDS) and
-    completed (ids). Drive a Sim from the thread
-    that created it."""
+    copied; with queue=N, an int, only the first N rows are copied at
+    each instant, `queued` still counting them all, and queue_rows(n)
+    copies more of the current instant's); with events=True also
+    submitted (rows of JOB_FIELDS) and completed (ids). Drive a Sim from
+    the thread that created it."""
 
     def __init__(self, args, events=False, queue=True):
         lib = library()
@@ -193,12 +195,23 @@ class Sim:
         self._h = lib.sl_open(json.dumps([str(a) for a in args]).encode(), ctypes.byref(err))
         if not self._h:
             raise SchedlabError(_take(lib, err))
-        self._err = err
+        self._err, self._errp = err, ctypes.byref(err)
         self._events = events
         self._v = View()
         self._vp = ctypes.byref(self._v)
-        self._queue = queue
-        self._grow(machines=1, queue=256 if queue else 0, submitted=64 if events else 0, completed=64 if events else 0)
+        # _queue: rows to copy at most (None: all)
+        if queue is True:
+            self._queue, rows = None, 256
+        elif queue is False:
+            self._queue, rows = 0, 0
+        else:
+            if int(queue) < 1:
+                raise ValueError(f"queue={queue!r}: want True, False or a number of rows >= 1")
+            self._queue = rows = int(queue)
+        self._widened = False
+        self._qid = self._qres = np.zeros(0, dtype=np.int64)
+        self._qwt = self._qsub = np.zeros(0, dtype=np.float64)
+        self._grow(machines=1, queue=rows, submitted=64 if events else 0, completed=64 if events else 0)
         self._empty = (ctypes.c_int64 * 1)()
         self.ended = False
         self.stdout = None
@@ -232,13 +245,15 @@ class Sim:
         if self.ended:
             raise SchedlabError("the simulation has ended")
         lib, n = self._lib, len(ids)
+        if self._widened:  # (back to the cap after queue_rows)
+            self._v.cap_queue, self._widened = self._queue, False
         if n:
             idv = (ctypes.c_int64 * n)(*ids)
             mv = (ctypes.c_int64 * n)(*machines) if machines is not None else None
             av = (ctypes.c_char_p * n)(*[a.encode() if a else None for a in allocs]) if allocs is not None else None
         else:
             idv, mv, av = self._empty, None, None
-        st = lib.sl_step(self._h, n, idv, mv, av, wake, self._vp, ctypes.byref(self._err))
+        st = lib.sl_step(self._h, n, idv, mv, av, wake, self._vp, self._errp)
         if st < 0:
             self.ended = True
             msg = _take(lib, self._err)
@@ -250,12 +265,12 @@ class Sim:
             self._close()
             return False
         v = self._v
-        if v.machines > v.cap_machines or (self._queue and v.queued > v.cap_queue) or (
+        if v.machines > v.cap_machines or (self._queue is None and v.queued > v.cap_queue) or (
             self._events and (v.submitted > v.cap_submitted or v.completed > v.cap_completed)
         ):
             self._grow(
                 max(v.machines, v.cap_machines),
-                max(2 * v.queued, v.cap_queue) if self._queue else 0,
+                max(2 * v.queued, v.cap_queue) if self._queue is None else 0,
                 max(2 * v.submitted, v.cap_submitted) if self._events else 0,
                 max(2 * v.completed, v.cap_completed) if self._events else 0,
             )
@@ -283,9 +298,24 @@ class Sim:
         return self._free[: self._v.machines]
 
     def queue(self):
-        """(id, res, walltime, subtime) arrays of the waiting jobs."""
-        n = self._v.queued
+        """(id, res, walltime, subtime) arrays of the waiting jobs (the
+        first ones only, when the rows copied are capped: queued counts
+        them all)."""
+        n = min(self._v.queued, self._v.cap_queue)
         return self._qid[:n], self._qres[:n], self._qwt[:n], self._qsub[:n]
+
+    def queue_rows(self, n):
+        """Copies at least the first n rows of the current instant's
+        queue (all of them when fewer), for a Sim whose rows are capped;
+        returns queue()."""
+        v = self._v
+        if n > v.cap_queue and v.queued > v.cap_queue:
+            rows = max(n, 2 * v.cap_queue)
+            if rows > len(self._qid):
+                self._grow(v.machines, rows, 0, 0)
+            v.cap_queue, self._widened = rows, True
+            self._lib.sl_fill(self._h, self._vp)
+        return self.queue()
 
     def submitted(self):
         return self._sub[: self._v.submitted]

@@ -283,37 +283,86 @@ class SchedulingEnv(gymnasium.Env):
     # -- in process (engine="inprocess") ----------------------------------
     #
     # The same decisions as above from the library's view: the queue in
-    # order as arrays, the free CPUs and the running count at each
-    # instant. The observation's numbers come from the same float64
-    # operations, clipped to [0, 1] before the cast to float32 rather
-    # than after, which gives the same float32 values (rounding is
+    # order as arrays (only its first rows are copied: the window and the
+    # jobs that enter it as jobs are picked; more on demand), the free
+    # CPUs and the running count at each instant. The observation and
+    # the mask are kept in preallocated buffers, built once an instant
+    # and then updated as jobs are picked: a pick removes its slot (the
+    # later ones move up one) and the next waiting job enters the last
+    # slot; otherwise only "fits now" and the free CPUs change. Each step
+    # returns copies of them. The numbers come from the same float64
+    # operations as above, clipped to [0, 1] before the cast to float32
+    # rather than after, which gives the same float32 values (rounding is
     # monotonic and 0 and 1 are exact), so the trajectories are the same.
 
-    def _ip_instant(self):
-        """Reads the instant's view: the queue's features, nothing
-        picked yet."""
-        sim = self._sim
-        qid, qres, qwt, qsub = sim.queue()
-        self._qid, self._qres = qid, qres
-        n = len(qid)
-        f = np.empty((n, FEATURES), dtype=np.float64)
-        f[:, 0] = 1.0
-        f[:, 1] = qres / float(self._cpus)
-        f[:, 2] = qwt / self.time_scale
-        f[:, 3] = (sim.now - qsub) / self.time_scale
-        f[:, 4] = 0.0  # (fits now: set per step)
-        np.clip(f, 0.0, 1.0, out=f)
-        self._feat = f.astype(np.float32)
-        self._rows = np.arange(n)
-        self._free = int(sim.free()[0])
-        self._nrun, self._nq = sim.running, n
-        self._ip_window()
+    # Windows of up to _SMALL jobs are built in Python floats, larger
+    # ones with numpy (faster from there on); both are the same float64
+    # operations.
+    _SMALL = 16
 
-    def _ip_window(self):
-        """The window (queue rows of the first unpicked jobs) and which
-        of them fit the CPUs still free."""
-        self._win = self._rows[: self.window]
-        self._fits = self._qres[self._win] <= self._free
+    def _ip_instant(self):
+        """Reads the instant's view and builds the window, nothing
+        picked yet; returns whether some job of it fits."""
+        sim = self._sim
+        self._nq = sim.queued
+        qid, qres, self._qwt, self._qsub = sim.queue()
+        self._qid, self._qres, self._copied = qid.tolist(), qres.tolist(), len(qid)
+        self._now = now = sim.now
+        n = min(self._copied, self.window)  # (the rows copied cover the window)
+        o, k, was = self._o, n * FEATURES, self._n
+        if n <= self._SMALL:
+            v = []
+            for j in range(n):
+                v += self._ip_row(j)
+            o[:k] = v
+        else:
+            f = self._scratch[:n]  # (column 0, present, stays 1; column 4 is set below)
+            np.divide(qres[:n], self._cpusf, out=f[:, 1])
+            np.divide(self._qwt[:n], self.time_scale, out=f[:, 2])
+            np.subtract(now, self._qsub[:n], out=f[:, 3])
+            np.divide(f[:, 3], self.time_scale, out=f[:, 3])
+            np.clip(f[:, 1:4], 0.0, 1.0, out=f[:, 1:4])
+            o[:k] = f.ravel()
+        if was > n:  # (beyond the window, the slots are kept at 0)
+            o[k : was * FEATURES] = 0.0
+            self._m[n:was] = 0
+        self._wres = self._qres[:n]
+        self._wrow = list(range(n))
+        self._n = self._next = n
+        self._free = int(sim.free()[0])
+        r = sim.running / self._cpusf
+        o[self._b + 1] = 1.0 if r > 1.0 else r
+        r = self._nq / self.queue_scale
+        o[self._b + 2] = 1.0 if r > 1.0 else r
+        return self._ip_fits()
+
+    def _ip_row(self, j):
+        """The features of queue row j (its "fits now" is set by
+        _ip_fits): the operations of _obs, clipped."""
+        x = self._qres[j] / self._cpusf
+        y = float(self._qwt[j]) / self.time_scale
+        z = (self._now - float(self._qsub[j])) / self.time_scale
+        return (
+            1.0,
+            1.0 if x > 1.0 else 0.0 if x < 0.0 else x,
+            1.0 if y > 1.0 else 0.0 if y < 0.0 else y,
+            1.0 if z > 1.0 else 0.0 if z < 0.0 else z,
+            0.0,
+        )
+
+    def _ip_fits(self):
+        """Whether some job of the window fits the CPUs still free; if
+        so, marks those that do (mask and observation) and the free
+        CPUs."""
+        w, free = self._wres, self._free
+        if not w or min(w) > free:
+            return False  # (the observation is not used: the instant ends)
+        fits = [1 if x <= free else 0 for x in w]
+        self._m[: len(w)] = fits
+        self._o[4 : len(w) * FEATURES : FEATURES] = fits
+        r = free / self._cpusf
+        self._o[self._b] = 1.0 if r > 1.0 else 0.0 if r < 0.0 else r
+        return True
 
     def _ip_next(self):
         """Sends this instant's picks and runs on to the next instant
@@ -326,60 +375,65 @@ class SchedulingEnv(gymnasium.Env):
                 more = sim.step()
             if not more:
                 return False
-            self._ip_instant()
-            if self._fits.any():
+            if self._ip_instant():
                 return True
 
-    def _ip_mask(self):
-        m = np.zeros(self.window, dtype=np.int8)
-        m[: len(self._fits)] = self._fits
-        return m
-
-    def _ip_obs(self):
-        b = self.window * FEATURES
-        o = np.zeros(b + MACHINE_FEATURES, dtype=np.float32)
-        k = len(self._win) * FEATURES
-        if k:
-            o[:k] = self._feat[self._win].ravel()
-            o[4:k:FEATURES] = self._fits
-        cpus = float(self._cpus)
-        m = o[b:]
-        m[:] = (self._free / cpus, self._nrun / cpus, self._nq / self.queue_scale)
-        np.clip(m, 0.0, 1.0, out=m)
-        return o
-
     def _ip_reset(self, swf):
-        self._sim = _inproc.Sim(["run", "--trace", str(swf), "--policy", "external", "--no-out", "--json", "--set", "view=free"])
+        W = self.window
+        self._sim = _inproc.Sim(
+            ["run", "--trace", str(swf), "--policy", "external", "--no-out", "--json", "--set", "view=free"], queue=2 * W
+        )
         self._picked_list = []
         if not self._sim.step():
             raise RuntimeError("schedlab ended before the first instant")
         self._cpus = int(self._sim.machines()[0].sum())
-        self._ip_instant()
-        if not self._fits.any():
+        self._cpusf = float(self._cpus)
+        self._b = W * FEATURES
+        self._o = np.zeros(self._b + MACHINE_FEATURES, dtype=np.float32)
+        self._m = np.zeros(W, dtype=np.int8)
+        self._scratch = np.ones((W, FEATURES))
+        self._n = 0
+        if not self._ip_instant():
             self._ip_next()
-        return self._ip_obs(), {"action_mask": self._ip_mask(), "now": self._sim.now}
+        return self._o.copy(), {"action_mask": self._m.copy(), "now": self._sim.now}
 
     def _ip_step(self, action):
         if self._sim is None:
             raise RuntimeError("step() before reset(), or after the episode ended")
-        fits = self._fits
+        n, m, o, F = self._n, self._m, self._o, FEATURES
         a = int(action)
-        replaced = not (0 <= a < len(fits) and fits[a])
+        replaced = not (0 <= a < n and m[a])
         if replaced:
-            a = int(fits.argmax())  # the first legal slot
-        r = self._win[a]
-        self._picked_list.append(int(self._qid[r]))
-        self._free -= int(self._qres[r])
-        self._rows = np.concatenate((self._rows[:a], self._rows[a + 1 :]))
-        self._ip_window()
+            a = int(m.argmax())  # the first legal slot
+        r = self._wrow.pop(a)
+        del self._wres[a]
+        self._picked_list.append(self._qid[r])
+        self._free -= self._qres[r]
+        # the slot leaves the window: the later ones move up one, and the
+        # next waiting job (if any) enters the last slot
+        if a < n - 1:
+            o[a * F : (n - 1) * F] = o[(a + 1) * F : n * F]
+        j = self._next
+        if j < self._nq:
+            if j >= self._copied:  # (more picks at this instant than the rows copied)
+                qid, qres, self._qwt, self._qsub = self._sim.queue_rows(2 * j)
+                self._qid, self._qres, self._copied = qid.tolist(), qres.tolist(), len(qid)
+            o[(n - 1) * F : n * F] = self._ip_row(j)
+            self._wres.append(self._qres[j])
+            self._wrow.append(j)
+            self._next = j + 1
+        else:
+            n = self._n = n - 1
+            o[n * F : (n + 1) * F] = 0.0
+            m[n] = 0
         self.steps += 1
-        if self._fits.any() or self._ip_next():
+        if self._ip_fits() or self._ip_next():
             return (
-                self._ip_obs(),
+                o.copy(),
                 0.0,
                 False,
                 False,
-                {"action_mask": self._ip_mask(), "replaced": replaced, "now": self._sim.now},
+                {"action_mask": m.copy(), "replaced": replaced, "now": self._sim.now},
             )
         summary = json.loads(self._sim.stdout)
         now = self._sim.now

@@ -128,3 +128,24 @@ def test_queue_buffers_grow():
         longest = max(longest, len(qid))
         ids = [int(qid[0])] if qres[0] <= sim.free()[0] else []
     assert longest > 256
+
+
+def test_queue_rows_capped(tmp_path):
+    # queue=N copies the first N rows of the queue at each instant,
+    # queued still counting them all; queue_rows(n) copies more of the
+    # current instant's: the same rows as an uncapped Sim's.
+    args = ["run", "--trace", KTH, "--policy", "external", "--no-out", "--set", "view=free"]
+    full, capped = _inproc.Sim(args), _inproc.Sim(args, queue=2)
+    ids, longest = [], 0
+    while full.step(ids):
+        assert capped.step(ids) and capped.queued == full.queued and capped.now == full.now
+        rows = capped.queue()
+        assert len(rows[0]) == min(full.queued, 2)
+        for a, b in zip(rows, full.queue()):
+            assert np.array_equal(a, b[:2])
+        if full.queued > longest and full.queued > 10:
+            longest = full.queued
+            for a, b in zip(capped.queue_rows(full.queued), full.queue()):
+                assert np.array_equal(a, b)
+        ids = [] if full.flags & _inproc.ENDS else fcfs(full)
+    assert not capped.step(ids) and longest > 10
