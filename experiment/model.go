@@ -15,7 +15,7 @@ import (
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/workload"
-	"github.com/schedlab/schedlab/workload/lublin"
+	"github.com/schedlab/schedlab/workload/model"
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
@@ -198,12 +198,12 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 	tau := metrics.SyntheticTau
 	cont := false
 	var pred *predict.Params
-	if s.Workload.Model == scenario.Lublin {
-		p, err := LublinParams(s)
-		if err != nil {
-			return metrics.Result{}, err
-		}
-		ls, err := lublin.New(p, s.Seed, rep)
+	declared := s.Workload.Model != "" && s.Workload.Model != scenario.Poisson
+	if declared {
+		// A declared workload model (registry.WorkloadModels), its jobs
+		// in seconds with requests as estimates: exact replaces them by
+		// the runtimes; predict adds its layer.
+		b, err := registry.BuildWorkload(s.Workload.Model, model.Env{Procs: s.Platform.Procs, Jobs: s.Stop.Completed, Seed: s.Seed, Rep: rep}, s.Workload.Options)
 		if err != nil {
 			return metrics.Result{}, err
 		}
@@ -211,9 +211,7 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 		if err != nil {
 			return metrics.Result{}, err
 		}
-		// Lublin jobs carry Tsafrir requests as estimates: exact
-		// replaces them by the runtimes; predict adds its layer.
-		src, load, tau, cont = ls, p.OfferedLoad(), metrics.DefaultTau, s.Workload.OnOverrun == "continue"
+		src, load, tau, cont = b.Source, b.Load, metrics.DefaultTau, s.Workload.OnOverrun == "continue"
 		if est == workload.EstimateExact {
 			src = workload.WithEstimates(src, est)
 		}
@@ -270,9 +268,9 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 	}
 	res := sum.Result()
 	// A policy that schedules threads gets Poisson jobs' one thread each,
-	// so the summary's utilization needs no correction; lublin jobs'
-	// threads do.
-	if s.Workload.Model == scenario.Lublin {
+	// so the summary's utilization needs no correction; a declared
+	// model's parallel jobs' threads do.
+	if declared {
 		err = run.threadUtilization(&res, s.Platform.Procs)
 	} else if run.fold != nil {
 		err = run.fold.Err()

@@ -276,7 +276,7 @@ func (s *screenedSource) Next() (actual.Job, error) {
 // model's histogram is the site's: drawn once per seed (replication 0),
 // the same for every replication; the requests are drawn per replication.
 func tsafrirRequests(src workload.Source, seed uint64, rep int) (workload.Source, error) {
-	m, err := tsafrir.New(tsafrir.Default(), rng.New(seed, 0, "tsafrir-histogram"))
+	m, err := tsafrir.SiteModel(seed)
 	if err != nil {
 		return nil, err
 	}

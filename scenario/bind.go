@@ -85,16 +85,6 @@ func bind(s *Scenario, path string) any {
 		return &w.Correction
 	case "workload.model":
 		return &w.Model
-	case "workload.arrival_factor":
-		return &w.ArrivalFactor
-	case "workload.runtime_factor":
-		return &w.RuntimeFactor
-	case "workload.load":
-		return &w.Load
-	case "workload.daily_cycle":
-		return &w.DailyCycle
-	case "workload.users":
-		return &w.Users
 	case "workload.mean_service":
 		return &w.MeanService
 	case "workload.gang_mean_interarrival":
@@ -121,15 +111,26 @@ func bind(s *Scenario, path string) any {
 		return &p.Approach
 	}
 	if name, ok := strings.CutPrefix(path, "policy."); ok && isOption(path) {
-		return optRef{p: p, name: name}
+		return optRef{m: &p.Options, name: name}
+	}
+	if name, ok := strings.CutPrefix(path, "workload."); ok && isWorkloadOption(path) {
+		return optRef{m: &w.Options, name: name}
 	}
 	return nil
 }
 
-// optRef is where a policy option lives: p.Options[name].
+// optRef is where a declared option lives: (*m)[name], a policy option
+// in Policy.Options or a workload model's in Workload.Options. The maps
+// are copied on write (SetOption's rule): scenarios may share them.
 type optRef struct {
-	p    *Policy
+	m    *map[string]string
 	name string
+}
+
+// isWorkloadOption reports an option of a declared workload model.
+func isWorkloadOption(path string) bool {
+	f := fieldOf(path)
+	return f != nil && f.wopt
 }
 
 // isOption reports a policy option of the registry (a schema field under
@@ -190,7 +191,12 @@ func assign(ptr any, f *field, v val) {
 	case *uint64:
 		*x = v.u
 	case optRef:
-		*x.p = x.p.SetOption(x.name, optionText(f, v))
+		m := make(map[string]string, len(*x.m)+1)
+		for k, v := range *x.m {
+			m[k] = v
+		}
+		m[x.name] = optionText(f, v)
+		*x.m = m
 	default:
 		panic(fmt.Sprintf("scenario: %s bound to %T", f.path, ptr))
 	}
@@ -229,9 +235,9 @@ func zero(ptr any) {
 	case *uint64:
 		*x = 0
 	case optRef:
-		if _, ok := x.p.Options[x.name]; ok {
-			m := make(map[string]string, len(x.p.Options))
-			for k, v := range x.p.Options {
+		if _, ok := (*x.m)[x.name]; ok {
+			m := make(map[string]string, len(*x.m))
+			for k, v := range *x.m {
 				if k != x.name {
 					m[k] = v
 				}
@@ -239,7 +245,7 @@ func zero(ptr any) {
 			if len(m) == 0 {
 				m = nil
 			}
-			x.p.Options = m
+			*x.m = m
 		}
 	}
 }
@@ -268,7 +274,7 @@ func keyText(s *Scenario, path string) (text string, isZero bool) {
 	case *uint64:
 		return strconv.FormatUint(*x, 10), *x == 0
 	case optRef:
-		text, ok := x.p.Options[x.name]
+		text, ok := (*x.m)[x.name]
 		return optionKeyText(fieldOf(path), text, ok)
 	}
 	return "", true
@@ -284,7 +290,7 @@ func valueText(s *Scenario, path string) string {
 		return strconv.Itoa(*x)
 	case optRef:
 		if f := fieldOf(path); f.kind == kEnum || f.kind == kString || f.kind == kInt {
-			return x.p.Options[x.name]
+			return (*x.m)[x.name]
 		}
 	}
 	t, _ := keyText(s, path)
@@ -315,7 +321,8 @@ func usedIn(s *Scenario, path string) bool {
 	}
 	if has(fieldOf("workload.trace").models, s.Model) {
 		trace := s.Workload.Trace != ""
-		if f.traceOnly && !trace && !(f.lublin && s.Workload.Model == Lublin) || f.synthOnly && trace {
+		declared := s.Workload.Model != "" && s.Workload.Model != Poisson
+		if f.traceOnly && !trace && !(f.requests && declared) || f.synthOnly && trace {
 			return false
 		}
 	}
@@ -377,6 +384,9 @@ type keyPart struct {
 	// options marks where a model's declared policy options go
 	// (legacyKeyParts only).
 	options bool
+	// workloadOptions marks where the declared workload models' options
+	// go (the cluster's; written only away from their defaults).
+	workloadOptions bool
 }
 
 // legacyKeyParts lists, per model, what Key writes between the model and
@@ -403,11 +413,7 @@ var legacyKeyParts = map[string][]keyPart{
 		{name: "corr", path: "workload.correction", omitDefault: true},
 		{name: "resample", path: "workload.resample", omitDefault: true},
 		{name: "wl", path: "workload.model", omitDefault: true},
-		{name: "af", path: "workload.arrival_factor", omitDefault: true},
-		{name: "rf", path: "workload.runtime_factor", omitDefault: true},
-		{name: "load", path: "workload.load", omitDefault: true},
-		{name: "cycle", path: "workload.daily_cycle", omitDefault: true},
-		{name: "users", path: "workload.users", omitDefault: true},
+		{workloadOptions: true},
 		// unavailable CPUs (docs/availability.md): written only when set
 		{name: "resv", path: "platform.reservations", omitDefault: true},
 		{name: "events", path: "platform.events", omitDefault: true},
@@ -498,6 +504,28 @@ func optionKeyParts(model string) []keyPart {
 	return out
 }
 
+// workloadKeyParts are the key parts of the declared workload models'
+// options, in table and declaration order, under their KeyName; an
+// option two models share is written once.
+func workloadKeyParts() []keyPart {
+	var out []keyPart
+	seen := map[string]bool{}
+	for _, d := range registry.WorkloadModels() {
+		for _, o := range d.Options {
+			if seen[o.Key] {
+				continue
+			}
+			seen[o.Key] = true
+			name := o.KeyName
+			if name == "" {
+				name = o.Name
+			}
+			out = append(out, keyPart{name: name, path: o.Key, omitDefault: true, zeroDistinct: o.ZeroDistinct})
+		}
+	}
+	return out
+}
+
 // keyParts are the models' key parts: legacyKeyParts with each model's
 // option parts at its marker. Built on first use.
 var keyParts = sync.OnceValue(func() map[string][]keyPart {
@@ -506,6 +534,10 @@ var keyParts = sync.OnceValue(func() map[string][]keyPart {
 		for _, kp := range parts {
 			if kp.options {
 				out[model] = append(out[model], optionKeyParts(model)...)
+				continue
+			}
+			if kp.workloadOptions {
+				out[model] = append(out[model], workloadKeyParts()...)
 				continue
 			}
 			out[model] = append(out[model], kp)

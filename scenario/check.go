@@ -135,11 +135,11 @@ func (d *decoder) checkCluster() {
 		// model and the overrun rule (checkDeps cannot say so: with a
 		// trace, workload.model is not read at all).
 		for _, k := range []string{"workload.estimate", "workload.on_overrun", "workload.clamp", "workload.resample"} {
-			if !d.present(k) || model && fieldOf(k).lublin {
+			if !d.present(k) || model && fieldOf(k).requests {
 				continue
 			}
-			if fieldOf(k).lublin {
-				d.add(d.keys[k], k, "only with workload.trace or workload.model: lublin (Poisson jobs have exact estimates and no time limit)")
+			if fieldOf(k).requests {
+				d.add(d.keys[k], k, "only with workload.trace or a workload.model whose jobs have requests, e.g. lublin (Poisson jobs have exact estimates and no time limit)")
 			} else {
 				d.add(d.keys[k], k, "only with workload.trace")
 			}
@@ -152,15 +152,26 @@ func (d *decoder) checkCluster() {
 		} else if d.missing("stop.completed") {
 			d.add(d.where("stop.completed"), "stop.completed", "required for a synthetic workload")
 		}
-		if d.present("workload.load") && d.present("workload.arrival_factor") {
-			d.add(d.keys["workload.arrival_factor"], "workload.arrival_factor", "not with workload.load: a target load sets the arrival factor")
+		for _, wm := range registry.WorkloadModels() {
+			for _, ex := range wm.Exclusive {
+				a, b := "workload."+ex[0], "workload."+ex[1]
+				if d.present(a) && d.present(b) {
+					d.add(d.keys[b], b, "not with %s: %s", a, ex[2])
+				}
+			}
 		}
 		if d.missing("workload.mean_interarrival") && d.poissonPossible() {
 			d.add(d.where("workload.mean_interarrival"), "workload.mean_interarrival", "required by the Poisson workload (workload.model poisson, the default)")
 		}
 		return
 	}
-	for _, k := range []string{"workload.mean_service", "workload.arrival_factor", "workload.runtime_factor", "workload.load", "workload.daily_cycle", "workload.users"} {
+	synthKeys := []string{"workload.mean_service"}
+	for _, wm := range registry.WorkloadModels() {
+		for _, o := range wm.Options {
+			synthKeys = append(synthKeys, o.Key)
+		}
+	}
+	for _, k := range synthKeys {
 		if d.present(k) {
 			d.add(d.keys[k], k, "only with a synthetic workload (a trace gives the jobs)")
 		}

@@ -94,3 +94,31 @@ func TestKeyLength(t *testing.T) {
 		t.Errorf("a change past the cut does not change the key")
 	}
 }
+
+// A declared workload model's options are in result keys under their
+// KeyName, only away from their defaults; daily_cycle false (ZeroDistinct)
+// is a setting of its own, not the default.
+func TestWorkloadOptionKeys(t *testing.T) {
+	pts, err := Parse("w.yaml", []byte("model: cluster\nstop: {completed: 100}\nplatform: {procs: 64}\n"+
+		"workload: {model: lublin, daily_cycle: [true, false], users: [0, 64], load: 0.75}\npolicy: {queue: easy}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"cluster_queue=easy_order=fcfs_estimate=request_overrun=kill_procs=64_wl=lublin_load=0.75_stop=100_warmup=0_seed=1_reps=1",
+		"cluster_queue=easy_order=fcfs_estimate=request_overrun=kill_procs=64_wl=lublin_load=0.75_users=64_stop=100_warmup=0_seed=1_reps=1",
+		"cluster_queue=easy_order=fcfs_estimate=request_overrun=kill_procs=64_wl=lublin_load=0.75_cycle=false_stop=100_warmup=0_seed=1_reps=1",
+		"cluster_queue=easy_order=fcfs_estimate=request_overrun=kill_procs=64_wl=lublin_load=0.75_cycle=false_users=64_stop=100_warmup=0_seed=1_reps=1",
+	}
+	if len(pts) != len(want) {
+		t.Fatalf("%d points", len(pts))
+	}
+	for i, p := range pts {
+		if got := p.Scenario.Key(); got != want[i] {
+			t.Errorf("point %d: key\n%s\nwant\n%s", i, got, want[i])
+		}
+	}
+	if o := pts[3].Scenario.Workload.Options; o["daily_cycle"] != "false" || o["users"] != "64" || o["arrival_factor"] != "1" {
+		t.Errorf("options %v", o)
+	}
+}

@@ -89,8 +89,8 @@ type Site struct {
 // generator (every model).
 type Workload struct {
 	Trace     string // cluster: SWF path or bare name, resolved like 'schedlab run --trace'
-	Estimate  string // cluster with a trace or lublin jobs: "request" | "exact" | "tsafrir" | "predict"; default "request" ("exact" for Poisson jobs)
-	OnOverrun string // cluster with a trace or lublin jobs: "kill" | "continue"; default "kill"
+	Estimate  string // cluster with a trace or a declared workload model's jobs: "request" | "exact" | "tsafrir" | "predict"; default "request" ("exact" for Poisson jobs)
+	OnOverrun string // cluster with a trace or a declared workload model's jobs: "kill" | "continue"; default "kill"
 	Clamp     bool   // cluster with a trace: clamp jobs larger than the machine
 	Resample  string // cluster with a trace: "none" | "user-weeks" (a different trace per replication); default "none"
 	// estimate "predict": the predictor ("last2", "avg:K") and the
@@ -98,18 +98,13 @@ type Workload struct {
 	Predictor, Correction string
 
 	// cluster, synthetic: the workload model, "poisson" (one-CPU jobs,
-	// MeanInterarrival, MeanService; the default) or "lublin"
-	// (Lublin-Feitelson rigid parallel jobs with Tsafrir requests), with
-	// the lublin model's load scaling (ArrivalFactor multiplies the
-	// inter-arrival times, RuntimeFactor the runtimes; defaults 1; or
-	// Load, a target offered load), its
-	// daily arrival cycle (default on) and Users, the user ids it draws
-	// (0: none).
-	Model                        string
-	ArrivalFactor, RuntimeFactor float64
-	Load                         float64 // lublin: a target offered load that sets the arrival factor (0: none)
-	DailyCycle                   bool
-	Users                        int
+	// MeanInterarrival, MeanService; the default) or a declared model
+	// (registry.WorkloadModels, e.g. "lublin"), whose options are in
+	// Options by name as canonical text (defaults applied; absent for
+	// Poisson). Like Policy.Options, the map is never changed in place
+	// once a Scenario holds it.
+	Model   string
+	Options map[string]string
 
 	MeanInterarrival float64 // synthetic Poisson arrivals (grid: at the grid scheduler; gang: per-site local jobs; cluster: at the queue)
 	MeanService      float64 // exponential service demand; default 1

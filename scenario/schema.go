@@ -62,12 +62,16 @@ type field struct {
 	// synthetic workload.
 	traceOnly, synthOnly bool
 	synthetic            string
-	// lublin: a traceOnly setting that the lublin workload model reads
-	// too (its jobs have requests: estimate, on_overrun).
-	lublin bool
+	// requests: a traceOnly setting that a declared workload model
+	// (workload.model other than poisson) reads too: its jobs have
+	// requests (estimate, on_overrun).
+	requests bool
 	// option: a policy option or a model's policy setting from the
 	// registry (policy.<name>), held in Policy.Options.
 	option bool
+	// wopt: an option of a declared workload model (workload.<name>),
+	// held in Workload.Options.
+	wopt bool
 }
 
 // The models that read groups of settings (the model names are the
@@ -211,20 +215,15 @@ func writtenFields() []*field {
 
 		{path: "workload.trace", kind: kString, models: clusterOnly, sweep: true, traceOnly: true},
 		{path: "workload.estimate", kind: kEnum, models: clusterOnly, enum: anyModel(estimateNames()...), sweep: true,
-			def: estimateNames()[0], traceOnly: true, synthetic: exact, lublin: true},
+			def: estimateNames()[0], traceOnly: true, synthetic: exact, requests: true},
 		{path: "workload.on_overrun", kind: kEnum, models: clusterOnly, enum: anyModel("kill", "continue"), sweep: true,
-			def: "kill", traceOnly: true, synthetic: "kill", lublin: true},
+			def: "kill", traceOnly: true, synthetic: "kill", requests: true},
 		{path: "workload.resample", kind: kEnum, models: clusterOnly, enum: anyModel(resample.Methods...), sweep: true,
 			def: resample.Methods[0], traceOnly: true},
 		{path: "workload.predictor", kind: kString, models: clusterOnly, sweep: true, def: "last2", check: nil},
 		{path: "workload.correction", kind: kEnum, models: clusterOnly, enum: anyModel(predictCorrections...), sweep: true, def: predictCorrections[0]},
-		{path: "workload.model", kind: kEnum, models: clusterOnly, enum: anyModel(WorkloadModels...), sweep: true,
-			def: WorkloadModels[0], synthOnly: true},
-		{path: "workload.arrival_factor", kind: kFloat, models: clusterOnly, check: factor, sweep: true, def: "1", synthOnly: true},
-		{path: "workload.runtime_factor", kind: kFloat, models: clusterOnly, check: factor, sweep: true, def: "1", synthOnly: true},
-		{path: "workload.load", kind: kFloat, models: clusterOnly, check: between(0, 100), sweep: true, synthOnly: true},
-		{path: "workload.daily_cycle", kind: kBool, models: clusterOnly, sweep: true, def: "true", synthOnly: true},
-		{path: "workload.users", kind: kInt, models: clusterOnly, check: between(0, MaxUsers), sweep: true, synthOnly: true},
+		{path: "workload.model", kind: kEnum, models: clusterOnly, enum: anyModel(registry.WorkloadNames()...), sweep: true,
+			def: Poisson, synthOnly: true},
 		{path: "workload.clamp", kind: kBool, models: clusterOnly, sweep: true, traceOnly: true},
 		{path: "workload.mean_interarrival", kind: kFloat, models: allModels, check: mean, sweep: true, synthOnly: true},
 		{path: "workload.mean_service", kind: kFloat, models: serviceModel, check: mean, sweep: true, def: "1", synthOnly: true},
@@ -247,34 +246,15 @@ func writtenFields() []*field {
 	}
 }
 
-// The cluster's synthetic workload models (workload.model): Poisson
-// arrivals of one-CPU jobs (the default), or the Lublin-Feitelson model
-// of rigid parallel jobs (docs/workloads.md).
-const (
-	Poisson = "poisson"
-	Lublin  = "lublin"
-)
-
-// WorkloadModels lists the workload.model values, the default first.
-var WorkloadModels = []string{Poisson, Lublin}
+// Poisson is the cluster's default workload.model: one-CPU jobs with
+// Poisson arrivals (the declared models are registry.WorkloadModels).
+const Poisson = registry.PoissonWorkload
 
 // Predict is the estimate model of system-generated predictions.
 var Predict = workload.EstimatePredict.String()
 
 // predictCorrections are workload.correction's values, the default first.
 var predictCorrections = []string{"increments", "request"}
-
-// MaxUsers bounds workload.users of the lublin model.
-const MaxUsers = 1_000_000
-
-// factor checks a scaling factor of the lublin model: a positive
-// number within the bounds of a mean time.
-func factor(x float64) string {
-	if x <= 0 || x < MinMean || x > 1e6 {
-		return fmt.Sprintf("must be between %g and 1e6", MinMean)
-	}
-	return ""
-}
 
 // estimateNames are the estimate models' names.
 func estimateNames() []string { return workload.EstimateNames() }
@@ -346,6 +326,13 @@ func registryFields() []*field {
 			option(m.Name, o)
 		}
 	}
+	for _, d := range registry.WorkloadModels() {
+		for _, o := range d.Options {
+			option(registry.ModelCluster, o)
+			f := byPath[o.Key]
+			f.wopt, f.synthOnly = true, true
+		}
+	}
 	return out
 }
 
@@ -379,7 +366,7 @@ var sections = map[string][]string{
 	"platform": {"procs", "sites", "procs_per_site", "machines", "cpus_min", "cpus_max", "speed_min", "speed_max",
 		"reservations", "events", "failures", "on_failure"},
 	"platform.failures": {"mtbf", "mttr", "group"},
-	"workload": {"trace", "estimate", "predictor", "correction", "on_overrun", "clamp", "resample", "model", "mean_interarrival", "arrival_factor", "runtime_factor", "load", "daily_cycle", "users", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
+	"workload": {"trace", "estimate", "predictor", "correction", "on_overrun", "clamp", "resample", "model", "mean_interarrival", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
 		"cpus_min", "cpus_max", "estimated_min", "estimated_max", "deadline_fraction", "deadline", "deadline_factor_min", "deadline_factor_max", "bm_est"},
 	// "policy": from the registry, policyKeys
 }
@@ -410,11 +397,28 @@ var policyKeys = sync.OnceValue(func() []string {
 
 // sectionKeys lists the keys of a section in documentation order.
 func sectionKeys(section string) []string {
-	if section == "policy" {
+	switch section {
+	case "policy":
 		return policyKeys()
+	case "workload":
+		return workloadKeys()
 	}
 	return sections[section]
 }
+
+// workloadKeys are the workload section's keys: the written ones, then
+// the declared workload models' options.
+var workloadKeys = sync.OnceValue(func() []string {
+	out := append([]string(nil), sections["workload"]...)
+	for _, d := range registry.WorkloadModels() {
+		for _, o := range d.Options {
+			if !has(out, o.Name) {
+				out = append(out, o.Name)
+			}
+		}
+	}
+	return out
+})
 
 func fieldOf(path string) *field {
 	for _, f := range schemaFields() {
@@ -544,11 +548,6 @@ func writtenDeps() []dep {
 		{model: registry.ModelGang, key: "workload.gang_max", on: "workload.gang_sizes", when: []string{"uniform"}},
 		{model: registry.ModelCluster, key: "workload.mean_interarrival", on: "workload.model", when: []string{Poisson}},
 		{model: registry.ModelCluster, key: "workload.mean_service", on: "workload.model", when: []string{Poisson}},
-		{model: registry.ModelCluster, key: "workload.arrival_factor", on: "workload.model", when: []string{Lublin}},
-		{model: registry.ModelCluster, key: "workload.runtime_factor", on: "workload.model", when: []string{Lublin}},
-		{model: registry.ModelCluster, key: "workload.daily_cycle", on: "workload.model", when: []string{Lublin}},
-		{model: registry.ModelCluster, key: "workload.load", on: "workload.model", when: []string{Lublin}},
-		{model: registry.ModelCluster, key: "workload.users", on: "workload.model", when: []string{Lublin}},
 		{model: registry.ModelCluster, key: "workload.predictor", on: "workload.estimate", when: []string{Predict}},
 		{model: registry.ModelCluster, key: "workload.correction", on: "workload.estimate", when: []string{Predict}},
 		{model: registry.ModelHetero, key: "workload.deadline_factor_min", on: "workload.deadline", when: []string{"factor", "fastest"}},
@@ -577,6 +576,20 @@ func registryDeps() []dep {
 				}
 			}
 		}
+	}
+	// a declared workload model's options: read with that model only
+	when := map[string][]string{}
+	var keys []string
+	for _, d := range registry.WorkloadModels() {
+		for _, o := range d.Options {
+			if _, ok := when[o.Key]; !ok {
+				keys = append(keys, o.Key)
+			}
+			when[o.Key] = append(when[o.Key], d.Name)
+		}
+	}
+	for _, k := range keys {
+		out = append(out, dep{model: registry.ModelCluster, key: k, on: "workload.model", when: when[k]})
 	}
 	return out
 }

@@ -134,7 +134,7 @@ func TestSchemaBindings(t *testing.T) {
 		case *uint64:
 			ok = f.kind == kUint
 		case optRef:
-			ok = f.option
+			ok = f.option || f.wopt
 		}
 		if !ok {
 			t.Errorf("%s (kind %d) bound to %T", f.path, f.kind, ptr)

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/workload/lublin"
 	"github.com/schedlab/schedlab/workload/swf"
+	"github.com/schedlab/schedlab/workload/tsafrir"
 )
 
 // traceSynthCmd writes a synthetic workload model's jobs as an SWF trace.
@@ -74,11 +74,11 @@ func (c *traceSynthCmd) params() (lublin.Params, error) {
 	p.Jobs, p.ArrivalFactor, p.RuntimeFactor, p.Load = c.Jobs, c.ArrivalFactor, c.RuntimeFactor, c.Load
 	p.DailyCycle, p.Users = !c.NoDailyCycle, c.Users
 	if c.Requests == "tsafrir" {
-		m, err := experiment.TsafrirModel(c.Seed)
+		m, err := tsafrir.SiteModel(c.Seed)
 		if err != nil {
 			return p, err
 		}
-		p.Request, p.RequestName = m.Request, experiment.TsafrirRequestName
+		p.Request, p.RequestName = m.Request, tsafrir.SiteModelName
 	}
 	if err := p.Check(); err != nil {
 		var ce *lublin.CheckError

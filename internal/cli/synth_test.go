@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/workload/lublin"
 	"github.com/schedlab/schedlab/workload/swf"
+	"github.com/schedlab/schedlab/workload/tsafrir"
 )
 
 // A 50,000-job trace synth file on 128 processors is the model's output
@@ -34,7 +34,7 @@ func TestSynthFileIsTheModel(t *testing.T) {
 	p := lublin.Default(128)
 	p.Jobs = 50000
 	// The file's requests are Tsafrir's (the default --requests).
-	m, err := experiment.TsafrirModel(11)
+	m, err := tsafrir.SiteModel(11)
 	if err != nil {
 		t.Fatal(err)
 	}

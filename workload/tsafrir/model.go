@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+
+	"github.com/schedlab/schedlab/rng"
 )
 
 const (
@@ -357,3 +359,15 @@ func (m *Model) request(runtime, u float64) float64 {
 	}
 	return m.vals[k]
 }
+
+// SiteModel is the model of user estimates schedlab's workloads draw
+// requests from: the published parameters (Default), the site's
+// histogram drawn once per seed, from replication 0's stream (a site's
+// habits do not change between replications; the requests themselves
+// are drawn per replication by the caller).
+func SiteModel(seed uint64) (*Model, error) {
+	return New(Default(), rng.New(seed, 0, "tsafrir-histogram"))
+}
+
+// SiteModelName names SiteModel's requests in SWF headers.
+const SiteModelName = "Tsafrir-Etsion-Feitelson model of user estimates (published parameters, 18 h maximum)"
