@@ -1,17 +1,4 @@
-// Command libschedlab is schedlab's engine as a C shared library, for
-// Python's schedlab package (python/schedlab/_inproc.py) through ctypes:
-//
-//	go build -buildmode=c-shared -o libschedlab.so ./cmd/libschedlab
-//
-// It runs `schedlab run --policy external` in the calling process, the
-// decisions made by the caller one instant at a time (package
-// internal/inproc: the command's own run, the decisions validated as a
-// protocol reply's). The C API is in lib.go and libschedlab.h (written
-// by the build); docs/protocol.md, "In process", describes it.
-//
-// Without cgo (CGO_ENABLED=0, no C compiler) the package builds as an
-// empty program, so that `go build ./...` and `go test ./...` still
-// work; the Python package then uses the schedlab command.
 package main
 
+// main is empty: the package is built with -buildmode=c-shared (doc.go).
 func main() {}
