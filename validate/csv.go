@@ -32,28 +32,9 @@ var csvColumns = []string{colID, colSubmit, colStart, colFinish, colProcs, colSt
 // which have the form "name:line: column col: problem".
 func ReadJobsCSV(r io.Reader, name string) ([]Rec, error) {
 	cr := csv.NewReader(r)
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, fmt.Errorf("%s: empty file, want a header row", name)
-	}
+	at, err := readHeader(cr, name, csvColumns)
 	if err != nil {
-		return nil, csvError(name, err)
-	}
-	at := make(map[string]int, len(header))
-	for i, h := range header {
-		h = strings.TrimSpace(h)
-		if i == 0 {
-			h = strings.TrimPrefix(h, "\ufeff") // byte order mark
-		}
-		if _, dup := at[h]; dup {
-			return nil, fmt.Errorf("%s:1: column %s appears twice", name, h)
-		}
-		at[h] = i
-	}
-	for _, c := range csvColumns {
-		if _, ok := at[c]; !ok {
-			return nil, fmt.Errorf("%s:1: missing column %s", name, c)
-		}
+		return nil, err
 	}
 
 	var recs []Rec
@@ -119,4 +100,35 @@ func csvError(name string, err error) error {
 		return fmt.Errorf("%s:%d: %w", name, pe.Line, pe.Err)
 	}
 	return fmt.Errorf("%s: %w", name, err)
+}
+
+// readHeader reads a CSV file's header row and returns each column's
+// index by name (names trimmed, a byte order mark dropped), refusing an
+// empty file, a column named twice and a missing column of want, each
+// error naming the file (and line 1).
+func readHeader(cr *csv.Reader, name string, want []string) (map[string]int, error) {
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file, want a header row", name)
+	}
+	if err != nil {
+		return nil, csvError(name, err)
+	}
+	at := make(map[string]int, len(header))
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		if i == 0 {
+			h = strings.TrimPrefix(h, "\ufeff") // byte order mark
+		}
+		if _, dup := at[h]; dup {
+			return nil, fmt.Errorf("%s:1: column %s appears twice", name, h)
+		}
+		at[h] = i
+	}
+	for _, c := range want {
+		if _, ok := at[c]; !ok {
+			return nil, fmt.Errorf("%s:1: missing column %s", name, c)
+		}
+	}
+	return at, nil
 }

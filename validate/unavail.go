@@ -27,21 +27,9 @@ type Span struct {
 // used in error messages, "name:line: column col: problem".
 func ReadUnavailabilityCSV(r io.Reader, name string) ([]Span, error) {
 	cr := csv.NewReader(r)
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, fmt.Errorf("%s: empty file, want a header row", name)
-	}
+	at, err := readHeader(cr, name, []string{"kind", "resources", "start", "end"})
 	if err != nil {
-		return nil, csvError(name, err)
-	}
-	at := map[string]int{}
-	for i, h := range header {
-		at[strings.TrimSpace(h)] = i
-	}
-	for _, c := range []string{"kind", "resources", "start", "end"} {
-		if _, ok := at[c]; !ok {
-			return nil, fmt.Errorf("%s:1: missing column %s", name, c)
-		}
+		return nil, err
 	}
 	var out []Span
 	for {
