@@ -25,11 +25,17 @@ type reportCmd struct {
 // Run writes DIR/report.html, or with several run folders the
 // comparison page --out.
 func (c *reportCmd) Run(g *globals) error {
-	win, err := c.window()
+	// The run's trace header places dates (--from, --to, the time axes);
+	// without it, seconds since the trace's start.
+	h, herr := runHeader(c.Dirs[0])
+	win, err := c.window(h, herr)
 	if err != nil {
 		return err
 	}
-	opts := htmlreport.Options{NoGantt: c.NoGantt, Window: win, Clock: traceClock(c.Dirs[0])}
+	opts := htmlreport.Options{NoGantt: c.NoGantt, Window: win}
+	if herr == nil {
+		opts.Clock = clockOf(h)
+	}
 	switch {
 	case len(c.Dirs) == 1 && c.Out != "":
 		return usageError{fmt.Errorf("--out is only for a comparison of two or more run folders (one folder's page is DIR/report.html)")}
@@ -59,22 +65,13 @@ func (c *reportCmd) Run(g *globals) error {
 // folder's summary.json as 'schedlab run' finds a trace. When the trace
 // cannot be opened, a date is refused and seconds still work (and the
 // page names the window in seconds).
-func (c *reportCmd) window() (*htmlreport.Window, error) {
+func (c *reportCmd) window(h swf.Header, herr error) (*htmlreport.Window, error) {
 	if c.From == "" && c.To == "" {
 		return nil, nil
 	}
 	isSeconds := func(s string) bool {
 		_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		return s == "" || err == nil
-	}
-	var h swf.Header
-	trace, herr := runTrace(c.Dirs[0])
-	if herr == nil {
-		var rd *swf.Reader
-		if rd, herr = workload.OpenTrace(trace); herr == nil {
-			h = rd.Header()
-			rd.Close()
-		}
 	}
 	w := &htmlreport.Window{From: math.Inf(-1), To: math.Inf(1)}
 	from, to := "the start", "the end"
@@ -113,20 +110,35 @@ func (c *reportCmd) window() (*htmlreport.Window, error) {
 // folder is no run, its trace cannot be opened or its header has no
 // UnixStartTime: the page then shows the time since the first submission.
 func traceClock(dir string) *htmlreport.Clock {
-	trace, err := runTrace(dir)
+	h, err := runHeader(dir)
 	if err != nil {
 		return nil
 	}
-	rd, err := workload.OpenTrace(trace)
-	if err != nil {
-		return nil
-	}
-	h := rd.Header()
-	rd.Close()
+	return clockOf(h)
+}
+
+// clockOf places a header's times on the calendar (nil without a
+// UnixStartTime).
+func clockOf(h swf.Header) *htmlreport.Clock {
 	if h.UnixStartTime <= 0 {
 		return nil
 	}
 	return &htmlreport.Clock{Start: float64(h.UnixStartTime), Zone: h.TimeZoneString}
+}
+
+// runHeader is the SWF header of the trace of the run in dir (run.trace
+// of its summary.json, looked up as 'schedlab run' looks a trace up).
+func runHeader(dir string) (swf.Header, error) {
+	trace, err := runTrace(dir)
+	if err != nil {
+		return swf.Header{}, err
+	}
+	rd, err := workload.OpenTrace(trace)
+	if err != nil {
+		return swf.Header{}, err
+	}
+	defer rd.Close()
+	return rd.Header(), nil
 }
 
 // runTrace is run.trace of DIR/summary.json.
