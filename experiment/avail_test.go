@@ -23,12 +23,7 @@ func TestKTHUnavailable(t *testing.T) {
 		t.Skip("whole-trace runs")
 	}
 	dir := t.TempDir()
-	ev := filepath.Join(dir, "events.jsonl")
-	if err := os.WriteFile(ev, []byte(`{"timestamp": 2000000, "type": "machine_unavailable", "resources": "0-49"}
-{"timestamp": 2500000, "type": "machine_available", "resources": "0-49"}
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	ev := halfDownEvents(t, dir)
 	const downFrom, downTo, mFrom, mTo = 2_000_000, 2_500_000, 5_000_000, 5_086_400
 	for _, pol := range []string{"easy", "conservative"} {
 		for _, onFail := range []string{"kill", "requeue"} {
@@ -92,4 +87,17 @@ func TestKTHUnavailable(t *testing.T) {
 			t.Logf("%s %s: mean wait %.1f, %d jobs started at the window's end, %d during the failure", pol, onFail, res.MeanWait, atEnd, onUpHalf)
 		}
 	}
+}
+
+// halfDownEvents writes dir/events.jsonl: KTH's CPUs 0-49 down over
+// [2,000,000, 2,500,000), and returns its path.
+func halfDownEvents(t *testing.T, dir string) string {
+	t.Helper()
+	ev := filepath.Join(dir, "events.jsonl")
+	if err := os.WriteFile(ev, []byte(`{"timestamp": 2000000, "type": "machine_unavailable", "resources": "0-49"}
+{"timestamp": 2500000, "type": "machine_available", "resources": "0-49"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return ev
 }

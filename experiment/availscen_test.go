@@ -3,12 +3,11 @@ package experiment
 import (
 	"os"
 	"path/filepath"
+	"testing"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
-	"testing"
-
 	"github.com/schedlab/schedlab/scenario"
 )
 
@@ -22,12 +21,7 @@ func TestScenarioAvailMatchesRun(t *testing.T) {
 		t.Skip("whole-trace runs")
 	}
 	dir := t.TempDir()
-	ev := filepath.Join(dir, "events.jsonl")
-	if err := os.WriteFile(ev, []byte(`{"timestamp": 2000000, "type": "machine_unavailable", "resources": "0-49"}
-{"timestamp": 2500000, "type": "machine_available", "resources": "0-49"}
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	ev := halfDownEvents(t, dir)
 	src := `model: cluster
 stop: trace
 workload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}
