@@ -15,7 +15,7 @@ import (
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
-	"github.com/schedlab/schedlab/policy/schedule"
+	"github.com/schedlab/schedlab/policy/plan"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/rng"
 	"github.com/schedlab/schedlab/scenario"
@@ -165,8 +165,8 @@ func TestHeteroPolicyOptions(t *testing.T) {
 
 	tabu := heteroPoint(t, "{queue: tabu, ties: end, iterations: 3, tabu_length: 2, machine_order: random, trigger: every-n, every: 4}")
 	want = runDirect(t, tabu, func(p platform.Platform) (policy.QueueScheduler, error) {
-		return schedule.NewTabu(p, schedule.Options{Tabu: true, Iterations: 3, TabuLength: 2, Order: schedule.OrderRandom,
-			Trigger: schedule.EveryN, Every: 4, Ties: schedule.TieEnd}, rng.New(3, 0, "hetero-policy"))
+		return plan.NewTabu(p, plan.Options{Tabu: true, Iterations: 3, TabuLength: 2, Order: plan.OrderRandom,
+			Trigger: plan.EveryN, Every: 4, Ties: plan.TieEnd}, rng.New(3, 0, "hetero-policy"))
 	})
 	if got := runScenario(t, tabu); got != want {
 		t.Errorf("tabu with options:\n got %+v\nwant %+v", got, want)
@@ -176,7 +176,7 @@ func TestHeteroPolicyOptions(t *testing.T) {
 	}
 	eg := heteroPoint(t, "{queue: eg-edf, ties: end}")
 	want = runDirect(t, eg, func(p platform.Platform) (policy.QueueScheduler, error) {
-		return schedule.NewEGEDF(p, schedule.Options{Ties: schedule.TieEnd}, nil)
+		return plan.NewEGEDF(p, plan.Options{Ties: plan.TieEnd}, nil)
 	})
 	if got := runScenario(t, eg); got != want {
 		t.Errorf("eg-edf ties end:\n got %+v\nwant %+v", got, want)

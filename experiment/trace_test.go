@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedlab/schedlab/internal/reference"
+	"github.com/schedlab/schedlab/internal/testref"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/swf"
@@ -43,14 +43,14 @@ func TestKTHFCFSReference(t *testing.T) {
 
 // kthJobs reads the embedded KTH trace as naive jobs (request estimates,
 // killed at the limit: KTH has no job running past its request).
-func kthJobs(t *testing.T) []reference.Job {
+func kthJobs(t *testing.T) []testref.Job {
 	rd, err := workload.OpenTrace(kth)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rd.Close()
 	src := workload.WithEstimates(swf.NewSource(rd, swf.Options{}), workload.EstimateRequest)
-	var out []reference.Job
+	var out []testref.Job
 	for {
 		j, err := src.Next()
 		if err == io.EOF {
@@ -63,7 +63,7 @@ func kthJobs(t *testing.T) []reference.Job {
 		if j.Request > 0 && d > j.Request {
 			d = j.Request
 		}
-		out = append(out, reference.Job{ID: int64(j.ID), Submit: j.Submit, Duration: d, Estimate: j.Estimate, Procs: j.Procs})
+		out = append(out, testref.Job{ID: int64(j.ID), Submit: j.Submit, Duration: d, Estimate: j.Estimate, Procs: j.Procs})
 	}
 }
 
@@ -98,11 +98,11 @@ func TestKTHAgreesWithNaive(t *testing.T) {
 	jobs := kthJobs(t)
 	for _, c := range []struct {
 		policy string
-		ref    func([]reference.Job, int) []float64
+		ref    func([]testref.Job, int) []float64
 	}{
-		{"fcfs", reference.FCFS},
-		{"easy", reference.EASY},
-		{"conservative", reference.Conservative},
+		{"fcfs", testref.FCFS},
+		{"easy", testref.EASY},
+		{"conservative", testref.Conservative},
 	} {
 		t.Run(c.policy, func(t *testing.T) {
 			dir := t.TempDir()

@@ -9,8 +9,8 @@ import (
 	"github.com/schedlab/schedlab/policy/gang"
 	"github.com/schedlab/schedlab/policy/grid"
 	"github.com/schedlab/schedlab/policy/matrix"
+	"github.com/schedlab/schedlab/policy/plan"
 	"github.com/schedlab/schedlab/policy/rank"
-	"github.com/schedlab/schedlab/policy/schedule"
 )
 
 // This file is the registry's content. The models are built afresh by
@@ -69,7 +69,7 @@ func declaredPolicies() []Policy {
 		rank.Declarations(),     // jrb
 		grid.Declarations(),     // random, realtime, deferred, hybrid; random, sq, 2rsq
 		gang.Declarations(),     // approaches 1, 2
-		schedule.Declarations(), // eg-edf, tabu
+		plan.Declarations(),     // eg-edf, tabu
 		external.Declarations(), // external (cluster and hetero): a decision process over docs/protocol.md
 	} {
 		for _, d := range ds {

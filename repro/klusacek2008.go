@@ -8,7 +8,7 @@ import (
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/policy/schedule"
+	"github.com/schedlab/schedlab/policy/plan"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/report/plot"
 	"github.com/schedlab/schedlab/stats"
@@ -37,10 +37,10 @@ func KlusacekRates() []float64 { return []float64{1, 2, 3, 4, 5} }
 type kRules struct {
 	bmEst synth.BMEstRule
 	dl    synth.DeadlineRule
-	gaps  schedule.Gaps     // eg-edf, tabu
-	ties  schedule.Ties     // eg-edf, tabu
-	suit  schedule.Suitable // eg-edf, tabu
-	pick  schedule.Pick     // tabu
+	gaps  plan.Gaps     // eg-edf, tabu
+	ties  plan.Ties     // eg-edf, tabu
+	suit  plan.Suitable // eg-edf, tabu
+	pick  plan.Pick     // tabu
 }
 
 // kcfg is one configuration: a policy at a mean inter-arrival time under a
@@ -120,8 +120,8 @@ func KlusacekDefaultReading() KlusacekReading {
 // time), and Tabu moves the last late job ("until there are no delayed
 // non-tabu jobs").
 func kDefaultRules(rd KlusacekReading) kRules {
-	return kRules{bmEst: rd.BMEst, dl: rd.Deadline, gaps: schedule.GapTail, ties: schedule.TieEnd,
-		suit: schedule.SuitDeadline, pick: schedule.PickLastLate}
+	return kRules{bmEst: rd.BMEst, dl: rd.Deadline, gaps: plan.GapTail, ties: plan.TieEnd,
+		suit: plan.SuitDeadline, pick: plan.PickLastLate}
 }
 
 // kReading is a named reading: its rules from the default's.
@@ -143,7 +143,7 @@ func kReadings() []kReading {
 	return []kReading{
 		{"as-implemented", "EG-EDF's and Tabu's rules as first implemented (gaps: finite, ties: index, suitable: any, pick: last): a job takes a gap even where it misses its deadline, so EDF insertion is never tried while any machine has a gap, and Tabu moves the last job of a machine, late or not",
 			func(r kRules) kRules {
-				r.gaps, r.ties, r.suit, r.pick = schedule.GapFinite, schedule.TieIndex, schedule.SuitAny, schedule.PickLast
+				r.gaps, r.ties, r.suit, r.pick = plan.GapFinite, plan.TieIndex, plan.SuitAny, plan.PickLast
 				return r
 			}},
 		{"fastest", "the default's rules with tight deadlines: submit + s x the runtime on the fastest machine that can hold the job (s uniform on [2, 4]) instead of s x Estimated at BM_est (6-12x the fastest runtime); the paper gives no deadline rule",
@@ -305,8 +305,8 @@ func newKlusacek(opt Options, rules kRules) *klusacek {
 // than the default reading's, at every rate (its other rules unchanged).
 func (k *klusacek) gapTieReadings() []kcfg {
 	var out []kcfg
-	for _, g := range []schedule.Gaps{schedule.GapFinite, schedule.GapTail} {
-		for _, t := range []schedule.Ties{schedule.TieIndex, schedule.TieEnd} {
+	for _, g := range []plan.Gaps{plan.GapFinite, plan.GapTail} {
+		for _, t := range []plan.Ties{plan.TieIndex, plan.TieEnd} {
 			if g == k.rules.gaps && t == k.rules.ties {
 				continue
 			}

@@ -5,7 +5,7 @@
 //
 // It runs `schedlab run --policy external` in the calling process, the
 // decisions made by the caller one instant at a time (package
-// internal/inproc: the command's own run, the decisions validated as a
+// cmd/libschedlab/inproc: the command's own run, the decisions validated as a
 // protocol reply's). The C API is in lib.go and libschedlab.h (written
 // by the build); docs/protocol.md, "In process", describes it.
 //

@@ -44,7 +44,7 @@ import (
 	"runtime/cgo"
 	"unsafe"
 
-	"github.com/schedlab/schedlab/internal/inproc"
+	"github.com/schedlab/schedlab/cmd/libschedlab/inproc"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy/external"
 )

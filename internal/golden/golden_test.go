@@ -22,7 +22,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedlab/schedlab/internal/cli"
+	"github.com/schedlab/schedlab/cmd/schedlab/cli"
 	"github.com/schedlab/schedlab/workload"
 )
 

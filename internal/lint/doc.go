@@ -6,7 +6,7 @@
 // transitive imports as well (policies cannot reach the
 // kernel, the models or the type that holds actual runtimes; the kernel
 // knows policy contracts, not concrete policies; the references —
-// internal/reference, validate, and the reference functions of test files
+// internal/testref, validate, and the reference functions of test files
 // such as the naive JRB — share no code with what they check), that Go
 // files are gofmt-formatted, that shell scripts parse, that generated
 // outputs are git-ignored and that no file points at documents outside the

@@ -51,7 +51,7 @@ func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(
 //   - the HTML report (report/htmlreport) reads what the layers below
 //     write: none of them imports it, and it never reaches the kernel or
 //     the policies;
-//   - the references (internal/reference, validate) import none of the
+//   - the references (internal/testref, validate) import none of the
 //     packages they check (references written inside test files are
 //     checked by TestReferencesIndependent).
 type rule struct {
@@ -60,26 +60,26 @@ type rule struct {
 }
 
 var rules = []rule{
-	{"policy", []string{"engine", "job/actual", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "internal/reference", "validate", "report"}},
-	{"engine", []string{"policy/backfill", "policy/grid", "policy/gang", "policy/schedule", "policy/matrix", "policy/rank", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "registry", "report"}},
+	{"policy", []string{"engine", "job/actual", "workload", "metrics", "experiment", "repro", "scenario", "cmd/schedlab/cli", "internal/testref", "validate", "report"}},
+	{"engine", []string{"policy/backfill", "policy/grid", "policy/gang", "policy/plan", "policy/matrix", "policy/rank", "workload", "metrics", "experiment", "repro", "scenario", "cmd/schedlab/cli", "registry", "report"}},
 	{"job", []string{"engine", "policy", "platform", "workload", "metrics", "experiment", "report"}},
 	{"platform", []string{"engine", "policy", "job", "workload", "metrics", "experiment", "report"}},
-	{"metrics", []string{"experiment", "repro", "scenario", "internal/cli", "policy/backfill", "policy/grid", "policy/gang", "policy/schedule", "policy/matrix", "policy/rank", "report"}},
+	{"metrics", []string{"experiment", "repro", "scenario", "cmd/schedlab/cli", "policy/backfill", "policy/grid", "policy/gang", "policy/plan", "policy/matrix", "policy/rank", "report"}},
 	// The HTML report reads what the layers below write; they never know it.
-	{"experiment", []string{"report/htmlreport", "internal/cli"}},
-	{"repro", []string{"report/htmlreport", "internal/cli"}},
-	{"scenario", []string{"report/htmlreport", "internal/cli"}},
+	{"experiment", []string{"report/htmlreport", "cmd/schedlab/cli"}},
+	{"repro", []string{"report/htmlreport", "cmd/schedlab/cli"}},
+	{"scenario", []string{"report/htmlreport", "cmd/schedlab/cli"}},
 	{"validate", []string{"report"}},
-	{"report/htmlreport", []string{"internal/cli", "policy", "engine"}},
+	{"report/htmlreport", []string{"cmd/schedlab/cli", "policy", "engine"}},
 	// The references stay independent of what they check: the naive
 	// simulators (compared with the engine, the policies and the
 	// profiles) and the schedule validator (run on the engine's output)
 	// share no code with the kernel, the policies, the profiles or
-	// anything above them. internal/reference imports nothing of the module.
-	{"internal/reference", []string{"engine", "policy", "profile", "job", "platform", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "registry", "validate", "report", "stats", "rng"}},
-	{"validate", []string{"engine", "policy", "profile", "internal/reference", "workload", "metrics", "experiment", "repro", "scenario", "internal/cli", "registry"}},
+	// anything above them. internal/testref imports nothing of the module.
+	{"internal/testref", []string{"engine", "policy", "freeprofile", "job", "platform", "workload", "metrics", "experiment", "repro", "scenario", "cmd/schedlab/cli", "registry", "validate", "report", "stats", "rng"}},
+	{"validate", []string{"engine", "policy", "freeprofile", "internal/testref", "workload", "metrics", "experiment", "repro", "scenario", "cmd/schedlab/cli", "registry"}},
 	// The id map under the kernel and the policies is a leaf.
-	{"internal/idmap", []string{"job", "platform", "engine", "policy", "workload", "metrics", "profile", "stats", "experiment", "repro", "scenario", "internal/cli", "registry", "validate", "report"}},
+	{"internal/idmap", []string{"job", "platform", "engine", "policy", "workload", "metrics", "freeprofile", "stats", "experiment", "repro", "scenario", "cmd/schedlab/cli", "registry", "validate", "report"}},
 }
 
 // violations applies the rules to a dependency map; it also returns how
@@ -126,17 +126,17 @@ func TestForbiddenImportsDetects(t *testing.T) {
 	bad, _ := violations(map[string][]string{
 		"policy/grid":        {"job", "internal/helper", "job/actual"},
 		"engine":             {"policy", "policy/backfill"},
-		"policy/schedule":    {"policy/backfill", "platform"},
+		"policy/plan":    {"policy/backfill", "platform"},
 		"jobs":               {"engine"}, // not the job package
 		"experiment":         {"report/plot", "report/htmlreport"},
-		"internal/reference": {"profile"},
+		"internal/testref": {"freeprofile"},
 		"validate":           {"job"},
 	})
 	want := map[string]bool{
 		"policy/grid depends on job/actual (forbidden for policy/...)":                 true,
 		"engine depends on policy/backfill (forbidden for engine/...)":                 true,
 		"experiment depends on report/htmlreport (forbidden for experiment/...)":       true,
-		"internal/reference depends on profile (forbidden for internal/reference/...)": true,
+		"internal/testref depends on freeprofile (forbidden for internal/testref/...)": true,
 	}
 	if len(bad) != len(want) {
 		t.Fatalf("violations %q, want %d", bad, len(want))

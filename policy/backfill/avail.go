@@ -3,8 +3,8 @@ package backfill
 import (
 	"math"
 
+	"github.com/schedlab/schedlab/freeprofile"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/profile"
 )
 
 // Unavailable CPUs (policy.AvailabilityPlanner; docs/availability.md).
@@ -33,7 +33,7 @@ func (b *Backfill) PlanAvailability(ws []policy.Window) {
 	b.av = true
 	if b.ez != nil {
 		b.ez = nil
-		b.profs = []*profile.Profile{profile.New(b.machs[0].CPUs, math.Inf(-1))}
+		b.profs = []*freeprofile.Profile{freeprofile.New(b.machs[0].CPUs, math.Inf(-1))}
 	}
 	b.down = make([]int, len(b.machs))
 	b.hz = make([]policy.Horizons, len(b.machs))

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/schedlab/schedlab/freeprofile"
 	"github.com/schedlab/schedlab/internal/idmap"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/profile"
 )
 
 // Unlimited is the reservation depth of conservative backfilling.
@@ -25,7 +25,7 @@ type Backfill struct {
 	w     waitQueue
 
 	machs []platform.Machine
-	profs []*profile.Profile // one per machine; nil with ez
+	profs []*freeprofile.Profile // one per machine; nil with ez
 	// ez: the fast path of EASY on one machine (depth 1, FCFS or SJF
 	// order), which answers the profile's questions without a profile
 	// (easyfast.go); nil for the general engine.
@@ -129,7 +129,7 @@ func newBackfill(name string, procs, depth int, order Order, withProfile bool) *
 	if depth == 1 && (order == OrderFCFS || order == OrderSJF) && !withProfile {
 		b.ez = newEasyProf(procs)
 	} else {
-		b.profs = []*profile.Profile{profile.New(procs, math.Inf(-1))}
+		b.profs = []*freeprofile.Profile{freeprofile.New(procs, math.Inf(-1))}
 	}
 	return b
 }
@@ -179,9 +179,9 @@ func NewBackfillMulti(c MultiConfig) (*Backfill, error) {
 		}
 	}
 	b.machs, b.scan = machinesOf(c.Platform, c.Pick)
-	b.profs = make([]*profile.Profile, len(b.machs))
+	b.profs = make([]*freeprofile.Profile, len(b.machs))
 	for m, mc := range b.machs {
-		b.profs[m] = profile.New(mc.CPUs, math.Inf(-1))
+		b.profs[m] = freeprofile.New(mc.CPUs, math.Inf(-1))
 	}
 	b.over = make([]int, len(b.machs))
 	return b, nil
@@ -283,7 +283,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			b.overran(top.id, top.estEnd)
 		}
 	}
-	instant := profile.Span(now, 0)
+	instant := freeprofile.Span(now, 0)
 	if b.av {
 		b.availPass(now, v, instant)
 	}
@@ -471,7 +471,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 				// Replace found room on [now, min(now+d, old)) and the
 				// lifted span covers the rest.
 				d := b.dur(e, m)
-				b.profs[m].Move(old, profile.Span(old, d), s, profile.Span(s, d), e.Procs)
+				b.profs[m].Move(old, freeprofile.Span(old, d), s, freeprofile.Span(s, d), e.Procs)
 				e.hasResv = false
 				b.fails.reset() // capacity freed: failures may fit now
 				moved = true
@@ -504,7 +504,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			if b.hasWin {
 				b.hz[m].Take(now+b.dur(e, m), e.Procs)
 			}
-			end := profile.Span(now, b.dur(e, m))
+			end := freeprofile.Span(now, b.dur(e, m))
 			if b.ez != nil {
 				b.ez.start(end, e.ID, e.Procs)
 			} else if !moved {
@@ -539,12 +539,12 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		}
 		e.resv, e.m, e.hasResv = s, int32(m), true
 		if b.ez != nil {
-			b.ez.reserve(e.ID, s, profile.Span(s, b.dur(e, m)), e.Procs)
+			b.ez.reserve(e.ID, s, freeprofile.Span(s, b.dur(e, m)), e.Procs)
 			if b.ix.on {
 				b.ix.set(i, e)
 			}
 		} else if !moved {
-			b.profs[m].Alloc(s, profile.Span(s, b.dur(e, m)), e.Procs)
+			b.profs[m].Alloc(s, freeprofile.Span(s, b.dur(e, m)), e.Procs)
 		}
 		count++
 		minResv = min(minResv, s)
@@ -601,7 +601,7 @@ func (b *Backfill) unreserve(e *entry) {
 		b.ez.unreserve(e.ID)
 		start = b.ez.now
 	} else {
-		b.profs[m].Release(e.resv, profile.Span(e.resv, b.dur(e, m)), e.Procs)
+		b.profs[m].Release(e.resv, freeprofile.Span(e.resv, b.dur(e, m)), e.Procs)
 		start = b.profs[m].Start()
 	}
 	e.hasResv = false

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
-	"github.com/schedlab/schedlab/internal/reference"
+	"github.com/schedlab/schedlab/internal/testref"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -66,20 +66,20 @@ func runEngineOrder(t *testing.T, jobs []actual.Job, procs, depth int, cont bool
 	return l
 }
 
-func toNaive(jobs []actual.Job, cont bool) []reference.Job {
-	out := make([]reference.Job, len(jobs))
+func toNaive(jobs []actual.Job, cont bool) []testref.Job {
+	out := make([]testref.Job, len(jobs))
 	for i, j := range jobs {
 		d := j.Runtime
 		if !cont && j.Request > 0 && d > j.Request {
 			d = j.Request
 		}
-		out[i] = reference.Job{ID: int64(j.ID), Submit: j.Submit, Duration: d, Estimate: j.Estimate, Procs: j.Procs}
+		out[i] = testref.Job{ID: int64(j.ID), Submit: j.Submit, Duration: d, Estimate: j.Estimate, Procs: j.Procs}
 	}
 	return out
 }
 
 // The profile-based engine and the deliberately naive implementation
-// (internal/reference, written independently from the same rules) give
+// (internal/testref, written independently from the same rules) give
 // identical schedules — start times and start reasons — at every depth,
 // with and without jobs overrunning their estimates.
 func TestBackfillMatchesNaive(t *testing.T) {
@@ -90,7 +90,7 @@ func TestBackfillMatchesNaive(t *testing.T) {
 		jobs, procs := randomWorkload(r, overrun)
 		for _, d := range depths {
 			got := runEngine(t, jobs, procs, d, overrun)
-			starts, reasons, _ := reference.BackfillDetailed(toNaive(jobs, overrun), procs, d)
+			starts, reasons, _ := testref.BackfillDetailed(toNaive(jobs, overrun), procs, d)
 			for i, j := range jobs {
 				if got.start[j.ID] != starts[i] || got.reason[j.ID].String() != reasons[i] {
 					t.Fatalf("seed %d depth %d overrun %v: job %d starts at %g (%v), naive %g (%s)\njobs: %s",
@@ -100,7 +100,7 @@ func TestBackfillMatchesNaive(t *testing.T) {
 		}
 		// EASY written literally from the shadow/extra rule agrees too.
 		got := runEngine(t, jobs, procs, 1, overrun)
-		for i, s := range reference.EASY(toNaive(jobs, overrun), procs) {
+		for i, s := range testref.EASY(toNaive(jobs, overrun), procs) {
 			if got.start[jobs[i].ID] != s {
 				t.Fatalf("seed %d: EASY job %d at %g, literal EASY %g", seed, jobs[i].ID, got.start[jobs[i].ID], s)
 			}
@@ -112,7 +112,7 @@ func TestBackfillMatchesNaive(t *testing.T) {
 		if err := c.Run(); err != nil {
 			t.Fatal(err)
 		}
-		for i, s := range reference.FCFS(toNaive(jobs, overrun), procs) {
+		for i, s := range testref.FCFS(toNaive(jobs, overrun), procs) {
 			if l.start[jobs[i].ID] != s {
 				t.Fatalf("seed %d: FCFS job %d at %g, naive %g", seed, jobs[i].ID, l.start[jobs[i].ID], s)
 			}
@@ -131,7 +131,7 @@ func TestBackfillSJFMatchesNaive(t *testing.T) {
 		jobs, procs := randomWorkload(r, overrun)
 		for _, d := range []int{1, 2, backfill.Unlimited} {
 			got := runEngineOrder(t, jobs, procs, d, overrun, backfill.OrderSJF)
-			starts, reasons, _ := reference.BackfillSJF(toNaive(jobs, overrun), procs, d)
+			starts, reasons, _ := testref.BackfillSJF(toNaive(jobs, overrun), procs, d)
 			for i, j := range jobs {
 				if got.start[j.ID] != starts[i] || got.reason[j.ID].String() != reasons[i] {
 					t.Fatalf("SJF seed %d depth %d overrun %v: job %d starts at %g (%v), naive %g (%s)\njobs: %s",

@@ -116,7 +116,7 @@
 // reservation would give it the same slot, so the pass keeps it without
 // touching the profiles; this makes conservative backfilling cheap on
 // arrival-only instants while staying identical to the full algorithm (the
-// differential tests against internal/reference, in FCFS and SJF order, check
+// differential tests against internal/testref, in FCFS and SJF order, check
 // exactly that). Over several machines, a job that cannot start and need
 // not reserve is only tried on the machines with a free CPU now.
 //

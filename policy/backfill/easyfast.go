@@ -3,8 +3,8 @@ package backfill
 import (
 	"math"
 
+	"github.com/schedlab/schedlab/freeprofile"
 	"github.com/schedlab/schedlab/job"
-	"github.com/schedlab/schedlab/profile"
 )
 
 // easyProf answers, for the one-machine engine at depth 1 (EASY, in FCFS
@@ -227,7 +227,7 @@ func (z *easyProf) ok(t float64, f, procs int, end float64) bool {
 
 // fits is the profile's Fits(now, procs, d).
 func (z *easyProf) fits(procs int, d float64) bool {
-	return z.ok(z.now, z.total-z.busy-z.over, procs, profile.Span(z.now, d))
+	return z.ok(z.now, z.total-z.busy-z.over, procs, freeprofile.Span(z.now, d))
 }
 
 // earliest returns the earliest t in [now, limit) at which procs
@@ -242,7 +242,7 @@ func (z *easyProf) earliest(procs int, d, limit float64) float64 {
 	over := z.over
 	i := 0
 	for t < limit {
-		end := profile.Span(t, d)
+		end := freeprofile.Span(t, d)
 		if end > limit {
 			end = limit
 		}

@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/schedlab/schedlab/freeprofile"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
-	"github.com/schedlab/schedlab/profile"
 )
 
 // easyMix draws a workload for the EASY fast path: widths from one CPU to
@@ -145,7 +145,7 @@ func TestEasyProfAnswersAsProfile(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 31))
 		total := 1 + r.IntN(20)
 		z := newEasyProf(total)
-		p := profile.New(total, math.Inf(-1))
+		p := freeprofile.New(total, math.Inf(-1))
 		type runJob struct {
 			end   float64
 			procs int
@@ -183,13 +183,13 @@ func TestEasyProfAnswersAsProfile(t *testing.T) {
 			over := 0
 			if r.IntN(5) == 0 {
 				over = 1 + r.IntN(total)
-				p.Alloc(now, profile.Span(now, 0), over)
+				p.Alloc(now, freeprofile.Span(now, 0), over)
 				z.over = over
 			}
 			switch r.IntN(6) {
 			case 0, 1: // start
 				d, procs := dur(), 1+r.IntN(total)
-				end := profile.Span(now, d)
+				end := freeprofile.Span(now, d)
 				p.Alloc(now, end, procs)
 				z.start(end, next, procs)
 				running[next] = runJob{end, procs}
@@ -205,7 +205,7 @@ func TestEasyProfAnswersAsProfile(t *testing.T) {
 				if len(resvs) < 3 {
 					s := now + float64(1+r.IntN(20))
 					d, procs := dur(), 1+r.IntN(total)
-					e := profile.Span(s, d)
+					e := freeprofile.Span(s, d)
 					p.Alloc(s, e, procs)
 					z.reserve(next, s, e, procs)
 					resvs[next] = res{s, e, d, procs}
@@ -253,7 +253,7 @@ func TestEasyProfAnswersAsProfile(t *testing.T) {
 				}
 			}
 			if over > 0 {
-				p.Release(now, profile.Span(now, 0), over)
+				p.Release(now, freeprofile.Span(now, 0), over)
 				z.over = 0
 			}
 		}

@@ -3,7 +3,7 @@ package backfill
 import (
 	"math"
 
-	"github.com/schedlab/schedlab/profile"
+	"github.com/schedlab/schedlab/freeprofile"
 )
 
 // queueIndex lets the EASY fast path's pass skip, on a long queue, the
@@ -212,7 +212,7 @@ func (x *queueIndex) next(q []entry, i, free, lim int, s1, now float64) int {
 	p32, x32 := int32(min(free, ixAbsent-1)), int32(max(min(lim, ixAbsent-1), ixVisit))
 	ok := func(v int) bool {
 		m := x.mp[v]
-		return m <= x32 || (m <= p32 && profile.Span(now, x.md[v]) <= s1)
+		return m <= x32 || (m <= p32 && freeprofile.Span(now, x.md[v]) <= s1)
 	}
 	end := x.off + len(q)
 	v := x.n + x.off + i
@@ -242,7 +242,7 @@ func (x *queueIndex) next(q []entry, i, free, lim int, s1, now float64) int {
 func (x *queueIndex) candidate(i, free, lim int, s1, now float64) bool {
 	v := x.n + x.off + i
 	m := int(x.mp[v])
-	return m <= lim || (m <= free && profile.Span(now, x.md[v]) <= s1)
+	return m <= lim || (m <= free && freeprofile.Span(now, x.md[v]) <= s1)
 }
 
 // posOf returns the queue index of e (the queue is sorted by its order,

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
-	"github.com/schedlab/schedlab/internal/reference"
+	"github.com/schedlab/schedlab/internal/testref"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -151,7 +151,7 @@ func queuePeak(jobs []actual.Job) int {
 	return best
 }
 
-// Against the naive reference (internal/reference, written independently
+// Against the naive reference (internal/testref, written independently
 // from the rules) too, on a few long-queue workloads: start times and
 // start reasons, FCFS and SJF.
 func TestEASYIndexMatchesNaive(t *testing.T) {
@@ -160,21 +160,21 @@ func TestEASYIndexMatchesNaive(t *testing.T) {
 		overrun := seed%2 == 0
 		jobs, procs := longQueueMix(r, overrun)
 		jobs = jobs[:min(len(jobs), 700)]
-		naive := make([]reference.Job, len(jobs))
+		naive := make([]testref.Job, len(jobs))
 		for i, j := range jobs {
 			d := j.Runtime
 			if !overrun && j.Request > 0 && d > j.Request {
 				d = j.Request
 			}
-			naive[i] = reference.Job{ID: int64(j.ID), Submit: j.Submit, Duration: d, Estimate: j.Estimate, Procs: j.Procs}
+			naive[i] = testref.Job{ID: int64(j.ID), Submit: j.Submit, Duration: d, Estimate: j.Estimate, Procs: j.Procs}
 		}
 		for _, order := range []Order{OrderFCFS, OrderSJF} {
 			var starts []float64
 			var reasons []string
 			if order == OrderSJF {
-				starts, reasons, _ = reference.BackfillSJF(naive, procs, 1)
+				starts, reasons, _ = testref.BackfillSJF(naive, procs, 1)
 			} else {
-				starts, reasons, _ = reference.BackfillDetailed(naive, procs, 1)
+				starts, reasons, _ = testref.BackfillDetailed(naive, procs, 1)
 			}
 			pol := newBackfill("easy", procs, 1, order, false)
 			pol.ix.minLen, pol.ix.offLen = 1, 1

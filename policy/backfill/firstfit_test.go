@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
-	"github.com/schedlab/schedlab/internal/reference"
+	"github.com/schedlab/schedlab/internal/testref"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -88,7 +88,7 @@ func TestFirstFitOnePass(t *testing.T) {
 	}
 }
 
-// The engine's first-fit and the naive one (internal/reference, written from
+// The engine's first-fit and the naive one (internal/testref, written from
 // the rule's wording) agree job for job, start time and reason, on random
 // workloads; and the schedule is greedy: at no instant does a waiting job
 // fit the processors left free after the pass.
@@ -99,7 +99,7 @@ func TestFirstFitMatchesNaive(t *testing.T) {
 		jobs, procs := randomWorkload(r, overrun)
 		got := runFF(t, backfill.NewFirstFit(backfill.OrderFCFS), jobs, procs, overrun)
 		nj := toNaive(jobs, overrun)
-		starts, reasons := reference.FirstFit(nj, procs)
+		starts, reasons := testref.FirstFit(nj, procs)
 		for i, j := range jobs {
 			if got.start[j.ID] != starts[i] || got.reason[j.ID].String() != reasons[i] {
 				t.Fatalf("seed %d: job %d starts at %g (%v), naive %g (%s)\njobs: %s",

@@ -44,7 +44,7 @@ func scaled(jobs []actual.Job, bm, s float64) []actual.Job {
 
 // With a platform of ONE machine, the engine over several machines gives
 // exactly the schedules (start times and reasons) of the one-machine
-// policies that internal/reference and the golden KTH runs pin down: FCFS, and
+// policies that internal/testref and the golden KTH runs pin down: FCFS, and
 // backfilling at depths 1 (EASY), 2, 3 and unlimited (conservative) in
 // FCFS and SJF order, with and without jobs overrunning their estimates.
 // Both machine choices agree (there is one machine). A second platform

@@ -3,9 +3,9 @@ package backfill
 import (
 	"math"
 
+	"github.com/schedlab/schedlab/freeprofile"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/profile"
 )
 
 var _ policy.Reestimator = (*Backfill)(nil)
@@ -39,7 +39,7 @@ func (b *Backfill) Reestimate(now float64, id job.ID, estimate float64) {
 	if r.x != nil {
 		d = b.machs[m].Duration(estimate, r.x.bmEst)
 	}
-	end := profile.Span(r.start, d)
+	end := freeprofile.Span(r.start, d)
 	if r.overrun && end <= now {
 		r.estEnd = end // still past its end: nothing held changes
 		return

@@ -4,7 +4,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/schedlab/schedlab/internal/reference"
+	"github.com/schedlab/schedlab/internal/testref"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/policy/matrix"
 	"github.com/schedlab/schedlab/workload"
@@ -38,11 +38,11 @@ func TestMatrixMatchesNaiveKTH(t *testing.T) {
 	}
 	procs := src.MaxProcs()
 	res := run(t, jobs, procs, matrix.Options{})
-	nj := make([]reference.Job, len(jobs))
+	nj := make([]testref.Job, len(jobs))
 	for i, j := range jobs {
-		nj[i] = reference.Job{ID: int64(j.ID), Submit: j.Submit, Duration: j.Runtime, Estimate: j.Estimate, Procs: j.Procs}
+		nj[i] = testref.Job{ID: int64(j.ID), Submit: j.Submit, Duration: j.Runtime, Estimate: j.Estimate, Procs: j.Procs}
 	}
-	want := reference.Matrix(nj, procs, reference.MatrixRule{})
+	want := testref.Matrix(nj, procs, testref.MatrixRule{})
 	for i, j := range jobs {
 		g, w := res.jobs[j.ID], want[i]
 		if g.start != w.Start || g.end != w.End {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
-	"github.com/schedlab/schedlab/internal/reference"
+	"github.com/schedlab/schedlab/internal/testref"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
@@ -199,20 +199,20 @@ func rules() []matrix.Options {
 }
 
 // The engine (policy + thread transform + fold) and the naive simulator
-// (internal/reference.Matrix, written from the rule's words, growing n to the
+// (internal/testref.Matrix, written from the rule's words, growing n to the
 // first violator) agree job for job: first start, last end and the CPU of
 // every thread, under every window rule.
 func TestMatrixMatchesNaive(t *testing.T) {
 	for seed := uint64(1); seed <= 300; seed++ {
 		r := rand.New(rand.NewPCG(seed, 11))
 		jobs, procs := randomJobs(r)
-		nj := make([]reference.Job, len(jobs))
+		nj := make([]testref.Job, len(jobs))
 		for i, j := range jobs {
-			nj[i] = reference.Job{ID: int64(j.ID), Submit: j.Submit, Duration: j.Runtime, Estimate: j.Estimate, Procs: j.Procs}
+			nj[i] = testref.Job{ID: int64(j.ID), Submit: j.Submit, Duration: j.Runtime, Estimate: j.Estimate, Procs: j.Procs}
 		}
 		for _, o := range rules() {
 			got := run(t, jobs, procs, o)
-			want := reference.Matrix(nj, procs, reference.MatrixRule{Eager: o.Rule == matrix.Eager, FixedN: o.N})
+			want := testref.Matrix(nj, procs, testref.MatrixRule{Eager: o.Rule == matrix.Eager, FixedN: o.N})
 			cpuOf := map[job.ID]int32{}
 			for _, th := range got.threads.ths {
 				cpuOf[th.id] = th.cpu

@@ -5,11 +5,11 @@ import (
 	"io"
 	"math"
 
+	"github.com/schedlab/schedlab/freeprofile"
 	"github.com/schedlab/schedlab/internal/idmap"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/profile"
 )
 
 // Predictor is a queue policy that hands its inner policy predicted
@@ -151,7 +151,7 @@ func (p *Predictor) started(now float64, s policy.Start, plat platform.Platform)
 		mach = plat.Machine(s.Machine)
 	}
 	r := running{user: w.user, req: w.req, pred0: w.pred, pred: w.pred, bmEst: w.bmEst, start: now, mach: mach, hasHistory: w.hasHistory}
-	r.due = profile.Span(now, mach.Duration(r.pred, r.bmEst))
+	r.due = freeprofile.Span(now, mach.Duration(r.pred, r.bmEst))
 	p.running.Set(s.ID, r)
 	p.push(s.ID, &r)
 }
@@ -178,7 +178,7 @@ func (p *Predictor) correct(now float64) {
 		for r.pred < r.req && r.due <= now {
 			r.steps++
 			r.pred = p.corr.Step(r.pred0, r.req, int(r.steps))
-			r.due = profile.Span(r.start, r.mach.Duration(r.pred, r.bmEst))
+			r.due = freeprofile.Span(r.start, r.mach.Duration(r.pred, r.bmEst))
 			p.corrections++
 		}
 		if p.re != nil {

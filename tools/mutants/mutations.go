@@ -26,7 +26,7 @@ var mutations = []mutation{
 	},
 	{
 		Name: "conservative-profile-move",
-		File: "profile/profile.go",
+		File: "freeprofile/profile.go",
 		Old:  "p.add(s1, s0, -procs)",
 		New:  "p.add(s1, e1, -procs)",
 		What: "profile: moving a reservation earlier takes the whole new span, counting the overlap twice",
@@ -54,14 +54,14 @@ var mutations = []mutation{
 	},
 	{
 		Name: "egedf-gap",
-		File: "policy/schedule/schedule.go",
+		File: "policy/plan/schedule.go",
 		Old:  "\t\tif e > horizon {",
 		New:  "\t\tif s > horizon {",
 		What: "EG-EDF: a gap only has to start, not end, by the machine's makespan",
 	},
 	{
 		Name: "egedf-weight",
-		File: "policy/schedule/schedule.go",
+		File: "policy/plan/schedule.go",
 		Old:  "float64(ndNew-ndOld)/float64(max(ndOld, 1))",
 		New:  "float64(ndNew-ndOld)/float64(max(ndNew, 1))",
 		What: "EG-EDF/tabu: the weight divides the nondelayed gain by the new count instead of the old",
