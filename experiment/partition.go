@@ -9,17 +9,15 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
-	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
-	"github.com/schedlab/schedlab/workload/avail"
+	"github.com/schedlab/schedlab/workload/partition"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
-// MaxPartitions bounds the partitions of a run (each has a policy of
-// its own, and each start looks its job's partition up).
-const MaxPartitions = 256
+// MaxPartitions bounds the partitions of a run.
+const MaxPartitions = partition.MaxPartitions
 
 // PartitionError is a partition that cannot be used as given (a bad
 // --partition text, an unknown name, a combination not supported): a
@@ -29,98 +27,12 @@ type PartitionError struct{ Err error }
 func (e *PartitionError) Error() string { return e.Err.Error() }
 func (e *PartitionError) Unwrap() error { return e.Err }
 
-// partitionDef is one partition of a trace run (docs/partitions.md).
+// partitionDef is one partition of a trace run (docs/partitions.md): as
+// written, and what the run routes to it.
 type partitionDef struct {
-	name    string
-	cpus    platform.Runs
-	maxTime float64 // 0: none
-	maxCPUs int     // 0: none
-	// users, accounts and qos allowed (nil: any); SWF fields 12, 13, 15.
-	users, accounts, qos []int32
-	def                  bool
-	nums                 []int32 // the trace's partition numbers routed here
-	jobs                 int64   // jobs admitted
-}
-
-// parsePartition reads "NAME:CPUS[:maxtime=S][:maxcpus=N][:users=U,..]
-// [:accounts=G,..][:qos=Q,..][:default]" for a machine of procs CPUs.
-func parsePartition(s string, procs int) (partitionDef, error) {
-	bad := func(format string, a ...any) (partitionDef, error) {
-		return partitionDef{}, fmt.Errorf("--partition %q: %s", s, fmt.Sprintf(format, a...))
-	}
-	parts := strings.Split(s, ":")
-	if len(parts) < 2 {
-		return bad("want NAME:CPUS[:maxtime=S][:maxcpus=N][:users=U,...][:accounts=G,...][:qos=Q,...][:default]")
-	}
-	d := partitionDef{name: strings.TrimSpace(parts[0])}
-	if d.name == "" || strings.ContainsAny(d.name, " \t,=") {
-		return bad("NAME %q: want a partition number or a name without spaces, commas or '='", parts[0])
-	}
-	c := strings.TrimSpace(parts[1])
-	if n, err := strconv.Atoi(c); err == nil {
-		if n < 1 || n > procs {
-			return bad("CPUS: a count of %d, want 1..%d (the machine's CPUs)", n, procs)
-		}
-		d.cpus = platform.Runs{0, int32(n - 1)}
-	} else {
-		var err error
-		if d.cpus, err = avail.ParseCPUs(c, procs); err != nil {
-			return bad("CPUS: %v", err)
-		}
-	}
-	seen := map[string]bool{}
-	for _, f := range parts[2:] {
-		key, val, hasVal := strings.Cut(strings.TrimSpace(f), "=")
-		if seen[key] {
-			return bad("%s given twice", key)
-		}
-		seen[key] = true
-		if key == "default" {
-			if hasVal {
-				return bad("default takes no value")
-			}
-			d.def = true
-			continue
-		}
-		if !hasVal {
-			return bad("limit %q: want KEY=VALUE (maxtime, maxcpus, users, accounts, qos) or default", f)
-		}
-		switch key {
-		case "maxtime":
-			x, err := strconv.ParseFloat(val, 64)
-			if err != nil || !(x > 0) || math.IsInf(x, 0) {
-				return bad("maxtime %q: want a positive number of seconds", val)
-			}
-			d.maxTime = x
-		case "maxcpus":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 {
-				return bad("maxcpus %q: want a positive integer", val)
-			}
-			d.maxCPUs = n
-		case "users", "accounts", "qos":
-			var ids []int32
-			for _, t := range strings.Split(val, ",") {
-				n, err := strconv.ParseInt(strings.TrimSpace(t), 10, 32)
-				if err != nil || n < 0 {
-					return bad("%s: %q is not a number >= 0 (the trace's %s numbers)", key, t, map[string]string{"users": "user", "accounts": "group", "qos": "queue"}[key])
-				}
-				ids = append(ids, int32(n))
-			}
-			slices.Sort(ids)
-			switch key {
-			case "users":
-				d.users = ids
-			case "accounts":
-				d.accounts = ids
-			default:
-				d.qos = ids
-			}
-		default:
-			return bad("unknown limit %q (want maxtime, maxcpus, users, accounts, qos or default)", key)
-		}
-	}
-	return d, nil
+	partition.Spec
+	nums []int32 // the trace's partition numbers routed here
+	jobs int64   // jobs admitted
 }
 
 // resolvePartitions parses the --partition texts and routes the trace's
@@ -135,24 +47,25 @@ func resolvePartitions(texts []string, procs int, h swf.Header) ([]partitionDef,
 	}
 	var defs []partitionDef
 	for _, s := range texts {
-		d, err := parsePartition(s, procs)
+		spec, err := partition.Parse(s, procs)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--partition %q: %w", s, err)
 		}
+		d := partitionDef{Spec: spec}
 		for _, o := range defs {
-			if o.name == d.name {
-				return nil, fmt.Errorf("--partition %q: partition %s is given twice", s, d.name)
+			if o.Name == d.Name {
+				return nil, fmt.Errorf("--partition %q: partition %s is given twice", s, d.Name)
 			}
 		}
-		if n, err := strconv.ParseInt(d.name, 10, 32); err == nil && n >= 0 {
+		if n, err := strconv.ParseInt(d.Name, 10, 32); err == nil && n >= 0 {
 			d.nums = []int32{int32(n)}
 		} else {
 			for _, nn := range h.PartitionNames {
-				if nn.Name == d.name && nn.Number >= 0 && nn.Number <= math.MaxInt32 {
+				if nn.Name == d.Name && nn.Number >= 0 && nn.Number <= math.MaxInt32 {
 					d.nums = append(d.nums, int32(nn.Number))
 				}
 			}
-			if d.nums == nil && !d.def {
+			if d.nums == nil && !d.Default {
 				var known []string
 				for _, nn := range h.PartitionNames {
 					known = append(known, fmt.Sprintf("%d %s", nn.Number, nn.Name))
@@ -160,7 +73,7 @@ func resolvePartitions(texts []string, procs int, h swf.Header) ([]partitionDef,
 				if known == nil {
 					return nil, fmt.Errorf("--partition %q: the trace's header names no partitions (no \"; Partition: N name\" lines): name it by its number (SWF field 16), or make it the default", s)
 				}
-				return nil, fmt.Errorf("--partition %q: the trace's header names no partition %s (its Partition lines: %s)", s, d.name, strings.Join(known, ", "))
+				return nil, fmt.Errorf("--partition %q: the trace's header names no partition %s (its Partition lines: %s)", s, d.Name, strings.Join(known, ", "))
 			}
 		}
 		defs = append(defs, d)
@@ -172,7 +85,7 @@ func resolvePartitions(texts []string, procs int, h swf.Header) ([]partitionDef,
 func engineParts(defs []partitionDef) []engine.Partition {
 	ps := make([]engine.Partition, len(defs))
 	for k, d := range defs {
-		ps[k] = engine.Partition{Name: d.name, CPUs: d.cpus, Numbers: d.nums, Default: d.def}
+		ps[k] = engine.Partition{Name: d.Name, CPUs: d.CPUs, Numbers: d.nums, Default: d.Default}
 	}
 	return ps
 }
@@ -202,7 +115,7 @@ func newPartitionSource(src workload.Source, defs []partitionDef) *partitionSour
 		for _, n := range d.nums {
 			p.of[n] = k
 		}
-		if d.def {
+		if d.Default {
 			p.def = k
 		}
 	}
@@ -232,11 +145,11 @@ func (p *partitionSource) refuse(j *actual.Job) (why, k int) {
 		return ids == nil || ok
 	}
 	switch {
-	case j.Procs > d.cpus.Count() || (d.maxCPUs > 0 && j.Procs > d.maxCPUs):
+	case j.Procs > d.CPUs.Count() || (d.MaxCPUs > 0 && j.Procs > d.MaxCPUs):
 		return rejMaxCPUs, k
-	case d.maxTime > 0 && j.Request > d.maxTime:
+	case d.MaxTime > 0 && j.Request > d.MaxTime:
 		return rejMaxTime, k
-	case !allowed(d.users, j.User) || !allowed(d.accounts, j.Group) || !allowed(d.qos, j.QOS):
+	case !allowed(d.Users, j.User) || !allowed(d.Accounts, j.Group) || !allowed(d.QOS, j.QOS):
 		return rejAccess, k
 	}
 	return -1, k
@@ -263,7 +176,7 @@ func (p *partitionSource) allowed(j *actual.Job) []validate.Interval {
 	if k < 0 {
 		return nil
 	}
-	r := p.defs[k].cpus
+	r := p.defs[k].CPUs
 	ivs := make([]validate.Interval, 0, len(r)/2)
 	for i := 0; i+1 < len(r); i += 2 {
 		ivs = append(ivs, validate.Interval{Lo: int(r[i]), Hi: int(r[i+1])})
@@ -303,7 +216,7 @@ func (p *partitionSource) info() *PartitionsInfo {
 		if nums == nil {
 			nums = []int32{}
 		}
-		in.List = append(in.List, PartitionInfo{Name: d.name, CPUs: d.cpus.String(), Numbers: nums, Default: d.def, Jobs: d.jobs})
+		in.List = append(in.List, PartitionInfo{Name: d.Name, CPUs: d.CPUs.String(), Numbers: nums, Default: d.Default, Jobs: d.jobs})
 	}
 	return in
 }

@@ -39,7 +39,7 @@ var allowImports = map[string][]string{
 	"engine":                 {"job", "job/actual", "platform", "policy", "internal/idmap"},
 	"metrics":                {"engine", "job", "job/actual", "platform", "workload/swf", "internal/digits"},
 	"workload":               {"job", "job/actual", "rng", "workload/...", "internal/atomicfile", "internal/enum"},
-	"workload/...":           {"job", "job/actual", "platform", "rng", "workload/swf", "internal/enum", "policy/option", "workload/model", "workload/tsafrir"},
+	"workload/...":           {"job", "job/actual", "platform", "rng", "workload/swf", "internal/enum", "policy/option", "workload/model", "workload/tsafrir", "workload/avail"},
 	"registry":               {"policy", "policy/...", "workload/model", "workload/lublin"},
 	"scenario":               {"platform", "registry", "policy/option", "workload", "workload/..."},
 	"experiment":             {"engine", "job", "job/actual", "platform", "policy", "policy/...", "registry", "metrics", "rng", "scenario", "stats", "validate", "workload", "workload/...", "internal/atomicfile"},

@@ -1,0 +1,187 @@
+package partition
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/workload/avail"
+)
+
+// MaxPartitions bounds the partitions of a run (each has a policy of
+// its own, and each start looks its job's partition up).
+const MaxPartitions = 256
+
+// Spec is one partition as written.
+type Spec struct {
+	Name    string
+	CPUs    platform.Runs
+	MaxTime float64 // 0: none
+	MaxCPUs int     // 0: none
+	// Users, Accounts and QOS allowed (nil: any); SWF fields 12, 13, 15.
+	Users, Accounts, QOS []int32
+	Default              bool
+}
+
+// Syntax is the form of a partition text, for messages.
+const Syntax = "NAME:CPUS[:maxtime=S][:maxcpus=N][:users=U,...][:accounts=G,...][:qos=Q,...][:default]"
+
+// Parse reads a partition text for a machine of procs CPUs. Its errors
+// say what is wrong but not which text (the caller names it: a flag or
+// a scenario key).
+func Parse(s string, procs int) (Spec, error) {
+	bad := func(format string, a ...any) (Spec, error) {
+		return Spec{}, fmt.Errorf(format, a...)
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 {
+		return bad("want %s", Syntax)
+	}
+	d := Spec{Name: strings.TrimSpace(parts[0])}
+	if d.Name == "" || strings.ContainsAny(d.Name, " \t,=") {
+		return bad("NAME %q: want a partition number or a name without spaces, commas or '='", parts[0])
+	}
+	c := strings.TrimSpace(parts[1])
+	if n, err := strconv.Atoi(c); err == nil {
+		if n < 1 || n > procs {
+			return bad("CPUS: a count of %d, want 1..%d (the machine's CPUs)", n, procs)
+		}
+		d.CPUs = platform.Runs{0, int32(n - 1)}
+	} else {
+		var err error
+		if d.CPUs, err = avail.ParseCPUs(c, procs); err != nil {
+			return bad("CPUS: %v", err)
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range parts[2:] {
+		key, val, hasVal := strings.Cut(strings.TrimSpace(f), "=")
+		if seen[key] {
+			return bad("%s given twice", key)
+		}
+		seen[key] = true
+		if key == "default" {
+			if hasVal {
+				return bad("default takes no value")
+			}
+			d.Default = true
+			continue
+		}
+		if !hasVal {
+			return bad("limit %q: want KEY=VALUE (maxtime, maxcpus, users, accounts, qos) or default", f)
+		}
+		switch key {
+		case "maxtime":
+			x, err := strconv.ParseFloat(val, 64)
+			if err != nil || !(x > 0) || math.IsInf(x, 0) {
+				return bad("maxtime %q: want a positive number of seconds", val)
+			}
+			d.MaxTime = x
+		case "maxcpus":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 {
+				return bad("maxcpus %q: want a positive integer", val)
+			}
+			d.MaxCPUs = n
+		case "users", "accounts", "qos":
+			var ids []int32
+			for _, t := range strings.Split(val, ",") {
+				n, err := strconv.ParseInt(strings.TrimSpace(t), 10, 32)
+				if err != nil || n < 0 {
+					return bad("%s: %q is not a number >= 0 (the trace's %s numbers)", key, t, map[string]string{"users": "user", "accounts": "group", "qos": "queue"}[key])
+				}
+				ids = append(ids, int32(n))
+			}
+			slices.Sort(ids)
+			switch key {
+			case "users":
+				d.Users = ids
+			case "accounts":
+				d.Accounts = ids
+			default:
+				d.QOS = ids
+			}
+		default:
+			return bad("unknown limit %q (want maxtime, maxcpus, users, accounts, qos or default)", key)
+		}
+	}
+	return d, nil
+}
+
+// Canonical writes s in one form (CPUs as ids, limits in a fixed
+// order, id lists sorted), so that two texts of the same partition read
+// the same; it is what a result key hashes.
+func (s Spec) Canonical() string {
+	var b strings.Builder
+	b.WriteString(s.Name + ":" + s.CPUs.String())
+	if s.MaxTime > 0 {
+		b.WriteString(":maxtime=" + strconv.FormatFloat(s.MaxTime, 'g', -1, 64))
+	}
+	if s.MaxCPUs > 0 {
+		b.WriteString(":maxcpus=" + strconv.Itoa(s.MaxCPUs))
+	}
+	for _, l := range []struct {
+		key string
+		ids []int32
+	}{{"users", s.Users}, {"accounts", s.Accounts}, {"qos", s.QOS}} {
+		if l.ids == nil {
+			continue
+		}
+		ts := make([]string, len(l.ids))
+		for i, id := range l.ids {
+			ts[i] = strconv.Itoa(int(id))
+		}
+		b.WriteString(":" + l.key + "=" + strings.Join(ts, ","))
+	}
+	if s.Default {
+		b.WriteString(":default")
+	}
+	return b.String()
+}
+
+// Check checks a set of partitions: at most MaxPartitions, no name given
+// twice, no CPU in two partitions (overlapping partitions are not
+// supported), at most one default. It returns the index of the first one at
+// fault (-1: none) and why.
+func Check(specs []Spec) (int, error) {
+	if len(specs) > MaxPartitions {
+		return MaxPartitions, fmt.Errorf("%d partitions: at most %d (partition.MaxPartitions)", len(specs), MaxPartitions)
+	}
+	def := -1
+	for i, s := range specs {
+		for _, o := range specs[:i] {
+			if o.Name == s.Name {
+				return i, fmt.Errorf("partition %s is given twice", s.Name)
+			}
+		}
+		for _, o := range specs[:i] {
+			if cpu, ok := shared(o.CPUs, s.CPUs); ok {
+				return i, fmt.Errorf("partitions %s and %s both hold CPU %d: overlapping partitions are not supported", o.Name, s.Name, cpu)
+			}
+		}
+		if s.Default {
+			if def >= 0 {
+				return i, fmt.Errorf("partitions %s and %s are both the default", specs[def].Name, s.Name)
+			}
+			def = i
+		}
+	}
+	return -1, nil
+}
+
+// shared is the least CPU of both a and b, if any.
+func shared(a, b platform.Runs) (int32, bool) {
+	best, ok := int32(0), false
+	for i := 0; i+1 < len(a); i += 2 {
+		for j := 0; j+1 < len(b); j += 2 {
+			lo, hi := max(a[i], b[j]), min(a[i+1], b[j+1])
+			if lo <= hi && (!ok || lo < best) {
+				best, ok = lo, true
+			}
+		}
+	}
+	return best, ok
+}
