@@ -166,7 +166,7 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 		tr, err := RunTrace(TraceRun{Trace: s.Workload.Trace, Policy: s.Policy.Queue, Options: s.Policy.Options,
 			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out,
 			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction,
-			Avail: scenarioAvail(s)})
+			Avail: scenarioAvail(s), Partitions: s.Platform.Partitions})
 		if err != nil {
 			return repMetrics{}, err
 		}

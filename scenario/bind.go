@@ -259,6 +259,8 @@ func keyText(s *Scenario, path string) (text string, isZero bool) {
 		return sitesKey(s.Platform.Sites), len(s.Platform.Sites) == 0
 	case "platform.reservations":
 		return reservationsKey(s.Platform.Reservations), len(s.Platform.Reservations) == 0
+	case "platform.partitions":
+		return partitionsKey(s.Platform.Partitions), len(s.Platform.Partitions) == 0
 	}
 	switch x := bind(s, path).(type) {
 	case *string:
@@ -304,7 +306,7 @@ func usedIn(s *Scenario, path string) bool {
 	f := fieldOf(path)
 	if f == nil {
 		switch path {
-		case "platform.reservations":
+		case "platform.reservations", "platform.partitions":
 			return s.Model == registry.ModelCluster
 		}
 		return path == "platform.sites" && has(siteModels, s.Model) && (s.Model != registry.ModelHetero || len(s.Platform.Sites) > 0)
@@ -421,6 +423,8 @@ var legacyKeyParts = map[string][]keyPart{
 		{name: "mttr", path: "platform.failures.mttr", omitDefault: true},
 		{name: "fgroup", path: "platform.failures.group", omitDefault: true},
 		{name: "onfail", path: "platform.on_failure", omitDefault: true},
+		// partitions (docs/partitions.md): written only when set
+		{name: "parts", path: "platform.partitions", omitDefault: true},
 	},
 	registry.ModelGrid: {
 		{name: "grid", path: "policy.grid"},

@@ -71,6 +71,7 @@ func (d *decoder) checkStatic() {
 	}
 	if m == registry.ModelCluster {
 		d.checkAvail()
+		d.checkPartitions()
 		d.checkCluster()
 	} else if d.stop != nil {
 		d.add(d.stop.at, "stop", `"trace" is only for a cluster running a trace; model %s runs until stop.completed jobs complete`, m)

@@ -70,6 +70,7 @@ type decoder struct {
 	metrics  []string
 	metricAt []pos         // where each of metrics is written
 	resv     []reservation // platform.reservations
+	parts    []partText    // platform.partitions
 }
 
 func parse(name string, data []byte) ([]Point, error) {
@@ -651,6 +652,8 @@ func (d *decoder) platform(e entry) {
 			d.decodeSites(c)
 		case "reservations":
 			d.decodeReservations(c)
+		case "partitions":
+			d.decodePartitions(c)
 		case "failures":
 			d.section(entry{key: c.path, path: c.path, at: c.at, value: c.value})
 		default:

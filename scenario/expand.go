@@ -119,6 +119,9 @@ func (p pointCtx) build() Scenario {
 	for _, r := range d.resv {
 		sc.Platform.Reservations = append(sc.Platform.Reservations, r.text)
 	}
+	for _, t := range d.parts {
+		sc.Platform.Partitions = append(sc.Platform.Partitions, t.text)
+	}
 	return sc
 }
 
@@ -177,6 +180,7 @@ func (p pointCtx) check(sc *Scenario) {
 	}
 	if sc.Model == registry.ModelCluster {
 		p.checkAvailPoint(sc)
+		p.checkPartitionsPoint(sc)
 	}
 	if sc.Model == registry.ModelHetero {
 		p.checkHetero(sc)

@@ -61,6 +61,11 @@ type Platform struct {
 	Events       string
 	Failures     Failures
 	OnFailure    string
+
+	// Partitions split a cluster's CPUs, each text "NAME:CPUS[:limits]"
+	// as in schedlab run --partition (docs/partitions.md); trace runs
+	// only.
+	Partitions []string
 }
 
 // Failures is the failure generator of a cluster (platform.failures):

@@ -354,6 +354,7 @@ var specials = map[string][]string{
 	"metrics":               allModels,
 	"platform.sites":        siteModels,
 	"platform.reservations": clusterOnly,
+	"platform.partitions":   clusterOnly,
 	"platform.failures":     clusterOnly,
 }
 
@@ -364,7 +365,7 @@ var sections = map[string][]string{
 	"stop":   {"completed"},
 	"warmup": {"jobs"},
 	"platform": {"procs", "sites", "procs_per_site", "machines", "cpus_min", "cpus_max", "speed_min", "speed_max",
-		"reservations", "events", "failures", "on_failure"},
+		"reservations", "events", "failures", "on_failure", "partitions"},
 	"platform.failures": {"mtbf", "mttr", "group"},
 	"workload": {"trace", "estimate", "predictor", "correction", "on_overrun", "clamp", "resample", "model", "mean_interarrival", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
 		"cpus_min", "cpus_max", "estimated_min", "estimated_max", "deadline_fraction", "deadline", "deadline_factor_min", "deadline_factor_max", "bm_est"},

@@ -1,0 +1,56 @@
+package experiment
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/schedlab/schedlab/scenario"
+)
+
+// A cluster scenario with platform.partitions computes what schedlab
+// run computes with --partition (TraceRun.Partitions): the same
+// metrics, to the last bit; and not what the run without them computes.
+func TestScenarioPartitionsMatchRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole-trace runs")
+	}
+	dir := t.TempDir()
+	tr := writeSplitKTH(t, filepath.Join(dir, "kth-split.swf"), nil)
+	parts := []string{"even:0-59", "odd:60-99:maxtime=36000"}
+	src := `model: cluster
+stop: trace
+workload: {trace: ` + tr + `}
+platform:
+  partitions: ["even:0-59", "odd:60-99:maxtime=36000"]
+policy: {queue: easy}
+`
+	pts, err := scenario.Parse("p.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := runRep(pts[0].Scenario, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := RunTrace(TraceRun{Trace: tr, Policy: "easy", Partitions: parts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := RunTrace(TraceRun{Trace: tr, Policy: "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := want.Result
+	wantVals := []float64{w.MeanWait, w.MaxWait, w.MeanResponse, w.MeanSlowdown, w.MeanBoundedSlowdown, w.Utilization, w.Makespan}
+	for i, name := range got.names {
+		if got.values[i] != wantVals[i] {
+			t.Errorf("%s: scenario %v, run %v", name, got.values[i], wantVals[i])
+		}
+	}
+	if w.MeanWait == plain.Result.MeanWait {
+		t.Errorf("mean wait %v with and without partitions: the scenario's partitions did nothing", w.MeanWait)
+	}
+	if want.Run.Partitions == nil || want.Run.Partitions.RejectedMaxTime == 0 {
+		t.Errorf("partitions %+v: want jobs of odd refused above maxtime", want.Run.Partitions)
+	}
+}

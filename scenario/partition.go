@@ -1,0 +1,120 @@
+package scenario
+
+import (
+	"fmt"
+	"hash/fnv"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/workload/partition"
+)
+
+// This file reads a cluster's partitions (docs/partitions.md):
+// platform.partitions, decoded by hand like platform.reservations.
+
+// partText is one partition of platform.partitions as written.
+type partText struct {
+	at   pos
+	text string
+	spec partition.Spec // parsed for a machine of platform.MaxCPUs CPUs
+}
+
+// decodePartitions reads platform.partitions: one partition
+// "NAME:CPUS[:limits]" (the syntax of schedlab run --partition) or a
+// list of them. A list is the partitions of every point, not a sweep.
+func (d *decoder) decodePartitions(e entry) {
+	n := d.resolve(e.value, e.path)
+	if n == nil {
+		return
+	}
+	items := []ast.Node{n}
+	if seq, ok := n.(*ast.SequenceNode); ok {
+		items = seq.Values
+	}
+	d.parts = []partText{}
+	for _, it := range items {
+		it = d.resolve(it, e.path)
+		if it == nil {
+			continue
+		}
+		var text string
+		switch x := it.(type) {
+		case *ast.StringNode:
+			text = x.Value
+		case *ast.IntegerNode:
+			text = x.GetToken().Value
+		default:
+			d.add(posOf(it), e.path, `a partition must be a quoted string "%s", got %s`, partition.Syntax, describe(it))
+			continue
+		}
+		s, err := partition.Parse(text, platform.MaxCPUs)
+		if err != nil {
+			d.add(posOf(it), e.path, "%q: %v", text, err)
+			continue
+		}
+		d.parts = append(d.parts, partText{at: posOf(it), text: text, spec: s})
+	}
+	specs := make([]partition.Spec, len(d.parts))
+	for i, p := range d.parts {
+		specs[i] = p.spec
+	}
+	if i, err := partition.Check(specs); err != nil {
+		at := posOf(n)
+		if i < len(d.parts) {
+			at = d.parts[i].at
+		}
+		d.add(at, e.path, "%v", err)
+	}
+}
+
+// checkPartitions checks what partitions need of the rest of the file:
+// a trace (they route its jobs by their partition, SWF field 16) and no
+// unavailable CPUs (not supported together yet).
+func (d *decoder) checkPartitions() {
+	if d.parts == nil {
+		return
+	}
+	at := d.keys["platform.partitions"]
+	if d.missing("workload.trace") {
+		d.add(at, "platform.partitions", "partitions route a trace's jobs by their partition (SWF field 16): give workload.trace")
+	}
+	for _, k := range []string{"platform.reservations", "platform.events", "platform.failures"} {
+		if d.present(k) {
+			d.add(at, "platform.partitions", "partitions do not go with unavailable CPUs (%s) yet", k)
+		}
+	}
+}
+
+// checkPartitionsPoint checks the partitions against the point's
+// machine, when its size is known before the run (platform.procs; a
+// trace's header is read when the point runs).
+func (p pointCtx) checkPartitionsPoint(sc *Scenario) {
+	procs := sc.Platform.Procs
+	if procs <= 0 {
+		return
+	}
+	for _, t := range p.d.parts {
+		if _, err := partition.Parse(t.text, procs); err != nil {
+			p.d.add(t.at, "platform.partitions", "%q: %v (platform.procs is %d)", t.text, err, procs)
+		}
+	}
+}
+
+// partitionsKey writes partitions as their number and 8 hex digits of
+// the FNV-1a hash of their canonical forms ("2-1a2b3c4d"): "a:4" and
+// "a:0-3" are the same partition.
+func partitionsKey(texts []string) string {
+	if len(texts) == 0 {
+		return "none"
+	}
+	h := fnv.New32a()
+	for _, t := range texts {
+		c := t
+		if s, err := partition.Parse(t, platform.MaxCPUs); err == nil {
+			c = s.Canonical()
+		}
+		h.Write([]byte(c))
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf("%d-%08x", len(texts), h.Sum32())
+}
