@@ -180,10 +180,15 @@ func (c *Cluster) decide() error {
 			return err
 		}
 	}
+	for _, id := range c.plan.Rejects {
+		if err := c.reject(id); err != nil {
+			return err
+		}
+	}
 	wakeOnly := c.woke && !c.jobEvent
 	c.woke, c.jobEvent = false, false
 	if wakeOnly {
-		if len(c.plan.Starts) == 0 {
+		if len(c.plan.Starts) == 0 && len(c.plan.Rejects) == 0 {
 			if c.idleWakes++; c.idleWakes >= policy.MaxIdleWakes {
 				return fmt.Errorf("policy %s at t=%g: asked to be woken %d times in a row without a job starting, arriving or ending (%d job(s) waiting)",
 					c.cfg.Policy.Name(), c.now, c.idleWakes, c.waiting)
@@ -228,6 +233,24 @@ func (c *Cluster) finish() error {
 		return fmt.Errorf("policy %s: %d job(s) never started although all %d processors are free at t=%g",
 			c.cfg.Policy.Name(), n, c.plat.CPUs(), c.now)
 	}
+	return nil
+}
+
+// reject applies a rejection: the job must be waiting (not started in
+// this pass either); it leaves the system without starting.
+func (c *Cluster) reject(id job.ID) error {
+	i, ok := c.present.Get(id)
+	if !ok || c.slots[i].machine >= 0 {
+		return fmt.Errorf("policy %s at t=%g: reject job %d: the job is not waiting", c.cfg.Policy.Name(), c.now, id)
+	}
+	if c.parts != nil {
+		return fmt.Errorf("policy %s at t=%g: reject job %d: rejections do not go with partitions yet", c.cfg.Policy.Name(), c.now, id)
+	}
+	c.present.Delete(id)
+	c.waiting--
+	c.jobEvent = true
+	c.rejectSlot(i)
+	c.release(i)
 	return nil
 }
 

@@ -38,6 +38,9 @@ type Stats struct {
 	// became unavailable, Requeued the runs cut short and requeued
 	// (docs/availability.md).
 	FailureKilled, Requeued int64
+	// Rejected counts the waiting jobs the policy rejected
+	// (policy.Plan.Rejects); they are among Jobs but never start.
+	Rejected int64
 }
 
 // model is what a resource model adds to the kernel: how jobs wait and
@@ -96,7 +99,8 @@ type kernel struct {
 	lis      Listener
 	tlis     []TimeListener // the listeners that integrate over time
 	task     []TaskListener // the listeners told of task starts
-	usage    Usage          // the model's counts, for time listeners
+	rej      []RejectListener
+	usage    Usage // the model's counts, for time listeners
 	rec      Record
 	stats    Stats
 	cpus     cpuSet
@@ -127,6 +131,9 @@ func (k *kernel) init(p platform.Platform, lis Listener, srcs ...Source) {
 		}
 		if t, ok := l.(TaskListener); ok {
 			k.task = append(k.task, t)
+		}
+		if r, ok := l.(RejectListener); ok {
+			k.rej = append(k.rej, r)
 		}
 	}
 	n := p.Machines()
@@ -306,7 +313,7 @@ func (e *WaitingError) Unwrap() error { return ErrTooManyWaiting }
 
 func (k *kernel) arrive(m model, i int32) error {
 	k.stats.Jobs++
-	if k.maxWaiting > 0 && k.stats.Jobs-k.started > k.maxWaiting {
+	if k.maxWaiting > 0 && k.stats.Jobs-k.started-k.stats.Rejected > k.maxWaiting {
 		return &WaitingError{Limit: k.maxWaiting, Time: k.now}
 	}
 	k.lis.JobSubmitted(k.now, &k.slots[i].job)
@@ -362,6 +369,15 @@ func (k *kernel) startSlot(i int32, reason job.StartReason, behind job.ID) {
 	s := &k.slots[i]
 	s.start, s.reason = k.now, reason
 	k.lis.JobStarted(k.now, Start{Job: &s.job, Reason: reason, CPUs: s.cpus, Behind: behind})
+}
+
+// rejectSlot tells the listeners that the waiting job of slot i was
+// rejected now, and counts it. The caller forgets and releases the slot.
+func (k *kernel) rejectSlot(i int32) {
+	k.stats.Rejected++
+	for _, r := range k.rej {
+		r.JobRejected(k.now, &k.slots[i].job)
+	}
 }
 
 // reasonFor is the start reason of a job that starts in queue order (not

@@ -66,6 +66,14 @@ type Listener interface {
 	JobKilled(now float64, r *Record)
 }
 
+// RejectListener is a Listener also told of the waiting jobs a policy
+// rejected (policy.Plan.Rejects, Batsim's REJECT_JOB): they leave the
+// queue without starting, and no other call names them again.
+type RejectListener interface {
+	Listener
+	JobRejected(now float64, j *actual.Job)
+}
+
 // Usage is what a time listener may read of the resources in use: per
 // machine, the CPUs executing a job or task (Busy) and the jobs at the
 // machine, waiting in its queues or running on it (Jobs; a gang counts once

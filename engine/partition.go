@@ -193,6 +193,7 @@ func (p *parts) Schedule(now float64, _ policy.Machines, plan *policy.Plan) {
 		p.sub.Reset()
 		p.list[k].Policy.Schedule(now, partView{p, k}, &p.sub)
 		plan.Starts = append(plan.Starts, p.sub.Starts...)
+		plan.Rejects = append(plan.Rejects, p.sub.Rejects...)
 		if w := p.sub.Wake; w > now {
 			p.wake[k] = w
 			wake = min(wake, w)

@@ -51,6 +51,11 @@ type Start struct {
 // before each pass.
 type Plan struct {
 	Starts []Start
+	// Rejects are waiting jobs the policy rejects: they leave the queue
+	// and never start (Batsim's REJECT_JOB). The policy forgets them
+	// itself; the model validates each (the job must be waiting), counts
+	// them and tells its RejectListeners.
+	Rejects []job.ID
 	// Wake, when after now, asks the model for another pass at that time
 	// even if nothing else happens then (Batsim's CALL_ME_LATER). The
 	// central-queue model honours it while jobs are waiting after the
@@ -74,8 +79,11 @@ func (p *Plan) StartOn(id job.ID, reason job.StartReason, m int) {
 	p.Starts = append(p.Starts, Start{ID: id, Reason: reason, Machine: m})
 }
 
+// Reject appends a decision to reject waiting job id.
+func (p *Plan) Reject(id job.ID) { p.Rejects = append(p.Rejects, id) }
+
 // Reset empties the plan, keeping its storage.
-func (p *Plan) Reset() { p.Starts, p.Wake = p.Starts[:0], 0 }
+func (p *Plan) Reset() { p.Starts, p.Rejects, p.Wake = p.Starts[:0], p.Rejects[:0], 0 }
 
 // Screener is implemented by a queue policy that refuses some jobs at
 // submission (Job Ranking Backfilling's rank -1: no machine can ever hold
