@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
@@ -116,6 +117,10 @@ type RunInfo struct {
 	BeforeWindow int64  `json:"records_before_window,omitempty"`
 	Head         string `json:"head,omitempty"`
 	Refused      int64  `json:"jobs_refused_by_policy,omitempty"`
+	// RejectedByPolicy counts the waiting jobs the policy rejected
+	// (policy.Plan.Rejects; the external protocol's REJECT_JOB): they
+	// left the queue without starting and are not in jobs.csv.
+	RejectedByPolicy int64 `json:"jobs_rejected_by_policy,omitempty"`
 	// Resample names the resampling of the trace (TraceRun.Resample),
 	// with the seed and replication it was drawn for; Resampled is its
 	// job count.
@@ -228,6 +233,39 @@ func noJobsError(name string, c swf.Counts, procs int, refused int64, policy str
 func refusedSecond(err error, submit float64) bool {
 	var de *engine.DuplicateError
 	return errors.As(err, &de) && de.Holder == submit
+}
+
+// rejectedJobs keeps the jobs the policy rejected (engine.RejectListener)
+// so that the checker does not look for them in the schedule.
+type rejectedJobs struct {
+	engine.NopListener
+	jobs map[rejectedKey]bool
+}
+
+type rejectedKey struct {
+	id     job.ID
+	submit float64
+}
+
+func (r *rejectedJobs) JobRejected(now float64, j *actual.Job) {
+	if r.jobs == nil {
+		r.jobs = map[rejectedKey]bool{}
+	}
+	r.jobs[rejectedKey{j.ID, j.Submit}] = true
+}
+
+// drop returns in without the rejected jobs.
+func (r *rejectedJobs) drop(in []validate.Input) []validate.Input {
+	if len(r.jobs) == 0 {
+		return in
+	}
+	out := make([]validate.Input, 0, len(in))
+	for _, j := range in {
+		if !r.jobs[rejectedKey{job.ID(j.ID), j.Submit}] {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // recordingSource keeps the jobs it passes on, for --check: at most limit.
@@ -518,6 +556,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	var rec *recordingSource
 	var threadRecs *threadRecorder
+	var rejected *rejectedJobs
+	if cfg.Check {
+		rejected = &rejectedJobs{}
+		lis = append(lis, rejected)
+	}
 	var psrc *partitionSource
 	if defs != nil {
 		psrc = newPartitionSource(wsrc, defs)
@@ -604,7 +647,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	res = &TraceResult{
 		Run: RunInfo{Trace: rd.Name(), Policy: pol.Name(), Order: orderName(opts), Estimate: est.String(), OnOverrun: overrun,
 			Procs: procs, Read: counts.Read, Skipped: counts.Skipped(), Rejected: counts.Rejected, Clamped: counts.Clamped,
-			MaxQueued: eng.Stats().MaxQueued, Passes: eng.Stats().Passes},
+			MaxQueued: eng.Stats().MaxQueued, Passes: eng.Stats().Passes, RejectedByPolicy: eng.Stats().Rejected},
 		Result: sum.Result(),
 		Counts: counts,
 		Engine: eng.Stats(),
@@ -711,7 +754,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 				spans = []validate.Span{}
 			}
 		}
-		if err = checkSchedule(jobsFile.Name(), rec.jobs, procs, !cfg.Continue, spans); err != nil {
+		if err = checkSchedule(jobsFile.Name(), rejected.drop(rec.jobs), procs, !cfg.Continue, spans); err != nil {
 			return nil, err
 		}
 	}

@@ -74,10 +74,12 @@ type Request struct {
 }
 
 // Decision is a reply as a Go value: the jobs to start now, in order
-// (EXECUTE_JOB), and a wake-up time (CALL_ME_LATER; 0 is none).
+// (EXECUTE_JOB), the waiting jobs to reject (REJECT_JOB: they leave the
+// queue and never start) and a wake-up time (CALL_ME_LATER; 0 is none).
 type Decision struct {
-	Starts []Exec
-	Wake   float64
+	Starts  []Exec
+	Rejects []job.ID
+	Wake    float64
 }
 
 // Exec is one start: the job, its machine and optionally its CPUs in
@@ -109,6 +111,7 @@ type Policy struct {
 	queued  map[job.ID]int        // waiting: id -> 1 (present)
 	running map[job.ID]runningJob // started, not yet ended
 	started []int                 // scratch: indices in the plan
+	nrej    int                   // jobs rejected by this decision
 	out     []byte                // scratch: the request
 	reply   reply                 // scratch: the decoded reply
 	data    executeData           // scratch
@@ -417,7 +420,7 @@ func (p *Policy) apply(now float64, line []byte, plan *policy.Plan) {
 		p.fail(`the reply's "now" is %g, the request's %g (decisions take no simulated time)`, *p.reply.Now, now)
 		return
 	}
-	p.started = p.started[:0]
+	p.started, p.nrej = p.started[:0], 0
 	for k, e := range p.reply.Events {
 		where := fmt.Sprintf("reply event %d (%s)", k+1, e.Type)
 		if e.Timestamp != nil && *e.Timestamp != now {
@@ -450,10 +453,18 @@ func (p *Policy) apply(now float64, line []byte, plan *policy.Plan) {
 				return
 			}
 		case "REJECT_JOB":
-			p.fail("%s: not supported yet (docs/protocol.md says what is)", where)
-			return
+			var d struct {
+				JobID *int64 `json:"job_id"`
+			}
+			if err := json.Unmarshal(e.Data, &d); err != nil || d.JobID == nil {
+				p.fail("%s: data must be {\"job_id\": N}: %s", where, quote(e.Data))
+				return
+			}
+			if !p.reject(where, job.ID(*d.JobID), plan) {
+				return
+			}
 		default:
-			p.fail("%s: unknown event type %q (want EXECUTE_JOB or CALL_ME_LATER)", where, e.Type)
+			p.fail("%s: unknown event type %q (want EXECUTE_JOB, REJECT_JOB or CALL_ME_LATER)", where, e.Type)
 			return
 		}
 	}
@@ -487,6 +498,23 @@ func (p *Policy) execute(now float64, where string, id job.ID, m int, alloc stri
 	return true
 }
 
+// reject validates a rejection (REJECT_JOB) and appends it to the plan;
+// false after a failure (recorded).
+func (p *Policy) reject(where string, id job.ID, plan *policy.Plan) bool {
+	if _, ok := p.queued[id]; !ok {
+		if r, ok := p.running[id]; ok {
+			p.fail("%s: reject job %d: it is not waiting: it started at t=%g", where, id, r.start)
+		} else {
+			p.fail("%s: reject job %d: it is not waiting: no such job in the queue (unknown, rejected or already ended)", where, id)
+		}
+		return false
+	}
+	plan.Reject(id)
+	delete(p.queued, id)
+	p.nrej++
+	return true
+}
+
 // callMeLater validates a wake-up time (CALL_ME_LATER) and keeps the
 // earliest; false after a failure (recorded).
 func (p *Policy) callMeLater(now float64, where string, t float64) bool {
@@ -510,7 +538,7 @@ func (p *Policy) applied(now float64, plan *policy.Plan) {
 		}
 		plan.Wake = p.wake
 	}()
-	if len(p.started) == 0 {
+	if len(p.started) == 0 && p.nrej == 0 {
 		return
 	}
 	// Reasons, and the started jobs out of the queue: a job is Backfilled
@@ -520,7 +548,7 @@ func (p *Policy) applied(now float64, plan *policy.Plan) {
 	// stays as it is (most policies start jobs near its head).
 	var head *job.Info
 	kept := p.waiting[:0]
-	left, k := len(p.started), 0
+	left, k := len(p.started)+p.nrej, 0
 	for ; k < len(p.waiting) && left > 0; k++ {
 		j := p.waiting[k]
 		if _, ok := p.queued[j.ID]; ok {
@@ -528,7 +556,10 @@ func (p *Policy) applied(now float64, plan *policy.Plan) {
 			continue
 		}
 		left--
-		r := p.running[j.ID]
+		r, ok := p.running[j.ID]
+		if !ok {
+			continue // rejected
+		}
 		r.info = j
 		if m := r.machine; m >= 0 && m < p.plat.Machines() {
 			r.estEnd = now + p.plat.Machine(m).Duration(j.Estimate, j.BMEst)
@@ -571,9 +602,14 @@ func (p *Policy) decide(now float64, v policy.Machines, plan *policy.Plan) {
 		p.fail("%v", err)
 		return
 	}
-	p.started = p.started[:0]
+	p.started, p.nrej = p.started[:0], 0
 	for k, e := range d.Starts {
 		if !p.execute(now, decisionWhere(k), e.ID, e.Machine, e.Alloc, plan) {
+			return
+		}
+	}
+	for k, id := range d.Rejects {
+		if !p.reject("rejection "+strconv.Itoa(k+1)+" of the decision", id, plan) {
 			return
 		}
 	}

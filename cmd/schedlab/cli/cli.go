@@ -655,6 +655,9 @@ func (c *runCmd) Run(g *globals) error {
 		fmt.Fprintf(g.stdout, " %d job(s) refused at submission (%d of no partition given, %d above maxtime, %d above maxcpus, %d not allowed)\n",
 			pt.Rejected, pt.RejectedUnknown, pt.RejectedMaxTime, pt.RejectedMaxCPUs, pt.RejectedAccess)
 	}
+	if n := r.RejectedByPolicy; n > 0 {
+		fmt.Fprintf(g.stdout, "\n%d job(s) rejected by the policy while waiting (never started, not in jobs.csv)\n", n)
+	}
 	if d := res.Deadlines; d != nil {
 		fmt.Fprintf(g.stdout, "\ndeadlines (%s", d.Rule)
 		if d.Factor != "" {

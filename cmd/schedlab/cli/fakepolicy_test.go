@@ -169,7 +169,22 @@ func fakePolicy(args []string) int {
 				continue
 			}
 		case "reject":
-			starts = append(starts, fmt.Sprintf(`{"timestamp":%g,"type":"REJECT_JOB","data":{"job_id":%d}}`, msg.Now, first))
+			// FCFS that rejects the jobs of more than 2 CPUs on arrival
+			kept := queue[:0]
+			for _, j := range queue {
+				if j.Res > 2 {
+					starts = append(starts, fmt.Sprintf(`{"timestamp":%g,"type":"REJECT_JOB","data":{"job_id":%d}}`, msg.Now, j.ID))
+				} else {
+					kept = append(kept, j)
+				}
+			}
+			queue = kept
+			startFCFS()
+		case "rejectstarted":
+			startFCFS()
+			if n == 2 {
+				starts = append(starts, fmt.Sprintf(`{"type":"REJECT_JOB","data":{"job_id":%d}}`, first))
+			}
 		case "later", "early":
 			if mode == "early" {
 				starts = append(starts, fmt.Sprintf(`{"type":"CALL_ME_LATER","data":{"timestamp":%g}}`, msg.Now))
