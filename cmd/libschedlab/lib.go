@@ -52,10 +52,15 @@ import (
 // handle is one simulation behind a cgo.Handle: the C side holds the
 // number, never a Go pointer.
 type handle struct {
-	sim    *inproc.Sim
-	thread C.uintptr_t // the thread that opened it (the coroutine needs it)
-	starts []external.Exec
+	sim     *inproc.Sim
+	thread  C.uintptr_t // the thread that opened it (the coroutine needs it)
+	starts  []external.Exec
+	rejects []job.ID
 }
+
+// rejectMachine as a decision's machine rejects the job instead of
+// starting it (the protocol's REJECT_JOB).
+const rejectMachine = -1
 
 // sl_open prepares a run of a `schedlab run` command line given as a JSON
 // array of strings, without the program name (["run", "--trace", F,
@@ -73,7 +78,8 @@ func sl_open(argsJSON *C.char, err **C.char) C.uintptr_t {
 }
 
 // sl_step gives the run the decision for the current instant (n starts:
-// ids[k], on machine machines[k] (machines NULL: all 0), on the CPUs
+// ids[k], on machine machines[k] (machines NULL: all 0; -1 rejects the
+// job instead: it leaves the queue and never starts), on the CPUs
 // allocs[k] in Batsim's interval syntax (allocs or allocs[k] NULL: the
 // lowest free ones); wake > 0 asks for a call at that time) and runs to
 // the next instant, whose view it writes to *v. The first call gives no
@@ -94,7 +100,7 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 			status = -1
 		}
 	}()
-	s.starts = s.starts[:0]
+	s.starts, s.rejects = s.starts[:0], s.rejects[:0]
 	if n > 0 {
 		idv := unsafe.Slice((*int64)(unsafe.Pointer(ids)), int(n))
 		var mv []int64
@@ -106,6 +112,10 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 			av = unsafe.Slice(allocs, int(n))
 		}
 		for k, id := range idv {
+			if mv != nil && mv[k] == rejectMachine {
+				s.rejects = append(s.rejects, job.ID(id))
+				continue
+			}
 			e := external.Exec{ID: job.ID(id)}
 			if mv != nil {
 				e.Machine = int(mv[k])
@@ -116,7 +126,7 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 			s.starts = append(s.starts, e)
 		}
 	}
-	r, e := s.sim.Next(external.Decision{Starts: s.starts, Wake: float64(wake)})
+	r, e := s.sim.Next(external.Decision{Starts: s.starts, Rejects: s.rejects, Wake: float64(wake)})
 	switch {
 	case e != nil:
 		*err = C.CString(e.Error())

@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from ._binary import SchedlabError, binary
-from ._policy import Host, Job, Machine, Policy, Running, Start, View
+from ._policy import Host, Job, Machine, Policy, Reject, Running, Start, View
 
 __all__ = [
     "run",
@@ -33,6 +33,7 @@ __all__ = [
     "Job",
     "Running",
     "Machine",
+    "Reject",
     "Start",
     "SchedlabError",
     "binary",

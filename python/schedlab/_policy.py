@@ -50,6 +50,19 @@ class Start:
     alloc: str | None = None
 
 
+@dataclass(slots=True)
+class Reject:
+    """A decision: reject waiting job `job_id` (Batsim's REJECT_JOB): it
+    leaves the queue and never starts; summary.json counts it
+    (jobs_rejected_by_policy) and jobs.csv has no row for it."""
+
+    job_id: int
+
+
+# the machine index that carries a rejection to the in-process engine
+REJECT_MACHINE = -1
+
+
 @dataclass
 class View:
     """The read-only state at one scheduling instant.
@@ -76,7 +89,8 @@ class Policy:
 
     `decide(view)` is called once per scheduling instant (after all of the
     instant's completions and submissions) and returns the jobs to start
-    now: job ids (machine 0, lowest free CPUs) or `Start` values. The view
+    now: job ids (machine 0, lowest free CPUs) or `Start` values, and
+    the waiting jobs to reject as `Reject` values. The view
     does not change while it decides: count the CPUs you use yourself.
     Every start is validated by schedlab; an illegal one stops the run
     with an error naming the time and the job."""
@@ -115,10 +129,15 @@ def add_submitted(v: View, j: Job) -> None:
 
 
 def apply_starts(v: View, starts) -> list:
-    """Moves the decided jobs from the view's queue to its running jobs;
-    returns the decisions as (job id, machine, alloc) tuples."""
+    """Moves the decided jobs from the view's queue to its running jobs
+    (rejected ones out of it); returns the decisions as (job id, machine,
+    alloc) tuples, machine REJECT_MACHINE for a rejection."""
     out = []
     for s in starts:
+        if isinstance(s, Reject):
+            out.append((s.job_id, REJECT_MACHINE, None))
+            v.queue.pop(s.job_id, None)
+            continue
         if isinstance(s, Start):
             jid, m, alloc = s.job_id, s.machine, s.alloc
         else:
@@ -201,6 +220,9 @@ class Host:
         if wake is not None:
             events.append({"type": "CALL_ME_LATER", "data": {"timestamp": wake}})
         for jid, m, alloc in apply_starts(self.view, starts):
+            if m == REJECT_MACHINE:
+                events.append({"type": "REJECT_JOB", "data": {"job_id": jid}})
+                continue
             data = {"job_id": jid}
             if m:
                 data["machine"] = m

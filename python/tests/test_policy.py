@@ -5,9 +5,11 @@ import pandas as pd
 import pytest
 
 import schedlab
-from conftest import KTH
+from conftest import KTH, REPO
 from easy import EASY
 from fcfs import FCFS
+
+REPO_TRACES = REPO / "workload" / "traces"
 
 
 def same_schedule(a, b):
@@ -157,3 +159,62 @@ def test_call_me_at(engine):
     assert r.summary["jobs"] == 27992
     assert (r.jobs.starting_time % 3600 == 0).all()
     assert r.summary["mean_wait"] > schedlab.run(trace=KTH, policy="fcfs").summary["mean_wait"]
+
+
+class RejectBig(schedlab.Policy):
+    """Strict FCFS that rejects, on arrival, the jobs of more than 64 CPUs."""
+
+    def begin(self, view):
+        self.rejected = []
+
+    def decide(self, view):
+        out = []
+        for job in view.submitted:
+            if job.res > 64:
+                out.append(schedlab.Reject(job.id))
+                self.rejected.append(job.id)
+        free = view.free[0]
+        for job in view.queue.values():
+            if job.res > 64:
+                continue
+            if job.res > free:
+                break
+            free -= job.res
+            out.append(job.id)
+        return out
+
+
+def test_reject_equals_fcfs_without_those_jobs(tmp_path, engine):
+    """Rejecting jobs on arrival under strict FCFS is the built-in FCFS on
+    the trace without them: the same start of every other job; the
+    rejected ones are counted and have no row."""
+    import gzip
+
+    pol = RejectBig()
+    r = schedlab.run(trace=KTH, policy=pol, check=True, engine=engine)
+    gone = set(pol.rejected)
+    assert len(gone) > 100
+    assert r.summary["run"]["jobs_rejected_by_policy"] == len(gone)
+    assert r.summary["jobs"] == 27992 - len(gone)
+    assert not set(r.jobs.job_id) & gone
+    kept = tmp_path / "kept.swf"
+    with gzip.open(REPO_TRACES / KTH, "rt") as f, open(kept, "w") as w:
+        for line in f:
+            fields = line.split()
+            if line.startswith(";") or not fields or int(fields[0]) not in gone:
+                w.write(line)
+    b = schedlab.run(trace=str(kept), policy="fcfs")
+    assert list(r.jobs.job_id) == list(b.jobs.job_id)
+    pd.testing.assert_series_equal(r.jobs.starting_time, b.jobs.starting_time)
+
+
+def test_reject_of_a_running_job_is_an_error(tmp_path, engine):
+    class Late(schedlab.Policy):
+        def decide(self, view):
+            if view.running:
+                return [schedlab.Reject(next(iter(view.running)))]
+            return list(view.queue)[:1]
+
+    with pytest.raises(schedlab.SchedlabError, match=r"reject job \d+: it is not waiting: it started at t="):
+        schedlab.run(trace=KTH, policy=Late(), out=tmp_path / "o", engine=engine)
+    assert not (tmp_path / "o").exists()
