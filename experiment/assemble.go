@@ -57,8 +57,20 @@ type clusterRun struct {
 	// fold hands the listeners jobs made of their threads (nil unless
 	// the policy has the Threads trait).
 	fold *metrics.ThreadFold
-	// pred is the predicting layer (nil without clusterSpec.predict).
-	pred *predict.Predictor
+	// preds are the predicting layers (none without clusterSpec.predict;
+	// one per partition, sharing the users' histories, with partitions).
+	preds []*predict.Predictor
+}
+
+// predictions sums what the predicting layers did: jobs predicted, jobs
+// corrected, corrections.
+func (r *clusterRun) predictions() (predicted, corrected, corrections int64) {
+	for _, p := range r.preds {
+		predicted += p.Predicted()
+		corrected += p.Corrected()
+		corrections += p.Corrections()
+	}
+	return predicted, corrected, corrections
 }
 
 // newClusterRun builds the policy through the registry and the engine
@@ -77,8 +89,8 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 		return r.partitioned(s)
 	}
 	if s.predict != nil {
-		r.pred = predict.New(r.pol, *s.predict)
-		r.pol = r.pred
+		pred := predict.New(r.pol, *s.predict)
+		r.preds, r.pol = []*predict.Predictor{pred}, pred
 	}
 	src := s.src
 	if sc, ok := r.pol.(policy.Screener); ok {
@@ -140,6 +152,10 @@ func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
 		return nil, &PartitionError{fmt.Errorf("partitions do not go with policy %s yet (one decision process per partition)", r.pol.Name())}
 	}
 	parts := slices.Clone(s.parts)
+	var hist *predict.Histories
+	if s.predict != nil {
+		hist = predict.NewHistories()
+	}
 	for k := range parts {
 		sub, err := platform.Cluster(parts[k].CPUs.Count())
 		if err != nil {
@@ -152,6 +168,11 @@ func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
 			return nil, err
 		}
 		parts[k].Policy = b.Queue
+		if hist != nil {
+			pred := predict.NewShared(b.Queue, *s.predict, hist)
+			r.preds = append(r.preds, pred)
+			parts[k].Policy = pred
+		}
 	}
 	src := s.src
 	if s.jobs != nil {

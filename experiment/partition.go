@@ -223,7 +223,7 @@ func (p *partitionSource) info() *PartitionsInfo {
 
 // partitionDefs checks that cfg's partitions go with the rest of the run
 // and resolves them for a machine of procs CPUs and the trace's header.
-func (cfg *TraceRun) partitionDefs(procs int, h swf.Header, hetero, threads, predict bool, opts option.Values) ([]partitionDef, error) {
+func (cfg *TraceRun) partitionDefs(procs int, h swf.Header, hetero, threads bool, opts option.Values) ([]partitionDef, error) {
 	no := func(what string) ([]partitionDef, error) {
 		return nil, &PartitionError{fmt.Errorf("partitions do not go with %s yet (docs/partitions.md)", what)}
 	}
@@ -232,8 +232,6 @@ func (cfg *TraceRun) partitionDefs(procs int, h swf.Header, hetero, threads, pre
 		return no("policy " + cfg.Policy + " (several machines)")
 	case threads:
 		return no("policy " + cfg.Policy + " (jobs as threads)")
-	case predict:
-		return no("estimate predict")
 	case cfg.Avail.Used():
 		return no("unavailable CPUs (reservations, failures)")
 	case orderName(opts) == "multifactor":

@@ -430,7 +430,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	var defs []partitionDef
 	if len(cfg.Partitions) > 0 {
-		if defs, err = cfg.partitionDefs(procs, rd.Header(), hetero, threads, pred != nil, opts); err != nil {
+		if defs, err = cfg.partitionDefs(procs, rd.Header(), hetero, threads, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -652,9 +652,10 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		Counts: counts,
 		Engine: eng.Stats(),
 	}
-	if run.pred != nil {
-		res.Run.Predictions = &Predictions{Predictor: predictor, Correction: correction,
-			Predicted: run.pred.Predicted(), Corrected: run.pred.Corrected(), Corrections: run.pred.Corrections()}
+	if run.preds != nil {
+		p := &Predictions{Predictor: predictor, Correction: correction}
+		p.Predicted, p.Corrected, p.Corrections = run.predictions()
+		res.Run.Predictions = p
 	}
 	if availCfg != nil {
 		a := &AvailInfo{Reservations: len(cfg.Avail.Reservations), Events: cfg.Avail.Events, OnFailure: orText(cfg.Avail.OnFailure, "kill"),

@@ -23,7 +23,7 @@ type Predictor struct {
 	corr  Correction
 	part  bool
 
-	users   map[int32]*history // lookup only, never iterated
+	users   *Histories
 	waiting idmap.Map[job.ID, pending]
 	running idmap.Map[job.ID, running]
 	due     dueHeap // running jobs that can still be corrected, by predicted end
@@ -63,10 +63,27 @@ type running struct {
 // parse functions only return valid values); New panics on a Params that
 // fails Check, a programming error, never user input.
 func New(inner policy.QueueScheduler, p Params) *Predictor {
+	return NewShared(inner, p, NewHistories())
+}
+
+// Histories are users' runtime histories. Predictors built with
+// NewShared over one Histories learn from each other's jobs: the
+// predictors of the partitions of one machine, each over its
+// partition's policy, predict a user's job from all the user's jobs.
+type Histories struct {
+	users map[int32]*history // lookup only, never iterated
+}
+
+// NewHistories returns empty histories.
+func NewHistories() *Histories { return &Histories{users: map[int32]*history{}} }
+
+// NewShared is New with the users' histories h, which other predictors
+// may share (with the same Params).
+func NewShared(inner policy.QueueScheduler, p Params, h *Histories) *Predictor {
 	if err := p.Check(); err != nil {
 		panic(fmt.Sprintf("predict: %v", err))
 	}
-	pr := &Predictor{inner: inner, k: p.Predictor.K(), corr: p.Correction, part: p.Partial, users: map[int32]*history{}}
+	pr := &Predictor{inner: inner, k: p.Predictor.K(), corr: p.Correction, part: p.Partial, users: h}
 	pr.re, _ = inner.(policy.Reestimator)
 	return pr
 }
@@ -97,7 +114,7 @@ func (p *Predictor) Corrected() int64 { return p.corrected }
 func (p *Predictor) Submit(now float64, j job.Info) {
 	pd := pending{user: j.User, req: j.Estimate, pred: j.Estimate, bmEst: j.BMEst}
 	if j.User >= 0 && j.Estimate > 0 {
-		if h := p.users[j.User]; h != nil && (h.n >= p.k || (p.part && h.n > 0)) {
+		if h := p.users.users[j.User]; h != nil && (h.n >= p.k || (p.part && h.n > 0)) {
 			pd.pred = min(h.mean, j.Estimate)
 			pd.hasHistory = true
 			p.predicted++
@@ -230,10 +247,10 @@ func work(elapsed float64, m platform.Machine, bmEst float64) float64 {
 }
 
 func (p *Predictor) learn(user int32, runtime float64) {
-	h := p.users[user]
+	h := p.users.users[user]
 	if h == nil {
 		h = &history{}
-		p.users[user] = h
+		p.users.users[user] = h
 	}
 	h.add(runtime, p.k)
 }

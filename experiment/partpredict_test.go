@@ -1,0 +1,85 @@
+package experiment
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/schedlab/schedlab/workload"
+)
+
+// Predictions over partitions share the users' histories: on 4 CPUs,
+// partitions a (CPUs 0-1, trace partition 1) and b (2-3, partition 2),
+// avg:1 (a user's last runtime). Job 1 (user 1, a) runs 0..100; job 2
+// (user 1, b, submitted at 200) is predicted 100 s from job 1, in the
+// other partition; job 3 (user 2) has no history; job 4 (user 1, b, at
+// 400) is predicted 50 s (job 2's runtime); job 5 (user 2, both CPUs
+// of b, at 410) is predicted 10 s from job 3 and waits for job 4 (it
+// starts at 700), so at 450 job 4 has outlived its prediction and is
+// corrected.
+func TestPartitionsPredictShareHistories(t *testing.T) {
+	tr := filepath.Join(t.TempDir(), "p.swf")
+	text := "; MaxProcs: 4\n; Partition: 1 a\n; Partition: 2 b\n" +
+		"1 0 -1 100 1 -1 -1 1 1000 -1 1 1 1 -1 -1 1 -1 -1\n" +
+		"2 200 -1 50 1 -1 -1 1 1000 -1 1 1 1 -1 -1 2 -1 -1\n" +
+		"3 300 -1 10 1 -1 -1 1 100 -1 1 2 1 -1 -1 2 -1 -1\n" +
+		"4 400 -1 300 1 -1 -1 1 1000 -1 1 1 1 -1 -1 2 -1 -1\n" +
+		"5 410 -1 10 2 -1 -1 2 100 -1 1 2 1 -1 -1 2 -1 -1\n"
+	if err := os.WriteFile(tr, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	res, err := RunTrace(TraceRun{Trace: tr, Policy: "easy", Estimate: workload.EstimatePredict, Predictor: "avg:1",
+		Out: out, Check: true, Partitions: []string{"a:0-1", "b:2-3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// corrections of job 4: 50 + 1 min (due 510 < its end at 700), then
+	// 50 + 5 min (due 750)
+	if p := res.Run.Predictions; p == nil || p.Predicted != 3 || p.Corrected != 1 || p.Corrections != 2 {
+		t.Fatalf("predictions %+v, want 3 predicted (jobs 2, 4, 5; job 2 only from the other partition's job 1), 1 corrected twice", p)
+	}
+	rows := readRows(t, filepath.Join(out, "jobs.csv"))
+	col := colIndex(rows[0])
+	got := map[string]string{}
+	for _, r := range rows[1:] {
+		got[r[0]] = r[col["starting_time"]]
+	}
+	want := map[string]string{"1": "0", "2": "200", "3": "300", "4": "400", "5": "700"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("starts %v, want %v", got, want)
+	}
+}
+
+// One partition holding the whole machine and every job is the machine
+// itself, predictions included: on all of KTH, EASY with last2
+// predictions starts every job at the same time with and without it.
+func TestOnePartitionPredictIsTheMachine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole-trace runs")
+	}
+	dir := t.TempDir()
+	var res [2]*TraceResult
+	for k, parts := range [][]string{nil, {"all:100:default"}} {
+		r, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: "easy", Estimate: workload.EstimatePredict,
+			Out: filepath.Join(dir, string(rune('a'+k))), Partitions: parts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res[k] = r
+	}
+	if *res[0].Run.Predictions != *res[1].Run.Predictions || res[0].Run.Predictions.Corrections == 0 {
+		t.Errorf("predictions %+v alone, %+v in one partition", res[0].Run.Predictions, res[1].Run.Predictions)
+	}
+	a, b := readRows(t, filepath.Join(dir, "a", "jobs.csv")), readRows(t, filepath.Join(dir, "b", "jobs.csv"))
+	col := colIndex(a[0])
+	if len(a) != len(b) || len(a) != 27993 {
+		t.Fatalf("%d and %d rows", len(a), len(b))
+	}
+	for i := 1; i < len(a); i++ {
+		if a[i][col["starting_time"]] != b[i][col["starting_time"]] {
+			t.Fatalf("job %s starts at %s alone, %s in one partition", a[i][0], a[i][col["starting_time"]], b[i][col["starting_time"]])
+		}
+	}
+}
