@@ -156,13 +156,14 @@ func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
 	if s.predict != nil {
 		hist = predict.NewHistories()
 	}
+	shared := policy.NewShared(s.plat.CPUs())
 	for k := range parts {
 		sub, err := platform.Cluster(parts[k].CPUs.Count())
 		if err != nil {
 			return nil, err
 		}
 		env := s.env
-		env.Platform = sub
+		env.Platform, env.Shared = sub, shared
 		b, err := s.qp.BuildValues(env, s.opts)
 		if err != nil {
 			return nil, err

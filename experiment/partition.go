@@ -9,7 +9,6 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
-	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/partition"
@@ -223,7 +222,7 @@ func (p *partitionSource) info() *PartitionsInfo {
 
 // partitionDefs checks that cfg's partitions go with the rest of the run
 // and resolves them for a machine of procs CPUs and the trace's header.
-func (cfg *TraceRun) partitionDefs(procs int, h swf.Header, hetero, threads bool, opts option.Values) ([]partitionDef, error) {
+func (cfg *TraceRun) partitionDefs(procs int, h swf.Header, hetero, threads bool) ([]partitionDef, error) {
 	no := func(what string) ([]partitionDef, error) {
 		return nil, &PartitionError{fmt.Errorf("partitions do not go with %s yet (docs/partitions.md)", what)}
 	}
@@ -234,8 +233,6 @@ func (cfg *TraceRun) partitionDefs(procs int, h swf.Header, hetero, threads bool
 		return no("policy " + cfg.Policy + " (jobs as threads)")
 	case cfg.Avail.Used():
 		return no("unavailable CPUs (reservations, failures)")
-	case orderName(opts) == "multifactor":
-		return no("the multifactor order (its fair-share would be kept per partition)")
 	}
 	defs, err := resolvePartitions(cfg.Partitions, procs, h)
 	if err != nil {

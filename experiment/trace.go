@@ -430,7 +430,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	var defs []partitionDef
 	if len(cfg.Partitions) > 0 {
-		if defs, err = cfg.partitionDefs(procs, rd.Header(), hetero, threads, opts); err != nil {
+		if defs, err = cfg.partitionDefs(procs, rd.Header(), hetero, threads); err != nil {
 			return nil, err
 		}
 	}

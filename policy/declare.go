@@ -66,6 +66,35 @@ type Env struct {
 	// (a policy/external.Decider; the shared library cmd/libschedlab).
 	// Every other policy ignores it; nil is none.
 	Decider any
+	// Shared, when not nil, is what the policies of one machine share:
+	// a machine split into partitions has a policy per partition, each
+	// built with the same Shared, and a policy keeps there the state
+	// that is one per machine (the multifactor order's fair-share usage,
+	// kept per user across partitions as Slurm keeps it per association).
+	// Keys are package paths. Nil: the policy is alone on its platform.
+	Shared *Shared
+}
+
+// Shared is the state the policies of one machine's partitions share
+// (Env.Shared): the CPUs of the whole machine, and values by key.
+type Shared struct {
+	// CPUs is the whole machine's CPU count (a partition's policy sees
+	// only its partition's in Platform).
+	CPUs   int
+	values map[string]any
+}
+
+// NewShared returns empty shared state for a machine of cpus CPUs.
+func NewShared(cpus int) *Shared { return &Shared{CPUs: cpus, values: map[string]any{}} }
+
+// Get returns the value under key, making it with mk the first time.
+func (s *Shared) Get(key string, mk func() any) any {
+	v, ok := s.values[key]
+	if !ok {
+		v = mk()
+		s.values[key] = v
+	}
+	return v
 }
 
 // Built is a built policy: the one field its kind takes is set

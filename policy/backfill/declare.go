@@ -95,6 +95,9 @@ func (d Desc) newFromValues(env policy.Env, v option.Values) (policy.Built, erro
 		o.Flex = &f
 	}
 	q, err := d.New(o)
+	if err == nil && env.Shared != nil {
+		shareMultifactor(q, env.Shared)
+	}
 	return policy.Built{Queue: q}, err
 }
 

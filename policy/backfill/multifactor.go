@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/policy"
 )
 
 // Multifactor is Slurm's priority/multifactor as a queue order
@@ -421,6 +422,27 @@ func (m *multifactor) before(a, b *entry) bool {
 func (m *multifactor) attach(e *entry, info *job.Info) {
 	e.x.who = m.register(info.User, info.Group)
 	e.x.part, e.x.qos = info.Partition, info.QOS
+}
+
+// shareMultifactor makes q's multifactor state (if it has one) the one
+// of the machine s: the policies of a machine's partitions then charge
+// and read one usage per association, and the job size factor is
+// relative to the whole machine's CPUs.
+func shareMultifactor(q policy.QueueScheduler, s *policy.Shared) {
+	var mf **multifactor
+	switch x := q.(type) {
+	case *Backfill:
+		mf = &x.mf
+	case *FCFS:
+		mf = &x.mf
+	case *FirstFit:
+		mf = &x.mf
+	}
+	if mf == nil || *mf == nil {
+		return
+	}
+	p := (*mf).p
+	*mf = s.Get("policy/backfill.multifactor", func() any { return newMultifactor(p, s.CPUs) }).(*multifactor)
 }
 
 // NewBackfillMultifactor returns the backfilling engine over one machine
