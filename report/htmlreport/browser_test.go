@@ -3,6 +3,7 @@ package htmlreport
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"html"
 	"os"
 	"os/exec"
@@ -125,6 +126,10 @@ type selfCheck struct {
 	Marked      int                            `json:"marked"`
 	SpansDrawn  int                            `json:"spansDrawn"`
 	SpanSamples []struct{ Kind, Color string } `json:"spanSamples"`
+	// RunSpans (a comparison): each run's span rectangles, and the colour
+	// at the centre of its first.
+	RunSpans       []int                           `json:"runSpans"`
+	RunSpanSamples []*struct{ Kind, Color string } `json:"runSpanSamples"`
 	// Axes: per line chart, its time axis's label and first tick.
 	Axes map[string]struct{ Label, First string } `json:"axes"`
 }
@@ -363,6 +368,51 @@ func TestBrowserCompareReport(t *testing.T) {
 		t.Errorf("Gantt sample %+v: colour at the centre is not its start reason's", sc.Samples)
 	}
 	screenshotSized(t, bin, page, "report-compare.png", "1200,3300")
+}
+
+// A comparison of runs with unavailable CPUs draws each run's spans in
+// its Gantt chart: here EASY with a maintenance window and FCFS with the
+// window and a failure, beside a run without any.
+func TestBrowserCompareSpans(t *testing.T) {
+	bin := browser(t)
+	dir := t.TempDir()
+	ev := filepath.Join(dir, "events.jsonl")
+	if err := os.WriteFile(ev, []byte(`{"timestamp": 400, "type": "machine_unavailable", "resources": "0-3"}
+{"timestamp": 700, "type": "machine_available", "resources": "0-3"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, c := range []struct {
+		pol   string
+		avail experiment.AvailSpec
+	}{
+		{"easy", experiment.AvailSpec{Reservations: []string{"1000:1300:16"}}},
+		{"fcfs", experiment.AvailSpec{Reservations: []string{"1000:1300:16"}, Events: ev}},
+		{"conservative", experiment.AvailSpec{}},
+	} {
+		run := filepath.Join(dir, c.pol)
+		if _, err := experiment.RunTrace(experiment.TraceRun{Trace: "testdata/tiny.swf", Policy: c.pol, Out: run, Avail: c.avail}); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, run)
+	}
+	page := filepath.Join(dir, "compare.html")
+	if err := Compare(dirs, page); err != nil {
+		t.Fatal(err)
+	}
+	sc := load(t, bin, page, "gantt-0", "gantt-1", "gantt-2", "util", "queue", "diff-1", "diff-2")
+	if fmt.Sprint(sc.RunSpans) != "[1 2 0]" || len(sc.RunSpanSamples) != 3 || sc.RunSpanSamples[2] != nil {
+		t.Fatalf("spans per run %v, samples %v; want [1 2 0]", sc.RunSpans, sc.RunSpanSamples)
+	}
+	if s := sc.RunSpanSamples[0]; s == nil || s.Kind != "reserved" || s.Color != "#D0D0D0" {
+		t.Errorf("easy: first span %+v, want the window drawn in grey #D0D0D0", s)
+	}
+	// fcfs: the failure at 400 comes first, hatched: never the
+	// background or a job's colour
+	if s := sc.RunSpanSamples[1]; s == nil || s.Kind != "down" || s.Color == "#FFFFFF" || contains([]string{"#009E73", "#0072B2", "#E69F00", "#999999", "#D0D0D0"}, s.Color) {
+		t.Errorf("fcfs: first span %+v, want the failure, hatched", s)
+	}
 }
 
 // --no-gantt: the run and comparison pages without their Gantt charts

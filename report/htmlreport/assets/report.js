@@ -510,6 +510,9 @@
     });
     check.jobs = ids.length; check.runs = D.runs.length; check.diffSamples = dsamples;
     if (withGantt) {
+      // each run's unavailable spans, and the colour at the first one's centre
+      check.runSpans = charts.map(function (c) { return c.spans; });
+      check.runSpanSamples = charts.map(function (c) { return c.spans > 0 ? c.spanSample(0) : null; });
       check.rects = charts[0].rects;
       check.samples = charts[0].rects > 0 ? [charts[0].sample(0)] : [];
       // Synchronised zoom: zoom the first chart and read the others' views.
