@@ -2,7 +2,7 @@ package lint
 
 import (
 	"fmt"
-	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -173,30 +173,25 @@ func importViolations(imports, testImports map[string][]string) []string {
 }
 
 // directImports lists every package's direct imports inside the module,
-// and its test files' imports.
+// and its test files' imports, in either build (buildTags).
 func directImports(t *testing.T) (imports, testImports map[string][]string) {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-f", `{{.ImportPath}}|{{join .Imports " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}`, module+"/...")
-	cmd.Dir = "../.."
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
 	imports, testImports = map[string][]string{}, map[string][]string{}
-	in := func(s string) []string {
-		var ds []string
+	in := func(ds []string, s string) []string {
 		for _, w := range strings.Fields(s) {
 			if w == module || strings.HasPrefix(w, module+"/") {
-				ds = append(ds, strings.TrimPrefix(w, module+"/"))
+				if d := strings.TrimPrefix(w, module+"/"); !slices.Contains(ds, d) {
+					ds = append(ds, d)
+				}
 			}
 		}
 		return ds
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, line := range goList(t, `{{.ImportPath}}|{{join .Imports " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}`) {
 		f := strings.SplitN(line, "|", 3)
 		pkg := strings.TrimPrefix(f[0], module+"/")
-		imports[pkg] = in(f[1])
-		testImports[pkg] = in(f[2])
+		imports[pkg] = in(imports[pkg], f[1])
+		testImports[pkg] = in(testImports[pkg], f[2])
 	}
 	return imports, testImports
 }

@@ -2,31 +2,48 @@ package lint
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/schedlab/schedlab"
 
+// buildTags are the builds the checks look at: the default one and the
+// one with the tag invariants (test switches and counters, and the tests
+// that need them; docs/testing.md). A file of either build is checked.
+var buildTags = []string{"", "invariants"}
+
+// goList runs `go list -f format` over the module, once per build of
+// buildTags, and returns the output lines of all of them.
+func goList(t *testing.T, format string) []string {
+	t.Helper()
+	var lines []string
+	for _, tags := range buildTags {
+		cmd := exec.Command("go", "list", "-tags", tags, "-f", format, module+"/...")
+		cmd.Dir = "../.."
+		out, err := cmd.Output()
+		if err != nil {
+			if ee, ok := err.(*exec.ExitError); ok {
+				t.Fatalf("go list -tags %q: %v\n%s", tags, err, ee.Stderr)
+			}
+			t.Fatalf("go list -tags %q: %v", tags, err)
+		}
+		lines = append(lines, strings.Split(strings.TrimSpace(string(out)), "\n")...)
+	}
+	return lines
+}
+
 // deps maps every package of the module to its transitive dependencies
-// inside the module, from `go list -deps`.
+// inside the module, from `go list -deps` (in either build).
 func deps(t *testing.T) map[string][]string {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`, module+"/...")
-	cmd.Dir = "../.."
-	out, err := cmd.Output()
-	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok {
-			t.Fatalf("go list: %v\n%s", err, ee.Stderr)
-		}
-		t.Fatalf("go list: %v", err)
-	}
 	m := map[string][]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, line := range goList(t, `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`) {
 		f := strings.Fields(line)
 		pkg := strings.TrimPrefix(f[0], module+"/")
 		for _, d := range f[1:] {
-			if d == module || strings.HasPrefix(d, module+"/") {
+			if (d == module || strings.HasPrefix(d, module+"/")) && !slices.Contains(m[pkg], strings.TrimPrefix(d, module+"/")) {
 				m[pkg] = append(m[pkg], strings.TrimPrefix(d, module+"/"))
 			}
 		}
@@ -124,13 +141,13 @@ func TestForbiddenImports(t *testing.T) {
 // policy package and the validator using the job vocabulary are allowed.
 func TestForbiddenImportsDetects(t *testing.T) {
 	bad, _ := violations(map[string][]string{
-		"policy/grid":        {"job", "internal/helper", "job/actual"},
-		"engine":             {"policy", "policy/backfill"},
-		"policy/plan":    {"policy/backfill", "platform"},
-		"jobs":               {"engine"}, // not the job package
-		"experiment":         {"report/plot", "report/htmlreport"},
+		"policy/grid":      {"job", "internal/helper", "job/actual"},
+		"engine":           {"policy", "policy/backfill"},
+		"policy/plan":      {"policy/backfill", "platform"},
+		"jobs":             {"engine"}, // not the job package
+		"experiment":       {"report/plot", "report/htmlreport"},
 		"internal/testref": {"freeprofile"},
-		"validate":           {"job"},
+		"validate":         {"job"},
 	})
 	want := map[string]bool{
 		"policy/grid depends on job/actual (forbidden for policy/...)":                 true,

@@ -1,3 +1,5 @@
+//go:build invariants
+
 package backfill
 
 import (
@@ -86,7 +88,7 @@ type ixMode struct {
 func runEASYIndexed(t *testing.T, jobs []actual.Job, procs int, order Order, cont bool, m ixMode) easyRun {
 	t.Helper()
 	pol := newBackfill("easy", procs, 1, order, false)
-	pol.ix.never, pol.ix.minLen, pol.ix.offLen = m.never, m.minLen, m.offLen
+	pol.hooks.ixNever, pol.hooks.ixMinLen, pol.hooks.ixOffLen = m.never, m.minLen, m.offLen
 	var out easyRun
 	pol.OnReserve = func(now float64, id job.ID, at float64) {
 		out.resv = append(out.resv, fmt.Sprintf("%g:%d@%g", now, id, at))
@@ -124,9 +126,9 @@ func TestEASYIndexLongQueues(t *testing.T) {
 				fast := runEASYIndexed(t, jobs, procs, order, overrun, m)
 				sameLines(t, what+" starts, index "+m.name, fast.log, ref.log)
 				sameLines(t, what+" reservations, index "+m.name, fast.resv, ref.resv)
-				skips += fast.pol.ix.skips
+				skips += fast.pol.hooks.ixSkips
 			}
-			if plain.pol.ix.skips != 0 {
+			if plain.pol.hooks.ixSkips != 0 {
 				t.Fatal("the index skipped entries while off")
 			}
 		}
@@ -177,7 +179,7 @@ func TestEASYIndexMatchesNaive(t *testing.T) {
 				starts, reasons, _ = testref.BackfillDetailed(naive, procs, 1)
 			}
 			pol := newBackfill("easy", procs, 1, order, false)
-			pol.ix.minLen, pol.ix.offLen = 1, 1
+			pol.hooks.ixMinLen, pol.hooks.ixOffLen = 1, 1
 			l := &byID{start: map[job.ID]float64{}, reason: map[job.ID]job.StartReason{}}
 			c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
 				Source: workload.FromSlice(jobs), Listener: l, Continue: overrun})
@@ -193,7 +195,7 @@ func TestEASYIndexMatchesNaive(t *testing.T) {
 						seed, order, overrun, j.ID, l.start[j.ID], l.reason[j.ID], starts[i], reasons[i])
 				}
 			}
-			if pol.ix.skips == 0 {
+			if pol.hooks.ixSkips == 0 {
 				t.Fatalf("seed %d %s: the index skipped nothing", seed, order)
 			}
 		}
