@@ -37,6 +37,7 @@ var allowImports = map[string][]string{
 	"validate":               nil,
 	"internal/...":           nil, // leaf utilities, unless listed below
 	"engine":                 {"job", "job/actual", "platform", "policy", "internal/idmap"},
+	"engine/enginetest":      {"engine", "job", "job/actual", "platform", "policy", "validate", "workload"},
 	"metrics":                {"engine", "job", "job/actual", "platform", "workload/swf", "internal/digits"},
 	"workload":               {"job", "job/actual", "rng", "workload/...", "internal/atomicfile", "internal/enum"},
 	"workload/...":           {"job", "job/actual", "platform", "rng", "workload/swf", "internal/enum", "policy/option", "workload/model", "workload/tsafrir"},
@@ -61,7 +62,7 @@ var allowImports = map[string][]string{
 // with the independent references; the references' tests check with the
 // independent checker; the goldens drive the command line.
 var allowTestImports = map[string][]string{
-	"policy/...":             {"engine", "job/actual", "metrics", "workload", "workload/...", "validate", "internal/testref"},
+	"policy/...":             {"engine", "engine/enginetest", "job/actual", "metrics", "workload", "workload/...", "validate", "internal/testref"},
 	"engine":                 {"policy/...", "rng", "workload", "workload/..."},
 	"experiment":             {"internal/testref"},
 	"registry":               {"job", "platform"},
@@ -91,6 +92,7 @@ var allowTestImports = map[string][]string{
 	"cmd/schedlab/launch":    nil,
 	"internal/digits":        nil,
 	"cmd/libschedlab/inproc": {"experiment", "workload"},
+	"engine/enginetest":      nil,
 }
 
 // covers reports whether pattern ("x", "x/..." or "...") names pkg.

@@ -8,23 +8,13 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/internal/testref"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/workload"
 )
-
-// byID records each job's start time and reason.
-type byID struct {
-	engine.NopListener
-	start  map[job.ID]float64
-	reason map[job.ID]job.StartReason
-}
-
-func (l *byID) JobStarted(now float64, s engine.Start) {
-	l.start[s.Job.ID], l.reason[s.Job.ID] = now, s.Reason
-}
 
 // longQueueMix draws a workload whose queue grows to hundreds of jobs and
 // drains again: arrivals much faster than the machine serves them, in
@@ -93,7 +83,7 @@ func runEASYIndexed(t *testing.T, jobs []actual.Job, procs int, order Order, con
 	pol.OnReserve = func(now float64, id job.ID, at float64) {
 		out.resv = append(out.resv, fmt.Sprintf("%g:%d@%g", now, id, at))
 	}
-	out.log, out.pol = runOn(t, pol, jobs, procs, cont).log, pol
+	out.log, out.pol = runOn(t, pol, jobs, procs, cont).Log(), pol
 	return out
 }
 
@@ -180,7 +170,7 @@ func TestEASYIndexMatchesNaive(t *testing.T) {
 			}
 			pol := newBackfill("easy", procs, 1, order, false)
 			pol.hooks.ixMinLen, pol.hooks.ixOffLen = 1, 1
-			l := &byID{start: map[job.ID]float64{}, reason: map[job.ID]job.StartReason{}}
+			l := &enginetest.Recorder{}
 			c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
 				Source: workload.FromSlice(jobs), Listener: l, Continue: overrun})
 			if err != nil {
@@ -190,9 +180,9 @@ func TestEASYIndexMatchesNaive(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, j := range jobs {
-				if l.start[j.ID] != starts[i] || l.reason[j.ID].String() != reasons[i] {
+				if l.At(j.ID) != starts[i] || l.Reason(j.ID).String() != reasons[i] {
 					t.Fatalf("seed %d %s overrun %v: job %d starts at %g (%v), naive %g (%s)",
-						seed, order, overrun, j.ID, l.start[j.ID], l.reason[j.ID], starts[i], reasons[i])
+						seed, order, overrun, j.ID, l.At(j.ID), l.Reason(j.ID), starts[i], reasons[i])
 				}
 			}
 			if pol.hooks.ixSkips == 0 {

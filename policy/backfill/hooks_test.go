@@ -89,7 +89,7 @@ func runEASY(t *testing.T, jobs []actual.Job, procs int, order Order, cont, with
 	pol.OnReserve = func(now float64, id job.ID, at float64) {
 		out.resv = append(out.resv, fmt.Sprintf("%g:%d@%g", now, id, at))
 	}
-	out.log, out.pol = runOn(t, pol, jobs, procs, cont).log, pol
+	out.log, out.pol = runOn(t, pol, jobs, procs, cont).Log(), pol
 	return out
 }
 
@@ -129,11 +129,11 @@ func TestEASYFastPathMatchesProfile(t *testing.T) {
 		workloads, overruns, reserves, peak)
 }
 
-func runMemo(t *testing.T, jobs []actual.Job, procs, depth int, order Order, cont, off bool) (*starts, *Backfill) {
+func runMemo(t *testing.T, jobs []actual.Job, procs, depth int, order Order, cont, off bool) ([]string, *Backfill) {
 	t.Helper()
 	pol := NewBackfill("test", procs, depth, order)
 	pol.hooks.noFitMemo = off
-	return runOn(t, pol, jobs, procs, cont), pol
+	return runOn(t, pol, jobs, procs, cont).Log(), pol
 }
 
 // The memo of requests that did not fit gives the same starts, start
@@ -152,12 +152,12 @@ func TestFitMemoSameSchedule(t *testing.T) {
 				plain, _ := runMemo(t, jobs, procs, d, order, overrun, true)
 				memo, pol := runMemo(t, jobs, procs, d, order, overrun, false)
 				hits += pol.hooks.memoHits
-				if len(plain.log) != len(memo.log) {
-					t.Fatalf("seed %d %s depth %d: %d starts with the memo, %d without", seed, order, d, len(memo.log), len(plain.log))
+				if len(plain) != len(memo) {
+					t.Fatalf("seed %d %s depth %d: %d starts with the memo, %d without", seed, order, d, len(memo), len(plain))
 				}
-				for i := range plain.log {
-					if plain.log[i] != memo.log[i] {
-						t.Fatalf("seed %d %s depth %d overrun %v: start %d is %s with the memo, %s without", seed, order, d, overrun, i, memo.log[i], plain.log[i])
+				for i := range plain {
+					if plain[i] != memo[i] {
+						t.Fatalf("seed %d %s depth %d overrun %v: start %d is %s with the memo, %s without", seed, order, d, overrun, i, memo[i], plain[i])
 					}
 				}
 			}
@@ -205,11 +205,11 @@ func arrivalHeavy(r *rand.Rand, overrun bool) ([]actual.Job, int) {
 	return jobs, procs
 }
 
-func runShortcut(t *testing.T, jobs []actual.Job, procs, depth int, cont, off bool) (*starts, *Backfill) {
+func runShortcut(t *testing.T, jobs []actual.Job, procs, depth int, cont, off bool) ([]string, *Backfill) {
 	t.Helper()
 	pol := NewBackfill("test", procs, depth, OrderFCFS)
 	pol.hooks.noShortcut = off
-	return runOn(t, pol, jobs, procs, cont), pol
+	return runOn(t, pol, jobs, procs, cont).Log(), pol
 }
 
 // The arrivals-only shortcut (skip the entries the last pass tried when
@@ -236,12 +236,12 @@ func TestArrivalsOnlyShortcutSameSchedule(t *testing.T) {
 				t.Fatalf("seed %d depth %d: %d stale reservations with no overrun seen: step 0's guard is wrong", seed, d, ref.hooks.unguarded)
 			}
 			skipped += pol.hooks.skipped
-			if len(full.log) != len(fast.log) {
-				t.Fatalf("seed %d depth %d: %d starts with the shortcut, %d without", seed, d, len(fast.log), len(full.log))
+			if len(full) != len(fast) {
+				t.Fatalf("seed %d depth %d: %d starts with the shortcut, %d without", seed, d, len(fast), len(full))
 			}
-			for i := range full.log {
-				if full.log[i] != fast.log[i] {
-					t.Fatalf("seed %d depth %d overrun %v: start %d is %s with the shortcut, %s without", seed, d, overrun, i, fast.log[i], full.log[i])
+			for i := range full {
+				if full[i] != fast[i] {
+					t.Fatalf("seed %d depth %d overrun %v: start %d is %s with the shortcut, %s without", seed, d, overrun, i, fast[i], full[i])
 				}
 			}
 		}
