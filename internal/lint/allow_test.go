@@ -36,7 +36,7 @@ var allowImports = map[string][]string{
 	"stats":                  nil,
 	"validate":               nil,
 	"internal/...":           nil, // leaf utilities, unless listed below
-	"engine":                 {"job", "job/actual", "platform", "policy", "internal/idmap"},
+	"engine":                 {"job", "job/actual", "platform", "policy", "internal/idmap", "internal/enum"},
 	"engine/enginetest":      {"engine", "job", "job/actual", "platform", "policy", "validate", "workload"},
 	"metrics":                {"engine", "job", "job/actual", "platform", "workload/swf", "internal/digits"},
 	"workload":               {"job", "job/actual", "rng", "workload/...", "internal/atomicfile", "internal/enum"},
