@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/schedlab/schedlab/internal/enum"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
@@ -40,12 +41,7 @@ func OnFailures() []OnFailure { return []OnFailure{FailKill, FailRequeue} }
 
 // ParseOnFailure parses "kill" or "requeue".
 func ParseOnFailure(s string) (OnFailure, error) {
-	for _, o := range OnFailures() {
-		if o.String() == s {
-			return o, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown failure rule %q (want kill or requeue)", s)
+	return enum.ParseNamed("failure rule", s, OnFailures()...)
 }
 
 // Change is a change of availability not announced in advance: at Time,

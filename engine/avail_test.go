@@ -254,3 +254,17 @@ func TestRequeueAtItsPlace(t *testing.T) {
 			1: {tc.start, tc.start + 10, "2-5", ok, 2}, 2: {30, 40, "0-7", ok, 1}})
 	}
 }
+
+// The failure rules parse by name; an unknown one is refused with the
+// names that are known (the message every enum option gives; it used to
+// say "(want kill or requeue)", the same names).
+func TestParseOnFailure(t *testing.T) {
+	for _, o := range engine.OnFailures() {
+		if got, err := engine.ParseOnFailure(o.String()); err != nil || got != o {
+			t.Errorf("ParseOnFailure(%q) = %v, %v", o, got, err)
+		}
+	}
+	if _, err := engine.ParseOnFailure("retry"); err == nil || err.Error() != `unknown failure rule "retry" (known: kill, requeue)` {
+		t.Errorf("ParseOnFailure(retry): %v", err)
+	}
+}

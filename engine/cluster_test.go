@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -19,40 +20,36 @@ type started struct {
 	reason job.StartReason
 }
 
-// recorder keeps every job's start and end.
-type recorder struct {
-	engine.NopListener
-	starts map[job.ID]started
-	ends   map[job.ID]float64
-}
-
-func (r *recorder) JobStarted(now float64, s engine.Start) {
-	r.starts[s.Job.ID] = started{now, s.Reason}
-}
-func (r *recorder) JobFinished(now float64, rec *engine.Record) { r.ends[rec.Job.ID] = now }
-func (r *recorder) JobKilled(now float64, rec *engine.Record)   { r.ends[rec.Job.ID] = now }
-
-func simulate(t *testing.T, procs int, policy string, jobs []actual.Job) *recorder {
+func simulate(t *testing.T, procs int, policy string, jobs []actual.Job) *enginetest.Recorder {
 	t.Helper()
 	pol, err := backfill.New(policy, backfill.Options{Procs: procs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &recorder{starts: map[job.ID]started{}, ends: map[job.ID]float64{}}
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol, Source: workload.FromSlice(jobs), Listener: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return rec
+	return enginetest.RunCluster(t, platform.MustCluster(procs), pol, jobs, enginetest.Options{})
 }
 
-// j builds a job whose estimate is est and whose actual runtime is run.
-func j(id job.ID, submit float64, procs int, run, est float64) actual.Job {
-	return actual.Job{ID: id, Submit: submit, Procs: procs, Runtime: run, Estimate: est, Request: est, User: -1, Group: -1}
+// startOf is job id's start as r recorded it (ok: it started).
+func startOf(r *enginetest.Recorder, id job.ID) (s started, ok bool) {
+	g, ok := r.Start(id)
+	return started{g.At, g.Reason}, ok
 }
+
+// startAt is job id's start time as r recorded it (0: it did not start).
+func startAt(r *enginetest.Recorder, id job.ID) float64 {
+	s, _ := r.Start(id)
+	return s.At
+}
+
+// endOf is job id's end time as r recorded it (0: it did not end).
+func endOf(r *enginetest.Recorder, id job.ID) float64 {
+	e, _ := r.End(id)
+	return e.End
+}
+
+// j builds a job whose estimate (and request) is est and whose actual
+// runtime is run.
+var j = enginetest.Job
 
 const (
 	imm = job.Immediate
@@ -70,10 +67,10 @@ func fiveJobs(j1run float64) []actual.Job {
 	}
 }
 
-func check(t *testing.T, got *recorder, want map[job.ID]started) {
+func check(t *testing.T, got *enginetest.Recorder, want map[job.ID]started) {
 	t.Helper()
 	for id, w := range want {
-		g, ok := got.starts[id]
+		g, ok := startOf(got, id)
 		if !ok {
 			t.Errorf("job %d never started", id)
 			continue
@@ -82,8 +79,8 @@ func check(t *testing.T, got *recorder, want map[job.ID]started) {
 			t.Errorf("job %d: start %g (%v), want %g (%v)", id, g.start, g.reason, w.start, w.reason)
 		}
 	}
-	if len(got.starts) != len(want) || len(got.ends) != len(want) {
-		t.Errorf("%d starts and %d ends, want %d each", len(got.starts), len(got.ends), len(want))
+	if len(got.Starts) != len(want) || len(got.Ends) != len(want) {
+		t.Errorf("%d starts and %d ends, want %d each", len(got.Starts), len(got.Ends), len(want))
 	}
 }
 
@@ -168,8 +165,8 @@ func (l *stateLog) JobKilled(now float64, r *engine.Record) {
 func TestKilledAtLimit(t *testing.T) {
 	jobs := []actual.Job{{ID: 1, Submit: 0, Procs: 2, Runtime: 50, Request: 20, Estimate: 20}, {ID: 2, Submit: 0, Procs: 1, Runtime: 5, Request: 20, Estimate: 20}}
 	got := simulate(t, 3, "easy", jobs)
-	if got.ends[1] != 20 || got.ends[2] != 5 {
-		t.Fatalf("jobs ended at %g and %g, want 20 (killed at its limit) and 5", got.ends[1], got.ends[2])
+	if endOf(got, 1) != 20 || endOf(got, 2) != 5 {
+		t.Fatalf("jobs ended at %g and %g, want 20 (killed at its limit) and 5", endOf(got, 1), endOf(got, 2))
 	}
 	for _, cont := range []bool{false, true} {
 		l := &stateLog{}
@@ -214,17 +211,13 @@ func TestEngineRejectsImpossibleJob(t *testing.T) {
 	}
 }
 
-// lyingPolicy starts the jobs it is told to, whatever the state.
-type lyingPolicy struct{ ids []job.ID }
-
-func (l *lyingPolicy) Name() string             { return "liar" }
-func (l *lyingPolicy) Submit(float64, job.Info) {}
-func (l *lyingPolicy) Finish(float64, job.ID)   {}
-func (l *lyingPolicy) Schedule(now float64, v policy.Machines, p *policy.Plan) {
-	for _, id := range l.ids {
-		p.Start(id, job.Immediate)
+// liar starts the jobs ids at t=0, whatever the state.
+func liar(ids []job.ID) enginetest.Scripted {
+	s := enginetest.Scripted{0: nil}
+	for _, id := range ids {
+		s[0] = append(s[0], policy.Start{ID: id, Reason: job.Immediate})
 	}
-	l.ids = nil
+	return s
 }
 
 func TestEngineValidatesDecisions(t *testing.T) {
@@ -234,13 +227,13 @@ func TestEngineValidatesDecisions(t *testing.T) {
 		ids  []job.ID
 		want string
 	}{
-		{"unknown job", []job.ID{99}, "policy liar at t=0: start job 99: the job is not waiting"},
-		{"started twice", []job.ID{1, 1}, "policy liar at t=0: start job 1: the job is not waiting"},
-		{"no room", []job.ID{1, 2}, "policy liar at t=0: start job 2: needs 3 processors, 1 free"},
-		{"never started", nil, "policy liar: 2 job(s) never started although all 4 processors are free at t=0"},
+		{"unknown job", []job.ID{99}, "policy scripted at t=0: start job 99: the job is not waiting"},
+		{"started twice", []job.ID{1, 1}, "policy scripted at t=0: start job 1: the job is not waiting"},
+		{"no room", []job.ID{1, 2}, "policy scripted at t=0: start job 2: needs 3 processors, 1 free"},
+		{"never started", nil, "policy scripted: 2 job(s) never started although all 4 processors are free at t=0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: &lyingPolicy{ids: c.ids}, Source: workload.FromSlice(two)})
+			e, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: liar(c.ids), Source: workload.FromSlice(two)})
 			err := e.Run()
 			if err == nil || err.Error() != c.want {
 				t.Fatalf("err = %v, want %q", err, c.want)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -43,7 +44,7 @@ func TestFailerStopsRun(t *testing.T) {
 		{ID: 7, Submit: 7, Procs: 1, Runtime: 1, Estimate: 1, Request: -1},
 	}
 	f := &failing{failAt: 5}
-	started := &ended{recs: map[job.ID]endedRec{}}
+	started := &enginetest.Recorder{}
 	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(2), Policy: f, Source: workload.FromSlice(jobs), Listener: started})
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +56,7 @@ func TestFailerStopsRun(t *testing.T) {
 	if f.passes != 3 { // t=0, t=1 (job 0 ends), t=5
 		t.Errorf("%d passes, want 3", f.passes)
 	}
-	if _, ok := started.recs[5]; ok || len(started.recs) != 1 {
-		t.Errorf("finished jobs %v, want only job 0", started.recs)
+	if _, ok := started.End(5); ok || len(started.Ends) != 1 {
+		t.Errorf("finished jobs %v, want only job 0", started.Ends)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/gang"
@@ -38,7 +39,7 @@ func TestGangInvariants(t *testing.T) {
 			}
 			gs, _ := synth.NewGangs(seed, rep, 3, 2, 1, synth.GangSizes{Pow2: c.pow2, Min: 2, Max: 13}, false, c.e)
 			pol, _ := gang.New(gang.Options{Approach: c.approach, Threshold: c.T}, rng.New(seed, rep, rng.GridChoice))
-			lg := &gangLog{recorder: recorder{starts: map[job.ID]started{}, ends: map[job.ID]float64{}}}
+			lg := &gangLog{Recorder: &enginetest.Recorder{}}
 			g, err := engine.NewGangGrid(engine.GangConfig{Platform: platform.MustSites([]int{16, 16}), Policy: pol, Locals: ls, Gangs: gs, Listener: lg,
 				SplitOverhead: 0.1, StopAfter: 30000})
 			if err != nil {
@@ -114,8 +115,8 @@ func TestGangInvariants(t *testing.T) {
 						continue
 					}
 					backfills++
-					if st, ok := lg.starts[r.Behind]; ok && r.End > st.start {
-						t.Fatalf("local %d backfilled ahead of gang %d ends at %v, after the gang's start %v", r.ID, r.Behind, r.End, st.start)
+					if st, ok := lg.Start(r.Behind); ok && r.End > st.At {
+						t.Fatalf("local %d backfilled ahead of gang %d ends at %v, after the gang's start %v", r.ID, r.Behind, r.End, st.At)
 					}
 				}
 				if backfills == 0 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -28,7 +29,7 @@ func gangJob(id job.ID, t float64, runs ...float64) actual.Job {
 }
 
 type gangLog struct {
-	recorder
+	*enginetest.Recorder
 	runs []engine.TaskRun
 }
 
@@ -40,7 +41,7 @@ func runGang(t *testing.T, sites []int, approach int, T float64, locals [][]actu
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &gangLog{recorder: recorder{starts: map[job.ID]started{}, ends: map[job.ID]float64{}}}
+	l := &gangLog{Recorder: &enginetest.Recorder{}}
 	var ls []engine.Source
 	for _, js := range locals {
 		ls = append(ls, workload.FromSlice(js))
@@ -59,7 +60,7 @@ func runGang(t *testing.T, sites []int, approach int, T float64, locals [][]actu
 func wantTimes(t *testing.T, l *gangLog, want map[job.ID][2]float64) {
 	t.Helper()
 	for id, w := range want {
-		if got := [2]float64{l.starts[id].start, l.ends[id]}; got != w {
+		if got := [2]float64{startAt(l.Recorder, id), endOf(l.Recorder, id)}; got != w {
 			t.Errorf("job %d ran %v, want %v", id, got, w)
 		}
 	}
@@ -83,8 +84,8 @@ func TestGangBackfillNeverDelaysWithT0(t *testing.T) {
 	l := runGang(t, []int{2}, 1, 0,
 		[][]actual.Job{{local(1, 0, 10), local(2, 2, 5), local(3, 8, 5)}}, []actual.Job{gangJob(100, 1, 3, 3)})
 	wantTimes(t, l, map[job.ID][2]float64{1: {0, 10}, 100: {10, 13}, 2: {2, 7}, 3: {13, 18}})
-	if l.starts[2].reason != job.Backfilled {
-		t.Errorf("L2 started as %v, want backfilled", l.starts[2].reason)
+	if s, _ := l.Start(2); s.Reason != job.Backfilled {
+		t.Errorf("L2 started as %v, want backfilled", s.Reason)
 	}
 }
 

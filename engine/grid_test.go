@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -50,7 +51,7 @@ func (fewest) Select(now float64, s int, j job.Info, v policy.GridView) int {
 }
 
 type gridLog struct {
-	recorder
+	*enginetest.Recorder
 	site map[job.ID]int
 }
 
@@ -70,7 +71,7 @@ func (g *gridLog) JobDispatched(now float64, j *actual.Job, ms []int) { g.site[j
 func TestGridHandTraced(t *testing.T) {
 	jobs := []actual.Job{j(1, 0.2, 1, 3, 3), j(2, 0.5, 1, 1, 1), j(3, 0.9, 1, 0.5, 0.5), j(4, 1.5, 1, 1, 1), j(5, 2, 1, 1, 1)}
 	run := func(stop int64) *gridLog {
-		l := &gridLog{recorder{starts: map[job.ID]started{}, ends: map[job.ID]float64{}}, map[job.ID]int{}}
+		l := &gridLog{&enginetest.Recorder{}, map[job.ID]int{}}
 		g, err := engine.NewGrid(engine.GridConfig{Platform: platform.MustSites([]int{2}), Grid: &tickAll{period: 1}, Local: fewest{},
 			Source: workload.FromSlice(jobs), Listener: l, StopAfter: stop})
 		if err != nil {
@@ -85,16 +86,16 @@ func TestGridHandTraced(t *testing.T) {
 	wantStart := map[job.ID]float64{1: 1, 2: 1, 3: 4, 4: 2, 5: 3}
 	wantEnd := map[job.ID]float64{1: 4, 2: 2, 3: 4.5, 4: 3, 5: 4}
 	for id := job.ID(1); id <= 5; id++ {
-		if l.starts[id].start != wantStart[id] || l.ends[id] != wantEnd[id] {
-			t.Errorf("job %d: start %v end %v, want %v and %v", id, l.starts[id].start, l.ends[id], wantStart[id], wantEnd[id])
+		if startAt(l.Recorder, id) != wantStart[id] || endOf(l.Recorder, id) != wantEnd[id] {
+			t.Errorf("job %d: start %v end %v, want %v and %v", id, startAt(l.Recorder, id), endOf(l.Recorder, id), wantStart[id], wantEnd[id])
 		}
 	}
 	// Stop after three completions: j2 (t=2), j4 (t=3), then at t=4 both j1
 	// and j5 end; j1's completion event was pushed first (at t=1, j5's at
 	// t=3), so j1 is the third and the run stops before j5's.
 	l = run(3)
-	if len(l.ends) != 3 || l.ends[1] != 4 || l.ends[5] != 0 {
-		t.Errorf("stop after 3: ends %v, want j2, j4, j1", l.ends)
+	if len(l.Ends) != 3 || endOf(l.Recorder, 1) != 4 || endOf(l.Recorder, 5) != 0 {
+		t.Errorf("stop after 3: ends %+v, want j2, j4, j1", l.Ends)
 	}
 }
 

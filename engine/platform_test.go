@@ -7,49 +7,16 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
-	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/gang"
 	"github.com/schedlab/schedlab/workload"
 )
 
-// scripted is a central-queue policy that makes exactly the decisions it
-// is given, at the instants it is given: a harness for the model's rules.
-type scripted map[float64][]policy.Start
-
-func (s scripted) Name() string             { return "scripted" }
-func (s scripted) Submit(float64, job.Info) {}
-func (s scripted) Finish(float64, job.ID)   {}
-func (s scripted) Schedule(now float64, v policy.Machines, p *policy.Plan) {
-	p.Starts = append(p.Starts, s[now]...)
-}
-
-// ended keeps a copy of every record.
-type ended struct {
-	engine.NopListener
-	recs map[job.ID]endedRec
-}
-
-type endedRec struct {
-	start, end float64
-	machine    int
-	cpus       string
-	sites      []int
-}
-
-func (e *ended) JobFinished(now float64, r *engine.Record) {
-	e.recs[r.Job.ID] = endedRec{r.Start, r.End, r.Machine, r.CPUs.String(), slices.Clone(r.Sites)}
-}
-
-func runScripted(p platform.Platform, jobs []actual.Job, s scripted) (*ended, error) {
-	l := &ended{recs: map[job.ID]endedRec{}}
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: s, Source: workload.FromSlice(jobs), Listener: l})
-	if err != nil {
-		return nil, err
-	}
-	return l, c.Run()
+func runScripted(p platform.Platform, jobs []actual.Job, s enginetest.Scripted) (*enginetest.Recorder, error) {
+	return enginetest.Run(p, s, jobs, enginetest.Options{})
 }
 
 // Two machines: m0 has CPUs 0-1 at the reference speed 1, m1 has CPUs
@@ -67,20 +34,26 @@ func TestSpeedScalingAndCPUIds(t *testing.T) {
 		{ID: 2, Submit: 0, Procs: 2, Runtime: 10, Estimate: 10, Request: -1, BMEst: 2},
 		{ID: 3, Submit: 1, Procs: 1, Runtime: 6, Estimate: 6, Request: -1},
 	}
-	l, err := runScripted(p, jobs, scripted{
+	l, err := runScripted(p, jobs, enginetest.Scripted{
 		0: {{ID: 1, Machine: 1}, {ID: 2, Machine: 0}},
 		1: {{ID: 3, Machine: 1, CPUs: platform.Runs{5, 5}}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[job.ID]endedRec{
-		1: {0, 5, 1, "2-4", nil},
-		2: {0, 20, 0, "0-1", nil},
-		3: {1, 4, 1, "5", nil},
+	type run struct {
+		start, end float64
+		machine    int
+		cpus       string
+	}
+	want := map[job.ID]run{
+		1: {0, 5, 1, "2-4"},
+		2: {0, 20, 0, "0-1"},
+		3: {1, 4, 1, "5"},
 	}
 	for id, w := range want {
-		if got := l.recs[id]; got.start != w.start || got.end != w.end || got.machine != w.machine || got.cpus != w.cpus {
+		e, _ := l.End(id)
+		if got := (run{e.Start, e.End, e.Machine, e.CPUs.String()}); got != w {
 			t.Errorf("job %d: got %+v, want %+v", id, got, w)
 		}
 	}
@@ -99,37 +72,37 @@ func TestIllegalStartsAreErrors(t *testing.T) {
 	cases := []struct {
 		name string
 		jobs []actual.Job
-		s    scripted
+		s    enginetest.Scripted
 		want string
 	}{
-		{"machine too small", []actual.Job{a}, scripted{0: {{ID: 1, Machine: 0}}},
+		{"machine too small", []actual.Job{a}, enginetest.Scripted{0: {{ID: 1, Machine: 0}}},
 			"policy scripted at t=0: start job 1: needs 3 processors, machine 0 has 2"},
-		{"not enough free CPUs", []actual.Job{a, b}, scripted{0: {{ID: 1, Machine: 1}, {ID: 2, Machine: 1}}},
+		{"not enough free CPUs", []actual.Job{a, b}, enginetest.Scripted{0: {{ID: 1, Machine: 1}, {ID: 2, Machine: 1}}},
 			"policy scripted at t=0: start job 2: needs 2 processors, 1 free on machine 1"},
 		{"busy CPUs", []actual.Job{b, {ID: 5, Submit: 0, Procs: 1, Runtime: 1, Estimate: 1, Request: -1}},
-			scripted{0: {{ID: 2, Machine: 1}, {ID: 5, Machine: 1, CPUs: platform.Runs{3, 3}}}},
+			enginetest.Scripted{0: {{ID: 2, Machine: 1}, {ID: 5, Machine: 1, CPUs: platform.Runs{3, 3}}}},
 			"policy scripted at t=0: start job 5: CPU 3 is busy"},
-		{"CPU on another machine", []actual.Job{b}, scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{1, 2}}}},
+		{"CPU on another machine", []actual.Job{b}, enginetest.Scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{1, 2}}}},
 			"policy scripted at t=0: start job 2: CPU 1 is not on machine 1"},
-		{"wrong CPU count", []actual.Job{b}, scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{2, 4}}}},
+		{"wrong CPU count", []actual.Job{b}, enginetest.Scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{2, 4}}}},
 			"policy scripted at t=0: start job 2: names 3 CPUs for 2 processors"},
-		{"memory", []actual.Job{big}, scripted{0: {{ID: 3, Machine: 0}}},
+		{"memory", []actual.Job{big}, enginetest.Scripted{0: {{ID: 3, Machine: 0}}},
 			"policy scripted at t=0: start job 3: needs 2000 KB of memory per CPU, machine 0 has 1000"},
-		{"before arrival", []actual.Job{b, later}, scripted{0: {{ID: 4, Machine: 1}}},
+		{"before arrival", []actual.Job{b, later}, enginetest.Scripted{0: {{ID: 4, Machine: 1}}},
 			"policy scripted at t=0: start job 4: the job is not waiting"},
-		{"no such machine", []actual.Job{b}, scripted{0: {{ID: 2, Machine: 2}}},
+		{"no such machine", []actual.Job{b}, enginetest.Scripted{0: {{ID: 2, Machine: 2}}},
 			"policy scripted at t=0: start job 2: no machine 2 (the platform has 2)"},
-		{"started twice", []actual.Job{b}, scripted{0: {{ID: 2, Machine: 1}, {ID: 2, Machine: 1}}},
+		{"started twice", []actual.Job{b}, enginetest.Scripted{0: {{ID: 2, Machine: 1}, {ID: 2, Machine: 1}}},
 			"policy scripted at t=0: start job 2: the job is not waiting"},
-		{"CPUs named twice", []actual.Job{b}, scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{2, 2, 2, 2}}}},
+		{"CPUs named twice", []actual.Job{b}, enginetest.Scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{2, 2, 2, 2}}}},
 			"policy scripted at t=0: start job 2: CPUs [2 2 2 2] are not ascending, disjoint, merged runs"},
-		{"reversed run", []actual.Job{b}, scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{3, 2}}}},
+		{"reversed run", []actual.Job{b}, enginetest.Scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{3, 2}}}},
 			"policy scripted at t=0: start job 2: CPUs [3 2] are not ascending, disjoint, merged runs"},
-		{"unmerged runs", []actual.Job{b}, scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{2, 2, 3, 3}}}},
+		{"unmerged runs", []actual.Job{b}, enginetest.Scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{2, 2, 3, 3}}}},
 			"policy scripted at t=0: start job 2: CPUs [2 2 3 3] are not ascending, disjoint, merged runs"},
-		{"odd CPU list", []actual.Job{b}, scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{2, 3, 4}}}},
+		{"odd CPU list", []actual.Job{b}, enginetest.Scripted{0: {{ID: 2, Machine: 1, CPUs: platform.Runs{2, 3, 4}}}},
 			"policy scripted at t=0: start job 2: CPU list of odd length 3"},
-		{"immediate after waiting", []actual.Job{b, later}, scripted{5: {{ID: 2, Machine: 1, Reason: job.Immediate}}},
+		{"immediate after waiting", []actual.Job{b, later}, enginetest.Scripted{5: {{ID: 2, Machine: 1, Reason: job.Immediate}}},
 			"policy scripted at t=5: start job 2: start reason immediate, but the job was submitted at t=0"},
 	}
 	for _, c := range cases {
@@ -146,7 +119,7 @@ func TestIllegalStartsAreErrors(t *testing.T) {
 // blamed on the policy.
 func TestJobNoMachineCanHold(t *testing.T) {
 	p, _ := platform.New([]platform.Machine{{CPUs: 2, Mem: 1000}, {CPUs: 4, Mem: 500}})
-	_, err := runScripted(p, []actual.Job{{ID: 8, Procs: 1, Runtime: 1, Estimate: 1, Request: -1, Mem: 2000}}, scripted{})
+	_, err := runScripted(p, []actual.Job{{ID: 8, Procs: 1, Runtime: 1, Estimate: 1, Request: -1, Mem: 2000}}, enginetest.Scripted{})
 	if err == nil || !strings.Contains(err.Error(), "job 8: no machine can hold it (1 processors, 2000 KB of memory per CPU") {
 		t.Fatalf("error %v", err)
 	}
@@ -154,7 +127,7 @@ func TestJobNoMachineCanHold(t *testing.T) {
 
 // A deadline before the submit time is bad input, named with the job.
 func TestDeadlineBeforeSubmit(t *testing.T) {
-	_, err := runScripted(platform.MustCluster(2), []actual.Job{{ID: 4, Submit: 10, Procs: 1, Runtime: 1, Estimate: 1, Request: -1, Deadline: 5}}, scripted{})
+	_, err := runScripted(platform.MustCluster(2), []actual.Job{{ID: 4, Submit: 10, Procs: 1, Runtime: 1, Estimate: 1, Request: -1, Deadline: 5}}, enginetest.Scripted{})
 	if err == nil || !strings.Contains(err.Error(), "job 4: deadline 5 is before its submit time 10") {
 		t.Fatalf("error %v", err)
 	}
@@ -163,7 +136,7 @@ func TestDeadlineBeforeSubmit(t *testing.T) {
 // A job no machine can hold is rejected when it is read.
 func TestJobLargerThanEveryMachine(t *testing.T) {
 	p := platform.MustSites([]int{2, 4})
-	_, err := runScripted(p, []actual.Job{{ID: 9, Procs: 5, Runtime: 1, Estimate: 1, Request: -1}}, scripted{})
+	_, err := runScripted(p, []actual.Job{{ID: 9, Procs: 5, Runtime: 1, Estimate: 1, Request: -1}}, enginetest.Scripted{})
 	if err == nil || !strings.Contains(err.Error(), "job 9: needs 5 processors, the largest machine has 4") {
 		t.Fatalf("error %v", err)
 	}
@@ -173,7 +146,7 @@ func TestJobLargerThanEveryMachine(t *testing.T) {
 // the gang source instead: site 2 on a two-site grid). Sites of 1 and 2
 // processors: the 2-task gang fits only site 1, CPUs 1-2.
 func TestGangRecordNamesItsSite(t *testing.T) {
-	l := &ended{recs: map[job.ID]endedRec{}}
+	l := &enginetest.Recorder{}
 	pol, err := gang.New(gang.Options{Approach: 1}, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
@@ -187,8 +160,8 @@ func TestGangRecordNamesItsSite(t *testing.T) {
 	if err := g.Run(); err != nil {
 		t.Fatal(err)
 	}
-	got := l.recs[100]
-	if got.machine != 1 || got.cpus != "1-2" || !slices.Equal(got.sites, []int{1}) || got.end != 4 {
+	got, _ := l.End(100)
+	if got.Machine != 1 || got.CPUs.String() != "1-2" || !slices.Equal(got.Sites, []int{1}) || got.End != 4 {
 		t.Fatalf("gang record %+v, want machine 1, CPUs 1-2, sites [1], end 4", got)
 	}
 }

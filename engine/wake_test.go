@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -37,9 +38,9 @@ func (b *batcher) Schedule(now float64, v policy.Machines, p *policy.Plan) {
 	p.Wake = (math.Floor(now/b.period) + 1) * b.period
 }
 
-func runBatcher(t *testing.T, b *batcher, jobs []actual.Job) (*ended, engine.Stats, error) {
+func runBatcher(t *testing.T, b *batcher, jobs []actual.Job) (*enginetest.Recorder, engine.Stats, error) {
 	t.Helper()
-	l := &ended{recs: map[job.ID]endedRec{}}
+	l := &enginetest.Recorder{}
 	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: b, Source: workload.FromSlice(jobs), Listener: l})
 	if err != nil {
 		t.Fatal(err)
@@ -62,10 +63,10 @@ func TestWake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := l.recs[1]; r.start != 100 || r.end != 110 {
+	if r, _ := l.End(1); r.Start != 100 || r.End != 110 {
 		t.Errorf("job 1: %+v, want start 100, end 110", r)
 	}
-	if r := l.recs[2]; r.start != 100 || r.end != 103 {
+	if r, _ := l.End(2); r.Start != 100 || r.End != 103 {
 		t.Errorf("job 2: %+v, want start 100, end 103", r)
 	}
 	if b.passes != 5 || st.End != 110 {

@@ -2,7 +2,7 @@ package lint
 
 import (
 	"fmt"
-	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -36,7 +36,8 @@ var allowImports = map[string][]string{
 	"stats":                  nil,
 	"validate":               nil,
 	"internal/...":           nil, // leaf utilities, unless listed below
-	"engine":                 {"job", "job/actual", "platform", "policy", "internal/idmap"},
+	"engine":                 {"job", "job/actual", "platform", "policy", "internal/idmap", "internal/enum"},
+	"engine/enginetest":      {"engine", "job", "job/actual", "platform", "policy", "validate", "workload"},
 	"metrics":                {"engine", "job", "job/actual", "platform", "workload/swf", "internal/digits"},
 	"workload":               {"job", "job/actual", "rng", "workload/...", "internal/atomicfile", "internal/enum"},
 	"workload/...":           {"job", "job/actual", "platform", "rng", "workload/swf", "internal/enum", "policy/option", "workload/model", "workload/tsafrir", "workload/avail"},
@@ -61,7 +62,7 @@ var allowImports = map[string][]string{
 // with the independent references; the references' tests check with the
 // independent checker; the goldens drive the command line.
 var allowTestImports = map[string][]string{
-	"policy/...":             {"engine", "job/actual", "metrics", "workload", "workload/...", "validate", "internal/testref"},
+	"policy/...":             {"engine", "engine/enginetest", "job/actual", "metrics", "workload", "workload/...", "validate", "internal/testref"},
 	"engine":                 {"policy/...", "rng", "workload", "workload/..."},
 	"experiment":             {"internal/testref"},
 	"registry":               {"job", "platform"},
@@ -91,6 +92,7 @@ var allowTestImports = map[string][]string{
 	"cmd/schedlab/launch":    nil,
 	"internal/digits":        nil,
 	"cmd/libschedlab/inproc": {"experiment", "workload"},
+	"engine/enginetest":      nil,
 }
 
 // covers reports whether pattern ("x", "x/..." or "...") names pkg.
@@ -173,30 +175,25 @@ func importViolations(imports, testImports map[string][]string) []string {
 }
 
 // directImports lists every package's direct imports inside the module,
-// and its test files' imports.
+// and its test files' imports, in either build (buildTags).
 func directImports(t *testing.T) (imports, testImports map[string][]string) {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-f", `{{.ImportPath}}|{{join .Imports " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}`, module+"/...")
-	cmd.Dir = "../.."
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
 	imports, testImports = map[string][]string{}, map[string][]string{}
-	in := func(s string) []string {
-		var ds []string
+	in := func(ds []string, s string) []string {
 		for _, w := range strings.Fields(s) {
 			if w == module || strings.HasPrefix(w, module+"/") {
-				ds = append(ds, strings.TrimPrefix(w, module+"/"))
+				if d := strings.TrimPrefix(w, module+"/"); !slices.Contains(ds, d) {
+					ds = append(ds, d)
+				}
 			}
 		}
 		return ds
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, line := range goList(t, `{{.ImportPath}}|{{join .Imports " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}`) {
 		f := strings.SplitN(line, "|", 3)
 		pkg := strings.TrimPrefix(f[0], module+"/")
-		imports[pkg] = in(f[1])
-		testImports[pkg] = in(f[2])
+		imports[pkg] = in(imports[pkg], f[1])
+		testImports[pkg] = in(testImports[pkg], f[2])
 	}
 	return imports, testImports
 }

@@ -9,6 +9,8 @@
 // internal/testref, validate, and the reference functions of test files
 // such as the naive JRB — share no code with what they check), that Go
 // files are gofmt-formatted, that shell scripts parse, that generated
-// outputs are git-ignored and that no file points at documents outside the
-// tree.
+// outputs are git-ignored, that no file points at documents outside the
+// tree, and that ./test runs -tags invariants on every package with tests
+// behind that build tag. The import checks read both builds (default and
+// invariants).
 package lint

@@ -66,19 +66,18 @@ type Backfill struct {
 	arrivalsOnly bool
 	tested, held int
 	minResv      float64
-	noShortcut   bool // tests: always the full loop (and step 0 every dirty pass)
 	// mayStale: a running job overran its estimate since the last step 0,
 	// so a reservation may have been passed over (see Schedule).
-	mayStale   bool
-	unguarded  int64 // tests: stale reservations step 0 found while !mayStale
-	staleDrops int64 // tests: stale reservations step 0 dropped
-	skipped    int64 // tests: entries the shortcut skipped
+	mayStale bool
 	// benchmarks: held reservations re-placed in dirty passes (Replace
 	// queries), and how many of them moved
 	replaces, moves int64
 
-	fails     fitMemo // one machine: requests that did not fit now, this pass
-	noFitMemo bool    // tests: always ask the profile
+	fails fitMemo // one machine: requests that did not fit now, this pass
+
+	// hooks: the test switches and counters, empty unless built with
+	// the tag invariants (hooks_on.go, hooks_off.go).
+	hooks hooks
 
 	// OnReserve, when set, is called for every reservation made or kept in
 	// a pass (tests use it to check that reservations never move later).
@@ -291,7 +290,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		b.dirty = true
 		if b.ez != nil {
 			b.ez.over = b.nOver
-			b.ez.overPasses++
+			b.hooks.overPass()
 		} else {
 			for m, n := range b.over {
 				if n > 0 {
@@ -326,7 +325,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	}
 
 	q := b.w.q
-	if b.dirty && (b.mayStale || b.noShortcut) {
+	if b.dirty && (b.mayStale || b.hooks.shortcutOff()) {
 		// Step 0: a reservation whose start has passed is stale; drop it.
 		// Only an overrun makes one: a reservation starts where the
 		// profile steps up, at the estimated end of a running job or of
@@ -338,10 +337,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		// the last overrunning job has gone.
 		for i := range q {
 			if q[i].hasResv && q[i].resv < now {
-				if !b.mayStale {
-					b.unguarded++
-				}
-				b.staleDrops++
+				b.hooks.staleDropped(b.mayStale)
 				b.unreserve(&q[i])
 			}
 		}
@@ -366,7 +362,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	freeNow := -1 // the most CPUs free now on one machine; -1: not known
 	single := len(b.machs) == 1
 	from := 0
-	if b.arrivalsOnly && !b.noShortcut && !full && single && b.w.order == OrderFCFS && b.minResv > now && b.tested <= len(q) {
+	if b.arrivalsOnly && !b.hooks.shortcutOff() && !full && single && b.w.order == OrderFCFS && b.minResv > now && b.tested <= len(q) {
 		// Arrivals only since the last pass, which tried every entry of
 		// q[:b.tested]: skip them, they would fail again. Proof: an entry
 		// that did not fit then had, in its window [t0, t0+d), a time p
@@ -384,7 +380,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		// full loop would try them.
 		from = b.tested
 		count, blocked = b.held, from > 0
-		b.skipped += int64(from)
+		b.hooks.shortcutSkipped(from)
 		if b.OnReserve != nil {
 			for i := range q[:from] {
 				if q[i].hasResv {
@@ -432,7 +428,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 				lim, s1 := b.ez.indexBound(freeNow)
 				if !b.ix.candidate(i, freeNow, lim, s1, now) {
 					j := b.ix.next(q, i, freeNow, lim, s1, now)
-					b.ix.skips += int64(j - i)
+					b.hooks.indexSkipped(j - i)
 					blocked = true
 					i = j - 1
 					continue
@@ -540,6 +536,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		e.resv, e.m, e.hasResv = s, int32(m), true
 		if b.ez != nil {
 			b.ez.reserve(e.ID, s, freeprofile.Span(s, b.dur(e, m)), e.Procs)
+			b.hooks.reservationsHeld(len(b.ez.resv))
 			if b.ix.on {
 				b.ix.set(i, e)
 			}

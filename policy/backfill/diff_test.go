@@ -5,24 +5,13 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/internal/testref"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/backfill"
-	"github.com/schedlab/schedlab/workload"
 )
-
-type startLog struct {
-	engine.NopListener
-	start  map[job.ID]float64
-	reason map[job.ID]job.StartReason
-}
-
-func (l *startLog) JobStarted(now float64, s engine.Start) {
-	l.start[s.Job.ID], l.reason[s.Job.ID] = now, s.Reason
-}
 
 // randomWorkload draws n jobs on a machine of procs processors. Times are
 // integers, so ties (same-instant batching) are frequent. With overrun,
@@ -48,21 +37,14 @@ func randomWorkload(r *rand.Rand, overrun bool) ([]actual.Job, int) {
 	return jobs, procs
 }
 
-func runEngine(t *testing.T, jobs []actual.Job, procs, depth int, cont bool) *startLog {
+func runEngine(t *testing.T, jobs []actual.Job, procs, depth int, cont bool) *enginetest.Recorder {
 	return runEngineOrder(t, jobs, procs, depth, cont, backfill.OrderFCFS)
 }
 
-func runEngineOrder(t *testing.T, jobs []actual.Job, procs, depth int, cont bool, order backfill.Order) *startLog {
+func runEngineOrder(t *testing.T, jobs []actual.Job, procs, depth int, cont bool, order backfill.Order) *enginetest.Recorder {
 	t.Helper()
 	pol := backfill.NewBackfill("test", procs, depth, order)
-	l := &startLog{start: map[job.ID]float64{}, reason: map[job.ID]job.StartReason{}}
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: cont})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Run(); err != nil {
-		t.Fatal(err)
-	}
+	l := enginetest.RunCluster(t, platform.MustCluster(procs), pol, jobs, enginetest.Options{Continue: cont})
 	return l
 }
 
@@ -92,29 +74,25 @@ func TestBackfillMatchesNaive(t *testing.T) {
 			got := runEngine(t, jobs, procs, d, overrun)
 			starts, reasons, _ := testref.BackfillDetailed(toNaive(jobs, overrun), procs, d)
 			for i, j := range jobs {
-				if got.start[j.ID] != starts[i] || got.reason[j.ID].String() != reasons[i] {
+				if got.At(j.ID) != starts[i] || got.Reason(j.ID).String() != reasons[i] {
 					t.Fatalf("seed %d depth %d overrun %v: job %d starts at %g (%v), naive %g (%s)\njobs: %s",
-						seed, d, overrun, j.ID, got.start[j.ID], got.reason[j.ID], starts[i], reasons[i], dump(jobs))
+						seed, d, overrun, j.ID, got.At(j.ID), got.Reason(j.ID), starts[i], reasons[i], dump(jobs))
 				}
 			}
 		}
 		// EASY written literally from the shadow/extra rule agrees too.
 		got := runEngine(t, jobs, procs, 1, overrun)
 		for i, s := range testref.EASY(toNaive(jobs, overrun), procs) {
-			if got.start[jobs[i].ID] != s {
-				t.Fatalf("seed %d: EASY job %d at %g, literal EASY %g", seed, jobs[i].ID, got.start[jobs[i].ID], s)
+			if got.At(jobs[i].ID) != s {
+				t.Fatalf("seed %d: EASY job %d at %g, literal EASY %g", seed, jobs[i].ID, got.At(jobs[i].ID), s)
 			}
 		}
 		// And strict FCFS.
 		pol := backfill.NewFCFS()
-		l := &startLog{start: map[job.ID]float64{}, reason: map[job.ID]job.StartReason{}}
-		c, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: overrun})
-		if err := c.Run(); err != nil {
-			t.Fatal(err)
-		}
+		l := enginetest.RunCluster(t, platform.MustCluster(procs), pol, jobs, enginetest.Options{Continue: overrun})
 		for i, s := range testref.FCFS(toNaive(jobs, overrun), procs) {
-			if l.start[jobs[i].ID] != s {
-				t.Fatalf("seed %d: FCFS job %d at %g, naive %g", seed, jobs[i].ID, l.start[jobs[i].ID], s)
+			if l.At(jobs[i].ID) != s {
+				t.Fatalf("seed %d: FCFS job %d at %g, naive %g", seed, jobs[i].ID, l.At(jobs[i].ID), s)
 			}
 		}
 	}
@@ -133,9 +111,9 @@ func TestBackfillSJFMatchesNaive(t *testing.T) {
 			got := runEngineOrder(t, jobs, procs, d, overrun, backfill.OrderSJF)
 			starts, reasons, _ := testref.BackfillSJF(toNaive(jobs, overrun), procs, d)
 			for i, j := range jobs {
-				if got.start[j.ID] != starts[i] || got.reason[j.ID].String() != reasons[i] {
+				if got.At(j.ID) != starts[i] || got.Reason(j.ID).String() != reasons[i] {
 					t.Fatalf("SJF seed %d depth %d overrun %v: job %d starts at %g (%v), naive %g (%s)\njobs: %s",
-						seed, d, overrun, j.ID, got.start[j.ID], got.reason[j.ID], starts[i], reasons[i], dump(jobs))
+						seed, d, overrun, j.ID, got.At(j.ID), got.Reason(j.ID), starts[i], reasons[i], dump(jobs))
 				}
 			}
 		}

@@ -146,4 +146,12 @@
 // a reservation are always visited. Started entries stay in the queue as
 // tombstones until they are an eighth of it. The decisions are the plain
 // loop's (TestEASYIndexLongQueues, TestEASYIndexMatchesNaive).
+//
+// The switches that turn these fast paths off and the counters that show
+// they were taken exist only in the build with the tag invariants
+// (hooks_on.go; the default build's hooks, hooks_off.go, is empty and
+// costs nothing), as do the tests that use them: go test -tags
+// invariants (docs/testing.md). The counts of re-placement queries and
+// moves that BenchmarkHPC2NConservativeSim reports (the work bound of
+// docs/performance.md) are not test counters and stay in every build.
 package backfill

@@ -35,9 +35,6 @@ type easyProf struct {
 	base  []runEnd // run's whole backing array (run is a window of it)
 	busy  int      // processors of the jobs in run
 	resv  []fastResv
-
-	overPasses int // tests: passes with overrunning jobs
-	peakResv   int // tests: the most reservations held at once
 }
 
 // runEnd is a running job not known to be past its estimated end. run is
@@ -174,7 +171,6 @@ func (z *easyProf) reserve(id job.ID, s, end float64, procs int) {
 		f += z.run[i].procs
 	}
 	z.resv = append(z.resv, fastResv{id: id, s: s, e: end, procs: procs, fAt: f})
-	z.peakResv = max(z.peakResv, len(z.resv))
 }
 
 // unreserve removes id's reservation.

@@ -1,90 +1,13 @@
 package backfill
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/schedlab/schedlab/freeprofile"
 	"github.com/schedlab/schedlab/job"
-	"github.com/schedlab/schedlab/job/actual"
 )
-
-// easyMix draws a workload for the EASY fast path: widths from one CPU to
-// the whole machine, runtimes and estimates of zero, jobs ending early,
-// exactly on their estimate and (with overrun) past it, bursts of arrivals
-// at one instant, integer times (so ends and arrivals coincide), and
-// sometimes ids out of submit order (a job may then go before one already
-// tried). Two reservations never coexist in a whole run (jobs submitted at
-// one instant all queue before the pass; SJF drops the extra ones):
-// TestEasyProfAnswersAsProfile drives that case directly.
-func easyMix(r *rand.Rand, overrun bool) ([]actual.Job, int) {
-	procs := 1 + r.IntN(32)
-	n := 20 + r.IntN(120)
-	var jobs []actual.Job
-	t := 0.0
-	for i := range n {
-		if r.IntN(3) == 0 {
-			t += float64(r.IntN(15))
-		}
-		var p int
-		switch r.IntN(6) {
-		case 0:
-			p = procs // the whole machine
-		case 1:
-			p = 1
-		default:
-			p = 1 + r.IntN(procs)
-		}
-		run := float64(r.IntN(60))
-		if r.IntN(8) == 0 {
-			run = 0
-		}
-		est := run
-		switch r.IntN(4) {
-		case 0:
-			est = run + float64(r.IntN(80)) // ends early (or exactly)
-		case 1:
-			if overrun {
-				est = float64(r.IntN(int(run) + 1)) // runs past its estimate
-			}
-		case 2:
-			if r.IntN(3) == 0 {
-				est = 0 // a zero estimate: overruns unless run is 0 too
-				if !overrun {
-					run = 0
-				}
-			}
-		}
-		jobs = append(jobs, actual.Job{ID: job.ID(i + 1), Submit: t, Procs: p,
-			Runtime: run, Estimate: est, Request: est, User: -1, Group: -1})
-	}
-	if r.IntN(3) == 0 {
-		for i, k := range r.Perm(n) {
-			jobs[i].ID = job.ID(k + 1)
-		}
-	}
-	return jobs, procs
-}
-
-type easyRun struct {
-	log  []string // starts: id@time:reason:cpus
-	resv []string // OnReserve calls: now:id@at
-	pol  *Backfill
-}
-
-func runEASY(t *testing.T, jobs []actual.Job, procs int, order Order, cont, withProfile, noShort, noMemo bool) easyRun {
-	t.Helper()
-	pol := newBackfill("easy", procs, 1, order, withProfile)
-	pol.noShortcut, pol.noFitMemo = noShort, noMemo
-	var out easyRun
-	pol.OnReserve = func(now float64, id job.ID, at float64) {
-		out.resv = append(out.resv, fmt.Sprintf("%g:%d@%g", now, id, at))
-	}
-	out.log, out.pol = runOn(t, pol, jobs, procs, cont).log, pol
-	return out
-}
 
 func sameLines(t *testing.T, what string, got, want []string) {
 	t.Helper()
@@ -96,42 +19,6 @@ func sameLines(t *testing.T, what string, got, want []string) {
 			t.Fatalf("%s: line %d is %s with the fast path, %s with the profile", what, i, got[i], want[i])
 		}
 	}
-}
-
-// The fast path of EASY gives the generic engine's schedule: the same
-// starts (time, reason, CPUs) in the same order and the same OnReserve
-// calls, in FCFS and SJF order, with jobs ending early, exactly on time
-// and past their estimates, zero runtimes and estimates, whole-machine
-// jobs, simultaneous arrivals and ends; with and without the
-// arrivals-only shortcut and the fit memo.
-func TestEASYFastPathMatchesProfile(t *testing.T) {
-	var overruns, peak, workloads, reserves int
-	for seed := uint64(1); seed <= 400; seed++ {
-		r := rand.New(rand.NewPCG(seed, 2718))
-		overrun := seed%2 == 0
-		jobs, procs := easyMix(r, overrun)
-		workloads++
-		for _, order := range []Order{OrderFCFS, OrderSJF} {
-			for _, sw := range [][2]bool{{false, false}, {true, true}} {
-				ref := runEASY(t, jobs, procs, order, overrun, true, sw[0], sw[1])
-				fast := runEASY(t, jobs, procs, order, overrun, false, sw[0], sw[1])
-				if fast.pol.ez == nil || ref.pol.ez != nil || ref.pol.profs == nil || fast.pol.profs != nil {
-					t.Fatal("the switch does not choose the path")
-				}
-				what := fmt.Sprintf("seed %d %s overrun %v noShortcut/noMemo %v", seed, order, overrun, sw[0])
-				sameLines(t, what+" starts", fast.log, ref.log)
-				sameLines(t, what+" reservations", fast.resv, ref.resv)
-				overruns += fast.pol.ez.overPasses
-				peak = max(peak, fast.pol.ez.peakResv)
-				reserves += len(fast.resv)
-			}
-		}
-	}
-	if overruns < 1000 || reserves < 10000 {
-		t.Fatalf("not exercised: %d passes with overrunning jobs, %d reservations made or kept", overruns, reserves)
-	}
-	t.Logf("%d workloads; passes with overrunning jobs: %d; reservations made or kept: %d; most held at once: %d",
-		workloads, overruns, reserves, peak)
 }
 
 // easyProf answers as the profile does, on random sequences of starts,

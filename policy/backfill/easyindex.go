@@ -51,10 +51,6 @@ type queueIndex struct {
 	lo, hi int
 	all    bool
 	dead   int // started entries left in the queue
-
-	minLen, offLen int // tests: thresholds (0: the defaults)
-	never          bool
-	skips          int64 // tests: entries jumped over
 }
 
 const (
@@ -97,20 +93,13 @@ func basePtr(w *waitQueue) *entry {
 func (b *Backfill) prepareIndex() {
 	x := &b.ix
 	n := len(b.w.q)
+	never, from, below := b.hooks.indexThresholds()
 	if !x.on {
-		from := x.minLen
-		if from == 0 {
-			from = ixMinLen
-		}
-		if x.never || n < from {
+		if never || n < from {
 			return
 		}
 		x.on, x.all, x.dead = true, true, 0
 	} else {
-		below := x.offLen
-		if below == 0 {
-			below = ixOffLen
-		}
 		if n < below {
 			b.compactDead()
 			x.on = false

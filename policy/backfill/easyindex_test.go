@@ -1,3 +1,5 @@
+//go:build invariants
+
 package backfill
 
 import (
@@ -6,23 +8,13 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/internal/testref"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/workload"
 )
-
-// byID records each job's start time and reason.
-type byID struct {
-	engine.NopListener
-	start  map[job.ID]float64
-	reason map[job.ID]job.StartReason
-}
-
-func (l *byID) JobStarted(now float64, s engine.Start) {
-	l.start[s.Job.ID], l.reason[s.Job.ID] = now, s.Reason
-}
 
 // longQueueMix draws a workload whose queue grows to hundreds of jobs and
 // drains again: arrivals much faster than the machine serves them, in
@@ -86,12 +78,12 @@ type ixMode struct {
 func runEASYIndexed(t *testing.T, jobs []actual.Job, procs int, order Order, cont bool, m ixMode) easyRun {
 	t.Helper()
 	pol := newBackfill("easy", procs, 1, order, false)
-	pol.ix.never, pol.ix.minLen, pol.ix.offLen = m.never, m.minLen, m.offLen
+	pol.hooks.ixNever, pol.hooks.ixMinLen, pol.hooks.ixOffLen = m.never, m.minLen, m.offLen
 	var out easyRun
 	pol.OnReserve = func(now float64, id job.ID, at float64) {
 		out.resv = append(out.resv, fmt.Sprintf("%g:%d@%g", now, id, at))
 	}
-	out.log, out.pol = runOn(t, pol, jobs, procs, cont).log, pol
+	out.log, out.pol = runOn(t, pol, jobs, procs, cont).Log(), pol
 	return out
 }
 
@@ -124,9 +116,9 @@ func TestEASYIndexLongQueues(t *testing.T) {
 				fast := runEASYIndexed(t, jobs, procs, order, overrun, m)
 				sameLines(t, what+" starts, index "+m.name, fast.log, ref.log)
 				sameLines(t, what+" reservations, index "+m.name, fast.resv, ref.resv)
-				skips += fast.pol.ix.skips
+				skips += fast.pol.hooks.ixSkips
 			}
-			if plain.pol.ix.skips != 0 {
+			if plain.pol.hooks.ixSkips != 0 {
 				t.Fatal("the index skipped entries while off")
 			}
 		}
@@ -177,8 +169,8 @@ func TestEASYIndexMatchesNaive(t *testing.T) {
 				starts, reasons, _ = testref.BackfillDetailed(naive, procs, 1)
 			}
 			pol := newBackfill("easy", procs, 1, order, false)
-			pol.ix.minLen, pol.ix.offLen = 1, 1
-			l := &byID{start: map[job.ID]float64{}, reason: map[job.ID]job.StartReason{}}
+			pol.hooks.ixMinLen, pol.hooks.ixOffLen = 1, 1
+			l := &enginetest.Recorder{}
 			c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
 				Source: workload.FromSlice(jobs), Listener: l, Continue: overrun})
 			if err != nil {
@@ -188,12 +180,12 @@ func TestEASYIndexMatchesNaive(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, j := range jobs {
-				if l.start[j.ID] != starts[i] || l.reason[j.ID].String() != reasons[i] {
+				if l.At(j.ID) != starts[i] || l.Reason(j.ID).String() != reasons[i] {
 					t.Fatalf("seed %d %s overrun %v: job %d starts at %g (%v), naive %g (%s)",
-						seed, order, overrun, j.ID, l.start[j.ID], l.reason[j.ID], starts[i], reasons[i])
+						seed, order, overrun, j.ID, l.At(j.ID), l.Reason(j.ID), starts[i], reasons[i])
 				}
 			}
-			if pol.ix.skips == 0 {
+			if pol.hooks.ixSkips == 0 {
 				t.Fatalf("seed %d %s: the index skipped nothing", seed, order)
 			}
 		}

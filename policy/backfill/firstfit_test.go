@@ -4,26 +4,18 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/internal/testref"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
-	"github.com/schedlab/schedlab/workload"
 )
 
-func runFF(t *testing.T, pol policy.QueueScheduler, jobs []actual.Job, procs int, cont bool) *startLog {
+func runFF(t *testing.T, pol policy.QueueScheduler, jobs []actual.Job, procs int, cont bool) *enginetest.Recorder {
 	t.Helper()
-	l := &startLog{start: map[job.ID]float64{}, reason: map[job.ID]job.StartReason{}}
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: cont})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Run(); err != nil {
-		t.Fatal(err)
-	}
+	l := enginetest.RunCluster(t, platform.MustCluster(procs), pol, jobs, enginetest.Options{Continue: cont})
 	return l
 }
 
@@ -55,14 +47,14 @@ func TestFirstFitHand(t *testing.T) {
 	want := map[job.ID]float64{1: 0, 2: 13, 3: 2, 4: 5}
 	wantR := map[job.ID]job.StartReason{1: job.Immediate, 2: job.Reserved, 3: job.Backfilled, 4: job.Backfilled}
 	for id, s := range want {
-		if ff.start[id] != s || ff.reason[id] != wantR[id] {
-			t.Errorf("firstfit: job %d starts at %g (%v), want %g (%v)", id, ff.start[id], ff.reason[id], s, wantR[id])
+		if ff.At(id) != s || ff.Reason(id) != wantR[id] {
+			t.Errorf("firstfit: job %d starts at %g (%v), want %g (%v)", id, ff.At(id), ff.Reason(id), s, wantR[id])
 		}
 	}
 	easy := runFF(t, backfill.NewBackfill("easy", 4, 1, backfill.OrderFCFS), jobs, 4, false)
 	for id, s := range map[job.ID]float64{1: 0, 2: 10, 3: 2, 4: 15} {
-		if easy.start[id] != s {
-			t.Errorf("easy: job %d starts at %g, want %g", id, easy.start[id], s)
+		if easy.At(id) != s {
+			t.Errorf("easy: job %d starts at %g, want %g", id, easy.At(id), s)
 		}
 	}
 }
@@ -82,8 +74,8 @@ func TestFirstFitOnePass(t *testing.T) {
 	want := map[job.ID]float64{1: 0, 2: 1, 3: 0, 4: 1, 5: 2}
 	wantR := map[job.ID]job.StartReason{1: job.Immediate, 2: job.Reserved, 3: job.Backfilled, 4: job.Reserved, 5: job.Reserved}
 	for id, s := range want {
-		if got.start[id] != s || got.reason[id] != wantR[id] {
-			t.Errorf("job %d starts at %g (%v), want %g (%v)", id, got.start[id], got.reason[id], s, wantR[id])
+		if got.At(id) != s || got.Reason(id) != wantR[id] {
+			t.Errorf("job %d starts at %g (%v), want %g (%v)", id, got.At(id), got.Reason(id), s, wantR[id])
 		}
 	}
 }
@@ -101,9 +93,9 @@ func TestFirstFitMatchesNaive(t *testing.T) {
 		nj := toNaive(jobs, overrun)
 		starts, reasons := testref.FirstFit(nj, procs)
 		for i, j := range jobs {
-			if got.start[j.ID] != starts[i] || got.reason[j.ID].String() != reasons[i] {
+			if got.At(j.ID) != starts[i] || got.Reason(j.ID).String() != reasons[i] {
 				t.Fatalf("seed %d: job %d starts at %g (%v), naive %g (%s)\njobs: %s",
-					seed, j.ID, got.start[j.ID], got.reason[j.ID], starts[i], reasons[i], dump(jobs))
+					seed, j.ID, got.At(j.ID), got.Reason(j.ID), starts[i], reasons[i], dump(jobs))
 			}
 		}
 		// Greedy: at every instant (a submit or an end), after the pass,

@@ -16,7 +16,6 @@ type fitMemo struct {
 	next  int // the slot to overwrite when full
 	procs [fitMemoSize]int
 	dur   [fitMemoSize]float64
-	hits  int64 // tests: profile walks saved
 }
 
 const fitMemoSize = 8

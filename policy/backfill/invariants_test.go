@@ -5,25 +5,13 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
 )
-
-// schedule records every job's start and end for the validator.
-type schedule struct {
-	engine.NopListener
-	recs []validate.Rec
-}
-
-func (s *schedule) add(r *engine.Record) {
-	s.recs = append(s.recs, validate.Rec{ID: int64(r.Job.ID), Submit: r.Job.Submit, Start: r.Start, Finish: r.End,
-		Procs: r.Job.Procs, State: r.State.String()})
-}
-func (s *schedule) JobFinished(now float64, r *engine.Record) { s.add(r) }
-func (s *schedule) JobKilled(now float64, r *engine.Record)   { s.add(r) }
 
 // On random workloads, for every policy and queue order: the schedule
 // never uses more processors than exist, no job starts before it is
@@ -66,15 +54,15 @@ func TestInvariants(t *testing.T) {
 				}
 				resv[id] = at
 			}
-			s := &schedule{}
+			s := &enginetest.Recorder{}
 			c, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: b, Source: workload.FromSlice(jobs), Listener: s})
 			if err := c.Run(); err != nil {
 				t.Fatalf("seed %d depth %d order %v: %v", seed, p.depth, p.order, err)
 			}
-			if err := validate.Check(in, s.recs, validate.Options{Procs: procs, Kill: true}); err != nil {
+			if err := validate.Check(in, s.Recs(), validate.Options{Procs: procs, Kill: true}); err != nil {
 				t.Fatalf("seed %d depth %d order %v: %v", seed, p.depth, p.order, err)
 			}
-			for _, rec := range s.recs {
+			for _, rec := range s.Recs() {
 				if at, ok := resv[job.ID(rec.ID)]; ok && rec.Start > at && keeps {
 					t.Fatalf("seed %d depth %d: job %d started at %g after its reservation %g", seed, p.depth, rec.ID, rec.Start, at)
 				}

@@ -152,8 +152,8 @@ func (b *Backfill) openMachines(now float64) int {
 func (b *Backfill) fitNow(now float64, e *entry) int {
 	if len(b.machs) == 1 { // one machine: the cluster's hot path
 		d := b.dur(e, 0)
-		if !b.noFitMemo && b.fails.fails(e.Procs, d) {
-			b.fails.hits++
+		if !b.hooks.fitMemoOff() && b.fails.fails(e.Procs, d) {
+			b.hooks.memoHit()
 			return -1
 		}
 		var fits bool

@@ -5,25 +5,16 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/schedlab/schedlab/engine"
-	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
-	"github.com/schedlab/schedlab/workload"
 )
 
-func runPolicy(t *testing.T, p platform.Platform, pol policy.QueueScheduler, jobs []actual.Job, cont bool) *startLog {
+func runPolicy(t *testing.T, p platform.Platform, pol policy.QueueScheduler, jobs []actual.Job, cont bool) *enginetest.Recorder {
 	t.Helper()
-	l := &startLog{start: map[job.ID]float64{}, reason: map[job.ID]job.StartReason{}}
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: cont})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Run(); err != nil {
-		t.Fatal(err)
-	}
+	l := enginetest.RunCluster(t, p, pol, jobs, enginetest.Options{Continue: cont})
 	return l
 }
 
@@ -102,12 +93,12 @@ func TestOneMachineIsTheSingleMachineEngine(t *testing.T) {
 	}
 }
 
-func same(t *testing.T, what string, seed uint64, jobs []actual.Job, got, want *startLog) {
+func same(t *testing.T, what string, seed uint64, jobs []actual.Job, got, want *enginetest.Recorder) {
 	t.Helper()
 	for _, j := range jobs {
-		if got.start[j.ID] != want.start[j.ID] || got.reason[j.ID] != want.reason[j.ID] {
+		if got.At(j.ID) != want.At(j.ID) || got.Reason(j.ID) != want.Reason(j.ID) {
 			t.Fatalf("%s seed %d: job %d starts at %g (%v), the one-machine policy at %g (%v)\njobs: %s",
-				what, seed, j.ID, got.start[j.ID], got.reason[j.ID], want.start[j.ID], want.reason[j.ID], dump(jobs))
+				what, seed, j.ID, got.At(j.ID), got.Reason(j.ID), want.At(j.ID), want.Reason(j.ID), dump(jobs))
 		}
 	}
 }

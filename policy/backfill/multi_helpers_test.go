@@ -4,14 +4,13 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/validate"
-	"github.com/schedlab/schedlab/workload"
 )
 
 // ran is one job's run as the model reports it.
@@ -22,42 +21,30 @@ type ran struct {
 	cpus       []validate.Interval
 }
 
-// multiLog records every job's run on a platform of several machines.
+// multiLog is every job's run on a platform of several machines, from
+// the harness's recording (enginetest.Recorder).
 type multiLog struct {
-	engine.NopListener
-	p    platform.Platform
 	runs map[job.ID]ran
 	// order lists the jobs in start order.
 	order []job.ID
 }
 
-func (l *multiLog) JobStarted(now float64, s engine.Start) {
-	l.runs[s.Job.ID] = ran{start: now, machine: l.p.MachineOf(int(s.CPUs[0])), reason: s.Reason}
-	l.order = append(l.order, s.Job.ID)
-}
-
-func (l *multiLog) ended(r *engine.Record) {
-	x := l.runs[r.Job.ID]
-	x.end = r.End
-	for k := 0; k+1 < len(r.CPUs); k += 2 {
-		x.cpus = append(x.cpus, validate.Interval{Lo: int(r.CPUs[k]), Hi: int(r.CPUs[k+1])})
-	}
-	l.runs[r.Job.ID] = x
-}
-func (l *multiLog) JobFinished(now float64, r *engine.Record) { l.ended(r) }
-func (l *multiLog) JobKilled(now float64, r *engine.Record)   { l.ended(r) }
-
 // runOn simulates jobs on p under pol through the real central-queue
 // model.
 func runOn(t *testing.T, p platform.Platform, pol policy.QueueScheduler, jobs []actual.Job) *multiLog {
 	t.Helper()
-	l := &multiLog{p: p, runs: map[job.ID]ran{}}
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: pol, Source: workload.FromSlice(jobs), Listener: l})
-	if err != nil {
-		t.Fatal(err)
+	r := enginetest.RunCluster(t, p, pol, jobs, enginetest.Options{})
+	l := &multiLog{runs: map[job.ID]ran{}, order: r.Order()}
+	for _, s := range r.Starts {
+		l.runs[s.ID] = ran{start: s.At, machine: p.MachineOf(int(s.CPUs[0])), reason: s.Reason}
 	}
-	if err := c.Run(); err != nil {
-		t.Fatal(err)
+	for _, e := range r.Ends {
+		x := l.runs[e.Job.ID]
+		x.end = e.End
+		for k := 0; k+1 < len(e.CPUs); k += 2 {
+			x.cpus = append(x.cpus, validate.Interval{Lo: int(e.CPUs[k]), Hi: int(e.CPUs[k+1])})
+		}
+		l.runs[e.Job.ID] = x
 	}
 	return l
 }
@@ -83,14 +70,7 @@ func exact(id int, submit float64, procs int, est float64) actual.Job {
 	return actual.Job{ID: job.ID(id), Submit: submit, Procs: procs, Runtime: est, Estimate: est, Request: -1, User: -1, Group: -1}
 }
 
-func mustPlatform(t *testing.T, ms ...platform.Machine) platform.Platform {
-	t.Helper()
-	p, err := platform.New(ms)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+var mustPlatform = enginetest.MustPlatform
 
 func ids(qs []backfill.Queued) []job.ID {
 	var out []job.ID

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -225,7 +226,7 @@ func TestMultifactorInvariants(t *testing.T) {
 		ff, _ := backfill.NewFirstFitMultifactor(procs, mf)
 		pols = append(pols, f, ff)
 		for k, pol := range pols {
-			s := &schedule{}
+			s := &enginetest.Recorder{}
 			c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol, Source: workload.FromSlice(jobs), Listener: s})
 			if err != nil {
 				t.Fatal(err)
@@ -233,7 +234,7 @@ func TestMultifactorInvariants(t *testing.T) {
 			if err := c.Run(); err != nil {
 				t.Fatalf("seed %d policy %d: %v", seed, k, err)
 			}
-			if err := validate.Check(in, s.recs, validate.Options{Procs: procs, Kill: true}); err != nil {
+			if err := validate.Check(in, s.Recs(), validate.Options{Procs: procs, Kill: true}); err != nil {
 				t.Fatalf("seed %d policy %d: %v", seed, k, err)
 			}
 		}

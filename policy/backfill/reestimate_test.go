@@ -7,14 +7,13 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/predict"
 	"github.com/schedlab/schedlab/validate"
-	"github.com/schedlab/schedlab/workload"
 )
 
 // userMix draws a workload with a few users whose runtimes repeat
@@ -60,24 +59,8 @@ func userMix(r *rand.Rand) ([]actual.Job, int) {
 type predRun struct {
 	log  []string // starts: id@time:reason:cpus
 	resv []string // OnReserve: now:id@at
-	recs []validate.Rec
 	pred *predict.Predictor
 }
-
-type predLog struct {
-	engine.NopListener
-	r *predRun
-}
-
-func (l predLog) JobStarted(now float64, s engine.Start) {
-	l.r.log = append(l.r.log, fmt.Sprintf("%d@%g:%v:%v", s.Job.ID, now, s.Reason, s.CPUs))
-}
-func (l predLog) add(r *engine.Record) {
-	l.r.recs = append(l.r.recs, validate.Rec{ID: int64(r.Job.ID), Submit: r.Job.Submit, Start: r.Start, Finish: r.End,
-		Procs: r.Job.Procs, State: r.State.String()})
-}
-func (l predLog) JobFinished(now float64, r *engine.Record) { l.add(r) }
-func (l predLog) JobKilled(now float64, r *engine.Record)   { l.add(r) }
 
 func runPredicted(t *testing.T, b *Backfill, par predict.Params, jobs []actual.Job, procs int, cont bool) *predRun {
 	t.Helper()
@@ -85,21 +68,9 @@ func runPredicted(t *testing.T, b *Backfill, par predict.Params, jobs []actual.J
 	b.OnReserve = func(now float64, id job.ID, at float64) {
 		out.resv = append(out.resv, fmt.Sprintf("%g:%d@%g", now, id, at))
 	}
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: out.pred,
-		Source: workload.FromSlice(jobs), Listener: predLog{r: out}, Continue: cont})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Run(); err != nil {
-		t.Fatal(err)
-	}
-	in := make([]validate.Input, len(jobs))
-	for i, j := range jobs {
-		in[i] = validate.Input{ID: int64(j.ID), Submit: j.Submit, Runtime: j.Runtime, Request: j.Request, Procs: j.Procs}
-	}
-	if err := validate.Check(in, out.recs, validate.Options{Procs: procs, Kill: !cont}); err != nil {
-		t.Fatal(err)
-	}
+	r := enginetest.RunCluster(t, platform.MustCluster(procs), out.pred, jobs, enginetest.Options{Continue: cont})
+	r.Check(t, jobs, validate.Options{Procs: procs, Kill: !cont})
+	out.log = r.Log()
 	return out
 }
 
@@ -107,9 +78,10 @@ func runPredicted(t *testing.T, b *Backfill, par predict.Params, jobs []actual.J
 // EASY's fast path and the profile give the same schedule - starts,
 // reasons, CPUs - and the same reservations, in FCFS and SJF order, with
 // both corrections and the partial reading, jobs killed at their request
-// or running on; conservative and depth-2 backfilling give the same
-// schedule with and without the arrivals-only shortcut; no schedule
-// over-commits a CPU (the validator).
+// or running on; no schedule over-commits a CPU (the validator).
+// (TestPredictedShortcutSameSchedule, hooks_test.go: conservative and
+// depth-2 backfilling give the same schedule with and without the
+// arrivals-only shortcut.)
 func TestPredictedFastPathMatchesProfile(t *testing.T) {
 	var corrections, corrected, predicted, reserves int64
 	pars := []predict.Params{{}, {Correction: predict.Request}, {Partial: true}}
@@ -131,13 +103,6 @@ func TestPredictedFastPathMatchesProfile(t *testing.T) {
 			corrected += fast.pred.Corrected()
 			predicted += fast.pred.Predicted()
 			reserves += int64(len(fast.resv))
-		}
-		for _, d := range []int{2, Unlimited} {
-			full := NewBackfill("test", procs, d, OrderFCFS)
-			full.noShortcut = true
-			a := runPredicted(t, full, par, jobs, procs, cont)
-			b := runPredicted(t, NewBackfill("test", procs, d, OrderFCFS), par, jobs, procs, cont)
-			sameLines(t, fmt.Sprintf("%s depth %d starts", what, d), b.log, a.log)
 		}
 	}
 	if corrections < 2000 || corrected < 1000 || predicted < 5000 || reserves < 5000 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/internal/testref"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
@@ -44,15 +45,19 @@ func (l *jobLog) JobFinished(now float64, r *engine.Record) {
 }
 func (l *jobLog) JobKilled(now float64, r *engine.Record) { l.JobFinished(now, r) }
 
+// threadLog is the threads as the kernel saw them: their ids in start
+// order and every thread's run, in end order (from enginetest.Recorder).
 type threadLog struct {
-	engine.NopListener
-	started []job.ID // in start order
+	started []job.ID
 	ths     []threadRec
 }
 
-func (l *threadLog) JobStarted(now float64, s engine.Start) { l.started = append(l.started, s.Job.ID) }
-func (l *threadLog) JobFinished(now float64, r *engine.Record) {
-	l.ths = append(l.ths, threadRec{r.Job.ID, r.CPUs[0], r.Start, r.End, r.Job.Submit, r.Job.Runtime})
+func threadLogOf(r *enginetest.Recorder) *threadLog {
+	l := &threadLog{started: r.Order()}
+	for _, e := range r.Ends {
+		l.ths = append(l.ths, threadRec{e.Job.ID, e.CPUs[0], e.Start, e.End, e.Job.Submit, e.Job.Runtime})
+	}
+	return l
 }
 
 type result struct {
@@ -74,7 +79,7 @@ func run(t *testing.T, jobs []actual.Job, procs int, o matrix.Options) result {
 		t.Fatal(err)
 	}
 	jl := &jobLog{jobs: map[job.ID]jobRec{}}
-	tl := &threadLog{}
+	tl := &enginetest.Recorder{}
 	fold := metrics.NewThreadFold(jl)
 	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
 		Source: workload.Threads(workload.FromSlice(jobs)), Listener: engine.Tee{fold, tl}, Continue: true})
@@ -87,7 +92,7 @@ func run(t *testing.T, jobs []actual.Job, procs int, o matrix.Options) result {
 	if err := fold.Err(); err != nil {
 		t.Fatal(err)
 	}
-	res.jobs, res.threads, res.work = jl.jobs, tl, fold.Work()
+	res.jobs, res.threads, res.work = jl.jobs, threadLogOf(tl), fold.Work()
 	return res
 }
 

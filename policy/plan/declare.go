@@ -77,7 +77,7 @@ func OptionsFrom(v option.Values) (Options, error) {
 		return o, err
 	}
 	o.Iterations, o.TabuLength = v.Int("iterations"), v.Int("tabu_length")
-	if o.Order, err = ParseOrder(v.Text("machine_order")); err != nil {
+	if o.Order, err = ParseMachineOrder(v.Text("machine_order")); err != nil {
 		return o, err
 	}
 	if o.Trigger, err = ParseTrigger(v.Text("trigger")); err != nil {

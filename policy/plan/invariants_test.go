@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -25,17 +26,14 @@ type rec struct {
 	job        actual.Job
 }
 
-// recorder keeps every finished job.
-type recorder struct {
-	engine.NopListener
-	recs []rec
+// recsOf lists the jobs r saw end (finished or killed), in end order.
+func recsOf(r *enginetest.Recorder) []rec {
+	out := make([]rec, len(r.Ends))
+	for i, e := range r.Ends {
+		out[i] = rec{e.Job.ID, e.Machine, e.CPUs, e.Start, e.End, e.Job}
+	}
+	return out
 }
-
-func (r *recorder) JobFinished(now float64, x *engine.Record) {
-	r.recs = append(r.recs, rec{x.Job.ID, x.Machine, slices.Clone(x.CPUs), x.Start, x.End, *x.Job})
-}
-
-func (r *recorder) JobKilled(now float64, x *engine.Record) { r.JobFinished(now, x) }
 
 // honest wraps the policy and checks, at every pass, that its plans are
 // what happens: a job starts in a pass if and only if it is planned to
@@ -206,9 +204,9 @@ func TestInvariants(t *testing.T) {
 				t.Fatal(err)
 			}
 			h := newHonest(p)
-			r := &recorder{}
+			r := &enginetest.Recorder{}
 			run(t, w.ms, w.jobs, h, r)
-			if err := checkRun(w.ms, w.jobs, r.recs, h); err != nil {
+			if err := checkRun(w.ms, w.jobs, recsOf(r), h); err != nil {
 				t.Fatalf("%s, %s: %v", w.name, c.name, err)
 			}
 			moves[c.name] += p.Stats().TabuMoves
@@ -231,9 +229,9 @@ func TestDeterminism(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := &recorder{}
+		r := &enginetest.Recorder{}
 		run(t, ms, jobs, p, r)
-		return r.recs, p.Stats()
+		return recsOf(r), p.Stats()
 	}
 	same := func(a, b []rec) bool {
 		return slices.EqualFunc(a, b, func(x, y rec) bool {
@@ -274,7 +272,7 @@ func TestInexactEstimates(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rc := &recorder{}
+				rc := &enginetest.Recorder{}
 				c, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: p, Source: workload.FromSlice(jobs), Listener: rc, Continue: cont})
 				if err != nil {
 					t.Fatal(err)
@@ -282,8 +280,8 @@ func TestInexactEstimates(t *testing.T) {
 				if err := c.Run(); err != nil {
 					t.Fatalf("seed %d, %+v, continue %v: %v", seed, o, cont, err)
 				}
-				if len(rc.recs) != len(jobs) {
-					t.Fatalf("seed %d: %d of %d jobs ran", seed, len(rc.recs), len(jobs))
+				if len(rc.Ends) != len(jobs) {
+					t.Fatalf("seed %d: %d of %d jobs ran", seed, len(rc.Ends), len(jobs))
 				}
 			}
 		}

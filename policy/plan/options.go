@@ -261,14 +261,6 @@ func (o Options) validate(hasRand bool) error {
 	return nil
 }
 
-// names lists the values' names, in the order given (the default first).
-func names[T fmt.Stringer](vs ...T) []string { return enum.Names(vs...) }
-
-// parse reads the name of one of vs.
-func parse[T fmt.Stringer](what, s string, vs ...T) (T, error) {
-	return enum.ParseNamed(what, s, vs...)
-}
-
 var (
 	orders    = []Order{OrderIndex, OrderRandom}
 	triggers  = []Trigger{EachArrival, EveryN, Interval}
@@ -279,37 +271,42 @@ var (
 )
 
 // SuitRules lists the suitability rules' names, the default first.
-func SuitRules() []string { return names(suitRules...) }
+func SuitRules() []string { return enum.Names(suitRules...) }
 
 // ParseSuitable reads a suitability rule's name (SuitRules).
-func ParseSuitable(s string) (Suitable, error) { return parse("suitability rule", s, suitRules...) }
+func ParseSuitable(s string) (Suitable, error) {
+	return enum.ParseNamed("suitability rule", s, suitRules...)
+}
 
 // PickRules lists Tabu's pick rules' names, the default first.
-func PickRules() []string { return names(pickRules...) }
+func PickRules() []string { return enum.Names(pickRules...) }
 
 // ParsePick reads a Tabu pick rule's name (PickRules).
-func ParsePick(s string) (Pick, error) { return parse("tabu pick rule", s, pickRules...) }
+func ParsePick(s string) (Pick, error) { return enum.ParseNamed("tabu pick rule", s, pickRules...) }
 
 // Orders lists the machine orders' names, the default first.
-func Orders() []string { return names(orders...) }
+func Orders() []string { return enum.Names(orders...) }
 
-// ParseOrder reads a machine order's name (Orders).
-func ParseOrder(s string) (Order, error) { return parse("machine order", s, orders...) }
+// ParseMachineOrder reads a machine order's name (Orders); not to be
+// confused with backfill's queue orders (backfill.ParseOrderName).
+func ParseMachineOrder(s string) (Order, error) {
+	return enum.ParseNamed("machine order", s, orders...)
+}
 
 // Triggers lists the Tabu triggers' names, the default first.
-func Triggers() []string { return names(triggers...) }
+func Triggers() []string { return enum.Names(triggers...) }
 
 // ParseTrigger reads a Tabu trigger's name (Triggers).
-func ParseTrigger(s string) (Trigger, error) { return parse("tabu trigger", s, triggers...) }
+func ParseTrigger(s string) (Trigger, error) { return enum.ParseNamed("tabu trigger", s, triggers...) }
 
 // TieRules lists the tie rules' names, the default first.
-func TieRules() []string { return names(tieRules...) }
+func TieRules() []string { return enum.Names(tieRules...) }
 
 // ParseTies reads a tie rule's name (TieRules).
-func ParseTies(s string) (Ties, error) { return parse("tie rule", s, tieRules...) }
+func ParseTies(s string) (Ties, error) { return enum.ParseNamed("tie rule", s, tieRules...) }
 
 // GapRules lists the gap rules' names, the default first.
-func GapRules() []string { return names(gapRules...) }
+func GapRules() []string { return enum.Names(gapRules...) }
 
 // ParseGaps reads a gap rule's name (GapRules).
-func ParseGaps(s string) (Gaps, error) { return parse("gap rule", s, gapRules...) }
+func ParseGaps(s string) (Gaps, error) { return enum.ParseNamed("gap rule", s, gapRules...) }

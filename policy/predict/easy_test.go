@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -12,7 +12,6 @@ import (
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/predict"
 	"github.com/schedlab/schedlab/validate"
-	"github.com/schedlab/schedlab/workload"
 )
 
 // outcome is a job's start, end, start reason and final state.
@@ -22,42 +21,19 @@ type outcome struct {
 	killed     bool
 }
 
-type recorder struct {
-	engine.NopListener
-	out  map[job.ID]outcome
-	recs []validate.Rec
-}
-
-func (l *recorder) add(r *engine.Record, killed bool) {
-	l.out[r.Job.ID] = outcome{r.Start, r.End, r.Reason, killed}
-	l.recs = append(l.recs, validate.Rec{ID: int64(r.Job.ID), Submit: r.Job.Submit, Start: r.Start, Finish: r.End,
-		Procs: r.Job.Procs, State: r.State.String()})
-}
-func (l *recorder) JobFinished(now float64, r *engine.Record) { l.add(r, false) }
-func (l *recorder) JobKilled(now float64, r *engine.Record)   { l.add(r, true) }
-
 // simulate runs pol on jobs over a cluster of procs CPUs, killing jobs at
 // their request, and checks the schedule with the independent validator
 // (no CPU used twice, no start before submit, every job run once for its
 // possibly killed runtime).
 func simulate(t *testing.T, pol policy.QueueScheduler, jobs []actual.Job, procs int) map[job.ID]outcome {
 	t.Helper()
-	l := &recorder{out: map[job.ID]outcome{}}
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol, Source: workload.FromSlice(jobs), Listener: l})
-	if err != nil {
-		t.Fatal(err)
+	r := enginetest.RunCluster(t, platform.MustCluster(procs), pol, jobs, enginetest.Options{})
+	r.Check(t, jobs, validate.Options{Procs: procs, Kill: true})
+	out := map[job.ID]outcome{}
+	for _, e := range r.Ends {
+		out[e.Job.ID] = outcome{e.Start, e.End, e.Reason, e.Killed}
 	}
-	if err := c.Run(); err != nil {
-		t.Fatal(err)
-	}
-	in := make([]validate.Input, len(jobs))
-	for i, j := range jobs {
-		in[i] = validate.Input{ID: int64(j.ID), Submit: j.Submit, Runtime: j.Runtime, Request: j.Request, Procs: j.Procs}
-	}
-	if err := validate.Check(in, l.recs, validate.Options{Procs: procs, Kill: true}); err != nil {
-		t.Fatal(err)
-	}
-	return l.out
+	return out
 }
 
 func userJob(id int, user int32, submit float64, procs int, runtime, request float64) actual.Job {

@@ -3,12 +3,11 @@ package rank_test
 import (
 	"testing"
 
-	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/rank"
-	"github.com/schedlab/schedlab/workload"
 )
 
 // run is one job's run as the model reports it.
@@ -18,21 +17,27 @@ type run struct {
 	reason     job.StartReason
 }
 
+// log is every job's run and the start order, from the harness's
+// recording (enginetest.Recorder).
 type log struct {
-	engine.NopListener
-	p     platform.Platform
 	runs  map[job.ID]run
 	order []job.ID
 }
 
-func (l *log) JobStarted(now float64, s engine.Start) {
-	l.runs[s.Job.ID] = run{start: now, machine: l.p.MachineOf(int(s.CPUs[0])), reason: s.Reason}
-	l.order = append(l.order, s.Job.ID)
-}
-func (l *log) JobFinished(now float64, r *engine.Record) {
-	x := l.runs[r.Job.ID]
-	x.end = r.End
-	l.runs[r.Job.ID] = x
+// logOf reads r's starts (on p's machines) and finished jobs.
+func logOf(p platform.Platform, r *enginetest.Recorder) *log {
+	l := &log{runs: map[job.ID]run{}, order: r.Order()}
+	for _, s := range r.Starts {
+		l.runs[s.ID] = run{start: s.At, machine: p.MachineOf(int(s.CPUs[0])), reason: s.Reason}
+	}
+	for _, e := range r.Ends {
+		if !e.Killed {
+			x := l.runs[e.Job.ID]
+			x.end = e.End
+			l.runs[e.Job.ID] = x
+		}
+	}
+	return l
 }
 
 // screened drops the jobs pol refuses, as the runner does, and counts
@@ -60,15 +65,7 @@ func simulate(t testing.TB, p platform.Platform, o rank.Options, jobs []actual.J
 		t.Fatal(err)
 	}
 	kept, refused := screened(pol, jobs)
-	l := &log{p: p, runs: map[job.ID]run{}}
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: pol, Source: workload.FromSlice(kept), Listener: l})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return l, refused
+	return logOf(p, enginetest.RunCluster(t, p, pol, kept, enginetest.Options{})), refused
 }
 
 // mb makes a job of procs CPUs with memMB MB per CPU whose estimate is its

@@ -20,6 +20,8 @@
 //	-pkgs  the packages to test (default ./...)
 //	-full  set SCHEDLAB_GOLDEN_FULL=1 (the full goldens: slower)
 //	-timeout  go test's -timeout per run (a mutation can make a test hang)
+//	-tags  go test's -tags (default invariants, so the tests behind that
+//	       build tag run as well: docs/testing.md)
 //	-keep  keep the temporary copy and print where it is
 //
 // The output is a Markdown table, one row per mutation: its name, what it

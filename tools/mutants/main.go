@@ -23,6 +23,7 @@ func main() {
 	pkgs := flag.String("pkgs", "./...", "the packages to test (space-separated)")
 	full := flag.Bool("full", false, "set SCHEDLAB_GOLDEN_FULL=1")
 	timeout := flag.String("timeout", "10m", "go test's -timeout per run")
+	tags := flag.String("tags", "invariants", "go test's -tags (invariants: the tests behind that build tag run too)")
 	keep := flag.Bool("keep", false, "keep the temporary copy")
 	flag.Parse()
 	ms, err := selected(*run)
@@ -61,7 +62,7 @@ func main() {
 	if *full {
 		env = append(env, "SCHEDLAB_GOLDEN_FULL=1")
 	}
-	args := append([]string{"test", "-json", "-timeout", *timeout}, strings.Fields(*pkgs)...)
+	args := append([]string{"test", "-json", "-timeout", *timeout, "-tags", *tags}, strings.Fields(*pkgs)...)
 	t0 := time.Now()
 	fmt.Fprintf(os.Stderr, "mutants: go %s, unmutated ...\n", strings.Join(args, " "))
 	base := goTest(repo, env, args)

@@ -141,10 +141,6 @@ const MaxSeconds = 1e12
 // timeField marks the time fields (0-based).
 var timeField = [NumFields]bool{1: true, 2: true, 3: true, 5: true, 8: true, 17: true}
 
-// alwaysCheck (tests) makes parseLine check every field's value even when
-// the fast path showed that none can be refused.
-var alwaysCheck = false
-
 // parseLine parses one job line (without its line terminator) into a
 // record. It returns a field number (0 for the whole line) and a cause on
 // error; the caller wraps them in a ParseError.
