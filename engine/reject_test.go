@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/engine/enginetest"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
@@ -47,9 +48,9 @@ func (r *rejecter) Schedule(now float64, v policy.Machines, p *policy.Plan) {
 	r.waiting = kept
 }
 
-// rejections records JobRejected calls beside the ends.
+// rejections records JobRejected calls.
 type rejections struct {
-	ended
+	engine.NopListener
 	rejected []job.ID
 	at       []float64
 }
@@ -69,9 +70,9 @@ func TestReject(t *testing.T) {
 		{ID: 2, Submit: 1, Procs: 4, Runtime: 10, Estimate: 10, Request: -1},
 		{ID: 3, Submit: 2, Procs: 2, Runtime: 5, Estimate: 5, Request: -1},
 	}
-	l := &rejections{ended: ended{recs: map[job.ID]endedRec{}}}
+	l, rec := &rejections{}, &enginetest.Recorder{}
 	pol := &rejecter{reject: map[job.ID]bool{2: true}}
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: pol, Source: workload.FromSlice(jobs), Listener: engine.Tee{l}})
+	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: pol, Source: workload.FromSlice(jobs), Listener: engine.Tee{rec, l}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +82,11 @@ func TestReject(t *testing.T) {
 	if len(l.rejected) != 1 || l.rejected[0] != 2 || l.at[0] != 1 {
 		t.Errorf("rejected %v at %v, want job 2 at 1", l.rejected, l.at)
 	}
-	if _, ok := l.recs[2]; ok {
-		t.Errorf("job 2 ended: %+v", l.recs[2])
+	if e, ok := rec.End(2); ok {
+		t.Errorf("job 2 ended: %+v", e)
 	}
-	if r := l.recs[3]; r.start != 10 || r.end != 15 {
-		t.Errorf("job 3: %+v, want 10..15", r)
+	if e, ok := rec.End(3); !ok || e.Start != 10 || e.End != 15 {
+		t.Errorf("job 3: %+v, want 10..15", e)
 	}
 	if st := c.Stats(); st.Rejected != 1 || st.Jobs != 3 || st.End != 15 {
 		t.Errorf("stats %+v, want 3 jobs, 1 rejected, end 15", st)
