@@ -11,6 +11,7 @@
 // experiment, naming policies as package registry does (an unknown name
 // fails with its typed error); settings a policy has no registry option
 // for are dropped from a configuration so that equal runs are shared.
-// Readings lists the alternative readings of dimitriadou-karatza-2010's
-// open rules as a fresh slice.
+// Their replications run in parallel through sweep.Parallel (results
+// independent of the number of workers). Readings lists the alternative
+// readings of dimitriadou-karatza-2010's open rules as a fresh slice.
 package repro
