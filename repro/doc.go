@@ -14,4 +14,9 @@
 // Their replications run in parallel through sweep.Parallel (results
 // independent of the number of workers). Readings lists the alternative
 // readings of dimitriadou-karatza-2010's open rules as a fresh slice.
+//
+// FitTrace is al-najjar-2019's curve estimation (its Tables 2-9): the
+// least-squares fit of a trace's runtimes on CPUs and memory per CPU,
+// whose coefficients JRB's fitted ranks take ('schedlab fit'); the
+// generic least squares is stats.FitOLS.
 package repro

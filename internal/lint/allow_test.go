@@ -43,7 +43,7 @@ var allowImports = map[string][]string{
 	"workload/...":           {"job", "job/actual", "platform", "rng", "workload/swf", "internal/enum", "policy/option", "workload/model", "workload/tsafrir"},
 	"registry":               {"policy", "policy/...", "workload/model", "workload/lublin"},
 	"scenario":               {"platform", "registry", "policy/option", "workload", "workload/..."},
-	"experiment":             {"engine", "job", "job/actual", "platform", "policy", "policy/...", "registry", "metrics", "rng", "scenario", "stats", "validate", "workload", "workload/...", "internal/atomicfile"},
+	"experiment":             {"engine", "job", "job/actual", "platform", "policy", "policy/...", "registry", "metrics", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"},
 	"sweep":                  {"experiment", "metrics", "scenario", "stats", "internal/atomicfile"},
 	"repro":                  {"experiment", "sweep", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
 	"report/plot":            nil,
@@ -65,7 +65,7 @@ var allowImports = map[string][]string{
 var allowTestImports = map[string][]string{
 	"policy/...":             {"engine", "job/actual", "metrics", "workload", "workload/...", "validate", "internal/testref"},
 	"engine":                 {"policy/...", "rng", "workload", "workload/..."},
-	"experiment":             {"internal/testref"},
+	"experiment":             {"internal/testref", "stats"},
 	"sweep":                  {"registry", "validate"},
 	"registry":               {"job", "platform"},
 	"report/...":             {"experiment"},
