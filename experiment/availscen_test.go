@@ -36,7 +36,7 @@ policy: {queue: easy}
 		t.Fatal(err)
 	}
 	records := filepath.Join(dir, "rec.csv")
-	got, err := runRep(pts[0].Scenario, 0, records)
+	got, err := RunReplication(pts[0].Scenario, 0, records)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,9 +51,9 @@ policy: {queue: easy}
 	}
 	w, p := want.Result, plain.Result
 	wantVals := []float64{w.MeanWait, w.MaxWait, w.MeanResponse, w.MeanSlowdown, w.MeanBoundedSlowdown, w.Utilization, w.Makespan}
-	for i, name := range got.names {
-		if got.values[i] != wantVals[i] {
-			t.Errorf("%s: scenario %v, run %v", name, got.values[i], wantVals[i])
+	for i, name := range got.Names {
+		if got.Values[i] != wantVals[i] {
+			t.Errorf("%s: scenario %v, run %v", name, got.Values[i], wantVals[i])
 		}
 	}
 	if w.MeanWait == p.MeanWait {
@@ -96,13 +96,13 @@ policy: {queue: easy}
 platform:
   procs: 4
 `
-	run := func(extra string) ([]engine.Record, repMetrics) {
+	run := func(extra string) ([]engine.Record, RepMetrics) {
 		pts, err := scenario.Parse("s.yaml", []byte(base+extra))
 		if err != nil {
 			t.Fatal(err)
 		}
 		rec := &spanRecorder{}
-		m, err := runRep(pts[0].Scenario, 0, "", rec)
+		m, err := RunReplication(pts[0].Scenario, 0, "", rec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +129,7 @@ platform:
 	if upper == 0 {
 		t.Errorf("no job started on CPUs 2-3 during [20, 60)")
 	}
-	if m.values[0] <= plain.values[0] {
-		t.Errorf("mean wait %g with windows, %g without: the windows should make jobs wait", m.values[0], plain.values[0])
+	if m.Values[0] <= plain.Values[0] {
+		t.Errorf("mean wait %g with windows, %g without: the windows should make jobs wait", m.Values[0], plain.Values[0])
 	}
 }

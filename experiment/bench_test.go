@@ -75,18 +75,6 @@ func BenchmarkHPC2NJRBOriginal(b *testing.B) { benchJRB(b, rank.FormOriginal) }
 func BenchmarkHPC2NJRBLinear(b *testing.B)   { benchJRB(b, rank.FormLinear) }
 func BenchmarkHPC2NJRBLog(b *testing.B)      { benchJRB(b, rank.FormLog) }
 
-// The rank fit of HPC2N (read, 200,734 jobs, two least-squares fits).
-func BenchmarkFitHPC2N(b *testing.B) {
-	if _, err := os.Stat(hpc2n); err != nil {
-		b.Skipf("trace %s not available", hpc2n)
-	}
-	for i := 0; i < b.N; i++ {
-		if _, err := FitTrace(hpc2n); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // The same with the output files written (jobs.csv, summary.json), as
 // `schedlab run --out` does.
 func BenchmarkHPC2NEASYOut(b *testing.B) { benchTraceOut(b, hpc2n, "easy") }

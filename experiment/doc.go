@@ -6,7 +6,8 @@
 //
 // Runs are typed values: TraceRun (a trace on one cluster), JobsRun (jobs
 // held in memory), GridRun and GangRun (one replication of a multi-site
-// model, on a platform.Platform built by platform.Sites). Policies are
+// model, on a platform.Platform built by platform.Sites), HeteroRun (one
+// replication of klusacek-2008's heterogeneous machines). Policies are
 // named as in package registry and their options travel as texts by
 // name; the registry checks them against the policy's declarations and
 // builds the policy through its one factory (policy.Env: the platform and
@@ -18,15 +19,15 @@
 // and the gang runner reads the gang model's examine setting; RunJRB is a
 // runner of its own for al-najjar-2019's metrics.
 //
-// Sweep runs the points of a scenario file. Each implemented model has one
-// runner (model.go) that turns a scenario.Scenario into its typed run and
-// names its metrics; a model the registry lists as not implemented gives
-// a *registry.NotImplementedError.
+// RunReplication is the replication core of the sweeps (package sweep):
+// one replication of one scenario point, run by its model's runner
+// (model.go: the one place where a model meets its scenario settings),
+// returning the model's metrics in the registry's order. A model the
+// registry lists as not implemented gives a *registry.NotImplementedError.
+// The package knows nothing of sweeps: running many points and
+// replications in parallel, their confidence intervals, comparisons,
+// shards and manifests are package sweep's.
 //
-// A sweep too large for one machine is split into shards (shard.go): its
-// work units, one replication of one point each, go round-robin to N
-// shards that run as the tasks of a Slurm job array or a Kubernetes
-// Indexed Job, each writing its units' results into a shared folder
-// (RunShard); Merge turns the folder into exactly the files Sweep writes.
-// The folder's Manifest keeps shards of other scenarios out.
+// Explain runs a trace under a queue policy and tells why one job started
+// when it did (the passes that saw it waiting).
 package experiment

@@ -92,17 +92,17 @@ func heteroRun(s scenario.Scenario, rep int) (HeteroRun, error) {
 // and metrics.MachineColumns) and the replication's machines beside them
 // (records without .csv, then .platform.csv); both appear only when the
 // replication succeeded.
-func runHeteroRep(s scenario.Scenario, rep int, records string, extra []engine.Listener) (repMetrics, error) {
+func runHeteroRep(s scenario.Scenario, rep int, records string, extra []engine.Listener) (RepMetrics, error) {
 	hr, err := heteroRun(s, rep)
 	if err != nil {
-		return repMetrics{}, err
+		return RepMetrics{}, err
 	}
 	var r HeteroResult
 	if records == "" {
 		r, err = RunHetero(hr, extra...)
 	} else {
 		if hr.Platform, err = HeteroPlatform(hr); err != nil {
-			return repMetrics{}, err
+			return RepMetrics{}, err
 		}
 		err = atomicfile.Write(records, func(w io.Writer) error {
 			jw := metrics.NewJobsCSVMachines(w, hr.Platform)
@@ -119,12 +119,12 @@ func runHeteroRep(s scenario.Scenario, rep int, records string, extra []engine.L
 		})
 	}
 	if err != nil {
-		return repMetrics{}, err
+		return RepMetrics{}, err
 	}
 	perEvent := 0.0
 	if r.Events > 0 {
 		perEvent = float64(r.Evaluations) / float64(r.Events)
 	}
-	return repMetrics{names: heteroMetrics,
-		values: []float64{r.MissedPct, r.MissedOfDeadlinePct, r.Usage, r.Slowdown, r.MeanWait, r.OfferedLoad, perEvent, r.QueueAtEvents}}, nil
+	return RepMetrics{Names: heteroMetrics,
+		Values: []float64{r.MissedPct, r.MissedOfDeadlinePct, r.Usage, r.Slowdown, r.MeanWait, r.OfferedLoad, perEvent, r.QueueAtEvents}}, nil
 }

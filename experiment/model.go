@@ -19,14 +19,15 @@ import (
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
-// modelRunner is how a sweep runs one replication of a scenario of one
-// model: the one place where a model meets its scenario settings. Adding
-// a model to the registry and a runner here is all a sweep needs.
+// modelRunner is how one replication of a scenario of one model runs:
+// the one place where a model meets its scenario settings. Adding a
+// model to the registry and a runner here is all a sweep (package sweep,
+// through RunReplication) needs.
 type modelRunner struct {
 	model string // registry model name
 	// run runs replication rep; records, when set, is where the cluster
 	// model writes a trace run's output folder (records.csv without .csv).
-	run func(s scenario.Scenario, rep int, records string, extra []engine.Listener) (repMetrics, error)
+	run func(s scenario.Scenario, rep int, records string, extra []engine.Listener) (RepMetrics, error)
 }
 
 // runners lists the runners of the implemented models.
@@ -39,21 +40,37 @@ func runners() []modelRunner {
 	}
 }
 
-// repMetrics is one replication's metrics, in a fixed order.
-type repMetrics struct {
-	names  []string
-	values []float64
+// RepMetrics is one replication's metrics: Values[i] is the metric named
+// Names[i]. The names are the model's (registry.Model.Metrics), in that
+// order, then those the scenario adds (per-user metrics, a grid's
+// per-site ones); every replication of a scenario names the same ones.
+type RepMetrics struct {
+	Names  []string
+	Values []float64
 }
 
-// runRep runs replication rep of scenario s; records, when set, is the
-// path of a per-job CSV file to write (atomically).
-func runRep(s scenario.Scenario, rep int, records string, more ...engine.Listener) (repMetrics, error) {
+// RunReplication is the sweep's replication core: it runs replication
+// rep of scenario s (one point of a scenario file) through its model's
+// runner and returns its metrics. The result depends on s and rep only
+// (the replication's random streams are s.Seed's, number rep), so a
+// sweep may run replications in any order, on any worker or in any
+// shard. A model the registry lists as not implemented gives a
+// *registry.NotImplementedError.
+//
+// records, when set, is where the per-job records go, written
+// atomically (they appear only when the replication succeeded): a CSV
+// file of jobs.csv columns plus kind and sites for a synthetic workload;
+// for the hetero model that file with the machine columns and the
+// machines beside it (.platform.csv); for a trace, an output folder
+// named records without .csv (jobs.csv, summary.json). The listeners
+// more see the run's events (not a trace run's).
+func RunReplication(s scenario.Scenario, rep int, records string, more ...engine.Listener) (RepMetrics, error) {
 	m, err := registry.LookupModel(s.Model)
 	if err != nil {
-		return repMetrics{}, err
+		return RepMetrics{}, err
 	}
 	if !m.Implemented {
-		return repMetrics{}, &registry.NotImplementedError{Model: m.Name}
+		return RepMetrics{}, &registry.NotImplementedError{Model: m.Name}
 	}
 	var r *modelRunner
 	for _, x := range runners() {
@@ -62,12 +79,12 @@ func runRep(s scenario.Scenario, rep int, records string, more ...engine.Listene
 		}
 	}
 	if r == nil {
-		return repMetrics{}, fmt.Errorf("model %s: no runner in package experiment", m.Name)
+		return RepMetrics{}, fmt.Errorf("model %s: no runner in package experiment", m.Name)
 	}
 	if records != "" && s.Workload.Trace == "" && s.Model != registry.ModelHetero {
 		// The run happens inside atomicfile.Write, so the records appear
 		// only when the replication succeeded.
-		var res repMetrics
+		var res RepMetrics
 		err := atomicfile.Write(records, func(w io.Writer) error {
 			jw := metrics.NewJobsCSVSites(w)
 			x, err := r.run(s, rep, "", append(more, jw))
@@ -99,29 +116,29 @@ func sitesPlatform(s scenario.Scenario) (platform.Platform, error) {
 	return platform.Sites(cpus)
 }
 
-func runGridRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener) (repMetrics, error) {
+func runGridRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener) (RepMetrics, error) {
 	plat, err := sitesPlatform(s)
 	if err != nil {
-		return repMetrics{}, err
+		return RepMetrics{}, err
 	}
 	r, err := RunGrid(GridRun{Platform: plat, Grid: s.Policy.Grid, Local: s.Policy.Local, Options: s.Policy.Options,
 		MeanInterarrival: s.Workload.MeanInterarrival, MeanService: s.Workload.MeanService,
 		Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
 	if err != nil {
-		return repMetrics{}, err
+		return RepMetrics{}, err
 	}
-	m := repMetrics{names: modelMetrics(registry.ModelGrid), values: []float64{r.RT, r.MaxRT, r.SLD, r.Utilization}}
+	m := RepMetrics{Names: modelMetrics(registry.ModelGrid), Values: []float64{r.RT, r.MaxRT, r.SLD, r.Utilization}}
 	for i := range r.SiteUtil {
-		m.names = append(m.names, fmt.Sprintf("site%d_utilization", i), fmt.Sprintf("site%d_load", i))
-		m.values = append(m.values, r.SiteUtil[i], r.SiteLoad[i])
+		m.Names = append(m.Names, fmt.Sprintf("site%d_utilization", i), fmt.Sprintf("site%d_load", i))
+		m.Values = append(m.Values, r.SiteUtil[i], r.SiteLoad[i])
 	}
 	return m, nil
 }
 
-func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener) (repMetrics, error) {
+func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener) (RepMetrics, error) {
 	plat, err := sitesPlatform(s)
 	if err != nil {
-		return repMetrics{}, err
+		return RepMetrics{}, err
 	}
 	w := s.Workload
 	r, err := RunGang(GangRun{Platform: plat, Approach: s.Policy.Approach, Options: s.Policy.Options,
@@ -130,13 +147,13 @@ func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener)
 		EstimateError: w.EstimateError, SplitOverhead: w.SplitOverhead, ExamineEvery: s.Policy.Options["examine"] == "every",
 		Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
 	if err != nil {
-		return repMetrics{}, err
+		return RepMetrics{}, err
 	}
-	return repMetrics{names: modelMetrics(registry.ModelGang),
-		values: []float64{r.RT, r.SLD, r.WRT, r.WSLD, r.Utilization, r.FinishedPct, r.SplitPct}}, nil
+	return RepMetrics{Names: modelMetrics(registry.ModelGang),
+		Values: []float64{r.RT, r.SLD, r.WRT, r.WSLD, r.Utilization, r.FinishedPct, r.SplitPct}}, nil
 }
 
-func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Listener) (repMetrics, error) {
+func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Listener) (RepMetrics, error) {
 	var res metrics.Result
 	// Per-user metrics, when the scenario's metrics list names some.
 	var users []int32
@@ -149,7 +166,7 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 	var uw *metrics.UserWaits
 	if len(users) > 0 {
 		if s.Workload.Trace != "" {
-			return repMetrics{}, fmt.Errorf("metric %s: per-user metrics are measured on synthetic workloads (a trace run's jobs.csv has each job's user and wait)", userNames[0])
+			return RepMetrics{}, fmt.Errorf("metric %s: per-user metrics are measured on synthetic workloads (a trace run's jobs.csv has each job's user and wait)", userNames[0])
 		}
 		uw = metrics.NewUserWaits(users, s.Warmup.Jobs)
 		extra = append(extra[:len(extra):len(extra)], uw)
@@ -157,7 +174,7 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 	if s.Workload.Trace != "" {
 		est, err := workload.ParseEstimate(s.Workload.Estimate)
 		if err != nil {
-			return repMetrics{}, err
+			return RepMetrics{}, err
 		}
 		out := ""
 		if records != "" {
@@ -168,20 +185,20 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction,
 			Avail: scenarioAvail(s), Partitions: s.Platform.Partitions})
 		if err != nil {
-			return repMetrics{}, err
+			return RepMetrics{}, err
 		}
 		res = tr.Result
 	} else {
 		var err error
 		if res, err = runClusterSynthetic(s, rep, extra...); err != nil {
-			return repMetrics{}, err
+			return RepMetrics{}, err
 		}
 	}
-	m := repMetrics{names: modelMetrics(registry.ModelCluster),
-		values: []float64{res.MeanWait, res.MaxWait, res.MeanResponse, res.MeanSlowdown, res.MeanBoundedSlowdown, res.Utilization, res.Makespan}}
+	m := RepMetrics{Names: modelMetrics(registry.ModelCluster),
+		Values: []float64{res.MeanWait, res.MaxWait, res.MeanResponse, res.MeanSlowdown, res.MeanBoundedSlowdown, res.Utilization, res.Makespan}}
 	if uw != nil {
-		m.names = append(m.names, userNames...)
-		m.values = append(m.values, uw.Means()...)
+		m.Names = append(m.Names, userNames...)
+		m.Values = append(m.Values, uw.Means()...)
 	}
 	return m, nil
 }

@@ -36,17 +36,17 @@ func TestRunRepErrors(t *testing.T) {
 	s := scenario.Scenario{Model: registry.ModelGrid, Seed: 1, Stop: scenario.Stop{Completed: 10},
 		Platform: scenario.Platform{Sites: []scenario.Site{{Procs: 2, Speed: 1}}},
 		Workload: scenario.Workload{MeanInterarrival: 1, MeanService: 1}, Policy: scenario.Policy{Grid: "random", Local: "fastest"}}
-	_, err := runRep(s, 0, "")
+	_, err := RunReplication(s, 0, "")
 	var une *registry.UnknownNameError
 	if !errors.As(err, &une) || une.Name != "fastest" {
 		t.Errorf("unknown local scheduler: err %v, want an UnknownNameError", err)
 	}
 	s.Policy.Local = "sq"
-	if _, err := runRep(s, 0, ""); err != nil {
+	if _, err := RunReplication(s, 0, ""); err != nil {
 		t.Errorf("grid run: %v", err)
 	}
 	s.Platform.Sites[0].Speed = 2
-	if _, err := runRep(s, 0, ""); err == nil {
+	if _, err := RunReplication(s, 0, ""); err == nil {
 		t.Error("a site of speed 2 was accepted by the grid model")
 	}
 }
@@ -66,11 +66,11 @@ func TestClusterPolicyOptions(t *testing.T) {
 	}
 	run := func(s scenario.Scenario) []float64 {
 		t.Helper()
-		m, err := runRep(s, 0, "")
+		m, err := RunReplication(s, 0, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		return m.values
+		return m.Values
 	}
 	direct := func(cfg TraceRun) []float64 {
 		t.Helper()

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -49,46 +48,6 @@ func TestMultifactorKTHChecked(t *testing.T) {
 	}
 }
 
-// examples/fairshare.yaml, the must-show: on the two-user Lublin
-// workload (user 2 submits a third of the jobs), the multifactor order
-// with fair-share lowers the light user's mean wait significantly
-// against the FCFS order (paired 95% CI entirely below 0) under both
-// EASY and conservative backfilling; per-user metrics appear only
-// because the scenario names them, after the model's own.
-func TestFairShareExample(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a 40-run sweep")
-	}
-	pts, err := scenario.Load("../examples/fairshare.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Sweep(pts, t.TempDir(), 2, nil, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, m := range res[0].Metrics {
-		names = append(names, m.Name)
-	}
-	if want := append(modelMetrics("cluster"), "user1_mean_wait", "user2_mean_wait"); !slices.Equal(names, want) {
-		t.Errorf("metrics %v, want %v", names, want)
-	}
-	found := 0
-	for _, c := range Compare(pts, res) {
-		if c.Axis != "policy.order" || c.Metric != "user2_mean_wait" {
-			continue
-		}
-		found++
-		if c.Value != "multifactor" || c.Baseline != "fcfs" || !(c.Diff.High < 0) {
-			t.Errorf("%s %s-%s: light user's wait difference %g [%g, %g], want a CI below 0", c.Context, c.Value, c.Baseline, c.Diff.Mean, c.Diff.Low, c.Diff.High)
-		}
-	}
-	if found != 2 {
-		t.Errorf("%d order comparisons of user2_mean_wait, want 2 (easy, conservative)", found)
-	}
-}
-
 // A trace scenario cannot name per-user metrics (they are measured on
 // synthetic workloads), and a file naming a metric the model does not
 // know is refused with the per-user form in the list of metrics.
@@ -97,7 +56,7 @@ func TestUserMetricErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runRep(pts[0].Scenario, 0, ""); err == nil || !strings.Contains(err.Error(), "metric user3_mean_wait: per-user metrics are measured on synthetic workloads") {
+	if _, err := RunReplication(pts[0].Scenario, 0, ""); err == nil || !strings.Contains(err.Error(), "metric user3_mean_wait: per-user metrics are measured on synthetic workloads") {
 		t.Errorf("trace with a per-user metric: %v", err)
 	}
 	_, err = scenario.Parse("t.yaml", []byte("model: cluster\nreplications: 1\nworkload: {trace: "+kth+"}\npolicy: {queue: easy}\nmetrics: [user3_max_wait]\n"))

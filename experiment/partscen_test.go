@@ -28,7 +28,7 @@ policy: {queue: easy}
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := runRep(pts[0].Scenario, 0, "")
+	got, err := RunReplication(pts[0].Scenario, 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,9 +42,9 @@ policy: {queue: easy}
 	}
 	w := want.Result
 	wantVals := []float64{w.MeanWait, w.MaxWait, w.MeanResponse, w.MeanSlowdown, w.MeanBoundedSlowdown, w.Utilization, w.Makespan}
-	for i, name := range got.names {
-		if got.values[i] != wantVals[i] {
-			t.Errorf("%s: scenario %v, run %v", name, got.values[i], wantVals[i])
+	for i, name := range got.Names {
+		if got.Values[i] != wantVals[i] {
+			t.Errorf("%s: scenario %v, run %v", name, got.Values[i], wantVals[i])
 		}
 	}
 	if w.MeanWait == plain.Result.MeanWait {

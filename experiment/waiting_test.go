@@ -44,7 +44,7 @@ func TestOverloadedModelsStop(t *testing.T) {
 	s := scenario.Scenario{Model: registry.ModelCluster, Seed: 1, Stop: scenario.Stop{Completed: 600000},
 		Platform: scenario.Platform{Procs: 1}, Workload: scenario.Workload{MeanInterarrival: 0.05, MeanService: 1},
 		Policy: scenario.Policy{Queue: "fcfs", Options: map[string]string{"order": "fcfs"}}}
-	_, err = runRep(s, 0, "")
+	_, err = RunReplication(s, 0, "")
 	check("cluster", err, "20")
 }
 
@@ -69,7 +69,7 @@ func TestOverloadedHeteroStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = runRep(pts[0].Scenario, 0, "")
+	_, err = RunReplication(pts[0].Scenario, 0, "")
 	if err == nil || !errors.Is(err, engine.ErrTooManyWaiting) || !strings.HasPrefix(err.Error(), "hetero model: more than 500000 jobs waiting at t=") {
 		t.Fatalf("err = %v, want the hetero model's waiting limit", err)
 	}

@@ -3,7 +3,7 @@ package repro
 import (
 	"fmt"
 
-	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/sweep"
 )
 
 // cache runs configurations (all their replications in parallel) once
@@ -39,7 +39,7 @@ func (c *cache[K, R]) eval(cfgs []K) error {
 		return fmt.Errorf("%d replications, want 1..%d", reps, MaxReps)
 	}
 	c.opt.Progress.Grow(len(todo) * reps)
-	res, err := experiment.Parallel(len(todo)*reps, c.opt.Workers, c.opt.Progress, func(i int) (R, error) {
+	res, err := sweep.Parallel(len(todo)*reps, c.opt.Workers, c.opt.Progress, func(i int) (R, error) {
 		return c.run(todo[i/reps], i%reps)
 	})
 	if err != nil {

@@ -11,6 +11,12 @@
 // experiment, naming policies as package registry does (an unknown name
 // fails with its typed error); settings a policy has no registry option
 // for are dropped from a configuration so that equal runs are shared.
-// Readings lists the alternative readings of dimitriadou-karatza-2010's
-// open rules as a fresh slice.
+// Their replications run in parallel through sweep.Parallel (results
+// independent of the number of workers). Readings lists the alternative
+// readings of dimitriadou-karatza-2010's open rules as a fresh slice.
+//
+// FitTrace is al-najjar-2019's curve estimation (its Tables 2-9): the
+// least-squares fit of a trace's runtimes on CPUs and memory per CPU,
+// whose coefficients JRB's fitted ranks take ('schedlab fit'); the
+// generic least squares is stats.FitOLS.
 package repro

@@ -22,8 +22,9 @@ import (
 // which see job.Info and never job/actual, the engine or a workload; the
 // engine (kernel and models), which knows the contracts but no policy;
 // metrics as listeners on the engine; workloads; the registry of the
-// policies; scenarios; experiment (runs, sweeps); reproductions; reports;
-// the command line on top.
+// policies; scenarios; experiment (the runs of one model); sweep (the
+// points of a scenario file: parallel replications, shards, summaries);
+// reproductions; reports; the command line on top.
 var allowImports = map[string][]string{
 	"job":                    nil,
 	"job/actual":             {"job"},
@@ -43,11 +44,12 @@ var allowImports = map[string][]string{
 	"workload/...":           {"job", "job/actual", "platform", "rng", "workload/swf", "internal/enum", "policy/option", "workload/model", "workload/tsafrir", "workload/avail"},
 	"registry":               {"policy", "policy/...", "workload/model", "workload/lublin"},
 	"scenario":               {"platform", "registry", "policy/option", "workload", "workload/..."},
-	"experiment":             {"engine", "job", "job/actual", "platform", "policy", "policy/...", "registry", "metrics", "rng", "scenario", "stats", "validate", "workload", "workload/...", "internal/atomicfile"},
-	"repro":                  {"experiment", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
+	"experiment":             {"engine", "job", "job/actual", "platform", "policy", "policy/...", "registry", "metrics", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"},
+	"sweep":                  {"experiment", "metrics", "scenario", "stats", "internal/atomicfile"},
+	"repro":                  {"experiment", "sweep", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
 	"report/plot":            nil,
 	"report/...":             {"platform", "validate", "internal/atomicfile"},
-	"cmd/schedlab/cli":       {"experiment", "repro", "registry", "scenario", "metrics", "platform", "policy/option", "policy/external", "report/...", "workload", "workload/...", "internal/atomicfile", "cmd/schedlab/launch"},
+	"cmd/schedlab/cli":       {"experiment", "sweep", "repro", "registry", "scenario", "metrics", "platform", "policy/option", "policy/external", "report/...", "workload", "workload/...", "internal/atomicfile", "cmd/schedlab/launch"},
 	"cmd/libschedlab/inproc": {"cmd/schedlab/cli", "job", "policy/external"},
 	"cmd/schedlab":           {"cmd/schedlab/cli"},
 	"cmd/schedlab/launch":    nil,
@@ -64,7 +66,8 @@ var allowImports = map[string][]string{
 var allowTestImports = map[string][]string{
 	"policy/...":             {"engine", "engine/enginetest", "job/actual", "metrics", "workload", "workload/...", "validate", "internal/testref"},
 	"engine":                 {"policy/...", "rng", "workload", "workload/..."},
-	"experiment":             {"internal/testref"},
+	"experiment":             {"internal/testref", "stats"},
+	"sweep":                  {"registry", "validate"},
 	"registry":               {"job", "platform"},
 	"report/...":             {"experiment"},
 	"internal/testref":       {"validate"},

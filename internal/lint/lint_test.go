@@ -65,6 +65,8 @@ func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(
 //     concrete policy, a workload, a metric or an experiment;
 //   - the vocabulary at the bottom (job, platform) depends on nothing
 //     above it;
+//   - the runs of one model (experiment) never depend on the sweeps
+//     (sweep) that run them;
 //   - the HTML report (report/htmlreport) reads what the layers below
 //     write: none of them imports it, and it never reaches the kernel or
 //     the policies;
@@ -77,15 +79,18 @@ type rule struct {
 }
 
 var rules = []rule{
-	{"policy", []string{"engine", "job/actual", "workload", "metrics", "experiment", "repro", "scenario", "cmd/schedlab/cli", "internal/testref", "validate", "report"}},
+	{"policy", []string{"engine", "job/actual", "workload", "metrics", "experiment", "sweep", "repro", "scenario", "cmd/schedlab/cli", "internal/testref", "validate", "report"}},
 	// (engine/enginetest, the test harness above the kernel, runs it on
 	// a workload of jobs: it has its own rule below.)
-	{"engine", []string{"policy/backfill", "policy/grid", "policy/gang", "policy/plan", "policy/matrix", "policy/rank", "workload", "metrics", "experiment", "repro", "scenario", "cmd/schedlab/cli", "registry", "report"}},
-	{"job", []string{"engine", "policy", "platform", "workload", "metrics", "experiment", "report"}},
-	{"platform", []string{"engine", "policy", "job", "workload", "metrics", "experiment", "report"}},
-	{"metrics", []string{"experiment", "repro", "scenario", "cmd/schedlab/cli", "policy/backfill", "policy/grid", "policy/gang", "policy/plan", "policy/matrix", "policy/rank", "report"}},
-	// The HTML report reads what the layers below write; they never know it.
-	{"experiment", []string{"report/htmlreport", "cmd/schedlab/cli"}},
+	{"engine", []string{"policy/backfill", "policy/grid", "policy/gang", "policy/plan", "policy/matrix", "policy/rank", "workload", "metrics", "experiment", "sweep", "repro", "scenario", "cmd/schedlab/cli", "registry", "report"}},
+	{"job", []string{"engine", "policy", "platform", "workload", "metrics", "experiment", "sweep", "report"}},
+	{"platform", []string{"engine", "policy", "job", "workload", "metrics", "experiment", "sweep", "report"}},
+	{"metrics", []string{"experiment", "sweep", "repro", "scenario", "cmd/schedlab/cli", "policy/backfill", "policy/grid", "policy/gang", "policy/plan", "policy/matrix", "policy/rank", "report"}},
+	// The HTML report reads what the layers below write; they never know
+	// it. The runs of one model (experiment) never know the sweeps that
+	// call them.
+	{"experiment", []string{"report/htmlreport", "cmd/schedlab/cli", "sweep"}},
+	{"sweep", []string{"report/htmlreport", "cmd/schedlab/cli"}},
 	{"repro", []string{"report/htmlreport", "cmd/schedlab/cli"}},
 	{"scenario", []string{"report/htmlreport", "cmd/schedlab/cli"}},
 	{"validate", []string{"report"}},
@@ -95,14 +100,14 @@ var rules = []rule{
 	// profiles) and the schedule validator (run on the engine's output)
 	// share no code with the kernel, the policies, the profiles or
 	// anything above them. internal/testref imports nothing of the module.
-	{"internal/testref", []string{"engine", "policy", "freeprofile", "job", "platform", "workload", "metrics", "experiment", "repro", "scenario", "cmd/schedlab/cli", "registry", "validate", "report", "stats", "rng"}},
-	{"validate", []string{"engine", "policy", "freeprofile", "internal/testref", "workload", "metrics", "experiment", "repro", "scenario", "cmd/schedlab/cli", "registry"}},
+	{"internal/testref", []string{"engine", "policy", "freeprofile", "job", "platform", "workload", "metrics", "experiment", "sweep", "repro", "scenario", "cmd/schedlab/cli", "registry", "validate", "report", "stats", "rng"}},
+	{"validate", []string{"engine", "policy", "freeprofile", "internal/testref", "workload", "metrics", "experiment", "sweep", "repro", "scenario", "cmd/schedlab/cli", "registry"}},
 	// The test harness every policy's tests use knows no concrete policy
 	// (a policy's tests could not import it otherwise) and nothing above
 	// the engine but the slice workload.
-	{"engine/enginetest", []string{"policy/backfill", "policy/grid", "policy/gang", "policy/plan", "policy/matrix", "policy/rank", "metrics", "experiment", "repro", "scenario", "cmd/schedlab/cli", "registry", "report"}},
+	{"engine/enginetest", []string{"policy/backfill", "policy/grid", "policy/gang", "policy/plan", "policy/matrix", "policy/rank", "metrics", "experiment", "sweep", "repro", "scenario", "cmd/schedlab/cli", "registry", "report"}},
 	// The id map under the kernel and the policies is a leaf.
-	{"internal/idmap", []string{"job", "platform", "engine", "policy", "workload", "metrics", "freeprofile", "stats", "experiment", "repro", "scenario", "cmd/schedlab/cli", "registry", "validate", "report"}},
+	{"internal/idmap", []string{"job", "platform", "engine", "policy", "workload", "metrics", "freeprofile", "stats", "experiment", "sweep", "repro", "scenario", "cmd/schedlab/cli", "registry", "validate", "report"}},
 }
 
 // violations applies the rules to a dependency map; it also returns how

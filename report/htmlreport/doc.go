@@ -50,6 +50,6 @@
 //     MaxTableRows rows, a figure at most MaxFigureBytes.
 //
 // This package sits at the report layer: it reads the files that the
-// experiment and metrics packages write (and uses validate's parser of
-// the interval syntax); none of those packages may import it.
+// experiment, sweep and metrics packages write (and uses validate's
+// parser of the interval syntax); none of those packages may import it.
 package htmlreport

@@ -219,7 +219,7 @@ func maxN(sum *table) int {
 }
 
 // sweepNotes is the page's version of the sweep's console notes
-// (experiment.SweepNotes), worked out from the two tables: why there are
+// (sweep.Notes), worked out from the two tables: why there are
 // no comparisons, or which compared points gave exactly the baseline's
 // results (every metric's difference 0 with a zero-width interval).
 func sweepNotes(p *sweepPage, reps int) []string {

@@ -30,6 +30,7 @@ import (
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/report/htmlreport"
 	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/sweep"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/avail"
 	"github.com/schedlab/schedlab/workload/resample"
@@ -344,7 +345,7 @@ func mainWith(args []string, stdout, stderr io.Writer, g *globals, signals bool)
 // line, 3 for a bug (a panic), 1 for everything else (docs/limits.md).
 func exitStatus(err error) int {
 	var ue usageError
-	var pe *experiment.PanicError
+	var pe *sweep.PanicError
 	var we *experiment.WindowError
 	var ae *experiment.AvailError
 	var pte *experiment.PartitionError

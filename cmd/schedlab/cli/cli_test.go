@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/internal/atomicfile"
+	"github.com/schedlab/schedlab/sweep"
 )
 
 func TestMain(m *testing.M) {
@@ -100,9 +100,9 @@ func longLine(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // A bug is exit status 3, apart from bad input (1) and a wrong command
-// line (2); a panicking task arrives as an *experiment.PanicError.
+// line (2); a panicking task arrives as an *sweep.PanicError.
 func TestExitStatusOfPanic(t *testing.T) {
-	err := experiment.Each(3, 2, nil, func(i int) error {
+	err := sweep.Each(3, 2, nil, func(i int) error {
 		if i == 1 {
 			var m map[string]int
 			m["x"] = 1 // a bug: assignment to a nil map

@@ -1,5 +1,6 @@
 // Package cli is the schedlab command line: argument parsing (kong), and
-// thin commands that call the experiment, workload and report packages.
+// thin commands that call the experiment, sweep, repro, workload and
+// report packages.
 // Main returns an exit status instead of exiting, so tests run it
 // in-process.
 //

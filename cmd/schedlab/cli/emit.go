@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/cmd/schedlab/launch"
-	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/sweep"
 )
 
 // checkEmit checks the --emit flags before anything is read: the flags
@@ -25,7 +25,7 @@ func (c *sweepCmd) checkEmit() error {
 	case c.Emit != "" && c.Shard != "":
 		return bad("--emit prints what runs every shard: --shard does not go with it (give --shards N)")
 	case c.Emit != "" && c.Shards == 0:
-		return bad("--emit %s: give the number of shards, --shards N (1..%d)", c.Emit, experiment.MaxShards)
+		return bad("--emit %s: give the number of shards, --shards N (1..%d)", c.Emit, sweep.MaxShards)
 	case c.Emit == "" && c.Name != "":
 		return bad("--name is the job name of --emit")
 	case !k8s && c.Image != launch.DefaultImage:
@@ -38,8 +38,8 @@ func (c *sweepCmd) checkEmit() error {
 	if c.Emit == "" {
 		return nil
 	}
-	if c.Shards < 1 || c.Shards > experiment.MaxShards {
-		return bad("--shards %d: want 1..%d", c.Shards, experiment.MaxShards)
+	if c.Shards < 1 || c.Shards > sweep.MaxShards {
+		return bad("--shards %d: want 1..%d", c.Shards, sweep.MaxShards)
 	}
 	if c.Name != "" {
 		if err := launch.CheckName(c.Name); err != nil {
@@ -68,7 +68,7 @@ func (c *sweepCmd) checkEmit() error {
 // emit prints the Slurm script or the Kubernetes manifest of the sweep
 // as c.Shards shards; it runs nothing and writes no file.
 func (c *sweepCmd) emit(g *globals, points []scenario.Point, data []byte, out string, workers int) error {
-	if err := experiment.CheckPoints(points); err != nil {
+	if err := sweep.CheckPoints(points); err != nil {
 		return err
 	}
 	if workers < 1 {

@@ -5,7 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/repro"
 )
 
 type fitCmd struct {
@@ -16,7 +16,7 @@ type fitCmd struct {
 // Run fits runtime on CPUs and memory per CPU, linear and log10, like
 // al-najjar-2019's Tables 2-9, and prints the --rank-coefficients to use.
 func (c *fitCmd) Run(g *globals) error {
-	r, err := experiment.FitTrace(c.Trace)
+	r, err := repro.FitTrace(c.Trace)
 	if err != nil {
 		return err
 	}
@@ -29,7 +29,7 @@ func (c *fitCmd) Run(g *globals) error {
 		fmt.Fprintf(w, "; %d records skipped (no submit or run time), %d larger than the machine", r.Skipped, r.Rejected)
 	}
 	fmt.Fprintln(w, "\nruntime in seconds; memory per CPU in MB; ordinary least squares with a constant")
-	for _, t := range []experiment.FitTable{r.Linear, r.Log} {
+	for _, t := range []repro.FitTable{r.Linear, r.Log} {
 		fmt.Fprintln(w)
 		if err := writeFitTable(w, t); err != nil {
 			return err
@@ -38,7 +38,7 @@ func (c *fitCmd) Run(g *globals) error {
 	return nil
 }
 
-func writeFitTable(w io.Writer, t experiment.FitTable) error {
+func writeFitTable(w io.Writer, t repro.FitTable) error {
 	fmt.Fprintf(w, "%s\n\nParameter estimates\n", t.Model)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "parameter\testimate\tstd. error\tlower 95%\tupper 95%\t")

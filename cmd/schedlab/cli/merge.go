@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/sweep"
 )
 
 type mergeCmd struct {
@@ -40,12 +40,12 @@ func (c *mergeCmd) Run(g *globals) error {
 	// written the folder's manifest (a Kubernetes merge Job starts with
 	// the shards).
 	deadline := time.Now().Add(c.Wait)
-	var m experiment.Manifest
+	var m sweep.Manifest
 	var points []scenario.Point
 	for said := false; ; {
 		var err error
-		m, points, err = experiment.OpenShards(c.Dir)
-		if errors.Is(err, experiment.ErrNoShards) && time.Now().Before(deadline) {
+		m, points, err = sweep.OpenShards(c.Dir)
+		if errors.Is(err, sweep.ErrNoShards) && time.Now().Before(deadline) {
 			if !said {
 				fmt.Fprintf(g.stderr, "schedlab: %s holds no shards yet; waiting up to %s for the first\n", c.Dir, c.Wait)
 				said = true
@@ -58,14 +58,14 @@ func (c *mergeCmd) Run(g *globals) error {
 		}
 		break
 	}
-	copyName := filepath.Join(experiment.ShardsDir(c.Dir), "scenario.yaml") + " (a copy of " + m.Scenario + ")"
+	copyName := filepath.Join(sweep.ShardsDir(c.Dir), "scenario.yaml") + " (a copy of " + m.Scenario + ")"
 	if c.Scenario != "" {
 		theirs, err := scenario.Load(c.Scenario)
 		if err != nil {
 			return err
 		}
-		if d := experiment.DiffPoints(points, theirs, copyName, c.Scenario); d != "" {
-			return &experiment.MismatchError{Dir: c.Dir, What: "another scenario", Detail: d}
+		if d := sweep.DiffPoints(points, theirs, copyName, c.Scenario); d != "" {
+			return &sweep.MismatchError{Dir: c.Dir, What: "another scenario", Detail: d}
 		}
 	}
 	// Only the merge writes these two folders; the shards may still be
@@ -80,8 +80,8 @@ func (c *mergeCmd) Run(g *globals) error {
 	}
 	waiting := false
 	for {
-		res, err := experiment.Merge(points, c.Dir, m.Shards)
-		var me *experiment.MissingError
+		res, err := sweep.Merge(points, c.Dir, m.Shards)
+		var me *sweep.MissingError
 		if errors.As(err, &me) && time.Now().Before(deadline) {
 			if !waiting {
 				fmt.Fprintf(g.stderr, "schedlab: %d of %d unit(s) not there yet; waiting up to %s for them\n", len(me.Missing), me.Total, c.Wait)
@@ -114,9 +114,9 @@ func (c *mergeCmd) Run(g *globals) error {
 // copy of the scenario in DIR/shards/, so a scenario without a name key
 // takes its name from the original file's name (the manifest's), as the
 // unsharded sweep does.
-func mergedInfo(dir string, m experiment.Manifest, points []scenario.Point) sweepInfo {
+func mergedInfo(dir string, m sweep.Manifest, points []scenario.Point) sweepInfo {
 	info := sweepInfo{Name: scenarioName(points), File: m.Scenario}
-	if data, err := os.ReadFile(filepath.Join(experiment.ShardsDir(dir), "scenario.yaml")); err == nil {
+	if data, err := os.ReadFile(filepath.Join(sweep.ShardsDir(dir), "scenario.yaml")); err == nil {
 		if ps, err := scenario.Parse(m.Scenario, data); err == nil && len(ps) > 0 {
 			info.Name = ps[0].Scenario.Name
 		}

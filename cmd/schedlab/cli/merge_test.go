@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/sweep"
 )
 
 // mergeScenarios are the sweeps of the sharding tests: a synthetic one
@@ -173,7 +173,7 @@ func TestShardedSweepMatchesUnsharded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		us := experiment.NewUnits(points)
+		us := sweep.NewUnits(points)
 		ref := filepath.Join(dir, name+"-unsharded")
 		refOut, _ := run(t, 0, "sweep", sc, "--out", ref, "--records")
 		for _, n := range []int{1, 2, 3, 7} {
@@ -197,7 +197,7 @@ func TestShardedSweepMatchesUnsharded(t *testing.T) {
 							break // a shard without units
 						}
 						p, rep := us.Locate(u)
-						unit := filepath.Join(experiment.UnitsDir(out), fmt.Sprintf("%04d-%s-r%d.json", p, points[p].Scenario.Key(), rep))
+						unit := filepath.Join(sweep.UnitsDir(out), fmt.Sprintf("%04d-%s-r%d.json", p, points[p].Scenario.Key(), rep))
 						if err := os.Rename(unit, filepath.Join(filepath.Dir(unit), "."+filepath.Base(unit)+".tmp-99")); err != nil {
 							t.Fatal(err)
 						}
@@ -206,7 +206,7 @@ func TestShardedSweepMatchesUnsharded(t *testing.T) {
 						}
 					}
 					last := order[len(order)-1]
-					if missing := (experiment.Shard{Index: last, Count: n}).Size(us.Total()); k == len(order)-2 && oi == 0 && missing > 0 {
+					if missing := (sweep.Shard{Index: last, Count: n}).Size(us.Total()); k == len(order)-2 && oi == 0 && missing > 0 {
 						// One shard to go: the merge names its units and writes nothing.
 						_, stderr := run(t, 1, "merge", out)
 						if !strings.Contains(stderr, fmt.Sprintf("%d of %d unit(s) missing", missing, us.Total())) ||
@@ -225,7 +225,7 @@ func TestShardedSweepMatchesUnsharded(t *testing.T) {
 				if strings.ReplaceAll(mergeOut, out, ref) != refOut {
 					t.Errorf("%s: merge printed\n%s\nthe sweep printed\n%s", what, mergeOut, refOut)
 				}
-				temps, _ := filepath.Glob(filepath.Join(experiment.UnitsDir(out), ".*.tmp-*"))
+				temps, _ := filepath.Glob(filepath.Join(sweep.UnitsDir(out), ".*.tmp-*"))
 				if len(temps) > 0 {
 					t.Errorf("%s: temporary files left: %v", what, temps)
 				}
@@ -280,13 +280,13 @@ func TestMergeRefusesAnotherScenario(t *testing.T) {
 	// Units of another scenario copied in.
 	other := filepath.Join(dir, "other")
 	run(t, 0, "sweep", trace, "--shard", "0/1", "--out", other)
-	ents, _ := os.ReadDir(experiment.UnitsDir(other))
-	b, _ := os.ReadFile(filepath.Join(experiment.UnitsDir(other), ents[0].Name()))
-	if err := os.WriteFile(filepath.Join(experiment.UnitsDir(out), ents[0].Name()), b, 0o644); err != nil {
+	ents, _ := os.ReadDir(sweep.UnitsDir(other))
+	b, _ := os.ReadFile(filepath.Join(sweep.UnitsDir(other), ents[0].Name()))
+	if err := os.WriteFile(filepath.Join(sweep.UnitsDir(out), ents[0].Name()), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, stderr = run(t, 1, "merge", out)
-	if !strings.Contains(stderr, "holds results of another scenario (their keys are not this scenario's points): "+filepath.Join(experiment.UnitsDir(out), ents[0].Name())) {
+	if !strings.Contains(stderr, "holds results of another scenario (their keys are not this scenario's points): "+filepath.Join(sweep.UnitsDir(out), ents[0].Name())) {
 		t.Errorf("merge with a foreign unit: %s", stderr)
 	}
 	if _, err := os.Stat(filepath.Join(out, "summary.csv")); !os.IsNotExist(err) {

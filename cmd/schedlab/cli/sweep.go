@@ -11,9 +11,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/sweep"
 	"github.com/schedlab/schedlab/workload"
 )
 
@@ -46,18 +46,18 @@ const (
 // SLURM_ARRAY_TASK_COUNT) or from JOB_COMPLETION_INDEX (N from
 // --shards). ok is false for an unsharded sweep; from says where I and N
 // came from.
-func (c *sweepCmd) shard(getenv func(string) string) (sh experiment.Shard, from string, ok bool, err error) {
-	bad := func(format string, a ...any) (experiment.Shard, string, bool, error) {
-		return experiment.Shard{}, "", false, usageError{fmt.Errorf(format, a...)}
+func (c *sweepCmd) shard(getenv func(string) string) (sh sweep.Shard, from string, ok bool, err error) {
+	bad := func(format string, a ...any) (sweep.Shard, string, bool, error) {
+		return sweep.Shard{}, "", false, usageError{fmt.Errorf(format, a...)}
 	}
-	if c.Shards < 0 || c.Shards > experiment.MaxShards {
-		return bad("--shards %d: want 1..%d", c.Shards, experiment.MaxShards)
+	if c.Shards < 0 || c.Shards > sweep.MaxShards {
+		return bad("--shards %d: want 1..%d", c.Shards, sweep.MaxShards)
 	}
 	if c.Shard != "" {
 		if c.Shards != 0 {
 			return bad("--shard I/N names N itself: --shards does not go with it")
 		}
-		sh, err := experiment.ParseShard(c.Shard)
+		sh, err := sweep.ParseShard(c.Shard)
 		if err != nil {
 			return bad("--shard %w", err)
 		}
@@ -77,16 +77,16 @@ func (c *sweepCmd) shard(getenv func(string) string) (sh experiment.Shard, from 
 	case slurm != "":
 		i, err := number(envSlurmID, slurm)
 		if err != nil {
-			return experiment.Shard{}, "", false, err
+			return sweep.Shard{}, "", false, err
 		}
-		sh, from = experiment.Shard{Index: i, Count: c.Shards}, envSlurmID+" and --shards"
+		sh, from = sweep.Shard{Index: i, Count: c.Shards}, envSlurmID+" and --shards"
 		if c.Shards == 0 {
 			v := getenv(envSlurmCount)
 			if v == "" {
 				return bad("%s=%s is set but not %s: give --shards N", envSlurmID, slurm, envSlurmCount)
 			}
 			if sh.Count, err = number(envSlurmCount, v); err != nil {
-				return experiment.Shard{}, "", false, err
+				return sweep.Shard{}, "", false, err
 			}
 			from = envSlurmID + "/" + envSlurmCount
 			if err := sh.Check(); err != nil {
@@ -96,17 +96,17 @@ func (c *sweepCmd) shard(getenv func(string) string) (sh experiment.Shard, from 
 	case k8s != "":
 		i, err := number(envK8sIndex, k8s)
 		if err != nil {
-			return experiment.Shard{}, "", false, err
+			return sweep.Shard{}, "", false, err
 		}
 		if c.Shards == 0 {
 			return bad("%s=%s is set (a Kubernetes Indexed Job): give the number of shards, --shards N (the Job's completions)", envK8sIndex, k8s)
 		}
-		sh, from = experiment.Shard{Index: i, Count: c.Shards}, envK8sIndex+" and --shards"
+		sh, from = sweep.Shard{Index: i, Count: c.Shards}, envK8sIndex+" and --shards"
 	default:
 		if c.Shards != 0 {
 			return bad("--shards %d: which shard? Give --shard I/N, or run as a task that sets %s or %s", c.Shards, envSlurmID, envK8sIndex)
 		}
-		return experiment.Shard{}, "", false, nil
+		return sweep.Shard{}, "", false, nil
 	}
 	if err := sh.Check(); err != nil {
 		return bad("%s: %w", from, err)
@@ -124,7 +124,7 @@ func (c *sweepCmd) Run(g *globals) error {
 	if c.List && (c.Out != "" || c.Records || c.Shard != "" || c.Shards != 0) {
 		return usageError{fmt.Errorf("--list runs nothing and writes nothing: --out, --records, --shard and --shards do not go with it")}
 	}
-	var sh experiment.Shard
+	var sh sweep.Shard
 	var from string
 	sharded := false
 	if !c.List && c.Emit == "" {
@@ -180,7 +180,7 @@ func (c *sweepCmd) Run(g *globals) error {
 	}
 	b := newBar(g.stderr, "sweep")
 	b.Grow(total)
-	res, err := experiment.Sweep(points, out, workers, b, c.Records)
+	res, err := sweep.Sweep(points, out, workers, b, c.Records)
 	b.done()
 	if err != nil {
 		return err
@@ -200,20 +200,20 @@ func (c *sweepCmd) Run(g *globals) error {
 
 // writeSweep writes the summary files of a finished sweep (the same
 // after 'sweep' and after 'merge') and prints its table.
-func writeSweep(g *globals, out string, info sweepInfo, points []scenario.Point, res []experiment.PointResult) error {
-	cmp := experiment.Compare(points, res)
+func writeSweep(g *globals, out string, info sweepInfo, points []scenario.Point, res []sweep.PointResult) error {
+	cmp := sweep.Compare(points, res)
 	info.Points = len(points)
 	if err := writeFileAtomic(filepath.Join(out, "sweep.json"), func(w io.Writer) error { return writeSweepJSON(w, info) }); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(out, "summary.csv"), func(w io.Writer) error { return experiment.WriteSummaryCSV(w, points, res) }); err != nil {
+	if err := writeFileAtomic(filepath.Join(out, "summary.csv"), func(w io.Writer) error { return sweep.WriteSummaryCSV(w, points, res) }); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(out, "comparisons.csv"), func(w io.Writer) error { return experiment.WriteComparisonsCSV(w, cmp) }); err != nil {
+	if err := writeFileAtomic(filepath.Join(out, "comparisons.csv"), func(w io.Writer) error { return sweep.WriteComparisonsCSV(w, cmp) }); err != nil {
 		return err
 	}
 	printSweep(g.stdout, points, res, cmp)
-	for _, n := range experiment.SweepNotes(points, res, cmp) {
+	for _, n := range sweep.Notes(points, res, cmp) {
 		fmt.Fprintf(g.stdout, "\nnote: %s\n", n)
 	}
 	fmt.Fprintf(g.stdout, "\nwrote %s (per point: %s)\n", filepath.Join(out, "summary.csv")+", "+filepath.Join(out, "comparisons.csv"), filepath.Join(out, "points"))
@@ -222,18 +222,18 @@ func writeSweep(g *globals, out string, info sweepInfo, points []scenario.Point,
 
 // runShard runs shard sh of the sweep into out: its unit files, with
 // records its records, and the folder's manifest; never the summary.
-func (c *sweepCmd) runShard(g *globals, sh experiment.Shard, from string, points []scenario.Point, data []byte, out string, workers int) error {
-	if err := experiment.CheckPoints(points); err != nil {
+func (c *sweepCmd) runShard(g *globals, sh sweep.Shard, from string, points []scenario.Point, data []byte, out string, workers int) error {
+	if err := sweep.CheckPoints(points); err != nil {
 		return err
 	}
 	// Other shards write into the same folders at the same time: only
 	// the temporary files of this shard's units are this shard's.
-	us := experiment.NewUnits(points)
+	us := sweep.NewUnits(points)
 	ours := func(target string) bool {
-		u, ok := experiment.UnitOfFile(points, us, target)
+		u, ok := sweep.UnitOfFile(points, us, target)
 		return ok && sh.Owns(u)
 	}
-	for _, d := range []string{out, experiment.ShardsDir(out), filepath.Join(out, "points")} {
+	for _, d := range []string{out, sweep.ShardsDir(out), filepath.Join(out, "points")} {
 		if err := checkOutDir(d); err != nil {
 			return err
 		}
@@ -241,27 +241,27 @@ func (c *sweepCmd) runShard(g *globals, sh experiment.Shard, from string, points
 	if err := g.lockOutDir(out, true); err != nil {
 		return err
 	}
-	for _, d := range []string{experiment.UnitsDir(out), filepath.Join(out, "records")} {
+	for _, d := range []string{sweep.UnitsDir(out), filepath.Join(out, "records")} {
 		if err := g.useSharedOutDir(d, ours); err != nil {
 			return err
 		}
 	}
-	m := experiment.NewManifest(c.File, points, sh.Count, c.Records)
-	if err := experiment.BeginShards(out, m, data, points); err != nil {
+	m := sweep.NewManifest(c.File, points, sh.Count, c.Records)
+	if err := sweep.BeginShards(out, m, data, points); err != nil {
 		return err
 	}
 	b := newBar(g.stderr, "shard "+sh.String())
 	b.Grow(sh.Size(us.Total()))
-	st, err := experiment.RunShard(points, out, sh, workers, b, c.Records)
+	st, err := sweep.RunShard(points, out, sh, workers, b, c.Records)
 	b.done()
 	if err != nil {
 		return err
 	}
 	// Shards of two sweeps that began the folder at the same moment both
 	// found it empty: the manifest that stayed is one of them.
-	if now, err := experiment.ReadManifest(out); err != nil {
+	if now, err := sweep.ReadManifest(out); err != nil {
 		return err
-	} else if err := experiment.CheckManifest(out, now, m, points); err != nil {
+	} else if err := sweep.CheckManifest(out, now, m, points); err != nil {
 		return fmt.Errorf("after this shard ran, %w", err)
 	}
 	if from != "" {
@@ -304,19 +304,19 @@ func labels(ls []scenario.Label) string {
 	return strings.Join(s, " ")
 }
 
-func ci(m experiment.Metric) string {
+func ci(m sweep.Metric) string {
 	if math.IsNaN(m.Low) {
 		return fmt.Sprintf("%.4g", m.Mean)
 	}
 	return fmt.Sprintf("%.4g ±%.2g", m.Mean, (m.High-m.Low)/2)
 }
 
-func printSweep(w io.Writer, points []scenario.Point, res []experiment.PointResult, cmp []experiment.Comparison) {
+func printSweep(w io.Writer, points []scenario.Point, res []sweep.PointResult, cmp []sweep.Comparison) {
 	if len(res) == 0 {
 		return
 	}
 	want := map[string]bool{}
-	for _, m := range experiment.Selected(points[0], res[0]) {
+	for _, m := range sweep.Selected(points[0], res[0]) {
 		want[m.Name] = true
 	}
 	shown := func(name string) bool { return want[name] && !strings.HasPrefix(name, "site") }

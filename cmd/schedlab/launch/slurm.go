@@ -14,7 +14,7 @@ import (
 // sweep split into Shards shards.
 type Sweep struct {
 	Name    string // the job name (CheckName)
-	Shards  int    // N, 1..MaxShards of package experiment (the caller checks)
+	Shards  int    // N, 1..MaxShards of package sweep (the caller checks)
 	Workers int    // CPUs of one shard, and its --workers; >= 1
 	Records bool   // the shards run with --records
 }

@@ -1,4 +1,4 @@
-package experiment
+package repro
 
 import (
 	"errors"
@@ -53,14 +53,14 @@ type FitTable struct {
 // ANOVA is the analysis of variance of a fit: sums of squares, degrees of
 // freedom and mean squares.
 type ANOVA struct {
-	Regression  Row `json:"regression"`
-	Residual    Row `json:"residual"`
-	Uncorrected Row `json:"uncorrected_total"`
-	Corrected   Row `json:"corrected_total"`
+	Regression  ANOVARow `json:"regression"`
+	Residual    ANOVARow `json:"residual"`
+	Uncorrected ANOVARow `json:"uncorrected_total"`
+	Corrected   ANOVARow `json:"corrected_total"`
 }
 
-// Row is one line of an ANOVA table (MeanSquare 0 for the totals).
-type Row struct {
+// ANOVARow is one line of an ANOVA table (MeanSquare 0 for the totals).
+type ANOVARow struct {
 	SS         float64 `json:"sum_of_squares"`
 	DF         int     `json:"df"`
 	MeanSquare float64 `json:"mean_square,omitempty"`
@@ -69,12 +69,12 @@ type Row struct {
 // FitParams are the names of the fitted parameters, in order.
 func FitParams() []string { return []string{"constant", "cpu", "mem"} }
 
-func table(model, rank string, f *stats.OLS) FitTable {
+func fitTable(model, rank string, f *stats.OLS) FitTable {
 	t := FitTable{Model: model, Coefficients: map[string]float64{}, StdErrors: map[string]float64{},
 		Lower95: map[string]float64{}, Upper95: map[string]float64{}, Params: FitParams(), Correlation: f.Corr,
 		RSquared: f.RSquared,
-		ANOVA: ANOVA{Regression: Row{f.SSRegression, f.P, f.MSRegression}, Residual: Row{f.SSResidual, f.N - f.P, f.MSResidual},
-			Uncorrected: Row{SS: f.SSUncorrected, DF: f.N}, Corrected: Row{SS: f.SSCorrected, DF: f.N - 1}}}
+		ANOVA: ANOVA{Regression: ANOVARow{f.SSRegression, f.P, f.MSRegression}, Residual: ANOVARow{f.SSResidual, f.N - f.P, f.MSResidual},
+			Uncorrected: ANOVARow{SS: f.SSUncorrected, DF: f.N}, Corrected: ANOVARow{SS: f.SSCorrected, DF: f.N - 1}}}
 	for j, p := range FitParams() {
 		t.Coefficients[p], t.StdErrors[p], t.Lower95[p], t.Upper95[p] = f.Coef[j], f.SE[j], f.Lower[j], f.Upper[j]
 	}
@@ -134,8 +134,8 @@ func fitObservations(jobs []fitObs) (*RankFit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("log fit: %w", err)
 	}
-	r.Linear = table("runtime ~ constant + cpu*CPU + mem*MemMB", "linear", lin)
-	r.Log = table("runtime ~ constant + cpu*log10(CPU) + mem*log10(MemMB)", "log", lg)
+	r.Linear = fitTable("runtime ~ constant + cpu*CPU + mem*MemMB", "linear", lin)
+	r.Log = fitTable("runtime ~ constant + cpu*log10(CPU) + mem*log10(MemMB)", "log", lg)
 	return r, nil
 }
 

@@ -1,7 +1,8 @@
-package experiment
+package repro
 
 import (
 	"math"
+	"os"
 	"testing"
 
 	"github.com/schedlab/schedlab/job/actual"
@@ -105,6 +106,21 @@ func TestFitSyntheticLikePaper(t *testing.T) {
 		}
 		if !(lg["cpu"] > 0) {
 			t.Errorf("rep %d: log cpu %.3f, want > 0", rep, lg["cpu"])
+		}
+	}
+}
+
+// fitHPC2N is the HPC2N trace of the benchmark, when it is there.
+const fitHPC2N = "../../shared/traces/HPC2N-2002-2.1-cln.swf.gz"
+
+// The rank fit of HPC2N (read, 200,734 jobs, two least-squares fits).
+func BenchmarkFitHPC2N(b *testing.B) {
+	if _, err := os.Stat(fitHPC2N); err != nil {
+		b.Skipf("trace %s not available", fitHPC2N)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := FitTrace(fitHPC2N); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

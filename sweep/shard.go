@@ -1,4 +1,4 @@
-package experiment
+package sweep
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/scenario"
@@ -211,37 +212,37 @@ type unitMetric struct {
 	Value float64 `json:"value"` // JSON numbers round-trip float64 exactly
 }
 
-func writeUnit(path string, u, rep int, p scenario.Point, m repMetrics) error {
+func writeUnit(path string, u, rep int, p scenario.Point, m experiment.RepMetrics) error {
 	f := unitFile{Unit: u, Point: p.Index, Key: p.Scenario.Key(), Replication: rep}
-	for i, name := range m.names {
-		f.Metrics = append(f.Metrics, unitMetric{name, m.values[i]})
+	for i, name := range m.Names {
+		f.Metrics = append(f.Metrics, unitMetric{name, m.Values[i]})
 	}
 	return atomicfile.Write(path, func(w io.Writer) error { return metrics.WriteJSON(w, f) })
 }
 
 // loadUnit reads the unit file of replication rep of p: ok false when it
 // is missing; a non-nil error when it is there but not that unit's.
-func loadUnit(path string, u, rep int, p scenario.Point) (repMetrics, bool, error) {
+func loadUnit(path string, u, rep int, p scenario.Point) (experiment.RepMetrics, bool, error) {
 	b, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
-		return repMetrics{}, false, nil
+		return experiment.RepMetrics{}, false, nil
 	}
 	if err != nil {
-		return repMetrics{}, false, err
+		return experiment.RepMetrics{}, false, err
 	}
 	var f unitFile
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return repMetrics{}, false, fmt.Errorf("%s: not a unit file: %v", path, err)
+		return experiment.RepMetrics{}, false, fmt.Errorf("%s: not a unit file: %v", path, err)
 	}
 	if f.Unit != u || f.Point != p.Index || f.Key != p.Scenario.Key() || f.Replication != rep || len(f.Metrics) == 0 {
-		return repMetrics{}, false, fmt.Errorf("%s: holds unit %d (point %d %s replication %d), not unit %d", path, f.Unit, f.Point, f.Key, f.Replication, u)
+		return experiment.RepMetrics{}, false, fmt.Errorf("%s: holds unit %d (point %d %s replication %d), not unit %d", path, f.Unit, f.Point, f.Key, f.Replication, u)
 	}
-	var m repMetrics
+	var m experiment.RepMetrics
 	for _, x := range f.Metrics {
-		m.names = append(m.names, x.Name)
-		m.values = append(m.values, x.Value)
+		m.Names = append(m.Names, x.Name)
+		m.Values = append(m.Values, x.Value)
 	}
 	return m, true, nil
 }
@@ -301,7 +302,7 @@ func RunShard(points []scenario.Point, dir string, sh Shard, workers int, prog P
 		if records {
 			rec = recordsPath(dir, p, rep)
 		}
-		m, err := runRep(p.Scenario, rep, rec)
+		m, err := experiment.RunReplication(p.Scenario, rep, rec)
 		if err != nil {
 			return fmt.Errorf("unit %d: point %d (%s) replication %d: %w", u, i, p.Scenario.Key(), rep, err)
 		}
@@ -462,7 +463,7 @@ func Merge(points []scenario.Point, dir string, shards int) ([]PointResult, erro
 			results[i] = r
 			continue
 		}
-		reps := make([]repMetrics, p.Scenario.Replications)
+		reps := make([]experiment.RepMetrics, p.Scenario.Replications)
 		complete := true
 		var names []string // of the first unit of the point found
 		for rep := range reps {
@@ -475,9 +476,9 @@ func Merge(points []scenario.Point, dir string, shards int) ([]PointResult, erro
 			case !ok:
 				merr.Missing = append(merr.Missing, MissingUnit{Unit: u, Point: i, Replication: rep})
 			case names == nil:
-				names = m.names
-			case !sameNames(m.names, names):
-				return nil, fmt.Errorf("%s: metrics %v, but other replications of the point have %v: the units were made by different versions of schedlab; remove the point's unit files and run its shards again", path, m.names, names)
+				names = m.Names
+			case !sameNames(m.Names, names):
+				return nil, fmt.Errorf("%s: metrics %v, but other replications of the point have %v: the units were made by different versions of schedlab; remove the point's unit files and run its shards again", path, m.Names, names)
 			}
 			complete = complete && ok && err == nil
 			reps[rep] = m

@@ -1,4 +1,4 @@
-package experiment
+package sweep
 
 import (
 	"strings"
@@ -17,7 +17,7 @@ func notesOf(t *testing.T, src string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return SweepNotes(pts, res, Compare(pts, res))
+	return Notes(pts, res, Compare(pts, res))
 }
 
 func TestSweepNotes(t *testing.T) {

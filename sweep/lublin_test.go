@@ -1,4 +1,4 @@
-package experiment
+package sweep
 
 import (
 	"reflect"
@@ -49,7 +49,7 @@ func TestLublinPoliciesExample(t *testing.T) {
 			t.Errorf("%s: mean wait not significantly lower (95%% CI below 0)", want)
 		}
 	}
-	notes := SweepNotes(pts, one, cmp)
+	notes := Notes(pts, one, cmp)
 	if len(notes) != 1 || notes[0] != "identical results in every replication (the same schedule): workload.estimate predict = request (points 3 and 0)" {
 		t.Errorf("notes %q: want FCFS's estimate models named identical", notes)
 	}

@@ -1,4 +1,4 @@
-package experiment
+package sweep
 
 import (
 	"fmt"
@@ -8,14 +8,14 @@ import (
 	"github.com/schedlab/schedlab/scenario"
 )
 
-// SweepNotes explains a sweep's comparisons when they say nothing: no
+// Notes explains a sweep's comparisons when they say nothing: no
 // paired comparison could be made (one point, no policy setting swept, or
 // a single replication per point), or compared points gave exactly the
 // same results as their baseline in every replication (the policies made
 // the same schedule on that workload). It returns one sentence per
 // finding, for the console and the HTML page; nil when the comparisons
 // stand on their own.
-func SweepNotes(points []scenario.Point, results []PointResult, cmp []Comparison) []string {
+func Notes(points []scenario.Point, results []PointResult, cmp []Comparison) []string {
 	if len(points) == 0 || len(results) != len(points) {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package experiment
+package sweep
 
 import (
 	"encoding/csv"
@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/scenario"
@@ -75,7 +76,7 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress, reco
 	}
 	// dir/points is made by the first point written (atomicfile), so a
 	// sweep that fails before any point ends leaves no empty folder.
-	reps := make([][]repMetrics, len(points)) // made when a point's first replication ends
+	reps := make([][]experiment.RepMetrics, len(points)) // made when a point's first replication ends
 	left := make([]int, len(points))
 	for _, i := range todo {
 		left[i] = points[i].Scenario.Replications
@@ -88,13 +89,13 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress, reco
 		if records && dir != "" {
 			rec = recordsPath(dir, points[point], rep)
 		}
-		m, err := runRep(points[point].Scenario, rep, rec)
+		m, err := experiment.RunReplication(points[point].Scenario, rep, rec)
 		if err != nil {
 			return fmt.Errorf("point %d (%s) replication %d: %w", point, points[point].Scenario.Key(), rep, err)
 		}
 		mu.Lock()
 		if reps[point] == nil {
-			reps[point] = make([]repMetrics, points[point].Scenario.Replications)
+			reps[point] = make([]experiment.RepMetrics, points[point].Scenario.Replications)
 		}
 		reps[point][rep] = m
 		left[point]--
@@ -137,15 +138,15 @@ func Selected(p scenario.Point, r PointResult) []Metric {
 	return out
 }
 
-func summarize(p scenario.Point, reps []repMetrics) PointResult {
+func summarize(p scenario.Point, reps []experiment.RepMetrics) PointResult {
 	r := PointResult{Index: p.Index, Key: p.Scenario.Key(), Labels: p.Labels, Model: p.Scenario.Model, Reps: len(reps)}
 	if len(reps) == 0 {
 		return r
 	}
-	for j, name := range reps[0].names {
+	for j, name := range reps[0].Names {
 		xs := make([]float64, len(reps))
 		for i := range reps {
-			xs[i] = reps[i].values[j]
+			xs[i] = reps[i].Values[j]
 		}
 		c := stats.CI95(xs)
 		r.Metrics = append(r.Metrics, Metric{Name: name, Mean: c.Mean, Low: c.Low, High: c.High, N: len(xs), Values: xs})
