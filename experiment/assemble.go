@@ -22,7 +22,7 @@ import (
 // such a run.
 type clusterSpec struct {
 	plat platform.Platform
-	qp   registry.Policy
+	qp   registry.Entry
 	opts option.Values // checked by qp.Check
 	env  policy.Env    // Platform is set from plat
 	src  workload.Source

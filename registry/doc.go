@@ -12,7 +12,7 @@
 // The policies are not written here: each policy package declares its
 // own (policy.Decl: name, model, kind, summary, traits, typed options,
 // factory) in a Declarations function, and table.go lists the packages,
-// one line each. A Policy wraps a declaration: Check checks option texts
+// one line each. An Entry wraps a declaration: Check checks option texts
 // against it (every problem named, defaults filled), Build and
 // BuildValues build the policy for a policy.Env through its one factory,
 // Own picks a policy's options out of a point's.

@@ -94,7 +94,7 @@ func TestNames(t *testing.T) {
 
 // defaults returns the option values a policy runs with by default; a
 // required option takes a value inside its range.
-func defaults(t *testing.T, p Policy) map[string]float64 {
+func defaults(t *testing.T, p Entry) map[string]float64 {
 	t.Helper()
 	out := map[string]float64{}
 	for _, o := range p.Options() {
@@ -338,7 +338,7 @@ func TestKindOptions(t *testing.T) {
 	}
 }
 
-func mustOption(t *testing.T, p Policy, name string) Option {
+func mustOption(t *testing.T, p Entry, name string) Option {
 	t.Helper()
 	o, ok := p.Option(name)
 	if !ok {

@@ -61,8 +61,8 @@ func models() []Model {
 // replication looks its policy up).
 var policies = sync.OnceValue(declaredPolicies)
 
-func declaredPolicies() []Policy {
-	var out []Policy
+func declaredPolicies() []Entry {
+	var out []Entry
 	for _, ds := range [][]policy.Decl{
 		backfill.Declarations(), // fcfs, firstfit, easy, conservative, backfill; hetero fcfs, easy, flexible
 		matrix.Declarations(),   // matrix

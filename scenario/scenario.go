@@ -21,7 +21,7 @@ type Scenario struct {
 	Warmup       Warmup
 	Platform     Platform
 	Workload     Workload
-	Policy       Policy
+	Policy       PolicySpec
 	Metrics      []string // optional subset of metric names to report; empty = all
 }
 
@@ -127,8 +127,9 @@ type Workload struct {
 	BMEst                      string // "min" (default) | "uniform" | "max" | "random-machine"
 }
 
-// Policy holds the scheduling policies and their options.
-type Policy struct {
+// PolicySpec holds the scheduling policies a scenario names and their
+// options.
+type PolicySpec struct {
 	// The policies are named as in package registry (registry.Names of
 	// the model and kind).
 	Queue    string // cluster and hetero: the queue policy
@@ -149,7 +150,7 @@ type Policy struct {
 
 // SetOption returns p with the option called name set to text (a copy
 // of the map: scenarios sharing the old one keep their value).
-func (p Policy) SetOption(name, text string) Policy {
+func (p PolicySpec) SetOption(name, text string) PolicySpec {
 	m := make(map[string]string, len(p.Options)+1)
 	for k, v := range p.Options {
 		m[k] = v
