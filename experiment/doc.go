@@ -11,12 +11,13 @@
 // name; the registry checks them against the policy's declarations and
 // builds the policy through its one factory (policy.Env: the platform and
 // the random streams). The runners read what a policy is through its
-// traits (Threads: split jobs into threads and fold the records; the grid
-// scheduler's preference for idle sites is the local scheduler's
-// PreferIdle), not its name. Two remain that know a policy by type or
-// option: RunJobs asks matrix scanning for its windows (*matrix.Matrix),
-// and the gang runner reads the gang model's examine setting; RunJRB is a
-// runner of its own for al-najjar-2019's metrics.
+// traits (Threads: the thread-level transform of package threads around
+// the engine; the grid scheduler's preference for idle sites is the
+// local scheduler's PreferIdle) and the optional interfaces of package
+// policy (a policy.WindowReporter's windows, a policy.Screener's
+// refusals), not its name or type. Two remain that know a policy by
+// option: the gang runner reads the gang model's examine setting; RunJRB
+// is a runner of its own for al-najjar-2019's metrics.
 //
 // Sweep runs the points of a scenario file. Each implemented model has one
 // runner (model.go) that turns a scenario.Scenario into its typed run and
