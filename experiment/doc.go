@@ -15,9 +15,9 @@
 // the engine; the grid scheduler's preference for idle sites is the
 // local scheduler's PreferIdle) and the optional interfaces of package
 // policy (a policy.WindowReporter's windows, a policy.Screener's
-// refusals), not its name or type. Two remain that know a policy by
-// option: the gang runner reads the gang model's examine setting; RunJRB
-// is a runner of its own for al-najjar-2019's metrics.
+// refusals, a policy.QueueExaminer's rule for the gang model's GS queue),
+// not its name, type or options. RunJRB is a runner of its own for
+// al-najjar-2019's metrics (it builds policy/rank directly).
 //
 // Sweep runs the points of a scenario file. Each implemented model has one
 // runner (model.go) that turns a scenario.Scenario into its typed run and

@@ -138,8 +138,8 @@ type PolicySpec struct {
 	Approach int    // gang: the gang approach (a number); default 1
 
 	// Options are the values of the options the point's policies declare
-	// (and the model's own policy settings, such as the gang model's
-	// examine), by option name, as canonical text (numbers in Go's
+	// (and a model's own policy settings, registry.Model.Options), by
+	// option name, as canonical text (numbers in Go's
 	// shortest form, "10%" as 0.1): every option the point reads, with
 	// defaults applied; options the point does not read are absent. The
 	// registry checks them again when it builds the policy (Build). The
