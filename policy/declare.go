@@ -43,6 +43,13 @@ type Traits struct {
 	// splits the workload into threads and folds the threads' records
 	// back into jobs.
 	Threads bool
+	// PeriodOption (grid schedulers): the name of the declared option
+	// whose value is the scheduler's Period (zikos-karatza-2008's
+	// allocation interval), "" for a scheduler without one. A scenario
+	// checks the number of passes a run would make against it, and a
+	// run whose grid scheduler's queue overflows names it; neither needs
+	// to know the option by name.
+	PeriodOption string
 }
 
 // Env is what a policy is built for: the machines and its random

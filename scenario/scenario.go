@@ -9,8 +9,8 @@ import (
 // defaults are applied and the whole has been validated for its model.
 //
 // Fields a model does not read are left at their zero values, and so are
-// settings the point's own policy does not use (for example the option
-// allocation_interval when Policy.Grid is "random"; see Point).
+// settings the point's own policy does not use (an option that only
+// other policies of the kind declare is absent; see Point).
 type Scenario struct {
 	Name         string
 	Model        string // a registry model: registry.ModelNames()
@@ -189,11 +189,11 @@ const MaxReplications = 10_000
 const MaxRuns = 1_000_000
 
 // MaxGridPasses bounds the scheduling passes a grid run with a periodic
-// grid scheduler (deferred, hybrid: one pass every
-// policy.allocation_interval) is expected to make: stop.completed x
-// workload.mean_interarrival (the time the run lasts) /
-// policy.allocation_interval. A billion passes take about ten seconds; a
-// larger count is a typo, and past 2^53 the clock cannot advance at all.
+// grid scheduler (one pass per allocation interval, the option its
+// declaration names as its PeriodOption trait) is expected to make:
+// stop.completed x workload.mean_interarrival (the time the run lasts) /
+// the interval. A billion passes take about ten seconds; a larger count
+// is a typo, and past 2^53 the clock cannot advance at all.
 const MaxGridPasses = 1_000_000_000
 
 // MaxFileSize is the largest scenario file Parse accepts, in bytes. Real
