@@ -336,13 +336,14 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	var opts option.Values
 	if cfg.Decider != nil {
-		if cfg.Policy != "external" {
-			return nil, fmt.Errorf("an in-process decider decides for policy external, not %s", cfg.Policy)
+		if !qp.InProcess() {
+			return nil, fmt.Errorf("an in-process decider decides for policy %s, not %s",
+				strings.Join(registry.InProcessNames(qp.Model, qp.Kind), " or "), cfg.Policy)
 		}
-		// The declarations alone: the policy's own check asks for a
-		// command or file descriptors, which the decider replaces.
-		if opts, err = option.Check(qp.Options(), cfg.Options); err != nil {
-			return nil, fmt.Errorf("policy external: %w", err)
+		// The policy's in-process check: the decider replaces what its
+		// own check asks for (external: a command or file descriptors).
+		if opts, err = qp.CheckInProcess(cfg.Options); err != nil {
+			return nil, err
 		}
 	} else if opts, err = qp.Check(cfg.Options); err != nil {
 		return nil, err

@@ -103,4 +103,11 @@ type Decl struct {
 	// say (Flexible backfilling: deadline_max below deadline_min), before
 	// any platform exists: a scenario file is refused at parse time.
 	Check func(opts option.Values) error
+	// CheckInProcess, when set, says that the policy can take its
+	// decisions from Env.Decider (a program that runs the engine in its
+	// own process: cmd/libschedlab) and checks the option values of
+	// such a run in place of Check (the external policy: the decider
+	// replaces the decision process, so neither command nor fds). A
+	// runner given a decider refuses a policy without it.
+	CheckInProcess func(opts option.Values) error
 }

@@ -77,11 +77,12 @@ type Entry struct {
 	options []Option
 	newFn   func(policy.Env, option.Values) (policy.Built, error)
 	checkFn func(option.Values) error
+	inProc  func(option.Values) error
 }
 
 func fromDecl(d policy.Decl) Entry {
 	return Entry{Model: d.Model, Kind: d.Kind, Name: d.Name, Summary: d.Summary, Traits: d.Traits,
-		options: option.CloneAll(d.Options), newFn: d.New, checkFn: d.Check}
+		options: option.CloneAll(d.Options), newFn: d.New, checkFn: d.Check, inProc: d.CheckInProcess}
 }
 
 // Options lists the policy's options in documentation order (a fresh
@@ -132,6 +133,41 @@ func (p Entry) Check(given map[string]string) (option.Values, error) {
 		return option.Values{}, fmt.Errorf("%s %s: %w", p.Noun(), p.Name, err)
 	}
 	return v, nil
+}
+
+// InProcess reports whether the policy can take its decisions from
+// policy.Env.Decider, a program that runs the engine in its own process
+// (policy.Decl.CheckInProcess).
+func (p Entry) InProcess() bool { return p.inProc != nil }
+
+// CheckInProcess checks option texts for a run whose decisions come from
+// policy.Env.Decider: the declarations, then the policy's own in-process
+// check in place of Check's. A policy that cannot take a decider is an
+// error.
+func (p Entry) CheckInProcess(given map[string]string) (option.Values, error) {
+	if p.inProc == nil {
+		return option.Values{}, fmt.Errorf("%s %s does not take its decisions from the calling program", p.Noun(), p.Name)
+	}
+	v, err := option.Check(p.options, given)
+	if err == nil {
+		err = p.inProc(v)
+	}
+	if err != nil {
+		return option.Values{}, fmt.Errorf("%s %s: %w", p.Noun(), p.Name, err)
+	}
+	return v, nil
+}
+
+// InProcessNames lists the policies of a model and kind that can take
+// their decisions from policy.Env.Decider, in documentation order.
+func InProcessNames(model, kind string) []string {
+	var out []string
+	for _, p := range Policies(model, kind) {
+		if p.InProcess() {
+			out = append(out, p.Name)
+		}
+	}
+	return out
 }
 
 // Noun is how messages name a policy of the policy's kind ("policy",
