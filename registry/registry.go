@@ -34,7 +34,8 @@ type Model struct {
 	Implemented bool   // false: scenario files are checked, nothing runs them yet
 	Kinds       []Kind // the policies the model selects by name, in documentation order
 	// Options are settings of the model itself that read like policy
-	// options (the gang model's GS-queue examination rule).
+	// options (none today: the gang model's GS-queue examination rule,
+	// the one there was, is now its approaches' option examine).
 	Options []Option
 	// Metrics are the names of the metrics a replication of the model
 	// reports, in output order; SiteMetrics the per-site ones, reported
