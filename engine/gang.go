@@ -25,10 +25,6 @@ type GangConfig struct {
 	// SplitOverhead stretches every task of a gang placed on several
 	// sites: runtime and estimate x (1 + SplitOverhead).
 	SplitOverhead float64
-	// ExamineEveryDeparture examines the grid scheduler's queue after
-	// every departure, not only after one that leaves some queue empty
-	// (the paper's rule; a reading of the model, not of the policy).
-	ExamineEveryDeparture bool
 	// StopAfter ends the run after this many completed jobs, locals and
 	// gangs together (0: when the sources are exhausted).
 	StopAfter int64
@@ -69,6 +65,7 @@ type GangGrid struct {
 	gsView   []job.Info // the copy of gsInfo a policy is handed
 	freed    []policy.ProcRef
 	emptied  bool // a queue became empty during this instant's departures
+	every    bool // the policy examines its queue after every departure (policy.QueueExaminer)
 	sitesBuf []int
 }
 
@@ -85,6 +82,9 @@ func NewGangGrid(cfg GangConfig) (*GangGrid, error) {
 		return nil, fmt.Errorf("engine: split overhead must be finite and >= 0, got %g", cfg.SplitOverhead)
 	}
 	g := &GangGrid{cfg: cfg, gangs: map[int32]*gangState{}}
+	if e, ok := cfg.Policy.(policy.QueueExaminer); ok {
+		g.every = e.ExamineEveryDeparture()
+	}
 	for m := 0; m < p.Machines(); m++ {
 		g.sites = append(g.sites, make([]gProc, p.Machine(m).CPUs))
 	}
@@ -169,7 +169,8 @@ func (g *GangGrid) view() gangView { return gangView{g} }
 // completionsDone: freed processors take their next job; then the grid
 // scheduler examines its queue if a departure left a queue empty (a queue
 // emptied by a freed processor taking its next job, or by a gang that
-// this departure let start, counts).
+// this departure let start, counts), or after every departure if the
+// policy asks for it (policy.QueueExaminer).
 func (g *GangGrid) completionsDone() error {
 	if len(g.freed) == 0 {
 		return nil
@@ -184,7 +185,7 @@ func (g *GangGrid) completionsDone() error {
 		}
 	}
 	g.freed = g.freed[:0]
-	if g.emptied || g.cfg.ExamineEveryDeparture {
+	if g.emptied || g.every {
 		return g.examineQueue()
 	}
 	return nil

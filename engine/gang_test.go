@@ -191,3 +191,49 @@ func TestGangsNeverStartedIsAnError(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// examining is a gang policy that says when its GS queue is examined
+// (policy.QueueExaminer) and counts how often it is.
+type examining struct {
+	*gang.Placer
+	every bool
+	picks int
+}
+
+func (e *examining) ExamineEveryDeparture() bool { return e.every }
+
+func (e *examining) PickQueued(now float64, q []job.Info, v policy.GangView) (int, policy.GangPlacement, bool) {
+	e.picks++
+	return e.Placer.PickQueued(now, q, v)
+}
+
+// A policy that asks for it has its GS queue examined after departures
+// that leave every queue non-empty too; the others only after one that
+// empties a queue.
+func TestGangQueueExaminer(t *testing.T) {
+	picks := map[bool]int{}
+	for _, every := range []bool{false, true} {
+		pl, err := gang.New(gang.Options{Approach: 1}, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pol := &examining{Placer: pl, every: every}
+		var locals []actual.Job
+		for i := range 8 {
+			locals = append(locals, local(job.ID(i+1), 0, float64(1+i)))
+		}
+		g, err := engine.NewGangGrid(engine.GangConfig{Platform: platform.MustSites([]int{2}), Policy: pol,
+			Locals: []engine.Source{workload.FromSlice(locals)}, Gangs: workload.FromSlice([]actual.Job{gangJob(100, 0.5, 1, 1)}),
+			Listener: &gangLog{Recorder: &enginetest.Recorder{}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Run(); err != nil {
+			t.Fatal(err)
+		}
+		picks[every] = pol.picks
+	}
+	if !(picks[true] > picks[false]) {
+		t.Errorf("GS queue examined %d times after every departure, %d after emptying ones; want more with every", picks[true], picks[false])
+	}
+}

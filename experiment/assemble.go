@@ -12,6 +12,7 @@ import (
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/policy/predict"
 	"github.com/schedlab/schedlab/registry"
+	"github.com/schedlab/schedlab/threads"
 	"github.com/schedlab/schedlab/workload"
 )
 
@@ -22,7 +23,7 @@ import (
 // such a run.
 type clusterSpec struct {
 	plat platform.Platform
-	qp   registry.Policy
+	qp   registry.Entry
 	opts option.Values // checked by qp.Check
 	env  policy.Env    // Platform is set from plat
 	src  workload.Source
@@ -56,7 +57,7 @@ type clusterRun struct {
 	scr *screenedSource
 	// fold hands the listeners jobs made of their threads (nil unless
 	// the policy has the Threads trait).
-	fold *metrics.ThreadFold
+	fold *threads.Fold
 	// preds are the predicting layers (none without clusterSpec.predict;
 	// one per partition, sharing the users' histories, with partitions).
 	preds []*predict.Predictor
@@ -76,7 +77,7 @@ func (r *clusterRun) predictions() (predicted, corrected, corrections int64) {
 // newClusterRun builds the policy through the registry and the engine
 // around it: a policy.Screener's refusals are dropped and counted before
 // the model sees them; a policy with the Threads trait gets each job as
-// one-CPU threads and the listeners get the jobs back (ThreadFold).
+// one-CPU threads and the listeners get the jobs back (package threads).
 func newClusterRun(s clusterSpec) (*clusterRun, error) {
 	env := s.env
 	env.Platform = s.plat
@@ -102,11 +103,11 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 	}
 	klis := s.lis
 	if s.qp.Traits.Threads {
-		src = workload.Threads(src)
+		src = threads.Split(src)
 		if s.threads != nil {
 			src = s.threads(src)
 		}
-		r.fold = metrics.NewThreadFold(s.lis)
+		r.fold = threads.NewFold(s.lis)
 		klis = append(engine.Tee{r.fold}, s.threadLis...)
 	}
 	r.eng, err = engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Policy: r.pol, Source: src, Listener: klis, Continue: s.cont, MaxWaiting: s.maxWaiting, Availability: s.avail})
@@ -132,14 +133,7 @@ func (r *clusterRun) threadUtilization(res *metrics.Result, procs int) error {
 	if r.fold == nil {
 		return nil
 	}
-	if err := r.fold.Err(); err != nil {
-		return err
-	}
-	res.Utilization = 0
-	if span := res.Makespan - res.FirstSubmit; span > 0 {
-		res.Utilization = r.fold.Work() / (float64(procs) * span)
-	}
-	return nil
+	return r.fold.Correct(res, procs)
 }
 
 // partitioned assembles a run over partitions: one policy per

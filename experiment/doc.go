@@ -12,12 +12,13 @@
 // name; the registry checks them against the policy's declarations and
 // builds the policy through its one factory (policy.Env: the platform and
 // the random streams). The runners read what a policy is through its
-// traits (Threads: split jobs into threads and fold the records; the grid
-// scheduler's preference for idle sites is the local scheduler's
-// PreferIdle), not its name. Two remain that know a policy by type or
-// option: RunJobs asks matrix scanning for its windows (*matrix.Matrix),
-// and the gang runner reads the gang model's examine setting; RunJRB is a
-// runner of its own for al-najjar-2019's metrics.
+// traits (Threads: the thread-level transform of package threads around
+// the engine; the grid scheduler's preference for idle sites is the
+// local scheduler's PreferIdle) and the optional interfaces of package
+// policy (a policy.WindowReporter's windows, a policy.Screener's
+// refusals, a policy.QueueExaminer's rule for the gang model's GS queue),
+// not its name, type or options. RunJRB is a runner of its own for
+// al-najjar-2019's metrics (it builds policy/rank directly).
 //
 // RunReplication is the replication core of the sweeps (package sweep):
 // one replication of one scenario point, run by its model's runner

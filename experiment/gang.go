@@ -19,8 +19,8 @@ import (
 type GangRun struct {
 	Platform platform.Platform // one machine per site (platform.Sites)
 	Approach int               // 1 | 2: registry.Names(registry.ModelGang, registry.KindApproach)
-	// Options are the approach's option texts by name (threshold,
-	// empty_queue: see 'schedlab policies'); the registry checks them.
+	// Options are the approach's option texts by name (see 'schedlab
+	// policies'); the registry checks them.
 	Options              map[string]string
 	MeanInterarrival     float64 // locals, per site
 	GangMeanInterarrival float64
@@ -30,7 +30,6 @@ type GangRun struct {
 	SharedTimes          bool    // one service time for all tasks of a gang
 	EstimateError        float64 // E as a fraction
 	SplitOverhead        float64
-	ExamineEvery         bool // examine the GS queue after every departure
 	Stop, Warmup         int64
 	Seed                 uint64
 	Replication          int
@@ -94,7 +93,7 @@ func RunGang(r GangRun, extra ...engine.Listener) (GangResult, error) {
 	m := metrics.NewGangMetrics(r.Warmup)
 	occ := metrics.NewOccupancy()
 	g, err := engine.NewGangGrid(engine.GangConfig{Platform: plat, Policy: pol, Locals: locals, Gangs: gangs, Listener: append(engine.Tee{m, occ}, extra...),
-		SplitOverhead: r.SplitOverhead, ExamineEveryDeparture: r.ExamineEvery, StopAfter: r.Stop, MaxWaiting: MaxWaiting})
+		SplitOverhead: r.SplitOverhead, StopAfter: r.Stop, MaxWaiting: MaxWaiting})
 	if err != nil {
 		return GangResult{}, err
 	}

@@ -77,11 +77,11 @@ func RunGrid(r GridRun, extra ...engine.Listener) (GridResult, error) {
 		// One-processor jobs: the offered load is the service demand
 		// per unit of time over the processors.
 		err = waitingError(err, "grid", ms/r.MeanInterarrival/float64(total))
-		if ai, ok := r.Options["allocation_interval"]; ok && errors.Is(err, engine.ErrTooManyWaiting) {
+		if o, ai, ok := periodOption(r.Grid, r.Options); ok && errors.Is(err, engine.ErrTooManyWaiting) {
 			// A periodic grid scheduler holds every job that arrives
 			// within an allocation interval: a long interval fills the
 			// queue whatever the load.
-			err = fmt.Errorf("%w; policy.allocation_interval is %s: jobs wait at the grid scheduler for up to one interval, so an interval much longer than the mean inter-arrival time (%g) fills the queue", err, ai, r.MeanInterarrival)
+			err = fmt.Errorf("%w; %s is %s: jobs wait at the grid scheduler for up to one interval, so an interval much longer than the mean inter-arrival time (%g) fills the queue", err, o.Key, ai, r.MeanInterarrival)
 		}
 		return GridResult{}, err
 	}
@@ -93,4 +93,17 @@ func RunGrid(r GridRun, extra ...engine.Listener) (GridResult, error) {
 	}
 	return GridResult{Jobs: m.Jobs, RT: m.MeanResponse, MaxRT: m.MaxResponse, SLD: m.MeanSlowdown,
 		Utilization: util / float64(total), SiteUtil: busy, SiteLoad: load}, nil
+}
+
+// periodOption is the option that sets the period of the grid scheduler
+// called grid (its PeriodOption trait) and its text in opts; false for a
+// scheduler without one, or an option not given.
+func periodOption(grid string, opts map[string]string) (registry.Option, string, bool) {
+	gp, err := registry.Lookup(registry.ModelGrid, registry.KindGrid, grid)
+	if err != nil || gp.Traits.PeriodOption == "" {
+		return registry.Option{}, "", false
+	}
+	o, ok := gp.Option(gp.Traits.PeriodOption)
+	text, given := opts[o.Name]
+	return o, text, ok && given
 }

@@ -21,7 +21,7 @@ func TestHeteroRunner(t *testing.T) {
 		Platform: scenario.Platform{Sites: []scenario.Site{{Procs: 4, Speed: 200}, {Procs: 8, Speed: 500}}},
 		Workload: scenario.Workload{MeanInterarrival: 3, CPUsMin: 1, CPUsMax: 4, EstimatedMin: 500, EstimatedMax: 3000,
 			DeadlineFraction: 0.7, Deadline: "fastest", DeadlineFactorMin: 2, DeadlineFactorMax: 4, BMEst: "random-machine"},
-		Policy: scenario.Policy{Queue: "eg-edf"}}
+		Policy: scenario.PolicySpec{Queue: "eg-edf"}}
 	m, err := RunReplication(s, 0, "")
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
-	"github.com/schedlab/schedlab/policy/matrix"
+	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
 )
@@ -35,7 +35,7 @@ type JobsResult struct {
 	// Response is each job's response (end - submit), by job ID.
 	Response map[job.ID]float64
 	// Heads are the first jobs of the windows of a policy that forms them
-	// (matrix), in window order; nil otherwise.
+	// (a policy.WindowReporter), in window order; nil otherwise.
 	Heads []job.ID
 }
 
@@ -72,8 +72,8 @@ func RunJobs(cfg JobsRun) (*JobsResult, error) {
 		return nil, err
 	}
 	defer closePolicy(run.pol)
-	if w, ok := run.pol.(windowReporter); ok {
-		w.SetOnWindow(func(w matrix.Window) { res.Heads = append(res.Heads, w.Jobs[0]) })
+	if w, ok := run.pol.(policy.WindowReporter); ok {
+		w.SetOnWindow(func(now float64, head job.ID) { res.Heads = append(res.Heads, head) })
 	}
 	if err := run.eng.Run(); err != nil {
 		return nil, err
@@ -83,10 +83,4 @@ func RunJobs(cfg JobsRun) (*JobsResult, error) {
 		return nil, err
 	}
 	return res, nil
-}
-
-// windowReporter is a policy that forms windows of jobs and reports them
-// (matrix scanning).
-type windowReporter interface {
-	SetOnWindow(func(matrix.Window))
 }

@@ -144,7 +144,7 @@ func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener)
 	r, err := RunGang(GangRun{Platform: plat, Approach: s.Policy.Approach, Options: s.Policy.Options,
 		MeanInterarrival: w.MeanInterarrival, GangMeanInterarrival: w.GangMeanInterarrival, MeanService: w.MeanService,
 		Pow2: w.GangSizes == "pow2", GangMin: w.GangMin, GangMax: w.GangMax, SharedTimes: w.GangTimes == "shared",
-		EstimateError: w.EstimateError, SplitOverhead: w.SplitOverhead, ExamineEvery: s.Policy.Options["examine"] == "every",
+		EstimateError: w.EstimateError, SplitOverhead: w.SplitOverhead,
 		Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
 	if err != nil {
 		return RepMetrics{}, err

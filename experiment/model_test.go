@@ -35,7 +35,7 @@ func TestRunnersMatchTheRegistry(t *testing.T) {
 func TestRunRepErrors(t *testing.T) {
 	s := scenario.Scenario{Model: registry.ModelGrid, Seed: 1, Stop: scenario.Stop{Completed: 10},
 		Platform: scenario.Platform{Sites: []scenario.Site{{Procs: 2, Speed: 1}}},
-		Workload: scenario.Workload{MeanInterarrival: 1, MeanService: 1}, Policy: scenario.Policy{Grid: "random", Local: "fastest"}}
+		Workload: scenario.Workload{MeanInterarrival: 1, MeanService: 1}, Policy: scenario.PolicySpec{Grid: "random", Local: "fastest"}}
 	_, err := RunReplication(s, 0, "")
 	var une *registry.UnknownNameError
 	if !errors.As(err, &une) || une.Name != "fastest" {

@@ -20,6 +20,7 @@ import (
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/rng"
+	"github.com/schedlab/schedlab/threads"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/resample"
@@ -373,20 +374,21 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	var opts option.Values
 	if cfg.Decider != nil {
-		if cfg.Policy != "external" {
-			return nil, fmt.Errorf("an in-process decider decides for policy external, not %s", cfg.Policy)
+		if !qp.InProcess() {
+			return nil, fmt.Errorf("an in-process decider decides for policy %s, not %s",
+				strings.Join(registry.InProcessNames(qp.Model, qp.Kind), " or "), cfg.Policy)
 		}
-		// The declarations alone: the policy's own check asks for a
-		// command or file descriptors, which the decider replaces.
-		if opts, err = option.Check(qp.Options(), cfg.Options); err != nil {
-			return nil, fmt.Errorf("policy external: %w", err)
+		// The policy's in-process check: the decider replaces what its
+		// own check asks for (external: a command or file descriptors).
+		if opts, err = qp.CheckInProcess(cfg.Options); err != nil {
+			return nil, err
 		}
 	} else if opts, err = qp.Check(cfg.Options); err != nil {
 		return nil, err
 	}
-	threads := qp.Traits.Threads
+	asThreads := qp.Traits.Threads
 	switch {
-	case cfg.Threads && !threads:
+	case cfg.Threads && !asThreads:
 		return nil, fmt.Errorf("per-thread records are only for a policy that schedules threads, not %s", cfg.Policy)
 	case cfg.Planned && cfg.Out == "":
 		return nil, errors.New("--planned needs an output folder")
@@ -430,7 +432,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	}
 	var defs []partitionDef
 	if len(cfg.Partitions) > 0 {
-		if defs, err = cfg.partitionDefs(procs, rd.Header(), hetero, threads); err != nil {
+		if defs, err = cfg.partitionDefs(procs, rd.Header(), hetero, asThreads); err != nil {
 			return nil, err
 		}
 	}
@@ -485,7 +487,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	var jobsCSV *metrics.JobsCSV
 	var jobsFile *os.File
 	var swfOut *metrics.SWFSchedule
-	var threadsCSV *metrics.ThreadsCSV
+	var threadsCSV *threads.CSV
 	if cfg.Out != "" {
 		if out, err = newOutDir(cfg.Out); err != nil {
 			return nil, err
@@ -533,7 +535,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			if err != nil {
 				return nil, err
 			}
-			threadsCSV = metrics.NewThreadsCSV(f)
+			threadsCSV = threads.NewCSV(f)
 		}
 	} else if cfg.Check {
 		return nil, errors.New("--check needs --out (it re-reads the written jobs.csv)")
@@ -555,7 +557,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, err
 	}
 	var rec *recordingSource
-	var threadRecs *threadRecorder
+	var threadRecs *threads.Recorder
 	var rejected *rejectedJobs
 	if cfg.Check {
 		rejected = &rejectedJobs{}
@@ -581,10 +583,10 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			}
 			return rec
 		}
-		if threads {
+		if asThreads {
 			// The threads are the schedule the checker reads.
 			spec.threads = record
-			threadRecs = &threadRecorder{}
+			threadRecs = &threads.Recorder{}
 			spec.threadLis = append(spec.threadLis, threadRecs)
 		} else {
 			spec.jobs = record
@@ -737,12 +739,12 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			return nil, fmt.Errorf("output: %w", err)
 		}
 	}
-	if cfg.Check && threads {
+	if cfg.Check && asThreads {
 		// The threads are the schedule: each holds one CPU over its own
 		// interval (a job's CPUs are reused by other jobs' threads between
 		// its first start and last end, which a job-level check would call
 		// a conflict).
-		if err = validate.Check(rec.jobs, threadRecs.recs, validate.Options{Procs: procs, Kill: !cfg.Continue}); err != nil {
+		if err = validate.Check(rec.jobs, threadRecs.Recs, validate.Options{Procs: procs, Kill: !cfg.Continue}); err != nil {
 			return nil, fmt.Errorf("check: the thread schedule is invalid: %w", err)
 		}
 	} else if cfg.Check {
@@ -784,26 +786,6 @@ func orderName(v option.Values) string {
 // rankHead is a ranking policy (jrb) that names its rank function and
 // head rule for summary.json.
 type rankHead interface{ RankHead() (rank, head string) }
-
-// threadRecorder keeps every thread's record for validate.Check.
-type threadRecorder struct {
-	engine.NopListener
-	recs []validate.Rec
-}
-
-func (t *threadRecorder) JobFinished(now float64, r *engine.Record) {
-	t.add(r, validate.StateCompleted)
-}
-func (t *threadRecorder) JobKilled(now float64, r *engine.Record) { t.add(r, validate.StateWalltime) }
-
-func (t *threadRecorder) add(r *engine.Record, state string) {
-	var cpus []validate.Interval
-	for i := 0; i+1 < len(r.CPUs); i += 2 {
-		cpus = append(cpus, validate.Interval{Lo: int(r.CPUs[i]), Hi: int(r.CPUs[i+1])})
-	}
-	t.recs = append(t.recs, validate.Rec{ID: int64(r.Job.ID), Submit: r.Job.Submit, Start: r.Start, Finish: r.End,
-		Procs: r.Job.Procs, State: state, CPUs: cpus})
-}
 
 func checkSchedule(path string, in []validate.Input, procs int, kill bool, spans []validate.Span) error {
 	f, err := os.Open(path)

@@ -43,7 +43,7 @@ func TestOverloadedModelsStop(t *testing.T) {
 	check("gang", err, "125.2")
 	s := scenario.Scenario{Model: registry.ModelCluster, Seed: 1, Stop: scenario.Stop{Completed: 600000},
 		Platform: scenario.Platform{Procs: 1}, Workload: scenario.Workload{MeanInterarrival: 0.05, MeanService: 1},
-		Policy: scenario.Policy{Queue: "fcfs", Options: map[string]string{"order": "fcfs"}}}
+		Policy: scenario.PolicySpec{Queue: "fcfs", Options: map[string]string{"order": "fcfs"}}}
 	_, err = RunReplication(s, 0, "")
 	check("cluster", err, "20")
 }

@@ -4,7 +4,8 @@ package job
 // k processors may be run as k one-processor threads. A thread is an
 // ordinary one-processor job to the kernel; its ID packs the parent job's
 // ID and the thread's index, so that a policy grouping threads and a
-// listener folding them back into jobs need no table shared between them.
+// listener folding them back into jobs (package threads) need no table
+// shared between them.
 
 // ThreadBits is the number of low bits of a thread ID that hold the
 // thread's index: a job has at most 1<<ThreadBits threads (the largest

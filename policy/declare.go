@@ -43,6 +43,13 @@ type Traits struct {
 	// splits the workload into threads and folds the threads' records
 	// back into jobs.
 	Threads bool
+	// PeriodOption (grid schedulers): the name of the declared option
+	// whose value is the scheduler's Period (zikos-karatza-2008's
+	// allocation interval), "" for a scheduler without one. A scenario
+	// checks the number of passes a run would make against it, and a
+	// run whose grid scheduler's queue overflows names it; neither needs
+	// to know the option by name.
+	PeriodOption string
 }
 
 // Env is what a policy is built for: the machines and its random
@@ -125,4 +132,11 @@ type Decl struct {
 	// say (Flexible backfilling: deadline_max below deadline_min), before
 	// any platform exists: a scenario file is refused at parse time.
 	Check func(opts option.Values) error
+	// CheckInProcess, when set, says that the policy can take its
+	// decisions from Env.Decider (a program that runs the engine in its
+	// own process: cmd/libschedlab) and checks the option values of
+	// such a run in place of Check (the external policy: the decider
+	// replaces the decision process, so neither command nor fds). A
+	// runner given a decider refuses a policy without it.
+	CheckInProcess func(opts option.Values) error
 }

@@ -21,6 +21,15 @@
 //   - GangPolicy: the gang model's placement, GS-queue and backfilling
 //     questions over a GangView.
 //
+// What a runner or a model needs from a built policy beyond its contract
+// it asks through small optional interfaces, never by the policy's name
+// or type: Screener (jobs refused at submission), ReservationReporter,
+// Reestimator, Failer (a decision process that broke), WindowReporter
+// (matrix scanning's window heads) and QueueExaminer (when the gang
+// model examines the GS queue). What a runner needs before a policy is
+// built is in its declaration: Traits (Threads, PeriodOption, ...) and
+// Decl.CheckInProcess.
+//
 // Views are read-only values from live model state; they cannot be
 // converted back into the model (nor a GridView into the Dispatcher). A
 // policy only ever sees job.Info, never a job's actual runtime: it learns

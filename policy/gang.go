@@ -48,6 +48,17 @@ type GangPlacement struct {
 	Split bool
 }
 
+// QueueExaminer is implemented by a gang policy that says when the grid
+// scheduler's queue is examined (PickQueued). ExamineEveryDeparture
+// true: after every departure; false: only after a departure that left
+// a queue empty (dimitriadou-karatza-2010's rule), which is also what a
+// policy that does not implement it gets. The gang model asks once,
+// when it is built (package policy/gang declares the choice as its
+// option examine).
+type QueueExaminer interface {
+	ExamineEveryDeparture() bool
+}
+
 // GangPolicy decides for the gang model; the engine applies and validates
 // (distinct processors with empty queues, a placement per task, gang tasks
 // starting together, backfilled entries that are local jobs).
@@ -57,7 +68,7 @@ type GangPolicy interface {
 	// scheduler: a placement, or false to put it in the GS queue.
 	PlaceArrival(now float64, g job.Info, v GangView) (GangPlacement, bool)
 	// PickQueued examines the GS queue (oldest first) after a departure
-	// left a queue empty: the index of the gang to place and where, or
+	// left a queue empty (after every departure: QueueExaminer): the index of the gang to place and where, or
 	// false when none can go. The engine calls it until it says false.
 	PickQueued(now float64, queue []job.Info, v GangView) (int, GangPlacement, bool)
 	// RouteLocal picks the processor of a site for an arriving local job.

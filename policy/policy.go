@@ -104,6 +104,17 @@ type ReservationReporter interface {
 	SetOnReserve(f func(now float64, id job.ID, at float64))
 }
 
+// WindowReporter is implemented by a queue policy that takes its queue
+// in windows of jobs (matrix scanning, hafshejani-2012: each window is
+// scheduled as one matrix of threads): SetOnWindow asks it to tell f of
+// every window it forms, by the time and the window's first (head) job,
+// so that a runner can follow the head jobs (the reproduction compares
+// their response across policies). A policy without windows does not
+// implement it.
+type WindowReporter interface {
+	SetOnWindow(f func(now float64, head job.ID))
+}
+
 // Reestimator is implemented by a queue policy that accepts a new estimate
 // for a job it is running (package policy/predict calls it when a job
 // outlives its predicted runtime, EASY++'s correction). estimate is the

@@ -12,15 +12,19 @@
 // The policies are not written here: each policy package declares its
 // own (policy.Decl: name, model, kind, summary, traits, typed options,
 // factory) in a Declarations function, and table.go lists the packages,
-// one line each. A Policy wraps a declaration: Check checks option texts
+// one line each. An Entry wraps a declaration: Check checks option texts
 // against it (every problem named, defaults filled), Build and
 // BuildValues build the policy for a policy.Env through its one factory,
-// Own picks a policy's options out of a point's.
+// Own picks a policy's options out of a point's, InProcess and
+// CheckInProcess serve a run whose decisions come from the calling
+// program (policy.Env.Decider).
 //
 // Traits carry what other parts of a model need to know about a policy:
 // the grid scheduler prefers sites with an idle processor because the
 // local scheduler's entry says PreferIdle (sq), not because of its name;
-// NewGridPair applies it. The scenario schema builds its enumerations,
+// NewGridPair applies it. Likewise Threads (the thread-level transform,
+// package threads) and PeriodOption (the option that sets a grid
+// scheduler's period). The scenario schema builds its enumerations,
 // its policy options and which settings each policy reads from
 // KindOptions; `schedlab run` (its policy flags and --set) and
 // `schedlab policies` read Lookup and Policies.

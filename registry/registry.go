@@ -34,7 +34,8 @@ type Model struct {
 	Implemented bool   // false: scenario files are checked, nothing runs them yet
 	Kinds       []Kind // the policies the model selects by name, in documentation order
 	// Options are settings of the model itself that read like policy
-	// options (the gang model's GS-queue examination rule).
+	// options (none today: the gang model's GS-queue examination rule,
+	// the one there was, is now its approaches' option examine).
 	Options []Option
 	// Metrics are the names of the metrics a replication of the model
 	// reports, in output order; SiteMetrics the per-site ones, reported
@@ -66,9 +67,9 @@ type Kind struct {
 // Traits are a policy's typed facts (policy.Traits).
 type Traits = policy.Traits
 
-// Policy is one registered policy: its declaration (name within a model
+// Entry is one registered policy: its declaration (name within a model
 // and kind, summary, traits, typed options) and its factory, behind Build.
-type Policy struct {
+type Entry struct {
 	Model   string
 	Kind    string
 	Name    string
@@ -77,19 +78,20 @@ type Policy struct {
 	options []Option
 	newFn   func(policy.Env, option.Values) (policy.Built, error)
 	checkFn func(option.Values) error
+	inProc  func(option.Values) error
 }
 
-func fromDecl(d policy.Decl) Policy {
-	return Policy{Model: d.Model, Kind: d.Kind, Name: d.Name, Summary: d.Summary, Traits: d.Traits,
-		options: option.CloneAll(d.Options), newFn: d.New, checkFn: d.Check}
+func fromDecl(d policy.Decl) Entry {
+	return Entry{Model: d.Model, Kind: d.Kind, Name: d.Name, Summary: d.Summary, Traits: d.Traits,
+		options: option.CloneAll(d.Options), newFn: d.New, checkFn: d.Check, inProc: d.CheckInProcess}
 }
 
 // Options lists the policy's options in documentation order (a fresh
 // copy).
-func (p Policy) Options() []Option { return option.CloneAll(p.options) }
+func (p Entry) Options() []Option { return option.CloneAll(p.options) }
 
 // Option returns the policy's option called name.
-func (p Policy) Option(name string) (Option, bool) {
+func (p Entry) Option(name string) (Option, bool) {
 	for _, o := range p.options {
 		if o.Name == name {
 			return o.Clone(), true
@@ -99,7 +101,7 @@ func (p Policy) Option(name string) (Option, bool) {
 }
 
 // HasOption reports whether the policy reads the option called name.
-func (p Policy) HasOption(name string) bool {
+func (p Entry) HasOption(name string) bool {
 	_, ok := p.Option(name)
 	return ok
 }
@@ -107,7 +109,7 @@ func (p Policy) HasOption(name string) bool {
 // Own is the part of opts that names the policy's own options (a model
 // hands every policy of a point the point's option texts; each takes its
 // own).
-func (p Policy) Own(opts map[string]string) map[string]string {
+func (p Entry) Own(opts map[string]string) map[string]string {
 	var out map[string]string
 	for _, o := range p.options {
 		if v, ok := opts[o.Name]; ok {
@@ -123,7 +125,7 @@ func (p Policy) Own(opts map[string]string) map[string]string {
 // Check checks option texts (name -> text) against the policy's
 // declarations: every problem is named (option.Error), defaults fill the
 // rest.
-func (p Policy) Check(given map[string]string) (option.Values, error) {
+func (p Entry) Check(given map[string]string) (option.Values, error) {
 	v, err := option.Check(p.options, given)
 	if err == nil && p.checkFn != nil {
 		err = p.checkFn(v)
@@ -134,9 +136,44 @@ func (p Policy) Check(given map[string]string) (option.Values, error) {
 	return v, nil
 }
 
+// InProcess reports whether the policy can take its decisions from
+// policy.Env.Decider, a program that runs the engine in its own process
+// (policy.Decl.CheckInProcess).
+func (p Entry) InProcess() bool { return p.inProc != nil }
+
+// CheckInProcess checks option texts for a run whose decisions come from
+// policy.Env.Decider: the declarations, then the policy's own in-process
+// check in place of Check's. A policy that cannot take a decider is an
+// error.
+func (p Entry) CheckInProcess(given map[string]string) (option.Values, error) {
+	if p.inProc == nil {
+		return option.Values{}, fmt.Errorf("%s %s does not take its decisions from the calling program", p.Noun(), p.Name)
+	}
+	v, err := option.Check(p.options, given)
+	if err == nil {
+		err = p.inProc(v)
+	}
+	if err != nil {
+		return option.Values{}, fmt.Errorf("%s %s: %w", p.Noun(), p.Name, err)
+	}
+	return v, nil
+}
+
+// InProcessNames lists the policies of a model and kind that can take
+// their decisions from policy.Env.Decider, in documentation order.
+func InProcessNames(model, kind string) []string {
+	var out []string
+	for _, p := range Policies(model, kind) {
+		if p.InProcess() {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
 // Noun is how messages name a policy of the policy's kind ("policy",
 // "grid scheduler").
-func (p Policy) Noun() string {
+func (p Entry) Noun() string {
 	if m, err := LookupModel(p.Model); err == nil {
 		if k, ok := m.Kind(p.Kind); ok {
 			return k.Noun
@@ -146,7 +183,7 @@ func (p Policy) Noun() string {
 }
 
 // Build checks the option texts given and builds the policy for env.
-func (p Policy) Build(env policy.Env, given map[string]string) (policy.Built, error) {
+func (p Entry) Build(env policy.Env, given map[string]string) (policy.Built, error) {
 	v, err := p.Check(given)
 	if err != nil {
 		return policy.Built{}, err
@@ -155,7 +192,7 @@ func (p Policy) Build(env policy.Env, given map[string]string) (policy.Built, er
 }
 
 // BuildValues builds the policy for env from values checked by Check.
-func (p Policy) BuildValues(env policy.Env, v option.Values) (policy.Built, error) {
+func (p Entry) BuildValues(env policy.Env, v option.Values) (policy.Built, error) {
 	if p.newFn == nil {
 		if m, err := LookupModel(p.Model); err == nil && !m.Implemented {
 			return policy.Built{}, &NotImplementedError{Model: p.Model}
@@ -304,8 +341,8 @@ func LookupModel(name string) (Model, error) {
 
 // Policies lists the policies of one kind of a model in documentation
 // order; nil for an unknown model or kind.
-func Policies(model, kind string) []Policy {
-	var out []Policy
+func Policies(model, kind string) []Entry {
+	var out []Entry
 	for _, p := range policies() {
 		if p.Model == model && p.Kind == kind {
 			p.options = option.CloneAll(p.options)
@@ -328,10 +365,10 @@ func Names(model, kind string) []string {
 // Lookup returns the policy called name among the policies of one kind of
 // a model. An unknown model, kind or name gives an *UnknownNameError
 // listing the known ones.
-func Lookup(model, kind, name string) (Policy, error) {
+func Lookup(model, kind, name string) (Entry, error) {
 	m, err := LookupModel(model)
 	if err != nil {
-		return Policy{}, err
+		return Entry{}, err
 	}
 	k, ok := m.Kind(kind)
 	if !ok {
@@ -339,14 +376,14 @@ func Lookup(model, kind, name string) (Policy, error) {
 		for _, k := range m.Kinds {
 			known = append(known, k.Name)
 		}
-		return Policy{}, &UnknownNameError{Kind: "policy kind of model " + model, Name: kind, Known: known}
+		return Entry{}, &UnknownNameError{Kind: "policy kind of model " + model, Name: kind, Known: known}
 	}
 	for _, p := range Policies(model, kind) {
 		if p.Name == name {
 			return p, nil
 		}
 	}
-	return Policy{}, &UnknownNameError{Kind: k.Noun, Name: name, Known: Names(model, kind)}
+	return Entry{}, &UnknownNameError{Kind: k.Noun, Name: name, Known: Names(model, kind)}
 }
 
 // NewGridPair builds the grid model's two policies by name: the grid

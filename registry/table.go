@@ -42,8 +42,6 @@ func models() []Model {
 			Summary: "gangs co-allocated on sites beside local jobs, threshold backfilling (dimitriadou-karatza-2010)",
 			Kinds: []Kind{{Model: ModelGang, Name: KindApproach, Title: "approach", Noun: "gang approach", Key: "policy.approach",
 				Default: "1", Numeric: true}},
-			Options: []Option{{Name: "examine", Key: "policy.examine", Type: TypeEnum, Values: []string{"emptied", "every"}, Default: "emptied",
-				Doc: "the GS queue is examined after a departure that empties a queue (emptied) or after every departure (every)"}},
 			Metrics: []string{"rt", "sld", "wrt", "wsld", "utilization", "finished_gangs_pct", "split_gangs_pct"}},
 		{Name: ModelHetero, Implemented: true,
 			Summary: "a central queue over machines of different sizes and speeds, jobs with deadlines (klusacek-2008)",
@@ -61,8 +59,8 @@ func models() []Model {
 // replication looks its policy up).
 var policies = sync.OnceValue(declaredPolicies)
 
-func declaredPolicies() []Policy {
-	var out []Policy
+func declaredPolicies() []Entry {
+	var out []Entry
 	for _, ds := range [][]policy.Decl{
 		backfill.Declarations(), // fcfs, firstfit, easy, conservative, backfill; hetero fcfs, easy, flexible
 		matrix.Declarations(),   // matrix

@@ -37,8 +37,8 @@ type GangReading struct {
 
 // GangReadings lists the readings --readings measures, the default first (a
 // fresh slice). Each alternative changes one setting from its default:
-// the gang policy's empty_queue and the gang model's examine options (see
-// package registry) and the workload's gang_times.
+// the gang policy's empty_queue and examine options (see package
+// policy/gang) and the workload's gang_times.
 func GangReadings() []GangReading {
 	return []GangReading{
 		{Name: "design"},
@@ -85,7 +85,7 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 	d := &dimitriadou{opt: opt, cache: newCache(opt, func(c dcfg, rep int) (experiment.GangResult, error) {
 		return experiment.RunGang(experiment.GangRun{Platform: sites, Approach: c.approach, Options: gangOptions(c.reading),
 			MeanInterarrival: c.ia, GangMeanInterarrival: 2, MeanService: 1, Pow2: c.pow2, GangMin: 2, GangMax: 13,
-			SharedTimes: c.reading.SharedTimes, EstimateError: c.e, SplitOverhead: 0.1, ExamineEvery: c.reading.ExamineEvery,
+			SharedTimes: c.reading.SharedTimes, EstimateError: c.e, SplitOverhead: 0.1,
 			Stop: opt.Jobs, Seed: opt.Seed, Replication: rep})
 	}, func(r experiment.GangResult) int64 { return r.Jobs })}
 	rds := GangReadings()
@@ -342,5 +342,9 @@ func gangOptions(rd GangReading) map[string]string {
 	case rd.EmptyIdle:
 		empty = "idle"
 	}
-	return map[string]string{"threshold": "0", "empty_queue": empty}
+	examine := "emptied"
+	if rd.ExamineEvery {
+		examine = "every"
+	}
+	return map[string]string{"threshold": "0", "empty_queue": empty, "examine": examine}
 }

@@ -25,11 +25,13 @@ func TestReproductionsUseTheRegistry(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	gang, _ := registry.LookupModel(registry.ModelGang)
-	ap, _ := registry.Lookup(registry.ModelGang, registry.KindApproach, "1")
-	empty, _ := ap.Option("empty_queue")
-	if !slices.Contains(empty.Values, "idle") || gang.Options[0].Name != "examine" || !slices.Contains(gang.Options[0].Values, "every") {
-		t.Errorf("the readings' options changed: empty_queue %v, model options %+v", empty.Values, gang.Options)
+	for _, a := range []string{"1", "2"} {
+		ap, _ := registry.Lookup(registry.ModelGang, registry.KindApproach, a)
+		empty, _ := ap.Option("empty_queue")
+		examine, _ := ap.Option("examine")
+		if !slices.Contains(empty.Values, "idle") || !slices.Contains(examine.Values, "every") {
+			t.Errorf("approach %s: the readings' options changed: empty_queue %v, examine %v", a, empty.Values, examine.Values)
+		}
 	}
 }
 

@@ -398,6 +398,13 @@ type keyPart struct {
 // point reads them (their declarations say KeyAlways; TestKeyAlways
 // checks the two agree); every other policy option is written at the
 // marker (options) by its declaration (optionKeyParts).
+//
+// This table is the one place outside the policies' folders that names
+// their options (depth, order, the grid's allocation interval, ...), and
+// it must: the declarations cannot say where among the other parts an
+// option of the first releases was written (the grid's normalize_load
+// comes after the local scheduler, its siblings before), and a key that
+// moved would make a resumed sweep miss every result it has.
 var legacyKeyParts = map[string][]keyPart{
 	registry.ModelCluster: {
 		{name: "queue", path: "policy.queue"},

@@ -18,10 +18,9 @@
 //     setting, defaults applied for the settings its model reads,
 //     validated for its model. Settings the model does not read are zero,
 //     and the options the point's own policies do not read are absent
-//     from Policy.Options (allocation_interval when Policy.Grid is
-//     "random", depth unless Policy.Queue is "backfill": the options each
-//     policy declares), even when the file sweeps them; Point.Labels
-//     still shows the value the axis took.
+//     from Policy.Options (the options each policy declares: a grid
+//     scheduler without an allocation interval has none), even when the
+//     file sweeps them; Point.Labels still shows the value the axis took.
 //   - Parse is deterministic: the same bytes give the same points, labels
 //     and keys; no map order reaches a result.
 //   - A file is accepted whole or not at all. On error Parse returns no

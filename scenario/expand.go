@@ -221,17 +221,29 @@ func (p pointCtx) check(sc *Scenario) {
 // checkGridPasses reports a periodic grid scheduler whose run would take
 // more than MaxGridPasses passes (or whose clock could not advance by
 // one interval at the end of the run).
+//
+// The period is the option its grid scheduler's declaration names
+// (policy.Traits.PeriodOption), absent from the point's options when the
+// scheduler has none.
 func (p pointCtx) checkGridPasses(sc *Scenario) {
-	ai, _ := strconv.ParseFloat(sc.Policy.Options["allocation_interval"], 64)
+	gp, err := registry.Lookup(sc.Model, registry.KindGrid, sc.Policy.Grid)
+	if err != nil || gp.Traits.PeriodOption == "" {
+		return // reported by the value check, or no period
+	}
+	o, ok := gp.Option(gp.Traits.PeriodOption)
+	if !ok {
+		return
+	}
+	ai, _ := strconv.ParseFloat(sc.Policy.Options[o.Name], 64)
 	if !(ai > 0) || sc.Stop.Completed <= 0 {
 		return // not read (fill leaves it zero), or reported
 	}
 	end := float64(sc.Stop.Completed) * sc.Workload.MeanInterarrival
 	passes := end / ai
 	if passes > MaxGridPasses || end+ai == end {
-		p.d.add(p.at("policy.allocation_interval"), "policy.allocation_interval",
-			"%g: a run of stop.completed %d jobs at workload.mean_interarrival %g lasts about %.4g time units, %.4g passes of the grid scheduler (one per interval); at most %d (scenario.MaxGridPasses): raise allocation_interval or lower mean_interarrival",
-			ai, sc.Stop.Completed, sc.Workload.MeanInterarrival, end, passes, MaxGridPasses)
+		p.d.add(p.at(o.Key), o.Key,
+			"%g: a run of stop.completed %d jobs at workload.mean_interarrival %g lasts about %.4g time units, %.4g passes of the grid scheduler (one per interval); at most %d (scenario.MaxGridPasses): raise %s or lower mean_interarrival",
+			ai, sc.Stop.Completed, sc.Workload.MeanInterarrival, end, passes, MaxGridPasses, o.Name)
 	}
 }
 

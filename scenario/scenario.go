@@ -9,8 +9,8 @@ import (
 // defaults are applied and the whole has been validated for its model.
 //
 // Fields a model does not read are left at their zero values, and so are
-// settings the point's own policy does not use (for example the option
-// allocation_interval when Policy.Grid is "random"; see Point).
+// settings the point's own policy does not use (an option that only
+// other policies of the kind declare is absent; see Point).
 type Scenario struct {
 	Name         string
 	Model        string // a registry model: registry.ModelNames()
@@ -21,7 +21,7 @@ type Scenario struct {
 	Warmup       Warmup
 	Platform     Platform
 	Workload     Workload
-	Policy       Policy
+	Policy       PolicySpec
 	Metrics      []string // optional subset of metric names to report; empty = all
 }
 
@@ -132,8 +132,9 @@ type Workload struct {
 	BMEst                      string // "min" (default) | "uniform" | "max" | "random-machine"
 }
 
-// Policy holds the scheduling policies and their options.
-type Policy struct {
+// PolicySpec holds the scheduling policies a scenario names and their
+// options.
+type PolicySpec struct {
 	// The policies are named as in package registry (registry.Names of
 	// the model and kind).
 	Queue    string // cluster and hetero: the queue policy
@@ -142,8 +143,8 @@ type Policy struct {
 	Approach int    // gang: the gang approach (a number); default 1
 
 	// Options are the values of the options the point's policies declare
-	// (and the model's own policy settings, such as the gang model's
-	// examine), by option name, as canonical text (numbers in Go's
+	// (and a model's own policy settings, registry.Model.Options), by
+	// option name, as canonical text (numbers in Go's
 	// shortest form, "10%" as 0.1): every option the point reads, with
 	// defaults applied; options the point does not read are absent. The
 	// registry checks them again when it builds the policy (Build). The
@@ -154,7 +155,7 @@ type Policy struct {
 
 // SetOption returns p with the option called name set to text (a copy
 // of the map: scenarios sharing the old one keep their value).
-func (p Policy) SetOption(name, text string) Policy {
+func (p PolicySpec) SetOption(name, text string) PolicySpec {
 	m := make(map[string]string, len(p.Options)+1)
 	for k, v := range p.Options {
 		m[k] = v
@@ -193,11 +194,11 @@ const MaxReplications = 10_000
 const MaxRuns = 1_000_000
 
 // MaxGridPasses bounds the scheduling passes a grid run with a periodic
-// grid scheduler (deferred, hybrid: one pass every
-// policy.allocation_interval) is expected to make: stop.completed x
-// workload.mean_interarrival (the time the run lasts) /
-// policy.allocation_interval. A billion passes take about ten seconds; a
-// larger count is a typo, and past 2^53 the clock cannot advance at all.
+// grid scheduler (one pass per allocation interval, the option its
+// declaration names as its PeriodOption trait) is expected to make:
+// stop.completed x workload.mean_interarrival (the time the run lasts) /
+// the interval. A billion passes take about ten seconds; a larger count
+// is a typo, and past 2^53 the clock cannot advance at all.
 const MaxGridPasses = 1_000_000_000
 
 // MaxFileSize is the largest scenario file Parse accepts, in bytes. Real

@@ -154,7 +154,7 @@ policy: {queue: easy}
 `, Scenario{
 			Name: "t", Model: "cluster", Seed: 1, Replications: 1,
 			Workload: Workload{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Estimate: "request", OnOverrun: "kill", Resample: "none"},
-			Policy:   Policy{Queue: "easy", Options: map[string]string{"order": "fcfs"}},
+			Policy:   PolicySpec{Queue: "easy", Options: map[string]string{"order": "fcfs"}},
 		}},
 		{"cluster synthetic", `
 model: cluster
@@ -167,7 +167,7 @@ policy: {queue: backfill}
 			Stop:     Stop{Completed: 100},
 			Platform: Platform{Procs: 8},
 			Workload: Workload{MeanInterarrival: 0.2, MeanService: 1, Estimate: "exact", OnOverrun: "kill", Model: "poisson"},
-			Policy:   Policy{Queue: "backfill", Options: map[string]string{"depth": "0", "order": "fcfs"}},
+			Policy:   PolicySpec{Queue: "backfill", Options: map[string]string{"depth": "0", "order": "fcfs"}},
 		}},
 		{"grid", `
 name: g
@@ -181,7 +181,7 @@ policy: {grid: deferred, allocation_interval: 0.3, local: sq}
 			Stop:     Stop{Completed: 32000},
 			Platform: Platform{Sites: []Site{{3, 1}, {3, 1}}},
 			Workload: Workload{MeanInterarrival: 0.048, MeanService: 1},
-			Policy:   Policy{Grid: "deferred", Local: "sq", Options: map[string]string{"allocation_interval": "0.3", "normalize_load": "false"}},
+			Policy:   PolicySpec{Grid: "deferred", Local: "sq", Options: map[string]string{"allocation_interval": "0.3", "normalize_load": "false"}},
 		}},
 		{"gang", `
 model: gang
@@ -195,7 +195,7 @@ policy: {approach: 2}
 			Platform: Platform{Sites: []Site{{16, 1}, {16, 1}}},
 			Workload: Workload{MeanInterarrival: 0.1, MeanService: 1, GangMeanInterarrival: 2,
 				GangSizes: "uniform", GangMin: 2, GangMax: 13, GangTimes: "independent", SplitOverhead: 0.1},
-			Policy: Policy{Approach: 2, Options: map[string]string{"threshold": "0", "empty_queue": "waiting", "examine": "emptied"}},
+			Policy: PolicySpec{Approach: 2, Options: map[string]string{"threshold": "0", "empty_queue": "waiting", "examine": "emptied"}},
 		}},
 		{"gang pow2 approach 1", `
 model: gang
@@ -208,7 +208,7 @@ workload: {mean_interarrival: 0.1, gang_mean_interarrival: 2, gang_sizes: pow2, 
 			Platform: Platform{Sites: []Site{{16, 1}, {16, 2}}},
 			Workload: Workload{MeanInterarrival: 0.1, MeanService: 1, GangMeanInterarrival: 2,
 				GangSizes: "pow2", GangTimes: "shared"},
-			Policy: Policy{Approach: 1, Options: map[string]string{"threshold": "0", "empty_queue": "waiting", "examine": "emptied"}},
+			Policy: PolicySpec{Approach: 1, Options: map[string]string{"threshold": "0", "empty_queue": "waiting", "examine": "emptied"}},
 		}},
 		{"hetero", `
 model: hetero
@@ -226,7 +226,7 @@ metrics: [missed_pct, slowdown]
 			Platform: Platform{Sites: []Site{{16, 1.5}}},
 			Workload: Workload{MeanInterarrival: 5, CPUsMin: 1, CPUsMax: 8, EstimatedMin: 500, EstimatedMax: 3000,
 				DeadlineFraction: 0.7, Deadline: "factor", DeadlineFactorMin: 2, DeadlineFactorMax: 4, BMEst: "min"},
-			Policy:  Policy{Queue: "eg-edf", Options: map[string]string{"gaps": "finite", "ties": "index", "suitable": "any"}},
+			Policy:  PolicySpec{Queue: "eg-edf", Options: map[string]string{"gaps": "finite", "ties": "index", "suitable": "any"}},
 			Metrics: []string{"missed_pct", "slowdown"},
 		}},
 		{"hetero generated machines", `
@@ -240,7 +240,7 @@ policy: {queue: fcfs}
 			Platform: Platform{Machines: 150, CPUsMin: 1, CPUsMax: 16, SpeedMin: 200, SpeedMax: 600},
 			Workload: Workload{MeanInterarrival: 2, CPUsMin: 1, CPUsMax: 8, EstimatedMin: 500, EstimatedMax: 3000,
 				DeadlineFraction: 0.7, Deadline: "factor", DeadlineFactorMin: 2, DeadlineFactorMax: 4, BMEst: "min"},
-			Policy: Policy{Queue: "fcfs"},
+			Policy: PolicySpec{Queue: "fcfs"},
 		}},
 	}
 	for _, tt := range tests {

@@ -21,9 +21,11 @@ import (
 // at the bottom; the policy contracts and options above it; the policies,
 // which see job.Info and never job/actual, the engine or a workload; the
 // engine (kernel and models), which knows the contracts but no policy;
-// metrics as listeners on the engine; workloads; the registry of the
-// policies; scenarios; experiment (the runs of one model); sweep (the
-// points of a scenario file: parallel replications, shards, summaries);
+// metrics as listeners on the engine; workloads; the thread-level
+// transform (a source wrapper and a listener fold around the engine);
+// the registry of the policies; scenarios; experiment (the runs of one
+// model); sweep (the points of a scenario file: parallel replications,
+// shards, summaries);
 // reproductions; reports; the command line on top.
 var allowImports = map[string][]string{
 	"job":                    nil,
@@ -42,9 +44,10 @@ var allowImports = map[string][]string{
 	"metrics":                {"engine", "job", "job/actual", "platform", "workload/swf", "internal/digits"},
 	"workload":               {"job", "job/actual", "rng", "workload/...", "internal/atomicfile", "internal/enum"},
 	"workload/...":           {"job", "job/actual", "platform", "rng", "workload/swf", "internal/enum", "policy/option", "workload/model", "workload/tsafrir", "workload/avail"},
+	"threads":                {"engine", "job", "job/actual", "metrics", "platform", "validate", "workload", "internal/digits"},
 	"registry":               {"policy", "policy/...", "workload/model", "workload/lublin"},
 	"scenario":               {"platform", "registry", "policy/option", "workload", "workload/..."},
-	"experiment":             {"engine", "job", "job/actual", "platform", "policy", "policy/...", "registry", "metrics", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"},
+	"experiment":             {"engine", "job", "job/actual", "platform", "policy", "policy/...", "registry", "metrics", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"},
 	"sweep":                  {"experiment", "metrics", "scenario", "stats", "internal/atomicfile"},
 	"repro":                  {"experiment", "sweep", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
 	"report/plot":            nil,
@@ -64,7 +67,7 @@ var allowImports = map[string][]string{
 // with the independent references; the references' tests check with the
 // independent checker; the goldens drive the command line.
 var allowTestImports = map[string][]string{
-	"policy/...":             {"engine", "engine/enginetest", "job/actual", "metrics", "workload", "workload/...", "validate", "internal/testref"},
+	"policy/...":             {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref"},
 	"engine":                 {"policy/...", "rng", "workload", "workload/..."},
 	"experiment":             {"internal/testref", "stats"},
 	"sweep":                  {"registry", "validate"},
@@ -79,6 +82,7 @@ var allowTestImports = map[string][]string{
 	"internal/lint":          nil,
 	"repro":                  nil,
 	"metrics":                nil,
+	"threads":                nil,
 	"cmd/...":                nil,
 	"tools/...":              {"..."},
 	"job":                    nil,

@@ -37,11 +37,12 @@ func Declarations() []policy.Decl {
 				{Name: "view", Key: "policy.view", Type: option.Enum, Values: []string{"full", "free"}, Default: "full",
 					Doc: "what each request carries besides the events: the free CPUs, the queue and the running jobs (full), or only the free CPUs (free)"},
 			},
-			Check: checkCommand,
+			Check:          checkCommand,
+			CheckInProcess: checkInProcess,
 			New: func(env policy.Env, v option.Values) (policy.Built, error) {
 				if d, ok := env.Decider.(Decider); ok && d != nil {
-					if v.Text("command") != "" || v.Text("fds") != "" {
-						return policy.Built{}, errors.New("policy external: an in-process decider takes neither option command nor fds")
+					if err := checkInProcess(v); err != nil {
+						return policy.Built{}, fmt.Errorf("policy external: %w", err)
 					}
 					return policy.Built{Queue: New(env.Platform, Options{Decider: d, Full: v.Text("view") == "full"})}, nil
 				}
@@ -74,6 +75,15 @@ func checkCommand(v option.Values) error {
 		return errors.New(`option command: required: the decision process's command line (run: --command "python3 my_policy.py")`)
 	case cmd != "" && fds != "":
 		return errors.New("options command and fds: give one, not both")
+	}
+	return nil
+}
+
+// checkInProcess refuses a command or file descriptors for a run whose
+// decisions come from an in-process Decider.
+func checkInProcess(v option.Values) error {
+	if v.Text("command") != "" || v.Text("fds") != "" {
+		return errors.New("an in-process decider takes neither option command nor fds")
 	}
 	return nil
 }

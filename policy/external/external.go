@@ -90,9 +90,10 @@ type Exec struct {
 	Alloc   string
 }
 
-// Policy is the external policy. Build it with New; Close ends the
+// Client is the external policy: the side of the protocol that sends
+// each request and applies the reply. Build it with New; Close ends the
 // decision process.
-type Policy struct {
+type Client struct {
 	opt  Options
 	plat platform.Platform
 
@@ -135,21 +136,21 @@ type runningEntry struct {
 
 // New returns the policy for plat; nothing is started before the first
 // job arrives.
-func New(plat platform.Platform, opt Options) *Policy {
+func New(plat platform.Platform, opt Options) *Client {
 	if opt.Timeout <= 0 {
 		opt.Timeout = 30 * time.Second
 	}
-	return &Policy{opt: opt, plat: plat, queued: map[job.ID]int{}, running: map[job.ID]runningJob{}}
+	return &Client{opt: opt, plat: plat, queued: map[job.ID]int{}, running: map[job.ID]runningJob{}}
 }
 
 // Name is "external".
-func (p *Policy) Name() string { return "external" }
+func (p *Client) Name() string { return "external" }
 
 // Err is the failure that stopped the policy, if any (policy.Failer).
-func (p *Policy) Err() error { return p.err }
+func (p *Client) Err() error { return p.err }
 
 // Submit records the job and its JOB_SUBMITTED event.
-func (p *Policy) Submit(now float64, j job.Info) {
+func (p *Client) Submit(now float64, j job.Info) {
 	if p.err != nil {
 		return
 	}
@@ -176,7 +177,7 @@ func (p *Policy) Submit(now float64, j job.Info) {
 // Finish records the JOB_COMPLETED event of a job that ended (completed,
 // or killed at its requested time: the policy cannot tell them apart,
 // like every policy).
-func (p *Policy) Finish(now float64, id job.ID) {
+func (p *Client) Finish(now float64, id job.ID) {
 	if p.err != nil {
 		return
 	}
@@ -191,7 +192,7 @@ func (p *Policy) Finish(now float64, id job.ID) {
 	p.events = append(b, "}}"...)
 }
 
-func (p *Policy) eventHead(now float64, typ string) []byte {
+func (p *Client) eventHead(now float64, typ string) []byte {
 	b := p.events
 	if len(b) > 0 {
 		b = append(b, ',')
@@ -204,7 +205,7 @@ func (p *Policy) eventHead(now float64, typ string) []byte {
 }
 
 // Schedule sends the request of this instant and applies the reply.
-func (p *Policy) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
+func (p *Client) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	if p.err != nil {
 		return
 	}
@@ -267,7 +268,7 @@ func (p *Policy) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	p.apply(now, line, plan)
 }
 
-func (p *Policy) appendBegins(b []byte) []byte {
+func (p *Client) appendBegins(b []byte) []byte {
 	b = append(b, `{"timestamp":`...)
 	b = appendFloat(b, p.now)
 	b = append(b, `,"type":"SIMULATION_BEGINS","data":{"protocol":"`...)
@@ -305,7 +306,7 @@ func (p *Policy) appendBegins(b []byte) []byte {
 
 // appendFull appends the queue and the running jobs (in id order) to the
 // view.
-func (p *Policy) appendFull(b []byte) []byte {
+func (p *Client) appendFull(b []byte) []byte {
 	b = append(b, `,"queue":[`...)
 	for k := range p.waiting {
 		if k > 0 {
@@ -379,7 +380,7 @@ func anyFree(v policy.Machines, machines int) bool {
 
 // Skipped is the number of scheduling instants not sent because no job
 // could start (an empty queue, or no free CPU).
-func (p *Policy) Skipped() int64 { return p.skipped }
+func (p *Client) Skipped() int64 { return p.skipped }
 
 func appendFloat(b []byte, f float64) []byte { return strconv.AppendFloat(b, f, 'g', -1, 64) }
 
@@ -402,7 +403,7 @@ type executeData struct {
 }
 
 // apply decodes the reply and appends its starts to the plan.
-func (p *Policy) apply(now float64, line []byte, plan *policy.Plan) {
+func (p *Client) apply(now float64, line []byte, plan *policy.Plan) {
 	// encoding/json decodes into the reused elements without zeroing
 	// them: a field absent from this reply must not keep an old value.
 	ev := p.reply.Events[:cap(p.reply.Events)]
@@ -474,7 +475,7 @@ func (p *Policy) apply(now float64, line []byte, plan *policy.Plan) {
 // execute validates one start (EXECUTE_JOB) and appends it to the plan;
 // false after a failure (recorded). The model checks the rest: the
 // machine, the CPUs, the size.
-func (p *Policy) execute(now float64, where string, id job.ID, m int, alloc string, plan *policy.Plan) bool {
+func (p *Client) execute(now float64, where string, id job.ID, m int, alloc string, plan *policy.Plan) bool {
 	if _, ok := p.queued[id]; !ok {
 		if r, ok := p.running[id]; ok {
 			p.fail("%s: job %d is not waiting: it started at t=%g", where, id, r.start)
@@ -500,7 +501,7 @@ func (p *Policy) execute(now float64, where string, id job.ID, m int, alloc stri
 
 // reject validates a rejection (REJECT_JOB) and appends it to the plan;
 // false after a failure (recorded).
-func (p *Policy) reject(where string, id job.ID, plan *policy.Plan) bool {
+func (p *Client) reject(where string, id job.ID, plan *policy.Plan) bool {
 	if _, ok := p.queued[id]; !ok {
 		if r, ok := p.running[id]; ok {
 			p.fail("%s: reject job %d: it is not waiting: it started at t=%g", where, id, r.start)
@@ -517,7 +518,7 @@ func (p *Policy) reject(where string, id job.ID, plan *policy.Plan) bool {
 
 // callMeLater validates a wake-up time (CALL_ME_LATER) and keeps the
 // earliest; false after a failure (recorded).
-func (p *Policy) callMeLater(now float64, where string, t float64) bool {
+func (p *Client) callMeLater(now float64, where string, t float64) bool {
 	if !(t > now) || math.IsInf(t, 0) {
 		p.fail("%s: timestamp %g is not after now (%g)", where, t, now)
 		return false
@@ -530,7 +531,7 @@ func (p *Policy) callMeLater(now float64, where string, t float64) bool {
 
 // applied ends a valid decision: the started jobs leave the queue, each
 // with its start reason, and the plan gets the wake-up time.
-func (p *Policy) applied(now float64, plan *policy.Plan) {
+func (p *Client) applied(now float64, plan *policy.Plan) {
 	defer func() {
 		// The model honours a wake-up only while jobs wait (policy.Plan).
 		if len(p.waiting) == 0 {
@@ -587,7 +588,7 @@ func (p *Policy) applied(now float64, plan *policy.Plan) {
 
 // decide asks the in-process Decider (Options.Decider) for this
 // instant's decision and validates it as a reply's.
-func (p *Policy) decide(now float64, v policy.Machines, plan *policy.Plan) {
+func (p *Client) decide(now float64, v policy.Machines, plan *policy.Plan) {
 	r := &p.req
 	r.Now, r.Begins, r.Ends = now, !p.began, false
 	p.began = true
@@ -668,7 +669,7 @@ func quote(b []byte) string {
 
 // fail records the first failure, naming the policy and the time, and
 // ends the process.
-func (p *Policy) fail(format string, a ...any) {
+func (p *Client) fail(format string, a ...any) {
 	if p.err != nil {
 		return
 	}
@@ -683,5 +684,5 @@ func (p *Policy) fail(format string, a ...any) {
 	p.kill()
 }
 
-var _ io.Closer = (*Policy)(nil)
-var _ policy.Failer = (*Policy)(nil)
+var _ io.Closer = (*Client)(nil)
+var _ policy.Failer = (*Client)(nil)

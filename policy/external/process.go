@@ -12,7 +12,7 @@ import (
 
 // start runs the command with /bin/sh -c, its standard input and output
 // on pipes that take deadlines, its standard error passed through.
-func (p *Policy) start() error {
+func (p *Client) start() error {
 	p.began = true
 	if p.opt.FDs != [2]int{} {
 		return p.open()
@@ -47,7 +47,7 @@ func (p *Policy) start() error {
 
 // exchange writes one request and reads one reply line, each within the
 // timeout. ok is false after a failure (recorded).
-func (p *Policy) exchange(req []byte) (line []byte, ok bool) {
+func (p *Client) exchange(req []byte) (line []byte, ok bool) {
 	deadline := time.Now().Add(p.opt.Timeout)
 	p.stdin.SetWriteDeadline(deadline)
 	if _, err := p.stdin.Write(req); err != nil {
@@ -83,7 +83,7 @@ func (p *Policy) exchange(req []byte) (line []byte, ok bool) {
 }
 
 // readLine reads one line of at most MaxLine bytes.
-func (p *Policy) readLine() ([]byte, error) {
+func (p *Client) readLine() ([]byte, error) {
 	var long []byte
 	for {
 		frag, err := p.rd.ReadSlice('\n')
@@ -109,7 +109,7 @@ func trimSpace(b []byte) []byte {
 }
 
 // exitStatus waits briefly for the process to end and says how it did.
-func (p *Policy) exitStatus() string {
+func (p *Client) exitStatus() string {
 	if p.cmd == nil {
 		return p.exitStatusFDs()
 	}
@@ -131,7 +131,7 @@ func (p *Policy) exitStatus() string {
 }
 
 // kill ends the process and its children at once.
-func (p *Policy) kill() {
+func (p *Client) kill() {
 	if p.stdin != nil {
 		p.stdin.Close()
 		p.stdout.Close()
@@ -147,7 +147,7 @@ func (p *Policy) kill() {
 // status 0. After a failure, or when the process does not exit in time,
 // it kills the process. It returns the policy's failure, if any; calling
 // it again does nothing more.
-func (p *Policy) Close() error {
+func (p *Client) Close() error {
 	if p.ended {
 		return p.err
 	}
@@ -202,7 +202,7 @@ func (p *Policy) Close() error {
 // written to FDs[1]. In non-blocking mode (the Python package sets it)
 // they take deadlines, so the timeout holds; in blocking mode there is no
 // timeout.
-func (p *Policy) open() error {
+func (p *Client) open() error {
 	in := os.NewFile(uintptr(p.opt.FDs[0]), "replies")
 	out := os.NewFile(uintptr(p.opt.FDs[1]), "requests")
 	if in == nil || out == nil {
@@ -214,11 +214,11 @@ func (p *Policy) open() error {
 }
 
 // exitStatusFDs says how the other end went away (option fds).
-func (p *Policy) exitStatusFDs() string { return "closed its end of the protocol without replying" }
+func (p *Client) exitStatusFDs() string { return "closed its end of the protocol without replying" }
 
 // closeDecider sends the in-process Decider the request with Ends set
 // (SIMULATION_ENDS, with the events of the last instants not sent).
-func (p *Policy) closeDecider() error {
+func (p *Client) closeDecider() error {
 	if p.err != nil || !p.began {
 		return p.err
 	}

@@ -25,6 +25,10 @@ type Options struct {
 	// that gives the paper's Fig. 3; docs/papers/dimitriadou2010.md).
 	// It overrides EmptyIdle in step 1.
 	StepOneIdle bool
+	// ExamineEvery asks the gang model to examine the GS queue after
+	// every departure, not only after one that left a queue empty (option
+	// examine every; policy.QueueExaminer).
+	ExamineEvery bool
 }
 
 // Placer implements policy.GangPolicy: the gang placement of approaches 1 and 2.
@@ -53,6 +57,11 @@ func New(o Options, r *rand.Rand) (*Placer, error) {
 }
 
 func (p *Placer) Name() string { return fmt.Sprintf("approach%d", p.o.Approach) }
+
+// ExamineEveryDeparture implements policy.QueueExaminer.
+func (p *Placer) ExamineEveryDeparture() bool { return p.o.ExamineEvery }
+
+var _ policy.QueueExaminer = (*Placer)(nil)
 
 func count(v policy.GangView, s int, f func(policy.ProcState) bool) int {
 	n := 0

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/option"
 )
 
 // view is a scripted GangView.
@@ -154,5 +155,27 @@ func TestStepOneIdleInGSQueue(t *testing.T) {
 	// A 2-task gang fits the 2 idle processors in step 1.
 	if i, pl, ok := p.PickQueued(0, []job.Info{gang(9, 2)}, v); !ok || i != 0 || !slices.Equal(pl.Procs, refs(0, 1, 4)) {
 		t.Errorf("idle-in-gs-queue, 2 tasks: %d %+v %v, want 1, 4", i, pl, ok)
+	}
+}
+
+// The option examine reaches the gang model through policy.QueueExaminer:
+// every departure with "every", only a departure that empties a queue by
+// default.
+func TestExamineOption(t *testing.T) {
+	for _, d := range Declarations() {
+		for text, want := range map[string]bool{"emptied": false, "every": true} {
+			opts, err := option.Check(d.Options, map[string]string{"examine": text})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := d.New(policy.Env{Rand: rand.New(rand.NewPCG(1, 2))}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, ok := b.Gang.(policy.QueueExaminer)
+			if !ok || e.ExamineEveryDeparture() != want {
+				t.Errorf("approach %s, examine %s: QueueExaminer %v, every departure %v; want %v", d.Name, text, ok, ok && e.ExamineEveryDeparture(), want)
+			}
+		}
 	}
 }

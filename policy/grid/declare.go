@@ -12,18 +12,25 @@ import (
 // schedulers (random, sq, 2rsq). A grid scheduler takes Env.Rand as its
 // stream and Env.PreferIdle from the local scheduler's trait.
 func Declarations() []policy.Decl {
-	ai := option.Decl{Name: "allocation_interval", Key: "policy.allocation_interval", Type: option.Float, Range: option.Above(0),
+	const period = "allocation_interval" // the option that sets Period
+	ai := option.Decl{Name: period, Key: "policy." + period, Type: option.Float, Range: option.Above(0),
 		Doc: "the allocation interval A_I: held jobs leave at its multiples", KeyName: "ai", KeyAlways: true}
 	rf := option.Decl{Name: "random_fraction", Key: "policy.random_fraction", Type: option.Fraction, Range: option.Between(0, 1),
 		Doc: "A_I%: jobs arriving in this first part of an interval go to a random site at once", KeyName: "rf", KeyAlways: true}
 	norm := option.Decl{Name: "normalize_load", Key: "policy.normalize_load", Type: option.Bool, Default: "false",
 		Doc: "compare load per processor (sites of different sizes)", KeyName: "norm", KeyAlways: true}
 	gs := func(name, summary string, opts []option.Decl, b func(Options, *rand.Rand) (policy.GridScheduler, error)) policy.Decl {
-		return policy.Decl{Model: policy.ModelGrid, Kind: policy.KindGrid, Name: name, Summary: summary, Options: opts,
+		var t policy.Traits
+		for _, o := range opts {
+			if o.Name == period {
+				t.PeriodOption = period
+			}
+		}
+		return policy.Decl{Model: policy.ModelGrid, Kind: policy.KindGrid, Name: name, Summary: summary, Options: opts, Traits: t,
 			New: func(env policy.Env, v option.Values) (policy.Built, error) {
 				o := Options{PreferIdle: env.PreferIdle}
-				if v.Has("allocation_interval") {
-					o.AllocationInterval = v.Float("allocation_interval")
+				if v.Has(period) {
+					o.AllocationInterval = v.Float(period)
 				}
 				if v.Has("random_fraction") {
 					o.RandomFraction = v.Float("random_fraction")

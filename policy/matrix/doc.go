@@ -4,9 +4,10 @@
 // A job of k processors runs as k one-processor threads (each for the
 // job's whole runtime; the job ends with its last thread). The policy
 // sees threads: one-processor jobs whose IDs pack the parent job's ID and
-// the thread's index (job.ThreadID); the workload is split by
-// workload.Threads and the job records are folded back by
-// metrics.ThreadFold, so the kernel and the cluster model run unchanged.
+// the thread's index (job.ThreadID). Its declaration has the Threads
+// trait, so a runner splits the workload and folds the job records back
+// (package threads, the thread-level transform any policy with the trait
+// gets), and the kernel and the cluster model run unchanged.
 // The threads of one job arrive consecutively in one instant; the policy
 // groups them by parent.
 //

@@ -281,7 +281,16 @@ func (m *Matrix) form(now float64) {
 	m.qh += w
 }
 
-// SetOnWindow sets the function told of every window formed (nil: none);
-// a runner that built the policy by name uses it to find the windows'
-// head jobs.
-func (m *Matrix) SetOnWindow(f func(w Window)) { m.opt.OnWindow = f }
+// SetOnWindow sets the function told of every window formed, by its
+// time and head job (nil: none): policy.WindowReporter, which a runner
+// that built the policy by name uses to find the windows' head jobs. It
+// replaces Options.OnWindow.
+func (m *Matrix) SetOnWindow(f func(now float64, head job.ID)) {
+	if f == nil {
+		m.opt.OnWindow = nil
+		return
+	}
+	m.opt.OnWindow = func(w Window) { f(w.At, w.Jobs[0]) }
+}
+
+var _ policy.WindowReporter = (*Matrix)(nil)

@@ -12,9 +12,9 @@ import (
 	"github.com/schedlab/schedlab/internal/testref"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
-	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/matrix"
+	"github.com/schedlab/schedlab/threads"
 	"github.com/schedlab/schedlab/workload"
 )
 
@@ -80,9 +80,9 @@ func run(t *testing.T, jobs []actual.Job, procs int, o matrix.Options) result {
 	}
 	jl := &jobLog{jobs: map[job.ID]jobRec{}}
 	tl := &enginetest.Recorder{}
-	fold := metrics.NewThreadFold(jl)
+	fold := threads.NewFold(jl)
 	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: pol,
-		Source: workload.Threads(workload.FromSlice(jobs)), Listener: engine.Tee{fold, tl}, Continue: true})
+		Source: threads.Split(workload.FromSlice(jobs)), Listener: engine.Tee{fold, tl}, Continue: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,8 +94,8 @@ func numText(x float64) string {
 // Decl declares one option of a policy (or a setting of a model that
 // reads like one).
 type Decl struct {
-	Name string // as in scenario files, e.g. "allocation_interval"
-	Key  string // the scenario key, e.g. "policy.allocation_interval"
+	Name string // as in scenario files: lower case, words joined by "_"
+	Key  string // the scenario key: "policy." + Name for most options
 	Type Type
 	// Values are the allowed values of an Enum, in documentation order,
 	// the default first.

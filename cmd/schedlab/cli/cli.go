@@ -537,21 +537,13 @@ func (c *runCmd) Run(g *globals) error {
 	}
 	check := qp.Check
 	if g.decider != nil {
-		if c.Policy != "external" {
-			return usageError{fmt.Errorf("in process, the policy is external (its decisions come from the calling program), not %s", c.Policy)}
+		if !qp.InProcess() {
+			return usageError{fmt.Errorf("in process, the policy is %s (its decisions come from the calling program), not %s",
+				strings.Join(registry.InProcessNames(qp.Model, qp.Kind), " or "), c.Policy)}
 		}
-		if given["command"] != "" || given["fds"] != "" {
-			return usageError{errors.New("in process, policy external takes neither option command nor fds")}
-		}
-		// The declarations alone: external's own check asks for a
-		// command or file descriptors, which the decider replaces.
-		check = func(given map[string]string) (option.Values, error) {
-			v, err := option.Check(qp.Options(), given)
-			if err != nil {
-				err = fmt.Errorf("policy external: %w", err)
-			}
-			return v, err
-		}
+		// The policy's in-process check: the decider replaces what its
+		// own check asks for (external: a command or file descriptors).
+		check = qp.CheckInProcess
 	}
 	if _, err := check(given); err != nil {
 		// name the flag that gave the first option in error
@@ -570,7 +562,13 @@ func (c *runCmd) Run(g *globals) error {
 		return usageError{fmt.Errorf("--report needs an output folder (not --no-out)")}
 	}
 	if c.Threads && !qp.Traits.Threads {
-		return usageError{fmt.Errorf("--threads is only for --policy matrix (%s schedules whole jobs)", c.Policy)}
+		var ts []string
+		for _, p := range registry.Policies(registry.ModelCluster, registry.KindQueue) {
+			if p.Traits.Threads {
+				ts = append(ts, p.Name)
+			}
+		}
+		return usageError{fmt.Errorf("--threads is only for --policy %s (%s schedules whole jobs)", strings.Join(ts, " or "), c.Policy)}
 	}
 	est, err := workload.ParseEstimate(c.Estimate)
 	if err != nil {

@@ -30,7 +30,7 @@ type policyFlag struct {
 // runPolicies are the policies 'schedlab run' takes: the cluster's queue
 // policies, then those of the hetero model that the cluster does not
 // have.
-func runPolicies() []registry.Policy {
+func runPolicies() []registry.Entry {
 	ps := registry.Policies(registry.ModelCluster, registry.KindQueue)
 	for _, p := range registry.Policies(registry.ModelHetero, registry.KindQueue) {
 		if _, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, p.Name); err != nil {
@@ -133,13 +133,13 @@ func policyFlagHelp() string {
 // policyOptions collects the chosen policy's option texts from the
 // command line: the policy flags given (each one the policy must
 // declare) and every --set NAME=VALUE.
-func (c *runCmd) policyOptions(qp registry.Policy, flags []flagValue) (map[string]string, error) {
+func (c *runCmd) policyOptions(qp registry.Entry, flags []flagValue) (map[string]string, error) {
 	return policyOptions(c.Policy, c.Set, qp, flags)
 }
 
 // policyOptions collects the option texts of policy qp (named pol on the
 // command line) from its flags and --set NAME=VALUE entries.
-func policyOptions(pol string, sets []string, qp registry.Policy, flags []flagValue) (map[string]string, error) {
+func policyOptions(pol string, sets []string, qp registry.Entry, flags []flagValue) (map[string]string, error) {
 	given := map[string]string{}
 	for _, fv := range flags {
 		found := false
@@ -211,7 +211,7 @@ func policyOptions(pol string, sets []string, qp registry.Policy, flags []flagVa
 // for the default output folder name ("-order=sjf", "-positive-only"),
 // in the policy's order of its options; an option given through a flag
 // that sets several (--window fixed:8) is written as the flag was.
-func policyVariant(qp registry.Policy, given map[string]string, flags []flagValue) string {
+func policyVariant(qp registry.Entry, given map[string]string, flags []flagValue) string {
 	var b strings.Builder
 	done := map[string]bool{}
 	for _, o := range qp.Options() {

@@ -1,31 +1,32 @@
-package workload
+package threads
 
 import (
 	"fmt"
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/workload"
 )
 
-// ThreadSource splits every job of a source into one-processor threads
-// (hafshejani-2012): a job of k processors becomes k jobs of one
-// processor, IDs job.ThreadID(parent, 0..k-1), each with the job's submit
-// time, runtime, request, estimate and attributes. The threads of a job
-// come out consecutively, in index order, so that they arrive in one
-// instant. Memory: one job at a time.
-type ThreadSource struct {
-	src  Source
+// Source splits every job of a source into one-processor threads: a job
+// of k processors becomes k jobs of one processor, IDs
+// job.ThreadID(parent, 0..k-1), each with the job's submit time, runtime,
+// request, estimate and attributes. The threads of a job come out
+// consecutively, in index order, so that they arrive in one instant.
+// Memory: one job at a time.
+type Source struct {
+	src  workload.Source
 	cur  actual.Job
 	next int // index of the next thread of cur; cur.Procs when done
 }
 
-// Threads wraps src.
-func Threads(src Source) *ThreadSource { return &ThreadSource{src: src} }
+// Split wraps src.
+func Split(src workload.Source) *Source { return &Source{src: src} }
 
 // Next returns the next thread. A job whose ID is outside
 // [0, job.MaxThreadParent] or whose size is outside 1..job.MaxThreads is
 // an error naming it.
-func (t *ThreadSource) Next() (actual.Job, error) {
+func (t *Source) Next() (actual.Job, error) {
 	if t.next >= t.cur.Procs {
 		j, err := t.src.Next()
 		if err != nil {

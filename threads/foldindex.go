@@ -1,8 +1,8 @@
-package metrics
+package threads
 
 import "github.com/schedlab/schedlab/job"
 
-// foldIndex maps the IDs of the jobs a ThreadFold holds to their entries.
+// foldIndex maps the IDs of the jobs a Fold holds to their entries.
 // Job IDs are usually handed out in arrival order (SWF job numbers), so
 // the live jobs lie in a short range of IDs: a slice indexed by ID - base
 // covers that range, and the few IDs outside it (out of order, or too far

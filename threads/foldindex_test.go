@@ -1,4 +1,4 @@
-package metrics
+package threads
 
 import (
 	"math/rand/v2"

@@ -1,20 +1,18 @@
-package metrics
+package threads
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"slices"
-	"strconv"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 )
 
-// ThreadFold turns the events of a run whose jobs were split into
-// one-processor threads (workload.Threads, IDs job.ThreadID) back into
+// Fold turns the events of a run whose jobs were split into
+// one-processor threads (Split, IDs job.ThreadID) back into
 // the events of the jobs, for the listeners it wraps: a job is submitted
 // with all its threads (Procs = its thread count), starts when its first
 // thread starts (that thread's reason and CPU), and ends when its last
@@ -32,7 +30,7 @@ import (
 // range of live IDs (foldIndex) rather than a map, since every thread
 // looks its job up. Events of threads whose job it has not seen submitted
 // are an error (Err), not a panic.
-type ThreadFold struct {
+type Fold struct {
 	down  engine.Listener
 	tdown []engine.TimeListener
 	jobs  foldIndex
@@ -53,9 +51,9 @@ type folded struct {
 	killed         bool
 }
 
-// NewThreadFold wraps down (which may be a Tee).
-func NewThreadFold(down engine.Listener) *ThreadFold {
-	f := &ThreadFold{down: down}
+// NewFold wraps down (which may be a Tee).
+func NewFold(down engine.Listener) *Fold {
+	f := &Fold{down: down}
 	var walk func(l engine.Listener)
 	walk = func(l engine.Listener) {
 		if t, ok := l.(engine.Tee); ok {
@@ -73,32 +71,32 @@ func NewThreadFold(down engine.Listener) *ThreadFold {
 }
 
 // Work is the CPU time used by the threads that ended so far.
-func (f *ThreadFold) Work() float64 { return f.work }
+func (f *Fold) Work() float64 { return f.work }
 
 // Err reports the first inconsistency seen (a thread of an unknown job).
-func (f *ThreadFold) Err() error { return f.err }
+func (f *Fold) Err() error { return f.err }
 
-func (f *ThreadFold) flush() {
+func (f *Fold) flush() {
 	if p := f.pend; p != nil {
 		f.pend = nil
 		f.down.JobSubmitted(p.job.Submit, &p.job)
 	}
 }
 
-func (f *ThreadFold) fail(format string, a ...any) {
+func (f *Fold) fail(format string, a ...any) {
 	if f.err == nil {
 		f.err = fmt.Errorf("thread fold: "+format, a...)
 	}
 }
 
-func (f *ThreadFold) TimeAdvanced(t float64, u *engine.Usage) {
+func (f *Fold) TimeAdvanced(t float64, u *engine.Usage) {
 	f.flush()
 	for _, l := range f.tdown {
 		l.TimeAdvanced(t, u)
 	}
 }
 
-func (f *ThreadFold) JobSubmitted(now float64, j *actual.Job) {
+func (f *Fold) JobSubmitted(now float64, j *actual.Job) {
 	parent, r := j.ID.Thread()
 	if p := f.pend; p != nil && p.job.ID == parent && r == p.job.Procs {
 		p.job.Procs++
@@ -125,9 +123,9 @@ func (f *ThreadFold) JobSubmitted(now float64, j *actual.Job) {
 	f.pend = e
 }
 
-func (f *ThreadFold) JobDispatched(now float64, j *actual.Job, ms []int) {}
+func (f *Fold) JobDispatched(now float64, j *actual.Job, ms []int) {}
 
-func (f *ThreadFold) JobStarted(now float64, s engine.Start) {
+func (f *Fold) JobStarted(now float64, s engine.Start) {
 	f.flush()
 	parent, _ := s.Job.ID.Thread()
 	e := f.jobs.get(parent)
@@ -147,10 +145,10 @@ func (f *ThreadFold) JobStarted(now float64, s engine.Start) {
 	e.started++
 }
 
-func (f *ThreadFold) JobFinished(now float64, r *engine.Record) { f.end(now, r, false) }
-func (f *ThreadFold) JobKilled(now float64, r *engine.Record)   { f.end(now, r, true) }
+func (f *Fold) JobFinished(now float64, r *engine.Record) { f.end(now, r, false) }
+func (f *Fold) JobKilled(now float64, r *engine.Record)   { f.end(now, r, true) }
 
-func (f *ThreadFold) end(now float64, r *engine.Record, killed bool) {
+func (f *Fold) end(now float64, r *engine.Record, killed bool) {
 	f.flush()
 	parent, _ := r.Job.ID.Thread()
 	e := f.jobs.get(parent)
@@ -184,57 +182,18 @@ func (f *ThreadFold) end(now float64, r *engine.Record, killed bool) {
 	}
 }
 
-// ThreadsHeader is the header row of threads.csv.
-const ThreadsHeader = "job_id,thread,submission_time,starting_time,execution_time,finish_time,cpu,final_state\n"
-
-// ThreadsCSV writes one threads.csv row per ended thread of a run whose
-// jobs were split into threads: the job's id, the thread's index (0-based),
-// its times and CPU. Check Err after the run, then Flush.
-type ThreadsCSV struct {
-	engine.NopListener
-	w   *bufio.Writer
-	buf []byte
-	err error
-}
-
-// NewThreadsCSV writes the header to w and returns the listener.
-func NewThreadsCSV(w io.Writer) *ThreadsCSV {
-	t := &ThreadsCSV{w: bufio.NewWriterSize(w, 1<<16)}
-	_, t.err = t.w.WriteString(ThreadsHeader)
-	return t
-}
-
-func (t *ThreadsCSV) JobFinished(now float64, r *engine.Record) { t.row(r) }
-func (t *ThreadsCSV) JobKilled(now float64, r *engine.Record)   { t.row(r) }
-
-func (t *ThreadsCSV) row(r *engine.Record) {
-	if t.err != nil {
-		return
+// Correct corrects the summary of a run whose jobs were split into
+// threads: a job's threads need not run side by side, so utilization is
+// the threads' CPU time (Work) over procs x the span (first submit to
+// makespan), not procs x (last end - first start) per job. It reports the
+// fold's first inconsistency (Err) instead, if any.
+func (f *Fold) Correct(res *metrics.Result, procs int) error {
+	if err := f.Err(); err != nil {
+		return err
 	}
-	parent, k := r.Job.ID.Thread()
-	b := strconv.AppendInt(t.buf[:0], int64(parent), 10)
-	b = append(b, ',')
-	b = strconv.AppendInt(b, int64(k), 10)
-	for _, v := range []float64{r.Job.Submit, r.Start, r.Exec(), r.End} {
-		b = append(b, ',')
-		b = num(b, v)
+	res.Utilization = 0
+	if span := res.Makespan - res.FirstSubmit; span > 0 {
+		res.Utilization = f.Work() / (float64(procs) * span)
 	}
-	b = append(b, ',')
-	b = r.CPUs.AppendText(b)
-	b = append(b, ',')
-	b = append(b, r.State.String()...)
-	b = append(b, '\n')
-	t.buf = b
-	_, t.err = t.w.Write(b)
-}
-
-// Err is the first write error.
-func (t *ThreadsCSV) Err() error { return t.err }
-
-// Flush writes what is buffered.
-func (t *ThreadsCSV) Flush() error {
-	if t.err != nil {
-		return t.err
-	}
-	return t.w.Flush()
+	return nil
 }
