@@ -16,10 +16,15 @@
 // A model is small: how jobs wait and what a legal start is.
 //   - Cluster (central.go): one central queue over the machines of a
 //     platform; a QueueScheduler decides which waiting jobs start, on which
-//     machine, optionally on which CPUs (else the lowest free ids).
+//     machine, optionally on which CPUs (else the lowest free ids), and
+//     which waiting jobs it rejects (Plan.Rejects: they leave without
+//     starting, counted in Stats.Rejected, told to RejectListeners).
 //     CPUs may be unavailable (avail.go): announced windows the policy
 //     plans around and failures it learns of, the jobs they hit killed or
-//     requeued (docs/availability.md).
+//     requeued (docs/availability.md). The CPUs may be split into
+//     partitions (partition.go): one policy per partition, each over a
+//     one-machine view of its CPUs, on a shared clock
+//     (docs/partitions.md).
 //   - Grid (grid.go): sites (one machine each) of processors with their own
 //     FCFS queues, under a grid scheduler and a local scheduler
 //     (zikos-karatza-2008).
