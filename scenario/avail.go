@@ -24,34 +24,12 @@ type reservation struct {
 // "START:END:CPUS" (the syntax of schedlab run --reservation) or a list
 // of them. A list is the set of windows of every point, not a sweep.
 func (d *decoder) decodeReservations(e entry) {
-	n := d.resolve(e.value, e.path)
-	if n == nil {
-		return
-	}
-	items := []ast.Node{n}
-	if seq, ok := n.(*ast.SequenceNode); ok {
-		items = seq.Values
-	}
 	d.resv = []reservation{}
-	for _, it := range items {
-		it = d.resolve(it, e.path)
-		if it == nil {
-			continue
-		}
-		var text string
-		switch x := it.(type) {
-		case *ast.StringNode:
-			text = x.Value
-		case *ast.IntegerNode, *ast.FloatNode:
-			text = x.GetToken().Value
-		default:
-			d.add(posOf(it), e.path, `a window must be a quoted string "START:END:CPUS" (seconds, seconds, a CPU count or ids such as "0-49"; unquoted, YAML may read it as a mapping), got %s`, describe(it))
-			continue
-		}
+	n := d.texts(e, `a window must be a quoted string "START:END:CPUS" (seconds, seconds, a CPU count or ids such as "0-49"; unquoted, YAML may read it as a mapping)`, func(it ast.Node, text string) {
 		w, err := avail.ParseReservation(text, platform.MaxCPUs)
 		if err != nil {
 			d.add(posOf(it), e.path, "%v", err)
-			continue
+			return
 		}
 		for _, r := range d.resv {
 			if err := avail.CheckWindows([]avail.Window{r.w, w}, "window"); err != nil {
@@ -60,10 +38,45 @@ func (d *decoder) decodeReservations(e entry) {
 			}
 		}
 		d.resv = append(d.resv, reservation{at: posOf(it), text: text, w: w})
+	})
+	if n == nil {
+		d.resv = nil // as if absent: the error is said
+		return
 	}
 	if len(d.resv) > avail.MaxWindows {
 		d.add(posOf(n), e.path, "%d windows: at most %d", len(d.resv), avail.MaxWindows)
 	}
+}
+
+// texts reads a setting that is one text or a list of texts (a list
+// is the value of every point, not a sweep): f gets each text (a quoted
+// string, or a number as written) with its node; any other node is an
+// error, what it must be (need) and what it is. It returns the resolved
+// setting (nil: none).
+func (d *decoder) texts(e entry, need string, f func(it ast.Node, text string)) ast.Node {
+	n := d.resolve(e.value, e.path)
+	if n == nil {
+		return nil
+	}
+	items := []ast.Node{n}
+	if seq, ok := n.(*ast.SequenceNode); ok {
+		items = seq.Values
+	}
+	for _, it := range items {
+		it = d.resolve(it, e.path)
+		if it == nil {
+			continue
+		}
+		switch x := it.(type) {
+		case *ast.StringNode:
+			f(it, x.Value)
+		case *ast.IntegerNode, *ast.FloatNode:
+			f(it, x.GetToken().Value)
+		default:
+			d.add(posOf(it), e.path, "%s, got %s", need, describe(it))
+		}
+	}
+	return n
 }
 
 // canonicalReservation writes a window as START:END:IDS, the form Key

@@ -23,36 +23,18 @@ type partText struct {
 // "NAME:CPUS[:limits]" (the syntax of schedlab run --partition) or a
 // list of them. A list is the partitions of every point, not a sweep.
 func (d *decoder) decodePartitions(e entry) {
-	n := d.resolve(e.value, e.path)
-	if n == nil {
-		return
-	}
-	items := []ast.Node{n}
-	if seq, ok := n.(*ast.SequenceNode); ok {
-		items = seq.Values
-	}
 	d.parts = []partText{}
-	for _, it := range items {
-		it = d.resolve(it, e.path)
-		if it == nil {
-			continue
-		}
-		var text string
-		switch x := it.(type) {
-		case *ast.StringNode:
-			text = x.Value
-		case *ast.IntegerNode:
-			text = x.GetToken().Value
-		default:
-			d.add(posOf(it), e.path, `a partition must be a quoted string "%s", got %s`, partition.Syntax, describe(it))
-			continue
-		}
+	n := d.texts(e, fmt.Sprintf(`a partition must be a quoted string "%s"`, partition.Syntax), func(it ast.Node, text string) {
 		s, err := partition.Parse(text, platform.MaxCPUs)
 		if err != nil {
 			d.add(posOf(it), e.path, "%q: %v", text, err)
-			continue
+			return
 		}
 		d.parts = append(d.parts, partText{at: posOf(it), text: text, spec: s})
+	})
+	if n == nil {
+		d.parts = nil // as if absent: the error is said
+		return
 	}
 	specs := make([]partition.Spec, len(d.parts))
 	for i, p := range d.parts {
