@@ -127,6 +127,30 @@ func TestKTHPartitions(t *testing.T) {
 	}
 }
 
+// writeSWF writes text as a trace file in a fresh folder and returns
+// its path.
+func writeSWF(t *testing.T, text string) string {
+	t.Helper()
+	tr := filepath.Join(t.TempDir(), "t.swf")
+	if err := os.WriteFile(tr, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// startTimes is each job's starting_time in the jobs.csv of run folder
+// out, by job id, as written.
+func startTimes(t *testing.T, out string) map[string]string {
+	t.Helper()
+	rows := readRows(t, filepath.Join(out, "jobs.csv"))
+	col := colIndex(rows[0])
+	got := map[string]string{}
+	for _, r := range rows[1:] {
+		got[r[0]] = r[col["starting_time"]]
+	}
+	return got
+}
+
 func readRows(t *testing.T, path string) [][]string {
 	t.Helper()
 	f, err := os.Open(path)

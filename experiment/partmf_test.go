@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -17,15 +16,12 @@ import (
 // usage per partition user 1 would look idle in b and job 3, submitted
 // first, would start at 100.
 func TestPartitionsMultifactorSharesUsage(t *testing.T) {
-	tr := filepath.Join(t.TempDir(), "p.swf")
 	text := "; MaxProcs: 2\n; Partition: 1 a\n; Partition: 2 b\n" +
 		"1 0 -1 1000 1 -1 -1 1 2000 -1 1 1 1 -1 -1 1 -1 -1\n" +
 		"2 0 -1 100 1 -1 -1 1 200 -1 1 2 1 -1 -1 2 -1 -1\n" +
 		"3 10 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 2 -1 -1\n" +
 		"4 20 -1 10 1 -1 -1 1 20 -1 1 3 1 -1 -1 2 -1 -1\n"
-	if err := os.WriteFile(tr, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tr := writeSWF(t, text)
 	for _, pol := range []string{"fcfs", "easy", "conservative"} {
 		out := filepath.Join(t.TempDir(), "out")
 		_, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Out: out, Check: true, Partitions: []string{"a:0-0", "b:1-1"},
@@ -33,12 +29,7 @@ func TestPartitionsMultifactorSharesUsage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows := readRows(t, filepath.Join(out, "jobs.csv"))
-		col := colIndex(rows[0])
-		got := map[string]string{}
-		for _, r := range rows[1:] {
-			got[r[0]] = r[col["starting_time"]]
-		}
+		got := startTimes(t, out)
 		want := map[string]string{"1": "0", "2": "0", "3": "110", "4": "100"}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%s: starts %v, want %v", pol, got, want)

@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -19,16 +18,13 @@ import (
 // starts at 700), so at 450 job 4 has outlived its prediction and is
 // corrected.
 func TestPartitionsPredictShareHistories(t *testing.T) {
-	tr := filepath.Join(t.TempDir(), "p.swf")
 	text := "; MaxProcs: 4\n; Partition: 1 a\n; Partition: 2 b\n" +
 		"1 0 -1 100 1 -1 -1 1 1000 -1 1 1 1 -1 -1 1 -1 -1\n" +
 		"2 200 -1 50 1 -1 -1 1 1000 -1 1 1 1 -1 -1 2 -1 -1\n" +
 		"3 300 -1 10 1 -1 -1 1 100 -1 1 2 1 -1 -1 2 -1 -1\n" +
 		"4 400 -1 300 1 -1 -1 1 1000 -1 1 1 1 -1 -1 2 -1 -1\n" +
 		"5 410 -1 10 2 -1 -1 2 100 -1 1 2 1 -1 -1 2 -1 -1\n"
-	if err := os.WriteFile(tr, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tr := writeSWF(t, text)
 	out := filepath.Join(t.TempDir(), "out")
 	res, err := RunTrace(TraceRun{Trace: tr, Policy: "easy", Estimate: workload.EstimatePredict, Predictor: "avg:1",
 		Out: out, Check: true, Partitions: []string{"a:0-1", "b:2-3"}})
@@ -40,12 +36,7 @@ func TestPartitionsPredictShareHistories(t *testing.T) {
 	if p := res.Run.Predictions; p == nil || p.Predicted != 3 || p.Corrected != 1 || p.Corrections != 2 {
 		t.Fatalf("predictions %+v, want 3 predicted (jobs 2, 4, 5; job 2 only from the other partition's job 1), 1 corrected twice", p)
 	}
-	rows := readRows(t, filepath.Join(out, "jobs.csv"))
-	col := colIndex(rows[0])
-	got := map[string]string{}
-	for _, r := range rows[1:] {
-		got[r[0]] = r[col["starting_time"]]
-	}
+	got := startTimes(t, out)
 	want := map[string]string{"1": "0", "2": "200", "3": "300", "4": "400", "5": "700"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("starts %v, want %v", got, want)
