@@ -124,13 +124,13 @@ func TestForbiddenImports(t *testing.T) {
 // policy package and the validator using the job vocabulary are allowed.
 func TestForbiddenImportsDetects(t *testing.T) {
 	bad, _ := violations(map[string][]string{
-		"policy/grid":        {"job", "internal/helper", "job/actual"},
-		"engine":             {"policy", "policy/backfill"},
-		"policy/plan":    {"policy/backfill", "platform"},
-		"jobs":               {"engine"}, // not the job package
-		"experiment":         {"report/plot", "report/htmlreport"},
+		"policy/grid":      {"job", "internal/helper", "job/actual"},
+		"engine":           {"policy", "policy/backfill"},
+		"policy/plan":      {"policy/backfill", "platform"},
+		"jobs":             {"engine"}, // not the job package
+		"experiment":       {"report/plot", "report/htmlreport"},
 		"internal/testref": {"freeprofile"},
-		"validate":           {"job"},
+		"validate":         {"job"},
 	})
 	want := map[string]bool{
 		"policy/grid depends on job/actual (forbidden for policy/...)":                 true,
