@@ -34,6 +34,23 @@ typedef struct {
 
 enum { SL_BEGINS = 1, SL_CALL = 2, SL_ENDS = 4, SL_JOB_FIELDS = 10 };
 
+// The Gymnasium environment's side of a run driven by sl_gym_start and
+// sl_gym_step (package cmd/libschedlab/gym): its shape and scales and
+// the caller's buffers for the observation and the action mask (in,
+// given to sl_gym_start and kept until the run ends), the instant's
+// time and whether the action was replaced (out).
+typedef struct {
+	int64_t window;      // slots, >= 1
+	double time_scale;   // seconds that map to 1 (estimate, waited)
+	double queue_scale;  // waiting jobs that map to 1
+	float *obs;          // window * SL_GYM_FEATURES + SL_GYM_MACHINE_FEATURES
+	int8_t *mask;        // window
+	double now;          // the instant's time (at the end, the last one's)
+	int64_t replaced;    // sl_gym_step: 1 if the action was not legal
+} sl_gym;
+
+enum { SL_GYM_FEATURES = 5, SL_GYM_MACHINE_FEATURES = 3 };
+
 static uintptr_t sl_thread(void) { return (uintptr_t)pthread_self(); }
 */
 import "C"
@@ -44,6 +61,7 @@ import (
 	"runtime/cgo"
 	"unsafe"
 
+	"github.com/schedlab/schedlab/cmd/libschedlab/gym"
 	"github.com/schedlab/schedlab/cmd/libschedlab/inproc"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy/external"
@@ -52,9 +70,31 @@ import (
 // handle is one simulation behind a cgo.Handle: the C side holds the
 // number, never a Go pointer.
 type handle struct {
-	sim    *inproc.Sim
-	thread C.uintptr_t // the thread that opened it (the coroutine needs it)
-	starts []external.Exec
+	sim     *inproc.Sim
+	thread  C.uintptr_t // the thread that opened it (the coroutine needs it)
+	starts  []external.Exec
+	stepped bool     // sl_step was called
+	gym     *gym.Env // set by sl_gym_start: the run is driven by sl_gym_step only
+}
+
+// enter is the handle of h if the calling thread may drive it; else nil
+// with *err set.
+func enter(h C.uintptr_t, err **C.char) *handle {
+	s := cgo.Handle(h).Value().(*handle)
+	if C.sl_thread() != s.thread {
+		*err = C.CString("schedlab: a simulation in process is driven from the thread that opened it (its engine is a coroutine of that thread)")
+		return nil
+	}
+	return s
+}
+
+// caught turns a panic of the run into status -1 and *err; deferred by
+// the functions that run the simulation.
+func caught(status *C.int, err **C.char) {
+	if p := recover(); p != nil {
+		*err = C.CString(fmt.Sprintf("schedlab: internal error (a bug; please report it): %v", p))
+		*status = -1
+	}
 }
 
 // sl_open prepares a run of a `schedlab run` command line given as a JSON
@@ -83,17 +123,16 @@ func sl_open(argsJSON *C.char, err **C.char) C.uintptr_t {
 //
 //export sl_step
 func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, allocs **C.char, wake C.double, v *C.sl_view, err **C.char) (status C.int) {
-	s := cgo.Handle(h).Value().(*handle)
-	if C.sl_thread() != s.thread {
-		*err = C.CString("schedlab: a simulation in process is driven from the thread that opened it (its engine is a coroutine of that thread)")
+	s := enter(h, err)
+	if s == nil {
 		return -1
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			*err = C.CString(fmt.Sprintf("schedlab: internal error (a bug; please report it): %v", p))
-			status = -1
-		}
-	}()
+	if s.gym != nil {
+		*err = C.CString("schedlab: sl_step on a run driven by sl_gym_step")
+		return -1
+	}
+	defer caught(&status, err)
+	s.stepped = true
 	s.starts = s.starts[:0]
 	if n > 0 {
 		idv := unsafe.Slice((*int64)(unsafe.Pointer(ids)), int(n))
@@ -125,6 +164,82 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 		return 0
 	}
 	fill(r, v)
+	return 1
+}
+
+// sl_gym_start makes the run of h (not stepped yet) a Gymnasium
+// episode (package cmd/libschedlab/gym): it runs to the first instant at
+// which some job of the window fits, writes its observation and mask to
+// g's buffers and its time to g->now, and returns 1; 0 if the run ended
+// before (sl_stdout has its output), -1 on a failure (*err, as sl_step).
+// From then on the run is driven by sl_gym_step alone.
+//
+//export sl_gym_start
+func sl_gym_start(h C.uintptr_t, g *C.sl_gym, err **C.char) (status C.int) {
+	s := enter(h, err)
+	if s == nil {
+		return -1
+	}
+	if s.stepped || s.gym != nil {
+		*err = C.CString("schedlab: sl_gym_start on a run already stepped")
+		return -1
+	}
+	defer caught(&status, err)
+	w := int(g.window)
+	if w < 1 || g.obs == nil || g.mask == nil {
+		*err = C.CString(fmt.Sprintf("schedlab: sl_gym_start: window %d (want >= 1) and both buffers", w))
+		return -1
+	}
+	obs := unsafe.Slice((*float32)(unsafe.Pointer(g.obs)), w*gym.Features+gym.MachineFeatures)
+	mask := unsafe.Slice((*int8)(unsafe.Pointer(g.mask)), w)
+	env, e := gym.New(s.sim, gym.Config{Window: w, TimeScale: float64(g.time_scale), QueueScale: float64(g.queue_scale)}, obs, mask)
+	if e != nil {
+		*err = C.CString(e.Error())
+		return -1
+	}
+	s.gym = env
+	ok, e := env.Start()
+	return gymStatus(env, ok, e, g, err)
+}
+
+// sl_gym_step starts the job of slot action (one not legal is replaced
+// by the first legal slot: g->replaced 1) and runs to the next decision:
+// it returns 1 with its observation, mask and time written, 0 at the end
+// of the run (sl_stdout has its output; g->now is the last instant's
+// time), -1 on a failure (*err, as sl_step).
+//
+//export sl_gym_step
+func sl_gym_step(h C.uintptr_t, action C.int64_t, g *C.sl_gym, err **C.char) (status C.int) {
+	s := enter(h, err)
+	if s == nil {
+		return -1
+	}
+	if s.gym == nil {
+		*err = C.CString("schedlab: sl_gym_step before sl_gym_start")
+		return -1
+	}
+	defer caught(&status, err)
+	a := int(action)
+	if int64(a) != int64(action) {
+		a = -1
+	}
+	ok, replaced, e := s.gym.Step(a)
+	g.replaced = 0
+	if replaced {
+		g.replaced = 1
+	}
+	return gymStatus(s.gym, ok, e, g, err)
+}
+
+func gymStatus(env *gym.Env, ok bool, e error, g *C.sl_gym, err **C.char) C.int {
+	g.now = C.double(env.Now())
+	switch {
+	case e != nil:
+		*err = C.CString(e.Error())
+		return -1
+	case !ok:
+		return 0
+	}
 	return 1
 }
 
