@@ -37,8 +37,9 @@ enum { SL_BEGINS = 1, SL_CALL = 2, SL_ENDS = 4, SL_JOB_FIELDS = 10 };
 // The Gymnasium environment's side of a run driven by sl_gym_start and
 // sl_gym_step (package cmd/libschedlab/gym): its shape and scales and
 // the caller's buffers for the observation and the action mask (in,
-// given to sl_gym_start and kept until the run ends), the instant's
-// time and whether the action was replaced (out).
+// given to sl_gym_start; the structure and the buffers are kept by the
+// caller until the run ends), the instant's time, whether the action
+// was replaced and the failure (out).
 typedef struct {
 	int64_t window;      // slots, >= 1
 	double time_scale;   // seconds that map to 1 (estimate, waited)
@@ -47,6 +48,7 @@ typedef struct {
 	int8_t *mask;        // window
 	double now;          // the instant's time (at the end, the last one's)
 	int64_t replaced;    // sl_gym_step: 1 if the action was not legal
+	char *err;           // status -1: schedlab's message (free it with sl_free)
 } sl_gym;
 
 enum { SL_GYM_FEATURES = 5, SL_GYM_MACHINE_FEATURES = 3 };
@@ -75,17 +77,27 @@ type handle struct {
 	starts  []external.Exec
 	stepped bool     // sl_step was called
 	gym     *gym.Env // set by sl_gym_start: the run is driven by sl_gym_step only
+	g       *C.sl_gym
 }
 
 // enter is the handle of h if the calling thread may drive it; else nil
 // with *err set.
 func enter(h C.uintptr_t, err **C.char) *handle {
 	s := cgo.Handle(h).Value().(*handle)
-	if C.sl_thread() != s.thread {
-		*err = C.CString("schedlab: a simulation in process is driven from the thread that opened it (its engine is a coroutine of that thread)")
+	if !s.onThread(err) {
 		return nil
 	}
 	return s
+}
+
+// onThread reports whether the calling thread may drive the run; if not,
+// *err says why.
+func (s *handle) onThread(err **C.char) bool {
+	if C.sl_thread() != s.thread {
+		*err = C.CString("schedlab: a simulation in process is driven from the thread that opened it (its engine is a coroutine of that thread)")
+		return false
+	}
+	return true
 }
 
 // caught turns a panic of the run into status -1 and *err; deferred by
@@ -168,74 +180,77 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 }
 
 // sl_gym_start makes the run of h (not stepped yet) a Gymnasium
-// episode (package cmd/libschedlab/gym): it runs to the first instant at
-// which some job of the window fits, writes its observation and mask to
-// g's buffers and its time to g->now, and returns 1; 0 if the run ended
-// before (sl_stdout has its output), -1 on a failure (*err, as sl_step).
-// From then on the run is driven by sl_gym_step alone.
+// episode (package cmd/libschedlab/gym) of the shape and buffers of *g,
+// which the caller keeps until the run ends: it runs to the first
+// instant at which some job of the window fits, writes its observation
+// and mask to g's buffers and its time to g->now, and returns 1; 0 if
+// the run ended before (sl_stdout has its output), -1 on a failure
+// (g->err, as sl_step's err). From then on the run is driven by
+// sl_gym_step alone.
 //
 //export sl_gym_start
-func sl_gym_start(h C.uintptr_t, g *C.sl_gym, err **C.char) (status C.int) {
-	s := enter(h, err)
+func sl_gym_start(h C.uintptr_t, g *C.sl_gym) (status C.int) {
+	g.err = nil
+	s := enter(h, &g.err)
 	if s == nil {
 		return -1
 	}
 	if s.stepped || s.gym != nil {
-		*err = C.CString("schedlab: sl_gym_start on a run already stepped")
+		g.err = C.CString("schedlab: sl_gym_start on a run already stepped")
 		return -1
 	}
-	defer caught(&status, err)
+	defer caught(&status, &g.err)
 	w := int(g.window)
 	if w < 1 || g.obs == nil || g.mask == nil {
-		*err = C.CString(fmt.Sprintf("schedlab: sl_gym_start: window %d (want >= 1) and both buffers", w))
+		g.err = C.CString(fmt.Sprintf("schedlab: sl_gym_start: window %d (want >= 1) and both buffers", w))
 		return -1
 	}
 	obs := unsafe.Slice((*float32)(unsafe.Pointer(g.obs)), w*gym.Features+gym.MachineFeatures)
 	mask := unsafe.Slice((*int8)(unsafe.Pointer(g.mask)), w)
 	env, e := gym.New(s.sim, gym.Config{Window: w, TimeScale: float64(g.time_scale), QueueScale: float64(g.queue_scale)}, obs, mask)
 	if e != nil {
-		*err = C.CString(e.Error())
+		g.err = C.CString(e.Error())
 		return -1
 	}
-	s.gym = env
+	s.gym, s.g = env, g
 	ok, e := env.Start()
-	return gymStatus(env, ok, e, g, err)
+	return gymStatus(env, ok, e, g)
 }
 
-// sl_gym_step starts the job of slot action (one not legal is replaced
-// by the first legal slot: g->replaced 1) and runs to the next decision:
-// it returns 1 with its observation, mask and time written, 0 at the end
-// of the run (sl_stdout has its output; g->now is the last instant's
-// time), -1 on a failure (*err, as sl_step).
+// sl_gym_step starts the job of slot action of a run started by
+// sl_gym_start (an action not legal is replaced by the first legal slot:
+// g->replaced 1) and runs to the next decision: it returns 1 with its
+// observation, mask and time written to the sl_gym given to
+// sl_gym_start, 0 at the end of the run (sl_stdout has its output;
+// g->now is the last instant's time), -1 on a failure (g->err, as
+// sl_step's err), -2 for a run not started by sl_gym_start. Two
+// arguments, so that a call from Python's ctypes is cheap.
 //
 //export sl_gym_step
-func sl_gym_step(h C.uintptr_t, action C.int64_t, g *C.sl_gym, err **C.char) (status C.int) {
-	s := enter(h, err)
-	if s == nil {
+func sl_gym_step(h C.uintptr_t, action C.int) (status C.int) {
+	s := cgo.Handle(h).Value().(*handle)
+	g := s.g
+	if g == nil {
+		return -2
+	}
+	g.err = nil
+	if !s.onThread(&g.err) {
 		return -1
 	}
-	if s.gym == nil {
-		*err = C.CString("schedlab: sl_gym_step before sl_gym_start")
-		return -1
-	}
-	defer caught(&status, err)
-	a := int(action)
-	if int64(a) != int64(action) {
-		a = -1
-	}
-	ok, replaced, e := s.gym.Step(a)
+	defer caught(&status, &g.err)
+	ok, replaced, e := s.gym.Step(int(action))
 	g.replaced = 0
 	if replaced {
 		g.replaced = 1
 	}
-	return gymStatus(s.gym, ok, e, g, err)
+	return gymStatus(s.gym, ok, e, g)
 }
 
-func gymStatus(env *gym.Env, ok bool, e error, g *C.sl_gym, err **C.char) C.int {
+func gymStatus(env *gym.Env, ok bool, e error, g *C.sl_gym) C.int {
 	g.now = C.double(env.Now())
 	switch {
 	case e != nil:
-		*err = C.CString(e.Error())
+		g.err = C.CString(e.Error())
 		return -1
 	case !ok:
 		return 0

@@ -80,6 +80,7 @@ class Gym(ctypes.Structure):
         ("mask", ctypes.c_void_p),
         ("now", ctypes.c_double),
         ("replaced", ctypes.c_int64),
+        ("err", ctypes.c_void_p),
     ]
 
 
@@ -162,14 +163,12 @@ def library():
             ctypes.POINTER(ctypes.c_void_p),
         ]
         lib.sl_step.restype = ctypes.c_int
-        lib.sl_gym_start.argtypes = [ctypes.c_size_t, ctypes.POINTER(Gym), ctypes.POINTER(ctypes.c_void_p)]
+        lib.sl_gym_start.argtypes = [ctypes.c_size_t, ctypes.POINTER(Gym)]
         lib.sl_gym_start.restype = ctypes.c_int
-        lib.sl_gym_step.argtypes = [
-            ctypes.c_size_t,
-            ctypes.c_int64,
-            ctypes.POINTER(Gym),
-            ctypes.POINTER(ctypes.c_void_p),
-        ]
+        # sl_gym_step(handle, action) is called without argtypes, with a
+        # c_size_t and a Python int (a C int): ctypes then passes them as
+        # they are, where argtypes would convert each one through
+        # from_param, a large part of the call's cost.
         lib.sl_gym_step.restype = ctypes.c_int
         lib.sl_fill.argtypes = [ctypes.c_size_t, ctypes.POINTER(View)]
         lib.sl_fill.restype = ctypes.c_int
@@ -349,7 +348,7 @@ class Sim:
     def gym_start(self, window, time_scale, queue_scale) -> bool:
         """Makes this run (not stepped yet) a Gymnasium episode whose
         observation and action mask the library builds: it runs to the
-        first instant at which some job of the window's fits. True
+        first instant at which some job of the window fits. True
         there, with gym_obs (float32, window * GYM_FEATURES +
         GYM_MACHINE_FEATURES), gym_mask (int8, window) and gym.now
         filled; False at the end of the run. From then on the run is
@@ -358,19 +357,19 @@ class Sim:
         self.gym_obs = np.zeros(window * GYM_FEATURES + GYM_MACHINE_FEATURES, dtype=np.float32)
         self.gym_mask = np.zeros(window, dtype=np.int8)
         g.obs, g.mask = self.gym_obs.ctypes.data, self.gym_mask.ctypes.data
-        self._gp = ctypes.byref(g)
-        self._gym_step = self._lib.sl_gym_step
-        return self._gym_status(self._lib.sl_gym_start(self._h, self._gp, self._errp))
+        self._gym_step, self._hc = self._lib.sl_gym_step, ctypes.c_size_t(self._h)
+        return self._gym_status(self._lib.sl_gym_start(self._h, ctypes.byref(g)))
 
     def gym_step(self, action) -> bool:
-        """Starts the job of slot action (an int; one not legal is
-        replaced by the first legal slot, and gym.replaced is 1) and
-        runs to the next decision: True with gym_obs, gym_mask and
-        gym.now filled, False at the end of the run (stdout then holds
-        what it printed). Raises SchedlabError if the run failed."""
+        """Starts the job of slot action (a Python int, -1 or a slot;
+        one not legal is replaced by the first legal slot, and
+        gym.replaced is 1) and runs to the next decision: True with
+        gym_obs, gym_mask and gym.now filled, False at the end of the
+        run (stdout then holds what it printed). Raises SchedlabError if
+        the run failed."""
         if self.ended:
             raise SchedlabError("the simulation has ended")
-        st = self._gym_step(self._h, action, self._gp, self._errp)
+        st = self._gym_step(self._hc, action)
         return st == 1 or self._gym_status(st)
 
     def _gym_status(self, st) -> bool:
@@ -380,7 +379,7 @@ class Sim:
             raise SchedlabError("the simulation has ended")
         self.ended = True
         if st < 0:
-            msg = _take(self._lib, self._err)
+            msg = _take(self._lib, self.gym.err) if self.gym.err else f"sl_gym_step: status {st}"
             self._close()
             raise SchedlabError(msg)
         self.stdout = _take(self._lib, self._lib.sl_stdout(self._h))
