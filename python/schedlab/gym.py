@@ -209,9 +209,14 @@ class SchedulingEnv(gymnasium.Env):
         os.makedirs(self._dir, exist_ok=True)
         first = int(self.np_random.integers(0, len(self.jobs) - self.episode_jobs + 1))
         swf = Path(self._dir) / "episode.swf"
-        with open(swf, "w") as f:
+        # written over the last episode's file, then cut at its end, rather
+        # than truncated first: some file systems write a file truncated
+        # to zero and rewritten to disk when it is closed (ext4's
+        # auto_da_alloc), which was a tenth of a reset or more
+        with os.fdopen(os.open(swf, os.O_WRONLY | os.O_CREAT, 0o644), "w") as f:
             f.writelines(self.header)
             f.writelines(self.jobs[first : first + self.episode_jobs])
+            f.truncate()
         self.first_job = first
         self.steps = 0
         if self.engine == "inprocess":

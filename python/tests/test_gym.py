@@ -176,3 +176,26 @@ def test_illegal_action_is_replaced():
         _, _, _, _, info2 = env.step(illegal[0])
         assert info2["replaced"]
     env.close()
+
+
+def test_episode_file_is_the_episode_window(tmp_path):
+    # reset() writes each episode's SWF over the last one's and cuts it
+    # at its end: exactly the header and the episode's jobs, whatever
+    # the length of the file before (here jobs' lines of varied lengths).
+    from pathlib import Path
+
+    trace = tmp_path / "t.swf"
+    lines = ["; MaxProcs: 16\n", "; MaxNodes: 16\n"]
+    for k in range(200):
+        run = 10 ** (k % 5)
+        lines.append(f"{k + 1} {k * 10} -1 {run} {1 + k % 4} -1 -1 {1 + k % 4} {run * 2} -1 1 1 1 1 1 1 -1 -1\n")
+    trace.write_text("".join(lines))
+    env = SchedulingEnv(trace=trace, episode_jobs=50, window=4)
+    sizes = set()
+    for seed in (1, 2, 3, 4, 1):
+        env.reset(seed=seed)
+        text = (Path(env._dir) / "episode.swf").read_text()
+        sizes.add(len(text))
+        assert text == "".join(env.header) + "".join(env.jobs[env.first_job : env.first_job + 50])
+    assert len(sizes) > 1
+    env.close()
