@@ -6,8 +6,11 @@
 // It runs `schedlab run --policy external` in the calling process, the
 // decisions made by the caller one instant at a time (package
 // cmd/libschedlab/inproc: the command's own run, the decisions validated as a
-// protocol reply's). The C API is in lib.go and libschedlab.h (written
-// by the build); docs/protocol.md, "In process", describes it.
+// protocol reply's); or, with sl_gym_start and sl_gym_step, one
+// Gymnasium step at a time, the window, observation and action mask of
+// Python's SchedulingEnv built in Go (package cmd/libschedlab/gym). The
+// C API is in lib.go and libschedlab.h (written by the build);
+// docs/protocol.md, "In process", describes it.
 //
 // Without cgo (CGO_ENABLED=0, no C compiler) the package builds as an
 // empty program, so that `go build ./...` and `go test ./...` still

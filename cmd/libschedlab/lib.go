@@ -34,6 +34,25 @@ typedef struct {
 
 enum { SL_BEGINS = 1, SL_CALL = 2, SL_ENDS = 4, SL_JOB_FIELDS = 10 };
 
+// The Gymnasium environment's side of a run driven by sl_gym_start and
+// sl_gym_step (package cmd/libschedlab/gym): its shape and scales and
+// the caller's buffers for the observation and the action mask (in,
+// given to sl_gym_start; the structure and the buffers are kept by the
+// caller until the run ends), the instant's time, whether the action
+// was replaced and the failure (out).
+typedef struct {
+	int64_t window;      // slots, >= 1
+	double time_scale;   // seconds that map to 1 (estimate, waited)
+	double queue_scale;  // waiting jobs that map to 1
+	float *obs;          // window * SL_GYM_FEATURES + SL_GYM_MACHINE_FEATURES
+	int8_t *mask;        // window
+	double now;          // the instant's time (at the end, the last one's)
+	int64_t replaced;    // sl_gym_step: 1 if the action was not legal
+	char *err;           // status -1: schedlab's message (free it with sl_free)
+} sl_gym;
+
+enum { SL_GYM_FEATURES = 5, SL_GYM_MACHINE_FEATURES = 3 };
+
 static uintptr_t sl_thread(void) { return (uintptr_t)pthread_self(); }
 */
 import "C"
@@ -44,6 +63,7 @@ import (
 	"runtime/cgo"
 	"unsafe"
 
+	"github.com/schedlab/schedlab/cmd/libschedlab/gym"
 	"github.com/schedlab/schedlab/cmd/libschedlab/inproc"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy/external"
@@ -56,6 +76,38 @@ type handle struct {
 	thread  C.uintptr_t // the thread that opened it (the coroutine needs it)
 	starts  []external.Exec
 	rejects []job.ID
+	stepped bool     // sl_step was called
+	gym     *gym.Env // set by sl_gym_start: the run is driven by sl_gym_step only
+	g       *C.sl_gym
+}
+
+// enter is the handle of h if the calling thread may drive it; else nil
+// with *err set.
+func enter(h C.uintptr_t, err **C.char) *handle {
+	s := cgo.Handle(h).Value().(*handle)
+	if !s.onThread(err) {
+		return nil
+	}
+	return s
+}
+
+// onThread reports whether the calling thread may drive the run; if not,
+// *err says why.
+func (s *handle) onThread(err **C.char) bool {
+	if C.sl_thread() != s.thread {
+		*err = C.CString("schedlab: a simulation in process is driven from the thread that opened it (its engine is a coroutine of that thread)")
+		return false
+	}
+	return true
+}
+
+// caught turns a panic of the run into status -1 and *err; deferred by
+// the functions that run the simulation.
+func caught(status *C.int, err **C.char) {
+	if p := recover(); p != nil {
+		*err = C.CString(fmt.Sprintf("schedlab: internal error (a bug; please report it): %v", p))
+		*status = -1
+	}
 }
 
 // rejectMachine as a decision's machine rejects the job instead of
@@ -89,17 +141,16 @@ func sl_open(argsJSON *C.char, err **C.char) C.uintptr_t {
 //
 //export sl_step
 func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, allocs **C.char, wake C.double, v *C.sl_view, err **C.char) (status C.int) {
-	s := cgo.Handle(h).Value().(*handle)
-	if C.sl_thread() != s.thread {
-		*err = C.CString("schedlab: a simulation in process is driven from the thread that opened it (its engine is a coroutine of that thread)")
+	s := enter(h, err)
+	if s == nil {
 		return -1
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			*err = C.CString(fmt.Sprintf("schedlab: internal error (a bug; please report it): %v", p))
-			status = -1
-		}
-	}()
+	if s.gym != nil {
+		*err = C.CString("schedlab: sl_step on a run driven by sl_gym_step")
+		return -1
+	}
+	defer caught(&status, err)
+	s.stepped = true
 	s.starts, s.rejects = s.starts[:0], s.rejects[:0]
 	if n > 0 {
 		idv := unsafe.Slice((*int64)(unsafe.Pointer(ids)), int(n))
@@ -135,6 +186,85 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 		return 0
 	}
 	fill(r, v)
+	return 1
+}
+
+// sl_gym_start makes the run of h (not stepped yet) a Gymnasium
+// episode (package cmd/libschedlab/gym) of the shape and buffers of *g,
+// which the caller keeps until the run ends: it runs to the first
+// instant at which some job of the window fits, writes its observation
+// and mask to g's buffers and its time to g->now, and returns 1; 0 if
+// the run ended before (sl_stdout has its output), -1 on a failure
+// (g->err, as sl_step's err). From then on the run is driven by
+// sl_gym_step alone.
+//
+//export sl_gym_start
+func sl_gym_start(h C.uintptr_t, g *C.sl_gym) (status C.int) {
+	g.err = nil
+	s := enter(h, &g.err)
+	if s == nil {
+		return -1
+	}
+	if s.stepped || s.gym != nil {
+		g.err = C.CString("schedlab: sl_gym_start on a run already stepped")
+		return -1
+	}
+	defer caught(&status, &g.err)
+	w := int(g.window)
+	if w < 1 || g.obs == nil || g.mask == nil {
+		g.err = C.CString(fmt.Sprintf("schedlab: sl_gym_start: window %d (want >= 1) and both buffers", w))
+		return -1
+	}
+	obs := unsafe.Slice((*float32)(unsafe.Pointer(g.obs)), w*gym.Features+gym.MachineFeatures)
+	mask := unsafe.Slice((*int8)(unsafe.Pointer(g.mask)), w)
+	env, e := gym.New(s.sim, gym.Config{Window: w, TimeScale: float64(g.time_scale), QueueScale: float64(g.queue_scale)}, obs, mask)
+	if e != nil {
+		g.err = C.CString(e.Error())
+		return -1
+	}
+	s.gym, s.g = env, g
+	ok, e := env.Start()
+	return gymStatus(env, ok, e, g)
+}
+
+// sl_gym_step starts the job of slot action of a run started by
+// sl_gym_start (an action not legal is replaced by the first legal slot:
+// g->replaced 1) and runs to the next decision: it returns 1 with its
+// observation, mask and time written to the sl_gym given to
+// sl_gym_start, 0 at the end of the run (sl_stdout has its output;
+// g->now is the last instant's time), -1 on a failure (g->err, as
+// sl_step's err), -2 for a run not started by sl_gym_start. Two
+// arguments, so that a call from Python's ctypes is cheap.
+//
+//export sl_gym_step
+func sl_gym_step(h C.uintptr_t, action C.int) (status C.int) {
+	s := cgo.Handle(h).Value().(*handle)
+	g := s.g
+	if g == nil {
+		return -2
+	}
+	g.err = nil
+	if !s.onThread(&g.err) {
+		return -1
+	}
+	defer caught(&status, &g.err)
+	ok, replaced, e := s.gym.Step(int(action))
+	g.replaced = 0
+	if replaced {
+		g.replaced = 1
+	}
+	return gymStatus(s.gym, ok, e, g)
+}
+
+func gymStatus(env *gym.Env, ok bool, e error, g *C.sl_gym) C.int {
+	g.now = C.double(env.Now())
+	switch {
+	case e != nil:
+		g.err = C.CString(e.Error())
+		return -1
+	case !ok:
+		return 0
+	}
 	return 1
 }
 

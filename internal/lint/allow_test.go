@@ -56,7 +56,8 @@ var allowImports = map[string][]string{
 	"cmd/libschedlab/inproc": {"cmd/schedlab/cli", "job", "policy/external"},
 	"cmd/schedlab":           {"cmd/schedlab/cli"},
 	"cmd/schedlab/launch":    nil,
-	"cmd/libschedlab":        {"cmd/libschedlab/inproc", "job", "policy/external"},
+	"cmd/libschedlab/gym":    {"policy/external"},
+	"cmd/libschedlab":        {"cmd/libschedlab/gym", "cmd/libschedlab/inproc", "job", "policy/external"},
 	"tools/...":              {"..."}, // programs around the project: anything
 	"internal/lint":          nil,
 	"internal/testref":       {"job", "job/actual", "platform", "validate"},
@@ -100,6 +101,7 @@ var allowTestImports = map[string][]string{
 	"internal/digits":        nil,
 	"cmd/libschedlab/inproc": {"experiment", "workload"},
 	"engine/enginetest":      nil,
+	"cmd/libschedlab/gym":    {"cmd/libschedlab/inproc", "job", "platform"},
 }
 
 // covers reports whether pattern ("x", "x/..." or "...") names pkg.

@@ -67,6 +67,25 @@ class View(ctypes.Structure):
     ]
 
 
+class Gym(ctypes.Structure):
+    """sl_gym of cmd/libschedlab: the Gymnasium environment's shape,
+    scales and buffers in, the instant's time and whether the action was
+    replaced out."""
+
+    _fields_ = [
+        ("window", ctypes.c_int64),
+        ("time_scale", ctypes.c_double),
+        ("queue_scale", ctypes.c_double),
+        ("obs", ctypes.c_void_p),
+        ("mask", ctypes.c_void_p),
+        ("now", ctypes.c_double),
+        ("replaced", ctypes.c_int64),
+        ("err", ctypes.c_void_p),
+    ]
+
+
+GYM_FEATURES, GYM_MACHINE_FEATURES = 5, 3
+
 _lib = None
 _why = None
 _lock = threading.Lock()
@@ -144,6 +163,13 @@ def library():
             ctypes.POINTER(ctypes.c_void_p),
         ]
         lib.sl_step.restype = ctypes.c_int
+        lib.sl_gym_start.argtypes = [ctypes.c_size_t, ctypes.POINTER(Gym)]
+        lib.sl_gym_start.restype = ctypes.c_int
+        # sl_gym_step(handle, action) is called without argtypes, with a
+        # c_size_t and a Python int (a C int): ctypes then passes them as
+        # they are, where argtypes would convert each one through
+        # from_param, a large part of the call's cost.
+        lib.sl_gym_step.restype = ctypes.c_int
         lib.sl_fill.argtypes = [ctypes.c_size_t, ctypes.POINTER(View)]
         lib.sl_fill.restype = ctypes.c_int
         lib.sl_machines.argtypes = [ctypes.c_size_t, ctypes.c_int64, _i64p, _i64p, _f64p, _f64p]
@@ -316,6 +342,49 @@ class Sim:
             v.cap_queue, self._widened = rows, True
             self._lib.sl_fill(self._h, self._vp)
         return self.queue()
+
+    # the Gymnasium environment's steps (cmd/libschedlab/gym)
+
+    def gym_start(self, window, time_scale, queue_scale) -> bool:
+        """Makes this run (not stepped yet) a Gymnasium episode whose
+        observation and action mask the library builds: it runs to the
+        first instant at which some job of the window fits. True
+        there, with gym_obs (float32, window * GYM_FEATURES +
+        GYM_MACHINE_FEATURES), gym_mask (int8, window) and gym.now
+        filled; False at the end of the run. From then on the run is
+        stepped with gym_step only."""
+        g = self.gym = Gym(window=window, time_scale=time_scale, queue_scale=queue_scale)
+        self.gym_obs = np.zeros(window * GYM_FEATURES + GYM_MACHINE_FEATURES, dtype=np.float32)
+        self.gym_mask = np.zeros(window, dtype=np.int8)
+        g.obs, g.mask = self.gym_obs.ctypes.data, self.gym_mask.ctypes.data
+        self._gym_step, self._hc = self._lib.sl_gym_step, ctypes.c_size_t(self._h)
+        return self._gym_status(self._lib.sl_gym_start(self._h, ctypes.byref(g)))
+
+    def gym_step(self, action) -> bool:
+        """Starts the job of slot action (a Python int, -1 or a slot;
+        one not legal is replaced by the first legal slot, and
+        gym.replaced is 1) and runs to the next decision: True with
+        gym_obs, gym_mask and gym.now filled, False at the end of the
+        run (stdout then holds what it printed). Raises SchedlabError if
+        the run failed."""
+        if self.ended:
+            raise SchedlabError("the simulation has ended")
+        st = self._gym_step(self._hc, action)
+        return st == 1 or self._gym_status(st)
+
+    def _gym_status(self, st) -> bool:
+        if st == 1:
+            return True
+        if self.ended:
+            raise SchedlabError("the simulation has ended")
+        self.ended = True
+        if st < 0:
+            msg = _take(self._lib, self.gym.err) if self.gym.err else f"sl_gym_step: status {st}"
+            self._close()
+            raise SchedlabError(msg)
+        self.stdout = _take(self._lib, self._lib.sl_stdout(self._h))
+        self._close()
+        return False
 
     def submitted(self):
         return self._sub[: self._v.submitted]

@@ -44,9 +44,10 @@ Go has cgo); engine="process" runs it as a second process over the
 protocol (option fds); the default, "auto", is "inprocess" when the
 library is available, else "process". Both give the same trajectories
 (observations, masks, rewards, summary) for the same seed and actions;
-in process each step is a function call instead of a round trip between
-processes. An in-process environment is stepped from the thread that
-reset it.
+in process each step is one call into the library, which also builds
+the observation and the mask (cmd/libschedlab/gym, in Go), instead of a
+round trip between processes and the window built here in Python. An
+in-process environment is stepped from the thread that reset it.
 """
 
 from __future__ import annotations
@@ -208,9 +209,14 @@ class SchedulingEnv(gymnasium.Env):
         os.makedirs(self._dir, exist_ok=True)
         first = int(self.np_random.integers(0, len(self.jobs) - self.episode_jobs + 1))
         swf = Path(self._dir) / "episode.swf"
-        with open(swf, "w") as f:
+        # written over the last episode's file, then cut at its end, rather
+        # than truncated first: some file systems write a file truncated
+        # to zero and rewritten to disk when it is closed (ext4's
+        # auto_da_alloc), which was a tenth of a reset or more
+        with os.fdopen(os.open(swf, os.O_WRONLY | os.O_CREAT, 0o644), "w") as f:
             f.writelines(self.header)
             f.writelines(self.jobs[first : first + self.episode_jobs])
+            f.truncate()
         self.first_job = first
         self.steps = 0
         if self.engine == "inprocess":
@@ -282,161 +288,44 @@ class SchedulingEnv(gymnasium.Env):
 
     # -- in process (engine="inprocess") ----------------------------------
     #
-    # The same decisions as above from the library's view: the queue in
-    # order as arrays (only its first rows are copied: the window and the
-    # jobs that enter it as jobs are picked; more on demand), the free
-    # CPUs and the running count at each instant. The observation and
-    # the mask are kept in preallocated buffers, built once an instant
-    # and then updated as jobs are picked: a pick removes its slot (the
-    # later ones move up one) and the next waiting job enters the last
-    # slot; otherwise only "fits now" and the free CPUs change. Each step
-    # returns copies of them. The numbers come from the same float64
-    # operations as above, clipped to [0, 1] before the cast to float32
-    # rather than after, which gives the same float32 values (rounding is
-    # monotonic and 0 and 1 are exact), so the trajectories are the same.
-
-    # Windows of up to _SMALL jobs are built in Python floats, larger
-    # ones with numpy (faster from there on); both are the same float64
-    # operations.
-    _SMALL = 16
-
-    def _ip_instant(self):
-        """Reads the instant's view and builds the window, nothing
-        picked yet; returns whether some job of it fits."""
-        sim = self._sim
-        self._nq = sim.queued
-        qid, qres, self._qwt, self._qsub = sim.queue()
-        self._qid, self._qres, self._copied = qid.tolist(), qres.tolist(), len(qid)
-        self._now = now = sim.now
-        n = min(self._copied, self.window)  # (the rows copied cover the window)
-        o, k, was = self._o, n * FEATURES, self._n
-        if n <= self._SMALL:
-            v = []
-            for j in range(n):
-                v += self._ip_row(j)
-            o[:k] = v
-        else:
-            f = self._scratch[:n]  # (column 0, present, stays 1; column 4 is set below)
-            np.divide(qres[:n], self._cpusf, out=f[:, 1])
-            np.divide(self._qwt[:n], self.time_scale, out=f[:, 2])
-            np.subtract(now, self._qsub[:n], out=f[:, 3])
-            np.divide(f[:, 3], self.time_scale, out=f[:, 3])
-            np.clip(f[:, 1:4], 0.0, 1.0, out=f[:, 1:4])
-            o[:k] = f.ravel()
-        if was > n:  # (beyond the window, the slots are kept at 0)
-            o[k : was * FEATURES] = 0.0
-            self._m[n:was] = 0
-        self._wres = self._qres[:n]
-        self._wrow = list(range(n))
-        self._n = self._next = n
-        self._free = int(sim.free()[0])
-        r = sim.running / self._cpusf
-        o[self._b + 1] = 1.0 if r > 1.0 else r
-        r = self._nq / self.queue_scale
-        o[self._b + 2] = 1.0 if r > 1.0 else r
-        return self._ip_fits()
-
-    def _ip_row(self, j):
-        """The features of queue row j (its "fits now" is set by
-        _ip_fits): the operations of _obs, clipped."""
-        x = self._qres[j] / self._cpusf
-        y = float(self._qwt[j]) / self.time_scale
-        z = (self._now - float(self._qsub[j])) / self.time_scale
-        return (
-            1.0,
-            1.0 if x > 1.0 else 0.0 if x < 0.0 else x,
-            1.0 if y > 1.0 else 0.0 if y < 0.0 else y,
-            1.0 if z > 1.0 else 0.0 if z < 0.0 else z,
-            0.0,
-        )
-
-    def _ip_fits(self):
-        """Whether some job of the window fits the CPUs still free; if
-        so, marks those that do (mask and observation) and the free
-        CPUs."""
-        w, free = self._wres, self._free
-        if not w or min(w) > free:
-            return False  # (the observation is not used: the instant ends)
-        fits = [1 if x <= free else 0 for x in w]
-        self._m[: len(w)] = fits
-        self._o[4 : len(w) * FEATURES : FEATURES] = fits
-        r = free / self._cpusf
-        self._o[self._b] = 1.0 if r > 1.0 else 0.0 if r < 0.0 else r
-        return True
-
-    def _ip_next(self):
-        """Sends this instant's picks and runs on to the next instant
-        where some job of the window fits. False at the end."""
-        sim = self._sim
-        while True:
-            more = sim.step(self._picked_list)
-            self._picked_list = []
-            if more and sim.flags & _inproc.ENDS:
-                more = sim.step()
-            if not more:
-                return False
-            if self._ip_instant():
-                return True
+    # The same decisions, observations and masks as above, built by the
+    # library (cmd/libschedlab/gym, in Go): a step is one call into it,
+    # which starts the job of the slot, updates the window, and when no
+    # job of the window fits any more hands the instant's picks to the
+    # run and runs on to the next instant where one fits, writing the
+    # observation and the mask into this environment's numpy buffers.
+    # The numbers are the float64 operations of _obs, clipped to [0, 1]
+    # before the cast to float32 rather than after, which gives the same
+    # float32 values (rounding is monotonic and 0 and 1 are exact); the
+    # tests check the two engines' trajectories bit for bit.
 
     def _ip_reset(self, swf):
-        W = self.window
-        self._sim = _inproc.Sim(
-            ["run", "--trace", str(swf), "--policy", "external", "--no-out", "--json", "--set", "view=free"], queue=2 * W
+        self._sim = sim = _inproc.Sim(
+            ["run", "--trace", str(swf), "--policy", "external", "--no-out", "--json", "--set", "view=free"], queue=False
         )
-        self._picked_list = []
-        if not self._sim.step():
+        if not sim.gym_start(self.window, self.time_scale, self.queue_scale):
+            self._sim = None
             raise RuntimeError("schedlab ended before the first instant")
-        self._cpus = int(self._sim.machines()[0].sum())
-        self._cpusf = float(self._cpus)
-        self._b = W * FEATURES
-        self._o = np.zeros(self._b + MACHINE_FEATURES, dtype=np.float32)
-        self._m = np.zeros(W, dtype=np.int8)
-        self._scratch = np.ones((W, FEATURES))
-        self._n = 0
-        if not self._ip_instant():
-            self._ip_next()
-        return self._o.copy(), {"action_mask": self._m.copy(), "now": self._sim.now}
+        self._o, self._m, self._g = sim.gym_obs, sim.gym_mask, sim.gym
+        return self._o.copy(), {"action_mask": self._m.copy(), "now": self._g.now}
 
     def _ip_step(self, action):
-        if self._sim is None:
+        sim = self._sim
+        if sim is None:
             raise RuntimeError("step() before reset(), or after the episode ended")
-        n, m, o, F = self._n, self._m, self._o, FEATURES
         a = int(action)
-        replaced = not (0 <= a < n and m[a])
-        if replaced:
-            a = int(m.argmax())  # the first legal slot
-        r = self._wrow.pop(a)
-        del self._wres[a]
-        self._picked_list.append(self._qid[r])
-        self._free -= self._qres[r]
-        # the slot leaves the window: the later ones move up one, and the
-        # next waiting job (if any) enters the last slot
-        if a < n - 1:
-            o[a * F : (n - 1) * F] = o[(a + 1) * F : n * F]
-        j = self._next
-        if j < self._nq:
-            if j >= self._copied:  # (more picks at this instant than the rows copied)
-                qid, qres, self._qwt, self._qsub = self._sim.queue_rows(2 * j)
-                self._qid, self._qres, self._copied = qid.tolist(), qres.tolist(), len(qid)
-            o[(n - 1) * F : n * F] = self._ip_row(j)
-            self._wres.append(self._qres[j])
-            self._wrow.append(j)
-            self._next = j + 1
-        else:
-            n = self._n = n - 1
-            o[n * F : (n + 1) * F] = 0.0
-            m[n] = 0
+        more = sim.gym_step(a if 0 <= a < self.window else -1)
         self.steps += 1
-        if self._ip_fits() or self._ip_next():
+        g = self._g
+        if more:
             return (
-                o.copy(),
+                self._o.copy(),
                 0.0,
                 False,
                 False,
-                {"action_mask": m.copy(), "replaced": replaced, "now": self._sim.now},
+                {"action_mask": self._m.copy(), "replaced": g.replaced != 0, "now": g.now},
             )
-        summary = json.loads(self._sim.stdout)
-        now = self._sim.now
+        summary = json.loads(sim.stdout)
         self._sim = None
         obs = np.zeros(self.observation_space.shape, dtype=np.float32)
         reward = -float(summary["mean_bounded_slowdown"])
@@ -445,7 +334,12 @@ class SchedulingEnv(gymnasium.Env):
             reward,
             True,
             False,
-            {"action_mask": np.zeros(self.window, dtype=np.int8), "replaced": replaced, "summary": summary, "now": now},
+            {
+                "action_mask": np.zeros(self.window, dtype=np.int8),
+                "replaced": g.replaced != 0,
+                "summary": summary,
+                "now": g.now,
+            },
         )
 
     def close(self):

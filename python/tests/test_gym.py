@@ -92,6 +92,26 @@ def test_inprocess_same_trajectories_as_process(trace, window, small):
         env.close()
 
 
+@pytest.mark.parametrize("window,time_scale,queue_scale", [(1, 3600.0, 4.0), (32, 600.0, 8.0)])
+def test_library_observations_same_as_python(window, time_scale, queue_scale):
+    # In process the library (cmd/libschedlab/gym, Go) builds the
+    # observation and the mask; with engine="process" this package does
+    # (_obs, _mask). With scales small enough that many features are
+    # clipped at 1: the same trajectories, bit for bit.
+    need("inprocess")
+    kw = dict(episode_jobs=128, window=window, time_scale=time_scale, queue_scale=queue_scale)
+    envs = [SchedulingEnv(engine=e, **kw) for e in ENGINES]
+    clipped = 0
+    for seed in range(3):
+        (a, sa), (b, sb) = (trajectory(env, seed, 200 + seed) for env in envs)
+        assert len(a) == 129 and same(a, b) and sa == sb
+        # estimates and waits clipped at 1
+        clipped += sum(int((x[0][2 : 5 * window : 5] == 1).sum() + (x[0][3 : 5 * window : 5] == 1).sum()) for x in a)
+    assert clipped > 100
+    for env in envs:
+        env.close()
+
+
 def test_engine_switch():
     with pytest.raises(ValueError, match="engine"):
         SchedulingEnv(engine="threads")
@@ -155,4 +175,27 @@ def test_illegal_action_is_replaced():
     if illegal:
         _, _, _, _, info2 = env.step(illegal[0])
         assert info2["replaced"]
+    env.close()
+
+
+def test_episode_file_is_the_episode_window(tmp_path):
+    # reset() writes each episode's SWF over the last one's and cuts it
+    # at its end: exactly the header and the episode's jobs, whatever
+    # the length of the file before (here jobs' lines of varied lengths).
+    from pathlib import Path
+
+    trace = tmp_path / "t.swf"
+    lines = ["; MaxProcs: 16\n", "; MaxNodes: 16\n"]
+    for k in range(200):
+        run = 10 ** (k % 5)
+        lines.append(f"{k + 1} {k * 10} -1 {run} {1 + k % 4} -1 -1 {1 + k % 4} {run * 2} -1 1 1 1 1 1 1 -1 -1\n")
+    trace.write_text("".join(lines))
+    env = SchedulingEnv(trace=trace, episode_jobs=50, window=4)
+    sizes = set()
+    for seed in (1, 2, 3, 4, 1):
+        env.reset(seed=seed)
+        text = (Path(env._dir) / "episode.swf").read_text()
+        sizes.add(len(text))
+        assert text == "".join(env.header) + "".join(env.jobs[env.first_job : env.first_job + 50])
+    assert len(sizes) > 1
     env.close()

@@ -149,3 +149,48 @@ def test_queue_rows_capped(tmp_path):
                 assert np.array_equal(a, b)
         ids = [] if full.flags & _inproc.ENDS else fcfs(full)
     assert not capped.step(ids) and longest > 10
+
+
+def test_gym_steps_refusals_and_errors():
+    # The Gymnasium environment's calls (sl_gym_start, sl_gym_step): only
+    # on a run not stepped yet; such a run refuses step(); another thread
+    # is refused; after the end, a step raises.
+    args = ["run", "--trace", KTH, "--policy", "external", "--no-out", "--json", "--set", "view=free"]
+    sim = _inproc.Sim(args, queue=False)
+    assert sim.step()
+    with pytest.raises(schedlab.SchedlabError, match="already stepped"):
+        sim.gym_start(4, 86400.0, 256.0)
+
+    sim = _inproc.Sim(args, queue=False)
+    assert sim.gym_start(4, 86400.0, 256.0)
+    assert sim.gym_mask.any() and sim.gym_obs[0] == 1.0 and sim.gym.now > 0
+    with pytest.raises(schedlab.SchedlabError, match="sl_step on a run driven by sl_gym_step"):
+        sim.step()
+
+    sim = _inproc.Sim(args, queue=False)
+    assert sim.gym_start(4, 86400.0, 256.0)
+    errors = []
+
+    def other():
+        try:
+            sim.gym_step(0)
+        except schedlab.SchedlabError as e:
+            errors.append(str(e))
+
+    t = threading.Thread(target=other)
+    t.start()
+    t.join()
+    assert errors and "thread that opened it" in errors[0]
+    with pytest.raises(schedlab.SchedlabError, match="has ended"):
+        sim.gym_step(0)
+
+    # a whole run, always the first legal slot: one step per job
+    sim = _inproc.Sim(args, queue=False)
+    assert sim.gym_start(4, 86400.0, 256.0)
+    steps = 1
+    while sim.gym_step(-1):
+        assert sim.gym.replaced == 1
+        steps += 1
+    assert steps == 27992 and json.loads(sim.stdout)["jobs"] == 27992
+    with pytest.raises(schedlab.SchedlabError, match="has ended"):
+        sim.gym_step(0)

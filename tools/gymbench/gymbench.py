@@ -21,6 +21,10 @@ library is available), process or auto.
 "steps only" times the stepping loop, the random agent's choice of a
 legal action included (the same for both environments: a choice among
 the legal slots); "env.step alone" times the calls to step() only.
+"CPU" is the stepping loop's steps per second of the process's CPU time
+(time.process_time: all its threads, so the Go runtime's too), which a
+busy machine disturbs less than the wall-clock figures: on a shared
+machine compare those, interleaved (interleave.py).
 """
 
 import sys
@@ -35,13 +39,13 @@ def bench_schedlab(trace, episodes, engine="auto"):
 
     env = SchedulingEnv(trace=trace, episode_jobs=256, window=128, engine=engine)
     rng = np.random.default_rng(0)
-    steps, t_reset, t_step, t_env = 0, 0.0, 0.0, 0.0
-    clock = time.perf_counter
+    steps, t_reset, t_step, t_env, t_cpu = 0, 0.0, 0.0, 0.0, 0.0
+    clock, cpu = time.perf_counter, time.process_time
     for e in range(episodes):
         t = clock()
         obs, info = env.reset(seed=e)
         t_reset += clock() - t
-        t = clock()
+        t, c = clock(), cpu()
         while True:
             a = int(rng.choice(np.flatnonzero(info["action_mask"])))
             u = clock()
@@ -51,8 +55,9 @@ def bench_schedlab(trace, episodes, engine="auto"):
             if term:
                 break
         t_step += clock() - t
+        t_cpu += cpu() - c
     env.close()
-    return steps, t_reset, t_step, t_env
+    return steps, t_reset, t_step, t_env, t_cpu
 
 
 def stand_ins():
@@ -91,13 +96,13 @@ def bench_rlscheduler(folder, trace, episodes):
     env.seed(0)
     env.my_init(workload_file=trace)
     rng = np.random.default_rng(0)
-    steps, t_reset, t_step, t_env = 0, 0.0, 0.0, 0.0
-    clock = time.perf_counter
+    steps, t_reset, t_step, t_env, t_cpu = 0, 0.0, 0.0, 0.0, 0.0
+    clock, cpu = time.perf_counter, time.process_time
     for e in range(episodes):
         t = clock()
         obs, _ = env.reset()
         t_reset += clock() - t
-        t = clock()
+        t, c = clock(), cpu()
         while True:
             legal = [k for k, p in enumerate(env.pairs) if p[0]]
             a = int(rng.choice(legal)) if legal else 0
@@ -108,23 +113,24 @@ def bench_rlscheduler(folder, trace, episodes):
             if done:
                 break
         t_step += clock() - t
-    return steps, t_reset, t_step, t_env
+        t_cpu += cpu() - c
+    return steps, t_reset, t_step, t_env, t_cpu
 
 
 def main(argv):
     if len(argv) >= 3 and argv[1] == "schedlab":
-        steps, tr, ts, te = bench_schedlab(
+        steps, tr, ts, te, tc = bench_schedlab(
             argv[2], int(argv[3]) if len(argv) > 3 else 20, argv[4] if len(argv) > 4 else "auto"
         )
         argv[1] += f" ({argv[4] if len(argv) > 4 else 'auto'})"
     elif len(argv) >= 4 and argv[1] == "rlscheduler":
-        steps, tr, ts, te = bench_rlscheduler(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 20)
+        steps, tr, ts, te, tc = bench_rlscheduler(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 20)
     else:
         print(__doc__, file=sys.stderr)
         return 2
     print(
         f"{argv[1]}: {steps} steps; steps/s {steps / ts:.0f} (steps only), {steps / (ts + tr):.0f} (with resets), "
-        f"{steps / te:.0f} (env.step alone); reset {tr:.3f} s, steps {ts:.3f} s"
+        f"{steps / te:.0f} (env.step alone); reset {tr:.3f} s, steps {ts:.3f} s; CPU steps/s {steps / tc:.0f} (steps only)"
     )
     return 0
 

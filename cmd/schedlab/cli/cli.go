@@ -252,7 +252,7 @@ type usageError struct{ error }
 // Main runs the command line args (without the program name) and returns
 // the exit status.
 func Main(args []string, stdout, stderr io.Writer) (status int) {
-	return mainWith(args, stdout, stderr, &globals{stdout: stdout, stderr: stderr}, true)
+	return mainWith(args, stdout, stderr, &globals{stdout: stdout, stderr: stderr}, true, &cliSpec{})
 }
 
 // MainInProcess runs a `run` command line (args without the program
@@ -268,13 +268,22 @@ func MainInProcess(args []string, stdout, stderr io.Writer, d external.Decider) 
 		fmt.Fprintln(stderr, "schedlab: in process, only the run command (with --policy external) is possible")
 		return 2
 	}
-	return mainWith(args, stdout, stderr, &globals{stdout: stdout, stderr: stderr, decider: d}, false)
+	return mainWith(args, stdout, stderr, &globals{stdout: stdout, stderr: stderr, decider: d}, false, &runSpec{})
 }
 
-func mainWith(args []string, stdout, stderr io.Writer, g *globals, signals bool) (status int) {
-	var spec cliSpec
+// runSpec is MainInProcess's command line: cliSpec's run command alone
+// (the same flags and checks), so that a run in process (each episode of
+// a Gymnasium environment) does not build the model of every command.
+type runSpec struct {
+	Run         runCmd      `cmd:"" help:"Simulate an SWF trace on one cluster under a queue policy."`
+	VersionFlag versionFlag `name:"version" help:"Print the version."`
+}
+
+// mainWith runs args with the command line spec (a *cliSpec or a
+// *runSpec).
+func mainWith(args []string, stdout, stderr io.Writer, g *globals, signals bool, spec any) (status int) {
 	exited := false
-	parser, err := kong.New(&spec,
+	parser, err := kong.New(spec,
 		kong.Name("schedlab"),
 		kong.Description("A fast, deterministic laboratory for grid and HPC job-scheduling policies."),
 		kong.Writers(stdout, stderr),

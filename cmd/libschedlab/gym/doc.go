@@ -1,0 +1,30 @@
+// Package gym is the in-process side of Python's Gymnasium environment
+// (python/schedlab/gym.py, SchedulingEnv with engine="inprocess"): it
+// drives a run of `schedlab run --policy external` (cmd/libschedlab/inproc)
+// one agent step at a time and writes the observation and the action
+// mask into buffers the caller owns (for Python, numpy arrays), so that
+// a step costs the environment one call into the library and two
+// copies, with no per-job work in Python.
+//
+// An Env keeps a window of the queue: the first Window waiting jobs not
+// yet picked at this instant, in queue order (submit time, then id). A
+// step picks one of them (the slot's job leaves the window, the later
+// ones move up one, the next waiting job enters the last slot); while
+// some job of the window fits the CPUs still free, the instant goes on;
+// when none does, the instant's picks are the decision handed to the run,
+// which runs on to the next instant at which some job of the window fits
+// (instants where none fits are answered with no start), or to its end.
+//
+// The observation and the mask are exactly those the environment builds
+// in Python for engine="process" (python/schedlab/gym.py, _obs and
+// _mask): per slot [present, CPUs / machine CPUs, estimate / TimeScale,
+// waited / TimeScale, fits now], zeros for empty slots, then [free CPUs
+// / CPUs, running jobs / CPUs, waiting jobs / QueueScale]; each value
+// computed in float64, clipped to [0, 1], then rounded to float32 (the
+// order does not change the float32 value: rounding is monotonic and 0
+// and 1 are exact). The Python tests check the two engines' trajectories
+// against each other bit for bit.
+//
+// An Env is not safe for concurrent use; its run is a coroutine of the
+// thread that drives it (package inproc).
+package gym

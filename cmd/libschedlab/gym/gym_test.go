@@ -1,0 +1,263 @@
+package gym
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/schedlab/schedlab/cmd/libschedlab/inproc"
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy/external"
+)
+
+// script is a Runner that plays requests in order and records the
+// decisions it is given (ids).
+type script struct {
+	reqs []*external.Request
+	got  [][]job.ID
+}
+
+func (s *script) Next(d external.Decision) (*external.Request, error) {
+	ids := []job.ID{}
+	for _, e := range d.Starts {
+		ids = append(ids, e.ID)
+	}
+	s.got = append(s.got, ids)
+	if len(s.reqs) == 0 {
+		return nil, nil
+	}
+	r := s.reqs[0]
+	s.reqs = s.reqs[1:]
+	return r, nil
+}
+
+func jobInfo(id job.ID, submit float64, procs int, est float64) job.Info {
+	return job.Info{ID: id, Submit: submit, Procs: procs, Estimate: est}
+}
+
+func f32(x float64) float32 { return float32(x) }
+
+// A window of 2 on 10 CPUs, TimeScale 3600, QueueScale 4, each
+// observation computed by hand.
+func TestHandComputed(t *testing.T) {
+	a, b, c, d := jobInfo(1, 0, 4, 3600), jobInfo(2, 50, 8, 7200), jobInfo(3, 100, 2, 0), jobInfo(4, 250, 5, 60)
+	plat := platform.MustCluster(10)
+	run := &script{reqs: []*external.Request{
+		{Now: 100, Begins: true, Free: []int{10}, Waiting: []job.Info{a, b, c}, Platform: plat},
+		// after B and C start: A (4 CPUs) does not fit 1 free CPU, so
+		// this instant is answered with no start
+		{Now: 200, Free: []int{1}, Running: 2, Waiting: []job.Info{a}, Platform: plat},
+		{Now: 300, Free: []int{6}, Running: 1, Waiting: []job.Info{a, d}, Platform: plat},
+		{Now: 400, Ends: true, Platform: plat},
+	}}
+	obs, mask := make([]float32, 2*Features+MachineFeatures), make([]int8, 2)
+	obs[0], mask[1] = 9, 9 // (New zeroes the buffers)
+	env, err := New(run, Config{Window: 2, TimeScale: 3600, QueueScale: 4}, obs, mask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, wantObs []float32, wantMask []int8, now float64) {
+		t.Helper()
+		if !slices.Equal(obs, wantObs) || !slices.Equal(mask, wantMask) || env.Now() != now {
+			t.Errorf("%s: obs %v mask %v now %g\nwant obs %v mask %v now %g", what, obs, mask, env.Now(), wantObs, wantMask, now)
+		}
+	}
+	if ok, err := env.Start(); !ok || err != nil {
+		t.Fatalf("Start: %v, %v", ok, err)
+	}
+	// A: 4/10 CPUs, 1 h, waited 100 s; B: 8/10, 2 h clipped to 1, waited 50 s
+	check("start", []float32{
+		1, 0.4, 1, f32(100.0 / 3600), 1,
+		1, 0.8, 1, f32(50.0 / 3600), 1,
+		1, 0, 0.75,
+	}, []int8{1, 1}, 100)
+
+	// B starts (2 CPUs left): C enters the last slot and fits, A not
+	if ok, replaced, err := env.Step(1); !ok || replaced || err != nil {
+		t.Fatalf("Step(1): %v, %v, %v", ok, replaced, err)
+	}
+	check("B picked", []float32{
+		1, 0.4, 1, f32(100.0 / 3600), 0,
+		1, 0.2, 0, 0, 1,
+		0.2, 0, 0.75,
+	}, []int8{0, 1}, 100)
+
+	// slot 0 (A) does not fit: replaced by slot 1 (C); then nothing
+	// fits: B and C are the decision, the instant at 200 has no fit,
+	// the one at 300 has A (and D, not fitting)
+	if ok, replaced, err := env.Step(0); !ok || !replaced || err != nil {
+		t.Fatalf("Step(0): %v, %v, %v", ok, replaced, err)
+	}
+	check("at 300", []float32{
+		1, 0.4, 1, f32(300.0 / 3600), 1,
+		1, 0.5, f32(60.0 / 3600), f32(50.0 / 3600), 1,
+		0.6, 0.1, 0.5,
+	}, []int8{1, 1}, 300)
+
+	// A starts (2 CPUs left): the window holds D alone, which does not
+	// fit; the run ends
+	if ok, replaced, err := env.Step(0); ok || replaced || err != nil {
+		t.Fatalf("last Step: %v, %v, %v; want the end", ok, replaced, err)
+	}
+	if !env.Ended() || env.Now() != 400 {
+		t.Errorf("ended %v at %g, want true at 400", env.Ended(), env.Now())
+	}
+	want := [][]job.ID{{}, {2, 3}, {}, {1}, {}}
+	if !slices.EqualFunc(run.got, want, slices.Equal) {
+		t.Errorf("decisions %v, want %v", run.got, want)
+	}
+	if _, _, err := env.Step(0); err == nil {
+		t.Error("Step after the end: no error")
+	}
+}
+
+func TestNewRefuses(t *testing.T) {
+	for _, c := range []struct {
+		w, nobs, nmask int
+	}{{0, 3, 0}, {2, 12, 2}, {2, 13, 1}} {
+		if _, err := New(&script{}, Config{Window: c.w, TimeScale: 1, QueueScale: 1}, make([]float32, c.nobs), make([]int8, c.nmask)); err == nil {
+			t.Errorf("window %d, buffers %d and %d: no error", c.w, c.nobs, c.nmask)
+		}
+	}
+}
+
+// recorder is a Runner over a real run that keeps the current request
+// and counts the calls (the run reuses its request value).
+type recorder struct {
+	sim   *inproc.Sim
+	req   *external.Request
+	calls int
+}
+
+func (r *recorder) Next(d external.Decision) (*external.Request, error) {
+	req, err := r.sim.Next(d)
+	r.req = req
+	r.calls++
+	return req, err
+}
+
+// naive is the observation and the mask built from scratch, as the
+// Python environment builds them for engine="process": the window is the
+// first Window waiting jobs not picked at this instant.
+func naive(cfg Config, r *external.Request, picked map[job.ID]bool, free int) ([]float32, []int8, []job.ID) {
+	o := make([]float32, cfg.Window*Features+MachineFeatures)
+	m := make([]int8, cfg.Window)
+	var ids []job.ID
+	cpus := float64(r.Platform.CPUs())
+	for _, j := range r.Waiting {
+		if len(ids) == cfg.Window {
+			break
+		}
+		if picked[j.ID] {
+			continue
+		}
+		s := len(ids)
+		fit := 0.0
+		if j.Procs <= free {
+			fit, m[s] = 1, 1
+		}
+		copy(o[s*Features:], []float32{1, clip(float64(j.Procs) / cpus), clip(j.Estimate / cfg.TimeScale), clip((r.Now - j.Submit) / cfg.TimeScale), clip(fit)})
+		ids = append(ids, j.ID)
+	}
+	b := cfg.Window * Features
+	o[b], o[b+1], o[b+2] = clip(float64(free)/cpus), clip(float64(r.Running)/cpus), clip(float64(len(r.Waiting))/cfg.QueueScale)
+	return o, m, ids
+}
+
+// On all of KTH-SP2, with random actions (some illegal), the window the
+// Env keeps up to date is the one built from scratch at every step, and
+// every job is picked once.
+func TestSameAsFromScratch(t *testing.T) {
+	for _, cfg := range []Config{
+		{Window: 8, TimeScale: 86400, QueueScale: 256},
+		{Window: 1, TimeScale: 3600, QueueScale: 16},
+		{Window: 128, TimeScale: 86400, QueueScale: 256},
+	} {
+		sim := inproc.Start([]string{"run", "--trace", "KTH-SP2-1996-2.1-cln.swf.gz", "--policy", "external", "--no-out", "--set", "view=free"})
+		rec := &recorder{sim: sim}
+		obs, mask := make([]float32, cfg.Window*Features+MachineFeatures), make([]int8, cfg.Window)
+		env, err := New(rec, cfg, obs, mask)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(1, uint64(cfg.Window)))
+		picked := map[job.ID]bool{}
+		free, steps, instant := 0, 0, -1
+		ok, err := env.Start()
+		for ok {
+			at := rec.req
+			if rec.calls != instant { // a new instant
+				instant, free = rec.calls, at.Free[0]
+				clear(picked)
+			}
+			wantObs, wantMask, ids := naive(cfg, at, picked, free)
+			if !slices.Equal(obs, wantObs) || !slices.Equal(mask, wantMask) {
+				t.Fatalf("window %d, step %d at t=%g:\nobs %v mask %v\nwant %v %v", cfg.Window, steps, at.Now, obs, mask, wantObs, wantMask)
+			}
+			a := rng.IntN(cfg.Window + 1)
+			if rng.IntN(10) > 0 { // mostly a legal one
+				var legal []int
+				for s, v := range mask {
+					if v == 1 {
+						legal = append(legal, s)
+					}
+				}
+				a = legal[rng.IntN(len(legal))]
+			}
+			want := a
+			if a >= len(ids) || mask[a] == 0 {
+				want = slices.Index(mask, 1)
+			}
+			id := ids[want]
+			picked[id] = true
+			free -= jobProcs(at, id)
+			var replaced bool
+			ok, replaced, err = env.Step(a)
+			if replaced != (want != a) {
+				t.Fatalf("step %d: action %d replaced %v", steps, a, replaced)
+			}
+			steps++
+		}
+		if err != nil || sim.Err() != nil {
+			t.Fatalf("window %d: %v, %v", cfg.Window, err, sim.Err())
+		}
+		if steps != 27992 {
+			t.Errorf("window %d: %d steps, want one per job (27992)", cfg.Window, steps)
+		}
+	}
+}
+
+func jobProcs(r *external.Request, id job.ID) int {
+	for _, j := range r.Waiting {
+		if j.ID == id {
+			return j.Procs
+		}
+	}
+	panic("no such job")
+}
+
+// BenchmarkKTHSteps: all of KTH-SP2 through an Env of window 128, always
+// the first legal slot (no output); ns/step is the run's time over its
+// steps (one per job), the engine's instants included.
+func BenchmarkKTHSteps(b *testing.B) {
+	cfg := Config{Window: 128, TimeScale: 86400, QueueScale: 256}
+	obs, mask := make([]float32, cfg.Window*Features+MachineFeatures), make([]int8, cfg.Window)
+	steps := 0
+	for b.Loop() {
+		sim := inproc.Start([]string{"run", "--trace", "KTH-SP2-1996-2.1-cln.swf.gz", "--policy", "external", "--no-out", "--set", "view=free"})
+		env, err := New(sim, cfg, obs, mask)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ok, err := env.Start()
+		for ok {
+			ok, _, err = env.Step(-1)
+			steps++
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
+}
