@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -108,5 +109,78 @@ func TestOverlappingPartitionsCheck(t *testing.T) {
 	}
 	if overlapping < 8 {
 		t.Errorf("only %d of 12 workloads have overlapping partitions (a weak test)", overlapping)
+	}
+}
+
+// On KTH (100 CPUs) split by user, even on CPUs 0-79 and odd on 40-99
+// (sharing 40-79; odd jobs above 60 CPUs are refused): under FCFS,
+// EASY and conservative the checker passes with every job held to its
+// partition's CPUs, and both partitions run jobs on the shared CPUs.
+// And the degenerate case at the scale of a trace: KTH's jobs (of no
+// partition) all in a default partition of the whole machine, beside
+// an empty partition of the same CPUs, give the jobs.csv of the run
+// without partitions, byte for byte.
+func TestKTHOverlappingPartitions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole-trace runs")
+	}
+	dir := t.TempDir()
+	tr := writeSplitKTH(t, filepath.Join(dir, "kth-split.swf"), nil)
+	for _, pol := range []string{"fcfs", "easy", "conservative"} {
+		out := filepath.Join(dir, pol)
+		res, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Out: out, Check: true,
+			Partitions: []string{"even:0-79", "odd:40-99"}})
+		if err != nil {
+			t.Fatalf("%s: %v", pol, err)
+		}
+		if pt := res.Run.Partitions; pt.Rejected != pt.RejectedMaxCPUs || pt.List[0].Jobs+pt.List[1].Jobs+pt.Rejected != 27992 {
+			t.Errorf("%s: partitions %+v", pol, pt)
+		}
+		rows := readRows(t, filepath.Join(out, "jobs.csv"))
+		col := colIndex(rows[0])
+		onShared := map[string]int{}
+		for _, r := range rows[1:] {
+			ivs, err := validate.ParseResources(r[col["allocated_resources"]])
+			if err != nil {
+				t.Fatal(err)
+			}
+			lo, hi := 0, 79
+			if r[col["partition"]] == "2" {
+				lo, hi = 40, 99
+			}
+			for _, iv := range ivs {
+				if iv.Lo < lo || iv.Hi > hi {
+					t.Fatalf("%s: job %s of partition %s on CPUs %s", pol, r[0], r[col["partition"]], r[col["allocated_resources"]])
+				}
+				if iv.Hi >= 40 && iv.Lo <= 79 {
+					onShared[r[col["partition"]]]++
+				}
+			}
+		}
+		if onShared["1"] == 0 || onShared["2"] == 0 {
+			t.Errorf("%s: jobs on the shared CPUs by partition: %v", pol, onShared)
+		}
+	}
+	const kth = "KTH-SP2-1996-2.1-cln.swf.gz"
+	for _, pol := range []string{"easy", "conservative"} {
+		plain, parted := filepath.Join(dir, pol+"-plain"), filepath.Join(dir, pol+"-parted")
+		if _, err := RunTrace(TraceRun{Trace: kth, Policy: pol, Out: plain}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := RunTrace(TraceRun{Trace: kth, Policy: pol, Out: parted, Check: true,
+			Partitions: []string{"7:0-99", "all:0-99:default"}}); err != nil {
+			t.Fatal(err)
+		}
+		a, err := os.ReadFile(filepath.Join(plain, "jobs.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(parted, "jobs.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: jobs.csv with two partitions of the whole machine differs from the plain run's", pol)
+		}
 	}
 }
