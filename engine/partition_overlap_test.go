@@ -117,6 +117,16 @@ func TestOverlapEarlyEnd(t *testing.T) {
 		got := runParts(t, 4, []engine.Partition{partOn(t, pol, "a", 1, platform.Runs{0, 2}), partOn(t, pol, "b", 2, platform.Runs{1, 3})}, jobs)
 		wantParts(t, pol, got, map[job.ID]partEnd{1: {0, 10, "1-3", imm}, 2: {10, 20, "0-1", res}})
 	}
+	// Zero-length jobs: J3 (b, 3 CPUs, estimate and runtime 0) at 30
+	// takes 3 and 1-2, served first; J4 (a, 3 CPUs) arriving then waits,
+	// and starts at the same instant once J3's end (another batch at 30)
+	// gives the CPUs back.
+	jobs = append(jobs, pj(3, 2, 30, 3, 0, 0), pj(4, 1, 30, 3, 10, 10))
+	for _, pol := range []string{"fcfs", "firstfit", "easy", "conservative"} {
+		got := runParts(t, 4, []engine.Partition{partOn(t, pol, "b", 2, platform.Runs{1, 3}), partOn(t, pol, "a", 1, platform.Runs{0, 2})}, jobs)
+		wantParts(t, pol+" zero", got, map[job.ID]partEnd{1: {0, 10, "1-3", imm}, 2: {10, 20, "0-1", res},
+			3: {30, 30, "1-3", imm}, 4: {30, 40, "0-2", imm}})
+	}
 }
 
 // Two partitions of the same CPUs, every job in one of them: the run is
