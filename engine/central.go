@@ -293,23 +293,16 @@ func (c *Cluster) start(d *policy.Start) error {
 		return c.bad(d, "needs CPU speed %g, machine %d has %g", s.job.Speed, m, mach.BM())
 	}
 	first := c.plat.First(m)
-	part := -1
 	if c.parts != nil {
-		part = c.parts.index(s.job.Partition)
-		switch {
-		case d.CPUs != nil:
-			return c.bad(d, "names CPUs: a policy inside a partition may not (the model gives the partition's lowest idle ids)")
-		case s.job.Procs > c.parts.free[part]:
-			return c.bad(d, "needs %d processors, %d free in partition %s", s.job.Procs, c.parts.free[part], c.parts.list[part].Name)
+		var why string
+		c.runScratch, why = c.parts.cpusFor(c.runScratch[:0], d, &s.job)
+		if why != "" {
+			return c.bad(d, "%s", why)
 		}
-	}
-	if part >= 0 {
-		c.runScratch = c.parts.take(c.runScratch[:0], part, s.job.Procs)
 		if cap(s.cpus) < len(c.runScratch) {
 			s.cpus = c.cpuRoom(len(c.runScratch))
 		}
 		s.cpus = append(s.cpus[:0], c.runScratch...)
-		c.parts.free[part] -= s.job.Procs
 	} else if d.CPUs != nil {
 		if len(d.CPUs)%2 != 0 {
 			return c.bad(d, "CPU list of odd length %d (want lo, hi pairs)", len(d.CPUs))
@@ -397,7 +390,7 @@ func (c *Cluster) complete(i int32) error {
 	c.usage.Busy[m] -= s.job.Procs
 	c.cpus.set(s.cpus, true)
 	if c.parts != nil {
-		c.parts.free[c.parts.index(s.job.Partition)] += s.job.Procs
+		c.parts.ended(c.now, &s.job, s.cpus)
 	}
 	c.end(i, nil)
 	c.present.Delete(s.job.ID)

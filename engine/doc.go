@@ -21,10 +21,11 @@
 //     starting, counted in Stats.Rejected, told to RejectListeners).
 //     CPUs may be unavailable (avail.go): announced windows the policy
 //     plans around and failures it learns of, the jobs they hit killed or
-//     requeued (docs/availability.md). The CPUs may be split into
-//     partitions (partition.go): one policy per partition, each over a
-//     one-machine view of its CPUs, on a shared clock
-//     (docs/partitions.md).
+//     requeued (docs/availability.md). Or the CPUs of its one machine
+//     are split into partitions (partition.go, docs/partitions.md), each
+//     with a queue and a policy of its own over a view of its CPUs;
+//     partitions may share CPUs, and are then served in order, each
+//     policy told of the other partitions' jobs on its shared CPUs.
 //   - Grid (grid.go): sites (one machine each) of processors with their own
 //     FCFS queues, under a grid scheduler and a local scheduler
 //     (zikos-karatza-2008).

@@ -10,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/rng"
 	"github.com/schedlab/schedlab/workload"
@@ -224,7 +225,6 @@ func TestPartitionErrors(t *testing.T) {
 		parts []engine.Partition
 		want  string
 	}{
-		{[]engine.Partition{mk("a", 0, 2, 1), mk("b", 2, 3, 2)}, "partitions a and b both hold CPU 2: overlapping partitions are not supported"},
 		{[]engine.Partition{mk("a", 0, 1, 1), mk("b", 2, 3, 1)}, "partitions a and b both take the trace's partition 1"},
 		{[]engine.Partition{mk("a", 0, 4, 1)}, "partition a: CPU 4"},
 		{nil, "a policy and a source are required"},
@@ -234,10 +234,23 @@ func TestPartitionErrors(t *testing.T) {
 			t.Errorf("got %v, want %q", err, c.want)
 		}
 	}
+	// Overlapping partitions need policies that see the other
+	// partitions' jobs (policy.ForeignLoad); a partition that shares
+	// nothing may have any policy.
 	_, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Source: workload.FromSlice(nil),
 		Partitions: []engine.Partition{mk("a", 0, 1, 1), mk("b", 1, 3, 2)}})
-	if !errors.Is(err, engine.ErrPartitionOverlap) {
+	if err != nil {
 		t.Errorf("overlap: %v", err)
+	}
+	blind := func(name string, lo, hi int32, num int32) engine.Partition {
+		p := mk(name, lo, hi, num)
+		p.Policy = noForeign{p.Policy}
+		return p
+	}
+	_, err = engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(6), Source: workload.FromSlice(nil),
+		Partitions: []engine.Partition{blind("c", 4, 5, 3), mk("a", 0, 1, 1), blind("b", 1, 3, 2)}})
+	if !errors.Is(err, engine.ErrNoForeignLoad) || !strings.Contains(err.Error(), "partition b shares CPUs with partition a, and policy fcfs cannot run there") {
+		t.Errorf("overlap without ForeignLoad: %v", err)
 	}
 	// A job of no partition, or larger than its partition, is refused
 	// when read (the runner drops such jobs before: a broken source).
@@ -259,3 +272,6 @@ func TestPartitionErrors(t *testing.T) {
 		}
 	}
 }
+
+// noForeign hides a policy's policy.ForeignLoad.
+type noForeign struct{ policy.QueueScheduler }

@@ -175,7 +175,10 @@ func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
 	}
 	var err error
 	r.eng, err = engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Source: src, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting, Partitions: parts})
-	if errors.Is(err, engine.ErrPartitionOverlap) {
+	if errors.Is(err, engine.ErrNoForeignLoad) {
+		if s.predict != nil {
+			err = fmt.Errorf("overlapping partitions do not go with --estimate predict yet")
+		}
 		return nil, &PartitionError{fmt.Errorf("%w (docs/partitions.md)", err)}
 	}
 	if err != nil {

@@ -25,8 +25,9 @@
 // it asks through small optional interfaces, never by the policy's name
 // or type: Screener (jobs refused at submission), ReservationReporter,
 // Reestimator, Failer (a decision process that broke), WindowReporter
-// (matrix scanning's window heads) and QueueExaminer (when the gang
-// model examines the GS queue). What a runner needs before a policy is
+// (matrix scanning's window heads), QueueExaminer (when the gang
+// model examines the GS queue) and ForeignLoad (the jobs of other
+// partitions on a partition's shared CPUs). What a runner needs before a policy is
 // built is in its declaration: Traits (Threads, PeriodOption, ...) and
 // Decl.CheckInProcess.
 //

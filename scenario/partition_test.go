@@ -40,6 +40,18 @@ func TestPartitionsKey(t *testing.T) {
 	if a != b || a == c {
 		t.Errorf("keys %s, %s (the same partition), %s (another)", a, b, c)
 	}
+	// Overlapping partitions are read as written (docs/partitions.md),
+	// and their order is part of the key: it is the order they are served.
+	pts, err = Parse("p.yaml", []byte(traceScenario(`platform: {partitions: ["a:0-3", "b:3-7"]}`)))
+	if err != nil {
+		t.Fatalf("overlapping partitions: %v", err)
+	}
+	if got := pts[0].Scenario.Platform.Partitions; strings.Join(got, "|") != "a:0-3|b:3-7" {
+		t.Errorf("overlapping partitions %q", got)
+	}
+	if key(`platform: {partitions: ["a:0-3", "b:3-7"]}`) == key(`platform: {partitions: ["b:3-7", "a:0-3"]}`) {
+		t.Errorf("the order of overlapping partitions is not in the key")
+	}
 }
 
 func TestPartitionsErrors(t *testing.T) {
@@ -50,8 +62,6 @@ func TestPartitionsErrors(t *testing.T) {
 			`p.yaml:4:25: platform.partitions: a partition must be a quoted string "NAME:CPUS[:maxtime=S][:maxcpus=N][:users=U,...][:accounts=G,...][:qos=Q,...][:default]", got a mapping`},
 		{"name twice", traceScenario(`platform: {partitions: ["a:0-3", "a:4-7"]}`),
 			`p.yaml:4:34: platform.partitions: partition a is given twice`},
-		{"overlap", traceScenario(`platform: {partitions: ["a:0-3", "b:3-7"]}`),
-			`p.yaml:4:34: platform.partitions: partitions a and b both hold CPU 3: overlapping partitions are not supported`},
 		{"two defaults", traceScenario(`platform: {partitions: ["a:0-3:default", "b:4-7:default"]}`),
 			`p.yaml:4:42: platform.partitions: partitions a and b are both the default`},
 		{"off the machine", "model: cluster\nstop: trace\nworkload: {trace: t.swf}\nplatform: {procs: 8, partitions: [\"a:0-3\", \"b:4-9\"]}\npolicy: {queue: easy}\n",

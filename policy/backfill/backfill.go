@@ -232,6 +232,12 @@ func (b *Backfill) Finish(now float64, id job.ID) {
 	if b.w.order == OrderPriority {
 		b.resort = true
 	}
+	b.ended(now, id, r)
+}
+
+// ended gives back what running job id (r) held: an own job's end
+// (Finish) or a foreign job's (Release, foreign.go).
+func (b *Backfill) ended(now float64, id job.ID, r run) {
 	if r.overrun {
 		b.over[r.m] -= r.procs
 		b.nOver -= r.procs

@@ -59,6 +59,14 @@
 // moves earlier, the reservations are re-placed as after an early
 // completion. Without a call, nothing of this runs.
 //
+// In a partition that shares CPUs with others (foreign.go,
+// policy.ForeignLoad, docs/partitions.md), a job of another partition
+// on some of its CPUs is planned as one of its own running jobs of that
+// many processors until its estimated end; since it was not planned
+// here, the next pass lifts every reservation and places them again,
+// as after a later estimate. FCFS and first-fit read only the free
+// CPUs, which already leave the foreign jobs out.
+//
 // Start reasons: backfilled if a job ahead of it in the queue is still
 // waiting after it starts; otherwise immediate if it starts at its submit
 // instant, reserved if it had to wait.

@@ -143,9 +143,9 @@ func (s Spec) Canonical() string {
 }
 
 // Check checks a set of partitions: at most MaxPartitions, no name given
-// twice, no CPU in two partitions (overlapping partitions are not
-// supported), at most one default. It returns the index of the first one at
-// fault (-1: none) and why.
+// twice, at most one default. Partitions may share CPUs (overlapping
+// partitions, docs/partitions.md). It returns the index of the first
+// one at fault (-1: none) and why.
 func Check(specs []Spec) (int, error) {
 	if len(specs) > MaxPartitions {
 		return MaxPartitions, fmt.Errorf("%d partitions: at most %d (partition.MaxPartitions)", len(specs), MaxPartitions)
@@ -157,11 +157,6 @@ func Check(specs []Spec) (int, error) {
 				return i, fmt.Errorf("partition %s is given twice", s.Name)
 			}
 		}
-		for _, o := range specs[:i] {
-			if cpu, ok := shared(o.CPUs, s.CPUs); ok {
-				return i, fmt.Errorf("partitions %s and %s both hold CPU %d: overlapping partitions are not supported", o.Name, s.Name, cpu)
-			}
-		}
 		if s.Default {
 			if def >= 0 {
 				return i, fmt.Errorf("partitions %s and %s are both the default", specs[def].Name, s.Name)
@@ -170,18 +165,4 @@ func Check(specs []Spec) (int, error) {
 		}
 	}
 	return -1, nil
-}
-
-// shared is the least CPU of both a and b, if any.
-func shared(a, b platform.Runs) (int32, bool) {
-	best, ok := int32(0), false
-	for i := 0; i+1 < len(a); i += 2 {
-		for j := 0; j+1 < len(b); j += 2 {
-			lo, hi := max(a[i], b[j]), min(a[i+1], b[j+1])
-			if lo <= hi && (!ok || lo < best) {
-				best, ok = lo, true
-			}
-		}
-	}
-	return best, ok
 }
