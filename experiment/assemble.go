@@ -164,6 +164,10 @@ func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
 		}
 		parts[k].Policy = b.Queue
 		if hist != nil {
+			if _, ok := b.Queue.(policy.ForeignLoad); !ok {
+				// the predictor would pass foreign jobs to nobody
+				return nil, &PartitionError{fmt.Errorf("partitions with --estimate predict need a policy that plans around the jobs of other partitions (policy.ForeignLoad); %s does not", b.Queue.Name())}
+			}
 			pred := predict.NewShared(b.Queue, *s.predict, hist)
 			r.preds = append(r.preds, pred)
 			parts[k].Policy = pred
@@ -176,9 +180,6 @@ func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
 	var err error
 	r.eng, err = engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Source: src, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting, Partitions: parts})
 	if errors.Is(err, engine.ErrNoForeignLoad) {
-		if s.predict != nil {
-			err = fmt.Errorf("overlapping partitions do not go with --estimate predict yet")
-		}
 		return nil, &PartitionError{fmt.Errorf("%w (docs/partitions.md)", err)}
 	}
 	if err != nil {

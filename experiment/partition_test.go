@@ -257,7 +257,6 @@ func TestPartitionErrors(t *testing.T) {
 		{[]string{"batch:2:maxtime=5:maxtime=6"}, TraceRun{}, `maxtime given twice`},
 		{[]string{"gpu:2"}, TraceRun{}, `the trace's header names no partition gpu (its Partition lines: 1 batch, 2 debug)`},
 		{[]string{"batch:2", "batch:2-3"}, TraceRun{}, `partition batch is given twice`},
-		{[]string{"batch:0-2", "debug:2-4"}, TraceRun{Estimate: workload.EstimatePredict}, `overlapping partitions do not go with --estimate predict yet`},
 		{[]string{"batch:0-1", "1:2-3"}, TraceRun{}, `partitions batch and 1 both take the trace's partition 1`},
 		{[]string{"batch:2"}, TraceRun{Avail: AvailSpec{Reservations: []string{"0:10:1"}}}, `partitions do not go with unavailable CPUs`},
 		{[]string{"batch:2"}, TraceRun{Policy: "matrix"}, `partitions do not go with policy matrix (jobs as threads)`},

@@ -74,3 +74,38 @@ func TestOnePartitionPredictIsTheMachine(t *testing.T) {
 		}
 	}
 }
+
+// Predictions over overlapping partitions: two partitions of the whole
+// of KTH's machine, one taking every job and one none, under EASY with
+// last2 predictions, start every job when the machine alone does and
+// pass --check.
+func TestOverlapPredictIdenticalPartitionsArePlain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole-trace runs")
+	}
+	dir := t.TempDir()
+	for k, parts := range [][]string{nil, {"7:0-99", "all:100:default"}} {
+		if _, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: "easy", Estimate: workload.EstimatePredict,
+			Out: filepath.Join(dir, fmt.Sprint(k)), Check: true, Partitions: parts}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b := startTimes(t, filepath.Join(dir, "0")), startTimes(t, filepath.Join(dir, "1"))
+	if len(a) != 27992 || fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Errorf("%d jobs alone, %d in the partitions; start times differ", len(a), len(b))
+	}
+	// KTH split by user into two partitions of the same 100 CPUs: each
+	// partition's predictor hands its policy the other's jobs, else its
+	// policy would start jobs on CPUs the other holds (an error).
+	tr := writeSplitKTH(t, filepath.Join(dir, "split.swf"), nil)
+	for _, pol := range []string{"easy", "conservative"} {
+		res, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Estimate: workload.EstimatePredict,
+			Out: filepath.Join(dir, pol), Check: true, Partitions: []string{"even:0-99", "odd:0-99"}})
+		if err != nil {
+			t.Fatalf("%s: %v", pol, err)
+		}
+		if p := res.Run.Predictions; p.Predicted == 0 || p.Corrections == 0 || res.Engine.Jobs != 27992 {
+			t.Errorf("%s: %d jobs, predictions %+v", pol, res.Engine.Jobs, p)
+		}
+	}
+}

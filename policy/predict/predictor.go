@@ -300,6 +300,24 @@ func (p *Predictor) SetOnReserve(f func(now float64, id job.ID, at float64)) {
 	}
 }
 
+// Occupy and Release forward to the inner policy's policy.ForeignLoad
+// (overlapping partitions): the runner wraps, in partitions, only a
+// policy that has one. The foreign job's end is from the estimate it
+// was submitted with, not a prediction; the predictor learns only from
+// its own partition's jobs.
+func (p *Predictor) Occupy(now float64, id job.ID, procs int, end float64) {
+	if f, ok := p.inner.(policy.ForeignLoad); ok {
+		f.Occupy(now, id, procs, end)
+	}
+}
+
+// Release: see Occupy.
+func (p *Predictor) Release(now float64, id job.ID) {
+	if f, ok := p.inner.(policy.ForeignLoad); ok {
+		f.Release(now, id)
+	}
+}
+
 // Err forwards to the inner policy's policy.Failer; nil without one.
 func (p *Predictor) Err() error {
 	if f, ok := p.inner.(policy.Failer); ok {
