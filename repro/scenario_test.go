@@ -1,0 +1,60 @@
+package repro
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/scenario"
+)
+
+// sameAsFile checks that a reproduction's scenario is the one a scenario
+// file writes: the same key, and replication 0 gives the same metrics.
+func sameAsFile(t *testing.T, name string, built scenario.Scenario, yaml string) {
+	t.Helper()
+	pts, err := scenario.Parse(name+".yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 1 {
+		t.Fatalf("%s: %d points", name, len(pts))
+	}
+	file := pts[0].Scenario
+	if built.Key() != file.Key() {
+		t.Errorf("%s: key %s, the file's %s", name, built.Key(), file.Key())
+	}
+	a, err := experiment.RunReplication(built, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := experiment.RunReplication(file, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a.Names, b.Names) || !reflect.DeepEqual(a.Values, b.Values) {
+		t.Errorf("%s: built %v, the file's %v", name, a, b)
+	}
+}
+
+// The grid configurations of zikos2008 are scenario values a file gives.
+func TestZikosScenarioIsAFile(t *testing.T) {
+	z := &zikos{opt: Options{Seed: 2008, Reps: 3, Jobs: 2000}}
+	sameAsFile(t, "hybrid", z.scenario(zc("2rsq", "hybrid", 0.033, 1.8, 0.4)), `
+model: grid
+seed: 2008
+replications: 3
+stop: {completed: 2000}
+platform: {sites: 4, procs_per_site: 8}
+workload: {mean_interarrival: 0.033}
+policy: {grid: hybrid, local: 2rsq, allocation_interval: 1.8, random_fraction: 40%}
+`)
+	sameAsFile(t, "random", z.scenario(zc("sq", "random", 0.048, 0, 0)), `
+model: grid
+seed: 2008
+replications: 3
+stop: {completed: 2000}
+platform: {sites: 4, procs_per_site: 8}
+workload: {mean_interarrival: 0.048}
+policy: {grid: random, local: sq}
+`)
+}
