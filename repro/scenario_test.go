@@ -58,3 +58,37 @@ workload: {mean_interarrival: 0.048}
 policy: {grid: random, local: sq}
 `)
 }
+
+// The gang configurations of dimitriadou2010 are scenario values a file
+// gives.
+func TestDimitriadouScenarioIsAFile(t *testing.T) {
+	d := &dimitriadou{opt: Options{Seed: 2010, Reps: 2, Jobs: 3000}}
+	rds := GangReadings()
+	sameAsFile(t, "uniform", d.scenario(dcfg{2, 0.1, 0.3, false, rds[0]}), `
+model: gang
+seed: 2010
+replications: 2
+stop: {completed: 3000}
+platform: {sites: 2, procs_per_site: 16}
+workload: {mean_interarrival: 0.1, gang_mean_interarrival: 2, estimate_error: 30%}
+policy: {approach: 2, threshold: 0}
+`)
+	sameAsFile(t, "pow2-shared-idle", d.scenario(dcfg{1, 0.08, 0, true, rds[1]}), `
+model: gang
+seed: 2010
+replications: 2
+stop: {completed: 3000}
+platform: {sites: 2, procs_per_site: 16}
+workload: {mean_interarrival: 0.08, gang_mean_interarrival: 2, gang_sizes: pow2}
+policy: {approach: 1, threshold: 0, empty_queue: idle}
+`)
+	sameAsFile(t, "shared-every", d.scenario(dcfg{2, 0.12, 0.1, false, GangReading{SharedTimes: true, ExamineEvery: true}}), `
+model: gang
+seed: 2010
+replications: 2
+stop: {completed: 3000}
+platform: {sites: 2, procs_per_site: 16}
+workload: {mean_interarrival: 0.12, gang_mean_interarrival: 2, gang_times: shared, estimate_error: 0.1}
+policy: {approach: 2, threshold: 0, examine: every}
+`)
+}
