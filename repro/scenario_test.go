@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/workload/synth"
 )
 
 // sameAsFile checks that a reproduction's scenario is the one a scenario
@@ -90,5 +91,35 @@ stop: {completed: 3000}
 platform: {sites: 2, procs_per_site: 16}
 workload: {mean_interarrival: 0.12, gang_mean_interarrival: 2, gang_times: shared, estimate_error: 0.1}
 policy: {approach: 2, threshold: 0, examine: every}
+`)
+}
+
+// The hetero configurations of klusacek2008 are scenario values a file
+// gives.
+func TestKlusacekScenarioIsAFile(t *testing.T) {
+	opt := Options{Seed: 2008, Reps: 2, Jobs: 300}
+	def := kDefaultRules(KlusacekDefaultReading())
+	k := newKlusacek(opt, def)
+	head := `
+model: hetero
+seed: 2008
+replications: 2
+stop: {completed: 300}
+platform: {machines: 150, cpus_min: 1, cpus_max: 16, speed_min: 200, speed_max: 600}
+`
+	sameAsFile(t, "eg-edf", k.scenario(k.cfg("eg-edf", 2)), head+`
+workload: {mean_interarrival: 2, bm_est: min}
+policy: {queue: eg-edf, gaps: tail, ties: end, suitable: deadline}
+`)
+	sameAsFile(t, "fcfs", k.scenario(k.cfg("fcfs", 5)), head+`
+workload: {mean_interarrival: 5, bm_est: min}
+policy: {queue: fcfs}
+`)
+	as := newKlusacek(opt, kReadings()[0].rules(def))
+	c := as.cfg("tabu", 1)
+	c.dl, c.bmEst = synth.DeadlineFastest, synth.BMEstUniform
+	sameAsFile(t, "tabu", as.scenario(c), head+`
+workload: {mean_interarrival: 1, bm_est: uniform, deadline: fastest}
+policy: {queue: tabu, gaps: finite, ties: index, suitable: any, pick: last}
 `)
 }
