@@ -233,6 +233,7 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 	tau := metrics.SyntheticTau
 	cont := false
 	var pred *predict.Params
+	speed := 0.0 // the machine's CPU speed, when the workload model sets one
 	declared := s.Workload.Model != "" && s.Workload.Model != scenario.Poisson
 	if declared {
 		// A declared workload model (registry.WorkloadModels), its jobs
@@ -246,7 +247,7 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 		if err != nil {
 			return metrics.Result{}, err
 		}
-		src, load, tau, cont = b.Source, b.Load, metrics.DefaultTau, s.Workload.OnOverrun == "continue"
+		src, load, tau, cont, speed = b.Source, b.Load, metrics.DefaultTau, s.Workload.OnOverrun == "continue", b.Speed
 		if est == workload.EstimateExact {
 			src = workload.WithEstimates(src, est)
 		}
@@ -266,6 +267,9 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 		return metrics.Result{}, err
 	}
 	plat, err := platform.Cluster(s.Platform.Procs)
+	if speed > 0 {
+		plat, err = platform.New([]platform.Machine{{CPUs: s.Platform.Procs, Speed: speed}})
+	}
 	if err != nil {
 		return metrics.Result{}, err
 	}
