@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/sweep"
 )
 
@@ -26,6 +27,8 @@ func simulatedJobs(runs *sweep.Memo) int64 {
 		case experiment.GangResult:
 			n += d.Jobs
 		case experiment.HeteroResult:
+			n += d.Jobs
+		case metrics.Result:
 			n += d.Jobs
 		default:
 			panic(fmt.Sprintf("repro: replication result %T has no job count", m.Detail))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/workload/synth"
 )
@@ -121,5 +122,29 @@ policy: {queue: fcfs}
 	sameAsFile(t, "tabu", as.scenario(c), head+`
 workload: {mean_interarrival: 1, bm_est: uniform, deadline: fastest}
 policy: {queue: tabu, gaps: finite, ties: index, suitable: any, pick: last}
+`)
+}
+
+// The JRB configurations of alnajjar2019 are scenario values a file
+// gives (workload.model: jrb).
+func TestAlNajjarScenarioIsAFile(t *testing.T) {
+	a := &alnajjar{opt: Options{Seed: 2019, Reps: 2, Jobs: 500}}
+	sameAsFile(t, "original", a.scenario(acfg{rank.FormOriginal, synth.PoissonTime, 200, 500, false, anRules{}}), `
+model: cluster
+seed: 2019
+replications: 2
+stop: {completed: 500}
+platform: {procs: 200}
+workload: {model: jrb}
+policy: {queue: jrb}
+`)
+	sameAsFile(t, "log-strict-speed-kb", a.scenario(acfg{rank.FormLog, synth.UniformGaps, 300, 500, true, anRules{sel: rank.SelectStrict, speed: 3000, logBelow: true}}), `
+model: cluster
+seed: 2019
+replications: 2
+stop: {completed: 500}
+platform: {procs: 300}
+workload: {model: jrb, arrival: uniform-gaps, speed_max: 3000}
+policy: {queue: jrb, rank: log, select: strict, log_below_one: log, memory_unit: kb}
 `)
 }

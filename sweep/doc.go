@@ -8,6 +8,13 @@
 // and writes both tables (WriteSummaryCSV, WriteComparisonsCSV: the
 // command's summary.csv and comparisons.csv).
 //
+// Sweep's replications run through the package's one replication core,
+// which Run also uses: in memory, every replication of a list of
+// scenarios (no folder, no summary); and Memo keeps Run's results by
+// scenario key for callers that find their scenarios as they go (the
+// reproductions of package repro: a search asks for more points after
+// seeing the first), so that each key runs once.
+//
 // Results do not depend on the number of workers: a replication's result
 // depends on its point and number only, and Parallel and Each give the
 // lowest-indexed failing task's error whatever the timing (a panicking
