@@ -17,13 +17,15 @@
 // local scheduler's PreferIdle) and the optional interfaces of package
 // policy (a policy.WindowReporter's windows, a policy.Screener's
 // refusals, a policy.QueueExaminer's rule for the gang model's GS queue),
-// not its name, type or options. RunJRB is a runner of its own for
-// al-najjar-2019's metrics (it builds policy/rank directly).
+// not its name, type or options.
 //
 // RunReplication is the replication core of the sweeps (package sweep):
 // one replication of one scenario point, run by its model's runner
 // (model.go: the one place where a model meets its scenario settings),
-// returning the model's metrics in the registry's order. A model the
+// returning the model's metrics in the registry's order and the
+// model's typed result (RepMetrics.Detail: GridResult, GangResult,
+// HeteroResult, metrics.Result) for callers in memory, such as the
+// reproductions of package repro. A model the
 // registry lists as not implemented gives a *registry.NotImplementedError.
 // The package knows nothing of sweeps: running many points and
 // replications in parallel, their confidence intervals, comparisons,

@@ -126,5 +126,5 @@ func runHeteroRep(s scenario.Scenario, rep int, records string, extra []engine.L
 		perEvent = float64(r.Evaluations) / float64(r.Events)
 	}
 	return RepMetrics{Names: heteroMetrics,
-		Values: []float64{r.MissedPct, r.MissedOfDeadlinePct, r.Usage, r.Slowdown, r.MeanWait, r.OfferedLoad, perEvent, r.QueueAtEvents}}, nil
+		Values: []float64{r.MissedPct, r.MissedOfDeadlinePct, r.Usage, r.Slowdown, r.MeanWait, r.OfferedLoad, perEvent, r.QueueAtEvents}, Detail: r}, nil
 }

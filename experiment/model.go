@@ -47,6 +47,24 @@ func runners() []modelRunner {
 type RepMetrics struct {
 	Names  []string
 	Values []float64
+	// Detail is the model's own typed result of the replication, for
+	// callers in memory that need more than the named metrics (a
+	// reproduction's per-class numbers, counts, the jobs simulated):
+	// GridResult (grid), GangResult (gang), HeteroResult (hetero; its
+	// DecisionSeconds is wall-clock time, which no metric reports) and
+	// metrics.Result (cluster). No file records it.
+	Detail any
+}
+
+// Index returns the position of the metric called name in m.Names, or
+// -1 when m has no such metric.
+func (m RepMetrics) Index(name string) int {
+	for i, n := range m.Names {
+		if n == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // RunReplication is the sweep's replication core: it runs replication
@@ -127,7 +145,7 @@ func runGridRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener)
 	if err != nil {
 		return RepMetrics{}, err
 	}
-	m := RepMetrics{Names: modelMetrics(registry.ModelGrid), Values: []float64{r.RT, r.MaxRT, r.SLD, r.Utilization}}
+	m := RepMetrics{Names: modelMetrics(registry.ModelGrid), Values: []float64{r.RT, r.MaxRT, r.SLD, r.Utilization}, Detail: r}
 	for i := range r.SiteUtil {
 		m.Names = append(m.Names, fmt.Sprintf("site%d_utilization", i), fmt.Sprintf("site%d_load", i))
 		m.Values = append(m.Values, r.SiteUtil[i], r.SiteLoad[i])
@@ -150,7 +168,7 @@ func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener)
 		return RepMetrics{}, err
 	}
 	return RepMetrics{Names: modelMetrics(registry.ModelGang),
-		Values: []float64{r.RT, r.SLD, r.WRT, r.WSLD, r.Utilization, r.FinishedPct, r.SplitPct}}, nil
+		Values: []float64{r.RT, r.SLD, r.WRT, r.WSLD, r.Utilization, r.FinishedPct, r.SplitPct}, Detail: r}, nil
 }
 
 func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Listener) (RepMetrics, error) {
@@ -195,7 +213,7 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 		}
 	}
 	m := RepMetrics{Names: modelMetrics(registry.ModelCluster),
-		Values: []float64{res.MeanWait, res.MaxWait, res.MeanResponse, res.MeanSlowdown, res.MeanBoundedSlowdown, res.Utilization, res.Makespan}}
+		Values: []float64{res.MeanWait, res.MaxWait, res.MeanResponse, res.MeanSlowdown, res.MeanBoundedSlowdown, res.Utilization, res.Makespan}, Detail: res}
 	if uw != nil {
 		m.Names = append(m.Names, userNames...)
 		m.Values = append(m.Values, uw.Means()...)
@@ -215,6 +233,7 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 	tau := metrics.SyntheticTau
 	cont := false
 	var pred *predict.Params
+	speed := 0.0 // the machine's CPU speed, when the workload model sets one
 	declared := s.Workload.Model != "" && s.Workload.Model != scenario.Poisson
 	if declared {
 		// A declared workload model (registry.WorkloadModels), its jobs
@@ -228,7 +247,7 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 		if err != nil {
 			return metrics.Result{}, err
 		}
-		src, load, tau, cont = b.Source, b.Load, metrics.DefaultTau, s.Workload.OnOverrun == "continue"
+		src, load, tau, cont, speed = b.Source, b.Load, metrics.DefaultTau, s.Workload.OnOverrun == "continue", b.Speed
 		if est == workload.EstimateExact {
 			src = workload.WithEstimates(src, est)
 		}
@@ -248,6 +267,9 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 		return metrics.Result{}, err
 	}
 	plat, err := platform.Cluster(s.Platform.Procs)
+	if speed > 0 {
+		plat, err = platform.New([]platform.Machine{{CPUs: s.Platform.Procs, Speed: speed}})
+	}
 	if err != nil {
 		return metrics.Result{}, err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/workload/lublin"
 	"github.com/schedlab/schedlab/workload/model"
+	"github.com/schedlab/schedlab/workload/synth"
 )
 
 // workloadTable lists the declared synthetic workload models of the
@@ -15,7 +16,7 @@ import (
 // Declare here. The Poisson workload of one-CPU jobs is the default
 // (PoissonWorkload) and is not declared.
 func workloadTable() []func() model.Decl {
-	return []func() model.Decl{lublin.Declare}
+	return []func() model.Decl{lublin.Declare, synth.DeclareJRB}
 }
 
 // PoissonWorkload is the cluster's default workload.model: one-CPU jobs,

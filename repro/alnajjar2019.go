@@ -4,12 +4,16 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
-	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/policy/rank"
+	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/report/plot"
+	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/stats"
+	"github.com/schedlab/schedlab/sweep"
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
@@ -68,9 +72,57 @@ type anRules struct {
 }
 
 type alnajjar struct {
-	*cache[acfg, experiment.JRBResult]
+	opt              Options
+	runs             *sweep.Memo
 	poisson, uniform synth.Arrival
 	rules            anRules
+}
+
+// scenario is configuration c as a cluster scenario: c.cpus CPUs, the
+// jrb workload model (its arrival reading and CPU-speed requirement;
+// c.jobs jobs) under the jrb queue policy with c's rank form, selection
+// rule, log rule and memory unit.
+func (a *alnajjar) scenario(c acfg) scenario.Scenario {
+	logBelow, unit := "zero", "mb"
+	if c.rules.logBelow {
+		logBelow = "log"
+	}
+	if c.kb {
+		unit = "kb"
+	}
+	return scenario.Scenario{Name: "alnajjar2019", Model: registry.ModelCluster, Seed: a.opt.Seed, Replications: a.opt.Reps,
+		Stop: scenario.Stop{Completed: int64(c.jobs)}, Platform: scenario.Platform{Procs: c.cpus},
+		Workload: scenario.Workload{Model: "jrb", Estimate: "request", OnOverrun: "kill",
+			Options: map[string]string{"arrival": c.arrival.String(), "speed_max": strconv.FormatFloat(c.rules.speed, 'g', -1, 64)}},
+		Policy: scenario.PolicySpec{Queue: "jrb",
+			Options: map[string]string{"rank": c.form.String(), "select": c.rules.sel.String(), "log_below_one": logBelow, "memory_unit": unit}}}
+}
+
+// col is metric m of configuration c over its replications, from each
+// replication's summary (RepMetrics.Detail).
+func (a *alnajjar) col(c acfg, m func(metrics.Result) float64) []float64 {
+	rs := a.runs.Reps(a.scenario(c))
+	out := make([]float64, len(rs))
+	for i, r := range rs {
+		out[i] = m(r.Detail.(metrics.Result))
+	}
+	return out
+}
+
+// offeredLoad is the offered load of configuration c per replication:
+// its jobs' work over c.cpus x the span of their submissions.
+func (a *alnajjar) offeredLoad(c acfg) ([]float64, error) {
+	var out []float64
+	for rep := range a.opt.Reps {
+		o := synth.JRBDefaults(c.jobs, c.arrival)
+		o.SpeedMax = c.rules.speed
+		jobs, err := synth.JRBJobs(a.opt.Seed, rep, o)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, synth.JRBLoad(jobs, c.cpus))
+	}
+	return out, nil
 }
 
 // anReading is a named reading (reproduce --readings).
@@ -123,25 +175,10 @@ func AlNajjar2019(opt Options, rd AlNajjarReading) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &alnajjar{poisson: po, uniform: un}
-	a.cache = newCache(opt, func(c acfg, rep int) (experiment.JRBResult, error) {
-		wo := synth.JRBDefaults(c.jobs, c.arrival)
-		wo.SpeedMax = c.rules.speed
-		jobs, err := synth.JRBJobs(opt.Seed, rep, wo)
-		if err != nil {
-			return experiment.JRBResult{}, err
-		}
-		plat, err := synth.JRBPlatform(c.cpus, wo)
-		if err != nil {
-			return experiment.JRBResult{}, err
-		}
-		r := rank.Named(c.form)
-		if c.kb {
-			r.MemUnitKB = 1
-		}
-		r.LogBelowOne = c.rules.logBelow
-		return experiment.RunJRB(jobs, plat, rank.Options{Rank: r, Select: c.rules.sel})
-	}, func(r experiment.JRBResult) int64 { return r.Jobs })
+	if err := checkReps(opt); err != nil {
+		return nil, err
+	}
+	a := &alnajjar{opt: opt, runs: sweep.NewMemo(opt.Workers, opt.Progress), poisson: po, uniform: un}
 	views := []*alnajjar{a}
 	if rd.Readings {
 		for _, ar := range anReadings() {
@@ -185,7 +222,11 @@ func AlNajjar2019(opt Options, rd AlNajjarReading) (*Report, error) {
 			cfgs = append(cfgs, acfg{f, opo, 200, n, false, a.rules}, acfg{f, oun, 200, n, false, a.rules})
 		}
 	}
-	if err := a.eval(cfgs); err != nil {
+	scens := make([]scenario.Scenario, len(cfgs))
+	for i, c := range cfgs {
+		scens[i] = a.scenario(c)
+	}
+	if err := a.runs.Run(scens); err != nil {
 		return nil, err
 	}
 
@@ -240,7 +281,10 @@ func AlNajjar2019(opt Options, rd AlNajjarReading) (*Report, error) {
 	// Our own: the offered load of each arrival (work / (200 CPUs x the
 	// arrival span)).
 	for _, arr := range []synth.Arrival{po, un} {
-		xs := a.col(acfg{rank.FormOriginal, arr, 200, n, false, a.rules}, func(j experiment.JRBResult) float64 { return j.Work / 200 / max(j.Span, 1) })
+		xs, err := a.offeredLoad(acfg{rank.FormOriginal, arr, 200, n, false, a.rules})
+		if err != nil {
+			return nil, err
+		}
 		r.Items = append(r.Items, withFile(item(fmt.Sprintf("offered_load/%s/cpu200", arr), math.NaN(), xs), "load.csv"))
 	}
 	if rd.Readings {
@@ -274,7 +318,7 @@ func AlNajjar2019(opt Options, rd AlNajjarReading) (*Report, error) {
 			r.Readings = append(r.Readings, Reading{Name: ar.name, Why: ar.why, Checks: tmp.Checks, Figures: tmp.Figures})
 		}
 	}
-	r.Jobs = a.n
+	r.Jobs = simulatedJobs(a.runs)
 	r.Notes = append(r.Notes,
 		"The paper's workload and simulator are unknown; ours is reconstructed from its regression tables (docs/papers/alnajjar2019.md). Under that workload all three ranks order jobs mostly by CPU count (1 CPU weighs as much as 40 MB in JRB and 597 MB in JRB_Linear, and memory per CPU has a geometric mean of 5 MB), so the schedules differ little.",
 		"Table 12 is garbled in the paper's text: only the JRB_Linear cells at 1,000 and 2,000 jobs are legible; the text's ranges and averages are compared as published.")
@@ -311,9 +355,9 @@ func (a *alnajjar) readingItems(r *Report, n int) {
 	for i, ru := range rules {
 		for _, f := range anForms[1:] {
 			avg := table11[f.String()][len(anCPUs())]
-			for k, m := range []func(experiment.JRBResult) float64{jrbTET, jrbAWT} {
+			for k, m := range []func(metrics.Result) float64{jrbTET, jrbAWT} {
 				var xs []float64
-				for rep := range a.cache.opt.Reps {
+				for rep := range a.opt.Reps {
 					var b, v float64
 					for _, c := range anCPUs() {
 						b += a.col(acfg{rank.FormOriginal, a.poisson, c, n, false, ru}, m)[rep]
@@ -380,8 +424,10 @@ func (a *alnajjar) ratioItems(r *Report, name string, paper [4]float64, base, va
 	return tet, awt
 }
 
-func jrbTET(j experiment.JRBResult) float64 { return j.TET }
-func jrbAWT(j experiment.JRBResult) float64 { return j.AWT }
+// jrbTET is the total execution time, last end - first submit; jrbAWT
+// the average waiting time.
+func jrbTET(r metrics.Result) float64 { return r.Makespan - r.FirstSubmit }
+func jrbAWT(r metrics.Result) float64 { return r.MeanWait }
 
 // ratio is a / b, 1 when both are 0 (no wait at all under either rank).
 func ratio(a, b float64) float64 {
@@ -420,7 +466,7 @@ func extremeItem(name string, paper float64, rows [][]float64, largest bool) Ite
 	return Item{Name: name, Paper: paper, Ours: v, Low: math.NaN(), High: math.NaN()}
 }
 
-func (a *alnajjar) series(f rank.Form, xs []float64, cfg func(x float64) acfg, m func(experiment.JRBResult) float64) plot.Series {
+func (a *alnajjar) series(f rank.Form, xs []float64, cfg func(x float64) acfg, m func(metrics.Result) float64) plot.Series {
 	s := plot.Series{Name: anName(f)}
 	for _, x := range xs {
 		c := stats.CI95(a.col(cfg(x), m))
@@ -431,7 +477,7 @@ func (a *alnajjar) series(f rank.Form, xs []float64, cfg func(x float64) acfg, m
 }
 
 func (a *alnajjar) figures(r *Report, n int, jobCounts []int) {
-	bars := func(id, title, ylabel string, m func(experiment.JRBResult) float64) plot.Figure {
+	bars := func(id, title, ylabel string, m func(metrics.Result) float64) plot.Figure {
 		fig := plot.Figure{ID: id, Title: title, XLabel: "job creation time distribution", YLabel: ylabel, Bars: true,
 			XTicks: []string{"Poisson (" + a.poisson.String() + ")", "uniform (" + a.uniform.String() + ")"}}
 		for _, f := range anForms {
@@ -441,7 +487,7 @@ func (a *alnajjar) figures(r *Report, n int, jobCounts []int) {
 		}
 		return fig
 	}
-	lines := func(id, title, xlabel, ylabel string, xs []float64, cfg func(f rank.Form, x float64) acfg, m func(experiment.JRBResult) float64) plot.Figure {
+	lines := func(id, title, xlabel, ylabel string, xs []float64, cfg func(f rank.Form, x float64) acfg, m func(metrics.Result) float64) plot.Figure {
 		fig := plot.Figure{ID: id, Title: title, XLabel: xlabel, YLabel: ylabel}
 		for _, f := range anForms {
 			fig.Series = append(fig.Series, a.series(f, xs, func(x float64) acfg { return cfg(f, x) }, m))
@@ -467,7 +513,7 @@ func (a *alnajjar) figures(r *Report, n int, jobCounts []int) {
 	)
 }
 
-func (a *alnajjar) meanRatio(base, variant acfg, m func(experiment.JRBResult) float64) stats.MeanCI {
+func (a *alnajjar) meanRatio(base, variant acfg, m func(metrics.Result) float64) stats.MeanCI {
 	b, v := a.col(base, m), a.col(variant, m)
 	xs := make([]float64, len(b))
 	for i := range b {
@@ -480,7 +526,7 @@ func (a *alnajjar) checks(r *Report, n int, jobCounts []int) {
 	add := func(id, claim string, holds bool, detail string) {
 		r.Checks = append(r.Checks, Check{ID: id, Claim: claim, Holds: holds, Detail: detail})
 	}
-	cell := func(arr synth.Arrival, f rank.Form, cpus, jobs int, m func(experiment.JRBResult) float64) stats.MeanCI {
+	cell := func(arr synth.Arrival, f rank.Form, cpus, jobs int, m func(metrics.Result) float64) stats.MeanCI {
 		return a.meanRatio(acfg{rank.FormOriginal, arr, cpus, jobs, false, a.rules}, acfg{f, arr, cpus, jobs, false, a.rules}, m)
 	}
 	f3 := func(c stats.MeanCI) string { return fmt.Sprintf("%.3f [%.3f, %.3f]", c.Mean, c.Low, c.High) }

@@ -3,12 +3,14 @@ package repro
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
-	"github.com/schedlab/schedlab/experiment"
-	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/report/plot"
+	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/stats"
+	"github.com/schedlab/schedlab/sweep"
 )
 
 // DimitriadouDefaults are the paper's: 10 replications of 120,000 jobs.
@@ -61,12 +63,39 @@ type dcfg struct {
 }
 
 type dimitriadou struct {
-	opt Options
-	*cache[dcfg, experiment.GangResult]
+	opt  Options
+	runs *sweep.Memo
 }
 
-func (d *dimitriadou) metric(c dcfg, f func(experiment.GangResult) float64) []float64 {
-	return d.col(c, f)
+// scenario is configuration c as a gang scenario: 2 sites of 16
+// processors, locals Poisson per site, gangs Poisson at the grid
+// scheduler (mean inter-arrival 2) with sizes uniform on 2..13 or powers
+// of two, exponential service of mean 1, split overhead 10%, opt.Jobs
+// completed jobs, no warm-up; the approach's options are those it
+// declares (gangOptions).
+func (d *dimitriadou) scenario(c dcfg) scenario.Scenario {
+	w := scenario.Workload{MeanInterarrival: c.ia, MeanService: 1, GangMeanInterarrival: 2, GangSizes: "uniform", GangMin: 2, GangMax: 13,
+		GangTimes: "independent", EstimateError: c.e, SplitOverhead: 0.1}
+	if c.pow2 {
+		w.GangSizes, w.GangMin, w.GangMax = "pow2", 0, 0
+	}
+	if c.reading.SharedTimes {
+		w.GangTimes = "shared"
+	}
+	opts := gangOptions(c.reading)
+	if ap, err := registry.Lookup(registry.ModelGang, registry.KindApproach, strconv.Itoa(c.approach)); err == nil {
+		opts = ap.Own(opts)
+	}
+	return scenario.Scenario{Name: "dimitriadou2010", Model: registry.ModelGang, Seed: d.opt.Seed, Replications: d.opt.Reps,
+		Stop:     scenario.Stop{Completed: d.opt.Jobs},
+		Platform: scenario.Platform{Sites: []scenario.Site{{Procs: 16, Speed: 1}, {Procs: 16, Speed: 1}}},
+		Workload: w, Policy: scenario.PolicySpec{Approach: c.approach, Options: opts}}
+}
+
+// metric is the metric called name of configuration c over its
+// replications.
+func (d *dimitriadou) metric(c dcfg, name string) []float64 {
+	return d.runs.Values(d.scenario(c), name)
 }
 
 func lambdaOf(ia float64) float64 { return math.Round(1/ia*100) / 100 }
@@ -81,13 +110,10 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 	if opt.Progress == nil {
 		opt.Progress = nopProgress{}
 	}
-	sites := platform.MustSites([]int{16, 16})
-	d := &dimitriadou{opt: opt, cache: newCache(opt, func(c dcfg, rep int) (experiment.GangResult, error) {
-		return experiment.RunGang(experiment.GangRun{Platform: sites, Approach: c.approach, Options: gangOptions(c.reading),
-			MeanInterarrival: c.ia, GangMeanInterarrival: 2, MeanService: 1, Pow2: c.pow2, GangMin: 2, GangMax: 13,
-			SharedTimes: c.reading.SharedTimes, EstimateError: c.e, SplitOverhead: 0.1,
-			Stop: opt.Jobs, Seed: opt.Seed, Replication: rep})
-	}, func(r experiment.GangResult) int64 { return r.Jobs })}
+	if err := checkReps(opt); err != nil {
+		return nil, err
+	}
+	d := &dimitriadou{opt: opt, runs: sweep.NewMemo(opt.Workers, opt.Progress)}
 	rds := GangReadings()
 	def := rds[0]
 	var cfgs []dcfg
@@ -107,7 +133,11 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 			}
 		}
 	}
-	if err := d.eval(cfgs); err != nil {
+	scens := make([]scenario.Scenario, len(cfgs))
+	for i, c := range cfgs {
+		scens[i] = d.scenario(c)
+	}
+	if err := d.runs.Run(scens); err != nil {
 		return nil, err
 	}
 	r := &Report{Paper: "dimitriadou2010", Title: "Job scheduling in a distributed system using backfilling with inaccurate runtime computations (Dimitriadou & Karatza, 2010)"}
@@ -115,7 +145,7 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 		"with sizes uniform on 2..13 or {2,4,8,16}; exponential service (mean 1), each task its own; T = 0; split overhead 10%%; "+
 		"%d replications of %d completed jobs, seed %d, common random numbers; reading of the open rules: our default (docs/papers/dimitriadou2010.md).",
 		opt.Reps, opt.Jobs, opt.Seed)
-	util := func(r experiment.GangResult) float64 { return r.Utilization }
+	util := "utilization"
 	for _, a := range []int{1, 2} {
 		for _, ia := range []float64{0.08, 0.1, 0.12} {
 			r.Items = append(r.Items, item(fmt.Sprintf("table2/approach%d/ia%g/utilization", a, ia), dTable2[ia][a-1], d.metric(dcfg{a, ia, 0, false, def}, util)))
@@ -141,14 +171,14 @@ func Dimitriadou2010(opt Options, readings bool) (*Report, error) {
 			r.Readings = append(r.Readings, Reading{Name: rd.Name, Why: rd.Why, Checks: d.checks(rd)})
 		}
 	}
-	r.Jobs = d.n
+	r.Jobs = simulatedJobs(d.runs)
 	r.Notes = append(r.Notes,
 		"the paper gives numbers only for Table II; Figures 2-13 are compared by the claims they support, checked above.",
 		"Figure 3 (power-of-2 sizes) comes from the authors' earlier study [1], whose rules may differ; under our default reading approach 2 rarely needs to split a gang, so the gap between approaches that Fig. 3 shows does not appear. The alternative readings (--readings) show which rule produces it: see docs/papers/dimitriadou2010.md.")
 	return r, nil
 }
 
-func (d *dimitriadou) series(name string, cfg func(ia float64) dcfg, f func(experiment.GangResult) float64) plot.Series {
+func (d *dimitriadou) series(name string, cfg func(ia float64) dcfg, f string) plot.Series {
 	s := plot.Series{Name: name}
 	for _, ia := range dLoads {
 		c := stats.CI95(d.metric(cfg(ia), f))
@@ -167,13 +197,13 @@ func (d *dimitriadou) figures(r *Report, readings bool) {
 	def := rds[0]
 	type metricDef struct {
 		name, label string
-		f           func(experiment.GangResult) float64
+		f           string
 	}
-	fin := metricDef{"finished gangs", "gangs finished (% of arrived)", func(r experiment.GangResult) float64 { return r.FinishedPct }}
-	wrt := metricDef{"WRT", "weighted mean response time of gangs, WRT", func(r experiment.GangResult) float64 { return r.WRT }}
-	wsld := metricDef{"WSLD", "weighted mean slowdown of gangs, WSLD", func(r experiment.GangResult) float64 { return r.WSLD }}
-	rt := metricDef{"RT", "mean response time of local jobs, RT", func(r experiment.GangResult) float64 { return r.RT }}
-	sld := metricDef{"SLD", "mean slowdown of local jobs, SLD", func(r experiment.GangResult) float64 { return r.SLD }}
+	fin := metricDef{"finished gangs", "gangs finished (% of arrived)", "finished_gangs_pct"}
+	wrt := metricDef{"WRT", "weighted mean response time of gangs, WRT", "wrt"}
+	wsld := metricDef{"WSLD", "weighted mean slowdown of gangs, WSLD", "wsld"}
+	rt := metricDef{"RT", "mean response time of local jobs, RT", "rt"}
+	sld := metricDef{"SLD", "mean slowdown of local jobs, SLD", "sld"}
 	byApproach := func(id int, m metricDef, pow2 bool, what string) plot.Figure {
 		f := plot.Figure{ID: fmt.Sprintf("fig%02d", id), Title: fmt.Sprintf("%s versus λ for %s gang sizes", m.name, what), XLabel: xl, YLabel: m.label, Note: note}
 		for _, a := range []int{1, 2} {
@@ -211,21 +241,21 @@ func (d *dimitriadou) figures(r *Report, readings bool) {
 // checks are the paper's claims under reading def.
 func (d *dimitriadou) checks(def GangReading) []Check {
 	r := &Report{}
-	util0 := func(r experiment.GangResult) float64 { return r.Utilization }
+	util0 := "utilization"
 	for _, a := range []int{1, 2} {
 		for _, ia := range []float64{0.08, 0.1, 0.12} {
 			r.Items = append(r.Items, item(fmt.Sprintf("table2/approach%d/ia%g/utilization", a, ia), dTable2[ia][a-1], d.metric(dcfg{a, ia, 0, false, def}, util0)))
 		}
 	}
-	m := func(a int, ia, e float64, pow2 bool, f func(experiment.GangResult) float64) float64 {
+	m := func(a int, ia, e float64, pow2 bool, f string) float64 {
 		return stats.Mean(d.metric(dcfg{a, ia, e, pow2, def}, f))
 	}
-	util := func(r experiment.GangResult) float64 { return r.Utilization }
-	fin := func(r experiment.GangResult) float64 { return r.FinishedPct }
-	wrt := func(r experiment.GangResult) float64 { return r.WRT }
-	wsld := func(r experiment.GangResult) float64 { return r.WSLD }
-	rt := func(r experiment.GangResult) float64 { return r.RT }
-	sld := func(r experiment.GangResult) float64 { return r.SLD }
+	util := "utilization"
+	fin := "finished_gangs_pct"
+	wrt := "wrt"
+	wsld := "wsld"
+	rt := "rt"
+	sld := "sld"
 
 	worst, n, within := 0.0, 0, 0
 	for _, it := range r.Items {
@@ -302,7 +332,7 @@ func (d *dimitriadou) checks(def GangReading) []Check {
 	r.Checks = append(r.Checks, Check{ID: "wrt_same_low_medium_load", Claim: "at low and medium load the approaches give almost the same WRT (Fig 4)", Holds: lowSame, Detail: strings.Join(det, ", ")})
 
 	incr := true
-	for _, f := range []func(experiment.GangResult) float64{wrt, wsld, rt, sld} {
+	for _, f := range []string{wrt, wsld, rt, sld} {
 		for _, a := range []int{1, 2} {
 			if !(m(a, 0.12, 0, false, f) < m(a, 0.1, 0, false, f) && m(a, 0.1, 0, false, f) < m(a, 0.08, 0, false, f)) {
 				incr = false

@@ -7,12 +7,24 @@
 // our runs and by how much. Reports are deterministic for a given seed and
 // independent of the number of workers.
 //
-// The reproductions run the papers' configurations through package
-// experiment, naming policies as package registry does (an unknown name
-// fails with its typed error); settings a policy has no registry option
-// for are dropped from a configuration so that equal runs are shared.
-// Their replications run in parallel through sweep.Parallel (results
-// independent of the number of workers). Readings lists the alternative
+// A reproduction describes each configuration of its paper as a
+// scenario.Scenario value, the one a scenario file would give (the
+// model, platform, workload and policy settings, the paper's seed,
+// replications and jobs; policies and options named as package registry
+// names them, options the policy does not declare left out, so that
+// equal runs have one key), and runs them through a sweep.Memo: the
+// sweep's replication core (sweep.Run, experiment.RunReplication), each
+// scenario key run once however often a figure or a search asks for it,
+// every replication in parallel (results independent of the number of
+// workers). Metrics are read by the model's metric names; what no
+// metric reports (the jobs simulated, al-najjar-2019's TET from the
+// run's summary, the hetero policies' wall-clock decision time) from
+// the model's typed result, experiment.RepMetrics.Detail. Means and 95%
+// intervals are stats.CI95's, as in a sweep's summary.
+// hafshejani2012 is the exception: its runs are trace prefixes and
+// in-memory workloads (every job submitted at 0, wide jobs) compared job
+// by job and window by window, which no scenario expresses; it runs them
+// once each through experiment.RunJobs. Readings lists the alternative
 // readings of dimitriadou-karatza-2010's open rules as a fresh slice.
 //
 // FitTrace is al-najjar-2019's curve estimation (its Tables 2-9): the

@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/experiment"
-	"github.com/schedlab/schedlab/platform"
-	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/plan"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/report/plot"
+	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/stats"
+	"github.com/schedlab/schedlab/sweep"
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
@@ -52,8 +52,8 @@ type kcfg struct {
 }
 
 type klusacek struct {
-	opt Options
-	*cache[kcfg, experiment.HeteroResult]
+	opt   Options
+	runs  *sweep.Memo
 	rates []float64
 	rules kRules
 }
@@ -69,24 +69,65 @@ func (k *klusacek) cfg(policy string, ia float64) kcfg {
 	return c
 }
 
-func (k *klusacek) metric(policy string, ia float64, f func(experiment.HeteroResult) float64) []float64 {
-	return k.col(k.cfg(policy, ia), f)
+// scenario is configuration c as a hetero scenario: the paper's machine
+// generator (150 machines, 1..16 CPUs, speeds 200..600) and job
+// generator (opt.Jobs jobs of 1..8 CPUs, Estimated 500..3000 s, 70% with
+// a deadline, factor 2..4) under c's BM_est and deadline rules; the
+// policy's options are the gap, tie, suitability and pick rules it
+// declares.
+func (k *klusacek) scenario(c kcfg) scenario.Scenario {
+	opts := map[string]string{"gaps": c.gaps.String(), "ties": c.ties.String(), "suitable": c.suit.String(), "pick": c.pick.String()}
+	if pol, err := registry.Lookup(registry.ModelHetero, registry.KindQueue, c.policy); err == nil {
+		opts = pol.Own(opts)
+	}
+	m, j := synth.PaperMachines(), synth.PaperJobs(c.ia)
+	return scenario.Scenario{Name: "klusacek2008", Model: registry.ModelHetero, Seed: k.opt.Seed, Replications: k.opt.Reps,
+		Stop:     scenario.Stop{Completed: k.opt.Jobs},
+		Platform: scenario.Platform{Machines: m.N, CPUsMin: m.CPUsMin, CPUsMax: m.CPUsMax, SpeedMin: m.SpeedMin, SpeedMax: m.SpeedMax},
+		Workload: scenario.Workload{MeanInterarrival: c.ia, CPUsMin: j.CPUsMin, CPUsMax: j.CPUsMax, EstimatedMin: j.EstMin, EstimatedMax: j.EstMax,
+			DeadlineFraction: j.DeadlineFraction, Deadline: c.dl.String(), DeadlineFactorMin: j.SMin, DeadlineFactorMax: j.SMax, BMEst: c.bmEst.String()},
+		Policy: scenario.PolicySpec{Queue: c.policy, Options: opts}}
 }
 
-func kMissed(r experiment.HeteroResult) float64 { return r.MissedPct }
-func kMissedOfDeadline(r experiment.HeteroResult) float64 {
-	return r.MissedOfDeadlinePct
-}
-func kUsage(r experiment.HeteroResult) float64     { return r.Usage }
-func kSlowdown(r experiment.HeteroResult) float64  { return r.Slowdown }
-func kLoad(r experiment.HeteroResult) float64      { return r.OfferedLoad }
-func kWaitQueue(r experiment.HeteroResult) float64 { return r.QueueAtEvents }
-func kEvalsPerEvent(r experiment.HeteroResult) float64 {
-	if r.Events == 0 {
-		return 0
+// eval runs the configurations not run yet.
+func (k *klusacek) eval(cfgs []kcfg) error {
+	scens := make([]scenario.Scenario, len(cfgs))
+	for i, c := range cfgs {
+		scens[i] = k.scenario(c)
 	}
-	return float64(r.Evaluations) / float64(r.Events)
+	return k.runs.Run(scens)
 }
+
+// col is the metric called name of configuration c over its
+// replications.
+func (k *klusacek) col(c kcfg, name string) []float64 { return k.runs.Values(k.scenario(c), name) }
+
+func (k *klusacek) metric(policy string, ia float64, name string) []float64 {
+	return k.col(k.cfg(policy, ia), name)
+}
+
+// decisionSeconds is the policy's wall-clock time per scheduling event
+// at ia over the replications (HeteroResult.DecisionSeconds: no metric
+// reports it, so that sweep outputs stay deterministic).
+func (k *klusacek) decisionSeconds(policy string, ia float64) []float64 {
+	var out []float64
+	for _, r := range k.runs.Reps(k.scenario(k.cfg(policy, ia))) {
+		out = append(out, r.Detail.(experiment.HeteroResult).DecisionSeconds)
+	}
+	return out
+}
+
+// The hetero model's metrics the reproduction reads
+// (registry.ModelHetero).
+const (
+	kMissed           = "missed_pct"
+	kMissedOfDeadline = "missed_of_deadline_pct"
+	kUsage            = "usage"
+	kSlowdown         = "slowdown"
+	kLoad             = "offered_load"
+	kWaitQueue        = "queue_at_events"
+	kEvalsPerEvent    = "plan_evaluations_per_event"
+)
 
 // KlusacekReading names the reading of the open rules a reproduction
 // uses: the BM_est rule and the deadline rule (EG-EDF's and Tabu's rules
@@ -171,6 +212,9 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 	if opt.Progress == nil {
 		opt.Progress = nopProgress{}
 	}
+	if err := checkReps(opt); err != nil {
+		return nil, err
+	}
 	k := newKlusacek(opt, kDefaultRules(rd))
 
 	var cfgs []kcfg
@@ -229,7 +273,7 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 					name := fmt.Sprintf("bm_est=%s/%s/ia%g", bm, p, ia)
 					for _, m := range []struct {
 						n string
-						f func(experiment.HeteroResult) float64
+						f string
 					}{{"offered_load", kLoad}, {"usage", kUsage}, {"missed_pct", kMissed}, {"queue_at_events", kWaitQueue}} {
 						r.Items = append(r.Items, withFile(item(name+"/"+m.n, math.NaN(), k.col(c, m.f)), "readings.csv"))
 					}
@@ -240,7 +284,7 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 			name := fmt.Sprintf("gaps=%s/ties=%s/%s/ia%g", c.gaps, c.ties, c.policy, c.ia)
 			for _, m := range []struct {
 				n string
-				f func(experiment.HeteroResult) float64
+				f string
 			}{{"usage", kUsage}, {"missed_pct", kMissed}, {"slowdown", kSlowdown}} {
 				r.Items = append(r.Items, withFile(item(name+"/"+m.n, math.NaN(), k.col(c, m.f)), "readings.csv"))
 			}
@@ -257,7 +301,7 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 			r.Readings = append(r.Readings, Reading{Name: kr.name, Why: kr.why, Checks: tmp.Checks, Figures: tmp.Figures})
 		}
 	}
-	r.Jobs = k.n
+	r.Jobs = simulatedJobs(k.runs)
 	r.Console = append(r.Console, "Decision time per scheduling event (wall clock on this machine, µs; not written to any file):")
 	head := fmt.Sprintf("  %-9s", "policy")
 	for _, ia := range k.rates {
@@ -267,7 +311,7 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 	for _, p := range kPolicies() {
 		line := fmt.Sprintf("  %-9s", p)
 		for _, ia := range k.rates {
-			line += fmt.Sprintf(" %9.1f", 1e6*stats.CI95(k.metric(p, ia, func(h experiment.HeteroResult) float64 { return h.DecisionSeconds })).Mean)
+			line += fmt.Sprintf(" %9.1f", 1e6*stats.CI95(k.decisionSeconds(p, ia)).Mean)
 		}
 		r.Console = append(r.Console, line)
 	}
@@ -277,28 +321,10 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 	return r, nil
 }
 
-// newKlusacek is the reproduction's runner under rules, its runs cached
-// by configuration.
+// newKlusacek is the reproduction's runner under rules, its runs kept
+// by scenario key.
 func newKlusacek(opt Options, rules kRules) *klusacek {
-	k := &klusacek{opt: opt, rates: KlusacekRates(), rules: rules}
-	k.cache = newCache(opt, func(c kcfg, rep int) (experiment.HeteroResult, error) {
-		jobs := synth.PaperJobs(c.ia)
-		jobs.Jobs = int(opt.Jobs)
-		jobs.BMEst, jobs.Deadline = c.bmEst, c.dl
-		pol, err := registry.Lookup(registry.ModelHetero, registry.KindQueue, c.policy)
-		if err != nil {
-			return experiment.HeteroResult{}, err
-		}
-		opts := pol.Own(map[string]string{"gaps": c.gaps.String(), "ties": c.ties.String(),
-			"suitable": c.suit.String(), "pick": c.pick.String()})
-		build := func(p platform.Platform, seed uint64, rep int) (policy.QueueScheduler, error) {
-			b, err := pol.Build(policy.Env{Platform: p, Seed: seed, Rep: rep}, opts)
-			return b.Queue, err
-		}
-		return experiment.RunHetero(experiment.HeteroRun{Machines: synth.PaperMachines(), Jobs: jobs, Policy: build,
-			Seed: opt.Seed, Replication: rep})
-	}, func(r experiment.HeteroResult) int64 { return r.Jobs })
-	return k
+	return &klusacek{opt: opt, runs: sweep.NewMemo(opt.Workers, opt.Progress), rates: KlusacekRates(), rules: rules}
 }
 
 // gapTieReadings are EG-EDF and Tabu under the gap and tie rules other
@@ -327,7 +353,7 @@ func withFile(it Item, file string) Item {
 	return it
 }
 
-func (k *klusacek) series(name string, f func(experiment.HeteroResult) float64) plot.Series {
+func (k *klusacek) series(name string, f string) plot.Series {
 	s := plot.Series{Name: name}
 	for _, ia := range k.rates {
 		c := stats.CI95(k.metric(name, ia, f))
@@ -337,7 +363,7 @@ func (k *klusacek) series(name string, f func(experiment.HeteroResult) float64) 
 	return s
 }
 
-func (k *klusacek) figure(id, title, ylabel string, f func(experiment.HeteroResult) float64, policies []string) plot.Figure {
+func (k *klusacek) figure(id, title, ylabel string, f string, policies []string) plot.Figure {
 	fig := plot.Figure{ID: id, Title: title, XLabel: "mean inter-arrival time (s)", YLabel: ylabel}
 	for _, p := range policies {
 		fig.Series = append(fig.Series, k.series(p, f))
@@ -356,13 +382,13 @@ func (k *klusacek) figures(r *Report) {
 	)
 }
 
-func (k *klusacek) mean(p string, ia float64, f func(experiment.HeteroResult) float64) float64 {
+func (k *klusacek) mean(p string, ia float64, f string) float64 {
 	return stats.CI95(k.metric(p, ia, f)).Mean
 }
 
 // paired is the 95% CI of the paired difference a - b (common random
 // numbers: the same replication sees the same machines and jobs).
-func (k *klusacek) paired(a, b string, ia float64, f func(experiment.HeteroResult) float64) stats.MeanCI {
+func (k *klusacek) paired(a, b string, ia float64, f string) stats.MeanCI {
 	xa, xb := k.metric(a, ia, f), k.metric(b, ia, f)
 	d := make([]float64, len(xa))
 	for i := range xa {

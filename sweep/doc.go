@@ -8,13 +8,21 @@
 // and writes both tables (WriteSummaryCSV, WriteComparisonsCSV: the
 // command's summary.csv and comparisons.csv).
 //
+// Sweep's replications run through the package's one replication core,
+// which Run also uses: in memory, every replication of a list of
+// scenarios (no folder, no summary); and Memo keeps Run's results by
+// scenario key for callers that find their scenarios as they go (the
+// reproductions of package repro: a search asks for more points after
+// seeing the first), so that each key runs once.
+//
 // Results do not depend on the number of workers: a replication's result
-// depends on its point and number only, and Parallel and Each give the
-// lowest-indexed failing task's error whatever the timing (a panicking
-// task becomes a *PanicError). With an output folder, Sweep writes each
-// point's result to DIR/points/NNNN-KEY.json as soon as its last
-// replication ends, and a sweep run again reuses the points already
-// there: a killed sweep resumes where it stopped.
+// depends on its point and number only, and Each, the parallel runner
+// under every run, gives the lowest-indexed failing task's error
+// whatever the timing (a panicking task becomes a *PanicError). With an
+// output folder, Sweep writes each point's result to
+// DIR/points/NNNN-KEY.json as soon as its last replication ends, and a
+// sweep run again reuses the points already there: a killed sweep
+// resumes where it stopped.
 //
 // A sweep too large for one machine is split into shards (shard.go): its
 // work units, one replication of one point each, go round-robin to N

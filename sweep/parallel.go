@@ -21,31 +21,14 @@ func Workers(n int) int {
 	return n
 }
 
-// Parallel runs f(0..n-1) on up to workers goroutines and returns the
-// results by index. Each task must be deterministic and independent, so
-// the results do not depend on the number of workers or on timing. If
-// tasks fail, the error returned is that of the lowest-indexed failing task
-// (every task below it still runs, so which one that is does not depend on
-// timing either); tasks above the lowest failure are skipped.
-//
-// The results take n values: callers bound n (see docs/limits.md).
-func Parallel[T any](n, workers int, prog Progress, f func(i int) (T, error)) ([]T, error) {
-	out := make([]T, n)
-	err := Each(n, workers, prog, func(i int) error {
-		var err error
-		out[i], err = f(i)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// Each runs f(0..n-1) on up to workers goroutines, like Parallel, but
-// keeps nothing per task: its memory does not grow with n, so tasks can
-// be generated from their index as they are taken. The error is that of
-// the lowest-indexed failing task, as with Parallel.
+// Each runs f(0..n-1) on up to workers goroutines. Each task must be
+// deterministic and independent, so that what the tasks compute does not
+// depend on the number of workers or on timing. Each keeps nothing per
+// task: its memory does not grow with n, so tasks can be generated from
+// their index as they are taken. If tasks fail, the error returned is
+// that of the lowest-indexed failing task (every task below it still
+// runs, so which one that is does not depend on timing either); tasks
+// above the lowest failure are skipped.
 func Each(n, workers int, prog Progress, f func(i int) error) error {
 	workers = min(Workers(workers), n)
 	var next atomic.Int64

@@ -8,10 +8,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/internal/atomicfile"
@@ -56,11 +54,7 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress, reco
 		return nil, err
 	}
 	results := make([]PointResult, len(points))
-	// The tasks are not listed: task k is replication k-first[j] of the
-	// j-th point still to run, where first[j] <= k < first[j+1]. Memory
-	// grows with the points, not with points x replications.
-	var todo []int    // indexes of the points to run
-	first := []int{0} // first task of each point in todo, then the total
+	var todo []int // indexes of the points to run
 	for i, p := range points {
 		sc := p.Scenario
 		if dir != "" {
@@ -70,46 +64,18 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress, reco
 				continue
 			}
 		}
-		total := first[len(first)-1] + sc.Replications
 		todo = append(todo, i)
-		first = append(first, total)
 	}
 	// dir/points is made by the first point written (atomicfile), so a
 	// sweep that fails before any point ends leaves no empty folder.
-	reps := make([][]experiment.RepMetrics, len(points)) // made when a point's first replication ends
-	left := make([]int, len(points))
-	for _, i := range todo {
-		left[i] = points[i].Scenario.Replications
+	var rec func(p scenario.Point, rep int) string
+	if records && dir != "" {
+		rec = func(p scenario.Point, rep int) string { return recordsPath(dir, p, rep) }
 	}
-	var mu sync.Mutex
-	err := Each(first[len(first)-1], workers, prog, func(k int) error {
-		j := sort.SearchInts(first, k+1) - 1
-		point, rep := todo[j], k-first[j]
-		rec := ""
-		if records && dir != "" {
-			rec = recordsPath(dir, points[point], rep)
-		}
-		m, err := experiment.RunReplication(points[point].Scenario, rep, rec)
-		if err != nil {
-			return fmt.Errorf("point %d (%s) replication %d: %w", point, points[point].Scenario.Key(), rep, err)
-		}
-		mu.Lock()
-		if reps[point] == nil {
-			reps[point] = make([]experiment.RepMetrics, points[point].Scenario.Replications)
-		}
-		reps[point][rep] = m
-		left[point]--
-		complete := left[point] == 0
-		mu.Unlock()
-		if complete {
-			// Only this worker touches the point from now on.
-			results[point] = summarize(points[point], reps[point])
-			reps[point] = nil
-			if dir != "" {
-				if err := writeJSONAtomic(pointPath(dir, points[point]), results[point]); err != nil {
-					return err
-				}
-			}
+	err := replicate(points, todo, workers, prog, rec, func(i int, reps []experiment.RepMetrics) error {
+		results[i] = summarize(points[i], reps)
+		if dir != "" {
+			return writeJSONAtomic(pointPath(dir, points[i]), results[i])
 		}
 		return nil
 	})

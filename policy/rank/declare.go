@@ -9,7 +9,8 @@ import (
 
 // Declarations are this package's policies for the registry: Job Ranking
 // Backfilling (jrb) on the cluster model, with its rank function, rank
-// coefficients, head rule and positive_only.
+// coefficients, head rule, selection rule, log rule, memory unit and
+// positive_only.
 func Declarations() []policy.Decl {
 	opts := []option.Decl{
 		{Name: "rank", Key: "policy.rank", Type: option.Enum, Values: FormNames(), Default: FormNames()[0],
@@ -33,6 +34,8 @@ func Declarations() []policy.Decl {
 		{Name: "log_below_one", Key: "policy.log_below_one", Type: option.Enum, Values: []string{"zero", "log"}, Default: "zero",
 			Doc:  "the log rank's log10 of a value below 1 (memory below 1 MB per CPU): counted as 0 (zero, our first reading) or its log10, negative, as Eq. 6 writes it (log)",
 			Flag: "log-below-one"},
+		{Name: "memory_unit", Key: "policy.memory_unit", Type: option.Enum, Values: []string{"mb", "kb"}, Default: "mb",
+			Doc: "the unit the rank reads memory per CPU in: MB (mb, as the paper's fitted data imply) or KB (kb, a reading of its unitless Memory_size)"},
 		{Name: "positive_only", Key: "policy.positive_only", Type: option.Bool, Default: "false",
 			Doc: "refuse jobs whose rank is <= 0 (the literal 'smallest positive rank')", KeyName: "positive",
 			Flag: "positive-only"},
@@ -67,6 +70,9 @@ func OptionsFrom(v option.Values) (Options, error) {
 		return Options{}, err
 	}
 	o.Rank.LogBelowOne = v.Text("log_below_one") == "log"
+	if v.Text("memory_unit") == "kb" {
+		o.Rank.MemUnitKB = 1
+	}
 	return o, nil
 }
 

@@ -4,7 +4,8 @@
 // (workload.model and workload.<option>), their checks, their result
 // keys and the cluster model's runner are all derived from that
 // declaration (registry.WorkloadModels lists the declared models). The
-// Lublin-Feitelson model (workload/lublin) is declared this way; the
+// Lublin-Feitelson model (workload/lublin) and al-najjar-2019's JRB
+// workload (workload/synth, DeclareJRB) are declared this way; the
 // Poisson workload of one-CPU jobs, shared by every model, is the
 // default and is not a declared model.
 //

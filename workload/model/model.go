@@ -27,6 +27,11 @@ type Source interface {
 type Built struct {
 	Source Source
 	Load   float64
+	// Speed, when above 0, is the CPU speed of the machine the jobs'
+	// speed requirements (actual.Job.Speed) are drawn against: the
+	// cluster is then one machine of that speed (platform.Machine.Speed)
+	// instead of speed 1, so that every job fits it.
+	Speed float64
 }
 
 // Decl declares a workload model.
