@@ -305,32 +305,56 @@ func TestImmutable(t *testing.T) {
 // KindOptions keeps each policy's order of its options and names the
 // policies that take each.
 func TestKindOptions(t *testing.T) {
-	for _, c := range []struct {
-		model, kind string
-		want        []string
-		takers      [][]string
-	}{
-		{ModelCluster, KindQueue, []string{"depth", "order", "priority_weight_age", "priority_weight_fairshare", "priority_weight_job_size", "priority_weight_partition", "priority_weight_qos", "priority_max_age", "priority_decay_half_life", "priority_favor_small", "fairshare_levels", "shares", "account_shares", "partition_priority", "qos_priority", "window", "window_jobs", "rank", "coefficients", "head", "select", "log_below_one", "memory_unit", "positive_only", "command", "fds", "timeout", "view"},
-			[][]string{{"backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill", "matrix"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"fcfs", "firstfit", "easy", "conservative", "backfill"}, {"matrix"}, {"matrix"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"jrb"}, {"external"}, {"external"}, {"external"}, {"external"}}},
-		{ModelGrid, KindGrid, []string{"allocation_interval", "random_fraction", "normalize_load"},
-			[][]string{{"deferred", "hybrid"}, {"hybrid"}, {"realtime", "deferred", "hybrid"}}},
-		{ModelGrid, KindLocal, nil, nil},
-		{ModelGang, KindApproach, []string{"threshold", "empty_queue", "split_overhead", "examine"}, [][]string{{"1", "2"}, {"1", "2"}, {"2"}, {"1", "2"}}},
-	} {
-		var names []string
-		var takers [][]string
-		for _, ko := range KindOptions(c.model, c.kind) {
-			names = append(names, ko.Name)
-			takers = append(takers, ko.Policies)
-		}
-		if !slices.Equal(names, c.want) || !slices.EqualFunc(takers, c.takers, slices.Equal) {
-			t.Errorf("%s %s: options %v taken by %v, want %v by %v", c.model, c.kind, names, takers, c.want, c.takers)
+	// Derived from the declarations, for every kind of every model: the
+	// options are those its policies declare, each once; each names the
+	// policies that declare it, in registry order; every policy's options
+	// come in its own order; the values are the widest list declared.
+	kinds := 0
+	for _, m := range Models() {
+		for _, k := range m.Kinds {
+			kinds++
+			kos := KindOptions(m.Name, k.Name)
+			pos := map[string]int{}
+			for i, ko := range kos {
+				if _, dup := pos[ko.Name]; dup {
+					t.Errorf("%s %s: option %s listed twice", m.Name, k.Name, ko.Name)
+				}
+				pos[ko.Name] = i
+			}
+			declaring := map[string][]string{}
+			widest := map[string]int{}
+			for _, p := range Policies(m.Name, k.Name) {
+				last := -1
+				for _, o := range p.Options() {
+					i, ok := pos[o.Name]
+					if !ok {
+						t.Errorf("%s %s: policy %s's option %s missing", m.Name, k.Name, p.Name, o.Name)
+						continue
+					}
+					if i < last {
+						t.Errorf("%s %s: policy %s's option %s listed before the one it follows", m.Name, k.Name, p.Name, o.Name)
+					}
+					last = i
+					declaring[o.Name] = append(declaring[o.Name], p.Name)
+					widest[o.Name] = max(widest[o.Name], len(o.Values))
+				}
+			}
+			for _, ko := range kos {
+				if !slices.Equal(ko.Policies, declaring[ko.Name]) || len(ko.Values) != widest[ko.Name] {
+					t.Errorf("%s %s: option %s taken by %v with %d values, declared by %v, widest %d",
+						m.Name, k.Name, ko.Name, ko.Policies, len(ko.Values), declaring[ko.Name], widest[ko.Name])
+				}
+			}
 		}
 	}
+	if kinds < 4 {
+		t.Fatalf("%d kinds of policy in the registry", kinds)
+	}
 	// The widest value list: fcfs allows two orders, the others three.
-	ko := KindOptions(ModelCluster, KindQueue)[1]
-	if !slices.Equal(ko.Values, []string{"fcfs", "sjf", "multifactor"}) {
-		t.Errorf("order values %v", ko.Values)
+	for _, ko := range KindOptions(ModelCluster, KindQueue) {
+		if ko.Name == "order" && !slices.Equal(ko.Values, []string{"fcfs", "sjf", "multifactor"}) {
+			t.Errorf("order values %v", ko.Values)
+		}
 	}
 	if o, _ := Lookup(ModelCluster, KindQueue, "fcfs"); !slices.Equal(mustOption(t, o, "order").Values, []string{"fcfs", "multifactor"}) || mustOption(t, o, "order").Note == "" {
 		t.Errorf("fcfs order option: %+v", mustOption(t, o, "order"))
