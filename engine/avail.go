@@ -146,6 +146,13 @@ func (c *Cluster) initAvail(a *Availability) error {
 	if _, ok := c.cfg.Policy.(policy.AvailabilityPlanner); !ok {
 		return fmt.Errorf("policy %s %w: use fcfs, easy, conservative or backfill", c.cfg.Policy.Name(), ErrNoAvailabilityPlanner)
 	}
+	if c.parts != nil {
+		for _, pt := range c.parts.list {
+			if _, ok := pt.Policy.(policy.AvailabilityPlanner); !ok {
+				return fmt.Errorf("policy %s %w: use fcfs, easy, conservative or backfill", pt.Policy.Name(), ErrNoAvailabilityPlanner)
+			}
+		}
+	}
 	if int(a.OnFailure) >= len(onFailureNames) {
 		return fmt.Errorf("engine: unknown failure rule %d", a.OnFailure)
 	}
@@ -296,6 +303,9 @@ func (c *Cluster) availTimer(ref int32) error {
 	v.hits = v.hits[:0]
 	if ref == refFailure {
 		ch := v.pend
+		if c.parts != nil {
+			c.parts.touch(ch.CPUs)
+		}
 		if ch.Down {
 			forRuns(ch.CPUs, func(cpu int32) {
 				if v.failed[cpu] {
@@ -303,7 +313,7 @@ func (c *Cluster) availTimer(ref int32) error {
 				}
 				v.failed[cpu], v.since[cpu] = true, c.now
 				if !v.inWin[cpu] {
-					v.downOut[c.plat.MachineOf(int(cpu))]++
+					c.addDown(cpu, 1)
 					c.lose(cpu)
 				}
 			})
@@ -329,7 +339,7 @@ func (c *Cluster) availTimer(ref int32) error {
 				v.runs = v.runs.Add(cpu)
 				v.failed[cpu] = false
 				if !v.inWin[cpu] {
-					v.downOut[c.plat.MachineOf(int(cpu))]--
+					c.addDown(cpu, -1)
 					c.regain(cpu)
 				}
 			})
@@ -342,6 +352,9 @@ func (c *Cluster) availTimer(ref int32) error {
 	}
 	k := int(refWindow - ref)
 	w := &v.windows[k/2]
+	if c.parts != nil {
+		c.parts.touch(w.CPUs)
+	}
 	if k%2 == 0 { // begins
 		for _, l := range v.lis {
 			l.Unavailable(KindReserved, w.Start, w.End, w.CPUs)
@@ -350,7 +363,7 @@ func (c *Cluster) availTimer(ref int32) error {
 			v.inWin[cpu] = true
 			v.next[cpu] = math.Inf(1)
 			if v.failed[cpu] {
-				v.downOut[w.Machine]--
+				c.addDown(cpu, -1)
 			} else {
 				c.lose(cpu)
 			}
@@ -374,7 +387,7 @@ func (c *Cluster) availTimer(ref int32) error {
 	forRuns(w.CPUs, func(cpu int32) {
 		v.inWin[cpu] = false
 		if v.failed[cpu] {
-			v.downOut[w.Machine]++
+			c.addDown(cpu, 1)
 		} else {
 			c.regain(cpu)
 		}
@@ -402,12 +415,27 @@ func (c *Cluster) lose(cpu int32) {
 	}
 	c.cpus.set(platform.Runs{cpu, cpu}, false)
 	c.free[c.plat.MachineOf(int(cpu))]--
+	if c.parts != nil {
+		c.parts.addFree(cpu, -1)
+	}
 }
 
 // regain makes an unavailable CPU available (and idle).
 func (c *Cluster) regain(cpu int32) {
 	c.cpus.set(platform.Runs{cpu, cpu}, true)
 	c.free[c.plat.MachineOf(int(cpu))]++
+	if c.parts != nil {
+		c.parts.addFree(cpu, 1)
+	}
+}
+
+// addDown counts d more failed CPUs outside begun windows at cpu: on its
+// machine, and in its partition.
+func (c *Cluster) addDown(cpu int32, d int) {
+	c.av.downOut[c.plat.MachineOf(int(cpu))] += d
+	if c.parts != nil {
+		c.parts.addDown(cpu, d)
+	}
 }
 
 // usable reports whether cpu is available (neither down nor in a window
@@ -507,12 +535,28 @@ func (c *Cluster) availDone() {
 // soonest (ties: lowest id), keeping the CPUs free longest for longer
 // jobs. It returns an error text when fewer than n qualify.
 func (c *Cluster) pickCPUs(dst platform.Runs, m int, n int, end float64) (platform.Runs, string) {
+	first := int32(c.plat.First(m))
+	return c.pickFrom(dst, first, first+int32(c.machs[m].CPUs)-1, nil, n, end)
+}
+
+// pickFrom is pickCPUs over the CPUs lo..hi, or over the runs r when
+// r is not nil (a partition's CPUs).
+func (c *Cluster) pickFrom(dst platform.Runs, lo, hi int32, r platform.Runs, n int, end float64) (platform.Runs, string) {
 	v := c.av
-	first := c.plat.First(m)
 	v.cands = v.cands[:0]
-	for cpu := int32(first); int(cpu) < first+c.machs[m].CPUs; cpu++ {
-		if c.cpus.free(cpu) && v.next[cpu] >= end {
-			v.cands = append(v.cands, cand{v.next[cpu], cpu})
+	for i := 0; ; i += 2 {
+		if r != nil {
+			if i+1 >= len(r) {
+				break
+			}
+			lo, hi = r[i], r[i+1]
+		} else if i > 0 {
+			break
+		}
+		for cpu := lo; cpu <= hi; cpu++ {
+			if c.cpus.free(cpu) && v.next[cpu] >= end {
+				v.cands = append(v.cands, cand{v.next[cpu], cpu})
+			}
 		}
 	}
 	if len(v.cands) < n {

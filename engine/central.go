@@ -30,7 +30,7 @@ type ClusterConfig struct {
 	Availability *Availability
 	// Partitions, when set, split machine 0's CPUs into partitions with
 	// a policy each (partition.go, docs/partitions.md); Policy must then
-	// be nil.
+	// be nil. With Availability the partitions must share no CPU.
 	Partitions []Partition
 }
 
@@ -378,6 +378,11 @@ func (c *Cluster) start(d *policy.Start) error {
 
 func (c *Cluster) complete(i int32) error {
 	if c.av != nil {
+		if c.parts != nil && c.slots[i].stale > 0 {
+			// a void completion too is an instant of the job's
+			// partition, as on a cluster of its own
+			c.parts.due[c.parts.index(c.slots[i].job.Partition)] = true
+		}
 		if c.voidCompletion(i) {
 			return nil
 		}

@@ -26,6 +26,9 @@
 //     with a queue and a policy of its own over a view of its CPUs;
 //     partitions may share CPUs, and are then served in order, each
 //     policy told of the other partitions' jobs on its shared CPUs.
+//     Disjoint partitions go with unavailable CPUs: each policy is told
+//     of the windows cut to its CPUs and sees its own down CPUs and
+//     horizons; overlapping partitions with unavailable CPUs are refused.
 //   - Grid (grid.go): sites (one machine each) of processors with their own
 //     FCFS queues, under a grid scheduler and a local scheduler
 //     (zikos-karatza-2008).

@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
@@ -32,8 +34,14 @@ type Partition struct {
 	// partition: it must not be shared). It may not name CPUs
 	// (policy.Start.CPUs): the model gives each job idle CPUs of its
 	// partition, those no other partition holds first, each kind
-	// lowest ids first. A partition that shares CPUs with another needs
-	// a policy that implements policy.ForeignLoad.
+	// lowest ids first; with announced windows (disjoint partitions
+	// only), idle available CPUs of its partition chosen as without
+	// partitions (clear of windows until its estimated end, soonest
+	// next window first, ties lowest id). A partition that shares CPUs
+	// with another needs a policy that implements policy.ForeignLoad;
+	// with unavailable CPUs, one that implements
+	// policy.AvailabilityPlanner, told of the windows cut to its CPUs,
+	// in its view's ids.
 	Policy policy.QueueScheduler
 }
 
@@ -67,6 +75,14 @@ type parts struct {
 	due  []bool
 	wake []float64
 
+	// Unavailable CPUs (disjoint partitions only; nil without): at[cpu]
+	// is the partition of a CPU (-1: none), local[cpu] its id in its
+	// partition's view; down[k] counts k's failed CPUs outside begun
+	// windows.
+	at    []int32
+	local []int32
+	down  []int
+
 	// Overlapping partitions (nil, false without): own[k] are the CPUs
 	// of k alone, shared[k] those k shares; memb[cpu] the partitions
 	// holding a shared CPU (nil: one partition); fl[k] partition k's
@@ -98,8 +114,6 @@ func (c *Cluster) initParts(ps []Partition) error {
 	switch {
 	case c.cfg.Policy != nil:
 		return errors.New("engine: with partitions, each partition has its policy (ClusterConfig.Policy must be nil)")
-	case c.cfg.Availability != nil:
-		return errors.New("partitions do not go with unavailable CPUs (reservations, failures) yet")
 	case c.plat.Machines() != 1:
 		return fmt.Errorf("partitions need a platform of one machine, this one has %d", c.plat.Machines())
 	}
@@ -147,10 +161,16 @@ func (c *Cluster) initParts(ps []Partition) error {
 	if len(ps) == 0 {
 		return errors.New("engine: an empty list of partitions")
 	}
+	if p.overlap && c.cfg.Availability != nil {
+		return overlapAvailError(ps, holders)
+	}
 	if p.overlap {
 		if err := p.initOverlap(holders); err != nil {
 			return err
 		}
+	}
+	if c.cfg.Availability != nil {
+		p.initAvail(n)
 	}
 	c.parts = p
 	c.cfg.Policy = p
@@ -199,6 +219,10 @@ func (p *parts) cpusFor(dst platform.Runs, d *policy.Start, j *actual.Job) (_ pl
 		return dst, fmt.Sprintf("needs %d processors, %d free in partition %s", j.Procs, p.free[k], p.list[k].Name)
 	}
 	p.free[k] -= j.Procs
+	if c := p.c; c.av != nil && c.av.hasWin {
+		// clear of windows until its estimated end, as pickCPUs
+		return c.pickFrom(dst, 0, 0, p.list[k].CPUs, j.Procs, c.now+c.machs[0].Duration(j.Estimate, j.BMEst))
+	}
 	return p.takeFrom(dst, p.list[k].CPUs, j.Procs), ""
 }
 
@@ -433,4 +457,127 @@ func (v partView) Free(m int) int {
 		return 0
 	}
 	return v.p.free[v.k]
+}
+
+// Unavailable CPUs with (disjoint) partitions (docs/partitions.md,
+// docs/availability.md): each partition's policy is told of the windows
+// cut to its CPUs, in its view's ids; its view counts its CPUs alone
+// (Free, Down, Horizons); a change of availability on its CPUs makes it
+// due.
+
+// overlapAvailError names two partitions sharing a CPU: overlapping
+// partitions do not go with unavailable CPUs.
+func overlapAvailError(ps []Partition, holders []int32) error {
+	for cpu, h := range holders {
+		if h < 2 {
+			continue
+		}
+		var two []string
+		for _, pt := range ps {
+			if inRuns(pt.CPUs, int32(cpu)) {
+				two = append(two, pt.Name)
+			}
+		}
+		return fmt.Errorf("overlapping partitions do not go with unavailable CPUs (reservations, failures) yet: partitions %s and %s share CPU %d", two[0], two[1], cpu)
+	}
+	return nil // not reached: the partitions overlap
+}
+
+// initAvail maps the CPUs of machine 0 (n) to their partitions.
+func (p *parts) initAvail(n int) {
+	p.at, p.local = make([]int32, n), make([]int32, n)
+	for i := range p.at {
+		p.at[i] = -1
+	}
+	for k, pt := range p.list {
+		var id int32
+		forRuns(pt.CPUs, func(cpu int32) {
+			p.at[cpu], p.local[cpu] = int32(k), id
+			id++
+		})
+	}
+	p.down = make([]int, len(p.list))
+}
+
+// PlanAvailability (policy.AvailabilityPlanner) gives each partition's
+// policy the windows cut to its CPUs (those on none of them left out),
+// in its view's ids, sorted as the model sorts windows.
+func (p *parts) PlanAvailability(ws []policy.Window) {
+	per := make([][]policy.Window, len(p.list))
+	cut := make([]platform.Runs, len(p.list))
+	for _, w := range ws {
+		forRuns(w.CPUs, func(cpu int32) {
+			if k := p.at[cpu]; k >= 0 {
+				cut[k] = cut[k].Add(p.local[cpu])
+			}
+		})
+		for k := range cut {
+			if cut[k] != nil {
+				per[k] = append(per[k], policy.Window{Start: w.Start, End: w.End, CPUs: cut[k]})
+				cut[k] = nil
+			}
+		}
+	}
+	for k, pt := range p.list {
+		slices.SortStableFunc(per[k], func(a, b policy.Window) int {
+			return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.CPUs[0], b.CPUs[0]))
+		})
+		pt.Policy.(policy.AvailabilityPlanner).PlanAvailability(per[k])
+	}
+}
+
+// touch makes due every partition holding one of cpus (a change of
+// availability on them).
+func (p *parts) touch(cpus platform.Runs) {
+	forRuns(cpus, func(cpu int32) {
+		if k := p.at[cpu]; k >= 0 {
+			p.due[k] = true
+		}
+	})
+}
+
+// addFree and addDown count d more idle available, or down, CPUs in the
+// partition of cpu (if any).
+func (p *parts) addFree(cpu int32, d int) {
+	if k := p.at[cpu]; k >= 0 {
+		p.free[k] += d
+	}
+}
+
+func (p *parts) addDown(cpu int32, d int) {
+	if k := p.at[cpu]; k >= 0 {
+		p.down[k] += d
+	}
+}
+
+// Down is the number of the partition's CPUs down now, outside begun
+// windows (policy.AvailabilityView).
+func (v partView) Down(m int) int {
+	if m != 0 || v.p.down == nil {
+		return 0
+	}
+	return v.p.down[v.k]
+}
+
+// Horizons appends the next-window start of every idle available CPU
+// of the partition, ascending (policy.AvailabilityView).
+func (v partView) Horizons(m int, dst []float64) []float64 {
+	if m != 0 {
+		return dst
+	}
+	c := v.p.c
+	if c.av == nil || !c.av.hasWin {
+		for range v.p.free[v.k] {
+			dst = append(dst, math.Inf(1))
+		}
+		return dst
+	}
+	n0 := len(dst)
+	forRuns(v.p.list[v.k].CPUs, func(cpu int32) {
+		if c.cpus.free(cpu) {
+			dst = append(dst, c.av.next[cpu])
+		}
+	})
+	slices.Sort(dst[n0:])
+	return dst
 }

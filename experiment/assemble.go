@@ -178,7 +178,10 @@ func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
 		src = s.jobs(src)
 	}
 	var err error
-	r.eng, err = engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Source: src, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting, Partitions: parts})
+	r.eng, err = engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Source: src, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting, Partitions: parts, Availability: s.avail})
+	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
+		return nil, err // the caller says it as for a run without partitions
+	}
 	if errors.Is(err, engine.ErrNoForeignLoad) {
 		return nil, &PartitionError{fmt.Errorf("%w (docs/partitions.md)", err)}
 	}

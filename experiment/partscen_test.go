@@ -54,3 +54,54 @@ policy: {queue: easy}
 		t.Errorf("partitions %+v: want jobs of odd refused above maxtime", want.Run.Partitions)
 	}
 }
+
+// A scenario with disjoint partitions and unavailable CPUs
+// (platform.reservations, platform.events) computes what schedlab run
+// computes with the same --partition, --reservation and --events, and
+// not what the run without the windows and failures computes.
+func TestScenarioPartitionsAvailMatchRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole-trace runs")
+	}
+	dir := t.TempDir()
+	tr := writeSplitKTH(t, filepath.Join(dir, "kth-split.swf"), nil)
+	ev := halfDownEvents(t, dir)
+	parts := []string{"even:0-59", "odd:60-99"}
+	a := AvailSpec{Reservations: []string{"5000000:5086400:100", "1000000:1200000:40-79"}, Events: ev, OnFailure: "requeue"}
+	src := `model: cluster
+stop: trace
+workload: {trace: ` + tr + `}
+platform:
+  partitions: ["even:0-59", "odd:60-99"]
+  reservations: ["5000000:5086400:100", "1000000:1200000:40-79"]
+  events: ` + ev + `
+  on_failure: requeue
+policy: {queue: conservative}
+`
+	pts, err := scenario.Parse("p.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := RunReplication(pts[0].Scenario, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := RunTrace(TraceRun{Trace: tr, Policy: "conservative", Partitions: parts, Avail: a, Check: true, Out: filepath.Join(dir, "out")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := RunTrace(TraceRun{Trace: tr, Policy: "conservative", Partitions: parts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := want.Result
+	wantVals := []float64{w.MeanWait, w.MaxWait, w.MeanResponse, w.MeanSlowdown, w.MeanBoundedSlowdown, w.Utilization, w.Makespan}
+	for i, name := range got.Names {
+		if got.Values[i] != wantVals[i] {
+			t.Errorf("%s: scenario %v, run %v", name, got.Values[i], wantVals[i])
+		}
+	}
+	if w.MeanWait == plain.Result.MeanWait {
+		t.Errorf("mean wait %v with and without unavailable CPUs: the scenario's windows and failures did nothing", w.MeanWait)
+	}
+}

@@ -50,8 +50,9 @@ func (d *decoder) decodePartitions(e entry) {
 }
 
 // checkPartitions checks what partitions need of the rest of the file:
-// a trace (they route its jobs by their partition, SWF field 16) and no
-// unavailable CPUs (not supported together yet).
+// a trace (they route its jobs by their partition, SWF field 16) and,
+// with unavailable CPUs, partitions that share no CPU (overlapping
+// partitions do not go with them yet).
 func (d *decoder) checkPartitions() {
 	if d.parts == nil {
 		return
@@ -61,10 +62,35 @@ func (d *decoder) checkPartitions() {
 		d.add(at, "platform.partitions", "partitions route a trace's jobs by their partition (SWF field 16): give workload.trace")
 	}
 	for _, k := range []string{"platform.reservations", "platform.events", "platform.failures"} {
-		if d.present(k) {
-			d.add(at, "platform.partitions", "partitions do not go with unavailable CPUs (%s) yet", k)
+		if !d.present(k) {
+			continue
+		}
+		for i, a := range d.parts {
+			for _, b := range d.parts[:i] {
+				if cpu, ok := shareCPU(a.spec.CPUs, b.spec.CPUs); ok {
+					d.add(a.at, "platform.partitions", "overlapping partitions do not go with unavailable CPUs (%s) yet: partitions %s and %s share CPU %d",
+						k, b.spec.Name, a.spec.Name, cpu)
+					return
+				}
+			}
+		}
+		return
+	}
+}
+
+// shareCPU returns a CPU in both a and b (ascending merged runs).
+func shareCPU(a, b platform.Runs) (int32, bool) {
+	for i, j := 0, 0; i+1 < len(a) && j+1 < len(b); {
+		if lo, hi := max(a[i], b[j]), min(a[i+1], b[j+1]); lo <= hi {
+			return lo, true
+		}
+		if a[i+1] < b[j+1] {
+			i += 2
+		} else {
+			j += 2
 		}
 	}
+	return 0, false
 }
 
 // checkPartitionsPoint checks the partitions against the point's

@@ -68,8 +68,10 @@ func TestPartitionsErrors(t *testing.T) {
 			`p.yaml:4:44: platform.partitions: "b:4-9": CPUS: CPU 9 is not on the machine (8 CPUs: ids 0-7) (platform.procs is 8)`},
 		{"synthetic", withPlatform(`platform: {procs: 8, partitions: "a:4"}`),
 			`a.yaml:3:22: platform.partitions: partitions route a trace's jobs by their partition (SWF field 16): give workload.trace`},
-		{"with reservations", traceScenario(`platform: {reservations: "0:10:4", partitions: "a:4"}`),
-			`p.yaml:4:36: platform.partitions: partitions do not go with unavailable CPUs (platform.reservations) yet`},
+		{"overlapping with reservations", traceScenario(`platform: {reservations: "0:10:4", partitions: ["a:0-3", "b:2-5"]}`),
+			`p.yaml:4:58: platform.partitions: overlapping partitions do not go with unavailable CPUs (platform.reservations) yet: partitions a and b share CPU 2`},
+		{"overlapping with failures", traceScenario(`platform: {failures: {mtbf: 100, mttr: 10}, partitions: ["a:4", "b:3-3"]}`),
+			`p.yaml:4:65: platform.partitions: overlapping partitions do not go with unavailable CPUs (platform.failures) yet: partitions a and b share CPU 3`},
 		{"other model", "model: grid\nplatform: {sites: 2, procs_per_site: 4, partitions: \"a:4\"}\n",
 			`platform.partitions`},
 	}
@@ -88,5 +90,18 @@ func TestPartitionsErrors(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
 			}
 		})
+	}
+}
+
+// Disjoint partitions go with unavailable CPUs (docs/partitions.md):
+// the file is read, with both in the point.
+func TestPartitionsWithUnavailable(t *testing.T) {
+	pts, err := Parse("p.yaml", []byte(traceScenario(`platform: {reservations: ["0:10:0-1", "5:20:4-7"], failures: {mtbf: 100, mttr: 10}, partitions: ["a:0-3", "b:4-7"]}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pts[0].Scenario.Platform
+	if strings.Join(p.Partitions, "|") != "a:0-3|b:4-7" || len(p.Reservations) != 2 {
+		t.Errorf("partitions %q, reservations %q", p.Partitions, p.Reservations)
 	}
 }
