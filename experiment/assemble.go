@@ -17,9 +17,9 @@ import (
 )
 
 // clusterSpec is one run of a central-queue policy on one cluster (or
-// the machines of a platform), as the runners of traces (RunTrace),
-// synthetic jobs (the cluster model of a sweep) and jobs held in memory
-// (RunJobs) describe it to newClusterRun, the one place that assembles
+// the machines of a platform), as the runners of traces (RunTrace) and
+// synthetic jobs (the cluster model of a sweep) describe it to
+// newClusterRun, the one place that assembles
 // such a run.
 type clusterSpec struct {
 	plat platform.Platform

@@ -4,8 +4,8 @@
 // success; on any error none is left behind and earlier results in the
 // folder are untouched).
 //
-// Runs are typed values: TraceRun (a trace on one cluster), JobsRun (jobs
-// held in memory), GridRun and GangRun (one replication of a multi-site
+// Runs are typed values: TraceRun (a trace on one cluster; its first
+// jobs only, every job submitted at 0), GridRun and GangRun (one replication of a multi-site
 // model, on a platform.Platform built by platform.Sites), HeteroRun (one
 // replication of klusacek-2008's heterogeneous machines). Policies are
 // named as in package registry and their options travel as texts by
@@ -24,7 +24,8 @@
 // (model.go: the one place where a model meets its scenario settings),
 // returning the model's metrics in the registry's order and the
 // model's typed result (RepMetrics.Detail: GridResult, GangResult,
-// HeteroResult, metrics.Result) for callers in memory, such as the
+// HeteroResult, ClusterResult: the summary with each job's response and
+// the window heads of a policy that forms windows) for callers in memory, such as the
 // reproductions of package repro. A model the
 // registry lists as not implemented gives a *registry.NotImplementedError.
 // The package knows nothing of sweeps: running many points and

@@ -52,7 +52,9 @@ type RepMetrics struct {
 	// reproduction's per-class numbers, counts, the jobs simulated):
 	// GridResult (grid), GangResult (gang), HeteroResult (hetero; its
 	// DecisionSeconds is wall-clock time, which no metric reports) and
-	// metrics.Result (cluster). No file records it.
+	// ClusterResult (cluster: the summary with each job's response and
+	// the window heads of a policy that forms windows). No file records
+	// it.
 	Detail any
 }
 
@@ -172,7 +174,7 @@ func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener)
 }
 
 func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Listener) (RepMetrics, error) {
-	var res metrics.Result
+	var res ClusterResult
 	// Per-user metrics, when the scenario's metrics list names some.
 	var users []int32
 	var userNames []string
@@ -201,11 +203,13 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 		tr, err := RunTrace(TraceRun{Trace: s.Workload.Trace, Policy: s.Policy.Queue, Options: s.Policy.Options,
 			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out,
 			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction,
-			Avail: scenarioAvail(s), Partitions: s.Platform.Partitions})
+			Avail: scenarioAvail(s), Partitions: s.Platform.Partitions,
+			Jobs: s.Workload.Jobs, SubmitZero: s.Workload.Submit == scenario.SubmitZero, Responses: true})
 		if err != nil {
 			return RepMetrics{}, err
 		}
-		res = tr.Result
+		res = *tr.PerJob
+		res.Result = tr.Result
 	} else {
 		var err error
 		if res, err = runClusterSynthetic(s, rep, extra...); err != nil {
@@ -221,12 +225,14 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 	return m, nil
 }
 
-func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener) (metrics.Result, error) {
+// runClusterSynthetic runs a synthetic workload on the cluster, with
+// the jobs' responses and the windows' heads (ClusterResult).
+func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener) (ClusterResult, error) {
 	if s.Stop.Completed <= 0 {
-		return metrics.Result{}, errors.New("cluster model with a synthetic workload: give stop.completed")
+		return ClusterResult{}, errors.New("cluster model with a synthetic workload: give stop.completed")
 	}
 	if s.Platform.Procs <= 0 {
-		return metrics.Result{}, errors.New("cluster model with a synthetic workload: give platform.procs")
+		return ClusterResult{}, errors.New("cluster model with a synthetic workload: give platform.procs")
 	}
 	var src workload.Source
 	var load float64 // the offered load, for the message of an overloaded run
@@ -241,81 +247,87 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 		// the runtimes; predict adds its layer.
 		b, err := registry.BuildWorkload(s.Workload.Model, model.Env{Procs: s.Platform.Procs, Jobs: s.Stop.Completed, Seed: s.Seed, Rep: rep}, s.Workload.Options)
 		if err != nil {
-			return metrics.Result{}, err
+			return ClusterResult{}, err
 		}
 		est, err := workload.ParseEstimate(s.Workload.Estimate)
 		if err != nil {
-			return metrics.Result{}, err
+			return ClusterResult{}, err
 		}
 		src, load, tau, cont, speed = b.Source, b.Load, metrics.DefaultTau, s.Workload.OnOverrun == "continue", b.Speed
 		if est == workload.EstimateExact {
 			src = workload.WithEstimates(src, est)
 		}
 		if pred, err = predictParams(est, s.Workload.Predictor, s.Workload.Correction); err != nil {
-			return metrics.Result{}, err
+			return ClusterResult{}, err
 		}
 	} else {
 		ps, err := synth.NewPoisson(s.Seed, rep, s.Workload.MeanInterarrival, s.Workload.MeanService, s.Stop.Completed)
 		if err != nil {
-			return metrics.Result{}, err
+			return ClusterResult{}, err
 		}
 		// One-processor jobs.
 		src, load = ps, s.Workload.MeanService/s.Workload.MeanInterarrival/float64(s.Platform.Procs)
 	}
+	if s.Workload.Submit == scenario.SubmitZero {
+		src = workload.SubmitZero(src)
+	}
 	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, s.Policy.Queue)
 	if err != nil {
-		return metrics.Result{}, err
+		return ClusterResult{}, err
 	}
 	plat, err := platform.Cluster(s.Platform.Procs)
 	if speed > 0 {
 		plat, err = platform.New([]platform.Machine{{CPUs: s.Platform.Procs, Speed: speed}})
 	}
 	if err != nil {
-		return metrics.Result{}, err
+		return ClusterResult{}, err
 	}
 	opts, err := qp.Check(s.Policy.Options)
 	if err != nil {
-		return metrics.Result{}, err
+		return ClusterResult{}, err
 	}
 	sum := metrics.NewSummary(s.Platform.Procs, tau)
 	sum.Skip(s.Warmup.Jobs)
 	var availCfg *engine.Availability
 	if a := scenarioAvail(s); a.Used() {
 		if pred != nil {
-			return metrics.Result{}, errors.New("unavailable CPUs (platform.reservations, events, failures) do not go with workload.estimate predict: the model keeps jobs off reserved CPUs by the estimates the policy plans with")
+			return ClusterResult{}, errors.New("unavailable CPUs (platform.reservations, events, failures) do not go with workload.estimate predict: the model keeps jobs off reserved CPUs by the estimates the policy plans with")
 		}
 		var closeEvents func() error
 		if availCfg, closeEvents, err = a.build(plat, rep); err != nil {
-			return metrics.Result{}, err
+			return ClusterResult{}, err
 		}
 		defer closeEvents()
 	}
+	reader := &jobReader{res: &ClusterResult{}}
 	run, err := newClusterRun(clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: s.Seed, Rep: rep}, src: src,
-		lis: append(engine.Tee{sum}, extra...), maxWaiting: MaxWaiting, cont: cont, predict: pred, avail: availCfg})
+		lis: append(engine.Tee{sum, reader}, extra...), maxWaiting: MaxWaiting, cont: cont, predict: pred, avail: availCfg})
 	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
-		return metrics.Result{}, &AvailError{err}
+		return ClusterResult{}, &AvailError{err}
 	}
 	if err != nil {
-		return metrics.Result{}, err
+		return ClusterResult{}, err
 	}
 	defer closePolicy(run.pol)
+	reader.watch(run.pol)
 	if err := run.eng.Run(); err != nil {
-		return metrics.Result{}, waitingError(err, "cluster", load)
+		return ClusterResult{}, waitingError(err, "cluster", load)
 	}
 	if err := closePolicy(run.pol); err != nil {
-		return metrics.Result{}, err
+		return ClusterResult{}, err
 	}
-	res := sum.Result()
+	res := *reader.res
+	res.Result = sum.Result()
 	// A policy that schedules threads gets Poisson jobs' one thread each,
 	// so the summary's utilization needs no correction; a declared
 	// model's parallel jobs' threads do.
 	if declared {
-		err = run.threadUtilization(&res, s.Platform.Procs)
+		err = run.threadUtilization(&res.Result, s.Platform.Procs)
 	} else if run.fold != nil {
 		err = run.fold.Err()
 	}
 	if err != nil {
-		return metrics.Result{}, err
+		return ClusterResult{}, err
 	}
 	return res, nil
 }

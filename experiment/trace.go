@@ -90,6 +90,16 @@ type TraceRun struct {
 	// gains a partitions section and --check verifies that every job
 	// held CPUs of its partition only.
 	Partitions []string
+	// Jobs, when above 0, runs the first Jobs jobs the trace gives (after
+	// the window, before resampling; at most workload.MaxPrefixJobs): a
+	// trace with fewer is an error.
+	Jobs int64
+	// SubmitZero submits every job at time 0 (a batch), in the trace's
+	// order.
+	SubmitZero bool
+	// Responses keeps each job's response and the policy's window heads
+	// in TraceResult.PerJob (in memory only; see ClusterResult).
+	Responses bool
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -159,6 +169,9 @@ type TraceResult struct {
 	Deadlines *TraceDeadlines `json:"deadlines,omitempty"`
 	Counts    swf.Counts      `json:"-"`
 	Engine    engine.Stats    `json:"-"`
+	// PerJob holds the per-job responses and window heads when
+	// TraceRun.Responses asked for them (its Result is not set).
+	PerJob *ClusterResult `json:"-"`
 }
 
 // TraceDeadlines are the deadline metrics of a trace run.
@@ -456,6 +469,15 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		window = workload.NewWindowSource(src, w)
 		jobs = window
 	}
+	if cfg.Jobs < 0 || cfg.Jobs > workload.MaxPrefixJobs {
+		return nil, fmt.Errorf("trace run: %d jobs, want 1..%d (0: the whole trace)", cfg.Jobs, workload.MaxPrefixJobs)
+	}
+	if cfg.Jobs > 0 {
+		jobs = workload.First(jobs, cfg.Jobs)
+	}
+	if cfg.SubmitZero {
+		jobs = workload.SubmitZero(jobs)
+	}
 	var resampled []actual.Job
 	if cfg.Resample != "" && cfg.Resample != resample.Methods[0] {
 		if resampled, err = resampleTrace(jobs, cfg); err != nil {
@@ -481,6 +503,11 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if withDeadlines {
 		dl = metrics.NewDeadlines()
 		lis = append(lis, dl)
+	}
+	var reader *jobReader
+	if cfg.Responses {
+		reader = &jobReader{res: &ClusterResult{}}
+		lis = append(lis, reader)
 	}
 
 	var out *outDir
@@ -600,6 +627,9 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, err
 	}
 	pol, eng := run.pol, run.eng
+	if reader != nil {
+		reader.watch(pol)
+	}
 	// An external decision process is ended on every path; its failure
 	// at the end fails the run before anything is written.
 	defer closePolicy(pol)
@@ -614,6 +644,10 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		}
 	}
 	if err := eng.Run(); err != nil {
+		var se *workload.ShortError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
+		}
 		var ae *engine.AdmitError
 		if errors.As(err, &ae) && resampled == nil {
 			if line, ok := recordLine(cfg.Trace, int64(ae.Job), ae.Submit, refusedSecond(err, ae.Submit)); ok {
@@ -653,6 +687,9 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		Result: sum.Result(),
 		Counts: counts,
 		Engine: eng.Stats(),
+	}
+	if reader != nil {
+		res.PerJob = reader.res
 	}
 	if run.preds != nil {
 		p := &Predictions{Predictor: predictor, Correction: correction}

@@ -16,7 +16,7 @@ import (
 // Declare here. The Poisson workload of one-CPU jobs is the default
 // (PoissonWorkload) and is not declared.
 func workloadTable() []func() model.Decl {
-	return []func() model.Decl{lublin.Declare, synth.DeclareJRB}
+	return []func() model.Decl{lublin.Declare, synth.DeclareJRB, synth.DeclareHafshejani}
 }
 
 // PoissonWorkload is the cluster's default workload.model: one-CPU jobs,

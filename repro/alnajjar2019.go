@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/policy/rank"
 	"github.com/schedlab/schedlab/registry"
@@ -104,7 +105,7 @@ func (a *alnajjar) col(c acfg, m func(metrics.Result) float64) []float64 {
 	rs := a.runs.Reps(a.scenario(c))
 	out := make([]float64, len(rs))
 	for i, r := range rs {
-		out[i] = m(r.Detail.(metrics.Result))
+		out[i] = m(r.Detail.(experiment.ClusterResult).Result)
 	}
 	return out
 }

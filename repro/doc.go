@@ -18,13 +18,13 @@
 // every replication in parallel (results independent of the number of
 // workers). Metrics are read by the model's metric names; what no
 // metric reports (the jobs simulated, al-najjar-2019's TET from the
-// run's summary, the hetero policies' wall-clock decision time) from
+// run's summary, the hetero policies' wall-clock decision time,
+// hafshejani-2012's per-job responses and matrix's window heads) from
 // the model's typed result, experiment.RepMetrics.Detail. Means and 95%
-// intervals are stats.CI95's, as in a sweep's summary.
-// hafshejani2012 is the exception: its runs are trace prefixes and
-// in-memory workloads (every job submitted at 0, wide jobs) compared job
-// by job and window by window, which no scenario expresses; it runs them
-// once each through experiment.RunJobs. Readings lists the alternative
+// intervals are stats.CI95's, as in a sweep's summary. hafshejani2012's
+// workloads are scenario settings too: a trace's first jobs
+// (workload.jobs), its synthetic workloads (workload.model hafshejani)
+// and the batch reading (workload.submit zero). Readings lists the alternative
 // readings of dimitriadou-karatza-2010's open rules as a fresh slice.
 //
 // FitTrace is al-najjar-2019's curve estimation (its Tables 2-9): the

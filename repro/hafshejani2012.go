@@ -2,17 +2,18 @@ package repro
 
 import (
 	"fmt"
-	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/job"
-	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/report/plot"
-	"github.com/schedlab/schedlab/rng"
+	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/sweep"
 	"github.com/schedlab/schedlab/workload"
-	"github.com/schedlab/schedlab/workload/swf"
+	"github.com/schedlab/schedlab/workload/synth"
 )
 
 // HafshejaniDefaults are the reproduction's options: the paper's three
@@ -54,62 +55,72 @@ const (
 	hSynthLoad    = 0.9
 )
 
+// hWorkload is one workload of the reproduction: a trace's prefixes or
+// a synthetic workload (workload.model hafshejani), as scenarios.
 type hWorkload struct {
-	name  string
-	procs int
-	jobs  []actual.Job // the largest prefix; smaller experiments take its head
+	name string
+	// base is the workload's scenario without its policy and size:
+	// a trace (workload.trace) or the synthetic model (its options,
+	// platform.procs).
+	base scenario.Scenario
+	// trace: the size is workload.jobs (the trace's first n jobs, on
+	// its own machine); otherwise stop.completed (the model's first n).
+	trace bool
+}
+
+// scenario is the first n jobs of w under policy p (estimates = the
+// requests, jobs killed at their request): one deterministic run.
+func (w *hWorkload) scenario(n int, p string) scenario.Scenario {
+	s := w.base
+	s.Policy = scenario.PolicySpec{Queue: p}
+	if w.trace {
+		s.Workload.Jobs = int64(n)
+	} else {
+		s.Stop.Completed = int64(n)
+	}
+	return s
 }
 
 // hWorkloadName is a trace's workload name in the item names: the file
 // name up to its first "-" (KTH, HPC2N, SDSC).
 func hWorkloadName(trace string) string { return strings.SplitN(trace, "-", 2)[0] }
 
-func hTraceWorkload(name string, n int) (*hWorkload, error) {
+func hBase(seed uint64) scenario.Scenario {
+	return scenario.Scenario{Name: "hafshejani2012", Model: registry.ModelCluster, Seed: seed, Replications: 1,
+		Workload: scenario.Workload{Estimate: "request", OnOverrun: "kill", Submit: scenario.SubmitAsIs}}
+}
+
+// hTraceWorkload is the prefixes of trace name on the machine of its
+// header; an error when the trace is not found.
+func hTraceWorkload(seed uint64, name string) (*hWorkload, error) {
 	rd, err := workload.OpenTrace(name)
 	if err != nil {
 		return nil, err
 	}
-	defer rd.Close()
-	src := swf.NewSource(rd, swf.Options{})
-	procs := src.MaxProcs()
-	if procs <= 0 {
-		return nil, fmt.Errorf("trace %s: no MaxProcs in the header", name)
-	}
-	est := workload.WithEstimates(src, workload.EstimateRequest)
-	w := &hWorkload{name: hWorkloadName(name), procs: procs}
-	for len(w.jobs) < n {
-		j, err := est.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		w.jobs = append(w.jobs, j)
-	}
-	if len(w.jobs) < n {
-		return nil, fmt.Errorf("trace %s: %d jobs, fewer than %d", name, len(w.jobs), n)
-	}
+	rd.Close()
+	w := &hWorkload{name: hWorkloadName(name), base: hBase(seed), trace: true}
+	w.base.Workload.Trace = name
 	return w, nil
 }
 
-func hSynthetic(seed uint64, n int) *hWorkload {
-	arr := rng.New(seed, 0, "hafshejani-arrivals")
-	size := rng.New(seed, 0, "hafshejani-sizes")
-	run := rng.New(seed, 0, "hafshejani-runtimes")
-	est := rng.New(seed, 0, "hafshejani-requests")
-	meanSize := (1.0 + 2 + 4 + 8 + 16 + 32) / 6
-	meanIA := meanSize * hSynthRuntime / (hSynthCPUs * hSynthLoad)
-	w := &hWorkload{name: "synthetic", procs: hSynthCPUs}
-	t := 0.0
-	for i := range n {
-		t += math.Round(arr.ExpFloat64() * meanIA)
-		p := 1 << size.IntN(6)
-		r := math.Max(1, math.Round(run.ExpFloat64()*hSynthRuntime))
-		q := math.Ceil(r * (1 + 2*est.Float64()))
-		w.jobs = append(w.jobs, actual.Job{ID: job.ID(i + 1), Submit: t, Procs: p, Runtime: r, Request: q, Estimate: q, User: -1, Group: -1})
-	}
+// hModel is the synthetic workload named name (workload.model
+// hafshejani) on hSynthCPUs CPUs: sizes by rule sizes on lo..hi, Poisson
+// arrivals at offered load load.
+func hModel(seed uint64, name, sizes string, lo, hi int, load float64) *hWorkload {
+	w := &hWorkload{name: name, base: hBase(seed)}
+	w.base.Platform.Procs = hSynthCPUs
+	w.base.Workload.Model = "hafshejani"
+	w.base.Workload.Options = map[string]string{"sizes": sizes, "size_min": strconv.Itoa(lo), "size_max": strconv.Itoa(hi),
+		"offered_load": strconv.FormatFloat(load, 'g', -1, 64)}
 	return w
+}
+
+// hSynthetic is the default synthetic workload: 64 CPUs; sizes
+// 2^U{0..5}; runtimes exponential, mean 600 s (whole seconds, at least
+// 1); requests = runtime x (1 + U[0,2]) rounded up; Poisson arrivals at
+// an offered load of 0.9 (synth.DeclareHafshejani).
+func hSynthetic(seed uint64) *hWorkload {
+	return hModel(seed, "synthetic", synth.SizesPow2, 1, hSynthCPUs/2, hSynthLoad)
 }
 
 // Wide synthetic workloads (reading wide-jobs): 64 CPUs, sizes uniform
@@ -117,65 +128,64 @@ func hSynthetic(seed uint64, n int) *hWorkload {
 // Poisson arrivals at an offered load of 0.7.
 const hWideLoad = 0.7
 
-// hWide draws the wide workload named name: sizes uniform on lo..hi CPUs
+// hWide is the wide workload named name: sizes uniform on lo..hi CPUs
 // of 64. The paper: "if there is no job that requires fewer processors
 // than free processors, the free processors will remain idle"; jobs wider
 // than half the machine are 4.6% of KTH's, 0.5% of HPC2N's, 0.1% of SDSC's
 // and none of hSynthetic's.
-func hWide(seed uint64, n int, name string, lo, hi int) *hWorkload {
-	arr := rng.New(seed, 0, "hafshejani-arrivals")
-	size := rng.New(seed, 0, "hafshejani-sizes")
-	run := rng.New(seed, 0, "hafshejani-runtimes")
-	est := rng.New(seed, 0, "hafshejani-requests")
-	meanSize := float64(lo+hi) / 2
-	meanIA := meanSize * hSynthRuntime / (hSynthCPUs * hWideLoad)
-	w := &hWorkload{name: name, procs: hSynthCPUs}
-	t := 0.0
-	for i := range n {
-		t += math.Round(arr.ExpFloat64() * meanIA)
-		p := lo + size.IntN(hi-lo+1)
-		r := math.Max(1, math.Round(run.ExpFloat64()*hSynthRuntime))
-		q := math.Ceil(r * (1 + 2*est.Float64()))
-		w.jobs = append(w.jobs, actual.Job{ID: job.ID(i + 1), Submit: t, Procs: p, Runtime: r, Request: q, Estimate: q, User: -1, Group: -1})
-	}
-	return w
+func hWide(seed uint64, name string, lo, hi int) *hWorkload {
+	return hModel(seed, name, synth.SizesUniform, lo, hi, hWideLoad)
 }
 
-// hBatch is w with every job submitted at time 0 (reading batch: the
-// paper's "overall response time" read as a batch's), named name.
+// hBatch is w with every job submitted at time 0 (workload.submit zero;
+// reading batch: the paper's "overall response time" read as a
+// batch's), named name.
 func hBatch(w *hWorkload, name string) *hWorkload {
-	b := &hWorkload{name: name, procs: w.procs, jobs: make([]actual.Job, len(w.jobs))}
-	copy(b.jobs, w.jobs)
-	for i := range b.jobs {
-		b.jobs[i].Submit = 0
-	}
-	return b
+	b := *w
+	b.name = name
+	b.base.Workload.Submit = scenario.SubmitZero
+	return &b
 }
 
 // hRuns are the runs of a set of workloads, by hKey.
-type hRuns map[string]*experiment.JobsResult
+type hRuns map[string]*hRun
+
+// hRun is one run: its summary, per-job responses and matrix's window
+// heads (experiment.ClusterResult).
+type hRun struct {
+	experiment.ClusterResult
+	Response map[job.ID]float64
+}
 
 func hKey(w string, n int, p string) string { return fmt.Sprintf("%s/%d/%s", w, n, p) }
 
 // hEval runs every policy on the first n jobs of every workload, for
-// every size n.
+// every size n, as scenarios through the sweep's replication core.
 func hEval(opt Options, wls []*hWorkload, sizes []int, runs hRuns) (int64, error) {
-	opt.Progress.Grow(len(wls) * len(sizes) * len(hPolicies()))
-	var total int64
+	var scens []scenario.Scenario
 	for _, w := range wls {
 		for _, n := range sizes {
 			for _, p := range hPolicies() {
-				res, err := experiment.RunJobs(experiment.JobsRun{Jobs: w.jobs[:n], Procs: w.procs, Policy: p})
-				if err != nil {
-					return 0, fmt.Errorf("%s, %d jobs, %s: %w", w.name, n, p, err)
-				}
-				runs[hKey(w.name, n, p)] = res
-				total += res.Jobs
-				opt.Progress.Add(1)
+				scens = append(scens, w.scenario(n, p))
 			}
 		}
 	}
-	return total, nil
+	memo := sweep.NewMemo(opt.Workers, opt.Progress)
+	if err := memo.Run(scens); err != nil {
+		return 0, err
+	}
+	for _, w := range wls {
+		for _, n := range sizes {
+			for _, p := range hPolicies() {
+				d := memo.Reps(w.scenario(n, p))[0].Detail.(experiment.ClusterResult)
+				if d.Dropped {
+					return 0, fmt.Errorf("%s, %d jobs, %s: more than %d jobs to compare job by job", w.name, n, p, experiment.MaxResponses)
+				}
+				runs[hKey(w.name, n, p)] = &hRun{ClusterResult: d, Response: d.ResponseMap()}
+			}
+		}
+	}
+	return simulatedJobs(memo), nil
 }
 
 // Hafshejani2012 runs the reproduction of hafshejani-2012 (thread-level
@@ -189,12 +199,11 @@ func Hafshejani2012(opt Options, readings bool) (*Report, error) {
 		opt.Progress = nopProgress{}
 	}
 	sizes := HafshejaniSizes()
-	maxN := sizes[len(sizes)-1]
 	var wls []*hWorkload
 	var notes []string
 	var skipped []Skip
 	for _, name := range hTraces() {
-		w, err := hTraceWorkload(name, maxN)
+		w, err := hTraceWorkload(opt.Seed, name)
 		if err != nil {
 			if strings.Contains(err.Error(), ": not found") { // workload.OpenTrace's lookup failed
 				wl := hWorkloadName(name)
@@ -206,7 +215,7 @@ func Hafshejani2012(opt Options, readings bool) (*Report, error) {
 		}
 		wls = append(wls, w)
 	}
-	wls = append(wls, hSynthetic(opt.Seed, maxN))
+	wls = append(wls, hSynthetic(opt.Seed))
 	runs := hRuns{}
 	key := hKey
 	total, err := hEval(opt, wls, sizes, runs)
@@ -225,7 +234,7 @@ func Hafshejani2012(opt Options, readings bool) (*Report, error) {
 	heads := map[string]float64{}
 	for _, w := range wls {
 		for _, n := range sizes {
-			get := func(p string) *experiment.JobsResult { return runs[key(w.name, n, p)] }
+			get := func(p string) *hRun { return runs[key(w.name, n, p)] }
 			paper := func(v float64) float64 {
 				if n == 3113 {
 					return v
@@ -316,7 +325,7 @@ func hChecks(wls []*hWorkload, sizes []int, runs hRuns, heads map[string]float64
 		for _, n := range sizes {
 			pre := fmt.Sprintf("%s/%d", w.name, n)
 			scope := fmt.Sprintf("%s, first %d jobs", w.name, n)
-			g := func(p string) *experiment.JobsResult { return runs[key(w.name, n, p)] }
+			g := func(p string) *hRun { return runs[key(w.name, n, p)] }
 			m, bf, f := g("matrix").MeanResponse, g("firstfit").MeanResponse, g("fcfs").MeanResponse
 			holds := m < bf && bf < f
 			orderAll = append(orderAll, pre)
@@ -342,13 +351,12 @@ func hChecks(wls []*hWorkload, sizes []int, runs hRuns, heads map[string]float64
 }
 
 // hMakespan is the last end minus the first submission.
-func hMakespan(r *experiment.JobsResult) float64 { return r.Makespan - r.FirstSubmit }
+func hMakespan(r *hRun) float64 { return r.Makespan - r.FirstSubmit }
 
 // hReadings runs the named readings (wide-jobs, batch) and adds their
 // claims, figures and numbers (readings.csv) to r.
 func hReadings(opt Options, r *Report, wls []*hWorkload, sizes []int) (int64, error) {
-	maxN := sizes[len(sizes)-1]
-	wide := []*hWorkload{hWide(opt.Seed, maxN, "wide", 1, hSynthCPUs), hWide(opt.Seed, maxN, "wide-half", hSynthCPUs/2+1, hSynthCPUs)}
+	wide := []*hWorkload{hWide(opt.Seed, "wide", 1, hSynthCPUs), hWide(opt.Seed, "wide-half", hSynthCPUs/2+1, hSynthCPUs)}
 	var batch []*hWorkload
 	for _, w := range wls {
 		batch = append(batch, hBatch(w, "batch-"+w.name))
@@ -378,7 +386,7 @@ func hReadings(opt Options, r *Report, wls []*hWorkload, sizes []int) (int64, er
 	return total, nil
 }
 
-func hFigures(wls []*hWorkload, sizes []int, runs map[string]*experiment.JobsResult, key func(string, int, string) string) []plot.Figure {
+func hFigures(wls []*hWorkload, sizes []int, runs hRuns, key func(string, int, string) string) []plot.Figure {
 	var figs []plot.Figure
 	ticks := []string{"FCFS", "first-fit\n(paper's BF)", "EASY", "matrix"}
 	for i, n := range sizes {

@@ -3,14 +3,14 @@ package repro
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/schedlab/schedlab/experiment"
-	"github.com/schedlab/schedlab/job"
-	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/workload"
 )
 
@@ -163,25 +163,32 @@ func TestHafshejani2012Readings(t *testing.T) {
 // makespan 15. First-fit: C fits beside A: C [0,4), B [10,15); mean
 // (10+15+4)/3 = 9.667, makespan 15.
 func TestHafshejaniBatchSubmission(t *testing.T) {
-	w := &hWorkload{name: "hand", procs: 4}
-	for i, j := range []struct {
-		procs int
-		rt    float64
-	}{{3, 10}, {2, 5}, {1, 4}} {
-		w.jobs = append(w.jobs, actual.Job{ID: job.ID(i + 1), Submit: float64(i), Procs: j.procs, Runtime: j.rt, Request: j.rt, Estimate: j.rt, User: -1, Group: -1})
+	// The jobs as an SWF trace: submitted at 0, 1, 2; requests = runtimes.
+	trace := filepath.Join(t.TempDir(), "hand.swf")
+	swf := "; MaxProcs: 4\n" +
+		"1 0 0 10 3 -1 -1 3 10 -1 1 1 1 -1 -1 -1 -1 -1\n" +
+		"2 1 0 5 2 -1 -1 2 5 -1 1 1 1 -1 -1 -1 -1 -1\n" +
+		"3 2 0 4 1 -1 -1 1 4 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	if err := os.WriteFile(trace, []byte(swf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := hTraceWorkload(1, trace)
+	if err != nil {
+		t.Fatal(err)
 	}
 	b := hBatch(w, "batch-hand")
-	if w.jobs[2].Submit != 2 || b.name != "batch-hand" {
+	if w.base.Workload.Submit != scenario.SubmitAsIs || b.name != "batch-hand" {
 		t.Fatal("hBatch changed its input or lost the name")
+	}
+	runs := hRuns{}
+	if _, err := hEval(Options{Progress: nopProgress{}}, []*hWorkload{b}, []int{3}, runs); err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		policy         string
 		mean, makespan float64
 	}{{"fcfs", 13, 15}, {"firstfit", 29.0 / 3, 15}} {
-		res, err := experiment.RunJobs(experiment.JobsRun{Jobs: b.jobs, Procs: b.procs, Policy: c.policy})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runs[hKey("batch-hand", 3, c.policy)]
 		if math.Abs(res.MeanResponse-c.mean) > 1e-9 || hMakespan(res) != c.makespan {
 			t.Errorf("%s: mean response %g, makespan %g; want %g, %g", c.policy, res.MeanResponse, hMakespan(res), c.mean, c.makespan)
 		}

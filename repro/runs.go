@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/schedlab/schedlab/experiment"
-	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/sweep"
 )
 
@@ -28,7 +27,7 @@ func simulatedJobs(runs *sweep.Memo) int64 {
 			n += d.Jobs
 		case experiment.HeteroResult:
 			n += d.Jobs
-		case metrics.Result:
+		case experiment.ClusterResult:
 			n += d.Jobs
 		default:
 			panic(fmt.Sprintf("repro: replication result %T has no job count", m.Detail))

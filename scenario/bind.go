@@ -79,6 +79,10 @@ func bind(s *Scenario, path string) any {
 		return &w.MeanInterarrival
 	case "workload.resample":
 		return &w.Resample
+	case "workload.jobs":
+		return &w.Jobs
+	case "workload.submit":
+		return &w.Submit
 	case "workload.predictor":
 		return &w.Predictor
 	case "workload.correction":
@@ -432,6 +436,9 @@ var legacyKeyParts = map[string][]keyPart{
 		{name: "onfail", path: "platform.on_failure", omitDefault: true},
 		// partitions (docs/partitions.md): written only when set
 		{name: "parts", path: "platform.partitions", omitDefault: true},
+		// a trace's prefix and the batch transform: written only when set
+		{name: "jobs", path: "workload.jobs", omitDefault: true},
+		{name: "submit", path: "workload.submit", omitDefault: true},
 	},
 	registry.ModelGrid: {
 		{name: "grid", path: "policy.grid"},

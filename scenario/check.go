@@ -135,7 +135,7 @@ func (d *decoder) checkCluster() {
 		// The lublin model's jobs have requests: it reads the estimate
 		// model and the overrun rule (checkDeps cannot say so: with a
 		// trace, workload.model is not read at all).
-		for _, k := range []string{"workload.estimate", "workload.on_overrun", "workload.clamp", "workload.resample"} {
+		for _, k := range []string{"workload.estimate", "workload.on_overrun", "workload.clamp", "workload.resample", "workload.jobs"} {
 			if !d.present(k) || model && fieldOf(k).requests {
 				continue
 			}

@@ -98,6 +98,8 @@ type Workload struct {
 	OnOverrun string // cluster with a trace or a declared workload model's jobs: "kill" | "continue"; default "kill"
 	Clamp     bool   // cluster with a trace: clamp jobs larger than the machine
 	Resample  string // cluster with a trace: "none" | "user-weeks" (a different trace per replication); default "none"
+	Jobs      int64  // cluster with a trace: run its first Jobs jobs (0: all; at most workload.MaxPrefixJobs)
+	Submit    string // cluster: "as-is" (the default) | "zero" (SubmitZero: every job submitted at time 0, a batch)
 	// estimate "predict": the predictor ("last2", "avg:K") and the
 	// correction of an outlived prediction ("increments", "request").
 	Predictor, Correction string

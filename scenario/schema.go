@@ -225,6 +225,8 @@ func writtenFields() []*field {
 		{path: "workload.model", kind: kEnum, models: clusterOnly, enum: anyModel(registry.WorkloadNames()...), sweep: true,
 			def: Poisson, synthOnly: true},
 		{path: "workload.clamp", kind: kBool, models: clusterOnly, sweep: true, traceOnly: true},
+		{path: "workload.jobs", kind: kInt, models: clusterOnly, check: between(1, workload.MaxPrefixJobs), sweep: true, big: true, traceOnly: true},
+		{path: "workload.submit", kind: kEnum, models: clusterOnly, enum: anyModel(SubmitAsIs, SubmitZero), sweep: true, def: SubmitAsIs},
 		{path: "workload.mean_interarrival", kind: kFloat, models: allModels, check: mean, sweep: true, synthOnly: true},
 		{path: "workload.mean_service", kind: kFloat, models: serviceModel, check: mean, sweep: true, def: "1", synthOnly: true},
 		{path: "workload.gang_mean_interarrival", kind: kFloat, models: gangOnly, check: mean, sweep: true},
@@ -249,6 +251,13 @@ func writtenFields() []*field {
 // Poisson is the cluster's default workload.model: one-CPU jobs with
 // Poisson arrivals (the declared models are registry.WorkloadModels).
 const Poisson = registry.PoissonWorkload
+
+// workload.submit's values: the workload's own submit times (the
+// default), or every job submitted at time 0 (a batch).
+const (
+	SubmitAsIs = "as-is"
+	SubmitZero = "zero"
+)
 
 // Predict is the estimate model of system-generated predictions.
 var Predict = workload.EstimatePredict.String()
@@ -367,7 +376,7 @@ var sections = map[string][]string{
 	"platform": {"procs", "sites", "procs_per_site", "machines", "cpus_min", "cpus_max", "speed_min", "speed_max",
 		"reservations", "events", "failures", "on_failure", "partitions"},
 	"platform.failures": {"mtbf", "mttr", "group"},
-	"workload": {"trace", "estimate", "predictor", "correction", "on_overrun", "clamp", "resample", "model", "mean_interarrival", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
+	"workload": {"trace", "estimate", "predictor", "correction", "on_overrun", "clamp", "resample", "jobs", "submit", "model", "mean_interarrival", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
 		"cpus_min", "cpus_max", "estimated_min", "estimated_max", "deadline_fraction", "deadline", "deadline_factor_min", "deadline_factor_max", "bm_est"},
 	// "policy": from the registry, policyKeys
 }

@@ -130,7 +130,7 @@ func CheckPoints(points []scenario.Point) error {
 				return fmt.Errorf("point %d (%s): a trace gives the same run every time; use replications: 1, or workload.resample: user-weeks for a different trace per replication, or platform.failures for different failures per replication", i, sc.Key())
 			}
 			if sc.Stop.Completed > 0 || sc.Warmup.Jobs > 0 {
-				return fmt.Errorf("point %d (%s): stop.completed and warmup.jobs are not supported with a trace (the whole trace runs)", i, sc.Key())
+				return fmt.Errorf("point %d (%s): stop.completed and warmup.jobs are not supported with a trace (the whole trace runs; workload.jobs runs its first N jobs)", i, sc.Key())
 			}
 		}
 		if sc.Replications < 1 || sc.Replications > scenario.MaxReplications {

@@ -3,6 +3,10 @@
 // trace files by path or by name (including the traces embedded in the
 // binary, see package traces).
 //
+// First (a trace's first n jobs, scenario key workload.jobs) and
+// SubmitZero (every job submitted at 0, workload.submit: zero) transform
+// any source.
+//
 // Estimate models are typed values (Estimates lists them, ParseEstimate
 // reads a name once at input).
 //

@@ -5,7 +5,8 @@
 // keys and the cluster model's runner are all derived from that
 // declaration (registry.WorkloadModels lists the declared models). The
 // Lublin-Feitelson model (workload/lublin) and al-najjar-2019's JRB
-// workload (workload/synth, DeclareJRB) are declared this way; the
+// workload (workload/synth, DeclareJRB) and hafshejani-2012's synthetic
+// jobs (DeclareHafshejani) are declared this way; the
 // Poisson workload of one-CPU jobs, shared by every model, is the
 // default and is not a declared model.
 //
