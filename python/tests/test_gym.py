@@ -59,19 +59,15 @@ def same(a, b):
 
 
 @pytest.mark.parametrize(
-    "trace,window,small",
+    "trace,window",
     [
-        ("KTH-SP2-1996-2.1-cln.swf.gz", 8, None),
-        ("HPC2N-2002-2.1-cln.swf.gz", 128, None),
-        # every window built with numpy (by default only those of more
-        # than _SMALL jobs, which the cases above do not reach)
-        ("KTH-SP2-1996-2.1-cln.swf.gz", 8, 0),
-        # more picks at some instants than the queue rows the library
-        # copies (2 x window): the rest are copied on demand
-        ("KTH-SP2-1996-2.1-cln.swf.gz", 2, None),
+        ("KTH-SP2-1996-2.1-cln.swf.gz", 8),
+        ("HPC2N-2002-2.1-cln.swf.gz", 128),
+        # a window of 2: many instants with more fitting jobs than slots
+        ("KTH-SP2-1996-2.1-cln.swf.gz", 2),
     ],
 )
-def test_inprocess_same_trajectories_as_process(trace, window, small):
+def test_inprocess_same_trajectories_as_process(trace, window):
     # The engine in this process (schedlab's shared library) and as a
     # second process over the protocol: for the same seeds and actions,
     # the same observations (bit for bit), masks, rewards, times and
@@ -82,8 +78,6 @@ def test_inprocess_same_trajectories_as_process(trace, window, small):
         if trace is None:
             pytest.skip("HPC2N-2002-2.1-cln.swf.gz not found (set SCHEDLAB_TRACES)")
     envs = [SchedulingEnv(trace=trace, episode_jobs=256, window=window, engine=e) for e in ENGINES]
-    if small is not None:
-        envs[1]._SMALL = small
     for seed in range(3):
         (a, sa), (b, sb) = (trajectory(env, seed, 100 + seed) for env in envs)
         assert len(a) == 257 and same(a, b)
