@@ -128,6 +128,9 @@ type RunInfo struct {
 	BeforeWindow int64  `json:"records_before_window,omitempty"`
 	Head         string `json:"head,omitempty"`
 	Refused      int64  `json:"jobs_refused_by_policy,omitempty"`
+	// RefusalNote is the policy's word on which jobs it refuses (for the
+	// command's summary line; not in summary.json).
+	RefusalNote string `json:"-"`
 	// RejectedByPolicy counts the waiting jobs the policy rejected
 	// (policy.Plan.Rejects; the external protocol's REJECT_JOB): they
 	// left the queue without starting and are not in jobs.csv.
@@ -730,6 +733,9 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		res.Run.Refused = run.refused()
 		if rh, ok := pol.(rankHead); ok {
 			res.Run.Rank, res.Run.Head = rh.RankHead()
+		}
+		if rn, ok := pol.(interface{ RefusalNote() string }); ok {
+			res.Run.RefusalNote = rn.RefusalNote()
 		}
 	}
 	if window != nil {

@@ -177,6 +177,12 @@ func (p *JRB) Name() string { return p.name }
 // summary).
 func (p *JRB) RankHead() (rank, head string) { return p.rank.String(), p.head.String() }
 
+// RefusalNote says which jobs the policy refuses at submission, for a
+// run's summary line.
+func (p *JRB) RefusalNote() string {
+	return "rank -1: no machine can hold them, or rank <= 0 under --positive-only"
+}
+
 // Refused is the number of jobs handed to Submit that the policy refused
 // (Refuse non-empty): they were never queued.
 func (p *JRB) Refused() int64 { return p.refused }

@@ -636,8 +636,8 @@ func (c *runCmd) Run(g *globals) error {
 		fmt.Fprintf(g.stdout, "window %s: %d records before it left out, the records after it not read\n", r.Window, r.BeforeWindow)
 	}
 	if r.Rank != "" {
-		fmt.Fprintf(g.stdout, "policy %s, rank %s, head %s, estimates %s, overrun %s; %d job(s) refused by the policy (rank -1: no machine can hold them, or rank <= 0 under --positive-only)\n\n",
-			r.Policy, r.Rank, r.Head, r.Estimate, r.OnOverrun, r.Refused)
+		fmt.Fprintf(g.stdout, "policy %s, rank %s, head %s, estimates %s, overrun %s; %d job(s) refused by the policy (%s)\n\n",
+			r.Policy, r.Rank, r.Head, r.Estimate, r.OnOverrun, r.Refused, r.RefusalNote)
 	} else {
 		fmt.Fprintf(g.stdout, "policy %s, order %s, estimates %s, overrun %s\n\n", r.Policy, r.Order, r.Estimate, r.OnOverrun)
 	}

@@ -208,7 +208,7 @@ func policyOptions(pol string, sets []string, qp registry.Entry, flags []flagVal
 }
 
 // policyVariant writes the policy options set away from their defaults,
-// for the default output folder name ("-order=sjf", "-positive-only"),
+// for the default output folder name ("-order=sjf", and "-NAME" for a boolean option set true),
 // in the policy's order of its options; an option given through a flag
 // that sets several (--window fixed:8) is written as the flag was.
 func policyVariant(qp registry.Entry, given map[string]string, flags []flagValue) string {
