@@ -94,28 +94,8 @@ func TestPartitionsAvailCheck(t *testing.T) {
 			}
 			parts = append(parts, fmt.Sprintf("%d:%d-%d", k+1, los[k], his[k]))
 		}
-		var sb strings.Builder
-		fmt.Fprintf(&sb, "; MaxProcs: %d\n", procs)
 		const n = 200
-		submit := 0.0
-		for id := 1; id <= n; id++ {
-			if r.IntN(3) > 0 {
-				submit += float64(r.IntN(30))
-			}
-			k := r.IntN(nparts)
-			size := his[k] - los[k] + 1
-			cpus := 1 + r.IntN(size)
-			if r.IntN(2) == 0 {
-				cpus = 1 + r.IntN(min(size, 4))
-			}
-			req := float64(10 * (1 + r.IntN(30)))
-			run := float64(1 + r.IntN(int(req)+20))
-			fmt.Fprintf(&sb, "%d %g -1 %g %d -1 -1 %d %g -1 1 1 1 -1 -1 %d -1 -1\n", id, submit, run, cpus, cpus, req, k+1)
-		}
-		tr := filepath.Join(t.TempDir(), "r.swf")
-		if err := os.WriteFile(tr, []byte(sb.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		tr, _ := randomPartitioned(t, r, procs, n, 30, 20, los, his)
 		// windows one after another in time, each on a random range
 		var resv []string
 		at := 0.0

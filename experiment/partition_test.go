@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/internal/testref"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/swf"
@@ -136,6 +138,37 @@ func writeSWF(t *testing.T, text string) string {
 		t.Fatal(err)
 	}
 	return tr
+}
+
+// randomPartitioned writes a trace of n jobs of a machine of procs
+// CPUs, each in a random partition k+1 of CPUs los[k]..his[k]: submit
+// gaps of 0 to gap-1 seconds (a third of them 0), sizes up to the
+// partition (half of them up to 4 CPUs), requests 10 to 300 s and
+// runtimes from 1 s to the request plus slack (slack > 0: some are
+// killed at their request). It returns the trace's path and each
+// partition's jobs for the naive simulators.
+func randomPartitioned(t *testing.T, r *rand.Rand, procs, n, gap, slack int, los, his []int) (string, [][]testref.Job) {
+	t.Helper()
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "; MaxProcs: %d\n", procs)
+	jobs := make([][]testref.Job, len(los))
+	submit := 0.0
+	for id := 1; id <= n; id++ {
+		if r.IntN(3) > 0 {
+			submit += float64(r.IntN(gap))
+		}
+		k := r.IntN(len(los))
+		size := his[k] - los[k] + 1
+		cpus := 1 + r.IntN(size)
+		if r.IntN(2) == 0 {
+			cpus = 1 + r.IntN(min(size, 4))
+		}
+		req := float64(10 * (1 + r.IntN(30)))
+		run := float64(1 + r.IntN(int(req)+slack))
+		fmt.Fprintf(&sb, "%d %g -1 %g %d -1 -1 %d %g -1 1 1 1 -1 -1 %d -1 -1\n", id, submit, run, cpus, cpus, req, k+1)
+		jobs[k] = append(jobs[k], testref.Job{ID: int64(id), Submit: submit, Duration: run, Estimate: req, Procs: cpus})
+	}
+	return writeSWF(t, sb.String()), jobs
 }
 
 // startTimes is each job's starting_time in the jobs.csv of run folder

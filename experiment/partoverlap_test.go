@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/validate"
@@ -49,28 +48,8 @@ func TestOverlappingPartitionsCheck(t *testing.T) {
 		if sharedCPUs > 0 {
 			overlapping++
 		}
-		var sb strings.Builder
-		fmt.Fprintf(&sb, "; MaxProcs: %d\n", procs)
 		const n = 250
-		submit := 0.0
-		for id := 1; id <= n; id++ {
-			if r.IntN(3) > 0 {
-				submit += float64(r.IntN(30))
-			}
-			k := r.IntN(nparts)
-			size := his[k] - los[k] + 1
-			cpus := 1 + r.IntN(size)
-			if r.IntN(2) == 0 {
-				cpus = 1 + r.IntN(min(size, 4))
-			}
-			req := float64(10 * (1 + r.IntN(30)))
-			run := float64(1 + r.IntN(int(req)+20)) // some are killed at their request
-			fmt.Fprintf(&sb, "%d %g -1 %g %d -1 -1 %d %g -1 1 1 1 -1 -1 %d -1 -1\n", id, submit, run, cpus, cpus, req, k+1)
-		}
-		tr := filepath.Join(t.TempDir(), "r.swf")
-		if err := os.WriteFile(tr, []byte(sb.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		tr, _ := randomPartitioned(t, r, procs, n, 30, 20, los, his) // some killed at their request
 		for _, pol := range []string{"fcfs", "firstfit", "easy", "conservative"} {
 			out := filepath.Join(t.TempDir(), pol)
 			res, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Out: out, Check: true, Partitions: parts})

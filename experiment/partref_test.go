@@ -3,9 +3,7 @@ package experiment
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/internal/testref"
@@ -31,32 +29,12 @@ func TestPartitionsAgreeWithNaive(t *testing.T) {
 		}
 		cuts = append(cuts, procs)
 		var parts []string
-		var sb strings.Builder
-		fmt.Fprintf(&sb, "; MaxProcs: %d\n", procs)
+		los, his := make([]int, nparts), make([]int, nparts)
 		for k := range nparts {
+			los[k], his[k] = cuts[k], cuts[k+1]-1
 			parts = append(parts, fmt.Sprintf("%d:%d-%d", k+1, cuts[k], cuts[k+1]-1))
 		}
-		jobs := make([][]testref.Job, nparts)
-		submit := 0.0
-		for id := 1; id <= 300; id++ {
-			if r.IntN(3) > 0 {
-				submit += float64(r.IntN(40))
-			}
-			k := r.IntN(nparts)
-			size := cuts[k+1] - cuts[k]
-			cpus := 1 + r.IntN(size)
-			if r.IntN(2) == 0 {
-				cpus = 1 + r.IntN(min(size, 4))
-			}
-			req := float64(10 * (1 + r.IntN(30)))
-			run := float64(1 + r.IntN(int(req)))
-			fmt.Fprintf(&sb, "%d %g -1 %g %d -1 -1 %d %g -1 1 1 1 -1 -1 %d -1 -1\n", id, submit, run, cpus, cpus, req, k+1)
-			jobs[k] = append(jobs[k], testref.Job{ID: int64(id), Submit: submit, Duration: run, Estimate: req, Procs: cpus})
-		}
-		tr := filepath.Join(t.TempDir(), "r.swf")
-		if err := os.WriteFile(tr, []byte(sb.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		tr, jobs := randomPartitioned(t, r, procs, 300, 40, 0, los, his)
 		for pol, ref := range refs {
 			out := filepath.Join(t.TempDir(), pol)
 			if _, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Out: out, Check: true, Partitions: parts}); err != nil {
