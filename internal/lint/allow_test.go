@@ -33,7 +33,7 @@ var allowImports = map[string][]string{
 	"platform":               {"internal/digits"},
 	"policy/option":          nil,
 	"policy":                 {"job", "platform", "policy/option"},
-	"policy/...":             {"job", "platform", "policy", "policy/...", "freeprofile", "rng", "internal/choose", "internal/idmap", "internal/enum"},
+	"policy/...":             {"job", "platform", "policy", "policy/...", "freeprofile", "rng", "internal/choose", "internal/idmap", "internal/enum", "internal/endheap"},
 	"freeprofile":            nil,
 	"rng":                    nil,
 	"stats":                  nil,
@@ -61,6 +61,7 @@ var allowImports = map[string][]string{
 	"tools/...":              {"..."}, // programs around the project: anything
 	"internal/lint":          nil,
 	"internal/testref":       {"job", "job/actual", "platform", "validate"},
+	"internal/endheap":       {"job"},
 }
 
 // allowTestImports are what tests may import besides: the policies'

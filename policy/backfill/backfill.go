@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/schedlab/schedlab/freeprofile"
+	"github.com/schedlab/schedlab/internal/endheap"
 	"github.com/schedlab/schedlab/internal/idmap"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
@@ -44,9 +45,9 @@ type Backfill struct {
 	keys      []prioKey // OrderPriority: scratch for the sort
 
 	running idmap.Map[job.ID, run]
-	ends    endHeap // running jobs by estimated end, to find overruns (not with ez)
-	over    []int   // per machine: processors held by jobs past their estimated end
-	nOver   int     // their sum
+	ends    endheap.Heap // running jobs by estimated end, to find overruns (not with ez)
+	over    []int        // per machine: processors held by jobs past their estimated end
+	nOver   int          // their sum
 
 	// dirty: capacity may have been freed since the last pass, so held
 	// reservations must be re-placed rather than kept.
@@ -283,9 +284,9 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			b.overran(g.id, g.end)
 		}
 	} else {
-		for len(b.ends) > 0 && b.ends[0].estEnd <= now {
-			top := b.ends.pop()
-			b.overran(top.id, top.estEnd)
+		for len(b.ends) > 0 && b.ends[0].At <= now {
+			top := b.ends.Pop()
+			b.overran(top.ID, top.At)
 		}
 	}
 	instant := freeprofile.Span(now, 0)
@@ -518,7 +519,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 				b.mf.started(e.ID, e.x.who, e.Procs, now)
 			}
 			if b.ez == nil {
-				b.ends.push(endItem{estEnd: end, id: e.ID})
+				b.ends.Push(endheap.Item{At: end, ID: e.ID})
 			}
 			plan.StartOn(e.ID, reasonFor(blocked, now, &e.jobKey), m)
 			e.started = true
@@ -658,59 +659,4 @@ func (b *Backfill) Queue() []Queued {
 		out = append(out, q)
 	}
 	return out
-}
-
-type endItem struct {
-	estEnd float64
-	id     job.ID
-}
-
-// endHeap is a typed binary min-heap of running jobs by estimated end.
-type endHeap []endItem
-
-func (a endItem) less(b endItem) bool {
-	if a.estEnd != b.estEnd {
-		return a.estEnd < b.estEnd
-	}
-	return a.id < b.id
-}
-
-func (h *endHeap) push(x endItem) {
-	*h = append(*h, x)
-	s := *h
-	i := len(s) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !s[i].less(s[p]) {
-			break
-		}
-		s[i], s[p] = s[p], s[i]
-		i = p
-	}
-}
-
-func (h *endHeap) pop() endItem {
-	s := *h
-	top := s[0]
-	n := len(s) - 1
-	s[0] = s[n]
-	s = s[:n]
-	*h = s
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		c := l
-		if r := l + 1; r < n && s[r].less(s[l]) {
-			c = r
-		}
-		if !s[c].less(s[i]) {
-			break
-		}
-		s[i], s[c] = s[c], s[i]
-		i = c
-	}
-	return top
 }

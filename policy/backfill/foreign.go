@@ -2,6 +2,7 @@ package backfill
 
 import (
 	"github.com/schedlab/schedlab/freeprofile"
+	"github.com/schedlab/schedlab/internal/endheap"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy"
 )
@@ -48,7 +49,7 @@ func (b *Backfill) Occupy(now float64, id job.ID, procs int, end float64) {
 		p := b.profs[0]
 		p.Advance(now)
 		p.Alloc(now, end, procs)
-		b.ends.push(endItem{estEnd: end, id: id})
+		b.ends.Push(endheap.Item{At: end, ID: id})
 	}
 	b.dirty, b.rebuild = true, true
 	b.arrivalsOnly = false

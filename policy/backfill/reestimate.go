@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/schedlab/schedlab/freeprofile"
+	"github.com/schedlab/schedlab/internal/endheap"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy"
 )
@@ -77,7 +78,7 @@ func (b *Backfill) Reestimate(now float64, id job.ID, estimate float64) {
 		p := b.profs[m]
 		p.Advance(now)
 		p.Alloc(now, end, r.procs)
-		b.ends.push(endItem{estEnd: end, id: id}) // the old item is ignored when it surfaces
+		b.ends.Push(endheap.Item{At: end, ID: id}) // the old item is ignored when it surfaces
 	}
 	if later {
 		b.rebuild = true

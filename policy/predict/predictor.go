@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/schedlab/schedlab/freeprofile"
+	"github.com/schedlab/schedlab/internal/endheap"
 	"github.com/schedlab/schedlab/internal/idmap"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
@@ -26,7 +27,7 @@ type Predictor struct {
 	users   *Histories
 	waiting idmap.Map[job.ID, pending]
 	running idmap.Map[job.ID, running]
-	due     dueHeap // running jobs that can still be corrected, by predicted end
+	due     endheap.Heap // running jobs that can still be corrected, by predicted end
 
 	predicted, corrections, corrected int64
 
@@ -176,17 +177,17 @@ func (p *Predictor) started(now float64, s policy.Start, plat platform.Platform)
 // push queues r for correction if its prediction can still grow.
 func (p *Predictor) push(id job.ID, r *running) {
 	if r.pred < r.req && !math.IsInf(r.due, 0) && !math.IsNaN(r.due) {
-		p.due.push(dueItem{at: r.due, id: id})
+		p.due.Push(endheap.Item{At: r.due, ID: id})
 	}
 }
 
 // correct applies the rule to every running job whose predicted end is
 // at or before now, in (predicted end, id) order.
 func (p *Predictor) correct(now float64) {
-	for len(p.due) > 0 && p.due[0].at <= now {
-		it := p.due.pop()
-		r := p.running.Ptr(it.id)
-		if r == nil || r.due != it.at {
+	for len(p.due) > 0 && p.due[0].At <= now {
+		it := p.due.Pop()
+		r := p.running.Ptr(it.ID)
+		if r == nil || r.due != it.At {
 			continue // ended, or already moved
 		}
 		if r.steps == 0 {
@@ -199,12 +200,12 @@ func (p *Predictor) correct(now float64) {
 			p.corrections++
 		}
 		if p.re != nil {
-			p.re.Reestimate(now, it.id, r.pred)
+			p.re.Reestimate(now, it.ID, r.pred)
 		}
 		if p.OnCorrect != nil {
-			p.OnCorrect(now, it.id, int(r.steps), r.pred)
+			p.OnCorrect(now, it.ID, int(r.steps), r.pred)
 		}
-		p.push(it.id, r)
+		p.push(it.ID, r)
 	}
 }
 
@@ -213,10 +214,10 @@ func (p *Predictor) correct(now float64) {
 func (p *Predictor) nextDue() (float64, bool) {
 	for len(p.due) > 0 {
 		it := p.due[0]
-		if r := p.running.Ptr(it.id); r != nil && r.due == it.at {
-			return it.at, true
+		if r := p.running.Ptr(it.ID); r != nil && r.due == it.At {
+			return it.At, true
 		}
-		p.due.pop()
+		p.due.Pop()
 	}
 	return 0, false
 }
@@ -342,58 +343,3 @@ var (
 	_ policy.Failer              = (*Predictor)(nil)
 	_ io.Closer                  = (*Predictor)(nil)
 )
-
-type dueItem struct {
-	at float64
-	id job.ID
-}
-
-func (a dueItem) less(b dueItem) bool {
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	return a.id < b.id
-}
-
-// dueHeap is a typed binary min-heap by (predicted end, id).
-type dueHeap []dueItem
-
-func (h *dueHeap) push(x dueItem) {
-	*h = append(*h, x)
-	s := *h
-	i := len(s) - 1
-	for i > 0 {
-		q := (i - 1) / 2
-		if !s[i].less(s[q]) {
-			break
-		}
-		s[i], s[q] = s[q], s[i]
-		i = q
-	}
-}
-
-func (h *dueHeap) pop() dueItem {
-	s := *h
-	top := s[0]
-	n := len(s) - 1
-	s[0] = s[n]
-	s = s[:n]
-	*h = s
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		c := l
-		if r := l + 1; r < n && s[r].less(s[l]) {
-			c = r
-		}
-		if !s[c].less(s[i]) {
-			break
-		}
-		s[i], s[c] = s[c], s[i]
-		i = c
-	}
-	return top
-}
