@@ -54,48 +54,7 @@ func TestDecider(t *testing.T) {
 		{Starts: []Exec{{ID: 3}}, Wake: 100},
 	}}
 	p := New(platform.MustCluster(4), Options{Decider: d})
-	var plan policy.Plan
-	var got []string
-	pass := func(now float64, f int) {
-		plan.Reset()
-		p.Schedule(now, free{f}, &plan)
-		if err := p.Err(); err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range plan.Starts {
-			got = append(got, fmt.Sprintf("t=%g job %d m%d cpus %v %s", now, s.ID, s.Machine, s.CPUs, s.Reason))
-		}
-	}
-	jobs := []job.Info{
-		{ID: 1, Submit: 0, Procs: 2, Estimate: 10, User: 1, Group: 1},
-		{ID: 2, Submit: 1, Procs: 4, Estimate: 5, User: 1, Group: 1},
-		{ID: 3, Submit: 2, Procs: 1, Estimate: 3, User: 1, Group: 1},
-	}
-	p.Submit(0, jobs[0])
-	pass(0, 4)
-	p.Submit(1, jobs[1])
-	pass(1, 2)
-	p.Submit(2, jobs[2])
-	pass(2, 2)
-	p.Finish(10, 1)
-	pass(10, 4)
-	p.Finish(15, 2)
-	pass(15, 4)
-	if plan.Wake != 0 {
-		t.Errorf("wake %g with an empty queue, want 0 (none)", plan.Wake)
-	}
-	p.Finish(18, 3)
-	pass(18, 4) // the queue is empty: no request
-	if p.Skipped() != 1 {
-		t.Errorf("%d instants skipped, want 1 (t=18)", p.Skipped())
-	}
-	if err := p.Close(); err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"t=0 job 1 m0 cpus  immediate", "t=10 job 2 m0 cpus 0-3 reserved", "t=15 job 3 m0 cpus  reserved"}
-	if !slices.Equal(got, want) {
-		t.Errorf("starts:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	threeJobs(t, p)
 	wantReq := []string{
 		"t=0 begins=true ends=false call=false submitted=[1] completed=[] free=[4] waiting=[1] running=0",
 		"t=1 begins=false ends=false call=false submitted=[2] completed=[] free=[2] waiting=[2] running=1",
