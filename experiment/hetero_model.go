@@ -92,7 +92,7 @@ func heteroRun(s scenario.Scenario, rep int) (HeteroRun, error) {
 // and metrics.MachineColumns) and the replication's machines beside them
 // (records without .csv, then .platform.csv); both appear only when the
 // replication succeeded.
-func runHeteroRep(s scenario.Scenario, rep int, records string, extra []engine.Listener) (RepMetrics, error) {
+func runHeteroRep(s scenario.Scenario, rep int, records string, extra []engine.Listener, _ bool) (RepMetrics, error) {
 	hr, err := heteroRun(s, rep)
 	if err != nil {
 		return RepMetrics{}, err

@@ -27,7 +27,7 @@ type modelRunner struct {
 	model string // registry model name
 	// run runs replication rep; records, when set, is where the cluster
 	// model writes a trace run's output folder (records.csv without .csv).
-	run func(s scenario.Scenario, rep int, records string, extra []engine.Listener) (RepMetrics, error)
+	run func(s scenario.Scenario, rep int, records string, extra []engine.Listener, perJob bool) (RepMetrics, error)
 }
 
 // runners lists the runners of the implemented models.
@@ -85,6 +85,19 @@ func (m RepMetrics) Index(name string) int {
 // named records without .csv (jobs.csv, summary.json). The listeners
 // more see the run's events (not a trace run's).
 func RunReplication(s scenario.Scenario, rep int, records string, more ...engine.Listener) (RepMetrics, error) {
+	return runReplication(s, rep, records, false, more...)
+}
+
+// RunReplicationPerJob is RunReplication without records, whose Detail
+// also holds a cluster replication's per-job part (ClusterResult's
+// Responses and Heads; other models' Detail is as RunReplication's): for
+// a caller that compares jobs one by one (a reproduction). A sweep does
+// not ask for it, so its replications do not keep every job's response.
+func RunReplicationPerJob(s scenario.Scenario, rep int) (RepMetrics, error) {
+	return runReplication(s, rep, "", true)
+}
+
+func runReplication(s scenario.Scenario, rep int, records string, perJob bool, more ...engine.Listener) (RepMetrics, error) {
 	m, err := registry.LookupModel(s.Model)
 	if err != nil {
 		return RepMetrics{}, err
@@ -107,7 +120,7 @@ func RunReplication(s scenario.Scenario, rep int, records string, more ...engine
 		var res RepMetrics
 		err := atomicfile.Write(records, func(w io.Writer) error {
 			jw := metrics.NewJobsCSVSites(w)
-			x, err := r.run(s, rep, "", append(more, jw))
+			x, err := r.run(s, rep, "", append(more, jw), perJob)
 			if err != nil {
 				jw.Stop() // before atomicfile removes the file
 				return err
@@ -117,7 +130,7 @@ func RunReplication(s scenario.Scenario, rep int, records string, more ...engine
 		})
 		return res, err
 	}
-	return r.run(s, rep, records, more)
+	return r.run(s, rep, records, more, perJob)
 }
 
 // sitesPlatform is the platform of a multi-site scenario: one machine
@@ -136,7 +149,7 @@ func sitesPlatform(s scenario.Scenario) (platform.Platform, error) {
 	return platform.Sites(cpus)
 }
 
-func runGridRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener) (RepMetrics, error) {
+func runGridRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener, _ bool) (RepMetrics, error) {
 	plat, err := sitesPlatform(s)
 	if err != nil {
 		return RepMetrics{}, err
@@ -155,7 +168,7 @@ func runGridRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener)
 	return m, nil
 }
 
-func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener) (RepMetrics, error) {
+func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener, _ bool) (RepMetrics, error) {
 	plat, err := sitesPlatform(s)
 	if err != nil {
 		return RepMetrics{}, err
@@ -173,7 +186,7 @@ func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener)
 		Values: []float64{r.RT, r.SLD, r.WRT, r.WSLD, r.Utilization, r.FinishedPct, r.SplitPct}, Detail: r}, nil
 }
 
-func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Listener) (RepMetrics, error) {
+func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Listener, perJob bool) (RepMetrics, error) {
 	var res ClusterResult
 	// Per-user metrics, when the scenario's metrics list names some.
 	var users []int32
@@ -204,15 +217,17 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out,
 			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction,
 			Avail: scenarioAvail(s), Partitions: s.Platform.Partitions,
-			Jobs: s.Workload.Jobs, SubmitZero: s.Workload.Submit == scenario.SubmitZero, Responses: true})
+			Jobs: s.Workload.Jobs, SubmitZero: s.Workload.Submit == scenario.SubmitZero, Responses: perJob})
 		if err != nil {
 			return RepMetrics{}, err
 		}
-		res = *tr.PerJob
+		if tr.PerJob != nil {
+			res = *tr.PerJob
+		}
 		res.Result = tr.Result
 	} else {
 		var err error
-		if res, err = runClusterSynthetic(s, rep, extra...); err != nil {
+		if res, err = runClusterSynthetic(s, rep, perJob, extra...); err != nil {
 			return RepMetrics{}, err
 		}
 	}
@@ -225,9 +240,10 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 	return m, nil
 }
 
-// runClusterSynthetic runs a synthetic workload on the cluster, with
-// the jobs' responses and the windows' heads (ClusterResult).
-func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener) (ClusterResult, error) {
+// runClusterSynthetic runs a synthetic workload on the cluster; with
+// perJob, its result also has the jobs' responses and the windows'
+// heads (ClusterResult).
+func runClusterSynthetic(s scenario.Scenario, rep int, perJob bool, extra ...engine.Listener) (ClusterResult, error) {
 	if s.Stop.Completed <= 0 {
 		return ClusterResult{}, errors.New("cluster model with a synthetic workload: give stop.completed")
 	}
@@ -300,8 +316,12 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 		defer closeEvents()
 	}
 	reader := &jobReader{res: &ClusterResult{}}
+	lis := engine.Tee{sum}
+	if perJob {
+		lis = append(lis, reader)
+	}
 	run, err := newClusterRun(clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: s.Seed, Rep: rep}, src: src,
-		lis: append(engine.Tee{sum, reader}, extra...), maxWaiting: MaxWaiting, cont: cont, predict: pred, avail: availCfg})
+		lis: append(lis, extra...), maxWaiting: MaxWaiting, cont: cont, predict: pred, avail: availCfg})
 	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
 		return ClusterResult{}, &AvailError{err}
 	}
@@ -309,7 +329,9 @@ func runClusterSynthetic(s scenario.Scenario, rep int, extra ...engine.Listener)
 		return ClusterResult{}, err
 	}
 	defer closePolicy(run.pol)
-	reader.watch(run.pol)
+	if perJob {
+		reader.watch(run.pol)
+	}
 	if err := run.eng.Run(); err != nil {
 		return ClusterResult{}, waitingError(err, "cluster", load)
 	}

@@ -22,7 +22,7 @@ func TestTauPerModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := runClusterSynthetic(pts[0].Scenario, 0)
+	r, err := runClusterSynthetic(pts[0].Scenario, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}

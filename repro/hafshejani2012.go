@@ -171,6 +171,7 @@ func hEval(opt Options, wls []*hWorkload, sizes []int, runs hRuns) (int64, error
 		}
 	}
 	memo := sweep.NewMemo(opt.Workers, opt.Progress)
+	memo.PerJob = true // the readings compare jobs one by one
 	if err := memo.Run(scens); err != nil {
 		return 0, err
 	}

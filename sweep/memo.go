@@ -14,6 +14,12 @@ import (
 // scenarios with equal keys compute the same thing. A Memo is not safe
 // for concurrent use.
 type Memo struct {
+	// PerJob, set before the first Run, keeps the per-job part of
+	// cluster replications' Detail (experiment.RunReplicationPerJob:
+	// each job's response, the windows' heads) for a caller that
+	// compares jobs one by one; off, replications keep no per-job data.
+	PerJob bool
+
 	workers int
 	prog    Progress
 	reps    map[string][]experiment.RepMetrics
@@ -55,7 +61,7 @@ func (m *Memo) Run(scenarios []scenario.Scenario) error {
 	if g, ok := m.prog.(Grower); ok {
 		g.Grow(tasks)
 	}
-	res, err := Run(todo, m.workers, m.prog)
+	res, err := run(todo, m.workers, m.prog, m.PerJob)
 	if err != nil {
 		return err
 	}

@@ -16,14 +16,15 @@ import (
 // ended point i's last replication, with its replications' metrics in
 // replication order (no other worker touches point i from then on).
 // records, when not nil, says where replication rep of a point writes its
-// per-job records.
+// per-job records; perJob asks for the per-job part of the replications'
+// Detail instead (experiment.RunReplicationPerJob; no records then).
 //
 // Tasks are not listed: task k is replication k-first[j] of the j-th
 // point to run, where first[j] <= k < first[j+1]; memory grows with the
 // points, not with points x replications (beyond the metrics of the
 // points still running). The error is that of the lowest-numbered
 // failing task (see Each).
-func replicate(points []scenario.Point, todo []int, workers int, prog Progress,
+func replicate(points []scenario.Point, todo []int, workers int, prog Progress, perJob bool,
 	records func(p scenario.Point, rep int) string, done func(i int, reps []experiment.RepMetrics) error) error {
 	first := []int{0} // first task of each point in todo, then the total
 	for _, i := range todo {
@@ -42,7 +43,13 @@ func replicate(points []scenario.Point, todo []int, workers int, prog Progress,
 		if records != nil {
 			rec = records(points[point], rep)
 		}
-		m, err := experiment.RunReplication(points[point].Scenario, rep, rec)
+		var m experiment.RepMetrics
+		var err error
+		if perJob {
+			m, err = experiment.RunReplicationPerJob(points[point].Scenario, rep)
+		} else {
+			m, err = experiment.RunReplication(points[point].Scenario, rep, rec)
+		}
 		if err != nil {
 			return fmt.Errorf("point %d (%s) replication %d: %w", point, points[point].Scenario.Key(), rep, err)
 		}
@@ -72,6 +79,12 @@ func replicate(points []scenario.Point, todo []int, workers int, prog Progress,
 // as CheckPoints checks a sweep's points; each scenario is its own point
 // (its index in error messages).
 func Run(scenarios []scenario.Scenario, workers int, prog Progress) ([][]experiment.RepMetrics, error) {
+	return run(scenarios, workers, prog, false)
+}
+
+// run is Run; perJob asks for the per-job part of a cluster
+// replication's Detail (Memo.PerJob).
+func run(scenarios []scenario.Scenario, workers int, prog Progress, perJob bool) ([][]experiment.RepMetrics, error) {
 	points := make([]scenario.Point, len(scenarios))
 	todo := make([]int, len(scenarios))
 	for i, s := range scenarios {
@@ -81,7 +94,7 @@ func Run(scenarios []scenario.Scenario, workers int, prog Progress) ([][]experim
 		return nil, err
 	}
 	out := make([][]experiment.RepMetrics, len(scenarios))
-	err := replicate(points, todo, workers, prog, nil, func(i int, reps []experiment.RepMetrics) error {
+	err := replicate(points, todo, workers, prog, perJob, nil, func(i int, reps []experiment.RepMetrics) error {
 		out[i] = reps // each point is done by one worker, once
 		return nil
 	})

@@ -72,7 +72,7 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress, reco
 	if records && dir != "" {
 		rec = func(p scenario.Point, rep int) string { return recordsPath(dir, p, rep) }
 	}
-	err := replicate(points, todo, workers, prog, rec, func(i int, reps []experiment.RepMetrics) error {
+	err := replicate(points, todo, workers, prog, false, rec, func(i int, reps []experiment.RepMetrics) error {
 		results[i] = summarize(points[i], reps)
 		if dir != "" {
 			return writeJSONAtomic(pointPath(dir, points[i]), results[i])
