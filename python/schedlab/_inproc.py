@@ -274,6 +274,10 @@ class Sim:
         if self._widened:  # (back to the cap after queue_rows)
             self._v.cap_queue, self._widened = self._queue, False
         if n:
+            for x in ids:
+                if not -(2**63) <= x < 2**63:
+                    # ctypes would wrap it silently into another id
+                    raise ValueError(f"job id {x} is not a 64-bit integer (the decision names no such job)")
             idv = (ctypes.c_int64 * n)(*ids)
             mv = (ctypes.c_int64 * n)(*machines) if machines is not None else None
             av = (ctypes.c_char_p * n)(*[a.encode() if a else None for a in allocs]) if allocs is not None else None

@@ -218,3 +218,13 @@ def test_reject_of_a_running_job_is_an_error(tmp_path, engine):
     with pytest.raises(schedlab.SchedlabError, match=r"reject job \d+: it is not waiting: it started at t="):
         schedlab.run(trace=KTH, policy=Late(), out=tmp_path / "o", engine=engine)
     assert not (tmp_path / "o").exists()
+
+
+def test_out_of_range_job_id_is_named(tmp_path, engine):
+    class Huge(schedlab.Policy):
+        def decide(self, view):
+            return [schedlab.Reject(2**70)] if view.queue else []
+
+    with pytest.raises((schedlab.SchedlabError, ValueError), match="1180591620717411303424"):
+        schedlab.run(trace=KTH, policy=Huge(), out=tmp_path / "o", engine=engine)
+    assert not (tmp_path / "o").exists()
