@@ -103,6 +103,12 @@ class _Idle(Policy):
     pass
 
 
+# MAX_WINDOW bounds the window (the observation holds 5 floats per slot
+# and the mask one byte: 1.3 MB at the bound), checked before anything
+# is read or allocated.
+MAX_WINDOW = 65536
+
+
 class SchedulingEnv(gymnasium.Env):
     metadata = {"render_modes": []}
 
@@ -119,6 +125,8 @@ class SchedulingEnv(gymnasium.Env):
         super().__init__()
         if window < 1 or episode_jobs < 1:
             raise ValueError("window and episode_jobs must be >= 1")
+        if window > MAX_WINDOW:
+            raise ValueError(f"window={window}: at most {MAX_WINDOW} (schedlab.gym.MAX_WINDOW)")
         if engine not in ("auto", "inprocess", "process"):
             raise ValueError(f'engine={engine!r}: want "auto", "inprocess" or "process"')
         if engine == "auto":

@@ -106,6 +106,13 @@ def test_library_observations_same_as_python(window, time_scale, queue_scale):
         env.close()
 
 
+def test_window_bound():
+    # refused before the trace is read: a huge window would allocate
+    # its observation (5 floats a slot) first
+    with pytest.raises(ValueError, match=r"window=1000000000: at most 65536 \(schedlab.gym.MAX_WINDOW\)"):
+        SchedulingEnv(trace="no-such-trace.swf", window=10**9)
+
+
 def test_engine_switch():
     with pytest.raises(ValueError, match="engine"):
         SchedulingEnv(engine="threads")
