@@ -24,6 +24,10 @@ import (
 // "-runtimes", "-requests"), job by job: the jobs are generated as the
 // run asks for them, nothing is held.
 
+// MaxHafshejaniJobs bounds the workload's jobs (stop.completed), as the
+// Lublin model's: about a minute of generation.
+const MaxHafshejaniJobs = 100_000_000
+
 // HafshejaniRuntime is the mean runtime of the workload's jobs, seconds.
 const HafshejaniRuntime = 600.0
 
@@ -47,8 +51,8 @@ func (o HafshejaniOptions) Check() error {
 	switch {
 	case o.Procs < 1:
 		return fmt.Errorf("workload.model hafshejani: %d CPUs (platform.procs), want at least 1", o.Procs)
-	case o.Jobs < 1:
-		return fmt.Errorf("workload.model hafshejani: stop.completed %d, want at least 1", o.Jobs)
+	case o.Jobs < 1 || o.Jobs > MaxHafshejaniJobs:
+		return fmt.Errorf("workload.model hafshejani: stop.completed %d, want 1..%d (synth.MaxHafshejaniJobs)", o.Jobs, MaxHafshejaniJobs)
 	case o.SizeMin < 1 || o.SizeMin > o.SizeMax:
 		return fmt.Errorf("workload.size_min %d, workload.size_max %d: want 1 <= size_min <= size_max", o.SizeMin, o.SizeMax)
 	case o.SizeMax > o.Procs:

@@ -21,6 +21,7 @@ func TestHafshejaniWorkload(t *testing.T) {
 		{func(o *HafshejaniOptions) { o.SizeMin, o.SizeMax = 8, 4 }, "want 1 <= size_min <= size_max"},
 		{func(o *HafshejaniOptions) { o.Load = 0 }, "workload.offered_load 0: want above 0"},
 		{func(o *HafshejaniOptions) { o.Jobs = 0 }, "stop.completed 0"},
+		{func(o *HafshejaniOptions) { o.Jobs = MaxHafshejaniJobs + 1 }, "stop.completed 100000001, want 1..100000000 (synth.MaxHafshejaniJobs)"},
 		{func(o *HafshejaniOptions) { o.Sizes = "zipf" }, `workload.sizes "zipf"`},
 	} {
 		o := ok
