@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
@@ -538,15 +539,15 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			if withDeadlines {
 				mp = &plat
 			}
-			jobsCSV = metrics.NewJobsCSVAttempts(jobsFile, mp)
+			jobsCSV = metrics.NewJobsCSVAttempts(atomicfile.WriteBehind(jobsFile), mp)
 			if unavailFile, err = out.create("unavailability.csv"); err != nil {
 				return nil, err
 			}
-			unavail = metrics.NewUnavail(unavailFile)
+			unavail = metrics.NewUnavail(atomicfile.WriteBehind(unavailFile))
 		} else if withDeadlines {
-			jobsCSV = metrics.NewJobsCSVMachines(jobsFile, plat)
+			jobsCSV = metrics.NewJobsCSVMachines(atomicfile.WriteBehind(jobsFile), plat)
 		} else {
-			jobsCSV = metrics.NewJobsCSV(jobsFile)
+			jobsCSV = metrics.NewJobsCSV(atomicfile.WriteBehind(jobsFile))
 		}
 		lis = append(lis, jobsCSV)
 		if cfg.SWF {
@@ -557,7 +558,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			h := rd.Header()
 			h.Lines = append(append([]string(nil), h.Lines...),
 				fmt.Sprintf(" Note: simulated by schedlab, policy %s, estimate %s: field 3 is the simulated wait time", cfg.Policy, cfg.Estimate))
-			swfOut = metrics.NewSWFSchedule(f, h)
+			swfOut = metrics.NewSWFSchedule(atomicfile.WriteBehind(f), h)
 			lis = append(lis, swfOut)
 		}
 		if cfg.Threads {
@@ -565,7 +566,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 			if err != nil {
 				return nil, err
 			}
-			threadsCSV = threads.NewCSV(f)
+			threadsCSV = threads.NewCSV(atomicfile.WriteBehind(f))
 		}
 	} else if cfg.Check {
 		return nil, errors.New("--check needs --out (it re-reads the written jobs.csv)")
