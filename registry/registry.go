@@ -356,8 +356,10 @@ func Policies(model, kind string) []Entry {
 // documentation order.
 func Names(model, kind string) []string {
 	var out []string
-	for _, p := range Policies(model, kind) {
-		out = append(out, p.Name)
+	for _, p := range policies() {
+		if p.Model == model && p.Kind == kind {
+			out = append(out, p.Name)
+		}
 	}
 	return out
 }
@@ -378,8 +380,9 @@ func Lookup(model, kind, name string) (Entry, error) {
 		}
 		return Entry{}, &UnknownNameError{Kind: "policy kind of model " + model, Name: kind, Known: known}
 	}
-	for _, p := range Policies(model, kind) {
-		if p.Name == name {
+	for _, p := range policies() {
+		if p.Model == model && p.Kind == kind && p.Name == name {
+			p.options = option.CloneAll(p.options) // a fresh copy, as Policies gives
 			return p, nil
 		}
 	}
