@@ -300,13 +300,16 @@ func mainWith(args []string, stdout, stderr io.Writer, g *globals, signals bool,
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Bind(g),
 		expandVars(vars()),
-		kong.PostBuild(func(k *kong.Kong) error {
-			for _, n := range k.Model.Children {
-				if n.Name == "run" {
+		// The run command's text on the policy flags is written only
+		// when some help is shown (--help, or the usage after an error):
+		// it costs about 0.4 ms, at every start if built with the model.
+		kong.Help(func(o kong.HelpOptions, ctx *kong.Context) error {
+			for _, n := range ctx.Model.Children {
+				if n.Name == "run" && n.Detail == "" {
 					n.Detail = policyFlagHelp()
 				}
 			}
-			return nil
+			return kong.DefaultHelpPrinter(o, ctx)
 		}),
 	)
 	if err != nil {
