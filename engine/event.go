@@ -104,7 +104,11 @@ func (q *eventHeap) Pop() Event {
 		return top
 	}
 	h = q.ev
-	// sift down
+	// Bottom-up sift-down: the hole left by the top goes down to a leaf
+	// along the smaller children (one comparison a level), then last,
+	// which came from the bottom and mostly belongs near it, rises from
+	// there (usually a step or two): about half the comparisons of
+	// sifting last down from the top, each checking it against a child.
 	i := 0
 	for {
 		l := 2*i + 1
@@ -115,11 +119,16 @@ func (q *eventHeap) Pop() Event {
 		if r := l + 1; r < n && h[r].less(&h[l]) {
 			c = r
 		}
-		if !h[c].less(&last) {
-			break
-		}
 		h[i] = h[c]
 		i = c
+	}
+	for i > 0 {
+		p := (i - 1) / 2
+		if !last.less(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
 	}
 	h[i] = last
 	return top
