@@ -153,10 +153,9 @@ func (c *Cluster) someMachineHolds(j *actual.Job) bool {
 // come before arrivals at one instant) is fine, as in real traces.
 func (c *Cluster) arrive(i int32) error {
 	s := &c.slots[i]
-	if h, ok := c.present.Get(s.job.ID); ok {
+	if h, added := c.present.Add(s.job.ID, i); !added {
 		return &AdmitError{Job: s.job.ID, Submit: s.job.Submit, Err: &DuplicateError{ID: s.job.ID, Holder: c.slots[h].job.Submit}}
 	}
-	c.present.Set(s.job.ID, i)
 	c.jobEvent = true
 	c.waiting++
 	if q := c.waiting; q > c.stats.MaxQueued {

@@ -83,12 +83,51 @@ func (m *Map[K, V]) Set(k K, v V) {
 	}
 }
 
+// Add makes v the value of k if k is not held and reports true; if k
+// is held, it changes nothing and returns k's value and false (Get then
+// Set, with one probe).
+func (m *Map[K, V]) Add(k K, v V) (V, bool) {
+	if 2*(m.n+1) > len(m.cells) {
+		m.grow()
+	}
+	mask := len(m.cells) - 1
+	for i := m.home(k); ; i = (i + 1) & mask {
+		c := &m.cells[i]
+		if !c.used {
+			*c = cell[K, V]{key: k, used: true, val: v}
+			m.n++
+			return v, true
+		}
+		if c.key == k {
+			return c.val, false
+		}
+	}
+}
+
 // Delete removes k; it reports whether k was held.
 func (m *Map[K, V]) Delete(k K) bool {
 	i := m.find(k)
 	if i < 0 {
 		return false
 	}
+	m.remove(i)
+	return true
+}
+
+// Take removes k and returns its value (Get then Delete, with one probe).
+func (m *Map[K, V]) Take(k K) (V, bool) {
+	i := m.find(k)
+	if i < 0 {
+		var zero V
+		return zero, false
+	}
+	v := m.cells[i].val
+	m.remove(i)
+	return v, true
+}
+
+// remove empties the used cell i.
+func (m *Map[K, V]) remove(i int) {
 	// Backward shift: move later members of the probe run into the hole
 	// when their home is not between the hole and where they sit.
 	mask := len(m.cells) - 1
@@ -107,7 +146,6 @@ func (m *Map[K, V]) Delete(k K) bool {
 	}
 	m.cells[i] = cell[K, V]{}
 	m.n--
-	return true
 }
 
 // grow doubles the table and re-inserts every key.

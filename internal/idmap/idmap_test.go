@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Random insertions, updates, lookups and deletions agree with Go's map,
+// Random insertions, updates, additions, lookups, deletions and takes agree with Go's map,
 // for dense ids (a trace's), ids that differ only in their high bits (the
 // matrix model's threads pack the job id above the thread number) and
 // negative ids; Len agrees after every step.
@@ -21,15 +21,31 @@ func TestAgainstBuiltinMap(t *testing.T) {
 		want := map[int64]int32{}
 		for step := range 200000 {
 			k := key(r)
-			switch op := r.IntN(10); {
+			switch op := r.IntN(11); {
 			case op < 4:
 				v := int32(step)
 				m.Set(k, v)
 				want[k] = v
-			case op < 7:
+			case op == 10:
+				v := int32(step)
+				w, had := want[k]
+				got, added := m.Add(k, v)
+				if added == had || (had && got != w) || (!had && got != v) {
+					t.Fatalf("%s step %d: Add(%d, %d) = %d, %v; held %d, %v", name, step, k, v, got, added, w, had)
+				}
+				if !had {
+					want[k] = v
+				}
+			case op < 6:
 				_, had := want[k]
 				if got := m.Delete(k); got != had {
 					t.Fatalf("%s step %d: Delete(%d) = %v, want %v", name, step, k, got, had)
+				}
+				delete(want, k)
+			case op < 7:
+				w, had := want[k]
+				if got, ok := m.Take(k); ok != had || got != w {
+					t.Fatalf("%s step %d: Take(%d) = %d, %v; want %d, %v", name, step, k, got, ok, w, had)
 				}
 				delete(want, k)
 			case op < 8:

@@ -221,12 +221,11 @@ func (b *Backfill) Submit(now float64, j job.Info) {
 }
 
 func (b *Backfill) Finish(now float64, id job.ID) {
-	r, ok := b.running.Get(id)
+	r, ok := b.running.Take(id)
 	if !ok {
 		return
 	}
 	b.arrivalsOnly = false // even on time: the profile steps up at its end
-	b.running.Delete(id)
 	if b.mf != nil {
 		b.mf.finished(id, now)
 	}

@@ -58,12 +58,11 @@ func (b *Backfill) Occupy(now float64, id job.ID, procs int, end float64) {
 
 // Release implements policy.ForeignLoad.
 func (b *Backfill) Release(now float64, id job.ID) {
-	r, ok := b.running.Get(id)
+	r, ok := b.running.Take(id)
 	if !ok {
 		return
 	}
 	b.arrivalsOnly = false
-	b.running.Delete(id)
 	b.ended(now, id, r)
 }
 
