@@ -123,3 +123,37 @@ func TestWriteBehindRealRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Writing 20 MB (about HPC2N's jobs.csv) in 64 KB writes, then Sync, as
+// a run's output is committed: plain, and through WriteBehind.
+func BenchmarkWrite20MBSync(b *testing.B) {
+	p := bytes.Repeat([]byte("0123456789abcdef"), 1<<12) // 64 KB
+	for _, behind := range []bool{false, true} {
+		name := "plain"
+		if behind {
+			name = "behind"
+		}
+		b.Run(name, func(b *testing.B) {
+			dir := b.TempDir()
+			for i := 0; i < b.N; i++ {
+				f, err := os.Create(filepath.Join(dir, "out"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				var w io.Writer = f
+				if behind {
+					w = WriteBehind(f)
+				}
+				for n := 0; n < 20<<20; n += len(p) {
+					if _, err := w.Write(p); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := f.Sync(); err != nil {
+					b.Fatal(err)
+				}
+				f.Close()
+			}
+		})
+	}
+}

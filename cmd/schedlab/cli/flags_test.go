@@ -305,3 +305,19 @@ func orderTakers() []string {
 	}
 	return out
 }
+
+// BenchmarkStartupRun is BenchmarkStartup for a `run` on a one-job trace
+// without output: the command line built for run, parsed and run.
+func BenchmarkStartupRun(b *testing.B) {
+	tr := filepath.Join(b.TempDir(), "t.swf")
+	if err := os.WriteFile(tr, []byte("; MaxProcs: 8\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	for i := 0; i < b.N; i++ {
+		out.Reset()
+		if st := Main([]string{"run", "--trace", tr, "--policy", "fcfs", "--no-out"}, &out, &errs); st != 0 {
+			b.Fatalf("status %d: %s", st, errs.String())
+		}
+	}
+}
