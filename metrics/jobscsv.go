@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"bufio"
 	"io"
 	"math"
 	"strconv"
@@ -62,11 +61,16 @@ type JobsCSV struct {
 	free     []*csvBatch // written batches, for reuse
 
 	// Owned by whoever formats: the goroutine of the oldest batch not yet
-	// written while any is in flight, else the caller.
-	w   *bufio.Writer
+	// written while any is in flight, else the caller. Rows are formatted
+	// straight into buf, which goes to w once it holds csvWriteSize bytes
+	// (no copy into a writer's buffer).
+	w   io.Writer
 	buf []byte
 	err error
 }
+
+// csvWriteSize is the size of jobs.csv's writes.
+const csvWriteSize = 256 << 10
 
 // csvBatchRows is the number of rows handed to the formatter at once;
 // csvInFlight is the most batches handed over and not yet written.
@@ -104,9 +108,9 @@ func (b *csvBatch) reset() {
 }
 
 func newJobsCSV(w io.Writer, header string, sites bool, plat *platform.Platform) *JobsCSV {
-	j := &JobsCSV{w: bufio.NewWriterSize(w, 1<<16), sites: sites, plat: plat,
+	j := &JobsCSV{w: w, sites: sites, plat: plat, buf: make([]byte, 0, csvWriteSize+4096),
 		cur: &csvBatch{rows: make([]csvRow, 0, csvBatchRows)}}
-	_, j.err = j.w.WriteString(header)
+	j.buf = append(j.buf, header...)
 	return j
 }
 
@@ -244,7 +248,7 @@ func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int) {
 	if j.err != nil {
 		return
 	}
-	b := j.buf[:0]
+	b := j.buf
 	b = digits.AppendInt(b, r.id)
 	b = append(b, ',')
 	b = num(b, r.submit)
@@ -328,7 +332,17 @@ func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int) {
 	}
 	b = append(b, '\n')
 	j.buf = b
-	_, j.err = j.w.Write(b)
+	if len(b) >= csvWriteSize {
+		j.write()
+	}
+}
+
+// write writes buf out and empties it.
+func (j *JobsCSV) write() {
+	if j.err == nil {
+		_, j.err = j.w.Write(j.buf)
+	}
+	j.buf = j.buf[:0]
 }
 
 // Err reports the first write error (of the rows handed to the
@@ -349,10 +363,8 @@ func (j *JobsCSV) Flush() error {
 	j.wait()
 	j.format(j.cur)
 	j.cur.reset()
-	if j.err != nil {
-		return j.err
-	}
-	return j.w.Flush()
+	j.write()
+	return j.err
 }
 
 // PlatformHeader is the header row of a platform file.
