@@ -58,11 +58,13 @@ func (q *eventHeap) Push(time float64, class Class, ref int32) {
 		q.side, q.hasSide = Event{Time: time, Class: class, seq: q.seq, Ref: ref}, true
 		return
 	}
-	q.ev = append(q.ev, Event{Time: time, Class: class, seq: q.seq, Ref: ref})
-	// sift up
-	h := q.ev
-	i := len(h) - 1
-	e := h[i]
+	q.ev = append(q.ev, Event{})
+	siftUp(q.ev, len(q.ev)-1, Event{Time: time, Class: class, seq: q.seq, Ref: ref})
+}
+
+// siftUp puts e in h at hole i or above it, moving down the parents it
+// goes before.
+func siftUp(h []Event, i int, e Event) {
 	for i > 0 {
 		p := (i - 1) / 2
 		if !e.less(&h[p]) {
@@ -122,14 +124,6 @@ func (q *eventHeap) Pop() Event {
 		h[i] = h[c]
 		i = c
 	}
-	for i > 0 {
-		p := (i - 1) / 2
-		if !last.less(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = last
+	siftUp(h, i, last)
 	return top
 }

@@ -65,21 +65,11 @@ func (m *Map[K, V]) Ptr(k K) *V {
 
 // Set makes v the value of k.
 func (m *Map[K, V]) Set(k K, v V) {
-	if 2*(m.n+1) > len(m.cells) {
-		m.grow()
-	}
-	mask := len(m.cells) - 1
-	for i := m.home(k); ; i = (i + 1) & mask {
-		c := &m.cells[i]
-		if !c.used {
-			*c = cell[K, V]{key: k, used: true, val: v}
-			m.n++
-			return
-		}
-		if c.key == k {
-			c.val = v
-			return
-		}
+	if c := m.slot(k); c.used {
+		c.val = v
+	} else {
+		*c = cell[K, V]{key: k, used: true, val: v}
+		m.n++
 	}
 }
 
@@ -87,19 +77,25 @@ func (m *Map[K, V]) Set(k K, v V) {
 // is held, it changes nothing and returns k's value and false (Get then
 // Set, with one probe).
 func (m *Map[K, V]) Add(k K, v V) (V, bool) {
+	c := m.slot(k)
+	if c.used {
+		return c.val, false
+	}
+	*c = cell[K, V]{key: k, used: true, val: v}
+	m.n++
+	return v, true
+}
+
+// slot returns k's cell, or the empty cell where k goes, the table grown
+// first if one more key would fill half of it.
+func (m *Map[K, V]) slot(k K) *cell[K, V] {
 	if 2*(m.n+1) > len(m.cells) {
 		m.grow()
 	}
 	mask := len(m.cells) - 1
 	for i := m.home(k); ; i = (i + 1) & mask {
-		c := &m.cells[i]
-		if !c.used {
-			*c = cell[K, V]{key: k, used: true, val: v}
-			m.n++
-			return v, true
-		}
-		if c.key == k {
-			return c.val, false
+		if c := &m.cells[i]; !c.used || c.key == k {
+			return c
 		}
 	}
 }
