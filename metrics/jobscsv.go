@@ -337,10 +337,15 @@ func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int) {
 	}
 }
 
-// write writes buf out and empties it.
+// write writes buf out, if it holds anything, and empties it. A write
+// of fewer bytes without an error is io.ErrShortWrite (as a
+// bufio.Writer reports it).
 func (j *JobsCSV) write() {
-	if j.err == nil {
-		_, j.err = j.w.Write(j.buf)
+	if j.err == nil && len(j.buf) > 0 {
+		var n int
+		if n, j.err = j.w.Write(j.buf); n < len(j.buf) && j.err == nil {
+			j.err = io.ErrShortWrite
+		}
 	}
 	j.buf = j.buf[:0]
 }
@@ -353,7 +358,8 @@ func (j *JobsCSV) Err() error {
 }
 
 // Stop waits until the rows already handed to the formatting goroutines
-// are written (to the buffer, and through it to the writer). A run that
+// are formatted (into the buffer; up to csvWriteSize bytes of them may
+// not have reached the writer). A run that
 // fails calls it before closing or removing the file, so that no goroutine
 // writes to it afterwards. It does not flush: Flush is for success.
 func (j *JobsCSV) Stop() { j.wait() }

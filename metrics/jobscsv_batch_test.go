@@ -3,6 +3,7 @@ package metrics
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -99,7 +100,7 @@ func TestJobsCSVBatchWriteError(t *testing.T) {
 var errFull = errors.New("disk full")
 
 // failBig fails every write of more than n bytes: the writer's first
-// flush of its full 64 KB buffer fails.
+// write of its full buffer (csvWriteSize) fails.
 type failBig struct{ n int }
 
 func (f failBig) Write(p []byte) (int, error) {
@@ -125,7 +126,7 @@ func TestJobsCSVBatchesInFlightStayInOrder(t *testing.T) {
 		w.JobFinished(r.End, &r)
 		w1.JobFinished(r.End, &r)
 	}
-	close(gw.gate) // the first batch's first write of 64 KB was held until now
+	close(gw.gate) // the first batch's first write (csvWriteSize) was held until now
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
@@ -183,5 +184,38 @@ func TestJobsCSVStopWaitsForBatchesInFlight(t *testing.T) {
 	defer gw.mu.Unlock()
 	if gw.buf.Len() != n {
 		t.Fatalf("%d bytes written after Stop returned", gw.buf.Len()-n)
+	}
+}
+
+// shortWriter takes half of every write and reports no error.
+type shortWriter struct{}
+
+func (shortWriter) Write(p []byte) (int, error) { return len(p) / 2, nil }
+
+// closedWriter fails every write, even an empty one.
+type closedWriter struct{}
+
+func (closedWriter) Write([]byte) (int, error) { return 0, errors.New("closed") }
+
+// A write that takes fewer bytes without an error is io.ErrShortWrite
+// (as a bufio.Writer reported it), and a Flush with nothing left to
+// write does not write: a second Flush after the writer is gone is
+// still fine.
+func TestJobsCSVShortWriteAndSecondFlush(t *testing.T) {
+	j := NewJobsCSV(shortWriter{})
+	if err := j.Flush(); !errors.Is(err, io.ErrShortWrite) {
+		t.Errorf("short write: Flush = %v, want io.ErrShortWrite", err)
+	}
+	var buf bytes.Buffer
+	j = NewJobsCSV(&buf)
+	if err := j.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	j.w = closedWriter{} // as if the file were closed after the first Flush
+	if err := j.Flush(); err != nil {
+		t.Errorf("second Flush with nothing to write = %v, want nil", err)
+	}
+	if buf.String() != JobsHeader {
+		t.Errorf("wrote %q, want the header alone", buf.String())
 	}
 }

@@ -55,7 +55,7 @@ func (m *Map[K, V]) Get(k K) (V, bool) {
 func (m *Map[K, V]) Has(k K) bool { return m.find(k) >= 0 }
 
 // Ptr returns a pointer to k's value, or nil if k is not held. The
-// pointer is valid until the next Set or Delete.
+// pointer is valid until the next Set, Add, Delete or Take.
 func (m *Map[K, V]) Ptr(k K) *V {
 	if i := m.find(k); i >= 0 {
 		return &m.cells[i].val
