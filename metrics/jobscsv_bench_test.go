@@ -31,3 +31,25 @@ func BenchmarkJobsCSV(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSummary adds 200,000 finished jobs to a run's summary (on the
+// simulation's goroutine in a run).
+func BenchmarkSummary(b *testing.B) {
+	const n = 200000
+	recs := make([]engine.Record, n)
+	jobs := make([]actual.Job, n)
+	for i := range recs {
+		jobs[i] = actual.Job{ID: job.ID(i + 1), Submit: float64(1000 + 37*i), Procs: 1 + i%64}
+		recs[i] = engine.Record{Job: &jobs[i], Start: jobs[i].Submit + float64(i%1000),
+			End: jobs[i].Submit + float64(i%1000+i%3000), Reason: job.Backfilled, State: job.Completed}
+	}
+	for b.Loop() {
+		s := NewSummary(240, 10)
+		for i := range recs {
+			s.JobFinished(recs[i].End, &recs[i])
+		}
+		if s.Result().Jobs != n {
+			b.Fatal("jobs")
+		}
+	}
+}

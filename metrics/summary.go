@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 
 	"github.com/schedlab/schedlab/engine"
@@ -82,9 +81,9 @@ func (s *Summary) add(r *engine.Record) {
 	s.n++
 	w, resp, ex := r.Wait(), r.Turnaround(), r.Exec()
 	s.sumWait += w
-	s.maxWait = math.Max(s.maxWait, w)
+	s.maxWait = max(s.maxWait, w)
 	s.sumResp += resp
-	s.maxResp = math.Max(s.maxResp, resp)
+	s.maxResp = max(s.maxResp, resp)
 	if ex > 0 {
 		s.sumSld += resp / ex
 	} else {
@@ -92,13 +91,13 @@ func (s *Summary) add(r *engine.Record) {
 	}
 	// With tau 0 a zero-length job has no bounded slowdown (0/0, or x/0):
 	// it is left out of the mean, as it is of the mean slowdown.
-	if d := math.Max(ex, s.tau); d > 0 {
-		s.sumBsld += math.Max(1, resp/d)
+	if d := max(ex, s.tau); d > 0 {
+		s.sumBsld += max(1, resp/d)
 	} else {
 		s.bsldSkipped++
 	}
 	s.work += float64(float64(r.Job.Procs) * ex)
-	s.lastEnd = math.Max(s.lastEnd, r.End)
+	s.lastEnd = max(s.lastEnd, r.End)
 	s.byReason[r.Reason]++
 }
 
