@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Random insertions, updates, additions, lookups, deletions and takes agree with Go's map,
+// Random insertions (Set, Put, Add), updates, lookups, deletions and takes agree with Go's map,
 // for dense ids (a trace's), ids that differ only in their high bits (the
 // matrix model's threads pack the job id above the thread number) and
 // negative ids; Len agrees after every step.
@@ -22,9 +22,17 @@ func TestAgainstBuiltinMap(t *testing.T) {
 		for step := range 200000 {
 			k := key(r)
 			switch op := r.IntN(11); {
-			case op < 4:
+			case op < 3:
 				v := int32(step)
 				m.Set(k, v)
+				want[k] = v
+			case op < 4:
+				v := int32(step)
+				p := m.Put(k)
+				if w, had := want[k]; *p != w || (!had && *p != 0) {
+					t.Fatalf("%s step %d: Put(%d) points to %d, want %d", name, step, k, *p, w)
+				}
+				*p = v
 				want[k] = v
 			case op == 10:
 				v := int32(step)
@@ -44,7 +52,8 @@ func TestAgainstBuiltinMap(t *testing.T) {
 				delete(want, k)
 			case op < 7:
 				w, had := want[k]
-				if got, ok := m.Take(k); ok != had || got != w {
+				got := int32(-7)
+				if ok := m.Take(k, &got); ok != had || (had && got != w) || (!had && got != -7) {
 					t.Fatalf("%s step %d: Take(%d) = %d, %v; want %d, %v", name, step, k, got, ok, w, had)
 				}
 				delete(want, k)

@@ -221,8 +221,8 @@ func (b *Backfill) Submit(now float64, j job.Info) {
 }
 
 func (b *Backfill) Finish(now float64, id job.ID) {
-	r, ok := b.running.Take(id)
-	if !ok {
+	var r run
+	if !b.running.Take(id, &r) {
 		return
 	}
 	b.arrivalsOnly = false // even on time: the profile steps up at its end
@@ -520,7 +520,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 				b.profs[m].Alloc(now, end, e.Procs)
 			}
 			b.openValid = false
-			b.running.Set(e.ID, run{procs: e.Procs, estEnd: end, m: int32(m), start: now, x: e.x})
+			*b.running.Put(e.ID) = run{procs: e.Procs, estEnd: end, m: int32(m), start: now, x: e.x}
 			if b.mf != nil {
 				b.mf.started(e.ID, e.x.who, e.Procs, now)
 			}

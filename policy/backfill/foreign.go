@@ -58,8 +58,8 @@ func (b *Backfill) Occupy(now float64, id job.ID, procs int, end float64) {
 
 // Release implements policy.ForeignLoad.
 func (b *Backfill) Release(now float64, id job.ID) {
-	r, ok := b.running.Take(id)
-	if !ok {
+	var r run
+	if !b.running.Take(id, &r) {
 		return
 	}
 	b.arrivalsOnly = false

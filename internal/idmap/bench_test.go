@@ -1,0 +1,89 @@
+package idmap
+
+import "testing"
+
+// runLike is the shape of the backfilling engine's running-job record
+// (48 bytes, a pointer among them).
+type runLike struct {
+	procs   int
+	estEnd  float64
+	m       int32
+	overrun bool
+	start   float64
+	x       *int
+}
+
+// benchEnds has 200 keys live and, each step, removes the oldest (its
+// value read) and adds a new one: a run's running jobs.
+func benchEnds(b *testing.B, take bool) {
+	var m Map[int64, runLike]
+	const live = 200
+	for i := range live {
+		m.Set(int64(i), runLike{procs: i})
+	}
+	next := int64(live)
+	sum := 0
+	for b.Loop() {
+		k := next - live
+		var v runLike
+		if take {
+			m.Take(k, &v)
+		} else {
+			v, _ = m.Get(k)
+			m.Delete(k)
+		}
+		sum += v.procs
+		m.Set(next, runLike{procs: int(next)})
+		next++
+	}
+	_ = sum
+}
+
+func BenchmarkTake(b *testing.B)      { benchEnds(b, true) }
+func BenchmarkGetDelete(b *testing.B) { benchEnds(b, false) }
+
+// benchArrivals adds a key that is not held each step (one leaves): a
+// run's arrivals, each checked for a duplicate id.
+func benchArrivals(b *testing.B, add bool) {
+	var m Map[int64, int32]
+	const live = 200
+	for i := range live {
+		m.Set(int64(i), int32(i))
+	}
+	next := int64(live)
+	for b.Loop() {
+		m.Delete(next - live)
+		if add {
+			m.Add(next, int32(next))
+		} else if _, ok := m.Get(next); !ok {
+			m.Set(next, int32(next))
+		}
+		next++
+	}
+}
+
+func BenchmarkAdd(b *testing.B)    { benchArrivals(b, true) }
+func BenchmarkGetSet(b *testing.B) { benchArrivals(b, false) }
+
+// benchStarts sets a large value for a new key each step (one leaves):
+// a run's starts.
+func benchStarts(b *testing.B, put bool) {
+	var m Map[int64, runLike]
+	const live = 200
+	for i := range live {
+		m.Set(int64(i), runLike{procs: i})
+	}
+	next := int64(live)
+	for b.Loop() {
+		m.Delete(next - live)
+		if put {
+			*m.Put(next) = runLike{procs: int(next), estEnd: 3, start: 4}
+		} else {
+			m.Set(next, runLike{procs: int(next), estEnd: 3, start: 4})
+		}
+		next++
+	}
+}
+
+func BenchmarkPut(b *testing.B) { benchStarts(b, true) }
+func BenchmarkSet(b *testing.B) { benchStarts(b, false) }
