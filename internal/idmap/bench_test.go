@@ -13,14 +13,22 @@ type runLike struct {
 	x       *int
 }
 
+// live is how many keys the benchmarks keep held.
+const live = 200
+
+// filled returns a map holding keys 0..live-1, key i with value(i).
+func filled[V any](value func(int) V) *Map[int64, V] {
+	m := &Map[int64, V]{}
+	for i := range live {
+		m.Set(int64(i), value(i))
+	}
+	return m
+}
+
 // benchEnds has 200 keys live and, each step, removes the oldest (its
 // value read) and adds a new one: a run's running jobs.
 func benchEnds(b *testing.B, take bool) {
-	var m Map[int64, runLike]
-	const live = 200
-	for i := range live {
-		m.Set(int64(i), runLike{procs: i})
-	}
+	m := filled(func(i int) runLike { return runLike{procs: i} })
 	next := int64(live)
 	sum := 0
 	for b.Loop() {
@@ -45,11 +53,7 @@ func BenchmarkGetDelete(b *testing.B) { benchEnds(b, false) }
 // benchArrivals adds a key that is not held each step (one leaves): a
 // run's arrivals, each checked for a duplicate id.
 func benchArrivals(b *testing.B, add bool) {
-	var m Map[int64, int32]
-	const live = 200
-	for i := range live {
-		m.Set(int64(i), int32(i))
-	}
+	m := filled(func(i int) int32 { return int32(i) })
 	next := int64(live)
 	for b.Loop() {
 		m.Delete(next - live)
@@ -68,11 +72,7 @@ func BenchmarkGetSet(b *testing.B) { benchArrivals(b, false) }
 // benchStarts sets a large value for a new key each step (one leaves):
 // a run's starts.
 func benchStarts(b *testing.B, put bool) {
-	var m Map[int64, runLike]
-	const live = 200
-	for i := range live {
-		m.Set(int64(i), runLike{procs: i})
-	}
+	m := filled(func(i int) runLike { return runLike{procs: i} })
 	next := int64(live)
 	for b.Loop() {
 		m.Delete(next - live)
