@@ -95,6 +95,15 @@ type outDir struct {
 	ours func(target string) bool // nil: every temporary file there
 }
 
+// claimOutDir is lockOutDir (not shared) then useOutDir: a folder this
+// command alone writes into.
+func (g *globals) claimOutDir(dir string) error {
+	if err := g.lockOutDir(dir, false); err != nil {
+		return err
+	}
+	return g.useOutDir(dir)
+}
+
 // useOutDir prepares a folder the command is about to write into: it
 // must be able to be a folder (checkOutDir, before any computing), the
 // temporary files an interrupted or killed earlier run left there are
@@ -612,10 +621,7 @@ func (c *runCmd) Run(g *globals) error {
 		out = ""
 	}
 	if out != "" {
-		if err := g.lockOutDir(out, false); err != nil {
-			return err
-		}
-		if err := g.useOutDir(out); err != nil {
+		if err := g.claimOutDir(out); err != nil {
 			return err
 		}
 	}
@@ -737,10 +743,7 @@ func (c *traceRepeatCmd) Run(g *globals) error {
 	if err := workload.CheckRepeat(c.Times, c.Gap); err != nil {
 		return usageError{err}
 	}
-	if err := g.lockOutDir(filepath.Dir(c.Out), false); err != nil {
-		return err
-	}
-	if err := g.useOutDir(filepath.Dir(c.Out)); err != nil {
+	if err := g.claimOutDir(filepath.Dir(c.Out)); err != nil {
 		return err
 	}
 	n, err := workload.Repeat(c.File, c.Times, c.Gap, c.Out)

@@ -45,10 +45,7 @@ func (c *traceImportCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
-	if err := g.lockOutDir(filepath.Dir(c.Out), false); err != nil {
-		return err
-	}
-	if err := g.useOutDir(filepath.Dir(c.Out)); err != nil {
+	if err := g.claimOutDir(filepath.Dir(c.Out)); err != nil {
 		return err
 	}
 	err = writeSWFFile(c.Out, func(out io.Writer) error { return res.WriteSWF(out, c.Procs, filepath.Base(c.File)) })
@@ -76,10 +73,7 @@ func (c *traceImportCmd) runBatsim(g *globals, f io.Reader) error {
 	if c.Procs > 0 {
 		res.Header.MaxProcs = c.Procs
 	}
-	if err := g.lockOutDir(filepath.Dir(c.Out), false); err != nil {
-		return err
-	}
-	if err := g.useOutDir(filepath.Dir(c.Out)); err != nil {
+	if err := g.claimOutDir(filepath.Dir(c.Out)); err != nil {
 		return err
 	}
 	if err := writeSWFFile(c.Out, func(out io.Writer) error { return res.WriteSWF(out, filepath.Base(c.File)) }); err != nil {
@@ -136,10 +130,7 @@ func (c *traceExportCmd) Run(g *globals) error {
 	if n <= 0 {
 		return fmt.Errorf("trace %s: its header has no MaxProcs: give the machine size with --procs", c.File)
 	}
-	if err := g.lockOutDir(filepath.Dir(c.Out), false); err != nil {
-		return err
-	}
-	if err := g.useOutDir(filepath.Dir(c.Out)); err != nil {
+	if err := g.claimOutDir(filepath.Dir(c.Out)); err != nil {
 		return err
 	}
 	var w batsim.Written

@@ -126,10 +126,7 @@ func (c *reproduceCmd) Run(g *globals) error {
 	}
 	for _, p := range papers {
 		if c.Paper == "all" || c.Paper == p.name {
-			if err := g.lockOutDir(filepath.Join(c.Out, p.name), false); err != nil {
-				return err
-			}
-			if err := g.useOutDir(filepath.Join(c.Out, p.name)); err != nil {
+			if err := g.claimOutDir(filepath.Join(c.Out, p.name)); err != nil {
 				return err
 			}
 		}

@@ -107,10 +107,7 @@ func (c *traceSynthCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
-	if err := g.lockOutDir(filepath.Dir(c.Out), false); err != nil {
-		return err
-	}
-	if err := g.useOutDir(filepath.Dir(c.Out)); err != nil {
+	if err := g.claimOutDir(filepath.Dir(c.Out)); err != nil {
 		return err
 	}
 	err = atomicfile.Write(c.Out, func(file io.Writer) error {
