@@ -9,7 +9,6 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
-	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/partition"
@@ -240,26 +239,11 @@ func (cfg *TraceRun) partitionDefs(procs int, h swf.Header, hetero, threads bool
 	if cfg.Avail.Used() {
 		for i, a := range defs {
 			for _, b := range defs[:i] {
-				if cpu, ok := shareCPU(a.CPUs, b.CPUs); ok {
+				if cpu, ok := a.CPUs.Shared(b.CPUs); ok {
 					return nil, &PartitionError{fmt.Errorf("overlapping partitions do not go with unavailable CPUs (reservations, failures) yet: partitions %s and %s share CPU %d (docs/partitions.md)", b.Name, a.Name, cpu)}
 				}
 			}
 		}
 	}
 	return defs, nil
-}
-
-// shareCPU returns a CPU in both a and b (ascending merged runs).
-func shareCPU(a, b platform.Runs) (int32, bool) {
-	for i, j := 0, 0; i+1 < len(a) && j+1 < len(b); {
-		if lo, hi := max(a[i], b[j]), min(a[i+1], b[j+1]); lo <= hi {
-			return lo, true
-		}
-		if a[i+1] < b[j+1] {
-			i += 2
-		} else {
-			j += 2
-		}
-	}
-	return 0, false
 }

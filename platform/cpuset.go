@@ -36,6 +36,22 @@ func (r Runs) AddRun(lo, hi int32) Runs {
 	return append(r, lo, hi)
 }
 
+// Shared returns a CPU in both r and b (the lowest of the first run
+// they share), and false if they share none.
+func (r Runs) Shared(b Runs) (int32, bool) {
+	for i, j := 0, 0; i+1 < len(r) && j+1 < len(b); {
+		if lo, hi := max(r[i], b[j]), min(r[i+1], b[j+1]); lo <= hi {
+			return lo, true
+		}
+		if r[i+1] < b[j+1] {
+			i += 2
+		} else {
+			j += 2
+		}
+	}
+	return 0, false
+}
+
 // AppendText appends r in Batsim's interval syntax: runs separated by
 // spaces, "a" for a single CPU and "a-b" for a run, e.g. "0-3 8".
 func (r Runs) AppendText(b []byte) []byte {

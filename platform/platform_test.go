@@ -103,3 +103,26 @@ func TestHolds(t *testing.T) {
 		t.Error("a machine without modelled memory holds any memory")
 	}
 }
+
+// Shared finds the lowest CPU of the first run two sets share, or none.
+func TestRunsShared(t *testing.T) {
+	for _, c := range []struct {
+		a, b Runs
+		cpu  int32
+		ok   bool
+	}{
+		{Runs{0, 3}, Runs{4, 7}, 0, false},
+		{Runs{0, 3}, Runs{3, 7}, 3, true},
+		{Runs{5, 9}, Runs{0, 6}, 5, true},
+		{Runs{0, 1, 10, 12}, Runs{2, 9, 12, 20}, 12, true},
+		{Runs{0, 1, 10, 12}, Runs{2, 9, 13, 20}, 0, false},
+		{nil, Runs{0, 5}, 0, false},
+	} {
+		if cpu, ok := c.a.Shared(c.b); cpu != c.cpu || ok != c.ok {
+			t.Errorf("%v.Shared(%v) = %d, %v; want %d, %v", c.a, c.b, cpu, ok, c.cpu, c.ok)
+		}
+		if cpu, ok := c.b.Shared(c.a); cpu != c.cpu || ok != c.ok {
+			t.Errorf("%v.Shared(%v) = %d, %v; want %d, %v", c.b, c.a, cpu, ok, c.cpu, c.ok)
+		}
+	}
+}

@@ -67,7 +67,7 @@ func (d *decoder) checkPartitions() {
 		}
 		for i, a := range d.parts {
 			for _, b := range d.parts[:i] {
-				if cpu, ok := shareCPU(a.spec.CPUs, b.spec.CPUs); ok {
+				if cpu, ok := a.spec.CPUs.Shared(b.spec.CPUs); ok {
 					d.add(a.at, "platform.partitions", "overlapping partitions do not go with unavailable CPUs (%s) yet: partitions %s and %s share CPU %d",
 						k, b.spec.Name, a.spec.Name, cpu)
 					return
@@ -76,21 +76,6 @@ func (d *decoder) checkPartitions() {
 		}
 		return
 	}
-}
-
-// shareCPU returns a CPU in both a and b (ascending merged runs).
-func shareCPU(a, b platform.Runs) (int32, bool) {
-	for i, j := 0, 0; i+1 < len(a) && j+1 < len(b); {
-		if lo, hi := max(a[i], b[j]), min(a[i+1], b[j+1]); lo <= hi {
-			return lo, true
-		}
-		if a[i+1] < b[j+1] {
-			i += 2
-		} else {
-			j += 2
-		}
-	}
-	return 0, false
 }
 
 // checkPartitionsPoint checks the partitions against the point's
