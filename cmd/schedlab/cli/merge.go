@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/schedlab/schedlab/scenario"
@@ -96,16 +94,7 @@ func (c *mergeCmd) Run(g *globals) error {
 			}
 			return err
 		}
-		var reused []string
-		for _, r := range res {
-			if r.Reused {
-				reused = append(reused, strconv.Itoa(r.Index))
-			}
-		}
-		if len(reused) > 0 {
-			fmt.Fprintf(g.stderr, "schedlab: %d of %d point(s) taken from %s (not merged again): %s\n",
-				len(reused), len(res), filepath.Join(c.Dir, "points"), strings.Join(reused, ", "))
-		}
+		sayReused(g, res, c.Dir, "taken from", "not merged again")
 		return writeSweep(g, c.Dir, mergedInfo(c.Dir, m, points), points, res)
 	}
 }

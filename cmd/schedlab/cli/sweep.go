@@ -185,16 +185,7 @@ func (c *sweepCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
-	var reused []string
-	for _, r := range res {
-		if r.Reused {
-			reused = append(reused, strconv.Itoa(r.Index))
-		}
-	}
-	if len(reused) > 0 {
-		fmt.Fprintf(g.stderr, "schedlab: %d of %d point(s) reused from %s (not run again): %s\n",
-			len(reused), len(res), filepath.Join(out, "points"), strings.Join(reused, ", "))
-	}
+	sayReused(g, res, out, "reused from", "not run again")
 	return writeSweep(g, out, sweepInfo{Name: scenarioName(points), File: filepath.Base(c.File)}, points, res)
 }
 
@@ -386,4 +377,20 @@ func scenarioName(points []scenario.Point) string {
 		return ""
 	}
 	return points[0].Scenario.Name
+}
+
+// sayReused tells which points of res were taken from dir's points
+// folder rather than computed ("schedlab: N of M point(s) <how> DIR/points
+// (<not>): i, j, ...").
+func sayReused(g *globals, res []sweep.PointResult, dir, how, not string) {
+	var reused []string
+	for _, r := range res {
+		if r.Reused {
+			reused = append(reused, strconv.Itoa(r.Index))
+		}
+	}
+	if len(reused) > 0 {
+		fmt.Fprintf(g.stderr, "schedlab: %d of %d point(s) %s %s (%s): %s\n",
+			len(reused), len(res), how, filepath.Join(dir, "points"), not, strings.Join(reused, ", "))
+	}
 }
