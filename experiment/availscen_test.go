@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/scenario"
 )
@@ -50,12 +51,7 @@ policy: {queue: easy}
 		t.Fatal(err)
 	}
 	w, p := want.Result, plain.Result
-	wantVals := []float64{w.MeanWait, w.MaxWait, w.MeanResponse, w.MeanSlowdown, w.MeanBoundedSlowdown, w.Utilization, w.Makespan}
-	for i, name := range got.Names {
-		if got.Values[i] != wantVals[i] {
-			t.Errorf("%s: scenario %v, run %v", name, got.Values[i], wantVals[i])
-		}
-	}
+	sameMetrics(t, got, w)
 	if w.MeanWait == p.MeanWait {
 		t.Errorf("mean wait %v with and without unavailable CPUs: the scenario's windows did nothing", w.MeanWait)
 	}
@@ -131,5 +127,19 @@ platform:
 	}
 	if m.Values[0] <= plain.Values[0] {
 		t.Errorf("mean wait %g with windows, %g without: the windows should make jobs wait", m.Values[0], plain.Values[0])
+	}
+}
+
+// sameMetrics checks that a scenario point's replication reports the
+// run's summary, metric for metric (the cluster model's metrics, in
+// order: mean and max wait, mean response, mean slowdown, mean bounded
+// slowdown, utilization, makespan).
+func sameMetrics(t *testing.T, got RepMetrics, w metrics.Result) {
+	t.Helper()
+	wantVals := []float64{w.MeanWait, w.MaxWait, w.MeanResponse, w.MeanSlowdown, w.MeanBoundedSlowdown, w.Utilization, w.Makespan}
+	for i, name := range got.Names {
+		if got.Values[i] != wantVals[i] {
+			t.Errorf("%s: scenario %v, run %v", name, got.Values[i], wantVals[i])
+		}
 	}
 }

@@ -41,12 +41,7 @@ policy: {queue: easy}
 		t.Fatal(err)
 	}
 	w := want.Result
-	wantVals := []float64{w.MeanWait, w.MaxWait, w.MeanResponse, w.MeanSlowdown, w.MeanBoundedSlowdown, w.Utilization, w.Makespan}
-	for i, name := range got.Names {
-		if got.Values[i] != wantVals[i] {
-			t.Errorf("%s: scenario %v, run %v", name, got.Values[i], wantVals[i])
-		}
-	}
+	sameMetrics(t, got, w)
 	if w.MeanWait == plain.Result.MeanWait {
 		t.Errorf("mean wait %v with and without partitions: the scenario's partitions did nothing", w.MeanWait)
 	}
@@ -95,12 +90,7 @@ policy: {queue: conservative}
 		t.Fatal(err)
 	}
 	w := want.Result
-	wantVals := []float64{w.MeanWait, w.MaxWait, w.MeanResponse, w.MeanSlowdown, w.MeanBoundedSlowdown, w.Utilization, w.Makespan}
-	for i, name := range got.Names {
-		if got.Values[i] != wantVals[i] {
-			t.Errorf("%s: scenario %v, run %v", name, got.Values[i], wantVals[i])
-		}
-	}
+	sameMetrics(t, got, w)
 	if w.MeanWait == plain.Result.MeanWait {
 		t.Errorf("mean wait %v with and without unavailable CPUs: the scenario's windows and failures did nothing", w.MeanWait)
 	}
