@@ -71,10 +71,12 @@ type Backfill struct {
 	// so a reservation may have been passed over (see Schedule).
 	mayStale bool
 	// benchmarks: held reservations re-placed in dirty passes (Replace
-	// queries), and how many of them moved
-	replaces, moves int64
+	// queries), how many of them moved, and how many the kept memo kept
+	// without a query
+	replaces, moves, spared int64
 
-	fails fitMemo // one machine: requests that did not fit now, this pass
+	fails fitMemo  // one machine: requests that did not fit now, this pass
+	kept  keptMemo // one machine: the last reservation Replace placed, this pass
 
 	// hooks: the test switches and counters, empty unless built with
 	// the tag invariants (hooks_on.go, hooks_off.go).
@@ -369,6 +371,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 
 	b.openValid = false
 	b.fails.reset() // see fitMemo
+	b.kept.reset()  // see keptMemo
 	full := b.dirty
 	changed := false // a reservation moved or vanished: next pass is full too
 	count, blocked, firstStart, nStarted := 0, false, -1, 0
@@ -463,8 +466,20 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			// slot is still feasible: everything placed since respected
 			// it, and early ends only free room. At old == now, an
 			// overrunning job may hold the processors: general path.)
+			memo := single && b.ez == nil && !b.hasWin && !b.hooks.keptMemoOff()
+			if memo && b.kept.holds(e.Procs, b.dur(e, int(oldM)), old) {
+				b.spared++
+				count++
+				minResv = min(minResv, e.resv)
+				blocked = true
+				b.notify(now, e)
+				continue
+			}
 			s, m = b.replace(now, e)
 			b.replaces++
+			if memo {
+				b.kept.set(e.Procs, b.dur(e, m), s)
+			}
 			if s == old && m == int(oldM) {
 				count++
 				minResv = min(minResv, e.resv)
@@ -483,6 +498,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 				b.profs[m].Move(old, freeprofile.Span(old, d), s, freeprofile.Span(s, d), e.Procs)
 				e.hasResv = false
 				b.fails.reset() // capacity freed: failures may fit now
+				b.kept.freed(old)
 				moved = true
 				break
 			}
@@ -638,6 +654,7 @@ func (b *Backfill) unreserve(e *entry) {
 		b.ix.set(b.posOf(e), e)
 	}
 	b.fails.reset() // capacity freed: failures may fit now
+	b.kept.freed(e.resv)
 	if e.resv <= start {
 		b.openValid = false // CPUs free now changed
 	}

@@ -9,6 +9,7 @@ type hooks struct{}
 
 func (*hooks) shortcutOff() bool { return false }
 func (*hooks) fitMemoOff() bool  { return false }
+func (*hooks) keptMemoOff() bool { return false }
 
 func (*hooks) indexThresholds() (never bool, minLen, offLen int) {
 	return false, ixMinLen, ixOffLen

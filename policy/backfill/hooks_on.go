@@ -10,6 +10,7 @@ package backfill
 type hooks struct {
 	noShortcut bool // always the full loop (and step 0 every dirty pass)
 	noFitMemo  bool // always ask the profile
+	noKept     bool // always ask Replace (no keptMemo)
 
 	// The queue index's thresholds (0: the defaults ixMinLen, ixOffLen);
 	// ixNever keeps it off.
@@ -27,6 +28,7 @@ type hooks struct {
 
 func (h *hooks) shortcutOff() bool { return h.noShortcut }
 func (h *hooks) fitMemoOff() bool  { return h.noFitMemo }
+func (h *hooks) keptMemoOff() bool { return h.noKept }
 
 // indexThresholds returns whether the queue index is never kept, and the
 // queue lengths from which it is kept and below which it is dropped.
