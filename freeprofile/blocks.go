@@ -28,8 +28,8 @@ type block struct {
 // The block sizes: a block splits in two past blockMax breakpoints; one
 // that falls below blockMin joins its successor when both fit in one.
 const (
-	blockMax = 128
-	blockMin = 32
+	blockMax = 32
+	blockMin = 8
 )
 
 func (b *block) recalc() {

@@ -16,7 +16,7 @@
 // Earliest, Fits and Replace scan the segments from the query's start,
 // run by run (a maximal run of segments with too few processors, or with
 // enough, costs one comparison a segment). Past 1,024 breakpoints the
-// profile is cut into sorted blocks of at most 128 breakpoints, each
+// profile is cut into sorted blocks of at most 32 breakpoints, each
 // block keeping its least and largest free count and a pending addition
 // for all of it (lazy add): Alloc and Release tag the blocks a span covers
 // whole and edit the one or two at its ends (O(n/b + b) for blocks of b,

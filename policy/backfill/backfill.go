@@ -377,6 +377,7 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	count, blocked, firstStart, nStarted := 0, false, -1, 0
 	freeNow := -1 // the most CPUs free now on one machine; -1: not known
 	single := len(b.machs) == 1
+	memo := single && b.ez == nil && !b.hasWin && !b.hooks.keptMemoOff() // see keptMemo
 	from := 0
 	if b.arrivalsOnly && !b.hooks.shortcutOff() && !full && single && b.w.order == OrderFCFS && b.minResv > now && b.tested <= len(q) {
 		// Arrivals only since the last pass, which tried every entry of
@@ -466,7 +467,6 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			// slot is still feasible: everything placed since respected
 			// it, and early ends only free room. At old == now, an
 			// overrunning job may hold the processors: general path.)
-			memo := single && b.ez == nil && !b.hasWin && !b.hooks.keptMemoOff()
 			if memo && b.kept.holds(e.Procs, b.dur(e, int(oldM)), old) {
 				b.spared++
 				count++
