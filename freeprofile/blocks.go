@@ -107,7 +107,38 @@ func (bl *blocks) locate(t float64) (int, int) {
 			hi = m
 		}
 	}
-	s := bl.bs[lo].segs
+	return lo, bl.within(lo, t)
+}
+
+// locateFrom is locate for a t at or after block k's first breakpoint
+// (keys[k] <= t), searching onwards from k: a later span end is usually
+// in the same block or a near one.
+func (bl *blocks) locateFrom(k int, t float64) (int, int) {
+	keys := bl.keys
+	if k+1 < len(keys) && keys[k+1] <= t {
+		lo, hi, step := k+1, len(keys), 1 // keys[lo] <= t
+		for lo+step < hi && keys[lo+step] <= t {
+			lo += step
+			step *= 2
+		}
+		hi = min(lo+step, hi) // keys[hi] > t, or hi = len(keys)
+		for hi-lo > 1 {
+			m := int(uint(lo+hi) >> 1)
+			if keys[m] <= t {
+				lo = m
+			} else {
+				hi = m
+			}
+		}
+		k = lo
+	}
+	return k, bl.within(k, t)
+}
+
+// within returns the index in block k of the segment containing t (its
+// first for t before the block).
+func (bl *blocks) within(k int, t float64) int {
+	s := bl.bs[k].segs
 	i, j := 0, len(s)
 	for j-i > 1 {
 		m := int(uint(i+j) >> 1)
@@ -117,7 +148,7 @@ func (bl *blocks) locate(t float64) (int, int) {
 			j = m
 		}
 	}
-	return lo, i
+	return i
 }
 
 // seg returns the time and free count of the segment containing t (the
@@ -246,7 +277,7 @@ func (bl *blocks) add(s, e float64, delta int) {
 	} else {
 		hasPS, vPS = true, vS
 	}
-	ke, ie := bl.locate(e)
+	ke, ie := bl.locateFrom(ks, e) // keys[ks] <= s < e
 	hasE := bl.bs[ke].segs[ie].t == e
 	vE := bl.count(ke, ie)
 	// The count just before e once delta is added: the last breakpoint
