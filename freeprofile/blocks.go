@@ -97,8 +97,14 @@ func (bl *blocks) appendSegs(dst []seg) []seg {
 // locate returns the block and index of the segment containing t (the
 // first segment for t before the first breakpoint).
 func (bl *blocks) locate(t float64) (int, int) {
+	k := bl.lastKey(0, len(bl.keys), t)
+	return k, bl.within(k, t)
+}
+
+// lastKey returns the last block in [lo, hi) whose first breakpoint is at
+// or before t, lo if none (keys[lo] <= t, or lo = 0).
+func (bl *blocks) lastKey(lo, hi int, t float64) int {
 	keys := bl.keys
-	lo, hi := 0, len(keys) // keys[lo] <= t, or lo = 0
 	for hi-lo > 1 {
 		m := int(uint(lo+hi) >> 1)
 		if keys[m] <= t {
@@ -107,7 +113,7 @@ func (bl *blocks) locate(t float64) (int, int) {
 			hi = m
 		}
 	}
-	return lo, bl.within(lo, t)
+	return lo
 }
 
 // locateFrom is locate for a t at or after block k's first breakpoint
@@ -121,16 +127,7 @@ func (bl *blocks) locateFrom(k int, t float64) (int, int) {
 			lo += step
 			step *= 2
 		}
-		hi = min(lo+step, hi) // keys[hi] > t, or hi = len(keys)
-		for hi-lo > 1 {
-			m := int(uint(lo+hi) >> 1)
-			if keys[m] <= t {
-				lo = m
-			} else {
-				hi = m
-			}
-		}
-		k = lo
+		k = bl.lastKey(lo, min(lo+step, hi), t) // keys[lo+step] > t, or past the end
 	}
 	return k, bl.within(k, t)
 }

@@ -57,3 +57,35 @@ func TestSlidingBlocksDoNotAllocate(t *testing.T) {
 	}
 	noAllocs(t, cycle)
 }
+
+// locateFrom, searching onwards from a block at or before t, finds what
+// locate finds from the start, for every such block and for times on
+// breakpoints, between them, before the first and after the last.
+func TestLocateFromAsLocate(t *testing.T) {
+	withForms(t, 0, 0)
+	p := New(64, 0)
+	for i := range 700 { // about 1,400 breakpoints: some 40 blocks
+		s := float64(i * 3 % 2000)
+		p.Alloc(s, s+float64(1+i%50), 1+i%7)
+	}
+	bl := p.bl
+	if bl == nil || len(bl.bs) < 20 {
+		t.Fatalf("not many blocks: %d breakpoints", p.Len())
+	}
+	checked := 0
+	for _, g := range bl.appendSegs(nil) {
+		for _, x := range []float64{g.t, g.t + 0.5, g.t - 0.5, 1e9} {
+			wk, wi := bl.locate(x)
+			for k := range bl.bs {
+				if bl.keys[k] > x {
+					break
+				}
+				if gk, gi := bl.locateFrom(k, x); gk != wk || gi != wi {
+					t.Fatalf("locateFrom(%d, %v) = (%d, %d), locate = (%d, %d)", k, x, gk, gi, wk, wi)
+				}
+				checked++
+			}
+		}
+	}
+	t.Logf("%d searches", checked)
+}
