@@ -102,7 +102,8 @@ func (bl *blocks) locate(t float64) (int, int) {
 }
 
 // lastKey returns the last block in [lo, hi) whose first breakpoint is at
-// or before t, lo if none (keys[lo] <= t, or lo = 0).
+// or before t; it requires keys[lo] <= t unless lo = 0 (then 0 if none
+// is).
 func (bl *blocks) lastKey(lo, hi int, t float64) int {
 	keys := bl.keys
 	for hi-lo > 1 {

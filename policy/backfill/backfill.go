@@ -498,7 +498,8 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 				b.profs[m].Move(old, freeprofile.Span(old, d), s, freeprofile.Span(s, d), e.Procs)
 				e.hasResv = false
 				b.fails.reset() // capacity freed: failures may fit now
-				b.kept.freed(old)
+				// (The kept memo holds this job's new start s < old: the
+				// span freed from old on leaves it true.)
 				moved = true
 				break
 			}

@@ -128,13 +128,15 @@
 // exactly that). Over several machines, a job that cannot start and need
 // not reserve is only tried on the machines with a free CPU now.
 //
-// On one machine, a pass that re-places reservations remembers the last
-// answer of the profile's re-placement query (keptmemo.go): a later
-// reservation at that same start asking for at least as many CPUs for
-// at least as long stays where it is without a query, as long as nothing
-// was freed before that start since. On RICC-2010 (8192 CPUs), where job
-// arrays queue side by side, four in five of conservative's queries are
-// answered so (TestKeptMemoSameSchedule holds it against the query).
+// On one machine without announced availability windows, a pass that
+// re-places reservations remembers the last answer of the profile's
+// re-placement query (keptmemo.go): a later reservation at that same
+// start asking for at least as many CPUs for at least as long stays where
+// it is without a query, as long as nothing was freed before that start
+// since. On RICC-2010 (8192 CPUs), where job arrays queue side by side,
+// four in five of conservative's re-placements are answered so. The
+// schedules are the same as with a query every time
+// (TestKeptMemoSameSchedule compares the two).
 //
 // EASY on one machine (NewBackfill at depth 1, FCFS or SJF order; not
 // over a platform, not conservative or hybrid) keeps no availability

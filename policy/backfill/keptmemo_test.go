@@ -5,10 +5,13 @@ package backfill
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
 )
 
 func TestKeptMemoUnit(t *testing.T) {
@@ -127,4 +130,172 @@ func TestKeptMemoSameSchedule(t *testing.T) {
 		t.Fatalf("the memo answered %d of %d re-placement queries: not exercised", hits, queries)
 	}
 	t.Logf("re-placement queries: %d; answered by the memo: %d", queries, hits)
+}
+
+// keptView is the machines view of TestKeptMemoDriver: one machine, down
+// CPUs, no windows.
+type keptView struct {
+	p    platform.Platform
+	down int
+}
+
+func (v *keptView) Platform() platform.Platform             { return v.p }
+func (v *keptView) Free(m int) int                          { return 0 }
+func (v *keptView) Down(m int) int                          { return v.down }
+func (v *keptView) Horizons(m int, dst []float64) []float64 { return dst }
+
+// The kept memo against a query every time, driven pass by pass beside
+// the paths the engine runs do not reach: submissions (bursts of
+// identical jobs, zero estimates), ends early, on time and late, foreign
+// jobs occupying and releasing CPUs (foreign.go), new estimates of
+// running jobs (Reestimate: every reservation lifted and placed again),
+// down CPUs without windows (PlanAvailability); depths 2, 3, 5 and
+// unlimited, FCFS and SJF. After every pass the starts and the queue
+// with its reservations must be the same.
+func TestKeptMemoDriver(t *testing.T) {
+	var spared, replaces, occ, rees, downs int64
+	for seed := uint64(1); seed <= 80; seed++ {
+		r := rand.New(rand.NewPCG(seed, 4711))
+		procs := 2 + r.IntN(40)
+		depth := []int{2, 3, 5, Unlimited}[r.IntN(4)]
+		order := []Order{OrderFCFS, OrderSJF}[r.IntN(2)]
+		av := r.IntN(2) == 0
+		foreign := r.IntN(2) == 0
+		reest := r.IntN(2) == 0
+		pols := []*Backfill{NewBackfill("t", procs, depth, order), NewBackfill("t", procs, depth, order)}
+		pols[1].hooks.noKept = true
+		if av {
+			for _, b := range pols {
+				b.PlanAvailability(nil)
+			}
+		}
+		v := &keptView{p: platform.MustCluster(procs)}
+		type rj struct {
+			end     float64
+			procs   int
+			foreign bool
+		}
+		running := map[job.ID]rj{}
+		idle := procs
+		now := 0.0
+		next := job.ID(1)
+		nextF := job.ID(1 << 30)
+		infos := map[job.ID]job.Info{}
+		var plans [2]policy.Plan
+		what := fmt.Sprintf("seed %d procs %d depth %d %s av %v foreign %v reest %v", seed, procs, depth, order, av, foreign, reest)
+		for step := range 300 {
+			if r.IntN(4) != 0 {
+				now += float64(r.IntN(10))
+			}
+			var ids []job.ID
+			for id, j := range running {
+				if j.end <= now {
+					ids = append(ids, id)
+				}
+			}
+			slices.Sort(ids)
+			for _, id := range ids {
+				for _, b := range pols {
+					if running[id].foreign {
+						b.Release(now, id)
+					} else {
+						b.Finish(now, id)
+					}
+				}
+				idle += running[id].procs
+				delete(running, id)
+			}
+			// submissions
+			for range r.IntN(3) {
+				k := 1
+				if r.IntN(3) == 0 {
+					k = 2 + r.IntN(10)
+				}
+				est := float64(r.IntN(80))
+				if r.IntN(6) == 0 {
+					est = 0
+				}
+				p := 1 + r.IntN(procs)
+				if r.IntN(2) == 0 {
+					p = 1 + r.IntN(max(1, procs/3))
+				}
+				for range k {
+					j := job.Info{ID: next, Submit: now, Procs: p, Estimate: est, User: -1, Group: -1}
+					infos[next] = j
+					next++
+					for _, b := range pols {
+						b.Submit(now, j)
+					}
+				}
+			}
+			// foreign occupation
+			if foreign && idle > 0 && r.IntN(4) == 0 {
+				p := 1 + r.IntN(idle)
+				end := now + float64(r.IntN(60))
+				if r.IntN(5) == 0 {
+					end = now
+				}
+				occ++
+				for _, b := range pols {
+					b.Occupy(now, nextF, p, end)
+				}
+				trueEnd := end + float64(r.IntN(30)) - 10
+				running[nextF] = rj{end: max(trueEnd, now+1), procs: p, foreign: true}
+				idle -= p
+				nextF++
+			}
+			if reest {
+				var live []job.ID
+				for id, j := range running {
+					if !j.foreign {
+						live = append(live, id)
+					}
+				}
+				slices.Sort(live)
+				for _, id := range live {
+					if r.IntN(4) != 0 {
+						continue
+					}
+					est := float64(r.IntN(120))
+					rees++
+					for _, b := range pols {
+						b.Reestimate(now, id, est)
+					}
+				}
+			}
+			v.down = 0
+			if av && idle > 0 && r.IntN(3) == 0 {
+				v.down = 1 + r.IntN(idle)
+				downs++
+			}
+			for i, b := range pols {
+				plans[i].Reset()
+				b.Schedule(now, v, &plans[i])
+			}
+			if a, b := fmt.Sprint(plans[0].Starts), fmt.Sprint(plans[1].Starts); a != b {
+				t.Fatalf("%s step %d t=%g: memo starts %s, query %s", what, step, now, a, b)
+			}
+			if a, b := fmt.Sprint(pols[0].Queue()), fmt.Sprint(pols[1].Queue()); a != b {
+				t.Fatalf("%s step %d t=%g: memo leaves %s, query %s", what, step, now, a, b)
+			}
+			for _, s := range plans[0].Starts {
+				j := infos[s.ID]
+				idle -= j.Procs
+				end := now + j.Estimate
+				switch r.IntN(3) {
+				case 0:
+					end = now + float64(r.IntN(int(j.Estimate)+1))
+				case 1:
+					end = now + j.Estimate + float64(r.IntN(20))
+				}
+				running[s.ID] = rj{end: end, procs: j.Procs}
+			}
+		}
+		spared += pols[0].spared
+		replaces += pols[1].replaces
+	}
+	if spared < replaces/50 || occ < 1000 || rees < 1000 || downs < 1000 {
+		t.Fatalf("not exercised: %d of %d re-placements spared; %d occupations, %d new estimates, %d passes with down CPUs", spared, replaces, occ, rees, downs)
+	}
+	t.Logf("spared %d of %d; occupations %d; reestimates %d; passes with down CPUs %d", spared, replaces, occ, rees, downs)
 }
