@@ -187,14 +187,7 @@ func TestKeptMemoDriver(t *testing.T) {
 			if r.IntN(4) != 0 {
 				now += float64(r.IntN(10))
 			}
-			var ids []job.ID
-			for id, j := range running {
-				if j.end <= now {
-					ids = append(ids, id)
-				}
-			}
-			slices.Sort(ids)
-			for _, id := range ids {
+			for _, id := range endedBy(running, now, func(j rj) float64 { return j.end }) {
 				for _, b := range pols {
 					if running[id].foreign {
 						b.Release(now, id)

@@ -140,14 +140,7 @@ func TestReestimateFastMatchesProfile(t *testing.T) {
 			// Ends at or before now, in id order (the kernel batches
 			// them at their instants; here several instants may fold
 			// into one, which only makes the ends later than planned).
-			var ids []job.ID
-			for id, j := range running {
-				if j.end <= now {
-					ids = append(ids, id)
-				}
-			}
-			slices.Sort(ids)
-			for _, id := range ids {
+			for _, id := range endedBy(running, now, func(j runJob) float64 { return j.end }) {
 				for _, b := range pols {
 					b.Finish(now, id)
 				}
@@ -233,3 +226,16 @@ type fixedView struct{ p platform.Platform }
 
 func (v fixedView) Platform() platform.Platform { return v.p }
 func (v fixedView) Free(m int) int              { return 0 } // the engine reads its own state
+
+// endedBy returns, in id order, the jobs of running (a test driver's
+// running jobs) whose end, as end reads it, is at or before now.
+func endedBy[V any](running map[job.ID]V, now float64, end func(V) float64) []job.ID {
+	var ids []job.ID
+	for id, j := range running {
+		if end(j) <= now {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
