@@ -468,17 +468,14 @@ func (b *Backfill) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 			// it, and early ends only free room. At old == now, an
 			// overrunning job may hold the processors: general path.)
 			if memo && b.kept.holds(e.Procs, b.dur(e, int(oldM)), old) {
+				s, m = old, int(oldM) // Replace's answer, known (keptMemo)
 				b.spared++
-				count++
-				minResv = min(minResv, e.resv)
-				blocked = true
-				b.notify(now, e)
-				continue
-			}
-			s, m = b.replace(now, e)
-			b.replaces++
-			if memo {
-				b.kept.set(e.Procs, b.dur(e, m), s)
+			} else {
+				s, m = b.replace(now, e)
+				b.replaces++
+				if memo {
+					b.kept.set(e.Procs, b.dur(e, m), s)
+				}
 			}
 			if s == old && m == int(oldM) {
 				count++
