@@ -21,9 +21,7 @@ import (
 // difference is exactly reproducible), and so are our Table II values and
 // the WRT of both approaches at every load (see pin_test.go).
 //
-// The claims that our default reading reproduces must hold. (Claims it
-// does not reproduce — the power-of-2 gap of Fig. 3 — are reported, not
-// asserted; see docs/papers/dimitriadou2010.md.)
+// Every claim's verdict is pinned.
 func TestDimitriadou2010Reproduces(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the full reproduction takes about 15 s on 2 cores")
@@ -86,17 +84,26 @@ func TestDimitriadou2010Reproduces(t *testing.T) {
 	if a1[0] != a2[0] {
 		t.Errorf("low-load WRT: approach 1 %.10g, approach 2 %.10g, want identical", a1[0], a2[0])
 	}
-	for _, prefix := range []string{
-		"Table II utilizations within 3%",
-		"more gangs finish with uniform sizes than with powers of two",
-		"higher load gives higher WRT, WSLD, RT and SLD",
-		"runtime-estimate errors raise WRT at high load",
-		"at low and medium load the approaches give almost the same WRT",
-	} {
-		if c := findCheck(t, r, prefix); !c.Holds {
-			t.Errorf("claim %q does not hold: %s", c.Claim, c.Detail)
-		}
-	}
+	// Every claim's verdict at the paper's size, pinned
+	// (docs/papers/dimitriadou2010.md explains each).
+	wantVerdicts(t, r.Checks, map[string]Verdict{
+		"table2_within_3pct":                   Holds,
+		"utilization_approach2_higher":         No,
+		"finished_uniform_above_pow2":          No,
+		"finished_uniform_almost_all":          Holds,
+		"finished_pow2_approach2_more":         No,
+		"finished_pow2_approach1_below_100":    Holds,
+		"wrt_wsld_approach2_lower_high_load":   No,
+		"wrt_same_low_medium_load":             Holds,
+		"load_raises_all":                      Holds,
+		"load_raises_sld":                      NotEstimable,
+		"local_rt_approach2_higher":            No,
+		"local_sld_approach2_higher":           NotEstimable,
+		"estimate_errors_raise_wrt":            DirectionOnly,
+		"estimate_errors_wrt_small_low_medium": No,
+		"error_not_significant_overall":        No,
+		"estimate_errors_local_rt_unchanged":   No,
+	})
 	if len(r.Figures) != 12 {
 		t.Errorf("%d figures, want 12 (Figs 2-13)", len(r.Figures))
 	}
@@ -151,9 +158,12 @@ func TestDimitriadou2010ReadingsShowFig3Gap(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The named reading idle-in-gs-queue (step 1 of the GS queue counts
-	// idle processors) gives Fig. 3 and only Fig. 3: approach 1 short of
-	// 100% at every load, approach 2 ahead (at full size +6.1, +9.6, +2.6
-	// points), while approach 2's WRT advantage at high load is lost.
+	// idle processors) gives Fig. 3's direction and only Fig. 3: approach
+	// 1 short of 100%, approach 2 significantly ahead at the low and
+	// medium load, while approach 2's WRT advantage at high load is lost.
+	// The paper's size ("almost 10%", 7..13 points on the mean over the
+	// loads) is not reached (at full size +6.1, +9.6, +2.6 points, mean
+	// 6.1), so the claim is not a pass.
 	var rd *Reading
 	for i := range r.Readings {
 		if r.Readings[i].Name == "idle-in-gs-queue" {
@@ -164,14 +174,21 @@ func TestDimitriadou2010ReadingsShowFig3Gap(t *testing.T) {
 		t.Fatal("no reading idle-in-gs-queue")
 	}
 	for _, c := range rd.Checks {
-		t.Logf("idle-in-gs-queue %s: %v: %s", c.ID, c.Holds, c.Detail)
+		t.Logf("idle-in-gs-queue %s: %v: %s", c.ID, c.Verdict(), c.Detail)
 		switch c.ID {
-		case "finished_pow2_approach2_more", "finished_pow2_approach1_below_100", "table2_within_3pct":
-			if !c.Holds {
+		case "finished_pow2_approach1_below_100", "table2_within_3pct":
+			if !c.Holds() {
 				t.Errorf("idle-in-gs-queue: %s does not hold: %s", c.ID, c.Detail)
 			}
+		case "finished_pow2_approach2_more":
+			if len(c.Cmps) != 4 || c.Cmps[0].Verdict() != Holds || c.Cmps[1].Verdict() != Holds || c.Holds() {
+				t.Errorf("idle-in-gs-queue: %s: %s: %s", c.ID, c.Verdict(), c.Detail)
+			}
+			if m := c.Cmps[3].CI.Mean; !(m > 3 && m < 7) {
+				t.Errorf("idle-in-gs-queue: approach 2 ahead by %.2f points on average, want 3..7", m)
+			}
 		case "wrt_wsld_approach2_lower_high_load":
-			if c.Holds {
+			if c.Holds() {
 				t.Errorf("idle-in-gs-queue: %s holds: %s", c.ID, c.Detail)
 			}
 		}

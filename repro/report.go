@@ -64,16 +64,20 @@ func (r *Report) WriteSkipped(w io.Writer) error {
 
 // Check is one qualitative claim of the paper, tested on our results.
 type Check struct {
-	Claim  string
-	Holds  bool
+	Claim string
+	// V is the claim's verdict: from Judge (comparisons), threshold (a
+	// bound on the paper's numbers), or stated with its reason
+	// (NotReproduced, NotEstimable, Vacuous for a restatement,
+	// NotApplicable); "" reads as no.
+	V      Verdict
 	Detail string
+	// Cmps are the comparisons a judged claim was judged on (not
+	// written: Detail gives them in words); tests hold every "holds" to
+	// its intervals.
+	Cmps []Cmp
 	// ID names the claim in claims.csv (e.g. slowdown_tabu_best); claims
 	// without one are written to report.txt only.
 	ID string
-	// NA marks a claim that cannot be checked from the rules (for
-	// example a claim about one implementation's speed): Holds is then
-	// false and ignored, claims.csv says n/a and Detail says why.
-	NA bool
 	// Scope names, for people, what the claim was checked on when the
 	// paper's claim is checked on several workloads or sizes (e.g. "KTH,
 	// first 1292 jobs"); the text report prints it before the claim.
@@ -81,19 +85,27 @@ type Check struct {
 	Scope string
 }
 
-// Verdict is yes, no or n/a, as claims.csv writes it.
-func (c Check) Verdict() string {
-	switch {
-	case c.NA:
-		return "n/a"
-	case c.Holds:
-		return "yes"
+// Verdict is the claim's category, as claims.csv's verdict column writes
+// it.
+func (c Check) Verdict() Verdict {
+	if c.V == "" {
+		return No
 	}
-	return "no"
+	return c.V
 }
 
-// Failed reports whether the claim was checked and does not hold.
-func (c Check) Failed() bool { return !c.NA && !c.Holds }
+// Holds reports whether the claim holds (the verdict holds).
+func (c Check) Holds() bool { return c.Verdict() == Holds }
+
+// Failed reports whether the claim was checked and is contradicted or
+// not shown: no, direction only or not reproduced.
+func (c Check) Failed() bool {
+	switch c.Verdict() {
+	case No, DirectionOnly, NotReproduced:
+		return true
+	}
+	return false
+}
 
 // Reading is a reproduction's outcome under one named reading of the
 // paper's open rules (reproduce --readings): its claims and figures.
@@ -236,7 +248,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(w, "\nClaims of the paper, checked on our runs:\n")
+	fmt.Fprintf(w, "\nClaims of the paper, checked on our runs (%s):\n", TallyText(r.Checks))
 	writeChecks(w, r.Checks)
 	if len(r.Readings) > 0 {
 		if err := r.writeReadings(w); err != nil {
@@ -250,7 +262,23 @@ func (r *Report) WriteText(w io.Writer) error {
 	return nil
 }
 
-// writeChecks prints one claim per paragraph: "[yes] claim: evidence",
+// verdictMark is a verdict as the text report marks a claim: upper case
+// where the claim is contradicted or not shown.
+func verdictMark(v Verdict) string {
+	switch v {
+	case Holds:
+		return "holds"
+	case No:
+		return "NO"
+	case DirectionOnly:
+		return "DIRECTION ONLY"
+	case NotReproduced:
+		return "NOT REPRODUCED"
+	}
+	return string(v)
+}
+
+// writeChecks prints one claim per paragraph: "[holds] claim: evidence",
 // wrapped, continuation lines indented under the claim. A claim made of
 // the same words as another of cs (the same claim on several workloads)
 // is preceded by its scope: Check.Scope, else its ID after the first "/".
@@ -260,7 +288,7 @@ func writeChecks(w io.Writer, cs []Check) {
 		seen[c.Claim]++
 	}
 	for _, c := range cs {
-		mark := map[string]string{"yes": "yes", "no": "NO ", "n/a": "n/a"}[c.Verdict()]
+		mark := verdictMark(c.Verdict())
 		claim := c.Claim
 		scope := c.Scope
 		if scope == "" && seen[c.Claim] > 1 {
@@ -318,7 +346,7 @@ func (r *Report) writeReadings(w io.Writer) error {
 			cell := "-"
 			for _, c := range cs {
 				if c.ID == id {
-					cell = c.Verdict()
+					cell = string(c.Verdict())
 				}
 			}
 			fmt.Fprintf(tw, "%s\t", cell)
@@ -432,13 +460,13 @@ func (r *Report) hasClaimIDs() bool {
 	return false
 }
 
-// WriteClaims writes the claims that have an ID as CSV: id,claim,holds,
-// evidence (holds is yes, no or n/a). With readings (--readings) the
+// WriteClaims writes the claims that have an ID as CSV: id,claim,verdict,
+// evidence (verdict one of Verdicts). With readings (--readings) the
 // first column is reading (default, then each reading's name) and every
 // reading's claims follow the default's.
 func (r *Report) WriteClaims(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	head := []string{"id", "claim", "holds", "evidence"}
+	head := []string{"id", "claim", "verdict", "evidence"}
 	if len(r.Readings) > 0 {
 		head = append([]string{"reading"}, head...)
 	}
@@ -449,7 +477,7 @@ func (r *Report) WriteClaims(w io.Writer) error {
 			if c.ID == "" {
 				continue
 			}
-			row := []string{c.ID, c.Claim, c.Verdict(), c.Detail}
+			row := []string{c.ID, c.Claim, string(c.Verdict()), c.Detail}
 			if len(r.Readings) > 0 {
 				row = append([]string{names[i]}, row...)
 			}

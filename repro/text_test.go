@@ -18,8 +18,8 @@ func TestWrap(t *testing.T) {
 		width               int
 		want                string
 	}{
-		// 10 columns: "  [yes] aa" is 10, so "bb" goes on, indented.
-		{"aa bb cc", "  [yes] ", "        ", 10, "  [yes] aa\n        bb\n        cc"},
+		// 10 columns: "  [holds] aa" is 10, so "bb" goes on, indented.
+		{"aa bb cc", "  [holds] ", "        ", 10, "  [holds] aa\n        bb\n        cc"},
 		{"aa bb cc", "", "  ", 5, "aa bb\n  cc"},
 		// Runs of spaces and line breaks are one space.
 		{"a  b\nc", "", "", 80, "a b c"},
@@ -96,11 +96,11 @@ func TestWriteTextReadable(t *testing.T) {
 			XTicks: []string{"FCFS", "first-fit\n(paper's BF)"},
 			Series: []plot.Series{{Name: "KTH", X: []float64{0, 1}, Y: []float64{1, 0.28271234}}}}},
 		Checks: []Check{
-			{ID: "order/KTH/1292", Scope: "KTH, first 1292 jobs", Claim: "new < old", Holds: false, Detail: "matrix 1 s"},
-			{ID: "order/synthetic/1292", Scope: "synthetic, first 1292 jobs", Claim: "new < old", Holds: true, Detail: "matrix 2 s"},
-			{ID: "dup/a", Claim: "same words", Holds: true, Detail: "x"},
-			{ID: "dup/b", Claim: "same words", Holds: true, Detail: "y"},
-			{ID: "long", Claim: "a long claim", Holds: true, Detail: long},
+			{ID: "order/KTH/1292", Scope: "KTH, first 1292 jobs", Claim: "new < old", V: No, Detail: "matrix 1 s"},
+			{ID: "order/synthetic/1292", Scope: "synthetic, first 1292 jobs", Claim: "new < old", V: Holds, Detail: "matrix 2 s"},
+			{ID: "dup/a", Claim: "same words", V: Holds, Detail: "x"},
+			{ID: "dup/b", Claim: "same words", V: Holds, Detail: "y"},
+			{ID: "long", Claim: "a long claim", V: Holds, Detail: long},
 		},
 		Notes: []string{strings.Repeat("note words ", 20)},
 	}
@@ -132,13 +132,14 @@ func TestWriteTextReadable(t *testing.T) {
 	for _, want := range []string{
 		"ratio/KTH/3113  0.8952  0.1935",
 		"first-fit (paper's BF)  0.2827",
-		"  [NO ] KTH, first 1292 jobs: new < old: matrix 1 s\n",
-		"  [yes] synthetic, first 1292 jobs: new < old: matrix 2 s\n",
+		"  [NO] KTH, first 1292 jobs: new < old: matrix 1 s\n",
+		"  [holds] synthetic, first 1292 jobs: new < old: matrix 2 s\n",
 		// Without a scope, a repeated claim is named by its ID's tail.
-		"  [yes] a: same words: x\n",
-		"  [yes] b: same words: y\n",
-		"  [yes] a long claim: evidence word evidence word",
+		"  [holds] a: same words: x\n",
+		"  [holds] b: same words: y\n",
+		"  [holds] a long claim: evidence word evidence word",
 		"\n        evidence word",
+		"\nClaims of the paper, checked on our runs (4 hold, 1 no):\n",
 		"\nNote: note words note words",
 		"\n      note words",
 	} {

@@ -250,6 +250,9 @@ func Zikos2008(opt Options) (*Report, error) {
 	z.figures(r)
 	z.checks(r, searches2(searches, func(s *search) (float64, string, float64) { return s.ia, s.ls, s.found }))
 	r.Jobs = simulatedJobs(z.runs)
+	if b := rtBias(r.Items); b != "" {
+		r.Notes = append(r.Notes, b)
+	}
 	r.Notes = append(r.Notes,
 		fmt.Sprintf("at 1/lambda = 0.033 the system runs at 94.7%% load: response times are dominated by long, rare queue build-ups, so %d replications of %d jobs leave wide confidence intervals (at the paper's 10 x 32,000: a few percent for RT, tens of percent for max RT); agreement with Table 3 is judged by the interval, not by a percentage.", opt.Reps, opt.Jobs),
 		"max RT is the mean over replications of each replication's largest response time, which is how a per-experiment maximum averaged over 10 experiments reads in the paper.",
@@ -368,32 +371,33 @@ func (z *zikos) figures(r *Report) {
 }
 
 func (z *zikos) checks(r *Report, ours map[float64]map[string]float64) {
-	mean := func(c zcfg) float64 { return stats.Mean(z.rt(c)) }
-	// Local policies: SQ < 2RSQ < R.
-	ok, bad := true, []string{}
+	add := func(c Check) { r.Checks = append(r.Checks, c) }
+	lam := func(ia float64) string { return fmt.Sprintf("1/λ=%g", ia) }
+	// Local policies: SQ < 2RSQ < R, paired by replication (common random
+	// numbers).
+	var cs []Cmp
 	for _, gs := range []string{"random", "realtime"} {
 		for _, ia := range zLoads {
-			sq, two, rr := mean(zc("sq", gs, ia, 0, 0)), mean(zc("2rsq", gs, ia, 0, 0)), mean(zc("random", gs, ia, 0, 0))
-			if !(sq < two && two < rr) {
-				ok = false
-				bad = append(bad, fmt.Sprintf("%s 1/λ=%g: %.3f %.3f %.3f", gs, ia, sq, two, rr))
-			}
+			sq, two, rr := z.rt(zc("sq", gs, ia, 0, 0)), z.rt(zc("2rsq", gs, ia, 0, 0)), z.rt(zc("random", gs, ia, 0, 0))
+			cs = append(cs, Diff(fmt.Sprintf("%s %s SQ-2RSQ", gs, lam(ia)), sq, two, Lower), Diff(fmt.Sprintf("%s %s 2RSQ-R", gs, lam(ia)), two, rr, Lower))
 		}
 	}
-	r.Checks = append(r.Checks, Check{ID: "rt_local_order", Claim: "RT: SQ_LS < 2RSQ_LS < R_LS under R_GS and R-T_GS at every load (Figs 3-4)", Holds: ok, Detail: detailOr(bad, "all 8 cases")})
+	add(judged("rt_local_order", "RT: SQ_LS < 2RSQ_LS < R_LS under R_GS and R-T_GS at every load (Figs 3-4)", "", cs...))
 
-	// 2RSQ much closer to SQ than to R.
-	ok, bad = true, nil
+	// 2RSQ much closer to SQ than to R: (2RSQ - SQ) < (R - 2RSQ).
+	cs = nil
 	for _, ia := range zLoads {
-		sq, two, rr := mean(zc("sq", "random", ia, 0, 0)), mean(zc("2rsq", "random", ia, 0, 0)), mean(zc("random", "random", ia, 0, 0))
-		if two-sq >= rr-two {
-			ok = false
-			bad = append(bad, fmt.Sprintf("1/λ=%g", ia))
+		sq, two, rr := z.rt(zc("sq", "random", ia, 0, 0)), z.rt(zc("2rsq", "random", ia, 0, 0)), z.rt(zc("random", "random", ia, 0, 0))
+		near, far := make([]float64, len(sq)), make([]float64, len(sq))
+		for k := range sq {
+			near[k], far[k] = two[k]-sq[k], rr[k]-two[k]
 		}
+		cs = append(cs, Diff(fmt.Sprintf("%s (2RSQ-SQ) - (R-2RSQ)", lam(ia)), near, far, Lower))
 	}
-	r.Checks = append(r.Checks, Check{ID: "rt_2rsq_near_sq", Claim: "2RSQ_LS lies much closer to SQ_LS than to R_LS (Fig 3)", Holds: ok, Detail: detailOr(bad, "at every load")})
+	add(judged("rt_2rsq_near_sq", "2RSQ_LS lies much closer to SQ_LS than to R_LS (Fig 3)", "", cs...))
 
-	// DSLD above 60%.
+	// DSLD above 60%: built on the mean slowdown, which exponential
+	// service makes not estimable.
 	minD := math.Inf(1)
 	for _, gs := range []string{"random", "realtime"} {
 		for _, ia := range zLoads {
@@ -402,26 +406,39 @@ func (z *zikos) checks(r *Report, ours map[float64]map[string]float64) {
 			}
 		}
 	}
-	r.Checks = append(r.Checks, Check{ID: "dsld_above_60", Claim: "DSLD above 60% for SQ_LS and 2RSQ_LS (Figs 5-6)", Holds: minD > 60, Detail: fmt.Sprintf("smallest mean DSLD %.1f%% (slowdown r/e is heavy-tailed: per-replication DSLD varies by several points)", minD)})
+	add(Check{ID: "dsld_above_60", Claim: "DSLD above 60% for SQ_LS and 2RSQ_LS (Figs 5-6)", V: NotEstimable,
+		Detail: fmt.Sprintf("not estimable: service times are exponential, so a job's slowdown r/e has E[1/e] = infinity and the mean slowdown SLD has no finite expectation; DSLD, the relative decrease of two such means, is decided by the few jobs of tiny service time and does not settle as replications are added (smallest mean DSLD here %.1f%%, reported, not judged)", minD)})
 
-	// R-T_GS beats R_GS, gap growing with load, and in order R -> 2RSQ -> SQ.
-	ok, bad = true, nil
-	gapAtHigh := map[string]float64{}
-	for _, ls := range zLocals {
-		prev := -1.0
-		for _, ia := range zLoads {
-			gap := mean(zc(ls, "random", ia, 0, 0)) - mean(zc(ls, "realtime", ia, 0, 0))
-			if gap <= 0 || gap < prev {
-				ok = false
-				bad = append(bad, fmt.Sprintf("%s 1/λ=%g gap %.3f", ls, ia, gap))
-			}
-			prev = gap
+	// R-T_GS beats R_GS, the gap growing with load.
+	cs = nil
+	gapAt := func(ls string, ia float64) []float64 {
+		a, b := z.rt(zc(ls, "random", ia, 0, 0)), z.rt(zc(ls, "realtime", ia, 0, 0))
+		out := make([]float64, len(a))
+		for k := range a {
+			out[k] = a[k] - b[k]
 		}
-		gapAtHigh[ls] = prev / mean(zc(ls, "random", 0.033, 0, 0))
+		return out
 	}
-	r.Checks = append(r.Checks, Check{ID: "rt_rt_gs_below_r_gs", Claim: "R-T_GS has lower RT than R_GS, the gap growing with load (Figs 7-9)", Holds: ok, Detail: detailOr(bad, "every local policy and load")})
-	rel := gapAtHigh["random"] < gapAtHigh["2rsq"] && gapAtHigh["2rsq"] < gapAtHigh["sq"]
-	r.Checks = append(r.Checks, Check{ID: "rt_gs_gap_by_local", Claim: "the R_GS/R-T_GS difference grows R_LS -> 2RSQ_LS -> SQ_LS (Figs 7-9, relative to R_GS at 1/λ=0.033)", Holds: rel, Detail: fmt.Sprintf("R_LS %s, 2RSQ_LS %s, SQ_LS %s", pct(gapAtHigh["random"]), pct(gapAtHigh["2rsq"]), pct(gapAtHigh["sq"]))})
+	for _, ls := range zLocals {
+		for i, ia := range zLoads {
+			cs = append(cs, Diff(fmt.Sprintf("%s %s R-T_GS-R_GS", zLocalName[ls], lam(ia)), z.rt(zc(ls, "realtime", ia, 0, 0)), z.rt(zc(ls, "random", ia, 0, 0)), Lower))
+			if i > 0 {
+				cs = append(cs, Diff(fmt.Sprintf("%s gap %s - gap %s", zLocalName[ls], lam(ia), lam(zLoads[i-1])), gapAt(ls, ia), gapAt(ls, zLoads[i-1]), Higher))
+			}
+		}
+	}
+	add(judged("rt_rt_gs_below_r_gs", "R-T_GS has lower RT than R_GS, the gap growing with load (Figs 7-9)", "", cs...))
+	// The gap relative to R_GS at the highest load, by local policy.
+	rel := map[string][]float64{}
+	for _, ls := range zLocals {
+		g, base := gapAt(ls, 0.033), stats.Mean(z.rt(zc(ls, "random", 0.033, 0, 0)))
+		for k := range g {
+			g[k] /= base
+		}
+		rel[ls] = g
+	}
+	add(judged("rt_gs_gap_by_local", "the R_GS/R-T_GS difference grows R_LS -> 2RSQ_LS -> SQ_LS (Figs 7-9, relative to R_GS at 1/λ=0.033)", "relative gaps",
+		Diff("R_LS - 2RSQ_LS", rel["random"], rel["2rsq"], Lower), Diff("2RSQ_LS - SQ_LS", rel["2rsq"], rel["sq"], Lower)))
 
 	// Table 4 within 3%, Table 3 within the CI.
 	worst, n4, in4 := 0.0, 0, 0
@@ -447,26 +464,21 @@ func (z *zikos) checks(r *Report, ours map[float64]map[string]float64) {
 			}
 		}
 	}
-	r.Checks = append(r.Checks, Check{ID: "table4_rt_within_3pct", Claim: "Table 4 (1/λ = 0.048) RT values within 3% of the paper", Holds: in4 == n4, Detail: fmt.Sprintf("%d of %d; largest deviation %s", in4, n4, pct(worst))})
+	add(threshold("table4_rt_within_3pct", "Table 4 (1/λ = 0.048) RT values within 3% of the paper", in4 == n4, fmt.Sprintf("%d of %d; largest deviation %s", in4, n4, pct(worst))))
 	d3 := fmt.Sprintf("%d of %d values inside our 95%% CI", in3, n3)
 	if len(out3) > 0 {
 		d3 += "; outside: " + strings.Join(out3, ", ")
 	}
-	r.Checks = append(r.Checks, Check{ID: "table3_within_ci", Claim: "Table 3 (1/λ = 0.033, 95% load) RT and max RT within our confidence intervals", Holds: in3 == n3, Detail: d3})
+	add(threshold("table3_within_ci", "Table 3 (1/λ = 0.033, 95% load) RT and max RT within our confidence intervals", in3 == n3, d3))
 
 	// Max RT lower with D_GS.
-	ok, bad = true, nil
+	cs = nil
 	for _, ia := range []float64{0.033, 0.048} {
 		for _, ls := range zLocals {
-			d := stats.Mean(z.maxRT(zc(ls, "deferred", ia, zPaperAI[ia][ls], 0)))
-			rr := stats.Mean(z.maxRT(zc(ls, "random", ia, 0, 0)))
-			if d >= rr {
-				ok = false
-				bad = append(bad, fmt.Sprintf("%s 1/λ=%g: %.2f vs %.2f", ls, ia, d, rr))
-			}
+			cs = append(cs, Diff(fmt.Sprintf("%s %s", zLocalName[ls], lam(ia)), z.maxRT(zc(ls, "deferred", ia, zPaperAI[ia][ls], 0)), z.maxRT(zc(ls, "random", ia, 0, 0)), Lower))
 		}
 	}
-	r.Checks = append(r.Checks, Check{ID: "max_rt_d_gs_below_r_gs", Claim: "max RT is lower with D_GS than with R_GS (Tables 3-4)", Holds: ok, Detail: detailOr(bad, "all 6 cases")})
+	add(judged("max_rt_d_gs_below_r_gs", "max RT is lower with D_GS than with R_GS (Tables 3-4)", "D_GS - R_GS", cs...))
 
 	// Equivalence A_I.
 	var eq []string
@@ -480,29 +492,31 @@ func (z *zikos) checks(r *Report, ours map[float64]map[string]float64) {
 		}
 		eq = append(eq, fmt.Sprintf("%s: %g [%g, %g] (paper %g)", strings.TrimSuffix(it.Name, "/deferred_gs/equivalence_ai"), it.Ours, it.Low, it.High, it.Paper))
 	}
-	r.Checks = append(r.Checks, Check{ID: "equivalence_ai_consistent", Claim: "the paper's equivalence A_I lies in the range consistent with our RT_R interval", Holds: same == 6, Detail: strings.Join(eq, "; ")})
-	// Equivalence longer with R_LS than with SQ and 2RSQ.
+	add(threshold("equivalence_ai_consistent", "the paper's equivalence A_I lies in the range consistent with our RT_R interval", same == 6, strings.Join(eq, "; ")))
+	// Equivalence longer with R_LS than with SQ and 2RSQ (a search's
+	// result: one number each, no interval).
 	longer := ours[0.033]["random"] > ours[0.033]["sq"] && ours[0.033]["random"] > ours[0.033]["2rsq"] &&
 		ours[0.048]["random"] >= ours[0.048]["sq"] && ours[0.048]["random"] >= ours[0.048]["2rsq"]
-	r.Checks = append(r.Checks, Check{ID: "equivalence_ai_longest_r_ls", Claim: "equivalence A_I is longest with R_LS, and much shorter at low load", Holds: longer && ours[0.048]["random"] < ours[0.033]["random"], Detail: fmt.Sprintf("R_LS %g and %g; SQ_LS %g and %g (1/λ 0.033 and 0.048)", ours[0.033]["random"], ours[0.048]["random"], ours[0.033]["sq"], ours[0.048]["sq"])})
+	add(threshold("equivalence_ai_longest_r_ls", "equivalence A_I is longest with R_LS, and much shorter at low load", longer && ours[0.048]["random"] < ours[0.033]["random"],
+		fmt.Sprintf("R_LS %g and %g; SQ_LS %g and %g (1/λ 0.033 and 0.048; the equivalence is a search's result, one number each, no interval)", ours[0.033]["random"], ours[0.048]["random"], ours[0.033]["sq"], ours[0.048]["sq"])))
 
 	// Hybrid.
 	for _, ia := range []float64{0.048, 0.033} {
-		okBeat, okMin := true, true
+		cs = nil
 		var det []string
+		okMin := true
 		wantMin := map[float64]float64{0.048: 0.6, 0.033: 0.8}[ia]
 		for _, ls := range zLocals {
 			ai := zPaperAI[ia][ls]
-			d, rr := mean(zc(ls, "deferred", ia, ai, 0)), mean(zc(ls, "random", ia, 0, 0))
+			d, rr := z.rt(zc(ls, "deferred", ia, ai, 0)), z.rt(zc(ls, "random", ia, 0, 0))
 			best, bestF := math.Inf(1), 0.0
 			for _, f := range zFracs {
-				h := mean(zc(ls, "hybrid", ia, ai, f))
-				if f >= 0.2 && f <= 0.8 && !(h < d && h < rr) {
-					okBeat = false
-					det = append(det, fmt.Sprintf("%s A_I%%=%g not better", zLocalName[ls], f))
+				h := z.rt(zc(ls, "hybrid", ia, ai, f))
+				if f >= 0.2 && f <= 0.8 {
+					cs = append(cs, Diff(fmt.Sprintf("%s A_I%%=%g H-D", zLocalName[ls], f), h, d, Lower), Diff(fmt.Sprintf("%s A_I%%=%g H-R", zLocalName[ls], f), h, rr, Lower))
 				}
-				if h < best {
-					best, bestF = h, f
+				if m := stats.Mean(h); m < best {
+					best, bestF = m, f
 				}
 			}
 			if bestF != wantMin {
@@ -511,10 +525,31 @@ func (z *zikos) checks(r *Report, ours map[float64]map[string]float64) {
 			det = append(det, fmt.Sprintf("%s minimum at %g", zLocalName[ls], bestF))
 		}
 		figs := map[float64]string{0.048: "Figs 11-13", 0.033: "Figs 14-16"}[ia]
-		r.Checks = append(r.Checks,
-			Check{ID: fmt.Sprintf("h_gs_beats_r_gs_d_gs/ia=%g", ia), Claim: fmt.Sprintf("H_GS beats both R_GS and D_GS for A_I%% in 0.2..0.8 at 1/λ = %g (%s)", ia, figs), Holds: okBeat, Detail: detailOr(filter(det, "not better"), "every local policy")},
-			Check{ID: fmt.Sprintf("h_gs_best_fraction/ia=%g", ia), Claim: fmt.Sprintf("H_GS is best at A_I%% = %g at 1/λ = %g (%s)", wantMin, ia, figs), Holds: okMin, Detail: strings.Join(filter(det, "minimum"), "; ")})
+		add(judged(fmt.Sprintf("h_gs_beats_r_gs_d_gs/ia=%g", ia), fmt.Sprintf("H_GS beats both R_GS and D_GS for A_I%% in 0.2..0.8 at 1/λ = %g (%s)", ia, figs), "", cs...))
+		add(threshold(fmt.Sprintf("h_gs_best_fraction/ia=%g", ia), fmt.Sprintf("H_GS is best at A_I%% = %g at 1/λ = %g (%s)", wantMin, ia, figs), okMin,
+			strings.Join(det, "; ")+" (the smallest mean over the fractions: no interval)"))
 	}
+}
+
+// rtBias is a note on the sign of our Table 3-4 RT means against the
+// paper's: how many lie below, and the range of the deviations.
+func rtBias(items []Item) string {
+	below, n := 0, 0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, it := range items {
+		if !(strings.HasPrefix(it.Name, "table3/") || strings.HasPrefix(it.Name, "table4/")) || !strings.HasSuffix(it.Name, "/rt") || math.IsNaN(it.Paper) {
+			continue
+		}
+		n++
+		if it.Ours < it.Paper {
+			below++
+		}
+		lo, hi = math.Min(lo, it.RelErr()), math.Max(hi, it.RelErr())
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of our %d Table 3-4 RT means lie below the paper's (deviations %s to %s): the agreement is close but one-sided, a bias we have not explained.", below, n, pctSigned(lo), pctSigned(hi))
 }
 
 func filter(xs []string, sub string) []string {

@@ -355,8 +355,9 @@ func TestReproReport(t *testing.T) {
 	s := string(page)
 	for _, want := range []string{
 		"<title>schedlab reproduction: zikos2008: Resource allocation strategies",
-		"<p class=\"note\">6 hold, 8 do not (claims.csv).</p>",
-		`<td class="holds-yes">yes</td><td>all 8 cases</td><td><code>rt_local_order</code></td>`,
+		"<p class=\"note\">5 hold, 8 no, 1 not estimable (claims.csv;",
+		`<td class="holds-holds">holds</td><td>random 1/λ=0.048 SQ-2RSQ -0.4108 [-0.4298, -0.3918];`,
+		`<td class="holds-not-estimable">not estimable</td>`,
 		// comparison.csv's first row: paper 3.194, ours and CI, in CI, off by.
 		`<tr><td>table3/sq/random_gs/rt</td><td class="num">3.194</td><td class="num">2.96082</td><td class="num">[2.66526, 3.25637]</td><td class="holds-yes">yes</td><td class="num">-7.3%</td></tr>`,
 		"Published numbers beside ours: equivalence_ai.csv",
@@ -382,11 +383,12 @@ func TestReproReport(t *testing.T) {
 		t.Fatalf("Write(%s) = %v, %v", root, outs, err)
 	}
 
-	// A claim that is neither yes nor no: file and line named, no page.
+	// A verdict that is none of the categories: file and line named, no
+	// page.
 	os.Remove(out)
 	claims, _ := os.ReadFile(filepath.Join(dir, "claims.csv"))
-	write(t, filepath.Join(dir, "claims.csv"), strings.Replace(string(claims), ",yes,all 8 cases", ",maybe,all 8 cases", 1))
-	if _, err := Write(root); err == nil || !strings.Contains(err.Error(), `claims.csv:2: column holds: want yes, no or n/a, got "maybe"`) {
+	write(t, filepath.Join(dir, "claims.csv"), strings.Replace(string(claims), "(Figs 3-4),holds,", "(Figs 3-4),maybe,", 1))
+	if _, err := Write(root); err == nil || !strings.Contains(err.Error(), `claims.csv:2: column verdict: want one of holds, direction only, no, not reproduced, not estimable, vacuous, n/a, got "maybe"`) {
 		t.Fatalf("error %v", err)
 	}
 	if _, err := os.Stat(out); err == nil {
@@ -405,9 +407,9 @@ func TestReproReport(t *testing.T) {
 func TestReproReportReadings(t *testing.T) {
 	root := copyDir(t, "testdata/repro")
 	dir := filepath.Join(root, "zikos2008")
-	write(t, filepath.Join(dir, "claims.csv"), "reading,id,claim,holds,evidence\n"+
+	write(t, filepath.Join(dir, "claims.csv"), "reading,id,claim,verdict,evidence\n"+
 		"default,a_claim,A claim,no,ev a\ndefault,b_claim,B claim,n/a,ev b\n"+
-		"strict,a_claim,A claim,yes,ev a2\nstrict,b_claim,B claim,n/a,ev b2\n")
+		"strict,a_claim,A claim,holds,ev a2\nstrict,b_claim,B claim,direction only,ev b2\n")
 	out, err := writeOne(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -415,11 +417,11 @@ func TestReproReportReadings(t *testing.T) {
 	page, _ := os.ReadFile(out)
 	s := string(page)
 	for _, want := range []string{
-		"<p class=\"note\">0 hold, 1 do not (claims.csv).</p>",
+		"<p class=\"note\">1 no, 1 n/a (claims.csv;",
 		"<h2>Claims under each reading</h2>",
 		"<th>default</th><th>strict</th>",
-		`<tr><td><code>a_claim</code></td><td class="holds-no">no</td><td class="holds-yes">yes</td></tr>`,
-		`<tr><td><code>b_claim</code></td><td class="holds-n/a">n/a</td><td class="holds-n/a">n/a</td></tr>`,
+		`<tr><td><code>a_claim</code></td><td class="holds-no">no</td><td class="holds-holds">holds</td></tr>`,
+		`<tr><td><code>b_claim</code></td><td class="holds-na">n/a</td><td class="holds-direction-only">direction only</td></tr>`,
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("page lacks %s", want)

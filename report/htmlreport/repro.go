@@ -29,13 +29,31 @@ type itemTable struct {
 	Rows []itemRow
 }
 
-type claimRow struct{ ID, Claim, Holds, Evidence string }
+type claimRow struct{ ID, Claim, Verdict, Evidence string }
+
+// Class is the verdict's CSS class (holds-holds, holds-direction-only).
+func (c claimRow) Class() string { return verdictClass(c.Verdict) }
+
+// ClaimVerdicts are the verdicts claims.csv may give, in the order the
+// page counts them (repro.Verdicts; a test of cmd/schedlab/cli holds the
+// two lists equal).
+var ClaimVerdicts = []string{"holds", "direction only", "no", "not reproduced", "not estimable", "vacuous", "n/a"}
+
+func verdictClass(v string) string {
+	if v == "-" {
+		return "holds-none"
+	}
+	return "holds-" + strings.ReplaceAll(strings.ReplaceAll(v, "/", ""), " ", "-")
+}
+
+// verdictCell is one verdict of the claims x readings table.
+type verdictCell struct{ Text, Class string }
 
 // readingRow is one claim's verdict under each reading (claims.csv with a
 // reading column, from reproduce --readings).
 type readingRow struct {
 	ID    string
-	Cells []string
+	Cells []verdictCell
 }
 
 type figure struct {
@@ -48,11 +66,13 @@ type reproPage struct {
 	Tables       []itemTable
 	Claims       []claimRow
 	HasClaims    bool
-	Held, Failed int
-	Figures      []figure
+	// Tally counts the default reading's claims by verdict, in
+	// ClaimVerdicts' order ("5 hold, 2 no, 1 not reproduced").
+	Tally   string
+	Figures []figure
 	// Readings names the readings of claims.csv's reading column (none
-	// without it); ByReading is the claims x readings table. Claims,
-	// Held and Failed are then the default reading's.
+	// without it); ByReading is the claims x readings table. Claims
+	// and Tally are then the default reading's.
 	Readings  []string
 	ByReading []readingRow
 	// Skipped are the workloads the reproduction left out because their
@@ -192,17 +212,18 @@ func readRepro(dir string) (*reproPage, error) {
 	}
 	cpath := filepath.Join(dir, "claims.csv")
 	if _, err := os.Stat(cpath); err == nil {
-		t, err := readTable(cpath, "id", "claim", "holds", "evidence")
+		t, err := readTable(cpath, "id", "claim", "verdict", "evidence")
 		if err != nil {
 			return nil, err
 		}
 		p.HasClaims = true
+		counts := map[string]int{}
 		cell := map[[2]string]string{}
 		var ids []string
 		for i := range t.rows {
-			c := claimRow{t.get(i, "id"), t.get(i, "claim"), t.get(i, "holds"), t.get(i, "evidence")}
-			if c.Holds != "yes" && c.Holds != "no" && c.Holds != "n/a" {
-				return nil, fmt.Errorf("%s:%d: column holds: want yes, no or n/a, got %q", cpath, t.line[i], cut(c.Holds))
+			c := claimRow{t.get(i, "id"), t.get(i, "claim"), t.get(i, "verdict"), t.get(i, "evidence")}
+			if !slices.Contains(ClaimVerdicts, c.Verdict) {
+				return nil, fmt.Errorf("%s:%d: column verdict: want one of %s, got %q", cpath, t.line[i], strings.Join(ClaimVerdicts, ", "), cut(c.Verdict))
 			}
 			if t.has("reading") {
 				rd := t.get(i, "reading")
@@ -212,19 +233,15 @@ func readRepro(dir string) (*reproPage, error) {
 				if !slices.Contains(ids, c.ID) {
 					ids = append(ids, c.ID)
 				}
-				cell[[2]string{c.ID, rd}] = c.Holds
+				cell[[2]string{c.ID, rd}] = c.Verdict
 				if rd != "default" {
 					continue
 				}
 			}
-			switch c.Holds {
-			case "yes":
-				p.Held++
-			case "no":
-				p.Failed++
-			}
+			counts[c.Verdict]++
 			p.Claims = append(p.Claims, c)
 		}
+		p.Tally = tallyText(counts)
 		for _, id := range ids {
 			row := readingRow{ID: id}
 			for _, rd := range p.Readings {
@@ -232,12 +249,30 @@ func readRepro(dir string) (*reproPage, error) {
 				if !ok {
 					v = "-"
 				}
-				row.Cells = append(row.Cells, v)
+				row.Cells = append(row.Cells, verdictCell{v, verdictClass(v)})
 			}
 			p.ByReading = append(p.ByReading, row)
 		}
 	}
 	return p, nil
+}
+
+// tallyText is counts in ClaimVerdicts' order: "5 hold, 2 no".
+func tallyText(counts map[string]int) string {
+	var parts []string
+	for _, v := range ClaimVerdicts {
+		if n := counts[v]; n > 0 {
+			w := v
+			if v == "holds" && n != 1 {
+				w = "hold"
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, w))
+		}
+	}
+	if len(parts) == 0 {
+		return "no claims"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // readFigure embeds an SVG file as a data URL: shown through <img>, an

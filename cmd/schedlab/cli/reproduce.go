@@ -182,7 +182,7 @@ func (c *reproduceCmd) Run(g *globals) error {
 					opt.Reps, opt.Jobs, full.Reps, full.Jobs))
 			}
 			if failed > 0 {
-				msg := fmt.Sprintf("[NO ] marks a claim of the paper that does not hold on these runs (%d of %d); docs/papers/%s.md discusses each.", failed, len(rep.Checks), p.name)
+				msg := fmt.Sprintf("[NO], [DIRECTION ONLY] and [NOT REPRODUCED] mark the claims of the paper that these runs do not show (%d of %d: %s); docs/papers/%s.md discusses each, docs/papers/README.md gives the rule.", failed, len(rep.Checks), repro.TallyText(rep.Checks), p.name)
 				if smaller {
 					msg += " At this size a claim may fail only because the intervals are wide: judge the claims on a full-size run."
 				}
@@ -252,7 +252,8 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// failedClaims counts the claims of a report that do not hold.
+// failedClaims counts the claims of a report that these runs do not
+// show (Check.Failed: no, direction only, not reproduced).
 func failedClaims(r *repro.Report) int {
 	n := 0
 	for _, c := range r.Checks {
