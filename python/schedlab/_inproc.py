@@ -34,6 +34,10 @@ import numpy as np
 from ._binary import SchedlabError, _repo_root
 
 BEGINS, CALL, ENDS = 1, 2, 4
+# the statuses of sl_step, sl_gym_start and sl_gym_step besides 1 and 0:
+# failed (the run is over), not started by sl_gym_start, refused (the
+# call did nothing; the run goes on), no such handle
+FAILED, NOT_GYM, REFUSED, NO_SIM = -1, -2, -3, -4
 JOB_FIELDS = 10  # id, subtime, res, walltime, user, group, mem, speed, bm_est, deadline
 
 LIBNAME = "libschedlab.dylib" if sys.platform == "darwin" else "libschedlab.so"
@@ -210,12 +214,17 @@ class Sim:
     each instant, `queued` still counting them all, and queue_rows(n)
     copies more of the current instant's); with events=True also
     submitted (rows of JOB_FIELDS) and completed (ids). Drive a Sim from
-    the thread that created it."""
+    the thread that created it: a call from another thread raises
+    SchedlabError and does nothing (the run goes on). Once the run has
+    ended (or after close()), a call that would reach the library
+    (step, gym_step, gym_start, queue_rows, machines) raises
+    SchedlabError("the simulation has ended")."""
 
     def __init__(self, args, events=False, queue=True):
+        self._h = 0
         lib = library()
         if lib is None:
-            raise SchedlabError(f"the schedlab library is not available: {_why}")
+            raise SchedlabError(f"the schedlab library is not available: {why_not()}")
         self._lib = lib
         err = ctypes.c_void_p()
         self._h = lib.sl_open(json.dumps([str(a) for a in args]).encode(), ctypes.byref(err))
@@ -268,11 +277,8 @@ class Sim:
         and runs to the next instant: True there, False at the end of the
         run (stdout then holds what the run printed). Raises
         SchedlabError if the run failed."""
-        if self.ended:
-            raise SchedlabError("the simulation has ended")
+        self._check()
         lib, n = self._lib, len(ids)
-        if self._widened:  # (back to the cap after queue_rows)
-            self._v.cap_queue, self._widened = self._queue, False
         if n:
             for x in ids:
                 if not -(2**63) <= x < 2**63:
@@ -283,7 +289,11 @@ class Sim:
             av = (ctypes.c_char_p * n)(*[a.encode() if a else None for a in allocs]) if allocs is not None else None
         else:
             idv, mv, av = self._empty, None, None
+        if self._widened:  # (back to the cap after queue_rows)
+            self._v.cap_queue, self._widened = self._queue, False
         st = lib.sl_step(self._h, n, idv, mv, av, wake, self._vp, self._errp)
+        if st == REFUSED:  # nothing was done: the run goes on
+            raise SchedlabError(_take(lib, self._err))
         if st < 0:
             self.ended = True
             msg = _take(lib, self._err)
@@ -338,6 +348,7 @@ class Sim:
         """Copies at least the first n rows of the current instant's
         queue (all of them when fewer), for a Sim whose rows are capped;
         returns queue()."""
+        self._check()
         v = self._v
         if n > v.cap_queue and v.queued > v.cap_queue:
             rows = max(n, 2 * v.cap_queue)
@@ -357,6 +368,7 @@ class Sim:
         GYM_MACHINE_FEATURES), gym_mask (int8, window) and gym.now
         filled; False at the end of the run. From then on the run is
         stepped with gym_step only."""
+        self._check()
         g = self.gym = Gym(window=window, time_scale=time_scale, queue_scale=queue_scale)
         self.gym_obs = np.zeros(window * GYM_FEATURES + GYM_MACHINE_FEATURES, dtype=np.float32)
         self.gym_mask = np.zeros(window, dtype=np.int8)
@@ -372,15 +384,16 @@ class Sim:
         run (stdout then holds what it printed). Raises SchedlabError if
         the run failed."""
         if self.ended:
-            raise SchedlabError("the simulation has ended")
+            self._check()
         st = self._gym_step(self._hc, action)
         return st == 1 or self._gym_status(st)
 
     def _gym_status(self, st) -> bool:
         if st == 1:
             return True
-        if self.ended:
-            raise SchedlabError("the simulation has ended")
+        if st == REFUSED:  # nothing was done: the run goes on
+            raise SchedlabError(_take(self._lib, self.gym.err) if self.gym.err else "sl_gym_step: refused")
+        self._check()
         self.ended = True
         if st < 0:
             msg = _take(self._lib, self.gym.err) if self.gym.err else f"sl_gym_step: status {st}"
@@ -398,6 +411,7 @@ class Sim:
 
     def machines(self):
         """(cpus, first_cpu, speed, mem) arrays of the platform's machines."""
+        self._check()
         cap = max(1, self._v.machines)
         c, f = np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64)
         s, m = np.zeros(cap, dtype=np.float64), np.zeros(cap, dtype=np.float64)
@@ -405,6 +419,11 @@ class Sim:
             self._h, cap, c.ctypes.data_as(_i64p), f.ctypes.data_as(_i64p), s.ctypes.data_as(_f64p), m.ctypes.data_as(_f64p)
         )
         return c[:n], f[:n], s[:n], m[:n]
+
+    def _check(self):
+        """Raises SchedlabError unless the run can be driven from here."""
+        if self.ended or not self._h:
+            raise SchedlabError("the simulation has ended")
 
     def _close(self):
         if self._h:
