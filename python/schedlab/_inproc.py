@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from ._binary import SchedlabError, _repo_root
+from ._policy import job_id
 
 BEGINS, CALL, ENDS = 1, 2, 4
 # the statuses of sl_step, sl_gym_start and sl_gym_step besides 1 and 0:
@@ -280,10 +281,13 @@ class Sim:
         self._check()
         lib, n = self._lib, len(ids)
         if n:
+            ids = [job_id(x) for x in ids]  # refuses 2.9 and True (ctypes would take True as 1)
             for x in ids:
                 if not -(2**63) <= x < 2**63:
                     # ctypes would wrap it silently into another id
                     raise ValueError(f"job id {x} is not a 64-bit integer (the decision names no such job)")
+            if machines is not None:
+                machines = [job_id(m, "machine") for m in machines]
             idv = (ctypes.c_int64 * n)(*ids)
             mv = (ctypes.c_int64 * n)(*machines) if machines is not None else None
             av = (ctypes.c_char_p * n)(*[a.encode() if a else None for a in allocs]) if allocs is not None else None
