@@ -15,6 +15,12 @@ binary is, see _binary.py; needs cgo: a C compiler); the copy installed
 with the package (`pip install ./python` builds it when it can);
 `libschedlab.so` beside $SCHEDLAB_BIN. `library()` returns None when
 there is none, and `why_not()` says why.
+
+A process forked after the library was loaded cannot use it (Go's
+runtime, its threads, do not survive a fork: a call into it would never
+return): there `library()` returns None, `why_not()` says so, and every
+Sim raises SchedlabError, so that the environment and schedlab.run fall
+back to the engine as a second process (engine="auto").
 """
 
 from __future__ import annotations
@@ -94,6 +100,33 @@ GYM_FEATURES, GYM_MACHINE_FEATURES = 5, 3
 _lib = None
 _why = None
 _lock = threading.Lock()
+_lib_pid = None  # the process that loaded _lib
+_forked = False  # this process was forked after _lib was loaded
+
+
+def _after_fork_in_child():
+    global _forked
+    if _lib is not None:
+        _forked = True
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _fork_why() -> str:
+    return (
+        f"this process (pid {os.getpid()}) was forked after the schedlab library was loaded (in pid {_lib_pid}): "
+        "Go's runtime does not survive a fork, so the in-process engine cannot run here; start the worker processes "
+        'with the "spawn" or "forkserver" method (multiprocessing, or gymnasium\'s AsyncVectorEnv(..., context="spawn")), '
+        'or use engine="process"'
+    )
+
+
+def _in_forked_child() -> bool:
+    global _forked
+    if _lib is not None and not _forked and os.getpid() != _lib_pid:
+        _forked = True  # (a fork that ran no at-fork hooks)
+    return _forked
 
 
 def _build_from_tree():
@@ -143,7 +176,9 @@ def _find():
 
 def library():
     """The loaded library, or None (why_not() says why)."""
-    global _lib, _why
+    global _lib, _why, _lib_pid
+    if _in_forked_child():
+        return None
     with _lock:
         if _lib is not None or _why is not None:
             return _lib
@@ -186,14 +221,15 @@ def library():
         lib.sl_free.argtypes = [ctypes.c_void_p]
         lib.sl_free.restype = None
         lib.path = path
-        _lib = lib
+        _lib, _lib_pid = lib, os.getpid()
         return lib
 
 
 def why_not() -> str | None:
     """Why there is no library (None when there is one)."""
-    library()
-    return None if _lib is not None else _why
+    if library() is not None:
+        return None
+    return _fork_why() if _forked else _why
 
 
 def _take(lib, p) -> str:
@@ -387,7 +423,7 @@ class Sim:
         gym_obs, gym_mask and gym.now filled, False at the end of the
         run (stdout then holds what it printed). Raises SchedlabError if
         the run failed."""
-        if self.ended:
+        if self.ended or _forked:
             self._check()
         st = self._gym_step(self._hc, action)
         return st == 1 or self._gym_status(st)
@@ -426,12 +462,15 @@ class Sim:
 
     def _check(self):
         """Raises SchedlabError unless the run can be driven from here."""
+        if _forked:
+            raise SchedlabError(_fork_why())
         if self.ended or not self._h:
             raise SchedlabError("the simulation has ended")
 
     def _close(self):
         if self._h:
-            self._lib.sl_close(self._h)
+            if not _forked:  # (a call into the library would never return)
+                self._lib.sl_close(self._h)
             self._h = 0
 
     def close(self):

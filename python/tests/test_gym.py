@@ -228,3 +228,36 @@ def test_parameters_are_checked_alike(engine):
     assert env.observation_space.contains(obs)
     env.close()
 
+
+FORK_VECTOR = """
+import gymnasium
+from schedlab.gym import SchedulingEnv
+
+envs = gymnasium.vector.AsyncVectorEnv(
+    [lambda: SchedulingEnv(episode_jobs=32, window=4)] * 2, context="fork"
+)
+obs, info = envs.reset(seed=1)
+for _ in range(20):
+    obs, r, term, trunc, info = envs.step(envs.action_space.sample())
+envs.close()
+print("vector ok", obs.shape)
+"""
+
+
+def test_async_vector_env_with_fork():
+    # Gymnasium's AsyncVectorEnv forks its workers (Linux's default)
+    # after the parent made an environment (the library loaded): the
+    # workers' default engine is then the process one, rather than a
+    # call into a library whose runtime the fork did not copy (a hang).
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pkg = str(Path(_inproc.__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=pkg + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    try:
+        r = subprocess.run([sys.executable, "-c", FORK_VECTOR], capture_output=True, text=True, timeout=180, env=env)
+    except subprocess.TimeoutExpired:
+        pytest.fail("AsyncVectorEnv with fork: no progress in 180 s")
+    assert r.returncode == 0 and "vector ok (2, 23)" in r.stdout, r.stdout + r.stderr

@@ -312,3 +312,51 @@ def test_refused_other_thread_keeps_the_run():
         steps += 1
     assert steps == 27992 and json.loads(sim.stdout)["jobs"] == 27992
 
+
+FORKED = f"""
+import os, sys
+import schedlab
+from schedlab import _inproc
+from schedlab.gym import SchedulingEnv
+
+assert _inproc.library() is not None
+sim = _inproc.Sim(["run", "--trace", "{KTH}", "--policy", "external", "--no-out"])
+assert sim.step()
+pid = os.fork()
+if pid == 0:
+    out = []
+    try:
+        _inproc.Sim(["run", "--trace", "{KTH}", "--policy", "external", "--no-out"])
+    except schedlab.SchedlabError as e:
+        out.append("Sim: " + str(e))
+    try:
+        sim.step()
+    except schedlab.SchedlabError as e:
+        out.append("inherited: " + str(e))
+    try:
+        SchedulingEnv(episode_jobs=16, window=4, engine="inprocess")
+    except schedlab.SchedlabError as e:
+        out.append("inprocess: " + str(e))
+    env = SchedulingEnv(episode_jobs=16, window=4)
+    obs, info = env.reset(seed=1)
+    out.append("auto: " + env.engine)
+    env.close()
+    del sim  # (its __del__ must not call into the library)
+    print("\\n".join(out), flush=True)
+    os._exit(0)
+_, status = os.waitpid(pid, 0)
+print("child status", status)
+assert sim.step()  # the parent's run is unharmed
+sim.close()
+"""
+
+
+def test_forked_child_gets_an_error_not_a_hang():
+    # After os.fork, the library loaded before it cannot run in the child
+    # (Go's runtime does not survive a fork): a clear error, and the
+    # default engine falls back to the process one, instead of a hang.
+    rc, out = run_child(FORKED, timeout=120)
+    assert rc == 0, out
+    assert "child status 0" in out
+    assert out.count("was forked after the schedlab library was loaded") == 3, out
+    assert "auto: process" in out
