@@ -233,6 +233,9 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 //
 //export sl_gym_start
 func sl_gym_start(h C.uintptr_t, g *C.sl_gym) (status C.int) {
+	if g == nil { // (no g->err to say it in)
+		return statusFailed
+	}
 	g.err = nil
 	defer caught(&status, &g.err)
 	s := lookup(h)

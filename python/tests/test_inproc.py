@@ -255,6 +255,9 @@ print("sl_gym_start", lib.sl_gym_start(h, ctypes.byref(g)), _inproc._take(lib, g
 print("sl_gym_step", lib.sl_gym_step(ctypes.c_size_t(h), 0))
 print("sl_gym_step 0", lib.sl_gym_step(ctypes.c_size_t(0), 0))
 lib.sl_close(0)
+h = lib.sl_open(__import__("json").dumps(args).encode(), ctypes.byref(err))
+print("sl_gym_start NULL", lib.sl_gym_start(h, None))
+lib.sl_close(h)
 print("done")
 """
 
@@ -271,6 +274,7 @@ def test_stale_handles_raise_instead_of_aborting():
     assert "sl_fill -1" in out and "sl_machines -1" in out and "sl_stdout None" in out
     assert "sl_gym_start -1 schedlab: no such simulation (closed, or never opened)" in out
     assert "sl_gym_step -4" in out and "sl_gym_step 0 -4" in out
+    assert "sl_gym_start NULL -1" in out
 
 
 def test_refused_other_thread_keeps_the_run():
