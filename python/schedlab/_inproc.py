@@ -117,7 +117,8 @@ def _fork_why() -> str:
     return (
         f"this process (pid {os.getpid()}) was forked after the schedlab library was loaded (in pid {_lib_pid}): "
         "Go's runtime does not survive a fork, so the in-process engine cannot run here; start the worker processes "
-        'with the "spawn" or "forkserver" method (multiprocessing, or gymnasium\'s AsyncVectorEnv(..., context="spawn")), '
+        'with the "spawn" or "forkserver" method (multiprocessing, or '
+        'gymnasium\'s AsyncVectorEnv(..., context="spawn")), '
         'or use engine="process"'
     )
 

@@ -251,7 +251,8 @@ def test_non_integer_job_id_is_refused(tmp_path, engine, bad):
             pass
 
         Bad.decide = lambda self, view, decide=decide: decide(view)
-        with pytest.raises(TypeError, match=rf"the decision's {what} {bad!r} \({type(bad).__name__}\) is not an integer"):
+        msg = rf"the decision's {what} {bad!r} \({type(bad).__name__}\) is not an integer"
+        with pytest.raises(TypeError, match=msg):
             schedlab.run(trace=KTH, policy=Bad(), out=tmp_path / "o", engine=engine)
         assert not (tmp_path / "o").exists()
 
