@@ -81,13 +81,36 @@ type handle struct {
 	g       *C.sl_gym
 }
 
-// enter is the handle of h if the calling thread may drive it; else nil
-// with *err set.
-func enter(h C.uintptr_t, err **C.char) *handle {
-	s := cgo.Handle(h).Value().(*handle)
-	if !s.onThread(err) {
+// Statuses of the calls that drive a run, besides 1 (an instant) and 0
+// (the end): statusFailed, the run failed or h is not an open handle
+// (the run is over); statusRefused, the call was refused and did
+// nothing (another thread than the one that opened the run, a call of
+// the other mode, bad sl_gym buffers): the run is as it was, and its
+// thread may go on; statusNoSim, sl_gym_step's h is not an open handle.
+const (
+	statusFailed  = -1
+	statusRefused = -3
+	statusNoSim   = -4
+)
+
+// noSim is the failure of a call on a handle not open: 0, or one
+// already closed (by sl_close, which the Python package calls at the
+// end of a run).
+const noSim = "schedlab: no such simulation (closed, or never opened)"
+
+// lookup is the simulation of h, nil when h is not an open handle (0, or
+// closed by sl_close): cgo.Handle.Value panics on such a number, a panic
+// that would abort the caller's process if it crossed the C boundary.
+func lookup(h C.uintptr_t) (s *handle) {
+	if h == 0 {
 		return nil
 	}
+	defer func() {
+		if recover() != nil {
+			s = nil
+		}
+	}()
+	s, _ = cgo.Handle(h).Value().(*handle)
 	return s
 }
 
@@ -101,8 +124,9 @@ func (s *handle) onThread(err **C.char) bool {
 	return true
 }
 
-// caught turns a panic of the run into status -1 and *err; deferred by
-// the functions that run the simulation.
+// caught turns a panic of the run into status -1 and *err; deferred
+// first by the functions that run the simulation, so that everything
+// they do, the handle's lookup included, is inside it.
 func caught(status *C.int, err **C.char) {
 	if p := recover(); p != nil {
 		*err = C.CString(fmt.Sprintf("schedlab: internal error (a bug; please report it): %v", p))
@@ -136,20 +160,27 @@ func sl_open(argsJSON *C.char, err **C.char) C.uintptr_t {
 // lowest free ones); wake > 0 asks for a call at that time) and runs to
 // the next instant, whose view it writes to *v. The first call gives no
 // decision (n = 0). It returns 1 at an instant, 0 at the end of the run
-// (sl_stdout has its output), -1 on a failure (*err: schedlab's
-// message, to free with sl_free; the run is over).
+// (sl_stdout has its output), -1 on a failure or for a handle not open
+// (*err: schedlab's message, to free with sl_free; the run is over),
+// -3 when the call is refused (*err says why: another thread than the
+// one that opened the run, or a run driven by sl_gym_step): nothing
+// was done, the run goes on with the next call from its thread.
 //
 //export sl_step
 func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, allocs **C.char, wake C.double, v *C.sl_view, err **C.char) (status C.int) {
-	s := enter(h, err)
+	defer caught(&status, err)
+	s := lookup(h)
 	if s == nil {
-		return -1
+		*err = C.CString(noSim)
+		return statusFailed
+	}
+	if !s.onThread(err) {
+		return statusRefused
 	}
 	if s.gym != nil {
 		*err = C.CString("schedlab: sl_step on a run driven by sl_gym_step")
-		return -1
+		return statusRefused
 	}
-	defer caught(&status, err)
 	s.stepped = true
 	s.starts, s.rejects = s.starts[:0], s.rejects[:0]
 	if n > 0 {
@@ -181,7 +212,7 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 	switch {
 	case e != nil:
 		*err = C.CString(e.Error())
-		return -1
+		return statusFailed
 	case r == nil:
 		return 0
 	}
@@ -194,33 +225,42 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 // which the caller keeps until the run ends: it runs to the first
 // instant at which some job of the window fits, writes its observation
 // and mask to g's buffers and its time to g->now, and returns 1; 0 if
-// the run ended before (sl_stdout has its output), -1 on a failure
-// (g->err, as sl_step's err). From then on the run is driven by
-// sl_gym_step alone.
+// the run ended before (sl_stdout has its output), -1 on a failure or
+// for a handle not open (g->err, as sl_step's err), -3 when the call is
+// refused (g->err says why: another thread, a run already stepped, a
+// window, scale or buffer not valid): nothing was done. From then on
+// the run is driven by sl_gym_step alone.
 //
 //export sl_gym_start
 func sl_gym_start(h C.uintptr_t, g *C.sl_gym) (status C.int) {
+	if g == nil { // (no g->err to say it in)
+		return statusFailed
+	}
 	g.err = nil
-	s := enter(h, &g.err)
+	defer caught(&status, &g.err)
+	s := lookup(h)
 	if s == nil {
-		return -1
+		g.err = C.CString(noSim)
+		return statusFailed
+	}
+	if !s.onThread(&g.err) {
+		return statusRefused
 	}
 	if s.stepped || s.gym != nil {
 		g.err = C.CString("schedlab: sl_gym_start on a run already stepped")
-		return -1
+		return statusRefused
 	}
-	defer caught(&status, &g.err)
 	w := int(g.window)
 	if w < 1 || g.obs == nil || g.mask == nil {
 		g.err = C.CString(fmt.Sprintf("schedlab: sl_gym_start: window %d (want >= 1) and both buffers", w))
-		return -1
+		return statusRefused
 	}
 	obs := unsafe.Slice((*float32)(unsafe.Pointer(g.obs)), w*gym.Features+gym.MachineFeatures)
 	mask := unsafe.Slice((*int8)(unsafe.Pointer(g.mask)), w)
 	env, e := gym.New(s.sim, gym.Config{Window: w, TimeScale: float64(g.time_scale), QueueScale: float64(g.queue_scale)}, obs, mask)
 	if e != nil {
 		g.err = C.CString(e.Error())
-		return -1
+		return statusRefused
 	}
 	s.gym, s.g = env, g
 	ok, e := env.Start()
@@ -233,21 +273,26 @@ func sl_gym_start(h C.uintptr_t, g *C.sl_gym) (status C.int) {
 // observation, mask and time written to the sl_gym given to
 // sl_gym_start, 0 at the end of the run (sl_stdout has its output;
 // g->now is the last instant's time), -1 on a failure (g->err, as
-// sl_step's err), -2 for a run not started by sl_gym_start. Two
-// arguments, so that a call from Python's ctypes is cheap.
+// sl_step's err), -2 for a run not started by sl_gym_start, -3 when the
+// call is refused (another thread than the one that opened the run:
+// g->err; nothing was done), -4 for a handle not open. Two arguments,
+// so that a call from Python's ctypes is cheap.
 //
 //export sl_gym_step
 func sl_gym_step(h C.uintptr_t, action C.int) (status C.int) {
-	s := cgo.Handle(h).Value().(*handle)
+	s := lookup(h)
+	if s == nil {
+		return statusNoSim
+	}
 	g := s.g
 	if g == nil {
 		return -2
 	}
 	g.err = nil
-	if !s.onThread(&g.err) {
-		return -1
-	}
 	defer caught(&status, &g.err)
+	if !s.onThread(&g.err) {
+		return statusRefused
+	}
 	ok, replaced, e := s.gym.Step(int(action))
 	g.replaced = 0
 	if replaced {
@@ -261,7 +306,7 @@ func gymStatus(env *gym.Env, ok bool, e error, g *C.sl_gym) C.int {
 	switch {
 	case e != nil:
 		g.err = C.CString(e.Error())
-		return -1
+		return statusFailed
 	case !ok:
 		return 0
 	}
@@ -269,17 +314,31 @@ func gymStatus(env *gym.Env, ok bool, e error, g *C.sl_gym) C.int {
 }
 
 // sl_fill writes the current instant's view to *v again (after the
-// caller grew its buffers). It returns 1, or 0 when there is no current
-// instant.
+// caller grew its buffers). It returns 1, 0 when there is no current
+// instant, -1 for a handle not open.
 //
 //export sl_fill
-func sl_fill(h C.uintptr_t, v *C.sl_view) C.int {
-	r := cgo.Handle(h).Value().(*handle).sim.Request()
+func sl_fill(h C.uintptr_t, v *C.sl_view) (status C.int) {
+	defer recovered(&status)
+	s := lookup(h)
+	if s == nil {
+		return -1
+	}
+	r := s.sim.Request()
 	if r == nil {
 		return 0
 	}
 	fill(r, v)
 	return 1
+}
+
+// recovered turns a panic into status -1, for the calls with no message
+// to give (a guard: lookup recovers from a handle not open, and these
+// calls do not run the simulation).
+func recovered[T C.int | C.int64_t](status *T) {
+	if recover() != nil {
+		*status = -1
+	}
 }
 
 func fill(r *external.Request, v *C.sl_view) {
@@ -334,11 +393,17 @@ func fill(r *external.Request, v *C.sl_view) {
 
 // sl_machines writes the platform's machines (at most capacity) of the
 // current instant's run: CPUs, first CPU id, speed, memory per CPU. It
-// returns their number, or 0 when there is no current instant.
+// returns their number, 0 when there is no current instant, -1 for a
+// handle not open.
 //
 //export sl_machines
-func sl_machines(h C.uintptr_t, capacity C.int64_t, cpus, first *C.int64_t, speed, mem *C.double) C.int64_t {
-	r := cgo.Handle(h).Value().(*handle).sim.Request()
+func sl_machines(h C.uintptr_t, capacity C.int64_t, cpus, first *C.int64_t, speed, mem *C.double) (count C.int64_t) {
+	defer recovered(&count)
+	s := lookup(h)
+	if s == nil {
+		return -1
+	}
+	r := s.sim.Request()
 	if r == nil {
 		return 0
 	}
@@ -358,21 +423,35 @@ func sl_machines(h C.uintptr_t, capacity C.int64_t, cpus, first *C.int64_t, spee
 }
 
 // sl_stdout is what the run printed (with --json, its result as JSON);
-// free it with sl_free.
+// free it with sl_free. NULL for a handle not open.
 //
 //export sl_stdout
-func sl_stdout(h C.uintptr_t) *C.char {
-	return C.CString(cgo.Handle(h).Value().(*handle).sim.Stdout())
+func sl_stdout(h C.uintptr_t) (out *C.char) {
+	defer func() {
+		if recover() != nil { // (a guard, as recovered)
+			out = nil
+		}
+	}()
+	s := lookup(h)
+	if s == nil {
+		return nil
+	}
+	return C.CString(s.sim.Stdout())
 }
 
 // sl_close ends the run (a run not at its end fails, removing the output
 // it was writing) and frees the handle. From another thread than the
 // one that opened it, the run cannot be resumed to end it: it is left
-// suspended (its memory is not freed).
+// suspended (its memory is not freed). On a handle not open (0, or
+// closed already) it does nothing.
 //
 //export sl_close
 func sl_close(h C.uintptr_t) {
-	s := cgo.Handle(h).Value().(*handle)
+	defer func() { recover() }() // (a guard, as recovered: Close recovers the run's panics)
+	s := lookup(h)
+	if s == nil {
+		return
+	}
 	if C.sl_thread() == s.thread {
 		s.sim.Close()
 	}

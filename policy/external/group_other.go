@@ -7,3 +7,5 @@ import "os/exec"
 func setGroup(cmd *exec.Cmd) {}
 
 func killGroup(cmd *exec.Cmd) { cmd.Process.Kill() }
+
+func endGroup(cmd *exec.Cmd) {}

@@ -144,9 +144,10 @@ func (p *Client) kill() {
 
 // Close ends the simulation: it sends SIMULATION_ENDS, closes the
 // process's input and waits (at most the timeout) for it to exit with
-// status 0. After a failure, or when the process does not exit in time,
-// it kills the process. It returns the policy's failure, if any; calling
-// it again does nothing more.
+// status 0, then kills what is left of its process group (children it
+// left running). After a failure, or when the process does not exit in
+// time, it kills the process and its group. It returns the policy's
+// failure, if any; calling it again does nothing more.
 func (p *Client) Close() error {
 	if p.ended {
 		return p.err
@@ -184,6 +185,7 @@ func (p *Client) Close() error {
 	select {
 	case err := <-p.exited:
 		p.stdout.Close()
+		endGroup(p.cmd)
 		switch {
 		case err != nil:
 			p.err = fmt.Errorf("policy external: the decision process failed at the end of the simulation (%v) [command: %s]", err, p.opt.Command)

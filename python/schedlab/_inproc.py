@@ -15,6 +15,12 @@ binary is, see _binary.py; needs cgo: a C compiler); the copy installed
 with the package (`pip install ./python` builds it when it can);
 `libschedlab.so` beside $SCHEDLAB_BIN. `library()` returns None when
 there is none, and `why_not()` says why.
+
+A process forked after the library was loaded cannot use it (Go's
+runtime, its threads, do not survive a fork: a call into it would never
+return): there `library()` returns None, `why_not()` says so, and every
+Sim raises SchedlabError, so that the environment and schedlab.run fall
+back to the engine as a second process (engine="auto").
 """
 
 from __future__ import annotations
@@ -32,8 +38,13 @@ from pathlib import Path
 import numpy as np
 
 from ._binary import SchedlabError, _repo_root
+from ._policy import job_id
 
 BEGINS, CALL, ENDS = 1, 2, 4
+# the statuses of sl_step, sl_gym_start and sl_gym_step besides 1 and 0:
+# failed (the run is over), not started by sl_gym_start, refused (the
+# call did nothing; the run goes on), no such handle
+FAILED, NOT_GYM, REFUSED, NO_SIM = -1, -2, -3, -4
 JOB_FIELDS = 10  # id, subtime, res, walltime, user, group, mem, speed, bm_est, deadline
 
 LIBNAME = "libschedlab.dylib" if sys.platform == "darwin" else "libschedlab.so"
@@ -89,6 +100,34 @@ GYM_FEATURES, GYM_MACHINE_FEATURES = 5, 3
 _lib = None
 _why = None
 _lock = threading.Lock()
+_lib_pid = None  # the process that loaded _lib
+_forked = False  # this process was forked after _lib was loaded
+
+
+def _after_fork_in_child():
+    global _forked
+    if _lib is not None:
+        _forked = True
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _fork_why() -> str:
+    return (
+        f"this process (pid {os.getpid()}) was forked after the schedlab library was loaded (in pid {_lib_pid}): "
+        "Go's runtime does not survive a fork, so the in-process engine cannot run here; start the worker processes "
+        'with the "spawn" or "forkserver" method (multiprocessing, or '
+        'gymnasium\'s AsyncVectorEnv(..., context="spawn")), '
+        'or use engine="process"'
+    )
+
+
+def _in_forked_child() -> bool:
+    global _forked
+    if _lib is not None and not _forked and os.getpid() != _lib_pid:
+        _forked = True  # (a fork that ran no at-fork hooks)
+    return _forked
 
 
 def _build_from_tree():
@@ -138,7 +177,9 @@ def _find():
 
 def library():
     """The loaded library, or None (why_not() says why)."""
-    global _lib, _why
+    global _lib, _why, _lib_pid
+    if _in_forked_child():
+        return None
     with _lock:
         if _lib is not None or _why is not None:
             return _lib
@@ -181,14 +222,15 @@ def library():
         lib.sl_free.argtypes = [ctypes.c_void_p]
         lib.sl_free.restype = None
         lib.path = path
-        _lib = lib
+        _lib, _lib_pid = lib, os.getpid()
         return lib
 
 
 def why_not() -> str | None:
     """Why there is no library (None when there is one)."""
-    library()
-    return None if _lib is not None else _why
+    if library() is not None:
+        return None
+    return _fork_why() if _forked else _why
 
 
 def _take(lib, p) -> str:
@@ -210,12 +252,17 @@ class Sim:
     each instant, `queued` still counting them all, and queue_rows(n)
     copies more of the current instant's); with events=True also
     submitted (rows of JOB_FIELDS) and completed (ids). Drive a Sim from
-    the thread that created it."""
+    the thread that created it: a call from another thread raises
+    SchedlabError and does nothing (the run goes on). Once the run has
+    ended (or after close()), a call that would reach the library
+    (step, gym_step, gym_start, queue_rows, machines) raises
+    SchedlabError("the simulation has ended")."""
 
     def __init__(self, args, events=False, queue=True):
+        self._h = 0
         lib = library()
         if lib is None:
-            raise SchedlabError(f"the schedlab library is not available: {_why}")
+            raise SchedlabError(f"the schedlab library is not available: {why_not()}")
         self._lib = lib
         err = ctypes.c_void_p()
         self._h = lib.sl_open(json.dumps([str(a) for a in args]).encode(), ctypes.byref(err))
@@ -268,22 +315,26 @@ class Sim:
         and runs to the next instant: True there, False at the end of the
         run (stdout then holds what the run printed). Raises
         SchedlabError if the run failed."""
-        if self.ended:
-            raise SchedlabError("the simulation has ended")
+        self._check()
         lib, n = self._lib, len(ids)
-        if self._widened:  # (back to the cap after queue_rows)
-            self._v.cap_queue, self._widened = self._queue, False
         if n:
+            ids = [job_id(x) for x in ids]  # refuses 2.9 and True (ctypes would take True as 1)
             for x in ids:
                 if not -(2**63) <= x < 2**63:
                     # ctypes would wrap it silently into another id
                     raise ValueError(f"job id {x} is not a 64-bit integer (the decision names no such job)")
+            if machines is not None:
+                machines = [job_id(m, "machine") for m in machines]
             idv = (ctypes.c_int64 * n)(*ids)
             mv = (ctypes.c_int64 * n)(*machines) if machines is not None else None
             av = (ctypes.c_char_p * n)(*[a.encode() if a else None for a in allocs]) if allocs is not None else None
         else:
             idv, mv, av = self._empty, None, None
+        if self._widened:  # (back to the cap after queue_rows)
+            self._v.cap_queue, self._widened = self._queue, False
         st = lib.sl_step(self._h, n, idv, mv, av, wake, self._vp, self._errp)
+        if st == REFUSED:  # nothing was done: the run goes on
+            raise SchedlabError(_take(lib, self._err))
         if st < 0:
             self.ended = True
             msg = _take(lib, self._err)
@@ -338,6 +389,7 @@ class Sim:
         """Copies at least the first n rows of the current instant's
         queue (all of them when fewer), for a Sim whose rows are capped;
         returns queue()."""
+        self._check()
         v = self._v
         if n > v.cap_queue and v.queued > v.cap_queue:
             rows = max(n, 2 * v.cap_queue)
@@ -357,6 +409,7 @@ class Sim:
         GYM_MACHINE_FEATURES), gym_mask (int8, window) and gym.now
         filled; False at the end of the run. From then on the run is
         stepped with gym_step only."""
+        self._check()
         g = self.gym = Gym(window=window, time_scale=time_scale, queue_scale=queue_scale)
         self.gym_obs = np.zeros(window * GYM_FEATURES + GYM_MACHINE_FEATURES, dtype=np.float32)
         self.gym_mask = np.zeros(window, dtype=np.int8)
@@ -371,16 +424,17 @@ class Sim:
         gym_obs, gym_mask and gym.now filled, False at the end of the
         run (stdout then holds what it printed). Raises SchedlabError if
         the run failed."""
-        if self.ended:
-            raise SchedlabError("the simulation has ended")
+        if self.ended or _forked:
+            self._check()
         st = self._gym_step(self._hc, action)
         return st == 1 or self._gym_status(st)
 
     def _gym_status(self, st) -> bool:
         if st == 1:
             return True
-        if self.ended:
-            raise SchedlabError("the simulation has ended")
+        if st == REFUSED:  # nothing was done: the run goes on
+            raise SchedlabError(_take(self._lib, self.gym.err) if self.gym.err else "sl_gym_step: refused")
+        self._check()
         self.ended = True
         if st < 0:
             msg = _take(self._lib, self.gym.err) if self.gym.err else f"sl_gym_step: status {st}"
@@ -398,6 +452,7 @@ class Sim:
 
     def machines(self):
         """(cpus, first_cpu, speed, mem) arrays of the platform's machines."""
+        self._check()
         cap = max(1, self._v.machines)
         c, f = np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64)
         s, m = np.zeros(cap, dtype=np.float64), np.zeros(cap, dtype=np.float64)
@@ -406,9 +461,17 @@ class Sim:
         )
         return c[:n], f[:n], s[:n], m[:n]
 
+    def _check(self):
+        """Raises SchedlabError unless the run can be driven from here."""
+        if _forked:
+            raise SchedlabError(_fork_why())
+        if self.ended or not self._h:
+            raise SchedlabError("the simulation has ended")
+
     def _close(self):
         if self._h:
-            self._lib.sl_close(self._h)
+            if not _forked:  # (a call into the library would never return)
+                self._lib.sl_close(self._h)
             self._h = 0
 
     def close(self):

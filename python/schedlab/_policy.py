@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import operator
 import os
 from dataclasses import dataclass, field
 
@@ -61,6 +62,20 @@ class Reject:
 
 # the machine index that carries a rejection to the in-process engine
 REJECT_MACHINE = -1
+
+
+def job_id(x, what="job id") -> int:
+    """x as a Python int if it is an integer (int, numpy's integers);
+    TypeError otherwise: a float (even 2.0: 2.9 would name job 2, and the
+    protocol's JSON refuses both), a bool, a string."""
+    if type(x) is int:
+        return x
+    if not isinstance(x, bool):
+        try:
+            return operator.index(x)
+        except TypeError:
+            pass
+    raise TypeError(f"the decision's {what} {x!r} ({type(x).__name__}) is not an integer")
 
 
 @dataclass
@@ -135,13 +150,14 @@ def apply_starts(v: View, starts) -> list:
     out = []
     for s in starts:
         if isinstance(s, Reject):
-            out.append((s.job_id, REJECT_MACHINE, None))
-            v.queue.pop(s.job_id, None)
+            jid = job_id(s.job_id)
+            out.append((jid, REJECT_MACHINE, None))
+            v.queue.pop(jid, None)
             continue
         if isinstance(s, Start):
-            jid, m, alloc = s.job_id, s.machine, s.alloc
+            jid, m, alloc = job_id(s.job_id), job_id(s.machine, "machine"), s.alloc
         else:
-            jid, m, alloc = int(s), 0, None
+            jid, m, alloc = job_id(s), 0, None
         out.append((jid, m, alloc))
         j = v.queue.pop(jid, None)
         if j is not None:

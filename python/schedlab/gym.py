@@ -54,6 +54,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
+import numbers
 import os
 import shutil
 import tempfile
@@ -109,6 +111,24 @@ class _Idle(Policy):
 MAX_WINDOW = 65536
 
 
+def _count(name, x) -> int:
+    """x as an int if it is an integer >= 1 (not a bool); else ValueError
+    naming the parameter."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Integral) or x < 1:
+        raise ValueError(f"{name}={x!r}: want an integer >= 1")
+    return int(x)
+
+
+def _positive(name, x) -> float:
+    """x as a float if it is a finite number > 0 (not a bool); else
+    ValueError naming the parameter. The same check for both engines: a
+    scale of 0 or NaN would make observations NaN (outside the Box) or
+    divide by zero."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real) or not (math.isfinite(x) and x > 0):
+        raise ValueError(f"{name}={x!r}: want a finite number > 0")
+    return float(x)
+
+
 class SchedulingEnv(gymnasium.Env):
     metadata = {"render_modes": []}
 
@@ -123,8 +143,10 @@ class SchedulingEnv(gymnasium.Env):
         engine="auto",
     ):
         super().__init__()
-        if window < 1 or episode_jobs < 1:
-            raise ValueError("window and episode_jobs must be >= 1")
+        window, episode_jobs = _count("window", window), _count("episode_jobs", episode_jobs)
+        time_scale, queue_scale = _positive("time_scale", time_scale), _positive("queue_scale", queue_scale)
+        if timeout is not None:
+            timeout = _positive("timeout", timeout)
         if window > MAX_WINDOW:
             raise ValueError(f"window={window}: at most {MAX_WINDOW} (schedlab.gym.MAX_WINDOW)")
         if engine not in ("auto", "inprocess", "process"):
@@ -139,7 +161,7 @@ class SchedulingEnv(gymnasium.Env):
         if len(self.jobs) < episode_jobs:
             raise ValueError(f"trace {trace} has {len(self.jobs)} jobs, fewer than episode_jobs={episode_jobs}")
         self.episode_jobs, self.window = episode_jobs, window
-        self.time_scale, self.queue_scale, self.timeout = float(time_scale), float(queue_scale), timeout
+        self.time_scale, self.queue_scale, self.timeout = time_scale, queue_scale, timeout
         self.observation_space = spaces.Box(0.0, 1.0, shape=(window * FEATURES + MACHINE_FEATURES,), dtype=np.float32)
         self.action_space = spaces.Discrete(window)
         self._dir = tempfile.mkdtemp(prefix="schedlab-gym-")

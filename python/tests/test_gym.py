@@ -200,3 +200,64 @@ def test_episode_file_is_the_episode_window(tmp_path):
         assert text == "".join(env.header) + "".join(env.jobs[env.first_job : env.first_job + 50])
     assert len(sizes) > 1
     env.close()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_parameters_are_checked_alike(engine):
+    # The same checks for both engines, before anything is read: a scale
+    # of 0 or NaN made NaN observations (outside the Box) in process and
+    # a ZeroDivisionError over the protocol.
+    need(engine)
+    for kw, name in [
+        ({"time_scale": 0}, "time_scale"),
+        ({"queue_scale": 0}, "queue_scale"),
+        ({"time_scale": float("nan")}, "time_scale"),
+        ({"queue_scale": float("inf")}, "queue_scale"),
+        ({"time_scale": -1.0}, "time_scale"),
+        ({"queue_scale": "256"}, "queue_scale"),
+        ({"time_scale": True}, "time_scale"),
+        ({"timeout": 0}, "timeout"),
+        ({"window": 0}, "window"),
+        ({"window": 2.5}, "window"),
+        ({"episode_jobs": 0}, "episode_jobs"),
+    ]:
+        with pytest.raises(ValueError, match=rf"^{name}=.*: want"):
+            SchedulingEnv(trace="no-such-trace.swf", engine=engine, **kw)
+    env = SchedulingEnv(episode_jobs=16, window=4, time_scale=np.float32(3600), queue_scale=4, engine=engine)
+    obs, _ = env.reset(seed=1)
+    assert env.observation_space.contains(obs)
+    env.close()
+
+
+FORK_VECTOR = """
+import gymnasium
+from schedlab.gym import SchedulingEnv
+
+envs = gymnasium.vector.AsyncVectorEnv(
+    [lambda: SchedulingEnv(episode_jobs=32, window=4)] * 2, context="fork"
+)
+obs, info = envs.reset(seed=1)
+for _ in range(20):
+    obs, r, term, trunc, info = envs.step(envs.action_space.sample())
+envs.close()
+print("vector ok", obs.shape)
+"""
+
+
+def test_async_vector_env_with_fork():
+    # Gymnasium's AsyncVectorEnv forks its workers (Linux's default)
+    # after the parent made an environment (the library loaded): the
+    # workers' default engine is then the process one, rather than a
+    # call into a library whose runtime the fork did not copy (a hang).
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pkg = str(Path(_inproc.__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=pkg + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    try:
+        r = subprocess.run([sys.executable, "-c", FORK_VECTOR], capture_output=True, text=True, timeout=180, env=env)
+    except subprocess.TimeoutExpired:
+        pytest.fail("AsyncVectorEnv with fork: no progress in 180 s")
+    assert r.returncode == 0 and "vector ok (2, 23)" in r.stdout, r.stdout + r.stderr

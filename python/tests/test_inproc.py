@@ -154,7 +154,7 @@ def test_queue_rows_capped(tmp_path):
 def test_gym_steps_refusals_and_errors():
     # The Gymnasium environment's calls (sl_gym_start, sl_gym_step): only
     # on a run not stepped yet; such a run refuses step(); another thread
-    # is refused; after the end, a step raises.
+    # is refused (the run goes on); after the end, a step raises.
     args = ["run", "--trace", KTH, "--policy", "external", "--no-out", "--json", "--set", "view=free"]
     sim = _inproc.Sim(args, queue=False)
     assert sim.step()
@@ -181,8 +181,7 @@ def test_gym_steps_refusals_and_errors():
     t.start()
     t.join()
     assert errors and "thread that opened it" in errors[0]
-    with pytest.raises(schedlab.SchedlabError, match="has ended"):
-        sim.gym_step(0)
+    assert sim.gym_step(0)  # the refused call did nothing
 
     # a whole run, always the first legal slot: one step per job
     sim = _inproc.Sim(args, queue=False)
@@ -194,3 +193,174 @@ def test_gym_steps_refusals_and_errors():
     assert steps == 27992 and json.loads(sim.stdout)["jobs"] == 27992
     with pytest.raises(schedlab.SchedlabError, match="has ended"):
         sim.gym_step(0)
+
+
+def run_child(code, timeout=120):
+    """Runs code in a fresh interpreter (this package importable); its
+    exit status and output. A crash of the library (SIGABRT) or a hang
+    fails the caller's test, not this interpreter."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pkg = str(Path(_inproc.__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=pkg + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.setdefault("SCHEDLAB_LIB", str(_inproc.library().path))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=env)
+    return r.returncode, r.stdout + r.stderr
+
+
+STALE = f"""
+import ctypes
+import schedlab
+from schedlab import _inproc
+
+args = ["run", "--trace", "{KTH}", "--policy", "external", "--no-out"]
+lib = _inproc.library()
+
+def refused(what, f):
+    try:
+        f()
+    except schedlab.SchedlabError as e:
+        print(what, "raised:", e)
+    else:
+        print(what, "did not raise")
+
+# machines() after the run ended
+sim = _inproc.Sim(["run", "--trace", "{KTH}", "--policy", "external", "--no-out", "--set", "view=free"], queue=1)
+ids = []
+while sim.step(ids):
+    qid, qres, _, _ = sim.queue()
+    ids = [int(qid[0])] if not sim.flags & _inproc.ENDS and sim.queued and qres[0] <= sim.free()[0] else []
+refused("machines after the end", sim.machines)
+# queue_rows() after close()
+sim = _inproc.Sim(args, queue=2)
+assert sim.step()
+sim.close()
+refused("queue_rows after close", lambda: sim.queue_rows(10))
+refused("gym_start after close", lambda: sim.gym_start(4, 1.0, 1.0))
+# the C functions on a handle closed (sl_close twice), and on 0
+err = ctypes.c_void_p()
+h = lib.sl_open(__import__("json").dumps(args).encode(), ctypes.byref(err))
+lib.sl_close(h)
+lib.sl_close(h)
+v = _inproc.View()
+print("sl_step", lib.sl_step(h, 0, None, None, None, 0.0, ctypes.byref(v), ctypes.byref(err)), _inproc._take(lib, err))
+print("sl_fill", lib.sl_fill(h, ctypes.byref(v)))
+print("sl_machines", lib.sl_machines(h, 0, None, None, None, None))
+print("sl_stdout", lib.sl_stdout(h))
+g = _inproc.Gym(window=1, time_scale=1.0, queue_scale=1.0)
+print("sl_gym_start", lib.sl_gym_start(h, ctypes.byref(g)), _inproc._take(lib, g.err))
+print("sl_gym_step", lib.sl_gym_step(ctypes.c_size_t(h), 0))
+print("sl_gym_step 0", lib.sl_gym_step(ctypes.c_size_t(0), 0))
+lib.sl_close(0)
+h = lib.sl_open(__import__("json").dumps(args).encode(), ctypes.byref(err))
+print("sl_gym_start NULL", lib.sl_gym_start(h, None))
+lib.sl_close(h)
+print("done")
+"""
+
+
+def test_stale_handles_raise_instead_of_aborting():
+    # A closed or ended Sim, and the C functions on a handle already
+    # closed: clear errors, never "misuse of an invalid Handle" (SIGABRT).
+    rc, out = run_child(STALE)
+    assert rc == 0 and "done" in out, out
+    assert "machines after the end raised: the simulation has ended" in out
+    assert "queue_rows after close raised: the simulation has ended" in out
+    assert "gym_start after close raised: the simulation has ended" in out
+    assert "sl_step -1 schedlab: no such simulation (closed, or never opened)" in out
+    assert "sl_fill -1" in out and "sl_machines -1" in out and "sl_stdout None" in out
+    assert "sl_gym_start -1 schedlab: no such simulation (closed, or never opened)" in out
+    assert "sl_gym_step -4" in out and "sl_gym_step 0 -4" in out
+    assert "sl_gym_start NULL -1" in out
+
+
+def test_refused_other_thread_keeps_the_run():
+    # A step() from another thread is refused and changes nothing: the
+    # owner's run goes on to its end (for step and for gym_step).
+    args = ["run", "--trace", KTH, "--policy", "external", "--no-out", "--json", "--set", "view=free"]
+
+    def other(f):
+        errors = []
+
+        def call():
+            try:
+                f()
+            except schedlab.SchedlabError as e:
+                errors.append(str(e))
+
+        t = threading.Thread(target=call)
+        t.start()
+        t.join()
+        assert errors and "thread that opened it" in errors[0]
+
+    sim = _inproc.Sim(args)
+    assert sim.step()
+    other(sim.step)
+    other(lambda: sim.step([int(sim.queue()[0][0])]))
+    assert not sim.ended
+    ids = []
+    while sim.step(ids):
+        ids = [] if sim.flags & _inproc.ENDS else fcfs(sim)
+    assert json.loads(sim.stdout)["jobs"] == 27992
+
+    sim = _inproc.Sim(args, queue=False)
+    other(lambda: sim.gym_start(4, 86400.0, 256.0))
+    assert sim.gym_start(4, 86400.0, 256.0)
+    other(lambda: sim.gym_step(0))
+    assert not sim.ended
+    steps = 1
+    while sim.gym_step(-1):
+        steps += 1
+    assert steps == 27992 and json.loads(sim.stdout)["jobs"] == 27992
+
+
+FORKED = f"""
+import os, sys
+import schedlab
+from schedlab import _inproc
+from schedlab.gym import SchedulingEnv
+
+assert _inproc.library() is not None
+sim = _inproc.Sim(["run", "--trace", "{KTH}", "--policy", "external", "--no-out"])
+assert sim.step()
+pid = os.fork()
+if pid == 0:
+    out = []
+    try:
+        _inproc.Sim(["run", "--trace", "{KTH}", "--policy", "external", "--no-out"])
+    except schedlab.SchedlabError as e:
+        out.append("Sim: " + str(e))
+    try:
+        sim.step()
+    except schedlab.SchedlabError as e:
+        out.append("inherited: " + str(e))
+    try:
+        SchedulingEnv(episode_jobs=16, window=4, engine="inprocess")
+    except schedlab.SchedlabError as e:
+        out.append("inprocess: " + str(e))
+    env = SchedulingEnv(episode_jobs=16, window=4)
+    obs, info = env.reset(seed=1)
+    out.append("auto: " + env.engine)
+    env.close()
+    del sim  # (its __del__ must not call into the library)
+    print("\\n".join(out), flush=True)
+    os._exit(0)
+_, status = os.waitpid(pid, 0)
+print("child status", status)
+assert sim.step()  # the parent's run is unharmed
+sim.close()
+"""
+
+
+def test_forked_child_gets_an_error_not_a_hang():
+    # After os.fork, the library loaded before it cannot run in the child
+    # (Go's runtime does not survive a fork): a clear error, and the
+    # default engine falls back to the process one, instead of a hang.
+    rc, out = run_child(FORKED, timeout=120)
+    assert rc == 0, out
+    assert "child status 0" in out
+    assert out.count("was forked after the schedlab library was loaded") == 3, out
+    assert "auto: process" in out

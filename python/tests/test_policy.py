@@ -228,3 +228,40 @@ def test_out_of_range_job_id_is_named(tmp_path, engine):
     with pytest.raises((schedlab.SchedlabError, ValueError), match="1180591620717411303424"):
         schedlab.run(trace=KTH, policy=Huge(), out=tmp_path / "o", engine=engine)
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("bad", [2.9, 2.0, True, "2"])
+def test_non_integer_job_id_is_refused(tmp_path, engine, bad):
+    # A job id that is not an integer is refused, as the protocol's JSON
+    # refuses it, rather than cut to one (2.9 was job 2; True was job 1);
+    # in a Start or a Reject too, and a machine that is not an integer.
+    def first(view):
+        return next(iter(view.queue)) if view.queue else None
+
+    cases = [
+        lambda view: [bad] if view.queue else [],
+        lambda view: [schedlab.Start(bad)] if view.queue else [],
+        lambda view: [schedlab.Reject(bad)] if view.queue else [],
+        lambda view: [schedlab.Start(first(view), machine=bad)] if view.queue else [],
+    ]
+    for k, decide in enumerate(cases):
+        what = "machine" if k == 3 else "job id"
+
+        class Bad(schedlab.Policy):
+            pass
+
+        Bad.decide = lambda self, view, decide=decide: decide(view)
+        msg = rf"the decision's {what} {bad!r} \({type(bad).__name__}\) is not an integer"
+        with pytest.raises(TypeError, match=msg):
+            schedlab.run(trace=KTH, policy=Bad(), out=tmp_path / "o", engine=engine)
+        assert not (tmp_path / "o").exists()
+
+
+def test_numpy_integer_job_ids_are_taken(tmp_path, engine):
+    import numpy as np
+
+    class NumpyFCFS(FCFS):
+        def decide(self, view):
+            return [np.int64(i) for i in super().decide(view)]
+
+    same_schedule(schedlab.run(trace=KTH, policy=NumpyFCFS(), engine=engine), schedlab.run(trace=KTH, policy="fcfs"))

@@ -3,6 +3,7 @@ package gym
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/schedlab/schedlab/policy/external"
 )
@@ -54,6 +55,14 @@ type Env struct {
 func New(run Runner, cfg Config, obs []float32, mask []int8) (*Env, error) {
 	if cfg.Window < 1 {
 		return nil, fmt.Errorf("gym: window %d (want >= 1)", cfg.Window)
+	}
+	for _, sc := range []struct {
+		name string
+		v    float64
+	}{{"time_scale", cfg.TimeScale}, {"queue_scale", cfg.QueueScale}} {
+		if !(sc.v > 0) || math.IsInf(sc.v, 0) {
+			return nil, fmt.Errorf("gym: %s=%g: want a finite number > 0", sc.name, sc.v)
+		}
 	}
 	if len(obs) != cfg.Window*Features+MachineFeatures || len(mask) != cfg.Window {
 		return nil, fmt.Errorf("gym: buffers of %d and %d elements for a window of %d (want %d and %d)",

@@ -1,8 +1,10 @@
 package gym
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/cmd/libschedlab/inproc"
@@ -118,6 +120,13 @@ func TestNewRefuses(t *testing.T) {
 	}{{0, 3, 0}, {2, 12, 2}, {2, 13, 1}} {
 		if _, err := New(&script{}, Config{Window: c.w, TimeScale: 1, QueueScale: 1}, make([]float32, c.nobs), make([]int8, c.nmask)); err == nil {
 			t.Errorf("window %d, buffers %d and %d: no error", c.w, c.nobs, c.nmask)
+		}
+	}
+	// scales that would make observations NaN or infinite (0/0, x/0, NaN)
+	for _, c := range []struct{ ts, qs float64 }{{0, 1}, {1, 0}, {math.NaN(), 1}, {1, math.NaN()}, {math.Inf(1), 1}, {1, -2}} {
+		_, err := New(&script{}, Config{Window: 1, TimeScale: c.ts, QueueScale: c.qs}, make([]float32, Features+MachineFeatures), make([]int8, 1))
+		if err == nil || !strings.Contains(err.Error(), "want a finite number > 0") {
+			t.Errorf("time_scale %g, queue_scale %g: error %v, want one naming the scale", c.ts, c.qs, err)
 		}
 	}
 }
