@@ -53,9 +53,20 @@ func (c *traceImportCmd) Run(g *globals) error {
 		return err
 	}
 	first := time.Unix(res.Header.UnixStartTime, 0).In(loc).Format("2006-01-02 15:04:05 MST")
-	fmt.Fprintf(g.stdout, "imported %d jobs of %d users (first submission %s); %s\n", len(res.Records), len(res.Users), first, res.SkippedText())
+	fmt.Fprintf(g.stdout, "imported %d jobs of %d users (first submission %s); %s\n", res.Len(), len(res.Users), first, res.SkippedText())
 	if res.Renumbered {
-		fmt.Fprintln(g.stdout, "the job ids were not unique integers (no JobIDRaw column): jobs are numbered 1..N in submit order")
+		fmt.Fprintf(g.stdout, "the job ids are not unique integers (%s): jobs are numbered 1..N in submit order\n", res.RenumberedWhy)
+	}
+	if res.Ambiguous > 0 {
+		fmt.Fprintf(g.stdout, "%d jobs have a local time in the hour repeated when daylight saving time ends that the order Submit <= Start <= End and Elapsed do not settle: the shortest wait was taken (export with TZ=UTC sacct ... to avoid this)\n", res.Ambiguous)
+	}
+	for _, k := range []struct {
+		what string
+		n    int
+	}{{"users", len(res.Users)}, {"groups", len(res.Groups)}, {"QOS", len(res.QOS)}, {"partitions", len(res.Partitions)}} {
+		if k.n > slurm.MaxHeaderNames {
+			fmt.Fprintf(g.stdout, "%d %s: the header names the first %d (slurm.MaxHeaderNames), so that SWF readers read it\n", k.n, k.what, slurm.MaxHeaderNames)
+		}
 	}
 	if c.Procs == 0 {
 		fmt.Fprintln(g.stdout, "no --procs: the header has no MaxProcs; give the machine size to run with --procs")
