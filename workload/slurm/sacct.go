@@ -317,7 +317,7 @@ func (c *collected) finish(name string, loc *time.Location) (*Result, error) {
 	// The ids are used if they are all integers, and distinct.
 	why := ""
 	if c.badID != "" {
-		why = fmt.Sprintf("job id %q is not an integer", c.badID)
+		why = fmt.Sprintf("job id %q is not an integer of 0 or more", c.badID)
 		switch {
 		case strings.Contains(c.badID, "."):
 			why += " (a job step, kept by --steps)"

@@ -22,7 +22,7 @@ type traceImportCmd struct {
 	Out      string `required:"" placeholder:"PATH" help:"Output SWF file (.gz to compress)."`
 	Procs    int    `placeholder:"N" help:"The machine's CPUs, written as the header's MaxProcs (sacct: without it, give run --procs; batsim: default nb_res)."`
 	Steps    bool   `help:"sacct: keep job steps (.batch, .extern, .N) as jobs of their own (they are left out by default: the job's line covers its allocation)."`
-	TimeZone string `name:"timezone" default:"UTC" placeholder:"ZONE" help:"sacct: the time zone sacct printed its times in (an IANA name, e.g. Europe/Stockholm; sacct --parsable2 writes local times without a zone; --json writes epoch seconds, and the zone is only written to the header)."`
+	TimeZone string `name:"timezone" default:"UTC" placeholder:"ZONE" help:"sacct: the time zone sacct printed its times in (an IANA name, e.g. Europe/Stockholm; sacct --parsable2 writes local times without a zone, ambiguous in the hour repeated when daylight saving time ends: export with TZ=UTC sacct if you can; --json writes epoch seconds, and the zone is only written to the header)."`
 }
 
 func (c *traceImportCmd) Run(g *globals) error {
