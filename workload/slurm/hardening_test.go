@@ -43,6 +43,13 @@ func TestNaNAndOverflowNamed(t *testing.T) {
 			t.Errorf("%q:\n err %v\nwant %q", c.in, err, c.want)
 		}
 	}
+	// ReqCPUS beside a valid NCPUS is checked too.
+	in := "JobIDRaw|Submit|Start|End|Timelimit|NCPUS|ReqCPUS|State\n1|2024-01-15T10:00:00|2024-01-15T10:00:00|2024-01-15T10:01:00|10|2|%s|COMPLETED\n"
+	for v, want := range map[string]string{"two": `x.txt:2: column ReqCPUS: "two" is not a CPU count`, "99999999999": "x.txt:2: column ReqCPUS: 99999999999 CPUs: more than a machine may have"} {
+		if _, err := ReadSacct(strings.NewReader(fmt.Sprintf(in, v)), "x.txt", Options{}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ReqCPUS %s: %v", v, err)
+		}
+	}
 	// JSON: the same values, through their fields.
 	job := `{"jobs": [{"job_id": 9007199254740993, "state": {"current": "COMPLETED"}, "time": {"submission": 1705312800, "start": 1705312800, "end": 1705312900, "limit": 10}, "required": {"CPUs": 2}}]}`
 	if _, err := ReadSacct(strings.NewReader(job), "x.json", Options{}); err == nil || !strings.Contains(err.Error(), "x.json:1: job 9007199254740993: field job_id: 9007199254740993") {

@@ -501,7 +501,11 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 	}
 	reqCPUs := cpus
 	if v := c.get(row, "ReqCPUS"); v != "" {
-		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return j, "", &ParseError{Column: "ReqCPUS", Err: fmt.Errorf("%q is not a CPU count", v)}
+		}
+		if n > 0 {
 			if n > platform.MaxCPUs {
 				return j, "", &ParseError{Column: "ReqCPUS", Err: fmt.Errorf("%d CPUs: more than a machine may have (%d, platform.MaxCPUs)", n, platform.MaxCPUs)}
 			}
