@@ -2,6 +2,7 @@ package batsim
 
 import (
 	"bytes"
+	"compress/gzip"
 	"io"
 	"os"
 	"reflect"
@@ -190,5 +191,37 @@ func TestErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q:\n err %v\nwant %q", c.in, err, c.want)
 		}
+	}
+}
+
+// A UTF-8 byte-order mark is refused with a message that says so (as the
+// SWF reader does); a gzip-compressed workload is decompressed, its
+// uncompressed size bounded as a plain one's.
+func TestBOMAndGzip(t *testing.T) {
+	plain, err := os.ReadFile("testdata/workload.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Read(bytes.NewReader(append([]byte("\xef\xbb\xbf"), plain...)), "w.json")
+	if err == nil || !strings.Contains(err.Error(), "w.json:1: the file starts with a UTF-8 byte-order mark") {
+		t.Errorf("BOM: %v", err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	a, err := Read(bytes.NewReader(plain), "w.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Read(bytes.NewReader(gz.Bytes()), "w.json.gz")
+	if err != nil {
+		t.Fatalf("gzip: %v", err)
+	}
+	if !reflect.DeepEqual(a.Records, b.Records) {
+		t.Errorf("gzip: other records")
+	}
+	if _, err := Read(bytes.NewReader(gz.Bytes()[:gz.Len()/2]), "w.json.gz"); err == nil || !strings.Contains(err.Error(), "w.json.gz: gzip stream truncated or corrupt") {
+		t.Errorf("truncated gzip: %v", err)
 	}
 }

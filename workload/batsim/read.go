@@ -1,7 +1,9 @@
 package batsim
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -241,12 +243,27 @@ type rawJob struct {
 // Read reads a Batsim workload from r; name is the file's name for
 // messages.
 func Read(in io.Reader, name string) (*Result, error) {
-	data, err := io.ReadAll(io.LimitReader(in, MaxBytes+1))
+	br := bufio.NewReader(in)
+	var src io.Reader = br
+	if b, _ := br.Peek(2); len(b) == 2 && b[0] == 0x1f && b[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: gzip stream truncated or corrupt: %w", name, err)
+		}
+		src = gz
+	}
+	data, err := io.ReadAll(io.LimitReader(src, MaxBytes+1))
 	if err != nil {
+		if src != io.Reader(br) {
+			return nil, fmt.Errorf("%s: gzip stream truncated or corrupt: %w", name, err)
+		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(data) > MaxBytes {
 		return nil, &Error{File: name, Err: fmt.Errorf("larger than %d bytes (batsim.MaxBytes): split the workload", MaxBytes)}
+	}
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return nil, &Error{File: name, Line: 1, Err: errors.New("the file starts with a UTF-8 byte-order mark (BOM): JSON has none; remove the first 3 bytes")}
 	}
 	r := &reader{name: name, data: data}
 	if len(bytes.TrimSpace(data)) == 0 {

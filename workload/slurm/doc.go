@@ -35,6 +35,17 @@
 // {set, infinite, number} objects and state lists of v0.0.40 and later. The steps nested in a
 // job are counted as left out (--steps applies to -P output only).
 //
-// The records come back sorted by submit time (ties by job id), with a
-// count of what was kept and of what was left out and why.
+// Input may be gzip-compressed (found by its magic bytes); a UTF-8
+// byte-order mark is refused, as the SWF reader refuses it. Every value
+// is checked where it is read, the error naming the file, line and
+// column (or JSON field): durations and memory sizes are plain decimals,
+// ids at most 2^53. Local times in the hour repeated when daylight
+// saving time ends (Options.Location) have two instants: the ones that
+// keep Submit <= Start <= End are taken, then those that agree with
+// Elapsed, then the shortest wait (Result.Ambiguous counts the jobs only
+// that settled).
+//
+// The records come back sorted by submit time (ties in the order read),
+// with a count of what was kept and of what was left out and why; they
+// are held in about 90 bytes a job (Result.Record builds one).
 package slurm

@@ -17,22 +17,38 @@ import (
 // needs beyond the jobs it keeps.
 const MaxJSONJob = 64 << 20
 
+// maxJSONJob is MaxJSONJob, lowered by tests.
+var maxJSONJob = MaxJSONJob
+
+// errJSONTooLong is returned by a lineReader asked for more of a value
+// that already has more than maxJSONJob bytes.
+var errJSONTooLong = errors.New("too long")
+
 // lineReader passes its input through, keeping the bytes after offset
 // base (and the line number at base), so that the line of any offset the
-// decoder has not yet been told to forget can be found.
+// decoder has not yet been told to forget can be found. The decoder
+// forgets up to the start of each value it decodes (blanks and a comma
+// before it are counted in lead), so the decoder asking for more while
+// more than maxJSONJob bytes are kept means the value is longer.
 type lineReader struct {
 	r        io.Reader
 	buf      []byte
 	base     int64
 	baseLine int
+	lead     int // the blanks (and commas) at the start of buf
 }
 
 func (l *lineReader) Read(p []byte) (int, error) {
-	if len(l.buf) > MaxJSONJob {
-		return 0, fmt.Errorf("a job of more than %d bytes of JSON (slurm.MaxJSONJob): not sacct --json output", MaxJSONJob)
+	if len(l.buf)-l.lead > maxJSONJob {
+		return 0, errJSONTooLong
 	}
 	n, err := l.r.Read(p)
-	l.buf = append(l.buf, p[:n]...)
+	if l.lead == len(l.buf) {
+		l.buf = append(l.buf, p[:n]...)
+		l.lead = skipBlanks(l.buf, l.lead)
+	} else {
+		l.buf = append(l.buf, p[:n]...)
+	}
 	return n, err
 }
 
@@ -54,6 +70,7 @@ func (l *lineReader) forget(off int64) {
 	l.baseLine += bytes.Count(l.buf[:k], []byte{'\n'})
 	l.buf = append(l.buf[:0], l.buf[k:]...)
 	l.base += int64(k)
+	l.lead = skipBlanks(l.buf, 0)
 }
 
 // jsonJob holds the fields of one job of `sacct --json` the import reads
@@ -171,6 +188,9 @@ func readJSON(r io.Reader, name string, o Options, loc *time.Location) (*Result,
 		return &ParseError{File: name, Line: lr.line(off), Err: err}
 	}
 	decErr := func(err error) error {
+		if errors.Is(err, errJSONTooLong) {
+			return at(lr.base+int64(lr.lead), fmt.Errorf("a JSON value of more than %d bytes (slurm.MaxJSONJob): not sacct --json output", maxJSONJob))
+		}
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			return at(se.Offset, fmt.Errorf("not valid JSON: %v", se))
@@ -191,6 +211,7 @@ func readJSON(r io.Reader, name string, o Options, loc *time.Location) (*Result,
 			return nil, decErr(err)
 		}
 		if key, _ := tok.(string); key != "jobs" {
+			lr.forget(dec.InputOffset())
 			var skip json.RawMessage
 			if err := dec.Decode(&skip); err != nil {
 				return nil, decErr(err)
@@ -210,13 +231,22 @@ func readJSON(r io.Reader, name string, o Options, loc *time.Location) (*Result,
 			lr.forget(off)
 			start := off + int64(skipBlanks(lr.buf, 0))
 			var jj jsonJob
-			if err := dec.Decode(&jj); err != nil {
+			err := dec.Decode(&jj)
+			if errors.Is(err, errJSONTooLong) || err == nil && dec.InputOffset()-start > int64(maxJSONJob) {
+				return nil, at(start, fmt.Errorf("jobs[%d]: more than %d bytes of JSON (slurm.MaxJSONJob): not sacct --json output", i, maxJSONJob))
+			}
+			if err != nil {
 				var te *json.UnmarshalTypeError
 				if errors.As(err, &te) {
 					return nil, at(start, fmt.Errorf("jobs[%d]: field %s: want %s, have a JSON %s", i, strings.ReplaceAll(te.Field, ".", "/"), te.Type, te.Value))
 				}
 				return nil, decErr(err)
 			}
+			// The job's line, and its bytes forgotten: the next Read is for
+			// the next value.
+			line := lr.line(start)
+			lr.forget(dec.InputOffset())
+			at := func(_ int64, err error) error { return &ParseError{File: name, Line: line, Err: err} }
 			row, err := jj.row()
 			if err != nil {
 				return nil, at(start, fmt.Errorf("jobs[%d] (job_id %s): %w", i, bytes.TrimSpace(jj.JobID), err))
@@ -236,14 +266,25 @@ func readJSON(r io.Reader, name string, o Options, loc *time.Location) (*Result,
 				c.res.Skipped[why]++
 				continue
 			}
-			if len(c.jobs) >= MaxJobs {
+			if c.jobs.n >= MaxJobs {
 				return nil, at(start, fmt.Errorf("more than %d jobs (slurm.MaxJobs): import the history in parts", MaxJobs))
 			}
-			c.add(j, jj.User, jj.Group, jj.Partition, jj.QOS)
+			c.add(j, row[0], jj.User, jj.Group, jj.Partition, jj.QOS)
 		}
 		if _, err := dec.Token(); err != nil { // ']'
 			return nil, decErr(err)
 		}
+	}
+	if _, err := dec.Token(); err != nil { // '}'
+		return nil, decErr(err)
+	}
+	// Nothing but blanks after the object (and a gzip stream read to its
+	// end, checked).
+	if _, err := dec.Token(); err != io.EOF {
+		if err == nil {
+			return nil, at(dec.InputOffset(), errors.New("more after the JSON object: not sacct --json output"))
+		}
+		return nil, decErr(err)
 	}
 	if !sawJobs {
 		return nil, fmt.Errorf(`%s: a JSON object without "jobs": not sacct --json output`, name)

@@ -2,21 +2,26 @@ package slurm
 
 import (
 	"bufio"
+	"cmp"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
 // MaxLine bounds a line of sacct output, and MaxJobs the jobs of one
-// import (they are held in memory to be sorted by submit time).
+// import (they are held in memory to be sorted by submit time, in about
+// 90 bytes a job: 10 M jobs in about 1 GB).
 const (
 	MaxLine = 1 << 20
 	MaxJobs = 10_000_000
@@ -34,19 +39,54 @@ type Options struct {
 }
 
 // Result is an import: the SWF header and records, and what was kept
-// and left out.
+// and left out. The records are held compactly (Len, Record, Records).
 type Result struct {
-	Header  swf.Header
-	Records []swf.Record
+	Header swf.Header
 	// Skipped counts the lines left out, by reason.
 	Skipped map[string]int64
 	// Users, Groups, Partitions and QOS are the names behind the integer
 	// ids of the records (id i is name [i-1]).
 	Users, Groups, Partitions, QOS []string
-	// Renumbered: the job ids were not unique integers (no JobIDRaw, and
-	// array or heterogeneous ids), so jobs are numbered 1..N in submit
-	// order.
-	Renumbered bool
+	// Renumbered: the job ids were not unique integers, so jobs are
+	// numbered 1..N in submit order; RenumberedWhy says why (an id that
+	// is not an integer, or one that appears twice).
+	Renumbered    bool
+	RenumberedWhy string
+	// Ambiguous counts the jobs with a local time in an hour repeated
+	// when daylight saving time ends that neither the order Submit <=
+	// Start <= End nor Elapsed settled (the shortest wait was taken).
+	Ambiguous int64
+
+	jobs  *jobList
+	order []uint32 // the jobs in submit order
+	t0    int64
+}
+
+// Len is the number of records.
+func (r *Result) Len() int { return len(r.order) }
+
+// Record is record i (0 <= i < Len()), in submit order.
+func (r *Result) Record(i int) swf.Record {
+	j := r.jobs.at(int(r.order[i]))
+	rec := swf.Record{Submit: float64(j.submit - r.t0), Wait: float64(j.wait), Run: j.run, AllocProcs: int(j.cpus), AvgCPU: -1, UsedMem: -1,
+		ReqProcs: int(j.reqCPUs), ReqTime: j.limit, ReqMem: j.mem, Status: int(j.status), User: int(j.user), Group: int(j.group),
+		Exec: -1, Queue: int(j.qos), Partition: int(j.part), PrecedingJob: -1, ThinkTime: -1}
+	if r.Renumbered {
+		rec.JobNumber = int64(i + 1)
+	} else {
+		rec.JobNumber = j.id
+	}
+	return rec
+}
+
+// Records returns all the records (Len of them, built at once: for a
+// large import use Record).
+func (r *Result) Records() []swf.Record {
+	recs := make([]swf.Record, r.Len())
+	for i := range recs {
+		recs[i] = r.Record(i)
+	}
+	return recs
 }
 
 // ParseError is a problem at one line and column of the input.
@@ -92,48 +132,98 @@ func (c columns) first(names ...string) string {
 	return ""
 }
 
+// job is what an import keeps of a job: the fields the SWF record needs,
+// in 80 bytes.
 type job struct {
-	id     int64
-	hasID  bool
-	rec    swf.Record
-	submit int64 // epoch seconds
+	id, submit, wait       int64 // submit in epoch seconds
+	run, limit, mem        float64
+	cpus, reqCPUs          int32
+	user, group, part, qos int32
+	status                 int8
+	hasID                  bool
+	ambiguous              bool // a local time the order did not settle
 }
+
+// jobList holds the jobs in chunks, so that it grows without copying.
+type jobList struct {
+	chunks [][]job
+	n      int
+}
+
+const chunkBits = 14
+
+func (l *jobList) add(j job) {
+	if l.n>>chunkBits == len(l.chunks) {
+		l.chunks = append(l.chunks, make([]job, 0, 1<<chunkBits))
+	}
+	k := len(l.chunks) - 1
+	l.chunks[k] = append(l.chunks[k], j)
+	l.n++
+}
+
+func (l *jobList) at(i int) *job { return &l.chunks[i>>chunkBits][i&(1<<chunkBits-1)] }
 
 // collected is what a reader gathers before the jobs are sorted and
 // numbered.
 type collected struct {
 	res                       *Result
 	users, groups, parts, qos *names
-	jobs                      []job
+	jobs                      jobList
+	badID                     string // the first job id that is not an integer
+	noRaw                     bool   // the -P header has no JobIDRaw column
 }
 
 func newCollected() *collected {
 	return &collected{res: &Result{Skipped: map[string]int64{}}, users: newNames(), groups: newNames(), parts: newNames(), qos: newNames()}
 }
 
-// add keeps job j with its names.
-func (c *collected) add(j job, user, group, partition, qos string) {
-	j.rec.User = c.users.id(user)
-	j.rec.Group = c.groups.id(group)
-	j.rec.Partition = c.parts.id(partition)
-	j.rec.Queue = c.qos.id(qos)
-	c.jobs = append(c.jobs, j)
+// add keeps job j with its names; idText is its id as read.
+func (c *collected) add(j job, idText, user, group, partition, qos string) {
+	j.user = int32(c.users.id(user))
+	j.group = int32(c.groups.id(group))
+	j.part = int32(c.parts.id(partition))
+	j.qos = int32(c.qos.id(qos))
+	if !j.hasID && c.badID == "" {
+		c.badID = strings.Clone(idText)
+	}
+	if j.ambiguous {
+		c.res.Ambiguous++
+	}
+	c.jobs.add(j)
 }
+
+// bom is the UTF-8 byte-order mark.
+const bom = "\xef\xbb\xbf"
 
 // ReadSacct reads sacct output from r: `sacct --parsable2` (or -P) with
 // its header line, or `sacct --json` (found by the content: a JSON
-// object); name is the file's name for messages.
+// object), plain or gzip-compressed (found by its magic bytes); name is
+// the file's name for messages. A file that starts with a UTF-8
+// byte-order mark is refused, as the SWF reader refuses it.
 func ReadSacct(r io.Reader, name string, o Options) (*Result, error) {
 	loc := o.Location
 	if loc == nil {
 		loc = time.UTC
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
+	if b, _ := br.Peek(2); len(b) == 2 && b[0] == 0x1f && b[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: not a valid gzip file: %w", name, err)
+		}
+		br = bufio.NewReaderSize(&gzipErrReader{gz}, 64<<10)
+	}
+	if b, _ := br.Peek(3); string(b) == bom {
+		return nil, &ParseError{File: name, Line: 1, Err: errors.New("the file starts with a UTF-8 byte-order mark (BOM), which would hide the first column: sacct does not write one; remove the first 3 bytes")}
+	}
 	for {
 		b, err := br.Peek(1)
 		if err != nil || (b[0] != ' ' && b[0] != '\t' && b[0] != '\r' && b[0] != '\n') {
 			if err == nil && b[0] == '{' {
 				return readJSON(br, name, o, loc)
+			}
+			if err != nil && err != io.EOF {
+				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 			break
 		}
@@ -142,12 +232,27 @@ func ReadSacct(r io.Reader, name string, o Options) (*Result, error) {
 	return readParsable(br, name, o, loc)
 }
 
+// gzipErrReader says that a read error comes from the gzip stream.
+type gzipErrReader struct{ r io.Reader }
+
+func (g *gzipErrReader) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF {
+		if err == io.ErrUnexpectedEOF {
+			err = errors.New("ends early")
+		}
+		err = fmt.Errorf("gzip stream truncated or corrupt: %w", err)
+	}
+	return n, err
+}
+
 // readParsable reads `sacct --parsable2` output.
 func readParsable(r io.Reader, name string, o Options, loc *time.Location) (*Result, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
 	line := 0
 	var cols columns
+	var idCol string
 	c := newCollected()
 	for sc.Scan() {
 		line++
@@ -160,6 +265,8 @@ func readParsable(r io.Reader, name string, o Options, loc *time.Location) (*Res
 			if cols, err = header(text); err != nil {
 				return nil, &ParseError{File: name, Line: line, Err: err}
 			}
+			idCol = cols.first("JobIDRaw", "JobID")
+			c.noRaw = !cols.has("JobIDRaw")
 			continue
 		}
 		row, err := split(text, cols)
@@ -179,10 +286,10 @@ func readParsable(r io.Reader, name string, o Options, loc *time.Location) (*Res
 			c.res.Skipped[why]++
 			continue
 		}
-		if len(c.jobs) >= MaxJobs {
+		if c.jobs.n >= MaxJobs {
 			return nil, &ParseError{File: name, Line: line, Err: fmt.Errorf("more than %d jobs (slurm.MaxJobs): import the history in parts", MaxJobs)}
 		}
-		c.add(j, cols.get(row, "User"), cols.get(row, "Group"), cols.get(row, "Partition"), cols.get(row, "QOS"))
+		c.add(j, cols.get(row, idCol), cols.get(row, "User"), cols.get(row, "Group"), cols.get(row, "Partition"), cols.get(row, "QOS"))
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -196,36 +303,50 @@ func readParsable(r io.Reader, name string, o Options, loc *time.Location) (*Res
 	return c.finish(name, loc)
 }
 
-// finish sorts the jobs by submit time and numbers them.
+// finish sorts the jobs by submit time (ties in the order read) and
+// numbers them.
 func (c *collected) finish(name string, loc *time.Location) (*Result, error) {
-	res, jobs := c.res, c.jobs
-	if len(jobs) == 0 {
+	res, jobs := c.res, &c.jobs
+	if jobs.n == 0 {
 		return nil, fmt.Errorf("%s: no finished job to import (%s)", name, skippedText(res.Skipped))
 	}
-	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].submit < jobs[b].submit })
-	t0 := jobs[0].submit
-	useIDs := true
-	seen := map[int64]bool{}
-	for _, j := range jobs {
-		if !j.hasID || seen[j.id] {
-			useIDs = false
-			break
-		}
-		seen[j.id] = true
+	order := make([]uint32, jobs.n)
+	for i := range order {
+		order[i] = uint32(i)
 	}
-	for i := range jobs {
-		rec := jobs[i].rec
-		rec.Submit = float64(jobs[i].submit - t0)
-		if useIDs {
-			rec.JobNumber = jobs[i].id
-		} else {
-			rec.JobNumber = int64(i + 1)
+	// The ids are used if they are all integers, and distinct.
+	why := ""
+	if c.badID != "" {
+		why = fmt.Sprintf("job id %q is not an integer of 0 or more", c.badID)
+		switch {
+		case strings.Contains(c.badID, "."):
+			why += " (a job step, kept by --steps)"
+		case c.noRaw:
+			why += " (no JobIDRaw column: the JobID of an array or heterogeneous job, 123_4 or 123+0, is not; export JobIDRaw too)"
 		}
-		res.Records = append(res.Records, rec)
+	} else {
+		slices.SortFunc(order, func(a, b uint32) int { return cmp.Compare(jobs.at(int(a)).id, jobs.at(int(b)).id) })
+		for i := 1; i < len(order); i++ {
+			if id := jobs.at(int(order[i])).id; id == jobs.at(int(order[i-1])).id {
+				why = fmt.Sprintf("job id %d appears more than once (as sacct --duplicates lists a requeued job, or an export of several clusters)", id)
+				break
+			}
+		}
+		for i := range order {
+			order[i] = uint32(i)
+		}
 	}
+	slices.SortFunc(order, func(a, b uint32) int {
+		if c := cmp.Compare(jobs.at(int(a)).submit, jobs.at(int(b)).submit); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	res.jobs, res.order = jobs, order
+	res.t0 = jobs.at(int(order[0])).submit
 	res.Users, res.Groups, res.Partitions, res.QOS = c.users.list, c.groups.list, c.parts.list, c.qos.list
-	res.Header = swf.Header{Version: "2.2", UnixStartTime: t0, TimeZoneString: loc.String(), MaxJobs: int64(len(jobs)), MaxRecords: int64(len(jobs))}
-	res.Renumbered = !useIDs
+	res.Header = swf.Header{Version: "2.2", UnixStartTime: res.t0, TimeZoneString: loc.String(), MaxJobs: int64(jobs.n), MaxRecords: int64(jobs.n)}
+	res.Renumbered, res.RenumberedWhy = why != "", why
 	return res, nil
 }
 
@@ -270,14 +391,20 @@ func split(text string, c columns) ([]string, error) {
 	return append(row, f[i+extra+1:]...), nil
 }
 
+// maxJobID is the largest job id an SWF job number holds exactly (2^53).
+const maxJobID = 1 << 53
+
 // parseRow turns one line into a job, or says why it is left out.
 func parseRow(row []string, c columns, loc *time.Location, o Options) (job, string, error) {
 	var j job
-	idText := c.get(row, c.first("JobIDRaw", "JobID"))
+	idCol := c.first("JobIDRaw", "JobID")
+	idText := c.get(row, idCol)
 	if strings.Contains(idText, ".") && !o.Steps {
 		return j, "job steps (.batch, .extern, .N; --steps keeps them)", nil
 	}
-	if n, err := strconv.ParseInt(idText, 10, 64); err == nil && n >= 0 {
+	if n, err := strconv.ParseInt(idText, 10, 64); (err == nil && n > maxJobID) || errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(idText, "-") {
+		return j, "", &ParseError{Column: idCol, Err: fmt.Errorf("%s is more than an SWF job number holds (2^53)", idText)}
+	} else if err == nil && n >= 0 {
 		j.id, j.hasID = n, true
 	}
 	state := strings.ToUpper(strings.Fields(c.get(row, "State") + " ?")[0])
@@ -288,36 +415,50 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 	if !ok {
 		return j, "", &ParseError{Column: "State", Err: fmt.Errorf("unknown state %q", c.get(row, "State"))}
 	}
-	submit, ok, err := parseTime(c.get(row, "Submit"), loc)
+	submits, err := parseTime(c.get(row, "Submit"), loc)
 	if err != nil {
 		return j, "", &ParseError{Column: "Submit", Err: err}
 	}
-	if !ok {
+	if len(submits) == 0 {
 		return j, "no submit time", nil
 	}
-	start, okS, err := parseTime(c.get(row, "Start"), loc)
+	starts, err := parseTime(c.get(row, "Start"), loc)
 	if err != nil {
 		return j, "", &ParseError{Column: "Start", Err: err}
 	}
-	if !okS {
+	if len(starts) == 0 {
 		return j, "never started (cancelled while waiting)", nil
 	}
-	var run float64 = -1
+	var ends []int64
 	if c.has("End") {
-		end, okE, err := parseTime(c.get(row, "End"), loc)
-		if err != nil {
+		if ends, err = parseTime(c.get(row, "End"), loc); err != nil {
 			return j, "", &ParseError{Column: "End", Err: err}
 		}
-		if okE {
-			run = float64(end - start)
+	}
+	submit, start, end, ambiguous := submits[0], starts[0], int64(0), false
+	if len(ends) > 0 {
+		end = ends[0]
+	}
+	if len(submits) > 1 || len(starts) > 1 || len(ends) > 1 {
+		elapsed := -1.0
+		if c.has("Elapsed") {
+			if e, err := parseDuration(c.get(row, "Elapsed"), false); err == nil {
+				elapsed = e
+			}
 		}
+		submit, start, end, ambiguous = resolveFold(submits, starts, ends, elapsed)
+	}
+	var run float64 = -1
+	runCol := "End"
+	if len(ends) > 0 {
+		run = float64(end - start)
 	}
 	if run < 0 && c.has("Elapsed") {
 		e, err := parseDuration(c.get(row, "Elapsed"), false)
 		if err != nil {
 			return j, "", &ParseError{Column: "Elapsed", Err: err}
 		}
-		run = e
+		run, runCol = e, "Elapsed"
 	}
 	if run < 0 {
 		return j, "no end time or elapsed time", nil
@@ -331,7 +472,7 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 	for _, c := range []struct {
 		col string
 		v   float64
-	}{{"Timelimit", limit}, {"End", run}} {
+	}{{"Timelimit", limit}, {runCol, run}} {
 		if c.v > swf.MaxSeconds {
 			return j, "", &ParseError{Column: c.col, Err: fmt.Errorf("%.0f seconds is more than an SWF time holds (%g, swf.MaxSeconds)", c.v, float64(swf.MaxSeconds))}
 		}
@@ -360,7 +501,14 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 	}
 	reqCPUs := cpus
 	if v := c.get(row, "ReqCPUS"); v != "" {
-		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return j, "", &ParseError{Column: "ReqCPUS", Err: fmt.Errorf("%q is not a CPU count", v)}
+		}
+		if n > 0 {
+			if n > platform.MaxCPUs {
+				return j, "", &ParseError{Column: "ReqCPUS", Err: fmt.Errorf("%d CPUs: more than a machine may have (%d, platform.MaxCPUs)", n, platform.MaxCPUs)}
+			}
 			reqCPUs = n
 		}
 	}
@@ -370,13 +518,82 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 			return j, "", &ParseError{Column: "ReqMem", Err: err}
 		}
 	}
-	j.submit = submit
-	j.rec = swf.Record{Wait: float64(start - submit), Run: run, AllocProcs: cpus, AvgCPU: -1, UsedMem: -1,
-		ReqProcs: reqCPUs, ReqTime: limit, ReqMem: mem, Status: status, Exec: -1, PrecedingJob: -1, ThinkTime: -1}
-	if j.rec.Wait < 0 {
+	if start < submit {
 		return j, "", &ParseError{Column: "Start", Err: fmt.Errorf("start %s is before submit %s", c.get(row, "Start"), c.get(row, "Submit"))}
 	}
+	j.submit, j.wait, j.run, j.limit, j.mem = submit, start-submit, run, limit, mem
+	j.cpus, j.reqCPUs, j.status, j.ambiguous = int32(cpus), int32(reqCPUs), int8(status), ambiguous
 	return j, "", nil
+}
+
+// resolveFold picks, for times of which some are ambiguous (in the hour
+// repeated when daylight saving time ends: two instants each), the
+// instants that keep Submit <= Start <= End, with End - Start equal to
+// elapsed (when known, >= 0), and of those the shortest wait, then the
+// shortest run, then the earliest. ambiguous says that more than one
+// choice kept the order and Elapsed, and that the shortest wait decided.
+// If no choice keeps Submit <= Start, the first instants come back (and
+// the caller refuses the line).
+func resolveFold(submits, starts, ends []int64, elapsed float64) (submit, start, end int64, ambiguous bool) {
+	type choice struct {
+		s, st, e         int64
+		endBad, elapsBad bool
+	}
+	var best *choice
+	better := func(a, b *choice) bool { // a before b
+		if a.endBad != b.endBad {
+			return !a.endBad
+		}
+		if a.elapsBad != b.elapsBad {
+			return !a.elapsBad
+		}
+		if a.st-a.s != b.st-b.s {
+			return a.st-a.s < b.st-b.s
+		}
+		if a.e-a.st != b.e-b.st {
+			return a.e-a.st < b.e-b.st
+		}
+		return a.s < b.s
+	}
+	var all []choice
+	noEnd := []int64{0}
+	es := ends
+	if len(es) == 0 {
+		es = noEnd
+	}
+	for _, s := range submits {
+		for _, st := range starts {
+			if st < s {
+				continue
+			}
+			for _, e := range es {
+				c := choice{s: s, st: st, e: e}
+				if len(ends) > 0 {
+					c.endBad = e < st
+					c.elapsBad = elapsed >= 0 && float64(e-st) != elapsed
+				}
+				all = append(all, c)
+			}
+		}
+	}
+	if len(all) == 0 {
+		if len(ends) > 0 {
+			end = ends[0]
+		}
+		return submits[0], starts[0], end, false
+	}
+	for i := range all {
+		if best == nil || better(&all[i], best) {
+			best = &all[i]
+		}
+	}
+	n := 0
+	for _, c := range all {
+		if c.endBad == best.endBad && c.elapsBad == best.elapsBad {
+			n++
+		}
+	}
+	return best.s, best.st, best.e, n > 1
 }
 
 // unfinished are the states of jobs that have not ended.
@@ -392,18 +609,60 @@ var statuses = map[string]int{
 	"CANCELLED": 5, "PREEMPTED": 5, "REVOKED": 5,
 }
 
-// parseTime reads sacct's time (2024-01-15T10:00:00, local) in loc: ok
-// false for Unknown, None or an empty field.
-func parseTime(s string, loc *time.Location) (int64, bool, error) {
+// parseTime reads sacct's time (2024-01-15T10:00:00, local) in loc:
+// none for Unknown, None or an empty field; two instants, the earlier
+// first, for a local time in the hour repeated when daylight saving time
+// ends.
+func parseTime(s string, loc *time.Location) ([]int64, error) {
 	switch strings.ToLower(s) {
 	case "", "unknown", "none", "n/a":
-		return 0, false, nil
+		return nil, nil
 	}
-	t, err := time.ParseInLocation("2006-01-02T15:04:05", s, loc)
+	const layout = "2006-01-02T15:04:05"
+	t, err := time.ParseInLocation(layout, s, loc)
 	if err != nil {
-		return 0, false, fmt.Errorf("%q is not a time (want YYYY-MM-DDTHH:MM:SS)", s)
+		return nil, fmt.Errorf("%q is not a time (want YYYY-MM-DDTHH:MM:SS)", s)
 	}
-	return t.Unix(), true, nil
+	if loc == time.UTC {
+		return []int64{t.Unix()}, nil
+	}
+	// The other instant with the same wall clock, if any: the offset in
+	// force 12 hours before or after (zones change at most once a day).
+	wall, _ := time.Parse(layout, s)
+	u := t.Unix()
+	_, off := t.Zone()
+	for _, d := range []int64{-12 * 3600, 12 * 3600} {
+		_, o := time.Unix(u+d, 0).In(loc).Zone()
+		if o == off {
+			continue
+		}
+		v := wall.Unix() - int64(o)
+		if time.Unix(v, 0).In(loc).Format(layout) == s {
+			if v < u {
+				return []int64{v, u}, nil
+			}
+			return []int64{u, v}, nil
+		}
+	}
+	return []int64{u}, nil
+}
+
+// decimal says that s is a plain decimal number: digits, with at most
+// one '.' (no sign, exponent, NaN or Inf, which strconv.ParseFloat would
+// take).
+func decimal(s string) bool {
+	digits, dots := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] >= '0' && s[i] <= '9':
+			digits++
+		case s[i] == '.':
+			dots++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && dots <= 1
 }
 
 // parseDuration reads [D-]HH:MM:SS, HH:MM:SS, MM:SS, or (a limit) a
@@ -422,7 +681,7 @@ func parseDuration(s string, limit bool) (float64, error) {
 	var nums []float64
 	for _, p := range parts {
 		x, err := strconv.ParseFloat(p, 64)
-		if err != nil || x < 0 || math.IsInf(x, 0) {
+		if !decimal(p) || err != nil || x < 0 || math.IsInf(x, 0) {
 			return 0, fmt.Errorf("%q is not a duration ([D-]HH:MM:SS)", s)
 		}
 		nums = append(nums, x)
@@ -478,7 +737,7 @@ func parseMem(s string, cpus int) (float64, error) {
 		}
 	}
 	x, err := strconv.ParseFloat(t, 64)
-	if err != nil || x < 0 || math.IsInf(x, 0) {
+	if !decimal(t) || err != nil || x < 0 || math.IsInf(x, 0) {
 		return 0, fmt.Errorf("%q is not a memory size (e.g. 4000M, 4G, 500Mc)", s)
 	}
 	if x == 0 {
@@ -488,8 +747,15 @@ func parseMem(s string, cpus int) (float64, error) {
 	if !perCPU {
 		kb /= float64(cpus)
 	}
+	if kb > maxMemKB {
+		return 0, fmt.Errorf("%q is more memory than an SWF field holds (2^53 KB a CPU)", s)
+	}
 	return kb, nil
 }
+
+// maxMemKB bounds the memory a CPU, in KB (an SWF number is exact up to
+// 2^53).
+const maxMemKB = 1 << 53
 
 // names numbers distinct names 1, 2, ... in order of appearance; "" is -1.
 type names struct {
@@ -506,6 +772,7 @@ func (n *names) id(s string) int {
 	if i, ok := n.id_[s]; ok {
 		return i
 	}
+	s = strings.Clone(s) // not the line it was cut from
 	n.list = append(n.list, s)
 	n.id_[s] = len(n.list)
 	return len(n.list)
@@ -559,9 +826,7 @@ func (r *Result) WriteSWF(w io.Writer, maxProcs int, source string) error {
 		what  string
 		names []string
 	}{{"User", r.Users}, {"Group", r.Groups}} {
-		for i, n := range t.names {
-			lines = append(lines, fmt.Sprintf(" %s %d: %s", t.what, i+1, clean(n)))
-		}
+		lines = nameLines(lines, t.what, t.names, func(i int, n string) string { return fmt.Sprintf(" %s %d: %s", t.what, i, n) })
 	}
 	// Queues (the QOS) and partitions in the SWF's own form, which
 	// readers parse (swf.Header.QueueNames, PartitionNames).
@@ -573,21 +838,57 @@ func (r *Result) WriteSWF(w io.Writer, maxProcs int, source string) error {
 			continue
 		}
 		lines = append(lines, fmt.Sprintf(" Max%ss: %d", t.what, len(t.names)))
-		for i, n := range t.names {
-			lines = append(lines, fmt.Sprintf(" %s: %d %s", t.what, i+1, clean(n)))
-		}
+		lines = nameLines(lines, t.what, t.names, func(i int, n string) string { return fmt.Sprintf(" %s: %d %s", t.what, i, n) })
 	}
 	h.Lines = lines
 	sw := swf.NewWriter(w)
 	if err := sw.WriteHeader(h); err != nil {
 		return err
 	}
-	for _, rec := range r.Records {
+	for i := range r.Len() {
+		rec := r.Record(i)
 		if err := sw.Write(rec); err != nil {
 			return fmt.Errorf("job %d: %w", rec.JobNumber, err)
 		}
 	}
 	return sw.Flush()
+}
+
+// MaxHeaderNames and MaxHeaderNameBytes bound the names of one kind
+// (users, groups, QOS, partitions) that WriteSWF lists in the header, and
+// MaxHeaderName the bytes of one name, so that the header stays within
+// what an SWF reader reads (swf.MaxHeaderLines, swf.MaxHeaderBytes,
+// swf.MaxLineLength): the names beyond are not listed, and a note says
+// so; a longer name is cut.
+const (
+	MaxHeaderNames     = 20_000
+	MaxHeaderNameBytes = 2 << 20
+	MaxHeaderName      = 1024
+)
+
+// nameLines appends the lines naming ids 1.. (line(id, name)), at most
+// MaxHeaderNames of them and MaxHeaderNameBytes of text, then a note on
+// the ids not named.
+func nameLines(lines []string, what string, names []string, line func(int, string) string) []string {
+	size := 0
+	for i, n := range names {
+		n = clean(n)
+		if len(n) > MaxHeaderName {
+			k := MaxHeaderName
+			for k > 0 && !utf8.RuneStart(n[k]) {
+				k--
+			}
+			n = n[:k] + "... (cut)"
+		}
+		l := line(i+1, n)
+		if i == MaxHeaderNames || size+len(l) > MaxHeaderNameBytes {
+			return append(lines, fmt.Sprintf(" Note: %ss %d to %d are not named here (at most %d names of a kind, %d bytes of them, are listed: slurm.MaxHeaderNames, slurm.MaxHeaderNameBytes)",
+				strings.ToLower(what), i+1, len(names), MaxHeaderNames, MaxHeaderNameBytes))
+		}
+		size += len(l)
+		lines = append(lines, l)
+	}
+	return lines
 }
 
 // clean keeps a name on one header line.

@@ -46,12 +46,12 @@ func TestQuirks(t *testing.T) {
 		{JobNumber: 103, Submit: 180, Wait: 420, Run: 1800, AllocProcs: 1, AvgCPU: -1, UsedMem: -1, ReqProcs: 1, ReqTime: 1800, ReqMem: 2097152, Status: 1, User: 1, Group: 1, Exec: -1, Queue: 1, Partition: 1, PrecedingJob: -1, ThinkTime: -1},
 		{JobNumber: 104, Submit: 240, Wait: 0, Run: 30, AllocProcs: 16, AvgCPU: -1, UsedMem: -1, ReqProcs: 16, ReqTime: -1, ReqMem: -1, Status: 1, User: 2, Group: 2, Exec: -1, Queue: 1, Partition: 1, PrecedingJob: -1, ThinkTime: -1},
 	}
-	if len(r.Records) != len(want) {
-		t.Fatalf("%d records: %+v", len(r.Records), r.Records)
+	if len(r.Records()) != len(want) {
+		t.Fatalf("%d records: %+v", len(r.Records()), r.Records())
 	}
 	for i := range want {
-		if r.Records[i] != want[i] {
-			t.Errorf("record %d:\n got %+v\nwant %+v", i, r.Records[i], want[i])
+		if r.Records()[i] != want[i] {
+			t.Errorf("record %d:\n got %+v\nwant %+v", i, r.Records()[i], want[i])
 		}
 	}
 	if r.Header.UnixStartTime != 1705312800 || r.Renumbered {
@@ -97,8 +97,8 @@ func TestQuirks(t *testing.T) {
 	}
 	// --steps keeps the steps, whose ids are not integers: renumbered.
 	s := read(t, "testdata/quirks.txt", Options{Steps: true})
-	if len(s.Records) != 6 || !s.Renumbered || s.Records[0].JobNumber != 1 {
-		t.Errorf("with steps: %d records, renumbered %v", len(s.Records), s.Renumbered)
+	if len(s.Records()) != 6 || !s.Renumbered || s.Records()[0].JobNumber != 1 {
+		t.Errorf("with steps: %d records, renumbered %v", len(s.Records()), s.Renumbered)
 	}
 }
 
@@ -196,8 +196,8 @@ func TestJSONv39(t *testing.T) {
 		{JobNumber: 7, Submit: 0, Wait: 10, Run: 100, AllocProcs: 2, AvgCPU: -1, UsedMem: -1, ReqProcs: 2, ReqTime: 300, ReqMem: 1024000, Status: 1, User: 1, Group: 1, Exec: -1, Queue: 1, Partition: 1, PrecedingJob: -1, ThinkTime: -1},
 		{JobNumber: 8, Submit: 100, Wait: 0, Run: 60, AllocProcs: 1, AvgCPU: -1, UsedMem: -1, ReqProcs: 1, ReqTime: -1, ReqMem: -1, Status: 5, User: 2, Group: 1, Exec: -1, Queue: 1, Partition: 1, PrecedingJob: -1, ThinkTime: -1},
 	}
-	if len(r.Records) != 2 || r.Records[0] != want[0] || r.Records[1] != want[1] {
-		t.Errorf("records\n got %+v\nwant %+v", r.Records, want)
+	if len(r.Records()) != 2 || r.Records()[0] != want[0] || r.Records()[1] != want[1] {
+		t.Errorf("records\n got %+v\nwant %+v", r.Records(), want)
 	}
 }
 
@@ -240,7 +240,7 @@ func TestJSONv38Memory(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, want := range []float64{1024000, 1024000, -1} {
-		if got := r.Records[i].ReqMem; got != want {
+		if got := r.Records()[i].ReqMem; got != want {
 			t.Errorf("job %d: ReqMem %v, want %v", i+1, got, want)
 		}
 	}

@@ -22,7 +22,7 @@ type traceImportCmd struct {
 	Out      string `required:"" placeholder:"PATH" help:"Output SWF file (.gz to compress)."`
 	Procs    int    `placeholder:"N" help:"The machine's CPUs, written as the header's MaxProcs (sacct: without it, give run --procs; batsim: default nb_res)."`
 	Steps    bool   `help:"sacct: keep job steps (.batch, .extern, .N) as jobs of their own (they are left out by default: the job's line covers its allocation)."`
-	TimeZone string `name:"timezone" default:"UTC" placeholder:"ZONE" help:"sacct: the time zone sacct printed its times in (an IANA name, e.g. Europe/Stockholm; sacct --parsable2 writes local times without a zone; --json writes epoch seconds, and the zone is only written to the header)."`
+	TimeZone string `name:"timezone" default:"UTC" placeholder:"ZONE" help:"sacct: the time zone sacct printed its times in (an IANA name, e.g. Europe/Stockholm; sacct --parsable2 writes local times without a zone, ambiguous in the hour repeated when daylight saving time ends: export with TZ=UTC sacct if you can; --json writes epoch seconds, and the zone is only written to the header)."`
 }
 
 func (c *traceImportCmd) Run(g *globals) error {
@@ -53,9 +53,20 @@ func (c *traceImportCmd) Run(g *globals) error {
 		return err
 	}
 	first := time.Unix(res.Header.UnixStartTime, 0).In(loc).Format("2006-01-02 15:04:05 MST")
-	fmt.Fprintf(g.stdout, "imported %d jobs of %d users (first submission %s); %s\n", len(res.Records), len(res.Users), first, res.SkippedText())
+	fmt.Fprintf(g.stdout, "imported %d jobs of %d users (first submission %s); %s\n", res.Len(), len(res.Users), first, res.SkippedText())
 	if res.Renumbered {
-		fmt.Fprintln(g.stdout, "the job ids were not unique integers (no JobIDRaw column): jobs are numbered 1..N in submit order")
+		fmt.Fprintf(g.stdout, "the job ids are not unique integers (%s): jobs are numbered 1..N in submit order\n", res.RenumberedWhy)
+	}
+	if res.Ambiguous > 0 {
+		fmt.Fprintf(g.stdout, "%d jobs have a local time in the hour repeated when daylight saving time ends that the order Submit <= Start <= End and Elapsed do not settle: the shortest wait was taken (export with TZ=UTC sacct ... to avoid this)\n", res.Ambiguous)
+	}
+	for _, k := range []struct {
+		what string
+		n    int
+	}{{"users", len(res.Users)}, {"groups", len(res.Groups)}, {"QOS", len(res.QOS)}, {"partitions", len(res.Partitions)}} {
+		if k.n > slurm.MaxHeaderNames {
+			fmt.Fprintf(g.stdout, "%d %s: the header names the first %d (slurm.MaxHeaderNames), so that SWF readers read it\n", k.n, k.what, slurm.MaxHeaderNames)
+		}
 	}
 	if c.Procs == 0 {
 		fmt.Fprintln(g.stdout, "no --procs: the header has no MaxProcs; give the machine size to run with --procs")

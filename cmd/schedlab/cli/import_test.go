@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/workload/swf"
 )
 
 // A Batsim workload imported, exported and imported again through the
@@ -47,5 +51,46 @@ func TestBatsimRoundTripCommands(t *testing.T) {
 	code, stderr = runMain("trace", "export", noProcs, "--to", "batsim", "--out", filepath.Join(dir, "n.json"))
 	if code != 1 || !strings.Contains(stderr, "no MaxProcs: give the machine size with --procs") {
 		t.Errorf("exit %d, %s", code, stderr)
+	}
+}
+
+// The sacct import's notices: repeated ids are not blamed on a missing
+// JobIDRaw column, and 50,001 distinct users make an SWF that the
+// trace reader (and so run) reads, the note on the names left out said.
+func TestSacctImportNotices(t *testing.T) {
+	dir := t.TempDir()
+	hdr := "JobIDRaw|JobID|User|Group|Submit|Start|End|Timelimit|NCPUS|State\n"
+	line := "7|7|alice|g|2024-01-15T10:00:00|2024-01-15T10:00:00|2024-01-15T10:01:00|10|2|COMPLETED\n"
+	dup := writeFile(t, dir, "dup.txt", hdr+line+line)
+	out, _ := run(t, 0, "trace", "import", dup, "--from", "sacct", "--out", filepath.Join(dir, "dup.swf"))
+	if !strings.Contains(out, "job id 7 appears more than once") || strings.Contains(out, "no JobIDRaw column") {
+		t.Errorf("duplicates: %s", out)
+	}
+	var b strings.Builder
+	b.WriteString(hdr)
+	for i := range 50_001 {
+		fmt.Fprintf(&b, "%d|%d|user%d|group%d|2024-01-15T10:00:00|2024-01-15T10:00:00|2024-01-15T10:01:00|10|2|COMPLETED\n", i+1, i+1, i, i)
+	}
+	many := writeFile(t, dir, "many.txt", b.String())
+	out, _ = run(t, 0, "trace", "import", many, "--from", "sacct", "--out", filepath.Join(dir, "many.swf"), "--procs", "4")
+	if !strings.Contains(out, "50001 users: the header names the first 20000 (slurm.MaxHeaderNames)") {
+		t.Errorf("many users: %s", out)
+	}
+	rd, err := swf.Open(filepath.Join(dir, "many.swf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	n := 0
+	for {
+		if _, err := rd.Next(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 50_001 {
+		t.Errorf("%d jobs read back", n)
 	}
 }
