@@ -150,19 +150,32 @@ func KlusacekDefaultReading() KlusacekReading {
 	return KlusacekReading{BMEst: synth.BMEstMin, Deadline: synth.DeadlineFactor}
 }
 
-// kDefaultRules are EG-EDF's and Tabu's rules in the default reading: a
-// gap suits a job only if it meets its deadline there ("the Earliest Gap
-// (EG) suitable for J"; "S=0 means there are no suitable gaps"; the
-// authors' 2011 abstract: "if the gap is not suitable for an incoming
-// job, the EDF policy is used"), the idle time after a plan is a gap (the
-// authors' later simulator keeps an endless gap at the end of each
-// machine, so S=0 is possible only if "suitable" includes the deadline),
-// ties go to the earliest end (that simulator scores gaps by response
-// time), and Tabu moves the last late job ("until there are no delayed
-// non-tabu jobs").
+// kDefaultRules are EG-EDF's and Tabu's rules in the default reading,
+// each the reading with the strongest support in the texts
+// (docs/papers/klusacek2008.md, "The open rules and the evidence"):
+//   - suitable: any. A gap suits a job when it is long and wide enough:
+//     the authors' Alea 3.1 defines the word so ("Suitable == long
+//     enough, large enough wrt. PEs", ResourceInfo.findHoleForGridlet),
+//     and the paper's abstract says EDF is used "if no gap for a coming
+//     job is available"; deadlines enter through the weight.
+//   - gaps: finite. "A gap is considered to be a period of idle CPU time.
+//     A new gap appears in the schedule every time the number of
+//     currently available CPUs by the machine is lower than the number of
+//     CPUs requested by a job": gaps lie before planned jobs; and the
+//     paper's case S = 0 (EDF insertion) can only arise if a machine may
+//     have no gap. Alea 3.1's endless gap at the end of a plan comes with
+//     no EDF branch at all: a later design, not the paper's.
+//   - ties: end. The paper does not say; Alea scores gaps by response
+//     time, so the earliest end wins a tie.
+//   - pick: last. "Tabu search selects the last job from the schedule of
+//     a certain machine, which has the highest number of delayed jobs",
+//     and "the machine ... contains only jobs present in the tabu list"
+//     speaks of all its jobs; "until there are no delayed non-tabu jobs"
+//     (the stopping rule) is the one phrase for last-late. The selection
+//     is stated in the paper's own words: last.
 func kDefaultRules(rd KlusacekReading) kRules {
-	return kRules{bmEst: rd.BMEst, dl: rd.Deadline, gaps: plan.GapTail, ties: plan.TieEnd,
-		suit: plan.SuitDeadline, pick: plan.PickLastLate}
+	return kRules{bmEst: rd.BMEst, dl: rd.Deadline, gaps: plan.GapFinite, ties: plan.TieEnd,
+		suit: plan.SuitAny, pick: plan.PickLast}
 }
 
 // kReading is a named reading: its rules from the default's.
@@ -180,19 +193,50 @@ func KlusacekReadings() []string {
 	return out
 }
 
+// kReadings are every combination of the suitability and gap rules, each
+// under the paper-free deadline rule of the default (s x Estimated) and
+// under tight deadlines (fastest), then the rules as first implemented
+// (ties to the lowest index) under both deadline rules and Tabu moving
+// the last late job.
 func kReadings() []kReading {
-	return []kReading{
-		{"as-implemented", "EG-EDF's and Tabu's rules as first implemented (gaps: finite, ties: index, suitable: any, pick: last): a job takes a gap even where it misses its deadline, so EDF insertion is never tried while any machine has a gap, and Tabu moves the last job of a machine, late or not",
-			func(r kRules) kRules {
-				r.gaps, r.ties, r.suit, r.pick = plan.GapFinite, plan.TieIndex, plan.SuitAny, plan.PickLast
-				return r
-			}},
-		{"fastest", "the default's rules with tight deadlines: submit + s x the runtime on the fastest machine that can hold the job (s uniform on [2, 4]) instead of s x Estimated at BM_est (6-12x the fastest runtime); the paper gives no deadline rule",
-			func(r kRules) kRules {
-				r.dl = synth.DeadlineFastest
-				return r
-			}},
+	var out []kReading
+	for _, dl := range []synth.DeadlineRule{synth.DeadlineFactor, synth.DeadlineFastest} {
+		for _, su := range []plan.Suitable{plan.SuitAny, plan.SuitDeadline} {
+			for _, g := range []plan.Gaps{plan.GapFinite, plan.GapTail} {
+				name := fmt.Sprintf("suitable-%s-gaps-%s", su, g)
+				why := fmt.Sprintf("suitable: %s, gaps: %s, the default's other rules", su, g)
+				if dl == synth.DeadlineFastest {
+					name += "-fastest"
+					why += "; deadlines submit + s x the runtime on the fastest machine that can hold the job (s uniform on [2, 4]) instead of s x Estimated at BM_est (6-12x the fastest runtime); the paper gives no deadline rule"
+				}
+				if su == plan.SuitAny && g == plan.GapFinite && dl == synth.DeadlineFactor {
+					continue // the default
+				}
+				su, g, dl := su, g, dl
+				out = append(out, kReading{name, why, func(r kRules) kRules {
+					r.suit, r.gaps, r.dl = su, g, dl
+					return r
+				}})
+			}
+		}
 	}
+	for _, dl := range []synth.DeadlineRule{synth.DeadlineFactor, synth.DeadlineFastest} {
+		name, why := "as-implemented", "EG-EDF's and Tabu's rules as first implemented (suitable: any, gaps: finite, ties: index, pick: last): the default with weight ties to the lowest machine index"
+		if dl == synth.DeadlineFastest {
+			name, why = name+"-fastest", why+"; deadlines by the fastest machine's runtime (as suitable-any-gaps-finite-fastest)"
+		}
+		dl := dl
+		out = append(out, kReading{name, why, func(r kRules) kRules {
+			r.ties, r.dl = plan.TieIndex, dl
+			return r
+		}})
+	}
+	out = append(out, kReading{"pick-last-late", "the default with Tabu moving the last late job of the machine (pick: last-late), read from \"until there are no delayed non-tabu jobs\"",
+		func(r kRules) kRules {
+			r.pick = plan.PickLastLate
+			return r
+		}})
+	return out
 }
 
 // Klusacek2008 reproduces klusacek-2008: Figures 1 and 2 (percentage of
@@ -293,7 +337,7 @@ func Klusacek2008(opt Options, rd KlusacekReading) (*Report, error) {
 	k.figures(r)
 	k.checks(r)
 	if rd.Readings {
-		r.DefaultWhy = "a gap suits a job with a deadline only if the job meets it there (suitable: deadline), EDF insertion when no machine offers a suitable gap, the idle time after a plan is a gap (gaps: tail), weight ties go to the earliest end (ties: end), Tabu moves the last late job (pick: last-late); the text: \"the Earliest Gap (EG) suitable for J\", \"S=0 means there are no suitable gaps\", \"until there are no delayed non-tabu jobs\"; docs/papers/klusacek2008.md, Readings"
+		r.DefaultWhy = "a gap suits a job when it is long and wide enough (suitable: any; Alea 3.1: \"Suitable == long enough, large enough wrt. PEs\"; the abstract: EDF \"if no gap for a coming job is available\"), gaps lie within the plan (gaps: finite; \"a new gap appears ... every time the number of currently available CPUs ... is lower than the number of CPUs requested by a job\", and S = 0 must be possible), weight ties go to the earliest end (ties: end; Alea scores gaps by response time), Tabu moves the last job of the machine with most delayed jobs (pick: last; \"selects the last job from the schedule of a certain machine\"); docs/papers/klusacek2008.md, The open rules and the evidence"
 		for i, kr := range kReadings() {
 			var tmp Report
 			views[i+1].figures(&tmp)

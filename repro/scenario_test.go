@@ -110,13 +110,19 @@ platform: {machines: 150, cpus_min: 1, cpus_max: 16, speed_min: 200, speed_max: 
 `
 	sameAsFile(t, "eg-edf", k.scenario(k.cfg("eg-edf", 2)), head+`
 workload: {mean_interarrival: 2, bm_est: min}
-policy: {queue: eg-edf, gaps: tail, ties: end, suitable: deadline}
+policy: {queue: eg-edf, gaps: finite, ties: end, suitable: any}
 `)
 	sameAsFile(t, "fcfs", k.scenario(k.cfg("fcfs", 5)), head+`
 workload: {mean_interarrival: 5, bm_est: min}
 policy: {queue: fcfs}
 `)
-	as := newKlusacek(opt, kReadings()[0].rules(def))
+	var asImpl kReading
+	for _, r := range kReadings() {
+		if r.name == "as-implemented" {
+			asImpl = r
+		}
+	}
+	as := newKlusacek(opt, asImpl.rules(def))
 	c := as.cfg("tabu", 1)
 	c.dl, c.bmEst = synth.DeadlineFastest, synth.BMEstUniform
 	sameAsFile(t, "tabu", as.scenario(c), head+`
