@@ -39,7 +39,7 @@ func TestAlNajjar2019SmallDeterministic(t *testing.T) {
 			t.Errorf("%s differs between runs (%v)", name, err)
 		}
 	}
-	for _, name := range []string{"readings.csv", "speed_sweep.csv", "speed-sweep.svg", "readings/strict-speed/fig05.svg"} {
+	for _, name := range []string{"readings.csv", "speed_sweep.csv", "speed-sweep.svg", "readings/strict-speed-fitted/fig05.svg"} {
 		if _, err := os.Stat(filepath.Join(dirs[0], name)); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -97,8 +97,8 @@ func TestAlNajjar2019SmallDeterministic(t *testing.T) {
 			}
 		}
 	}
-	if !(gain["strict-speed"] > 2) || !(gain["default"] < 1.1) {
-		t.Errorf("poisson_awt_gain_large, JRB/JRB_Linear: strict-speed x%g, default x%g", gain["strict-speed"], gain["default"])
+	if !(gain["strict-speed-fitted"] > 2) || !(gain["default"] < 1.1) {
+		t.Errorf("poisson_awt_gain_large, JRB/JRB_Linear: strict-speed x%g, default x%g", gain["strict-speed-fitted"], gain["default"])
 	}
 	if holds["default/poisson_awt_gain_large"] == string(Holds) {
 		t.Errorf("poisson_awt_gain_large holds under the default")

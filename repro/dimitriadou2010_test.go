@@ -1,6 +1,7 @@
 package repro
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -242,5 +243,27 @@ func TestDimitriadou2010DeterministicAcrossWorkers(t *testing.T) {
 	}
 	if texts[0] != texts[1] {
 		t.Fatal("1 and 2 workers give different results")
+	}
+}
+
+// --readings covers every combination of the open rules: three readings
+// of "empty queue" x two of the gang's task times x two of when the GS
+// queue is examined, each once, the default first.
+func TestGangReadingsEveryCombination(t *testing.T) {
+	rds := GangReadings()
+	if len(rds) != 12 || rds[0].Name != "design" {
+		t.Fatalf("%d readings, first %q", len(rds), rds[0].Name)
+	}
+	seen := map[string]string{}
+	for _, rd := range rds {
+		o := gangOptions(rd)
+		key := fmt.Sprint(o["empty_queue"], o["examine"], rd.SharedTimes)
+		if prev, ok := seen[key]; ok {
+			t.Errorf("%s and %s are the same combination %s", prev, rd.Name, key)
+		}
+		seen[key] = rd.Name
+		if rd.Name != "design" && rd.Why == "" {
+			t.Errorf("%s: no Why", rd.Name)
+		}
 	}
 }
