@@ -83,3 +83,26 @@ func TestTooManyArgs(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// report --from and --to beyond any trace time are refused (1e300 was
+// written as the year 292277026623); within, they work.
+func TestReportWindowBounded(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeFile(t, dir, "dated.swf", "; UnixStartTime: 1000000000\n"+goodSWF)
+	out := dir + "/run"
+	if code, stderr := runMain("run", "--trace", trace, "--policy", "easy", "--out", out); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	for _, tt := range []struct{ flag, when, want string }{
+		{"--from", "1e300", "--from 1e300: 1e+300 seconds from the trace's start, beyond any time a trace holds: at most 1e+12 in either direction (swf.MaxSeconds)"},
+		{"--to", "-2e12", "--to -2e12: -2e+12 seconds"},
+	} {
+		code, stderr := runMain("report", out, tt.flag+"="+tt.when)
+		if code != 2 || !strings.Contains(stderr, tt.want) {
+			t.Errorf("report %s %s: exit %d, stderr %q; want 2 and %q", tt.flag, tt.when, code, stderr, tt.want)
+		}
+	}
+	if code, stderr := runMain("report", out, "--from", "1"); code != 0 {
+		t.Errorf("report --from 1: exit %d: %s", code, stderr)
+	}
+}
