@@ -76,3 +76,21 @@ func TestSweepResumeChecksVersion(t *testing.T) {
 		t.Errorf("--list --force: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// sweep --list refuses what the sweep refuses before running: here a
+// trace point with replications (the same run every time).
+func TestSweepListChecksAsRun(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeFile(t, dir, "good.swf", goodSWF)
+	file := writeFile(t, dir, "reps.yaml", "model: cluster\nreplications: 2\nplatform: {procs: 8}\nworkload: {trace: "+trace+"}\npolicy: {queue: easy}\n")
+	want := "point 0 (" // the point and its key, then why
+	why := "a trace gives the same run every time"
+	runCode, runErr := runMain("sweep", file, "--out", filepath.Join(dir, "res"))
+	listCode, listErr := runMain("sweep", file, "--list")
+	if runCode != 1 || !strings.Contains(runErr, why) {
+		t.Fatalf("sweep: exit %d, stderr %q; want 1 and %q", runCode, runErr, why)
+	}
+	if listCode != runCode || !strings.Contains(listErr, want) || !strings.Contains(listErr, why) {
+		t.Errorf("sweep --list: exit %d, stderr %q; want the sweep's refusal, exit %d, %q", listCode, listErr, runCode, why)
+	}
+}

@@ -148,6 +148,10 @@ func (c *sweepCmd) Run(g *globals) error {
 	if err := checkTraces(c.File, points); err != nil {
 		return err
 	}
+	// What a sweep refuses before running, --list refuses too.
+	if err := sweep.CheckPoints(points); err != nil {
+		return err
+	}
 	if c.List {
 		for _, p := range points {
 			fmt.Fprintf(g.stdout, "%4d  %s  %s\n", p.Index, p.Scenario.Key(), labels(p.Labels))
