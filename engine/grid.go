@@ -82,6 +82,7 @@ func NewGrid(cfg GridConfig) (*Grid, error) {
 		g.sites[i] = site{procs: make([]proc, n)}
 	}
 	g.init(cfg.Platform, cfg.Listener, cfg.Source)
+	g.newRoom = 2 // a grid job holds one CPU: one run (send)
 	g.stopAfter = cfg.StopAfter
 	g.maxWaiting = cfg.MaxWaiting
 	if p := cfg.Grid.Period(); p > 0 {

@@ -112,7 +112,11 @@ type kernel struct {
 	// no bound); started counts the jobs started.
 	maxWaiting, started int64
 	runChunk            platform.Runs // storage for slots' CPU lists (cpuRoom)
-	runScratch          platform.Runs // the CPUs a start takes, before they go to the slot
+	// newRoom is the room of a new slot's CPU list (0: slotRuns): 2 for
+	// a model whose jobs hold one CPU each (one run), so that the
+	// waiting jobs of an overloaded run do not hold 16 ids each.
+	newRoom    int
+	runScratch platform.Runs // the CPUs a start takes, before they go to the slot
 	// background counts the pending events that do not keep a run
 	// going (availability changes): the run ends when only they are left
 	// and no job is present.
@@ -333,7 +337,11 @@ func (k *kernel) alloc() int32 {
 	// A new slot's CPU list starts with room for slotRuns ids, cut from
 	// a shared chunk: appending to an empty list would allocate in small
 	// steps, for every slot.
-	return k.slots.add(slot{cpus: k.cpuRoom(slotRuns)})
+	n := slotRuns
+	if k.newRoom > 0 {
+		n = k.newRoom
+	}
+	return k.slots.add(slot{cpus: k.cutRoom(n)})
 }
 
 // slotTable holds the job slots in chunks of slotChunk that never move:
@@ -372,7 +380,12 @@ func (t *slotTable) add(s slot) int32 {
 // a multiple of slotRuns), cut from a shared chunk: one allocation serves
 // many lists.
 func (k *kernel) cpuRoom(n int) platform.Runs {
-	n = (n + slotRuns - 1) / slotRuns * slotRuns
+	return k.cutRoom((n + slotRuns - 1) / slotRuns * slotRuns)
+}
+
+// cutRoom returns an empty CPU list with room for exactly n ids, cut
+// from the shared chunk.
+func (k *kernel) cutRoom(n int) platform.Runs {
 	if len(k.runChunk) < n {
 		k.runChunk = make(platform.Runs, max(n, slotRuns*256))
 	}

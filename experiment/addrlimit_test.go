@@ -34,7 +34,10 @@ const addrLimitKB = 1_500_000
 // (ulimit -v 1500000). The test runs itself again under the limit.
 // (The job slots were a slice doubled by append: the old and the new
 // array at once, and the old ones as garbage, about 440 MB for 500,000
-// waiting jobs, and the process died under the limit.)
+// waiting jobs, and the process died under the limit; each slot also
+// had room for 16 CPU ids where a grid job holds one run. Now about
+// 130 MB: two such runs at once fit under the limit in the schedlab
+// binary, not in this test's larger one.)
 func TestOverloadedGridUnderAddressLimit(t *testing.T) {
 	if os.Getenv("SCHEDLAB_ADDRLIMIT_CHILD") == "1" {
 		overloadedChild()
