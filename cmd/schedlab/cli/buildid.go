@@ -51,15 +51,19 @@ var buildID = sync.OnceValues(func() (string, error) {
 	return "", fmt.Errorf("the executable cannot be read (%v) and %s", err, why)
 })
 
-// exeDigest is the SHA-256 of the running executable, in hex.
+// exeDigest is the SHA-256 of the running executable, in hex: on Linux
+// read through /proc/self/exe, the file the process runs even when a
+// rebuild has replaced it at its path since.
 func exeDigest() (string, error) {
-	exe, err := os.Executable()
+	f, err := os.Open("/proc/self/exe")
 	if err != nil {
-		return "", err
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return "", err
+		exe, err := os.Executable()
+		if err != nil {
+			return "", err
+		}
+		if f, err = os.Open(exe); err != nil {
+			return "", err
+		}
 	}
 	defer f.Close()
 	h := sha256.New()
