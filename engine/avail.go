@@ -447,7 +447,7 @@ func (v *avail) usable(cpu int32) bool { return !v.failed[cpu] && !v.inWin[cpu] 
 func (c *Cluster) hitJobs() error {
 	v := c.av
 	for _, i := range v.hits {
-		s := &c.slots[i]
+		s := c.slots.at(i)
 		m := int(s.machine)
 		// Its CPUs still available become free; the others stay out.
 		forRuns(s.cpus, func(cpu int32) {
@@ -489,7 +489,7 @@ func (c *Cluster) hitJobs() error {
 // voidCompletion reports whether the completion event of slot i at now
 // is void (its run was cut short), and consumes it.
 func (c *Cluster) voidCompletion(i int32) bool {
-	s := &c.slots[i]
+	s := c.slots.at(i)
 	if s.stale == 0 || (s.machine >= 0 && !s.dead && c.now == s.endAt) {
 		return false
 	}

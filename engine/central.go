@@ -152,9 +152,9 @@ func (c *Cluster) someMachineHolds(j *actual.Job) bool {
 // ahead): an id used again once its earlier job has ended (completions
 // come before arrivals at one instant) is fine, as in real traces.
 func (c *Cluster) arrive(i int32) error {
-	s := &c.slots[i]
+	s := c.slots.at(i)
 	if h, added := c.present.Add(s.job.ID, i); !added {
-		return &AdmitError{Job: s.job.ID, Submit: s.job.Submit, Err: &DuplicateError{ID: s.job.ID, Holder: c.slots[h].job.Submit}}
+		return &AdmitError{Job: s.job.ID, Submit: s.job.Submit, Err: &DuplicateError{ID: s.job.ID, Holder: c.slots.at(h).job.Submit}}
 	}
 	c.jobEvent = true
 	c.waiting++
@@ -239,7 +239,7 @@ func (c *Cluster) finish() error {
 // this pass either); it leaves the system without starting.
 func (c *Cluster) reject(id job.ID) error {
 	i, ok := c.present.Get(id)
-	if !ok || c.slots[i].machine >= 0 {
+	if !ok || c.slots.at(i).machine >= 0 {
 		return fmt.Errorf("policy %s at t=%g: reject job %d: the job is not waiting", c.cfg.Policy.Name(), c.now, id)
 	}
 	if c.parts != nil {
@@ -263,10 +263,10 @@ func (c *Cluster) bad(d *policy.Start, format string, a ...any) error {
 // as the job needs.
 func (c *Cluster) start(d *policy.Start) error {
 	i, ok := c.present.Get(d.ID)
-	if !ok || c.slots[i].machine >= 0 {
+	if !ok || c.slots.at(i).machine >= 0 {
 		return c.bad(d, "the job is not waiting")
 	}
-	s := &c.slots[i]
+	s := c.slots.at(i)
 	switch {
 	case int(d.Reason) >= job.NumReasons:
 		return c.bad(d, "unknown start reason %d", d.Reason)
@@ -377,17 +377,17 @@ func (c *Cluster) start(d *policy.Start) error {
 
 func (c *Cluster) complete(i int32) error {
 	if c.av != nil {
-		if c.parts != nil && c.slots[i].stale > 0 {
+		if c.parts != nil && c.slots.at(i).stale > 0 {
 			// a void completion too is an instant of the job's
 			// partition, as on a cluster of its own
-			c.parts.due[c.parts.index(c.slots[i].job.Partition)] = true
+			c.parts.due[c.parts.index(c.slots.at(i).job.Partition)] = true
 		}
 		if c.voidCompletion(i) {
 			return nil
 		}
-		forRuns(c.slots[i].cpus, func(cpu int32) { c.av.owner[cpu] = -1 })
+		forRuns(c.slots.at(i).cpus, func(cpu int32) { c.av.owner[cpu] = -1 })
 	}
-	s := &c.slots[i]
+	s := c.slots.at(i)
 	m := int(s.machine)
 	c.jobEvent = true
 	c.free[m] += s.job.Procs

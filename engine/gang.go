@@ -158,7 +158,7 @@ func (v gangView) WaitingLocals(s, p int) (pos []int, est []float64) {
 	for k := 0; k < pr.queue.len(); k++ {
 		if e := pr.queue.at(k); e.task < 0 {
 			pos = append(pos, k)
-			est = append(est, g.slots[e.slot].job.Estimate)
+			est = append(est, g.slots.at(e.slot).job.Estimate)
 		}
 	}
 	return pos, est
@@ -210,7 +210,7 @@ func (g *GangGrid) finish() error {
 }
 
 func (g *GangGrid) arrive(i int32) error {
-	sl := &g.slots[i]
+	sl := g.slots.at(i)
 	k := int(sl.stream)
 	if g.isGangStream(k) {
 		pl, ok := g.cfg.Policy.PlaceArrival(g.now, sl.job.Info(), g.view())
@@ -239,7 +239,7 @@ func (g *GangGrid) arrive(i int32) error {
 // place puts a gang's tasks on the processors of pl (validated), and starts
 // it if they are all free.
 func (g *GangGrid) place(i int32, pl policy.GangPlacement) error {
-	j := &g.slots[i].job
+	j := &g.slots.at(i).job
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("policy %s at t=%g: gang %d: %s", g.cfg.Policy.Name(), g.now, j.ID, fmt.Sprintf(format, a...))
 	}
@@ -271,7 +271,7 @@ func (g *GangGrid) place(i int32, pl policy.GangPlacement) error {
 	if multi != pl.Split {
 		return bad("split flag %v for a placement on %d site(s)", pl.Split, len(g.sitesBuf))
 	}
-	sl := &g.slots[i]
+	sl := g.slots.at(i)
 	sl.cpus = sl.cpus[:0]
 	for _, c := range ids {
 		sl.cpus = sl.cpus.Add(c)
@@ -304,7 +304,7 @@ func (g *GangGrid) tryStartGang(i int32) error {
 		return nil
 	}
 	gs := g.gangs[i]
-	sl := &g.slots[i]
+	sl := g.slots.at(i)
 	stretch := 1.0
 	if gs.split {
 		stretch += g.cfg.SplitOverhead
@@ -328,7 +328,7 @@ func (g *GangGrid) run(pr *gProc, r policy.ProcRef, e gEntry, runtime, estimate 
 	pr.executing, pr.running, pr.estEnd = true, e, g.now+estimate
 	cpu := int32(g.plat.First(r.Site) + r.Proc)
 	if g.task != nil {
-		g.taskStarted(TaskRun{Machine: r.Site, Proc: r.Proc, CPU: cpu, ID: g.slots[e.slot].job.ID, Task: int(e.task), Start: g.now,
+		g.taskStarted(TaskRun{Machine: r.Site, Proc: r.Proc, CPU: cpu, ID: g.slots.at(e.slot).job.ID, Task: int(e.task), Start: g.now,
 			End: g.now + runtime, EstEnd: g.now + estimate, Behind: behind})
 	}
 	g.usage.Busy[r.Site]++
@@ -358,17 +358,17 @@ func (g *GangGrid) next(s, p int) error {
 	}
 	if k == 0 || k >= pr.queue.len() || pr.queue.at(k).task >= 0 {
 		return fmt.Errorf("policy %s at t=%g: backfill at processor %d of site %d (gang %d at the head): queue position %d is not a waiting local job",
-			g.cfg.Policy.Name(), g.now, p, s, g.slots[head.slot].job.ID, k)
+			g.cfg.Policy.Name(), g.now, p, s, g.slots.at(head.slot).job.ID, k)
 	}
 	e := pr.queue.removeAt(k)
-	g.startLocal(pr, policy.ProcRef{Site: s, Proc: p}, e.slot, g.slots[head.slot].job.ID)
+	g.startLocal(pr, policy.ProcRef{Site: s, Proc: p}, e.slot, g.slots.at(head.slot).job.ID)
 	return nil
 }
 
 // startLocal starts local job i on pr; behind is the gang it backfills
 // ahead of (0 if it is not a backfill).
 func (g *GangGrid) startLocal(pr *gProc, r policy.ProcRef, i int32, behind job.ID) {
-	sl := &g.slots[i]
+	sl := g.slots.at(i)
 	reason := reasonFor(g.now, sl.job.Submit)
 	if behind != 0 {
 		reason = job.Backfilled

@@ -82,6 +82,7 @@ func NewGrid(cfg GridConfig) (*Grid, error) {
 		g.sites[i] = site{procs: make([]proc, n)}
 	}
 	g.init(cfg.Platform, cfg.Listener, cfg.Source)
+	g.newRoom = 2 // a grid job holds one CPU: one run (send)
 	g.stopAfter = cfg.StopAfter
 	g.maxWaiting = cfg.MaxWaiting
 	if p := cfg.Grid.Period(); p > 0 {
@@ -122,7 +123,7 @@ func (d gridDispatcher) Send(id job.ID, s int) error { return d.g.send(id, s) }
 
 func (g *Grid) arrive(i int32) error {
 	g.held.push(i)
-	g.arrivals = append(g.arrivals, g.slots[i].job.Info())
+	g.arrivals = append(g.arrivals, g.slots.at(i).job.Info())
 	return nil
 }
 
@@ -164,7 +165,7 @@ func (g *Grid) finish() error {
 func (g *Grid) heldCopy() []job.Info {
 	g.heldView = g.heldView[:0]
 	for k := 0; k < g.held.len(); k++ {
-		g.heldView = append(g.heldView, g.slots[g.held.at(k)].job.Info())
+		g.heldView = append(g.heldView, g.slots.at(g.held.at(k)).job.Info())
 	}
 	return g.heldView
 }
@@ -173,7 +174,7 @@ func (g *Grid) heldCopy() []job.Info {
 // local scheduler picks its processor.
 func (g *Grid) send(id job.ID, s int) error {
 	k := 0
-	for k < g.held.len() && g.slots[g.held.at(k)].job.ID != id {
+	for k < g.held.len() && g.slots.at(g.held.at(k)).job.ID != id {
 		k++
 	}
 	if k == g.held.len() {
@@ -183,7 +184,7 @@ func (g *Grid) send(id job.ID, s int) error {
 		return fmt.Errorf("send job %d: no site %d (there are %d)", id, s, len(g.sites))
 	}
 	i := g.held.at(k)
-	sl := &g.slots[i]
+	sl := g.slots.at(i)
 	p := g.cfg.Local.Select(g.now, s, sl.job.Info(), gridView{g})
 	st := &g.sites[s]
 	if p < 0 || p >= len(st.procs) {
@@ -211,7 +212,7 @@ func (g *Grid) send(id job.ID, s int) error {
 
 func (g *Grid) startOn(s, p int, i int32) {
 	g.sites[s].procs[p].busy = true
-	sl := &g.slots[i]
+	sl := g.slots.at(i)
 	g.startSlot(i, reasonFor(g.now, sl.job.Submit), 0)
 	dur := g.plat.Machine(s).Duration(sl.job.Runtime, sl.job.BMEst)
 	if g.task != nil {
@@ -222,7 +223,7 @@ func (g *Grid) startOn(s, p int, i int32) {
 }
 
 func (g *Grid) complete(i int32) error {
-	sl := &g.slots[i]
+	sl := g.slots.at(i)
 	s := int(sl.machine)
 	p := int(sl.cpus[0]) - g.plat.First(s)
 	st := &g.sites[s]

@@ -342,11 +342,11 @@ func (p *parts) place(now float64, starts []policy.Start) bool {
 	for i := range starts {
 		d := &starts[i]
 		si, ok := c.present.Get(d.ID)
-		if !ok || c.slots[si].machine >= 0 {
+		if !ok || c.slots.at(si).machine >= 0 {
 			p.why = "the job is not waiting"
 			return false
 		}
-		j := &c.slots[si].job
+		j := &c.slots.at(si).job
 		k := p.index(j.Partition)
 		switch {
 		case d.CPUs != nil:

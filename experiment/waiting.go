@@ -12,7 +12,9 @@ import (
 // configuration keeps a short queue; one whose arrivals outpace its
 // processors (offered load above 1, e.g. a mistyped mean_service) makes
 // the queue grow until the memory runs out, so the run ends with an
-// error at this bound instead (about 700 bytes a waiting job: 350 MB).
+// error at this bound instead (about 260 bytes a waiting job of the grid
+// model: 130 MB, which a process limited to 1.5 GB of address space holds:
+// TestOverloadedGridUnderAddressLimit).
 const MaxWaiting = 500_000
 
 // waitingError turns the engine's *WaitingError into a message for the

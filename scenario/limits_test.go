@@ -34,6 +34,9 @@ func TestLimits(t *testing.T) {
 		{"runs", grid + "platform: {sites: 2, procs_per_site: 4}\nreplications: 10000\nseed: [" + seeds(101) + "]\n",
 			"t.yaml:6:1: replications: the sweep has more than 1000000 runs (points x replications); at most 1000000"},
 	}
+	tests = append(tests, struct{ name, src, want string }{"lublin users",
+		"model: cluster\nplatform: {procs: 64}\nworkload: {model: lublin, users: 1000001}\npolicy: {queue: fcfs}\nstop: {completed: 100}\n",
+		"t.yaml:3:34: workload.users: must be in [0, 1000000], got 1000001"})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			pts, err := Parse("t.yaml", []byte(tt.src))

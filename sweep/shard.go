@@ -495,6 +495,11 @@ func Merge(points []scenario.Point, dir string, shards int) ([]PointResult, erro
 			if err := writeJSONAtomic(pointPath(dir, p), results[i]); err != nil {
 				return nil, err
 			}
+			// The units' version is not known: no record (a sweep
+			// into dir runs the point again).
+			if err := recordVersion(dir, p, ""); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return results, nil

@@ -50,18 +50,32 @@ type PointResult struct {
 // dir/records/NNNN-KEY-rR.csv (jobs.csv columns plus kind and sites; for a
 // trace, a folder with jobs.csv and summary.json).
 func Sweep(points []scenario.Point, dir string, workers int, prog Progress, records bool) ([]PointResult, error) {
+	res, _, err := SweepReuse(points, dir, workers, prog, records, Reuse{})
+	return res, err
+}
+
+// SweepReuse is Sweep with the point files of dir reused as reuse says:
+// with reuse.Version set, only those that version computed (the others
+// are run again and returned as stale, in point order), and every point
+// run is recorded as computed by it; with reuse.Force, none.
+func SweepReuse(points []scenario.Point, dir string, workers int, prog Progress, records bool, reuse Reuse) ([]PointResult, []Stale, error) {
 	if err := CheckPoints(points); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	results := make([]PointResult, len(points))
 	var todo []int // indexes of the points to run
+	var stale []Stale
 	for i, p := range points {
 		sc := p.Scenario
-		if dir != "" {
+		if dir != "" && !reuse.Force {
 			if r, ok := loadPoint(pointPath(dir, p)); ok && r.Key == sc.Key() && r.Reps == sc.Replications {
-				r.Reused = true
-				results[i] = r
-				continue
+				if v := readVersion(dir, p); reuse.Version == "" || v == reuse.Version {
+					r.Reused = true
+					results[i] = r
+					continue
+				} else {
+					stale = append(stale, Stale{Index: p.Index, Version: v})
+				}
 			}
 		}
 		todo = append(todo, i)
@@ -75,14 +89,17 @@ func Sweep(points []scenario.Point, dir string, workers int, prog Progress, reco
 	err := replicate(points, todo, workers, prog, false, rec, func(i int, reps []experiment.RepMetrics) error {
 		results[i] = summarize(points[i], reps)
 		if dir != "" {
-			return writeJSONAtomic(pointPath(dir, points[i]), results[i])
+			if err := writeJSONAtomic(pointPath(dir, points[i]), results[i]); err != nil {
+				return err
+			}
+			return recordVersion(dir, points[i], reuse.Version)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, stale, err
 	}
-	return results, nil
+	return results, stale, nil
 }
 
 // Selected returns the metrics of r that the scenario asks for (all when

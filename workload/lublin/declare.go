@@ -29,7 +29,7 @@ func Declare() model.Decl {
 				Doc: "a target offered load that sets the arrival factor (0: none)"},
 			{Name: "daily_cycle", Key: "workload.daily_cycle", Type: option.Bool, Default: "true", KeyName: "cycle", ZeroDistinct: true,
 				Doc: "the model's daily arrival cycle (false: arrivals alike at every hour)"},
-			{Name: "users", Key: "workload.users", Type: option.Int, Range: option.Between(0, MaxUsers), Default: "0", KeyName: "users",
+			{Name: "users", Key: "workload.users", Type: option.Int, Range: option.Between(0, MaxScenarioUsers), Default: "0", KeyName: "users",
 				Doc: "user ids 1..users drawn Zipf-like (not part of the published model; 0: none)"},
 		},
 		Exclusive: [][3]string{{"load", "arrival_factor", "a target load sets the arrival factor"}},

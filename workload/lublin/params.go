@@ -19,6 +19,10 @@ const (
 	MaxJobs = 100_000_000
 	// MaxUsers bounds Users: the user draw keeps one float64 per user.
 	MaxUsers = 1 << 20
+	// MaxScenarioUsers bounds the scenario key workload.users, as
+	// docs/scenarios.md has always said (trace synth --users keeps
+	// MaxUsers).
+	MaxScenarioUsers = 1_000_000
 	// MaxFactor bounds ArrivalFactor and RuntimeFactor (and a factor
 	// derived from Load).
 	MaxFactor = 1e6

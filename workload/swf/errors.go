@@ -40,6 +40,9 @@ var (
 	// ErrHeaderTooLong: the comment lines before the first job line are
 	// more than MaxHeaderLines lines or MaxHeaderBytes bytes of text.
 	ErrHeaderTooLong = fmt.Errorf("header longer than %d comment lines or %d bytes before the first job line (swf.MaxHeaderLines, swf.MaxHeaderBytes): not an SWF header", MaxHeaderLines, MaxHeaderBytes)
+	// ErrNoJobLines: more than MaxLinesWithoutJob lines in a row hold no
+	// job (blank or comment lines).
+	ErrNoJobLines = fmt.Errorf("more than %d lines in a row without a job (blank or comment lines; swf.MaxLinesWithoutJob): not an SWF trace", MaxLinesWithoutJob)
 )
 
 // ParseError describes a problem in an SWF input, with its position.

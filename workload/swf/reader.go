@@ -32,6 +32,13 @@ const (
 	MaxHeaderBytes = 16 << 20
 )
 
+// MaxLinesWithoutJob bounds the lines in a row that hold no job (blank
+// lines, and comment lines, in the header or between jobs): more are
+// refused (ErrNoJobLines) at the first line beyond. Each costs a read
+// and no memory, so without a bound a gzip file of nothing but newlines
+// (4 GiB of them from a few MB) took minutes to say nothing.
+const MaxLinesWithoutJob = 1_000_000
+
 // Reader reads SWF records one at a time. Create it with NewReader or Open.
 type Reader struct {
 	name string
@@ -47,6 +54,7 @@ type Reader struct {
 	pending []byte // first job line, read while scanning the header
 	hasPend bool
 	hdrSize int   // bytes of header text kept in hdr.Lines
+	idle    int   // lines in a row without a job (MaxLinesWithoutJob)
 	atEOF   bool  // the last line had no newline; next read is io.EOF
 	err     error // sticky read error (or io.EOF)
 
@@ -160,6 +168,11 @@ func (r *Reader) readHeader() error {
 			return &ParseError{File: r.name, Line: 1, Err: ErrBOM}
 		}
 		s := trimLeft(line)
+		if len(s) == 0 || s[0] == ';' {
+			if err := r.noJob(); err != nil {
+				return err
+			}
+		}
 		if len(s) == 0 {
 			continue
 		}
@@ -179,6 +192,18 @@ func (r *Reader) readHeader() error {
 			return &ParseError{File: r.name, Line: r.line, Name: name, Err: err}
 		}
 	}
+}
+
+// noJob counts a line without a job, refusing one beyond
+// MaxLinesWithoutJob in a row (for good: every later call returns the
+// error again).
+func (r *Reader) noJob() error {
+	r.idle++
+	if r.idle > MaxLinesWithoutJob {
+		r.err = &ParseError{File: r.name, Line: r.line, Err: ErrNoJobLines}
+		return r.err
+	}
+	return nil
 }
 
 // readLine returns the next line without its terminator ("\n", with any
@@ -290,8 +315,12 @@ func (r *Reader) next(rec *Record) error {
 		}
 		s := trimLeft(line)
 		if len(s) == 0 || s[0] == ';' {
+			if err := r.noJob(); err != nil {
+				return err
+			}
 			continue
 		}
+		r.idle = 0
 		if field, err := parseLineInto(s, rec); err != nil {
 			return &ParseError{File: r.name, Line: r.line, Field: field, Name: FieldName(field), Err: err}
 		}

@@ -328,7 +328,20 @@ func mainWith(args []string, stdout, stderr io.Writer, g *globals, signals bool,
 	if len(args) > 0 && args[0] == "help" {
 		args = append(append([]string(nil), args[1:]...), "--help")
 	}
-	args, g.policyFlags, err = takePolicyFlags(args)
+	// The parser's cost grows with the square of the arguments it reads
+	// (args.go): the whole line is bounded, run's --reservation flags
+	// are read apart, and what is left for the parser is bounded.
+	var resv repeated
+	err = checkArgCount(args)
+	if err == nil {
+		args, g.policyFlags, err = takePolicyFlags(args)
+	}
+	if err == nil {
+		args, resv, err = takeRepeated(args, "run", "reservation", avail.MaxWindows, "engine.MaxWindows")
+	}
+	if err == nil {
+		err = checkParsedArgs(args)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab: %v\n", err)
 		fmt.Fprintln(stderr, "Run 'schedlab --help' for usage.")
@@ -337,6 +350,9 @@ func mainWith(args []string, stdout, stderr io.Writer, g *globals, signals bool,
 	ctx, err := parser.Parse(args)
 	if exited { // --help
 		return status
+	}
+	if err == nil {
+		err = setRepeated(ctx, resv)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab: %v\n", err)

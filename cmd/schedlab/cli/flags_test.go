@@ -99,6 +99,7 @@ func TestEveryFlag(t *testing.T) {
 		"sweep --workers":     {[]string{"sweep", sc, "--workers=-1"}, 2, "--workers -1: must not be negative"},
 		"sweep --list":        {[]string{"sweep", sc, "--list", "--out", dir}, 2, "--list runs nothing"},
 		"sweep --records":     {[]string{"sweep", sc, "--list", "--records"}, 2, "--list runs nothing"},
+		"sweep --force":       {[]string{"sweep", sc, "--force", "--shard", "0/2"}, 2, "--force is for a sweep in one process"},
 		"sweep --shard":       {[]string{"sweep", sc, "--shard", "3/3"}, 2, "--shard shard 3 of 3: want 0 <= I < N"},
 		"sweep --shards":      {[]string{"sweep", sc, "--shards", "3"}, 2, "--shards 3: which shard?"},
 		"sweep --emit":        {[]string{"sweep", sc, "--shards", "3", "--emit", "pbs"}, 2, `--emit "pbs": want slurm`},

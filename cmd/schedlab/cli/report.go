@@ -95,6 +95,11 @@ func (c *reportCmd) window(h swf.Header, herr error) (*htmlreport.Window, error)
 		if err != nil {
 			return nil, usageError{fmt.Errorf("%s %v", e.flag, err)}
 		}
+		// Beyond any time a trace holds, a date cannot be written (1e300
+		// s was the year 292277026623).
+		if math.Abs(x) > swf.MaxSeconds {
+			return nil, usageError{fmt.Errorf("%s %s: %g seconds from the trace's start, beyond any time a trace holds: at most %g in either direction (swf.MaxSeconds)", e.flag, e.text, x, swf.MaxSeconds)}
+		}
 		*e.dst, *e.name = x, workload.FormatInstant(x, h)
 	}
 	if !(w.From < w.To) {

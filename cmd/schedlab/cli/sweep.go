@@ -22,6 +22,7 @@ type sweepCmd struct {
 	Out     string `placeholder:"DIR" help:"Results folder (default: schedlab-out/<scenario file name>). Points already there are not run again."`
 	Workers int    `default:"0" help:"Parallel replications (0 = scenario's workers, else all cores). Results do not depend on it."`
 	List    bool   `help:"Validate the file and list its points without running them."`
+	Force   bool   `help:"Run every point again, reusing none of the results already in the folder (by default a point is reused when this build of schedlab computed it: DIR/versions/)."`
 	Records bool   `help:"Also write every replication's per-job records to DIR/records/ (jobs.csv columns plus kind and sites; hetero: machine, speed, bm_est, deadline, and a .platform.csv beside each file)."`
 
 	Shard  string `placeholder:"I/N" group:"shards" help:"Run only shard I of N (0 <= I < N): the work units (point x replication, numbered in point order) u with u mod N = I, each written to DIR/shards/units/; no summary ('schedlab merge DIR' writes it when every shard is done). Default in a Slurm array task: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT (docs/cluster.md)."`
@@ -121,8 +122,11 @@ func (c *sweepCmd) Run(g *globals) error {
 	if err := c.checkEmit(); err != nil {
 		return err
 	}
-	if c.List && (c.Out != "" || c.Records || c.Shard != "" || c.Shards != 0) {
-		return usageError{fmt.Errorf("--list runs nothing and writes nothing: --out, --records, --shard and --shards do not go with it")}
+	if c.List && (c.Out != "" || c.Records || c.Shard != "" || c.Shards != 0 || c.Force) {
+		return usageError{fmt.Errorf("--list runs nothing and writes nothing: --out, --records, --shard, --shards and --force do not go with it")}
+	}
+	if c.Force && c.Emit != "" {
+		return usageError{fmt.Errorf("--force runs a sweep again in its folder: it does not go with --emit")}
 	}
 	var sh sweep.Shard
 	var from string
@@ -144,6 +148,10 @@ func (c *sweepCmd) Run(g *globals) error {
 	if err := checkTraces(c.File, points); err != nil {
 		return err
 	}
+	// What a sweep refuses before running, --list refuses too.
+	if err := sweep.CheckPoints(points); err != nil {
+		return err
+	}
 	if c.List {
 		for _, p := range points {
 			fmt.Fprintf(g.stdout, "%4d  %s  %s\n", p.Index, p.Scenario.Key(), labels(p.Labels))
@@ -163,16 +171,29 @@ func (c *sweepCmd) Run(g *globals) error {
 	if c.Emit != "" {
 		return c.emit(g, points, data, out, workers)
 	}
+	if sharded && c.Force {
+		return usageError{fmt.Errorf("--force is for a sweep in one process: a shard reuses the unit files in %s; remove them to run its units again", sweep.UnitsDir(out))}
+	}
 	if sharded {
 		return c.runShard(g, sh, from, points, data, out, workers)
 	}
 	if err := g.lockOutDir(out, false); err != nil {
 		return err
 	}
-	for _, d := range []string{out, filepath.Join(out, "points"), filepath.Join(out, "records")} {
+	for _, d := range []string{out, filepath.Join(out, "points"), sweep.VersionsDir(out), filepath.Join(out, "records")} {
 		if err := g.useOutDir(d); err != nil {
 			return err
 		}
+	}
+	// A point is reused only when this build computed it (a policy's
+	// code may have changed since): the build's identity, recorded
+	// beside each point file (docs/scenarios.md).
+	reuse := sweep.Reuse{Force: c.Force}
+	if id, err := buildID(); err != nil {
+		fmt.Fprintf(g.stderr, "schedlab: cannot tell which build of schedlab this is: %v; no point of %s is reused\n", err, out)
+		reuse.Force = true
+	} else {
+		reuse.Version = id
 	}
 	total := 0
 	for _, p := range points {
@@ -180,8 +201,9 @@ func (c *sweepCmd) Run(g *globals) error {
 	}
 	b := newBar(g.stderr, "sweep")
 	b.Grow(total)
-	res, err := sweep.Sweep(points, out, workers, b, c.Records)
+	res, stale, err := sweep.SweepReuse(points, out, workers, b, c.Records, reuse)
 	b.done()
+	sayStale(g, stale, out, reuse.Version)
 	if err != nil {
 		return err
 	}
@@ -382,6 +404,36 @@ func scenarioName(points []scenario.Point) string {
 // sayReused tells which points of res were taken from dir's points
 // folder rather than computed ("schedlab: N of M point(s) <how> DIR/points
 // (<not>): i, j, ...").
+// sayStale says which point files of dir were run again because another
+// build of schedlab, or one not recorded, computed them.
+func sayStale(g *globals, stale []sweep.Stale, dir, version string) {
+	var other, unknown []string
+	versions := map[string]bool{}
+	for _, s := range stale {
+		if s.Version == "" {
+			unknown = append(unknown, strconv.Itoa(s.Index))
+		} else {
+			other = append(other, strconv.Itoa(s.Index))
+			versions[s.Version] = true
+		}
+	}
+	pts := filepath.Join(dir, "points")
+	if len(other) > 0 {
+		was := fmt.Sprintf("%d other builds of schedlab", len(versions))
+		if len(versions) == 1 {
+			for v := range versions {
+				was = "another build of schedlab (" + v + ")"
+			}
+		}
+		fmt.Fprintf(g.stderr, "schedlab: %d point(s) in %s were computed by %s, not by this one (%s): run again: %s\n",
+			len(other), pts, was, version, strings.Join(other, ", "))
+	}
+	if len(unknown) > 0 {
+		fmt.Fprintf(g.stderr, "schedlab: %d point(s) in %s have no record in %s of the build of schedlab that computed them (an older schedlab, or a merge of shards): run again: %s\n",
+			len(unknown), pts, sweep.VersionsDir(dir), strings.Join(unknown, ", "))
+	}
+}
+
 func sayReused(g *globals, res []sweep.PointResult, dir, how, not string) {
 	var reused []string
 	for _, r := range res {
