@@ -458,7 +458,10 @@ func (c *Cluster) hitJobs() error {
 		})
 		c.usage.Busy[m] -= s.job.Procs
 		c.jobEvent = true
-		s.stale++ // its completion event is void
+		// Its completion event is void: it no longer keeps the run
+		// going (a killed last job ends the run now).
+		s.stale++
+		c.background++
 		rec := Record{Job: &s.job, Start: s.start, End: c.now, Reason: s.reason, State: job.Killed, Machine: m, CPUs: s.cpus, Attempts: int(s.attempts)}
 		requeue := v.onFail == FailRequeue
 		for _, l := range v.lis {
@@ -494,13 +497,16 @@ func (c *Cluster) voidCompletion(i int32) bool {
 		return false
 	}
 	s.stale--
+	c.background--
 	if s.dead && s.stale == 0 {
 		c.release(i)
 	}
 	return true
 }
 
-// availDone reports the failure spans still open at the end of the run.
+// availDone reports the failure spans still open at the end of the run,
+// up to its last instant: a span that began at that instant has length
+// 0 (the failure that killed the last job: the checker needs it).
 func (c *Cluster) availDone() {
 	v := c.av
 	if v == nil || len(v.lis) == 0 {
@@ -509,7 +515,7 @@ func (c *Cluster) availDone() {
 	v.runs = v.runs[:0]
 	var from float64
 	flush := func() {
-		if len(v.runs) > 0 && c.now > from {
+		if len(v.runs) > 0 {
 			for _, l := range v.lis {
 				l.Unavailable(KindDown, from, c.now, v.runs)
 			}

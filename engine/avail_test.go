@@ -268,3 +268,28 @@ func TestParseOnFailure(t *testing.T) {
 		t.Errorf("ParseOnFailure(retry): %v", err)
 	}
 }
+
+// A job killed by a failure ends the run when it was the last job: its
+// void completion (at its original end) does not keep the run going, so
+// no failure after it is applied or reported, and the failure still in
+// progress is reported up to the run's last instant, the kill (a span of
+// length 0 there: the checker needs it to see why the job ended).
+// J1 (2 CPUs, 100 s) on 0-1, J2 (2 CPUs, 10 s) on 2-3; CPUs 0-1 fail at
+// 20 (J1 is killed: the last job), CPUs 2-3 fail over [30, 40) and 0-1
+// return at 50, all after the run's end.
+func TestFailureKillsLastJob(t *testing.T) {
+	jobs := []actual.Job{j(1, 0, 2, 100, 100), j(2, 0, 2, 10, 10)}
+	for _, pol := range []string{"fcfs", "easy", "conservative"} {
+		got, st := runAvail(t, 4, pol, jobs, &engine.Availability{Failures: &changes{
+			{Time: 20, CPUs: platform.Runs{0, 1}, Down: true},
+			{Time: 30, CPUs: platform.Runs{2, 3}, Down: true}, {Time: 40, CPUs: platform.Runs{2, 3}},
+			{Time: 50, CPUs: platform.Runs{0, 1}}}})
+		wantEnds(t, pol, got, map[job.ID]availEnd{1: {0, 20, "0-1", job.Killed, 1}, 2: {0, 10, "2-3", job.Completed, 1}})
+		if st.End != 20 {
+			t.Errorf("%s: run ends at %g, want 20 (the killed last job's end)", pol, st.End)
+		}
+		if s := strings.Join(got.spans, ";"); s != "down 0-1 20-20" {
+			t.Errorf("%s: spans %q, want %q", pol, s, "down 0-1 20-20")
+		}
+	}
+}

@@ -153,7 +153,10 @@ func killedOK(r Rec, cpus []Interval, dur float64, ix spanIndex) bool {
 		return false
 	}
 	ok := false
-	ix.each(r.Finish, math.Nextafter(r.Finish, math.Inf(1)), func(s *Span) {
+	// From just before the end: a span of length 0 at the end (the
+	// failure that killed a run's last job, written up to the run's
+	// last instant) is met too.
+	ix.each(math.Nextafter(r.Finish, math.Inf(-1)), math.Nextafter(r.Finish, math.Inf(1)), func(s *Span) {
 		if near(s.Start, r.Finish, absMax(s.Start, r.Finish)) {
 			if _, t := touchesAny(cpus, s.CPUs); t {
 				ok = true

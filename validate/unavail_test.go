@@ -46,6 +46,22 @@ func TestUnavailable(t *testing.T) {
 	}
 }
 
+// The last job of a run killed by a failure ends the run: the failure
+// is written up to the run's last instant, a span of length 0 beginning
+// at the kill, which is where the killed job must have ended.
+func TestKilledAtZeroLengthSpan(t *testing.T) {
+	in := []Input{{ID: 1, Submit: 0, Runtime: 100, Procs: 2}}
+	rec := []Rec{{ID: 1, Submit: 0, Start: 0, Finish: 20, Procs: 2, State: StateKilled, CPUs: []Interval{{0, 1}}}}
+	opt := Options{Procs: 4, Unavailable: []Span{{"down", 20, 20, []Interval{{0, 1}}}}}
+	if err := Check(in, rec, opt); err != nil {
+		t.Errorf("killed where a span of length 0 begins: %v", err)
+	}
+	opt.Unavailable[0].CPUs = []Interval{{2, 3}}
+	if err := Check(in, rec, opt); err == nil || !strings.Contains(err.Error(), "no unavailable span begins then") {
+		t.Errorf("killed where a span of length 0 begins on other CPUs: %v", err)
+	}
+}
+
 func TestReadUnavailabilityCSV(t *testing.T) {
 	got, err := ReadUnavailabilityCSV(strings.NewReader("kind,resources,start,end\nreserved,0-9,10,20\ndown,3 5,1.5,2\n"), "u.csv")
 	if err != nil || len(got) != 2 || got[1].Kind != "down" || FormatResources(got[1].CPUs) != "3 5" || got[1].Start != 1.5 {
