@@ -82,6 +82,41 @@ var ErrNoAvailabilityPlanner = errors.New("does not plan around unavailable CPUs
 // scans the windows after it (O(windows x CPU runs) in all).
 const MaxWindows = 10_000
 
+// The bounds of what failures can make a run do (docs/limits.md). A
+// failure model is an endless source of changes: without them, failures
+// far more frequent than the jobs are long (inside the documented bounds
+// of the mean times) make a run step through them without end, write
+// unavailability.csv without end, or requeue a job for ever.
+const (
+	// MaxFailureChanges bounds the failure changes (a failure or a
+	// return, read from an events file or generated) a run applies.
+	MaxFailureChanges = 2_000_000
+	// MaxSpans bounds the spans of unavailable CPUs a run reports, the
+	// rows of unavailability.csv (windows and failures together; the
+	// readers of the file, validate.MaxSpans, have the same bound).
+	MaxSpans = 2_000_000
+	// MaxRequeues bounds the times one job is requeued (--on-failure
+	// requeue): a job hit once more after that many requeues stops the
+	// run. Failures more frequent than a job's runtime would requeue it
+	// for ever; a run that ends in an error says so, where killing the
+	// job after some attempts would give numbers of a rule nobody asked
+	// for.
+	MaxRequeues = 1000
+)
+
+// ErrAvailLimit is the error of a run that reaches MaxFailureChanges,
+// MaxSpans or MaxRequeues (errors.Is).
+var ErrAvailLimit = errors.New("a bound of unavailable CPUs reached")
+
+type availLimitError struct{ msg string }
+
+func (e *availLimitError) Error() string        { return e.msg }
+func (e *availLimitError) Is(target error) bool { return target == ErrAvailLimit }
+
+func availLimit(format string, a ...any) error {
+	return &availLimitError{fmt.Sprintf(format, a...)}
+}
+
 // UnavailKind says why CPUs were unavailable.
 type UnavailKind uint8
 
@@ -127,6 +162,8 @@ type avail struct {
 	hits     []int32
 	cands    []cand
 	runs     platform.Runs
+	changes  int // failure changes applied (MaxFailureChanges)
+	spans    int // spans reported (MaxSpans)
 }
 
 type cand struct {
@@ -295,6 +332,19 @@ func (c *Cluster) readChange() error {
 	return nil
 }
 
+// report tells the listeners of a span of unavailable CPUs, counting it
+// against MaxSpans.
+func (c *Cluster) report(kind UnavailKind, start, end float64, cpus platform.Runs) error {
+	v := c.av
+	if v.spans++; v.spans > MaxSpans {
+		return availLimit("more than %d spans of unavailable CPUs by t=%g (engine.MaxSpans: the rows of unavailability.csv): failures too frequent for the run's length", MaxSpans, c.now)
+	}
+	for _, l := range v.lis {
+		l.Unavailable(kind, start, end, cpus)
+	}
+	return nil
+}
+
 // availTimer applies the availability event ref.
 func (c *Cluster) availTimer(ref int32) error {
 	c.background--
@@ -302,6 +352,10 @@ func (c *Cluster) availTimer(ref int32) error {
 	v := c.av
 	v.hits = v.hits[:0]
 	if ref == refFailure {
+		if v.changes++; v.changes > MaxFailureChanges {
+			return availLimit("more than %d changes of availability (failures and returns) by t=%g (engine.MaxFailureChanges): the run would step through every one; failures this frequent leave no job a chance to run (make the mean times between failures and to repair longer, or the groups larger)",
+				MaxFailureChanges, c.now)
+		}
 		ch := v.pend
 		if c.parts != nil {
 			c.parts.touch(ch.CPUs)
@@ -320,10 +374,11 @@ func (c *Cluster) availTimer(ref int32) error {
 		} else {
 			v.runs = v.runs[:0]
 			var from float64
+			var err error
 			flush := func() {
 				if len(v.runs) > 0 {
-					for _, l := range v.lis {
-						l.Unavailable(KindDown, from, c.now, v.runs)
+					if e := c.report(KindDown, from, c.now, v.runs); e != nil && err == nil {
+						err = e
 					}
 					v.runs = v.runs[:0]
 				}
@@ -344,6 +399,9 @@ func (c *Cluster) availTimer(ref int32) error {
 				}
 			})
 			flush()
+			if err != nil {
+				return err
+			}
 		}
 		if err := c.hitJobs(); err != nil {
 			return err
@@ -356,8 +414,8 @@ func (c *Cluster) availTimer(ref int32) error {
 		c.parts.touch(w.CPUs)
 	}
 	if k%2 == 0 { // begins
-		for _, l := range v.lis {
-			l.Unavailable(KindReserved, w.Start, w.End, w.CPUs)
+		if err := c.report(KindReserved, w.Start, w.End, w.CPUs); err != nil {
+			return err
 		}
 		forRuns(w.CPUs, func(cpu int32) {
 			v.inWin[cpu] = true
@@ -449,6 +507,11 @@ func (c *Cluster) hitJobs() error {
 	for _, i := range v.hits {
 		s := &c.slots[i]
 		m := int(s.machine)
+		requeue := v.onFail == FailRequeue
+		if requeue && s.attempts > MaxRequeues {
+			return availLimit("job %d (%d CPUs, runtime %g s) hit by a failure at t=%g after %d requeues (engine.MaxRequeues): failures come more often than it can run to its end, it would be requeued for ever (use the failure rule kill, or rarer failures)",
+				s.job.ID, s.job.Procs, s.job.Runtime, c.now, s.attempts-1)
+		}
 		// Its CPUs still available become free; the others stay out.
 		forRuns(s.cpus, func(cpu int32) {
 			v.owner[cpu] = -1
@@ -463,7 +526,6 @@ func (c *Cluster) hitJobs() error {
 		s.stale++
 		c.background++
 		rec := Record{Job: &s.job, Start: s.start, End: c.now, Reason: s.reason, State: job.Killed, Machine: m, CPUs: s.cpus, Attempts: int(s.attempts)}
-		requeue := v.onFail == FailRequeue
 		for _, l := range v.lis {
 			l.Interrupted(c.now, &rec, requeue)
 		}
@@ -507,17 +569,18 @@ func (c *Cluster) voidCompletion(i int32) bool {
 // availDone reports the failure spans still open at the end of the run,
 // up to its last instant: a span that began at that instant has length
 // 0 (the failure that killed the last job: the checker needs it).
-func (c *Cluster) availDone() {
+func (c *Cluster) availDone() error {
 	v := c.av
-	if v == nil || len(v.lis) == 0 {
-		return
+	if v == nil {
+		return nil
 	}
 	v.runs = v.runs[:0]
 	var from float64
+	var err error
 	flush := func() {
 		if len(v.runs) > 0 {
-			for _, l := range v.lis {
-				l.Unavailable(KindDown, from, c.now, v.runs)
+			if e := c.report(KindDown, from, c.now, v.runs); e != nil && err == nil {
+				err = e
 			}
 		}
 		v.runs = v.runs[:0]
@@ -533,6 +596,7 @@ func (c *Cluster) availDone() {
 		v.runs = v.runs.Add(cpu)
 	}
 	flush()
+	return err
 }
 
 // pickCPUs chooses the CPUs of slot i on machine m when windows are
