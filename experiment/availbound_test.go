@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload/avail"
 )
 
@@ -69,5 +70,13 @@ platform:
 	want := "platform.failures {mtbf: 10, mttr: 1}, platform.on_failure requeue: job "
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "engine.MaxRequeues") {
 		t.Fatalf("error %v, want %q ... engine.MaxRequeues", err, want)
+	}
+}
+
+// The readers of unavailability.csv (--check, schedlab report) read at
+// most as many rows as a run may write.
+func TestSpanBoundsAgree(t *testing.T) {
+	if validate.MaxSpans != engine.MaxSpans {
+		t.Errorf("validate.MaxSpans %d, engine.MaxSpans %d: a run could write a file its --check refuses", validate.MaxSpans, engine.MaxSpans)
 	}
 }
