@@ -337,7 +337,7 @@ func (c *Cluster) readChange() error {
 func (c *Cluster) report(kind UnavailKind, start, end float64, cpus platform.Runs) error {
 	v := c.av
 	if v.spans++; v.spans > MaxSpans {
-		return availLimit("more than %d spans of unavailable CPUs by t=%g (engine.MaxSpans: the rows of unavailability.csv): failures too frequent for the run's length", MaxSpans, c.now)
+		return availLimit("more than %d spans of unavailable CPUs by t=%g (engine.MaxSpans: the rows of unavailability.csv): make the failures rarer, the groups larger, or the simulated span shorter", MaxSpans, c.now)
 	}
 	for _, l := range v.lis {
 		l.Unavailable(kind, start, end, cpus)
@@ -353,7 +353,7 @@ func (c *Cluster) availTimer(ref int32) error {
 	v.hits = v.hits[:0]
 	if ref == refFailure {
 		if v.changes++; v.changes > MaxFailureChanges {
-			return availLimit("more than %d changes of availability (failures and returns) by t=%g (engine.MaxFailureChanges): the run would step through every one; failures this frequent leave no job a chance to run (make the mean times between failures and to repair longer, or the groups larger)",
+			return availLimit("more than %d changes of availability (failures and returns) by t=%g (engine.MaxFailureChanges): a run steps through every one; make the mean times between failures and to repair longer, the groups larger, or the simulated span shorter",
 				MaxFailureChanges, c.now)
 		}
 		ch := v.pend
