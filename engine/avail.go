@@ -91,6 +91,10 @@ const (
 	// MaxFailureChanges bounds the failure changes (a failure or a
 	// return, read from an events file or generated) a run applies.
 	MaxFailureChanges = 2_000_000
+	// MaxFailureCPUs bounds the CPUs the failure changes of a run flip,
+	// summed over the changes (a change costs a step per CPU: failures of
+	// a whole large machine meet it long before MaxFailureChanges).
+	MaxFailureCPUs = 500_000_000
 	// MaxSpans bounds the spans of unavailable CPUs a run reports, the
 	// rows of unavailability.csv (windows and failures together; the
 	// readers of the file, validate.MaxSpans, have the same bound).
@@ -104,8 +108,11 @@ const (
 	MaxRequeues = 1000
 )
 
+// maxFailureCPUs is MaxFailureCPUs (lowered by a test).
+var maxFailureCPUs int64 = MaxFailureCPUs
+
 // ErrAvailLimit is the error of a run that reaches MaxFailureChanges,
-// MaxSpans or MaxRequeues (errors.Is).
+// MaxFailureCPUs, MaxSpans or MaxRequeues (errors.Is).
 var ErrAvailLimit = errors.New("a bound of unavailable CPUs reached")
 
 type availLimitError struct{ msg string }
@@ -162,8 +169,9 @@ type avail struct {
 	hits     []int32
 	cands    []cand
 	runs     platform.Runs
-	changes  int // failure changes applied (MaxFailureChanges)
-	spans    int // spans reported (MaxSpans)
+	changes  int   // failure changes applied (MaxFailureChanges)
+	flipped  int64 // CPUs of the changes applied (MaxFailureCPUs)
+	spans    int   // spans reported (MaxSpans)
 }
 
 type cand struct {
@@ -357,6 +365,10 @@ func (c *Cluster) availTimer(ref int32) error {
 				MaxFailureChanges, c.now)
 		}
 		ch := v.pend
+		if v.flipped += int64(ch.CPUs.Count()); v.flipped > maxFailureCPUs {
+			return availLimit("the changes of availability (failures and returns) up to t=%g change more than %d CPUs in all (engine.MaxFailureCPUs: a change costs a step per CPU); make the mean times between failures and to repair longer, the groups smaller, or the simulated span shorter",
+				c.now, maxFailureCPUs)
+		}
 		if c.parts != nil {
 			c.parts.touch(ch.CPUs)
 		}
