@@ -521,7 +521,7 @@ func (c *Cluster) hitJobs() error {
 		m := int(s.machine)
 		requeue := v.onFail == FailRequeue
 		if requeue && s.attempts > MaxRequeues {
-			return availLimit("job %d (%d CPUs, runtime %g s) hit by a failure at t=%g after %d requeues (engine.MaxRequeues): failures come more often than it can run to its end, it would be requeued for ever (use the failure rule kill, or rarer failures)",
+			return availLimit("job %d (%d CPUs, runtime %g s) hit by a failure at t=%g after %d requeues (engine.MaxRequeues): failures come more often than it can run to its end (use the failure rule kill, or rarer failures)",
 				s.job.ID, s.job.Procs, s.job.Runtime, c.now, s.attempts-1)
 		}
 		// Its CPUs still available become free; the others stay out.
