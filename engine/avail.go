@@ -82,6 +82,48 @@ var ErrNoAvailabilityPlanner = errors.New("does not plan around unavailable CPUs
 // scans the windows after it (O(windows x CPU runs) in all).
 const MaxWindows = 10_000
 
+// The bounds of what failures can make a run do (docs/limits.md). A
+// failure model is an endless source of changes: without them, failures
+// far more frequent than the jobs are long (inside the documented bounds
+// of the mean times) make a run step through them without end, write
+// unavailability.csv without end, or requeue a job for ever.
+const (
+	// MaxFailureChanges bounds the failure changes (a failure or a
+	// return, read from an events file or generated) a run applies.
+	MaxFailureChanges = 2_000_000
+	// MaxFailureCPUs bounds the CPUs the failure changes of a run flip,
+	// summed over the changes (a change costs a step per CPU: failures of
+	// a whole large machine meet it long before MaxFailureChanges).
+	MaxFailureCPUs = 500_000_000
+	// MaxSpans bounds the spans of unavailable CPUs a run reports, the
+	// rows of unavailability.csv (windows and failures together; the
+	// readers of the file, validate.MaxSpans, have the same bound).
+	MaxSpans = 2_000_000
+	// MaxRequeues bounds the times one job is requeued (--on-failure
+	// requeue): a job hit once more after that many requeues stops the
+	// run. Failures more frequent than a job's runtime would requeue it
+	// for ever; a run that ends in an error says so, where killing the
+	// job after some attempts would give numbers of a rule nobody asked
+	// for.
+	MaxRequeues = 1000
+)
+
+// maxFailureCPUs is MaxFailureCPUs (lowered by a test).
+var maxFailureCPUs int64 = MaxFailureCPUs
+
+// ErrAvailLimit is the error of a run that reaches MaxFailureChanges,
+// MaxFailureCPUs, MaxSpans or MaxRequeues (errors.Is).
+var ErrAvailLimit = errors.New("a bound of unavailable CPUs reached")
+
+type availLimitError struct{ msg string }
+
+func (e *availLimitError) Error() string        { return e.msg }
+func (e *availLimitError) Is(target error) bool { return target == ErrAvailLimit }
+
+func availLimit(format string, a ...any) error {
+	return &availLimitError{fmt.Sprintf(format, a...)}
+}
+
 // UnavailKind says why CPUs were unavailable.
 type UnavailKind uint8
 
@@ -127,6 +169,9 @@ type avail struct {
 	hits     []int32
 	cands    []cand
 	runs     platform.Runs
+	changes  int   // failure changes applied (MaxFailureChanges)
+	flipped  int64 // CPUs of the changes applied (MaxFailureCPUs)
+	spans    int   // spans reported (MaxSpans)
 }
 
 type cand struct {
@@ -295,6 +340,19 @@ func (c *Cluster) readChange() error {
 	return nil
 }
 
+// report tells the listeners of a span of unavailable CPUs, counting it
+// against MaxSpans.
+func (c *Cluster) report(kind UnavailKind, start, end float64, cpus platform.Runs) error {
+	v := c.av
+	if v.spans++; v.spans > MaxSpans {
+		return availLimit("more than %d spans of unavailable CPUs by t=%g (engine.MaxSpans: the rows of unavailability.csv): make the failures rarer, the groups larger, or the simulated span shorter", MaxSpans, c.now)
+	}
+	for _, l := range v.lis {
+		l.Unavailable(kind, start, end, cpus)
+	}
+	return nil
+}
+
 // availTimer applies the availability event ref.
 func (c *Cluster) availTimer(ref int32) error {
 	c.background--
@@ -302,7 +360,15 @@ func (c *Cluster) availTimer(ref int32) error {
 	v := c.av
 	v.hits = v.hits[:0]
 	if ref == refFailure {
+		if v.changes++; v.changes > MaxFailureChanges {
+			return availLimit("more than %d changes of availability (failures and returns) by t=%g (engine.MaxFailureChanges): a run steps through every one; make the mean times between failures and to repair longer, the groups larger, or the simulated span shorter",
+				MaxFailureChanges, c.now)
+		}
 		ch := v.pend
+		if v.flipped += int64(ch.CPUs.Count()); v.flipped > maxFailureCPUs {
+			return availLimit("the changes of availability (failures and returns) up to t=%g change more than %d CPUs in all (engine.MaxFailureCPUs: a change costs a step per CPU); make the mean times between failures and to repair longer, the groups smaller, or the simulated span shorter",
+				c.now, maxFailureCPUs)
+		}
 		if c.parts != nil {
 			c.parts.touch(ch.CPUs)
 		}
@@ -320,10 +386,11 @@ func (c *Cluster) availTimer(ref int32) error {
 		} else {
 			v.runs = v.runs[:0]
 			var from float64
+			var err error
 			flush := func() {
 				if len(v.runs) > 0 {
-					for _, l := range v.lis {
-						l.Unavailable(KindDown, from, c.now, v.runs)
+					if e := c.report(KindDown, from, c.now, v.runs); e != nil && err == nil {
+						err = e
 					}
 					v.runs = v.runs[:0]
 				}
@@ -344,6 +411,9 @@ func (c *Cluster) availTimer(ref int32) error {
 				}
 			})
 			flush()
+			if err != nil {
+				return err
+			}
 		}
 		if err := c.hitJobs(); err != nil {
 			return err
@@ -356,8 +426,8 @@ func (c *Cluster) availTimer(ref int32) error {
 		c.parts.touch(w.CPUs)
 	}
 	if k%2 == 0 { // begins
-		for _, l := range v.lis {
-			l.Unavailable(KindReserved, w.Start, w.End, w.CPUs)
+		if err := c.report(KindReserved, w.Start, w.End, w.CPUs); err != nil {
+			return err
 		}
 		forRuns(w.CPUs, func(cpu int32) {
 			v.inWin[cpu] = true
@@ -449,6 +519,11 @@ func (c *Cluster) hitJobs() error {
 	for _, i := range v.hits {
 		s := c.slots.at(i)
 		m := int(s.machine)
+		requeue := v.onFail == FailRequeue
+		if requeue && s.attempts > MaxRequeues {
+			return availLimit("job %d (%d CPUs, runtime %g s) hit by a failure at t=%g after %d requeues (engine.MaxRequeues): failures come more often than it can run to its end (use the failure rule kill, or rarer failures)",
+				s.job.ID, s.job.Procs, s.job.Runtime, c.now, s.attempts-1)
+		}
 		// Its CPUs still available become free; the others stay out.
 		forRuns(s.cpus, func(cpu int32) {
 			v.owner[cpu] = -1
@@ -458,9 +533,11 @@ func (c *Cluster) hitJobs() error {
 		})
 		c.usage.Busy[m] -= s.job.Procs
 		c.jobEvent = true
-		s.stale++ // its completion event is void
+		// Its completion event is void: it no longer keeps the run
+		// going (a killed last job ends the run now).
+		s.stale++
+		c.background++
 		rec := Record{Job: &s.job, Start: s.start, End: c.now, Reason: s.reason, State: job.Killed, Machine: m, CPUs: s.cpus, Attempts: int(s.attempts)}
-		requeue := v.onFail == FailRequeue
 		for _, l := range v.lis {
 			l.Interrupted(c.now, &rec, requeue)
 		}
@@ -494,24 +571,28 @@ func (c *Cluster) voidCompletion(i int32) bool {
 		return false
 	}
 	s.stale--
+	c.background--
 	if s.dead && s.stale == 0 {
 		c.release(i)
 	}
 	return true
 }
 
-// availDone reports the failure spans still open at the end of the run.
-func (c *Cluster) availDone() {
+// availDone reports the failure spans still open at the end of the run,
+// up to its last instant: a span that began at that instant has length
+// 0 (the failure that killed the last job: the checker needs it).
+func (c *Cluster) availDone() error {
 	v := c.av
-	if v == nil || len(v.lis) == 0 {
-		return
+	if v == nil {
+		return nil
 	}
 	v.runs = v.runs[:0]
 	var from float64
+	var err error
 	flush := func() {
-		if len(v.runs) > 0 && c.now > from {
-			for _, l := range v.lis {
-				l.Unavailable(KindDown, from, c.now, v.runs)
+		if len(v.runs) > 0 {
+			if e := c.report(KindDown, from, c.now, v.runs); e != nil && err == nil {
+				err = e
 			}
 		}
 		v.runs = v.runs[:0]
@@ -527,6 +608,7 @@ func (c *Cluster) availDone() {
 		v.runs = v.runs.Add(cpu)
 	}
 	flush()
+	return err
 }
 
 // pickCPUs chooses the CPUs of slot i on machine m when windows are

@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -267,4 +269,133 @@ func TestParseOnFailure(t *testing.T) {
 	if _, err := engine.ParseOnFailure("retry"); err == nil || err.Error() != `unknown failure rule "retry" (known: kill, requeue)` {
 		t.Errorf("ParseOnFailure(retry): %v", err)
 	}
+}
+
+// A job killed by a failure ends the run when it was the last job: its
+// void completion (at its original end) does not keep the run going, so
+// no failure after it is applied or reported, and the failure still in
+// progress is reported up to the run's last instant, the kill (a span of
+// length 0 there: the checker needs it to see why the job ended).
+// J1 (2 CPUs, 100 s) on 0-1, J2 (2 CPUs, 10 s) on 2-3; CPUs 0-1 fail at
+// 20 (J1 is killed: the last job), CPUs 2-3 fail over [30, 40) and 0-1
+// return at 50, all after the run's end.
+func TestFailureKillsLastJob(t *testing.T) {
+	jobs := []actual.Job{j(1, 0, 2, 100, 100), j(2, 0, 2, 10, 10)}
+	for _, pol := range []string{"fcfs", "easy", "conservative"} {
+		got, st := runAvail(t, 4, pol, jobs, &engine.Availability{Failures: &changes{
+			{Time: 20, CPUs: platform.Runs{0, 1}, Down: true},
+			{Time: 30, CPUs: platform.Runs{2, 3}, Down: true}, {Time: 40, CPUs: platform.Runs{2, 3}},
+			{Time: 50, CPUs: platform.Runs{0, 1}}}})
+		wantEnds(t, pol, got, map[job.ID]availEnd{1: {0, 20, "0-1", job.Killed, 1}, 2: {0, 10, "2-3", job.Completed, 1}})
+		if st.End != 20 {
+			t.Errorf("%s: run ends at %g, want 20 (the killed last job's end)", pol, st.End)
+		}
+		if s := strings.Join(got.spans, ";"); s != "down 0-1 20-20" {
+			t.Errorf("%s: spans %q, want %q", pol, s, "down 0-1 20-20")
+		}
+	}
+}
+
+// endless is a ChangeSource of failures that never ends: CPUs cpus go
+// down at from, from+2*step, ... and come back step later. It gives up
+// with an error after limit changes, so that a run it would keep going
+// for ever fails instead of hanging the test.
+type endless struct {
+	cpus       platform.Runs
+	from, step float64
+	n, limit   int
+}
+
+func (e *endless) Next() (engine.Change, error) {
+	if e.n >= e.limit {
+		return engine.Change{}, fmt.Errorf("test source: %d changes and the run still goes on", e.n)
+	}
+	ch := engine.Change{Time: e.from + float64(e.n)*e.step, CPUs: e.cpus, Down: e.n%2 == 0}
+	e.n++
+	return ch, nil
+}
+
+func runAvailErr(procs int, pol string, jobs []actual.Job, a *engine.Availability) error {
+	p, err := backfill.New(pol, backfill.Options{Procs: procs})
+	if err != nil {
+		return err
+	}
+	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(procs), Policy: p, Source: workload.FromSlice(jobs), Availability: a})
+	if err != nil {
+		return err
+	}
+	return c.Run()
+}
+
+// A job requeued by failures more frequent than its runtime would run
+// again for ever: after engine.MaxRequeues requeues the run stops with
+// a message naming the job and the limit.
+func TestRequeueLimit(t *testing.T) {
+	jobs := []actual.Job{j(1, 0, 2, 100, 100)}
+	err := runAvailErr(2, "easy", jobs, &engine.Availability{OnFailure: engine.FailRequeue,
+		Failures: &endless{cpus: platform.Runs{0, 1}, from: 10, step: 5, limit: 10 * engine.MaxRequeues}})
+	if err == nil || !strings.Contains(err.Error(), "job 1") || !strings.Contains(err.Error(), "engine.MaxRequeues") ||
+		!errors.Is(err, engine.ErrAvailLimit) {
+		t.Fatalf("error %v, want job 1 requeued more than engine.MaxRequeues times", err)
+	}
+	// Exactly MaxRequeues requeues are fine: the job then runs to its end.
+	var cs changes
+	for k := range engine.MaxRequeues {
+		cs = append(cs, engine.Change{Time: float64(10 + 10*k), CPUs: platform.Runs{0, 1}, Down: true},
+			engine.Change{Time: float64(15 + 10*k), CPUs: platform.Runs{0, 1}})
+	}
+	got, st := runAvail(t, 2, "easy", jobs, &engine.Availability{OnFailure: engine.FailRequeue, Failures: &cs})
+	last := float64(15 + 10*(engine.MaxRequeues-1))
+	wantEnds(t, "at the limit", got, map[job.ID]availEnd{1: {last, last + 100, "0-1", job.Completed, engine.MaxRequeues + 1}})
+	if st.Requeued != engine.MaxRequeues {
+		t.Errorf("requeued %d times, want %d", st.Requeued, engine.MaxRequeues)
+	}
+}
+
+// Failures so frequent that the run would step through millions of them
+// (--failures 1e-6:1e-6 is inside the documented bounds) stop the run
+// once engine.MaxFailureChanges changes are applied, whatever the jobs
+// do: here the failures never touch the one job's CPU.
+func TestFailureChangesLimit(t *testing.T) {
+	jobs := []actual.Job{j(1, 0, 1, 1e7, 1e7)}
+	err := runAvailErr(2, "easy", jobs, &engine.Availability{
+		Failures: &endless{cpus: platform.Runs{1, 1}, from: 1, step: 1, limit: engine.MaxFailureChanges + 1000}})
+	if err == nil || !strings.Contains(err.Error(), "engine.MaxFailureChanges") || !errors.Is(err, engine.ErrAvailLimit) {
+		t.Fatalf("error %v, want more than engine.MaxFailureChanges changes", err)
+	}
+}
+
+// A return of CPUs that went down apart is reported as one span per
+// run of CPUs: an events file can make several rows of
+// unavailability.csv a change. The spans are bounded on their own
+// (engine.MaxSpans): here 4 a return, the limit is met before
+// MaxFailureChanges.
+func TestSpansLimit(t *testing.T) {
+	if engine.MaxSpans/4 >= engine.MaxFailureChanges/2 {
+		t.Fatal("the test needs MaxSpans reached before MaxFailureChanges")
+	}
+	jobs := []actual.Job{j(1, 0, 1, 1e7, 1e7)}
+	src := &apart{down: platform.Runs{1, 1, 3, 3, 5, 5, 7, 7}, up: platform.Runs{1, 7}, limit: engine.MaxFailureChanges + 1000}
+	err := runAvailErr(8, "easy", jobs, &engine.Availability{Failures: src})
+	if err == nil || !strings.Contains(err.Error(), "engine.MaxSpans") || !errors.Is(err, engine.ErrAvailLimit) {
+		t.Fatalf("error %v, want more than engine.MaxSpans spans", err)
+	}
+}
+
+// apart alternates a failure of the CPUs down and a return of up, one a
+// second, giving up after limit changes.
+type apart struct {
+	down, up platform.Runs
+	n, limit int
+}
+
+func (a *apart) Next() (engine.Change, error) {
+	if a.n >= a.limit {
+		return engine.Change{}, fmt.Errorf("test source: %d changes and the run still goes on", a.n)
+	}
+	a.n++
+	if a.n%2 == 1 {
+		return engine.Change{Time: float64(a.n), CPUs: a.down, Down: true}, nil
+	}
+	return engine.Change{Time: float64(a.n), CPUs: a.up}, nil
 }

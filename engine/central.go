@@ -100,7 +100,7 @@ func (c *Cluster) Stats() Stats { return c.stats }
 func (c *Cluster) Run() error {
 	err := c.loop(c)
 	if err == nil && c.av != nil {
-		c.availDone()
+		err = c.availDone()
 	}
 	return err
 }

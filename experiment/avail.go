@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
@@ -110,6 +111,44 @@ func (a AvailSpec) build(plat platform.Platform, rep int) (cfg *engine.Availabil
 		cfg.Failures = &mergeChanges{src: srcs}
 	}
 	return cfg, closeFn, nil
+}
+
+// limitError names the settings of a behind a run's error when the
+// error is a bound of failures (engine.ErrAvailLimit: MaxFailureChanges,
+// MaxSpans, MaxRequeues): the flags of schedlab run, or a scenario's
+// platform keys. Other errors are returned as they are.
+func (a AvailSpec) limitError(err error) error {
+	if !errors.Is(err, engine.ErrAvailLimit) {
+		return err
+	}
+	scen := a.Name == "platform.reservations"
+	var what []string
+	if a.Events != "" {
+		what = append(what, map[bool]string{false: "--events ", true: "platform.events "}[scen]+a.Events)
+	}
+	if f := a.Failures; f != nil {
+		if scen {
+			g := ""
+			if f.GroupSize > 0 {
+				g = fmt.Sprintf(", group: %d", f.GroupSize)
+			}
+			what = append(what, fmt.Sprintf("platform.failures {mtbf: %g, mttr: %g%s}", f.MTBF, f.MTTR, g))
+		} else {
+			g := ""
+			if f.GroupSize > 0 {
+				g = fmt.Sprintf(":%d", f.GroupSize)
+			}
+			what = append(what, fmt.Sprintf("--failures %g:%g%s", f.MTBF, f.MTTR, g))
+		}
+	}
+	if a.OnFailure == "requeue" {
+		what = append(what, map[bool]string{false: "--on-failure requeue", true: "platform.on_failure requeue"}[scen])
+	}
+	sep := " "
+	if scen {
+		sep = ", "
+	}
+	return fmt.Errorf("%s: %w", strings.Join(what, sep), err)
 }
 
 // AvailError is an AvailSpec that does not fit the machine (a

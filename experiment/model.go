@@ -333,6 +333,9 @@ func runClusterSynthetic(s scenario.Scenario, rep int, perJob bool, extra ...eng
 		reader.watch(run.pol)
 	}
 	if err := run.eng.Run(); err != nil {
+		if errors.Is(err, engine.ErrAvailLimit) {
+			return ClusterResult{}, scenarioAvail(s).limitError(err)
+		}
 		return ClusterResult{}, waitingError(err, "cluster", load)
 	}
 	if err := closePolicy(run.pol); err != nil {

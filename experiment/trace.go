@@ -648,6 +648,9 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		}
 	}
 	if err := eng.Run(); err != nil {
+		if errors.Is(err, engine.ErrAvailLimit) {
+			return nil, cfg.Avail.limitError(err)
+		}
 		var se *workload.ShortError
 		if errors.As(err, &se) {
 			return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)

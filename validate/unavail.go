@@ -22,11 +22,29 @@ type Span struct {
 	CPUs       []Interval
 }
 
+// MaxSpans bounds the rows of an unavailability.csv that
+// ReadUnavailabilityCSV reads (it holds every span: about 150 bytes
+// each, and the checker a copy). schedlab writes at most as many
+// (engine.MaxSpans, the same number).
+const MaxSpans = 2_000_000
+
 // ReadUnavailabilityCSV reads unavailability.csv (columns kind,
-// resources, start, end, located by name; docs/availability.md). name is
-// used in error messages, "name:line: column col: problem".
+// resources, start, end, located by name; docs/availability.md), at
+// most MaxSpans rows. name is used in error messages, "name:line:
+// column col: problem".
 func ReadUnavailabilityCSV(r io.Reader, name string) ([]Span, error) {
+	return ReadUnavailabilityCSVLimit(r, name, MaxSpans, "validate.MaxSpans")
+}
+
+// ReadUnavailabilityCSVLimit is ReadUnavailabilityCSV reading at most
+// limit rows (<= MaxSpans): a row beyond is an error naming its line
+// and the limit's constant, limitName.
+func ReadUnavailabilityCSVLimit(r io.Reader, name string, limit int, limitName string) ([]Span, error) {
+	if limit > MaxSpans {
+		limit, limitName = MaxSpans, "validate.MaxSpans"
+	}
 	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
 	at, err := readHeader(cr, name, []string{"kind", "resources", "start", "end"})
 	if err != nil {
 		return nil, err
@@ -40,13 +58,23 @@ func ReadUnavailabilityCSV(r io.Reader, name string) ([]Span, error) {
 		if err != nil {
 			return nil, csvError(name, err)
 		}
+		if len(out) == limit {
+			line, _ := cr.FieldPos(0)
+			return nil, fmt.Errorf("%s:%d: more than %d spans (%s)", name, line, limit, limitName)
+		}
 		bad := func(col, what string) error {
 			line, _ := cr.FieldPos(at[col])
 			return fmt.Errorf("%s:%d: column %s: %s %q", name, line, col, what, row[at[col]])
 		}
 		var s Span
-		s.Kind = row[at["kind"]]
-		if s.Kind != "reserved" && s.Kind != "down" {
+		// The kinds' own strings: a substring of the row would keep
+		// the whole row in memory.
+		switch row[at["kind"]] {
+		case "reserved":
+			s.Kind = "reserved"
+		case "down":
+			s.Kind = "down"
+		default:
 			return nil, bad("kind", "want reserved or down, got")
 		}
 		for _, f := range []struct {
@@ -153,7 +181,10 @@ func killedOK(r Rec, cpus []Interval, dur float64, ix spanIndex) bool {
 		return false
 	}
 	ok := false
-	ix.each(r.Finish, math.Nextafter(r.Finish, math.Inf(1)), func(s *Span) {
+	// From just before the end: a span of length 0 at the end (the
+	// failure that killed a run's last job, written up to the run's
+	// last instant) is met too.
+	ix.each(math.Nextafter(r.Finish, math.Inf(-1)), math.Nextafter(r.Finish, math.Inf(1)), func(s *Span) {
 		if near(s.Start, r.Finish, absMax(s.Start, r.Finish)) {
 			if _, t := touchesAny(cpus, s.CPUs); t {
 				ok = true

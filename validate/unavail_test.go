@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -46,6 +48,22 @@ func TestUnavailable(t *testing.T) {
 	}
 }
 
+// The last job of a run killed by a failure ends the run: the failure
+// is written up to the run's last instant, a span of length 0 beginning
+// at the kill, which is where the killed job must have ended.
+func TestKilledAtZeroLengthSpan(t *testing.T) {
+	in := []Input{{ID: 1, Submit: 0, Runtime: 100, Procs: 2}}
+	rec := []Rec{{ID: 1, Submit: 0, Start: 0, Finish: 20, Procs: 2, State: StateKilled, CPUs: []Interval{{0, 1}}}}
+	opt := Options{Procs: 4, Unavailable: []Span{{"down", 20, 20, []Interval{{0, 1}}}}}
+	if err := Check(in, rec, opt); err != nil {
+		t.Errorf("killed where a span of length 0 begins: %v", err)
+	}
+	opt.Unavailable[0].CPUs = []Interval{{2, 3}}
+	if err := Check(in, rec, opt); err == nil || !strings.Contains(err.Error(), "no unavailable span begins then") {
+		t.Errorf("killed where a span of length 0 begins on other CPUs: %v", err)
+	}
+}
+
 func TestReadUnavailabilityCSV(t *testing.T) {
 	got, err := ReadUnavailabilityCSV(strings.NewReader("kind,resources,start,end\nreserved,0-9,10,20\ndown,3 5,1.5,2\n"), "u.csv")
 	if err != nil || len(got) != 2 || got[1].Kind != "down" || FormatResources(got[1].CPUs) != "3 5" || got[1].Start != 1.5 {
@@ -61,5 +79,46 @@ func TestReadUnavailabilityCSV(t *testing.T) {
 		if _, err := ReadUnavailabilityCSV(strings.NewReader(tc.in), "u.csv"); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+// rowsReader is an unavailability.csv of n rows, made as it is read.
+type rowsReader struct {
+	n, i int
+	buf  []byte
+}
+
+func (r *rowsReader) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		switch {
+		case r.i == 0:
+			r.buf = []byte("kind,resources,start,end\n")
+		case r.i > r.n:
+			return 0, io.EOF
+		default:
+			r.buf = fmt.Appendf(r.buf, "down,0-1,%d,%d\n", 2*r.i, 2*r.i+1)
+		}
+		r.i++
+	}
+	k := copy(p, r.buf)
+	r.buf = r.buf[k:]
+	return k, nil
+}
+
+// The reader holds every span: it stops, naming the line and the bound,
+// beyond MaxSpans rows (schedlab writes at most engine.MaxSpans), where
+// it read a file of any size into memory (26.7 M rows ran out of it).
+func TestReadUnavailabilityCSVBound(t *testing.T) {
+	_, err := ReadUnavailabilityCSV(&rowsReader{n: MaxSpans + 1}, "u.csv")
+	want := fmt.Sprintf("u.csv:%d: more than %d spans (validate.MaxSpans)", MaxSpans+2, MaxSpans)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+	got, err := ReadUnavailabilityCSVLimit(&rowsReader{n: 3}, "u.csv", 3, "three")
+	if err != nil || len(got) != 3 || got[2].Start != 6 {
+		t.Fatalf("3 rows, limit 3: %d spans, %v", len(got), err)
+	}
+	if _, err := ReadUnavailabilityCSVLimit(&rowsReader{n: 4}, "u.csv", 3, "three"); err == nil || !strings.Contains(err.Error(), "u.csv:5: more than 3 spans (three)") {
+		t.Fatalf("4 rows, limit 3: %v", err)
 	}
 }

@@ -410,7 +410,9 @@ func readSpans(path string, m machine) (*spanData, error) {
 		return nil, err
 	}
 	defer f.Close()
-	spans, err := validate.ReadUnavailabilityCSV(f, path)
+	// Every row is at least one rectangle: no more than MaxSpans rows
+	// are read (the file of a run may hold up to engine.MaxSpans).
+	spans, err := validate.ReadUnavailabilityCSVLimit(f, path, MaxSpans, "htmlreport.MaxSpans")
 	if err != nil {
 		return nil, err
 	}
