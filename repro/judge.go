@@ -201,11 +201,14 @@ func (c Cmp) String() string {
 		b.WriteString("0 vs 0")
 		return b.String()
 	}
-	if c.CI.N == 1 && c.CI.StdDev == 0 { // one exact value
+	if c.CI.N == 1 && c.CI.StdDev == 0 { // one exact value, with its tolerance if any
 		if c.Ratio {
 			fmt.Fprintf(&b, "x%s", Num(c.CI.Mean))
 		} else {
 			b.WriteString(signed(c.CI.Mean))
+		}
+		if c.CI.HalfWidth > 0 {
+			fmt.Fprintf(&b, " +-%s", Num(c.CI.HalfWidth))
 		}
 	} else if c.Ratio {
 		fmt.Fprintf(&b, "x%s [%s, %s]", Num(c.CI.Mean), Num(c.CI.Low), Num(c.CI.High))
@@ -220,10 +223,12 @@ func (c Cmp) String() string {
 		b.WriteString(": outside the range")
 	case v == No && c.Dir == Near:
 		b.WriteString(": interval not within the range")
+	case v == No && c.Against() && c.CI.N == 1:
+		b.WriteString(": the other way, beyond the tolerance")
 	case v == No && c.Against():
 		b.WriteString(": significantly the other way")
 	case v == No && c.CI.N == 1:
-		b.WriteString(": not in the claimed direction")
+		b.WriteString(": within the tolerance, or not in the claimed direction")
 	case v == No:
 		fmt.Fprintf(&b, ": interval includes %s", Num(c.ref()))
 	}

@@ -165,3 +165,22 @@ func wantVerdicts(t *testing.T, cs []Check, want map[string]Verdict) {
 		}
 	}
 }
+
+// A whole-run number of one deterministic run is compared with a
+// tolerance standing in for the interval: 0.581 against 0.588 (1% of
+// 0.588 is 0.00588) is the other way beyond it; 0.669 against 0.6691 a
+// tie; 0.59 against 0.58 holds.
+func TestExactWithinTolerance(t *testing.T) {
+	for _, c := range []struct {
+		a, b float64
+		want Verdict
+	}{{0.581, 0.588, No}, {0.669, 0.6691, No}, {0.59, 0.58, Holds}} {
+		cmp := exact("u", c.a, c.b, Higher)
+		if got := cmp.Verdict(); got != c.want {
+			t.Errorf("%g vs %g: %s, want %s (%v)", c.a, c.b, got, c.want, cmp)
+		}
+	}
+	if !exact("u", 0.581, 0.588, Higher).Against() || exact("u", 0.669, 0.6691, Higher).Against() {
+		t.Error("Against: want only the first beyond the tolerance")
+	}
+}
