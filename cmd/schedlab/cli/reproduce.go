@@ -133,6 +133,7 @@ func (c *reproduceCmd) Run(g *globals) error {
 	}
 	ran := 0
 	var skipped []skippedWorkload
+	var tallies []string
 	for _, p := range papers {
 		if c.Paper != "all" && c.Paper != p.name {
 			continue
@@ -197,10 +198,18 @@ func (c *reproduceCmd) Run(g *globals) error {
 		for _, s := range rep.Skipped {
 			skipped = append(skipped, skippedWorkload{p.name, s})
 		}
+		tallies = append(tallies, fmt.Sprintf("  %-16s %s", p.name+":", repro.TallyText(rep.Checks)))
 		ran++
 	}
 	if ran == 0 {
 		return usageError{fmt.Errorf("unknown reproduction %q", c.Paper)}
+	}
+	if ran > 1 {
+		fmt.Fprintln(g.stdout, "Claims of the papers, by verdict (docs/papers/README.md gives the rule):")
+		for _, t := range tallies {
+			fmt.Fprintln(g.stdout, t)
+		}
+		fmt.Fprintln(g.stdout)
 	}
 	if len(skipped) > 0 {
 		say(g.stdout, skippedSummary(skipped))
