@@ -208,9 +208,10 @@ func drawValue(r *rand.Rand, d option.Decl) string {
 		if d.Range.MinOpen && float64(ilo) == d.Range.Min {
 			ilo++
 		}
+		ihi = max(ihi, ilo)
 		return strconv.FormatInt(ilo+r.Int64N(ihi-ilo+1), 10)
 	}
-	for {
+	for range 100 {
 		x := lo + r.Float64()*(hi-lo)
 		if r.IntN(8) == 0 { // the bounds themselves, now and then
 			x = []float64{lo, hi}[r.IntN(2)]
@@ -219,6 +220,7 @@ func drawValue(r *rand.Rand, d option.Decl) string {
 			return strconv.FormatFloat(x, 'g', -1, 64)
 		}
 	}
+	return d.Default // a range this test cannot draw from: the policy's Check says
 }
 
 // ----- the cluster model: a generated SWF trace through RunTrace -----
