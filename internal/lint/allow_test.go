@@ -33,7 +33,7 @@ var allowImports = map[string][]string{
 	"platform":               {"internal/digits"},
 	"policy/option":          nil,
 	"policy":                 {"job", "platform", "policy/option"},
-	"policy/...":             {"job", "platform", "policy", "policy/...", "freeprofile", "rng", "internal/choose", "internal/idmap", "internal/enum", "internal/endheap"},
+	"policy/...":             {"job", "platform", "policy", "policy/...", "freeprofile", "rng", "internal/choose", "internal/idmap", "internal/enum", "internal/endheap", "internal/invariants"},
 	"freeprofile":            nil,
 	"rng":                    nil,
 	"stats":                  nil,
@@ -43,7 +43,7 @@ var allowImports = map[string][]string{
 	"engine/enginetest":      {"engine", "job", "job/actual", "platform", "policy", "validate", "workload"},
 	"metrics":                {"engine", "job", "job/actual", "platform", "workload/swf", "internal/digits"},
 	"workload":               {"job", "job/actual", "rng", "workload/...", "internal/atomicfile", "internal/enum"},
-	"workload/...":           {"job", "job/actual", "platform", "rng", "workload/swf", "internal/enum", "policy/option", "workload/model", "workload/tsafrir", "workload/avail"},
+	"workload/...":           {"job", "job/actual", "platform", "rng", "workload/swf", "internal/enum", "internal/invariants", "policy/option", "workload/model", "workload/tsafrir", "workload/avail"},
 	"threads":                {"engine", "job", "job/actual", "metrics", "platform", "validate", "workload", "internal/digits"},
 	"registry":               {"policy", "policy/...", "workload/model", "workload/lublin", "workload/synth"},
 	"scenario":               {"platform", "registry", "policy/option", "workload", "workload/..."},
@@ -69,14 +69,17 @@ var allowImports = map[string][]string{
 // with the independent references; the references' tests check with the
 // independent checker; the goldens drive the command line.
 var allowTestImports = map[string][]string{
-	"policy/...":             {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref"},
-	"engine":                 {"policy/...", "rng", "workload", "workload/..."},
-	"experiment":             {"internal/testref", "stats"},
-	"sweep":                  {"registry", "validate"},
-	"registry":               {"job", "platform"},
-	"report/...":             {"experiment"},
-	"internal/testref":       {"validate"},
-	"internal/golden":        {"cmd/schedlab/cli", "workload"},
+	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref"},
+	"engine":           {"policy/...", "rng", "workload", "workload/..."},
+	"experiment":       {"internal/testref", "stats"},
+	"sweep":            {"registry", "validate"},
+	"registry":         {"job", "platform"},
+	"report/...":       {"experiment"},
+	"internal/testref": {"validate"},
+	"internal/golden":  {"cmd/schedlab/cli", "workload"},
+	// the randomized run of every declared policy: through the run
+	// paths, checked by the independent checker
+	"internal/policyfuzz":    {"engine", "experiment", "job", "job/actual", "platform", "policy/option", "registry", "scenario", "validate"},
 	"internal/...":           nil,
 	"workload/...":           nil,
 	"scenario":               nil,

@@ -59,3 +59,48 @@ func TestInvariantsPackagesTested(t *testing.T) {
 		t.Error("no test is built with the tag invariants: the walk found nothing")
 	}
 }
+
+// The build tag invariants has one switch, internal/invariants.Enabled:
+// a non-test file built only with the tag (or only without it) outside
+// that package is a type that must differ between the two builds, and it
+// asserts the shared switch's value (invariants.Enabled), so that the
+// tag and the switch cannot drift apart.
+func TestInvariantsSwitch(t *testing.T) {
+	root := filepath.Join("..", "..")
+	n := 0
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" || d.Name() == "schedlab-out") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		first, _, _ := strings.Cut(string(b), "\n")
+		if c := strings.TrimSpace(first); c != "//go:build invariants" && c != "//go:build !invariants" {
+			return nil
+		}
+		dir, _ := filepath.Rel(root, filepath.Dir(p))
+		if filepath.ToSlash(dir) == "internal/invariants" {
+			return nil
+		}
+		n++
+		if !strings.Contains(string(b), "invariants.Enabled") {
+			rel, _ := filepath.Rel(root, p)
+			t.Errorf("%s is built by the tag invariants but does not read the shared switch invariants.Enabled (internal/invariants)", filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Error("no file outside internal/invariants is built by the tag invariants: the walk found nothing")
+	}
+}

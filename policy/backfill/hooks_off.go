@@ -2,6 +2,12 @@
 
 package backfill
 
+import "github.com/schedlab/schedlab/internal/invariants"
+
+// The tag of this file is the shared switch's (internal/invariants):
+// this does not compile unless invariants.Enabled is false.
+func _() { _ = map[bool]int{true: 0, invariants.Enabled: 1} }
+
 // hooks is empty in the default build: the test switches are off and the
 // counters count nothing; every method is a no-op the compiler inlines
 // away. The build with the tag invariants (hooks_on.go) has the real ones.

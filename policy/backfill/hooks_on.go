@@ -2,6 +2,12 @@
 
 package backfill
 
+import "github.com/schedlab/schedlab/internal/invariants"
+
+// The tag of this file is the shared switch's (internal/invariants):
+// this does not compile unless invariants.Enabled is true.
+func _() { _ = map[bool]int{false: 0, invariants.Enabled: 1} }
+
 // hooks holds the engine's test switches and counters. This file is the
 // build with the tag invariants (go test -tags invariants), which the
 // tests that need them require; the default build has the empty hooks of

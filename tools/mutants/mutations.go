@@ -87,4 +87,25 @@ var mutations = []mutation{
 		New:  "f.w.q[n].Procs < free",
 		What: "FCFS (one machine): the head waits when it needs exactly the free processors",
 	},
+	{
+		Name: "easy-reservation-window",
+		File: "policy/backfill/easyfast.go",
+		Old:  "r.s < end && r.fAt-z.reserved(r.s) < procs",
+		New:  "r.e < end && r.fAt-z.reserved(r.s) < procs",
+		What: "EASY: a backfill candidate is checked against a reservation only when the reservation also ends inside the candidate's run (so a long candidate may take the head's processors)",
+	},
+	{
+		Name: "fcfs-free-count",
+		File: "policy/backfill/fcfs.go",
+		Old:  "free -= e.Procs",
+		New:  "free = v.Free(0) - e.Procs",
+		What: "FCFS (one machine): after a start the free count is read again from the view, which does not count the pass's own starts",
+	},
+	{
+		Name: "conservative-start-alloc",
+		File: "policy/backfill/backfill.go",
+		Old:  "b.profs[m].Alloc(now, end, e.Procs)",
+		New:  "b.profs[m].Alloc(now, end, e.Procs-1)",
+		What: "conservative (and depth K): a job that starts takes one processor less than it asks for in the profile",
+	},
 }
