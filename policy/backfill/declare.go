@@ -19,7 +19,7 @@ func Declarations() []policy.Decl {
 	var out []policy.Decl
 	for _, d := range descs() {
 		out = append(out, policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: d.Name, Summary: d.Summary,
-			Options: d.options(), New: d.newFromValues})
+			Options: d.options(), New: d.newFromValues, QueueOrder: orderOption})
 	}
 	summaries := map[string]string{
 		"fcfs":     "the head job goes to the first machine with enough free CPUs",
@@ -27,7 +27,11 @@ func Declarations() []policy.Decl {
 		"flexible": "backfilling by a priority of aging, deadline and wait minimisation",
 	}
 	for _, d := range multiDescs() {
-		decl := policy.Decl{Model: policy.ModelHetero, Kind: policy.KindQueue, Name: d.Name, Summary: summaries[d.Name], New: d.newFromValues}
+		// Over several machines fcfs and easy serve the queue in submit
+		// order. Flexible sorts it by its priority, but a run has always
+		// reported fcfs for it: a result change of its own, not this one.
+		decl := policy.Decl{Model: policy.ModelHetero, Kind: policy.KindQueue, Name: d.Name, Summary: summaries[d.Name], New: d.newFromValues,
+			QueueOrder: policy.FixedOrder("fcfs")}
 		if d.Params != nil {
 			decl.Options = flexOptions()
 			decl.Check = func(v option.Values) error { return flexFrom(v).Check() }
@@ -55,6 +59,9 @@ func (d Desc) options() []option.Decl {
 	}
 	return opts
 }
+
+// orderOption is the queue order of a policy with an order option.
+func orderOption(v option.Values) string { return v.Text("order") }
 
 // OrderOption is the queue-order option taking the orders named (the
 // default first); note says why they are fewer than every order.
