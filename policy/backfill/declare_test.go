@@ -80,18 +80,18 @@ func TestDeclaredOptionErrors(t *testing.T) {
 		want        string
 	}{
 		{policy.ModelHetero, "mesh", nil, `no hetero policy "mesh"`},
-		{policy.ModelHetero, "fcfs", map[string]string{"order": "sjf"}, "order"},
-		{policy.ModelHetero, "easy", map[string]string{"agefactor": "1"}, "agefactor"},
-		{policy.ModelHetero, "easy", map[string]string{"depth": "2"}, "depth"},
-		{policy.ModelHetero, "flexible", map[string]string{"order": "sjf"}, "order"},
-		{policy.ModelHetero, "flexible", map[string]string{"deadline_k": "-1"}, "deadline_k"},
+		{policy.ModelHetero, "fcfs", map[string]string{"order": "sjf"}, "option order: not an option of this policy"},
+		{policy.ModelHetero, "easy", map[string]string{"agefactor": "1"}, "option agefactor: not an option of this policy"},
+		{policy.ModelHetero, "easy", map[string]string{"depth": "2"}, "option depth: not an option of this policy"},
+		{policy.ModelHetero, "flexible", map[string]string{"order": "sjf"}, "option order: not an option of this policy"},
+		{policy.ModelHetero, "flexible", map[string]string{"deadline_k": "-1"}, "option deadline_k: -1 is out of range: must be >= 0"},
 		{policy.ModelHetero, "flexible", map[string]string{"deadline_max": "0"}, "flexible backfilling: deadline_max 0 is below deadline_min 0.1"},
-		{policy.ModelHetero, "flexible", map[string]string{"boostvalue": "NaN"}, "boostvalue"},
-		{policy.ModelHetero, "flexible", map[string]string{"pin_reservation": "maybe"}, "pin_reservation"},
+		{policy.ModelHetero, "flexible", map[string]string{"boostvalue": "NaN"}, `option boostvalue: "NaN" is not a finite number`},
+		{policy.ModelHetero, "flexible", map[string]string{"pin_reservation": "maybe"}, `option pin_reservation: "maybe" is not true or false`},
 		{policy.ModelCluster, "fcfs", map[string]string{"order": "sjf"}, "strict FCFS serves jobs in submit order or by multifactor priority"},
-		{policy.ModelCluster, "easy", map[string]string{"agefactor": "1"}, "agefactor"},
-		{policy.ModelCluster, "easy", map[string]string{"depth": "2"}, "depth"},
-		{policy.ModelCluster, "backfill", map[string]string{"depth": "-1"}, "depth"},
+		{policy.ModelCluster, "easy", map[string]string{"agefactor": "1"}, "option agefactor: not an option of this policy"},
+		{policy.ModelCluster, "easy", map[string]string{"depth": "2"}, "option depth: not an option of this policy"},
+		{policy.ModelCluster, "backfill", map[string]string{"depth": "-1"}, "option depth: -1 is out of range: must be >= 0"},
 	} {
 		plat := p
 		if c.model == policy.ModelCluster {
