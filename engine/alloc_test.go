@@ -7,7 +7,6 @@ import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
-	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/rng"
 	"github.com/schedlab/schedlab/workload"
 )
@@ -35,7 +34,7 @@ func allocsFor(t *testing.T, jobs []actual.Job) (allocs float64, maxRuns int) {
 	t.Helper()
 	var lis runCounter
 	allocs = testing.AllocsPerRun(1, func() {
-		pol, err := backfill.New("easy", backfill.Options{Procs: 64})
+		pol, err := queuePolicy("easy", 64)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,6 @@ import (
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/workload"
 )
 
@@ -60,7 +59,7 @@ func (c *changes) Next() (engine.Change, error) {
 
 func runAvail(t *testing.T, procs int, pol string, jobs []actual.Job, a *engine.Availability) (*availRec, engine.Stats) {
 	t.Helper()
-	p, err := backfill.New(pol, backfill.Options{Procs: procs})
+	p, err := queuePolicy(pol, procs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,14 +210,14 @@ func TestAvailabilityRefused(t *testing.T) {
 		{"easy", engine.Availability{Windows: []policy.Window{window(2, 2, 0, 1)}}, "start before end"},
 		{"easy", engine.Availability{Windows: []policy.Window{window(1, 2, 0, 4)}}, "CPU 4 is not on the platform"},
 	} {
-		p, _ := backfill.New(tc.pol, backfill.Options{Procs: 4})
+		p, _ := queuePolicy(tc.pol, 4)
 		_, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: p, Source: workload.FromSlice(jobs), Availability: &tc.a})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %+v: error %v, want %q", tc.pol, tc.a, err, tc.want)
 		}
 	}
 	// Unsorted failure events stop the run with a message.
-	p, _ := backfill.New("easy", backfill.Options{Procs: 4})
+	p, _ := queuePolicy("easy", 4)
 	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: p, Source: workload.FromSlice(jobs),
 		Availability: &engine.Availability{Failures: &changes{{Time: 5, CPUs: platform.Runs{0, 0}, Down: true}, {Time: 4, CPUs: platform.Runs{0, 0}}}}})
 	if err != nil {
@@ -316,7 +315,7 @@ func (e *endless) Next() (engine.Change, error) {
 }
 
 func runAvailErr(procs int, pol string, jobs []actual.Job, a *engine.Availability) error {
-	p, err := backfill.New(pol, backfill.Options{Procs: procs})
+	p, err := queuePolicy(pol, procs)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/workload"
 )
 
@@ -22,7 +21,7 @@ type started struct {
 
 func simulate(t *testing.T, procs int, policy string, jobs []actual.Job) *enginetest.Recorder {
 	t.Helper()
-	pol, err := backfill.New(policy, backfill.Options{Procs: procs})
+	pol, err := queuePolicy(policy, procs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +169,7 @@ func TestKilledAtLimit(t *testing.T) {
 	}
 	for _, cont := range []bool{false, true} {
 		l := &stateLog{}
-		pol, _ := backfill.New("easy", backfill.Options{Procs: 3})
+		pol, _ := queuePolicy("easy", 3)
 		c, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(3), Policy: pol, Source: workload.FromSlice(jobs), Listener: l, Continue: cont})
 		if err := c.Run(); err != nil {
 			t.Fatal(err)
@@ -190,7 +189,7 @@ func TestKilledAtLimit(t *testing.T) {
 
 // A job id that is still in the system (here: running) is rejected.
 func TestDuplicateRunningJobID(t *testing.T) {
-	pol, _ := backfill.New("fcfs", backfill.Options{Procs: 4})
+	pol, _ := queuePolicy("fcfs", 4)
 	c, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: pol, Source: workload.FromSlice([]actual.Job{j(1, 0, 1, 10, 10), j(1, 5, 1, 10, 10)})})
 	err := c.Run()
 	if err == nil || !strings.Contains(err.Error(), "job 1: duplicate job id") {
@@ -203,7 +202,7 @@ func TestDuplicateRunningJobID(t *testing.T) {
 }
 
 func TestEngineRejectsImpossibleJob(t *testing.T) {
-	pol, _ := backfill.New("easy", backfill.Options{Procs: 4})
+	pol, _ := queuePolicy("easy", 4)
 	c, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: pol, Source: workload.FromSlice([]actual.Job{j(7, 0, 5, 1, 1)})})
 	err := c.Run()
 	if err == nil || !strings.Contains(err.Error(), "job 7: needs 5 processors, the machine has 4") {
@@ -252,7 +251,7 @@ func TestReusedJobIDAfterEnd(t *testing.T) {
 		"three times":     {j(1, 0, 1, 10, 10), j(1, 50, 1, 10, 10), j(1, 100, 1, 10, 10)},
 		"another between": {j(1, 0, 1, 10, 10), j(2, 5, 1, 10, 10), j(1, 30, 1, 10, 10)},
 	} {
-		pol, _ := backfill.New("fcfs", backfill.Options{Procs: 4})
+		pol, _ := queuePolicy("fcfs", 4)
 		c, _ := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: pol, Source: workload.FromSlice(jobs)})
 		if err := c.Run(); err != nil {
 			t.Errorf("%s: %v", name, err)

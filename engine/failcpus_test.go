@@ -49,10 +49,7 @@ func (f *flips) Next() (Change, error) {
 // other CPUs.
 func runFlips(t *testing.T, procs, n int) error {
 	t.Helper()
-	p, err := backfill.New("easy", backfill.Options{Procs: procs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := backfill.NewBackfill("easy", procs, 1, backfill.OrderFCFS)
 	jobs := []actual.Job{{ID: 1, Submit: 0, Procs: 1, Runtime: 1e7, Request: 1e7, Estimate: 1e7}}
 	c, err := NewCluster(ClusterConfig{Platform: platform.MustCluster(procs), Policy: p, Source: workload.FromSlice(jobs),
 		Availability: &Availability{Failures: &flips{cpus: platform.Runs{1, int32(procs - 1)}, n: n}}})

@@ -24,7 +24,7 @@ import (
 // under a fresh instance of policy pol.
 func partOn(t *testing.T, pol, name string, num int32, r platform.Runs) engine.Partition {
 	t.Helper()
-	p, err := backfill.New(pol, backfill.Options{Procs: r.Count()})
+	p, err := queuePolicy(pol, r.Count())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestOverlapIdenticalPartitionsArePlain(t *testing.T) {
 			jobs := overlapJobs(seed, 80, func(*rand.Rand) int32 { return 1 }, 8)
 			all := platform.Runs{0, 7}
 			got := runParts(t, 8, []engine.Partition{partOn(t, pol, "idle", 2, all), partOn(t, pol, "busy", 1, all)}, jobs)
-			p, _ := backfill.New(pol, backfill.Options{Procs: 8})
+			p, _ := queuePolicy(pol, 8)
 			rec := &partRec{ends: map[job.ID]partEnd{}}
 			c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(8), Policy: p, Source: workload.FromSlice(jobs), Listener: rec})
 			if err != nil {

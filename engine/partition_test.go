@@ -11,7 +11,6 @@ import (
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
-	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/rng"
 	"github.com/schedlab/schedlab/workload"
 )
@@ -45,7 +44,7 @@ func (r *partRec) add(rec *engine.Record) {
 // under a fresh instance of policy pol.
 func part(t *testing.T, pol, name string, num int32, lo, hi int32) engine.Partition {
 	t.Helper()
-	p, err := backfill.New(pol, backfill.Options{Procs: int(hi - lo + 1)})
+	p, err := queuePolicy(pol, int(hi-lo+1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +92,7 @@ func TestPartitionWaitsForItsCPUs(t *testing.T) {
 			1: {0, 100, "0-1", imm}, 2: {100, 110, "0", res}, 3: {20, 25, "2", imm}})
 	}
 	// The same jobs without partitions: J2 starts at 10 on CPU 2.
-	p, _ := backfill.New("fcfs", backfill.Options{Procs: 4})
+	p, _ := queuePolicy("fcfs", 4)
 	rec := &partRec{ends: map[job.ID]partEnd{}}
 	c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(4), Policy: p, Source: workload.FromSlice(jobs), Listener: rec})
 	if err != nil {
@@ -133,8 +132,8 @@ func TestPartitionEASYBackfillsWithin(t *testing.T) {
 // the runs, and the default partition takes the jobs of unknown
 // partition (-1).
 func TestPartitionRunsAndDefault(t *testing.T) {
-	pa, _ := backfill.New("fcfs", backfill.Options{Procs: 4})
-	pb, _ := backfill.New("fcfs", backfill.Options{Procs: 2})
+	pa, _ := queuePolicy("fcfs", 4)
+	pb, _ := queuePolicy("fcfs", 2)
 	parts := []engine.Partition{
 		{Name: "a", CPUs: platform.Runs{0, 1, 4, 5}, Numbers: []int32{1}, Policy: pa},
 		{Name: "b", CPUs: platform.Runs{2, 3}, Default: true, Policy: pb},
@@ -179,7 +178,7 @@ func TestPartitionsAreIndependentClusters(t *testing.T) {
 				procs int
 				shift int32
 			}{{inA, 6, 0}, {inB, 4, 6}} {
-				p, _ := backfill.New(pol, backfill.Options{Procs: side.procs})
+				p, _ := queuePolicy(pol, side.procs)
 				rec := &partRec{ends: map[job.ID]partEnd{}}
 				c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(side.procs), Policy: p, Source: workload.FromSlice(side.jobs), Listener: rec})
 				if err != nil {
@@ -218,7 +217,7 @@ func shiftRuns(s string, d int32) string {
 // Bad configurations and jobs are errors that say what is wrong.
 func TestPartitionErrors(t *testing.T) {
 	mk := func(name string, lo, hi int32, nums ...int32) engine.Partition {
-		p, _ := backfill.New("fcfs", backfill.Options{Procs: int(hi - lo + 1)})
+		p, _ := queuePolicy("fcfs", int(hi-lo+1))
 		return engine.Partition{Name: name, CPUs: platform.Runs{lo, hi}, Numbers: nums, Policy: p}
 	}
 	for _, c := range []struct {

@@ -90,8 +90,8 @@ func runScenario(t *testing.T, s scenario.Scenario) HeteroResult {
 func TestHeteroPolicyOptions(t *testing.T) {
 	flex := heteroPoint(t, "{queue: flexible, agefactor: 5, deadline_min: 0, boostvalue: 0, pin_reservation: false}")
 	want := runDirect(t, flex, func(p platform.Platform) (policy.QueueScheduler, error) {
-		return backfill.NewMulti("flexible", backfill.Options{Platform: p,
-			Flex: &backfill.FlexParams{AgeFactor: 5, K: 2, Max: 20, Min: 0, Boost: 0, Pin: false}})
+		return backfill.NewBackfillMulti(backfill.MultiConfig{Name: "flexible", Platform: p, Depth: 1, Order: backfill.OrderPriority,
+			Pick: backfill.PickFastest, Flex: &backfill.FlexParams{AgeFactor: 5, K: 2, Max: 20, Min: 0, Boost: 0, Pin: false}})
 	})
 	if got := runScenario(t, flex); got != want {
 		t.Errorf("flexible with options:\n got %+v\nwant %+v", got, want)

@@ -688,7 +688,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		overrun = "continue"
 	}
 	res = &TraceResult{
-		Run: RunInfo{Trace: rd.Name(), Policy: pol.Name(), Order: orderName(opts), Estimate: est.String(), OnOverrun: overrun,
+		Run: RunInfo{Trace: rd.Name(), Policy: pol.Name(), Order: qp.QueueOrder(opts), Estimate: est.String(), OnOverrun: overrun,
 			Procs: procs, Read: counts.Read, Skipped: counts.Skipped(), Rejected: counts.Rejected, Clamped: counts.Clamped,
 			MaxQueued: eng.Stats().MaxQueued, Passes: eng.Stats().Passes, RejectedByPolicy: eng.Stats().Rejected},
 		Result: sum.Result(),
@@ -819,15 +819,6 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, err
 	}
 	return res, nil
-}
-
-// orderName is the queue order a run reports: the policy's order
-// option, or fcfs for a policy that orders its queue itself.
-func orderName(v option.Values) string {
-	if v.Has("order") {
-		return v.Text("order")
-	}
-	return "fcfs"
 }
 
 // rankHead is a ranking policy (jrb) that names its rank function and

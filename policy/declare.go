@@ -139,4 +139,19 @@ type Decl struct {
 	// replaces the decision process, so neither command nor fds). A
 	// runner given a decider refuses a policy without it.
 	CheckInProcess func(opts option.Values) error
+	// QueueOrder (queue policies: KindQueue) names the order the policy
+	// serves its waiting jobs in, as a run reports it (summary.json's
+	// "order": fcfs, sjf, multifactor, ...), computed from the checked
+	// option values. Every queue policy declares it, whatever its options
+	// are called: a policy that orders its queue itself (by shortest
+	// estimate, by a priority) says so here; FixedOrder is the common
+	// case of an order no option changes. Nil for the other kinds; a
+	// queue policy without one reports "" (registry's tests refuse it).
+	QueueOrder func(opts option.Values) string
+}
+
+// FixedOrder is a Decl.QueueOrder for a policy whose queue order no
+// option changes.
+func FixedOrder(name string) func(option.Values) string {
+	return func(option.Values) string { return name }
 }

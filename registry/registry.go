@@ -79,12 +79,29 @@ type Entry struct {
 	newFn   func(policy.Env, option.Values) (policy.Built, error)
 	checkFn func(option.Values) error
 	inProc  func(option.Values) error
+	order   func(option.Values) string
 }
 
 func fromDecl(d policy.Decl) Entry {
 	return Entry{Model: d.Model, Kind: d.Kind, Name: d.Name, Summary: d.Summary, Traits: d.Traits,
-		options: option.CloneAll(d.Options), newFn: d.New, checkFn: d.Check, inProc: d.CheckInProcess}
+		options: option.CloneAll(d.Options), newFn: d.New, checkFn: d.Check, inProc: d.CheckInProcess,
+		order: d.QueueOrder}
 }
+
+// QueueOrder is the order a queue policy serves its waiting jobs in with
+// the checked values v, as its declaration computes it
+// (policy.Decl.QueueOrder; summary.json's "order"); "" for a policy
+// that declares none.
+func (p Entry) QueueOrder(v option.Values) string {
+	if p.order == nil {
+		return ""
+	}
+	return p.order(v)
+}
+
+// DeclaresQueueOrder reports whether the policy declares its queue
+// order (policy.Decl.QueueOrder).
+func (p Entry) DeclaresQueueOrder() bool { return p.order != nil }
 
 // Options lists the policy's options in documentation order (a fresh
 // copy).

@@ -450,3 +450,50 @@ func TestPreferIdleComesFromTheLocalTrait(t *testing.T) {
 		}
 	}
 }
+
+// Every queue policy declares the order it serves its queue in (what a
+// run's summary.json reports as "order"); no other kind does. With the
+// values given, each reports what runs have always reported.
+func TestQueueOrderDeclared(t *testing.T) {
+	for _, m := range Models() {
+		for _, k := range m.Kinds {
+			for _, p := range Policies(m.Name, k.Name) {
+				if got := p.DeclaresQueueOrder(); got != (k.Name == KindQueue) {
+					t.Errorf("%s %s %s: declares a queue order: %v", m.Name, k.Name, p.Name, got)
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		model, name string
+		given       map[string]string
+		want        string
+	}{
+		{ModelCluster, "fcfs", nil, "fcfs"},
+		{ModelCluster, "fcfs", map[string]string{"order": "multifactor"}, "multifactor"},
+		{ModelCluster, "easy", map[string]string{"order": "sjf"}, "sjf"},
+		{ModelCluster, "backfill", map[string]string{"order": "sjf", "depth": "2"}, "sjf"},
+		{ModelCluster, "conservative", nil, "fcfs"},
+		{ModelCluster, "firstfit", map[string]string{"order": "sjf"}, "sjf"},
+		{ModelCluster, "matrix", nil, "fcfs"},
+		{ModelCluster, "jrb", map[string]string{"rank": "log"}, "fcfs"},
+		{ModelCluster, "external", map[string]string{"command": "true"}, "fcfs"},
+		{ModelHetero, "fcfs", nil, "fcfs"},
+		{ModelHetero, "easy", nil, "fcfs"},
+		{ModelHetero, "flexible", nil, "fcfs"},
+		{ModelHetero, "eg-edf", nil, "fcfs"},
+		{ModelHetero, "tabu", nil, "fcfs"},
+	} {
+		p, err := Lookup(c.model, KindQueue, c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := p.Check(c.given)
+		if err != nil {
+			t.Fatalf("%s %s %v: %v", c.model, c.name, c.given, err)
+		}
+		if got := p.QueueOrder(v); got != c.want {
+			t.Errorf("%s %s %v: order %q, want %q", c.model, c.name, c.given, got, c.want)
+		}
+	}
+}

@@ -2,58 +2,167 @@ package backfill
 
 import (
 	"fmt"
-	"slices"
+	"math"
 	"strconv"
 
 	"github.com/schedlab/schedlab/internal/enum"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/option"
 )
 
-// Declarations are this package's policies for the registry: the
-// cluster's queue policies (Policies: fcfs, firstfit, easy, conservative,
-// backfill, with their depth and order options) and the hetero model's
-// queue-based policies over several machines (MultiPolicies: fcfs, easy,
-// flexible with Flexible backfilling's priority constants).
+// Declarations are this package's policies for the registry, declared
+// as every policy is (policy.Decl, typed options option.Decl): the
+// cluster's queue policies (fcfs, firstfit, easy, conservative, backfill,
+// with their depth and order options and the multifactor order's
+// settings) and the hetero model's queue-based policies over several
+// machines (fcfs, easy, flexible with Flexible backfilling's priority
+// constants). This list is the only one: package registry publishes it.
 func Declarations() []policy.Decl {
-	var out []policy.Decl
-	for _, d := range descs() {
-		out = append(out, policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: d.Name, Summary: d.Summary,
-			Options: d.options(), New: d.newFromValues})
+	all := []string{OrderFCFS.String(), OrderSJF.String(), OrderMultifactor.String()}
+	return []policy.Decl{
+		cluster("fcfs", "strict first-come first-served: nothing passes a blocked head job",
+			orderOptions([]string{OrderFCFS.String(), OrderMultifactor.String()},
+				"strict FCFS serves jobs in submit order or by multifactor priority; use a backfilling queue"),
+			func(procs int, v option.Values, mf *Multifactor) (policy.QueueScheduler, error) {
+				if mf != nil {
+					return NewFCFSMultifactor(procs, *mf)
+				}
+				return NewFCFS(), nil
+			}),
+		cluster("firstfit", "greedy first-fit, no reservation: every waiting job that fits the free processors starts, in queue order (hafshejani-2012's \"backfilling\")",
+			orderOptions(all, ""),
+			func(procs int, v option.Values, mf *Multifactor) (policy.QueueScheduler, error) {
+				if mf != nil {
+					return NewFirstFitMultifactor(procs, *mf)
+				}
+				return NewFirstFit(orderOf(v)), nil
+			}),
+		cluster("easy", "EASY backfilling (Lifka): one reservation for the head job, later jobs backfill around it",
+			orderOptions(all, ""),
+			func(procs int, v option.Values, mf *Multifactor) (policy.QueueScheduler, error) {
+				return backfillOn("easy", procs, 1, v, mf)
+			}),
+		cluster("conservative", "conservative backfilling (Mu'alem & Feitelson): every waiting job holds a reservation; compression on early ends",
+			orderOptions(all, ""),
+			func(procs int, v option.Values, mf *Multifactor) (policy.QueueScheduler, error) {
+				return backfillOn("conservative", procs, Unlimited, v, mf)
+			}),
+		cluster("backfill", "backfilling with reservation depth K (--depth; 1 = EASY, 0 = unlimited = conservative)",
+			append([]option.Decl{{Name: "depth", Key: "policy.depth", Type: option.Int, Range: option.AtLeast(0), Default: "0",
+				Doc: "reservation depth K (1 = EASY; 0 = unlimited = conservative)", KeyAlways: true, Flag: "depth"}},
+				orderOptions(all, "")...),
+			func(procs int, v option.Values, mf *Multifactor) (policy.QueueScheduler, error) {
+				d := v.Int("depth")
+				if d == 0 {
+					d = Unlimited
+				}
+				return backfillOn(fmt.Sprintf("backfill-%s", depthName(d)), procs, d, v, mf)
+			}),
+
+		hetero("fcfs", "the head job goes to the first machine with enough free CPUs", nil, nil,
+			func(p platform.Platform, v option.Values) (policy.QueueScheduler, error) { return NewFCFSMulti(p), nil }),
+		hetero("easy", "EASY backfilling over the machines, fastest machine first", nil, nil,
+			func(p platform.Platform, v option.Values) (policy.QueueScheduler, error) {
+				return NewBackfillMulti(MultiConfig{Name: "easy", Platform: p, Depth: 1, Order: OrderFCFS, Pick: PickFastest})
+			}),
+		hetero("flexible", "backfilling by a priority of aging, deadline and wait minimisation",
+			flexOptions(), func(v option.Values) error { return flexFrom(v).Check() },
+			func(p platform.Platform, v option.Values) (policy.QueueScheduler, error) {
+				f := flexFrom(v)
+				if err := f.Check(); err != nil {
+					return nil, err
+				}
+				return NewBackfillMulti(MultiConfig{Name: "flexible", Platform: p, Depth: 1, Order: OrderPriority, Pick: PickFastest, Flex: &f})
+			}),
 	}
-	summaries := map[string]string{
-		"fcfs":     "the head job goes to the first machine with enough free CPUs",
-		"easy":     "EASY backfilling over the machines, fastest machine first",
-		"flexible": "backfilling by a priority of aging, deadline and wait minimisation",
-	}
-	for _, d := range multiDescs() {
-		decl := policy.Decl{Model: policy.ModelHetero, Kind: policy.KindQueue, Name: d.Name, Summary: summaries[d.Name], New: d.newFromValues}
-		if d.Params != nil {
-			decl.Options = flexOptions()
-			decl.Check = func(v option.Values) error { return flexFrom(v).Check() }
-		}
-		out = append(out, decl)
-	}
-	return out
 }
 
-// options are the declared options of a one-machine queue policy: the
-// reservation depth (backfill) and the queue order.
-func (d Desc) options() []option.Decl {
-	var opts []option.Decl
-	if d.TakesDepth {
-		opts = append(opts, option.Decl{Name: "depth", Key: "policy.depth", Type: option.Int, Range: option.AtLeast(0), Default: "0",
-			Doc: "reservation depth K (1 = EASY; 0 = unlimited = conservative)", KeyAlways: true, Flag: "depth"})
+// cluster declares a queue policy of the one-machine cluster: opts hold
+// its order option (and depth); build gets the machine's CPUs, the
+// checked values and, with order multifactor, the multifactor settings.
+// Its queue order is its order option's value.
+func cluster(name, summary string, opts []option.Decl, build func(procs int, v option.Values, mf *Multifactor) (policy.QueueScheduler, error)) policy.Decl {
+	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: name, Summary: summary, Options: opts,
+		QueueOrder: func(v option.Values) string { return v.Text("order") },
+		New: func(env policy.Env, v option.Values) (policy.Built, error) {
+			var mf *Multifactor
+			if orderOf(v) == OrderMultifactor {
+				m, err := multifactorFrom(v)
+				if err != nil {
+					return policy.Built{}, err
+				}
+				mf = &m
+			}
+			procs := env.Platform.CPUs()
+			if procs <= 0 {
+				return policy.Built{}, fmt.Errorf("policy %s: machine size must be positive, got %d", name, procs)
+			}
+			q, err := build(procs, v, mf)
+			if err != nil {
+				return policy.Built{}, err
+			}
+			if env.Shared != nil {
+				shareMultifactor(q, env.Shared)
+			}
+			return policy.Built{Queue: q}, nil
+		}}
+}
+
+// hetero declares a queue policy over the machines of the hetero
+// model's platform, with its options and their check (nil: none).
+// Over several machines fcfs and easy serve the queue in submit order.
+// Flexible sorts it by its priority, but a run has always reported fcfs
+// for it: that is a result change of its own, not made here.
+func hetero(name, summary string, opts []option.Decl, check func(option.Values) error, build func(p platform.Platform, v option.Values) (policy.QueueScheduler, error)) policy.Decl {
+	return policy.Decl{Model: policy.ModelHetero, Kind: policy.KindQueue, Name: name, Summary: summary, Options: opts, Check: check,
+		QueueOrder: policy.FixedOrder("fcfs"),
+		New: func(env policy.Env, v option.Values) (policy.Built, error) {
+			if env.Platform.Machines() == 0 {
+				return policy.Built{}, fmt.Errorf("policy %s: a platform is required", name)
+			}
+			q, err := build(env.Platform, v)
+			if err != nil {
+				return policy.Built{}, err
+			}
+			if env.Shared != nil {
+				shareMultifactor(q, env.Shared)
+			}
+			return policy.Built{Queue: q}, nil
+		}}
+}
+
+// orderOptions are a one-machine policy's order option, taking the
+// orders named (the default first; note says why they are fewer than
+// every order), and the multifactor order's settings.
+func orderOptions(orders []string, note string) []option.Decl {
+	return append([]option.Decl{OrderOption(orders, note)}, MultifactorOptions()...)
+}
+
+// orderOf is the checked order option's value.
+func orderOf(v option.Values) Order {
+	o, err := ParseOrderName(v.Text("order"))
+	if err != nil {
+		panic(err) // the declaration's values are the parser's names
 	}
-	var orders []string
-	for _, o := range d.Orders {
-		orders = append(orders, o.String())
+	return o
+}
+
+// backfillOn builds the backfilling engine on one machine of procs CPUs
+// at reservation depth depth, in the order of v (mf: the multifactor
+// settings with order multifactor).
+func backfillOn(name string, procs, depth int, v option.Values, mf *Multifactor) (policy.QueueScheduler, error) {
+	if mf != nil {
+		return NewBackfillMultifactor(name, procs, depth, *mf)
 	}
-	opts = append(opts, OrderOption(orders, d.OrderNote))
-	if slices.Contains(d.Orders, OrderMultifactor) {
-		opts = append(opts, MultifactorOptions()...)
+	return NewBackfill(name, procs, depth, orderOf(v)), nil
+}
+
+func depthName(d int) string {
+	if d == Unlimited {
+		return "unlimited"
 	}
-	return opts
+	return fmt.Sprint(d)
 }
 
 // OrderOption is the queue-order option taking the orders named (the
@@ -61,44 +170,6 @@ func (d Desc) options() []option.Decl {
 func OrderOption(orders []string, note string) option.Decl {
 	return option.Decl{Name: "order", Key: "policy.order", Type: option.Enum, Values: orders, Default: orders[0],
 		Doc: "queue order: fcfs (submit time), sjf (shortest estimate first) or multifactor (Slurm's multifactor priority, docs/priority.md)", Note: note, KeyAlways: true, Flag: "order"}
-}
-
-// newFromValues builds the policy d describes from checked values, on
-// env's platform (its CPUs for a one-machine policy).
-func (d Desc) newFromValues(env policy.Env, v option.Values) (policy.Built, error) {
-	o := Options{Procs: env.Platform.CPUs()}
-	if d.Multi {
-		o = Options{Platform: env.Platform}
-	}
-	if v.Has("depth") {
-		o.Depth = v.Int("depth")
-	}
-	if v.Has("order") {
-		ord, err := ParseOrderName(v.Text("order"))
-		if err != nil {
-			return policy.Built{}, err
-		}
-		o.Order = ord
-		if ord == OrderMultifactor {
-			mf, err := multifactorFrom(v)
-			if err != nil {
-				return policy.Built{}, err
-			}
-			o.Multifactor = &mf
-		}
-	}
-	if d.Params != nil {
-		f := flexFrom(v)
-		if err := f.Check(); err != nil {
-			return policy.Built{}, err
-		}
-		o.Flex = &f
-	}
-	q, err := d.New(o)
-	if err == nil && env.Shared != nil {
-		shareMultifactor(q, env.Shared)
-	}
-	return policy.Built{Queue: q}, err
 }
 
 // flexFrom reads Flexible backfilling's constants from checked values.
@@ -177,23 +248,30 @@ func multifactorFrom(v option.Values) (Multifactor, error) {
 	return m, m.Check()
 }
 
-// flexOptions are Flexible backfilling's constants (FlexParamList) as
-// options. They appear in result keys only when set away from their
+// flexOptions are Flexible backfilling's constants (FlexParams, with
+// DefaultFlex()'s values as defaults) as options, in documentation
+// order. They appear in result keys only when set away from their
 // defaults; 0 (or false) is then a real setting.
 func flexOptions() []option.Decl {
-	keys := map[string]string{"agefactor": "age", "deadline_k": "dk", "deadline_max": "dmax", "deadline_min": "dmin",
-		"boostvalue": "boost", "pin_reservation": "pin"}
-	var out []option.Decl
-	for _, pr := range FlexParamList() {
-		o := option.Decl{Name: pr.Name, Key: "policy." + pr.Name, Default: pr.Default, Doc: pr.Doc,
-			KeyName: keys[pr.Name], ZeroDistinct: true}
-		switch pr.Type {
-		case "bool":
-			o.Type = option.Bool
-		default:
-			o.Type, o.Range = option.Float, option.AtLeast(pr.Min)
-		}
-		out = append(out, o)
+	d := DefaultFlex()
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	opts := []option.Decl{
+		{Name: "agefactor", Type: option.Float, Range: option.AtLeast(0), Default: f(d.AgeFactor), KeyName: "age",
+			Doc: "aging: priority += agefactor x time waited"},
+		{Name: "deadline_k", Type: option.Float, Range: option.AtLeast(0), Default: f(d.K), KeyName: "dk",
+			Doc: "the deadline term rises from deadline - deadline_k x Nxtime (Nxtime: runtime on the fastest machine that can hold the job)"},
+		{Name: "deadline_max", Type: option.Float, Range: option.AtLeast(math.Inf(-1)), Default: f(d.Max), KeyName: "dmax",
+			Doc: "the deadline term reached when the estimated end meets the deadline (>= deadline_min)"},
+		{Name: "deadline_min", Type: option.Float, Range: option.AtLeast(math.Inf(-1)), Default: f(d.Min), KeyName: "dmin",
+			Doc: "the deadline term far from the deadline, past it, or without one"},
+		{Name: "boostvalue", Type: option.Float, Range: option.AtLeast(0), Default: f(d.Boost), KeyName: "boost",
+			Doc: "wait minimisation: priority += boostvalue x shortest Estimated in the queue / Estimated"},
+		{Name: "pin_reservation", Type: option.Bool, Default: strconv.FormatBool(d.Pin), KeyName: "pin",
+			Doc: "the job holding the reservation stays first through events (false: re-sorted like the others)"},
 	}
-	return out
+	for i := range opts {
+		opts[i].Key = "policy." + opts[i].Name
+		opts[i].ZeroDistinct = true
+	}
+	return opts
 }

@@ -7,14 +7,16 @@
 // planned anew when it reorders the queue) and machines (one cluster, or several machines of different sizes and
 // speeds, each with its own availability profile).
 //
-// Policies (registry.go) is the one list of the one-machine cluster's
-// queue policies: name, summary, whether the depth is an option, the
-// orders allowed, builder. MultiPolicies is the list of the policies over
-// the machines of a platform (fcfs, easy, flexible: klusacek-2008), with
-// Flexible's constants as data (FlexParamList). Package registry publishes
-// the lists with typed options beside the other models' policies; programs
-// choose policies there. New and NewMulti build by name from the same
-// lists, for the tests of the packages below the registry.
+// Declarations (declare.go) declares the package's policies as every
+// policy package does (policy.Decl with typed options, option.Decl): the
+// one-machine cluster's queue policies (fcfs, firstfit, easy,
+// conservative, backfill: the depth and order options, the multifactor
+// settings) and the policies over the machines of a platform (fcfs, easy,
+// flexible: klusacek-2008, with Flexible's constants as options). Package
+// registry publishes them beside the other models' policies; programs
+// choose policies there. The constructors (NewFCFS, NewBackfill,
+// NewBackfillMulti, ...) build a policy directly, for the tests of the
+// packages below the registry.
 //
 // # The backfilling pass
 //

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/job"
@@ -54,73 +53,6 @@ func (f FlexParams) Check() error {
 	if len(probs) > 0 {
 		return fmt.Errorf("flexible backfilling: %s", strings.Join(probs, "; "))
 	}
-	return nil
-}
-
-// Param describes one option of a policy, as data for a registry.
-type Param struct {
-	Name string // as in scenario files
-	// Type is "float" or "bool".
-	Type string
-	// Default as written in a scenario file.
-	Default string
-	// Min is the smallest value a float may take (-Inf: any finite value).
-	Min float64
-	Doc string
-}
-
-// FlexParamList describes FlexParams' fields in documentation order, with
-// DefaultFlex()'s values as defaults; Set takes these names.
-func FlexParamList() []Param {
-	d := DefaultFlex()
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	return []Param{
-		{Name: "agefactor", Type: "float", Default: f(d.AgeFactor), Min: 0,
-			Doc: "aging: priority += agefactor x time waited"},
-		{Name: "deadline_k", Type: "float", Default: f(d.K), Min: 0,
-			Doc: "the deadline term rises from deadline - deadline_k x Nxtime (Nxtime: runtime on the fastest machine that can hold the job)"},
-		{Name: "deadline_max", Type: "float", Default: f(d.Max), Min: math.Inf(-1),
-			Doc: "the deadline term reached when the estimated end meets the deadline (>= deadline_min)"},
-		{Name: "deadline_min", Type: "float", Default: f(d.Min), Min: math.Inf(-1),
-			Doc: "the deadline term far from the deadline, past it, or without one"},
-		{Name: "boostvalue", Type: "float", Default: f(d.Boost), Min: 0,
-			Doc: "wait minimisation: priority += boostvalue x shortest Estimated in the queue / Estimated"},
-		{Name: "pin_reservation", Type: "bool", Default: strconv.FormatBool(d.Pin),
-			Doc: "the job holding the reservation stays first through events (false: re-sorted like the others)"},
-	}
-}
-
-// Set sets the constant called name (FlexParamList's names) from its
-// scenario text.
-func (f *FlexParams) Set(name, value string) error {
-	if name == "pin_reservation" {
-		v, err := strconv.ParseBool(value)
-		if err != nil {
-			return fmt.Errorf("flexible backfilling: pin_reservation %q: want true or false", value)
-		}
-		f.Pin = v
-		return nil
-	}
-	var dst *float64
-	switch name {
-	case "agefactor":
-		dst = &f.AgeFactor
-	case "deadline_k":
-		dst = &f.K
-	case "deadline_max":
-		dst = &f.Max
-	case "deadline_min":
-		dst = &f.Min
-	case "boostvalue":
-		dst = &f.Boost
-	default:
-		return fmt.Errorf("flexible backfilling: unknown constant %q", name)
-	}
-	v, err := strconv.ParseFloat(value, 64)
-	if err != nil {
-		return fmt.Errorf("flexible backfilling: %s %q: not a number", name, value)
-	}
-	*dst = v
 	return nil
 }
 

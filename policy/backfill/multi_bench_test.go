@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
-	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
@@ -24,7 +23,7 @@ func benchHetero(b *testing.B, name string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		pol, err := backfill.NewMulti(name, backfill.Options{Platform: p})
+		pol, err := declaredMulti(name, p, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

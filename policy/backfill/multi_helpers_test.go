@@ -1,7 +1,9 @@
 package backfill_test
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/schedlab/schedlab/engine/enginetest"
@@ -10,6 +12,7 @@ import (
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/validate"
 )
 
@@ -94,4 +97,38 @@ func checkRuns(t *testing.T, l *multiLog, want map[job.ID]ran) {
 				id, g.start, g.end, g.machine, g.reason, w.start, w.end, w.machine, w.reason)
 		}
 	}
+}
+
+// declared builds the policy of model called name from its declaration
+// (backfill.Declarations), with option texts given and the defaults
+// for the rest, on platform p, as the registry builds it.
+func declared(model, name string, p platform.Platform, given map[string]string) (policy.QueueScheduler, error) {
+	for _, d := range backfill.Declarations() {
+		if d.Model != model || d.Name != name {
+			continue
+		}
+		v, err := option.Check(d.Options, given)
+		if err == nil && d.Check != nil {
+			err = d.Check(v)
+		}
+		if err != nil {
+			return nil, err
+		}
+		b, err := d.New(policy.Env{Platform: p}, v)
+		return b.Queue, err
+	}
+	return nil, fmt.Errorf("no %s policy %q", model, name)
+}
+
+// declaredMulti builds the hetero model's policy called name on p from
+// its declaration, Flexible's constants set to flex (nil: the
+// defaults).
+func declaredMulti(name string, p platform.Platform, flex *backfill.FlexParams) (policy.QueueScheduler, error) {
+	var given map[string]string
+	if flex != nil {
+		f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+		given = map[string]string{"agefactor": f(flex.AgeFactor), "deadline_k": f(flex.K), "deadline_max": f(flex.Max),
+			"deadline_min": f(flex.Min), "boostvalue": f(flex.Boost), "pin_reservation": strconv.FormatBool(flex.Pin)}
+	}
+	return declared(policy.ModelHetero, name, p, given)
 }

@@ -82,7 +82,7 @@ type multiPolicy struct {
 func multiPolicies() []multiPolicy {
 	byName := func(name string, flex *backfill.FlexParams) func(platform.Platform) (policy.QueueScheduler, *backfill.Backfill) {
 		return func(p platform.Platform) (policy.QueueScheduler, *backfill.Backfill) {
-			pol, err := backfill.NewMulti(name, backfill.Options{Platform: p, Flex: flex})
+			pol, err := declaredMulti(name, p, flex)
 			if err != nil {
 				panic(err)
 			}

@@ -204,7 +204,7 @@ func TestMultiEASYMatchesLiteral(t *testing.T) {
 			if c.flex != nil {
 				name = "flexible"
 			}
-			pol, err := backfill.NewMulti(name, backfill.Options{Platform: p, Flex: c.flex})
+			pol, err := declaredMulti(name, p, c.flex)
 			if err != nil {
 				t.Fatal(err)
 			}

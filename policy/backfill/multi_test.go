@@ -35,7 +35,7 @@ func TestEASYTwoMachines(t *testing.T) {
 	p := mustPlatform(t, platform.Machine{CPUs: 4, Speed: 1}, platform.Machine{CPUs: 6, Speed: 2})
 	jobs := []actual.Job{exact(1, 0, 3, 20), exact(2, 0, 4, 40), exact(3, 1, 4, 8),
 		exact(4, 2, 3, 40), exact(5, 2, 2, 12), exact(6, 3, 1, 100)}
-	pol, err := backfill.NewMulti("easy", backfill.Options{Platform: p})
+	pol, err := declaredMulti("easy", p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestEASYTwoMachines(t *testing.T) {
 func TestFCFSThreeMachines(t *testing.T) {
 	p := mustPlatform(t, platform.Machine{CPUs: 2}, platform.Machine{CPUs: 4, Speed: 2}, platform.Machine{CPUs: 4})
 	jobs := []actual.Job{exact(1, 0, 3, 30), exact(2, 0, 1, 30), exact(3, 0, 4, 20), exact(4, 1, 2, 10), exact(5, 1, 1, 6)}
-	pol, err := backfill.NewMulti("fcfs", backfill.Options{Platform: p})
+	pol, err := declaredMulti("fcfs", p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestFlexibleOrderAndStickyReservation(t *testing.T) {
 	for _, pin := range []bool{true, false} {
 		f := backfill.DefaultFlex()
 		f.Pin = pin
-		pol, err := backfill.NewMulti("flexible", backfill.Options{Platform: p, Flex: &f})
+		pol, err := declaredMulti("flexible", p, &f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,7 +250,7 @@ func TestCanHold(t *testing.T) {
 			3: {start: 10, end: 20, machine: 2, reason: job.Reserved}}},
 		{"flexible", nil},
 	} {
-		pol, err := backfill.NewMulti(c.policy, backfill.Options{Platform: p})
+		pol, err := declaredMulti(c.policy, p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,9 +12,9 @@ const (
 	OrderSJF
 	// OrderPriority: by a priority function recomputed at every submission
 	// and completion, largest first, ties by (submit time, job id). The
-	// only priority function is Flexible backfilling's (FlexParams); it is
-	// not among Orders() because the one-machine cluster policies do not
-	// take it.
+	// only priority function is Flexible backfilling's (FlexParams); the
+	// one-machine cluster policies do not take it (their order option
+	// does not name it).
 	OrderPriority
 	// OrderMultifactor: by Slurm's multifactor priority (Multifactor),
 	// recomputed at every scheduling pass, largest first, ties by

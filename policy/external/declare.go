@@ -39,6 +39,9 @@ func Declarations() []policy.Decl {
 			},
 			Check:          checkCommand,
 			CheckInProcess: checkInProcess,
+			// The decision process sees the queue in submit order; what
+			// it starts first is its own business.
+			QueueOrder: policy.FixedOrder("fcfs"),
 			New: func(env policy.Env, v option.Values) (policy.Built, error) {
 				if d, ok := env.Decider.(Decider); ok && d != nil {
 					if err := checkInProcess(v); err != nil {

@@ -25,7 +25,8 @@ func Declarations() []policy.Decl {
 	}
 	return []policy.Decl{{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "matrix",
 		Summary: "thread-level matrix scanning (hafshejani-2012): jobs split into one-CPU threads, windows by the growing n x n rule, threads started row by row (--window lazy|eager|fixed:N)",
-		Traits:  policy.Traits{Threads: true}, Options: opts, New: newFromValues}}
+		Traits:  policy.Traits{Threads: true}, Options: opts, New: newFromValues,
+		QueueOrder: func(v option.Values) string { return v.Text("order") }}}
 }
 
 // windowFlag reads --window's text (lazy, eager, fixed:N) into the

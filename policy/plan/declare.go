@@ -46,11 +46,14 @@ func Declarations() []policy.Decl {
 		{Name: "interval", Key: "policy.interval", Type: option.Float, Range: option.Above(0), Default: "300",
 			Doc: "trigger interval: the search runs at the first pass at or after each multiple of this many seconds", On: "trigger", When: []string{"interval"}},
 	}
+	// Jobs are planned in arrival order (each placed when it arrives);
+	// the plans, not a queue order, decide the starts.
+	order := policy.FixedOrder("fcfs")
 	return []policy.Decl{
 		{Model: policy.ModelHetero, Kind: policy.KindQueue, Name: "eg-edf", Summary: "schedule-based: earliest gap, else earliest deadline first",
-			Options: []option.Decl{gaps, ties, suitable}, New: newFromValues},
+			Options: []option.Decl{gaps, ties, suitable}, New: newFromValues, QueueOrder: order},
 		{Model: policy.ModelHetero, Kind: policy.KindQueue, Name: "tabu", Summary: "schedule-based: EG-EDF improved by tabu search",
-			Options: append([]option.Decl{gaps, ties, suitable}, tabu...), New: newFromValues},
+			Options: append([]option.Decl{gaps, ties, suitable}, tabu...), New: newFromValues, QueueOrder: order},
 	}
 }
 

@@ -47,18 +47,22 @@ func TestAddPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The policy's folder.
-	src, err := os.ReadFile("testdata/lfj/lfj.go")
-	if err != nil {
-		t.Fatal(err)
+	// The policy's folder, and a second one: shortest, a strict SJF
+	// without an order option, whose declared order summary.json must
+	// report.
+	for _, name := range []string{"lfj", "shortest"} {
+		src, err := os.ReadFile("testdata/" + name + "/" + name + ".go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "policy", name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "policy", name, name+".go"), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "policy/lfj"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "policy/lfj/lfj.go"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// Its registration: the import and the list entry in registry/table.go.
+	// The registrations: the import and the list entry in registry/table.go.
 	table := filepath.Join(dir, "registry/table.go")
 	b, err := os.ReadFile(table)
 	if err != nil {
@@ -68,6 +72,8 @@ func TestAddPolicy(t *testing.T) {
 	for _, edit := range [][2]string{
 		{"\t\"github.com/schedlab/schedlab/policy/grid\"\n", "\t\"github.com/schedlab/schedlab/policy/grid\"\n\t\"github.com/schedlab/schedlab/policy/lfj\"\n"},
 		{"\t\tplan.Declarations(),", "\t\tlfj.Declarations(),\n\t\tplan.Declarations(),"},
+		{"\t\"github.com/schedlab/schedlab/policy/rank\"\n", "\t\"github.com/schedlab/schedlab/policy/rank\"\n\t\"github.com/schedlab/schedlab/policy/shortest\"\n"},
+		{"\t\tplan.Declarations(),", "\t\tshortest.Declarations(),\n\t\tplan.Declarations(),"},
 	} {
 		if !strings.Contains(text, edit[0]) {
 			t.Fatalf("registry/table.go has no %q: the registration documented in docs/extending.md no longer fits", edit[0])
@@ -130,9 +136,21 @@ func TestAddPolicy(t *testing.T) {
 	contains("policies", run(0, "policies"),
 		"lfj  ", "largest job first", "policy.tie_break", "submit | estimate, default submit")
 	contains("run", run(0, "run", "--trace", trace, "--policy", "lfj", "--json", "--no-out"),
-		`"policy": "lfj"`, `"jobs": 4`, `"mean_wait": 3.5,`)
+		`"policy": "lfj"`, `"order": "largest-submit"`, `"jobs": 4`, `"mean_wait": 3.5,`)
 	contains("run --set", run(0, "run", "--trace", trace, "--policy", "lfj", "--set", "tie_break=estimate", "--json", "--no-out"),
-		`"policy": "lfj"`, `"jobs": 4`, `"mean_wait": 2.75,`)
+		`"policy": "lfj"`, `"order": "largest-estimate"`, `"jobs": 4`, `"mean_wait": 2.75,`)
+	// shortest (strict SJF): job 4 (estimate 6) starts at 2 on the free
+	// CPU; job 2 (estimate 20) blocks the queue until job 1 ends at 10,
+	// then runs to 20, when job 3 (estimate 30) starts. Mean wait
+	// (0+9+18+0)/4 = 6.75. Its summary.json names the order its
+	// declaration gives, though it has no order option.
+	out := filepath.Join(work, "shortest-out")
+	run(0, "run", "--trace", trace, "--policy", "shortest", "--out", out)
+	summary, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains("shortest summary.json", string(summary), `"policy": "shortest"`, `"order": "sjf"`, `"mean_wait": 6.75,`)
 	contains("run --set bad value", run(2, "run", "--trace", trace, "--policy", "lfj", "--set", "tie_break=random", "--no-out"),
 		`policy lfj: option tie_break: "random" is not one of submit, estimate`)
 	scen := write("s.yaml", "model: cluster\nworkload: {trace: "+trace+"}\npolicy: {queue: lfj, tie_break: [submit, estimate]}\n")

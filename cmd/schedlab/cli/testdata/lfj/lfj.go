@@ -22,6 +22,8 @@ func Declarations() []policy.Decl {
 			Values: []string{"submit", "estimate"}, Default: "submit",
 			Doc: "among jobs of one size: the earliest submitted (submit) or the shortest estimate (estimate) first",
 		}},
+		// The order a run reports (summary.json's "order").
+		QueueOrder: func(v option.Values) string { return "largest-" + v.Text("tie_break") },
 		New: func(env policy.Env, v option.Values) (policy.Built, error) {
 			return policy.Built{Queue: &LFJ{byEstimate: v.Text("tie_break") == "estimate"}}, nil
 		},
