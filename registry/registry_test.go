@@ -476,11 +476,11 @@ func TestQueueOrderDeclared(t *testing.T) {
 		{ModelCluster, "conservative", nil, "fcfs"},
 		{ModelCluster, "firstfit", map[string]string{"order": "sjf"}, "sjf"},
 		{ModelCluster, "matrix", nil, "fcfs"},
-		{ModelCluster, "jrb", map[string]string{"rank": "log"}, "fcfs"},
+		{ModelCluster, "jrb", map[string]string{"rank": "log"}, "rank"},
 		{ModelCluster, "external", map[string]string{"command": "true"}, "fcfs"},
 		{ModelHetero, "fcfs", nil, "fcfs"},
 		{ModelHetero, "easy", nil, "fcfs"},
-		{ModelHetero, "flexible", nil, "fcfs"},
+		{ModelHetero, "flexible", nil, "priority"},
 		{ModelHetero, "eg-edf", nil, "fcfs"},
 		{ModelHetero, "tabu", nil, "fcfs"},
 	} {

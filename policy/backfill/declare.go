@@ -111,12 +111,12 @@ func cluster(name, summary string, opts []option.Decl, build func(procs int, v o
 
 // hetero declares a queue policy over the machines of the hetero
 // model's platform, with its options and their check (nil: none).
-// Over several machines fcfs and easy serve the queue in submit order.
-// Flexible sorts it by its priority, but a run has always reported fcfs
-// for it: that is a result change of its own, not made here.
+// Over several machines fcfs and easy serve the queue in submit order;
+// flexible sorts it by its priority (aging, deadline, wait
+// minimisation) and reports "priority".
 func hetero(name, summary string, opts []option.Decl, check func(option.Values) error, build func(p platform.Platform, v option.Values) (policy.QueueScheduler, error)) policy.Decl {
 	return policy.Decl{Model: policy.ModelHetero, Kind: policy.KindQueue, Name: name, Summary: summary, Options: opts, Check: check,
-		QueueOrder: policy.FixedOrder("fcfs"),
+		QueueOrder: policy.FixedOrder(map[bool]string{true: "priority", false: "fcfs"}[name == "flexible"]),
 		New: func(env policy.Env, v option.Values) (policy.Built, error) {
 			if env.Platform.Machines() == 0 {
 				return policy.Built{}, fmt.Errorf("policy %s: a platform is required", name)

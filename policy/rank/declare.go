@@ -43,10 +43,9 @@ func Declarations() []policy.Decl {
 	return []policy.Decl{{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "jrb",
 		Summary: "Job Ranking Backfilling (al-najjar-2019): start the smallest rank among the jobs that fit now, or strictly in rank order (run: --rank original|linear|log, --rank-coefficients, --head, --select, --log-below-one, --positive-only)",
 		Options: opts, New: newFromValues,
-		// The order a run reports has been fcfs since the first release;
-		// the rank function and head rule that order jrb's queue are
-		// reported beside it (JRB.RankHead: summary.json's rank, head).
-		QueueOrder: policy.FixedOrder("fcfs")}}
+		// The queue is ordered by rank; the rank function and head rule
+		// are reported beside it (JRB.RankHead: summary.json's rank, head).
+		QueueOrder: policy.FixedOrder("rank")}}
 }
 
 // OptionsFrom reads checked option values into Options (the platform is
