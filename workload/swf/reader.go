@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 
 	"github.com/klauspost/compress/gzip"
 )
@@ -322,6 +323,11 @@ func (r *Reader) next(rec *Record) error {
 		}
 		r.idle = 0
 		if field, err := parseLineInto(s, rec); err != nil {
+			if r.recLine == 0 {
+				if h := notSWF(s); h != "" {
+					err = fmt.Errorf("%w; %s", err, h)
+				}
+			}
 			return &ParseError{File: r.name, Line: r.line, Field: field, Name: FieldName(field), Err: err}
 		}
 		if rec.Submit != -1 {
@@ -334,4 +340,23 @@ func (r *Reader) next(rec *Record) error {
 		r.recLine = r.line
 		return nil
 	}
+}
+
+// notSWF says what the first job line of a file that does not parse as
+// SWF looks like, and what to run instead: a sacct export, a JSON file
+// (a Batsim workload, sacct --json, a run's summary.json) or a jobs.csv
+// a run wrote. "" when it looks like none of them.
+func notSWF(line []byte) string {
+	l := string(line)
+	switch {
+	case strings.Count(l, "|") >= 2:
+		return "this looks like a sacct --parsable2 export, not an SWF trace: convert it with schedlab trace import --from sacct FILE --out TRACE.swf and give that to --trace (docs/slurm.md)"
+	case strings.HasPrefix(l, "{") || strings.HasPrefix(l, "["):
+		return "this looks like JSON, not an SWF trace: a Batsim workload or sacct --json output converts with schedlab trace import --from batsim|sacct FILE --out TRACE.swf; a summary.json is a run's output, not a trace"
+	case strings.HasPrefix(l, "job_id,") || strings.HasPrefix(l, "\"job_id\","):
+		return "this looks like a jobs.csv a run wrote (its per-job output), not an SWF trace: give the trace the run read to --trace, or the run's folder to schedlab report"
+	case strings.Count(l, ",") >= 3:
+		return "this looks like a CSV file, not an SWF trace (18 fields separated by spaces a line; docs/traces.md)"
+	}
+	return ""
 }

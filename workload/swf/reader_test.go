@@ -855,3 +855,27 @@ func TestCROnly(t *testing.T) {
 		}
 	}
 }
+
+// A file that is not SWF gets a hint at its first job line: what it
+// looks like and what to run instead. A later malformed line does not.
+func TestNotSWFHints(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"JobID|JobIDRaw|User|Submit\n1|1|alice|2024-01-01T00:00:00\n", "sacct --parsable2 export"},
+		{"{\n  \"jobs\": []\n}\n", "looks like JSON"},
+		{"job_id,workload_name,profile,submission_time\n1,w,p,0\n", "jobs.csv a run wrote"},
+		{"a,b,c,d,e\n", "a CSV file"},
+	} {
+		r, _ := NewReader(strings.NewReader(c.text), "x")
+		_, err := r.Next()
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "x:1: ") {
+			t.Errorf("%q: error %v, want it to say %q", c.text[:10], err, c.want)
+		}
+	}
+	r, _ := NewReader(strings.NewReader("1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\na|b|c\n"), "x")
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); err == nil || strings.Contains(err.Error(), "sacct") {
+		t.Errorf("second line: %v, want no hint", err)
+	}
+}
