@@ -101,6 +101,10 @@ type TraceRun struct {
 	// Responses keeps each job's response and the policy's window heads
 	// in TraceResult.PerJob (in memory only; see ClusterResult).
 	Responses bool
+	// Listeners see the run's job events (and time events, for a
+	// TimeListener) beside the run's own: the declared metrics that are
+	// their own listeners (package registry, 'run --metric').
+	Listeners []engine.Listener
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -513,6 +517,7 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		reader = &jobReader{res: &ClusterResult{}}
 		lis = append(lis, reader)
 	}
+	lis = append(lis, cfg.Listeners...)
 
 	var out *outDir
 	var jobsCSV *metrics.JobsCSV
