@@ -3,6 +3,7 @@ package registry
 import (
 	"sync"
 
+	"github.com/schedlab/schedlab/metrics/p95wait"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/external"
@@ -82,7 +83,8 @@ func declaredPolicies() []Entry {
 func declaredMetrics() []Metric {
 	var out []Metric
 	for _, ds := range [][]Metric{
-		modelMetrics(), // the four models' metrics, reported by their runners
+		modelMetrics(),         // the four models' metrics, reported by their runners
+		p95wait.Declarations(), // p95_wait (cluster; off by default)
 	} {
 		out = append(out, ds...)
 	}
