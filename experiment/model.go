@@ -200,6 +200,9 @@ func ordered(m registry.Model, s scenario.Scenario, res repValues) (RepMetrics, 
 		if slices.Contains(out.Names, name) || !m.HasMetric(name) {
 			continue
 		}
+		if d, ok := registry.LookupMetric(m.Name, name); ok && d.Scope == registry.PerSite {
+			continue // every site's are reported above; a site the platform lacks has none
+		}
 		if err := add(name); err != nil {
 			return RepMetrics{}, err
 		}
