@@ -853,6 +853,14 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	return res, nil
 }
 
+// CheckTraceMetrics reports whether every name is a declared per-run
+// metric of the cluster model, which a trace run can measure
+// (TraceRun.Metrics), naming them if not.
+func CheckTraceMetrics(names []string) error {
+	_, err := traceMetrics(names)
+	return err
+}
+
 // traceMetrics are the declared metrics of the cluster model a trace run
 // measures with their own listeners: those on by default and those
 // names asks for, in the declarations' order. A name the cluster model

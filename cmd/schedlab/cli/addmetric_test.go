@@ -158,7 +158,7 @@ func TestAddMetric(t *testing.T) {
 	}
 	plain := run(0, "run", "--trace", trace, "--policy", "easy", "--json", "--no-out")
 	lacks("run without --metric", plain, `"metrics"`, "jobs_ended")
-	contains("run --metric unknown", run(1, "run", "--trace", trace, "--policy", "easy", "--metric", "jobs_done", "--no-out"),
+	contains("run --metric unknown", run(2, "run", "--trace", trace, "--policy", "easy", "--metric", "jobs_done", "--no-out"),
 		`unknown metric "jobs_done"`, "jobs_ended")
 
 	// A sweep whose metrics list names it.

@@ -620,6 +620,9 @@ func (c *runCmd) Run(g *globals) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if err := experiment.CheckTraceMetrics(c.Metric); err != nil {
+		return usageError{fmt.Errorf("--metric: %w", err)}
+	}
 	if c.NoOut {
 		for _, f := range []struct {
 			name string
