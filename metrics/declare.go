@@ -77,15 +77,3 @@ func (d Decl) Serves(model string) bool {
 	}
 	return false
 }
-
-// BetterText is d's direction in words: "lower is better", "higher is
-// better" or "".
-func BetterText(better string) string {
-	switch better {
-	case Lower:
-		return "lower is better"
-	case Higher:
-		return "higher is better"
-	}
-	return ""
-}

@@ -39,7 +39,11 @@ func checkMetrics(ds []Metric) error {
 	for _, m := range models() {
 		known[m.Name] = true
 	}
-	seen := map[[2]string]bool{}
+	type at struct {
+		model, name string
+		scope       metrics.Scope
+	}
+	seen := map[at]bool{}
 	for _, d := range ds {
 		if !validMetricName(d.Name) {
 			return fmt.Errorf("metric %q: a name is lower-case letters, digits and _", d.Name)
@@ -60,7 +64,7 @@ func checkMetrics(ds []Metric) error {
 			if !known[m] {
 				return fmt.Errorf("metric %s: unknown model %q", d.Name, m)
 			}
-			k := [2]string{m, d.Name + fmt.Sprint(d.Scope)}
+			k := at{m, d.Name, d.Scope}
 			if seen[k] {
 				return fmt.Errorf("metric %s: declared twice for model %s", d.Name, m)
 			}
