@@ -16,9 +16,6 @@ import (
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
-// heteroMetrics are the hetero model's metric names, in output order.
-var heteroMetrics = modelMetrics(registry.ModelHetero)
-
 // heteroRun is the HeteroRun of replication rep of a hetero scenario: the
 // machines as given (platform.sites, speed = BM) or drawn by the generator,
 // the job generator of klusacek-2008 with Stop.Completed jobs.
@@ -92,17 +89,17 @@ func heteroRun(s scenario.Scenario, rep int) (HeteroRun, error) {
 // and metrics.MachineColumns) and the replication's machines beside them
 // (records without .csv, then .platform.csv); both appear only when the
 // replication succeeded.
-func runHeteroRep(s scenario.Scenario, rep int, records string, extra []engine.Listener, _ bool) (RepMetrics, error) {
+func runHeteroRep(s scenario.Scenario, rep int, records string, extra []engine.Listener, _ bool) (repValues, error) {
 	hr, err := heteroRun(s, rep)
 	if err != nil {
-		return RepMetrics{}, err
+		return repValues{}, err
 	}
 	var r HeteroResult
 	if records == "" {
 		r, err = RunHetero(hr, extra...)
 	} else {
 		if hr.Platform, err = HeteroPlatform(hr); err != nil {
-			return RepMetrics{}, err
+			return repValues{}, err
 		}
 		err = atomicfile.Write(records, func(w io.Writer) error {
 			jw := metrics.NewJobsCSVMachines(w, hr.Platform)
@@ -119,12 +116,13 @@ func runHeteroRep(s scenario.Scenario, rep int, records string, extra []engine.L
 		})
 	}
 	if err != nil {
-		return RepMetrics{}, err
+		return repValues{}, err
 	}
 	perEvent := 0.0
 	if r.Events > 0 {
 		perEvent = float64(r.Evaluations) / float64(r.Events)
 	}
-	return RepMetrics{Names: heteroMetrics,
-		Values: []float64{r.MissedPct, r.MissedOfDeadlinePct, r.Usage, r.Slowdown, r.MeanWait, r.OfferedLoad, perEvent, r.QueueAtEvents}, Detail: r}, nil
+	return repValues{map[string]float64{"missed_pct": r.MissedPct, "missed_of_deadline_pct": r.MissedOfDeadlinePct, "usage": r.Usage,
+		"slowdown": r.Slowdown, "mean_wait": r.MeanWait, "offered_load": r.OfferedLoad, "plan_evaluations_per_event": perEvent,
+		"queue_at_events": r.QueueAtEvents}, r}, nil
 }

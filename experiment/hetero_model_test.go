@@ -26,7 +26,8 @@ func TestHeteroRunner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Values) != len(heteroMetrics) || m.Values[0] < 0 || m.Values[0] > 100 {
+	hm, _ := registry.LookupModel(registry.ModelHetero)
+	if len(m.Values) != len(hm.Metrics) || m.Values[0] < 0 || m.Values[0] > 100 {
 		t.Errorf("metrics %v %v", m.Names, m.Values)
 	}
 	s.Policy.Queue = "conservative"

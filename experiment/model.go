@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/schedlab/schedlab/engine"
@@ -27,7 +28,16 @@ type modelRunner struct {
 	model string // registry model name
 	// run runs replication rep; records, when set, is where the cluster
 	// model writes a trace run's output folder (records.csv without .csv).
-	run func(s scenario.Scenario, rep int, records string, extra []engine.Listener, perJob bool) (RepMetrics, error)
+	run func(s scenario.Scenario, rep int, records string, extra []engine.Listener, perJob bool) (repValues, error)
+}
+
+// repValues is what a runner reports: its metrics' values keyed by the
+// reported name ("mean_wait", "site0_load", "user3_mean_wait"), never
+// by position, and the model's typed result. runReplication puts them
+// in the declarations' order (registry.ModelMetrics).
+type repValues struct {
+	values map[string]float64
+	detail any
 }
 
 // runners lists the runners of the implemented models.
@@ -41,9 +51,13 @@ func runners() []modelRunner {
 }
 
 // RepMetrics is one replication's metrics: Values[i] is the metric named
-// Names[i]. The names are the model's (registry.Model.Metrics), in that
-// order, then those the scenario adds (per-user metrics, a grid's
-// per-site ones); every replication of a scenario names the same ones.
+// Names[i]. The names are derived from the metric declarations
+// (registry.ModelMetrics): the model's metrics that are on by default,
+// in the declarations' order, then its per-site ones for every site,
+// then those the scenario's metrics list asks for that are not on by
+// default (per-user metrics, declared metrics that are off by default),
+// in the list's order; every replication of a scenario names the same
+// ones.
 type RepMetrics struct {
 	Names  []string
 	Values []float64
@@ -114,11 +128,26 @@ func runReplication(s scenario.Scenario, rep int, records string, perJob bool, m
 	if r == nil {
 		return RepMetrics{}, fmt.Errorf("model %s: no runner in package experiment", m.Name)
 	}
+	// The declared metrics that are their own listeners, when on by
+	// default or asked for.
+	type measured struct {
+		name string
+		m    metrics.Measure
+	}
+	var measures []measured
+	for _, d := range registry.ModelMetrics(m.Name) {
+		if d.New == nil || !d.Default && !slices.Contains(s.Metrics, d.Name) {
+			continue
+		}
+		x := d.New(metrics.Env{Model: m.Name, Procs: scenarioProcs(s), Skip: s.Warmup.Jobs})
+		measures = append(measures, measured{d.Name, x})
+		more = append(more[:len(more):len(more)], x)
+	}
+	var res repValues
 	if records != "" && s.Workload.Trace == "" && s.Model != registry.ModelHetero {
 		// The run happens inside atomicfile.Write, so the records appear
 		// only when the replication succeeded.
-		var res RepMetrics
-		err := atomicfile.Write(records, func(w io.Writer) error {
+		err = atomicfile.Write(records, func(w io.Writer) error {
 			jw := metrics.NewJobsCSVSites(w)
 			x, err := r.run(s, rep, "", append(more, jw), perJob)
 			if err != nil {
@@ -128,9 +157,68 @@ func runReplication(s scenario.Scenario, rep int, records string, perJob bool, m
 			res = x
 			return jw.Flush()
 		})
-		return res, err
+	} else {
+		res, err = r.run(s, rep, records, more, perJob)
 	}
-	return r.run(s, rep, records, more, perJob)
+	if err != nil {
+		return RepMetrics{}, err
+	}
+	for _, x := range measures {
+		res.values[x.name] = x.m.Value()
+	}
+	return ordered(m, s, res)
+}
+
+// ordered puts a runner's values in the order of the declarations
+// (RepMetrics); a declared metric the runner did not report is an error
+// of the runner's.
+func ordered(m registry.Model, s scenario.Scenario, res repValues) (RepMetrics, error) {
+	out := RepMetrics{Detail: res.detail}
+	add := func(name string) error {
+		v, ok := res.values[name]
+		if !ok {
+			return fmt.Errorf("model %s: metric %s is declared but its runner did not report it", m.Name, name)
+		}
+		out.Names, out.Values = append(out.Names, name), append(out.Values, v)
+		return nil
+	}
+	for _, name := range m.Metrics {
+		if err := add(name); err != nil {
+			return RepMetrics{}, err
+		}
+	}
+	if len(m.SiteMetrics) > 0 {
+		for i := range s.Platform.Sites {
+			for _, name := range m.SiteMetrics {
+				if err := add(fmt.Sprintf("site%d_%s", i, name)); err != nil {
+					return RepMetrics{}, err
+				}
+			}
+		}
+	}
+	for _, name := range s.Metrics {
+		if slices.Contains(out.Names, name) || !m.HasMetric(name) {
+			continue
+		}
+		if d, ok := registry.LookupMetric(m.Name, name); ok && d.Scope == registry.PerSite {
+			continue // every site's are reported above; a site the platform lacks has none
+		}
+		if err := add(name); err != nil {
+			return RepMetrics{}, err
+		}
+	}
+	return out, nil
+}
+
+// scenarioProcs is the number of CPUs of a scenario's platform as its
+// file gives it (0 when the run finds it: a trace's header, the hetero
+// model's generated machines).
+func scenarioProcs(s scenario.Scenario) int {
+	n := s.Platform.Procs
+	for _, st := range s.Platform.Sites {
+		n += st.Procs
+	}
+	return n
 }
 
 // sitesPlatform is the platform of a multi-site scenario: one machine
@@ -149,29 +237,28 @@ func sitesPlatform(s scenario.Scenario) (platform.Platform, error) {
 	return platform.Sites(cpus)
 }
 
-func runGridRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener, _ bool) (RepMetrics, error) {
+func runGridRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener, _ bool) (repValues, error) {
 	plat, err := sitesPlatform(s)
 	if err != nil {
-		return RepMetrics{}, err
+		return repValues{}, err
 	}
 	r, err := RunGrid(GridRun{Platform: plat, Grid: s.Policy.Grid, Local: s.Policy.Local, Options: s.Policy.Options,
 		MeanInterarrival: s.Workload.MeanInterarrival, MeanService: s.Workload.MeanService,
 		Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
 	if err != nil {
-		return RepMetrics{}, err
+		return repValues{}, err
 	}
-	m := RepMetrics{Names: modelMetrics(registry.ModelGrid), Values: []float64{r.RT, r.MaxRT, r.SLD, r.Utilization}, Detail: r}
+	v := map[string]float64{"rt": r.RT, "max_rt": r.MaxRT, "sld": r.SLD, "utilization": r.Utilization}
 	for i := range r.SiteUtil {
-		m.Names = append(m.Names, fmt.Sprintf("site%d_utilization", i), fmt.Sprintf("site%d_load", i))
-		m.Values = append(m.Values, r.SiteUtil[i], r.SiteLoad[i])
+		v[fmt.Sprintf("site%d_utilization", i)], v[fmt.Sprintf("site%d_load", i)] = r.SiteUtil[i], r.SiteLoad[i]
 	}
-	return m, nil
+	return repValues{v, r}, nil
 }
 
-func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener, _ bool) (RepMetrics, error) {
+func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener, _ bool) (repValues, error) {
 	plat, err := sitesPlatform(s)
 	if err != nil {
-		return RepMetrics{}, err
+		return repValues{}, err
 	}
 	w := s.Workload
 	r, err := RunGang(GangRun{Platform: plat, Approach: s.Policy.Approach, Options: s.Policy.Options,
@@ -180,13 +267,13 @@ func runGangRep(s scenario.Scenario, rep int, _ string, extra []engine.Listener,
 		EstimateError: w.EstimateError, SplitOverhead: w.SplitOverhead,
 		Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs, Seed: s.Seed, Replication: rep}, extra...)
 	if err != nil {
-		return RepMetrics{}, err
+		return repValues{}, err
 	}
-	return RepMetrics{Names: modelMetrics(registry.ModelGang),
-		Values: []float64{r.RT, r.SLD, r.WRT, r.WSLD, r.Utilization, r.FinishedPct, r.SplitPct}, Detail: r}, nil
+	return repValues{map[string]float64{"rt": r.RT, "sld": r.SLD, "wrt": r.WRT, "wsld": r.WSLD, "utilization": r.Utilization,
+		"finished_gangs_pct": r.FinishedPct, "split_gangs_pct": r.SplitPct}, r}, nil
 }
 
-func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Listener, perJob bool) (RepMetrics, error) {
+func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Listener, perJob bool) (repValues, error) {
 	var res ClusterResult
 	// Per-user metrics, when the scenario's metrics list names some.
 	var users []int32
@@ -199,7 +286,7 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 	var uw *metrics.UserWaits
 	if len(users) > 0 {
 		if s.Workload.Trace != "" {
-			return RepMetrics{}, fmt.Errorf("metric %s: per-user metrics are measured on synthetic workloads (a trace run's jobs.csv has each job's user and wait)", userNames[0])
+			return repValues{}, fmt.Errorf("metric %s: per-user metrics are measured on synthetic workloads (a trace run's jobs.csv has each job's user and wait)", userNames[0])
 		}
 		uw = metrics.NewUserWaits(users, s.Warmup.Jobs)
 		extra = append(extra[:len(extra):len(extra)], uw)
@@ -207,7 +294,7 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 	if s.Workload.Trace != "" {
 		est, err := workload.ParseEstimate(s.Workload.Estimate)
 		if err != nil {
-			return RepMetrics{}, err
+			return repValues{}, err
 		}
 		out := ""
 		if records != "" {
@@ -217,9 +304,9 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out,
 			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction,
 			Avail: scenarioAvail(s), Partitions: s.Platform.Partitions,
-			Jobs: s.Workload.Jobs, SubmitZero: s.Workload.Submit == scenario.SubmitZero, Responses: perJob})
+			Jobs: s.Workload.Jobs, SubmitZero: s.Workload.Submit == scenario.SubmitZero, Responses: perJob, Listeners: extra})
 		if err != nil {
-			return RepMetrics{}, err
+			return repValues{}, err
 		}
 		if tr.PerJob != nil {
 			res = *tr.PerJob
@@ -228,16 +315,17 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 	} else {
 		var err error
 		if res, err = runClusterSynthetic(s, rep, perJob, extra...); err != nil {
-			return RepMetrics{}, err
+			return repValues{}, err
 		}
 	}
-	m := RepMetrics{Names: modelMetrics(registry.ModelCluster),
-		Values: []float64{res.MeanWait, res.MaxWait, res.MeanResponse, res.MeanSlowdown, res.MeanBoundedSlowdown, res.Utilization, res.Makespan}, Detail: res}
+	v := map[string]float64{"mean_wait": res.MeanWait, "max_wait": res.MaxWait, "mean_response": res.MeanResponse, "mean_slowdown": res.MeanSlowdown,
+		"mean_bounded_slowdown": res.MeanBoundedSlowdown, "utilization": res.Utilization, "makespan": res.Makespan}
 	if uw != nil {
-		m.Names = append(m.Names, userNames...)
-		m.Values = append(m.Values, uw.Means()...)
+		for i, x := range uw.Means() {
+			v[userNames[i]] = x
+		}
 	}
-	return m, nil
+	return repValues{v, res}, nil
 }
 
 // runClusterSynthetic runs a synthetic workload on the cluster; with
@@ -373,14 +461,4 @@ func predictParams(est workload.Estimate, predictor, correction string) (*predic
 		return nil, err
 	}
 	return &predict.Params{Predictor: h, Correction: c}, nil
-}
-
-// modelMetrics are the model's metric names (the registry's list, the
-// order of the values a runner reports).
-func modelMetrics(model string) []string {
-	m, err := registry.LookupModel(model)
-	if err != nil {
-		panic(err) // the runners name registered models only
-	}
-	return m.Metrics
 }

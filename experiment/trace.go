@@ -101,6 +101,16 @@ type TraceRun struct {
 	// Responses keeps each job's response and the policy's window heads
 	// in TraceResult.PerJob (in memory only; see ClusterResult).
 	Responses bool
+	// Listeners see the run's job events (and time events, for a
+	// TimeListener) beside the run's own: the declared metrics that are
+	// their own listeners (package registry, 'run --metric').
+	Listeners []engine.Listener
+	// Metrics names declared metrics of the cluster model to measure
+	// besides the summary (registry.ModelMetrics; 'run --metric'): each
+	// one that is its own listener, and every such metric on by
+	// default, is measured and written to summary.json's metrics
+	// object; the others are in the summary already.
+	Metrics []string
 }
 
 // RunInfo describes a finished run in summary.json.
@@ -176,6 +186,11 @@ type TraceResult struct {
 	// PerJob holds the per-job responses and window heads when
 	// TraceRun.Responses asked for them (its Result is not set).
 	PerJob *ClusterResult `json:"-"`
+	// Metrics are the declared metrics measured by their own listeners
+	// (TraceRun.Metrics), by name; MetricNames lists them in the order
+	// of the declarations.
+	Metrics     map[string]float64 `json:"metrics,omitempty"`
+	MetricNames []string           `json:"-"`
 }
 
 // TraceDeadlines are the deadline metrics of a trace run.
@@ -372,6 +387,10 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if !slices.Contains(workload.Estimates(), est) {
 		return nil, fmt.Errorf("trace run: unknown estimate model %v", est)
 	}
+	measured, err := traceMetrics(cfg.Metrics)
+	if err != nil {
+		return nil, err
+	}
 	if err := cfg.Deadlines.Check(); err != nil {
 		return nil, err
 	}
@@ -512,6 +531,12 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if cfg.Responses {
 		reader = &jobReader{res: &ClusterResult{}}
 		lis = append(lis, reader)
+	}
+	lis = append(lis, cfg.Listeners...)
+	measures := make([]metrics.Measure, len(measured))
+	for i, d := range measured {
+		measures[i] = d.New(metrics.Env{Model: registry.ModelCluster, Procs: procs})
+		lis = append(lis, measures[i])
 	}
 
 	var out *outDir
@@ -698,6 +723,13 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 	if reader != nil {
 		res.PerJob = reader.res
 	}
+	for i, d := range measured {
+		if res.Metrics == nil {
+			res.Metrics = map[string]float64{}
+		}
+		res.Metrics[d.Name] = measures[i].Value()
+		res.MetricNames = append(res.MetricNames, d.Name)
+	}
 	if run.preds != nil {
 		p := &Predictions{Predictor: predictor, Correction: correction}
 		p.Predicted, p.Corrected, p.Corrections = run.predictions()
@@ -819,6 +851,44 @@ func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// CheckTraceMetrics reports whether every name is a declared per-run
+// metric of the cluster model, which a trace run can measure
+// (TraceRun.Metrics), naming them if not.
+func CheckTraceMetrics(names []string) error {
+	_, err := traceMetrics(names)
+	return err
+}
+
+// traceMetrics are the declared metrics of the cluster model a trace run
+// measures with their own listeners: those on by default and those
+// names asks for, in the declarations' order. A name the cluster model
+// does not declare is an error naming the metrics it has.
+func traceMetrics(names []string) ([]registry.Metric, error) {
+	decls := registry.ModelMetrics(registry.ModelCluster)
+	for _, n := range names {
+		found := false
+		for _, d := range decls {
+			found = found || d.Name == n && d.Scope == registry.PerRun
+		}
+		if !found {
+			var known []string
+			for _, d := range decls {
+				if d.Scope == registry.PerRun {
+					known = append(known, d.Name)
+				}
+			}
+			return nil, fmt.Errorf("unknown metric %q (the metrics of a trace run: %s)", n, strings.Join(known, ", "))
+		}
+	}
+	var out []registry.Metric
+	for _, d := range decls {
+		if d.New != nil && d.Scope == registry.PerRun && (d.Default || slices.Contains(names, d.Name)) {
+			out = append(out, d)
+		}
+	}
+	return out, nil
 }
 
 // rankHead is a ranking policy (jrb) that names its rank function and

@@ -38,9 +38,14 @@ type Model struct {
 	// the one there was, is now its approaches' option examine).
 	Options []Option
 	// Metrics are the names of the metrics a replication of the model
-	// reports, in output order; SiteMetrics the per-site ones, reported
-	// as "site<i>_<name>" for every site i (0-based) after them.
-	Metrics, SiteMetrics []string
+	// reports by default, in output order; SiteMetrics the per-site ones,
+	// reported as "site<i>_<name>" for every site i (0-based) after them.
+	// Requestable are the model's metrics that are not on by default:
+	// reported only when a scenario's metrics list (or run --metric)
+	// names them, after the others, in the list's order.
+	// All four are derived from the metric declarations (Metrics,
+	// registry/table.go), never written here.
+	Metrics, SiteMetrics, Requestable []string
 	// UserMetrics are per-user metrics, reported as "user<u>_<name>" for
 	// user id u only when a scenario's metrics list names them (so that
 	// adding them changes no existing output), after the others, in the
@@ -267,7 +272,7 @@ func Between(min, max float64) Range { return option.Between(min, max) }
 // HasMetric reports whether the model reports a metric called name for a
 // platform of any number of sites (a site metric's index is not checked).
 func (m Model) HasMetric(name string) bool {
-	if slices.Contains(m.Metrics, name) {
+	if slices.Contains(m.Metrics, name) || slices.Contains(m.Requestable, name) {
 		return true
 	}
 	if _, metric, ok := UserMetric(name); ok {
@@ -315,6 +320,7 @@ func (m Model) clone() Model {
 	m.Kinds = slices.Clone(m.Kinds)
 	m.Options = option.CloneAll(m.Options)
 	m.Metrics, m.SiteMetrics, m.UserMetrics = slices.Clone(m.Metrics), slices.Clone(m.SiteMetrics), slices.Clone(m.UserMetrics)
+	m.Requestable = slices.Clone(m.Requestable)
 	return m
 }
 
@@ -332,7 +338,7 @@ func (m Model) Kind(name string) (Kind, bool) {
 func Models() []Model {
 	ms := models()
 	for i := range ms {
-		ms[i] = ms[i].clone()
+		fillMetrics(&ms[i])
 	}
 	return ms
 }
@@ -350,7 +356,8 @@ func ModelNames() []string {
 func LookupModel(name string) (Model, error) {
 	for _, m := range models() {
 		if m.Name == name {
-			return m.clone(), nil
+			fillMetrics(&m)
+			return m, nil
 		}
 	}
 	return Model{}, &UnknownNameError{Kind: "model", Name: name, Known: ModelNames()}

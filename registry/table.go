@@ -3,6 +3,7 @@ package registry
 import (
 	"sync"
 
+	"github.com/schedlab/schedlab/metrics/p95wait"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/external"
@@ -27,27 +28,21 @@ func models() []Model {
 	cluster.Flag = "--policy"
 	return []Model{
 		{Name: ModelCluster, Implemented: true,
-			Summary:     "one space-shared cluster with a central queue (an SWF trace or Poisson jobs)",
-			Kinds:       []Kind{cluster},
-			Metrics:     []string{"mean_wait", "max_wait", "mean_response", "mean_slowdown", "mean_bounded_slowdown", "utilization", "makespan"},
-			UserMetrics: []string{"mean_wait"}},
+			Summary: "one space-shared cluster with a central queue (an SWF trace or Poisson jobs)",
+			Kinds:   []Kind{cluster}},
 		{Name: ModelGrid, Implemented: true,
 			Summary: "sites of per-processor FCFS queues under a grid scheduler (zikos-karatza-2008)",
 			Kinds: []Kind{
 				{Model: ModelGrid, Name: KindGrid, Title: "grid scheduler", Noun: "grid scheduler", Key: "policy.grid"},
 				{Model: ModelGrid, Name: KindLocal, Title: "local scheduler", Noun: "local scheduler", Key: "policy.local"},
-			},
-			Metrics: []string{"rt", "max_rt", "sld", "utilization"}, SiteMetrics: []string{"utilization", "load"}},
+			}},
 		{Name: ModelGang, Implemented: true,
 			Summary: "gangs co-allocated on sites beside local jobs, threshold backfilling (dimitriadou-karatza-2010)",
 			Kinds: []Kind{{Model: ModelGang, Name: KindApproach, Title: "approach", Noun: "gang approach", Key: "policy.approach",
-				Default: "1", Numeric: true}},
-			Metrics: []string{"rt", "sld", "wrt", "wsld", "utilization", "finished_gangs_pct", "split_gangs_pct"}},
+				Default: "1", Numeric: true}}},
 		{Name: ModelHetero, Implemented: true,
 			Summary: "a central queue over machines of different sizes and speeds, jobs with deadlines (klusacek-2008)",
-			Kinds:   []Kind{queue(ModelHetero)},
-			Metrics: []string{"missed_pct", "missed_of_deadline_pct", "usage", "slowdown", "mean_wait", "offered_load",
-				"plan_evaluations_per_event", "queue_at_events"}},
+			Kinds:   []Kind{queue(ModelHetero)}},
 	}
 }
 
@@ -75,4 +70,64 @@ func declaredPolicies() []Entry {
 		}
 	}
 	return out
+}
+
+// declaredMetrics lists every metric, in the order a replication
+// reports them (per model: its default metrics in this order, then its
+// per-site ones for every site, then the ones a scenario asks for, in
+// the order it names them). The models' own metrics are measured by
+// their runners (package experiment) from the models' results; a metric
+// that is its own listener is declared in its own folder (a
+// Declarations function returning []metrics.Decl with New set) and
+// registered with one line here, before or after these.
+func declaredMetrics() []Metric {
+	var out []Metric
+	for _, ds := range [][]Metric{
+		modelMetrics(),         // the four models' metrics, reported by their runners
+		p95wait.Declarations(), // p95_wait (cluster; off by default)
+	} {
+		out = append(out, ds...)
+	}
+	return out
+}
+
+// modelMetrics are the metrics the models' runners report from their
+// results. Times are in seconds for a trace and in units of the mean
+// service time for Poisson jobs (grid, gang: of the mean service time).
+func modelMetrics() []Metric {
+	c := []string{ModelCluster}
+	grid, gang, het := []string{ModelGrid}, []string{ModelGang}, []string{ModelHetero}
+	return []Metric{
+		// cluster
+		{Name: "mean_wait", Unit: "time", Better: Lower, Models: c, Default: true, Doc: "mean wait (start - submit) of the jobs after the warm-up"},
+		{Name: "max_wait", Unit: "time", Better: Lower, Models: c, Default: true, Doc: "longest wait"},
+		{Name: "mean_response", Unit: "time", Better: Lower, Models: c, Default: true, Doc: "mean response (end - submit)"},
+		{Name: "mean_slowdown", Unit: "ratio", Better: Lower, Models: c, Default: true, Doc: "mean slowdown, response / runtime"},
+		{Name: "mean_bounded_slowdown", Unit: "ratio", Better: Lower, Models: c, Default: true, Doc: "mean bounded slowdown, max(1, response / max(runtime, tau))"},
+		{Name: "utilization", Unit: "fraction", Better: Higher, Models: c, Default: true, Doc: "busy CPU time / (CPUs x the span from the first submit to the last end)"},
+		{Name: "makespan", Unit: "time", Better: Lower, Models: c, Default: true, Doc: "the last end minus the first submit"},
+		{Name: "mean_wait", Unit: "time", Better: Lower, Models: c, Scope: PerUser, Doc: "mean wait of user u's jobs (synthetic workloads; docs/priority.md)"},
+		// grid
+		{Name: "rt", Unit: "time", Better: Lower, Models: []string{ModelGrid, ModelGang}, Default: true, Doc: "mean response time (gang: of the local jobs)"},
+		{Name: "max_rt", Unit: "time", Better: Lower, Models: grid, Default: true, Doc: "longest response time"},
+		{Name: "sld", Unit: "ratio", Better: Lower, Models: []string{ModelGrid, ModelGang}, Default: true, Doc: "mean slowdown (gang: of the local jobs)"},
+		{Name: "utilization", Unit: "fraction", Better: Higher, Models: grid, Default: true, Doc: "busy processor time / (processors x time)"},
+		{Name: "utilization", Unit: "fraction", Better: Higher, Models: grid, Scope: PerSite, Default: true, Doc: "the site's busy processor time / (its processors x time)"},
+		{Name: "load", Unit: "jobs", Better: Lower, Models: grid, Scope: PerSite, Default: true, Doc: "time-averaged jobs in the site (queued and in service)"},
+		// gang
+		{Name: "wrt", Unit: "time", Better: Lower, Models: gang, Default: true, Doc: "mean response time of the gangs, weighted by size"},
+		{Name: "wsld", Unit: "ratio", Better: Lower, Models: gang, Default: true, Doc: "mean slowdown of the gangs, weighted by size"},
+		{Name: "utilization", Unit: "fraction", Better: Higher, Models: gang, Default: true, Doc: "busy processor time / (processors x time)"},
+		{Name: "finished_gangs_pct", Unit: "%", Better: Higher, Models: gang, Default: true, Doc: "gangs finished, % of the gangs that arrived"},
+		{Name: "split_gangs_pct", Unit: "%", Better: Lower, Models: gang, Default: true, Doc: "gangs split across the sites, %"},
+		// hetero
+		{Name: "missed_pct", Unit: "%", Better: Lower, Models: het, Default: true, Doc: "jobs that missed their deadline, % of all jobs"},
+		{Name: "missed_of_deadline_pct", Unit: "%", Better: Lower, Models: het, Default: true, Doc: "jobs that missed their deadline, % of the jobs with a deadline"},
+		{Name: "usage", Unit: "%", Better: Higher, Models: het, Default: true, Doc: "the paper's system usage"},
+		{Name: "slowdown", Unit: "ratio", Better: Lower, Models: het, Default: true, Doc: "mean (wait + run) / run"},
+		{Name: "mean_wait", Unit: "time", Better: Lower, Models: het, Default: true, Doc: "mean wait"},
+		{Name: "offered_load", Unit: "fraction", Models: het, Default: true, Doc: "the offered load, from the generators' distributions"},
+		{Name: "plan_evaluations_per_event", Unit: "count", Models: het, Default: true, Doc: "the schedule-based policies' plan evaluations per scheduling event (0 for queue-based ones)"},
+		{Name: "queue_at_events", Unit: "jobs", Better: Lower, Models: het, Default: true, Doc: "mean jobs waiting at a scheduling event"},
+	}
 }

@@ -102,6 +102,9 @@ func (d *decoder) checkStatic() {
 				for _, um := range mm.UserMetrics {
 					known += ", user<u>_" + um
 				}
+				if len(mm.Requestable) > 0 {
+					known += "; when asked for: " + strings.Join(mm.Requestable, ", ")
+				}
 				d.add(d.metricAt[i], "metrics", "model %s reports no metric %q (its metrics: %s)", m, name, known)
 			}
 		}

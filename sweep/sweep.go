@@ -68,7 +68,7 @@ func SweepReuse(points []scenario.Point, dir string, workers int, prog Progress,
 	for i, p := range points {
 		sc := p.Scenario
 		if dir != "" && !reuse.Force {
-			if r, ok := loadPoint(pointPath(dir, p)); ok && r.Key == sc.Key() && r.Reps == sc.Replications {
+			if r, ok := loadPoint(pointPath(dir, p)); ok && r.Key == sc.Key() && r.Reps == sc.Replications && hasMetrics(r, sc.Metrics) {
 				if v := readVersion(dir, p); reuse.Version == "" || v == reuse.Version {
 					r.Reused = true
 					results[i] = r
@@ -100,6 +100,22 @@ func SweepReuse(points []scenario.Point, dir string, workers int, prog Progress,
 		return nil, stale, err
 	}
 	return results, stale, nil
+}
+
+// hasMetrics reports whether r has every metric of names (a point file
+// written before its scenario asked for a metric that is off by default
+// lacks it: the key leaves the metrics list out).
+func hasMetrics(r PointResult, names []string) bool {
+	for _, n := range names {
+		found := false
+		for _, m := range r.Metrics {
+			found = found || m.Name == n
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // Selected returns the metrics of r that the scenario asks for (all when

@@ -61,6 +61,9 @@ type sweepPage struct {
 	// Notes say why the comparisons say nothing, where they do not
 	// (sweepNotes).
 	Notes []string
+	// better is each metric's better direction ("lower", "higher" or
+	// ""), from the sweep folder's metrics.json (sweepMetrics).
+	better map[string]string
 }
 
 // parseLabels splits "a=x b=y" into pairs.
@@ -92,6 +95,9 @@ func readSweep(dir string) (*sweepPage, error) {
 		return nil, err
 	}
 	p := &sweepPage{Title: filepath.Base(filepath.Clean(dir))}
+	if p.better, err = sweepMetrics(dir); err != nil {
+		return nil, err
+	}
 	if name, err := sweepName(dir); err != nil {
 		return nil, err
 	} else if name != "" {
@@ -189,7 +195,7 @@ func readSweep(dir string) (*sweepPage, error) {
 		case r.Diff.Hi < 0:
 			r.Verdict = "lower"
 		}
-		switch b := metricBetter(r.Metric); {
+		switch b := p.metricBetter(r.Metric); {
 		case r.Verdict == "":
 		case b == "lower is better" && r.Verdict == "lower", b == "higher is better" && r.Verdict == "higher":
 			r.Judgement = "better"
@@ -311,7 +317,7 @@ func (p *sweepPage) data() sweepData {
 		d.Labels = append(d.Labels, l)
 	}
 	for _, m := range p.Metrics {
-		d.Better = append(d.Better, metricBetter(m))
+		d.Better = append(d.Better, p.metricBetter(m))
 	}
 	for mi := range p.Metrics {
 		vs := make([][3]float64, len(p.Points))
@@ -333,24 +339,48 @@ func (p *sweepPage) data() sweepData {
 	return d
 }
 
-// metricBetter says which way a metric of a sweep is better: lower for
-// times, slowdowns, queues and missed deadlines; higher for utilization,
-// usage and finished gangs; "" when it has no better direction (the
-// offered load, the decision cost).
-func metricBetter(name string) string {
-	n := name
-	if i := strings.LastIndex(n, "_"); strings.HasPrefix(n, "site") && i > 0 {
-		n = n[strings.Index(n, "_")+1:]
-	}
-	switch n {
-	case "mean_wait", "max_wait", "mean_response", "mean_slowdown", "mean_bounded_slowdown", "makespan",
-		"rt", "max_rt", "sld", "wrt", "wsld", "missed_pct", "missed_of_deadline_pct", "slowdown", "load",
-		"queue_at_events", "split_gangs_pct":
+// metricBetter says which way a metric of the sweep is better: "lower
+// is better", "higher is better", or "" when its declaration gives no
+// direction (the offered load, a decision cost) or the folder has no
+// metrics.json (a sweep written before it existed).
+func (p *sweepPage) metricBetter(name string) string {
+	switch p.better[name] {
+	case "lower":
 		return "lower is better"
-	case "utilization", "usage", "finished_gangs_pct":
+	case "higher":
 		return "higher is better"
 	}
 	return ""
+}
+
+// sweepMetrics reads the better direction of each metric from the
+// sweep folder's metrics.json, which 'schedlab sweep' and 'schedlab
+// merge' write from the metrics' declarations (package registry, which
+// this package does not import: it reads what the sweep wrote). A
+// folder without the file gives no directions.
+func sweepMetrics(dir string) (map[string]string, error) {
+	path := filepath.Join(dir, "metrics.json")
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var info struct {
+		Metrics []struct {
+			Name   string `json:"name"`
+			Better string `json:"better"`
+		} `json:"metrics"`
+	}
+	if err := json.Unmarshal(b, &info); err != nil {
+		return nil, fmt.Errorf("%s: not the metrics of a sweep: %v", path, err)
+	}
+	out := map[string]string{}
+	for _, m := range info.Metrics {
+		out[m.Name] = m.Better
+	}
+	return out, nil
 }
 
 // sweepName is the scenario's name from the sweep folder's sweep.json

@@ -431,7 +431,8 @@ type runCmd struct {
 	Resample         string  `default:"none" enum:"${resample_methods}" help:"Run a resampled trace instead of the trace: none or user-weeks (the trace's user-weeks drawn at random, seeded by --seed and --replication; see docs/workloads.md)."`
 	Replication      int     `default:"0" help:"The replication whose random streams are used (--resample, --estimate tsafrir): 0, 1, ... as in a sweep."`
 
-	Set []string `sep:"none" placeholder:"NAME=VALUE" help:"Set an option of the policy (repeatable; its options: 'schedlab policies'), e.g. --set order=sjf."`
+	Set    []string `sep:"none" placeholder:"NAME=VALUE" help:"Set an option of the policy (repeatable; its options: 'schedlab policies'), e.g. --set order=sjf."`
+	Metric []string `sep:"none" placeholder:"NAME" help:"Also measure the declared metric NAME (repeatable), one that is off by default (docs/extending.md): shown after the summary and in summary.json's metrics."`
 
 	Reservation []string `sep:"none" placeholder:"START:END:CPUS" group:"availability" help:"An advance reservation or maintenance window (repeatable): CPUS (a count N: CPUs 0..N-1; or ids such as 0-49) are unavailable over [START, END) in trace seconds, and no job is planned across it (docs/availability.md)."`
 	Events      string   `placeholder:"FILE" group:"availability" help:"Failures from a file of Batsim-style external events, JSON lines {\"timestamp\": T, \"type\": \"machine_unavailable\"|\"machine_available\", \"resources\": \"0-49\"}."`
@@ -619,6 +620,9 @@ func (c *runCmd) Run(g *globals) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if err := experiment.CheckTraceMetrics(c.Metric); err != nil {
+		return usageError{fmt.Errorf("--metric: %w", err)}
+	}
 	if c.NoOut {
 		for _, f := range []struct {
 			name string
@@ -649,6 +653,7 @@ func (c *runCmd) Run(g *globals) error {
 		Avail:      experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure},
 		Decider:    g.decider,
 		Partitions: c.Partition,
+		Metrics:    c.Metric,
 	})
 	if err != nil {
 		return err
@@ -675,6 +680,9 @@ func (c *runCmd) Run(g *globals) error {
 		fmt.Fprintf(g.stdout, "policy %s, order %s, estimates %s, overrun %s\n\n", r.Policy, r.Order, r.Estimate, r.OnOverrun)
 	}
 	if err := res.Result.WriteText(g.stdout); err != nil {
+		return err
+	}
+	if err := writeDeclaredMetrics(g.stdout, res); err != nil {
 		return err
 	}
 	if p := r.Predictions; p != nil {
@@ -952,4 +960,20 @@ func (c *runCmd) deadlineRule() (workload.DeadlineRule, error) {
 		return workload.DeadlineRule{}, fmt.Errorf("--deadline-fraction %g: want a number in [0, 1]", c.DeadlineFraction)
 	}
 	return workload.DeadlineRule{Base: base, Min: lo, Max: hi, Fraction: c.DeadlineFraction, Seed: c.Seed}, nil
+}
+
+// writeDeclaredMetrics prints the declared metrics a run measured with
+// their own listeners (experiment.TraceResult.Metrics), one row each as
+// the summary's: the name, its unit in parentheses.
+func writeDeclaredMetrics(w io.Writer, res *experiment.TraceResult) error {
+	for _, name := range res.MetricNames {
+		label := name
+		if d, ok := registry.LookupMetric(registry.ModelCluster, name); ok && d.Unit != "" {
+			label += " (" + d.Unit + ")"
+		}
+		if _, err := fmt.Fprintf(w, "%-34s %14s\n", label, strconv.FormatFloat(res.Metrics[name], 'g', 6, 64)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -61,6 +61,7 @@ func TestEveryFlag(t *testing.T) {
 		"run --predictor":         {append(run, "--predictor", "avg:3"), 2, "--predictor is only for --estimate predict"},
 		"run --correction":        {append(run, "--estimate", "predict", "--correction", "twice"), 2, "--correction"},
 		"run --planned":           {append(run, "--planned=perhaps"), 2, "--planned"},
+		"run --metric":            {append(run, "--metric", "nope"), 2, `--metric: unknown metric "nope" (the metrics of a trace run: mean_wait, `},
 		"run --resample":          {append(run, "--resample", "users"), 2, "--resample"},
 		"run --replication":       {append(run, "--replication", "3"), 2, "--replication chooses the random streams"},
 		"run --procs":             {append(run, "--procs=-1"), 2, "--procs -1: want 1..4194304"},

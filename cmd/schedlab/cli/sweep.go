@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/schedlab/schedlab/internal/atomicfile"
+	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/sweep"
 	"github.com/schedlab/schedlab/workload"
@@ -219,6 +220,9 @@ func writeSweep(g *globals, out string, info sweepInfo, points []scenario.Point,
 	if err := writeFileAtomic(filepath.Join(out, "sweep.json"), func(w io.Writer) error { return writeSweepJSON(w, info) }); err != nil {
 		return err
 	}
+	if err := writeFileAtomic(filepath.Join(out, "metrics.json"), func(w io.Writer) error { return writeMetricsJSON(w, res) }); err != nil {
+		return err
+	}
 	if err := writeFileAtomic(filepath.Join(out, "summary.csv"), func(w io.Writer) error { return sweep.WriteSummaryCSV(w, points, res) }); err != nil {
 		return err
 	}
@@ -382,6 +386,46 @@ type sweepInfo struct {
 	Name   string `json:"name"`   // the scenario's name (its name key, else the file's base name)
 	File   string `json:"file"`   // the scenario file's base name
 	Points int    `json:"points"` // the number of points
+}
+
+// metricInfo is one entry of metrics.json: the declaration
+// (registry.Metric) behind a metric a sweep reports, under the name it
+// is reported by (site0_load, user3_mean_wait), for the pages that show
+// the sweep (schedlab report judges a comparison better or worse by its
+// better direction).
+type metricInfo struct {
+	Name   string `json:"name"`
+	Unit   string `json:"unit"`
+	Better string `json:"better"` // "lower", "higher" or "" (no better direction)
+	Doc    string `json:"doc"`
+}
+
+// writeMetricsJSON writes metrics.json: the declarations of every metric
+// the points of res report, in order of first appearance.
+func writeMetricsJSON(w io.Writer, res []sweep.PointResult) error {
+	var list []metricInfo
+	seen := map[string]bool{}
+	for _, r := range res {
+		for _, m := range r.Metrics {
+			if seen[m.Name] {
+				continue
+			}
+			seen[m.Name] = true
+			mi := metricInfo{Name: m.Name}
+			if d, ok := registry.LookupMetric(r.Model, m.Name); ok {
+				mi.Unit, mi.Better, mi.Doc = d.Unit, d.Better, d.Doc
+			}
+			list = append(list, mi)
+		}
+	}
+	b, err := json.MarshalIndent(struct {
+		Metrics []metricInfo `json:"metrics"`
+	}{list}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 func writeSweepJSON(w io.Writer, info sweepInfo) error {
