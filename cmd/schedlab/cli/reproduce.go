@@ -326,6 +326,11 @@ type bar struct {
 	p     *mpb.Progress
 	b     *mpb.Bar
 	total int64
+	// incr feeds the bar's moving average: n runs done in the time since
+	// the previous report, lastAdd (b.b.EwmaIncrBy; a test's recorder).
+	incr    func(n int, d time.Duration)
+	lastAdd time.Time
+	now     func() time.Time
 
 	plain    io.Writer // not a terminal: where the lines go
 	name     string
@@ -346,8 +351,11 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// newBar is a bar on w: drawn where w is a terminal that reports a size,
+// plain lines otherwise (a pipe, a file, a terminal of no size, on which
+// a drawn bar shows nothing).
 func newBar(w io.Writer, name string) *bar {
-	if !isTerminal(w) {
+	if !isTerminal(w) || !hasSize(w) {
 		now := time.Now()
 		return &bar{plain: w, name: name, start: now, last: now}
 	}
@@ -355,7 +363,7 @@ func newBar(w io.Writer, name string) *bar {
 	b := p.AddBar(0,
 		mpb.PrependDecorators(decor.Name(name+" "), decor.CountersNoUnit("%d/%d runs")),
 		mpb.AppendDecorators(decor.Percentage(), decor.Name(" ETA "), decor.EwmaETA(decor.ET_STYLE_GO, 30)))
-	return &bar{p: p, b: b}
+	return &bar{p: p, b: b, incr: b.EwmaIncrBy, now: time.Now, lastAdd: time.Now()}
 }
 
 func (b *bar) Grow(n int) {
@@ -368,8 +376,15 @@ func (b *bar) Grow(n int) {
 }
 
 func (b *bar) Add(n int) {
-	if b.b != nil {
-		b.b.EwmaIncrBy(n, time.Millisecond)
+	if b.incr != nil {
+		// The moving average takes the real time the runs took (a
+		// constant duration made its ETA read 0s).
+		b.mu.Lock()
+		now := b.now()
+		d := now.Sub(b.lastAdd)
+		b.lastAdd = now
+		b.mu.Unlock()
+		b.incr(n, d)
 		return
 	}
 	if b.plain == nil {
