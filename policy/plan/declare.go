@@ -26,7 +26,7 @@ func Declarations() []policy.Decl {
 		Doc:  "EG-EDF's weight ties go to the lowest machine index (index, the rule as written) or to the machine where the job ends first (end)",
 		Flag: "ties"}
 	suitable := option.Decl{Name: "suitable", Key: "policy.suitable", Type: option.Enum, Values: SuitRules(), Default: SuitRules()[0],
-		Doc:  "which gaps suit a job: any earliest gap (any, as first implemented) or, for a job with a deadline, only one where it meets it (deadline: the paper's \"suitable\"; the klusacek2008 reproduction's default reading); EDF insertion when no machine offers a suitable gap",
+		Doc:  "which gaps suit a job: any earliest gap (any, as first implemented) or, for a job with a deadline, only one where it meets it (deadline); the klusacek2008 reproduction reads the paper's \"suitable\" as any (docs/papers/klusacek2008.md); EDF insertion when no machine offers a suitable gap",
 		Flag: "suitable"}
 	tabu := []option.Decl{
 		{Name: "pick", Key: "policy.pick", Type: option.Enum, Values: PickRules(), Default: PickRules()[0],

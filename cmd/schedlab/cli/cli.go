@@ -883,7 +883,10 @@ func optionRow(o registry.Option, by string) [2]string {
 	case registry.TypeBool, registry.TypeText:
 		t = o.Type.String()
 	default:
-		t = o.Type.String() + " " + o.Range.String()
+		t = o.Type.String()
+		if !math.IsInf(o.Range.Min, -1) || !math.IsInf(o.Range.Max, 1) {
+			t += " " + o.Range.String() // "number >= 0"; an unbounded number is just "number"
+		}
 	}
 	switch {
 	case o.Required():
