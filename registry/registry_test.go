@@ -497,3 +497,21 @@ func TestQueueOrderDeclared(t *testing.T) {
 		}
 	}
 }
+
+// An unknown name is answered with the known one it most likely meant:
+// the same but for case, or the only one within two edits.
+func TestSuggest(t *testing.T) {
+	known := []string{"fcfs", "firstfit", "easy", "conservative", "backfill"}
+	for _, c := range []struct{ name, want string }{
+		{"EASY", "easy"}, {"eassy", "easy"}, {"Conservativ", "conservative"}, {"fcf", "fcfs"},
+		{"sjf", ""}, {"xyz", ""}, {"backfil", "backfill"},
+	} {
+		if got := Suggest(c.name, known); got != c.want {
+			t.Errorf("Suggest(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+	err := &UnknownNameError{Kind: "policy", Name: "EASY", Known: known}
+	if !strings.HasSuffix(err.Error(), `, backfill; did you mean easy?)`) {
+		t.Errorf("error %q", err)
+	}
+}

@@ -210,6 +210,11 @@ func (d Decl) Parse(text string) (Value, error) {
 		return Value{Text: strconv.FormatBool(b), Bool: b}, nil
 	case Enum:
 		if !slices.Contains(d.Values, t) {
+			for _, v := range d.Values { // case does not matter: SJF is sjf
+				if strings.EqualFold(v, t) {
+					return Value{Text: v}, nil
+				}
+			}
 			msg := fmt.Sprintf("%q is not one of %s", text, strings.Join(d.Values, ", "))
 			if d.Note != "" {
 				msg += " (" + d.Note + ")"

@@ -98,3 +98,14 @@ func TestRangeString(t *testing.T) {
 		}
 	}
 }
+
+// Enum values match whatever their case, and read as declared.
+func TestEnumCaseInsensitive(t *testing.T) {
+	d := Decl{Name: "order", Type: Enum, Values: []string{"fcfs", "sjf"}, Default: "fcfs"}
+	for _, in := range []string{"SJF", "Sjf", "sjf"} {
+		v, err := d.Parse(in)
+		if err != nil || v.Text != "sjf" {
+			t.Errorf("Parse(%q) = %+v, %v; want sjf", in, v, err)
+		}
+	}
+}
