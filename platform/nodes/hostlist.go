@@ -182,6 +182,8 @@ func parseNum(expr string, i, base int) (int64, int, int, error) {
 	switch {
 	case j == i && i == len(expr):
 		return 0, 0, 0, errAt(base+i, "hostlist ends inside brackets: want a number")
+	case j == i && expr[i] == '[':
+		return 0, 0, 0, errAt(base+i, "'[' inside brackets")
 	case j == i:
 		return 0, 0, 0, errAt(base+i, "%q in brackets: want a number", expr[i])
 	case j-i > maxDigits:
@@ -320,15 +322,28 @@ func canonical(names []string) ([]splitName, error) {
 			}
 			hi++
 		}
+		least := map[int]int64{} // the smallest number of each class
 		for k := lo; k < hi; k++ {
-			if s := &ss[k]; s.num >= 0 && slices.Contains(widths, len(s.digits)) {
+			s := &ss[k]
+			if s.num < 0 {
+				continue
+			}
+			if slices.Contains(widths, len(s.digits)) {
 				s.class = len(s.digits)
+			}
+			if m, ok := least[s.class]; !ok || s.num < m {
+				least[s.class] = s.num
 			}
 		}
 		slices.SortFunc(ss[lo:hi], func(a, b splitName) int {
 			switch {
 			case (a.num < 0) != (b.num < 0):
 				if a.num < 0 {
+					return -1
+				}
+				return 1
+			case a.class != b.class && least[a.class] != least[b.class]:
+				if least[a.class] < least[b.class] {
 					return -1
 				}
 				return 1
@@ -375,7 +390,9 @@ func Sort(names []string) ([]string, error) {
 // and otherwise the unpadded class (n9 and n10 merge into n[9-10]). Each
 // class, unpadded first then by width, is cut into runs of consecutive
 // numbers, each printed lo-hi (or lo alone), padded to the class's
-// width. A prefix with one name prints without brackets ("n7").
+// width; the classes come in the order of their smallest numbers (on a
+// tie the unpadded class first, then by width): "n[5-9,08-10]",
+// "n[08,100]". A prefix with one name prints without brackets ("n7").
 //
 // Every name must be a valid node name (letters, digits, '-', '_', '.';
 // at most MaxNameLen bytes).
