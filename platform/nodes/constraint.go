@@ -74,9 +74,11 @@ func (p *cparser) unexpected() error {
 		return errAt(p.i, "',' in a constraint: use '&' (and) or '|' (or)")
 	case '&', '|':
 		return errAt(p.i, "%q with nothing before it", c)
-	default:
-		return errAt(p.i, "%q may not appear in a constraint (features, '&', '|', '(', ')')", c)
 	}
+	if p.i > 0 && p.s[p.i-1] == ')' && nameByte(p.s[p.i]) {
+		return errAt(p.i, "a feature right after ')': want '&' or '|' between them")
+	}
+	return errAt(p.i, "%q may not appear in a constraint (features, '&', '|', '(', ')')", p.s[p.i])
 }
 
 func (p *cparser) expr(depth int) (*cnode, error) {
@@ -111,6 +113,9 @@ func (p *cparser) term(depth int) (*cnode, error) {
 		}
 		open := p.i
 		p.i++
+		if p.i < len(p.s) && p.s[p.i] == ')' {
+			return nil, errAt(open, "empty parentheses")
+		}
 		n, err := p.expr(depth + 1)
 		if err != nil {
 			return nil, err
