@@ -184,6 +184,12 @@ func checkRoundTrip(t *testing.T, names []string) {
 	if err != nil {
 		t.Fatalf("Compress(%q): %v", names, err)
 	}
+	if len(names) == 0 {
+		if c != "" {
+			t.Fatalf("Compress of no names = %q, want \"\"", c)
+		}
+		return // "" is no hostlist: Expand refuses it
+	}
 	back, err := Expand(c)
 	if err != nil {
 		t.Fatalf("Expand(Compress(%q) = %q): %v", names, c, err)

@@ -358,8 +358,9 @@ func (ns Nodes) Matching(c Constraint) []int {
 	return out
 }
 
-// String describes the platform compactly, e.g. "36 nodes, 2304 cores,
-// 128 GRES units (gpu:a100 128)".
+// String describes the platform compactly, e.g. "6 nodes, 120 cores,
+// 152 CPUs, 4 gpu:a100, 4 nvme" (CPUs only when threads make them more
+// than the cores).
 func (ns Nodes) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d nodes, %d cores", ns.Len(), ns.Cores())
