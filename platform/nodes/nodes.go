@@ -268,7 +268,12 @@ func (ns Nodes) Name(id int) string { return ns.names[id] }
 
 // Cores is the number of cores, all nodes together; core ids are
 // 0..Cores()-1.
-func (ns Nodes) Cores() int { return ns.firstCore[len(ns.groups)] }
+func (ns Nodes) Cores() int {
+	if len(ns.firstCore) == 0 {
+		return 0 // the zero value
+	}
+	return ns.firstCore[len(ns.groups)]
+}
 
 // CPUs is the number of CPUs (hardware threads), all nodes together.
 func (ns Nodes) CPUs() int { return ns.cpus }

@@ -121,6 +121,17 @@ func TestImmutable(t *testing.T) {
 	}
 }
 
+func TestZeroValue(t *testing.T) {
+	var ns Nodes
+	if ns.Len() != 0 || ns.Cores() != 0 || ns.CPUs() != 0 || len(ns.Kinds()) != 0 || ns.Matching(Constraint{}) != nil ||
+		ns.String() != "0 nodes, 0 cores" || ns.NodeOfGRES(Kind{"gpu", ""}, 0) != -1 {
+		t.Errorf("zero Nodes: %+v", ns.Totals())
+	}
+	if _, ok := ns.Lookup("n1"); ok {
+		t.Error("zero Nodes has n1")
+	}
+}
+
 func TestNewErrors(t *testing.T) {
 	ok := mustGroup(t, "n[1-2]:cores=4")
 	for _, c := range []struct {
