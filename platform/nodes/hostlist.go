@@ -92,11 +92,11 @@ func parseHostlist(expr string, base int) ([]hlItem, int64, error) {
 				var n int64
 				w := 0
 				for _, r := range rs {
-					n += r.hi - r.lo + 1
+					n = min(n+(r.hi-r.lo+1), MaxNames+1) // no overflow: each term < 10^18
 					w = max(w, r.width, len(strconv.FormatInt(r.hi, 10)))
 				}
 				it.parts = append(it.parts, hlPart{ranges: rs})
-				it.count = min(it.count*min(n, MaxNames+1), MaxNames+1)
+				it.count = min(it.count*n, MaxNames+1)
 				it.size += w
 				i = next
 			case c == ']':
@@ -256,7 +256,8 @@ type splitName struct {
 	name, prefix string
 	digits       string
 	num          int64
-	class        int // 0: unpadded; w: padded to w digits (see Compress)
+	class        int   // 0: unpadded; w: padded to w digits (see Compress)
+	least        int64 // the smallest number of its class
 }
 
 func split(name string) splitName {
@@ -335,6 +336,9 @@ func canonical(names []string) ([]splitName, error) {
 				least[s.class] = s.num
 			}
 		}
+		for k := lo; k < hi; k++ {
+			ss[k].least = least[ss[k].class]
+		}
 		slices.SortFunc(ss[lo:hi], func(a, b splitName) int {
 			switch {
 			case (a.num < 0) != (b.num < 0):
@@ -342,8 +346,8 @@ func canonical(names []string) ([]splitName, error) {
 					return -1
 				}
 				return 1
-			case a.class != b.class && least[a.class] != least[b.class]:
-				if least[a.class] < least[b.class] {
+			case a.least != b.least:
+				if a.least < b.least {
 					return -1
 				}
 				return 1
