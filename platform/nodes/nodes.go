@@ -88,7 +88,10 @@ func New(groups []NodeGroup) (Nodes, error) {
 		ns.groups[i] = g
 		for _, name := range g.Names {
 			if j, dup := ns.byName[name]; dup {
-				return Nodes{}, fmt.Errorf("nodes: node %s is in group %d and in group %d", name, ns.groupOf(j, i), i)
+				if g := ns.groupOf(j, i); g != i {
+					return Nodes{}, fmt.Errorf("nodes: node %s is in group %d and in group %d", name, g, i)
+				}
+				return Nodes{}, fmt.Errorf("nodes: node %s is given twice in group %d", name, i)
 			}
 			ns.byName[name] = len(ns.names)
 			ns.names = append(ns.names, name)

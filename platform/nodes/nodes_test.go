@@ -140,7 +140,7 @@ func TestNewErrors(t *testing.T) {
 	}{
 		{nil, "no node groups"},
 		{[]NodeGroup{ok, mustGroup(t, "m1,n2:cores=2")}, "node n2 is in group 0 and in group 1"},
-		{[]NodeGroup{mustGroup(t, "n[1-2],n1:cores=2")}, "node n1 is in group 0 and in group 0"},
+		{[]NodeGroup{mustGroup(t, "n[1-2],n1:cores=2")}, "node n1 is given twice in group 0"},
 		{[]NodeGroup{{Names: []string{"a"}, Sockets: 1, CoresPerSocket: 0, ThreadsPerCore: 1}}, "each must be >= 1"},
 		{[]NodeGroup{{Sockets: 1, CoresPerSocket: 1, ThreadsPerCore: 1}}, "no nodes"},
 		{[]NodeGroup{{Names: []string{"a b"}, Sockets: 1, CoresPerSocket: 1, ThreadsPerCore: 1}}, "may not appear"},
