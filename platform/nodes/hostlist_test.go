@@ -236,6 +236,9 @@ func FuzzHostlist(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, expr string) {
 		n, cerr := Count(expr)
+		if cerr == nil && n > 10000 {
+			return // large lists are tested once, in TestRoundTrip and TestExpandLimits: here they would stall the fuzzer
+		}
 		names, err := Expand(expr)
 		if (err == nil) != (cerr == nil) {
 			t.Fatalf("Count and Expand disagree: %v, %v", cerr, err)
@@ -249,9 +252,6 @@ func FuzzHostlist(f *testing.F) {
 		}
 		if n != len(names) || n > MaxNames {
 			t.Fatalf("Count %d, Expand %d names", n, len(names))
-		}
-		if n > 10000 {
-			return // the round trip of large lists is tested once, in TestRoundTrip; here it would slow the fuzzer
 		}
 		for _, name := range names {
 			if msg := checkName(name); msg != "" {
