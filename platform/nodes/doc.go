@@ -1,0 +1,33 @@
+// Package nodes describes a cluster as nodes, in Slurm's terms: groups
+// of identical nodes with cores (sockets x cores per socket x threads per
+// core), memory, typed generic resources (GRES, such as GPUs), features
+// and a weight. It is a foundation only: nothing in schedlab's runs uses
+// it yet (runs still simulate a pool of CPUs, package platform).
+//
+// It has three parts:
+//
+//   - Slurm's hostlist syntax: Expand turns "gpu[01-32]", "n[1-3,7]",
+//     "a[1-2]b[3-4]" and comma lists into names, keeping zero-padding;
+//     Compress turns a set of names back into the canonical hostlist
+//     (Sort gives the canonical order), so that
+//     Expand(Compress(names)) is Sort(names).
+//   - The node group spec of the command line,
+//     NAMES:cores=N[:sockets=S][:threads=T][:mem=SIZE][:gres=NAME[:TYPE]=COUNT[,...]][:features=F[,...]][:weight=W],
+//     parsed by ParseGroup into a NodeGroup; ParseFields parses the same
+//     fields given as a mapping (the form of a scenario file).
+//   - Nodes, built by New from node groups: global ids for nodes, cores
+//     and the units of each GRES kind (node n owns the contiguous ids
+//     after node n-1's), lookups by name, totals per resource, and
+//     feature constraints (ParseConstraint: Slurm's --constraint with
+//     '&', '|' and parentheses) evaluated against a node's features.
+//
+// Every size is bounded (MaxNames, MaxNameLen, MaxNodes, MaxCPUsPerNode,
+// MaxCPUs, MaxMemMB, MaxGRESPerNode, MaxGRESUnits, ...) and checked
+// before anything of that size is allocated: a hostlist's names are
+// counted on its parsed text before one is made. Malformed text gives an
+// *Error naming the field and the column. A Nodes is immutable once
+// built (its methods return copies) and safe to share. The package keeps
+// no state of its own.
+//
+// docs/nodes.md states the syntax and the decisions in full.
+package nodes
