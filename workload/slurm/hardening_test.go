@@ -268,3 +268,19 @@ func TestBytesPerJob(t *testing.T) {
 	runtime.KeepAlive(r)
 	runtime.KeepAlive(in)
 }
+
+// Memory a CPU is a whole number of KB, as SWF's field is: 128 GB a
+// node over 3 CPUs is 134217728 / 3 = 44739242.67 KB, written 44739243;
+// a tiny share is at least 1 KB.
+func TestMemoryWholeKB(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		cpus int
+		want float64
+	}{{"128G", 3, 44739243}, {"128Gn", 3, 44739243}, {"4000M", 1, 4096000}, {"500Mc", 8, 512000}, {"1K", 4096, 1}} {
+		got, err := parseMem(c.text, c.cpus)
+		if err != nil || got != c.want {
+			t.Errorf("parseMem(%q, %d) = %v, %v; want %v", c.text, c.cpus, got, err, c.want)
+		}
+	}
+}

@@ -712,8 +712,9 @@ func parseDuration(s string, limit bool) (float64, error) {
 }
 
 // parseMem reads ReqMem (4000M, 4G, 500Mc per CPU, 4Gn per node) into KB
-// per CPU; memory per node is divided by the job's CPUs (the job is taken
-// to be on one node). 0 or an empty value is unknown (-1).
+// per CPU, rounded to a whole KB (SWF's field is an integer); memory per
+// node is divided by the job's CPUs (the job is taken to be on one node).
+// 0 or an empty value is unknown (-1).
 func parseMem(s string, cpus int) (float64, error) {
 	t := strings.TrimSpace(s)
 	perCPU := false
@@ -747,6 +748,9 @@ func parseMem(s string, cpus int) (float64, error) {
 	if !perCPU {
 		kb /= float64(cpus)
 	}
+	// SWF's memory field is a whole number of KB a processor: rounded to
+	// the nearest (43690.67 -> 43691), never below 1 for a memory given.
+	kb = max(1, math.Round(kb))
 	if kb > maxMemKB {
 		return 0, fmt.Errorf("%q is more memory than an SWF field holds (2^53 KB a CPU)", s)
 	}
