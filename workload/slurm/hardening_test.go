@@ -284,3 +284,12 @@ func TestMemoryWholeKB(t *testing.T) {
 		}
 	}
 }
+
+// An export without its header line (sacct --noheader) is told so, not
+// that its header lacks columns.
+func TestNoHeaderLine(t *testing.T) {
+	_, err := ReadSacct(strings.NewReader("1|1|2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T00:02:00|00:01:00|00:10:00|1|1|1G|COMPLETED|alice\n"), "x.txt", Options{})
+	if err == nil || !strings.Contains(err.Error(), "the first line is a job, not sacct's header line") || !strings.Contains(err.Error(), "--noheader") {
+		t.Errorf("error %v", err)
+	}
+}

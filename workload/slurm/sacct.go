@@ -364,6 +364,10 @@ func header(text string) (columns, error) {
 			missing = append(missing, strings.Join(alts, " or "))
 		}
 	}
+	if len(missing) == len(need) && looksLikeJob(names) {
+		return columns{}, fmt.Errorf("the first line is a job, not sacct's header line (its fields: %s): the import reads the columns' names from the header, which sacct --noheader leaves out; export again without --noheader: sacct --parsable2 --format=JobIDRaw,JobID,Submit,Start,End,Elapsed,Timelimit,NCPUS,ReqCPUS,ReqMem,State,User,Group,Partition,QOS,JobName",
+			strings.Join(names[:min(len(names), 6)], "|")+map[bool]string{true: "|...", false: ""}[len(names) > 6])
+	}
 	if len(missing) > 0 {
 		return columns{}, fmt.Errorf("the header line lacks the column(s) %s (have: %s); export with sacct --parsable2 --format=JobIDRaw,JobID,Submit,Start,End,Elapsed,Timelimit,NCPUS,ReqCPUS,ReqMem,State,User,Group,Partition,QOS,JobName",
 			strings.Join(missing, ", "), strings.Join(names, ", "))
@@ -760,6 +764,19 @@ func parseMem(s string, cpus int) (float64, error) {
 // maxMemKB bounds the memory a CPU, in KB (an SWF number is exact up to
 // 2^53).
 const maxMemKB = 1 << 53
+
+// looksLikeJob reports whether the fields of a first line look like a
+// job's values rather than column names: one of them a number or a date
+// (column names have letters only, and underscores).
+func looksLikeJob(fields []string) bool {
+	for _, f := range fields {
+		f = strings.TrimSpace(f)
+		if f != "" && (f[0] >= '0' && f[0] <= '9') {
+			return true
+		}
+	}
+	return false
+}
 
 // names numbers distinct names 1, 2, ... in order of appearance; "" is -1.
 type names struct {
