@@ -164,12 +164,9 @@ func buildCompare(dirs []string, o Options) ([]byte, error) {
 		}
 	}
 	p := &comparePage{}
-	for i, r := range runs {
-		pol := r.policy
-		if pol == "" {
-			pol = "?"
-		}
-		p.Runs = append(p.Runs, compareRun{Policy: pol, Dir: dirs[i]})
+	for i, name := range runLabels(runs, dirs) {
+		runs[i].label = name
+		p.Runs = append(p.Runs, compareRun{Policy: name, Dir: dirs[i]})
 	}
 	p.Title = filepath.Base(base.trace) + " · "
 	for i, r := range p.Runs {
@@ -353,10 +350,43 @@ func jobDiffs(a *runPage, ordA []int, b *runPage, ordB []int) (diffData, diffPag
 }
 
 func (p *runPage) policyName() string {
-	if p.policy == "" {
+	switch {
+	case p.label != "":
+		return p.label
+	case p.policy == "":
 		return "?"
 	}
 	return p.policy
+}
+
+// runLabels names the runs of a comparison: by their policy, unless two
+// share one; then every run of that policy by its folder's name (runs of
+// conservative in conservative/ and mf-cons/ read conservative and
+// mf-cons), and a name still taken gets " (2)", " (3)": never twice the
+// same.
+func runLabels(runs []*runPage, dirs []string) []string {
+	count := map[string]int{}
+	for _, r := range runs {
+		count[r.policy]++
+	}
+	out := make([]string, len(runs))
+	used := map[string]bool{}
+	for i, r := range runs {
+		name := r.policy
+		if name == "" {
+			name = "?"
+		}
+		if count[r.policy] > 1 {
+			name = filepath.Base(filepath.Clean(dirs[i]))
+		}
+		base := name
+		for k := 2; used[name]; k++ {
+			name = fmt.Sprintf("%s (%d)", base, k)
+		}
+		used[name] = true
+		out[i] = name
+	}
+	return out
 }
 
 func num(v float64) string { return formatNumber(strconv.FormatFloat(v, 'f', -1, 64)) }

@@ -301,3 +301,26 @@ func TestCompareBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A comparison never gives two runs the same name: runs of one policy
+// are named by their folders, and a folder name taken twice gets a
+// number.
+func TestRunLabelsDistinct(t *testing.T) {
+	for _, c := range []struct {
+		policies, dirs, want []string
+	}{
+		{[]string{"fcfs", "easy", "conservative", "conservative"}, []string{"o/fcfs", "o/easy", "o/conservative", "o/mf-cons/"},
+			[]string{"fcfs", "easy", "conservative", "mf-cons"}},
+		{[]string{"easy", "easy"}, []string{"x/run", "y/run"}, []string{"run", "run (2)"}},
+		{[]string{"", "fcfs"}, []string{"a", "b"}, []string{"?", "fcfs"}},
+	} {
+		var runs []*runPage
+		for _, p := range c.policies {
+			runs = append(runs, &runPage{policy: p})
+		}
+		got := runLabels(runs, c.dirs)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("runLabels(%q, %q) = %q, want %q", c.policies, c.dirs, got, c.want)
+		}
+	}
+}

@@ -455,6 +455,7 @@ type runPage struct {
 	tau     float64
 	trace   string              // run.trace of summary.json ("" when absent)
 	policy  string              // run.policy of summary.json ("" when absent)
+	label   string              // a comparison's name for the run ("": the policy)
 	nums    map[string]float64  // the numbers of summary.json, by dotted key
 	noGantt bool                // Options.NoGantt
 	spans   *spanData           // unavailability.csv (nil: none)
