@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,24 +85,66 @@ func cpuID(s string, procs int) (int32, error) {
 // START and END in seconds of the trace's time (START < END, both
 // finite), CPUS either a count N (the CPUs 0..N-1) or CPU ids in
 // allocated_resources syntax with at least one range or space ("0-49",
-// "0-3 8"; one CPU alone is "7-7").
+// "0-3 8"; one CPU alone is "7-7"). It is ParseReservationAt with no
+// dates.
 func ParseReservation(s string, procs int) (Window, error) {
-	parts := strings.Split(s, ":")
-	if len(parts) != 3 {
-		return Window{}, fmt.Errorf("%q: want START:END:CPUS (seconds, seconds, a CPU count or ids such as 0-49)", s)
+	return ParseReservationAt(s, procs, nil)
+}
+
+// reservationTimes splits the START:END of a reservation whose ends may
+// be dates with colons of their own (1996-10-01T00:00:00): each end a
+// date (YYYY-MM-DD, optionally THH:MM or THH:MM:SS, T or a space before
+// the time) or any text without a colon (a number of seconds, checked
+// after).
+var reservationTimes = regexp.MustCompile(`^(` + dateRE + `|[^:]*):(` + dateRE + `|[^:]*)$`)
+
+// dateRE is a date as ParseReservationAt takes it.
+const dateRE = `\s*\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\s*`
+
+var isDate = regexp.MustCompile(`^` + dateRE + `$`)
+
+// ParseReservationAt is ParseReservation with START and END also given as
+// dates, which instant places in the trace's time (seconds since its
+// start: workload.ParseInstant with the trace's header); a nil instant
+// takes seconds only and says so when given a date.
+func ParseReservationAt(s string, procs int, instant func(string) (float64, error)) (Window, error) {
+	i := strings.LastIndex(s, ":")
+	if i < 0 {
+		return Window{}, fmt.Errorf("%q: want START:END:CPUS (seconds or dates, then a CPU count or ids such as 0-49)", s)
+	}
+	m := reservationTimes.FindStringSubmatch(s[:i])
+	if m == nil {
+		return Window{}, fmt.Errorf("%q: want START:END:CPUS (seconds or dates such as 1996-10-01T06:00:00, then a CPU count or ids such as 0-49)", s)
+	}
+	at := func(what, t string) (float64, error) {
+		if !isDate.MatchString(t) {
+			x, err := seconds(t)
+			if err != nil {
+				return 0, fmt.Errorf("%s: %w", what, err)
+			}
+			return x, nil
+		}
+		if instant == nil {
+			return 0, fmt.Errorf("%s %q: a date needs the trace's start (its header's UnixStartTime): give seconds here", what, t)
+		}
+		x, err := instant(t)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", what, err)
+		}
+		return x, nil
 	}
 	var w Window
 	var err error
-	if w.Start, err = seconds(parts[0]); err != nil {
-		return Window{}, fmt.Errorf("%q: START: %w", s, err)
+	if w.Start, err = at("START", m[1]); err != nil {
+		return Window{}, fmt.Errorf("%q: %w", s, err)
 	}
-	if w.End, err = seconds(parts[1]); err != nil {
-		return Window{}, fmt.Errorf("%q: END: %w", s, err)
+	if w.End, err = at("END", m[2]); err != nil {
+		return Window{}, fmt.Errorf("%q: %w", s, err)
 	}
 	if !(w.Start < w.End) {
 		return Window{}, fmt.Errorf("%q: END %g is not after START %g", s, w.End, w.Start)
 	}
-	c := strings.TrimSpace(parts[2])
+	c := strings.TrimSpace(s[i+1:])
 	if n, err := strconv.Atoi(c); err == nil {
 		if n < 1 || n > procs {
 			return Window{}, fmt.Errorf("%q: CPUS: a count of %d, want 1..%d (the machine's CPUs)", s, n, procs)

@@ -1,6 +1,7 @@
 package avail
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -197,5 +198,41 @@ func TestGeneratorManyGroups(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("200000 changes of %d groups took %v: a scan of every group a change", MaxGroups, d)
+	}
+}
+
+// Reservations with dates: the ends may be dates with colons of their
+// own, placed in the trace's time by the caller's instant; without one, a
+// date is refused with the reason.
+func TestParseReservationDates(t *testing.T) {
+	// A trace whose time 0 is 1996-10-01T00:00:00 in its zone: a day is
+	// 86400 s, and 06:00 is 21600 s.
+	instant := func(s string) (float64, error) {
+		switch strings.TrimSpace(s) {
+		case "1996-10-01T00:00:00":
+			return 0, nil
+		case "1996-10-01T06:00:00":
+			return 21600, nil
+		case "1996-10-02":
+			return 86400, nil
+		}
+		return 0, fmt.Errorf("%q: not a date of this trace", s)
+	}
+	for _, c := range []struct {
+		text       string
+		start, end float64
+		cpus       int32
+	}{
+		{"1996-10-01T00:00:00:1996-10-01T06:00:00:50", 0, 21600, 49},
+		{"100:1996-10-02:5", 100, 86400, 4},
+		{"10:20:3", 10, 20, 2},
+	} {
+		w, err := ParseReservationAt(c.text, 100, instant)
+		if err != nil || w.Start != c.start || w.End != c.end || w.CPUs[len(w.CPUs)-1] != c.cpus {
+			t.Errorf("%q: %+v, %v; want [%g, %g) CPUs 0-%d", c.text, w, err, c.start, c.end, c.cpus)
+		}
+	}
+	if _, err := ParseReservation("1996-10-01T00:00:00:1996-10-01T06:00:00:50", 100); err == nil || !strings.Contains(err.Error(), "a date needs the trace's start") {
+		t.Errorf("without an instant: %v", err)
 	}
 }
