@@ -404,10 +404,11 @@ func (a *traceAsm) check() (err error) {
 	if a.pred, err = predictParams(a.est, a.predictor, a.correction); err != nil {
 		return err
 	}
-	if a.qp, a.hetero, err = lookupTracePolicy(cfg.Policy); err != nil {
+	if a.qp, err = LookupTracePolicy(cfg.Policy); err != nil {
 		return err
 	}
-	if a.opts, err = checkTraceOptions(a.qp, cfg); err != nil {
+	a.hetero = a.qp.Model == registry.ModelHetero
+	if a.opts, err = CheckTraceOptions(a.qp, cfg.Options, cfg.Decider); err != nil {
 		return err
 	}
 	a.asThreads = a.qp.Traits.Threads
@@ -426,33 +427,35 @@ func (a *traceAsm) check() (err error) {
 	return nil
 }
 
-// lookupTracePolicy finds a trace run's policy: a queue policy of the
-// cluster model, else of the hetero model (hetero set); the error of an
-// unknown name is the cluster model's, which lists its names.
-func lookupTracePolicy(name string) (qp registry.Entry, hetero bool, err error) {
-	qp, err = registry.Lookup(registry.ModelCluster, registry.KindQueue, name)
+// LookupTracePolicy finds a trace run's policy (TraceRun.Policy): a
+// queue policy of the cluster model, else of the hetero model (on the
+// trace's one machine). The error of an unknown name is the cluster
+// model's, which lists its names.
+func LookupTracePolicy(name string) (registry.Entry, error) {
+	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, name)
 	if err == nil {
-		return qp, false, nil
+		return qp, nil
 	}
 	hp, herr := registry.Lookup(registry.ModelHetero, registry.KindQueue, name)
 	if herr != nil {
-		return qp, false, err
+		return qp, err
 	}
-	return hp, true, nil
+	return hp, nil
 }
 
-// checkTraceOptions checks the policy's options: with an in-process
-// decider, by the policy's in-process check (the decider replaces what
-// its own check asks for: external's command or file descriptors).
-func checkTraceOptions(qp registry.Entry, cfg TraceRun) (option.Values, error) {
-	if cfg.Decider == nil {
-		return qp.Check(cfg.Options)
+// CheckTraceOptions checks a trace run's policy options (TraceRun.Options)
+// against qp's declarations: with an in-process decider (TraceRun.Decider),
+// by the policy's in-process check (the decider replaces what its own
+// check asks for: external's command or file descriptors).
+func CheckTraceOptions(qp registry.Entry, options map[string]string, decider external.Decider) (option.Values, error) {
+	if decider == nil {
+		return qp.Check(options)
 	}
 	if !qp.InProcess() {
 		return option.Values{}, fmt.Errorf("an in-process decider decides for policy %s, not %s",
-			strings.Join(registry.InProcessNames(qp.Model, qp.Kind), " or "), cfg.Policy)
+			strings.Join(registry.InProcessNames(qp.Model, qp.Kind), " or "), qp.Name)
 	}
-	return qp.CheckInProcess(cfg.Options)
+	return qp.CheckInProcess(options)
 }
 
 // assemble builds the policy and the engine around src (newClusterRun,
