@@ -61,6 +61,8 @@ type clusterRun struct {
 	// preds are the predicting layers (none without clusterSpec.predict;
 	// one per partition, sharing the users' histories, with partitions).
 	preds []*predict.Predictor
+	// stages are the clusterStages applied, in their order.
+	stages []clusterStage
 }
 
 // predictions sums what the predicting layers did: jobs predicted, jobs
@@ -94,19 +96,14 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 		r.preds, r.pol = []*predict.Predictor{pred}, pred
 	}
 	src := s.src
-	if sc, ok := r.pol.(policy.Screener); ok {
-		r.scr = &screenedSource{src: src, pol: sc}
-		src = r.scr
-	}
-	if s.jobs != nil {
-		src = s.jobs(src)
+	for _, st := range clusterStages {
+		if st.applies(&s, r) {
+			src = st.wrap(&s, r, src)
+			r.stages = append(r.stages, st)
+		}
 	}
 	klis := s.lis
 	if s.qp.Traits.Threads {
-		src = threads.Split(src)
-		if s.threads != nil {
-			src = s.threads(src)
-		}
 		r.fold = threads.NewFold(s.lis)
 		klis = append(engine.Tee{r.fold}, s.threadLis...)
 	}
@@ -115,6 +112,65 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// clusterStage is one wrapper of the source of a central-queue run that
+// newClusterRun adds after the runner's own (a trace run's
+// traceStages), once the policy is built.
+type clusterStage struct {
+	name    string
+	applies func(s *clusterSpec, r *clusterRun) bool
+	wrap    func(s *clusterSpec, r *clusterRun, src workload.Source) workload.Source
+	// report, when set, writes what the stage did into a trace run's
+	// run info (summary.json).
+	report func(r *clusterRun, info *RunInfo)
+}
+
+// clusterStages are the wrappers newClusterRun puts around the runner's
+// source, innermost first (without partitions: a run over partitions
+// takes only the recording for --check, clusterSpec.jobs).
+var clusterStages = []clusterStage{
+	{name: "screen", // a policy.Screener's refusals, dropped and counted
+		applies: func(_ *clusterSpec, r *clusterRun) bool {
+			_, ok := r.pol.(policy.Screener)
+			return ok
+		},
+		wrap: func(_ *clusterSpec, r *clusterRun, src workload.Source) workload.Source {
+			r.scr = &screenedSource{src: src, pol: r.pol.(policy.Screener)}
+			return r.scr
+		},
+		report: reportScreen},
+	{name: "record", // clusterSpec.jobs: e.g. the jobs for --check
+		applies: func(s *clusterSpec, _ *clusterRun) bool { return s.jobs != nil },
+		wrap:    func(s *clusterSpec, _ *clusterRun, src workload.Source) workload.Source { return s.jobs(src) }},
+	{name: "thread split", // each job as one-CPU threads (the Threads trait)
+		applies: func(s *clusterSpec, _ *clusterRun) bool { return s.qp.Traits.Threads },
+		wrap:    func(_ *clusterSpec, _ *clusterRun, src workload.Source) workload.Source { return threads.Split(src) }},
+	{name: "record threads", // clusterSpec.threads: the threads for --check
+		applies: func(s *clusterSpec, _ *clusterRun) bool { return s.qp.Traits.Threads && s.threads != nil },
+		wrap:    func(s *clusterSpec, _ *clusterRun, src workload.Source) workload.Source { return s.threads(src) }},
+}
+
+// reportScreen writes the jobs a screening policy refused, and a ranking
+// policy's rank and head, into the run info.
+func reportScreen(r *clusterRun, info *RunInfo) {
+	info.Refused = r.refused()
+	if rh, ok := r.pol.(rankHead); ok {
+		info.Rank, info.Head = rh.RankHead()
+	}
+	if rn, ok := r.pol.(interface{ RefusalNote() string }); ok {
+		info.RefusalNote = rn.RefusalNote()
+	}
+}
+
+// report writes what the applied cluster stages did into info, in their
+// order.
+func (r *clusterRun) report(info *RunInfo) {
+	for _, st := range r.stages {
+		if st.report != nil {
+			st.report(r, info)
+		}
+	}
 }
 
 // refused is the number of jobs the policy refused at submission.

@@ -4,24 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/schedlab/schedlab/engine"
-	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
-	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/external"
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/rng"
-	"github.com/schedlab/schedlab/threads"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/resample"
@@ -381,476 +377,251 @@ func resampleTrace(jobs workload.Source, cfg TraceRun) ([]actual.Job, error) {
 }
 
 // RunTrace simulates cfg. With cfg.Out set it writes jobs.csv and
-// summary.json (and schedule.swf) there, atomically.
-func RunTrace(cfg TraceRun) (res *TraceResult, err error) {
-	est := cfg.Estimate
-	if !slices.Contains(workload.Estimates(), est) {
-		return nil, fmt.Errorf("trace run: unknown estimate model %v", est)
+// summary.json (and schedule.swf) there, atomically. The run is
+// assembled in declared stages (traceStages, traceOutputs; see
+// traceAsm).
+func RunTrace(cfg TraceRun) (*TraceResult, error) {
+	a := &traceAsm{cfg: cfg}
+	return a.do()
+}
+
+// check checks the run's settings: estimates, metrics, deadlines,
+// predictions, the policy (of the cluster model, else of the hetero
+// model) and its options, and what the outputs need.
+func (a *traceAsm) check() (err error) {
+	cfg := a.cfg
+	a.est = cfg.Estimate
+	if !slices.Contains(workload.Estimates(), a.est) {
+		return fmt.Errorf("trace run: unknown estimate model %v", a.est)
 	}
-	measured, err := traceMetrics(cfg.Metrics)
-	if err != nil {
-		return nil, err
+	if a.measured, err = traceMetrics(cfg.Metrics); err != nil {
+		return err
 	}
 	if err := cfg.Deadlines.Check(); err != nil {
-		return nil, err
+		return err
 	}
-	predictor, correction := orText(cfg.Predictor, "last2"), orText(cfg.Correction, "increments")
-	pred, err := predictParams(est, predictor, correction)
-	if err != nil {
-		return nil, err
+	a.predictor, a.correction = orText(cfg.Predictor, "last2"), orText(cfg.Correction, "increments")
+	if a.pred, err = predictParams(a.est, a.predictor, a.correction); err != nil {
+		return err
 	}
-	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, cfg.Policy)
-	hetero := false
-	if err != nil {
-		hp, herr := registry.Lookup(registry.ModelHetero, registry.KindQueue, cfg.Policy)
-		if herr != nil {
-			return nil, err // the cluster's error lists the cluster's names
-		}
-		qp, hetero = hp, true
+	if a.qp, err = LookupTracePolicy(cfg.Policy); err != nil {
+		return err
 	}
-	var opts option.Values
-	if cfg.Decider != nil {
-		if !qp.InProcess() {
-			return nil, fmt.Errorf("an in-process decider decides for policy %s, not %s",
-				strings.Join(registry.InProcessNames(qp.Model, qp.Kind), " or "), cfg.Policy)
-		}
-		// The policy's in-process check: the decider replaces what its
-		// own check asks for (external: a command or file descriptors).
-		if opts, err = qp.CheckInProcess(cfg.Options); err != nil {
-			return nil, err
-		}
-	} else if opts, err = qp.Check(cfg.Options); err != nil {
-		return nil, err
+	a.hetero = a.qp.Model == registry.ModelHetero
+	if a.opts, err = CheckTraceOptions(a.qp, cfg.Options, cfg.Decider); err != nil {
+		return err
 	}
-	asThreads := qp.Traits.Threads
+	a.asThreads = a.qp.Traits.Threads
+	a.withDeadlines = a.hetero || cfg.Deadlines.Base != workload.DeadlineNone
 	switch {
-	case cfg.Threads && !asThreads:
-		return nil, fmt.Errorf("per-thread records are only for a policy that schedules threads, not %s", cfg.Policy)
+	case cfg.Threads && !a.asThreads:
+		return fmt.Errorf("per-thread records are only for a policy that schedules threads, not %s", cfg.Policy)
 	case cfg.Planned && cfg.Out == "":
-		return nil, errors.New("--planned needs an output folder")
+		return errors.New("--planned needs an output folder")
 	case cfg.Threads && cfg.Out == "":
-		return nil, errors.New("per-thread records need an output folder")
+		return errors.New("per-thread records need an output folder")
 	}
 	if cfg.Procs < 0 {
-		return nil, fmt.Errorf("--procs must be positive, got %d", cfg.Procs)
+		return fmt.Errorf("--procs must be positive, got %d", cfg.Procs)
 	}
-	rd, err := workload.OpenTrace(cfg.Trace)
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Close()
-	src := swf.NewSource(rd, swf.Options{MaxProcs: cfg.Procs, Clamp: cfg.Clamp})
-	procs := src.MaxProcs()
-	if procs <= 0 {
-		// A file that is not SWF at all also has no MaxProcs: its first
-		// record's error is the real one, and an empty file says so.
-		if _, err := rd.Next(); err == io.EOF {
-			return nil, fmt.Errorf("trace %s has no job records (an empty or header-only trace)", rd.Name())
-		} else if err != nil {
-			return nil, err
-		}
-		return nil, fmt.Errorf("trace %s: the header gives no MaxProcs: give the machine size with --procs", rd.Name())
-	}
-	plat, err := platform.Cluster(procs)
-	if err != nil {
-		return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
-	}
-	var availCfg *engine.Availability
-	if cfg.Avail.Used() {
-		if pred != nil {
-			return nil, errors.New("unavailable CPUs (reservations, failures) do not go with estimate predict: the model keeps jobs off reserved CPUs by the estimates the policy plans with")
-		}
-		var closeEvents func() error
-		if availCfg, closeEvents, err = cfg.Avail.build(plat, cfg.Rep); err != nil {
-			return nil, err
-		}
-		defer closeEvents()
-	}
-	var defs []partitionDef
-	if len(cfg.Partitions) > 0 {
-		if defs, err = cfg.partitionDefs(procs, rd.Header(), hetero, asThreads); err != nil {
-			return nil, err
-		}
-	}
-	var jobs workload.Source = src
-	var window *workload.WindowSource
-	if cfg.From != "" || cfg.To != "" {
-		w := workload.Window{From: math.Inf(-1), To: math.Inf(1)}
-		if cfg.From != "" {
-			if w.From, err = workload.ParseInstant(cfg.From, rd.Header()); err != nil {
-				return nil, &WindowError{fmt.Errorf("--from %w", err)}
-			}
-		}
-		if cfg.To != "" {
-			if w.To, err = workload.ParseInstant(cfg.To, rd.Header()); err != nil {
-				return nil, &WindowError{fmt.Errorf("--to %w", err)}
-			}
-		}
-		if !(w.From < w.To) {
-			return nil, &WindowError{fmt.Errorf("--from %s --to %s: an empty window (from must come before to)", cfg.From, cfg.To)}
-		}
-		window = workload.NewWindowSource(src, w)
-		jobs = window
-	}
-	if cfg.Jobs < 0 || cfg.Jobs > workload.MaxPrefixJobs {
-		return nil, fmt.Errorf("trace run: %d jobs, want 1..%d (0: the whole trace)", cfg.Jobs, workload.MaxPrefixJobs)
-	}
-	if cfg.Jobs > 0 {
-		jobs = workload.First(jobs, cfg.Jobs)
-	}
-	if cfg.SubmitZero {
-		jobs = workload.SubmitZero(jobs)
-	}
-	var resampled []actual.Job
-	if cfg.Resample != "" && cfg.Resample != resample.Methods[0] {
-		if resampled, err = resampleTrace(jobs, cfg); err != nil {
-			return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
-		}
-		jobs = workload.FromSlice(resampled)
-	}
-	if est == workload.EstimateTsafrir {
-		if jobs, err = tsafrirRequests(jobs, cfg.Seed, cfg.Rep); err != nil {
-			return nil, err
-		}
-	}
-	var dl *metrics.Deadlines
-	withDeadlines := hetero || cfg.Deadlines.Base != workload.DeadlineNone
-	tau := cfg.Tau
-	if tau == 0 {
-		tau = metrics.DefaultTau
-	}
-	sum := metrics.NewSummary(procs, tau)
-	lis := engine.Tee{sum}
-	var unavail *metrics.Unavail
-	var unavailFile *os.File
-	if withDeadlines {
-		dl = metrics.NewDeadlines()
-		lis = append(lis, dl)
-	}
-	var reader *jobReader
-	if cfg.Responses {
-		reader = &jobReader{res: &ClusterResult{}}
-		lis = append(lis, reader)
-	}
-	lis = append(lis, cfg.Listeners...)
-	measures := make([]metrics.Measure, len(measured))
-	for i, d := range measured {
-		measures[i] = d.New(metrics.Env{Model: registry.ModelCluster, Procs: procs})
-		lis = append(lis, measures[i])
-	}
+	return nil
+}
 
-	var out *outDir
-	var jobsCSV *metrics.JobsCSV
-	var jobsFile *os.File
-	var swfOut *metrics.SWFSchedule
-	var threadsCSV *threads.CSV
-	if cfg.Out != "" {
-		if out, err = newOutDir(cfg.Out); err != nil {
-			return nil, err
-		}
-		defer func() {
-			if err != nil {
-				if jobsCSV != nil {
-					jobsCSV.Stop() // no batch writes to the file once it is gone
-				}
-				out.abort()
-			}
-		}()
-		if jobsFile, err = out.create("jobs.csv"); err != nil {
-			return nil, err
-		}
-		if availCfg != nil {
-			var mp *platform.Platform
-			if withDeadlines {
-				mp = &plat
-			}
-			jobsCSV = metrics.NewJobsCSVAttempts(atomicfile.WriteBehind(jobsFile), mp)
-			if unavailFile, err = out.create("unavailability.csv"); err != nil {
-				return nil, err
-			}
-			unavail = metrics.NewUnavail(atomicfile.WriteBehind(unavailFile))
-		} else if withDeadlines {
-			jobsCSV = metrics.NewJobsCSVMachines(atomicfile.WriteBehind(jobsFile), plat)
-		} else {
-			jobsCSV = metrics.NewJobsCSV(atomicfile.WriteBehind(jobsFile))
-		}
-		lis = append(lis, jobsCSV)
-		if cfg.SWF {
-			f, err := out.create("schedule.swf")
-			if err != nil {
-				return nil, err
-			}
-			h := rd.Header()
-			h.Lines = append(append([]string(nil), h.Lines...),
-				fmt.Sprintf(" Note: simulated by schedlab, policy %s, estimate %s: field 3 is the simulated wait time", cfg.Policy, cfg.Estimate))
-			swfOut = metrics.NewSWFSchedule(atomicfile.WriteBehind(f), h)
-			lis = append(lis, swfOut)
-		}
-		if cfg.Threads {
-			f, err := out.create("threads.csv")
-			if err != nil {
-				return nil, err
-			}
-			threadsCSV = threads.NewCSV(atomicfile.WriteBehind(f))
-		}
-	} else if cfg.Check {
-		return nil, errors.New("--check needs --out (it re-reads the written jobs.csv)")
+// LookupTracePolicy finds a trace run's policy (TraceRun.Policy): a
+// queue policy of the cluster model, else of the hetero model (on the
+// trace's one machine). The error of an unknown name is the cluster
+// model's, which lists its names.
+func LookupTracePolicy(name string) (registry.Entry, error) {
+	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, name)
+	if err == nil {
+		return qp, nil
 	}
+	hp, herr := registry.Lookup(registry.ModelHetero, registry.KindQueue, name)
+	if herr != nil {
+		return qp, err
+	}
+	return hp, nil
+}
 
-	if availCfg != nil {
-		if unavail == nil {
-			unavail = metrics.NewUnavail(nil)
-		}
-		lis = append(lis, unavail)
+// CheckTraceOptions checks a trace run's policy options (TraceRun.Options)
+// against qp's declarations: with an in-process decider (TraceRun.Decider),
+// by the policy's in-process check (the decider replaces what its own
+// check asks for: external's command or file descriptors).
+func CheckTraceOptions(qp registry.Entry, options map[string]string, decider external.Decider) (option.Values, error) {
+	if decider == nil {
+		return qp.Check(options)
 	}
+	if !qp.InProcess() {
+		return option.Values{}, fmt.Errorf("an in-process decider decides for policy %s, not %s",
+			strings.Join(registry.InProcessNames(qp.Model, qp.Kind), " or "), qp.Name)
+	}
+	return qp.CheckInProcess(options)
+}
 
-	// Parsing overlaps with simulation: the prefetcher reads ahead in a
-	// goroutine of its own (same jobs, same order, same errors).
-	pre := workload.Prefetch(workload.WithEstimates(jobs, est), 4096)
-	defer pre.Close()
-	wsrc, err := workload.WithDeadlines(pre, cfg.Deadlines)
-	if err != nil {
-		return nil, err
-	}
-	var rec *recordingSource
-	var threadRecs *threads.Recorder
-	var rejected *rejectedJobs
-	if cfg.Check {
-		rejected = &rejectedJobs{}
-		lis = append(lis, rejected)
-	}
-	var psrc *partitionSource
-	if defs != nil {
-		psrc = newPartitionSource(wsrc, defs)
-		wsrc = psrc
-	}
-	spec := clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: cfg.Deadlines.Seed, Decider: cfg.Decider}, src: wsrc, lis: lis, cont: cfg.Continue, predict: pred, avail: availCfg}
-	if psrc != nil {
-		spec.parts = engineParts(defs)
-	}
-	if threadsCSV != nil {
-		spec.threadLis = append(spec.threadLis, threadsCSV)
+// assemble builds the policy and the engine around src (newClusterRun,
+// where clusterStages wrap it further) and runs the outputs' hooks on
+// the built policy.
+func (a *traceAsm) assemble(src workload.Source) error {
+	cfg := a.cfg
+	spec := clusterSpec{plat: a.plat, qp: a.qp, opts: a.opts, env: policy.Env{Seed: cfg.Deadlines.Seed, Decider: cfg.Decider},
+		src: src, lis: a.lis, threadLis: a.threadLis, cont: cfg.Continue, predict: a.pred, avail: a.avail}
+	if a.psrc != nil {
+		spec.parts = engineParts(a.defs)
 	}
 	if cfg.Check {
 		record := func(src workload.Source) workload.Source {
-			rec = &recordingSource{src: src, limit: MaxCheckJobs}
-			if psrc != nil {
-				rec.allowed = psrc.allowed
+			a.rec = &recordingSource{src: src, limit: MaxCheckJobs}
+			if a.psrc != nil {
+				a.rec.allowed = a.psrc.allowed
 			}
-			return rec
+			return a.rec
 		}
-		if asThreads {
-			// The threads are the schedule the checker reads.
-			spec.threads = record
-			threadRecs = &threads.Recorder{}
-			spec.threadLis = append(spec.threadLis, threadRecs)
+		if a.asThreads {
+			spec.threads = record // the threads are the schedule the checker reads
 		} else {
 			spec.jobs = record
 		}
 	}
 	run, err := newClusterRun(spec)
 	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
-		return nil, &AvailError{err}
+		return &AvailError{err}
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	pol, eng := run.pol, run.eng
-	if reader != nil {
-		reader.watch(pol)
-	}
+	a.run = run
 	// An external decision process is ended on every path; its failure
 	// at the end fails the run before anything is written.
-	defer closePolicy(pol)
-	var planned *plannedCSV
-	if cfg.Planned {
-		f, err := out.create("planned.csv")
-		if err != nil {
-			return nil, err
-		}
-		if planned, err = newPlannedCSV(f, pol); err != nil {
-			return nil, err
-		}
-	}
-	if err := eng.Run(); err != nil {
+	a.onClose(func(bool) { closePolicy(run.pol) })
+	return a.builtOutputs()
+}
+
+// simulate runs the engine and ends the policy.
+func (a *traceAsm) simulate() error {
+	if err := a.run.eng.Run(); err != nil {
 		if errors.Is(err, engine.ErrAvailLimit) {
-			return nil, cfg.Avail.limitError(err)
+			return a.cfg.Avail.limitError(err)
 		}
 		var se *workload.ShortError
 		if errors.As(err, &se) {
-			return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
+			return fmt.Errorf("trace %s: %w", a.rd.Name(), err)
 		}
 		var ae *engine.AdmitError
-		if errors.As(err, &ae) && resampled == nil {
-			if line, ok := recordLine(cfg.Trace, int64(ae.Job), ae.Submit, refusedSecond(err, ae.Submit)); ok {
-				return nil, fmt.Errorf("%s:%d: %w", rd.Name(), line, err)
+		if errors.As(err, &ae) && a.resampled == nil {
+			if line, ok := recordLine(a.cfg.Trace, int64(ae.Job), ae.Submit, refusedSecond(err, ae.Submit)); ok {
+				return fmt.Errorf("%s:%d: %w", a.rd.Name(), line, err)
 			}
 		}
-		return nil, err
+		return err
 	}
-	if err = closePolicy(pol); err != nil {
-		return nil, err
-	}
+	return closePolicy(a.run.pol)
+}
 
-	counts := src.Counts()
-	if counts.Read == 0 {
-		return nil, fmt.Errorf("trace %s has no job records (an empty or header-only trace)", rd.Name())
+// noRun says why a run that simulated no job is no run.
+func (a *traceAsm) noRun() error {
+	counts, name, stats := a.src.Counts(), a.rd.Name(), a.run.eng.Stats()
+	switch {
+	case counts.Read == 0:
+		return fmt.Errorf("trace %s has no job records (an empty or header-only trace)", name)
+	case stats.Jobs > 0:
+		return nil
+	case a.window != nil:
+		return fmt.Errorf("trace %s: no job was submitted between --from %s and --to %s (%d records before the window)", name, orText(a.cfg.From, "the start"), orText(a.cfg.To, "the end"), a.window.Before())
+	case a.psrc != nil && a.psrc.info().Rejected > 0:
+		in := a.psrc.info()
+		return fmt.Errorf("trace %s: every job was refused by the partitions: %d of no partition given, %d above maxtime, %d above maxcpus or the partition's CPUs, %d not allowed (users, accounts, qos)",
+			name, in.RejectedUnknown, in.RejectedMaxTime, in.RejectedMaxCPUs, in.RejectedAccess)
 	}
-	if eng.Stats().Jobs == 0 && window != nil {
-		return nil, fmt.Errorf("trace %s: no job was submitted between --from %s and --to %s (%d records before the window)", rd.Name(), orText(cfg.From, "the start"), orText(cfg.To, "the end"), window.Before())
+	// Records that are all skipped or rejected are no run either.
+	return noJobsError(name, counts, a.procs, a.run.refused(), a.run.pol.Name())
+}
+
+// result is the run's result: its run info, what every applied stage
+// and output reports, in their orders.
+func (a *traceAsm) result() (*TraceResult, error) {
+	if err := a.noRun(); err != nil {
+		return nil, err
 	}
-	if eng.Stats().Jobs == 0 && psrc != nil && psrc.info().Rejected > 0 {
-		in := psrc.info()
-		return nil, fmt.Errorf("trace %s: every job was refused by the partitions: %d of no partition given, %d above maxtime, %d above maxcpus or the partition's CPUs, %d not allowed (users, accounts, qos)",
-			rd.Name(), in.RejectedUnknown, in.RejectedMaxTime, in.RejectedMaxCPUs, in.RejectedAccess)
-	}
-	if eng.Stats().Jobs == 0 {
-		// Records that are all skipped or rejected are no run either.
-		return nil, noJobsError(rd.Name(), counts, procs, run.refused(), pol.Name())
-	}
+	counts, stats, pol := a.src.Counts(), a.run.eng.Stats(), a.run.pol
 	overrun := "kill"
-	if cfg.Continue {
+	if a.cfg.Continue {
 		overrun = "continue"
 	}
-	res = &TraceResult{
-		Run: RunInfo{Trace: rd.Name(), Policy: pol.Name(), Order: qp.QueueOrder(opts), Estimate: est.String(), OnOverrun: overrun,
-			Procs: procs, Read: counts.Read, Skipped: counts.Skipped(), Rejected: counts.Rejected, Clamped: counts.Clamped,
-			MaxQueued: eng.Stats().MaxQueued, Passes: eng.Stats().Passes, RejectedByPolicy: eng.Stats().Rejected},
-		Result: sum.Result(),
+	res := &TraceResult{
+		Run: RunInfo{Trace: a.rd.Name(), Policy: pol.Name(), Order: a.qp.QueueOrder(a.opts), Estimate: a.est.String(), OnOverrun: overrun,
+			Procs: a.procs, Read: counts.Read, Skipped: counts.Skipped(), Rejected: counts.Rejected, Clamped: counts.Clamped,
+			MaxQueued: stats.MaxQueued, Passes: stats.Passes, RejectedByPolicy: stats.Rejected},
 		Counts: counts,
-		Engine: eng.Stats(),
-	}
-	if reader != nil {
-		res.PerJob = reader.res
-	}
-	for i, d := range measured {
-		if res.Metrics == nil {
-			res.Metrics = map[string]float64{}
-		}
-		res.Metrics[d.Name] = measures[i].Value()
-		res.MetricNames = append(res.MetricNames, d.Name)
-	}
-	if run.preds != nil {
-		p := &Predictions{Predictor: predictor, Correction: correction}
-		p.Predicted, p.Corrected, p.Corrections = run.predictions()
-		res.Run.Predictions = p
-	}
-	if availCfg != nil {
-		a := &AvailInfo{Reservations: len(cfg.Avail.Reservations), Events: cfg.Avail.Events, OnFailure: orText(cfg.Avail.OnFailure, "kill"),
-			UnavailCounts: unavail.Counts}
-		if f := cfg.Avail.Failures; f != nil {
-			a.Failures = fmt.Sprintf("mtbf %g mttr %g seed %d group_size %d", f.MTBF, f.MTTR, f.Seed, f.GroupSize)
-			if f.CPUs != nil {
-				a.Failures += " cpus " + f.CPUs.String()
-			}
-		}
-		res.Run.Availability = a
-	}
-	if psrc != nil {
-		res.Run.Partitions = psrc.info()
-	}
-	if resampled != nil {
-		res.Run.Resample = fmt.Sprintf("%s seed %d replication %d", cfg.Resample, cfg.Seed, cfg.Rep)
-		res.Run.Resampled = len(resampled)
-	}
-	if dl != nil {
-		d, r := dl.Result(), cfg.Deadlines
-		res.Deadlines = &TraceDeadlines{Rule: r.Base.String(), Jobs: d.Jobs, WithDeadline: d.WithDeadline, Missed: d.Missed,
-			MissedPct: d.MissedPct, MissedOfDeadlinePct: d.MissedOfDeadlinePct, Usage: d.Usage}
-		if r.Base != workload.DeadlineNone {
-			res.Deadlines.Factor = fmt.Sprintf("%g-%g", r.Min, r.Max)
-			res.Deadlines.Fraction, res.Deadlines.Seed = r.Fraction, r.Seed
-		}
-	}
-	if err = run.threadUtilization(&res.Result, procs); err != nil {
-		return nil, err
-	}
-	if run.scr != nil {
-		res.Run.Refused = run.refused()
-		if rh, ok := pol.(rankHead); ok {
-			res.Run.Rank, res.Run.Head = rh.RankHead()
-		}
-		if rn, ok := pol.(interface{ RefusalNote() string }); ok {
-			res.Run.RefusalNote = rn.RefusalNote()
-		}
-	}
-	if window != nil {
-		h := rd.Header()
-		from, to := "the start", "the end"
-		if cfg.From != "" {
-			x, _ := workload.ParseInstant(cfg.From, h)
-			from = workload.FormatInstant(x, h)
-		}
-		if cfg.To != "" {
-			x, _ := workload.ParseInstant(cfg.To, h)
-			to = workload.FormatInstant(x, h)
-		}
-		res.Run.Window = "from " + from + " to " + to
-		res.Run.BeforeWindow = window.Before()
+		Engine: stats,
 	}
 	if s := counts.Skipped(); s > 0 {
 		res.Run.SkipDetail = fmt.Sprintf("%d without submit time, %d without runtime, %d without processor count",
 			counts.SkippedNoSubmit, counts.SkippedNoRuntime, counts.SkippedNoProcs)
 	}
-	if out == nil {
-		return res, nil
+	if a.run.preds != nil {
+		p := &Predictions{Predictor: a.predictor, Correction: a.correction}
+		p.Predicted, p.Corrected, p.Corrections = a.run.predictions()
+		res.Run.Predictions = p
 	}
-	if err = jobsCSV.Flush(); err != nil {
-		return nil, fmt.Errorf("output: %w", err)
-	}
-	if unavail != nil {
-		if err = unavail.Flush(); err != nil {
-			return nil, fmt.Errorf("output: %w", err)
+	for _, s := range traceStages {
+		if s.report != nil && s.applies(a) {
+			s.report(a, &res.Run)
 		}
 	}
-	if swfOut != nil {
-		if err = swfOut.Close(); err != nil {
-			return nil, fmt.Errorf("output: %w", err)
-		}
+	a.run.report(&res.Run)
+	a.reportOutputs(res)
+	if err := a.run.threadUtilization(&res.Result, a.procs); err != nil {
+		return nil, err
 	}
-	if threadsCSV != nil {
-		if err = threadsCSV.Flush(); err != nil {
-			return nil, fmt.Errorf("output: %w", err)
-		}
+	return res, nil
+}
+
+// finish completes the output folder: the outputs' files, the check of
+// the schedule (--check), summary.json, and the commit.
+func (a *traceAsm) finish(res *TraceResult) error {
+	if err := a.flushOutputs(); err != nil {
+		return err
 	}
-	if planned != nil {
-		if err = planned.flush(); err != nil {
-			return nil, fmt.Errorf("output: %w", err)
-		}
+	if err := a.checkRun(); err != nil {
+		return err
 	}
-	if cfg.Check && asThreads {
+	sf, err := a.out.create("summary.json")
+	if err != nil {
+		return err
+	}
+	if err = metrics.WriteJSON(sf, res); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	return a.out.commit()
+}
+
+// checkRun validates the written schedule independently (--check).
+func (a *traceAsm) checkRun() error {
+	cfg := a.cfg
+	switch {
+	case !cfg.Check:
+		return nil
+	case a.asThreads:
 		// The threads are the schedule: each holds one CPU over its own
 		// interval (a job's CPUs are reused by other jobs' threads between
 		// its first start and last end, which a job-level check would call
 		// a conflict).
-		if err = validate.Check(rec.jobs, threadRecs.Recs, validate.Options{Procs: procs, Kill: !cfg.Continue}); err != nil {
-			return nil, fmt.Errorf("check: the thread schedule is invalid: %w", err)
+		if err := validate.Check(a.rec.jobs, a.o.threadRecs.Recs, validate.Options{Procs: a.procs, Kill: !cfg.Continue}); err != nil {
+			return fmt.Errorf("check: the thread schedule is invalid: %w", err)
 		}
-	} else if cfg.Check {
-		var spans []validate.Span
-		if availCfg != nil {
-			if spans, err = readSpans(unavailFile.Name()); err != nil {
-				return nil, fmt.Errorf("check: %w", err)
-			}
-			if spans == nil {
-				spans = []validate.Span{}
-			}
+		return nil
+	}
+	var spans []validate.Span
+	if a.avail != nil {
+		var err error
+		if spans, err = readSpans(a.o.unavailFile.Name()); err != nil {
+			return fmt.Errorf("check: %w", err)
 		}
-		if err = checkSchedule(jobsFile.Name(), rejected.drop(rec.jobs), procs, !cfg.Continue, spans); err != nil {
-			return nil, err
+		if spans == nil {
+			spans = []validate.Span{}
 		}
 	}
-	sf, err := out.create("summary.json")
-	if err != nil {
-		return nil, err
-	}
-	if err = metrics.WriteJSON(sf, res); err != nil {
-		return nil, fmt.Errorf("output: %w", err)
-	}
-	if err = out.commit(); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return checkSchedule(a.o.jobsFile.Name(), a.o.rejected.drop(a.rec.jobs), a.procs, !cfg.Continue, spans)
 }
 
 // CheckTraceMetrics reports whether every name is a declared per-run

@@ -528,6 +528,95 @@ func (c *runCmd) Run(g *globals) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(runGCPercent)
 	}
+	cfg, err := c.traceRun(g)
+	if err != nil {
+		return err
+	}
+	if cfg.Out != "" {
+		if err := g.claimOutDir(cfg.Out); err != nil {
+			return err
+		}
+	}
+	res, err := experiment.RunTrace(cfg)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		if err := writeJSON(g.stdout, res); err != nil {
+			return err
+		}
+		if c.Report {
+			_, err = htmlreport.WriteOpts(cfg.Out, htmlreport.Options{Clock: traceClock(cfg.Out)})
+		}
+		return err
+	}
+	if err := c.writeSummary(g.stdout, res, cfg.Out); err != nil {
+		return err
+	}
+	if c.Report {
+		pages, err := htmlreport.WriteOpts(cfg.Out, htmlreport.Options{Clock: traceClock(cfg.Out)})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stdout, "wrote %s\n", pages[0])
+	}
+	return nil
+}
+
+// traceRun maps the flags to the run (experiment.TraceRun), checking
+// what the run's own checks cannot name by flag. The policy is looked up
+// and its options checked by the run's functions
+// (experiment.LookupTracePolicy, experiment.CheckTraceOptions), the
+// errors naming the flags.
+func (c *runCmd) traceRun(g *globals) (experiment.TraceRun, error) {
+	var none experiment.TraceRun
+	if err := c.checkFlags(); err != nil {
+		return none, err
+	}
+	qp, err := experiment.LookupTracePolicy(c.Policy)
+	if err != nil {
+		var unknown *registry.UnknownNameError
+		if errors.As(err, &unknown) {
+			return none, usageError{fmt.Errorf("%w; or of the hetero model: %s", err, vars()["hetero_only"])}
+		}
+		return none, err
+	}
+	dl, fails, err := c.randomFlags(qp.Model == registry.ModelHetero)
+	if err != nil {
+		return none, err
+	}
+	given, err := c.policyOptions(qp, g.policyFlags)
+	if err != nil {
+		return none, usageError{err}
+	}
+	if err := c.checkOptions(g, qp, given); err != nil {
+		return none, err
+	}
+	est, err := c.checkOutputs(qp)
+	if err != nil {
+		return none, err
+	}
+	out := c.Out
+	if out == "" && !c.NoOut {
+		out = filepath.Join("schedlab-out", traceStem(c.Trace)+"-"+c.Policy+policyVariant(qp, given, g.policyFlags)+c.variant())
+	}
+	if c.NoOut {
+		out = ""
+	}
+	return experiment.TraceRun{
+		Trace: c.Trace, Policy: c.Policy, Options: given, Estimate: est,
+		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
+		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Threads: c.Threads, Planned: c.Planned, From: c.From, To: c.To,
+		Resample: c.Resample, Seed: c.Seed, Rep: c.Replication, Predictor: c.Predictor, Correction: c.Correction,
+		Avail:      experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure},
+		Decider:    g.decider,
+		Partitions: c.Partition,
+		Metrics:    c.Metric,
+	}, nil
+}
+
+// checkFlags checks --tau, --procs and --replication.
+func (c *runCmd) checkFlags() error {
 	if !(c.Tau > 0) || math.IsInf(c.Tau, 0) {
 		return usageError{fmt.Errorf("--tau must be a positive number of seconds, got %v", c.Tau)}
 	}
@@ -537,75 +626,72 @@ func (c *runCmd) Run(g *globals) error {
 	if c.Replication < 0 || c.Replication >= scenario.MaxReplications {
 		return usageError{fmt.Errorf("--replication must be 0..%d (scenario.MaxReplications), got %d", scenario.MaxReplications-1, c.Replication)}
 	}
-	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, c.Policy)
-	if err != nil {
-		hp, herr := registry.Lookup(registry.ModelHetero, registry.KindQueue, c.Policy)
-		if herr != nil {
-			var unknown *registry.UnknownNameError
-			if errors.As(err, &unknown) {
-				return usageError{fmt.Errorf("%w; or of the hetero model: %s", err, vars()["hetero_only"])}
-			}
-			return err
-		}
-		qp = hp
-	}
-	hetero := qp.Model == registry.ModelHetero
+	return nil
+}
+
+// randomFlags reads the deadline and failure flags and checks the flags
+// of random draws (--seed, --replication) and of predictions.
+func (c *runCmd) randomFlags(hetero bool) (workload.DeadlineRule, *avail.Failures, error) {
 	dl, err := c.deadlineRule()
 	if err != nil {
-		return usageError{err}
+		return dl, nil, usageError{err}
 	}
 	fails, err := c.failures()
 	if err != nil {
-		return usageError{err}
+		return dl, nil, usageError{err}
 	}
 	if c.OnFailure != "kill" && c.Events == "" && fails == nil {
-		return usageError{fmt.Errorf("--on-failure %s needs failures (--events or --failures)", c.OnFailure)}
+		return dl, nil, usageError{fmt.Errorf("--on-failure %s needs failures (--events or --failures)", c.OnFailure)}
 	}
 	random := c.Resample != resample.Methods[0] || c.Estimate == workload.EstimateTsafrir.String() || fails != nil
 	if c.Seed != 1 && dl.Base == workload.DeadlineNone && !hetero && !random {
-		return usageError{fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime), tsafrir requests (--estimate tsafrir), failures (--failures) or a resampled trace (--resample), or seeds a policy of the hetero model; --policy %s without them uses no seed", c.Policy)}
+		return dl, nil, usageError{fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime), tsafrir requests (--estimate tsafrir), failures (--failures) or a resampled trace (--resample), or seeds a policy of the hetero model; --policy %s without them uses no seed", c.Policy)}
 	}
 	if c.Estimate != workload.EstimatePredict.String() {
 		for _, f := range []struct{ name, v, def string }{{"--predictor", c.Predictor, "last2"}, {"--correction", c.Correction, "increments"}} {
 			if f.v != f.def {
-				return usageError{fmt.Errorf("%s is only for --estimate predict (the estimates are %s)", f.name, c.Estimate)}
+				return dl, nil, usageError{fmt.Errorf("%s is only for --estimate predict (the estimates are %s)", f.name, c.Estimate)}
 			}
 		}
 	} else if err := registry.CheckPredictor(c.Predictor); err != nil {
-		return usageError{fmt.Errorf("--predictor: %w", err)}
+		return dl, nil, usageError{fmt.Errorf("--predictor: %w", err)}
 	}
 	if c.Replication != 0 && !random {
-		return usageError{fmt.Errorf("--replication chooses the random streams of --resample, --estimate tsafrir and --failures; without them it changes nothing")}
+		return dl, nil, usageError{fmt.Errorf("--replication chooses the random streams of --resample, --estimate tsafrir and --failures; without them it changes nothing")}
 	}
-	given, err := c.policyOptions(qp, g.policyFlags)
-	if err != nil {
-		return usageError{err}
+	return dl, fails, nil
+}
+
+// checkOptions checks the policy's options as the run will
+// (experiment.CheckTraceOptions), naming the flag that gave the first
+// option in error; in process, the policy must take a decider.
+func (c *runCmd) checkOptions(g *globals, qp registry.Entry, given map[string]string) error {
+	if g.decider != nil && !qp.InProcess() {
+		return usageError{fmt.Errorf("in process, the policy is %s (its decisions come from the calling program), not %s",
+			strings.Join(registry.InProcessNames(qp.Model, qp.Kind), " or "), c.Policy)}
 	}
-	check := qp.Check
-	if g.decider != nil {
-		if !qp.InProcess() {
-			return usageError{fmt.Errorf("in process, the policy is %s (its decisions come from the calling program), not %s",
-				strings.Join(registry.InProcessNames(qp.Model, qp.Kind), " or "), c.Policy)}
-		}
-		// The policy's in-process check: the decider replaces what its
-		// own check asks for (external: a command or file descriptors).
-		check = qp.CheckInProcess
+	_, err := experiment.CheckTraceOptions(qp, given, g.decider)
+	if err == nil {
+		return nil
 	}
-	if _, err := check(given); err != nil {
-		// name the flag that gave the first option in error
-		var oe *option.Error
-		if errors.As(err, &oe) {
-			for _, fv := range g.policyFlags {
-				if o, ok := qp.Option(oe.Name); ok && o.Flag == fv.name {
-					err = fmt.Errorf("--%s: %w", fv.name, err)
-					break
-				}
+	var oe *option.Error
+	if errors.As(err, &oe) {
+		for _, fv := range g.policyFlags {
+			if o, ok := qp.Option(oe.Name); ok && o.Flag == fv.name {
+				err = fmt.Errorf("--%s: %w", fv.name, err)
+				break
 			}
 		}
-		return usageError{err}
 	}
+	return usageError{err}
+}
+
+// checkOutputs checks the flags of outputs, estimates and metrics, and
+// returns the estimate model.
+func (c *runCmd) checkOutputs(qp registry.Entry) (workload.Estimate, error) {
+	var est workload.Estimate
 	if c.Report && c.NoOut {
-		return usageError{fmt.Errorf("--report needs an output folder (not --no-out)")}
+		return est, usageError{fmt.Errorf("--report needs an output folder (not --no-out)")}
 	}
 	if c.Threads && !qp.Traits.Threads {
 		var ts []string
@@ -614,14 +700,14 @@ func (c *runCmd) Run(g *globals) error {
 				ts = append(ts, p.Name)
 			}
 		}
-		return usageError{fmt.Errorf("--threads is only for --policy %s (%s schedules whole jobs)", strings.Join(ts, " or "), c.Policy)}
+		return est, usageError{fmt.Errorf("--threads is only for --policy %s (%s schedules whole jobs)", strings.Join(ts, " or "), c.Policy)}
 	}
 	est, err := workload.ParseEstimate(c.Estimate)
 	if err != nil {
-		return usageError{err}
+		return est, usageError{err}
 	}
 	if err := experiment.CheckTraceMetrics(c.Metric); err != nil {
-		return usageError{fmt.Errorf("--metric: %w", err)}
+		return est, usageError{fmt.Errorf("--metric: %w", err)}
 	}
 	if c.NoOut {
 		for _, f := range []struct {
@@ -629,101 +715,72 @@ func (c *runCmd) Run(g *globals) error {
 			set  bool
 		}{{"--out", c.Out != ""}, {"--swf", c.SWF}, {"--check", c.Check}, {"--threads", c.Threads}, {"--planned", c.Planned}} {
 			if f.set {
-				return usageError{fmt.Errorf("--no-out writes no files: %s does not go with it", f.name)}
+				return est, usageError{fmt.Errorf("--no-out writes no files: %s does not go with it", f.name)}
 			}
 		}
 	}
-	out := c.Out
-	if out == "" && !c.NoOut {
-		out = filepath.Join("schedlab-out", traceStem(c.Trace)+"-"+c.Policy+policyVariant(qp, given, g.policyFlags)+c.variant())
-	}
-	if c.NoOut {
-		out = ""
-	}
-	if out != "" {
-		if err := g.claimOutDir(out); err != nil {
-			return err
-		}
-	}
-	res, err := experiment.RunTrace(experiment.TraceRun{
-		Trace: c.Trace, Policy: c.Policy, Options: given, Estimate: est,
-		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
-		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Threads: c.Threads, Planned: c.Planned, From: c.From, To: c.To,
-		Resample: c.Resample, Seed: c.Seed, Rep: c.Replication, Predictor: c.Predictor, Correction: c.Correction,
-		Avail:      experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure},
-		Decider:    g.decider,
-		Partitions: c.Partition,
-		Metrics:    c.Metric,
-	})
-	if err != nil {
-		return err
-	}
-	if c.JSON {
-		if err := writeJSON(g.stdout, res); err != nil {
-			return err
-		}
-		if c.Report {
-			_, err = htmlreport.WriteOpts(out, htmlreport.Options{Clock: traceClock(out)})
-		}
-		return err
-	}
+	return est, nil
+}
+
+// writeSummary prints the text summary of a run that wrote out ("": no files).
+func (c *runCmd) writeSummary(w io.Writer, res *experiment.TraceResult, out string) error {
 	r := res.Run
-	fmt.Fprintf(g.stdout, "trace %s: %d jobs on %d processors (%d records skipped, %d rejected, %d clamped)\n",
+	fmt.Fprintf(w, "trace %s: %d jobs on %d processors (%d records skipped, %d rejected, %d clamped)\n",
 		r.Trace, res.Jobs, r.Procs, r.Skipped, r.Rejected, r.Clamped)
 	if r.Window != "" {
-		fmt.Fprintf(g.stdout, "window %s: %d records before it left out, the records after it not read\n", r.Window, r.BeforeWindow)
+		fmt.Fprintf(w, "window %s: %d records before it left out, the records after it not read\n", r.Window, r.BeforeWindow)
 	}
 	if r.Rank != "" {
-		fmt.Fprintf(g.stdout, "policy %s, rank %s, head %s, estimates %s, overrun %s; %d job(s) refused by the policy (%s)\n\n",
+		fmt.Fprintf(w, "policy %s, rank %s, head %s, estimates %s, overrun %s; %d job(s) refused by the policy (%s)\n\n",
 			r.Policy, r.Rank, r.Head, r.Estimate, r.OnOverrun, r.Refused, r.RefusalNote)
 	} else {
-		fmt.Fprintf(g.stdout, "policy %s, order %s, estimates %s, overrun %s\n\n", r.Policy, r.Order, r.Estimate, r.OnOverrun)
+		fmt.Fprintf(w, "policy %s, order %s, estimates %s, overrun %s\n\n", r.Policy, r.Order, r.Estimate, r.OnOverrun)
 	}
-	if err := res.Result.WriteText(g.stdout); err != nil {
+	if err := res.Result.WriteText(w); err != nil {
 		return err
 	}
-	if err := writeDeclaredMetrics(g.stdout, res); err != nil {
+	if err := writeDeclaredMetrics(w, res); err != nil {
 		return err
 	}
 	if p := r.Predictions; p != nil {
-		fmt.Fprintf(g.stdout, "\npredictions (%s, correction %s): %d jobs predicted from their user's history (the others: their request); %d outlived their prediction and were corrected, %d corrections in all\n",
+		fmt.Fprintf(w, "\npredictions (%s, correction %s): %d jobs predicted from their user's history (the others: their request); %d outlived their prediction and were corrected, %d corrections in all\n",
 			p.Predictor, p.Correction, p.Predicted, p.Corrected, p.Corrections)
 	}
 	if r.Resample != "" {
-		fmt.Fprintf(g.stdout, "\nresampled trace (%s): %d jobs\n", r.Resample, r.Resampled)
+		fmt.Fprintf(w, "\nresampled trace (%s): %d jobs\n", r.Resample, r.Resampled)
 	}
 	if a := r.Availability; a != nil {
-		fmt.Fprintf(g.stdout, "\navailability (on failure: %s): %d reserved span(s), %.0f CPU-s; %d down span(s), %.0f CPU-s; %d run(s) cut short (%d requeued, %d killed), %.0f CPU-s lost\n",
+		fmt.Fprintf(w, "\navailability (on failure: %s): %d reserved span(s), %.0f CPU-s; %d down span(s), %.0f CPU-s; %d run(s) cut short (%d requeued, %d killed), %.0f CPU-s lost\n",
 			a.OnFailure, a.ReservedSpans, a.ReservedCPUTime, a.DownSpans, a.DownCPUTime, a.Interrupted, a.Requeued, a.Interrupted-a.Requeued, a.LostCPUTime)
 	}
 	if pt := r.Partitions; pt != nil {
-		fmt.Fprintf(g.stdout, "\npartitions:")
+		fmt.Fprintf(w, "\npartitions:")
 		for _, p := range pt.List {
-			fmt.Fprintf(g.stdout, " %s (CPUs %s) %d jobs;", p.Name, p.CPUs, p.Jobs)
+			fmt.Fprintf(w, " %s (CPUs %s) %d jobs;", p.Name, p.CPUs, p.Jobs)
 		}
-		fmt.Fprintf(g.stdout, " %d job(s) refused at submission (%d of no partition given, %d above maxtime, %d above maxcpus, %d not allowed)\n",
+		fmt.Fprintf(w, " %d job(s) refused at submission (%d of no partition given, %d above maxtime, %d above maxcpus, %d not allowed)\n",
 			pt.Rejected, pt.RejectedUnknown, pt.RejectedMaxTime, pt.RejectedMaxCPUs, pt.RejectedAccess)
 	}
 	if n := r.RejectedByPolicy; n > 0 {
-		fmt.Fprintf(g.stdout, "\n%d job(s) rejected by the policy while waiting (never started, not in jobs.csv)\n", n)
+		fmt.Fprintf(w, "\n%d job(s) rejected by the policy while waiting (never started, not in jobs.csv)\n", n)
 	}
 	if d := res.Deadlines; d != nil {
-		fmt.Fprintf(g.stdout, "\ndeadlines (%s", d.Rule)
+		fmt.Fprintf(w, "\ndeadlines (%s", d.Rule)
 		if d.Factor != "" {
-			fmt.Fprintf(g.stdout, ", factor %s, fraction %g, seed %d", d.Factor, d.Fraction, d.Seed)
+			fmt.Fprintf(w, ", factor %s, fraction %g, seed %d", d.Factor, d.Fraction, d.Seed)
 		}
-		fmt.Fprintf(g.stdout, "): %d of %d jobs have one; missed %d = %.2f%% of all jobs, %.2f%% of those with one; system usage %.3f\n",
+		fmt.Fprintf(w, "): %d of %d jobs have one; missed %d = %.2f%% of all jobs, %.2f%% of those with one; system usage %.3f\n",
 			d.WithDeadline, d.Jobs, d.Missed, d.MissedPct, d.MissedOfDeadlinePct, d.Usage)
 	}
 	if c.Check {
-		fmt.Fprint(g.stdout, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice")
+		fmt.Fprint(w, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice")
 		if r.Partitions != nil {
-			fmt.Fprint(g.stdout, ", each job in its partition")
+			fmt.Fprint(w, ", each job in its partition")
 		}
 		if r.Availability != nil {
-			fmt.Fprint(g.stdout, "; none on an unavailable CPU")
+			fmt.Fprint(w, "; none on an unavailable CPU")
 		}
-		fmt.Fprintln(g.stdout, ")")
+		fmt.Fprintln(w, ")")
 	}
 	if out != "" {
 		files := []string{filepath.Join(out, "jobs.csv"), filepath.Join(out, "summary.json")}
@@ -736,14 +793,7 @@ func (c *runCmd) Run(g *globals) error {
 		if c.Threads {
 			files = append(files, filepath.Join(out, "threads.csv"))
 		}
-		fmt.Fprintf(g.stdout, "\nwrote %s\n", joinList(files, " and "))
-	}
-	if c.Report {
-		pages, err := htmlreport.WriteOpts(out, htmlreport.Options{Clock: traceClock(out)})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(g.stdout, "wrote %s\n", pages[0])
+		fmt.Fprintf(w, "\nwrote %s\n", joinList(files, " and "))
 	}
 	return nil
 }

@@ -1,0 +1,316 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/internal/atomicfile"
+	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/registry"
+	"github.com/schedlab/schedlab/threads"
+	"github.com/schedlab/schedlab/workload"
+)
+
+// traceOutput is one output of a trace run: a listener, a file of the
+// output folder, or both.
+type traceOutput struct {
+	name string
+	// file is the file it writes in the output folder, created before
+	// open (and given to it) when the run has one; "" for none.
+	file string
+	// applies says whether the output is part of the run.
+	applies func(a *traceAsm) bool
+	// open makes the output's listener (nil: none), given its file (nil
+	// without an output folder or file). With threads set, the listener
+	// hears the threads of a policy that schedules threads, else the
+	// jobs.
+	open    func(a *traceAsm, f *os.File) (engine.Listener, error)
+	threads bool
+	// built, when set, runs once the policy is built (with the file).
+	built func(a *traceAsm, f *os.File) error
+	// report, when set, writes what the output measured into the result
+	// (summary.json).
+	report func(a *traceAsm, res *TraceResult)
+	// flush, when set, completes the output's file before the output
+	// folder is committed.
+	flush func(a *traceAsm) error
+}
+
+// outputs are the handles the outputs of a run keep.
+type outputs struct {
+	sum         *metrics.Summary
+	dl          *metrics.Deadlines
+	reader      *jobReader
+	measures    []metrics.Measure
+	jobsCSV     *metrics.JobsCSV
+	jobsFile    *os.File
+	swf         *metrics.SWFSchedule
+	unavail     *metrics.Unavail
+	unavailFile *os.File
+	rejected    *rejectedJobs
+	threadsCSV  *threads.CSV
+	threadRecs  *threads.Recorder
+	planned     *plannedCSV
+	// files are the outputs' files, by output index.
+	files []*os.File
+}
+
+// traceOutputs are the outputs of a trace run, in the order of their
+// listeners (then summary.json, written last, after --check).
+var traceOutputs = []traceOutput{
+	{name: "summary", applies: always,
+		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {
+			tau := a.cfg.Tau
+			if tau == 0 {
+				tau = metrics.DefaultTau
+			}
+			a.o.sum = metrics.NewSummary(a.procs, tau)
+			return a.o.sum, nil
+		},
+		report: func(a *traceAsm, res *TraceResult) { res.Result = a.o.sum.Result() }},
+	{name: "deadlines", // missed deadlines, klusacek-2008's system usage
+		applies: func(a *traceAsm) bool { return a.withDeadlines },
+		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {
+			a.o.dl = metrics.NewDeadlines()
+			return a.o.dl, nil
+		},
+		report: reportDeadlines},
+	{name: "responses", // TraceRun.Responses: per job, in memory
+		applies: func(a *traceAsm) bool { return a.cfg.Responses },
+		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {
+			a.o.reader = &jobReader{res: &ClusterResult{}}
+			return a.o.reader, nil
+		},
+		built: func(a *traceAsm, _ *os.File) error {
+			a.o.reader.watch(a.run.pol)
+			return nil
+		},
+		report: func(a *traceAsm, res *TraceResult) { res.PerJob = a.o.reader.res }},
+	{name: "listeners", // TraceRun.Listeners, the caller's
+		applies: func(a *traceAsm) bool { return len(a.cfg.Listeners) > 0 },
+		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {
+			return engine.Tee(a.cfg.Listeners), nil
+		}},
+	{name: "metrics", // the declared metrics that are their own listeners
+		applies: func(a *traceAsm) bool { return len(a.measured) > 0 },
+		open:    openMeasures,
+		report: func(a *traceAsm, res *TraceResult) {
+			res.Metrics = map[string]float64{}
+			for i, d := range a.measured {
+				res.Metrics[d.Name] = a.o.measures[i].Value()
+				res.MetricNames = append(res.MetricNames, d.Name)
+			}
+		}},
+	{name: "jobs.csv", file: "jobs.csv",
+		applies: func(a *traceAsm) bool { return a.out != nil },
+		open:    openJobsCSV,
+		flush:   func(a *traceAsm) error { return a.o.jobsCSV.Flush() }},
+	{name: "schedule.swf", file: "schedule.swf",
+		applies: func(a *traceAsm) bool { return a.out != nil && a.cfg.SWF },
+		open: func(a *traceAsm, f *os.File) (engine.Listener, error) {
+			h := a.rd.Header()
+			h.Lines = append(append([]string(nil), h.Lines...),
+				fmt.Sprintf(" Note: simulated by schedlab, policy %s, estimate %s: field 3 is the simulated wait time", a.cfg.Policy, a.cfg.Estimate))
+			a.o.swf = metrics.NewSWFSchedule(atomicfile.WriteBehind(f), h)
+			return a.o.swf, nil
+		},
+		flush: func(a *traceAsm) error { return a.o.swf.Close() }},
+	{name: "unavailability", file: "unavailability.csv", // the file only with an output folder
+		applies: func(a *traceAsm) bool { return a.avail != nil },
+		open: func(a *traceAsm, f *os.File) (engine.Listener, error) {
+			if f == nil {
+				a.o.unavail = metrics.NewUnavail(nil)
+			} else {
+				a.o.unavailFile = f
+				a.o.unavail = metrics.NewUnavail(atomicfile.WriteBehind(f))
+			}
+			return a.o.unavail, nil
+		},
+		report: reportAvail,
+		flush: func(a *traceAsm) error {
+			if a.o.unavailFile == nil {
+				return nil
+			}
+			return a.o.unavail.Flush()
+		}},
+	{name: "rejected", // --check: the jobs the policy rejected are not looked for
+		applies: func(a *traceAsm) bool { return a.cfg.Check },
+		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {
+			a.o.rejected = &rejectedJobs{}
+			return a.o.rejected, nil
+		}},
+	{name: "threads.csv", file: "threads.csv", threads: true,
+		applies: func(a *traceAsm) bool { return a.out != nil && a.cfg.Threads },
+		open: func(a *traceAsm, f *os.File) (engine.Listener, error) {
+			a.o.threadsCSV = threads.NewCSV(atomicfile.WriteBehind(f))
+			return a.o.threadsCSV, nil
+		},
+		flush: func(a *traceAsm) error { return a.o.threadsCSV.Flush() }},
+	{name: "thread records", threads: true, // --check of a policy that schedules threads
+		applies: func(a *traceAsm) bool { return a.cfg.Check && a.asThreads },
+		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {
+			a.o.threadRecs = &threads.Recorder{}
+			return a.o.threadRecs, nil
+		}},
+	{name: "planned.csv", file: "planned.csv", // hooked to the policy's reservations
+		applies: func(a *traceAsm) bool { return a.cfg.Planned },
+		built: func(a *traceAsm, f *os.File) (err error) {
+			a.o.planned, err = newPlannedCSV(f, a.run.pol)
+			return err
+		},
+		flush: func(a *traceAsm) error { return a.o.planned.flush() }},
+}
+
+func openMeasures(a *traceAsm, _ *os.File) (engine.Listener, error) {
+	var t engine.Tee
+	a.o.measures = make([]metrics.Measure, len(a.measured))
+	for i, d := range a.measured {
+		a.o.measures[i] = d.New(metrics.Env{Model: registry.ModelCluster, Procs: a.procs})
+		t = append(t, a.o.measures[i])
+	}
+	return t, nil
+}
+
+// openJobsCSV picks the columns: attempts with unavailable CPUs (and the
+// machine columns with deadlines), the machine columns with deadlines.
+func openJobsCSV(a *traceAsm, f *os.File) (engine.Listener, error) {
+	w := atomicfile.WriteBehind(f)
+	switch {
+	case a.avail != nil:
+		var mp *platform.Platform
+		if a.withDeadlines {
+			mp = &a.plat
+		}
+		a.o.jobsCSV = metrics.NewJobsCSVAttempts(w, mp)
+	case a.withDeadlines:
+		a.o.jobsCSV = metrics.NewJobsCSVMachines(w, a.plat)
+	default:
+		a.o.jobsCSV = metrics.NewJobsCSV(w)
+	}
+	a.o.jobsFile = f
+	return a.o.jobsCSV, nil
+}
+
+func reportDeadlines(a *traceAsm, res *TraceResult) {
+	d, r := a.o.dl.Result(), a.cfg.Deadlines
+	res.Deadlines = &TraceDeadlines{Rule: r.Base.String(), Jobs: d.Jobs, WithDeadline: d.WithDeadline, Missed: d.Missed,
+		MissedPct: d.MissedPct, MissedOfDeadlinePct: d.MissedOfDeadlinePct, Usage: d.Usage}
+	if r.Base != workload.DeadlineNone {
+		res.Deadlines.Factor = fmt.Sprintf("%g-%g", r.Min, r.Max)
+		res.Deadlines.Fraction, res.Deadlines.Seed = r.Fraction, r.Seed
+	}
+}
+
+func reportAvail(a *traceAsm, res *TraceResult) {
+	s := a.cfg.Avail
+	in := &AvailInfo{Reservations: len(s.Reservations), Events: s.Events, OnFailure: orText(s.OnFailure, "kill"),
+		UnavailCounts: a.o.unavail.Counts}
+	if f := s.Failures; f != nil {
+		in.Failures = fmt.Sprintf("mtbf %g mttr %g seed %d group_size %d", f.MTBF, f.MTTR, f.Seed, f.GroupSize)
+		if f.CPUs != nil {
+			in.Failures += " cpus " + f.CPUs.String()
+		}
+	}
+	res.Run.Availability = in
+}
+
+// openOutputs opens the output folder (when the run has one) and every
+// output that applies, in order, before the run is assembled.
+func (a *traceAsm) openOutputs() (err error) {
+	if a.cfg.Out == "" {
+		if a.cfg.Check {
+			return errors.New("--check needs --out (it re-reads the written jobs.csv)")
+		}
+	} else {
+		if a.out, err = newOutDir(a.cfg.Out); err != nil {
+			return err
+		}
+		a.onClose(func(failed bool) {
+			if failed {
+				if a.o.jobsCSV != nil {
+					a.o.jobsCSV.Stop() // no batch writes to the file once it is gone
+				}
+				a.out.abort()
+			}
+		})
+	}
+	a.o.files = make([]*os.File, len(traceOutputs))
+	for i, o := range traceOutputs {
+		if !o.applies(a) || o.open == nil {
+			continue
+		}
+		if err := a.createFile(i); err != nil {
+			return err
+		}
+		l, err := o.open(a, a.o.files[i])
+		if err != nil {
+			return err
+		}
+		if o.threads {
+			a.threadLis = append(a.threadLis, l)
+		} else {
+			a.lis = append(a.lis, flatten(l)...)
+		}
+	}
+	return nil
+}
+
+// createFile creates output i's file, if it has one and the run an
+// output folder.
+func (a *traceAsm) createFile(i int) (err error) {
+	if name := traceOutputs[i].file; name != "" && a.out != nil {
+		a.o.files[i], err = a.out.create(name)
+	}
+	return err
+}
+
+// flatten is l as the listeners it tees, so that the run's tee is one
+// flat list (as it was built before the outputs were declared).
+func flatten(l engine.Listener) []engine.Listener {
+	if t, ok := l.(engine.Tee); ok {
+		return t
+	}
+	return []engine.Listener{l}
+}
+
+// builtOutputs runs the outputs' hooks on the built policy, in order.
+func (a *traceAsm) builtOutputs() error {
+	for i, o := range traceOutputs {
+		if !o.applies(a) || o.built == nil {
+			continue
+		}
+		if o.open == nil {
+			if err := a.createFile(i); err != nil {
+				return err
+			}
+		}
+		if err := o.built(a, a.o.files[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reportOutputs writes what the outputs measured into res, in order.
+func (a *traceAsm) reportOutputs(res *TraceResult) {
+	for _, o := range traceOutputs {
+		if o.applies(a) && o.report != nil {
+			o.report(a, res)
+		}
+	}
+}
+
+// flushOutputs completes the outputs' files, in order.
+func (a *traceAsm) flushOutputs() error {
+	for _, o := range traceOutputs {
+		if o.applies(a) && o.flush != nil {
+			if err := o.flush(a); err != nil {
+				return fmt.Errorf("output: %w", err)
+			}
+		}
+	}
+	return nil
+}

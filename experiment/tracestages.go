@@ -1,0 +1,281 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy/option"
+	"github.com/schedlab/schedlab/policy/predict"
+	"github.com/schedlab/schedlab/registry"
+	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/resample"
+	"github.com/schedlab/schedlab/workload/swf"
+)
+
+// A trace run is assembled in stages (traceAsm.do):
+//
+//  1. the settings are checked (traceAsm.check) and the trace opened;
+//  2. the trace's source goes through traceStages, in their order, each
+//     stage that applies wrapping what the earlier ones made;
+//  3. the outputs (traceOutputs), in their order, add their listeners
+//     and create their files;
+//  4. newClusterRun builds the policy and the engine, where
+//     clusterStages wrap the source further (screening, recording for
+//     --check, the split into threads);
+//  5. the engine runs; every applied stage and output then reports into
+//     summary.json's run info, the outputs are flushed, the schedule is
+//     checked (--check) and summary.json is written.
+//
+// The orders of the lists are the orders of the wrappers and of the
+// listeners, and they decide results: a stage or an output goes where
+// its place in the run is, never at the end for convenience.
+
+// traceAsm is one trace run being assembled: the checked settings, the
+// trace, and what the stages and outputs made.
+type traceAsm struct {
+	cfg                   TraceRun
+	est                   workload.Estimate
+	measured              []registry.Metric
+	predictor, correction string
+	pred                  *predict.Params
+	qp                    registry.Entry
+	opts                  option.Values
+	// hetero: a policy of the hetero model; asThreads: a policy that
+	// schedules threads; withDeadlines: the deadline metrics are
+	// measured (deadlines derived, or a hetero policy).
+	hetero, asThreads, withDeadlines bool
+
+	rd    *swf.Reader
+	src   *swf.Source // the trace's jobs, before any stage
+	procs int
+	plat  platform.Platform
+	avail *engine.Availability
+	defs  []partitionDef
+
+	// what the source stages made
+	window    *workload.WindowSource
+	resampled []actual.Job
+	psrc      *partitionSource
+
+	out       *outDir
+	lis       engine.Tee
+	threadLis []engine.Listener
+	o         outputs
+	run       *clusterRun
+	rec       *recordingSource // --check: the jobs (or threads) the kernel was given
+	// closers run when the run ends, the last added first (failed: the
+	// run returns an error).
+	closers []func(failed bool)
+}
+
+// sourceStage is one wrapper of a trace run's source of jobs.
+type sourceStage struct {
+	name string
+	// applies says whether the stage is part of the run.
+	applies func(a *traceAsm) bool
+	// wrap returns the source with the stage around it.
+	wrap func(a *traceAsm, src workload.Source) (workload.Source, error)
+	// report, when set, writes what the stage did into the run info of
+	// summary.json.
+	report func(a *traceAsm, r *RunInfo)
+}
+
+// traceStages are the wrappers of a trace's source, innermost first.
+// Those of newClusterRun (clusterStages: screening, recording for
+// --check, threads) follow them.
+var traceStages = []sourceStage{
+	{name: "window", // --from, --to
+		applies: func(a *traceAsm) bool { return a.cfg.From != "" || a.cfg.To != "" },
+		wrap:    wrapWindow,
+		report:  reportWindow},
+	{name: "first", // the first N jobs (TraceRun.Jobs)
+		applies: func(a *traceAsm) bool { return a.cfg.Jobs != 0 },
+		wrap: func(a *traceAsm, src workload.Source) (workload.Source, error) {
+			if a.cfg.Jobs < 0 || a.cfg.Jobs > workload.MaxPrefixJobs {
+				return nil, fmt.Errorf("trace run: %d jobs, want 1..%d (0: the whole trace)", a.cfg.Jobs, workload.MaxPrefixJobs)
+			}
+			return workload.First(src, a.cfg.Jobs), nil
+		}},
+	{name: "submit-zero",
+		applies: func(a *traceAsm) bool { return a.cfg.SubmitZero },
+		wrap: func(a *traceAsm, src workload.Source) (workload.Source, error) {
+			return workload.SubmitZero(src), nil
+		}},
+	{name: "resample", // reads every job before the run starts
+		applies: func(a *traceAsm) bool { return a.cfg.Resample != "" && a.cfg.Resample != resample.Methods[0] },
+		wrap: func(a *traceAsm, src workload.Source) (workload.Source, error) {
+			var err error
+			if a.resampled, err = resampleTrace(src, a.cfg); err != nil {
+				return nil, fmt.Errorf("trace %s: %w", a.rd.Name(), err)
+			}
+			return workload.FromSlice(a.resampled), nil
+		},
+		report: func(a *traceAsm, r *RunInfo) {
+			r.Resample = fmt.Sprintf("%s seed %d replication %d", a.cfg.Resample, a.cfg.Seed, a.cfg.Rep)
+			r.Resampled = len(a.resampled)
+		}},
+	{name: "tsafrir", // requests for the jobs without one
+		applies: func(a *traceAsm) bool { return a.est == workload.EstimateTsafrir },
+		wrap: func(a *traceAsm, src workload.Source) (workload.Source, error) {
+			return tsafrirRequests(src, a.cfg.Seed, a.cfg.Rep)
+		}},
+	{name: "estimates",
+		applies: always,
+		wrap: func(a *traceAsm, src workload.Source) (workload.Source, error) {
+			return workload.WithEstimates(src, a.est), nil
+		}},
+	{name: "prefetch", // parsing overlaps with simulation: same jobs, same order, same errors
+		applies: always,
+		wrap: func(a *traceAsm, src workload.Source) (workload.Source, error) {
+			pre := workload.Prefetch(src, 4096)
+			a.onClose(func(bool) { pre.Close() })
+			return pre, nil
+		}},
+	{name: "deadlines", // TraceRun.Deadlines (none: the source unchanged)
+		applies: always,
+		wrap: func(a *traceAsm, src workload.Source) (workload.Source, error) {
+			return workload.WithDeadlines(src, a.cfg.Deadlines)
+		}},
+	{name: "partitions", // refuses jobs no partition takes, counts each partition's
+		applies: func(a *traceAsm) bool { return a.defs != nil },
+		wrap: func(a *traceAsm, src workload.Source) (workload.Source, error) {
+			a.psrc = newPartitionSource(src, a.defs)
+			return a.psrc, nil
+		},
+		report: func(a *traceAsm, r *RunInfo) { r.Partitions = a.psrc.info() }},
+}
+
+func always(*traceAsm) bool { return true }
+
+// wrapWindow keeps the jobs submitted in [From, To).
+func wrapWindow(a *traceAsm, src workload.Source) (workload.Source, error) {
+	cfg, h := a.cfg, a.rd.Header()
+	w := workload.Window{From: math.Inf(-1), To: math.Inf(1)}
+	var err error
+	if cfg.From != "" {
+		if w.From, err = workload.ParseInstant(cfg.From, h); err != nil {
+			return nil, &WindowError{fmt.Errorf("--from %w", err)}
+		}
+	}
+	if cfg.To != "" {
+		if w.To, err = workload.ParseInstant(cfg.To, h); err != nil {
+			return nil, &WindowError{fmt.Errorf("--to %w", err)}
+		}
+	}
+	if !(w.From < w.To) {
+		return nil, &WindowError{fmt.Errorf("--from %s --to %s: an empty window (from must come before to)", cfg.From, cfg.To)}
+	}
+	a.window = workload.NewWindowSource(src, w)
+	return a.window, nil
+}
+
+func reportWindow(a *traceAsm, r *RunInfo) {
+	h := a.rd.Header()
+	from, to := "the start", "the end"
+	if a.cfg.From != "" {
+		x, _ := workload.ParseInstant(a.cfg.From, h)
+		from = workload.FormatInstant(x, h)
+	}
+	if a.cfg.To != "" {
+		x, _ := workload.ParseInstant(a.cfg.To, h)
+		to = workload.FormatInstant(x, h)
+	}
+	r.Window = "from " + from + " to " + to
+	r.BeforeWindow = a.window.Before()
+}
+
+// onClose adds fn to what runs when the run ends.
+func (a *traceAsm) onClose(fn func(failed bool)) { a.closers = append(a.closers, fn) }
+
+// close runs the closers, the last added first.
+func (a *traceAsm) close(failed bool) {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i](failed)
+	}
+}
+
+// do assembles the run, runs it and writes its outputs.
+func (a *traceAsm) do() (res *TraceResult, err error) {
+	defer func() { a.close(err != nil) }()
+	if err := a.check(); err != nil {
+		return nil, err
+	}
+	if err := a.openTrace(); err != nil {
+		return nil, err
+	}
+	var src workload.Source = a.src
+	for _, s := range traceStages {
+		if s.applies(a) {
+			if src, err = s.wrap(a, src); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := a.openOutputs(); err != nil {
+		return nil, err
+	}
+	if err := a.assemble(src); err != nil {
+		return nil, err
+	}
+	if err := a.simulate(); err != nil {
+		return nil, err
+	}
+	if res, err = a.result(); err != nil {
+		return nil, err
+	}
+	if a.out == nil {
+		return res, nil
+	}
+	if err := a.finish(res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// openTrace opens the trace and makes the machine, its unavailable CPUs
+// and its partitions.
+func (a *traceAsm) openTrace() error {
+	cfg := a.cfg
+	rd, err := workload.OpenTrace(cfg.Trace)
+	if err != nil {
+		return err
+	}
+	a.rd = rd
+	a.onClose(func(bool) { rd.Close() })
+	a.src = swf.NewSource(rd, swf.Options{MaxProcs: cfg.Procs, Clamp: cfg.Clamp})
+	a.procs = a.src.MaxProcs()
+	if a.procs <= 0 {
+		// A file that is not SWF at all also has no MaxProcs: its first
+		// record's error is the real one, and an empty file says so.
+		if _, err := rd.Next(); err == io.EOF {
+			return fmt.Errorf("trace %s has no job records (an empty or header-only trace)", rd.Name())
+		} else if err != nil {
+			return err
+		}
+		return fmt.Errorf("trace %s: the header gives no MaxProcs: give the machine size with --procs", rd.Name())
+	}
+	if a.plat, err = platform.Cluster(a.procs); err != nil {
+		return fmt.Errorf("trace %s: %w", rd.Name(), err)
+	}
+	if cfg.Avail.Used() {
+		if a.pred != nil {
+			return errors.New("unavailable CPUs (reservations, failures) do not go with estimate predict: the model keeps jobs off reserved CPUs by the estimates the policy plans with")
+		}
+		var closeEvents func() error
+		if a.avail, closeEvents, err = cfg.Avail.build(a.plat, cfg.Rep); err != nil {
+			return err
+		}
+		a.onClose(func(bool) { closeEvents() })
+	}
+	if len(cfg.Partitions) > 0 {
+		if a.defs, err = cfg.partitionDefs(a.procs, rd.Header(), a.hetero, a.asThreads); err != nil {
+			return err
+		}
+	}
+	return nil
+}
