@@ -20,7 +20,8 @@ import (
 // (docs/availability.md): announced windows and failures. The zero
 // value is none.
 type AvailSpec struct {
-	// Reservations are windows "START:END:CPUS" (avail.ParseReservation).
+	// Reservations are windows "START:END:CPUS" (avail.ParseReservationAt:
+	// on a trace run START and END may be dates in the trace's zone).
 	Reservations []string
 	// Events is a file of Batsim-style external events (JSON lines);
 	// "" for none.
@@ -32,6 +33,10 @@ type AvailSpec struct {
 	OnFailure string
 	// Name names the reservations in errors ("--reservation" when "").
 	Name string
+	// instant places a date of a reservation in the trace's time (a
+	// trace run: workload.ParseInstant with its header); nil: seconds
+	// only.
+	instant func(string) (float64, error)
 }
 
 // Used reports whether a makes anything unavailable.
@@ -74,7 +79,7 @@ func (a AvailSpec) build(plat platform.Platform, rep int) (cfg *engine.Availabil
 	}
 	var ws []avail.Window
 	for i, s := range a.Reservations {
-		w, err := avail.ParseReservation(s, procs)
+		w, err := avail.ParseReservationAt(s, procs, a.instant)
 		if err != nil {
 			return nil, nil, &AvailError{fmt.Errorf("%s %d: %w", name, i+1, err)}
 		}

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"bytes"
 	"encoding/csv"
 	"os"
 	"path/filepath"
@@ -100,4 +101,36 @@ func halfDownEvents(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return ev
+}
+
+// A reservation given with dates is the one given in seconds: KTH-SP2's
+// time 0 is 843480031 (1996-09-23 12:00:31 UTC) and its zone
+// Europe/Stockholm, so 1996-10-01T00:00:00 (CEST: 1996-09-30 22:00 UTC,
+// 844120800) is 640769 s and 06:00 is 662369 s: the two runs' jobs.csv
+// are byte-identical.
+func TestReservationDates(t *testing.T) {
+	// 1996-09-30T22:00:00Z = 844120800; minus the trace's start 843480031.
+	const start = 844120800 - 843480031
+	if start != 640769 {
+		t.Fatalf("hand-worked start %d", start)
+	}
+	dir := t.TempDir()
+	var got [2][]byte
+	for i, r := range []string{"1996-10-01T00:00:00:1996-10-01T06:00:00:50", "640769:662369:50"} {
+		out := filepath.Join(dir, strconv.Itoa(i))
+		res, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: "easy", Out: out, Jobs: 3000,
+			Avail: AvailSpec{Reservations: []string{r}}})
+		if err != nil {
+			t.Fatalf("%s: %v", r, err)
+		}
+		if a := res.Run.Availability; a == nil || a.ReservedCPUTime != 50*21600 {
+			t.Errorf("%s: availability %+v", r, a)
+		}
+		if got[i], err = os.ReadFile(filepath.Join(out, "jobs.csv")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(got[0], got[1]) {
+		t.Error("jobs.csv differs between the dates and the seconds")
+	}
 }

@@ -267,7 +267,9 @@ func (a *traceAsm) openTrace() error {
 			return errors.New("unavailable CPUs (reservations, failures) do not go with estimate predict: the model keeps jobs off reserved CPUs by the estimates the policy plans with")
 		}
 		var closeEvents func() error
-		if a.avail, closeEvents, err = cfg.Avail.build(a.plat, cfg.Rep); err != nil {
+		spec, h := cfg.Avail, rd.Header()
+		spec.instant = func(t string) (float64, error) { return workload.ParseInstant(t, h) }
+		if a.avail, closeEvents, err = spec.build(a.plat, cfg.Rep); err != nil {
 			return err
 		}
 		a.onClose(func(bool) { closeEvents() })
