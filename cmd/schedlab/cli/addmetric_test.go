@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,34 +25,8 @@ func TestAddMetric(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a copy of the module (-short)")
 	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command:", err)
-	}
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() {
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "schedlab-out") {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := copyModule(t)
+	var err error
 	// The metric's folder.
 	src, err := os.ReadFile("testdata/jobsended/jobsended.go")
 	if err != nil {
@@ -203,7 +176,7 @@ func TestAddMetric(t *testing.T) {
 	// What does not ask for it is unchanged: an example sweep gives its
 	// golden summary, byte for byte.
 	run(0, "sweep", filepath.Join(dir, "examples/cluster-kth-easy.yaml"), "--out", "kth")
-	golden, err := os.ReadFile(filepath.Join(root, "internal/golden/testdata/sweep/cluster-kth-easy/summary.csv"))
+	golden, err := os.ReadFile("../../../internal/golden/testdata/sweep/cluster-kth-easy/summary.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

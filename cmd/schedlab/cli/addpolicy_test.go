@@ -19,34 +19,8 @@ func TestAddPolicy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a copy of the module (-short)")
 	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command:", err)
-	}
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() {
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "schedlab-out") {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := copyModule(t)
+	var err error
 	// The policy's folder, and a second one: shortest, a strict SJF
 	// without an order option, whose declared order summary.json must
 	// report.
@@ -172,4 +146,41 @@ func TestExtendingShowsTheExample(t *testing.T) {
 	if !strings.Contains(string(doc), "```go\n"+string(src)+"```") {
 		t.Error("docs/extending.md does not show testdata/lfj/lfj.go verbatim")
 	}
+}
+
+// copyModule copies the module (its files but hidden folders and
+// schedlab-out) into a temporary folder and returns it, for a test that
+// adds a folder the documented way and builds the copy; it skips
+// without a go command.
+func copyModule(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command:", err)
+	}
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "schedlab-out") {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
