@@ -11,12 +11,17 @@ type UnknownNameError struct {
 	Kind  string   // what the name was to name: "model", "policy", "grid scheduler", ...
 	Name  string   // the name given
 	Known []string // the names that exist, in documentation order
+	// Hint, when not empty, says what the name is instead (a value of
+	// an option: sjf is an order, not a policy).
+	Hint string
 }
 
 func (e *UnknownNameError) Error() string {
 	hint := ""
 	if s := Suggest(e.Name, e.Known); s != "" {
 		hint = "; did you mean " + s + "?"
+	} else if e.Hint != "" {
+		hint = "; " + e.Hint
 	}
 	return fmt.Sprintf("unknown %s %q (known: %s%s)", e.Kind, e.Name, strings.Join(e.Known, ", "), hint)
 }

@@ -410,7 +410,44 @@ func Lookup(model, kind, name string) (Entry, error) {
 			return p, nil
 		}
 	}
-	return Entry{}, &UnknownNameError{Kind: k.Noun, Name: name, Known: Names(model, kind)}
+	return Entry{}, &UnknownNameError{Kind: k.Noun, Name: name, Known: Names(model, kind), Hint: valueHint(model, kind, name)}
+}
+
+// valueHint says, for a name that is no policy of model's kind but a
+// value of one of their options (sjf, an order), which option takes it
+// and for which policies: "sjf is a value of option order (of fcfs,
+// easy, ...): --policy easy --order sjf". "" when no option has it.
+func valueHint(model, kind, name string) string {
+	var pols []string
+	var opt option.Decl
+	for _, p := range policies() {
+		if p.Model != model || p.Kind != kind {
+			continue
+		}
+		for _, o := range p.options {
+			if o.Type != option.Enum || (opt.Name != "" && o.Name != opt.Name) {
+				continue
+			}
+			for _, v := range o.Values {
+				if strings.EqualFold(v, name) {
+					opt = o
+					pols = append(pols, p.Name)
+				}
+			}
+		}
+	}
+	if len(pols) == 0 {
+		return ""
+	}
+	flag := "--" + strings.ReplaceAll(opt.Name, "_", "-")
+	if opt.Flag != "" {
+		flag = "--" + opt.Flag
+	}
+	eg := pols[0]
+	if slices.Contains(pols, "easy") {
+		eg = "easy" // the common backfilling policy, as the docs' examples
+	}
+	return fmt.Sprintf("%s is a value of option %s (of %s): e.g. --policy %s %s %s", name, opt.Name, strings.Join(pols, ", "), eg, flag, strings.ToLower(name))
 }
 
 // NewGridPair builds the grid model's two policies by name: the grid

@@ -515,3 +515,16 @@ func TestSuggest(t *testing.T) {
 		t.Errorf("error %q", err)
 	}
 }
+
+// A name that is no policy but a value of a policy option (sjf, an
+// order) is answered with the option and an example.
+func TestUnknownPolicyIsAnOptionValue(t *testing.T) {
+	_, err := Lookup(ModelCluster, KindQueue, "sjf")
+	if err == nil || !strings.Contains(err.Error(), "sjf is a value of option order (of ") || !strings.Contains(err.Error(), "e.g. --policy easy --order sjf") {
+		t.Errorf("error %v", err)
+	}
+	_, err = Lookup(ModelCluster, KindQueue, "nope")
+	if err == nil || strings.Contains(err.Error(), "is a value of option") {
+		t.Errorf("error %v", err)
+	}
+}
