@@ -532,6 +532,9 @@ func (c *runCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
+	if w := partitionCountOverlaps(c.Partition); w != "" {
+		say(g.stderr, w)
+	}
 	if cfg.Out != "" {
 		if err := g.claimOutDir(cfg.Out); err != nil {
 			return err
