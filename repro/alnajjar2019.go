@@ -145,6 +145,12 @@ func anReadings() []anReading {
 			anRules{sel: rank.SelectStrict, speed: 100_000}},
 		{"eq6-log", "the log rank takes log10 of memory below 1 MB per CPU (negative) as Eq. 6 writes it, instead of counting it as 0; otherwise the default",
 			anRules{logBelow: true}},
+		// The rest of the select x speed x log-below combinations, so
+		// that the readings table shows every one.
+		{"strict+eq6-log", "strict and eq6-log together", anRules{sel: rank.SelectStrict, logBelow: true}},
+		{"fit-now-speed+eq6-log", "fit-now-speed and eq6-log together", anRules{speed: 100_000, logBelow: true}},
+		{"strict-speed-fitted+eq6-log", "strict-speed-fitted (A FITTED SETTING: its speed range is the top of the speed sweep) and eq6-log together",
+			anRules{sel: rank.SelectStrict, speed: 100_000, logBelow: true}},
 	}
 }
 
