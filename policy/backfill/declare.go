@@ -60,13 +60,13 @@ func Declarations() []policy.Decl {
 				return backfillOn(fmt.Sprintf("backfill-%s", depthName(d)), procs, d, v, mf)
 			}),
 
-		hetero("fcfs", "the head job goes to the first machine with enough free CPUs", nil, nil,
+		hetero("fcfs", "the head job goes to the first machine with enough free CPUs", "fcfs", nil, nil,
 			func(p platform.Platform, v option.Values) (policy.QueueScheduler, error) { return NewFCFSMulti(p), nil }),
-		hetero("easy", "EASY backfilling over the machines, fastest machine first", nil, nil,
+		hetero("easy", "EASY backfilling over the machines, fastest machine first", "fcfs", nil, nil,
 			func(p platform.Platform, v option.Values) (policy.QueueScheduler, error) {
 				return NewBackfillMulti(MultiConfig{Name: "easy", Platform: p, Depth: 1, Order: OrderFCFS, Pick: PickFastest})
 			}),
-		hetero("flexible", "backfilling by a priority of aging, deadline and wait minimisation",
+		hetero("flexible", "backfilling by a priority of aging, deadline and wait minimisation", "priority",
 			flexOptions(), func(v option.Values) error { return flexFrom(v).Check() },
 			func(p platform.Platform, v option.Values) (policy.QueueScheduler, error) {
 				f := flexFrom(v)
@@ -110,13 +110,14 @@ func cluster(name, summary string, opts []option.Decl, build func(procs int, v o
 }
 
 // hetero declares a queue policy over the machines of the hetero
-// model's platform, with its options and their check (nil: none).
+// model's platform, with the queue order it reports, its options and
+// their check (nil: none).
 // Over several machines fcfs and easy serve the queue in submit order;
 // flexible sorts it by its priority (aging, deadline, wait
 // minimisation) and reports "priority".
-func hetero(name, summary string, opts []option.Decl, check func(option.Values) error, build func(p platform.Platform, v option.Values) (policy.QueueScheduler, error)) policy.Decl {
+func hetero(name, summary, order string, opts []option.Decl, check func(option.Values) error, build func(p platform.Platform, v option.Values) (policy.QueueScheduler, error)) policy.Decl {
 	return policy.Decl{Model: policy.ModelHetero, Kind: policy.KindQueue, Name: name, Summary: summary, Options: opts, Check: check,
-		QueueOrder: policy.FixedOrder(map[bool]string{true: "priority", false: "fcfs"}[name == "flexible"]),
+		QueueOrder: policy.FixedOrder(order),
 		New: func(env policy.Env, v option.Values) (policy.Built, error) {
 			if env.Platform.Machines() == 0 {
 				return policy.Built{}, fmt.Errorf("policy %s: a platform is required", name)
