@@ -12,12 +12,14 @@ package main
 // through the C library also reserves a stack of the size of ulimit -s
 // (8 MB by default) where Go needs a small one for its scheduler and
 // those calls: 1 MB is ample. The constructor runs when the program is
-// loaded, before the Go runtime starts its threads.
+// loaded, before the Go runtime starts its threads (glibc only: other C
+// libraries are left as they are).
 
 /*
 #define _GNU_SOURCE
-#include <malloc.h>
 #include <pthread.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
 
 static void __attribute__((constructor)) schedlab_small_c_reservations(void) {
 	mallopt(M_ARENA_MAX, 1);
@@ -29,5 +31,6 @@ static void __attribute__((constructor)) schedlab_small_c_reservations(void) {
 		pthread_attr_destroy(&a);
 	}
 }
+#endif
 */
 import "C"
