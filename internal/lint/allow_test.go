@@ -32,6 +32,7 @@ var allowImports = map[string][]string{
 	"job/actual":             {"job"},
 	"platform":               {"internal/digits"},
 	"platform/nodes":         {"platform"}, // a leaf like platform: the standard library and platform
+	"platform/slurmconf":     {"platform/nodes"},
 	"policy/option":          nil,
 	"policy":                 {"job", "platform", "policy/option"},
 	"policy/...":             {"job", "platform", "policy", "policy/...", "freeprofile", "rng", "internal/choose", "internal/idmap", "internal/enum", "internal/endheap", "internal/invariants"},
