@@ -1,0 +1,67 @@
+// Package nodesref is a deliberately naive reference simulator of FCFS,
+// EASY and conservative backfilling on a platform of nodes (cores with
+// threads, memory, GRES units, features, weights). It is written from the
+// text of docs/nodes.md alone ("Requests", "Allocation", "Reservations on
+// nodes") and shares no code with platform/nodes or validate: it exists to
+// be compared with them in differential tests. Clarity beats speed: every
+// state is recomputed from the list of holds at every question, with
+// linear scans; the sizes it is meant for are small.
+//
+// # Semantics
+//
+// Simulate(nodes, jobs, policy) returns one Start per job, in the jobs'
+// order. Numbers in a NodeUse are within the node: cores 0..Cores-1, and
+// units 0..count-1 of each kind ("name" or "name:type").
+//
+//   - Time advances from event to event. At one instant every job whose
+//     run ends then ends, then every job submitted then joins the queue
+//     (ordered by submit, then by position in the input), then ONE
+//     scheduling pass. A job started at t runs [t, t+Runtime) and, for
+//     planning, holds its resources over [t, t+Estimate).
+//   - A job that does not fit the empty platform never starts (Never) and
+//     never enters the queue.
+//   - FCFS: while the head fits on what is free now, it starts.
+//   - EASY: FCFS, then the head gets the earliest (time, allocation) over
+//     the running jobs (candidate times: now and their estimated ends);
+//     every later job starts now if it fits on what is free over
+//     [now, now+its estimate) with the running jobs and the head's
+//     reservation held.
+//   - Conservative: every waiting job, in queue order, gets the earliest
+//     (time, allocation) over the running jobs and the reservations made
+//     before it in the pass; it starts if that time is now. The candidate
+//     times are now and the end of every hold after now (running jobs and
+//     reservations, as Plan.Earliest in docs/nodes.md).
+//   - Free over [a, b): a core or unit of a hold overlapping [a, b) is held
+//     (touching intervals do not overlap); an overlapping exclusive hold
+//     holds its nodes whole; a node's memory held is the peak over the
+//     interval of the sum of its holds' memory at one instant.
+//
+// # Readings chosen where docs/nodes.md allows several
+//
+//   - Memory per CPU counts the CPUs a task holds, whole cores x threads
+//     per core ("per CPU held on the node"), not the CPUs it asked for
+//     (constant memPerHeldCPU).
+//   - "At least one free unit of each GRES per job" counts the node's free
+//     units before the job's own GRES per node are taken
+//     (perJobFreeBeforePerNode).
+//   - Several GRES per node are taken in the request's order, each from
+//     the lowest free units left by the ones before it; no search for
+//     another assignment is made.
+//   - A node whose memory is 0 (not modelled) limits no request's memory,
+//     and a job's MemMB on it is 0, also for an exclusive job.
+//   - "0 and 0: as few nodes as fit" is read through rule 3 (first fit in
+//     (weight, node) order, block distribution), which does not always
+//     find the fewest nodes.
+//   - Upper bound on nodes: MaxNodes, or Nodes when MaxNodes is 0 and
+//     Nodes > 0; none when both are 0.
+//   - An exclusive request needs nodes with no overlapping hold at all
+//     ("runs no job"); it holds every core, all the memory and the GRES
+//     units it asked for.
+//
+// # Input domain
+//
+// Estimate must be > 0 (a hold of zero length would overlap nothing) and
+// >= Runtime; requests must pass the checks of Request.Check (sizes
+// aside). Anything else panics: this is a test oracle, not an API for user
+// data.
+package nodesref
