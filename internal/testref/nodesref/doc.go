@@ -58,6 +58,22 @@
 //     ("runs no job"); it holds every core, all the memory and the GRES
 //     units it asked for.
 //
+// # What the tests establish
+//
+// Hand-worked schedules for each policy (every start derived in a
+// comment), the allocation rule's corner cases, and invariants on random
+// platforms and workloads, checked by a checker in the tests written
+// apart from the allocation code: every allocation meets its request, no
+// core or unit is held twice at an instant, no node's memory is
+// over-committed, no job shares a node with an exclusive one, no job
+// starts before its submit, FCFS starts in queue order. With exact
+// estimates EASY's head starts no later than its first reservation,
+// unless GRES per job are asked: the reservation may name no unit of a
+// node whose last free unit a backfilled job then takes, and the node is
+// no longer a candidate ("at least one free unit of each GRES per job"),
+// so the head waits past its shadow time
+// (TestEASYHeadDelayedByPerJobGRES).
+//
 // # Input domain
 //
 // Estimate must be > 0 (a hold of zero length would overlap nothing) and

@@ -22,13 +22,21 @@ type sim struct {
 	queue   []int // job indices, in queue order
 	running []running
 	now     float64
+	// reserved, when not nil, is told every reservation made (tests).
+	reserved func(job int, t float64)
 }
 
 // Simulate runs jobs on nodes under p and returns one Start per job, in
 // the jobs' order. It panics on input outside the documented domain.
 func Simulate(nodes []Node, jobs []Job, p Policy) []Start {
+	return simulate(nodes, jobs, p, nil)
+}
+
+// simulate is Simulate, telling reserved (if not nil) the job and time of
+// every reservation made.
+func simulate(nodes []Node, jobs []Job, p Policy, reserved func(job int, t float64)) []Start {
 	check(nodes, jobs, p)
-	s := &sim{nodes: nodes, jobs: jobs, starts: make([]Start, len(jobs))}
+	s := &sim{nodes: nodes, jobs: jobs, starts: make([]Start, len(jobs)), reserved: reserved}
 	empty := during(nodes, nil, 0, 1)
 	var arrivals []int // the jobs that can ever fit, in queue order
 	for i, j := range jobs {
@@ -96,6 +104,13 @@ func (s *sim) start(j int, uses []NodeUse) {
 		h: hold{from: s.now, to: s.now + jb.Estimate, exclusive: jb.Req.Exclusive, uses: uses}})
 }
 
+// reserve tells s.reserved of a reservation of job j at t (t > now).
+func (s *sim) reserve(j int, t float64) {
+	if s.reserved != nil && t > s.now {
+		s.reserved(j, t)
+	}
+}
+
 // fcfs starts the queue's head while it fits on what is free now.
 func (s *sim) fcfs() {
 	for len(s.queue) > 0 {
@@ -126,6 +141,7 @@ func (s *sim) easy() {
 	if !ok {
 		panic(fmt.Sprintf("nodesref: job %d: no reservation at %v", head.ID, s.now))
 	}
+	s.reserve(s.queue[0], shadow)
 	res := hold{from: shadow, to: shadow + head.Estimate, exclusive: head.Req.Exclusive, uses: resUses}
 	waiting := []int{s.queue[0]}
 	for _, j := range s.queue[1:] {
@@ -152,6 +168,7 @@ func (s *sim) conservative() {
 		if !ok {
 			panic(fmt.Sprintf("nodesref: job %d: no reservation at %v", jb.ID, s.now))
 		}
+		s.reserve(j, t)
 		plan = append(plan, hold{from: t, to: t + jb.Estimate, exclusive: jb.Req.Exclusive, uses: uses})
 		if t == s.now {
 			s.start(j, uses)
