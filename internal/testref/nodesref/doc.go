@@ -47,6 +47,12 @@
 //   - Several GRES per node are taken in the request's order, each from
 //     the lowest free units left by the ones before it; no search for
 //     another assignment is made.
+//   - An untyped GRES per node may mix types: "has the GRES per node
+//     asked free (count per kind)" is read as the count over the kinds of
+//     its name, as rule 5 ("takes its name's types in (name, type) order")
+//     implies, not as the count within one type.
+//   - Candidates are visited once, in order: a node skipped because it
+//     cannot hold its share is not reconsidered when the share falls.
 //   - A node whose memory is 0 (not modelled) limits no request's memory,
 //     and a job's MemMB on it is 0, also for an exclusive job.
 //   - "0 and 0: as few nodes as fit" is read through rule 3 (first fit in
@@ -71,8 +77,8 @@
 // unless GRES per job are asked: the reservation may name no unit of a
 // node whose last free unit a backfilled job then takes, and the node is
 // no longer a candidate ("at least one free unit of each GRES per job"),
-// so the head waits past its shadow time
-// (TestEASYHeadDelayedByPerJobGRES).
+// so the job waits past its reserved time, under EASY and conservative
+// alike (TestHeadDelayedByPerJobGRES).
 //
 // # Input domain
 //

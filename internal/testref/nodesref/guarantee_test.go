@@ -13,7 +13,7 @@ import (
 // and running jobs only end, so at the shadow time first fit in the same
 // order meets the same candidates with the same shares, and takes the same
 // nodes, the same lowest free ids. (GRES per job break it:
-// TestEASYHeadDelayedByPerJobGRES.)
+// TestHeadDelayedByPerJobGRES.)
 func TestEASYHeadNotDelayed(t *testing.T) {
 	checked := 0
 	for seed := range 2000 {
@@ -41,8 +41,9 @@ func TestEASYHeadNotDelayed(t *testing.T) {
 	}
 }
 
-// TestEASYHeadDelayedByPerJobGRES: on nodes, GRES per job let a
-// backfilled job delay EASY's head with exact estimates. n0 has 2 GPUs,
+// TestHeadDelayedByPerJobGRES: on nodes, GRES per job let a backfilled
+// job delay a reserved job with exact estimates, under EASY and
+// conservative alike. n0 has 2 GPUs,
 // n1 1 GPU, 4 cores each.
 //
 //	id submit run est  request
@@ -56,7 +57,9 @@ func TestEASYHeadNotDelayed(t *testing.T) {
 // of n1. t=2: 3 over [2,102): n0 is full, n1 has cores 2-3 and GPU 0
 // unreserved: it starts. t=10: 1 ends, but a candidate needs a free unit
 // of each GRES per job and n1 has none left: 2 waits until 3 ends at 102.
-func TestEASYHeadDelayedByPerJobGRES(t *testing.T) {
+// Conservative: the same (3's place over [2,102) is beside 2's
+// reservation, as in EASY).
+func TestHeadDelayedByPerJobGRES(t *testing.T) {
 	nodes := gpuNodes(0)
 	nodes[1].GRES = map[string]int{"gpu": 1}
 	two := Request{Nodes: 2, Tasks: 2, CPUsPerTask: 1, GRESPerJob: []GRESReq{{Name: "gpu", Count: 2}}}
@@ -65,23 +68,25 @@ func TestEASYHeadDelayedByPerJobGRES(t *testing.T) {
 		job(2, 1, 5, 5, two),
 		job(3, 2, 100, 100, gpus(tasks(1), 1)),
 	}
-	var reserved []float64
-	got := simulate(nodes, jobs, EASY, func(j int, at float64) {
-		if j == 1 {
-			reserved = append(reserved, at)
-		}
-	})
-	if len(reserved) == 0 || reserved[0] != 10 {
-		t.Fatalf("job 2's reservations %v, want 10 first", reserved)
-	}
 	want := []Start{
 		at(1, 0, on(0, 4, []int{0, 1, 2, 3}, 0, nil), on(1, 2, []int{0, 1}, 0, nil)),
 		at(2, 102, on(0, 1, []int{0}, 0, gpu(0, 1)), on(1, 1, []int{0}, 0, nil)),
 		at(3, 2, on(1, 1, []int{2}, 0, gpu(0))),
 	}
-	for i := range want {
-		if !reflect.DeepEqual(got[i], want[i]) {
-			t.Errorf("job %d: got %s, want %s", want[i].ID, show(got[i]), show(want[i]))
+	for _, p := range []Policy{EASY, Conservative} {
+		var reserved []float64
+		got := simulate(nodes, jobs, p, func(j int, at float64) {
+			if j == 1 {
+				reserved = append(reserved, at)
+			}
+		})
+		if len(reserved) == 0 || reserved[0] != 10 {
+			t.Fatalf("%v: job 2's reservations %v, want 10 first", p, reserved)
+		}
+		for i := range want {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Errorf("%v: job %d: got %s, want %s", p, want[i].ID, show(got[i]), show(want[i]))
+			}
 		}
 	}
 }
