@@ -285,3 +285,45 @@ func TestConservativeHand(t *testing.T) {
 		at(6, 4, on(1, 1, []int{0}, 0, nil)),
 	})
 }
+
+// TestZeroRuntime: one node of one core. 1 runs 0 (estimate 5) from 0;
+// 2, submitted at 0 after it, does not fit in the pass that starts 1
+// (1 holds the core, and under EASY or conservative is planned to until
+// 5), but 1 ends at 0, another instant at the same time, whose pass
+// starts 2 at 0. 3 (submitted at 0) waits for 2 until 1.
+func TestZeroRuntime(t *testing.T) {
+	nodes := []Node{{Name: "c", Cores: 1, ThreadsPerCore: 1}}
+	jobs := []Job{job(1, 0, 0, 5, tasks(1)), job(2, 0, 1, 1, tasks(1)), job(3, 0, 1, 1, tasks(1))}
+	for _, p := range []Policy{FCFS, EASY, Conservative} {
+		wantSchedule(t, nodes, jobs, p, []Start{
+			at(1, 0, on(0, 1, []int{0}, 0, nil)),
+			at(2, 0, on(0, 1, []int{0}, 0, nil)),
+			at(3, 1, on(0, 1, []int{0}, 0, nil)),
+		})
+	}
+}
+
+// TestInvalidInputPanics: input outside the documented domain panics.
+func TestInvalidInputPanics(t *testing.T) {
+	nodes := []Node{{Name: "c", Cores: 1, ThreadsPerCore: 1}}
+	bad := map[string]Job{
+		"estimate 0":            job(1, 0, 0, 0, tasks(1)),
+		"estimate below run":    job(1, 0, 2, 1, tasks(1)),
+		"no tasks":              job(1, 0, 1, 1, Request{CPUsPerTask: 1}),
+		"more nodes than tasks": job(1, 0, 1, 1, Request{Nodes: 2, Tasks: 1, CPUsPerTask: 1}),
+		"max below min":         job(1, 0, 1, 1, Request{Nodes: 2, MaxNodes: 1, Tasks: 2, CPUsPerTask: 1}),
+		"memory both ways":      job(1, 0, 1, 1, Request{Tasks: 1, CPUsPerTask: 1, MemPerNodeMB: 1, MemPerCPUMB: 1}),
+		"GRES count 0":          job(1, 0, 1, 1, gpus(tasks(1), 0)),
+		"mixed constraint":      job(1, 0, 1, 1, Request{Tasks: 1, CPUsPerTask: 1, Constraint: "a|b&c"}),
+	}
+	for name, j := range bad {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			Simulate(nodes, []Job{j}, FCFS)
+		}()
+	}
+}

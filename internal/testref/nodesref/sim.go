@@ -1,6 +1,7 @@
 package nodesref
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -48,15 +49,7 @@ func simulate(nodes []Node, jobs []Job, p Policy, reserved func(job int, t float
 		arrivals = append(arrivals, i)
 	}
 	// The queue is ordered by submit, then by position in the input.
-	slices.SortStableFunc(arrivals, func(a, b int) int {
-		switch {
-		case jobs[a].Submit < jobs[b].Submit:
-			return -1
-		case jobs[a].Submit > jobs[b].Submit:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(arrivals, func(a, b int) int { return cmp.Compare(jobs[a].Submit, jobs[b].Submit) })
 	for len(arrivals) > 0 || len(s.queue) > 0 || len(s.running) > 0 {
 		if len(arrivals) == 0 && len(s.running) == 0 {
 			panic(fmt.Sprintf("nodesref: stalled at %v with %d jobs waiting", s.now, len(s.queue)))
