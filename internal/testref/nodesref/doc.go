@@ -78,7 +78,11 @@
 // node whose last free unit a backfilled job then takes, and the node is
 // no longer a candidate ("at least one free unit of each GRES per job"),
 // so the job waits past its reserved time, under EASY and conservative
-// alike (TestHeadDelayedByPerJobGRES).
+// alike (TestHeadDelayedByPerJobGRES). On one node of cores, EASY on
+// nodes is not the CPU pool's EASY: the reservation takes the lowest free
+// ids at the shadow time, which may be cores free now, where the pool
+// would count them as extra processors
+// (TestReservationTakesTheCoresFreeNow).
 //
 // # Input domain
 //

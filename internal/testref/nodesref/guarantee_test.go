@@ -90,3 +90,38 @@ func TestHeadDelayedByPerJobGRES(t *testing.T) {
 		}
 	}
 }
+
+// TestReservationTakesTheCoresFreeNow: one node of 4 cores. The
+// reservation takes the lowest free ids at the shadow time, which may be
+// the cores free now, so a long job that the CPU pool's EASY would
+// backfill on its extra processors waits on nodes.
+//
+//	id submit run est  request
+//	 1   0     5   5   2 tasks
+//	 2   0    10  10   2 tasks
+//	 3   6     5   5   3 tasks (the head)
+//	 4   6   100 100   1 task
+//
+// t=0: 1 on cores 0-1, 2 on cores 2-3. t=5: 1 ends. t=6: 3 does not fit
+// (2 cores free); at 10 all 4 are free over [10,15): the reservation takes
+// cores 0-2, among them both cores free now. 4 over [6,106): core 3 is
+// held by 2, cores 0-2 by the reservation: it waits (the pool's EASY
+// counts 4 - 3 = 1 extra processor at the shadow time and 2 free now, and
+// would start it at 6). t=10: 3 takes cores 0-2, 4 core 3.
+func TestReservationTakesTheCoresFreeNow(t *testing.T) {
+	nodes := []Node{{Name: "c", Cores: 4, ThreadsPerCore: 1}}
+	jobs := []Job{
+		job(1, 0, 5, 5, tasks(2)),
+		job(2, 0, 10, 10, tasks(2)),
+		job(3, 6, 5, 5, tasks(3)),
+		job(4, 6, 100, 100, tasks(1)),
+	}
+	want := []Start{
+		at(1, 0, on(0, 2, []int{0, 1}, 0, nil)),
+		at(2, 0, on(0, 2, []int{2, 3}, 0, nil)),
+		at(3, 10, on(0, 3, []int{0, 1, 2}, 0, nil)),
+		at(4, 10, on(0, 1, []int{3}, 0, nil)),
+	}
+	wantSchedule(t, nodes, jobs, EASY, want)
+	wantSchedule(t, nodes, jobs, Conservative, want)
+}
