@@ -96,7 +96,7 @@ var allowTestImports = map[string][]string{
 	"job":                    nil,
 	"job/actual":             nil,
 	"platform":               nil,
-	"platform/nodes":         {"validate"}, // allocations checked by the independent node checker
+	"platform/nodes":         {"validate", "internal/testref/nodesref"}, // allocations checked by the independent node checker and reference
 	"freeprofile":            nil,
 	"rng":                    nil,
 	"stats":                  nil,
