@@ -145,7 +145,6 @@ func TestBrowserSweepLayout(t *testing.T) {
 			t.Errorf("%s: x labels are the points' numbers, want their trace and policy", id)
 		}
 	}
-	screenshotSized(t, bin, page, "report-sweep-layout.png", "1400,1000")
 }
 
 // checkLayout checks the label boxes of a sweep page with ci charts of
