@@ -315,6 +315,12 @@ func TestBrowserSweepReport(t *testing.T) {
 	}
 	// 8 metrics; 4 points; 32 comparisons, 4 per metric
 	checkLayout(t, sw, 8, 8, 4, 4)
+	// With policy.grid=random, per metric the comparison of deferred
+	// with random (in both contexts) and of the local policies under
+	// random stay, that under deferred goes: 3 of 4 rows.
+	if sw.FilteredPairs != 8*3 {
+		t.Errorf("%d rows of paired differences after filtering policy.grid=random, want 24", sw.FilteredPairs)
+	}
 	screenshotSized(t, bin, page, "report-sweep.png", "1400,1000")
 }
 

@@ -37,10 +37,13 @@ type sweepCheck struct {
 	SVG    map[string]int `json:"svg"` // marks drawn per chart
 	// Numbered: the charts of points whose x labels are the points'
 	// numbers (their names do not fit).
-	Numbered    map[string]bool       `json:"numbered"`
-	Boxes       map[string]chartBoxes `json:"boxes"`
-	ScrollWidth float64               `json:"scrollWidth"`
-	WindowWidth float64               `json:"windowWidth"`
+	Numbered map[string]bool       `json:"numbered"`
+	Boxes    map[string]chartBoxes `json:"boxes"`
+	// FilteredPairs: the rows of the charts of differences with the
+	// first value of the first filter chosen.
+	FilteredPairs int     `json:"filteredPairs"`
+	ScrollWidth   float64 `json:"scrollWidth"`
+	WindowWidth   float64 `json:"windowWidth"`
 }
 
 var (

@@ -722,6 +722,8 @@
     if (sels.length > 0 && sels[0].options.length > 2) {
       sels[0].selectedIndex = 1;
       check.filteredPoints = applyFilters().filter(Boolean).length;
+      check.filteredPairs = 0;
+      for (var fm = 0; fm < D.metrics.length; fm++) check.filteredPairs += check.svg["pair-" + fm] || 0;
       sels[0].selectedIndex = 0;
       applyFilters();
     }
