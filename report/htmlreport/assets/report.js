@@ -622,7 +622,7 @@
       }
       xl.lines.forEach(function (l) { nl = Math.max(nl, l.length); });
       var B = 6 + 13 * nl + 8 + 14, h = Math.max(120, measure(svg, ytitle, "axis-title") + 10), H = PAD.T + h + B;
-      svg.setAttribute("height", H);
+      svg.setAttribute("height", H); svg.setAttribute("viewBox", "0 0 " + W + " " + H);
       var X = function (k) { return L + (k + 0.5) * slot; }, Y = function (v) { return PAD.T + h - (v - y0) / (y1 - y0) * h; };
       el(svg, "rect", { x: 0, y: 0, width: W, height: H, fill: "#fff" });
       fit(el(svg, "text", { "class": "heading", x: 4, y: 15 }, D.titles[m] + " (" + D.metrics[m] + ")" + (D.better[m] ? "; " + D.better[m] : "")), W - 8);
@@ -670,7 +670,7 @@
       rows.forEach(function (p) { labelW = Math.max(labelW, measure(svg, p.label, "rowlabel")); });
       labelW = Math.min(labelW, maxLabel);
       var L = labelW + 16, w = W - L - PAD.R - 10, RH = 22, T = PAD.T + 14, B = 6 + 13 + 8 + 14, h = Math.max(rows.length, 1) * RH, H = T + h + B;
-      svg.setAttribute("height", H);
+      svg.setAttribute("height", H); svg.setAttribute("viewBox", "0 0 " + W + " " + H);
       var X = function (v) { return L + (v - x0) / (x1 - x0) * w; };
       el(svg, "rect", { x: 0, y: 0, width: W, height: H, fill: "#fff" });
       var better = D.better[m];
