@@ -244,21 +244,7 @@ func TestBrowserRunSpans(t *testing.T) {
 // error and that every named chart (a canvas id) is drawn.
 func load(t *testing.T, bin, page string, charts ...string) selfCheck {
 	t.Helper()
-	dom, stderr := headless(t, bin, page, "--dump-dom")
-	m := regexp.MustCompile(`(?s)<pre id="selfcheck"[^>]*>(.*?)</pre>`).FindStringSubmatch(dom)
-	if m == nil || m[1] == "" {
-		t.Fatalf("the page's self-check did not run (script error?); browser stderr:\n%s", stderr)
-	}
-	var sc selfCheck
-	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &sc); err != nil {
-		t.Fatalf("self-check %q: %v", m[1], err)
-	}
-	if len(sc.Errors) > 0 {
-		t.Errorf("console errors: %q", sc.Errors)
-	}
-	if strings.Contains(stderr, "Uncaught") {
-		t.Errorf("uncaught error in the browser log:\n%s", stderr)
-	}
+	sc, _ := loadRaw(t, bin, page)
 	for _, c := range charts {
 		if sc.Charts[c] < 100 {
 			t.Errorf("chart %s: %d coloured pixels, want a drawn chart", c, sc.Charts[c])
@@ -268,6 +254,29 @@ func load(t *testing.T, bin, page string, charts ...string) selfCheck {
 		t.Errorf("the page drew charts %v, want exactly %q", sc.Charts, charts)
 	}
 	return sc
+}
+
+// loadRaw opens a page with extra browser arguments, checks that there
+// was no error and returns its self-check, also as JSON.
+func loadRaw(t *testing.T, bin, page string, args ...string) (selfCheck, []byte) {
+	t.Helper()
+	dom, stderr := headless(t, bin, page, append(args, "--dump-dom")...)
+	m := regexp.MustCompile(`(?s)<pre id="selfcheck"[^>]*>(.*?)</pre>`).FindStringSubmatch(dom)
+	if m == nil || m[1] == "" {
+		t.Fatalf("the page's self-check did not run (script error?); browser stderr:\n%s", stderr)
+	}
+	raw := []byte(html.UnescapeString(m[1]))
+	var sc selfCheck
+	if err := json.Unmarshal(raw, &sc); err != nil {
+		t.Fatalf("self-check %q: %v", m[1], err)
+	}
+	if len(sc.Errors) > 0 {
+		t.Errorf("console errors: %q", sc.Errors)
+	}
+	if strings.Contains(stderr, "Uncaught") {
+		t.Errorf("uncaught error in the browser log:\n%s", stderr)
+	}
+	return sc, raw
 }
 
 // screenshot saves a picture of the page into $SCHEDLAB_REPORT_SCREENSHOTS
@@ -291,23 +300,28 @@ func screenshotSized(t *testing.T, bin, page, name, size string) {
 	}
 }
 
-// The page of a sweep draws one CI chart per metric, and its filters hide
-// the points of other values.
+// The page of a sweep draws one chart of points and one of paired
+// differences per metric, with labels that do not overlap, and its
+// filters hide the points of other values.
 func TestBrowserSweepReport(t *testing.T) {
 	bin := browser(t)
 	page, err := writeOne(copyDir(t, "testdata/sweep"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var charts []string
-	for i := 0; i < 8; i++ {
-		charts = append(charts, "ci-"+strconv.Itoa(i))
-	}
-	sc := load(t, bin, page, charts...)
+	sc, sw := loadSweep(t, bin, page, "1400,1000")
 	if sc.Points != 4 || sc.Filtered != 2 {
 		t.Errorf("points %d, after filtering policy.grid=random %d; want 4 and 2", sc.Points, sc.Filtered)
 	}
-	screenshot(t, bin, page, "report-sweep.png")
+	// 8 metrics; 4 points; 32 comparisons, 4 per metric
+	checkLayout(t, sw, 8, 8, 4, 4)
+	// With policy.grid=random, per metric the comparison of deferred
+	// with random (in both contexts) and of the local policies under
+	// random stay, that under deferred goes: 3 of 4 rows.
+	if sw.FilteredPairs != 8*3 {
+		t.Errorf("%d rows of paired differences after filtering policy.grid=random, want 24", sw.FilteredPairs)
+	}
+	screenshotSized(t, bin, page, "report-sweep.png", "1400,1000")
 }
 
 func contains(xs []string, x string) bool {

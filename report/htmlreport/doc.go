@@ -11,9 +11,16 @@
 //
 // A sweep folder (summary.csv and comparisons.csv, from `schedlab sweep
 // --out DIR`) gives every metric per point with its 95% confidence
-// interval (a table and one chart per metric), the paired comparisons,
+// interval (a table and one chart per metric), the paired comparisons
+// (a table and one chart of the differences and their CIs per metric),
 // and one filter per swept parameter that hides the other points and
-// comparisons.
+// comparisons. The metrics' declarations in metrics.json title the
+// charts' axes ("mean wait (h)") and choose the units values are shown
+// in: times in seconds in s, min, h or d by magnitude (seconds unless a
+// point's key shows a Poisson workload, whose unit is the mean service
+// time), fractions as percentages. The charts are SVG laid out by the
+// page's script from the browser's text metrics, so that no two labels
+// overlap: x labels wrap, or give way to the points' numbers.
 //
 // A reproduction folder (DIR/<paper>, from `schedlab reproduce --out
 // DIR`) gives the claims of the paper with yes/no and the evidence

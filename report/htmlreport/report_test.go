@@ -285,18 +285,24 @@ func TestSweepReport(t *testing.T) {
 	for _, want := range []string{
 		`<select data-axis="policy.grid"><option value="">all</option><option>random</option><option>deferred</option></select>`,
 		`<select data-axis="policy.local"><option value="">all</option><option>sq</option><option>random</option></select>`,
-		// point 0, rt: mean and CI from summary.csv
-		`<td>0</td><td>random</td><td>sq</td><td class="num">1.313 [1.27702, 1.34899]</td>`,
-		`<th>site1_load</th>`,
+		// point 0, rt: mean and CI from summary.csv (1.3130042,
+		// 1.2770179, 1.3489906) to four digits, in the grid model's
+		// time units (its keys hold svc=: not seconds)
+		`<td>0</td><td class="label">random</td><td class="label">sq</td><td class="num">1.313<br><span class="ci">[1.277, 1.349]</span></td>`,
+		`<th class="metric" title="time-averaged jobs in the site (queued and in service)">site1_<wbr>load<br><span class="unit">(jobs)</span></th>`,
+		`<th class="metric" title="mean response time (gang: of the local jobs)">rt<br><span class="unit">(time units)</span></th>`,
+		// utilization is a fraction, shown as a percentage: 0.62963944 is 62.96%
+		`<td class="num">62.96<br><span class="ci">[61.95, 63.98]</span></td>`,
 		// a comparison whose CI excludes 0: random's rt is higher than
-		// sq's, and a higher response time is worse
-		`<td>rt</td><td class="num">1.11304 [1.04478, 1.18129]</td><td class="num">3</td><td class="higher worse">higher (worse)</td>`,
+		// sq's (1.11304 [1.04478, 1.18129]; the template writes + as &#43;), and a
+		// higher response time is worse
+		`<td>rt</td><td class="num">&#43;1.113 [1.045, 1.181] time units</td><td class="num">3</td><td class="higher worse">higher (worse)</td>`,
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("page lacks %s", want)
 		}
 	}
-	if n := strings.Count(s, `<canvas id="ci-`); n != 8 {
+	if n := strings.Count(s, `<svg id="ci-`); n != 8 {
 		t.Errorf("%d CI charts, want 8 (one per metric)", n)
 	}
 	if n := strings.Count(s, `<tr data-f=`); n != 4+32 {

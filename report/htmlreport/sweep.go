@@ -35,12 +35,28 @@ func (e estimate) Text() string {
 	return g(e.Mean) + " [" + g(e.Lo) + ", " + g(e.Hi) + "]"
 }
 
+// shown is an estimate as a table shows it, in its metric's display
+// unit: the mean, and the interval ("" without one).
+type shown struct{ Mean, CI string }
+
+func (d display) show(e estimate) shown {
+	if math.IsNaN(e.Mean) {
+		return shown{}
+	}
+	s := shown{Mean: num4(d.of(e.Mean))}
+	if !math.IsNaN(e.Lo) && !math.IsNaN(e.Hi) {
+		s.CI = "[" + num4(d.of(e.Lo)) + ", " + num4(d.of(e.Hi)) + "]"
+	}
+	return s
+}
+
 // sweepPoint is one row of the points table.
 type sweepPoint struct {
 	Point  string
 	Labels []string // one per axis ("" when the point lacks it)
 	Cells  []estimate
-	Filter string // JSON {axis: [values]} for the page's filters
+	Shown  []shown // Cells in the metrics' display units
+	Filter string  // JSON {axis: [values]} for the page's filters
 }
 
 // comparisonRow is one paired comparison.
@@ -50,6 +66,17 @@ type comparisonRow struct {
 	Verdict                                string // "higher", "lower" or "" (the CI holds 0)
 	Judgement                              string // "better", "worse" or "" (a tie, or a metric with no better direction)
 	Filter                                 string
+	metric                                 int   // index in sweepPage.Metrics
+	Shown                                  shown // Diff in the metric's display unit for differences
+	Unit                                   string
+}
+
+// metricColumn is a metric as the page heads it: its name (as in
+// summary.csv), its title for axes (metricTitle), the unit its values
+// and its differences are shown in, and its doc.
+type metricColumn struct {
+	Name, Title, Doc string
+	Values, Diffs    display
 }
 
 type sweepPage struct {
@@ -61,9 +88,13 @@ type sweepPage struct {
 	// Notes say why the comparisons say nothing, where they do not
 	// (sweepNotes).
 	Notes []string
-	// better is each metric's better direction ("lower", "higher" or
-	// ""), from the sweep folder's metrics.json (sweepMetrics).
-	better map[string]string
+	// Columns say how each metric of Metrics is named and shown.
+	Columns []metricColumn
+	// decls are the metrics' declarations, from the sweep folder's
+	// metrics.json (sweepMetrics; nil without it).
+	decls map[string]metricDecl
+	// seconds: the sweep's times are seconds (timeInSeconds).
+	seconds bool
 }
 
 // parseLabels splits "a=x b=y" into pairs.
@@ -95,7 +126,7 @@ func readSweep(dir string) (*sweepPage, error) {
 		return nil, err
 	}
 	p := &sweepPage{Title: filepath.Base(filepath.Clean(dir))}
-	if p.better, err = sweepMetrics(dir); err != nil {
+	if p.decls, err = sweepMetrics(dir); err != nil {
 		return nil, err
 	}
 	if name, err := sweepName(dir); err != nil {
@@ -120,6 +151,7 @@ func readSweep(dir string) (*sweepPage, error) {
 	type cellAt struct{ point, metric int }
 	cells := map[cellAt]estimate{}
 	var pointLabels [][][2]string
+	var keys []string
 	for i := range sum.rows {
 		pt, labels, metric := sum.get(i, "point"), sum.get(i, "labels"), sum.get(i, "metric")
 		if metric == "" {
@@ -141,6 +173,7 @@ func readSweep(dir string) (*sweepPage, error) {
 			pi = len(p.Points)
 			pointAt[pt] = pi
 			p.Points = append(p.Points, sweepPoint{Point: pt})
+			keys = append(keys, sum.get(i, "key"))
 			ls := parseLabels(labels)
 			pointLabels = append(pointLabels, ls)
 			for _, kv := range ls {
@@ -207,10 +240,57 @@ func readSweep(dir string) (*sweepPage, error) {
 			f[kv[0]] = []string{kv[1]}
 		}
 		r.Filter = filterJSON(f)
+		r.metric = -1
+		if mi, ok := metricAt[r.Metric]; ok {
+			r.metric = mi
+		}
 		p.Comparisons = append(p.Comparisons, r)
 	}
 	p.Notes = sweepNotes(p, maxN(sum))
+	p.showUnits(timeInSeconds(keys))
 	return p, nil
+}
+
+// showUnits chooses the display unit of each metric's values (by the
+// largest magnitude of its means and bounds over the points) and of its
+// differences (by theirs), and writes the tables' cells in them.
+func (p *sweepPage) showUnits(seconds bool) {
+	p.seconds = seconds
+	p.Columns = make([]metricColumn, len(p.Metrics))
+	titles := metricTitles(p.Metrics, p.decls)
+	for mi, m := range p.Metrics {
+		var vs, ds []float64
+		for _, pt := range p.Points {
+			e := pt.Cells[mi]
+			vs = append(vs, e.Mean, e.Lo, e.Hi)
+		}
+		for _, c := range p.Comparisons {
+			if c.metric == mi {
+				ds = append(ds, c.Diff.Mean, c.Diff.Lo, c.Diff.Hi)
+			}
+		}
+		d := p.decls[m]
+		p.Columns[mi] = metricColumn{Name: m, Title: titles[mi], Doc: d.Doc,
+			Values: showAs(d.Unit, seconds, magnitude(vs...)), Diffs: showAs(d.Unit, seconds, magnitude(ds...))}
+	}
+	for pi := range p.Points {
+		pt := &p.Points[pi]
+		pt.Shown = make([]shown, len(pt.Cells))
+		for mi, e := range pt.Cells {
+			pt.Shown[mi] = p.Columns[mi].Values.show(e)
+		}
+	}
+	for ci := range p.Comparisons {
+		c := &p.Comparisons[ci]
+		dd := display{Scale: 1}
+		if c.metric >= 0 {
+			dd = p.Columns[c.metric].Diffs
+		}
+		c.Shown, c.Unit = dd.show(c.Diff), dd.Unit
+		if c.Shown.Mean != "" && c.Diff.Mean > 0 {
+			c.Shown.Mean = "+" + c.Shown.Mean
+		}
+	}
 }
 
 // maxN is the largest replication count (column n) of summary.csv.
@@ -288,6 +368,43 @@ type sweepData struct {
 	XLabel string         `json:"xlabel"`
 	Values [][][3]float64 `json:"values"` // [metric][point] = mean, lo, hi (NaN → 0 with ok false)
 	OK     [][]bool       `json:"ok"`
+	// Titles name each metric for its charts ("mean wait"); Units and
+	// Scales show its values (value / scale, in unit: "h", "%", "" for
+	// none), DiffUnits and DiffScales its paired differences.
+	Titles     []string  `json:"titles"`
+	Units      []string  `json:"units"`
+	Scales     []float64 `json:"scales"`
+	DiffUnits  []string  `json:"diffunits"`
+	DiffScales []float64 `json:"diffscales"`
+	// Pairs are the paired comparisons, in the order of the page's
+	// table of comparisons (whose rows the filters hide).
+	Pairs []pairData `json:"pairs"`
+}
+
+// pairData is one paired comparison for the chart of differences: its
+// metric (index in Metrics, -1 for none of them), its label, the mean
+// difference and its 95% CI (lo = hi = mean without one), and whether
+// the value is better or worse than the baseline ("" for a tie or no
+// direction).
+type pairData struct {
+	Metric    int        `json:"metric"`
+	Label     string     `json:"label"`
+	Diff      [3]float64 `json:"diff"`
+	Judgement string     `json:"judgement"`
+}
+
+// diffLabel names a comparison in the chart of differences: "value −
+// baseline", then the context; the axis first when the sweep compares
+// along several.
+func diffLabel(c comparisonRow, manyAxes bool) string {
+	l := c.Value + " − " + c.Baseline
+	if manyAxes {
+		l = c.Axis + ": " + l
+	}
+	if c.Context != "" {
+		l += " | " + c.Context
+	}
+	return l
 }
 
 func (p *sweepPage) data() sweepData {
@@ -336,6 +453,24 @@ func (p *sweepPage) data() sweepData {
 		d.Values = append(d.Values, vs)
 		d.OK = append(d.OK, ok)
 	}
+	for _, c := range p.Columns {
+		d.Titles = append(d.Titles, c.Title)
+		d.Units, d.Scales = append(d.Units, c.Values.Unit), append(d.Scales, c.Values.Scale)
+		d.DiffUnits, d.DiffScales = append(d.DiffUnits, c.Diffs.Unit), append(d.DiffScales, c.Diffs.Scale)
+	}
+	axes := map[string]bool{}
+	for _, c := range p.Comparisons {
+		axes[c.Axis] = true
+	}
+	d.Pairs = []pairData{}
+	for _, c := range p.Comparisons {
+		lo, hi := c.Diff.Lo, c.Diff.Hi
+		if math.IsNaN(lo) || math.IsNaN(hi) {
+			lo, hi = c.Diff.Mean, c.Diff.Mean
+		}
+		d.Pairs = append(d.Pairs, pairData{Metric: c.metric, Label: diffLabel(c, len(axes) > 1),
+			Diff: [3]float64{c.Diff.Mean, lo, hi}, Judgement: c.Judgement})
+	}
 	return d
 }
 
@@ -344,7 +479,7 @@ func (p *sweepPage) data() sweepData {
 // direction (the offered load, a decision cost) or the folder has no
 // metrics.json (a sweep written before it existed).
 func (p *sweepPage) metricBetter(name string) string {
-	switch p.better[name] {
+	switch p.decls[name].Better {
 	case "lower":
 		return "lower is better"
 	case "higher":
@@ -353,12 +488,13 @@ func (p *sweepPage) metricBetter(name string) string {
 	return ""
 }
 
-// sweepMetrics reads the better direction of each metric from the
-// sweep folder's metrics.json, which 'schedlab sweep' and 'schedlab
-// merge' write from the metrics' declarations (package registry, which
-// this package does not import: it reads what the sweep wrote). A
-// folder without the file gives no directions.
-func sweepMetrics(dir string) (map[string]string, error) {
+// sweepMetrics reads the declaration of each metric (unit, doc, better
+// direction) from the sweep folder's metrics.json, which 'schedlab
+// sweep' and 'schedlab merge' write from the metrics' declarations
+// (package registry, which this package does not import: it reads what
+// the sweep wrote). A folder without the file gives no declarations:
+// no directions, no units, titles from the names.
+func sweepMetrics(dir string) (map[string]metricDecl, error) {
 	path := filepath.Join(dir, "metrics.json")
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -368,17 +504,14 @@ func sweepMetrics(dir string) (map[string]string, error) {
 		return nil, err
 	}
 	var info struct {
-		Metrics []struct {
-			Name   string `json:"name"`
-			Better string `json:"better"`
-		} `json:"metrics"`
+		Metrics []metricDecl `json:"metrics"`
 	}
 	if err := json.Unmarshal(b, &info); err != nil {
 		return nil, fmt.Errorf("%s: not the metrics of a sweep: %v", path, err)
 	}
-	out := map[string]string{}
+	out := map[string]metricDecl{}
 	for _, m := range info.Metrics {
-		out[m.Name] = m.Better
+		out[m.Name] = m
 	}
 	return out, nil
 }
@@ -403,3 +536,27 @@ func sweepName(dir string) (string, error) {
 	}
 	return strings.TrimSpace(info.Name), nil
 }
+
+// PairCharts are the metrics (indexes in Metrics) that have paired
+// comparisons: one chart of differences each.
+func (p *sweepPage) PairCharts() []int {
+	var out []int
+	for mi := range p.Metrics {
+		if slices.ContainsFunc(p.Comparisons, func(c comparisonRow) bool { return c.metric == mi }) {
+			out = append(out, mi)
+		}
+	}
+	return out
+}
+
+// TimeNote says what the page's times are in.
+func (p *sweepPage) TimeNote() string {
+	if p.seconds {
+		return "times in s, min, h or d"
+	}
+	return "times in the model's time units: the mean service time of a Poisson workload"
+}
+
+// NameParts is the metric's name cut after each "_", the places where
+// the table's heading may break it ("mean_bounded_" "slowdown").
+func (c metricColumn) NameParts() []string { return strings.SplitAfter(c.Name, "_") }

@@ -528,54 +528,215 @@
     D.diffs.forEach(function (d) { check.charts["diff-" + d.run] = inked(document.getElementById("diff-" + d.run)); });
   }
   if (D.kind === "sweep") {
-    var sels = Array.prototype.slice.call(document.querySelectorAll("#filters select"));
-    var pointRows = Array.prototype.slice.call(document.querySelectorAll("table.points tbody tr"));
-    // ciChart draws the visible points of metric m: mean and CI bars.
+    var SVGNS = "http://www.w3.org/2000/svg";
+    // el appends an SVG element with attributes (and text) to parent.
+    var el = function (parent, name, attrs, text) {
+      var e = document.createElementNS(SVGNS, name);
+      for (var k in attrs) e.setAttribute(k, attrs[k]);
+      if (text !== undefined) e.textContent = text;
+      parent.appendChild(e);
+      return e;
+    };
+    var clear = function (svg) { while (svg.firstChild) svg.removeChild(svg.firstChild); };
+    var widthOf = function (t) { return t.getBBox().width; };
+    // measure is the width of text s in the charts' font, drawn in svg.
+    // fit cuts the text of t to width w with "…" (the whole text then
+    // in its tooltip).
+    var fit = function (t, w) {
+      var full = t.textContent, s = full;
+      if (widthOf(t) <= w) return t;
+      while (s.length > 1 && widthOf(t) > w) { s = s.slice(0, -1); t.textContent = s + "…"; }
+      el(t, "title", {}, full);
+      return t;
+    };
+    var measure = function (svg, s, cls) {
+      var t = el(svg, "text", { "class": cls || "" }, s), w = widthOf(t);
+      svg.removeChild(t);
+      return w;
+    };
+    // wrap breaks label s into at most 4 lines no wider than w: first at
+    // " / " (between the values of two parameters), then inside a value
+    // after "-", "_", "." or "=". It returns null when that cannot fit.
+    var wrap = function (svg, s, w) {
+      var tokens = [];
+      s.split(" / ").forEach(function (part, i) {
+        var bits = part.split(/(?<=[-_.=])/);
+        bits.forEach(function (b, j) { tokens.push({ text: (i > 0 && j === 0 ? "/ " : "") + b, fresh: j === 0 }); });
+      });
+      var lines = [], cur = "";
+      for (var i = 0; i < tokens.length; i++) {
+        var tk = tokens[i], next = cur === "" ? tk.text : cur + (tk.fresh ? " " : "") + tk.text;
+        if (measure(svg, next, "xtick") <= w) { cur = next; continue; }
+        if (cur === "" || measure(svg, tk.text, "xtick") > w) return null;
+        lines.push(cur); cur = tk.text;
+      }
+      if (cur !== "") lines.push(cur);
+      return lines.length <= 4 ? lines : null;
+    };
+    // xLabels lays out the x labels of n slots of width slot: every label
+    // wrapped to fit its slot, or else the points' numbers (the table's
+    // point column), every k-th when even those do not fit.
+    var xLabels = function (svg, idx, slot) {
+      var out = { lines: [], every: 1, numbers: false };
+      for (var k = 0; k < idx.length && out.lines; k++) {
+        var ls = wrap(svg, D.labels[idx[k]], slot - 8);
+        if (ls) out.lines.push(ls); else out.lines = null;
+      }
+      if (out.lines) return out;
+      out.numbers = true;
+      out.lines = idx.map(function (pi) { return [D.points[pi]]; });
+      var widest = 0;
+      out.lines.forEach(function (l) { widest = Math.max(widest, measure(svg, l[0], "xtick")); });
+      out.every = Math.max(1, Math.ceil((widest + 8) / slot));
+      return out;
+    };
+    var unitText = function (u) { return u ? " (" + u + ")" : ""; };
+    // yTicks are the value ticks of [y0, y1] with their labels.
+    var yTicks = function (y0, y1, fmtv) {
+      var yt = ticks(y0, y1, 5), step = yt.length > 1 ? yt[1] - yt[0] : 0;
+      return yt.map(function (v) { return { v: v, s: fmtv(v, step) }; });
+    };
+    var PAD = { R: 12, T: 26 }, WIDE = 1100;
+    // ciChart draws the visible points of metric m: mean and CI bars, in
+    // the metric's display unit.
     var ciChart = function (m, show) {
-      var cv = document.getElementById("ci-" + m), idx = [], lo = Infinity, hi = -Infinity;
+      var svg = document.getElementById("ci-" + m), W = +svg.getAttribute("width"), sc = D.scales[m] || 1, idx = [], lo = Infinity, hi = -Infinity;
+      clear(svg);
       for (var i = 0; i < D.points.length; i++) {
         if (!show[i] || !D.ok[m][i]) continue;
         idx.push(i);
-        lo = Math.min(lo, D.values[m][i][1]); hi = Math.max(hi, D.values[m][i][2]);
+        lo = Math.min(lo, D.values[m][i][1] / sc); hi = Math.max(hi, D.values[m][i][2] / sc);
       }
       if (idx.length === 0) { lo = 0; hi = 1; }
       if (!(hi > lo)) { var pad = Math.abs(hi) * 0.1 || 1; lo -= pad; hi += pad; }
-      var padY = (hi - lo) * 0.08;
-      var g = frame(cv, -0.5, Math.max(idx.length, 1) - 0.5, lo - padY, hi + padY, D.xlabel, D.metrics[m],
-        function (v) { return v === Math.round(v) && v >= 0 && v < idx.length ? D.labels[idx[v]] : ""; });
-      var ctx = cv.getContext("2d");
-      ctx.textAlign = "left"; ctx.fillText(D.metrics[m] + " (mean, 95% CI)" + (D.better[m] ? "; " + D.better[m] : ""), g.L + 4, 10);
-      ctx.strokeStyle = "#0072B2"; ctx.fillStyle = "#0072B2"; ctx.lineWidth = 1.5;
-      idx.forEach(function (pi, k) {
-        var x = g.X(k), v = D.values[m][pi];
-        ctx.beginPath(); ctx.moveTo(x, g.Y(v[1])); ctx.lineTo(x, g.Y(v[2]));
-        ctx.moveTo(x - 4, g.Y(v[1])); ctx.lineTo(x + 4, g.Y(v[1]));
-        ctx.moveTo(x - 4, g.Y(v[2])); ctx.lineTo(x + 4, g.Y(v[2])); ctx.stroke();
-        ctx.beginPath(); ctx.arc(x, g.Y(v[0]), 3.5, 0, 2 * Math.PI); ctx.fill();
+      var padY = (hi - lo) * 0.08, y0 = lo - padY, y1 = hi + padY;
+      var yt = yTicks(y0, y1, fmtStep), tickW = 0;
+      yt.forEach(function (t) { tickW = Math.max(tickW, measure(svg, t.s, "ytick")); });
+      var ytitle = D.titles[m] + unitText(D.units[m]);
+      var L = 4 + 14 + 8 + tickW + 6, w = W - L - PAD.R, n = Math.max(idx.length, 1), slot = w / n;
+      var xl = xLabels(svg, idx, slot), nl = 1;
+      if (xl.numbers && W < WIDE) {
+        // too narrow for the labels: the chart takes a row of its own
+        svg.setAttribute("width", WIDE);
+        return ciChart(m, show);
+      }
+      xl.lines.forEach(function (l) { nl = Math.max(nl, l.length); });
+      var B = 6 + 13 * nl + 8 + 14, h = Math.max(120, measure(svg, ytitle, "axis-title") + 10), H = PAD.T + h + B;
+      svg.setAttribute("height", H); svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+      var X = function (k) { return L + (k + 0.5) * slot; }, Y = function (v) { return PAD.T + h - (v - y0) / (y1 - y0) * h; };
+      el(svg, "rect", { x: 0, y: 0, width: W, height: H, fill: "#fff" });
+      fit(el(svg, "text", { "class": "heading", x: 4, y: 15 }, D.titles[m] + " (" + D.metrics[m] + ")" + (D.better[m] ? "; " + D.better[m] : "")), W - 8);
+      el(svg, "rect", { x: L, y: PAD.T, width: w, height: h, fill: "none", stroke: INK });
+      yt.forEach(function (t) {
+        var y = Y(t.v);
+        el(svg, "line", { x1: L - 4, x2: L, y1: y, y2: y, stroke: INK });
+        el(svg, "text", { "class": "ytick", x: L - 6, y: y, "text-anchor": "end", "dominant-baseline": "middle" }, t.s);
       });
+      el(svg, "text", { "class": "axis-title ytitle", transform: "translate(14," + (PAD.T + h / 2) + ") rotate(-90)", "text-anchor": "middle" }, ytitle);
+      xl.lines.forEach(function (ls, k) {
+        if (k % xl.every !== 0) return;
+        var t = el(svg, "text", { "class": "xtick", x: X(k), y: PAD.T + h + 6, "text-anchor": "middle", "dominant-baseline": "hanging" });
+        ls.forEach(function (s, j) { el(t, "tspan", { x: X(k), dy: j === 0 ? 0 : 13 }, s); });
+        el(t, "title", {}, D.labels[idx[k]]);
+      });
+      fit(el(svg, "text", { "class": "axis-title xtitle", x: L + w / 2, y: H - 6, "text-anchor": "middle" },
+        xl.numbers ? "point (as in the table; hover for its " + D.xlabel + ")" : D.xlabel), w);
+      var marks = 0;
+      idx.forEach(function (pi, k) {
+        var x = X(k), v = D.values[m][pi], g = el(svg, "g", { "class": "mark", stroke: "#0072B2", fill: "#0072B2", "stroke-width": 1.5 });
+        el(g, "path", { d: "M" + x + " " + Y(v[1] / sc) + "V" + Y(v[2] / sc) + "M" + (x - 4) + " " + Y(v[1] / sc) + "h8M" + (x - 4) + " " + Y(v[2] / sc) + "h8", fill: "none" });
+        el(g, "circle", { cx: x, cy: Y(v[0] / sc), r: 3.5 });
+        marks++;
+      });
+      check.svg["ci-" + m] = marks;
+      check.numbered["ci-" + m] = xl.numbers;
     };
+    var JUDGE = { better: "#1a7f37", worse: "#b3261e" };
+    // pairChart draws the visible comparisons of metric m: one row each,
+    // mean difference and CI against the line of no difference.
+    var pairChart = function (m, rowShown) {
+      var svg = document.getElementById("pair-" + m);
+      if (!svg) return;
+      var W = +svg.getAttribute("width"), sc = D.diffscales[m] || 1, rows = [], lo = 0, hi = 0;
+      clear(svg);
+      D.pairs.forEach(function (p, k) {
+        if (p.metric !== m || !rowShown[k]) return;
+        rows.push(p);
+        lo = Math.min(lo, p.diff[1] / sc); hi = Math.max(hi, p.diff[2] / sc);
+      });
+      if (!(hi > lo)) { lo -= 1; hi += 1; }
+      var padX = (hi - lo) * 0.05, x0 = lo - padX, x1 = hi + padX;
+      var labelW = 0, maxLabel = W * 0.4;
+      rows.forEach(function (p) { labelW = Math.max(labelW, measure(svg, p.label, "rowlabel")); });
+      labelW = Math.min(labelW, maxLabel);
+      var L = labelW + 16, w = W - L - PAD.R - 10, RH = 22, T = PAD.T + 14, B = 6 + 13 + 8 + 14, h = Math.max(rows.length, 1) * RH, H = T + h + B;
+      svg.setAttribute("height", H); svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+      var X = function (v) { return L + (v - x0) / (x1 - x0) * w; };
+      el(svg, "rect", { x: 0, y: 0, width: W, height: H, fill: "#fff" });
+      var better = D.better[m];
+      fit(el(svg, "text", { "class": "heading", x: 4, y: 15 }, "paired differences of " + D.titles[m] + " (" + D.metrics[m] + "), value − baseline: mean, 95% CI" + (better ? "; " + better : "")), W - 8);
+      el(svg, "rect", { x: L, y: T, width: w, height: h, fill: "none", stroke: "#bbb" });
+      var zx = X(0);
+      el(svg, "line", { "class": "zero", x1: zx, x2: zx, y1: T, y2: T + h, stroke: INK, "stroke-dasharray": "4 3" });
+      if (better) {
+        var left = better.indexOf("lower") === 0;
+        el(svg, "text", { "class": "better-hint", x: left ? zx - 4 : zx + 4, y: T - 4, "text-anchor": left ? "end" : "start" }, left ? "← value better" : "value better →");
+        el(svg, "text", { "class": "better-hint worse", x: left ? zx + 4 : zx - 4, y: T - 4, "text-anchor": left ? "start" : "end" }, left ? "value worse →" : "← value worse");
+      }
+      var xt = ticks(x0, x1, 7), step = xt.length > 1 ? xt[1] - xt[0] : 0;
+      xt.forEach(function (v) {
+        var x = X(v);
+        el(svg, "line", { x1: x, x2: x, y1: T + h, y2: T + h + 4, stroke: INK });
+        el(svg, "text", { "class": "xtick", x: x, y: T + h + 6, "text-anchor": "middle", "dominant-baseline": "hanging" }, fmtStep(v, step));
+      });
+      fit(el(svg, "text", { "class": "axis-title xtitle", x: L + w / 2, y: H - 6, "text-anchor": "middle" }, "difference, value − baseline" + unitText(D.diffunits[m])), w);
+      if (rows.length === 0) el(svg, "text", { x: L + 8, y: T + 15 }, "no comparison of this metric passes the filters");
+      rows.forEach(function (p, r) {
+        var y = T + (r + 0.5) * RH, t = fit(el(svg, "text", { "class": "rowlabel", x: L - 8, y: y, "text-anchor": "end", "dominant-baseline": "middle" }, p.label), labelW);
+        if (!t.querySelector("title")) el(t, "title", {}, p.label);
+        var c = JUDGE[p.judgement] || "#777", g = el(svg, "g", { "class": "pair " + (p.judgement || "tie"), stroke: c, fill: c, "stroke-width": 2 });
+        el(g, "path", { d: "M" + X(p.diff[1] / sc) + " " + y + "H" + X(p.diff[2] / sc) + "M" + X(p.diff[1] / sc) + " " + (y - 5) + "v10M" + X(p.diff[2] / sc) + " " + (y - 5) + "v10", fill: "none" });
+        el(g, "circle", { cx: X(p.diff[0] / sc), cy: y, r: 4 });
+      });
+      check.svg["pair-" + m] = rows.length;
+    };
+    var sels = Array.prototype.slice.call(document.querySelectorAll("#filters select"));
+    var pointRows = Array.prototype.slice.call(document.querySelectorAll("table.points tbody tr"));
+    var cmpRows = Array.prototype.slice.call(document.querySelectorAll("table.comparisons tbody tr"));
     var applyFilters = function () {
       var active = sels.filter(function (s) { return s.value !== ""; }).map(function (s) { return [s.dataset.axis, s.value]; });
       document.querySelectorAll("table.filterable tbody tr").forEach(function (tr) {
         var f = JSON.parse(tr.dataset.f);
         tr.hidden = !active.every(function (a) { return !(a[0] in f) || f[a[0]].indexOf(a[1]) >= 0; });
       });
-      var show = pointRows.map(function (tr) { return !tr.hidden; });
-      for (var m = 0; m < D.metrics.length; m++) ciChart(m, show);
+      var show = pointRows.map(function (tr) { return !tr.hidden; }), rowShown = cmpRows.map(function (tr) { return !tr.hidden; });
+      for (var m = 0; m < D.metrics.length; m++) { ciChart(m, show); pairChart(m, rowShown); }
       return show;
     };
+    check.svg = {}; check.numbered = {};
     sels.forEach(function (s) { s.addEventListener("change", applyFilters); });
     var shown = applyFilters();
     check.points = shown.length;
-    for (var m = 0; m < D.metrics.length; m++) check.charts["ci-" + m] = inked(document.getElementById("ci-" + m));
     // The filters work: choosing the first value of the first axis hides
     // the points without it (the page is then put back as it was).
     if (sels.length > 0 && sels[0].options.length > 2) {
       sels[0].selectedIndex = 1;
       check.filteredPoints = applyFilters().filter(Boolean).length;
+      check.filteredPairs = 0;
+      for (var fm = 0; fm < D.metrics.length; fm++) check.filteredPairs += check.svg["pair-" + fm] || 0;
       sels[0].selectedIndex = 0;
       applyFilters();
     }
+    // The boxes of every chart's labels, as the browser laid them out
+    // ([left, top, right, bottom] in CSS pixels), for the browser test.
+    var box = function (e) { var r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    check.boxes = {};
+    document.querySelectorAll("svg.cichart, svg.pairchart").forEach(function (svg) {
+      var q = function (s) { return Array.prototype.map.call(svg.querySelectorAll(s), box); };
+      check.boxes[svg.id] = { xticks: q("text.xtick"), yticks: q("text.ytick"), titles: q("text.axis-title"), rowlabels: q("text.rowlabel"), chart: box(svg) };
+    });
+    check.scrollWidth = document.documentElement.scrollWidth;
+    check.windowWidth = window.innerWidth;
   }
   // The self-check is written once the page (and its images) loaded.
   var finish = function () {
