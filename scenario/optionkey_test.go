@@ -138,7 +138,7 @@ func keyOf(t *testing.T, base, policy string) string {
 	return pts[0].Scenario.Key()
 }
 
-// The options written in every key that reads them (legacyKeyParts) are
+// The options written in every key that reads them (registryKeyParts) are
 // exactly those whose declarations say KeyAlways.
 func TestKeyAlways(t *testing.T) {
 	kinds := map[string]bool{}
@@ -149,7 +149,7 @@ func TestKeyAlways(t *testing.T) {
 	}
 	for _, m := range registry.Models() {
 		legacy := map[string]bool{}
-		for _, kp := range legacyKeyParts[m.Name] {
+		for _, kp := range registryKeyParts[m.Name] {
 			if f := fieldOf(kp.path); f != nil && f.option {
 				legacy[kp.path] = true
 			}
@@ -160,7 +160,7 @@ func TestKeyAlways(t *testing.T) {
 					continue
 				}
 				if ko.KeyAlways != legacy[ko.Key] {
-					t.Errorf("%s %s: KeyAlways %v, in legacyKeyParts %v", m.Name, ko.Key, ko.KeyAlways, legacy[ko.Key])
+					t.Errorf("%s %s: KeyAlways %v, in registryKeyParts %v", m.Name, ko.Key, ko.KeyAlways, legacy[ko.Key])
 				}
 				delete(legacy, ko.Key)
 			}
@@ -169,7 +169,7 @@ func TestKeyAlways(t *testing.T) {
 			delete(legacy, o.Key)
 		}
 		for path := range legacy {
-			t.Errorf("%s: legacyKeyParts names %s, which no policy declares", m.Name, path)
+			t.Errorf("%s: registryKeyParts names %s, which no policy declares", m.Name, path)
 		}
 	}
 }
