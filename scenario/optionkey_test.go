@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,21 +169,6 @@ func TestKeyAlways(t *testing.T) {
 		}
 		for path := range legacy {
 			t.Errorf("%s: registryKeyParts names %s, which no policy declares", m.Name, path)
-		}
-	}
-}
-
-// docs/scenarios.md has a row for every policy option the registry
-// declares.
-func TestScenarioDocsListEveryOption(t *testing.T) {
-	b, err := os.ReadFile("../docs/scenarios.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(b)
-	for _, k := range policyKeys() {
-		if !strings.Contains(doc, "| `policy."+k+"`") && !strings.Contains(doc, "`policy."+k+"`, ") && !strings.Contains(doc, ", `policy."+k+"` |") {
-			t.Errorf("docs/scenarios.md: no row for policy.%s", k)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -131,11 +132,19 @@ var (
 // message names it (between).
 func limited(r option.Range) func(float64) string { return between(r.Min, r.Max) }
 
+// settings lists the table, section by section.
 func settings() []*settingDecl {
-	none := option.Range{}
-	const seeLimits = "see [limits.md](limits.md)"
+	return slices.Concat(topSettings(), platformSettings(), workloadSettings(), generatorSettings())
+}
+
+// none is the range of a setting that is not a number.
+var none = option.Range{}
+
+const seeLimits = "see [limits.md](limits.md)"
+
+// topSettings: the top level, stop and warmup.
+func topSettings() []*settingDecl {
 	return []*settingDecl{
-		// top level
 		{Decl: decl("name", option.Text, none, "", "any non-empty text"), models: allModels, hand: true, single: true,
 			doc: docSpec{def: "the file name without `.yaml`/`.yml`"}},
 		{Decl: enumDecl("model", allModels, "", "`"+strings.Join(allModels, "`, `")+"`"), models: allModels, hand: true, single: true,
@@ -150,14 +159,19 @@ func settings() []*settingDecl {
 			doc: docSpec{typ: "`trace` or mapping", def: "`trace` for a cluster trace; required otherwise", sweep: "no (sweep `stop.completed`)"}},
 		{Decl: decl("stop.completed", option.Int, option.AtLeast(1), "", "completed jobs (warm-up included) after which a replication stops; hetero: the number of jobs generated (the paper's 3000), all of which run to completion"),
 			models: allModels, big: true, bind: func(s *Scenario) any { return &s.Stop.Completed }, doc: docSpec{def: "—"}},
-		{Decl: decl("warmup.jobs", option.Int, option.AtLeast(0), "", "and < `stop.completed`; the first completed jobs left out of the metrics"),
+		{Decl: decl("warmup.jobs", option.Int, option.AtLeast(0), "", "< `stop.completed`; the first completed jobs left out of the metrics"),
 			models: warmupModels, big: true, bind: func(s *Scenario) any { return &s.Warmup.Jobs },
 			doc: docSpec{def: "0", models: "cluster, grid, gang (hetero metrics cover every job, as in the paper)"}},
 		{Decl: decl("metrics", option.Text, none, "", "lower-case names (`mean_wait`, `rt`, ...) of metrics the model declares: a subset of its default metrics, per-user ones, and declared metrics that are off by default, measured only when named here; names the model does not declare are an error (the metrics of each model are listed under \"Running a scenario\" below)"),
 			models: allModels, hand: true, single: true,
 			doc: docSpec{typ: "name or list of names", def: "the model's default metrics", sweep: "no (a list here is the subset, not an axis)"}},
+	}
+}
 
-		// platform
+// platformSettings: the cluster's machine, the sites, the hetero
+// machine generator, the cluster's unavailable CPUs.
+func platformSettings() []*settingDecl {
+	return []*settingDecl{
 		{Decl: decl("platform.procs", option.Int, cpusRange, "", "the machine's CPUs ("+seeLimits+")"), models: clusterOnly, check: limited(cpusRange),
 			bind: func(s *Scenario) any { return &s.Platform.Procs }, key: keySpec{name: "procs", at: map[string]int{mC: 110}},
 			doc: docSpec{def: "the trace header's `MaxProcs` (required for a synthetic cluster)"}},
@@ -205,8 +219,13 @@ func settings() []*settingDecl {
 		{Decl: enumDecl("platform.on_failure", []string{"kill", "requeue"}, "kill", "what becomes of a job on a CPU that goes down: `kill`, `requeue`; read only with `events` or `failures`"),
 			models: clusterOnly, bind: func(s *Scenario) any { return &s.Platform.OnFailure },
 			key: keySpec{name: "onfail", at: map[string]int{mC: 220}, omitDefault: true}},
+	}
+}
 
-		// workload: cluster
+// workloadSettings: the cluster's trace and workload model, and the
+// Poisson arrivals of every model.
+func workloadSettings() []*settingDecl {
+	return []*settingDecl{
 		{Decl: decl("workload.trace", option.Text, none, "", "an SWF path or a bare name, looked up like `schedlab run --trace` (see [traces.md](traces.md)); a relative path is relative to the working folder, not to the scenario file"),
 			models: clusterOnly, traceOnly: true, bind: func(s *Scenario) any { return &s.Workload.Trace },
 			key: keySpec{name: "trace", at: map[string]int{mC: 50}}, doc: docSpec{def: "— (a cluster needs a trace, `mean_interarrival` or `model: lublin`)", models: "cluster"}},
@@ -228,7 +247,7 @@ func settings() []*settingDecl {
 		{Decl: enumDecl("workload.resample", resample.Methods, resample.Methods[0], "`none` (the trace as it is: one replication), `user-weeks` (each replication runs a new trace of the trace's user-weeks drawn at random: [workloads.md](workloads.md))"),
 			models: clusterOnly, traceOnly: true, bind: func(s *Scenario) any { return &s.Workload.Resample },
 			key: keySpec{name: "resample", at: map[string]int{mC: 140}, omitDefault: true}},
-		{Decl: decl("workload.jobs", option.Int, option.Between(1, workload.MaxPrefixJobs), "", "(`workload.MaxPrefixJobs`): run the first N jobs the trace gives (after the records skipped or rejected, before resampling); a trace with fewer jobs fails the run (\"trace T: N jobs, fewer than the M asked for (workload.jobs)\")"),
+		{Decl: decl("workload.jobs", option.Int, option.Between(1, workload.MaxPrefixJobs), "", "`workload.MaxPrefixJobs`; run the first N jobs the trace gives (after the records skipped or rejected, before resampling); a trace with fewer jobs fails the run (\"trace T: N jobs, fewer than the M asked for (workload.jobs)\")"),
 			models: clusterOnly, check: limited(option.Between(1, workload.MaxPrefixJobs)), big: true, traceOnly: true,
 			bind: func(s *Scenario) any { return &s.Workload.Jobs },
 			key:  keySpec{name: "jobs", at: map[string]int{mC: 240}, omitDefault: true}, doc: docSpec{def: "— (the whole trace)"}},
@@ -246,8 +265,13 @@ func settings() []*settingDecl {
 		{Decl: decl("workload.mean_service", option.Float, meanRange, "1", "exponential service demand"),
 			models: serviceModel, check: mean, synthOnly: true, bind: func(s *Scenario) any { return &s.Workload.MeanService },
 			key: keySpec{name: "svc", at: map[string]int{mC: 100, mG: 80, mN: 50}}},
+	}
+}
 
-		// workload: gang
+// generatorSettings: the job generators of the gang and hetero models.
+func generatorSettings() []*settingDecl {
+	return []*settingDecl{
+		// gang
 		{Decl: decl("workload.gang_mean_interarrival", option.Float, meanRange, "", "Poisson gang arrivals at the grid scheduler (2 = lambda_3 0.5)"),
 			models: gangOnly, check: mean, bind: func(s *Scenario) any { return &s.Workload.GangMeanInterarrival },
 			key: keySpec{name: "gia", at: map[string]int{mN: 60}}, doc: docSpec{def: "required"}},
@@ -267,7 +291,7 @@ func settings() []*settingDecl {
 			models: gangOnly, bind: func(s *Scenario) any { return &s.Workload.EstimateError },
 			key: keySpec{name: "e", at: map[string]int{mN: 110}}, doc: docSpec{def: "0"}},
 
-		// workload: hetero, the job generator of klusacek-2008
+		// hetero: the job generator of klusacek-2008
 		{Decl: decl("workload.cpus_min", option.Int, option.AtLeast(1), "1", "<= `cpus_max`; CPUs a job asks for, uniform"),
 			models: heteroOnly, bind: func(s *Scenario) any { return &s.Workload.CPUsMin },
 			key: keySpec{name: "jcpus", at: map[string]int{mH: 40}, omitDefault: true}},
