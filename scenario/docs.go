@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -71,7 +72,11 @@ func docTable(section string) string {
 func docRows(section string) []docRow {
 	var rows []docRow
 	for _, st := range settingsTable() {
-		if docSection(st.Key) == section {
+		switch {
+		case docSection(st.Key) != section:
+		case st.registry:
+			rows = append(rows, registryRow(st.Key))
+		default:
 			rows = append(rows, settingRow(st))
 		}
 	}
@@ -84,7 +89,7 @@ func docRows(section string) []docRow {
 	}
 	for _, k := range keys {
 		path := join(section, k)
-		if settingByPath()[path] == nil {
+		if !slices.ContainsFunc(rows, func(r docRow) bool { return r.key == path }) {
 			rows = append(rows, registryRow(path))
 		}
 	}

@@ -180,7 +180,7 @@ var schemaFields = sync.OnceValue(func() []*field { return append(writtenFields(
 func writtenFields() []*field {
 	var out []*field
 	for _, st := range settingsTable() {
-		if !st.hand {
+		if !st.hand && !st.registry {
 			out = append(out, st.field())
 		}
 	}
@@ -345,19 +345,35 @@ var specials = map[string][]string{
 	"platform.failures":     clusterOnly,
 }
 
-// sections are the mappings of the file and their keys, in documentation
-// order.
-var sections = map[string][]string{
-	"":       {"name", "model", "seed", "replications", "workers", "stop", "warmup", "platform", "workload", "policy", "metrics"},
-	"stop":   {"completed"},
-	"warmup": {"jobs"},
-	"platform": {"procs", "sites", "procs_per_site", "machines", "cpus_min", "cpus_max", "speed_min", "speed_max",
-		"reservations", "events", "failures", "on_failure", "partitions"},
-	"platform.failures": {"mtbf", "mttr", "group"},
-	"workload": {"trace", "estimate", "predictor", "correction", "on_overrun", "clamp", "resample", "jobs", "submit", "model", "mean_interarrival", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
-		"cpus_min", "cpus_max", "estimated_min", "estimated_max", "deadline_fraction", "deadline", "deadline_factor_min", "deadline_factor_max", "bm_est"},
-	// "policy": from the registry, policyKeys
-}
+// topKeys are the keys of the file's top level, in documentation order.
+var topKeys = []string{"name", "model", "seed", "replications", "workers", "stop", "warmup", "platform", "workload", "policy", "metrics"}
+
+// sections are the mappings of the file below the top level and their
+// keys, in documentation order: the settings table's, in table order (a
+// nested key names its mapping: platform.failures.mtbf gives
+// platform.failures its key mtbf and platform its key failures). The
+// policy section and the options of the registry's models under
+// workload are added by policyKeys and workloadKeys. Built on first use.
+var sections = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{"": topKeys}
+	for _, st := range settingsTable() {
+		if strings.Contains(st.Key, "[") {
+			continue // a site's keys: sites.go
+		}
+		for path := st.Key; ; {
+			i := strings.LastIndexByte(path, '.')
+			if i < 0 {
+				break
+			}
+			section, key := path[:i], path[i+1:]
+			if !has(out[section], key) {
+				out[section] = append(out[section], key)
+			}
+			path = section
+		}
+	}
+	return out
+})
 
 // policyKeys are the keys of the policy section, in documentation order:
 // per model, each kind's key and its policies' options, then the model's
@@ -391,18 +407,17 @@ func sectionKeys(section string) []string {
 	case "workload":
 		return workloadKeys()
 	}
-	return sections[section]
+	return sections()[section]
 }
 
-// workloadKeys are the workload section's keys: the written ones, then
-// the declared workload models' options.
+// workloadKeys are the workload section's keys: the settings table's,
+// then the registry's under workload (the gang's split_overhead, the
+// declared workload models' options), in schema order.
 var workloadKeys = sync.OnceValue(func() []string {
-	out := append([]string(nil), sections["workload"]...)
-	for _, d := range registry.WorkloadModels() {
-		for _, o := range d.Options {
-			if !has(out, o.Name) {
-				out = append(out, o.Name)
-			}
+	out := append([]string(nil), sections()["workload"]...)
+	for _, f := range schemaFields() {
+		if k, ok := strings.CutPrefix(f.path, "workload."); ok && !has(out, k) {
+			out = append(out, k)
 		}
 	}
 	return out

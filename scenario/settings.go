@@ -24,8 +24,8 @@ import (
 // (go generate; TestDocsSettingsTables) are derived from it.
 //
 // Adding a setting: one entry here (in documentation order within its
-// section, and its key in sections), a field in Scenario, then go
-// generate ./scenario/ for the docs.
+// section: the order of the section's keys, sections), a field in
+// Scenario, then go generate ./scenario/ for the docs.
 
 // settingDecl is one setting of the table.
 type settingDecl struct {
@@ -53,6 +53,10 @@ type settingDecl struct {
 	// hand: decoded by hand (decode.go, sites.go): documented here, but
 	// not a field of the schema (no type checks, no binding).
 	hand bool
+	// registry: declared by the registry (Key is all the entry gives);
+	// the entry only places the key among its section's, in the order of
+	// the first releases' messages and of the docs.
+	registry bool
 
 	// bind returns where the setting lives in s (a pointer to one of its
 	// fields); nil: the setting is folded into another one
@@ -104,10 +108,13 @@ var settingsTable = sync.OnceValue(func() []*settingDecl {
 })
 
 // settingByPath finds a setting of the table.
+// (registry entries left out: they are the registry's).
 var settingByPath = sync.OnceValue(func() map[string]*settingDecl {
 	m := map[string]*settingDecl{}
 	for _, s := range settingsTable() {
-		m[s.Key] = s
+		if !s.registry {
+			m[s.Key] = s
+		}
 	}
 	return m
 })
@@ -201,9 +208,6 @@ func platformSettings() []*settingDecl {
 		{Decl: decl("platform.reservations", option.Text, none, "", "announced windows `\"START:END:CPUS\"`, quoted, in the syntax of `schedlab run --reservation` (START < END in the workload's time; CPUS a count N or ids such as `\"0-49\"`); no two on the same CPUs at overlapping times; at most 10,000 ([availability.md](availability.md#scenario-files))"),
 			models: clusterOnly, hand: true, key: keySpec{name: "resv", at: map[string]int{mC: 170}, omitDefault: true},
 			doc: docSpec{typ: "string or list of strings", def: "none", sweep: "no (a list is the windows of every point)"}},
-		{Decl: decl("platform.partitions", option.Text, none, "", "partitions `\"NAME:CPUS[:LIMIT]...\"`, quoted, in the syntax of `schedlab run --partition`; no name twice, no CPU in two, at most one `default`, at most 256 ([partitions.md](partitions.md#scenario-files))"),
-			models: clusterOnly, hand: true, key: keySpec{name: "parts", at: map[string]int{mC: 230}, omitDefault: true},
-			doc: docSpec{typ: "string or list of strings", def: "none", models: "cluster running a trace", sweep: "no (a list is the partitions of every point)"}},
 		{Decl: decl("platform.events", option.Text, none, "", "a file of Batsim-style external events (JSON lines), as `run --events`; relative to the working folder"),
 			models: clusterOnly, bind: func(s *Scenario) any { return &s.Platform.Events },
 			key: keySpec{name: "events", at: map[string]int{mC: 180}, omitDefault: true}, doc: docSpec{def: "none"}},
@@ -219,6 +223,9 @@ func platformSettings() []*settingDecl {
 		{Decl: enumDecl("platform.on_failure", []string{"kill", "requeue"}, "kill", "what becomes of a job on a CPU that goes down: `kill`, `requeue`; read only with `events` or `failures`"),
 			models: clusterOnly, bind: func(s *Scenario) any { return &s.Platform.OnFailure },
 			key: keySpec{name: "onfail", at: map[string]int{mC: 220}, omitDefault: true}},
+		{Decl: decl("platform.partitions", option.Text, none, "", "partitions `\"NAME:CPUS[:LIMIT]...\"`, quoted, in the syntax of `schedlab run --partition`; no name twice, no CPU in two, at most one `default`, at most 256 ([partitions.md](partitions.md#scenario-files))"),
+			models: clusterOnly, hand: true, key: keySpec{name: "parts", at: map[string]int{mC: 230}, omitDefault: true},
+			doc: docSpec{typ: "string or list of strings", def: "none", models: "cluster running a trace", sweep: "no (a list is the partitions of every point)"}},
 	}
 }
 
@@ -290,6 +297,7 @@ func generatorSettings() []*settingDecl {
 		{Decl: decl("workload.estimate_error", option.Fraction, unitRange, "", "estimate = actual x (1 + u), u uniform in [-E, E]"),
 			models: gangOnly, bind: func(s *Scenario) any { return &s.Workload.EstimateError },
 			key: keySpec{name: "e", at: map[string]int{mN: 110}}, doc: docSpec{def: "0"}},
+		{Decl: option.Decl{Key: "workload.split_overhead"}, registry: true}, // the gang approaches' option
 
 		// hetero: the job generator of klusacek-2008
 		{Decl: decl("workload.cpus_min", option.Int, option.AtLeast(1), "1", "<= `cpus_max`; CPUs a job asks for, uniform"),
