@@ -16,9 +16,8 @@ import (
 // range, allowed values, default and the models that read it. The
 // settings come from the settings table (settings.go); the model names,
 // the policy names, the policy options (type, range, default) and which
-// policies read which option from package registry; the sections, the
-// settings that depend on others and the keys decoded by hand are
-// written here. The tables are built once and read-only; nothing in the
+// policies read which option from package registry; the keys decoded
+// by hand and the settings each model requires are written here. The tables are built once and read-only; nothing in the
 // package modifies them.
 
 type kind uint8
@@ -540,22 +539,22 @@ type dep struct {
 	required bool
 }
 
-// schemaDeps are the workload's, then those of the policy options that
-// only some policies of their kind read (from the registry); built on
-// first use.
+// schemaDeps are the settings table's (readWhen), then those of the
+// policy options that only some policies of their kind read (from the
+// registry); built on first use.
 var schemaDeps = sync.OnceValue(func() []dep { return append(writtenDeps(), registryDeps()...) })
 
+// writtenDeps are the settings table's (readWhen), in table order.
 func writtenDeps() []dep {
-	return []dep{
-		{model: registry.ModelGang, key: "workload.gang_min", on: "workload.gang_sizes", when: []string{"uniform"}},
-		{model: registry.ModelGang, key: "workload.gang_max", on: "workload.gang_sizes", when: []string{"uniform"}},
-		{model: registry.ModelCluster, key: "workload.mean_interarrival", on: "workload.model", when: []string{Poisson}},
-		{model: registry.ModelCluster, key: "workload.mean_service", on: "workload.model", when: []string{Poisson}},
-		{model: registry.ModelCluster, key: "workload.predictor", on: "workload.estimate", when: []string{Predict}},
-		{model: registry.ModelCluster, key: "workload.correction", on: "workload.estimate", when: []string{Predict}},
-		{model: registry.ModelHetero, key: "workload.deadline_factor_min", on: "workload.deadline", when: []string{"factor", "fastest"}},
-		{model: registry.ModelHetero, key: "workload.deadline_factor_max", on: "workload.deadline", when: []string{"factor", "fastest"}},
+	var out []dep
+	for _, st := range settingsTable() {
+		if st.readWhen != nil {
+			d := *st.readWhen
+			d.key = st.Key
+			out = append(out, d)
+		}
 	}
+	return out
 }
 
 func registryDeps() []dep {

@@ -50,6 +50,10 @@ type settingDecl struct {
 	// generator: a setting of the hetero machine generator, read only
 	// when the file gives no platform.sites.
 	generator bool
+	// readWhen: the setting is read by that model only when another
+	// setting takes one of some values (dep's model, on and when; its
+	// key is the setting's).
+	readWhen *dep
 	// hand: decoded by hand (decode.go, sites.go): documented here, but
 	// not a field of the schema (no type checks, no binding).
 	hand bool
@@ -157,7 +161,7 @@ func topSettings() []*settingDecl {
 		{Decl: enumDecl("model", allModels, "", "`"+strings.Join(allModels, "`, `")+"`"), models: allModels, hand: true, single: true,
 			doc: docSpec{def: "required"}},
 		{Decl: decl("seed", option.Int, option.AtLeast(0), "1", "at most 2^64-1"), models: allModels, unsigned: true,
-			bind: func(s *Scenario) any { return &s.Seed }, key: keySpec{}},
+			bind: func(s *Scenario) any { return &s.Seed }},
 		{Decl: decl("replications", option.Int, option.Between(1, MaxReplications), "1", "the replications of each point ("+seeLimits+")"), models: allModels,
 			check: limited(option.Between(1, MaxReplications)), bind: func(s *Scenario) any { return &s.Replications }},
 		{Decl: decl("workers", option.Int, option.AtLeast(0), "", "parallel replications, never changes results"), models: allModels, single: true,
@@ -240,11 +244,13 @@ func workloadSettings() []*settingDecl {
 			models: clusterOnly, traceOnly: true, synthetic: exact, requests: true, bind: func(s *Scenario) any { return &s.Workload.Estimate },
 			key: keySpec{name: "estimate", at: map[string]int{mC: 60}}},
 		{Decl: decl("workload.predictor", option.Text, none, "last2", "`last2` (the mean of the user's last two runtimes), `avg:K` (of the last K, 1 <= K <= 1000)"),
-			models: clusterOnly, bind: func(s *Scenario) any { return &s.Workload.Predictor },
-			key: keySpec{name: "pred", at: map[string]int{mC: 120}, omitDefault: true}},
+			models: clusterOnly, readWhen: &dep{model: mC, on: "workload.estimate", when: []string{Predict}},
+			bind: func(s *Scenario) any { return &s.Workload.Predictor },
+			key:  keySpec{name: "pred", at: map[string]int{mC: 120}, omitDefault: true}},
 		{Decl: enumDecl("workload.correction", predictCorrections, predictCorrections[0], "what a job that outlives its prediction gets: `increments` (the prediction grows in the published steps), `request` (its request)"),
-			models: clusterOnly, bind: func(s *Scenario) any { return &s.Workload.Correction },
-			key: keySpec{name: "corr", at: map[string]int{mC: 130}, omitDefault: true}},
+			models: clusterOnly, readWhen: &dep{model: mC, on: "workload.estimate", when: []string{Predict}},
+			bind: func(s *Scenario) any { return &s.Workload.Correction },
+			key:  keySpec{name: "corr", at: map[string]int{mC: 130}, omitDefault: true}},
 		{Decl: enumDecl("workload.on_overrun", []string{"kill", "continue"}, "kill", "`kill` (killed at the requested time), `continue`"),
 			models: clusterOnly, traceOnly: true, synthetic: "kill", requests: true, bind: func(s *Scenario) any { return &s.Workload.OnOverrun },
 			key: keySpec{name: "overrun", at: map[string]int{mC: 70}}},
@@ -267,11 +273,12 @@ func workloadSettings() []*settingDecl {
 
 		// workload: Poisson arrivals (every model)
 		{Decl: decl("workload.mean_interarrival", option.Float, meanRange, "", "Poisson arrivals: at the grid scheduler (grid), of local jobs at each site (gang), at the queue (cluster, hetero)"),
-			models: allModels, check: mean, synthOnly: true, bind: func(s *Scenario) any { return &s.Workload.MeanInterarrival },
+			models: allModels, check: mean, synthOnly: true, readWhen: &dep{model: mC, on: "workload.model", when: []string{Poisson}}, bind: func(s *Scenario) any { return &s.Workload.MeanInterarrival },
 			key: keySpec{name: "ia", at: map[string]int{mC: 90, mG: 70, mN: 40, mH: 30}}, doc: docSpec{def: "required (grid, gang, hetero; a synthetic cluster)"}},
 		{Decl: decl("workload.mean_service", option.Float, meanRange, "1", "exponential service demand"),
-			models: serviceModel, check: mean, synthOnly: true, bind: func(s *Scenario) any { return &s.Workload.MeanService },
-			key: keySpec{name: "svc", at: map[string]int{mC: 100, mG: 80, mN: 50}}},
+			models: serviceModel, check: mean, synthOnly: true, readWhen: &dep{model: mC, on: "workload.model", when: []string{Poisson}},
+			bind: func(s *Scenario) any { return &s.Workload.MeanService },
+			key:  keySpec{name: "svc", at: map[string]int{mC: 100, mG: 80, mN: 50}}},
 	}
 }
 
@@ -286,11 +293,13 @@ func generatorSettings() []*settingDecl {
 			models: gangOnly, bind: func(s *Scenario) any { return &s.Workload.GangSizes },
 			key: keySpec{name: "sizes", at: map[string]int{mN: 70}}},
 		{Decl: decl("workload.gang_min", option.Int, option.AtLeast(1), "2", "<= gang_max"),
-			models: gangOnly, bind: func(s *Scenario) any { return &s.Workload.GangMin },
-			key: keySpec{at: map[string]int{mN: 80}}},
+			models: gangOnly, readWhen: &dep{model: mN, on: "workload.gang_sizes", when: []string{"uniform"}},
+			bind: func(s *Scenario) any { return &s.Workload.GangMin },
+			key:  keySpec{at: map[string]int{mN: 80}}},
 		{Decl: decl("workload.gang_max", option.Int, option.AtLeast(1), "13", ">= gang_min; a gang must fit: <= the largest site (approach 1) or all processors (approach 2)"),
-			models: gangOnly, bind: func(s *Scenario) any { return &s.Workload.GangMax },
-			key: keySpec{join: "-", at: map[string]int{mN: 90}}},
+			models: gangOnly, readWhen: &dep{model: mN, on: "workload.gang_sizes", when: []string{"uniform"}},
+			bind: func(s *Scenario) any { return &s.Workload.GangMax },
+			key:  keySpec{join: "-", at: map[string]int{mN: 90}}},
 		{Decl: enumDecl("workload.gang_times", []string{"independent", "shared"}, "independent", "`independent` (each task its own service time), `shared` (one time for all tasks)"),
 			models: gangOnly, bind: func(s *Scenario) any { return &s.Workload.GangTimes },
 			key: keySpec{name: "times", at: map[string]int{mN: 100}}},
@@ -319,11 +328,13 @@ func generatorSettings() []*settingDecl {
 			models: heteroOnly, bind: func(s *Scenario) any { return &s.Workload.Deadline },
 			key: keySpec{name: "dl", at: map[string]int{mH: 90}, omitDefault: true}},
 		{Decl: decl("workload.deadline_factor_min", option.Float, deadlineRange, "2", "<= `deadline_factor_max`; s is uniform on [min, max]"),
-			models: heteroOnly, check: deadlineFactor, bind: func(s *Scenario) any { return &s.Workload.DeadlineFactorMin },
-			key: keySpec{name: "s", at: map[string]int{mH: 100}, omitDefault: true}},
+			models: heteroOnly, check: deadlineFactor, readWhen: &dep{model: mH, on: "workload.deadline", when: []string{"factor", "fastest"}},
+			bind: func(s *Scenario) any { return &s.Workload.DeadlineFactorMin },
+			key:  keySpec{name: "s", at: map[string]int{mH: 100}, omitDefault: true}},
 		{Decl: decl("workload.deadline_factor_max", option.Float, deadlineRange, "4", ">= `deadline_factor_min`"),
-			models: heteroOnly, check: deadlineFactor, bind: func(s *Scenario) any { return &s.Workload.DeadlineFactorMax },
-			key: keySpec{join: "-", at: map[string]int{mH: 110}, omitDefault: true}},
+			models: heteroOnly, check: deadlineFactor, readWhen: &dep{model: mH, on: "workload.deadline", when: []string{"factor", "fastest"}},
+			bind: func(s *Scenario) any { return &s.Workload.DeadlineFactorMax },
+			key:  keySpec{join: "-", at: map[string]int{mH: 110}, omitDefault: true}},
 		{Decl: enumDecl("workload.bm_est", synth.BMEstRules(), "min", "the speed at which Estimated holds: `min` (the slowest speed of the range), `uniform` (an integer uniform on the speed range), `max` (the fastest), `random-machine` (the speed of a random machine that can hold the job)"),
 			models: heteroOnly, bind: func(s *Scenario) any { return &s.Workload.BMEst },
 			key: keySpec{name: "bm", at: map[string]int{mH: 120}, omitDefault: true}},

@@ -355,3 +355,59 @@ func TestDocRows(t *testing.T) {
 		t.Errorf("policy.queue: %q", rows["policy.queue"].allowed)
 	}
 }
+
+// The table's readWhen are the dependencies of the first releases (a
+// copy of the table schema.go held), and each one works through a file:
+// the setting given while its controlling setting takes a value that
+// does not read it is refused, naming both.
+func TestSettingsReadWhen(t *testing.T) {
+	pinned := []dep{
+		{model: mN, key: "workload.gang_min", on: "workload.gang_sizes", when: []string{"uniform"}},
+		{model: mN, key: "workload.gang_max", on: "workload.gang_sizes", when: []string{"uniform"}},
+		{model: mC, key: "workload.mean_interarrival", on: "workload.model", when: []string{Poisson}},
+		{model: mC, key: "workload.mean_service", on: "workload.model", when: []string{Poisson}},
+		{model: mC, key: "workload.predictor", on: "workload.estimate", when: []string{Predict}},
+		{model: mC, key: "workload.correction", on: "workload.estimate", when: []string{Predict}},
+		{model: mH, key: "workload.deadline_factor_min", on: "workload.deadline", when: []string{"factor", "fastest"}},
+		{model: mH, key: "workload.deadline_factor_max", on: "workload.deadline", when: []string{"factor", "fastest"}},
+	}
+	got := writtenDeps()
+	if len(got) != len(pinned) {
+		t.Errorf("%d dependencies, pinned %d: %+v", len(got), len(pinned), got)
+	}
+	for _, p := range pinned {
+		if !slices.ContainsFunc(got, func(d dep) bool {
+			return d.model == p.model && d.key == p.key && d.on == p.on && slices.Equal(d.when, p.when) && !d.required
+		}) {
+			t.Errorf("no dependency %+v", p)
+		}
+	}
+	for _, d := range got {
+		base := d.model
+		if d.model == mC {
+			base = "cluster-trace"
+			if d.on == "workload.model" {
+				base = "cluster-synth"
+			}
+		}
+		rt := roundTrip{}
+		for k, v := range roundTripBases[base] {
+			rt[k] = v
+		}
+		st := settingByPath()[d.key]
+		rt[d.key], _ = settingValues(st)
+		other := ""
+		for _, v := range settingByPath()[d.on].Values {
+			if !has(d.when, v) {
+				other = v
+				break
+			}
+		}
+		rt[d.on] = other
+		_, err := Parse("t.yaml", []byte(rt.yaml()))
+		want := d.key + ": only used with " + d.on + " " + orList(d.when) + " (" + d.on + " is " + other + ")"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", rt.yaml(), err, want)
+		}
+	}
+}
