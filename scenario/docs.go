@@ -24,10 +24,11 @@ import (
 
 //go:generate go run ../tools/gendocs ../docs/scenarios.md
 
-// DocSections are the sections of the key reference, in page order:
+// DocSections are the tables of the key reference, in page order:
 // "top" (the top level, stop and warmup), "platform", "workload",
-// "policy".
-var DocSections = []string{"top", "platform", "workload", "policy"}
+// "policy", and "dependent" (the settings read only when another one
+// takes some values).
+var DocSections = []string{"top", "platform", "workload", "policy", "dependent"}
 
 func docMarkers(section string) (begin, end string) {
 	return "<!-- settings table " + section + ": begin (go generate ./scenario/) -->\n",
@@ -59,6 +60,9 @@ type docRow struct {
 
 // docTable is the table of one section.
 func docTable(section string) string {
+	if section == "dependent" {
+		return dependentTable()
+	}
 	var b strings.Builder
 	b.WriteString("| key | type | default | allowed values | models | sweep |\n|---|---|---|---|---|---|\n")
 	for _, r := range docRows(section) {
@@ -381,4 +385,96 @@ func modelNeeds(f *field, model string, generator bool) string {
 		need += ", " + on + " " + orList(vs)
 	}
 	return need
+}
+
+// dependentTable lists the settings read only when others take some
+// values (deps, the hetero machine generator), in schema order; settings
+// with the same condition share a row.
+func dependentTable() string {
+	type row struct {
+		keys []string
+		cond string
+	}
+	var rows []row
+	for _, f := range schemaFields() {
+		cond := readCondition(f)
+		switch n := len(rows); {
+		case cond == "":
+		case n > 0 && rows[n-1].cond == cond:
+			rows[n-1].keys = append(rows[n-1].keys, f.path)
+		default:
+			rows = append(rows, row{keys: []string{f.path}, cond: cond})
+		}
+	}
+	var b strings.Builder
+	b.WriteString("| setting | read only when |\n|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", strings.Join(r.keys, "`, `"), r.cond)
+	}
+	return b.String()
+}
+
+// readCondition is what a setting needs to be read ("" = nothing): the
+// values of the settings it depends on (deps that leave out some value),
+// with the model when the controlling setting is several models'.
+func readCondition(f *field) string {
+	if st := settingByPath()[f.path]; st != nil && st.generator {
+		return "the file has no `platform.sites` (hetero)"
+	}
+	var conds []string
+	models := map[string]bool{}
+	for _, dp := range schemaDeps() {
+		if dp.key != f.path || coversAll(dp) {
+			continue
+		}
+		var vs []string
+		for _, v := range dp.when {
+			vs = append(vs, "`"+v+"`")
+		}
+		if c := "`" + dp.on + "` is " + orList(vs); !has(conds, c) {
+			conds = append(conds, c)
+		}
+		models[dp.model] = true
+	}
+	if len(conds) == 0 {
+		return ""
+	}
+	cond := strings.Join(conds, " and ")
+	if len(models) == 1 {
+		for m := range models { // the only one
+			if len(f.models) > 1 || len(modelsOf(f.path)) > 1 || len(modelsOf(onOf(f.path))) > 1 {
+				cond += " (" + m + ")"
+			}
+		}
+	}
+	return cond
+}
+
+// onOf is the first setting the setting at path depends on.
+func onOf(path string) string {
+	for _, dp := range schemaDeps() {
+		if dp.key == path {
+			return dp.on
+		}
+	}
+	return ""
+}
+
+// coversAll reports a dependency every value of its controlling setting
+// satisfies (a required option every policy of its kind reads).
+func coversAll(dp dep) bool {
+	f := fieldOf(dp.on)
+	if f == nil {
+		return false
+	}
+	all := f.enumValues(dp.model)
+	if f.kind != kEnum {
+		all = registry.Names(dp.model, kindOf(dp.on, dp.model))
+	}
+	for _, v := range all {
+		if !has(dp.when, v) {
+			return false
+		}
+	}
+	return len(all) > 0
 }
