@@ -24,24 +24,26 @@ import (
 
 //go:generate go run ../tools/gendocs ../docs/scenarios.md
 
-// DocSections are the tables of the key reference, in page order:
+// docSections are the tables of the key reference, in page order:
 // "top" (the top level, stop and warmup), "platform", "workload",
 // "policy", and "dependent" (the settings read only when another one
 // takes some values).
-var DocSections = []string{"top", "platform", "workload", "policy", "dependent"}
+var docSections = []string{"top", "platform", "workload", "policy", "dependent"}
 
 func docMarkers(section string) (begin, end string) {
 	return "<!-- settings table " + section + ": begin (go generate ./scenario/) -->\n",
 		"<!-- settings table " + section + ": end -->"
 }
 
-// WriteDocTables returns doc (docs/scenarios.md) with the table of each
-// of DocSections, between its markers, rewritten from the declarations.
-// It is for the generator of the page (go generate ./scenario/); an
-// error says which markers are missing.
+// WriteDocTables returns doc (docs/scenarios.md) with its key reference
+// tables (the top level, platform, workload and policy keys, and the
+// settings read only when another one takes some values) rewritten from
+// the declarations, each between its marker lines. It is for the
+// generator of the page (go generate ./scenario/); an error says which
+// markers are missing.
 func WriteDocTables(doc []byte) ([]byte, error) {
 	s := string(doc)
-	for _, section := range DocSections {
+	for _, section := range docSections {
 		begin, end := docMarkers(section)
 		i := strings.Index(s, begin)
 		j := strings.Index(s, end)

@@ -306,7 +306,7 @@ func TestDocsSettingsTables(t *testing.T) {
 	if string(got) != string(b) {
 		t.Errorf("docs/scenarios.md's key reference tables are not the declarations': run go generate ./scenario/")
 	}
-	for _, section := range DocSections {
+	for _, section := range docSections {
 		if rows := strings.Count(docTable(section), "\n") - 2; rows < 8 {
 			t.Errorf("section %s: %d rows", section, rows)
 		}
@@ -327,7 +327,7 @@ func TestDocsSettingsTables(t *testing.T) {
 // hetero generator setting, a policy option read by one policy.
 func TestDocRows(t *testing.T) {
 	rows := map[string]docRow{}
-	for _, section := range DocSections {
+	for _, section := range docSections {
 		for _, r := range docRows(section) {
 			rows[r.key] = r
 		}
