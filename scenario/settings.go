@@ -111,8 +111,8 @@ var settingsTable = sync.OnceValue(func() []*settingDecl {
 	return t
 })
 
-// settingByPath finds a setting of the table.
-// (registry entries left out: they are the registry's).
+// settingByPath finds a setting of the table by its key (the registry
+// entries left out: they are the registry's).
 var settingByPath = sync.OnceValue(func() map[string]*settingDecl {
 	m := map[string]*settingDecl{}
 	for _, s := range settingsTable() {
