@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,116 +12,38 @@ import (
 
 // bind returns where the setting at path lives in s (a pointer to one of
 // its fields), or nil for settings that are built by hand (the site list,
-// procs_per_site) or are not settings. TestEveryFieldBound checks that
+// procs_per_site) or are not settings: the settings table's bind, the
+// policies' and the registry's options. TestSchemaBindings checks that
 // every scalar setting of the schema, registry options included, has
 // one.
 func bind(s *Scenario, path string) any {
-	w, p := &s.Workload, &s.Policy
-	switch path {
-	case "seed":
-		return &s.Seed
-	case "replications":
-		return &s.Replications
-	case "workers":
-		return &s.Workers
-	case "stop.completed":
-		return &s.Stop.Completed
-	case "warmup.jobs":
-		return &s.Warmup.Jobs
-	case "platform.procs":
-		return &s.Platform.Procs
-	case "platform.machines":
-		return &s.Platform.Machines
-	case "platform.cpus_min":
-		return &s.Platform.CPUsMin
-	case "platform.cpus_max":
-		return &s.Platform.CPUsMax
-	case "platform.speed_min":
-		return &s.Platform.SpeedMin
-	case "platform.speed_max":
-		return &s.Platform.SpeedMax
-	case "platform.events":
-		return &s.Platform.Events
-	case "platform.failures.mtbf":
-		return &s.Platform.Failures.MTBF
-	case "platform.failures.mttr":
-		return &s.Platform.Failures.MTTR
-	case "platform.failures.group":
-		return &s.Platform.Failures.Group
-	case "platform.on_failure":
-		return &s.Platform.OnFailure
-	case "workload.cpus_min":
-		return &w.CPUsMin
-	case "workload.cpus_max":
-		return &w.CPUsMax
-	case "workload.estimated_min":
-		return &w.EstimatedMin
-	case "workload.estimated_max":
-		return &w.EstimatedMax
-	case "workload.deadline_fraction":
-		return &w.DeadlineFraction
-	case "workload.deadline":
-		return &w.Deadline
-	case "workload.deadline_factor_min":
-		return &w.DeadlineFactorMin
-	case "workload.deadline_factor_max":
-		return &w.DeadlineFactorMax
-	case "workload.bm_est":
-		return &w.BMEst
-	case "workload.trace":
-		return &w.Trace
-	case "workload.estimate":
-		return &w.Estimate
-	case "workload.on_overrun":
-		return &w.OnOverrun
-	case "workload.clamp":
-		return &w.Clamp
-	case "workload.mean_interarrival":
-		return &w.MeanInterarrival
-	case "workload.resample":
-		return &w.Resample
-	case "workload.jobs":
-		return &w.Jobs
-	case "workload.submit":
-		return &w.Submit
-	case "workload.predictor":
-		return &w.Predictor
-	case "workload.correction":
-		return &w.Correction
-	case "workload.model":
-		return &w.Model
-	case "workload.mean_service":
-		return &w.MeanService
-	case "workload.gang_mean_interarrival":
-		return &w.GangMeanInterarrival
-	case "workload.gang_sizes":
-		return &w.GangSizes
-	case "workload.gang_min":
-		return &w.GangMin
-	case "workload.gang_max":
-		return &w.GangMax
-	case "workload.gang_times":
-		return &w.GangTimes
-	case "workload.estimate_error":
-		return &w.EstimateError
-	case "workload.split_overhead":
-		return &w.SplitOverhead
-	case "policy.queue":
-		return &p.Queue
-	case "policy.grid":
-		return &p.Grid
-	case "policy.local":
-		return &p.Local
-	case "policy.approach":
-		return &p.Approach
+	if st := settingByPath()[path]; st != nil {
+		if st.bind == nil {
+			return nil
+		}
+		return st.bind(s)
+	}
+	if b := registryBinds[path]; b != nil {
+		return b(s)
 	}
 	if name, ok := strings.CutPrefix(path, "policy."); ok && isOption(path) {
-		return optRef{m: &p.Options, name: name}
+		return optRef{m: &s.Policy.Options, name: name}
 	}
 	if name, ok := strings.CutPrefix(path, "workload."); ok && isWorkloadOption(path) {
-		return optRef{m: &w.Options, name: name}
+		return optRef{m: &s.Workload.Options, name: name}
 	}
 	return nil
+}
+
+// registryBinds are the registry's settings that have fields of their
+// own in a Scenario: the policies (one per kind) and the gang model's
+// split overhead; every other registry option lives in an options map.
+var registryBinds = map[string]func(s *Scenario) any{
+	"policy.queue":            func(s *Scenario) any { return &s.Policy.Queue },
+	"policy.grid":             func(s *Scenario) any { return &s.Policy.Grid },
+	"policy.local":            func(s *Scenario) any { return &s.Policy.Local },
+	"policy.approach":         func(s *Scenario) any { return &s.Policy.Approach },
+	"workload.split_overhead": func(s *Scenario) any { return &s.Workload.SplitOverhead },
 }
 
 // optRef is where a declared option lives: (*m)[name], a policy option
@@ -322,7 +245,7 @@ func usedIn(s *Scenario, path string) bool {
 		// the failure rule matters only when CPUs fail
 		return s.Platform.Events != "" || s.Platform.Failures.MTBF > 0
 	}
-	if s.Model == registry.ModelHetero && heteroGenerator[path] && len(s.Platform.Sites) > 0 {
+	if s.Model == registry.ModelHetero && heteroGenerator(path) && len(s.Platform.Sites) > 0 {
 		return false // explicit machines
 	}
 	if has(fieldOf("workload.trace").models, s.Model) {
@@ -340,11 +263,11 @@ func usedIn(s *Scenario, path string) bool {
 	return true
 }
 
-// heteroGenerator are the settings of the hetero machine generator, read
-// when the file gives no platform.sites.
-var heteroGenerator = map[string]bool{
-	"platform.machines": true, "platform.cpus_min": true, "platform.cpus_max": true,
-	"platform.speed_min": true, "platform.speed_max": true,
+// heteroGenerator reports a setting of the hetero machine generator,
+// read when the file gives no platform.sites.
+func heteroGenerator(path string) bool {
+	st := settingByPath()[path]
+	return st != nil && st.generator
 }
 
 // fill sets every setting of s's model: the point's value where the file
@@ -388,111 +311,15 @@ type keyPart struct {
 	// it is written.
 	zeroDistinct bool
 	// options marks where a model's declared policy options go
-	// (legacyKeyParts only).
+	// (registryKeyParts only).
 	options bool
 	// workloadOptions marks where the declared workload models' options
 	// go (the cluster's; written only away from their defaults).
 	workloadOptions bool
 }
 
-// legacyKeyParts lists, per model, what Key writes between the model and
-// the common tail (stop, warm-up, seed, replications), in order. Keys are
-// file names of results: this order and these names never change. The
-// policy options of the first releases are here, written whenever the
-// point reads them (their declarations say KeyAlways; TestKeyAlways
-// checks the two agree); every other policy option is written at the
-// marker (options) by its declaration (optionKeyParts).
-//
-// This table is the one place outside the policies' folders that names
-// their options (depth, order, the grid's allocation interval, ...), and
-// it must: the declarations cannot say where among the other parts an
-// option of the first releases was written (the grid's normalize_load
-// comes after the local scheduler, its siblings before), and a key that
-// moved would make a resumed sweep miss every result it has.
-var legacyKeyParts = map[string][]keyPart{
-	registry.ModelCluster: {
-		{name: "queue", path: "policy.queue"},
-		{name: "depth", path: "policy.depth"},
-		{name: "order", path: "policy.order"},
-		{options: true},
-		{name: "trace", path: "workload.trace"},
-		{name: "estimate", path: "workload.estimate"},
-		{name: "overrun", path: "workload.on_overrun"},
-		{name: "clamp", path: "workload.clamp"},
-		{name: "ia", path: "workload.mean_interarrival"},
-		{name: "svc", path: "workload.mean_service"},
-		{name: "procs", path: "platform.procs"},
-		{name: "pred", path: "workload.predictor", omitDefault: true},
-		{name: "corr", path: "workload.correction", omitDefault: true},
-		{name: "resample", path: "workload.resample", omitDefault: true},
-		{name: "wl", path: "workload.model", omitDefault: true},
-		{workloadOptions: true},
-		// unavailable CPUs (docs/availability.md): written only when set
-		{name: "resv", path: "platform.reservations", omitDefault: true},
-		{name: "events", path: "platform.events", omitDefault: true},
-		{name: "mtbf", path: "platform.failures.mtbf", omitDefault: true},
-		{name: "mttr", path: "platform.failures.mttr", omitDefault: true},
-		{name: "fgroup", path: "platform.failures.group", omitDefault: true},
-		{name: "onfail", path: "platform.on_failure", omitDefault: true},
-		// partitions (docs/partitions.md): written only when set
-		{name: "parts", path: "platform.partitions", omitDefault: true},
-		// a trace's prefix and the batch transform: written only when set
-		{name: "jobs", path: "workload.jobs", omitDefault: true},
-		{name: "submit", path: "workload.submit", omitDefault: true},
-	},
-	registry.ModelGrid: {
-		{name: "grid", path: "policy.grid"},
-		{name: "ai", path: "policy.allocation_interval"},
-		{name: "rf", path: "policy.random_fraction"},
-		{name: "local", path: "policy.local"},
-		{name: "norm", path: "policy.normalize_load"},
-		{options: true},
-		{name: "ia", path: "workload.mean_interarrival"},
-		{name: "svc", path: "workload.mean_service"},
-		{name: "sites", path: "platform.sites"},
-	},
-	registry.ModelGang: {
-		{name: "approach", path: "policy.approach"},
-		{name: "t", path: "policy.threshold"},
-		{options: true},
-		{name: "ia", path: "workload.mean_interarrival"},
-		{name: "svc", path: "workload.mean_service"},
-		{name: "gia", path: "workload.gang_mean_interarrival"},
-		{name: "sizes", path: "workload.gang_sizes"},
-		{path: "workload.gang_min"},
-		{path: "workload.gang_max", join: "-"},
-		{name: "times", path: "workload.gang_times"},
-		{name: "e", path: "workload.estimate_error"},
-		{name: "split", path: "workload.split_overhead"},
-		{name: "sites", path: "platform.sites"},
-	},
-	// hetero: the machines are explicit (sites) or generated (machines,
-	// cpus, speed); the job generator's settings are written only when
-	// one of a group differs from its default.
-	registry.ModelHetero: {
-		{name: "queue", path: "policy.queue"},
-		{options: true},
-		{name: "ia", path: "workload.mean_interarrival"},
-		{name: "jcpus", path: "workload.cpus_min", omitDefault: true},
-		{path: "workload.cpus_max", join: "-", omitDefault: true},
-		{name: "est", path: "workload.estimated_min", omitDefault: true},
-		{path: "workload.estimated_max", join: "-", omitDefault: true},
-		{name: "dlf", path: "workload.deadline_fraction", omitDefault: true, zeroDistinct: true},
-		{name: "dl", path: "workload.deadline", omitDefault: true},
-		{name: "s", path: "workload.deadline_factor_min", omitDefault: true},
-		{path: "workload.deadline_factor_max", join: "-", omitDefault: true},
-		{name: "bm", path: "workload.bm_est", omitDefault: true},
-		{name: "sites", path: "platform.sites"},
-		{name: "machines", path: "platform.machines"},
-		{name: "cpus", path: "platform.cpus_min"},
-		{path: "platform.cpus_max", join: "-"},
-		{name: "speed", path: "platform.speed_min"},
-		{path: "platform.speed_max", join: "-"},
-	},
-}
-
 // optionKeyParts are the key parts of a model's policy options that are
-// not in legacyKeyParts: per kind, its policies' options in declaration
+// not in registryKeyParts: per kind, its policies' options in declaration
 // order, then the model's own policy settings; each written only when
 // the point sets it away from its default, under its declared KeyName.
 func optionKeyParts(model string) []keyPart {
@@ -544,22 +371,77 @@ func workloadKeyParts() []keyPart {
 	return out
 }
 
-// keyParts are the models' key parts: legacyKeyParts with each model's
-// option parts at its marker. Built on first use.
+// keyParts are the models' key parts, in the order of their positions
+// (keySpec.at, registryKeyParts): the settings table's and the
+// registry's, with each model's option parts at its markers. Built on
+// first use.
 var keyParts = sync.OnceValue(func() map[string][]keyPart {
+	type placed struct {
+		at int
+		kp keyPart
+	}
+	by := map[string][]placed{}
+	for _, st := range settingsTable() {
+		k := st.key
+		for model, at := range k.at {
+			by[model] = append(by[model], placed{at, keyPart{name: k.name, path: st.Key, join: k.join,
+				omitDefault: k.omitDefault, zeroDistinct: k.zeroDistinct}})
+		}
+	}
+	for model, parts := range registryKeyParts {
+		for _, p := range parts {
+			kp := keyPart{path: p.path, options: p.path == optionsMark, workloadOptions: p.path == workloadOptionsMark}
+			if !kp.options && !kp.workloadOptions {
+				kp.name = registryKeyName(model, p.path)
+			}
+			by[model] = append(by[model], placed{p.at, kp})
+		}
+	}
 	out := map[string][]keyPart{}
-	for model, parts := range legacyKeyParts {
-		for _, kp := range parts {
-			if kp.options {
+	for model, ps := range by {
+		sort.SliceStable(ps, func(i, j int) bool { return ps[i].at < ps[j].at })
+		for _, p := range ps {
+			switch {
+			case p.kp.options:
 				out[model] = append(out[model], optionKeyParts(model)...)
-				continue
-			}
-			if kp.workloadOptions {
+			case p.kp.workloadOptions:
 				out[model] = append(out[model], workloadKeyParts()...)
-				continue
+			default:
+				out[model] = append(out[model], p.kp)
 			}
-			out[model] = append(out[model], kp)
 		}
 	}
 	return out
 })
+
+// registryKeyName is the name a registry setting of the model is written
+// under in keys: a policy's, its kind's key (queue, grid, ...); an
+// option's, its KeyName, else its name ("" when the model has neither).
+func registryKeyName(model, path string) string {
+	m, err := registry.LookupModel(model)
+	if err != nil {
+		return ""
+	}
+	name := func(o registry.Option) string {
+		if o.KeyName != "" {
+			return o.KeyName
+		}
+		return o.Name
+	}
+	for _, k := range m.Kinds {
+		if k.Key == path {
+			return strings.TrimPrefix(k.Key, "policy.")
+		}
+		for _, ko := range registry.KindOptions(model, k.Name) {
+			if ko.Key == path {
+				return name(ko.Option)
+			}
+		}
+	}
+	for _, o := range m.Options {
+		if o.Key == path {
+			return name(o)
+		}
+	}
+	return ""
+}

@@ -82,7 +82,7 @@ func (d *decoder) checkStatic() {
 		}
 		if m == registry.ModelHetero && d.present("platform.sites") {
 			for _, k := range knownKeys("platform", m) {
-				if k = join("platform", k); heteroGenerator[k] && d.present(k) {
+				if k = join("platform", k); heteroGenerator(k) && d.present(k) {
 					d.add(d.keys[k], k, "not with platform.sites: the machines are given (sites) or generated (machines, cpus_min, ...), not both")
 				}
 			}

@@ -34,20 +34,26 @@
 //   - Points never share memory: each Scenario has its own Sites and
 //     Metrics slices.
 //
-// The schema (schema.go) takes the model names, the policy names of each
-// model and kind (policy.queue, policy.grid, policy.local,
-// policy.approach), the policy options with their types, ranges,
-// defaults and dependencies (option.Decl.On), and which policies read
-// which option from package registry; nothing here lists a policy or a
-// policy option. Policy options live in Policy.Options by name (as
-// canonical text). Building a point and its Key are driven by the
-// schema: bind.go says where each setting lives in a Scenario and, per
-// model, which settings Key writes in which order: the key parts of the
-// first releases are fixed there (legacyKeyParts); every other policy
-// option is written under its declared KeyName when the point sets it
-// away from its default.
+// Every setting that is not a policy or a policy option is declared once,
+// in the settings table (settings.go), like a policy option (an
+// option.Decl: key, type, range, allowed values, default, doc) with the
+// models that read it, where it lives in a Scenario, and where and how
+// Key writes it. The model names, the policy names of each model and
+// kind (policy.queue, policy.grid, policy.local, policy.approach), the
+// policy options with their types, ranges, defaults and dependencies
+// (option.Decl.On), and which policies read which option come from
+// package registry; nothing here lists a policy or a policy option
+// beyond the positions of the first releases' ones in keys
+// (registryKeyParts). Policy options live in Policy.Options by name (as
+// canonical text). The schema (schema.go: the type checks, bounds,
+// defaults and allowed values of every key), the binding of each
+// setting to its Scenario field (bind.go), the order of Key's parts and
+// the key reference tables of docs/scenarios.md (go generate;
+// TestDocsSettingsTables) are derived from these declarations. A policy
+// option of the first releases is written in every key that reads it;
+// every other one under its declared KeyName when the point sets it away
+// from its default.
 //
-// The package holds no mutable state; its tables (the schema in
-// schema.go, the bindings and key parts in bind.go) are built once and
-// read-only.
+// The package holds no mutable state; its tables (the settings table,
+// the schema, the bindings and key parts) are built once and read-only.
 package scenario

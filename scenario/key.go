@@ -18,9 +18,10 @@ const maxKeyLen = 200
 //
 // It uses only the characters [a-z0-9._=-]: the model, then key=value
 // pairs joined by "_" in a fixed order (policy, workload, platform: the
-// model's keyParts in bind.go; then stop, warm-up, seed, replications). Settings the model or the point's policy
-// does not read are left out, and so are Name, Workers and Metrics, which
-// do not change results. Hence two scenarios have the same key exactly
+// model's keyParts, in the order of the settings' key positions; then
+// stop, warm-up, seed, replications). Settings the model or the point's
+// policy does not read are left out, and so are Name, Workers and
+// Metrics, which do not change results. Hence two scenarios have the same key exactly
 // when they would compute the same thing; in particular the points of one
 // sweep have distinct keys unless they differ only in a setting their
 // policy ignores (see Point).

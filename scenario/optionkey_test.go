@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -138,7 +137,7 @@ func keyOf(t *testing.T, base, policy string) string {
 	return pts[0].Scenario.Key()
 }
 
-// The options written in every key that reads them (legacyKeyParts) are
+// The options written in every key that reads them (registryKeyParts) are
 // exactly those whose declarations say KeyAlways.
 func TestKeyAlways(t *testing.T) {
 	kinds := map[string]bool{}
@@ -149,7 +148,7 @@ func TestKeyAlways(t *testing.T) {
 	}
 	for _, m := range registry.Models() {
 		legacy := map[string]bool{}
-		for _, kp := range legacyKeyParts[m.Name] {
+		for _, kp := range registryKeyParts[m.Name] {
 			if f := fieldOf(kp.path); f != nil && f.option {
 				legacy[kp.path] = true
 			}
@@ -160,7 +159,7 @@ func TestKeyAlways(t *testing.T) {
 					continue
 				}
 				if ko.KeyAlways != legacy[ko.Key] {
-					t.Errorf("%s %s: KeyAlways %v, in legacyKeyParts %v", m.Name, ko.Key, ko.KeyAlways, legacy[ko.Key])
+					t.Errorf("%s %s: KeyAlways %v, in registryKeyParts %v", m.Name, ko.Key, ko.KeyAlways, legacy[ko.Key])
 				}
 				delete(legacy, ko.Key)
 			}
@@ -169,22 +168,7 @@ func TestKeyAlways(t *testing.T) {
 			delete(legacy, o.Key)
 		}
 		for path := range legacy {
-			t.Errorf("%s: legacyKeyParts names %s, which no policy declares", m.Name, path)
-		}
-	}
-}
-
-// docs/scenarios.md has a row for every policy option the registry
-// declares.
-func TestScenarioDocsListEveryOption(t *testing.T) {
-	b, err := os.ReadFile("../docs/scenarios.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(b)
-	for _, k := range policyKeys() {
-		if !strings.Contains(doc, "| `policy."+k+"`") && !strings.Contains(doc, "`policy."+k+"`, ") && !strings.Contains(doc, ", `policy."+k+"` |") {
-			t.Errorf("docs/scenarios.md: no row for policy.%s", k)
+			t.Errorf("%s: registryKeyParts names %s, which no policy declares", m.Name, path)
 		}
 	}
 }

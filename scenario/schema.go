@@ -7,20 +7,18 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
-	"github.com/schedlab/schedlab/workload/resample"
-	"github.com/schedlab/schedlab/workload/synth"
 )
 
 // This file is the schema: every key a scenario file may hold, its type,
-// range, allowed values, default and the models that read it, and where
-// the setting lives in a Scenario. The model names, the policy names,
-// the policy options (type, range, default) and which policies read which
-// option come from package registry; the rest is written here. The
-// tables are built once and read-only; nothing in the package modifies
-// them.
+// range, allowed values, default and the models that read it. The
+// settings come from the settings table (settings.go); the model names,
+// the policy names, the policy options (type, range, default) and which
+// policies read which option from package registry; the keys decoded
+// by hand and the settings each model requires are written here. The tables are built once and read-only; nothing in the
+// package modifies them.
 
 type kind uint8
 
@@ -135,13 +133,6 @@ func mean(x float64) string {
 	return ""
 }
 
-func positive(x float64) string {
-	if x <= 0 {
-		return "must be > 0"
-	}
-	return ""
-}
-
 // deadlineFactor checks a deadline factor: positive, at most
 // workload.MaxDeadlineFactor (as run --deadline-factor).
 func deadlineFactor(x float64) string {
@@ -150,13 +141,6 @@ func deadlineFactor(x float64) string {
 		return "must be > 0"
 	case x > workload.MaxDeadlineFactor:
 		return fmt.Sprintf("must be at most %g (workload.MaxDeadlineFactor; see docs/limits.md)", float64(workload.MaxDeadlineFactor))
-	}
-	return ""
-}
-
-func unit(x float64) string {
-	if x < 0 || x > 1 {
-		return "must be in [0, 1]"
 	}
 	return ""
 }
@@ -190,62 +174,47 @@ func oneOf(names []string) func(float64) string {
 // not pay for it.
 var schemaFields = sync.OnceValue(func() []*field { return append(writtenFields(), registryFields()...) })
 
+// writtenFields are the schema's fields of the settings table (the
+// settings decoded by hand left out), in table order.
 func writtenFields() []*field {
-	return []*field{
-		{path: "seed", kind: kUint, models: allModels, sweep: true, def: "1"},
-		{path: "replications", kind: kInt, models: allModels, check: between(1, MaxReplications), sweep: true, def: "1"},
-		{path: "workers", kind: kInt, models: allModels, check: atLeast(0)},
-		{path: "stop.completed", kind: kInt, models: allModels, check: atLeast(1), sweep: true, big: true},
-		{path: "warmup.jobs", kind: kInt, models: warmupModels, check: atLeast(0), sweep: true, big: true},
-
-		{path: "platform.procs", kind: kInt, models: clusterOnly, check: between(1, platform.MaxCPUs), sweep: true},
-		{path: "platform.procs_per_site", kind: kInt, models: siteModels, check: between(1, platform.MaxCPUs), sweep: true},
-		// hetero: the machine generator, used when platform.sites is not given
-		{path: "platform.machines", kind: kInt, models: heteroOnly, check: between(1, platform.MaxMachines), sweep: true, def: "150"},
-		{path: "platform.cpus_min", kind: kInt, models: heteroOnly, check: between(1, platform.MaxCPUs), sweep: true, def: "1"},
-		{path: "platform.cpus_max", kind: kInt, models: heteroOnly, check: between(1, platform.MaxCPUs), sweep: true, def: "16"},
-		{path: "platform.speed_min", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "200"},
-		{path: "platform.speed_max", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "600"},
-		// cluster: unavailable CPUs (platform.reservations is decoded by hand)
-		{path: "platform.events", kind: kString, models: clusterOnly, sweep: true},
-		{path: "platform.failures.mtbf", kind: kFloat, models: clusterOnly, check: mean, sweep: true},
-		{path: "platform.failures.mttr", kind: kFloat, models: clusterOnly, check: mean, sweep: true},
-		{path: "platform.failures.group", kind: kInt, models: clusterOnly, check: between(1, platform.MaxCPUs), sweep: true},
-		{path: "platform.on_failure", kind: kEnum, models: clusterOnly, enum: anyModel("kill", "requeue"), sweep: true, def: "kill"},
-
-		{path: "workload.trace", kind: kString, models: clusterOnly, sweep: true, traceOnly: true},
-		{path: "workload.estimate", kind: kEnum, models: clusterOnly, enum: anyModel(estimateNames()...), sweep: true,
-			def: estimateNames()[0], traceOnly: true, synthetic: exact, requests: true},
-		{path: "workload.on_overrun", kind: kEnum, models: clusterOnly, enum: anyModel("kill", "continue"), sweep: true,
-			def: "kill", traceOnly: true, synthetic: "kill", requests: true},
-		{path: "workload.resample", kind: kEnum, models: clusterOnly, enum: anyModel(resample.Methods...), sweep: true,
-			def: resample.Methods[0], traceOnly: true},
-		{path: "workload.predictor", kind: kString, models: clusterOnly, sweep: true, def: "last2", check: nil},
-		{path: "workload.correction", kind: kEnum, models: clusterOnly, enum: anyModel(predictCorrections...), sweep: true, def: predictCorrections[0]},
-		{path: "workload.model", kind: kEnum, models: clusterOnly, enum: anyModel(registry.WorkloadNames()...), sweep: true,
-			def: Poisson, synthOnly: true},
-		{path: "workload.clamp", kind: kBool, models: clusterOnly, sweep: true, traceOnly: true},
-		{path: "workload.jobs", kind: kInt, models: clusterOnly, check: between(1, workload.MaxPrefixJobs), sweep: true, big: true, traceOnly: true},
-		{path: "workload.submit", kind: kEnum, models: clusterOnly, enum: anyModel(SubmitAsIs, SubmitZero), sweep: true, def: SubmitAsIs},
-		{path: "workload.mean_interarrival", kind: kFloat, models: allModels, check: mean, sweep: true, synthOnly: true},
-		{path: "workload.mean_service", kind: kFloat, models: serviceModel, check: mean, sweep: true, def: "1", synthOnly: true},
-		{path: "workload.gang_mean_interarrival", kind: kFloat, models: gangOnly, check: mean, sweep: true},
-		{path: "workload.gang_sizes", kind: kEnum, models: gangOnly, enum: anyModel("uniform", "pow2"), sweep: true, def: "uniform"},
-		{path: "workload.gang_min", kind: kInt, models: gangOnly, check: atLeast(1), sweep: true, def: "2"},
-		{path: "workload.gang_max", kind: kInt, models: gangOnly, check: atLeast(1), sweep: true, def: "13"},
-		{path: "workload.gang_times", kind: kEnum, models: gangOnly, enum: anyModel("independent", "shared"), sweep: true, def: "independent"},
-		{path: "workload.estimate_error", kind: kFrac, models: gangOnly, check: unit, sweep: true},
-		// hetero: the job generator of klusacek-2008
-		{path: "workload.cpus_min", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "1"},
-		{path: "workload.cpus_max", kind: kInt, models: heteroOnly, check: atLeast(1), sweep: true, def: "8"},
-		{path: "workload.estimated_min", kind: kInt, models: heteroOnly, check: atLeast(0), sweep: true, def: "500"},
-		{path: "workload.estimated_max", kind: kInt, models: heteroOnly, check: atLeast(0), sweep: true, def: "3000"},
-		{path: "workload.deadline_fraction", kind: kFrac, models: heteroOnly, check: unit, sweep: true, def: "0.7"},
-		{path: "workload.deadline", kind: kEnum, models: heteroOnly, enum: anyModel(synth.DeadlineRules()...), sweep: true, def: "factor"},
-		{path: "workload.deadline_factor_min", kind: kFloat, models: heteroOnly, check: deadlineFactor, sweep: true, def: "2"},
-		{path: "workload.deadline_factor_max", kind: kFloat, models: heteroOnly, check: deadlineFactor, sweep: true, def: "4"},
-		{path: "workload.bm_est", kind: kEnum, models: heteroOnly, enum: anyModel(synth.BMEstRules()...), sweep: true, def: "min"},
+	var out []*field
+	for _, st := range settingsTable() {
+		if !st.hand && !st.registry {
+			out = append(out, st.field())
+		}
 	}
+	return out
+}
+
+// field makes the schema's field of a setting: its kind from its type,
+// its check from its range (or its own message), its allowed values.
+func (st *settingDecl) field() *field {
+	f := &field{path: st.Key, models: st.models, sweep: !st.single, big: st.big, def: st.Default,
+		traceOnly: st.traceOnly, synthOnly: st.synthOnly, synthetic: st.synthetic, requests: st.requests}
+	switch st.Type {
+	case option.Int:
+		f.kind = kInt
+		if st.unsigned {
+			f.kind = kUint
+		}
+	case option.Float:
+		f.kind = kFloat
+	case option.Fraction:
+		f.kind = kFrac
+	case option.Bool:
+		f.kind = kBool
+	case option.Enum:
+		f.kind, f.enum = kEnum, anyModel(st.Values...)
+	default:
+		f.kind = kString
+	}
+	switch {
+	case st.check != nil:
+		f.check = st.check
+	case f.kind == kInt || f.kind == kFloat || f.kind == kFrac:
+		f.check = inRange(st.Range)
+	}
+	return f
 }
 
 // Poisson is the cluster's default workload.model: one-CPU jobs with
@@ -346,10 +315,18 @@ func registryFields() []*field {
 }
 
 // The keys of one site in a site list.
+// (the settings table's platform.sites[i].procs and speed, under their
+// own names).
 var (
-	siteProcs = &field{path: "procs", kind: kInt, models: siteModels, check: between(1, platform.MaxCPUs), sweep: true}
-	siteSpeed = &field{path: "speed", kind: kFloat, models: siteModels, check: mean, sweep: true}
+	siteProcs = sync.OnceValue(func() *field { return siteField("procs") })
+	siteSpeed = sync.OnceValue(func() *field { return siteField("speed") })
 )
+
+func siteField(key string) *field {
+	f := settingByPath()["platform.sites[i]."+key].field()
+	f.path = key
+	return f
+}
 
 // special keys, decoded by hand, and the models that read them.
 var specials = map[string][]string{
@@ -367,19 +344,35 @@ var specials = map[string][]string{
 	"platform.failures":     clusterOnly,
 }
 
-// sections are the mappings of the file and their keys, in documentation
-// order.
-var sections = map[string][]string{
-	"":       {"name", "model", "seed", "replications", "workers", "stop", "warmup", "platform", "workload", "policy", "metrics"},
-	"stop":   {"completed"},
-	"warmup": {"jobs"},
-	"platform": {"procs", "sites", "procs_per_site", "machines", "cpus_min", "cpus_max", "speed_min", "speed_max",
-		"reservations", "events", "failures", "on_failure", "partitions"},
-	"platform.failures": {"mtbf", "mttr", "group"},
-	"workload": {"trace", "estimate", "predictor", "correction", "on_overrun", "clamp", "resample", "jobs", "submit", "model", "mean_interarrival", "mean_service", "gang_mean_interarrival", "gang_sizes", "gang_min", "gang_max", "gang_times", "estimate_error", "split_overhead",
-		"cpus_min", "cpus_max", "estimated_min", "estimated_max", "deadline_fraction", "deadline", "deadline_factor_min", "deadline_factor_max", "bm_est"},
-	// "policy": from the registry, policyKeys
-}
+// topKeys are the keys of the file's top level, in documentation order.
+var topKeys = []string{"name", "model", "seed", "replications", "workers", "stop", "warmup", "platform", "workload", "policy", "metrics"}
+
+// sections are the mappings of the file below the top level and their
+// keys, in documentation order: the settings table's, in table order (a
+// nested key names its mapping: platform.failures.mtbf gives
+// platform.failures its key mtbf and platform its key failures). The
+// policy section and the options of the registry's models under
+// workload are added by policyKeys and workloadKeys. Built on first use.
+var sections = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{"": topKeys}
+	for _, st := range settingsTable() {
+		if strings.Contains(st.Key, "[") {
+			continue // a site's keys: sites.go
+		}
+		for path := st.Key; ; {
+			i := strings.LastIndexByte(path, '.')
+			if i < 0 {
+				break
+			}
+			section, key := path[:i], path[i+1:]
+			if !has(out[section], key) {
+				out[section] = append(out[section], key)
+			}
+			path = section
+		}
+	}
+	return out
+})
 
 // policyKeys are the keys of the policy section, in documentation order:
 // per model, each kind's key and its policies' options, then the model's
@@ -413,18 +406,17 @@ func sectionKeys(section string) []string {
 	case "workload":
 		return workloadKeys()
 	}
-	return sections[section]
+	return sections()[section]
 }
 
-// workloadKeys are the workload section's keys: the written ones, then
-// the declared workload models' options.
+// workloadKeys are the workload section's keys: the settings table's,
+// then the registry's under workload (the gang's split_overhead, the
+// declared workload models' options), in schema order.
 var workloadKeys = sync.OnceValue(func() []string {
-	out := append([]string(nil), sections["workload"]...)
-	for _, d := range registry.WorkloadModels() {
-		for _, o := range d.Options {
-			if !has(out, o.Name) {
-				out = append(out, o.Name)
-			}
+	out := append([]string(nil), sections()["workload"]...)
+	for _, f := range schemaFields() {
+		if k, ok := strings.CutPrefix(f.path, "workload."); ok && !has(out, k) {
+			out = append(out, k)
 		}
 	}
 	return out
@@ -547,22 +539,22 @@ type dep struct {
 	required bool
 }
 
-// schemaDeps are the workload's, then those of the policy options that
-// only some policies of their kind read (from the registry); built on
-// first use.
+// schemaDeps are the settings table's (readWhen), then those of the
+// policy options that only some policies of their kind read (from the
+// registry); built on first use.
 var schemaDeps = sync.OnceValue(func() []dep { return append(writtenDeps(), registryDeps()...) })
 
+// writtenDeps are the settings table's (readWhen), in table order.
 func writtenDeps() []dep {
-	return []dep{
-		{model: registry.ModelGang, key: "workload.gang_min", on: "workload.gang_sizes", when: []string{"uniform"}},
-		{model: registry.ModelGang, key: "workload.gang_max", on: "workload.gang_sizes", when: []string{"uniform"}},
-		{model: registry.ModelCluster, key: "workload.mean_interarrival", on: "workload.model", when: []string{Poisson}},
-		{model: registry.ModelCluster, key: "workload.mean_service", on: "workload.model", when: []string{Poisson}},
-		{model: registry.ModelCluster, key: "workload.predictor", on: "workload.estimate", when: []string{Predict}},
-		{model: registry.ModelCluster, key: "workload.correction", on: "workload.estimate", when: []string{Predict}},
-		{model: registry.ModelHetero, key: "workload.deadline_factor_min", on: "workload.deadline", when: []string{"factor", "fastest"}},
-		{model: registry.ModelHetero, key: "workload.deadline_factor_max", on: "workload.deadline", when: []string{"factor", "fastest"}},
+	var out []dep
+	for _, st := range settingsTable() {
+		if st.readWhen != nil {
+			d := *st.readWhen
+			d.key = st.Key
+			out = append(out, d)
+		}
 	}
+	return out
 }
 
 func registryDeps() []dep {

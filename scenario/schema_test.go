@@ -159,7 +159,7 @@ func TestSchemaBindings(t *testing.T) {
 			section, key = f.path[:i], f.path[i+1:]
 		}
 		if !has(sectionKeys(section), key) {
-			t.Errorf("field %s is not listed in sections[%q]", f.path, section)
+			t.Errorf("field %s is not listed in section %q", f.path, section)
 		}
 	}
 	for _, m := range registry.ModelNames() {

@@ -66,10 +66,10 @@ func (d *decoder) decodeSites(e entry) {
 			case "procs":
 				seen = true
 				d.keys[c.path] = c.at
-				d.leaf(siteProcs, c.path, c)
+				d.leaf(siteProcs(), c.path, c)
 			case "speed":
 				d.keys[c.path] = c.at
-				d.leaf(siteSpeed, c.path, c)
+				d.leaf(siteSpeed(), c.path, c)
 			default:
 				d.add(c.at, c.path, "%s", unknownKeyMsg(c.key, []string{"procs", "speed"}))
 			}
@@ -135,10 +135,10 @@ func (d *decoder) siteLists(e entry, elems []ast.Node, lists int) {
 				var f *field
 				switch c.key {
 				case "procs":
-					f = siteProcs
+					f = siteProcs()
 					seen = true
 				case "speed":
-					f = siteSpeed
+					f = siteSpeed()
 				default:
 					d.add(c.at, c.path, "%s", unknownKeyMsg(c.key, []string{"procs", "speed"}))
 					good = false
