@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
@@ -516,9 +517,17 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 			reqCPUs = n
 		}
 	}
+	nnodes := 1
+	if v := c.get(row, "NNodes"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > nodes.MaxNodes {
+			return j, "", &ParseError{Column: "NNodes", Err: fmt.Errorf("%q is not a node count (0..%d, nodes.MaxNodes)", v, nodes.MaxNodes)}
+		}
+		nnodes = max(1, min(n, cpus)) // a node holds at least one of the job's CPUs
+	}
 	mem := -1.0
 	if v := c.get(row, "ReqMem"); v != "" {
-		if mem, err = parseMem(v, cpus); err != nil {
+		if mem, err = parseMem(v, cpus, nnodes); err != nil {
 			return j, "", &ParseError{Column: "ReqMem", Err: err}
 		}
 	}
@@ -717,9 +726,11 @@ func parseDuration(s string, limit bool) (float64, error) {
 
 // parseMem reads ReqMem (4000M, 4G, 500Mc per CPU, 4Gn per node) into KB
 // per CPU, rounded to a whole KB (SWF's field is an integer); memory per
-// node is divided by the job's CPUs (the job is taken to be on one node).
-// 0 or an empty value is unknown (-1).
-func parseMem(s string, cpus int) (float64, error) {
+// node (a plain size too, as newer sacct writes it) is divided by the
+// CPUs the job has on a node: its cpus spread evenly over its nnodes
+// (NNodes; 1 when the export does not say). 0 or an empty value is
+// unknown (-1).
+func parseMem(s string, cpus, nnodes int) (float64, error) {
 	t := strings.TrimSpace(s)
 	perCPU := false
 	switch {
@@ -750,7 +761,7 @@ func parseMem(s string, cpus int) (float64, error) {
 	}
 	kb := x * unit
 	if !perCPU {
-		kb /= float64(cpus)
+		kb = kb * float64(nnodes) / float64(cpus)
 	}
 	// SWF's memory field is a whole number of KB a processor: rounded to
 	// the nearest (43690.67 -> 43691), never below 1 for a memory given.
