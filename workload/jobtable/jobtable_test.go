@@ -72,8 +72,20 @@ func TestReadExample(t *testing.T) {
 	if Beyond(rows[0].Request) != true || Beyond(rows[1].Request) != true || Beyond(rows[2].Request) {
 		t.Fatal("Beyond: want true (2 nodes, GRES), true (GRES, constraint), false (3 tasks)")
 	}
-	if Beyond(nodes.Request{Nodes: 1, MaxNodes: 4, Tasks: 4, CPUsPerTask: 1, MemPerCPUMB: 100}) {
-		t.Fatal("1-4 nodes with memory per CPU fits a CPU pool")
+	for _, c := range []struct {
+		q    nodes.Request
+		want bool
+	}{
+		{nodes.Request{Nodes: 1, MaxNodes: 4, Tasks: 4, CPUsPerTask: 1, MemPerCPUMB: 100}, false},
+		{nodes.Request{Nodes: 1, Tasks: 4, CPUsPerTask: 1, MemPerNodeMB: 100}, false}, // one node: 25 MB a CPU
+		{nodes.Request{Tasks: 1, CPUsPerTask: 4, MemPerNodeMB: 100}, false},           // one task: one node
+		{nodes.Request{Tasks: 4, CPUsPerTask: 1, MemPerNodeMB: 100}, true},            // any nodes: per node unknown a CPU
+		{nodes.Request{Nodes: 1, MaxNodes: 2, Tasks: 4, CPUsPerTask: 1, MemPerNodeMB: 100}, true},
+		{nodes.Request{Tasks: 4, CPUsPerTask: 1, Exclusive: true}, true},
+	} {
+		if got := Beyond(c.q); got != c.want {
+			t.Errorf("Beyond(%s) = %v", c.q, got)
+		}
 	}
 }
 

@@ -12,10 +12,13 @@ import (
 
 // Beyond reports whether a request asks for more than a pool of CPUs
 // can give: more than one node (Nodes > 1), GRES, exclusive nodes, a
-// feature constraint, or memory per node. Memory per CPU is not beyond:
-// the pool fits memory per processor (SWF field 10).
+// feature constraint, or memory per node for a job that may span nodes
+// (of a job on one node, or of one task, it is its memory per CPU times
+// its CPUs, which the pool fits as memory per processor, SWF field 10).
+// Memory per CPU is not beyond.
 func Beyond(q nodes.Request) bool {
-	return q.Nodes > 1 || len(q.GRESPerNode) > 0 || len(q.GRESPerJob) > 0 || q.Exclusive || q.Constraint != "" || q.MemPerNodeMB > 0
+	spans := q.Tasks > 1 && (q.Nodes != 1 || q.MaxNodes > 1)
+	return q.Nodes > 1 || len(q.GRESPerNode) > 0 || len(q.GRESPerJob) > 0 || q.Exclusive || q.Constraint != "" || q.MemPerNodeMB > 0 && spans
 }
 
 // SWFReader is a job table read as SWF text: each row its Record (one
