@@ -2,6 +2,7 @@ package jobtable
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -25,13 +26,18 @@ func Beyond(q nodes.Request) bool {
 // line of swf.Writer), after a header of the table's comment lines
 // before its header line, each as an SWF comment line ("# MaxProcs: 64"
 // is "; MaxProcs: 64", which swf.Reader reads as the header's MaxProcs).
-// It streams: one row at a time. The rows must come in submit order (a
-// row's known submit time at least the last known one), as SWF's; an
-// error of the table (a *ParseError at its line) is the error of Read.
+// It streams: one row at a time. The SWF text keeps the table's line
+// numbers (a row is on its table line; blank lines fill in), so that
+// swf.Reader's errors name the table's lines. The rows must come in
+// submit order (a row's known submit time at least the last known one),
+// as SWF's. An error of the table is the error of Read: a *LineError,
+// whose text leaves out the file and line that swf.Reader puts before
+// it.
 type SWFReader struct {
 	r          *Reader
 	buf        bytes.Buffer
 	w          *swf.Writer
+	lines      int // SWF lines written
 	rows       int64
 	beyond     int64
 	last       float64
@@ -41,6 +47,19 @@ type SWFReader struct {
 	whenDone   func(rows, beyond int64)
 	headerDone bool
 }
+
+// LineError is an error of a table read through an SWFReader: its text
+// is the *ParseError's without the file and line, which Unwrap gives.
+type LineError struct{ *ParseError }
+
+func (e *LineError) Error() string {
+	if e.Column == "" {
+		return e.Err.Error()
+	}
+	return fmt.Sprintf("column %s: %v", e.Column, e.Err)
+}
+
+func (e *LineError) Unwrap() error { return e.ParseError }
 
 // NewSWFReader returns the SWF text of the table r reads; whenDone, if
 // not nil, is called once at the end of the table with the rows read
@@ -65,6 +84,23 @@ func (s *SWFReader) Read(p []byte) (int, error) {
 	return s.buf.Read(p)
 }
 
+// upTo writes blank lines until the text has line-1 lines.
+func (s *SWFReader) upTo(line int) {
+	for ; s.lines < line-1; s.lines++ {
+		s.buf.WriteByte('\n')
+	}
+}
+
+// fail ends the text with err, on its table line.
+func (s *SWFReader) fail(err error) {
+	var pe *ParseError
+	if errors.As(err, &pe) && pe.Line > 0 {
+		s.upTo(pe.Line)
+		err = &LineError{pe}
+	}
+	s.err = err
+}
+
 // fill puts the header, or the next row, into the buffer, or sets err.
 func (s *SWFReader) fill() {
 	if !s.headerDone {
@@ -73,6 +109,7 @@ func (s *SWFReader) fill() {
 		for _, c := range s.r.Comments() {
 			lines = append(lines, " "+c)
 		}
+		s.lines = len(lines)
 		s.err = s.w.WriteHeader(swf.Header{Lines: lines})
 		if s.err == nil {
 			s.err = s.w.Flush()
@@ -88,23 +125,26 @@ func (s *SWFReader) fill() {
 		return
 	}
 	if err != nil {
-		s.err = err
+		s.fail(err)
 		return
 	}
 	s.rows++
 	if Beyond(row.Request) {
 		s.beyond++
 	}
+	line := s.r.Line()
 	if sub := row.Record.Submit; sub != -1 {
 		if s.haveLast && sub < s.last {
-			s.err = &ParseError{File: s.r.Name(), Line: s.r.Line(), Column: "submit", Err: fmt.Errorf("%v is before the previous job's %v: the rows must come in submit order", sub, s.last)}
+			s.fail(&ParseError{File: s.r.Name(), Line: line, Column: "submit", Err: fmt.Errorf("%v is before the previous job's %v: the rows must come in submit order", sub, s.last)})
 			return
 		}
 		s.last, s.haveLast = sub, true
 	}
+	s.upTo(line)
 	if err := s.w.Write(row.Record); err != nil {
-		s.err = &ParseError{File: s.r.Name(), Line: s.r.Line(), Err: err}
+		s.fail(&ParseError{File: s.r.Name(), Line: line, Err: err})
 		return
 	}
+	s.lines++
 	s.err = s.w.Flush()
 }

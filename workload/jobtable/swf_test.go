@@ -2,6 +2,7 @@ package jobtable
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"reflect"
 	"strings"
@@ -62,9 +63,16 @@ func TestSWFReaderOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = io.ReadAll(NewSWFReader(r, nil))
-	if err == nil || !strings.Contains(err.Error(), "t.jobs:5: column submit: 9 is before the previous job's 10") {
+	out, err := io.ReadAll(NewSWFReader(r, nil))
+	var pe *ParseError
+	if err == nil || err.Error() != "column submit: 9 is before the previous job's 10: the rows must come in submit order" ||
+		!errors.As(err, &pe) || pe.Line != 5 {
 		t.Fatalf("unsorted: %v", err)
+	}
+	// The SWF text so far has the table's 4 lines before the bad one: a
+	// note, blank lines, job 1 on line 3 and job 2 on line 4.
+	if want := "; Note: converted from the schedlab job table t.jobs\n\n1 10 -1 1 1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n2 -1 -1 1 1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"; string(out) != want {
+		t.Fatalf("SWF text %q", out)
 	}
 }
 

@@ -109,11 +109,11 @@ func (c *traceImportCmd) requestNotices(g *globals, res *slurm.Result) {
 				what = append(what, fmt.Sprintf("%d %s", k.n, k.what))
 			}
 		}
-		fmt.Fprintf(g.stderr, "schedlab: %d jobs ask for more than CPUs (%s): SWF has no field for that and %s does not keep it; write --format jobtable (or an --out ending in .jobs) to keep it\n",
+		fmt.Fprintf(g.stderr, "schedlab: %d job(s) ask for more than CPUs (%s): SWF has no field for that and %s does not keep it; write --format jobtable (or an --out ending in .jobs) to keep it\n",
 			n.Beyond, strings.Join(what, ", "), c.Out)
 	}
 	for _, k := range importUnreadKeys(res.Unread) {
-		fmt.Fprintf(g.stderr, "schedlab: %d jobs: %s: left out of their requests\n", res.Unread[k], k)
+		fmt.Fprintf(g.stderr, "schedlab: %d job(s): %s: left out of their requests\n", res.Unread[k], k)
 	}
 }
 

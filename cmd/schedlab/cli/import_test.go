@@ -114,10 +114,10 @@ func TestSacctImportJobTable(t *testing.T) {
 	src := filepath.Join("..", "..", "..", "workload", "slurm", "testdata", "requests.txt")
 	sw, tab, tabgz := filepath.Join(dir, "r.swf"), filepath.Join(dir, "r.jobs"), filepath.Join(dir, "r.tsv.gz")
 	_, stderr := run(t, 0, "trace", "import", src, "--from", "sacct", "--out", sw, "--procs", "64")
-	if !strings.Contains(stderr, "schedlab: 3 jobs ask for more than CPUs (3 GRES (GPUs), 2 more than one node, 2 a feature constraint): SWF has no field for that and "+sw+" does not keep it; write --format jobtable") {
+	if !strings.Contains(stderr, "schedlab: 3 job(s) ask for more than CPUs (3 GRES (GPUs), 2 more than one node, 2 a feature constraint): SWF has no field for that and "+sw+" does not keep it; write --format jobtable") {
 		t.Errorf("to SWF, stderr %q", stderr)
 	}
-	const unread = "schedlab: 1 jobs: constraints schedlab does not read (Slurm's [a|b] matching OR, counts a*2, or another syntax): left out of their requests"
+	const unread = "schedlab: 1 job(s): constraints schedlab does not read (Slurm's [a|b] matching OR, counts a*2, or another syntax): left out of their requests"
 	if !strings.Contains(stderr, unread) {
 		t.Errorf("to SWF, no word of the constraint not read: %q", stderr)
 	}
