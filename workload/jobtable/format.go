@@ -132,7 +132,7 @@ func parseKB(s string) (float64, error) {
 // parseInt reads a whole number in lo..hi.
 func parseInt(s string, lo, hi int64) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < lo || n > hi || (s[0] == '+') || (len(s) > 1 && s[0] == '0') {
+	if err != nil || n < lo || n > hi || s[0] == '+' || s[0] == '-' && lo >= 0 || len(s) > 1 && s[0] == '0' {
 		return 0, fmt.Errorf("%q: want a whole number from %d to %d", s, lo, hi)
 	}
 	return n, nil
@@ -207,7 +207,7 @@ func FormatGRES(gs []nodes.GRES) string {
 	return strings.Join(parts, ",")
 }
 
-// CheckWord checks a GRES name (or, when typ, a type; "" is then no
+// checkWord checks a GRES name (or, when typ, a type; "" is then no
 // type) as ParseGRES reads it.
 func checkWord(w string, typ bool) error {
 	if w == "" {

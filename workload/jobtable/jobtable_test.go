@@ -211,6 +211,8 @@ func TestErrors(t *testing.T) {
 		{head + "1\t0\t1\t2\t\t\t\tyes\t\t\t\n", "column 8 (exclusive): \"yes\": want 1 or 0"},
 		{head + "1\t0\t1\t2\t\t\t\t\t5\t5\t\n", "memory given both per node (5 MB) and per cpu (5 MB)"},
 		{head + "1\t0\t1\t2\t\t\t\t\t01\t\t\n", "column 9 (mem_per_node_mb): \"01\""},
+		{head + "1\t0\t1\t2\t-0\t\t\t\t\t\t\n", "column 5 (nodes): \"-0\""},
+		{head + "-1\t0\t1\t2\t\t\t\t\t\t\t\n", "column 1 (id): \"-1\": want a whole number from 0"},
 		{head + "1\t0\t1\t2\t\t\t\t\t\t\t4194305\n", "column 11 (tasks): \"4194305\": want a whole number from 0 to 4194304"},
 		{head + "1\t0\t1\t2\t\t\t#\t\t\t\t\n", "t.jobs:3: a '#' inside the line"},
 		{head + strings.Repeat("x", MaxLine+1) + "\n", "t.jobs:3: line longer than 1048576 bytes (jobtable.MaxLine)"},

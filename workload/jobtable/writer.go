@@ -85,7 +85,11 @@ func (w *Writer) Write(row Row) error {
 	b = append(append(b, '\t'), FormatGRES(q.GRESPerNode)...)
 	b = append(append(b, '\t'), FormatGRES(q.GRESPerJob)...)
 	b = append(append(b, '\t'), q.Constraint...)
-	b = append(append(b, '\t'), map[bool]string{true: "1", false: "0"}[q.Exclusive]...)
+	excl := byte('0')
+	if q.Exclusive {
+		excl = '1'
+	}
+	b = append(b, '\t', excl)
 	b = append(append(b, '\t'), cleanName(row.Name)...)
 	b = append(b, '\n')
 	_, err := w.w.Write(b)
