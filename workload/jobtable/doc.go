@@ -42,7 +42,9 @@
 // same (the round trip is tested, and fuzzed from the reading side).
 //
 // On the CPU pool (package platform) a job of a table runs as its SWF
-// equivalent: SWF turns a row into the SWF record Row.Record, whose
-// processors are procs (else req_procs), and Requests counts the rows
-// whose request a pool of CPUs cannot honour (Beyond).
+// equivalent: SWFReader turns a table into SWF text, a row its record
+// Row.Record (whose processors are procs, else req_procs) on the row's
+// line, and counts the rows whose request a pool of CPUs cannot honour
+// (Beyond); workload.OpenTrace reads a table through it, so that every
+// command that takes a trace takes a table.
 package jobtable
