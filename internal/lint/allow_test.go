@@ -45,7 +45,8 @@ var allowImports = map[string][]string{
 	"engine/enginetest":      {"engine", "job", "job/actual", "platform", "policy", "validate", "workload"},
 	"metrics":                {"engine", "job", "job/actual", "platform", "workload/swf", "internal/digits"},
 	"workload":               {"job", "job/actual", "rng", "workload/...", "internal/atomicfile", "internal/enum"},
-	"workload/...":           {"job", "job/actual", "platform", "rng", "workload/swf", "internal/enum", "internal/invariants", "policy/option", "workload/model", "workload/tsafrir", "workload/avail"},
+	"workload/...":           {"job", "job/actual", "platform", "platform/nodes", "rng", "workload/swf", "workload/jobtable", "internal/enum", "internal/invariants", "policy/option", "workload/model", "workload/tsafrir", "workload/avail"},
+	"workload/jobtable":      {"job", "job/actual", "platform", "platform/nodes", "workload/swf", "internal/..."}, // the job table: SWF's fields and a nodes.Request a job
 	"threads":                {"engine", "job", "job/actual", "metrics", "platform", "validate", "workload", "internal/digits"},
 	"registry":               {"policy", "policy/...", "metrics", "metrics/...", "workload/model", "workload/lublin", "workload/synth"},
 	"metrics/...":            {"engine", "job", "job/actual", "platform", "policy", "metrics", "internal/digits"},

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/workload/jobtable"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
@@ -223,5 +225,54 @@ func TestBOMAndGzip(t *testing.T) {
 	}
 	if _, err := Read(bytes.NewReader(gz.Bytes()[:gz.Len()/2]), "w.json.gz"); err == nil || !strings.Contains(err.Error(), "w.json.gz: gzip stream truncated or corrupt") {
 		t.Errorf("truncated gzip: %v", err)
+	}
+}
+
+// The job table of an import: WriteSWF's header as comments (nb_res as
+// MaxProcs), each job its record and res tasks of one CPU; read as SWF
+// it gives the records WriteSWF writes.
+func TestWriteJobTable(t *testing.T) {
+	r := readFile(t, "testdata/workload.json")
+	var buf, swfText bytes.Buffer
+	if err := r.WriteJobTable(&buf, "workload.json"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteSWF(&swfText, "workload.json"); err != nil {
+		t.Fatal(err)
+	}
+	jr, err := jobtable.NewReader(bytes.NewReader(buf.Bytes()), "w.jobs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []nodes.Request{nodes.FromProcs(4), nodes.FromProcs(1), nodes.FromProcs(2), nodes.FromProcs(16)} {
+		row, err := jr.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(row.Request, want) || row.Record != r.Records[i] {
+			t.Errorf("row %d: %+v, want record %+v, request %s", i, row, r.Records[i], want)
+		}
+	}
+	jr, _ = jobtable.NewReader(bytes.NewReader(buf.Bytes()), "w.jobs")
+	viaTable, err := swf.NewReader(jobtable.NewSWFReader(jr, nil), "w.jobs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, err := swf.NewReader(&swfText, "w.swf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := viaTable.Header().MaxProcs, direct.Header().MaxProcs; a != 16 || a != b {
+		t.Errorf("MaxProcs %d via the table, %d direct", a, b)
+	}
+	for {
+		a, errA := viaTable.Next()
+		b, errB := direct.Next()
+		if errA != errB || a != b {
+			t.Fatalf("via the table %+v (%v), direct %+v (%v)", a, errA, b, errB)
+		}
+		if errA == io.EOF {
+			break
+		}
 	}
 }

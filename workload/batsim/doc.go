@@ -22,6 +22,14 @@
 // keeps its delay as run time; schedlab kills it at its requested time
 // by default, as Batsim does. nb_res is the header's MaxProcs.
 //
+// Each job's request on nodes (Result.Request; Result.WriteJobTable
+// writes records and requests as a job table, package jobtable) is its
+// res as tasks of one CPU, the reading the import gives res. A Batsim
+// workload has nothing more to map: a resource is a host of Batsim's own
+// platform, which a job holds whole, and the workload says nothing of
+// cores, memory, GPUs or features (fields beyond id, subtime, res,
+// profile and walltime are the workload author's own).
+//
 // Job ids are strings in Batsim, optionally prefixed by the workload's
 // name ("w0!17"). The prefix up to the last '!' is dropped; if every
 // remaining id is then a distinct integer from 0 to 2^53, it is the SWF

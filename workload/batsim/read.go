@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/workload/jobtable"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
@@ -507,17 +509,7 @@ func (r *reader) job(i int, v json.RawMessage, off int) (rawJob, error) {
 // comes from and MaxProcs (nb_res), then the records.
 func (r *Result) WriteSWF(w io.Writer, source string) error {
 	h := r.Header
-	h.Lines = []string{
-		" Version: " + h.Version,
-		" Note: imported from the Batsim workload " + strings.NewReplacer("\n", " ", "\r", " ").Replace(source) + " by schedlab trace import",
-		" Note: run time = the delay profile's delay, requested time = walltime, status 0 for a profile's non-zero ret; wait time unknown",
-		fmt.Sprintf(" MaxJobs: %d", h.MaxJobs),
-		fmt.Sprintf(" MaxRecords: %d", h.MaxRecords),
-		fmt.Sprintf(" MaxProcs: %d", h.MaxProcs),
-	}
-	if r.Renumbered {
-		h.Lines = append(h.Lines, " Note: the Batsim job ids were not distinct integers; jobs are numbered 1..N in submit order")
-	}
+	h.Lines = r.headerLines(source)
 	sw := swf.NewWriter(w)
 	if err := sw.WriteHeader(h); err != nil {
 		return err
@@ -528,4 +520,45 @@ func (r *Result) WriteSWF(w io.Writer, source string) error {
 		}
 	}
 	return sw.Flush()
+}
+
+// headerLines are the lines of WriteSWF's header (without their ';').
+func (r *Result) headerLines(source string) []string {
+	h := r.Header
+	lines := []string{
+		" Version: " + h.Version,
+		" Note: imported from the Batsim workload " + strings.NewReplacer("\n", " ", "\r", " ").Replace(source) + " by schedlab trace import",
+		" Note: run time = the delay profile's delay, requested time = walltime, status 0 for a profile's non-zero ret; wait time unknown",
+		fmt.Sprintf(" MaxJobs: %d", h.MaxJobs),
+		fmt.Sprintf(" MaxRecords: %d", h.MaxRecords),
+		fmt.Sprintf(" MaxProcs: %d", h.MaxProcs),
+	}
+	if r.Renumbered {
+		lines = append(lines, " Note: the Batsim job ids were not distinct integers; jobs are numbered 1..N in submit order")
+	}
+	return lines
+}
+
+// Request is what job i asks of a node platform: its res as tasks of
+// one CPU (nodes.FromProcs), as the import makes each Batsim resource a
+// processor. A Batsim workload says nothing else of a job's needs (the
+// platform's hosts are Batsim's, and a job holds its resources whole).
+func (r *Result) Request(i int) nodes.Request { return nodes.FromProcs(r.Records[i].AllocProcs) }
+
+// WriteJobTable writes the import as a job table (package jobtable): the
+// lines of WriteSWF's header as its comments, then a row a job (its
+// record and Request).
+func (r *Result) WriteJobTable(w io.Writer, source string) error {
+	jw := jobtable.NewWriter(w)
+	for _, l := range r.headerLines(source) {
+		if err := jw.Comment(strings.TrimPrefix(l, " ")); err != nil {
+			return err
+		}
+	}
+	for i, rec := range r.Records {
+		if err := jw.Write(jobtable.Row{Record: rec, Request: r.Request(i)}); err != nil {
+			return fmt.Errorf("job %q: %w", r.IDs[i], err)
+		}
+	}
+	return jw.Flush()
 }

@@ -12,8 +12,12 @@
 // (an unknown request, -1), "CANCELLED by N", job steps (.batch, .extern,
 // .0: left out unless asked for), array and heterogeneous job ids
 // (JobIDRaw when present; otherwise the jobs are numbered in submit
-// order), a '|' inside a JobName (found by the column count), and memory
-// per CPU or per node. States map to SWF status (COMPLETED 1, FAILED and
+// order), a '|' inside a JobName or Constraints (found by the column
+// count; with both columns, the share-out that reads, the most to
+// Constraints first), and memory per CPU ("c") or per node ("n", or a
+// plain size as newer sacct writes it). Memory per node becomes SWF's
+// memory per CPU over the CPUs of one node: the job's CPUs over its
+// NNodes (AllocTRES node= without that column; 1 without either). States map to SWF status (COMPLETED 1, FAILED and
 // the like 0, CANCELLED 5, TIMEOUT 1 with its run time capped at the
 // limit); users, groups, partitions and QOS become integer ids with
 // their names in the SWF header; UnixStartTime is the first submission.
@@ -35,6 +39,18 @@
 // {set, infinite, number} objects and state lists of v0.0.40 and later. The steps nested in a
 // job are counted as left out (--steps applies to -P output only).
 //
+// Each job also has a request on nodes (Result.Request, a
+// nodes.Request; Result.WriteJobTable writes them with the records as a
+// job table, package jobtable): its CPUs as tasks of one CPU; nodes from
+// ReqNodes and NNodes (the range between what it asked and what it got);
+// memory per node or per CPU as ReqMem gives it (else the TRES mem total
+// over its nodes), in MB; the GRES of ReqTRES, else AllocTRES (gres/NAME
+// and gres/NAME:TYPE; the typed ones when both are listed), as GRES per
+// job, since TRES are totals; Constraints when nodes.ParseConstraint
+// reads them (else left out, counted in Result.Unread). The JSON export
+// gives allocation_nodes, tres/requested, tres/allocated and
+// constraints for the same columns.
+//
 // Input may be gzip-compressed (found by its magic bytes); a UTF-8
 // byte-order mark is refused, as the SWF reader refuses it. Every value
 // is checked where it is read, the error naming the file, line and
@@ -47,5 +63,5 @@
 //
 // The records come back sorted by submit time (ties in the order read),
 // with a count of what was kept and of what was left out and why; they
-// are held in about 90 bytes a job (Result.Record builds one).
+// are held in about 106 bytes a job (Result.Record builds one).
 package slurm

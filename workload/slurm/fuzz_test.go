@@ -5,9 +5,11 @@ import (
 	"errors"
 	"io"
 	"os"
+	"reflect"
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/workload/jobtable"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
@@ -43,6 +45,25 @@ func fuzzImport(t *testing.T, in []byte, o Options) {
 	if n != r.Len() {
 		t.Fatalf("%d records written, %d read back", r.Len(), n)
 	}
+	// And as a job table: every request passes its check, and the
+	// table reads back as the records and requests.
+	b.Reset()
+	if err := r.WriteJobTable(&b, 0, "fuzz"); err != nil {
+		t.Fatalf("accepted, but the job table writer refused it: %v", err)
+	}
+	jr, err := jobtable.NewReader(bytes.NewReader(b.Bytes()), "fuzz.jobs")
+	if err != nil {
+		t.Fatalf("the job table written is refused: %v\n%s", err, b.String())
+	}
+	for i := range r.Len() {
+		row, err := jr.Next()
+		if err != nil {
+			t.Fatalf("the job table written is refused: %v\n%s", err, b.String())
+		}
+		if want := (jobtable.Row{Record: r.Record(i), Request: r.Request(i)}); !reflect.DeepEqual(row, want) {
+			t.Fatalf("row %d read back %+v, want %+v", i, row, want)
+		}
+	}
 }
 
 func seed(f *testing.F, path string) {
@@ -57,6 +78,7 @@ func seed(f *testing.F, path string) {
 // (DST folds), with or without --steps.
 func FuzzParsable(f *testing.F) {
 	seed(f, "testdata/quirks.txt")
+	seed(f, "testdata/requests.txt")
 	hdr := "JobIDRaw|Submit|Start|End|Elapsed|Timelimit|NCPUS|ReqMem|State\n"
 	for _, s := range []string{
 		"1|2024-10-27T02:50:00|2024-10-27T02:10:00|2024-10-27T02:40:00|00:30:00|60|2|1G|COMPLETED\n",

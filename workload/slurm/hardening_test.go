@@ -271,17 +271,45 @@ func TestBytesPerJob(t *testing.T) {
 
 // Memory a CPU is a whole number of KB, as SWF's field is: 128 GB a
 // node over 3 CPUs is 134217728 / 3 = 44739242.67 KB, written 44739243;
-// a tiny share is at least 1 KB.
+// a tiny share is at least 1 KB. Memory per node is over the CPUs of one
+// node: 4G a node for 16 CPUs on 2 nodes is 4,194,304 KB / 8 = 524,288
+// KB a CPU (512 MB; not 256 MB, as if the 16 CPUs were on one node);
+// 3G a node for 12 CPUs on 3 nodes is 3,145,728 / 4 = 786,432 KB; memory
+// per CPU is the same on any number of nodes.
 func TestMemoryWholeKB(t *testing.T) {
 	for _, c := range []struct {
-		text string
-		cpus int
-		want float64
-	}{{"128G", 3, 44739243}, {"128Gn", 3, 44739243}, {"4000M", 1, 4096000}, {"500Mc", 8, 512000}, {"1K", 4096, 1}} {
-		got, err := parseMem(c.text, c.cpus)
+		text         string
+		cpus, nnodes int
+		want         float64
+	}{{"128G", 3, 1, 44739243}, {"128Gn", 3, 1, 44739243}, {"4000M", 1, 1, 4096000}, {"500Mc", 8, 1, 512000}, {"1K", 4096, 1, 1},
+		{"4Gn", 16, 2, 524288}, {"4G", 16, 2, 524288}, {"500Mc", 16, 2, 512000}, {"3G", 12, 3, 786432}} {
+		got, err := parseMem(c.text, c.cpus, c.nnodes)
 		if err != nil || got != c.want {
-			t.Errorf("parseMem(%q, %d) = %v, %v; want %v", c.text, c.cpus, got, err, c.want)
+			t.Errorf("parseMem(%q, %d, %d) = %v, %v; want %v", c.text, c.cpus, c.nnodes, got, err, c.want)
 		}
+	}
+}
+
+// NNodes is read for memory per node: the 2-node job's 4Gn over its 16
+// CPUs is 524,288 KB a CPU; without NNodes (or NNodes 1) the job is on
+// one node: 262,144.
+func TestMemoryPerNodeMultiNode(t *testing.T) {
+	const head = "JobIDRaw|Submit|Start|End|Timelimit|NCPUS|ReqMem|State|NNodes\n"
+	in := head + "1|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:01:00|10|16|4Gn|COMPLETED|2\n" +
+		"2|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:01:00|10|16|4Gn|COMPLETED|1\n" +
+		"3|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:01:00|10|16|4Gn|COMPLETED|\n"
+	r, err := ReadSacct(strings.NewReader(in), "x.txt", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{524288, 262144, 262144} {
+		if got := r.Record(i).ReqMem; got != want {
+			t.Errorf("job %d: %v KB a CPU, want %v", i+1, got, want)
+		}
+	}
+	_, err = ReadSacct(strings.NewReader(head+"1|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:01:00|10|16|4Gn|COMPLETED|two\n"), "x.txt", Options{})
+	if err == nil || !strings.Contains(err.Error(), `x.txt:2: column NNodes: "two" is not a node count`) {
+		t.Errorf("NNodes two: %v", err)
 	}
 }
 

@@ -103,12 +103,44 @@ type jsonJob struct {
 		Memory     json.RawMessage `json:"memory"` // v0.0.38: MB, per CPU when bit 63 is set
 	} `json:"required"`
 	TRES struct {
-		Allocated []struct {
-			Type  string          `json:"type"`
-			Count json.RawMessage `json:"count"`
-		} `json:"allocated"`
+		Allocated []jsonTRES `json:"allocated"`
+		Requested []jsonTRES `json:"requested"`
 	} `json:"tres"`
-	Steps []struct{} `json:"steps"`
+	AllocationNodes json.RawMessage `json:"allocation_nodes"`
+	Constraints     string          `json:"constraints"`
+	Steps           []struct{}      `json:"steps"`
+}
+
+// jsonTRES is one TRES of a job: type cpu, mem (MB), node, billing,
+// gres (name gpu or gpu:a100), ...
+type jsonTRES struct {
+	Type  string          `json:"type"`
+	Name  string          `json:"name"`
+	Count json.RawMessage `json:"count"`
+}
+
+// tresText writes a JSON TRES list as sacct -P writes ReqTRES and
+// AllocTRES (mem in MB: "mem=4000M"; "gres/gpu:a100=4").
+func tresText(field string, list []jsonTRES) (string, error) {
+	var parts []string
+	for _, t := range list {
+		n, set, _, err := jsonNumber(t.Count)
+		if err != nil {
+			return "", fmt.Errorf("field %s (%s): %v", field, t.Type, err)
+		}
+		if !set || strings.ContainsAny(t.Type+t.Name, ",=") {
+			continue
+		}
+		switch t.Type {
+		case "cpu", "node", "billing":
+			parts = append(parts, t.Type+"="+strconv.FormatUint(n, 10))
+		case "mem":
+			parts = append(parts, "mem="+strconv.FormatUint(n, 10)+"M")
+		case "gres":
+			parts = append(parts, "gres/"+t.Name+"="+strconv.FormatUint(n, 10))
+		}
+	}
+	return strings.Join(parts, ","), nil
 }
 
 // Slurm's special values of unset (NO_VAL) and infinite numbers, 32 and
@@ -161,7 +193,8 @@ func jsonNumber(raw json.RawMessage) (n uint64, set, inf bool, err error) {
 // jsonColumns are the sacct columns a JSON job is turned into; parseRow
 // then reads it exactly as a --parsable2 line.
 var jsonColumns = func() columns {
-	names := []string{"JobIDRaw", "JobName", "User", "Group", "Partition", "QOS", "Submit", "Start", "End", "Elapsed", "Timelimit", "NCPUS", "ReqCPUS", "ReqMem", "State"}
+	names := []string{"JobIDRaw", "JobName", "User", "Group", "Partition", "QOS", "Submit", "Start", "End", "Elapsed", "Timelimit", "NCPUS", "ReqCPUS", "ReqMem", "State",
+		"NNodes", "ReqTRES", "AllocTRES", "Constraints"}
 	c := columns{idx: map[string]int{}, n: len(names), names: names}
 	for i, n := range names {
 		c.idx[strings.ToLower(n)] = i
@@ -174,6 +207,7 @@ var jsonField = map[string]string{
 	"JobIDRaw": "job_id", "Submit": "time/submission", "Start": "time/start", "End": "time/end",
 	"Elapsed": "time/elapsed", "Timelimit": "time/limit", "NCPUS": "tres/allocated", "ReqCPUS": "required/CPUs",
 	"ReqMem": "required/memory_per_cpu or memory_per_node", "State": "state/current",
+	"NNodes": "allocation_nodes", "ReqTRES": "tres/requested", "AllocTRES": "tres/allocated", "Constraints": "constraints",
 }
 
 // readJSON reads `sacct --json` output: an object whose "jobs" array is
@@ -204,6 +238,7 @@ func readJSON(r io.Reader, name string, o Options, loc *time.Location) (*Result,
 		return nil, decErr(err)
 	}
 	c := newCollected()
+	c.res.HasRequests = true
 	sawJobs := false
 	for dec.More() {
 		tok, err := dec.Token()
@@ -251,7 +286,7 @@ func readJSON(r io.Reader, name string, o Options, loc *time.Location) (*Result,
 			if err != nil {
 				return nil, at(start, fmt.Errorf("jobs[%d] (job_id %s): %w", i, bytes.TrimSpace(jj.JobID), err))
 			}
-			j, why, err := parseRow(row, jsonColumns, time.UTC, o)
+			j, info, why, err := parseRow(row, jsonColumns, time.UTC, o)
 			if err != nil {
 				var pe *ParseError
 				if errors.As(err, &pe) {
@@ -269,7 +304,7 @@ func readJSON(r io.Reader, name string, o Options, loc *time.Location) (*Result,
 			if c.jobs.n >= MaxJobs {
 				return nil, at(start, fmt.Errorf("more than %d jobs (slurm.MaxJobs): import the history in parts", MaxJobs))
 			}
-			c.add(j, row[0], jj.User, jj.Group, jj.Partition, jj.QOS)
+			c.add(j, info, row[0], jj.User, jj.Group, jj.Partition, jj.QOS)
 		}
 		if _, err := dec.Token(); err != nil { // ']'
 			return nil, decErr(err)
@@ -391,8 +426,22 @@ func (jj *jsonJob) row() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("field state/current: %v", err)
 	}
+	nnodes := ""
+	if n, set, _, err := jsonNumber(jj.AllocationNodes); err != nil {
+		return nil, fmt.Errorf("field allocation_nodes: %v", err)
+	} else if set {
+		nnodes = strconv.FormatUint(n, 10)
+	}
+	reqTRES, err := tresText("tres/requested", jj.TRES.Requested)
+	if err != nil {
+		return nil, err
+	}
+	allocTRES, err := tresText("tres/allocated", jj.TRES.Allocated)
+	if err != nil {
+		return nil, err
+	}
 	return []string{strconv.FormatUint(id, 10), jj.Name, jj.User, jj.Group, jj.Partition, jj.QOS,
-		submit, startT, end, elapsed, limit, ncpus, req, mem, state}, nil
+		submit, startT, end, elapsed, limit, ncpus, req, mem, state, nnodes, reqTRES, allocTRES, strings.TrimSpace(jj.Constraints)}, nil
 }
 
 // jsonState is the job's base state: the string (v0.0.39), or the first

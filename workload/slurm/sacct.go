@@ -16,12 +16,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/workload/jobtable"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
 // MaxLine bounds a line of sacct output, and MaxJobs the jobs of one
 // import (they are held in memory to be sorted by submit time, in about
-// 90 bytes a job: 10 M jobs in about 1 GB).
+// 106 bytes a job, the request's fields included: 10 M jobs in about
+// 1.1 GB of heap).
 const (
 	MaxLine = 1 << 20
 	MaxJobs = 10_000_000
@@ -57,9 +60,19 @@ type Result struct {
 	// Start <= End nor Elapsed settled (the shortest wait was taken).
 	Ambiguous int64
 
-	jobs  *jobList
-	order []uint32 // the jobs in submit order
-	t0    int64
+	// HasRequests: the export has a column of what jobs ask of nodes
+	// (NNodes, ReqNodes, ReqTRES, AllocTRES, Constraints; the JSON
+	// equivalents), so that Request says more than the CPUs.
+	HasRequests bool
+	// Unread counts the jobs of which something of the request was left
+	// out (Request), by reason.
+	Unread map[string]int64
+
+	jobs        *jobList
+	order       []uint32 // the jobs in submit order
+	t0          int64
+	gres        [][]nodes.GRES // the distinct GRES lists
+	constraints []string
 }
 
 // Len is the number of records.
@@ -132,16 +145,20 @@ func (c columns) first(names ...string) string {
 	return ""
 }
 
-// job is what an import keeps of a job: the fields the SWF record needs,
-// in 80 bytes.
+// job is what an import keeps of a job: the fields the SWF record needs
+// and those of its request (Result.Request), in 96 bytes.
 type job struct {
 	id, submit, wait       int64 // submit in epoch seconds
 	run, limit, mem        float64
 	cpus, reqCPUs          int32
 	user, group, part, qos int32
+	nnodes, reqNodes       int32 // 0 unknown
+	reqMemMB               int32 // per node, or per CPU if memPerCPU; 0 none
+	gres, constraint       int32 // 1-based ids in Result.gres, constraints; 0 none
 	status                 int8
 	hasID                  bool
 	ambiguous              bool // a local time the order did not settle
+	memPerCPU              bool
 }
 
 // jobList holds the jobs in chunks, so that it grows without copying.
@@ -168,17 +185,31 @@ func (l *jobList) at(i int) *job { return &l.chunks[i>>chunkBits][i&(1<<chunkBit
 type collected struct {
 	res                       *Result
 	users, groups, parts, qos *names
+	gres, constraints         *names // GRES lists by their text
 	jobs                      jobList
 	badID                     string // the first job id that is not an integer
 	noRaw                     bool   // the -P header has no JobIDRaw column
 }
 
 func newCollected() *collected {
-	return &collected{res: &Result{Skipped: map[string]int64{}}, users: newNames(), groups: newNames(), parts: newNames(), qos: newNames()}
+	return &collected{res: &Result{Skipped: map[string]int64{}, Unread: map[string]int64{}}, users: newNames(), groups: newNames(), parts: newNames(),
+		qos: newNames(), gres: newNames(), constraints: newNames()}
 }
 
-// add keeps job j with its names; idText is its id as read.
-func (c *collected) add(j job, idText, user, group, partition, qos string) {
+// add keeps job j with its names and request; idText is its id as read.
+func (c *collected) add(j job, info reqInfo, idText, user, group, partition, qos string) {
+	if len(info.gres) > 0 {
+		text := jobtable.FormatGRES(info.gres)
+		n := len(c.gres.list)
+		j.gres = int32(c.gres.id(text))
+		if len(c.gres.list) > n {
+			c.res.gres = append(c.res.gres, info.gres)
+		}
+	}
+	j.constraint = max(0, int32(c.constraints.id(info.constraint)))
+	for _, u := range info.unread {
+		c.res.Unread[u]++
+	}
 	j.user = int32(c.users.id(user))
 	j.group = int32(c.groups.id(group))
 	j.part = int32(c.parts.id(partition))
@@ -267,13 +298,14 @@ func readParsable(r io.Reader, name string, o Options, loc *time.Location) (*Res
 			}
 			idCol = cols.first("JobIDRaw", "JobID")
 			c.noRaw = !cols.has("JobIDRaw")
+			c.res.HasRequests = cols.first(requestColumns...) != ""
 			continue
 		}
-		row, err := split(text, cols)
+		rows, err := split(text, cols)
 		if err != nil {
 			return nil, &ParseError{File: name, Line: line, Err: err}
 		}
-		j, why, err := parseRow(row, cols, loc, o)
+		row, j, info, why, err := parseRows(rows, cols, loc, o)
 		if err != nil {
 			var pe *ParseError
 			if errors.As(err, &pe) {
@@ -289,7 +321,7 @@ func readParsable(r io.Reader, name string, o Options, loc *time.Location) (*Res
 		if c.jobs.n >= MaxJobs {
 			return nil, &ParseError{File: name, Line: line, Err: fmt.Errorf("more than %d jobs (slurm.MaxJobs): import the history in parts", MaxJobs)}
 		}
-		c.add(j, cols.get(row, idCol), cols.get(row, "User"), cols.get(row, "Group"), cols.get(row, "Partition"), cols.get(row, "QOS"))
+		c.add(j, info, cols.get(row, idCol), cols.get(row, "User"), cols.get(row, "Group"), cols.get(row, "Partition"), cols.get(row, "QOS"))
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -345,6 +377,7 @@ func (c *collected) finish(name string, loc *time.Location) (*Result, error) {
 	res.jobs, res.order = jobs, order
 	res.t0 = jobs.at(int(order[0])).submit
 	res.Users, res.Groups, res.Partitions, res.QOS = c.users.list, c.groups.list, c.parts.list, c.qos.list
+	res.constraints = c.constraints.list
 	res.Header = swf.Header{Version: "2.2", UnixStartTime: res.t0, TimeZoneString: loc.String(), MaxJobs: int64(jobs.n), MaxRecords: int64(jobs.n)}
 	res.Renumbered, res.RenumberedWhy = why != "", why
 	return res, nil
@@ -376,67 +409,108 @@ func header(text string) (columns, error) {
 }
 
 // split splits a line into the header's columns; extra '|' can only be
-// inside JobName, whose column absorbs them.
-func split(text string, c columns) ([]string, error) {
+// inside JobName or Constraints (Slurm's OR, a|b), whose columns absorb
+// them. With both columns, each way to share them out is a candidate,
+// the most to Constraints first (parseRows takes the first that reads).
+func split(text string, c columns) ([][]string, error) {
 	f := strings.Split(text, "|")
 	switch {
 	case len(f) == c.n:
-		return f, nil
+		return [][]string{f}, nil
 	case len(f) < c.n:
 		return nil, fmt.Errorf("%d fields, the header has %d", len(f), c.n)
 	}
-	i, ok := c.idx["jobname"]
-	if !ok {
-		return nil, fmt.Errorf("%d fields, the header has %d (and no JobName column that could hold a '|')", len(f), c.n)
-	}
 	extra := len(f) - c.n
+	name, hasName := c.idx["jobname"]
+	cons, hasCons := c.idx["constraints"]
+	switch {
+	case !hasName && !hasCons:
+		return nil, fmt.Errorf("%d fields, the header has %d (and no JobName column, nor Constraints, that could hold a '|')", len(f), c.n)
+	case !hasCons:
+		return [][]string{absorb(f, name, extra)}, nil
+	case !hasName:
+		return [][]string{absorb(f, cons, extra)}, nil
+	}
+	var rows [][]string
+	for k := extra; k >= 0 && len(rows) < maxSplits; k-- { // k extras to Constraints
+		if cons > name {
+			rows = append(rows, absorb(absorb(f, cons+extra-k, k), name, extra-k))
+		} else {
+			rows = append(rows, absorb(absorb(f, name+k, extra-k), cons, k))
+		}
+	}
+	return rows, nil
+}
+
+// maxSplits bounds the ways split tries to share '|' out.
+const maxSplits = 64
+
+// parseRows parses the first candidate row that reads without error,
+// else returns the first one's error.
+func parseRows(rows [][]string, c columns, loc *time.Location, o Options) ([]string, job, reqInfo, string, error) {
+	var first error
+	for _, row := range rows {
+		j, info, why, err := parseRow(row, c, loc, o)
+		if err == nil {
+			return row, j, info, why, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, job{}, reqInfo{}, "", first
+}
+
+// absorb joins fields i..i+k of f (k '|' that belong to field i).
+func absorb(f []string, i, k int) []string {
 	row := append([]string(nil), f[:i]...)
-	row = append(row, strings.Join(f[i:i+extra+1], "|"))
-	return append(row, f[i+extra+1:]...), nil
+	row = append(row, strings.Join(f[i:i+k+1], "|"))
+	return append(row, f[i+k+1:]...)
 }
 
 // maxJobID is the largest job id an SWF job number holds exactly (2^53).
 const maxJobID = 1 << 53
 
 // parseRow turns one line into a job, or says why it is left out.
-func parseRow(row []string, c columns, loc *time.Location, o Options) (job, string, error) {
+func parseRow(row []string, c columns, loc *time.Location, o Options) (job, reqInfo, string, error) {
 	var j job
+	var info reqInfo
 	idCol := c.first("JobIDRaw", "JobID")
 	idText := c.get(row, idCol)
 	if strings.Contains(idText, ".") && !o.Steps {
-		return j, "job steps (.batch, .extern, .N; --steps keeps them)", nil
+		return j, info, "job steps (.batch, .extern, .N; --steps keeps them)", nil
 	}
 	if n, err := strconv.ParseInt(idText, 10, 64); (err == nil && n > maxJobID) || errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(idText, "-") {
-		return j, "", &ParseError{Column: idCol, Err: fmt.Errorf("%s is more than an SWF job number holds (2^53)", idText)}
+		return j, info, "", &ParseError{Column: idCol, Err: fmt.Errorf("%s is more than an SWF job number holds (2^53)", idText)}
 	} else if err == nil && n >= 0 {
 		j.id, j.hasID = n, true
 	}
 	state := strings.ToUpper(strings.Fields(c.get(row, "State") + " ?")[0])
 	if unfinished[state] {
-		return j, "not finished (" + strings.ToLower(state) + ")", nil
+		return j, info, "not finished (" + strings.ToLower(state) + ")", nil
 	}
 	status, ok := statuses[state]
 	if !ok {
-		return j, "", &ParseError{Column: "State", Err: fmt.Errorf("unknown state %q", c.get(row, "State"))}
+		return j, info, "", &ParseError{Column: "State", Err: fmt.Errorf("unknown state %q", c.get(row, "State"))}
 	}
 	submits, err := parseTime(c.get(row, "Submit"), loc)
 	if err != nil {
-		return j, "", &ParseError{Column: "Submit", Err: err}
+		return j, info, "", &ParseError{Column: "Submit", Err: err}
 	}
 	if len(submits) == 0 {
-		return j, "no submit time", nil
+		return j, info, "no submit time", nil
 	}
 	starts, err := parseTime(c.get(row, "Start"), loc)
 	if err != nil {
-		return j, "", &ParseError{Column: "Start", Err: err}
+		return j, info, "", &ParseError{Column: "Start", Err: err}
 	}
 	if len(starts) == 0 {
-		return j, "never started (cancelled while waiting)", nil
+		return j, info, "never started (cancelled while waiting)", nil
 	}
 	var ends []int64
 	if c.has("End") {
 		if ends, err = parseTime(c.get(row, "End"), loc); err != nil {
-			return j, "", &ParseError{Column: "End", Err: err}
+			return j, info, "", &ParseError{Column: "End", Err: err}
 		}
 	}
 	submit, start, end, ambiguous := submits[0], starts[0], int64(0), false
@@ -460,17 +534,17 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 	if run < 0 && c.has("Elapsed") {
 		e, err := parseDuration(c.get(row, "Elapsed"), false)
 		if err != nil {
-			return j, "", &ParseError{Column: "Elapsed", Err: err}
+			return j, info, "", &ParseError{Column: "Elapsed", Err: err}
 		}
 		run, runCol = e, "Elapsed"
 	}
 	if run < 0 {
-		return j, "no end time or elapsed time", nil
+		return j, info, "no end time or elapsed time", nil
 	}
 	limit := -1.0
 	if tl := c.get(row, "Timelimit"); tl != "" && !strings.EqualFold(tl, "UNLIMITED") && !strings.EqualFold(tl, "Partition_Limit") {
 		if limit, err = parseDuration(tl, true); err != nil {
-			return j, "", &ParseError{Column: "Timelimit", Err: err}
+			return j, info, "", &ParseError{Column: "Timelimit", Err: err}
 		}
 	}
 	for _, c := range []struct {
@@ -478,7 +552,7 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 		v   float64
 	}{{"Timelimit", limit}, {runCol, run}} {
 		if c.v > swf.MaxSeconds {
-			return j, "", &ParseError{Column: c.col, Err: fmt.Errorf("%.0f seconds is more than an SWF time holds (%g, swf.MaxSeconds)", c.v, float64(swf.MaxSeconds))}
+			return j, info, "", &ParseError{Column: c.col, Err: fmt.Errorf("%.0f seconds is more than an SWF time holds (%g, swf.MaxSeconds)", c.v, float64(swf.MaxSeconds))}
 		}
 	}
 	if state == "TIMEOUT" && limit >= 0 && run > limit {
@@ -489,10 +563,10 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 		if v := c.get(row, name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
-				return j, "", &ParseError{Column: name, Err: fmt.Errorf("%q is not a CPU count", v)}
+				return j, info, "", &ParseError{Column: name, Err: fmt.Errorf("%q is not a CPU count", v)}
 			}
 			if n > platform.MaxCPUs {
-				return j, "", &ParseError{Column: name, Err: fmt.Errorf("%d CPUs: more than a machine may have (%d, platform.MaxCPUs)", n, platform.MaxCPUs)}
+				return j, info, "", &ParseError{Column: name, Err: fmt.Errorf("%d CPUs: more than a machine may have (%d, platform.MaxCPUs)", n, platform.MaxCPUs)}
 			}
 			if n > 0 {
 				cpus = n
@@ -501,33 +575,37 @@ func parseRow(row []string, c columns, loc *time.Location, o Options) (job, stri
 		}
 	}
 	if cpus == 0 {
-		return j, "no CPU count", nil
+		return j, info, "no CPU count", nil
 	}
 	reqCPUs := cpus
 	if v := c.get(row, "ReqCPUS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return j, "", &ParseError{Column: "ReqCPUS", Err: fmt.Errorf("%q is not a CPU count", v)}
+			return j, info, "", &ParseError{Column: "ReqCPUS", Err: fmt.Errorf("%q is not a CPU count", v)}
 		}
 		if n > 0 {
 			if n > platform.MaxCPUs {
-				return j, "", &ParseError{Column: "ReqCPUS", Err: fmt.Errorf("%d CPUs: more than a machine may have (%d, platform.MaxCPUs)", n, platform.MaxCPUs)}
+				return j, info, "", &ParseError{Column: "ReqCPUS", Err: fmt.Errorf("%d CPUs: more than a machine may have (%d, platform.MaxCPUs)", n, platform.MaxCPUs)}
 			}
 			reqCPUs = n
 		}
 	}
+	if info, err = readRequest(&j, row, c); err != nil {
+		return j, info, "", err
+	}
+	nnodes := max(1, min(int(j.nnodes), cpus)) // a node holds at least one of the job's CPUs
 	mem := -1.0
 	if v := c.get(row, "ReqMem"); v != "" {
-		if mem, err = parseMem(v, cpus); err != nil {
-			return j, "", &ParseError{Column: "ReqMem", Err: err}
+		if mem, err = parseMem(v, cpus, nnodes); err != nil {
+			return j, info, "", &ParseError{Column: "ReqMem", Err: err}
 		}
 	}
 	if start < submit {
-		return j, "", &ParseError{Column: "Start", Err: fmt.Errorf("start %s is before submit %s", c.get(row, "Start"), c.get(row, "Submit"))}
+		return j, info, "", &ParseError{Column: "Start", Err: fmt.Errorf("start %s is before submit %s", c.get(row, "Start"), c.get(row, "Submit"))}
 	}
 	j.submit, j.wait, j.run, j.limit, j.mem = submit, start-submit, run, limit, mem
 	j.cpus, j.reqCPUs, j.status, j.ambiguous = int32(cpus), int32(reqCPUs), int8(status), ambiguous
-	return j, "", nil
+	return j, info, "", nil
 }
 
 // resolveFold picks, for times of which some are ambiguous (in the hour
@@ -717,11 +795,34 @@ func parseDuration(s string, limit bool) (float64, error) {
 
 // parseMem reads ReqMem (4000M, 4G, 500Mc per CPU, 4Gn per node) into KB
 // per CPU, rounded to a whole KB (SWF's field is an integer); memory per
-// node is divided by the job's CPUs (the job is taken to be on one node).
-// 0 or an empty value is unknown (-1).
-func parseMem(s string, cpus int) (float64, error) {
+// node (a plain size too, as newer sacct writes it) is divided by the
+// CPUs the job has on a node: its cpus spread evenly over its nnodes
+// (NNodes; 1 when the export does not say). 0 or an empty value is
+// unknown (-1).
+func parseMem(s string, cpus, nnodes int) (float64, error) {
+	kb, perCPU, err := memKB(s)
+	if err != nil {
+		return 0, err
+	}
+	if kb == 0 {
+		return -1, nil
+	}
+	if !perCPU {
+		kb = kb * float64(nnodes) / float64(cpus)
+	}
+	// SWF's memory field is a whole number of KB a processor: rounded to
+	// the nearest (43690.67 -> 43691), never below 1 for a memory given.
+	kb = max(1, math.Round(kb))
+	if kb > maxMemKB {
+		return 0, fmt.Errorf("%q is more memory than an SWF field holds (2^53 KB a CPU)", s)
+	}
+	return kb, nil
+}
+
+// memKB reads a memory size as sacct writes it (4000M, 4G, 500Mc, 4Gn, a
+// plain number of MB) into KB, and whether it is per CPU ("c").
+func memKB(s string) (kb float64, perCPU bool, err error) {
 	t := strings.TrimSpace(s)
-	perCPU := false
 	switch {
 	case strings.HasSuffix(t, "c"):
 		perCPU, t = true, strings.TrimSuffix(t, "c")
@@ -739,26 +840,15 @@ func parseMem(s string, cpus int) (float64, error) {
 			unit, t = 1024*1024, t[:len(t)-1]
 		case 'T', 't':
 			unit, t = 1024*1024*1024, t[:len(t)-1]
+		case 'P', 'p':
+			unit, t = 1024*1024*1024*1024, t[:len(t)-1]
 		}
 	}
 	x, err := strconv.ParseFloat(t, 64)
 	if !decimal(t) || err != nil || x < 0 || math.IsInf(x, 0) {
-		return 0, fmt.Errorf("%q is not a memory size (e.g. 4000M, 4G, 500Mc)", s)
+		return 0, false, fmt.Errorf("%q is not a memory size (e.g. 4000M, 4G, 500Mc)", s)
 	}
-	if x == 0 {
-		return -1, nil
-	}
-	kb := x * unit
-	if !perCPU {
-		kb /= float64(cpus)
-	}
-	// SWF's memory field is a whole number of KB a processor: rounded to
-	// the nearest (43690.67 -> 43691), never below 1 for a memory given.
-	kb = max(1, math.Round(kb))
-	if kb > maxMemKB {
-		return 0, fmt.Errorf("%q is more memory than an SWF field holds (2^53 KB a CPU)", s)
-	}
-	return kb, nil
+	return x * unit, perCPU, nil
 }
 
 // maxMemKB bounds the memory a CPU, in KB (an SWF number is exact up to
@@ -828,6 +918,23 @@ func (r *Result) SkippedText() string { return skippedText(r.Skipped) }
 func (r *Result) WriteSWF(w io.Writer, maxProcs int, source string) error {
 	h := r.Header
 	h.MaxProcs = maxProcs
+	h.Lines = r.headerLines(maxProcs, source)
+	sw := swf.NewWriter(w)
+	if err := sw.WriteHeader(h); err != nil {
+		return err
+	}
+	for i := range r.Len() {
+		rec := r.Record(i)
+		if err := sw.Write(rec); err != nil {
+			return fmt.Errorf("job %d: %w", rec.JobNumber, err)
+		}
+	}
+	return sw.Flush()
+}
+
+// headerLines are the lines of WriteSWF's header (without their ';').
+func (r *Result) headerLines(maxProcs int, source string) []string {
+	h := r.Header
 	lines := []string{
 		" Version: " + h.Version,
 		" Note: imported from Slurm accounting (sacct output) " + clean(source) + " by schedlab trace import",
@@ -861,18 +968,7 @@ func (r *Result) WriteSWF(w io.Writer, maxProcs int, source string) error {
 		lines = append(lines, fmt.Sprintf(" Max%ss: %d", t.what, len(t.names)))
 		lines = nameLines(lines, t.what, t.names, func(i int, n string) string { return fmt.Sprintf(" %s: %d %s", t.what, i, n) })
 	}
-	h.Lines = lines
-	sw := swf.NewWriter(w)
-	if err := sw.WriteHeader(h); err != nil {
-		return err
-	}
-	for i := range r.Len() {
-		rec := r.Record(i)
-		if err := sw.Write(rec); err != nil {
-			return fmt.Errorf("job %d: %w", rec.JobNumber, err)
-		}
-	}
-	return sw.Flush()
+	return lines
 }
 
 // MaxHeaderNames and MaxHeaderNameBytes bound the names of one kind

@@ -116,6 +116,7 @@ func TestEveryFlag(t *testing.T) {
 		"trace repeat --times":         {[]string{"trace", "repeat", tr, "--times", "0", "--out", filepath.Join(dir, "r.swf")}, 2, "--times 0: want 1..10000"},
 		"trace repeat --gap":           {[]string{"trace", "repeat", tr, "--times", "2", "--gap=-1", "--out", filepath.Join(dir, "r.swf")}, 2, "--gap -1: want 0..1e+09 seconds"},
 		"trace import --from":          {[]string{"trace", "import", tr, "--from", "lsf", "--out", filepath.Join(dir, "i.swf")}, 2, "--from"},
+		"trace import --format":        {[]string{"trace", "import", acct, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--format", "csv"}, 2, "--format"},
 		"trace import --out":           {[]string{"trace", "import", acct, "--from", "sacct", "--out", filepath.Join(file, "i.swf")}, 1, "not a folder"},
 		"trace import --procs":         {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
 		"trace import --steps":         {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--steps=perhaps"}, 2, "--steps"},

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,7 +20,8 @@ import (
 type traceImportCmd struct {
 	File     string `arg:"" name:"file" help:"The file to import: sacct output (--parsable2 with its header line, or --json), or a Batsim workload (JSON)."`
 	From     string `required:"" enum:"sacct,batsim" help:"What FILE is: sacct (sacct --parsable2 or --json output, told apart by the content) or batsim (a Batsim workload JSON with delay profiles)."`
-	Out      string `required:"" placeholder:"PATH" help:"Output SWF file (.gz to compress)."`
+	Out      string `required:"" placeholder:"PATH" help:"Output file (.gz to compress): an SWF trace, or a job table (--format)."`
+	Format   string `default:"auto" enum:"auto,swf,jobtable" help:"What to write: swf, or jobtable (the schedlab job table: SWF's fields and each job's request of nodes, tasks, memory, GRES and constraint, which SWF has no field for); auto: jobtable for an --out ending in .jobs or .jobs.gz, else swf."`
 	Procs    int    `placeholder:"N" help:"The machine's CPUs, written as the header's MaxProcs (sacct: without it, give run --procs; batsim: default nb_res)."`
 	Steps    bool   `help:"sacct: keep job steps (.batch, .extern, .N) as jobs of their own (they are left out by default: the job's line covers its allocation)."`
 	TimeZone string `name:"timezone" default:"UTC" placeholder:"ZONE" help:"sacct: the time zone sacct printed its times in (an IANA name, e.g. Europe/Stockholm; sacct --parsable2 writes local times without a zone, ambiguous in the hour repeated when daylight saving time ends: export with TZ=UTC sacct if you can; --json writes epoch seconds, and the zone is only written to the header)."`
@@ -48,8 +50,11 @@ func (c *traceImportCmd) Run(g *globals) error {
 	if err := g.claimOutDir(filepath.Dir(c.Out)); err != nil {
 		return err
 	}
-	err = writeSWFFile(c.Out, func(out io.Writer) error { return res.WriteSWF(out, c.Procs, filepath.Base(c.File)) })
-	if err != nil {
+	write := func(out io.Writer) error { return res.WriteSWF(out, c.Procs, filepath.Base(c.File)) }
+	if c.jobTable() {
+		write = func(out io.Writer) error { return res.WriteJobTable(out, c.Procs, filepath.Base(c.File)) }
+	}
+	if err := writeSWFFile(c.Out, write); err != nil {
 		return err
 	}
 	first := time.Unix(res.Header.UnixStartTime, 0).In(loc).Format("2006-01-02 15:04:05 MST")
@@ -71,8 +76,55 @@ func (c *traceImportCmd) Run(g *globals) error {
 	if c.Procs == 0 {
 		fmt.Fprintln(g.stdout, "no --procs: the header has no MaxProcs; give the machine size to run with --procs")
 	}
+	c.requestNotices(g, res)
 	_, err = fmt.Fprintf(g.stdout, "wrote %s\n", c.Out)
 	return err
+}
+
+// jobTable says whether the import writes a job table.
+func (c *traceImportCmd) jobTable() bool {
+	switch c.Format {
+	case "jobtable":
+		return true
+	case "auto":
+		return strings.HasSuffix(c.Out, ".jobs") || strings.HasSuffix(c.Out, ".jobs.gz")
+	}
+	return false
+}
+
+// requestNotices says on stderr what of the jobs' requests the output
+// does not hold: in SWF, what jobs ask beyond CPUs; in either, what the
+// import could not read.
+func (c *traceImportCmd) requestNotices(g *globals, res *slurm.Result) {
+	if !res.HasRequests {
+		return
+	}
+	if n := res.RequestCounts(); !c.jobTable() && n.Beyond > 0 {
+		var what []string
+		for _, k := range []struct {
+			n    int64
+			what string
+		}{{n.GRES, "GRES (GPUs)"}, {n.MultiNode, "more than one node"}, {n.Constraint, "a feature constraint"}} {
+			if k.n > 0 {
+				what = append(what, fmt.Sprintf("%d %s", k.n, k.what))
+			}
+		}
+		fmt.Fprintf(g.stderr, "schedlab: %d job(s) ask for more than CPUs (%s): SWF has no field for that and %s does not keep it; write --format jobtable (or an --out ending in .jobs) to keep it\n",
+			n.Beyond, strings.Join(what, ", "), c.Out)
+	}
+	for _, k := range importUnreadKeys(res.Unread) {
+		fmt.Fprintf(g.stderr, "schedlab: %d job(s): %s: left out of their requests\n", res.Unread[k], k)
+	}
+}
+
+// importUnreadKeys are the reasons of Result.Unread, in order.
+func importUnreadKeys(m map[string]int64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // runBatsim imports a Batsim workload.
@@ -87,7 +139,11 @@ func (c *traceImportCmd) runBatsim(g *globals, f io.Reader) error {
 	if err := g.claimOutDir(filepath.Dir(c.Out)); err != nil {
 		return err
 	}
-	if err := writeSWFFile(c.Out, func(out io.Writer) error { return res.WriteSWF(out, filepath.Base(c.File)) }); err != nil {
+	write := func(out io.Writer) error { return res.WriteSWF(out, filepath.Base(c.File)) }
+	if c.jobTable() {
+		write = func(out io.Writer) error { return res.WriteJobTable(out, filepath.Base(c.File)) }
+	}
+	if err := writeSWFFile(c.Out, write); err != nil {
 		return err
 	}
 	fmt.Fprintf(g.stdout, "imported %d jobs for %d resources\n", len(res.Records), res.Header.MaxProcs)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/workload/jobtable"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
@@ -22,6 +23,12 @@ func TestBatsimRoundTripCommands(t *testing.T) {
 	out, _ := run(t, 0, "trace", "import", src, "--from", "batsim", "--out", a)
 	if !strings.Contains(out, "imported 4 jobs for 16 resources") {
 		t.Errorf("import said %q", out)
+	}
+	// To a job table: its first line, and a row of res tasks of one CPU.
+	run(t, 0, "trace", "import", src, "--from", "batsim", "--out", filepath.Join(dir, "a.jobs"))
+	if tab, _ := os.ReadFile(filepath.Join(dir, "a.jobs")); !strings.HasPrefix(string(tab), "# schedlab job table v1\n") ||
+		!strings.Contains(string(tab), "\n7\t100.25\t-1\t3600.5\t16\t16\t-1\t-1\t-1\t1\t-1\t-1\t-1\t-1\t0\t0\t16\t1\t0\t0\t\t\t\t0\t\n") {
+		t.Errorf("batsim job table:\n%s", tab)
 	}
 	run(t, 0, "trace", "export", a, "--to", "batsim", "--out", wa)
 	run(t, 0, "trace", "import", wa, "--from", "batsim", "--out", b)
@@ -92,5 +99,84 @@ func TestSacctImportNotices(t *testing.T) {
 	}
 	if n != 50_001 {
 		t.Errorf("%d jobs read back", n)
+	}
+}
+
+// trace import of an export with NNodes, ReqNodes, ReqTRES, AllocTRES
+// and Constraints: to SWF, stderr says what SWF does not keep (jobs 200,
+// 201, 202 ask for GPUs; 200 and 202 for 2 nodes and a constraint; 201's
+// constraint is Slurm's matching OR, not read); to a .jobs file (or
+// --format jobtable) the requests are kept, and no notice but the
+// constraint not read; the table's job lines, read as SWF, are the SWF
+// import's.
+func TestSacctImportJobTable(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "..", "workload", "slurm", "testdata", "requests.txt")
+	sw, tab, tabgz := filepath.Join(dir, "r.swf"), filepath.Join(dir, "r.jobs"), filepath.Join(dir, "r.tsv.gz")
+	_, stderr := run(t, 0, "trace", "import", src, "--from", "sacct", "--out", sw, "--procs", "64")
+	if !strings.Contains(stderr, "schedlab: 3 job(s) ask for more than CPUs (3 GRES (GPUs), 2 more than one node, 2 a feature constraint): SWF has no field for that and "+sw+" does not keep it; write --format jobtable") {
+		t.Errorf("to SWF, stderr %q", stderr)
+	}
+	const unread = "schedlab: 1 job(s): constraints schedlab does not read (Slurm's [a|b] matching OR, counts a*2, or another syntax): left out of their requests"
+	if !strings.Contains(stderr, unread) {
+		t.Errorf("to SWF, no word of the constraint not read: %q", stderr)
+	}
+	for _, args := range [][]string{{"--out", tab}, {"--out", tabgz, "--format", "jobtable"}} {
+		_, stderr = run(t, 0, append([]string{"trace", "import", src, "--from", "sacct", "--procs", "64"}, args...)...)
+		if strings.Contains(stderr, "SWF has no field") || !strings.Contains(stderr, unread) {
+			t.Errorf("%q: stderr %q", args, stderr)
+		}
+	}
+	text, err := os.ReadFile(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(text), "\n")
+	if lines[0] != "# schedlab job table v1" || !strings.Contains(string(text), "\n200\t0\t10\t3600\t16\t16\t7200\t-1\t524288\t1\t1\t1\t1\t1\t2\t0\t16\t1\t4096\t0\t\tgpu:4\ta100&ib\t0\t\n") {
+		t.Errorf("job table:\n%s", text)
+	}
+	for _, p := range []string{tab, tabgz} {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jr, err := jobtable.NewReader(f, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := swf.NewReader(jobtable.NewSWFReader(jr, nil), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := swf.Open(sw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Header().MaxProcs != 64 || b.Header().MaxProcs != 64 {
+			t.Errorf("MaxProcs %d, %d", a.Header().MaxProcs, b.Header().MaxProcs)
+		}
+		for {
+			ra, ea := a.Next()
+			rb, eb := b.Next()
+			if ea != eb || ra != rb {
+				t.Fatalf("%s: %+v (%v), SWF %+v (%v)", p, ra, ea, rb, eb)
+			}
+			if ea == io.EOF {
+				break
+			}
+		}
+		b.Close()
+		f.Close()
+	}
+}
+
+// An export without the request columns says nothing of requests, and
+// its SWF is what it was (the goldens hold it byte for byte).
+func TestSacctImportNoRequestNotice(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "..", "workload", "slurm", "testdata", "quirks.txt")
+	_, stderr := run(t, 0, "trace", "import", src, "--from", "sacct", "--out", filepath.Join(dir, "q.swf"))
+	if strings.Contains(stderr, "ask for more than CPUs") || strings.Contains(stderr, "left out of their requests") {
+		t.Errorf("stderr %q", stderr)
 	}
 }
