@@ -43,8 +43,9 @@ func TestSWFReader(t *testing.T) {
 		jobs = append(jobs, j)
 	}
 	want := []actual.Job{
-		{ID: 7, Submit: 0, Procs: 16, Runtime: 3600, Request: 7200, User: 1, Group: 2, ReqMem: 262144, Mem: 262144, Partition: 1, QOS: 1},
-		{ID: 8, Submit: 5.5, Procs: 8, Runtime: 60, Request: -1, User: -1, Group: -1, ReqMem: -1, Partition: -1, QOS: -1},
+		// the recorded waits: 10 s and 0 s; job 9 records none
+		{ID: 7, Submit: 0, Procs: 16, Runtime: 3600, Request: 7200, User: 1, Group: 2, ReqMem: 262144, Mem: 262144, Partition: 1, QOS: 1, Recorded: true, RecordedWait: 10},
+		{ID: 8, Submit: 5.5, Procs: 8, Runtime: 60, Request: -1, User: -1, Group: -1, ReqMem: -1, Partition: -1, QOS: -1, Recorded: true},
 		{ID: 9, Submit: 6, Procs: 3, Runtime: 1, Request: -1, User: -1, Group: -1, ReqMem: -1, Partition: -1, QOS: -1},
 	}
 	if !reflect.DeepEqual(jobs, want) {
