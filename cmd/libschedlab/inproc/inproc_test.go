@@ -61,7 +61,7 @@ func TestFCFS(t *testing.T) {
 	if begins != 1 || ends != 1 || !s.Done() || s.Request() != nil {
 		t.Errorf("%d requests beginning and %d ending, done %v: want 1, 1, true", begins, ends, s.Done())
 	}
-	if _, err := experiment.RunTrace(experiment.TraceRun{Trace: kth, Policy: "fcfs", Out: filepath.Join(dir, "fcfs")}); err != nil {
+	if _, err := (experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: kth}, Policy: experiment.PolicySpec{Name: "fcfs"}, Outputs: experiment.OutputSpec{Dir: filepath.Join(dir, "fcfs")}}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := os.ReadFile(filepath.Join(dir, "in", "jobs.csv"))
@@ -107,7 +107,7 @@ func TestErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "--trace", kth, "--policy", "easy", "--no-out"}, "the policy is external"},
+		{[]string{"run", "--trace", kth, "--policy", "easy", "--no-out"}, "decides for policy external, not easy"},
 		{[]string{"run", "--trace", kth, "--policy", "external", "--no-out", "--command", "true"}, "neither option command nor fds"},
 		{[]string{"sweep", "x.yaml"}, "only the run command"},
 	} {
