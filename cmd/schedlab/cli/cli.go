@@ -25,7 +25,6 @@ import (
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/platform"
-	"github.com/schedlab/schedlab/policy/external"
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/report/htmlreport"
@@ -50,10 +49,6 @@ type globals struct {
 	// policyFlags are the policy-option flags of a run command line,
 	// taken off it before kong parses the rest (takePolicyFlags).
 	policyFlags []flagValue
-
-	// decider, set by MainInProcess, makes the decisions of a run's
-	// policy external in this process.
-	decider external.Decider
 }
 
 // lockOutDir takes the lock of an output folder (lockDir) for the rest
@@ -265,38 +260,21 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		// The run command alone: the same flags, checks and messages
 		// (TestRunSpecSameMessages), and about 2 ms less at every start
 		// than building the model of every command (docs/performance.md).
-		spec = &runSpec{}
+		spec = &runLine{}
 	}
 	return mainWith(args, stdout, stderr, &globals{stdout: stdout, stderr: stderr}, true, spec)
 }
 
-// MainInProcess runs a `run` command line (args without the program
-// name, starting with "run") whose policy is external, with its
-// decisions made by d in this process instead of a decision process
-// (policy/external.Options.Decider): the same checks, assembly, outputs
-// and messages as Main's, but no signal handling (the calling program
-// owns its signals) and no option command or fds. It returns the exit
-// status. The shared library cmd/libschedlab runs it (package
-// cmd/libschedlab/inproc).
-func MainInProcess(args []string, stdout, stderr io.Writer, d external.Decider) int {
-	if len(args) == 0 || args[0] != "run" {
-		fmt.Fprintln(stderr, "schedlab: in process, only the run command (with --policy external) is possible")
-		return 2
-	}
-	return mainWith(args, stdout, stderr, &globals{stdout: stdout, stderr: stderr, decider: d}, false, &runSpec{})
-}
-
-// runSpec is the command line of `schedlab run` (Main) and of
-// MainInProcess: cliSpec's run command alone (the same flags and checks),
-// so that a run (each episode of a Gymnasium environment in process) does
-// not build the model of every command.
-type runSpec struct {
+// runLine is the command line of `schedlab run` (Main): cliSpec's run
+// command alone (the same flags and checks), so that a run does not
+// build the model of every command.
+type runLine struct {
 	Run         runCmd      `cmd:"" help:"Simulate an SWF trace on one cluster under a queue policy."`
 	VersionFlag versionFlag `name:"version" help:"Print the version."`
 }
 
 // mainWith runs args with the command line spec (a *cliSpec or a
-// *runSpec).
+// *runLine).
 func mainWith(args []string, stdout, stderr io.Writer, g *globals, signals bool, spec any) (status int) {
 	exited := false
 	parser, err := kong.New(spec,
@@ -604,7 +582,7 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 			Estimate: est, Deadlines: dl},
 		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition,
 			Avail: experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure}},
-		Policy:  experiment.PolicySpec{Name: c.Policy, Options: given, Predictor: c.Predictor, Correction: c.Correction, Decider: g.decider},
+		Policy:  experiment.PolicySpec{Name: c.Policy, Options: given, Predictor: c.Predictor, Correction: c.Correction},
 		Outputs: experiment.OutputSpec{Dir: out, SWF: c.SWF, Check: c.Check, Threads: c.Threads, Planned: c.Planned, Metrics: c.Metric, Tau: c.Tau},
 	}
 	errs := []error{spec.Check()}
