@@ -281,7 +281,7 @@ func (s *RunSpec) checkPolicy() []error {
 		add("--policy", err)
 		return errs
 	}
-	vals, err := CheckTraceOptions(qp, pol.Options, pol.Decider)
+	vals, err := checkTraceOptions(qp, pol.Options, pol.Decider)
 	switch {
 	case err != nil && pol.Decider != nil && !qp.InProcess():
 		add("--policy", err)

@@ -343,11 +343,11 @@ func LookupTracePolicy(name string) (registry.Entry, error) {
 	return hp, nil
 }
 
-// CheckTraceOptions checks a trace run's policy options (PolicySpec.Options)
+// checkTraceOptions checks a trace run's policy options (PolicySpec.Options)
 // against qp's declarations: with an in-process decider (PolicySpec.Decider),
 // by the policy's in-process check (the decider replaces what its own
 // check asks for: external's command or file descriptors).
-func CheckTraceOptions(qp registry.Entry, options map[string]string, decider external.Decider) (option.Values, error) {
+func checkTraceOptions(qp registry.Entry, options map[string]string, decider external.Decider) (option.Values, error) {
 	if decider == nil {
 		return qp.Check(options)
 	}
@@ -522,14 +522,6 @@ func (a *traceAsm) checkRun() error {
 		}
 	}
 	return checkSchedule(a.o.jobsFile.Name(), a.o.rejected.drop(a.rec.jobs), a.procs, kill, spans)
-}
-
-// CheckTraceMetrics reports whether every name is a declared per-run
-// metric of the cluster model, which a trace run can measure
-// (OutputSpec.Metrics), naming them if not.
-func CheckTraceMetrics(names []string) error {
-	_, err := traceMetrics(names)
-	return err
 }
 
 // traceMetrics are the declared metrics of the cluster model a trace run

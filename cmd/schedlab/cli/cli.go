@@ -431,17 +431,11 @@ func vars() kong.Vars {
 		}
 	}
 	est := workload.EstimateNames()
-	var heteroOnly []string
-	for _, n := range registry.Names(registry.ModelHetero, registry.KindQueue) {
-		if _, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, n); err != nil {
-			heteroOnly = append(heteroOnly, n)
-		}
-	}
 	return kong.Vars{
 		"k8s_image":        launch.DefaultImage,
 		"k8s_volume":       launch.DefaultVolume,
 		"k8s_mount":        launch.DataMount,
-		"hetero_only":      strings.Join(heteroOnly, ", "),
+		"hetero_only":      strings.Join(experiment.HeteroOnlyPolicies(), ", "),
 		"deadline_rules":   strings.Join(workload.DeadlineBases(), ","),
 		"queue_policies":   strings.Join(registry.Names(registry.ModelCluster, registry.KindQueue), ", "),
 		"simple_policies":  strings.Join(simple, ","),
