@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import schedlab
+from fcfs import FCFS
 from schedlab import _inproc
 
 KTH = "KTH-SP2-1996-2.1-cln.swf.gz"
@@ -47,6 +48,40 @@ def test_fcfs_in_process_is_builtin_fcfs(tmp_path):
     assert json.loads(sim.stdout)["jobs"] == 27992
     built = schedlab.run(trace=KTH, policy="fcfs", out=tmp_path / "fcfs")
     assert (tmp_path / "in" / "jobs.csv").read_bytes() == (built.out / "jobs.csv").read_bytes()
+
+
+def test_run_spec_takes_every_run_flag():
+    # every keyword schedlab.run reads as a run flag is a setting of the
+    # spec, not a policy option; any other keyword is a policy option
+    flags = {
+        "estimate": "exact", "procs": 64, "on_overrun": "continue", "clamp": True, "tau": 30, "deadline": "estimate",
+        "deadline_factor": "1.5-3", "deadline_fraction": 0.5, "seed": 3, "check": True, "swf": True,
+        "predictor": "avg:3", "correction": "request", "resample": "user-weeks", "replication": 2,
+    }
+    assert set(flags) == schedlab._RUN_FLAGS
+    spec = _inproc.run_spec(KTH, out="o", **flags, order="sjf", strict=False)
+    assert spec["policy"] == {"name": "external", "predictor": "avg:3", "correction": "request", "options": {"order": "sjf", "strict": "false"}}
+    assert spec["workload"] == {
+        "trace": KTH, "seed": 3, "replication": 2, "estimate": "exact", "resample": "user-weeks",
+        "deadlines": {"rule": "estimate", "seed": 3, "factor": "1.5-3", "fraction": 0.5},
+    }
+    assert spec["platform"] == {"procs": 64, "clamp": True, "continue": True}
+    assert spec["outputs"] == {"dir": "o", "tau": 30.0, "check": True, "swf": True}
+
+
+def test_in_process_run_is_the_commands(tmp_path):
+    # schedlab.run with run flags, in process (a spec) and over the
+    # protocol (the command line): the same summary.json, jobs.csv,
+    # schedule.swf and printed summary
+    flags = dict(estimate="exact", procs=80, on_overrun="continue", clamp=True, tau=30, deadline="estimate",
+                 deadline_factor="1.5-3", deadline_fraction=0.5, seed=3, check=True, swf=True)
+    a = schedlab.run(trace=KTH, policy=FCFS(), out=tmp_path / "a", engine="inprocess", **flags)
+    b = schedlab.run(trace=KTH, policy=FCFS(), out=tmp_path / "b", engine="process", **flags)
+    for f in ("summary.json", "jobs.csv", "schedule.swf"):
+        assert (a.out / f).read_bytes() == (b.out / f).read_bytes(), f
+    assert a.summary["deadlines"]["factor"] == "1.5-3" and a.summary["run"]["procs"] == 80
+    assert a.stdout.replace(str(a.out), "OUT") == b.stdout.replace(str(b.out), "OUT")
+    assert "check: schedule valid" in a.stdout and "schedule.swf" in a.stdout
 
 
 def test_illegal_start_raises_and_writes_nothing(tmp_path):
