@@ -212,7 +212,11 @@ func (s *RunSpec) Check() error {
 	if !slices.Contains(workload.Estimates(), est) {
 		add("--estimate", fmt.Errorf("trace run: unknown estimate model %v", est))
 	}
-	add("--deadline", checkDeadlines(w.Deadlines))
+	if r := w.Deadlines; r.Base != workload.DeadlineNone && !(r.Fraction >= 0 && r.Fraction <= 1) {
+		add("--deadline-fraction", fmt.Errorf("--deadline-fraction %g: want a number in [0, 1]", r.Fraction))
+	} else {
+		add("--deadline", r.Check())
+	}
 	if p.Procs < 0 || p.Procs > platform.MaxCPUs {
 		add("--procs", fmt.Errorf("--procs %d: want 1..%d (or leave it out for the header's MaxProcs)", p.Procs, platform.MaxCPUs))
 	}
@@ -245,15 +249,6 @@ func (s *RunSpec) Check() error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// checkDeadlines checks a deadline rule, naming the flag of the setting
-// in error.
-func checkDeadlines(r workload.DeadlineRule) error {
-	if r.Base != workload.DeadlineNone && !(r.Fraction >= 0 && r.Fraction <= 1) {
-		return fmt.Errorf("--deadline-fraction %g: want a number in [0, 1]", r.Fraction)
-	}
-	return r.Check()
 }
 
 // checkPolicy checks the policy part: the name, in-process use, the

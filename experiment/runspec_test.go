@@ -25,7 +25,7 @@ func TestCheckEveryProblem(t *testing.T) {
 	for _, p := range Problems(err) {
 		got = append(got, p.Setting)
 	}
-	want := []string{"--jobs", "--resample", "--replication", "--estimate", "--deadline", "--procs", "--on-failure",
+	want := []string{"--jobs", "--resample", "--replication", "--estimate", "--deadline-fraction", "--procs", "--on-failure",
 		"--set", "--threads", "--tau", "--metric", "--check", "--planned", "--threads"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("settings %q, want %q\n%v", got, want, err)
