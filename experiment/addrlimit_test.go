@@ -36,8 +36,9 @@ const addrLimitKB = 1_500_000
 // array at once, and the old ones as garbage, about 440 MB for 500,000
 // waiting jobs, and the process died under the limit; each slot also
 // had room for 16 CPU ids where a grid job holds one run. Now about
-// 130 MB: two such runs at once fit under the limit in the schedlab
-// binary, not in this test's larger one.)
+// 105 MB a run. The sweep of two such runs under the same limit, with
+// the schedlab binary as a user builds it, is cmd/schedlab's
+// TestOverloadedSweepUnderAddressLimit.)
 func TestOverloadedGridUnderAddressLimit(t *testing.T) {
 	if os.Getenv("SCHEDLAB_ADDRLIMIT_CHILD") == "1" {
 		overloadedChild()

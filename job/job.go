@@ -24,6 +24,10 @@ type Info struct {
 	Mem, Speed, BMEst, Deadline float64
 	// Local marks a job submitted at a site's local scheduler.
 	Local bool
+	// RecordedStart is when the trace records that the job started on
+	// the real machine (submit + SWF field 3): a fact of the past, not a
+	// prediction; NaN when the trace gives none.
+	RecordedStart float64
 	// Gang is set for a gang; TaskEstimates are its tasks' estimates.
 	Gang          bool
 	TaskEstimates []float64

@@ -12,6 +12,7 @@ import (
 	"github.com/schedlab/schedlab/policy/matrix"
 	"github.com/schedlab/schedlab/policy/plan"
 	"github.com/schedlab/schedlab/policy/rank"
+	"github.com/schedlab/schedlab/policy/recorded"
 )
 
 // This file is the registry's content. The models are built afresh by
@@ -64,6 +65,7 @@ func declaredPolicies() []Entry {
 		gang.Declarations(),     // approaches 1, 2
 		plan.Declarations(),     // eg-edf, tabu
 		external.Declarations(), // external (cluster and hetero): a decision process over docs/protocol.md
+		recorded.Declarations(), // recorded: the trace's own schedule
 	} {
 		for _, d := range ds {
 			out = append(out, fromDecl(d))

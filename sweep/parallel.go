@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+
+	"github.com/schedlab/schedlab/internal/addrspace"
 )
 
 // Progress is told how many tasks have completed.
@@ -13,10 +15,12 @@ type Progress interface {
 	Add(done int)
 }
 
-// Workers resolves a requested worker count: 0 or less means all cores.
+// Workers resolves a requested worker count: 0 or less means all
+// cores, or fewer under an address-space limit (ulimit -v): one per
+// addrspace.PerWorker (256 MB) the limit leaves, at least one.
 func Workers(n int) int {
 	if n <= 0 {
-		return runtime.GOMAXPROCS(0)
+		return addrspace.Workers(runtime.GOMAXPROCS(0))
 	}
 	return n
 }

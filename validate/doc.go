@@ -3,7 +3,10 @@
 // exactly once with its submit time and size unchanged, starts no earlier
 // than its submission, runs for the right time with the right final state,
 // and the machine is never over-committed. ReadJobsCSV reads the schedule
-// back from a jobs.csv file (Batsim column names).
+// back from a jobs.csv file (Batsim column names). CheckNodes checks
+// allocations on a platform of nodes (cores, memory, GRES, features,
+// exclusive jobs) from its own description of nodes and requests,
+// independent of package platform/nodes (docs/nodes.md).
 //
 // # Processor identities
 //

@@ -56,5 +56,6 @@ type zeroSubmit struct{ src Source }
 func (z *zeroSubmit) Next() (actual.Job, error) {
 	j, err := z.src.Next()
 	j.Submit = 0
+	j.Recorded, j.RecordedWait = false, 0 // the recorded waits were from the recorded submissions
 	return j, err
 }

@@ -47,6 +47,13 @@ type Job struct {
 	// Local marks a job submitted at a site's local scheduler (gang
 	// model); grid jobs and trace jobs leave it false.
 	Local bool
+	// Recorded marks a job whose trace records when it started:
+	// RecordedWait seconds after its submission (SWF field 3), what the
+	// real machine did. A source that moves submissions apart from the
+	// trace (resampling, all jobs at time 0) clears it. The recorded
+	// policy starts jobs at Submit + RecordedWait.
+	Recorded     bool
+	RecordedWait float64
 	// Partition is the trace's partition number (SWF field 16); -1 when
 	// unknown. The outputs (jobs.csv, schedule.swf) and the multifactor
 	// queue order read it.
@@ -82,7 +89,10 @@ func (j *Job) DeadlineOrInf() float64 {
 func (j *Job) Info() job.Info {
 	i := job.Info{ID: j.ID, Submit: j.Submit, Procs: j.Procs, Estimate: j.Estimate, User: j.User, Group: j.Group,
 		Mem: j.Mem, Speed: j.Speed, BMEst: j.BMEst, Deadline: j.Deadline, Local: j.Local,
-		Partition: j.Partition, QOS: j.QOS}
+		Partition: j.Partition, QOS: j.QOS, RecordedStart: math.NaN()}
+	if j.Recorded {
+		i.RecordedStart = j.Submit + j.RecordedWait
+	}
 	if j.Tasks != nil {
 		i.Gang = true
 		i.TaskEstimates = make([]float64, len(j.Tasks))

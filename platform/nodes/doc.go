@@ -1,10 +1,12 @@
 // Package nodes describes a cluster as nodes, in Slurm's terms: groups
 // of identical nodes with cores (sockets x cores per socket x threads per
 // core), memory, typed generic resources (GRES, such as GPUs), features
-// and a weight. It is a foundation only: nothing in schedlab's runs uses
-// it yet (runs still simulate a pool of CPUs, package platform).
+// and a weight; what a job asks of such nodes (Request); and the
+// allocation of requests to nodes (State). It is a foundation only:
+// nothing in schedlab's runs uses it yet (runs still simulate a pool of
+// CPUs, package platform).
 //
-// It has three parts:
+// It has these parts:
 //
 //   - Slurm's hostlist syntax: Expand turns "gpu[01-32]", "n[1-3,7]",
 //     "a[1-2]b[3-4]" and comma lists into names, keeping zero-padding;
@@ -20,6 +22,14 @@
 //     after node n-1's), lookups by name, totals per resource, and
 //     feature constraints (ParseConstraint: Slurm's --constraint with
 //     '&', '|' and parentheses) evaluated against a node's features.
+//   - Request: nodes (a count or a range), tasks, CPUs per task, memory
+//     per node or per CPU, GRES per node or per job, a constraint,
+//     exclusive, in sbatch's terms, with Check.
+//   - State: the cores, GRES units and memory in use on each node at one
+//     instant; Alloc takes a request's resources by one documented rule
+//     (candidates by weight then node id, whole cores per task, block
+//     distribution, lowest free ids) and Release gives them back.
+//     validate.CheckNodes checks such allocations independently.
 //
 // Every size is bounded (MaxNames, MaxNameLen, MaxNodes, MaxCPUsPerNode,
 // MaxCPUs, MaxMemMB, MaxGRESPerNode, MaxGRESUnits, ...) and checked

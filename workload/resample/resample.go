@@ -79,6 +79,7 @@ func UserWeeks(jobs []actual.Job, r *rand.Rand) ([]actual.Job, error) {
 			for _, i := range units[u] {
 				j := jobs[i]
 				j.Submit = base + (j.Submit - src)
+				j.Recorded, j.RecordedWait = false, 0 // another week's machine
 				out = append(out, j)
 			}
 		}

@@ -152,6 +152,9 @@ func (s *Source) nextInto(j *actual.Job, rec *Record) error {
 			QOS:       toInt32(rec.Queue),
 			Mem:       mem,
 		}
+		if rec.Wait >= 0 {
+			j.Recorded, j.RecordedWait = true, rec.Wait
+		}
 		return nil
 	}
 }

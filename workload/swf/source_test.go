@@ -22,19 +22,19 @@ var sourceTrace = lines(
 	"6  3  0   10  0 -1 -1  0   60   -1  0  3  7 -1 -1 -1 -1 -1", // zero processors
 	"7  4  0    0  1 -1 -1  1   60   -1  1  3  7 -1 -1 -1 -1 -1", // runtime 0 is a job
 	"8  5  0   30 16 -1 -1 16  900   -1  1  5  2 -1 -1 -1 -1 -1", // larger than the machine
-	"9  6  0   20  0 -1 512 3   -1   -1  1  5  2 -1 -1 -1 -1 -1", // alloc 0: requested; used memory
+	"9  6 -1   20  0 -1 512 3   -1   -1  1  5  2 -1 -1 -1 -1 -1", // alloc 0: requested; used memory; no recorded wait
 )
 
 var (
-	job1 = actual.Job{ID: 1, Submit: 0, Procs: 4, Runtime: 100, Request: 3600, User: 3, Group: 7, ReqMem: 2048, Mem: 2048, Partition: 2, QOS: -1}
-	job2 = actual.Job{ID: 2, Submit: 1, Procs: 2, Runtime: 50, Request: -1, User: -1, Group: -1, ReqMem: -1, Partition: -1, QOS: -1}
-	job7 = actual.Job{ID: 7, Submit: 4, Procs: 1, Runtime: 0, Request: 60, User: 3, Group: 7, ReqMem: -1, Partition: -1, QOS: -1}
+	job1 = actual.Job{ID: 1, Submit: 0, Procs: 4, Runtime: 100, Request: 3600, User: 3, Group: 7, ReqMem: 2048, Mem: 2048, Partition: 2, QOS: -1, Recorded: true, RecordedWait: 5}
+	job2 = actual.Job{ID: 2, Submit: 1, Procs: 2, Runtime: 50, Request: -1, User: -1, Group: -1, ReqMem: -1, Partition: -1, QOS: -1, Recorded: true}
+	job7 = actual.Job{ID: 7, Submit: 4, Procs: 1, Runtime: 0, Request: 60, User: 3, Group: 7, ReqMem: -1, Partition: -1, QOS: -1, Recorded: true}
 	job9 = actual.Job{ID: 9, Submit: 6, Procs: 3, Runtime: 20, Request: -1, User: 5, Group: 2, ReqMem: -1, Mem: 512, Partition: -1, QOS: -1}
 )
 
 func with(j actual.Job, procs int) actual.Job { j.Procs = procs; return j }
 
-var job8 = actual.Job{ID: 8, Submit: 5, Procs: 16, Runtime: 30, Request: 900, User: 5, Group: 2, ReqMem: -1, Partition: -1, QOS: -1}
+var job8 = actual.Job{ID: 8, Submit: 5, Procs: 16, Runtime: 30, Request: 900, User: 5, Group: 2, ReqMem: -1, Partition: -1, QOS: -1, Recorded: true}
 
 func TestSourceConversion(t *testing.T) {
 	skips := Counts{Read: 9, SkippedNoSubmit: 1, SkippedNoRuntime: 1, SkippedNoProcs: 2}

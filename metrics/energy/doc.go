@@ -1,0 +1,19 @@
+// Package energy accounts the energy of a run on a pool of CPUs, exactly
+// (closed form between events, no polling), from a power model of two
+// states a CPU: IdleW when it runs no job, ComputeW when it runs one.
+//
+//   - The machine: total_j = IdleW x CPUs x T + (ComputeW - IdleW) x
+//     (CPU-seconds of work), where T is the time from 0 to the last job's
+//     end and the CPU-seconds are the integral of the busy CPUs over
+//     [0, T]; mean power = total_j / T; peak power = IdleW x CPUs +
+//     (ComputeW - IdleW) x the most CPUs busy at once.
+//   - A job: consumed_j = (ComputeW - IdleW) x its CPUs x its run time
+//     (end - start): the joules above idle it caused (a job requeued after
+//     a failure: its last run only).
+//
+// Meter is the listener (an engine.TimeListener: it integrates the busy
+// CPUs the kernel reports between instants, so failures and requeues are
+// counted as the CPUs actually ran). Series lists the power at every
+// change for an energy time series file. Nothing in a run uses the
+// package yet: docs/energy.md says what is built and what is not.
+package energy

@@ -1,0 +1,156 @@
+package energy
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job/actual"
+)
+
+// MaxWatts bounds a power value (watts a CPU): 1 MW.
+const MaxWatts = 1e6
+
+// Power is the power model of a CPU: watts when idle and when running a
+// job (ComputeW >= IdleW >= 0).
+type Power struct {
+	IdleW, ComputeW float64
+}
+
+// ParsePower reads "IDLE_W:COMPUTE_W" (e.g. "95:190.74"), checking
+// 0 <= IDLE_W <= COMPUTE_W <= MaxWatts.
+func ParsePower(s string) (Power, error) {
+	a, b, ok := strings.Cut(s, ":")
+	if !ok {
+		return Power{}, fmt.Errorf("power %q: want IDLE_W:COMPUTE_W (watts a CPU, e.g. 95:190.74)", s)
+	}
+	idle, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
+	comp, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	switch {
+	case err1 != nil || math.IsNaN(idle) || math.IsInf(idle, 0):
+		return Power{}, fmt.Errorf("power %q: idle watts %q is not a number", s, a)
+	case err2 != nil || math.IsNaN(comp) || math.IsInf(comp, 0):
+		return Power{}, fmt.Errorf("power %q: compute watts %q is not a number", s, b)
+	}
+	p := Power{IdleW: idle, ComputeW: comp}
+	return p, p.Check()
+}
+
+// Check reports a model out of its bounds.
+func (p Power) Check() error {
+	if !(p.IdleW >= 0 && p.IdleW <= p.ComputeW && p.ComputeW <= MaxWatts) {
+		return fmt.Errorf("power %g:%g: want 0 <= idle <= compute <= %g watts", p.IdleW, p.ComputeW, float64(MaxWatts))
+	}
+	return nil
+}
+
+// JobJoules is a job's energy above idle: (ComputeW - IdleW) x cpus x
+// run.
+func (p Power) JobJoules(cpus int, run float64) float64 {
+	return (p.ComputeW - p.IdleW) * float64(cpus) * run
+}
+
+// Point is the machine's power from T on (until the next point).
+type Point struct {
+	T, Watts float64
+}
+
+// Meter is the energy listener of one run on cpus CPUs.
+type Meter struct {
+	p        Power
+	cpus     int
+	last     float64 // the instant of the last TimeAdvanced
+	work     float64 // CPU-seconds busy over [0, last]
+	peakBusy int
+	end      float64 // the last job's end
+	jobs     int64
+	series   []Point
+	keep     bool
+}
+
+// NewMeter returns the meter of a run on cpus CPUs under p; with series
+// it also keeps the power at every change (Series).
+func NewMeter(p Power, cpus int, series bool) *Meter {
+	m := &Meter{p: p, cpus: cpus, keep: series}
+	if series {
+		m.series = []Point{{0, p.IdleW * float64(cpus)}}
+	}
+	return m
+}
+
+// TimeAdvanced integrates the busy CPUs since the previous instant: u
+// describes [previous instant, t).
+func (m *Meter) TimeAdvanced(t float64, u *engine.Usage) {
+	b := 0
+	for _, x := range u.Busy {
+		b += x
+	}
+	if t > m.last {
+		m.work += float64(b) * (t - m.last)
+		m.peakBusy = max(m.peakBusy, b)
+		if m.keep {
+			m.point(m.last, m.watts(b))
+		}
+	}
+	m.last = max(m.last, t)
+}
+
+// point records the power w from t on, merging equal neighbours.
+func (m *Meter) point(t, w float64) {
+	n := len(m.series)
+	switch {
+	case n > 0 && m.series[n-1].T == t:
+		m.series[n-1].Watts = w
+		if n > 1 && m.series[n-2].Watts == w {
+			m.series = m.series[:n-1]
+		}
+	case n > 0 && m.series[n-1].Watts == w:
+	default:
+		m.series = append(m.series, Point{t, w})
+	}
+}
+
+func (m *Meter) watts(busy int) float64 {
+	return m.p.IdleW*float64(m.cpus) + (m.p.ComputeW-m.p.IdleW)*float64(busy)
+}
+
+func (m *Meter) JobSubmitted(float64, *actual.Job)         {}
+func (m *Meter) JobDispatched(float64, *actual.Job, []int) {}
+func (m *Meter) JobStarted(float64, engine.Start)          {}
+func (m *Meter) JobFinished(_ float64, r *engine.Record)   { m.ended(r) }
+func (m *Meter) JobKilled(_ float64, r *engine.Record)     { m.ended(r) }
+
+func (m *Meter) ended(r *engine.Record) {
+	m.jobs++
+	m.end = max(m.end, r.End)
+}
+
+// Result is a run's energy.
+type Result struct {
+	TotalJ     float64 // joules of the machine over [0, EndT]
+	EndT       float64 // the last job's end
+	MeanW      float64 // TotalJ / EndT (0 when EndT is 0)
+	PeakW      float64 // the most watts at one instant
+	PerJobJ    float64 // TotalJ over the jobs that ended (0 without jobs)
+	WorkCPUSec float64 // CPU-seconds busy over [0, EndT]
+}
+
+// Result is the energy of the run: call it when the run has ended (the
+// kernel reports the usage up to the instant of the last job's end).
+func (m *Meter) Result() Result {
+	r := Result{EndT: m.end, WorkCPUSec: m.work, PeakW: m.watts(m.peakBusy)}
+	r.TotalJ = m.p.IdleW*float64(m.cpus)*m.end + (m.p.ComputeW-m.p.IdleW)*m.work
+	if m.end > 0 {
+		r.MeanW = r.TotalJ / m.end
+	}
+	if m.jobs > 0 {
+		r.PerJobJ = r.TotalJ / float64(m.jobs)
+	}
+	return r
+}
+
+// Series is the machine's power at every change, from time 0 (nil
+// unless asked for).
+func (m *Meter) Series() []Point { return m.series }
