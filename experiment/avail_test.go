@@ -29,8 +29,7 @@ func TestKTHUnavailable(t *testing.T) {
 	for _, pol := range []string{"easy", "conservative"} {
 		for _, onFail := range []string{"kill", "requeue"} {
 			out := filepath.Join(dir, pol+"-"+onFail)
-			res, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: pol, Out: out, Check: true,
-				Avail: AvailSpec{Reservations: []string{"5000000:5086400:100"}, Events: ev, OnFailure: onFail}})
+			res, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz"}, Platform: PlatformSpec{Avail: AvailSpec{Reservations: []string{"5000000:5086400:100"}, Events: ev, OnFailure: onFail}}, Policy: PolicySpec{Name: pol}, Outputs: OutputSpec{Dir: out, Check: true}}).Run()
 			if err != nil {
 				t.Fatalf("%s %s: %v", pol, onFail, err)
 			}
@@ -118,8 +117,7 @@ func TestReservationDates(t *testing.T) {
 	var got [2][]byte
 	for i, r := range []string{"1996-10-01T00:00:00:1996-10-01T06:00:00:50", "640769:662369:50"} {
 		out := filepath.Join(dir, strconv.Itoa(i))
-		res, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: "easy", Out: out, Jobs: 3000,
-			Avail: AvailSpec{Reservations: []string{r}}})
+		res, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", First: 3000}, Platform: PlatformSpec{Avail: AvailSpec{Reservations: []string{r}}}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: out}}).Run()
 		if err != nil {
 			t.Fatalf("%s: %v", r, err)
 		}

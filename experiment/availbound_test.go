@@ -33,8 +33,7 @@ func TestKTHFailureBounds(t *testing.T) {
 	} {
 		out := t.TempDir()
 		f := tc.f
-		_, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: "easy", Out: out, Check: true,
-			Avail: AvailSpec{Failures: &f, OnFailure: tc.onFail}})
+		_, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz"}, Platform: PlatformSpec{Avail: AvailSpec{Failures: &f, OnFailure: tc.onFail}}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: out, Check: true}}).Run()
 		if err == nil || !errors.Is(err, engine.ErrAvailLimit) {
 			t.Errorf("%+v %s: error %v, want a bound of engine.ErrAvailLimit", tc.f, tc.onFail, err)
 			continue

@@ -50,7 +50,7 @@ func TestFCFSWindowsAgreeWithNaive(t *testing.T) {
 		}
 		tr := writeSWF(t, sb.String())
 		out := filepath.Join(t.TempDir(), "out")
-		if _, err := RunTrace(TraceRun{Trace: tr, Policy: "fcfs", Out: out, Check: true, Avail: AvailSpec{Reservations: texts}}); err != nil {
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Avail: AvailSpec{Reservations: texts}}, Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{Dir: out, Check: true}}).Run(); err != nil {
 			t.Fatalf("seed %d %v: %v", seed, texts, err)
 		}
 		wantStart, wantCPUs := testref.FCFSWindows(jobs, procs, ws)

@@ -14,7 +14,7 @@ import (
 
 // A cluster scenario with platform.reservations, events and on_failure
 // computes what schedlab run computes with --reservation, --events and
-// --on-failure (TraceRun.Avail): the same metrics, to the last bit, and
+// --on-failure (RunSpec.Avail): the same metrics, to the last bit, and
 // the same unavailable spans; and not what the run without them
 // computes.
 func TestScenarioAvailMatchesRun(t *testing.T) {
@@ -41,12 +41,11 @@ policy: {queue: easy}
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: "easy",
-		Avail: AvailSpec{Reservations: []string{"5000000:5086400:100"}, Events: ev, OnFailure: "requeue"}})
+	want, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz"}, Platform: PlatformSpec{Avail: AvailSpec{Reservations: []string{"5000000:5086400:100"}, Events: ev, OnFailure: "requeue"}}, Policy: PolicySpec{Name: "easy"}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: "easy"})
+	plain, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz"}, Policy: PolicySpec{Name: "easy"}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}

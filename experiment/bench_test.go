@@ -18,7 +18,7 @@ func benchTrace(b *testing.B, trace, policy string) {
 		b.Skipf("trace %s not available", trace)
 	}
 	for i := 0; i < b.N; i++ {
-		if _, err := RunTrace(TraceRun{Trace: trace, Policy: policy}); err != nil {
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: trace}, Policy: PolicySpec{Name: policy}}).Run(); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -65,7 +65,7 @@ func benchJRB(b *testing.B, f rank.Form) {
 		b.Skipf("trace %s not available", hpc2n)
 	}
 	for i := 0; i < b.N; i++ {
-		if _, err := RunTrace(TraceRun{Trace: hpc2n, Policy: "jrb", Options: map[string]string{"rank": f.String()}}); err != nil {
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: hpc2n}, Policy: PolicySpec{Name: "jrb", Options: map[string]string{"rank": f.String()}}}).Run(); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -87,7 +87,7 @@ func benchTraceOut(b *testing.B, trace, policy string) {
 	dir := b.TempDir()
 	for i := 0; i < b.N; i++ {
 		out := filepath.Join(dir, strconv.Itoa(i))
-		if _, err := RunTrace(TraceRun{Trace: trace, Policy: policy, Out: out}); err != nil {
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: trace}, Policy: PolicySpec{Name: policy}, Outputs: OutputSpec{Dir: out}}).Run(); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -102,7 +102,7 @@ func BenchmarkRICCEASY(b *testing.B) {
 		b.Skipf("trace %s not available", ricc)
 	}
 	for i := 0; i < b.N; i++ {
-		if _, err := RunTrace(TraceRun{Trace: ricc, Policy: "easy", Procs: 8192}); err != nil {
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: ricc}, Platform: PlatformSpec{Procs: 8192}, Policy: PolicySpec{Name: "easy"}}).Run(); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -116,7 +116,7 @@ func BenchmarkRICCConservative(b *testing.B) {
 		b.Skipf("trace %s not available", ricc)
 	}
 	for i := 0; i < b.N; i++ {
-		if _, err := RunTrace(TraceRun{Trace: ricc, Policy: "conservative", Procs: 8192}); err != nil {
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: ricc}, Platform: PlatformSpec{Procs: 8192}, Policy: PolicySpec{Name: "conservative"}}).Run(); err != nil {
 			b.Fatal(err)
 		}
 	}

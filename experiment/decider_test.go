@@ -33,17 +33,17 @@ func (d *fcfsDecider) Decide(r *external.Request) (external.Decision, error) {
 }
 
 // A trace run whose external policy decides in this process
-// (TraceRun.Decider) is the same run as with a built-in policy: a
+// (RunSpec.Decider) is the same run as with a built-in policy: a
 // strict FCFS decider on all of KTH-SP2 writes the jobs.csv of fcfs,
 // byte for byte.
 func TestRunTraceDecider(t *testing.T) {
 	dir := t.TempDir()
 	d := &fcfsDecider{}
-	in, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: "external", Options: map[string]string{"view": "free"}, Decider: d, Out: filepath.Join(dir, "in")})
+	in, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz"}, Policy: PolicySpec{Name: "external", Options: map[string]string{"view": "free"}, Decider: d}, Outputs: OutputSpec{Dir: filepath.Join(dir, "in")}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: "fcfs", Out: filepath.Join(dir, "fcfs")}); err != nil {
+	if _, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz"}, Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{Dir: filepath.Join(dir, "fcfs")}}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := os.ReadFile(filepath.Join(dir, "in", "jobs.csv"))
@@ -69,7 +69,7 @@ func (badDecider) Decide(r *external.Request) (external.Decision, error) {
 // no command.
 func TestRunTraceDeciderErrors(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	_, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: "external", Decider: badDecider{}, Out: out})
+	_, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz"}, Policy: PolicySpec{Name: "external", Decider: badDecider{}}, Outputs: OutputSpec{Dir: out}}).Run()
 	if err == nil || !strings.Contains(err.Error(), "job -7 is not waiting") || !strings.Contains(err.Error(), "in-process") {
 		t.Errorf("error %v, want job -7 is not waiting, in-process", err)
 	}
@@ -77,16 +77,16 @@ func TestRunTraceDeciderErrors(t *testing.T) {
 		t.Errorf("the output folder exists after a failed run (%v)", serr)
 	}
 	for _, c := range []struct {
-		cfg  TraceRun
+		cfg  RunSpec
 		want string
 	}{
-		{TraceRun{Policy: "easy"}, "decides for policy external, not easy"},
-		{TraceRun{Policy: "external", Options: map[string]string{"command": "true"}}, "takes neither option command nor fds"},
-		{TraceRun{Policy: "external", Options: map[string]string{"view": "some"}}, "policy external: "},
+		{RunSpec{Policy: PolicySpec{Name: "easy"}}, "decides for policy external, not easy"},
+		{RunSpec{Policy: PolicySpec{Name: "external", Options: map[string]string{"command": "true"}}}, "takes neither option command nor fds"},
+		{RunSpec{Policy: PolicySpec{Name: "external", Options: map[string]string{"view": "some"}}}, "policy external: "},
 	} {
-		c.cfg.Trace, c.cfg.Decider = "KTH-SP2-1996-2.1-cln.swf.gz", badDecider{}
-		if _, err := RunTrace(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s %v: error %v, want %q", c.cfg.Policy, c.cfg.Options, err, c.want)
+		c.cfg.Workload.Trace, c.cfg.Policy.Decider = "KTH-SP2-1996-2.1-cln.swf.gz", badDecider{}
+		if _, err := c.cfg.Run(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %v: error %v, want %q", c.cfg.Policy.Name, c.cfg.Policy.Options, err, c.want)
 		}
 	}
 }

@@ -4,8 +4,11 @@
 // success; on any error none is left behind and earlier results in the
 // folder are untouched).
 //
-// Runs are typed values: TraceRun (a trace on one cluster; its first
-// jobs only, every job submitted at 0), GridRun and GangRun (one replication of a multi-site
+// Runs are typed values: RunSpec (a trace on one cluster, in four parts:
+// workload, platform, policy, outputs; RunSpec.Check reports every
+// problem at once, each naming its setting, and RunSpec.Run runs it;
+// the command line, trace scenarios and the in-process library build
+// one), GridRun and GangRun (one replication of a multi-site
 // model, on a platform.Platform built by platform.Sites), HeteroRun (one
 // replication of klusacek-2008's heterogeneous machines). Policies are
 // named as in package registry and their options travel as texts by

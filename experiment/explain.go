@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -19,16 +20,6 @@ import (
 // keeps every job and its schedule in memory to answer, and is meant for
 // traces a person reads.
 const MaxExplainJobs = 1_000_000
-
-// ExplainRun asks why one job of a trace started when it did.
-type ExplainRun struct {
-	Trace    string
-	Policy   string            // a cluster queue policy
-	Options  map[string]string // its option texts
-	Procs    int               // 0: the header's MaxProcs
-	Estimate workload.Estimate
-	Job      int64 // the job's id in the trace
-}
 
 // ExplainJob is the job explained, as the scheduler saw it.
 type ExplainJob struct {
@@ -84,25 +75,38 @@ type Scheduled struct {
 	CPUs       platform.Runs
 }
 
-// Explain runs the trace under the policy and records, for job cfg.Job,
-// every scheduling pass from its submission to its start: where it stood
-// in the queue, the free CPUs, the reservations the policy held (through
-// policy.ReservationReporter, for backfilling policies) and the decision.
-// The numbers are read from the run itself, not recomputed by another
-// rule, except the extra processors, which are the CPUs that the running
-// jobs' estimates leave free at the head's reservation, beyond the head's.
-func Explain(cfg ExplainRun) (*Explanation, error) {
-	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, cfg.Policy)
-	if err != nil {
+// Explain runs the trace of spec under its policy and records, for job
+// jobID, every scheduling pass from its submission to its start: where
+// it stood in the queue, the free CPUs, the reservations the policy held
+// (through policy.ReservationReporter, for backfilling policies) and the
+// decision. The numbers are read from the run itself, not recomputed by
+// another rule, except the extra processors, which are the CPUs that the
+// running jobs' estimates leave free at the head's reservation, beyond
+// the head's. The spec is checked as a run's (RunSpec.Check); explain
+// takes its trace, estimates, machine size and policy (a queue policy of
+// the cluster model that starts whole jobs), and refuses the settings it
+// does not follow.
+func Explain(spec RunSpec, jobID int64) (*Explanation, error) {
+	if err := spec.Check(); err != nil {
 		return nil, err
+	}
+	if err := explainTakes(spec); err != nil {
+		return nil, err
+	}
+	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, spec.Policy.Name)
+	if err != nil { // a policy of the hetero model (Check found it)
+		return nil, &SettingError{Setting: "--policy", Err: fmt.Errorf("explain takes a queue policy of the cluster model, not %s (of the hetero model)", spec.Policy.Name)}
 	}
 	if qp.Traits.Threads {
-		return nil, fmt.Errorf("explain: policy %s schedules threads, not jobs; explain takes a policy that starts whole jobs", cfg.Policy)
+		return nil, &SettingError{Setting: "--policy", Err: fmt.Errorf("explain: policy %s schedules threads, not jobs; explain takes a policy that starts whole jobs", spec.Policy.Name)}
 	}
-	opts, err := qp.Check(cfg.Options)
-	if err != nil {
-		return nil, err
-	}
+	opts := spec.Policy.Values
+	cfg := struct {
+		Trace, Policy string
+		Procs         int
+		Estimate      workload.Estimate
+		Job           int64
+	}{spec.Workload.Trace, spec.Policy.Name, spec.Platform.Procs, spec.Workload.Estimate, jobID}
 	rd, err := workload.OpenTrace(cfg.Trace)
 	if err != nil {
 		return nil, err
@@ -402,3 +406,25 @@ func (e *explainer) end(now float64, r *engine.Record) {
 
 func (e *explainer) JobFinished(now float64, r *engine.Record) { e.end(now, r) }
 func (e *explainer) JobKilled(now float64, r *engine.Record)   { e.end(now, r) }
+
+// explainTakes refuses the settings of spec that Explain does not follow
+// (it runs the whole trace on an empty machine, jobs killed at their
+// request, and writes nothing).
+func explainTakes(spec RunSpec) error {
+	w, p, o := spec.Workload, spec.Platform, spec.Outputs
+	var errs []error
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"--from", w.From != ""}, {"--to", w.To != ""}, {"--jobs", w.First != 0}, {"submit zero", w.SubmitZero},
+		{"--resample", w.Resample != "" && w.Resample != "none"}, {"--deadline", w.Deadlines.Base != workload.DeadlineNone},
+		{"--clamp", p.Clamp}, {"--on-overrun continue", p.Continue}, {"--partition", len(p.Partitions) > 0},
+		{"availability (--reservation, --events, --failures)", p.Avail.Used()}, {"an in-process decider", spec.Policy.Decider != nil},
+		{"--out", o.Dir != ""}, {"--metric", len(o.Metrics) > 0}, {"the caller's listeners", len(o.Listeners) > 0},
+		{"--swf", o.SWF}, {"--check", o.Check}, {"--threads", o.Threads}, {"--planned", o.Planned}} {
+		if f.set {
+			errs = append(errs, &SettingError{Setting: f.name, Err: fmt.Errorf("explain does not take %s", f.name)})
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -22,7 +22,7 @@ import (
 //     taken by job 4 (at 100 only 4 CPUs are free: extra 0). At 33 job 4
 //     ends: 2 free, extra 1 again: backfilled on the extra processor.
 func TestExplainEASY(t *testing.T) {
-	x, err := Explain(ExplainRun{Trace: "testdata/explain.swf", Policy: "easy", Job: 5})
+	x, err := Explain(RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "easy"}}, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestExplainEASY(t *testing.T) {
 			t.Errorf("pass %d = %+v\nwant %+v", i, p, w)
 		}
 	}
-	x3, err := Explain(ExplainRun{Trace: "testdata/explain.swf", Policy: "easy", Job: 3})
+	x3, err := Explain(RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "easy"}}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestExplainEASY(t *testing.T) {
 		t.Errorf("job 3: %+v", x3.Passes)
 	}
 	// Job 2 is the head: it does not fit and holds the reservation.
-	x2, err := Explain(ExplainRun{Trace: "testdata/explain.swf", Policy: "easy", Job: 2})
+	x2, err := Explain(RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "easy"}}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestExplainEASY(t *testing.T) {
 // job 4 ends: from 33 one CPU stays free through job 2's reservation, so
 // its reservation moves to now and it starts, backfilled.
 func TestExplainConservative(t *testing.T) {
-	x, err := Explain(ExplainRun{Trace: "testdata/explain.swf", Policy: "conservative", Job: 5})
+	x, err := Explain(RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "conservative"}}, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,15 +103,23 @@ func TestExplainConservative(t *testing.T) {
 
 func TestExplainErrors(t *testing.T) {
 	for _, c := range []struct {
-		run  ExplainRun
+		run  RunSpec
+		job  int64
 		want string
 	}{
-		{ExplainRun{Trace: "testdata/explain.swf", Policy: "easy", Job: 9}, "job 9 is not in trace testdata/explain.swf (5 jobs read, ids 1..5)"},
-		{ExplainRun{Trace: "testdata/explain.swf", Policy: "matrix", Job: 1}, "policy matrix schedules threads"},
-		{ExplainRun{Trace: "testdata/explain.swf", Policy: "nope", Job: 1}, `unknown policy "nope"`},
-		{ExplainRun{Trace: "testdata/explain.swf", Policy: "easy", Options: map[string]string{"depth": "2"}, Job: 1}, "option depth: not an option"},
+		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "easy"}}, 9, "job 9 is not in trace testdata/explain.swf (5 jobs read, ids 1..5)"},
+		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "matrix"}}, 1, "policy matrix schedules threads"},
+		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "nope"}}, 1, `unknown policy "nope"`},
+		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "easy", Options: map[string]string{"depth": "2"}}}, 1, "option depth: not an option"},
+		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "flexible"}}, 1, "explain takes a queue policy of the cluster model, not flexible (of the hetero model)"},
+		// every setting explain does not follow, at once
+		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf", From: "10"}, Platform: PlatformSpec{Clamp: true}, Policy: PolicySpec{Name: "easy"}},
+			1, "explain does not take --from\nexplain does not take --clamp"},
+		// the run's own checks come first, all of them
+		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf", From: "10"}, Platform: PlatformSpec{Procs: -1}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Tau: -1}},
+			1, "--procs -1: want 1..4194304 (or leave it out for the header's MaxProcs)\n--tau must be a positive number of seconds, got -1"},
 	} {
-		if _, err := Explain(c.run); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := Explain(c.run, c.job); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err %v, want %q", c.run, err, c.want)
 		}
 	}

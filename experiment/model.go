@@ -292,19 +292,15 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 		extra = append(extra[:len(extra):len(extra)], uw)
 	}
 	if s.Workload.Trace != "" {
-		est, err := workload.ParseEstimate(s.Workload.Estimate)
-		if err != nil {
-			return repValues{}, err
-		}
 		out := ""
 		if records != "" {
 			out = strings.TrimSuffix(records, ".csv")
 		}
-		tr, err := RunTrace(TraceRun{Trace: s.Workload.Trace, Policy: s.Policy.Queue, Options: s.Policy.Options,
-			Estimate: est, Procs: s.Platform.Procs, Continue: s.Workload.OnOverrun == "continue", Clamp: s.Workload.Clamp, Out: out,
-			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction,
-			Avail: scenarioAvail(s), Partitions: s.Platform.Partitions,
-			Jobs: s.Workload.Jobs, SubmitZero: s.Workload.Submit == scenario.SubmitZero, Responses: perJob, Listeners: extra})
+		spec, err := TraceSpec(s, rep, out, perJob, extra)
+		if err != nil {
+			return repValues{}, err
+		}
+		tr, err := spec.Run()
 		if err != nil {
 			return repValues{}, err
 		}
@@ -461,4 +457,22 @@ func predictParams(est workload.Estimate, predictor, correction string) (*predic
 		return nil, err
 	}
 	return &predict.Params{Predictor: h, Correction: c}, nil
+}
+
+// TraceSpec is the run of replication rep of a trace scenario s: the
+// scenario's trace settings bound to a RunSpec, writing its records to
+// out ("": none), keeping per-job results (perJob) and heard by extra.
+func TraceSpec(s scenario.Scenario, rep int, out string, perJob bool, extra []engine.Listener) (RunSpec, error) {
+	est, err := workload.ParseEstimate(s.Workload.Estimate)
+	if err != nil {
+		return RunSpec{}, err
+	}
+	return RunSpec{
+		Workload: WorkloadSpec{Trace: s.Workload.Trace, First: s.Workload.Jobs, SubmitZero: s.Workload.Submit == scenario.SubmitZero,
+			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Estimate: est},
+		Platform: PlatformSpec{Procs: s.Platform.Procs, Clamp: s.Workload.Clamp, Continue: s.Workload.OnOverrun == "continue",
+			Partitions: s.Platform.Partitions, Avail: scenarioAvail(s)},
+		Policy:  PolicySpec{Name: s.Policy.Queue, Options: s.Policy.Options, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction},
+		Outputs: OutputSpec{Dir: out, Responses: perJob, Listeners: extra},
+	}, nil
 }

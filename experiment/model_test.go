@@ -72,10 +72,10 @@ func TestClusterPolicyOptions(t *testing.T) {
 		}
 		return m.Values
 	}
-	direct := func(cfg TraceRun) []float64 {
+	direct := func(cfg RunSpec) []float64 {
 		t.Helper()
-		cfg.Trace = "KTH-SP2-1996-2.1-cln.swf.gz"
-		r, err := RunTrace(cfg)
+		cfg.Workload.Trace = "KTH-SP2-1996-2.1-cln.swf.gz"
+		r, err := cfg.Run()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,12 +83,12 @@ func TestClusterPolicyOptions(t *testing.T) {
 	}
 	for _, c := range []struct {
 		yaml, def string
-		cfg       TraceRun
+		cfg       RunSpec
 	}{
 		{"{queue: jrb, rank: log, head: easy}", "{queue: jrb}",
-			TraceRun{Policy: "jrb", Options: map[string]string{"rank": "log", "head": "easy"}}},
+			RunSpec{Policy: PolicySpec{Name: "jrb", Options: map[string]string{"rank": "log", "head": "easy"}}}},
 		{"{queue: matrix, window: fixed, window_jobs: 3}", "{queue: matrix}",
-			TraceRun{Policy: "matrix", Options: map[string]string{"window": "fixed", "window_jobs": "3"}}},
+			RunSpec{Policy: PolicySpec{Name: "matrix", Options: map[string]string{"window": "fixed", "window_jobs": "3"}}}},
 	} {
 		got, want := run(point(c.yaml)), direct(c.cfg)
 		if !slices.Equal(got, want) {

@@ -28,7 +28,7 @@ func TestMultifactorKTHChecked(t *testing.T) {
 		var mean float64
 		for i := range jobs {
 			out := t.TempDir()
-			r, err := RunTrace(TraceRun{Trace: kth, Policy: pol, Options: opts, Out: out, Check: true})
+			r, err := (RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: pol, Options: opts}, Outputs: OutputSpec{Dir: out, Check: true}}).Run()
 			if err != nil {
 				t.Fatalf("%s: %v", pol, err)
 			}
@@ -38,7 +38,7 @@ func TestMultifactorKTHChecked(t *testing.T) {
 		if len(jobs[0]) == 0 || !bytes.Equal(jobs[0], jobs[1]) {
 			t.Errorf("%s: jobs.csv differs between two identical runs", pol)
 		}
-		ref, err := RunTrace(TraceRun{Trace: kth, Policy: pol})
+		ref, err := (RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: pol}}).Run()
 		if err != nil {
 			t.Fatal(err)
 		}

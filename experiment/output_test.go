@@ -48,7 +48,7 @@ func TestCommitFailingPartWayKeepsTheEarlierRun(t *testing.T) {
 	dir := t.TempDir()
 	trace := writeTrace(t, dir, "t.swf", "; MaxProcs: 8\n"+goodLine+strings.Replace(goodLine, "1 0 0", "2 3 0", 1), false)
 	out := filepath.Join(dir, "out")
-	if _, err := RunTrace(TraceRun{Trace: trace, Policy: "easy", Out: out, SWF: true}); err != nil {
+	if _, err := (RunSpec{Workload: WorkloadSpec{Trace: trace}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: out, SWF: true}}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	before := folder(t, out)
@@ -62,7 +62,7 @@ func TestCommitFailingPartWayKeepsTheEarlierRun(t *testing.T) {
 		}
 		return os.Rename(from, to)
 	}
-	_, err := RunTrace(TraceRun{Trace: trace, Policy: "fcfs", Out: out, Procs: 2})
+	_, err := (RunSpec{Workload: WorkloadSpec{Trace: trace}, Platform: PlatformSpec{Procs: 2}, Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{Dir: out}}).Run()
 	if !errors.Is(err, syscall.EIO) {
 		t.Fatalf("err %v, want EIO", err)
 	}
@@ -88,13 +88,13 @@ func TestRunRemovesTheEarlierRunsFiles(t *testing.T) {
 	dir := t.TempDir()
 	trace := writeTrace(t, dir, "t.swf", "; MaxProcs: 8\n"+goodLine, false)
 	out := filepath.Join(dir, "out")
-	if _, err := RunTrace(TraceRun{Trace: trace, Policy: "easy", Out: out, SWF: true}); err != nil {
+	if _, err := (RunSpec{Workload: WorkloadSpec{Trace: trace}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: out, SWF: true}}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(out, "report.html"), []byte("the earlier run's page"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RunTrace(TraceRun{Trace: trace, Policy: "fcfs", Out: out}); err != nil {
+	if _, err := (RunSpec{Workload: WorkloadSpec{Trace: trace}, Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{Dir: out}}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	if got := names(folder(t, out)); !slices.Equal(got, []string{"jobs.csv", "summary.json"}) {

@@ -38,7 +38,7 @@ func TestOnePartitionAvailIsTheMachine(t *testing.T) {
 			var outs [2]string
 			for k, parts := range [][]string{nil, {"all:100:default"}} {
 				outs[k] = filepath.Join(dir, fmt.Sprint(pol, "-", name, "-", k))
-				res, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: pol, Out: outs[k], Partitions: parts, Avail: a})
+				res, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz"}, Platform: PlatformSpec{Partitions: parts, Avail: a}, Policy: PolicySpec{Name: pol}, Outputs: OutputSpec{Dir: outs[k]}}).Run()
 				if err != nil {
 					t.Fatalf("%s %s %v: %v", pol, name, parts, err)
 				}
@@ -112,7 +112,7 @@ func TestPartitionsAvailCheck(t *testing.T) {
 			Failures: &avail.Failures{MTBF: float64(1000 + r.IntN(3000)), MTTR: float64(20 + r.IntN(100)), GroupSize: 1 + r.IntN(procs)}}
 		for _, pol := range []string{"fcfs", "easy", "conservative", "backfill"} {
 			out := filepath.Join(t.TempDir(), pol)
-			res, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Out: out, Check: true, Partitions: parts, Avail: a, Seed: seed})
+			res, err := (RunSpec{Workload: WorkloadSpec{Trace: tr, Seed: seed}, Platform: PlatformSpec{Partitions: parts, Avail: a}, Policy: PolicySpec{Name: pol}, Outputs: OutputSpec{Dir: out, Check: true}}).Run()
 			if err != nil {
 				t.Fatalf("seed %d %s %v %v: %v", seed, pol, parts, resv, err)
 			}
@@ -152,14 +152,12 @@ func TestPartitionsAvailCheck(t *testing.T) {
 // partitions with unavailable CPUs are a *PartitionError.
 func TestPartitionsAvailRefused(t *testing.T) {
 	tr := fiveJobsParts(t)
-	_, err := RunTrace(TraceRun{Trace: tr, Policy: "firstfit", Partitions: []string{"batch:0-2", "debug:3-4"},
-		Avail: AvailSpec{Reservations: []string{"0:10:1"}}})
+	_, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: []string{"batch:0-2", "debug:3-4"}, Avail: AvailSpec{Reservations: []string{"0:10:1"}}}, Policy: PolicySpec{Name: "firstfit"}}).Run()
 	var ae *AvailError
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "policy firstfit does not plan around unavailable CPUs") {
 		t.Errorf("firstfit: %v", err)
 	}
-	_, err = RunTrace(TraceRun{Trace: tr, Policy: "easy", Partitions: []string{"batch:0-2", "debug:2-4"},
-		Avail: AvailSpec{Failures: &avail.Failures{MTBF: 100, MTTR: 10}}})
+	_, err = (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: []string{"batch:0-2", "debug:2-4"}, Avail: AvailSpec{Failures: &avail.Failures{MTBF: 100, MTTR: 10}}}, Policy: PolicySpec{Name: "easy"}}).Run()
 	var pe *PartitionError
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "overlapping partitions do not go with unavailable CPUs") {
 		t.Errorf("overlapping: %v", err)

@@ -222,21 +222,21 @@ func (p *partitionSource) info() *PartitionsInfo {
 
 // partitionDefs checks that cfg's partitions go with the rest of the run
 // and resolves them for a machine of procs CPUs and the trace's header.
-func (cfg *TraceRun) partitionDefs(procs int, h swf.Header, hetero, threads bool) ([]partitionDef, error) {
+func (cfg *RunSpec) partitionDefs(procs int, h swf.Header, hetero, threads bool) ([]partitionDef, error) {
 	no := func(what string) ([]partitionDef, error) {
 		return nil, &PartitionError{fmt.Errorf("partitions do not go with %s yet (docs/partitions.md)", what)}
 	}
 	switch {
 	case hetero:
-		return no("policy " + cfg.Policy + " (several machines)")
+		return no("policy " + cfg.Policy.Name + " (several machines)")
 	case threads:
-		return no("policy " + cfg.Policy + " (jobs as threads)")
+		return no("policy " + cfg.Policy.Name + " (jobs as threads)")
 	}
-	defs, err := resolvePartitions(cfg.Partitions, procs, h)
+	defs, err := resolvePartitions(cfg.Platform.Partitions, procs, h)
 	if err != nil {
 		return nil, &PartitionError{err}
 	}
-	if cfg.Avail.Used() {
+	if cfg.Platform.Avail.Used() {
 		for i, a := range defs {
 			for _, b := range defs[:i] {
 				if cpu, ok := a.CPUs.Shared(b.CPUs); ok {

@@ -77,8 +77,7 @@ func TestKTHPartitions(t *testing.T) {
 	even := writeSplitKTH(t, filepath.Join(dir, "kth-even.swf"), func(p int) bool { return p == 1 })
 	for _, pol := range []string{"fcfs", "easy", "conservative"} {
 		out := filepath.Join(dir, pol)
-		res, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Out: out, Check: true,
-			Partitions: []string{"even:0-59", "odd:60-99"}})
+		res, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: []string{"even:0-59", "odd:60-99"}}, Policy: PolicySpec{Name: pol}, Outputs: OutputSpec{Dir: out, Check: true}}).Run()
 		if err != nil {
 			t.Fatalf("%s: %v", pol, err)
 		}
@@ -113,7 +112,7 @@ func TestKTHPartitions(t *testing.T) {
 				starts[r[0]] = r[col["starting_time"]]
 			}
 		}
-		alone, err := RunTrace(TraceRun{Trace: even, Policy: pol, Procs: 60, Out: filepath.Join(dir, pol+"-alone")})
+		alone, err := (RunSpec{Workload: WorkloadSpec{Trace: even}, Platform: PlatformSpec{Procs: 60}, Policy: PolicySpec{Name: pol}, Outputs: OutputSpec{Dir: filepath.Join(dir, pol+"-alone")}}).Run()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,8 +231,7 @@ func fiveJobsParts(t *testing.T) string {
 func TestPartitionFiveJobs(t *testing.T) {
 	tr := fiveJobsParts(t)
 	out := filepath.Join(t.TempDir(), "out")
-	res, err := RunTrace(TraceRun{Trace: tr, Policy: "easy", Out: out, Check: true,
-		Partitions: []string{"batch:0-3", "debug:4-4:maxtime=300"}})
+	res, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: []string{"batch:0-3", "debug:4-4:maxtime=300"}}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: out, Check: true}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +252,7 @@ func TestPartitionFiveJobs(t *testing.T) {
 	// users=1 on debug refuses jobs 3 (user 2) and 5 (user 3), maxcpus=2
 	// on batch jobs 1 and 2; a partition by number takes the same jobs
 	// as by name.
-	res, err = RunTrace(TraceRun{Trace: tr, Policy: "easy", Partitions: []string{"1:0-3:maxcpus=3", "2:4-4:users=1,7"}})
+	res, err = (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: []string{"1:0-3:maxcpus=3", "2:4-4:users=1,7"}}, Policy: PolicySpec{Name: "easy"}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +260,7 @@ func TestPartitionFiveJobs(t *testing.T) {
 		t.Errorf("limits: %+v, %d jobs", pt, res.Engine.Jobs)
 	}
 	// Jobs of a partition no --partition names are refused.
-	res, err = RunTrace(TraceRun{Trace: tr, Policy: "fcfs", Partitions: []string{"batch:5"}})
+	res, err = (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: []string{"batch:5"}}, Policy: PolicySpec{Name: "fcfs"}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,39 +275,39 @@ func TestPartitionErrors(t *testing.T) {
 	tr := fiveJobsParts(t)
 	for _, c := range []struct {
 		parts []string
-		run   TraceRun
+		run   RunSpec
 		want  string
 	}{
-		{[]string{"batch"}, TraceRun{}, `--partition "batch": want NAME:CPUS`},
-		{[]string{"batch:9"}, TraceRun{}, `--partition "batch:9": CPUS: a count of 9, want 1..5`},
-		{[]string{"batch:0-7"}, TraceRun{}, `--partition "batch:0-7": CPUS:`},
-		{[]string{"batch:2:maxcpus=x"}, TraceRun{}, `maxcpus "x": want a positive integer`},
-		{[]string{"batch:2:users=a"}, TraceRun{}, `users: "a" is not a number >= 0 (the trace's user numbers)`},
-		{[]string{"batch:2:color=red"}, TraceRun{}, `unknown limit "color"`},
-		{[]string{"batch:2:default=1"}, TraceRun{}, `default takes no value`},
-		{[]string{"batch:2:maxtime=5:maxtime=6"}, TraceRun{}, `maxtime given twice`},
-		{[]string{"gpu:2"}, TraceRun{}, `the trace's header names no partition gpu (its Partition lines: 1 batch, 2 debug)`},
-		{[]string{"batch:2", "batch:2-3"}, TraceRun{}, `partition batch is given twice`},
-		{[]string{"batch:0-1", "1:2-3"}, TraceRun{}, `partitions batch and 1 both take the trace's partition 1`},
-		{[]string{"batch:0-2", "debug:2-4"}, TraceRun{Avail: AvailSpec{Reservations: []string{"0:10:1"}}},
+		{[]string{"batch"}, RunSpec{}, `--partition "batch": want NAME:CPUS`},
+		{[]string{"batch:9"}, RunSpec{}, `--partition "batch:9": CPUS: a count of 9, want 1..5`},
+		{[]string{"batch:0-7"}, RunSpec{}, `--partition "batch:0-7": CPUS:`},
+		{[]string{"batch:2:maxcpus=x"}, RunSpec{}, `maxcpus "x": want a positive integer`},
+		{[]string{"batch:2:users=a"}, RunSpec{}, `users: "a" is not a number >= 0 (the trace's user numbers)`},
+		{[]string{"batch:2:color=red"}, RunSpec{}, `unknown limit "color"`},
+		{[]string{"batch:2:default=1"}, RunSpec{}, `default takes no value`},
+		{[]string{"batch:2:maxtime=5:maxtime=6"}, RunSpec{}, `maxtime given twice`},
+		{[]string{"gpu:2"}, RunSpec{}, `the trace's header names no partition gpu (its Partition lines: 1 batch, 2 debug)`},
+		{[]string{"batch:2", "batch:2-3"}, RunSpec{}, `partition batch is given twice`},
+		{[]string{"batch:0-1", "1:2-3"}, RunSpec{}, `partitions batch and 1 both take the trace's partition 1`},
+		{[]string{"batch:0-2", "debug:2-4"}, RunSpec{Platform: PlatformSpec{Avail: AvailSpec{Reservations: []string{"0:10:1"}}}},
 			`overlapping partitions do not go with unavailable CPUs (reservations, failures) yet: partitions batch and debug share CPU 2`},
-		{[]string{"batch:2"}, TraceRun{Policy: "matrix"}, `partitions do not go with policy matrix (jobs as threads)`},
-		{[]string{"batch:2"}, TraceRun{Policy: "jrb"}, `partitions do not go with policy jrb yet (it refuses jobs at submission)`},
-		{[]string{"batch:2"}, TraceRun{Policy: "eg-edf"}, `partitions do not go with policy eg-edf (several machines)`},
+		{[]string{"batch:2"}, RunSpec{Policy: PolicySpec{Name: "matrix"}}, `partitions do not go with policy matrix (jobs as threads)`},
+		{[]string{"batch:2"}, RunSpec{Policy: PolicySpec{Name: "jrb"}}, `partitions do not go with policy jrb yet (it refuses jobs at submission)`},
+		{[]string{"batch:2"}, RunSpec{Policy: PolicySpec{Name: "eg-edf"}}, `partitions do not go with policy eg-edf (several machines)`},
 	} {
 		cfg := c.run
-		cfg.Trace, cfg.Partitions = tr, c.parts
-		if cfg.Policy == "" {
-			cfg.Policy = "easy"
+		cfg.Workload.Trace, cfg.Platform.Partitions = tr, c.parts
+		if cfg.Policy.Name == "" {
+			cfg.Policy.Name = "easy"
 		}
-		_, err := RunTrace(cfg)
+		_, err := cfg.Run()
 		var pe *PartitionError
 		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &pe) {
 			t.Errorf("%q: got %v, want a PartitionError with %q", c.parts, err, c.want)
 		}
 	}
 	// Every job refused: the run says why.
-	_, err := RunTrace(TraceRun{Trace: tr, Policy: "easy", Partitions: []string{"batch:5:maxtime=1"}})
+	_, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: []string{"batch:5:maxtime=1"}}, Policy: PolicySpec{Name: "easy"}}).Run()
 	if err == nil || !strings.Contains(err.Error(), "every job was refused by the partitions: 3 of no partition given, 2 above maxtime") {
 		t.Errorf("got %v", err)
 	}

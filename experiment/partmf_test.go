@@ -24,8 +24,7 @@ func TestPartitionsMultifactorSharesUsage(t *testing.T) {
 	tr := writeSWF(t, text)
 	for _, pol := range []string{"fcfs", "easy", "conservative"} {
 		out := filepath.Join(t.TempDir(), "out")
-		_, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Out: out, Check: true, Partitions: []string{"a:0-0", "b:1-1"},
-			Options: map[string]string{"order": "multifactor", "priority_weight_fairshare": "1000"}})
+		_, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: []string{"a:0-0", "b:1-1"}}, Policy: PolicySpec{Name: pol, Options: map[string]string{"order": "multifactor", "priority_weight_fairshare": "1000"}}, Outputs: OutputSpec{Dir: out, Check: true}}).Run()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,8 +47,7 @@ func TestOnePartitionMultifactorIsTheMachine(t *testing.T) {
 	dir := t.TempDir()
 	opts := map[string]string{"order": "multifactor", "priority_weight_age": "1000", "priority_weight_fairshare": "10000", "priority_weight_job_size": "500"}
 	for k, parts := range [][]string{nil, {"all:100:default"}} {
-		if _, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: "easy", Options: opts,
-			Out: filepath.Join(dir, fmt.Sprint(k)), Partitions: parts}); err != nil {
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz"}, Platform: PlatformSpec{Partitions: parts}, Policy: PolicySpec{Name: "easy", Options: opts}, Outputs: OutputSpec{Dir: filepath.Join(dir, fmt.Sprint(k))}}).Run(); err != nil {
 			t.Fatal(err)
 		}
 	}

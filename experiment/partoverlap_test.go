@@ -52,7 +52,7 @@ func TestOverlappingPartitionsCheck(t *testing.T) {
 		tr, _ := randomPartitioned(t, r, procs, n, 30, 20, los, his) // some killed at their request
 		for _, pol := range []string{"fcfs", "firstfit", "easy", "conservative"} {
 			out := filepath.Join(t.TempDir(), pol)
-			res, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Out: out, Check: true, Partitions: parts})
+			res, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: parts}, Policy: PolicySpec{Name: pol}, Outputs: OutputSpec{Dir: out, Check: true}}).Run()
 			if err != nil {
 				t.Fatalf("seed %d %s %v: %v", seed, pol, parts, err)
 			}
@@ -107,8 +107,7 @@ func TestKTHOverlappingPartitions(t *testing.T) {
 	tr := writeSplitKTH(t, filepath.Join(dir, "kth-split.swf"), nil)
 	for _, pol := range []string{"fcfs", "easy", "conservative"} {
 		out := filepath.Join(dir, pol)
-		res, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Out: out, Check: true,
-			Partitions: []string{"even:0-79", "odd:40-99"}})
+		res, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: []string{"even:0-79", "odd:40-99"}}, Policy: PolicySpec{Name: pol}, Outputs: OutputSpec{Dir: out, Check: true}}).Run()
 		if err != nil {
 			t.Fatalf("%s: %v", pol, err)
 		}
@@ -143,11 +142,10 @@ func TestKTHOverlappingPartitions(t *testing.T) {
 	const kth = "KTH-SP2-1996-2.1-cln.swf.gz"
 	for _, pol := range []string{"easy", "conservative"} {
 		plain, parted := filepath.Join(dir, pol+"-plain"), filepath.Join(dir, pol+"-parted")
-		if _, err := RunTrace(TraceRun{Trace: kth, Policy: pol, Out: plain}); err != nil {
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: pol}, Outputs: OutputSpec{Dir: plain}}).Run(); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := RunTrace(TraceRun{Trace: kth, Policy: pol, Out: parted, Check: true,
-			Partitions: []string{"7:0-99", "all:0-99:default"}}); err != nil {
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: kth}, Platform: PlatformSpec{Partitions: []string{"7:0-99", "all:0-99:default"}}, Policy: PolicySpec{Name: pol}, Outputs: OutputSpec{Dir: parted, Check: true}}).Run(); err != nil {
 			t.Fatal(err)
 		}
 		a, err := os.ReadFile(filepath.Join(plain, "jobs.csv"))

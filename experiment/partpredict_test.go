@@ -26,8 +26,7 @@ func TestPartitionsPredictShareHistories(t *testing.T) {
 		"5 410 -1 10 2 -1 -1 2 100 -1 1 2 1 -1 -1 2 -1 -1\n"
 	tr := writeSWF(t, text)
 	out := filepath.Join(t.TempDir(), "out")
-	res, err := RunTrace(TraceRun{Trace: tr, Policy: "easy", Estimate: workload.EstimatePredict, Predictor: "avg:1",
-		Out: out, Check: true, Partitions: []string{"a:0-1", "b:2-3"}})
+	res, err := (RunSpec{Workload: WorkloadSpec{Trace: tr, Estimate: workload.EstimatePredict}, Platform: PlatformSpec{Partitions: []string{"a:0-1", "b:2-3"}}, Policy: PolicySpec{Name: "easy", Predictor: "avg:1"}, Outputs: OutputSpec{Dir: out, Check: true}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,8 +52,7 @@ func TestOnePartitionPredictIsTheMachine(t *testing.T) {
 	dir := t.TempDir()
 	var res [2]*TraceResult
 	for k, parts := range [][]string{nil, {"all:100:default"}} {
-		r, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: "easy", Estimate: workload.EstimatePredict,
-			Out: filepath.Join(dir, string(rune('a'+k))), Partitions: parts})
+		r, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Estimate: workload.EstimatePredict}, Platform: PlatformSpec{Partitions: parts}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: filepath.Join(dir, string(rune('a'+k)))}}).Run()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,8 +83,7 @@ func TestOverlapPredictIdenticalPartitionsArePlain(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for k, parts := range [][]string{nil, {"7:0-99", "all:100:default"}} {
-		if _, err := RunTrace(TraceRun{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Policy: "easy", Estimate: workload.EstimatePredict,
-			Out: filepath.Join(dir, fmt.Sprint(k)), Check: true, Partitions: parts}); err != nil {
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Estimate: workload.EstimatePredict}, Platform: PlatformSpec{Partitions: parts}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: filepath.Join(dir, fmt.Sprint(k)), Check: true}}).Run(); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -99,8 +96,7 @@ func TestOverlapPredictIdenticalPartitionsArePlain(t *testing.T) {
 	// policy would start jobs on CPUs the other holds (an error).
 	tr := writeSplitKTH(t, filepath.Join(dir, "split.swf"), nil)
 	for _, pol := range []string{"easy", "conservative"} {
-		res, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Estimate: workload.EstimatePredict,
-			Out: filepath.Join(dir, pol), Check: true, Partitions: []string{"even:0-99", "odd:0-99"}})
+		res, err := (RunSpec{Workload: WorkloadSpec{Trace: tr, Estimate: workload.EstimatePredict}, Platform: PlatformSpec{Partitions: []string{"even:0-99", "odd:0-99"}}, Policy: PolicySpec{Name: pol}, Outputs: OutputSpec{Dir: filepath.Join(dir, pol), Check: true}}).Run()
 		if err != nil {
 			t.Fatalf("%s: %v", pol, err)
 		}

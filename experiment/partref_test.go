@@ -37,7 +37,7 @@ func TestPartitionsAgreeWithNaive(t *testing.T) {
 		tr, jobs := randomPartitioned(t, r, procs, 300, 40, 0, los, his)
 		for pol, ref := range refs {
 			out := filepath.Join(t.TempDir(), pol)
-			if _, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Out: out, Check: true, Partitions: parts}); err != nil {
+			if _, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: parts}, Policy: PolicySpec{Name: pol}, Outputs: OutputSpec{Dir: out, Check: true}}).Run(); err != nil {
 				t.Fatalf("seed %d %s %v: %v", seed, pol, parts, err)
 			}
 			got := startsFromCSV(t, filepath.Join(out, "jobs.csv"))

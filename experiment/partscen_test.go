@@ -8,7 +8,7 @@ import (
 )
 
 // A cluster scenario with platform.partitions computes what schedlab
-// run computes with --partition (TraceRun.Partitions): the same
+// run computes with --partition (RunSpec.Partitions): the same
 // metrics, to the last bit; and not what the run without them computes.
 func TestScenarioPartitionsMatchRun(t *testing.T) {
 	if testing.Short() {
@@ -32,11 +32,11 @@ policy: {queue: easy}
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := RunTrace(TraceRun{Trace: tr, Policy: "easy", Partitions: parts})
+	want, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: parts}, Policy: PolicySpec{Name: "easy"}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := RunTrace(TraceRun{Trace: tr, Policy: "easy"})
+	plain, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Policy: PolicySpec{Name: "easy"}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +81,11 @@ policy: {queue: conservative}
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := RunTrace(TraceRun{Trace: tr, Policy: "conservative", Partitions: parts, Avail: a, Check: true, Out: filepath.Join(dir, "out")})
+	want, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: parts, Avail: a}, Policy: PolicySpec{Name: "conservative"}, Outputs: OutputSpec{Check: true, Dir: filepath.Join(dir, "out")}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := RunTrace(TraceRun{Trace: tr, Policy: "conservative", Partitions: parts})
+	plain, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Partitions: parts}, Policy: PolicySpec{Name: "conservative"}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}

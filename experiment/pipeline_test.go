@@ -51,7 +51,7 @@ func TestPipelineKeepsFirstErrorAndWritesNothing(t *testing.T) {
 	}
 	for _, policy := range []string{"fcfs", "easy", "conservative"} {
 		out := filepath.Join(dir, "out-"+policy)
-		_, err := RunTrace(TraceRun{Trace: p, Policy: policy, Out: out, SWF: true})
+		_, err := (RunSpec{Workload: WorkloadSpec{Trace: p}, Policy: PolicySpec{Name: policy}, Outputs: OutputSpec{Dir: out, SWF: true}}).Run()
 		if err == nil || err.Error() != want {
 			t.Fatalf("%s: err = %v, want %q", policy, err, want)
 		}

@@ -25,7 +25,7 @@ func TestPlannedCSV(t *testing.T) {
 		{"conservative", "job_id,time,planned_start\n2,1,100\n5,4,150\n"},
 	} {
 		out := filepath.Join(t.TempDir(), tc.policy)
-		if _, err := RunTrace(TraceRun{Trace: "../examples/teaching/five-jobs.swf", Policy: tc.policy, Out: out, Planned: true}); err != nil {
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: "../examples/teaching/five-jobs.swf"}, Policy: PolicySpec{Name: tc.policy}, Outputs: OutputSpec{Dir: out, Planned: true}}).Run(); err != nil {
 			t.Fatal(err)
 		}
 		b, err := os.ReadFile(filepath.Join(out, "planned.csv"))
@@ -37,7 +37,7 @@ func TestPlannedCSV(t *testing.T) {
 		}
 	}
 	out := filepath.Join(t.TempDir(), "fcfs")
-	_, err := RunTrace(TraceRun{Trace: "../examples/teaching/five-jobs.swf", Policy: "fcfs", Out: out, Planned: true})
+	_, err := (RunSpec{Workload: WorkloadSpec{Trace: "../examples/teaching/five-jobs.swf"}, Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{Dir: out, Planned: true}}).Run()
 	if err == nil || !strings.Contains(err.Error(), "policy fcfs makes none") {
 		t.Fatalf("fcfs --planned: %v", err)
 	}

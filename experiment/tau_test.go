@@ -11,7 +11,7 @@ import (
 // lists: 10 s for a trace, 0 for the synthetic cluster model (whose bounded
 // slowdown is then its slowdown floored at 1).
 func TestTauPerModel(t *testing.T) {
-	res, err := RunTrace(TraceRun{Trace: kth, Policy: "fcfs"})
+	res, err := (RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: "fcfs"}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}

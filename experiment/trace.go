@@ -25,90 +25,6 @@ import (
 	"github.com/schedlab/schedlab/workload/tsafrir"
 )
 
-// TraceRun is one simulation of an SWF trace on one space-shared cluster.
-type TraceRun struct {
-	Trace  string // path, or bare name of an embedded/shared trace
-	Policy string // queue policy: registry.Names(registry.ModelCluster, registry.KindQueue), or of the hetero model
-	// Options are the policy's option texts by name (see 'schedlab
-	// policies'); an option not given takes its default. The registry
-	// checks them against the policy's declarations.
-	Options  map[string]string
-	Estimate workload.Estimate // runtime estimates (zero: the request)
-	Procs    int               // machine size; 0 = the trace header's MaxProcs
-	Continue bool              // let jobs run past their request (default: killed)
-	Clamp    bool              // clamp jobs larger than the machine instead of rejecting them
-	Tau      float64           // bounded-slowdown threshold; 0 = metrics.DefaultTau
-	Out      string            // output folder; "" writes no files
-	SWF      bool              // also write Out/schedule.swf
-	Check    bool              // validate the produced schedule independently
-	// Deadlines derives deadlines for the trace's jobs (zero: none). With
-	// deadlines, or a policy of the hetero model (flexible, eg-edf, tabu:
-	// the schedule-based policies on the trace's one machine), summary.json
-	// gains the deadline metrics and jobs.csv the machine columns.
-	Deadlines workload.DeadlineRule
-	// From and To restrict the run to the jobs submitted in [From, To):
-	// each a date in the trace's time zone (its header's UnixStartTime
-	// places it) or seconds since the trace's time 0 ("" = no bound).
-	// The window's jobs run on an empty machine.
-	From, To string
-	// Threads also writes Out/threads.csv, one row per thread, for a
-	// policy that schedules threads.
-	Threads bool
-	// Planned also writes Out/planned.csv: every reservation a
-	// backfilling policy makes or moves (job, time, planned start), which
-	// the report draws on the Gantt chart.
-	Planned bool
-	// Resample, when not "" or "none", replaces the trace (after the
-	// window) by a resampled one (package workload/resample), drawn from
-	// the stream (Seed, Rep, "resample"): each replication of a trace
-	// scenario runs a different trace of the same kind.
-	Resample string
-	Seed     uint64
-	Rep      int
-	// Predictor and Correction configure estimate predict (package
-	// policy/predict): "last2" or "avg:K", and "increments" or
-	// "request" ("" = the defaults).
-	Predictor, Correction string
-	// Avail makes CPUs unavailable: reservations, failures
-	// (docs/availability.md). With it, jobs.csv gains the attempts
-	// column, the output folder unavailability.csv, summary.json an
-	// availability section, and --check verifies that no job held an
-	// unavailable CPU.
-	Avail AvailSpec
-	// Decider, when set, makes the decisions of Policy "external" in
-	// this process instead of a decision process (package
-	// policy/external, Options.Decider): the options command and fds are
-	// then not given. The shared library cmd/libschedlab runs the engine
-	// in Python's process this way.
-	Decider external.Decider
-	// Partitions split the machine's CPUs into partitions, each text
-	// "NAME:CPUS[:maxtime=S][:maxcpus=N][:users=..][:accounts=..]
-	// [:qos=..][:default]" (docs/partitions.md). With them, summary.json
-	// gains a partitions section and --check verifies that every job
-	// held CPUs of its partition only.
-	Partitions []string
-	// Jobs, when above 0, runs the first Jobs jobs the trace gives (after
-	// the window, before resampling; at most workload.MaxPrefixJobs): a
-	// trace with fewer is an error.
-	Jobs int64
-	// SubmitZero submits every job at time 0 (a batch), in the trace's
-	// order.
-	SubmitZero bool
-	// Responses keeps each job's response and the policy's window heads
-	// in TraceResult.PerJob (in memory only; see ClusterResult).
-	Responses bool
-	// Listeners see the run's job events (and time events, for a
-	// TimeListener) beside the run's own: the declared metrics that are
-	// their own listeners (package registry, 'run --metric').
-	Listeners []engine.Listener
-	// Metrics names declared metrics of the cluster model to measure
-	// besides the summary (registry.ModelMetrics; 'run --metric'): each
-	// one that is its own listener, and every such metric on by
-	// default, is measured and written to summary.json's metrics
-	// object; the others are in the summary already.
-	Metrics []string
-}
-
 // RunInfo describes a finished run in summary.json.
 type RunInfo struct {
 	Trace      string `json:"trace"`
@@ -129,7 +45,7 @@ type RunInfo struct {
 	// them; or a rank its options refuse), never simulated.
 	Rank string `json:"rank,omitempty"`
 	// Window is the time window of a run restricted to part of its trace
-	// (TraceRun.From, To), and BeforeWindow the records submitted before
+	// (WorkloadSpec.From, To), and BeforeWindow the records submitted before
 	// it, read and left out (those after it are not read).
 	Window       string `json:"window,omitempty"`
 	BeforeWindow int64  `json:"records_before_window,omitempty"`
@@ -142,7 +58,7 @@ type RunInfo struct {
 	// (policy.Plan.Rejects; the external protocol's REJECT_JOB): they
 	// left the queue without starting and are not in jobs.csv.
 	RejectedByPolicy int64 `json:"jobs_rejected_by_policy,omitempty"`
-	// Resample names the resampling of the trace (TraceRun.Resample),
+	// Resample names the resampling of the trace (WorkloadSpec.Resample),
 	// with the seed and replication it was drawn for; Resampled is its
 	// job count.
 	Resample  string `json:"resample,omitempty"`
@@ -150,9 +66,9 @@ type RunInfo struct {
 	// Predictions counts what the predicting layer of estimate predict
 	// did.
 	Predictions *Predictions `json:"predictions,omitempty"`
-	// Availability says what unavailable CPUs did (TraceRun.Avail).
+	// Availability says what unavailable CPUs did (PlatformSpec.Avail).
 	Availability *AvailInfo `json:"availability,omitempty"`
-	// Partitions says what the partitions did (TraceRun.Partitions).
+	// Partitions says what the partitions did (PlatformSpec.Partitions).
 	Partitions *PartitionsInfo `json:"partitions,omitempty"`
 }
 
@@ -170,7 +86,7 @@ type Predictions struct {
 	Corrections int64 `json:"corrections"`
 }
 
-// TraceResult is what RunTrace returns and writes as summary.json.
+// TraceResult is what RunSpec.Run returns and writes as summary.json.
 type TraceResult struct {
 	Run RunInfo `json:"run"`
 	metrics.Result
@@ -180,10 +96,10 @@ type TraceResult struct {
 	Counts    swf.Counts      `json:"-"`
 	Engine    engine.Stats    `json:"-"`
 	// PerJob holds the per-job responses and window heads when
-	// TraceRun.Responses asked for them (its Result is not set).
+	// OutputSpec.Responses asked for them (its Result is not set).
 	PerJob *ClusterResult `json:"-"`
 	// Metrics are the declared metrics measured by their own listeners
-	// (TraceRun.Metrics), by name; MetricNames lists them in the order
+	// (OutputSpec.Metrics), by name; MetricNames lists them in the order
 	// of the declarations.
 	Metrics     map[string]float64 `json:"metrics,omitempty"`
 	MetricNames []string           `json:"-"`
@@ -351,10 +267,10 @@ func tsafrirRequests(src workload.Source, seed uint64, rep int) (workload.Source
 }
 
 // resampleTrace reads the whole of jobs and returns a resampled trace
-// (cfg.Resample), from the random stream of cfg's seed and replication.
-func resampleTrace(jobs workload.Source, cfg TraceRun) ([]actual.Job, error) {
-	if cfg.Resample != "user-weeks" {
-		return nil, fmt.Errorf("unknown resampling %q (want %s)", cfg.Resample, strings.Join(resample.Methods, ", "))
+// (w.Resample), from the random stream of w's seed and replication.
+func resampleTrace(jobs workload.Source, w WorkloadSpec) ([]actual.Job, error) {
+	if w.Resample != "user-weeks" {
+		return nil, fmt.Errorf("unknown resampling %q (want %s)", w.Resample, strings.Join(resample.Methods, ", "))
 	}
 	var all []actual.Job
 	for {
@@ -373,61 +289,45 @@ func resampleTrace(jobs workload.Source, cfg TraceRun) ([]actual.Job, error) {
 	if len(all) == 0 {
 		return nil, errors.New("no jobs to resample")
 	}
-	return resample.UserWeeks(all, rng.New(cfg.Seed, cfg.Rep, "resample"))
+	return resample.UserWeeks(all, rng.New(w.Seed, w.Rep, "resample"))
 }
 
-// RunTrace simulates cfg. With cfg.Out set it writes jobs.csv and
-// summary.json (and schedule.swf) there, atomically. The run is
-// assembled in declared stages (traceStages, traceOutputs; see
-// traceAsm).
-func RunTrace(cfg TraceRun) (*TraceResult, error) {
-	a := &traceAsm{cfg: cfg}
+// Run checks s (Check: every problem at once) and simulates it. With
+// s.Outputs.Dir set it writes jobs.csv and summary.json (and
+// schedule.swf) there, atomically. The run is assembled in declared
+// stages (traceStages, traceOutputs; see traceAsm).
+func (s RunSpec) Run() (*TraceResult, error) {
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	a := &traceAsm{s: s}
 	return a.do()
 }
 
-// check checks the run's settings: estimates, metrics, deadlines,
-// predictions, the policy (of the cluster model, else of the hetero
-// model) and its options, and what the outputs need.
-func (a *traceAsm) check() (err error) {
-	cfg := a.cfg
-	a.est = cfg.Estimate
-	if !slices.Contains(workload.Estimates(), a.est) {
-		return fmt.Errorf("trace run: unknown estimate model %v", a.est)
-	}
-	if a.measured, err = traceMetrics(cfg.Metrics); err != nil {
+// resolve takes what the checked settings give the stages: the estimate
+// model, the measured metrics, the predictions, the policy and its
+// kind.
+func (a *traceAsm) resolve() (err error) {
+	s := a.s
+	a.est = s.Workload.Estimate
+	if a.measured, err = traceMetrics(s.Outputs.Metrics); err != nil {
 		return err
 	}
-	if err := cfg.Deadlines.Check(); err != nil {
-		return err
-	}
-	a.predictor, a.correction = orText(cfg.Predictor, "last2"), orText(cfg.Correction, "increments")
+	a.predictor, a.correction = orText(s.Policy.Predictor, "last2"), orText(s.Policy.Correction, "increments")
 	if a.pred, err = predictParams(a.est, a.predictor, a.correction); err != nil {
 		return err
 	}
-	if a.qp, err = LookupTracePolicy(cfg.Policy); err != nil {
+	if a.qp, err = LookupTracePolicy(s.Policy.Name); err != nil {
 		return err
 	}
 	a.hetero = a.qp.Model == registry.ModelHetero
-	if a.opts, err = CheckTraceOptions(a.qp, cfg.Options, cfg.Decider); err != nil {
-		return err
-	}
+	a.opts = s.Policy.Values
 	a.asThreads = a.qp.Traits.Threads
-	a.withDeadlines = a.hetero || cfg.Deadlines.Base != workload.DeadlineNone
-	switch {
-	case cfg.Threads && !a.asThreads:
-		return fmt.Errorf("per-thread records are only for a policy that schedules threads, not %s", cfg.Policy)
-	case cfg.Planned && cfg.Out == "":
-		return errors.New("--planned needs an output folder")
-	case cfg.Threads && cfg.Out == "":
-		return errors.New("per-thread records need an output folder")
-	}
-	if cfg.Procs < 0 {
-		return fmt.Errorf("--procs must be positive, got %d", cfg.Procs)
-	}
+	a.withDeadlines = a.hetero || s.Workload.Deadlines.Base != workload.DeadlineNone
 	return nil
 }
 
-// LookupTracePolicy finds a trace run's policy (TraceRun.Policy): a
+// LookupTracePolicy finds a trace run's policy (PolicySpec.Name): a
 // queue policy of the cluster model, else of the hetero model (on the
 // trace's one machine). The error of an unknown name is the cluster
 // model's, which lists its names.
@@ -443,11 +343,11 @@ func LookupTracePolicy(name string) (registry.Entry, error) {
 	return hp, nil
 }
 
-// CheckTraceOptions checks a trace run's policy options (TraceRun.Options)
-// against qp's declarations: with an in-process decider (TraceRun.Decider),
+// checkTraceOptions checks a trace run's policy options (PolicySpec.Options)
+// against qp's declarations: with an in-process decider (PolicySpec.Decider),
 // by the policy's in-process check (the decider replaces what its own
 // check asks for: external's command or file descriptors).
-func CheckTraceOptions(qp registry.Entry, options map[string]string, decider external.Decider) (option.Values, error) {
+func checkTraceOptions(qp registry.Entry, options map[string]string, decider external.Decider) (option.Values, error) {
 	if decider == nil {
 		return qp.Check(options)
 	}
@@ -462,13 +362,13 @@ func CheckTraceOptions(qp registry.Entry, options map[string]string, decider ext
 // where clusterStages wrap it further) and runs the outputs' hooks on
 // the built policy.
 func (a *traceAsm) assemble(src workload.Source) error {
-	cfg := a.cfg
-	spec := clusterSpec{plat: a.plat, qp: a.qp, opts: a.opts, env: policy.Env{Seed: cfg.Deadlines.Seed, Decider: cfg.Decider},
-		src: src, lis: a.lis, threadLis: a.threadLis, cont: cfg.Continue, predict: a.pred, avail: a.avail}
+	s := a.s
+	spec := clusterSpec{plat: a.plat, qp: a.qp, opts: a.opts, env: policy.Env{Seed: s.Workload.Deadlines.Seed, Decider: s.Policy.Decider},
+		src: src, lis: a.lis, threadLis: a.threadLis, cont: s.Platform.Continue, predict: a.pred, avail: a.avail}
 	if a.psrc != nil {
 		spec.parts = engineParts(a.defs)
 	}
-	if cfg.Check {
+	if s.Outputs.Check {
 		record := func(src workload.Source) workload.Source {
 			a.rec = &recordingSource{src: src, limit: MaxCheckJobs}
 			if a.psrc != nil {
@@ -500,7 +400,7 @@ func (a *traceAsm) assemble(src workload.Source) error {
 func (a *traceAsm) simulate() error {
 	if err := a.run.eng.Run(); err != nil {
 		if errors.Is(err, engine.ErrAvailLimit) {
-			return a.cfg.Avail.limitError(err)
+			return a.s.Platform.Avail.limitError(err)
 		}
 		var se *workload.ShortError
 		if errors.As(err, &se) {
@@ -508,7 +408,7 @@ func (a *traceAsm) simulate() error {
 		}
 		var ae *engine.AdmitError
 		if errors.As(err, &ae) && a.resampled == nil {
-			if line, ok := recordLine(a.cfg.Trace, int64(ae.Job), ae.Submit, refusedSecond(err, ae.Submit)); ok {
+			if line, ok := recordLine(a.s.Workload.Trace, int64(ae.Job), ae.Submit, refusedSecond(err, ae.Submit)); ok {
 				return fmt.Errorf("%s:%d: %w", a.rd.Name(), line, err)
 			}
 		}
@@ -526,7 +426,7 @@ func (a *traceAsm) noRun() error {
 	case stats.Jobs > 0:
 		return nil
 	case a.window != nil:
-		return fmt.Errorf("trace %s: no job was submitted between --from %s and --to %s (%d records before the window)", name, orText(a.cfg.From, "the start"), orText(a.cfg.To, "the end"), a.window.Before())
+		return fmt.Errorf("trace %s: no job was submitted between --from %s and --to %s (%d records before the window)", name, orText(a.s.Workload.From, "the start"), orText(a.s.Workload.To, "the end"), a.window.Before())
 	case a.psrc != nil && a.psrc.info().Rejected > 0:
 		in := a.psrc.info()
 		return fmt.Errorf("trace %s: every job was refused by the partitions: %d of no partition given, %d above maxtime, %d above maxcpus or the partition's CPUs, %d not allowed (users, accounts, qos)",
@@ -544,7 +444,7 @@ func (a *traceAsm) result() (*TraceResult, error) {
 	}
 	counts, stats, pol := a.src.Counts(), a.run.eng.Stats(), a.run.pol
 	overrun := "kill"
-	if a.cfg.Continue {
+	if a.s.Platform.Continue {
 		overrun = "continue"
 	}
 	res := &TraceResult{
@@ -597,16 +497,16 @@ func (a *traceAsm) finish(res *TraceResult) error {
 
 // checkRun validates the written schedule independently (--check).
 func (a *traceAsm) checkRun() error {
-	cfg := a.cfg
+	kill := !a.s.Platform.Continue
 	switch {
-	case !cfg.Check:
+	case !a.s.Outputs.Check:
 		return nil
 	case a.asThreads:
 		// The threads are the schedule: each holds one CPU over its own
 		// interval (a job's CPUs are reused by other jobs' threads between
 		// its first start and last end, which a job-level check would call
 		// a conflict).
-		if err := validate.Check(a.rec.jobs, a.o.threadRecs.Recs, validate.Options{Procs: a.procs, Kill: !cfg.Continue}); err != nil {
+		if err := validate.Check(a.rec.jobs, a.o.threadRecs.Recs, validate.Options{Procs: a.procs, Kill: kill}); err != nil {
 			return fmt.Errorf("check: the thread schedule is invalid: %w", err)
 		}
 		return nil
@@ -621,15 +521,7 @@ func (a *traceAsm) checkRun() error {
 			spans = []validate.Span{}
 		}
 	}
-	return checkSchedule(a.o.jobsFile.Name(), a.o.rejected.drop(a.rec.jobs), a.procs, !cfg.Continue, spans)
-}
-
-// CheckTraceMetrics reports whether every name is a declared per-run
-// metric of the cluster model, which a trace run can measure
-// (TraceRun.Metrics), naming them if not.
-func CheckTraceMetrics(names []string) error {
-	_, err := traceMetrics(names)
-	return err
+	return checkSchedule(a.o.jobsFile.Name(), a.o.rejected.drop(a.rec.jobs), a.procs, kill, spans)
 }
 
 // traceMetrics are the declared metrics of the cluster model a trace run
@@ -682,7 +574,7 @@ func checkSchedule(path string, in []validate.Input, procs int, kill bool, spans
 	return nil
 }
 
-// WindowError is a time window (TraceRun.From, To) that cannot be read
+// WindowError is a time window (WorkloadSpec.From, To) that cannot be read
 // or is empty: a mistake of the command line, not of the trace.
 type WindowError struct{ Err error }
 

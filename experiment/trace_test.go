@@ -26,7 +26,7 @@ const kth = "KTH-SP2-1996-2.1-cln.swf.gz" // embedded in the binary
 // makespan 29,381,344 s — the figures on which five independent simulators
 // agree, start time by start time.
 func TestKTHFCFSReference(t *testing.T) {
-	res, err := RunTrace(TraceRun{Trace: kth, Policy: "fcfs"})
+	res, err := (RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: "fcfs"}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestKTHAgreesWithNaive(t *testing.T) {
 	} {
 		t.Run(c.policy, func(t *testing.T) {
 			dir := t.TempDir()
-			if _, err := RunTrace(TraceRun{Trace: kth, Policy: c.policy, Out: dir}); err != nil {
+			if _, err := (RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: c.policy}, Outputs: OutputSpec{Dir: dir}}).Run(); err != nil {
 				t.Fatal(err)
 			}
 			got := startsFromCSV(t, filepath.Join(dir, "jobs.csv"))
@@ -126,7 +126,7 @@ func TestDeterministicOutput(t *testing.T) {
 	var dirs [2]string
 	for i := range dirs {
 		dirs[i] = t.TempDir()
-		if _, err := RunTrace(TraceRun{Trace: kth, Policy: "conservative", Options: map[string]string{"order": "sjf"}, Out: dirs[i], SWF: true, Check: true}); err != nil {
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: "conservative", Options: map[string]string{"order": "sjf"}}, Outputs: OutputSpec{Dir: dirs[i], SWF: true, Check: true}}).Run(); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -143,7 +143,7 @@ func TestDeterministicOutput(t *testing.T) {
 // with the simulated wait times in field 3.
 func TestScheduleSWFRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	res, err := RunTrace(TraceRun{Trace: kth, Policy: "easy", Out: dir, SWF: true})
+	res, err := (RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: dir, SWF: true}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestBadTraceLeavesNoOutput(t *testing.T) {
 				os.WriteFile(p, b[:len(b)/2], 0o644)
 			}
 			out := filepath.Join(dir, "out-"+c.name)
-			_, err := RunTrace(TraceRun{Trace: p, Policy: "easy", Procs: 4, Out: out, SWF: true})
+			_, err := (RunSpec{Workload: WorkloadSpec{Trace: p}, Platform: PlatformSpec{Procs: 4}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: out, SWF: true}}).Run()
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, c.want)
 			}
@@ -231,11 +231,11 @@ func TestBadTraceLeavesNoOutput(t *testing.T) {
 	}
 	// An existing result is not touched by a failed run.
 	out := filepath.Join(dir, "keep")
-	if _, err := RunTrace(TraceRun{Trace: writeTrace(t, dir, "ok.swf", goodLine, false), Policy: "easy", Procs: 4, Out: out}); err != nil {
+	if _, err := (RunSpec{Workload: WorkloadSpec{Trace: writeTrace(t, dir, "ok.swf", goodLine, false)}, Platform: PlatformSpec{Procs: 4}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: out}}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(filepath.Join(out, "jobs.csv"))
-	if _, err := RunTrace(TraceRun{Trace: filepath.Join(dir, "number.swf"), Policy: "easy", Procs: 4, Out: out}); err == nil {
+	if _, err := (RunSpec{Workload: WorkloadSpec{Trace: filepath.Join(dir, "number.swf")}, Platform: PlatformSpec{Procs: 4}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: out}}).Run(); err == nil {
 		t.Fatal("bad trace accepted")
 	}
 	after, _ := os.ReadFile(filepath.Join(out, "jobs.csv"))
@@ -250,13 +250,13 @@ func TestImpossibleJob(t *testing.T) {
 	p := writeTrace(t, dir, "big.swf", strings.Replace(goodLine, " 2 -1 -1 2 ", " 9 -1 -1 9 ", 1), false)
 	// Rejected by default: with no other job, that is no run (an error
 	// naming the count and the reason, as for an empty trace)...
-	_, err := RunTrace(TraceRun{Trace: p, Policy: "easy", Procs: 4})
+	_, err := (RunSpec{Workload: WorkloadSpec{Trace: p}, Platform: PlatformSpec{Procs: 4}, Policy: PolicySpec{Name: "easy"}}).Run()
 	want := "trace " + p + ": none of its 1 job record(s) can be simulated: 1 larger than the machine of 4 CPUs (rejected; clamping"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("err %v: want %q", err, want)
 	}
 	// ...or clamped to the machine on request.
-	res, err := RunTrace(TraceRun{Trace: p, Policy: "easy", Procs: 4, Clamp: true})
+	res, err := (RunSpec{Workload: WorkloadSpec{Trace: p}, Platform: PlatformSpec{Procs: 4, Clamp: true}, Policy: PolicySpec{Name: "easy"}}).Run()
 	if err != nil || res.Run.Clamped != 1 || res.Jobs != 1 {
 		t.Fatalf("res %+v err %v: want the job clamped", res, err)
 	}
@@ -264,24 +264,24 @@ func TestImpossibleJob(t *testing.T) {
 
 func TestRunOptionErrors(t *testing.T) {
 	for _, c := range []struct {
-		run  TraceRun
+		run  RunSpec
 		want string
 	}{
-		{TraceRun{Trace: kth, Policy: "nope"}, `unknown policy "nope"`},
-		{TraceRun{Trace: kth, Policy: "easy", Options: map[string]string{"order": "lifo"}}, `policy easy: option order: "lifo" is not one of fcfs, sjf`},
-		{TraceRun{Trace: kth, Policy: "easy", Estimate: 9}, `unknown estimate model Estimate(9)`},
-		{TraceRun{Trace: kth, Policy: "fcfs", Options: map[string]string{"order": "sjf"}}, `policy fcfs: option order: "sjf" is not one of fcfs, multifactor (strict FCFS serves jobs in submit order`},
-		{TraceRun{Trace: kth, Policy: "easy", Options: map[string]string{"depth": "3"}}, `policy easy: option depth: not an option of this policy`},
-		{TraceRun{Trace: "no-such-trace.swf", Policy: "easy"}, "trace no-such-trace.swf: not found"},
-		{TraceRun{Trace: kth, Policy: "fcfs", Check: true}, "--check needs --out"},
+		{RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: "nope"}}, `unknown policy "nope"`},
+		{RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: "easy", Options: map[string]string{"order": "lifo"}}}, `policy easy: option order: "lifo" is not one of fcfs, sjf`},
+		{RunSpec{Workload: WorkloadSpec{Trace: kth, Estimate: 9}, Policy: PolicySpec{Name: "easy"}}, `unknown estimate model Estimate(9)`},
+		{RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: "fcfs", Options: map[string]string{"order": "sjf"}}}, `policy fcfs: option order: "sjf" is not one of fcfs, multifactor (strict FCFS serves jobs in submit order`},
+		{RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: "easy", Options: map[string]string{"depth": "3"}}}, `policy easy: option depth: not an option of this policy`},
+		{RunSpec{Workload: WorkloadSpec{Trace: "no-such-trace.swf"}, Policy: PolicySpec{Name: "easy"}}, "trace no-such-trace.swf: not found"},
+		{RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{Check: true}}, "--check needs --out"},
 	} {
-		_, err := RunTrace(c.run)
+		_, err := c.run.Run()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err = %v, want %q", c.run, err, c.want)
 		}
 	}
 	// An unknown policy is a typed error naming the known ones.
-	_, err := RunTrace(TraceRun{Trace: kth, Policy: "nope"})
+	_, err := (RunSpec{Workload: WorkloadSpec{Trace: kth}, Policy: PolicySpec{Name: "nope"}}).Run()
 	var une *registry.UnknownNameError
 	if !errors.As(err, &une) || une.Name != "nope" || !slices.Equal(une.Known, registry.Names(registry.ModelCluster, registry.KindQueue)) {
 		t.Errorf("err = %#v, want an *registry.UnknownNameError for nope", err)
@@ -305,7 +305,7 @@ func TestAllocatedResourcesValid(t *testing.T) {
 					}
 				}
 				out := t.TempDir()
-				if _, err := RunTrace(TraceRun{Trace: tr, Policy: pol, Out: out, Check: true}); err != nil {
+				if _, err := (RunSpec{Workload: WorkloadSpec{Trace: tr}, Policy: PolicySpec{Name: pol}, Outputs: OutputSpec{Dir: out, Check: true}}).Run(); err != nil {
 					t.Fatal(err)
 				}
 				b, err := os.ReadFile(filepath.Join(out, "jobs.csv"))

@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
@@ -63,7 +62,7 @@ type outputs struct {
 var traceOutputs = []traceOutput{
 	{name: "summary", applies: always,
 		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {
-			tau := a.cfg.Tau
+			tau := a.s.Outputs.Tau
 			if tau == 0 {
 				tau = metrics.DefaultTau
 			}
@@ -78,8 +77,8 @@ var traceOutputs = []traceOutput{
 			return a.o.dl, nil
 		},
 		report: reportDeadlines},
-	{name: "responses", // TraceRun.Responses: per job, in memory
-		applies: func(a *traceAsm) bool { return a.cfg.Responses },
+	{name: "responses", // OutputSpec.Responses: per job, in memory
+		applies: func(a *traceAsm) bool { return a.s.Outputs.Responses },
 		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {
 			a.o.reader = &jobReader{res: &ClusterResult{}}
 			return a.o.reader, nil
@@ -89,10 +88,10 @@ var traceOutputs = []traceOutput{
 			return nil
 		},
 		report: func(a *traceAsm, res *TraceResult) { res.PerJob = a.o.reader.res }},
-	{name: "listeners", // TraceRun.Listeners, the caller's
-		applies: func(a *traceAsm) bool { return len(a.cfg.Listeners) > 0 },
+	{name: "listeners", // OutputSpec.Listeners, the caller's
+		applies: func(a *traceAsm) bool { return len(a.s.Outputs.Listeners) > 0 },
 		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {
-			return engine.Tee(a.cfg.Listeners), nil
+			return engine.Tee(a.s.Outputs.Listeners), nil
 		}},
 	{name: "metrics", // the declared metrics that are their own listeners
 		applies: func(a *traceAsm) bool { return len(a.measured) > 0 },
@@ -109,11 +108,11 @@ var traceOutputs = []traceOutput{
 		open:    openJobsCSV,
 		flush:   func(a *traceAsm) error { return a.o.jobsCSV.Flush() }},
 	{name: "schedule.swf", file: "schedule.swf",
-		applies: func(a *traceAsm) bool { return a.out != nil && a.cfg.SWF },
+		applies: func(a *traceAsm) bool { return a.out != nil && a.s.Outputs.SWF },
 		open: func(a *traceAsm, f *os.File) (engine.Listener, error) {
 			h := a.rd.Header()
 			h.Lines = append(append([]string(nil), h.Lines...),
-				fmt.Sprintf(" Note: simulated by schedlab, policy %s, estimate %s: field 3 is the simulated wait time", a.cfg.Policy, a.cfg.Estimate))
+				fmt.Sprintf(" Note: simulated by schedlab, policy %s, estimate %s: field 3 is the simulated wait time", a.s.Policy.Name, a.s.Workload.Estimate))
 			a.o.swf = metrics.NewSWFSchedule(atomicfile.WriteBehind(f), h)
 			return a.o.swf, nil
 		},
@@ -137,26 +136,26 @@ var traceOutputs = []traceOutput{
 			return a.o.unavail.Flush()
 		}},
 	{name: "rejected", // --check: the jobs the policy rejected are not looked for
-		applies: func(a *traceAsm) bool { return a.cfg.Check },
+		applies: func(a *traceAsm) bool { return a.s.Outputs.Check },
 		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {
 			a.o.rejected = &rejectedJobs{}
 			return a.o.rejected, nil
 		}},
 	{name: "threads.csv", file: "threads.csv", threads: true,
-		applies: func(a *traceAsm) bool { return a.out != nil && a.cfg.Threads },
+		applies: func(a *traceAsm) bool { return a.out != nil && a.s.Outputs.Threads },
 		open: func(a *traceAsm, f *os.File) (engine.Listener, error) {
 			a.o.threadsCSV = threads.NewCSV(atomicfile.WriteBehind(f))
 			return a.o.threadsCSV, nil
 		},
 		flush: func(a *traceAsm) error { return a.o.threadsCSV.Flush() }},
 	{name: "thread records", threads: true, // --check of a policy that schedules threads
-		applies: func(a *traceAsm) bool { return a.cfg.Check && a.asThreads },
+		applies: func(a *traceAsm) bool { return a.s.Outputs.Check && a.asThreads },
 		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {
 			a.o.threadRecs = &threads.Recorder{}
 			return a.o.threadRecs, nil
 		}},
 	{name: "planned.csv", file: "planned.csv", // hooked to the policy's reservations
-		applies: func(a *traceAsm) bool { return a.cfg.Planned },
+		applies: func(a *traceAsm) bool { return a.s.Outputs.Planned },
 		built: func(a *traceAsm, f *os.File) (err error) {
 			a.o.planned, err = newPlannedCSV(f, a.run.pol)
 			return err
@@ -195,7 +194,7 @@ func openJobsCSV(a *traceAsm, f *os.File) (engine.Listener, error) {
 }
 
 func reportDeadlines(a *traceAsm, res *TraceResult) {
-	d, r := a.o.dl.Result(), a.cfg.Deadlines
+	d, r := a.o.dl.Result(), a.s.Workload.Deadlines
 	res.Deadlines = &TraceDeadlines{Rule: r.Base.String(), Jobs: d.Jobs, WithDeadline: d.WithDeadline, Missed: d.Missed,
 		MissedPct: d.MissedPct, MissedOfDeadlinePct: d.MissedOfDeadlinePct, Usage: d.Usage}
 	if r.Base != workload.DeadlineNone {
@@ -205,7 +204,7 @@ func reportDeadlines(a *traceAsm, res *TraceResult) {
 }
 
 func reportAvail(a *traceAsm, res *TraceResult) {
-	s := a.cfg.Avail
+	s := a.s.Platform.Avail
 	in := &AvailInfo{Reservations: len(s.Reservations), Events: s.Events, OnFailure: orText(s.OnFailure, "kill"),
 		UnavailCounts: a.o.unavail.Counts}
 	if f := s.Failures; f != nil {
@@ -220,12 +219,8 @@ func reportAvail(a *traceAsm, res *TraceResult) {
 // openOutputs opens the output folder (when the run has one) and every
 // output that applies, in order, before the run is assembled.
 func (a *traceAsm) openOutputs() (err error) {
-	if a.cfg.Out == "" {
-		if a.cfg.Check {
-			return errors.New("--check needs --out (it re-reads the written jobs.csv)")
-		}
-	} else {
-		if a.out, err = newOutDir(a.cfg.Out); err != nil {
+	if d := a.s.Outputs.Dir; d != "" {
+		if a.out, err = newOutDir(d); err != nil {
 			return err
 		}
 		a.onClose(func(failed bool) {

@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -19,7 +18,8 @@ import (
 
 // A trace run is assembled in stages (traceAsm.do):
 //
-//  1. the settings are checked (traceAsm.check) and the trace opened;
+//  1. the settings are checked (RunSpec.Check), what they give taken
+//     (traceAsm.resolve) and the trace opened;
 //  2. the trace's source goes through traceStages, in their order, each
 //     stage that applies wrapping what the earlier ones made;
 //  3. the outputs (traceOutputs), in their order, add their listeners
@@ -38,7 +38,7 @@ import (
 // traceAsm is one trace run being assembled: the checked settings, the
 // trace, and what the stages and outputs made.
 type traceAsm struct {
-	cfg                   TraceRun
+	s                     RunSpec
 	est                   workload.Estimate
 	measured              []registry.Metric
 	predictor, correction string
@@ -90,39 +90,39 @@ type sourceStage struct {
 // --check, threads) follow them.
 var traceStages = []sourceStage{
 	{name: "window", // --from, --to
-		applies: func(a *traceAsm) bool { return a.cfg.From != "" || a.cfg.To != "" },
+		applies: func(a *traceAsm) bool { return a.s.Workload.From != "" || a.s.Workload.To != "" },
 		wrap:    wrapWindow,
 		report:  reportWindow},
-	{name: "first", // the first N jobs (TraceRun.Jobs)
-		applies: func(a *traceAsm) bool { return a.cfg.Jobs != 0 },
+	{name: "first", // the first N jobs (WorkloadSpec.First)
+		applies: func(a *traceAsm) bool { return a.s.Workload.First != 0 },
 		wrap: func(a *traceAsm, src workload.Source) (workload.Source, error) {
-			if a.cfg.Jobs < 0 || a.cfg.Jobs > workload.MaxPrefixJobs {
-				return nil, fmt.Errorf("trace run: %d jobs, want 1..%d (0: the whole trace)", a.cfg.Jobs, workload.MaxPrefixJobs)
-			}
-			return workload.First(src, a.cfg.Jobs), nil
+			return workload.First(src, a.s.Workload.First), nil
 		}},
 	{name: "submit-zero",
-		applies: func(a *traceAsm) bool { return a.cfg.SubmitZero },
+		applies: func(a *traceAsm) bool { return a.s.Workload.SubmitZero },
 		wrap: func(a *traceAsm, src workload.Source) (workload.Source, error) {
 			return workload.SubmitZero(src), nil
 		}},
 	{name: "resample", // reads every job before the run starts
-		applies: func(a *traceAsm) bool { return a.cfg.Resample != "" && a.cfg.Resample != resample.Methods[0] },
+		applies: func(a *traceAsm) bool {
+			return a.s.Workload.Resample != "" && a.s.Workload.Resample != resample.Methods[0]
+		},
 		wrap: func(a *traceAsm, src workload.Source) (workload.Source, error) {
 			var err error
-			if a.resampled, err = resampleTrace(src, a.cfg); err != nil {
+			if a.resampled, err = resampleTrace(src, a.s.Workload); err != nil {
 				return nil, fmt.Errorf("trace %s: %w", a.rd.Name(), err)
 			}
 			return workload.FromSlice(a.resampled), nil
 		},
 		report: func(a *traceAsm, r *RunInfo) {
-			r.Resample = fmt.Sprintf("%s seed %d replication %d", a.cfg.Resample, a.cfg.Seed, a.cfg.Rep)
+			w := a.s.Workload
+			r.Resample = fmt.Sprintf("%s seed %d replication %d", w.Resample, w.Seed, w.Rep)
 			r.Resampled = len(a.resampled)
 		}},
 	{name: "tsafrir", // requests for the jobs without one
 		applies: func(a *traceAsm) bool { return a.est == workload.EstimateTsafrir },
 		wrap: func(a *traceAsm, src workload.Source) (workload.Source, error) {
-			return tsafrirRequests(src, a.cfg.Seed, a.cfg.Rep)
+			return tsafrirRequests(src, a.s.Workload.Seed, a.s.Workload.Rep)
 		}},
 	{name: "estimates",
 		applies: always,
@@ -136,10 +136,10 @@ var traceStages = []sourceStage{
 			a.onClose(func(bool) { pre.Close() })
 			return pre, nil
 		}},
-	{name: "deadlines", // TraceRun.Deadlines (none: the source unchanged)
+	{name: "deadlines", // WorkloadSpec.Deadlines (none: the source unchanged)
 		applies: always,
 		wrap: func(a *traceAsm, src workload.Source) (workload.Source, error) {
-			return workload.WithDeadlines(src, a.cfg.Deadlines)
+			return workload.WithDeadlines(src, a.s.Workload.Deadlines)
 		}},
 	{name: "partitions", // refuses jobs no partition takes, counts each partition's
 		applies: func(a *traceAsm) bool { return a.defs != nil },
@@ -154,7 +154,7 @@ func always(*traceAsm) bool { return true }
 
 // wrapWindow keeps the jobs submitted in [From, To).
 func wrapWindow(a *traceAsm, src workload.Source) (workload.Source, error) {
-	cfg, h := a.cfg, a.rd.Header()
+	cfg, h := a.s.Workload, a.rd.Header()
 	w := workload.Window{From: math.Inf(-1), To: math.Inf(1)}
 	var err error
 	if cfg.From != "" {
@@ -177,12 +177,12 @@ func wrapWindow(a *traceAsm, src workload.Source) (workload.Source, error) {
 func reportWindow(a *traceAsm, r *RunInfo) {
 	h := a.rd.Header()
 	from, to := "the start", "the end"
-	if a.cfg.From != "" {
-		x, _ := workload.ParseInstant(a.cfg.From, h)
+	if a.s.Workload.From != "" {
+		x, _ := workload.ParseInstant(a.s.Workload.From, h)
 		from = workload.FormatInstant(x, h)
 	}
-	if a.cfg.To != "" {
-		x, _ := workload.ParseInstant(a.cfg.To, h)
+	if a.s.Workload.To != "" {
+		x, _ := workload.ParseInstant(a.s.Workload.To, h)
 		to = workload.FormatInstant(x, h)
 	}
 	r.Window = "from " + from + " to " + to
@@ -202,7 +202,7 @@ func (a *traceAsm) close(failed bool) {
 // do assembles the run, runs it and writes its outputs.
 func (a *traceAsm) do() (res *TraceResult, err error) {
 	defer func() { a.close(err != nil) }()
-	if err := a.check(); err != nil {
+	if err := a.resolve(); err != nil {
 		return nil, err
 	}
 	if err := a.openTrace(); err != nil {
@@ -240,14 +240,14 @@ func (a *traceAsm) do() (res *TraceResult, err error) {
 // openTrace opens the trace and makes the machine, its unavailable CPUs
 // and its partitions.
 func (a *traceAsm) openTrace() error {
-	cfg := a.cfg
-	rd, err := workload.OpenTrace(cfg.Trace)
+	s := a.s
+	rd, err := workload.OpenTrace(s.Workload.Trace)
 	if err != nil {
 		return err
 	}
 	a.rd = rd
 	a.onClose(func(bool) { rd.Close() })
-	a.src = swf.NewSource(rd, swf.Options{MaxProcs: cfg.Procs, Clamp: cfg.Clamp})
+	a.src = swf.NewSource(rd, swf.Options{MaxProcs: s.Platform.Procs, Clamp: s.Platform.Clamp})
 	a.procs = a.src.MaxProcs()
 	if a.procs <= 0 {
 		// A file that is not SWF at all also has no MaxProcs: its first
@@ -262,20 +262,17 @@ func (a *traceAsm) openTrace() error {
 	if a.plat, err = platform.Cluster(a.procs); err != nil {
 		return fmt.Errorf("trace %s: %w", rd.Name(), err)
 	}
-	if cfg.Avail.Used() {
-		if a.pred != nil {
-			return errors.New("unavailable CPUs (reservations, failures) do not go with estimate predict: the model keeps jobs off reserved CPUs by the estimates the policy plans with")
-		}
+	if s.Platform.Avail.Used() {
 		var closeEvents func() error
-		spec, h := cfg.Avail, rd.Header()
+		spec, h := s.Platform.Avail, rd.Header()
 		spec.instant = func(t string) (float64, error) { return workload.ParseInstant(t, h) }
-		if a.avail, closeEvents, err = spec.build(a.plat, cfg.Rep); err != nil {
+		if a.avail, closeEvents, err = spec.build(a.plat, s.Workload.Rep); err != nil {
 			return err
 		}
 		a.onClose(func(bool) { closeEvents() })
 	}
-	if len(cfg.Partitions) > 0 {
-		if a.defs, err = cfg.partitionDefs(a.procs, rd.Header(), a.hetero, a.asThreads); err != nil {
+	if len(s.Platform.Partitions) > 0 {
+		if a.defs, err = s.partitionDefs(a.procs, rd.Header(), a.hetero, a.asThreads); err != nil {
 			return err
 		}
 	}

@@ -3,10 +3,11 @@
 //
 //	go build -buildmode=c-shared -o libschedlab.so ./cmd/libschedlab
 //
-// It runs `schedlab run --policy external` in the calling process, the
-// decisions made by the caller one instant at a time (package
-// cmd/libschedlab/inproc: the command's own run, the decisions validated as a
-// protocol reply's); or, with sl_gym_start and sl_gym_step, one
+// It runs the run of `schedlab run --policy external`, given as a run
+// spec in JSON (experiment.RunSpec; sl_open), in the calling process,
+// the decisions made by the caller one instant at a time (package
+// cmd/libschedlab/inproc: the command's own run, the decisions validated
+// as a protocol reply's); or, with sl_gym_start and sl_gym_step, one
 // Gymnasium step at a time, the window, observation and action mask of
 // Python's SchedulingEnv built in Go (package cmd/libschedlab/gym). The
 // C API is in lib.go and libschedlab.h (written by the build);

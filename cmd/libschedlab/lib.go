@@ -61,10 +61,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/cgo"
+	"strings"
 	"unsafe"
 
 	"github.com/schedlab/schedlab/cmd/libschedlab/gym"
 	"github.com/schedlab/schedlab/cmd/libschedlab/inproc"
+	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy/external"
 )
@@ -138,19 +140,26 @@ func caught(status *C.int, err **C.char) {
 // starting it (the protocol's REJECT_JOB).
 const rejectMachine = -1
 
-// sl_open prepares a run of a `schedlab run` command line given as a JSON
-// array of strings, without the program name (["run", "--trace", F,
-// "--policy", "external", ...]). It returns the handle, or 0 with *err
-// set (free it with sl_free). Nothing runs before the first sl_step.
+// sl_open prepares a run given as JSON: {"spec": an experiment.RunSpec
+// in its JSON form (workload, platform, policy with name "external",
+// outputs), "json": true to have the run print its summary as JSON (as
+// 'schedlab run --json') instead of the table}. It returns the handle,
+// or 0 with *err set (free it with sl_free). Nothing runs before the
+// first sl_step.
 //
 //export sl_open
-func sl_open(argsJSON *C.char, err **C.char) C.uintptr_t {
-	var args []string
-	if e := json.Unmarshal([]byte(C.GoString(argsJSON)), &args); e != nil {
-		*err = C.CString(fmt.Sprintf("sl_open: the arguments are not a JSON array of strings: %v", e))
+func sl_open(specJSON *C.char, err **C.char) C.uintptr_t {
+	var in struct {
+		Spec experiment.RunSpec `json:"spec"`
+		JSON bool               `json:"json"`
+	}
+	dec := json.NewDecoder(strings.NewReader(C.GoString(specJSON)))
+	dec.DisallowUnknownFields()
+	if e := dec.Decode(&in); e != nil {
+		*err = C.CString(fmt.Sprintf("sl_open: not a run spec (JSON {\"spec\": {...}, \"json\": bool}): %v", e))
 		return 0
 	}
-	return C.uintptr_t(cgo.NewHandle(&handle{sim: inproc.Start(args), thread: C.sl_thread()}))
+	return C.uintptr_t(cgo.NewHandle(&handle{sim: inproc.Start(in.Spec, in.JSON), thread: C.sl_thread()}))
 }
 
 // sl_step gives the run the decision for the current instant (n starts:

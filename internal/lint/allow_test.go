@@ -57,11 +57,11 @@ var allowImports = map[string][]string{
 	"report/plot":            nil,
 	"report/...":             {"platform", "validate", "internal/atomicfile"},
 	"cmd/schedlab/cli":       {"experiment", "sweep", "repro", "registry", "scenario", "metrics", "platform", "policy/option", "policy/external", "report/...", "workload", "workload/...", "internal/atomicfile", "cmd/schedlab/launch"},
-	"cmd/libschedlab/inproc": {"cmd/schedlab/cli", "job", "policy/external"},
+	"cmd/libschedlab/inproc": {"experiment", "metrics", "job", "policy/external"},
 	"cmd/schedlab":           {"cmd/schedlab/cli", "internal/addrspace"},
 	"cmd/schedlab/launch":    nil,
 	"cmd/libschedlab/gym":    {"policy/external"},
-	"cmd/libschedlab":        {"cmd/libschedlab/gym", "cmd/libschedlab/inproc", "job", "policy/external"},
+	"cmd/libschedlab":        {"cmd/libschedlab/gym", "cmd/libschedlab/inproc", "experiment", "job", "policy/external"},
 	"tools/...":              {"..."}, // programs around the project: anything
 	"internal/lint":          nil,
 	"internal/testref":       {"job", "job/actual", "platform", "validate"},
@@ -110,7 +110,7 @@ var allowTestImports = map[string][]string{
 	"internal/digits":        nil,
 	"cmd/libschedlab/inproc": {"experiment", "workload"},
 	"engine/enginetest":      nil,
-	"cmd/libschedlab/gym":    {"cmd/libschedlab/inproc", "job", "platform"},
+	"cmd/libschedlab/gym":    {"cmd/libschedlab/inproc", "experiment", "job", "platform", "workload"},
 }
 
 // covers reports whether pattern ("x", "x/..." or "...") names pkg.

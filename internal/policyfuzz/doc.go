@@ -17,7 +17,7 @@
 //
 //   - cluster: a generated SWF trace (30 to 300 jobs of 1 to M CPUs on a
 //     machine of 8 to 64, requests above or below the runtime, users,
-//     groups, memory) run by experiment.RunTrace with Check (what
+//     groups, memory) run by experiment.RunSpec.Run with Outputs.Check (what
 //     'schedlab run --check' does) and, for a policy that reports its
 //     reservations, Planned (planned.csv);
 //   - grid, gang, hetero: a scenario file (scenario.Parse) run by

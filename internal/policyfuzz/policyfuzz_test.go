@@ -303,28 +303,27 @@ func runCluster(t *testing.T, r *rand.Rand, p registry.Entry, given map[string]s
 		return false, err
 	}
 	cont := r.IntN(5) == 0
-	cfg := experiment.TraceRun{Trace: trace, Policy: p.Name, Options: given, Procs: procs, Continue: cont,
-		Check: true, Out: filepath.Join(dir, "out"), Planned: true}
+	cfg := experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: trace}, Platform: experiment.PlatformSpec{Procs: procs, Continue: cont}, Policy: experiment.PolicySpec{Name: p.Name, Options: given}, Outputs: experiment.OutputSpec{Check: true, Dir: filepath.Join(dir, "out"), Planned: true}}
 	describe := func() string {
 		return fmt.Sprintf("options %v, %d jobs on %d CPUs, on_overrun continue %v", given, len(jobs), procs, cont)
 	}
-	_, err = experiment.RunTrace(cfg)
+	_, err = cfg.Run()
 	if err != nil && strings.Contains(err.Error(), "--planned records backfilling reservations") {
 		// the policy holds no reservations: the run without planned.csv
-		cfg.Planned = false
-		cfg.Out = filepath.Join(dir, "out2")
-		_, err = experiment.RunTrace(cfg)
+		cfg.Outputs.Planned = false
+		cfg.Outputs.Dir = filepath.Join(dir, "out2")
+		_, err = cfg.Run()
 	}
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", describe(), err)
 	}
-	if !cfg.Planned || cont {
+	if !cfg.Outputs.Planned || cont {
 		return false, nil
 	}
 	if o, ok := given["order"]; ok && o != "fcfs" {
 		return false, nil // another order may put a newcomer first: reservations may move later
 	}
-	if err := reservationsKept(cfg.Out); err != nil {
+	if err := reservationsKept(cfg.Outputs.Dir); err != nil {
 		return true, fmt.Errorf("%s: %w", describe(), err)
 	}
 	return true, nil

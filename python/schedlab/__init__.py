@@ -279,8 +279,7 @@ def _run_inprocess(trace, policy: Policy, out, options) -> str:
 
     opts = dict(options)
     opts["view"] = "free"
-    args = ["run", "--trace", str(trace), "--policy", "external", "--out", str(out), *_run_args(opts)]
-    sim = _inproc.Sim(args, events=True, queue=False)
+    sim = _inproc.Sim(_inproc.run_spec(trace, out=out, **opts), events=True, queue=False)
     host = InprocHost(policy, sim)
     try:
         while host.step():

@@ -1,8 +1,9 @@
 """The engine in this process: schedlab's shared library (Go,
 cmd/libschedlab in the repository) through ctypes.
 
-A `Sim` is one `schedlab run --policy external` whose decisions this
-process makes one instant at a time, without a second process or a
+A `Sim` is one `schedlab run --policy external`, given as a run spec
+(`run_spec`: the JSON form of the engine's typed run, no command line),
+whose decisions this process makes one instant at a time, without a second process or a
 protocol: `step(decision)` hands the decision to the engine and returns
 at the next instant at which a job could start, with that instant's view
 in numpy arrays. The run is the command's own (same checks, engine,
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-import json
+import json as _json
 import os
 import shutil
 import subprocess
@@ -241,9 +242,50 @@ def _take(lib, p) -> str:
         lib.sl_free(p)
 
 
+def run_spec(trace, out=None, policy="external", **options) -> dict:
+    """The run spec (the JSON form of the Go engine's experiment.RunSpec)
+    of `schedlab run --trace trace --policy policy` with `out` the output
+    folder (None: no files) and `options` as schedlab.run takes them: the
+    run flags estimate, procs, on_overrun, clamp, tau, deadline,
+    deadline_factor, deadline_fraction, seed, check, swf, predictor,
+    correction, resample, replication; any other keyword a policy
+    option. Unset flags take the command's defaults."""
+    o = dict(options)
+    seed = int(o.pop("seed", 1))
+    deadlines = {"rule": str(o.pop("deadline", "none")), "seed": seed}
+    if "deadline_factor" in o:
+        deadlines["factor"] = str(o.pop("deadline_factor"))
+    if "deadline_fraction" in o:
+        deadlines["fraction"] = float(o.pop("deadline_fraction"))
+    workload = {
+        "trace": str(trace),
+        "seed": seed,
+        "replication": int(o.pop("replication", 0)),
+        "estimate": str(o.pop("estimate", "request")),
+        "deadlines": deadlines,
+    }
+    if "resample" in o:
+        workload["resample"] = str(o.pop("resample"))
+    platform = {
+        "procs": int(o.pop("procs", 0)),
+        "clamp": bool(o.pop("clamp", False)),
+        "continue": str(o.pop("on_overrun", "kill")) == "continue",
+    }
+    pol = {"name": str(policy)}
+    for k in ("predictor", "correction"):
+        if k in o:
+            pol[k] = str(o.pop(k))
+    outputs = {"dir": "" if out is None else str(out), "tau": float(o.pop("tau", 10))}
+    for k in ("check", "swf"):
+        outputs[k] = bool(o.pop(k, False))
+    pol["options"] = {k: ("true" if v else "false") if isinstance(v, bool) else str(v) for k, v in o.items()}
+    return {"workload": workload, "platform": platform, "policy": pol, "outputs": outputs}
+
+
 class Sim:
-    """One run in this process. args: a `schedlab run` command line
-    without the program name, with --policy external. After each step()
+    """One run in this process. spec: a run spec (run_spec(...)) whose
+    policy is external; with json=True the run prints its summary as JSON
+    (stdout), else the table `schedlab run` prints. After each step()
     that returns True, the instant's view is in: now, flags, running,
     free (per machine), and the queue in order: queue_id, queue_res,
     queue_walltime (the estimate), queue_subtime (numpy views of length
@@ -258,14 +300,14 @@ class Sim:
     (step, gym_step, gym_start, queue_rows, machines) raises
     SchedlabError("the simulation has ended")."""
 
-    def __init__(self, args, events=False, queue=True):
+    def __init__(self, spec, events=False, queue=True, json=False):
         self._h = 0
         lib = library()
         if lib is None:
             raise SchedlabError(f"the schedlab library is not available: {why_not()}")
         self._lib = lib
         err = ctypes.c_void_p()
-        self._h = lib.sl_open(json.dumps([str(a) for a in args]).encode(), ctypes.byref(err))
+        self._h = lib.sl_open(_json.dumps({"spec": spec, "json": bool(json)}).encode(), ctypes.byref(err))
         if not self._h:
             raise SchedlabError(_take(lib, err))
         self._err, self._errp = err, ctypes.byref(err)

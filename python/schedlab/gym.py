@@ -330,9 +330,7 @@ class SchedulingEnv(gymnasium.Env):
     # tests check the two engines' trajectories bit for bit.
 
     def _ip_reset(self, swf):
-        self._sim = sim = _inproc.Sim(
-            ["run", "--trace", str(swf), "--policy", "external", "--no-out", "--json", "--set", "view=free"], queue=False
-        )
+        self._sim = sim = _inproc.Sim(_inproc.run_spec(swf, view="free"), queue=False, json=True)
         if not sim.gym_start(self.window, self.time_scale, self.queue_scale):
             self._sim = None
             raise RuntimeError("schedlab ended before the first instant")

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import schedlab
+from fcfs import FCFS
 from schedlab import _inproc
 
 KTH = "KTH-SP2-1996-2.1-cln.swf.gz"
@@ -33,7 +34,7 @@ def fcfs(sim):
 def test_fcfs_in_process_is_builtin_fcfs(tmp_path):
     # A strict FCFS deciding here, through the library, gives the
     # built-in fcfs's jobs.csv on all of KTH-SP2.
-    sim = _inproc.Sim(["run", "--trace", KTH, "--policy", "external", "--out", tmp_path / "in", "--json", "--set", "view=free"])
+    sim = _inproc.Sim(_inproc.run_spec(KTH, out=tmp_path / "in", view="free"), json=True)
     ids, n, ends = [], 0, 0
     while sim.step(ids):
         n += 1
@@ -49,9 +50,43 @@ def test_fcfs_in_process_is_builtin_fcfs(tmp_path):
     assert (tmp_path / "in" / "jobs.csv").read_bytes() == (built.out / "jobs.csv").read_bytes()
 
 
+def test_run_spec_takes_every_run_flag():
+    # every keyword schedlab.run reads as a run flag is a setting of the
+    # spec, not a policy option; any other keyword is a policy option
+    flags = {
+        "estimate": "exact", "procs": 64, "on_overrun": "continue", "clamp": True, "tau": 30, "deadline": "estimate",
+        "deadline_factor": "1.5-3", "deadline_fraction": 0.5, "seed": 3, "check": True, "swf": True,
+        "predictor": "avg:3", "correction": "request", "resample": "user-weeks", "replication": 2,
+    }
+    assert set(flags) == schedlab._RUN_FLAGS
+    spec = _inproc.run_spec(KTH, out="o", **flags, order="sjf", strict=False)
+    assert spec["policy"] == {"name": "external", "predictor": "avg:3", "correction": "request", "options": {"order": "sjf", "strict": "false"}}
+    assert spec["workload"] == {
+        "trace": KTH, "seed": 3, "replication": 2, "estimate": "exact", "resample": "user-weeks",
+        "deadlines": {"rule": "estimate", "seed": 3, "factor": "1.5-3", "fraction": 0.5},
+    }
+    assert spec["platform"] == {"procs": 64, "clamp": True, "continue": True}
+    assert spec["outputs"] == {"dir": "o", "tau": 30.0, "check": True, "swf": True}
+
+
+def test_in_process_run_is_the_commands(tmp_path):
+    # schedlab.run with run flags, in process (a spec) and over the
+    # protocol (the command line): the same summary.json, jobs.csv,
+    # schedule.swf and printed summary
+    flags = dict(estimate="exact", procs=80, on_overrun="continue", clamp=True, tau=30, deadline="estimate",
+                 deadline_factor="1.5-3", deadline_fraction=0.5, seed=3, check=True, swf=True)
+    a = schedlab.run(trace=KTH, policy=FCFS(), out=tmp_path / "a", engine="inprocess", **flags)
+    b = schedlab.run(trace=KTH, policy=FCFS(), out=tmp_path / "b", engine="process", **flags)
+    for f in ("summary.json", "jobs.csv", "schedule.swf"):
+        assert (a.out / f).read_bytes() == (b.out / f).read_bytes(), f
+    assert a.summary["deadlines"]["factor"] == "1.5-3" and a.summary["run"]["procs"] == 80
+    assert a.stdout.replace(str(a.out), "OUT") == b.stdout.replace(str(b.out), "OUT")
+    assert "check: schedule valid" in a.stdout and "schedule.swf" in a.stdout
+
+
 def test_illegal_start_raises_and_writes_nothing(tmp_path):
     out = tmp_path / "out"
-    sim = _inproc.Sim(["run", "--trace", KTH, "--policy", "external", "--out", out])
+    sim = _inproc.Sim(_inproc.run_spec(KTH, out=out))
     assert sim.step()
     with pytest.raises(schedlab.SchedlabError, match=r"job 999999 is not waiting.*\[in-process\]"):
         sim.step([999999])
@@ -63,7 +98,7 @@ def test_illegal_start_raises_and_writes_nothing(tmp_path):
 def test_too_many_cpus_and_bad_alloc(tmp_path):
     swf = tmp_path / "two.swf"
     swf.write_text("; MaxProcs: 100\n1 0 -1 50 60 -1 -1 60 100 -1 1 1 1 -1 -1 -1 -1 -1\n2 0 -1 50 60 -1 -1 60 100 -1 1 1 1 -1 -1 -1 -1 -1\n")
-    args = ["run", "--trace", swf, "--policy", "external", "--no-out"]
+    args = _inproc.run_spec(swf)
     sim = _inproc.Sim(args)
     assert sim.step() and sim.queue()[0].tolist() == [1, 2] and sim.free().tolist() == [100]
     # 120 CPUs of 100: the model refuses the start (after the policy's
@@ -80,11 +115,12 @@ def test_too_many_cpus_and_bad_alloc(tmp_path):
         sim.step([1], allocs=["0-99"]) and sim.flags & _inproc.ENDS and sim.step()  # 100 CPUs named for 60
 
 
-def test_wrong_command_lines():
+def test_wrong_specs():
     for args, want in [
-        (["run", "--trace", KTH, "--policy", "easy", "--no-out"], "the policy is external"),
-        (["run", "--trace", KTH, "--policy", "external", "--no-out", "--command", "true"], "neither option command nor fds"),
-        (["run", "--trace", "no-such.swf", "--policy", "external", "--no-out"], "no-such.swf"),
+        (_inproc.run_spec(KTH, policy="easy"), "decides for policy external, not easy"),
+        (_inproc.run_spec(KTH, command="true"), "neither option command nor fds"),
+        (_inproc.run_spec("no-such.swf"), "no-such.swf"),
+        (_inproc.run_spec(KTH, tau=-1, procs=-1), "--procs -1: want 1..4194304(.|\\n)*--tau must be a positive number"),
     ]:
         sim = _inproc.Sim(args)
         with pytest.raises(schedlab.SchedlabError, match=want):
@@ -92,7 +128,7 @@ def test_wrong_command_lines():
 
 
 def test_other_thread_is_refused_and_close_midway():
-    sim = _inproc.Sim(["run", "--trace", KTH, "--policy", "external", "--no-out"])
+    sim = _inproc.Sim(_inproc.run_spec(KTH))
     assert sim.step()
     errors = []
 
@@ -106,7 +142,7 @@ def test_other_thread_is_refused_and_close_midway():
     t.start()
     t.join()
     assert errors and "thread that opened it" in errors[0]
-    sim2 = _inproc.Sim(["run", "--trace", KTH, "--policy", "external", "--no-out"])
+    sim2 = _inproc.Sim(_inproc.run_spec(KTH))
     assert sim2.step()
     sim2.close()  # midway: the run is abandoned
     sim2.close()
@@ -117,7 +153,7 @@ def test_other_thread_is_refused_and_close_midway():
 def test_queue_buffers_grow():
     # A queue longer than the first buffers (256): a policy that starts
     # one job per instant lets it grow; the arrays follow.
-    sim = _inproc.Sim(["run", "--trace", KTH, "--policy", "external", "--no-out"])
+    sim = _inproc.Sim(_inproc.run_spec(KTH))
     longest, ids = 0, []
     while sim.step(ids):
         if sim.flags & _inproc.ENDS:
@@ -134,7 +170,7 @@ def test_queue_rows_capped(tmp_path):
     # queue=N copies the first N rows of the queue at each instant,
     # queued still counting them all; queue_rows(n) copies more of the
     # current instant's: the same rows as an uncapped Sim's.
-    args = ["run", "--trace", KTH, "--policy", "external", "--no-out", "--set", "view=free"]
+    args = _inproc.run_spec(KTH, view="free")
     full, capped = _inproc.Sim(args), _inproc.Sim(args, queue=2)
     ids, longest = [], 0
     while full.step(ids):
@@ -155,19 +191,20 @@ def test_gym_steps_refusals_and_errors():
     # The Gymnasium environment's calls (sl_gym_start, sl_gym_step): only
     # on a run not stepped yet; such a run refuses step(); another thread
     # is refused (the run goes on); after the end, a step raises.
-    args = ["run", "--trace", KTH, "--policy", "external", "--no-out", "--json", "--set", "view=free"]
-    sim = _inproc.Sim(args, queue=False)
+    args = _inproc.run_spec(KTH, view="free")
+    jargs = dict(json=True)
+    sim = _inproc.Sim(args, queue=False, **jargs)
     assert sim.step()
     with pytest.raises(schedlab.SchedlabError, match="already stepped"):
         sim.gym_start(4, 86400.0, 256.0)
 
-    sim = _inproc.Sim(args, queue=False)
+    sim = _inproc.Sim(args, queue=False, **jargs)
     assert sim.gym_start(4, 86400.0, 256.0)
     assert sim.gym_mask.any() and sim.gym_obs[0] == 1.0 and sim.gym.now > 0
     with pytest.raises(schedlab.SchedlabError, match="sl_step on a run driven by sl_gym_step"):
         sim.step()
 
-    sim = _inproc.Sim(args, queue=False)
+    sim = _inproc.Sim(args, queue=False, **jargs)
     assert sim.gym_start(4, 86400.0, 256.0)
     errors = []
 
@@ -184,7 +221,7 @@ def test_gym_steps_refusals_and_errors():
     assert sim.gym_step(0)  # the refused call did nothing
 
     # a whole run, always the first legal slot: one step per job
-    sim = _inproc.Sim(args, queue=False)
+    sim = _inproc.Sim(args, queue=False, **jargs)
     assert sim.gym_start(4, 86400.0, 256.0)
     steps = 1
     while sim.gym_step(-1):
@@ -216,7 +253,7 @@ import ctypes
 import schedlab
 from schedlab import _inproc
 
-args = ["run", "--trace", "{KTH}", "--policy", "external", "--no-out"]
+args = _inproc.run_spec("{KTH}")
 lib = _inproc.library()
 
 def refused(what, f):
@@ -228,7 +265,7 @@ def refused(what, f):
         print(what, "did not raise")
 
 # machines() after the run ended
-sim = _inproc.Sim(["run", "--trace", "{KTH}", "--policy", "external", "--no-out", "--set", "view=free"], queue=1)
+sim = _inproc.Sim(_inproc.run_spec("{KTH}", view="free"), queue=1)
 ids = []
 while sim.step(ids):
     qid, qres, _, _ = sim.queue()
@@ -242,7 +279,7 @@ refused("queue_rows after close", lambda: sim.queue_rows(10))
 refused("gym_start after close", lambda: sim.gym_start(4, 1.0, 1.0))
 # the C functions on a handle closed (sl_close twice), and on 0
 err = ctypes.c_void_p()
-h = lib.sl_open(__import__("json").dumps(args).encode(), ctypes.byref(err))
+h = lib.sl_open(__import__("json").dumps(dict(spec=args)).encode(), ctypes.byref(err))
 lib.sl_close(h)
 lib.sl_close(h)
 v = _inproc.View()
@@ -255,7 +292,7 @@ print("sl_gym_start", lib.sl_gym_start(h, ctypes.byref(g)), _inproc._take(lib, g
 print("sl_gym_step", lib.sl_gym_step(ctypes.c_size_t(h), 0))
 print("sl_gym_step 0", lib.sl_gym_step(ctypes.c_size_t(0), 0))
 lib.sl_close(0)
-h = lib.sl_open(__import__("json").dumps(args).encode(), ctypes.byref(err))
+h = lib.sl_open(__import__("json").dumps(dict(spec=args)).encode(), ctypes.byref(err))
 print("sl_gym_start NULL", lib.sl_gym_start(h, None))
 lib.sl_close(h)
 print("done")
@@ -280,7 +317,8 @@ def test_stale_handles_raise_instead_of_aborting():
 def test_refused_other_thread_keeps_the_run():
     # A step() from another thread is refused and changes nothing: the
     # owner's run goes on to its end (for step and for gym_step).
-    args = ["run", "--trace", KTH, "--policy", "external", "--no-out", "--json", "--set", "view=free"]
+    args = _inproc.run_spec(KTH, view="free")
+    jargs = dict(json=True)
 
     def other(f):
         errors = []
@@ -296,7 +334,7 @@ def test_refused_other_thread_keeps_the_run():
         t.join()
         assert errors and "thread that opened it" in errors[0]
 
-    sim = _inproc.Sim(args)
+    sim = _inproc.Sim(args, **jargs)
     assert sim.step()
     other(sim.step)
     other(lambda: sim.step([int(sim.queue()[0][0])]))
@@ -306,7 +344,7 @@ def test_refused_other_thread_keeps_the_run():
         ids = [] if sim.flags & _inproc.ENDS else fcfs(sim)
     assert json.loads(sim.stdout)["jobs"] == 27992
 
-    sim = _inproc.Sim(args, queue=False)
+    sim = _inproc.Sim(args, queue=False, **jargs)
     other(lambda: sim.gym_start(4, 86400.0, 256.0))
     assert sim.gym_start(4, 86400.0, 256.0)
     other(lambda: sim.gym_step(0))
@@ -324,13 +362,13 @@ from schedlab import _inproc
 from schedlab.gym import SchedulingEnv
 
 assert _inproc.library() is not None
-sim = _inproc.Sim(["run", "--trace", "{KTH}", "--policy", "external", "--no-out"])
+sim = _inproc.Sim(_inproc.run_spec("{KTH}"))
 assert sim.step()
 pid = os.fork()
 if pid == 0:
     out = []
     try:
-        _inproc.Sim(["run", "--trace", "{KTH}", "--policy", "external", "--no-out"])
+        _inproc.Sim(_inproc.run_spec("{KTH}"))
     except schedlab.SchedlabError as e:
         out.append("Sim: " + str(e))
     try:

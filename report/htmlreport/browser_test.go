@@ -209,8 +209,7 @@ func TestBrowserRunSpans(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := filepath.Join(dir, "run")
-	if _, err := experiment.RunTrace(experiment.TraceRun{Trace: "testdata/tiny.swf", Policy: "easy", Out: run,
-		Avail: experiment.AvailSpec{Reservations: []string{"1000:1300:16"}, Events: ev}}); err != nil {
+	if _, err := (experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: "testdata/tiny.swf"}, Platform: experiment.PlatformSpec{Avail: experiment.AvailSpec{Reservations: []string{"1000:1300:16"}, Events: ev}}, Policy: experiment.PolicySpec{Name: "easy"}, Outputs: experiment.OutputSpec{Dir: run}}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	page, err := writeOne(run)
@@ -406,7 +405,7 @@ func TestBrowserCompareSpans(t *testing.T) {
 		{"conservative", experiment.AvailSpec{}},
 	} {
 		run := filepath.Join(dir, c.pol)
-		if _, err := experiment.RunTrace(experiment.TraceRun{Trace: "testdata/tiny.swf", Policy: c.pol, Out: run, Avail: c.avail}); err != nil {
+		if _, err := (experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: "testdata/tiny.swf"}, Platform: experiment.PlatformSpec{Avail: c.avail}, Policy: experiment.PolicySpec{Name: c.pol}, Outputs: experiment.OutputSpec{Dir: run}}).Run(); err != nil {
 			t.Fatal(err)
 		}
 		dirs = append(dirs, run)
@@ -534,7 +533,7 @@ func TestBrowserCalendarAxis(t *testing.T) {
 func TestBrowserPlannedStarts(t *testing.T) {
 	bin := browser(t)
 	run := filepath.Join(t.TempDir(), "run")
-	if _, err := experiment.RunTrace(experiment.TraceRun{Trace: "../../examples/teaching/five-jobs.swf", Policy: "conservative", Out: run, Planned: true}); err != nil {
+	if _, err := (experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: "../../examples/teaching/five-jobs.swf"}, Policy: experiment.PolicySpec{Name: "conservative"}, Outputs: experiment.OutputSpec{Dir: run, Planned: true}}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	page, err := writeOne(run)

@@ -30,7 +30,7 @@ func traceRuns(t *testing.T, trace string, policies ...string) []string {
 	var dirs []string
 	for _, p := range policies {
 		dir := filepath.Join(root, p)
-		if _, err := experiment.RunTrace(experiment.TraceRun{Trace: trace, Policy: p, Out: dir}); err != nil {
+		if _, err := (experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: trace}, Policy: experiment.PolicySpec{Name: p}, Outputs: experiment.OutputSpec{Dir: dir}}).Run(); err != nil {
 			t.Fatal(err)
 		}
 		dirs = append(dirs, dir)

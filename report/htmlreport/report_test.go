@@ -21,7 +21,7 @@ import (
 func tinyRun(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "run")
-	_, err := experiment.RunTrace(experiment.TraceRun{Trace: "testdata/tiny.swf", Policy: "easy", Out: dir})
+	_, err := (experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: "testdata/tiny.swf"}, Policy: experiment.PolicySpec{Name: "easy"}, Outputs: experiment.OutputSpec{Dir: dir}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -512,7 +512,7 @@ func TestSweepTitle(t *testing.T) {
 // start; a job not in jobs.csv is an error naming the line.
 func TestPlannedStartsRead(t *testing.T) {
 	run := filepath.Join(t.TempDir(), "run")
-	if _, err := experiment.RunTrace(experiment.TraceRun{Trace: "../../examples/teaching/five-jobs.swf", Policy: "conservative", Out: run, Planned: true}); err != nil {
+	if _, err := (experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: "../../examples/teaching/five-jobs.swf"}, Policy: experiment.PolicySpec{Name: "conservative"}, Outputs: experiment.OutputSpec{Dir: run, Planned: true}}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	p, err := readRun(run)

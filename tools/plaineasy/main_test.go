@@ -98,7 +98,7 @@ func TestSameStartsAsSchedlab(t *testing.T) {
 			plain := starts(t, out.String())
 
 			dir := t.TempDir()
-			if _, err := experiment.RunTrace(experiment.TraceRun{Trace: tr, Policy: "easy", Out: dir}); err != nil {
+			if _, err := (experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: tr}, Policy: experiment.PolicySpec{Name: "easy"}, Outputs: experiment.OutputSpec{Dir: dir}}).Run(); err != nil {
 				t.Fatal(err)
 			}
 			cf, err := os.Open(filepath.Join(dir, "jobs.csv"))

@@ -8,9 +8,11 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/cmd/libschedlab/inproc"
+	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/external"
+	"github.com/schedlab/schedlab/workload"
 )
 
 // script is a Runner that plays requests in order and records the
@@ -183,7 +185,7 @@ func TestSameAsFromScratch(t *testing.T) {
 		{Window: 1, TimeScale: 3600, QueueScale: 16},
 		{Window: 128, TimeScale: 86400, QueueScale: 256},
 	} {
-		sim := inproc.Start([]string{"run", "--trace", "KTH-SP2-1996-2.1-cln.swf.gz", "--policy", "external", "--no-out", "--set", "view=free"})
+		sim := inproc.Start(kthSpec(), false)
 		rec := &recorder{sim: sim}
 		obs, mask := make([]float32, cfg.Window*Features+MachineFeatures), make([]int8, cfg.Window)
 		env, err := New(rec, cfg, obs, mask)
@@ -254,7 +256,7 @@ func BenchmarkKTHSteps(b *testing.B) {
 	obs, mask := make([]float32, cfg.Window*Features+MachineFeatures), make([]int8, cfg.Window)
 	steps := 0
 	for b.Loop() {
-		sim := inproc.Start([]string{"run", "--trace", "KTH-SP2-1996-2.1-cln.swf.gz", "--policy", "external", "--no-out", "--set", "view=free"})
+		sim := inproc.Start(kthSpec(), false)
 		env, err := New(sim, cfg, obs, mask)
 		if err != nil {
 			b.Fatal(err)
@@ -269,4 +271,14 @@ func BenchmarkKTHSteps(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
+}
+
+// kthSpec is 'schedlab run --trace KTH-SP2 --policy external --no-out
+// --set view=free' as a spec.
+func kthSpec() experiment.RunSpec {
+	return experiment.RunSpec{
+		Workload: experiment.WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Seed: 1, Deadlines: workload.DeadlineRule{Seed: 1}},
+		Policy:   experiment.PolicySpec{Name: "external", Options: map[string]string{"view": "free"}},
+		Outputs:  experiment.OutputSpec{Tau: 10},
+	}
 }

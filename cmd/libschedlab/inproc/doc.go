@@ -3,8 +3,9 @@
 // Go side of the shared library cmd/libschedlab, through which Python's
 // schedlab package drives the engine without a second process.
 //
-// It is the command line's own run (cmd/schedlab/cli.MainInProcess: the
-// same flags, checks, assembly, outputs and messages) with the external
+// It is the command line's own run (an experiment.RunSpec, run by
+// RunSpec.Run: the same checks, assembly, outputs and messages as
+// 'schedlab run', whose flags map to the same spec) with the external
 // policy's in-process form (policy/external.Decider) in place of a
 // decision process, so it is no second implementation: the decisions
 // are validated by the code that validates a protocol reply.

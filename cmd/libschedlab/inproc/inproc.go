@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"strings"
 
-	"github.com/schedlab/schedlab/cmd/schedlab/cli"
+	"github.com/schedlab/schedlab/experiment"
+	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/policy/external"
 )
 
@@ -28,29 +30,60 @@ type Sim struct {
 // errStopped is the decision of a Sim closed before its end.
 var errStopped = errors.New("the simulation was closed before its end")
 
-// Start prepares the run of args, a `schedlab run` command line without
-// the program name (e.g. run --trace F --policy external --no-out --set
-// view=free). Nothing runs before the first Next.
-func Start(args []string) *Sim {
+// Start prepares the run of spec, whose policy is external
+// (spec.Policy.Decider is set to the Sim's): the run of 'schedlab run'
+// (experiment.RunSpec.Run, the same checks, assembly, outputs and
+// messages), in this process. What the command prints, the run's
+// summary (as JSON with asJSON, as 'run --json'), is Stdout once it
+// ends. Nothing runs before the first Next.
+func Start(spec experiment.RunSpec, asJSON bool) *Sim {
 	s := &Sim{}
-	args = append([]string(nil), args...)
 	seq := func(yield func(*external.Request) bool) {
-		d := decider(func(r *external.Request) (external.Decision, error) {
+		spec.Policy.Decider = decider(func(r *external.Request) (external.Decision, error) {
 			if !yield(r) {
 				return external.Decision{}, errStopped
 			}
 			return s.dec, nil
 		})
 		defer func() {
-			if v := recover(); v != nil { // outside the command's own recover
-				fmt.Fprintf(&s.stderr, "schedlab: internal error (a bug; please report it with the command line): %v\n", v)
+			if v := recover(); v != nil {
+				fmt.Fprintf(&s.stderr, "schedlab: internal error (a bug; please report it with the run's spec): %v\n", v)
 				s.status = 3
 			}
 		}()
-		s.status = cli.MainInProcess(args, &s.stdout, &s.stderr, d)
+		if err := run(&s.stdout, spec, asJSON); err != nil {
+			fmt.Fprintf(&s.stderr, "schedlab: %v\n", err)
+			s.status = exitStatus(err)
+		}
 	}
 	s.next, s.stop = iter.Pull(seq)
 	return s
+}
+
+// run runs spec and prints its summary to w.
+func run(w io.Writer, spec experiment.RunSpec, asJSON bool) error {
+	res, err := spec.Run()
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return metrics.WriteJSON(w, res)
+	}
+	return experiment.WriteSummary(w, res, spec)
+}
+
+// exitStatus is the status 'schedlab run' gives err: 2 for a wrong
+// setting (RunSpec.Check's problems, a window, availability or
+// partitions that do not go with the trace), 1 for everything else.
+func exitStatus(err error) int {
+	var se *experiment.SettingError
+	var we *experiment.WindowError
+	var ae *experiment.AvailError
+	var pe *experiment.PartitionError
+	if errors.As(err, &se) || errors.As(err, &we) || errors.As(err, &ae) || errors.As(err, &pe) {
+		return 2
+	}
+	return 1
 }
 
 type decider func(*external.Request) (external.Decision, error)
@@ -98,7 +131,7 @@ func (s *Sim) Err() error {
 	return &Error{Status: s.status, Msg: msg}
 }
 
-// Stdout is what the run printed (the summary table, or with --json the
+// Stdout is what the run printed (the summary table, or with asJSON the
 // result as JSON).
 func (s *Sim) Stdout() string { return s.stdout.String() }
 

@@ -10,9 +10,20 @@ import (
 
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/policy/external"
+	"github.com/schedlab/schedlab/workload"
 )
 
 const kth = "KTH-SP2-1996-2.1-cln.swf.gz"
+
+// spec is the run of KTH-SP2 under pol with options opts, writing to
+// out ("": nothing), as 'schedlab run' builds it (seed 1).
+func spec(pol, out string, opts map[string]string) experiment.RunSpec {
+	return experiment.RunSpec{
+		Workload: experiment.WorkloadSpec{Trace: kth, Seed: 1, Deadlines: workload.DeadlineRule{Seed: 1}},
+		Policy:   experiment.PolicySpec{Name: pol, Options: opts},
+		Outputs:  experiment.OutputSpec{Dir: out, Tau: 10},
+	}
+}
 
 // fcfs is a strict FCFS decision for a request.
 func fcfs(r *external.Request, buf []external.Exec) external.Decision {
@@ -29,11 +40,11 @@ func fcfs(r *external.Request, buf []external.Exec) external.Decision {
 
 // A strict FCFS driven through Next, one instant at a time, is the run
 // of the built-in fcfs: the same jobs.csv, byte for byte, on all of
-// KTH-SP2; the requests begin once and end once; --json prints the
+// KTH-SP2; the requests begin once and end once; asJSON prints the
 // summary.
 func TestFCFS(t *testing.T) {
 	dir := t.TempDir()
-	s := Start([]string{"run", "--trace", kth, "--policy", "external", "--out", filepath.Join(dir, "in"), "--json", "--set", "view=free"})
+	s := Start(spec("external", filepath.Join(dir, "in"), map[string]string{"view": "free"}), true)
 	defer s.Close()
 	var d external.Decision
 	var buf []external.Exec
@@ -61,7 +72,7 @@ func TestFCFS(t *testing.T) {
 	if begins != 1 || ends != 1 || !s.Done() || s.Request() != nil {
 		t.Errorf("%d requests beginning and %d ending, done %v: want 1, 1, true", begins, ends, s.Done())
 	}
-	if _, err := experiment.RunTrace(experiment.TraceRun{Trace: kth, Policy: "fcfs", Out: filepath.Join(dir, "fcfs")}); err != nil {
+	if _, err := (experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: kth}, Policy: experiment.PolicySpec{Name: "fcfs"}, Outputs: experiment.OutputSpec{Dir: filepath.Join(dir, "fcfs")}}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := os.ReadFile(filepath.Join(dir, "in", "jobs.csv"))
@@ -84,12 +95,12 @@ func TestFCFS(t *testing.T) {
 }
 
 // A failed run is an Error with schedlab's message and status: an
-// illegal decision (status 1, nothing written), a wrong command line
+// illegal decision (status 1, nothing written), a wrong setting
 // (status 2); closing a run midway fails it and removes its output.
 func TestErrors(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
-	s := Start([]string{"run", "--trace", kth, "--policy", "external", "--out", out})
+	s := Start(spec("external", out, nil), false)
 	r, err := s.Next(external.Decision{})
 	if err != nil || r == nil || !r.Begins {
 		t.Fatalf("first request %v, error %v", r, err)
@@ -103,22 +114,24 @@ func TestErrors(t *testing.T) {
 		t.Errorf("output folder after a failed run: %v", serr)
 	}
 
+	tau := spec("external", "", nil)
+	tau.Outputs.Tau = -1
 	for _, c := range []struct {
-		args []string
+		spec experiment.RunSpec
 		want string
 	}{
-		{[]string{"run", "--trace", kth, "--policy", "easy", "--no-out"}, "the policy is external"},
-		{[]string{"run", "--trace", kth, "--policy", "external", "--no-out", "--command", "true"}, "neither option command nor fds"},
-		{[]string{"sweep", "x.yaml"}, "only the run command"},
+		{spec("easy", "", nil), "decides for policy external, not easy"},
+		{spec("external", "", map[string]string{"command": "true"}), "neither option command nor fds"},
+		{tau, "schedlab: --tau must be a positive number of seconds, got -1"},
 	} {
-		s := Start(c.args)
+		s := Start(c.spec, false)
 		r, err := s.Next(external.Decision{})
 		if e, ok := err.(*Error); r != nil || !ok || e.Status != 2 || !strings.Contains(e.Msg, c.want) {
-			t.Errorf("%v: error %v, want status 2 and %q", c.args, err, c.want)
+			t.Errorf("%+v: error %v, want status 2 and %q", c.spec, err, c.want)
 		}
 	}
 
-	s = Start([]string{"run", "--trace", kth, "--policy", "external", "--out", out})
+	s = Start(spec("external", out, nil), false)
 	if r, err := s.Next(external.Decision{}); r == nil || err != nil {
 		t.Fatalf("first request %v, error %v", r, err)
 	}
@@ -139,7 +152,7 @@ func BenchmarkKTHFCFS(b *testing.B) {
 	var buf []external.Exec
 	n := 0
 	for b.Loop() {
-		s := Start([]string{"run", "--trace", kth, "--policy", "external", "--no-out", "--set", "view=free"})
+		s := Start(spec("external", "", map[string]string{"view": "free"}), false)
 		var d external.Decision
 		for {
 			r, err := s.Next(d)

@@ -49,7 +49,7 @@ func (c *benchCmd) Run(g *globals) error {
 			for i := 0; i < c.Repeat; i++ {
 				runtime.GC()
 				t0 := time.Now()
-				res, err = experiment.RunTrace(experiment.TraceRun{Trace: tr, Policy: p, Estimate: est, Procs: c.Procs})
+				res, err = (experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: tr, Estimate: est}, Platform: experiment.PlatformSpec{Procs: c.Procs}, Policy: experiment.PolicySpec{Name: p}}).Run()
 				if err != nil {
 					break
 				}

@@ -25,11 +25,9 @@ import (
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/platform"
-	"github.com/schedlab/schedlab/policy/external"
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/report/htmlreport"
-	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/sweep"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/avail"
@@ -51,10 +49,6 @@ type globals struct {
 	// policyFlags are the policy-option flags of a run command line,
 	// taken off it before kong parses the rest (takePolicyFlags).
 	policyFlags []flagValue
-
-	// decider, set by MainInProcess, makes the decisions of a run's
-	// policy external in this process.
-	decider external.Decider
 }
 
 // lockOutDir takes the lock of an output folder (lockDir) for the rest
@@ -266,38 +260,21 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		// The run command alone: the same flags, checks and messages
 		// (TestRunSpecSameMessages), and about 2 ms less at every start
 		// than building the model of every command (docs/performance.md).
-		spec = &runSpec{}
+		spec = &runLine{}
 	}
 	return mainWith(args, stdout, stderr, &globals{stdout: stdout, stderr: stderr}, true, spec)
 }
 
-// MainInProcess runs a `run` command line (args without the program
-// name, starting with "run") whose policy is external, with its
-// decisions made by d in this process instead of a decision process
-// (policy/external.Options.Decider): the same checks, assembly, outputs
-// and messages as Main's, but no signal handling (the calling program
-// owns its signals) and no option command or fds. It returns the exit
-// status. The shared library cmd/libschedlab runs it (package
-// cmd/libschedlab/inproc).
-func MainInProcess(args []string, stdout, stderr io.Writer, d external.Decider) int {
-	if len(args) == 0 || args[0] != "run" {
-		fmt.Fprintln(stderr, "schedlab: in process, only the run command (with --policy external) is possible")
-		return 2
-	}
-	return mainWith(args, stdout, stderr, &globals{stdout: stdout, stderr: stderr, decider: d}, false, &runSpec{})
-}
-
-// runSpec is the command line of `schedlab run` (Main) and of
-// MainInProcess: cliSpec's run command alone (the same flags and checks),
-// so that a run (each episode of a Gymnasium environment in process) does
-// not build the model of every command.
-type runSpec struct {
+// runLine is the command line of `schedlab run` (Main): cliSpec's run
+// command alone (the same flags and checks), so that a run does not
+// build the model of every command.
+type runLine struct {
 	Run         runCmd      `cmd:"" help:"Simulate an SWF trace on one cluster under a queue policy."`
 	VersionFlag versionFlag `name:"version" help:"Print the version."`
 }
 
 // mainWith runs args with the command line spec (a *cliSpec or a
-// *runSpec).
+// *runLine).
 func mainWith(args []string, stdout, stderr io.Writer, g *globals, signals bool, spec any) (status int) {
 	exited := false
 	parser, err := kong.New(spec,
@@ -454,17 +431,11 @@ func vars() kong.Vars {
 		}
 	}
 	est := workload.EstimateNames()
-	var heteroOnly []string
-	for _, n := range registry.Names(registry.ModelHetero, registry.KindQueue) {
-		if _, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, n); err != nil {
-			heteroOnly = append(heteroOnly, n)
-		}
-	}
 	return kong.Vars{
 		"k8s_image":        launch.DefaultImage,
 		"k8s_volume":       launch.DefaultVolume,
 		"k8s_mount":        launch.DataMount,
-		"hetero_only":      strings.Join(heteroOnly, ", "),
+		"hetero_only":      strings.Join(experiment.HeteroOnlyPolicies(), ", "),
 		"deadline_rules":   strings.Join(workload.DeadlineBases(), ","),
 		"queue_policies":   strings.Join(registry.Names(registry.ModelCluster, registry.KindQueue), ", "),
 		"simple_policies":  strings.Join(simple, ","),
@@ -528,19 +499,20 @@ func (c *runCmd) Run(g *globals) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(runGCPercent)
 	}
-	cfg, err := c.traceRun(g)
+	spec, err := c.runSpec(g)
 	if err != nil {
 		return err
 	}
 	if w := partitionCountOverlaps(c.Partition); w != "" {
 		say(g.stderr, w)
 	}
-	if cfg.Out != "" {
-		if err := g.claimOutDir(cfg.Out); err != nil {
+	out := spec.Outputs.Dir
+	if out != "" {
+		if err := g.claimOutDir(out); err != nil {
 			return err
 		}
 	}
-	res, err := experiment.RunTrace(cfg)
+	res, err := spec.Run()
 	if err != nil {
 		return err
 	}
@@ -549,15 +521,15 @@ func (c *runCmd) Run(g *globals) error {
 			return err
 		}
 		if c.Report {
-			_, err = htmlreport.WriteOpts(cfg.Out, htmlreport.Options{Clock: traceClock(cfg.Out)})
+			_, err = htmlreport.WriteOpts(out, htmlreport.Options{Clock: traceClock(out)})
 		}
 		return err
 	}
-	if err := c.writeSummary(g.stdout, res, cfg.Out); err != nil {
+	if err := experiment.WriteSummary(g.stdout, res, spec); err != nil {
 		return err
 	}
 	if c.Report {
-		pages, err := htmlreport.WriteOpts(cfg.Out, htmlreport.Options{Clock: traceClock(cfg.Out)})
+		pages, err := htmlreport.WriteOpts(out, htmlreport.Options{Clock: traceClock(out)})
 		if err != nil {
 			return err
 		}
@@ -566,151 +538,86 @@ func (c *runCmd) Run(g *globals) error {
 	return nil
 }
 
-// traceRun maps the flags to the run (experiment.TraceRun), checking
-// what the run's own checks cannot name by flag. The policy is looked up
-// and its options checked by the run's functions
-// (experiment.LookupTracePolicy, experiment.CheckTraceOptions), the
-// errors naming the flags.
-func (c *runCmd) traceRun(g *globals) (experiment.TraceRun, error) {
-	var none experiment.TraceRun
-	if err := c.checkFlags(); err != nil {
+// runSpec maps the flags to the run (experiment.RunSpec) and checks it
+// (RunSpec.Check, every problem at once, each naming its flag). The
+// flags' texts are read here (the deadline factor, --failures, the
+// policy flags and --set); what the flags say beyond the spec is checked
+// here too: flags that do not go with --no-out, and flags given that
+// would change nothing (unusedFlags).
+func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
+	var none experiment.RunSpec
+	if !(c.Tau > 0) { // the spec's 0 is the default; the flag's is wrong
+		return none, usageError{fmt.Errorf("--tau must be a positive number of seconds, got %v", c.Tau)}
+	}
+	if err := c.checkNoOut(); err != nil {
 		return none, err
 	}
-	qp, err := experiment.LookupTracePolicy(c.Policy)
-	if err != nil {
-		var unknown *registry.UnknownNameError
-		if errors.As(err, &unknown) {
-			return none, usageError{fmt.Errorf("%w; or of the hetero model: %s", err, vars()["hetero_only"])}
-		}
-		return none, err
-	}
-	dl, fails, err := c.randomFlags(qp.Model == registry.ModelHetero)
-	if err != nil {
-		return none, err
-	}
-	given, err := c.policyOptions(qp, g.policyFlags)
+	qp, qerr := experiment.LookupTracePolicy(c.Policy)
+	dl, fails, err := c.randomFlags()
 	if err != nil {
 		return none, usageError{err}
 	}
-	if err := c.checkOptions(g, qp, given); err != nil {
-		return none, err
-	}
-	est, err := c.checkOutputs(qp)
-	if err != nil {
-		return none, err
-	}
-	out := c.Out
-	if out == "" && !c.NoOut {
-		out = filepath.Join("schedlab-out", traceStem(c.Trace)+"-"+c.Policy+policyVariant(qp, given, g.policyFlags)+c.variant())
-	}
-	if c.NoOut {
-		out = ""
-	}
-	return experiment.TraceRun{
-		Trace: c.Trace, Policy: c.Policy, Options: given, Estimate: est,
-		Procs: c.Procs, Continue: c.OnOverrun == "continue", Clamp: c.Clamp, Tau: c.Tau,
-		Out: out, SWF: c.SWF, Check: c.Check, Deadlines: dl, Threads: c.Threads, Planned: c.Planned, From: c.From, To: c.To,
-		Resample: c.Resample, Seed: c.Seed, Rep: c.Replication, Predictor: c.Predictor, Correction: c.Correction,
-		Avail:      experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure},
-		Decider:    g.decider,
-		Partitions: c.Partition,
-		Metrics:    c.Metric,
-	}, nil
-}
-
-// checkFlags checks --tau, --procs and --replication.
-func (c *runCmd) checkFlags() error {
-	if !(c.Tau > 0) || math.IsInf(c.Tau, 0) {
-		return usageError{fmt.Errorf("--tau must be a positive number of seconds, got %v", c.Tau)}
-	}
-	if err := checkProcs(c.Procs); err != nil {
-		return err
-	}
-	if c.Replication < 0 || c.Replication >= scenario.MaxReplications {
-		return usageError{fmt.Errorf("--replication must be 0..%d (scenario.MaxReplications), got %d", scenario.MaxReplications-1, c.Replication)}
-	}
-	return nil
-}
-
-// randomFlags reads the deadline and failure flags and checks the flags
-// of random draws (--seed, --replication) and of predictions.
-func (c *runCmd) randomFlags(hetero bool) (workload.DeadlineRule, *avail.Failures, error) {
-	dl, err := c.deadlineRule()
-	if err != nil {
-		return dl, nil, usageError{err}
-	}
-	fails, err := c.failures()
-	if err != nil {
-		return dl, nil, usageError{err}
-	}
-	if c.OnFailure != "kill" && c.Events == "" && fails == nil {
-		return dl, nil, usageError{fmt.Errorf("--on-failure %s needs failures (--events or --failures)", c.OnFailure)}
-	}
-	random := c.Resample != resample.Methods[0] || c.Estimate == workload.EstimateTsafrir.String() || fails != nil
-	if c.Seed != 1 && dl.Base == workload.DeadlineNone && !hetero && !random {
-		return dl, nil, usageError{fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime), tsafrir requests (--estimate tsafrir), failures (--failures) or a resampled trace (--resample), or seeds a policy of the hetero model; --policy %s without them uses no seed", c.Policy)}
-	}
-	if c.Estimate != workload.EstimatePredict.String() {
-		for _, f := range []struct{ name, v, def string }{{"--predictor", c.Predictor, "last2"}, {"--correction", c.Correction, "increments"}} {
-			if f.v != f.def {
-				return dl, nil, usageError{fmt.Errorf("%s is only for --estimate predict (the estimates are %s)", f.name, c.Estimate)}
-			}
+	var given map[string]string
+	if qerr == nil {
+		if given, err = c.policyOptions(qp, g.policyFlags); err != nil {
+			return none, usageError{err}
 		}
-	} else if err := registry.CheckPredictor(c.Predictor); err != nil {
-		return dl, nil, usageError{fmt.Errorf("--predictor: %w", err)}
-	}
-	if c.Replication != 0 && !random {
-		return dl, nil, usageError{fmt.Errorf("--replication chooses the random streams of --resample, --estimate tsafrir and --failures; without them it changes nothing")}
-	}
-	return dl, fails, nil
-}
-
-// checkOptions checks the policy's options as the run will
-// (experiment.CheckTraceOptions), naming the flag that gave the first
-// option in error; in process, the policy must take a decider.
-func (c *runCmd) checkOptions(g *globals, qp registry.Entry, given map[string]string) error {
-	if g.decider != nil && !qp.InProcess() {
-		return usageError{fmt.Errorf("in process, the policy is %s (its decisions come from the calling program), not %s",
-			strings.Join(registry.InProcessNames(qp.Model, qp.Kind), " or "), c.Policy)}
-	}
-	_, err := experiment.CheckTraceOptions(qp, given, g.decider)
-	if err == nil {
-		return nil
-	}
-	var oe *option.Error
-	if errors.As(err, &oe) {
-		for _, fv := range g.policyFlags {
-			if o, ok := qp.Option(oe.Name); ok && o.Flag == fv.name {
-				err = fmt.Errorf("--%s: %w", fv.name, err)
-				break
-			}
-		}
-	}
-	return usageError{err}
-}
-
-// checkOutputs checks the flags of outputs, estimates and metrics, and
-// returns the estimate model.
-func (c *runCmd) checkOutputs(qp registry.Entry) (workload.Estimate, error) {
-	var est workload.Estimate
-	if c.Report && c.NoOut {
-		return est, usageError{fmt.Errorf("--report needs an output folder (not --no-out)")}
-	}
-	if c.Threads && !qp.Traits.Threads {
-		var ts []string
-		for _, p := range registry.Policies(registry.ModelCluster, registry.KindQueue) {
-			if p.Traits.Threads {
-				ts = append(ts, p.Name)
-			}
-		}
-		return est, usageError{fmt.Errorf("--threads is only for --policy %s (%s schedules whole jobs)", strings.Join(ts, " or "), c.Policy)}
 	}
 	est, err := workload.ParseEstimate(c.Estimate)
 	if err != nil {
-		return est, usageError{err}
+		return none, usageError{err}
 	}
-	if err := experiment.CheckTraceMetrics(c.Metric); err != nil {
-		return est, usageError{fmt.Errorf("--metric: %w", err)}
+	out := c.Out
+	if out == "" && !c.NoOut && qerr == nil {
+		out = filepath.Join("schedlab-out", traceStem(c.Trace)+"-"+c.Policy+policyVariant(qp, given, g.policyFlags)+c.variant())
+	}
+	spec := experiment.RunSpec{
+		Workload: experiment.WorkloadSpec{Trace: c.Trace, From: c.From, To: c.To, Resample: c.Resample, Seed: c.Seed, Rep: c.Replication,
+			Estimate: est, Deadlines: dl},
+		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition,
+			Avail: experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure}},
+		Policy:  experiment.PolicySpec{Name: c.Policy, Options: given, Predictor: c.Predictor, Correction: c.Correction},
+		Outputs: experiment.OutputSpec{Dir: out, SWF: c.SWF, Check: c.Check, Threads: c.Threads, Planned: c.Planned, Metrics: c.Metric, Tau: c.Tau},
+	}
+	errs := []error{spec.Check()}
+	if qerr == nil {
+		errs = append(c.unusedFlags(qp.Model == registry.ModelHetero, dl, fails), errs...)
+	}
+	if err := flagProblems(errors.Join(errs...), qp, g.policyFlags); err != nil {
+		return none, usageError{err}
+	}
+	return spec, nil
+}
+
+// flagProblems is err (RunSpec.Check's problems) with a problem of the
+// policy's options naming the flag that gave the option in error
+// (--order: option order: ...).
+func flagProblems(err error, qp registry.Entry, flags []flagValue) error {
+	if err == nil {
+		return nil
+	}
+	var out []error
+	for _, p := range experiment.Problems(err) {
+		var oe *option.Error
+		e := error(p)
+		if p.Setting == "--set" && errors.As(p, &oe) {
+			for _, fv := range flags {
+				if o, ok := qp.Option(oe.Name); ok && o.Flag == fv.name {
+					e = fmt.Errorf("--%s: %w", fv.name, p)
+					break
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return errors.Join(out...)
+}
+
+// checkNoOut checks the flags that need an output folder against
+// --no-out.
+func (c *runCmd) checkNoOut() error {
+	if c.Report && c.NoOut {
+		return usageError{fmt.Errorf("--report needs an output folder (not --no-out)")}
 	}
 	if c.NoOut {
 		for _, f := range []struct {
@@ -718,87 +625,48 @@ func (c *runCmd) checkOutputs(qp registry.Entry) (workload.Estimate, error) {
 			set  bool
 		}{{"--out", c.Out != ""}, {"--swf", c.SWF}, {"--check", c.Check}, {"--threads", c.Threads}, {"--planned", c.Planned}} {
 			if f.set {
-				return est, usageError{fmt.Errorf("--no-out writes no files: %s does not go with it", f.name)}
+				return usageError{fmt.Errorf("--no-out writes no files: %s does not go with it", f.name)}
 			}
 		}
 	}
-	return est, nil
+	return nil
 }
 
-// writeSummary prints the text summary of a run that wrote out ("": no files).
-func (c *runCmd) writeSummary(w io.Writer, res *experiment.TraceResult, out string) error {
-	r := res.Run
-	fmt.Fprintf(w, "trace %s: %d jobs on %d processors (%d records skipped, %d rejected, %d clamped)\n",
-		r.Trace, res.Jobs, r.Procs, r.Skipped, r.Rejected, r.Clamped)
-	if r.Window != "" {
-		fmt.Fprintf(w, "window %s: %d records before it left out, the records after it not read\n", r.Window, r.BeforeWindow)
+// randomFlags reads the deadline and failure flags.
+func (c *runCmd) randomFlags() (workload.DeadlineRule, *avail.Failures, error) {
+	dl, err := c.deadlineRule()
+	if err != nil {
+		return dl, nil, err
 	}
-	if r.Rank != "" {
-		fmt.Fprintf(w, "policy %s, rank %s, head %s, estimates %s, overrun %s; %d job(s) refused by the policy (%s)\n\n",
-			r.Policy, r.Rank, r.Head, r.Estimate, r.OnOverrun, r.Refused, r.RefusalNote)
-	} else {
-		fmt.Fprintf(w, "policy %s, order %s, estimates %s, overrun %s\n\n", r.Policy, r.Order, r.Estimate, r.OnOverrun)
+	fails, err := c.failures()
+	return dl, fails, err
+}
+
+// unusedFlags are the flags given that would change nothing: a seed,
+// a replication, predictions or failure handling with nothing to apply
+// them to. (A RunSpec has no notion of a setting given: these are the
+// command line's.)
+func (c *runCmd) unusedFlags(hetero bool, dl workload.DeadlineRule, fails *avail.Failures) []error {
+	var errs []error
+	if c.OnFailure != "kill" && c.Events == "" && fails == nil {
+		errs = append(errs, fmt.Errorf("--on-failure %s needs failures (--events or --failures)", c.OnFailure))
 	}
-	if err := res.Result.WriteText(w); err != nil {
-		return err
+	random := c.Resample != resample.Methods[0] || c.Estimate == workload.EstimateTsafrir.String() || fails != nil
+	if c.Seed != 1 && dl.Base == workload.DeadlineNone && !hetero && !random {
+		errs = append(errs, fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime), tsafrir requests (--estimate tsafrir), failures (--failures) or a resampled trace (--resample), or seeds a policy of the hetero model; --policy %s without them uses no seed", c.Policy))
 	}
-	if err := writeDeclaredMetrics(w, res); err != nil {
-		return err
-	}
-	if p := r.Predictions; p != nil {
-		fmt.Fprintf(w, "\npredictions (%s, correction %s): %d jobs predicted from their user's history (the others: their request); %d outlived their prediction and were corrected, %d corrections in all\n",
-			p.Predictor, p.Correction, p.Predicted, p.Corrected, p.Corrections)
-	}
-	if r.Resample != "" {
-		fmt.Fprintf(w, "\nresampled trace (%s): %d jobs\n", r.Resample, r.Resampled)
-	}
-	if a := r.Availability; a != nil {
-		fmt.Fprintf(w, "\navailability (on failure: %s): %d reserved span(s), %.0f CPU-s; %d down span(s), %.0f CPU-s; %d run(s) cut short (%d requeued, %d killed), %.0f CPU-s lost\n",
-			a.OnFailure, a.ReservedSpans, a.ReservedCPUTime, a.DownSpans, a.DownCPUTime, a.Interrupted, a.Requeued, a.Interrupted-a.Requeued, a.LostCPUTime)
-	}
-	if pt := r.Partitions; pt != nil {
-		fmt.Fprintf(w, "\npartitions:")
-		for _, p := range pt.List {
-			fmt.Fprintf(w, " %s (CPUs %s) %d jobs;", p.Name, p.CPUs, p.Jobs)
+	if c.Estimate != workload.EstimatePredict.String() {
+		for _, f := range []struct{ name, v, def string }{{"--predictor", c.Predictor, "last2"}, {"--correction", c.Correction, "increments"}} {
+			if f.v != f.def {
+				errs = append(errs, fmt.Errorf("%s is only for --estimate predict (the estimates are %s)", f.name, c.Estimate))
+				break
+			}
 		}
-		fmt.Fprintf(w, " %d job(s) refused at submission (%d of no partition given, %d above maxtime, %d above maxcpus, %d not allowed)\n",
-			pt.Rejected, pt.RejectedUnknown, pt.RejectedMaxTime, pt.RejectedMaxCPUs, pt.RejectedAccess)
 	}
-	if n := r.RejectedByPolicy; n > 0 {
-		fmt.Fprintf(w, "\n%d job(s) rejected by the policy while waiting (never started, not in jobs.csv)\n", n)
+	if c.Replication != 0 && !random {
+		errs = append(errs, fmt.Errorf("--replication chooses the random streams of --resample, --estimate tsafrir and --failures; without them it changes nothing"))
 	}
-	if d := res.Deadlines; d != nil {
-		fmt.Fprintf(w, "\ndeadlines (%s", d.Rule)
-		if d.Factor != "" {
-			fmt.Fprintf(w, ", factor %s, fraction %g, seed %d", d.Factor, d.Fraction, d.Seed)
-		}
-		fmt.Fprintf(w, "): %d of %d jobs have one; missed %d = %.2f%% of all jobs, %.2f%% of those with one; system usage %.3f\n",
-			d.WithDeadline, d.Jobs, d.Missed, d.MissedPct, d.MissedOfDeadlinePct, d.Usage)
-	}
-	if c.Check {
-		fmt.Fprint(w, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice")
-		if r.Partitions != nil {
-			fmt.Fprint(w, ", each job in its partition")
-		}
-		if r.Availability != nil {
-			fmt.Fprint(w, "; none on an unavailable CPU")
-		}
-		fmt.Fprintln(w, ")")
-	}
-	if out != "" {
-		files := []string{filepath.Join(out, "jobs.csv"), filepath.Join(out, "summary.json")}
-		if r.Availability != nil {
-			files = append(files, filepath.Join(out, "unavailability.csv"))
-		}
-		if c.SWF {
-			files = append(files, filepath.Join(out, "schedule.swf"))
-		}
-		if c.Threads {
-			files = append(files, filepath.Join(out, "threads.csv"))
-		}
-		fmt.Fprintf(w, "\nwrote %s\n", joinList(files, " and "))
-	}
-	return nil
+	return errs
 }
 
 type traceCmd struct {
@@ -1016,20 +884,4 @@ func (c *runCmd) deadlineRule() (workload.DeadlineRule, error) {
 		return workload.DeadlineRule{}, fmt.Errorf("--deadline-fraction %g: want a number in [0, 1]", c.DeadlineFraction)
 	}
 	return workload.DeadlineRule{Base: base, Min: lo, Max: hi, Fraction: c.DeadlineFraction, Seed: c.Seed}, nil
-}
-
-// writeDeclaredMetrics prints the declared metrics a run measured with
-// their own listeners (experiment.TraceResult.Metrics), one row each as
-// the summary's: the name, its unit in parentheses.
-func writeDeclaredMetrics(w io.Writer, res *experiment.TraceResult) error {
-	for _, name := range res.MetricNames {
-		label := name
-		if d, ok := registry.LookupMetric(registry.ModelCluster, name); ok && d.Unit != "" {
-			label += " (" + d.Unit + ")"
-		}
-		if _, err := fmt.Fprintf(w, "%-34s %14s\n", label, strconv.FormatFloat(res.Metrics[name], 'g', 6, 64)); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -30,25 +30,11 @@ const (
 )
 
 func (c *explainCmd) Run(g *globals) error {
-	if err := checkProcs(c.Procs); err != nil {
+	spec, err := c.runSpec(g)
+	if err != nil {
 		return err
 	}
-	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, c.Policy)
-	if err != nil {
-		return usageError{err}
-	}
-	given, err := policyOptions(c.Policy, c.Set, qp, g.policyFlags)
-	if err != nil {
-		return usageError{err}
-	}
-	if _, err := qp.Check(given); err != nil {
-		return usageError{err}
-	}
-	est, err := workload.ParseEstimate(c.Estimate)
-	if err != nil {
-		return usageError{err}
-	}
-	x, err := experiment.Explain(experiment.ExplainRun{Trace: c.Trace, Policy: c.Policy, Options: given, Procs: c.Procs, Estimate: est, Job: c.Job})
+	x, err := experiment.Explain(spec, c.Job)
 	if err != nil {
 		return err
 	}
@@ -141,4 +127,31 @@ func tnum(t float64) string {
 		return fmt.Sprintf("%.0f", t)
 	}
 	return fmt.Sprintf("%.4g", t)
+}
+
+// runSpec maps the flags to the run explained (experiment.RunSpec) and
+// checks it as Explain will (RunSpec.Check: every problem at once).
+func (c *explainCmd) runSpec(g *globals) (experiment.RunSpec, error) {
+	var spec experiment.RunSpec
+	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, c.Policy)
+	if err != nil {
+		return spec, usageError{err}
+	}
+	given, err := policyOptions(c.Policy, c.Set, qp, g.policyFlags)
+	if err != nil {
+		return spec, usageError{err}
+	}
+	est, err := workload.ParseEstimate(c.Estimate)
+	if err != nil {
+		return spec, usageError{err}
+	}
+	spec = experiment.RunSpec{
+		Workload: experiment.WorkloadSpec{Trace: c.Trace, Estimate: est},
+		Platform: experiment.PlatformSpec{Procs: c.Procs},
+		Policy:   experiment.PolicySpec{Name: c.Policy, Options: given},
+	}
+	if err := flagProblems(spec.Check(), qp, g.policyFlags); err != nil {
+		return spec, usageError{err}
+	}
+	return spec, nil
 }

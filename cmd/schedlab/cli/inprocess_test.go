@@ -4,17 +4,9 @@ import (
 	"bytes"
 	"os"
 	"testing"
-
-	"github.com/schedlab/schedlab/policy/external"
 )
 
-// idle decides no start.
-type idle struct{}
-
-func (idle) Decide(*external.Request) (external.Decision, error) { return external.Decision{}, nil }
-
-// Main's `run` and MainInProcess parse with the run command alone
-// (runSpec) where the other commands parse with every command (cliSpec):
+// Main's `run` parses with the run command alone (runLine) where the other commands parse with every command (cliSpec):
 // for wrong command lines, --help and --version, the same status, output
 // and messages as the full command line.
 func TestRunSpecSameMessages(t *testing.T) {
@@ -42,29 +34,7 @@ func TestRunSpecSameMessages(t *testing.T) {
 		s1 := mainWith(args, &o1, &e1, &globals{stdout: &o1, stderr: &e1}, true, &cliSpec{})
 		s2 := Main(args, &o2, &e2)
 		if s1 != s2 || o1.String() != o2.String() || e1.String() != e2.String() || e2.Len()+o2.Len() == 0 {
-			t.Errorf("%v: status %d, with runSpec %d\nstdout %q\nwith runSpec %q\nstderr %q\nwith runSpec %q",
-				args, s1, s2, o1.String(), o2.String(), e1.String(), e2.String())
-		}
-	}
-}
-
-func TestInProcessRunSpecSameMessages(t *testing.T) {
-	const kth = "KTH-SP2-1996-2.1-cln.swf.gz"
-	for _, args := range [][]string{
-		{"run", "--bogus"},
-		{"run", "--trace", kth},
-		{"run", "--trace", kth, "--policy", "external", "--tau", "x", "--no-out"},
-		{"run", "--trace", kth, "--policy", "external", "--estimate", "nope", "--no-out"},
-		{"run", "--trace", kth, "--policy", "external", "--no-out", "extra"},
-		{"run", "--trace", kth, "--policy", "easy", "--no-out"},
-		{"run", "--trace", kth, "--policy", "external", "--no-out", "--help"},
-		{"run", "--version"},
-	} {
-		var o1, e1, o2, e2 bytes.Buffer
-		s1 := mainWith(args, &o1, &e1, &globals{stdout: &o1, stderr: &e1, decider: idle{}}, false, &cliSpec{})
-		s2 := MainInProcess(args, &o2, &e2, idle{})
-		if s1 != s2 || o1.String() != o2.String() || e1.String() != e2.String() || e2.Len()+o2.Len() == 0 {
-			t.Errorf("%v: status %d, in process %d\nstdout %q\nin process %q\nstderr %q\nin process %q",
+			t.Errorf("%v: status %d, with runLine %d\nstdout %q\nwith runLine %q\nstderr %q\nwith runLine %q",
 				args, s1, s2, o1.String(), o2.String(), e1.String(), e2.String())
 		}
 	}

@@ -1,0 +1,115 @@
+package experiment
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/registry"
+)
+
+// WriteSummary prints the text summary of the run of spec that gave
+// res: what 'schedlab run' prints (and the in-process library hands to
+// its caller), naming the files written to spec.Outputs.Dir.
+func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
+	o := spec.Outputs
+	out := o.Dir
+	r := res.Run
+	fmt.Fprintf(w, "trace %s: %d jobs on %d processors (%d records skipped, %d rejected, %d clamped)\n",
+		r.Trace, res.Jobs, r.Procs, r.Skipped, r.Rejected, r.Clamped)
+	if r.Window != "" {
+		fmt.Fprintf(w, "window %s: %d records before it left out, the records after it not read\n", r.Window, r.BeforeWindow)
+	}
+	if r.Rank != "" {
+		fmt.Fprintf(w, "policy %s, rank %s, head %s, estimates %s, overrun %s; %d job(s) refused by the policy (%s)\n\n",
+			r.Policy, r.Rank, r.Head, r.Estimate, r.OnOverrun, r.Refused, r.RefusalNote)
+	} else {
+		fmt.Fprintf(w, "policy %s, order %s, estimates %s, overrun %s\n\n", r.Policy, r.Order, r.Estimate, r.OnOverrun)
+	}
+	if err := res.Result.WriteText(w); err != nil {
+		return err
+	}
+	if err := writeDeclaredMetrics(w, res); err != nil {
+		return err
+	}
+	if p := r.Predictions; p != nil {
+		fmt.Fprintf(w, "\npredictions (%s, correction %s): %d jobs predicted from their user's history (the others: their request); %d outlived their prediction and were corrected, %d corrections in all\n",
+			p.Predictor, p.Correction, p.Predicted, p.Corrected, p.Corrections)
+	}
+	if r.Resample != "" {
+		fmt.Fprintf(w, "\nresampled trace (%s): %d jobs\n", r.Resample, r.Resampled)
+	}
+	if a := r.Availability; a != nil {
+		fmt.Fprintf(w, "\navailability (on failure: %s): %d reserved span(s), %.0f CPU-s; %d down span(s), %.0f CPU-s; %d run(s) cut short (%d requeued, %d killed), %.0f CPU-s lost\n",
+			a.OnFailure, a.ReservedSpans, a.ReservedCPUTime, a.DownSpans, a.DownCPUTime, a.Interrupted, a.Requeued, a.Interrupted-a.Requeued, a.LostCPUTime)
+	}
+	if pt := r.Partitions; pt != nil {
+		fmt.Fprintf(w, "\npartitions:")
+		for _, p := range pt.List {
+			fmt.Fprintf(w, " %s (CPUs %s) %d jobs;", p.Name, p.CPUs, p.Jobs)
+		}
+		fmt.Fprintf(w, " %d job(s) refused at submission (%d of no partition given, %d above maxtime, %d above maxcpus, %d not allowed)\n",
+			pt.Rejected, pt.RejectedUnknown, pt.RejectedMaxTime, pt.RejectedMaxCPUs, pt.RejectedAccess)
+	}
+	if n := r.RejectedByPolicy; n > 0 {
+		fmt.Fprintf(w, "\n%d job(s) rejected by the policy while waiting (never started, not in jobs.csv)\n", n)
+	}
+	if d := res.Deadlines; d != nil {
+		fmt.Fprintf(w, "\ndeadlines (%s", d.Rule)
+		if d.Factor != "" {
+			fmt.Fprintf(w, ", factor %s, fraction %g, seed %d", d.Factor, d.Fraction, d.Seed)
+		}
+		fmt.Fprintf(w, "): %d of %d jobs have one; missed %d = %.2f%% of all jobs, %.2f%% of those with one; system usage %.3f\n",
+			d.WithDeadline, d.Jobs, d.Missed, d.MissedPct, d.MissedOfDeadlinePct, d.Usage)
+	}
+	if o.Check {
+		fmt.Fprint(w, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice")
+		if r.Partitions != nil {
+			fmt.Fprint(w, ", each job in its partition")
+		}
+		if r.Availability != nil {
+			fmt.Fprint(w, "; none on an unavailable CPU")
+		}
+		fmt.Fprintln(w, ")")
+	}
+	if out != "" {
+		files := []string{filepath.Join(out, "jobs.csv"), filepath.Join(out, "summary.json")}
+		if r.Availability != nil {
+			files = append(files, filepath.Join(out, "unavailability.csv"))
+		}
+		if o.SWF {
+			files = append(files, filepath.Join(out, "schedule.swf"))
+		}
+		if o.Threads {
+			files = append(files, filepath.Join(out, "threads.csv"))
+		}
+		fmt.Fprintf(w, "\nwrote %s\n", andList(files))
+	}
+	return nil
+}
+
+// writeDeclaredMetrics prints the declared metrics a run measured with
+// their own listeners (TraceResult.Metrics), one row each as
+// the summary's: the name, its unit in parentheses.
+func writeDeclaredMetrics(w io.Writer, res *TraceResult) error {
+	for _, name := range res.MetricNames {
+		label := name
+		if d, ok := registry.LookupMetric(registry.ModelCluster, name); ok && d.Unit != "" {
+			label += " (" + d.Unit + ")"
+		}
+		if _, err := fmt.Fprintf(w, "%-34s %14s\n", label, strconv.FormatFloat(res.Metrics[name], 'g', 6, 64)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// andList joins xs with ", " and " and " before the last.
+func andList(xs []string) string {
+	if len(xs) <= 1 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
