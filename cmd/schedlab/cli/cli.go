@@ -161,6 +161,7 @@ type cliSpec struct {
 	Fit       fitCmd       `cmd:"" help:"Fit JRB rank coefficients to a trace: runtime on CPUs and memory per CPU by least squares, linear and log10 (al-najjar-2019 Tables 2-9)."`
 	Policies  policiesCmd  `cmd:"" help:"List the scheduling policies."`
 	Explain   explainCmd   `cmd:"" help:"Why did job N start when it did: the scheduling passes from its submission to its start, with the queue, the free CPUs, the reservations and the decision in words."`
+	Calibrate calibrateCmd `cmd:"" help:"Compare a simulated run with the recorded one (run --policy recorded) job for job: start errors, waits, per partition and per user."`
 	Bench     benchCmd     `cmd:"" help:"Time whole simulations of real traces (speed figures for docs/performance.md)."`
 	Version   versionCmd   `cmd:"" help:"Print the version."`
 	Help      helpCmd      `cmd:"" help:"Show help: 'schedlab help', 'schedlab help run'."`
