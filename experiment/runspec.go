@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/metrics/energy"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy/external"
 	"github.com/schedlab/schedlab/policy/option"
@@ -93,6 +94,11 @@ type PlatformSpec struct {
 	// availability section, and Outputs.Check verifies that no job held
 	// an unavailable CPU.
 	Avail AvailSpec `json:"availability"`
+	// Power is the power model "IDLE_W:COMPUTE_W", watts a CPU draws
+	// idle and running a job ("" none; docs/energy.md): summary.json
+	// gains an energy section, the output folder energy.csv, and jobs.csv's
+	// consumed_energy each job's joules above idle.
+	Power string `json:"power,omitempty"`
 }
 
 // PolicySpec is the policy of a run and its options.
@@ -225,6 +231,10 @@ func (s *RunSpec) Check() error {
 	}
 	if of := p.Avail.OnFailure; of != "" && of != "kill" && of != "requeue" {
 		add("--on-failure", fmt.Errorf("--on-failure %q: want kill or requeue", of))
+	}
+	if p.Power != "" {
+		_, err := energy.ParsePower(p.Power)
+		add("--power", err)
 	}
 	errs = append(errs, s.checkPolicy()...)
 	if est == workload.EstimatePredict && p.Avail.Used() {

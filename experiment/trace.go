@@ -93,8 +93,11 @@ type TraceResult struct {
 	// Deadlines: missed deadlines and the system usage of klusacek-2008,
 	// for runs with deadlines or a hetero-model policy.
 	Deadlines *TraceDeadlines `json:"deadlines,omitempty"`
-	Counts    swf.Counts      `json:"-"`
-	Engine    engine.Stats    `json:"-"`
+	// Energy: the machine's energy under the run's power model
+	// (PlatformSpec.Power).
+	Energy *EnergyInfo  `json:"energy,omitempty"`
+	Counts swf.Counts   `json:"-"`
+	Engine engine.Stats `json:"-"`
 	// PerJob holds the per-job responses and window heads when
 	// OutputSpec.Responses asked for them (its Result is not set).
 	PerJob *ClusterResult `json:"-"`

@@ -7,6 +7,7 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/metrics/energy"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/threads"
@@ -53,6 +54,8 @@ type outputs struct {
 	threadsCSV  *threads.CSV
 	threadRecs  *threads.Recorder
 	planned     *plannedCSV
+	energy      *energy.Meter
+	energyFile  *os.File
 	// files are the outputs' files, by output index.
 	files []*os.File
 }
@@ -103,6 +106,13 @@ var traceOutputs = []traceOutput{
 				res.MetricNames = append(res.MetricNames, d.Name)
 			}
 		}},
+	{name: "energy", // PlatformSpec.Power: the machine's joules (summary.json)
+		applies: func(a *traceAsm) bool { return a.s.Platform.Power != "" },
+		open:    openEnergy, report: reportEnergy},
+	{name: "energy.csv", file: "energy.csv", // the power at every change
+		applies: func(a *traceAsm) bool { return a.out != nil && a.s.Platform.Power != "" },
+		built:   func(a *traceAsm, f *os.File) error { a.o.energyFile = f; return nil },
+		flush:   func(a *traceAsm) error { return writeEnergyCSV(a, a.o.energyFile) }},
 	{name: "jobs.csv", file: "jobs.csv",
 		applies: func(a *traceAsm) bool { return a.out != nil },
 		open:    openJobsCSV,
@@ -188,6 +198,10 @@ func openJobsCSV(a *traceAsm, f *os.File) (engine.Listener, error) {
 		a.o.jobsCSV = metrics.NewJobsCSVMachines(w, a.plat)
 	default:
 		a.o.jobsCSV = metrics.NewJobsCSV(w)
+	}
+	if a.s.Platform.Power != "" {
+		p := a.power()
+		a.o.jobsCSV.SetEnergyRate(p.ComputeW - p.IdleW)
 	}
 	a.o.jobsFile = f
 	return a.o.jobsCSV, nil

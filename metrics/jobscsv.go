@@ -25,6 +25,7 @@ const JobsHeader = "job_id,submission_time,requested_number_of_resources,request
 // one); profile is "delay" (every job is simulated as a delay, its run
 // time); success is 1 for a job that completed before its requested time
 // (final_state COMPLETED_SUCCESSFULLY), 0 otherwise; consumed_energy is
+// the job's joules above idle under a power model (SetEnergyRate), else
 // -1 (not computed, as Batsim writes it without an energy model);
 // metadata is empty (Batsim's default).
 const BatsimColumns = "workload_name,profile,success,consumed_energy,metadata"
@@ -55,6 +56,10 @@ type JobsCSV struct {
 	sites bool
 	plat  *platform.Platform // machine columns (NewJobsCSVMachines)
 	tries bool               // the attempts column (NewJobsCSVAttempts)
+	// energy: consumed_energy is energyRate x CPUs x execution time
+	// (SetEnergyRate); otherwise -1.
+	energy     bool
+	energyRate float64
 
 	cur      *csvBatch   // being filled by the listener
 	inflight []*csvBatch // handed to formatters, oldest first
@@ -234,6 +239,11 @@ func num(b []byte, v float64) []byte {
 	return strconv.AppendFloat(b, v, 'f', -1, 64)
 }
 
+// SetEnergyRate fills consumed_energy with each job's joules above
+// idle: w (watts a CPU draws running a job beyond idle, docs/energy.md)
+// x the CPUs it held x its execution time. Call it before the first job.
+func (j *JobsCSV) SetEnergyRate(w float64) { j.energy, j.energyRate = true, w }
+
 // format writes the rows of batch bt.
 func (j *JobsCSV) format(bt *csvBatch) {
 	cpu0, site0 := 0, 0
@@ -279,9 +289,18 @@ func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int) {
 	b = append(b, r.state.String()...)
 	b = append(b, ',')
 	b = append(b, r.reason.String()...)
-	if r.state == job.Completed {
+	switch {
+	case j.energy:
+		if r.state == job.Completed {
+			b = append(b, ",w0,delay,1,"...)
+		} else {
+			b = append(b, ",w0,delay,0,"...)
+		}
+		b = num(b, j.energyRate*float64(cpus.Count())*ex)
+		b = append(b, ",,"...)
+	case r.state == job.Completed:
 		b = append(b, ",w0,delay,1,-1,,"...)
-	} else {
+	default:
 		b = append(b, ",w0,delay,0,-1,,"...)
 	}
 	for i, id := range [3]int32{r.user, r.group, r.partition} {

@@ -14,6 +14,7 @@
 // Meter is the listener (an engine.TimeListener: it integrates the busy
 // CPUs the kernel reports between instants, so failures and requeues are
 // counted as the CPUs actually ran). Series lists the power at every
-// change for an energy time series file. Nothing in a run uses the
-// package yet: docs/energy.md says what is built and what is not.
+// change for an energy time series file. Trace runs use it with a power
+// model (experiment.PlatformSpec.Power, 'run --power'); docs/energy.md
+// says what is built and what is not.
 package energy

@@ -229,6 +229,7 @@ func (c *runCmd) variant() string {
 	add(c.Deadline != "none" || c.DeadlineFactor != "2-4", "factor", c.DeadlineFactor)
 	add(c.Deadline != "none" || c.DeadlineFraction != 1, "fraction", strconv.FormatFloat(c.DeadlineFraction, 'g', -1, 64))
 	add(c.Seed != 1, "seed", strconv.FormatUint(c.Seed, 10))
+	add(c.Power != "", "power", strings.ReplaceAll(c.Power, ":", "-"))
 	if len(c.Reservation) > 0 || c.Events != "" || c.Failures != "" {
 		// Reservations and file names make poor folder names: a digest.
 		sum := sha256.Sum256([]byte(strings.Join(append(append([]string(nil), c.Reservation...), "events="+c.Events, "failures="+c.Failures), "\x00")))
@@ -411,6 +412,7 @@ type runCmd struct {
 
 	Set    []string `sep:"none" placeholder:"NAME=VALUE" help:"Set an option of the policy (repeatable; its options: 'schedlab policies'), e.g. --set order=sjf."`
 	Metric []string `sep:"none" placeholder:"NAME" help:"Also measure the declared metric NAME (repeatable), one that is off by default (docs/extending.md): shown after the summary and in summary.json's metrics."`
+	Power  string   `placeholder:"IDLE_W:COMPUTE_W" help:"A power model: watts a CPU draws idle and running a job (e.g. 95:190.74); summary.json gains energy (total_j, kwh, mean and peak watts), the folder energy.csv (the power at every change), jobs.csv's consumed_energy each job's joules above idle (docs/energy.md)."`
 
 	Reservation []string `sep:"none" placeholder:"START:END:CPUS" group:"availability" help:"An advance reservation or maintenance window (repeatable): CPUS (a count N: CPUs 0..N-1; or ids such as 0-49) are unavailable over [START, END), START and END in seconds since the trace's start or as dates in its zone as --from takes them (1996-10-01T00:00:00:1996-10-01T06:00:00:50), and no job is planned across it (docs/availability.md)."`
 	Events      string   `placeholder:"FILE" group:"availability" help:"Failures from a file of Batsim-style external events, JSON lines {\"timestamp\": T, \"type\": \"machine_unavailable\"|\"machine_available\", \"resources\": \"0-49\"}."`
@@ -575,7 +577,7 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	spec := experiment.RunSpec{
 		Workload: experiment.WorkloadSpec{Trace: c.Trace, From: c.From, To: c.To, Resample: c.Resample, Seed: c.Seed, Rep: c.Replication,
 			Estimate: est, Deadlines: dl},
-		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition,
+		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition, Power: c.Power,
 			Avail: experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure}},
 		Policy:  experiment.PolicySpec{Name: c.Policy, Options: given, Predictor: c.Predictor, Correction: c.Correction},
 		Outputs: experiment.OutputSpec{Dir: out, SWF: c.SWF, Check: c.Check, Threads: c.Threads, Planned: c.Planned, Metrics: c.Metric, Tau: c.Tau},
