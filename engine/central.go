@@ -49,7 +49,7 @@ type Cluster struct {
 	maxCPUs int                // the largest machine
 	plan    policy.Plan
 	view    machinesView
-	failer  policy.Failer // the policy, when it can fail on its own
+	caps    policy.Caps // what the policy can do, computed once in NewCluster
 	// woke: a wake-up (Plan.Wake) fired at this instant; jobEvent: a
 	// job arrived or ended at it. idleWakes counts the passes in a row
 	// caused by wake-ups alone that started nothing.
@@ -82,7 +82,7 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 			return nil, err
 		}
 	}
-	c.failer, _ = c.cfg.Policy.(policy.Failer)
+	c.caps = policy.CapsOf(c.cfg.Policy) // the partitions' router with partitions (parts.Caps)
 	c.maxWaiting = cfg.MaxWaiting
 	if cfg.Availability != nil {
 		if err := c.initAvail(cfg.Availability); err != nil {
@@ -169,8 +169,8 @@ func (c *Cluster) decide() error {
 	c.stats.Passes++
 	c.plan.Reset()
 	c.cfg.Policy.Schedule(c.now, c.view, &c.plan)
-	if c.failer != nil {
-		if err := c.failer.Err(); err != nil {
+	if c.caps.Fail != nil {
+		if err := c.caps.Fail.Err(); err != nil {
 			return err
 		}
 	}
