@@ -95,6 +95,11 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 // Stats returns the kernel's counts (complete after Run).
 func (c *Cluster) Stats() Stats { return c.stats }
 
+// Caps is what the model's policy can do (policy.CapsOf, computed once
+// in NewCluster): with partitions, the partitions' router's, which
+// plans around unavailable CPUs when every partition's policy does.
+func (c *Cluster) Caps() policy.Caps { return c.caps }
+
 // Run simulates the whole workload. It returns an error if the source
 // fails, a job is impossible, or the policy makes an invalid decision.
 func (c *Cluster) Run() error {
