@@ -300,8 +300,8 @@ func (p *Predictor) Caps() policy.Caps { return p.caps }
 // Close closes the inner policy if it is an io.Closer (an external
 // decision process).
 func (p *Predictor) Close() error {
-	if c, ok := p.inner.(io.Closer); ok {
-		return c.Close()
+	if p.caps.Close != nil {
+		return p.caps.Close.Close()
 	}
 	return nil
 }
