@@ -49,7 +49,6 @@ type Cluster struct {
 	maxCPUs int                // the largest machine
 	plan    policy.Plan
 	view    machinesView
-	caps    policy.Caps // what the policy can do, computed once in NewCluster
 	// woke: a wake-up (Plan.Wake) fired at this instant; jobEvent: a
 	// job arrived or ended at it. idleWakes counts the passes in a row
 	// caused by wake-ups alone that started nothing.
@@ -58,6 +57,9 @@ type Cluster struct {
 	wakeAt         float64 // the last wake-up pushed
 	av             *avail  // unavailable CPUs (nil: all always available)
 	parts          *parts  // partitions (nil: none)
+	// caps is what the policy can do, computed once in NewCluster (last:
+	// the hot fields above stay together).
+	caps policy.Caps
 }
 
 // NewCluster checks cfg and returns a simulation ready to Run.

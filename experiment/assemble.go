@@ -286,11 +286,13 @@ type combination struct {
 // combinations is the one table of what goes with what, in the order
 // the rows are tried; a combination no row refuses runs. The model
 // checks once more what it alone can see (overlapping partitions need
-// policy.Caps.Foreign: engine.ErrNoForeignLoad names the partitions),
-// and the runners refuse first what they know before a policy is built
-// (partitions under a policy of several machines or of threads,
-// overlapping partitions with unavailable CPUs, unavailable CPUs with
-// --estimate predict), with these same words.
+// policy.Caps.Foreign: engine.ErrNoForeignLoad names the partitions).
+// A trace run asks the table for partitions of threads before it reads
+// the trace (partitionDefs, which also refuses partitions under a policy
+// of several machines and overlapping partitions with unavailable
+// CPUs); the trace and scenario runners refuse unavailable CPUs with
+// --estimate predict before they build anything, in the words of the
+// row here.
 var combinations = []combination{
 	{ // a refusal would have to be made by the partition of the job
 		when:   func(l layers) bool { return l.parts },

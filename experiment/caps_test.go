@@ -31,10 +31,15 @@ func capsJobs() []actual.Job {
 func capsSpec(t *testing.T, qp registry.Entry, l layers) clusterSpec {
 	t.Helper()
 	opts, err := qp.Check(nil)
+	var env policy.Env
+	if qp.Name == "external" { // deciding in this process: a strict FCFS
+		opts, err = qp.CheckInProcess(map[string]string{"view": "free"})
+		env.Decider = &fcfsDecider{}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := clusterSpec{plat: platform.MustCluster(8), qp: qp, opts: opts, src: workload.FromSlice(capsJobs()), lis: engine.Tee{}}
+	s := clusterSpec{plat: platform.MustCluster(8), qp: qp, opts: opts, env: env, src: workload.FromSlice(capsJobs()), lis: engine.Tee{}}
 	if l.predict {
 		s.predict = &predict.Params{}
 	}
@@ -59,9 +64,6 @@ func TestEveryPolicyEveryLayer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if qp.Name == "external" {
-				continue // needs a decision process: TestCombinationTable has its rows
-			}
 			for k := range 8 {
 				l := layers{predict: k&1 != 0, parts: k&2 != 0, avail: k&4 != 0, threads: qp.Traits.Threads}
 				t.Run(fmt.Sprintf("%s/%s/%v", model, name, l), func(t *testing.T) {
@@ -73,6 +75,7 @@ func TestEveryPolicyEveryLayer(t *testing.T) {
 						t.Fatal(err)
 					}
 					own := policy.CapsOf(b.Queue)
+					closePolicy(b.Queue)
 					want := checkCombination(b.Queue.Name(), own, l)
 					r, err := newClusterRun(s)
 					if want != nil {
@@ -94,12 +97,15 @@ func TestEveryPolicyEveryLayer(t *testing.T) {
 					if err := r.eng.Run(); err != nil {
 						t.Fatalf("accepted, but the run fails: %v", err)
 					}
+					if err := closePolicy(r.pol); err != nil {
+						t.Fatal(err)
+					}
 					n++
 				})
 			}
 		}
 	}
-	if n < 20 {
+	if n < 40 {
 		t.Fatalf("only %d combinations ran", n)
 	}
 }
@@ -187,3 +193,34 @@ func (*allCaps) ExamineEveryDeparture() bool                 { return false }
 func (*allCaps) Close() error                                { return nil }
 func (*allCaps) RankHead() (string, string)                  { return "", "" }
 func (*allCaps) RefusalNote() string                         { return "" }
+
+// What the registered policies can do, by hand from their packages.
+func TestRegisteredCaps(t *testing.T) {
+	for _, c := range []struct {
+		model, name string
+		want        policy.CapSet
+	}{
+		{registry.ModelCluster, "fcfs", policy.CapAvail | policy.CapForeign},
+		{registry.ModelCluster, "firstfit", policy.CapForeign},
+		{registry.ModelCluster, "easy", policy.CapReserve | policy.CapReestimate | policy.CapAvail | policy.CapForeign},
+		{registry.ModelCluster, "conservative", policy.CapReserve | policy.CapReestimate | policy.CapAvail | policy.CapForeign},
+		{registry.ModelCluster, "matrix", policy.CapWindows},
+		{registry.ModelCluster, "jrb", policy.CapScreen | policy.CapSummary},
+		{registry.ModelCluster, "external", policy.CapFail | policy.CapClose},
+	} {
+		qp, err := registry.Lookup(c.model, registry.KindQueue, c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := capsSpec(t, qp, layers{})
+		s.env.Platform = s.plat
+		b, err := qp.BuildValues(s.env, s.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := policy.CapsOf(b.Queue).Set(); got != c.want {
+			t.Errorf("%s: can %v, want %v", c.name, got, c.want)
+		}
+		closePolicy(b.Queue)
+	}
+}
