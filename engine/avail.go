@@ -188,15 +188,15 @@ const (
 
 // initAvail checks a and sets up the state; c.kernel is initialised.
 func (c *Cluster) initAvail(a *Availability) error {
-	if _, ok := c.cfg.Policy.(policy.AvailabilityPlanner); !ok {
-		return fmt.Errorf("policy %s %w: use fcfs, easy, conservative or backfill", c.cfg.Policy.Name(), ErrNoAvailabilityPlanner)
-	}
 	if c.parts != nil {
-		for _, pt := range c.parts.list {
-			if _, ok := pt.Policy.(policy.AvailabilityPlanner); !ok {
+		for k, pt := range c.parts.list {
+			if c.parts.caps[k].Avail == nil {
 				return fmt.Errorf("policy %s %w: use fcfs, easy, conservative or backfill", pt.Policy.Name(), ErrNoAvailabilityPlanner)
 			}
 		}
+	}
+	if c.caps.Avail == nil {
+		return fmt.Errorf("policy %s %w: use fcfs, easy, conservative or backfill", c.cfg.Policy.Name(), ErrNoAvailabilityPlanner)
 	}
 	if int(a.OnFailure) >= len(onFailureNames) {
 		return fmt.Errorf("engine: unknown failure rule %d", a.OnFailure)
@@ -257,7 +257,7 @@ func (c *Cluster) initAvail(a *Availability) error {
 	if err := c.readChange(); err != nil {
 		return err
 	}
-	c.cfg.Policy.(policy.AvailabilityPlanner).PlanAvailability(ws)
+	c.caps.Avail.PlanAvailability(ws)
 	return nil
 }
 

@@ -49,7 +49,6 @@ type Cluster struct {
 	maxCPUs int                // the largest machine
 	plan    policy.Plan
 	view    machinesView
-	failer  policy.Failer // the policy, when it can fail on its own
 	// woke: a wake-up (Plan.Wake) fired at this instant; jobEvent: a
 	// job arrived or ended at it. idleWakes counts the passes in a row
 	// caused by wake-ups alone that started nothing.
@@ -58,6 +57,9 @@ type Cluster struct {
 	wakeAt         float64 // the last wake-up pushed
 	av             *avail  // unavailable CPUs (nil: all always available)
 	parts          *parts  // partitions (nil: none)
+	// caps is what the policy can do, computed once in NewCluster (last:
+	// the hot fields above stay together).
+	caps policy.Caps
 }
 
 // NewCluster checks cfg and returns a simulation ready to Run.
@@ -82,7 +84,7 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 			return nil, err
 		}
 	}
-	c.failer, _ = c.cfg.Policy.(policy.Failer)
+	c.caps = policy.CapsOf(c.cfg.Policy) // the partitions' router with partitions (parts.Caps)
 	c.maxWaiting = cfg.MaxWaiting
 	if cfg.Availability != nil {
 		if err := c.initAvail(cfg.Availability); err != nil {
@@ -94,6 +96,11 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 
 // Stats returns the kernel's counts (complete after Run).
 func (c *Cluster) Stats() Stats { return c.stats }
+
+// Caps is what the model's policy can do (policy.CapsOf, computed once
+// in NewCluster): with partitions, the partitions' router's, which
+// plans around unavailable CPUs when every partition's policy does.
+func (c *Cluster) Caps() policy.Caps { return c.caps }
 
 // Run simulates the whole workload. It returns an error if the source
 // fails, a job is impossible, or the policy makes an invalid decision.
@@ -169,8 +176,8 @@ func (c *Cluster) decide() error {
 	c.stats.Passes++
 	c.plan.Reset()
 	c.cfg.Policy.Schedule(c.now, c.view, &c.plan)
-	if c.failer != nil {
-		if err := c.failer.Err(); err != nil {
+	if c.caps.Fail != nil {
+		if err := c.caps.Fail.Err(); err != nil {
 			return err
 		}
 	}

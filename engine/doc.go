@@ -41,7 +41,11 @@
 // validates every one (the job must be waiting, the machine able to hold
 // it, the CPUs free and as many as needed, gang tasks on distinct
 // processors with empty queues) and a bad decision stops the run with an
-// error naming the policy, the time and the job.
+// error naming the policy, the time and the job. What a policy can do
+// beyond its contract (fail on its own, plan around unavailable CPUs,
+// see other partitions' jobs, when the gang model examines its queue)
+// the models read from policy.CapsOf, once in their constructor, never
+// per event; Cluster.Caps says what the model's policy can do.
 //
 // Every start names its CPUs (global ids of the platform): listeners see
 // them in Start and Record, and jobs.csv prints them as Batsim's

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
@@ -58,5 +59,44 @@ func TestFailerStopsRun(t *testing.T) {
 	}
 	if _, ok := started.End(5); ok || len(started.Ends) != 1 {
 		t.Errorf("finished jobs %v, want only job 0", started.Ends)
+	}
+}
+
+// declaring is a layer over a failing policy that declares what the
+// model may see of it (policy.Layer).
+type declaring struct {
+	*failing
+	caps policy.Caps
+}
+
+func (d declaring) Caps() policy.Caps { return d.caps }
+
+// The model reads what a policy can do from its capabilities, computed
+// once: a layer that declares no Failer is never asked (although it has
+// Err), one that declares its inner's stops the run at the failing pass.
+func TestFailerFromCaps(t *testing.T) {
+	jobs := []actual.Job{
+		{ID: 0, Submit: 0, Procs: 1, Runtime: 1, Estimate: 1, Request: -1},
+		{ID: 5, Submit: 5, Procs: 1, Runtime: 1, Estimate: 1, Request: -1},
+		{ID: 7, Submit: 7, Procs: 1, Runtime: 1, Estimate: 1, Request: -1},
+	}
+	for _, declare := range []bool{false, true} {
+		f := &failing{failAt: 5}
+		d := declaring{failing: f}
+		if declare {
+			d.caps.Fail = f
+		}
+		c, err := engine.NewCluster(engine.ClusterConfig{Platform: platform.MustCluster(2), Policy: d, Source: workload.FromSlice(jobs)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = c.Run()
+		switch {
+		case declare && (err == nil || err.Error() != "the decision process died" || f.passes != 3):
+			t.Errorf("declared Failer: Run %v after %d passes, want the policy's error after 3", err, f.passes)
+		case !declare && (err == nil || !strings.Contains(err.Error(), "start job 6: the job is not waiting") || f.passes != 4):
+			// not asked at t=5: its start of job 5 is applied, and the pass at 6 (job 5 ends) starts a job that is not there
+			t.Errorf("no Failer declared: Run %v after %d passes, want the bad start at t=6 after 4", err, f.passes)
+		}
 	}
 }

@@ -82,7 +82,7 @@ func NewGangGrid(cfg GangConfig) (*GangGrid, error) {
 		return nil, fmt.Errorf("engine: split overhead must be finite and >= 0, got %g", cfg.SplitOverhead)
 	}
 	g := &GangGrid{cfg: cfg, gangs: map[int32]*gangState{}}
-	if e, ok := cfg.Policy.(policy.QueueExaminer); ok {
+	if e := policy.CapsOf(cfg.Policy).Examine; e != nil {
 		g.every = e.ExamineEveryDeparture()
 	}
 	for m := 0; m < p.Machines(); m++ {

@@ -88,6 +88,7 @@ type parts struct {
 	// holding a shared CPU (nil: one partition); fl[k] partition k's
 	// policy as a policy.ForeignLoad (nil when k shares nothing).
 	overlap bool
+	caps    []policy.Caps // what each partition's policy can do (policy.CapsOf, once)
 	own     []platform.Runs
 	shared  []platform.Runs
 	memb    [][]int32
@@ -124,6 +125,7 @@ func (c *Cluster) initParts(ps []Partition) error {
 		if pt.Policy == nil {
 			return fmt.Errorf("partition %s: no policy", pt.Name)
 		}
+		p.caps = append(p.caps, policy.CapsOf(pt.Policy))
 		if len(pt.CPUs) == 0 {
 			return fmt.Errorf("partition %s: no CPUs", pt.Name)
 		}
@@ -264,8 +266,8 @@ func (p *parts) initOverlap(holders []int32) error {
 		if p.shared[k] == nil {
 			continue
 		}
-		fl, ok := pt.Policy.(policy.ForeignLoad)
-		if !ok {
+		fl := p.caps[k].Foreign
+		if fl == nil {
 			o := p.memb[p.shared[k][0]]
 			other := o[0]
 			if int(other) == k {
@@ -499,6 +501,20 @@ func (p *parts) initAvail(n int) {
 	p.down = make([]int, len(p.list))
 }
 
+// Caps implements policy.Layer: the router plans around unavailable
+// CPUs when every partition's policy does (PlanAvailability), and has
+// no other capability (a partition's policy that can fail or refuses
+// jobs at submission is not asked: runners refuse such partitions;
+// each partition's ForeignLoad is the router's to call).
+func (p *parts) Caps() policy.Caps {
+	for _, c := range p.caps {
+		if c.Avail == nil {
+			return policy.Caps{}
+		}
+	}
+	return policy.Caps{Avail: p}
+}
+
 // PlanAvailability (policy.AvailabilityPlanner) gives each partition's
 // policy the windows cut to its CPUs (those on none of them left out),
 // in its view's ids, sorted as the model sorts windows.
@@ -518,11 +534,11 @@ func (p *parts) PlanAvailability(ws []policy.Window) {
 			}
 		}
 	}
-	for k, pt := range p.list {
+	for k := range p.list {
 		slices.SortStableFunc(per[k], func(a, b policy.Window) int {
 			return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.CPUs[0], b.CPUs[0]))
 		})
-		pt.Policy.(policy.AvailabilityPlanner).PlanAvailability(per[k])
+		p.caps[k].Avail.PlanAvailability(per[k])
 	}
 }
 

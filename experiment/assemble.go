@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
@@ -51,9 +52,13 @@ type clusterSpec struct {
 // assembly put between them.
 type clusterRun struct {
 	pol policy.QueueScheduler
-	eng *engine.Cluster
+	// caps is what pol can do (policy.CapsOf, once): with its layers
+	// (the predictor) as layeredCaps says; with partitions, the first
+	// partition's policy's, as every partition's.
+	caps policy.Caps
+	eng  *engine.Cluster
 	// scr counts the jobs the policy refused at submission (nil unless
-	// the policy is a policy.Screener).
+	// the policy can screen, policy.Caps.Screen).
 	scr *screenedSource
 	// fold hands the listeners jobs made of their threads (nil unless
 	// the policy has the Threads trait).
@@ -77,9 +82,11 @@ func (r *clusterRun) predictions() (predicted, corrected, corrections int64) {
 }
 
 // newClusterRun builds the policy through the registry and the engine
-// around it: a policy.Screener's refusals are dropped and counted before
-// the model sees them; a policy with the Threads trait gets each job as
-// one-CPU threads and the listeners get the jobs back (package threads).
+// around it: checkCombination decides, from what the policy can do,
+// whether the layers the spec asks for go with it; a screening policy's
+// refusals are dropped and counted before the model sees them; a policy
+// with the Threads trait gets each job as one-CPU threads and the
+// listeners get the jobs back (package threads).
 func newClusterRun(s clusterSpec) (*clusterRun, error) {
 	env := s.env
 	env.Platform = s.plat
@@ -87,13 +94,17 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &clusterRun{pol: b.Queue}
+	r := &clusterRun{pol: b.Queue, caps: policy.CapsOf(b.Queue)}
+	if err := checkCombination(b.Queue.Name(), r.caps, s.layers()); err != nil {
+		closePolicy(b.Queue)
+		return nil, err
+	}
 	if s.parts != nil {
 		return r.partitioned(s)
 	}
 	if s.predict != nil {
 		pred := predict.New(r.pol, *s.predict)
-		r.preds, r.pol = []*predict.Predictor{pred}, pred
+		r.preds, r.pol, r.caps = []*predict.Predictor{pred}, pred, policy.CapsOf(pred)
 	}
 	src := s.src
 	for _, st := range clusterStages {
@@ -130,13 +141,10 @@ type clusterStage struct {
 // source, innermost first (without partitions: a run over partitions
 // takes only the recording for --check, clusterSpec.jobs).
 var clusterStages = []clusterStage{
-	{name: "screen", // a policy.Screener's refusals, dropped and counted
-		applies: func(_ *clusterSpec, r *clusterRun) bool {
-			_, ok := r.pol.(policy.Screener)
-			return ok
-		},
+	{name: "screen", // a screening policy's refusals (policy.Caps.Screen), dropped and counted
+		applies: func(_ *clusterSpec, r *clusterRun) bool { return r.caps.Screen != nil },
 		wrap: func(_ *clusterSpec, r *clusterRun, src workload.Source) workload.Source {
-			r.scr = &screenedSource{src: src, pol: r.pol.(policy.Screener)}
+			r.scr = &screenedSource{src: src, pol: r.caps.Screen}
 			return r.scr
 		},
 		report: reportScreen},
@@ -155,11 +163,9 @@ var clusterStages = []clusterStage{
 // policy's rank and head, into the run info.
 func reportScreen(r *clusterRun, info *RunInfo) {
 	info.Refused = r.refused()
-	if rh, ok := r.pol.(rankHead); ok {
-		info.Rank, info.Head = rh.RankHead()
-	}
-	if rn, ok := r.pol.(interface{ RefusalNote() string }); ok {
-		info.RefusalNote = rn.RefusalNote()
+	if sr := r.caps.Summary; sr != nil {
+		info.Rank, info.Head = sr.RankHead()
+		info.RefusalNote = sr.RefusalNote()
 	}
 }
 
@@ -195,12 +201,6 @@ func (r *clusterRun) threadUtilization(res *metrics.Result, procs int) error {
 // partitioned assembles a run over partitions: one policy per
 // partition, built for a machine of the partition's CPUs.
 func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
-	if _, ok := r.pol.(policy.Screener); ok {
-		return nil, &PartitionError{fmt.Errorf("partitions do not go with policy %s yet (it refuses jobs at submission)", r.pol.Name())}
-	}
-	if _, ok := r.pol.(policy.Failer); ok {
-		return nil, &PartitionError{fmt.Errorf("partitions do not go with policy %s yet (one decision process per partition)", r.pol.Name())}
-	}
 	parts := slices.Clone(s.parts)
 	var hist *predict.Histories
 	if s.predict != nil {
@@ -220,10 +220,6 @@ func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
 		}
 		parts[k].Policy = b.Queue
 		if hist != nil {
-			if _, ok := b.Queue.(policy.ForeignLoad); !ok {
-				// the predictor would pass foreign jobs to nobody
-				return nil, &PartitionError{fmt.Errorf("partitions with --estimate predict need a policy that plans around the jobs of other partitions (policy.ForeignLoad); %s does not", b.Queue.Name())}
-			}
 			pred := predict.NewShared(b.Queue, *s.predict, hist)
 			r.preds = append(r.preds, pred)
 			parts[k].Policy = pred
@@ -245,4 +241,124 @@ func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
 		return nil, &PartitionError{err} // the partitions' configuration
 	}
 	return r, nil
+}
+
+// layers are what an assembly puts around a built policy, or under it:
+// the layers of a clusterSpec.
+type layers struct {
+	predict bool // the predicting layer (policy/predict, --estimate predict)
+	parts   bool // partitions: one policy per partition under the model's router
+	threads bool // the thread split (the policy's Threads trait)
+	avail   bool // unavailable CPUs: windows or failures
+}
+
+func (l layers) String() string {
+	var out []string
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{{l.predict, "predict"}, {l.parts, "partitions"}, {l.threads, "threads"}, {l.avail, "avail"}} {
+		if x.on {
+			out = append(out, x.name)
+		}
+	}
+	if out == nil {
+		return "none"
+	}
+	return strings.Join(out, "+")
+}
+
+// layers is the spec's.
+func (s *clusterSpec) layers() layers {
+	return layers{predict: s.predict != nil, parts: s.parts != nil, threads: s.qp.Traits.Threads, avail: s.avail != nil}
+}
+
+// combination is one row of the table of combinations: with the layers
+// for which when holds, a policy whose capabilities (its own, or what
+// its layers leave of them: layeredCaps) make refuse true is refused
+// with the error of why, which names the policy and the option.
+type combination struct {
+	when   func(l layers) bool
+	refuse func(own, layered policy.CapSet) bool
+	why    func(name string) error
+}
+
+// combinations is the one table of what goes with what, in the order
+// the rows are tried; a combination no row refuses runs. The model
+// checks once more what it alone can see (overlapping partitions need
+// policy.Caps.Foreign: engine.ErrNoForeignLoad names the partitions).
+// A trace run asks the table for partitions of threads before it reads
+// the trace (partitionDefs, which also refuses partitions under a policy
+// of several machines and overlapping partitions with unavailable
+// CPUs); the trace and scenario runners refuse unavailable CPUs with
+// --estimate predict before they build anything, in the words of the
+// row here.
+var combinations = []combination{
+	{ // a refusal would have to be made by the partition of the job
+		when:   func(l layers) bool { return l.parts },
+		refuse: func(own, _ policy.CapSet) bool { return own&policy.CapScreen != 0 },
+		why: func(name string) error {
+			return &PartitionError{fmt.Errorf("partitions do not go with policy %s yet (it refuses jobs at submission)", name)}
+		}},
+	{ // an external decision process: one per partition is not supported
+		when:   func(l layers) bool { return l.parts },
+		refuse: func(own, _ policy.CapSet) bool { return own&policy.CapFail != 0 },
+		why: func(name string) error {
+			return &PartitionError{fmt.Errorf("partitions do not go with policy %s yet (one decision process per partition)", name)}
+		}},
+	{ // the predictor would pass foreign jobs to nobody
+		when:   func(l layers) bool { return l.parts && l.predict },
+		refuse: func(own, _ policy.CapSet) bool { return own&policy.CapForeign == 0 },
+		why: func(name string) error {
+			return &PartitionError{fmt.Errorf("partitions with --estimate predict need a policy that plans around the jobs of other partitions (policy.ForeignLoad); %s does not", name)}
+		}},
+	{
+		when:   func(l layers) bool { return l.parts && l.threads },
+		refuse: func(_, _ policy.CapSet) bool { return true },
+		why: func(name string) error {
+			return &PartitionError{fmt.Errorf("partitions do not go with policy %s (jobs as threads) yet (docs/partitions.md)", name)}
+		}},
+	{ // the model keeps jobs off reserved CPUs by the estimates the policy plans with
+		when:   func(l layers) bool { return l.avail && l.predict },
+		refuse: func(_, _ policy.CapSet) bool { return true },
+		why: func(string) error {
+			return errors.New("unavailable CPUs (reservations, failures) do not go with estimate predict: the model keeps jobs off reserved CPUs by the estimates the policy plans with")
+		}},
+	{
+		when:   func(l layers) bool { return l.avail },
+		refuse: func(_, layered policy.CapSet) bool { return layered&policy.CapAvail == 0 },
+		why: func(name string) error {
+			return fmt.Errorf("policy %s %w: use fcfs, easy, conservative or backfill", name, engine.ErrNoAvailabilityPlanner)
+		}},
+}
+
+// checkCombination decides, from own (what the built policy called name
+// can do, policy.CapsOf), whether the layers l go with it: the error of
+// the first row of combinations that refuses it, else nil.
+func checkCombination(name string, own policy.Caps, l layers) error {
+	o, lc := own.Set(), layeredCaps(own, l).Set()
+	for _, c := range combinations {
+		if c.when(l) && c.refuse(o, lc) {
+			return c.why(name)
+		}
+	}
+	return nil
+}
+
+// layeredCaps is what the policy the model runs can do, given what the
+// built policy can (own) and the layers around it: the predictor passes
+// on its inner's among predict.Forwards; the partitions' router plans
+// around unavailable CPUs when the partitions' policies do, and has no
+// other capability (each partition's policy is the same policy, built
+// for its CPUs). The thread split and the unavailable CPUs are outside
+// the policy and change nothing.
+func layeredCaps(own policy.Caps, l layers) policy.Caps {
+	c := own
+	if l.predict {
+		c = c.Only(predict.Forwards)
+	}
+	if l.parts {
+		c = c.Only(policy.CapAvail)
+	}
+	return c
 }

@@ -17,10 +17,13 @@
 // the random streams). The runners read what a policy is through its
 // traits (Threads: the thread-level transform of package threads around
 // the engine; the grid scheduler's preference for idle sites is the
-// local scheduler's PreferIdle) and the optional interfaces of package
-// policy (a policy.WindowReporter's windows, a policy.Screener's
-// refusals, a policy.QueueExaminer's rule for the gang model's GS queue),
-// not its name, type or options.
+// local scheduler's PreferIdle) and its capabilities (policy.Caps,
+// computed once by policy.CapsOf: a window reporter's windows, a
+// screener's refusals, a queue examiner's rule for the gang model's GS
+// queue), not its name, type or options. Which layers (the predictor,
+// partitions, the thread split, unavailable CPUs) go with which
+// capabilities is one table (assemble.go: checkCombination), which
+// refuses an unsupported combination when the run is assembled.
 //
 // RunReplication is the replication core of the sweeps (package sweep):
 // one replication of one scenario point, run by its model's runner

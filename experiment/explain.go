@@ -10,7 +10,6 @@ import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
-	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/swf"
@@ -129,7 +128,7 @@ func Explain(spec RunSpec, jobID int64) (*Explanation, error) {
 		return nil, err
 	}
 	defer closePolicy(run.pol)
-	if rr, ok := run.pol.(policy.ReservationReporter); ok {
+	if rr := run.caps.Reserve; rr != nil {
 		rr.SetOnReserve(w.reserve)
 	}
 	if err := run.eng.Run(); err != nil {

@@ -53,15 +53,9 @@ type HeteroResult struct {
 type Evaluator interface{ PlanEvaluations() int64 }
 
 // timed wraps a queue policy and measures the wall-clock time it spends
-// deciding; the simulation itself never reads the clock.
-// timedFailer is timed for a policy that can fail on its own
-// (policy.Failer: the external policy).
-type timedFailer struct {
-	*timed
-	f policy.Failer
-}
-
-func (t timedFailer) Err() error { return t.f.Err() }
+// deciding; the simulation itself never reads the clock. It is a
+// declared layer (policy.Layer) that passes on its inner policy's
+// timedForwards: the model must see that the external policy can fail.
 
 // closePolicy ends what a policy holds outside the process (the external
 // policy's decision process) and returns its failure; it does nothing
@@ -75,9 +69,22 @@ func closePolicy(p policy.QueueScheduler) error {
 
 type timed struct {
 	policy.QueueScheduler
+	caps   policy.Caps // the inner's among timedForwards
 	spent  time.Duration
 	events int64
 }
+
+// timedForwards are the capabilities timed passes on (untimed: Err is
+// not deciding).
+const timedForwards = policy.CapFail
+
+// newTimed wraps pol.
+func newTimed(pol policy.QueueScheduler) *timed {
+	return &timed{QueueScheduler: pol, caps: policy.CapsOf(pol).Only(timedForwards)}
+}
+
+// Caps implements policy.Layer.
+func (t *timed) Caps() policy.Caps { return t.caps }
 
 func (t *timed) Submit(now float64, j job.Info) {
 	s := time.Now()
@@ -126,16 +133,12 @@ func RunHetero(r HeteroRun, extra ...engine.Listener) (HeteroResult, error) {
 	if err != nil {
 		return HeteroResult{}, err
 	}
-	tp := &timed{QueueScheduler: pol}
-	var run policy.QueueScheduler = tp
-	if f, ok := pol.(policy.Failer); ok {
-		run = timedFailer{tp, f} // the model must see that it can fail
-	}
+	tp := newTimed(pol)
 	defer closePolicy(pol)
 	sum := metrics.NewSummary(p.CPUs(), metrics.SyntheticTau)
 	dl := metrics.NewDeadlines()
 	qe := metrics.NewQueueAtEvents()
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: run, Source: src, Listener: append(engine.Tee{sum, dl, qe}, extra...),
+	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: tp, Source: src, Listener: append(engine.Tee{sum, dl, qe}, extra...),
 		MaxWaiting: MaxWaiting})
 	if err != nil {
 		return HeteroResult{}, err

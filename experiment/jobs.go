@@ -68,7 +68,7 @@ func (r *jobReader) JobKilled(now float64, rec *engine.Record) { r.JobFinished(n
 
 // watch asks pol, when it forms windows, to tell r of their heads.
 func (r *jobReader) watch(pol policy.QueueScheduler) {
-	if w, ok := pol.(policy.WindowReporter); ok {
+	if w := policy.CapsOf(pol).Windows; w != nil {
 		w.SetOnWindow(func(now float64, head job.ID) { r.res.Heads = append(r.res.Heads, head) })
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/partition"
@@ -226,11 +227,12 @@ func (cfg *RunSpec) partitionDefs(procs int, h swf.Header, hetero, threads bool)
 	no := func(what string) ([]partitionDef, error) {
 		return nil, &PartitionError{fmt.Errorf("partitions do not go with %s yet (docs/partitions.md)", what)}
 	}
-	switch {
-	case hetero:
+	if hetero {
 		return no("policy " + cfg.Policy.Name + " (several machines)")
-	case threads:
-		return no("policy " + cfg.Policy.Name + " (jobs as threads)")
+	}
+	// what the table of combinations refuses before the policy is built
+	if err := checkCombination(cfg.Policy.Name, policy.Caps{}, layers{parts: true, threads: threads}); err != nil {
+		return nil, err
 	}
 	defs, err := resolvePartitions(cfg.Platform.Partitions, procs, h)
 	if err != nil {

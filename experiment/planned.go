@@ -25,8 +25,8 @@ type plannedCSV struct {
 // newPlannedCSV hooks a plannedCSV to pol, or says why it cannot: pol
 // holds no reservations.
 func newPlannedCSV(w io.Writer, pol policy.QueueScheduler) (*plannedCSV, error) {
-	rr, ok := pol.(policy.ReservationReporter)
-	if !ok {
+	rr := policy.CapsOf(pol).Reserve
+	if rr == nil {
 		return nil, fmt.Errorf("--planned records backfilling reservations, and policy %s makes none (easy, conservative, backfill, flexible do)", pol.Name())
 	}
 	p := &plannedCSV{w: bufio.NewWriterSize(w, 64<<10), last: map[job.ID]float64{}}

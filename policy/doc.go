@@ -26,8 +26,12 @@
 // or type: Screener (jobs refused at submission), ReservationReporter,
 // Reestimator, Failer (a decision process that broke), WindowReporter
 // (matrix scanning's window heads), QueueExaminer (when the gang
-// model examines the GS queue) and ForeignLoad (the jobs of other
-// partitions on a partition's shared CPUs). What a runner needs before a policy is
+// model examines the GS queue), AvailabilityPlanner, ForeignLoad (the
+// jobs of other partitions on a partition's shared CPUs) and
+// SummaryReporter. CapsOf gathers them once, when a policy is built,
+// into Caps (caps.go): the models and runners read Caps and assert
+// nothing themselves; a policy that wraps another (a Layer) declares
+// its Caps from its inner's. What a runner needs before a policy is
 // built is in its declaration: Traits (Threads, PeriodOption, ...) and
 // Decl.CheckInProcess.
 //

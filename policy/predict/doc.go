@@ -48,9 +48,10 @@
 // Everything is deterministic: histories are read by user, corrections
 // applied in (predicted end, job id) order; no map is iterated.
 //
-// The Predictor forwards the optional interfaces runners look for
-// (policy.Screener, policy.ReservationReporter, policy.Failer,
-// io.Closer) to the inner policy, answering as a policy without them
-// would when the inner policy lacks one; other optional methods of the
+// The Predictor is a declared layer (policy.Layer): its capabilities
+// (policy.Caps) are its inner policy's among Forwards (refusals,
+// reservations, foreign load, failures, closing), each the inner's own
+// value and absent when the inner policy lacks it, so a runner sees
+// exactly what the layered policy can do; other optional methods of the
 // inner policy are reached through Inner.
 package predict

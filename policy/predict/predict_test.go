@@ -302,23 +302,67 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// The optional interfaces are forwarded, and answer neutrally when the
-// inner policy lacks them.
-func TestForwarding(t *testing.T) {
-	p := predict.New(newScript(), predict.Params{})
-	if p.Name() != "script" || p.Refuse(job.Info{}) != "" || p.Err() != nil || p.Close() != nil {
-		t.Fatal("neutral answers expected")
+// A Predictor's capabilities are exactly its inner policy's among
+// Forwards, each the inner's own value: for every set of capabilities
+// an inner policy may declare, and for a plain policy found by its
+// methods.
+func TestForwardsExactly(t *testing.T) {
+	every := &everything{}
+	for s := policy.CapSet(0); s <= policy.AllCaps; s++ {
+		in := policy.Caps{Screen: every, Reserve: every, Windows: every, Reestimate: every, Fail: every,
+			Avail: every, Foreign: every, Examine: every, Close: every, Summary: every}.Only(s)
+		p := predict.New(declared{newScript(), in}, predict.Params{})
+		got := policy.CapsOf(p)
+		if got.Set() != s&predict.Forwards {
+			t.Fatalf("inner %v: predictor has %v, want %v", s, got.Set(), s&predict.Forwards)
+		}
+		if got != in.Only(predict.Forwards) {
+			t.Fatalf("inner %v: the predictor passes on values other than the inner's", s)
+		}
 	}
-	p.SetOnReserve(func(float64, job.ID, float64) {})
+	if got := policy.CapsOf(predict.New(newScript(), predict.Params{})).Set(); got != 0 {
+		t.Fatalf("over a policy with nothing but Reestimate the predictor has %v, want none", got)
+	}
 	f := &fancy{script: newScript()}
-	p = predict.New(f, predict.Params{})
+	p := predict.New(f, predict.Params{})
+	c := policy.CapsOf(p)
+	if want := policy.CapScreen | policy.CapReserve | policy.CapFail | policy.CapClose; c.Set() != want {
+		t.Fatalf("predictor over fancy has %v, want %v", c.Set(), want)
+	}
 	called := false
-	p.SetOnReserve(func(float64, job.ID, float64) { called = true })
+	c.Reserve.SetOnReserve(func(float64, job.ID, float64) { called = true })
 	f.on(0, 1, 2)
-	if p.Refuse(job.Info{Procs: 5}) != "too big" || p.Err() == nil || p.Close() == nil || !called || p.Inner() != f {
+	if p.Name() != "script" || c.Screen.Refuse(job.Info{Procs: 5}) != "too big" || c.Fail.Err() == nil || p.Close() == nil || !called || p.Inner() != f {
 		t.Fatal("not forwarded")
 	}
+	if p := predict.New(newScript(), predict.Params{}); p.Close() != nil {
+		t.Fatal("Close over a policy without one must do nothing")
+	}
 }
+
+// declared is a policy that declares its capabilities (policy.Layer).
+type declared struct {
+	*script
+	caps policy.Caps
+}
+
+func (d declared) Caps() policy.Caps { return d.caps }
+
+// everything implements every optional interface (it is never called).
+type everything struct{}
+
+func (*everything) Refuse(job.Info) string                      { return "" }
+func (*everything) SetOnReserve(func(float64, job.ID, float64)) {}
+func (*everything) SetOnWindow(func(float64, job.ID))           {}
+func (*everything) Reestimate(float64, job.ID, float64)         {}
+func (*everything) Err() error                                  { return nil }
+func (*everything) PlanAvailability([]policy.Window)            {}
+func (*everything) Occupy(float64, job.ID, int, float64)        {}
+func (*everything) Release(float64, job.ID)                     {}
+func (*everything) ExamineEveryDeparture() bool                 { return false }
+func (*everything) Close() error                                { return nil }
+func (*everything) RankHead() (string, string)                  { return "", "" }
+func (*everything) RefusalNote() string                         { return "" }
 
 type fancy struct {
 	*script

@@ -20,6 +20,7 @@ import (
 type Predictor struct {
 	inner policy.QueueScheduler
 	re    policy.Reestimator // inner's, nil if it takes no new estimate
+	caps  policy.Caps        // what it passes on of the inner's (Forwards)
 	k     int
 	corr  Correction
 	part  bool
@@ -85,7 +86,8 @@ func NewShared(inner policy.QueueScheduler, p Params, h *Histories) *Predictor {
 		panic(fmt.Sprintf("predict: %v", err))
 	}
 	pr := &Predictor{inner: inner, k: p.Predictor.K(), corr: p.Correction, part: p.Partial, users: h}
-	pr.re, _ = inner.(policy.Reestimator)
+	in := policy.CapsOf(inner)
+	pr.re, pr.caps = in.Reestimate, in.Only(Forwards)
 	return pr
 }
 
@@ -280,66 +282,32 @@ func (h *history) add(x float64, k int) {
 	h.mean = sum / float64(h.n)
 }
 
-// The optional interfaces of the inner policy that the runners look for
-// are forwarded; a Predictor over a policy without them answers as a
-// policy without them would behave.
+// Forwards are the capabilities a Predictor passes on from its inner
+// policy (policy.Layer): refusals at submission (the job as submitted,
+// its estimate unchanged), reservations, the jobs of other partitions
+// (their ends from the estimates they were submitted with, not a
+// prediction; the predictor learns only from its own jobs), failures
+// and closing. It takes the inner's Reestimator itself (corrections)
+// and passes on nothing else: the inner policy's windows, availability
+// planning and summary fields are not reached through a Predictor.
+const Forwards = policy.CapScreen | policy.CapReserve | policy.CapForeign | policy.CapFail | policy.CapClose
 
-// Refuse forwards to the inner policy's policy.Screener (the job as
-// submitted, its estimate unchanged); "" if it has none.
-func (p *Predictor) Refuse(j job.Info) string {
-	if s, ok := p.inner.(policy.Screener); ok {
-		return s.Refuse(j)
-	}
-	return ""
-}
-
-// SetOnReserve forwards to the inner policy's policy.ReservationReporter;
-// without one, f is never called.
-func (p *Predictor) SetOnReserve(f func(now float64, id job.ID, at float64)) {
-	if r, ok := p.inner.(policy.ReservationReporter); ok {
-		r.SetOnReserve(f)
-	}
-}
-
-// Occupy and Release forward to the inner policy's policy.ForeignLoad
-// (overlapping partitions): the runner wraps, in partitions, only a
-// policy that has one. The foreign job's end is from the estimate it
-// was submitted with, not a prediction; the predictor learns only from
-// its own partition's jobs.
-func (p *Predictor) Occupy(now float64, id job.ID, procs int, end float64) {
-	if f, ok := p.inner.(policy.ForeignLoad); ok {
-		f.Occupy(now, id, procs, end)
-	}
-}
-
-// Release: see Occupy.
-func (p *Predictor) Release(now float64, id job.ID) {
-	if f, ok := p.inner.(policy.ForeignLoad); ok {
-		f.Release(now, id)
-	}
-}
-
-// Err forwards to the inner policy's policy.Failer; nil without one.
-func (p *Predictor) Err() error {
-	if f, ok := p.inner.(policy.Failer); ok {
-		return f.Err()
-	}
-	return nil
-}
+// Caps implements policy.Layer: the inner policy's capabilities among
+// Forwards, as the inner policy's own values (a call reaches the inner
+// policy directly), nil where the inner policy has none.
+func (p *Predictor) Caps() policy.Caps { return p.caps }
 
 // Close closes the inner policy if it is an io.Closer (an external
 // decision process).
 func (p *Predictor) Close() error {
-	if c, ok := p.inner.(io.Closer); ok {
-		return c.Close()
+	if p.caps.Close != nil {
+		return p.caps.Close.Close()
 	}
 	return nil
 }
 
 var (
-	_ policy.QueueScheduler      = (*Predictor)(nil)
-	_ policy.Screener            = (*Predictor)(nil)
-	_ policy.ReservationReporter = (*Predictor)(nil)
-	_ policy.Failer              = (*Predictor)(nil)
-	_ io.Closer                  = (*Predictor)(nil)
+	_ policy.QueueScheduler = (*Predictor)(nil)
+	_ policy.Layer          = (*Predictor)(nil)
+	_ io.Closer             = (*Predictor)(nil)
 )
