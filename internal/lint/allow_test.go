@@ -51,7 +51,7 @@ var allowImports = map[string][]string{
 	"registry":               {"policy", "policy/...", "metrics", "metrics/...", "workload/model", "workload/lublin", "workload/synth"},
 	"metrics/...":            {"engine", "job", "job/actual", "platform", "policy", "metrics", "internal/digits"},
 	"scenario":               {"platform", "registry", "policy/option", "workload", "workload/..."},
-	"experiment":             {"engine", "job", "job/actual", "platform", "policy", "policy/...", "registry", "metrics", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"},
+	"experiment":             {"engine", "job", "job/actual", "platform", "policy", "policy/...", "registry", "metrics", "metrics/energy", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"},
 	"sweep":                  {"experiment", "metrics", "scenario", "stats", "internal/atomicfile", "internal/addrspace"},
 	"repro":                  {"experiment", "sweep", "metrics", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
 	"report/plot":            nil,

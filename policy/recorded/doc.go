@@ -14,6 +14,6 @@
 // not held back by a late one that does not fit (it fitted on the real
 // machine). Late counts the jobs started after their recorded start
 // (Late). A job whose trace records no start (SWF wait -1, or a source
-// that moved submissions: resampling, all jobs at time 0) is rejected
-// at the pass of its submission, and counted (Rejected).
+// that moved submissions: resampling, all jobs at time 0) is refused at
+// submission (a policy.Screener: counted, never simulated).
 package recorded

@@ -32,10 +32,8 @@ type waiting struct {
 type Policy struct {
 	plat    platform.Platform
 	queue   []waiting // by (recorded start, id)
-	reject  []job.ID  // submitted without a recorded start, rejected at the next pass
 	late    int64
 	maxLate float64
-	rejects int64
 }
 
 // New returns the policy for plat.
@@ -43,11 +41,16 @@ func New(plat platform.Platform) *Policy { return &Policy{plat: plat} }
 
 func (p *Policy) Name() string { return "recorded" }
 
-func (p *Policy) Submit(_ float64, j job.Info) {
+// Refuse refuses a job whose trace records no start (policy.Screener):
+// it is counted and never simulated.
+func (p *Policy) Refuse(j job.Info) string {
 	if math.IsNaN(j.RecordedStart) {
-		p.reject = append(p.reject, j.ID)
-		return
+		return "no recorded start"
 	}
+	return ""
+}
+
+func (p *Policy) Submit(_ float64, j job.Info) {
 	w := waiting{j, j.RecordedStart}
 	i, _ := slices.BinarySearchFunc(p.queue, w, compareWaiting)
 	p.queue = slices.Insert(p.queue, i, w)
@@ -66,11 +69,6 @@ func (p *Policy) Finish(float64, job.ID) {}
 // come and that fits, on the first machine with room; it asks to be
 // woken at the next recorded start.
 func (p *Policy) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
-	for _, id := range p.reject {
-		plan.Rejects = append(plan.Rejects, id)
-		p.rejects++
-	}
-	p.reject = p.reject[:0]
 	free := make([]int, p.plat.Machines())
 	for m := range free {
 		free[m] = v.Free(m)
@@ -109,6 +107,3 @@ func (p *Policy) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 // Late is the jobs started after their recorded start, and the largest
 // delay.
 func (p *Policy) Late() (int64, float64) { return p.late, p.maxLate }
-
-// Rejected is the jobs rejected for having no recorded start.
-func (p *Policy) Rejected() int64 { return p.rejects }
