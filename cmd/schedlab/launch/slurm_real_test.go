@@ -230,6 +230,16 @@ func daemon(t *testing.T, dir, name string, env []string, args ...string) {
 // slurm.conf, or are added.
 func startSlurm(t *testing.T, dir string, hook func(socket string) [][2]string) string {
 	t.Helper()
+	return startSlurmWith(t, dir, hook, func(env []string, conf string) {
+		daemon(t, dir, "slurmd", env, "-D", "-f", conf)
+	}, 1)
+}
+
+// startSlurmWith is startSlurm with the node daemons started by
+// startNodes (given the environment and slurm.conf), waiting until
+// nodes nodes are idle.
+func startSlurmWith(t *testing.T, dir string, hook func(socket string) [][2]string, startNodes func(env []string, conf string), nodes int) string {
+	t.Helper()
 	host, err := os.Hostname()
 	if err != nil {
 		t.Fatal(err)
@@ -305,19 +315,27 @@ func startSlurm(t *testing.T, dir string, hook func(socket string) [][2]string) 
 	}
 	env := append(os.Environ(), "SLURM_CONF="+conf)
 	daemon(t, dir, "slurmctld", env, "-D", "-i", "-f", conf)
-	daemon(t, dir, "slurmd", env, "-D", "-f", conf)
+	startNodes(env, conf)
 	var state string
 	if !waitFor(60*time.Second, func() bool {
-		cmd := exec.Command("sinfo", "-h", "-N", "-o", "%T")
+		cmd := exec.Command("sinfo", "-h", "-N", "-o", "%N %T")
 		cmd.Env = env
 		out, _ := cmd.Output()
 		state = strings.TrimSpace(string(out))
-		return state == "idle"
+		idle := map[string]bool{}
+		for _, line := range strings.Split(state, "\n") {
+			f := strings.Fields(line)
+			if len(f) != 2 || f[1] != "idle" {
+				return false
+			}
+			idle[f[0]] = true
+		}
+		return len(idle) >= nodes
 	}) {
 		t.Skipf("the Slurm daemons did not come up (node state %q)\nslurmctld: %s\nslurmd: %s", state,
 			readTail(filepath.Join(dir, "slurmctld.log")), readTail(filepath.Join(dir, "slurmd.log")))
 	}
-	t.Logf("slurmctld and slurmd on %s (127.0.0.1): node idle", host)
+	t.Logf("slurmctld and %d slurmd on %s (127.0.0.1): every node idle", nodes, host)
 	return conf
 }
 
