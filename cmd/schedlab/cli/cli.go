@@ -162,6 +162,7 @@ type cliSpec struct {
 	Policies  policiesCmd  `cmd:"" help:"List the scheduling policies."`
 	Explain   explainCmd   `cmd:"" help:"Why did job N start when it did: the scheduling passes from its submission to its start, with the queue, the free CPUs, the reservations and the decision in words."`
 	Calibrate calibrateCmd `cmd:"" help:"Compare a simulated run with the recorded one (run --policy recorded) job for job: start errors, waits, per partition and per user."`
+	SlurmConf slurmConfCmd `cmd:"" name:"slurm-conf" help:"Read a site's slurm.conf and say what schedlab makes of it: node groups, partitions, scheduler settings, and every key it does not model."`
 	Bench     benchCmd     `cmd:"" help:"Time whole simulations of real traces (speed figures for docs/performance.md)."`
 	Version   versionCmd   `cmd:"" help:"Print the version."`
 	Help      helpCmd      `cmd:"" help:"Show help: 'schedlab help', 'schedlab help run'."`
