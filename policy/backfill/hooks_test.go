@@ -278,3 +278,12 @@ func TestPredictedShortcutSameSchedule(t *testing.T) {
 		}
 	}
 }
+
+// plainReference turns off, in the reference of
+// TestEveryPlannerIsTheProfilePlanner, the fast paths inside the profile
+// planner and the driver: the fit memo, the kept memo and the
+// arrivals-only shortcut (step 0 then runs at every dirty pass).
+func plainReference(b *Backfill) string {
+	b.hooks.noShortcut, b.hooks.noFitMemo, b.hooks.noKept = true, true, true
+	return "the plain profile planner (no memo, no shortcut)"
+}
