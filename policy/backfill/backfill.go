@@ -17,7 +17,9 @@ const Unlimited = math.MaxInt
 // Unlimited is conservative, any k is the hybrid; the queue order is FCFS,
 // SJF or a priority function (Flexible); the machines are one cluster or
 // several machines of different sizes and speeds, each with its own
-// availability profile. See the package doc for the exact pass.
+// availability profile. Schedule is the driver (pass.go) over a queue
+// order and a reservation planner chosen when the engine is built. See
+// the package doc for the exact pass.
 type Backfill struct {
 	name  string
 	depth int
@@ -55,7 +57,7 @@ type Backfill struct {
 	rebuild bool
 	checked bool // a multi-machine engine compared its machines with the view's
 
-	// The arrivals-only shortcut (see Schedule): after a pass, the queue's
+	// The arrivals-only shortcut (see shortcut, pass.go): after a pass, the queue's
 	// first tested entries all were tried (or could not be, no CPU being
 	// free) and stay where the pass left them; held of them hold
 	// reservations, the earliest starting at minResv. arrivalsOnly: since
@@ -65,7 +67,7 @@ type Backfill struct {
 	tested, held int
 	minResv      float64
 	// mayStale: a running job overran its estimate since the last step 0,
-	// so a reservation may have been passed over (see Schedule).
+	// so a reservation may have been passed over (see dropStale).
 	mayStale bool
 	// benchmarks: held reservations re-placed in dirty passes (Replace
 	// queries), how many of them moved, and how many the kept memo kept
@@ -73,7 +75,7 @@ type Backfill struct {
 	replaces, moves, spared int64
 
 	fails fitMemo  // one machine: requests that did not fit now, this pass
-	kept  keptMemo // one machine: the last reservation Replace placed, this pass
+	kept  keptMemo // profilePlanner: the last reservation Replace placed, this pass
 
 	// hooks: the test switches and counters, empty unless built with
 	// the tag invariants (hooks_on.go, hooks_off.go).
