@@ -32,7 +32,9 @@
 //     start, where a held reservation would go). profilePlanner is the
 //     availability profile of one machine, the reference; multiPlanner
 //     one profile per machine of a platform; easyPlanner EASY on one
-//     machine without a profile (easyplan.go, easyfast.go, easyindex.go);
+//     machine without a profile (easyplan.go, easyfast.go, easyindex.go;
+//     PlanAvailability, before the first job, puts the profile planner in
+//     its place);
 //   - the driver (pass.go): Schedule, the steps below, the same for every
 //     planner; it takes every decision, the planner only plans.
 //

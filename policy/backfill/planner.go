@@ -33,10 +33,12 @@ import (
 // its plan. The engine's entries are passed in; a planner changes only
 // their reservation flag (unreserve, moveEarlier).
 //
-// Calls per pass: begin once; then per waiting job at most a few of
-// fitNow, later, replace, and one of start, reserve, unreserve; then
-// releaseOver and dropStarted once. An interface call per planning step,
-// none per job in the index's jumps.
+// Calls per pass: begin, holdOver and releaseOver once; per waiting job
+// the driver tries, at most a few of freeNow, jump, fitNow, later and
+// replace, and one of start, reserve, unreserve (a jump over the entries
+// that cannot start is one call, whatever it skips); dropStarted once.
+// The planners' inner loops (over the machines, the running jobs, the
+// index) make no interface call.
 type planner interface {
 	// begin starts a pass at now: it advances the plan to now and returns
 	// the running jobs it held whose estimated end is at or before now
