@@ -3,7 +3,6 @@ package backfill
 import (
 	"math"
 
-	"github.com/schedlab/schedlab/freeprofile"
 	"github.com/schedlab/schedlab/policy"
 )
 
@@ -26,19 +25,20 @@ import (
 // jobs only start on the CPUs that are up.
 //
 // With unavailability every pass is a full pass (no arrivals-only
-// shortcut), and EASY runs on the profile rather than on its fast path.
+// shortcut), and EASY runs on the profile planner rather than on its
+// fast path.
 
 // PlanAvailability is called once by the model before the first job.
 func (b *Backfill) PlanAvailability(ws []policy.Window) {
 	b.av = true
-	if b.ez != nil {
-		b.ez = nil
-		b.profs = []*freeprofile.Profile{freeprofile.New(b.machs[0].CPUs, math.Inf(-1))}
+	if b.pl.profiles() == nil {
+		b.pl = plannerFor(b, planProfile) // the EASY planner keeps no profile
 	}
 	b.down = make([]int, len(b.machs))
 	b.hz = make([]policy.Horizons, len(b.machs))
+	profs := b.pl.profiles()
 	for _, w := range ws {
-		b.profs[w.Machine].Alloc(w.Start, w.End, w.CPUs.Count())
+		profs[w.Machine].Alloc(w.Start, w.End, w.CPUs.Count())
 		b.hasWin = true
 	}
 }
@@ -47,16 +47,28 @@ func (b *Backfill) PlanAvailability(ws []policy.Window) {
 // CPUs for the instant.
 func (b *Backfill) availPass(now float64, v policy.Machines, instant float64) {
 	av := v.(policy.AvailabilityView)
+	profs := b.pl.profiles()
 	for m := range b.machs {
 		b.down[m] = av.Down(m)
 		if b.down[m] > 0 {
-			b.profs[m].Alloc(now, instant, b.down[m])
+			profs[m].Alloc(now, instant, b.down[m])
 		}
 		if b.hasWin {
 			b.hz[m].Load(av, m)
 		}
 	}
 	b.dirty, b.mayStale, b.arrivalsOnly = true, true, false
+}
+
+// releaseDown gives back, at the end of the pass, the down CPUs held for
+// the instant.
+func (b *Backfill) releaseDown(now, instant float64) {
+	profs := b.pl.profiles()
+	for m, n := range b.down {
+		if n > 0 {
+			profs[m].Release(now, instant, n)
+		}
+	}
 }
 
 // clearNow reports whether procs idle CPUs of machine m are clear of

@@ -20,6 +20,28 @@
 //
 // # The backfilling pass
 //
+// The engine (Backfill) is three parts, each chosen when the policy is
+// built, none per pass:
+//
+//   - the queue order (queueOrder, order.go): FCFS and SJF keep the queue
+//     sorted as jobs arrive; Flexible's priority re-sorts it after a
+//     submission or a completion, the multifactor priority at every pass;
+//   - the reservation planner (planner, planner.go): it holds the plan -
+//     the running jobs' estimated ends and the reservations - and answers
+//     the pass's questions (CPUs free now, fits now and where, earliest
+//     start, where a held reservation would go). profilePlanner is the
+//     availability profile of one machine, the reference; multiPlanner
+//     one profile per machine of a platform; easyPlanner EASY on one
+//     machine without a profile (easyplan.go, easyfast.go, easyindex.go;
+//     PlanAvailability, before the first job, puts the profile planner in
+//     its place);
+//   - the driver (pass.go): Schedule, the steps below, the same for every
+//     planner; it takes every decision, the planner only plans.
+//
+// TestEveryPlannerIsTheProfilePlanner holds every planner to the profile
+// planner on random workloads: the same starts and the same reservations
+// at every pass.
+//
 // Each waiting job may hold a reservation (a machine and a start time)
 // from earlier passes. A pass at time now, over one availability profile
 // per machine built from the estimated ends of running jobs and the
@@ -141,11 +163,12 @@
 // (TestKeptMemoSameSchedule compares the two).
 //
 // EASY on one machine (NewBackfill at depth 1, FCFS or SJF order; not
-// over a platform, not conservative or hybrid) keeps no availability
-// profile: the running jobs' estimated ends and processors, sorted by end,
+// over a platform, not conservative or hybrid, no unavailable CPUs) has
+// its own planner, which keeps no availability profile: the running jobs' estimated ends and processors, sorted by end,
 // the processors free now and the reservations (one in practice) answer
 // the pass's questions - free now, fits now, earliest start, re-placement
-// (easyfast.go) - and find the overruns; the pass itself is the same. It
+// (easyfast.go) - and find the overruns; the pass itself is the same
+// driver. It
 // is exact because with only running jobs and the reservation, the free
 // processors after now never decrease except at a reservation's start
 // (running jobs only end; an overrunning job holds its processors for the
@@ -165,7 +188,8 @@
 // to the next in O(log n), and stops when none is left; entries that hold
 // a reservation are always visited. Started entries stay in the queue as
 // tombstones until they are an eighth of it. The decisions are the plain
-// loop's (TestEASYIndexLongQueues, TestEASYIndexMatchesNaive).
+// loop's (TestEASYIndexLongQueues, TestEASYIndexMatchesNaive,
+// TestEveryPlannerIsTheProfilePlanner).
 //
 // The switches that turn these fast paths off and the counters that show
 // they were taken exist only in the build with the tag invariants

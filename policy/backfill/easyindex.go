@@ -88,12 +88,13 @@ func basePtr(w *waitQueue) *entry {
 	return &w.base[0]
 }
 
-// prepare is called at the start of each pass of the fast path: it turns
-// the index on or off by the queue's length and brings it up to date.
-func (b *Backfill) prepareIndex() {
-	x := &b.ix
-	n := len(b.w.q)
-	never, from, below := b.hooks.indexThresholds()
+// prepareIndex is called at the start of each pass of the fast path: it
+// turns the index on or off by the queue's length and brings it up to
+// date.
+func (p *easyPlanner) prepareIndex() {
+	x := &p.ix
+	n := len(p.b.w.q)
+	never, from, below := p.b.hooks.indexThresholds()
 	if !x.on {
 		if never || n < from {
 			return
@@ -101,12 +102,12 @@ func (b *Backfill) prepareIndex() {
 		x.on, x.all, x.dead = true, true, 0
 	} else {
 		if n < below {
-			b.compactDead()
+			p.compactDead()
 			x.on = false
 			return
 		}
 	}
-	x.sync(&b.w)
+	x.sync(&p.b.w)
 }
 
 // sync rebuilds what changed since the last query.
@@ -182,11 +183,11 @@ func (x *queueIndex) dirty(lo, hi int) {
 	x.lo, x.hi = min(x.lo, lo), max(x.hi, hi)
 }
 
-// submitted follows an insertion at queue index i (Submit); base, off and
-// the queue's length before it are given.
-func (b *Backfill) indexSubmitted(i int, base *entry, off, n int) {
-	x := &b.ix
-	w := &b.w
+// indexSubmitted follows an insertion at queue index i (Submit); base,
+// off and the queue's length before it are given.
+func (p *easyPlanner) indexSubmitted(i int, base *entry, off, n int) {
+	x := &p.ix
+	w := &p.b.w
 	if basePtr(w) != base || offset(w) != off {
 		x.all = true // moved within its array or to a new one
 		return
@@ -236,12 +237,13 @@ func (x *queueIndex) candidate(i, free, lim int, s1, now float64) bool {
 
 // posOf returns the queue index of e (the queue is sorted by its order,
 // tombstones included, and ids are unique).
-func (b *Backfill) posOf(e *entry) int {
-	q := b.w.q
+func (p *easyPlanner) posOf(e *entry) int {
+	w := &p.b.w
+	q := w.q
 	lo, hi := 0, len(q)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if b.w.order.less(&q[m].jobKey, &e.jobKey) {
+		if w.order.less(&q[m].jobKey, &e.jobKey) {
 			lo = m + 1
 		} else {
 			hi = m
@@ -257,36 +259,36 @@ func (b *Backfill) posOf(e *entry) int {
 // from: with the index on, the started prefix goes by reslicing and the
 // others stay as tombstones until they make up an eighth of the queue;
 // otherwise compact.
-func (b *Backfill) dropStarted(from, n int) {
-	x := &b.ix
+func (p *easyPlanner) dropStarted(from, n int) {
+	x, w := &p.ix, &p.b.w
 	if !x.on {
-		b.w.compact(from, n)
+		w.compact(from, n)
 		return
 	}
 	x.dead += n
 	k := 0
-	for k < len(b.w.q) && b.w.q[k].started {
+	for k < len(w.q) && w.q[k].started {
 		k++
 	}
-	b.w.q = b.w.q[k:]
+	w.q = w.q[k:]
 	x.dead -= k
-	if x.dead*8 >= len(b.w.q) {
-		b.compactDead()
+	if x.dead*8 >= len(w.q) {
+		p.compactDead()
 	}
 }
 
 // compactDead removes the tombstones.
-func (b *Backfill) compactDead() {
-	x := &b.ix
+func (p *easyPlanner) compactDead() {
+	x, w := &p.ix, &p.b.w
 	if x.dead == 0 {
 		return
 	}
-	off, n := offset(&b.w), len(b.w.q)
+	off, n := offset(w), len(w.q)
 	from := 0
-	for !b.w.q[from].started {
+	for !w.q[from].started {
 		from++
 	}
-	b.w.compact(from, x.dead)
+	w.compact(from, x.dead)
 	x.dead = 0
 	x.dirty(off, off+n) // compact moves entries within the old window
 }

@@ -91,20 +91,12 @@ func (f FlexParams) Priority(now, submit, deadline, estimate, nx, minext float64
 	return t
 }
 
-// reprioritize computes every waiting job's priority at now and sorts the
-// queue: with Pin, the jobs holding a reservation first, in their current
-// order; then by priority, largest first, ties by (submit time, job id).
+// reprioritize computes every waiting job's Flexible priority at now and
+// sorts the queue: with Pin, the jobs holding a reservation first, in
+// their current order; then by priority, largest first, ties by (submit
+// time, job id).
 func (b *Backfill) reprioritize(now float64) {
 	q := b.w.q
-	if b.mf != nil {
-		// Nothing pinned: when the order changed, every reservation is
-		// planned anew in the new order, as Slurm's backfill plans every
-		// job in priority order at each cycle.
-		if b.mf.sort(now, q) {
-			b.rebuild = true
-		}
-		return
-	}
 	if len(q) == 0 {
 		return
 	}

@@ -2,7 +2,6 @@ package backfill
 
 import (
 	"github.com/schedlab/schedlab/freeprofile"
-	"github.com/schedlab/schedlab/internal/endheap"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy"
 )
@@ -43,14 +42,7 @@ func (b *Backfill) Occupy(now float64, id job.ID, procs int, end float64) {
 		end = freeprofile.Span(now, 0) // as an own job of zero estimate
 	}
 	b.running.Set(id, run{procs: procs, estEnd: end, start: now})
-	if b.ez != nil {
-		b.ez.start(end, id, procs)
-	} else {
-		p := b.profs[0]
-		p.Advance(now)
-		p.Alloc(now, end, procs)
-		b.ends.Push(endheap.Item{At: end, ID: id})
-	}
+	b.pl.add(now, id, 0, procs, end)
 	b.dirty, b.rebuild = true, true
 	b.arrivalsOnly = false
 	b.openValid = false

@@ -110,7 +110,9 @@ func TestEASYFastPathMatchesProfile(t *testing.T) {
 			for _, sw := range [][2]bool{{false, false}, {true, true}} {
 				ref := runEASY(t, jobs, procs, order, overrun, true, sw[0], sw[1])
 				fast := runEASY(t, jobs, procs, order, overrun, false, sw[0], sw[1])
-				if fast.pol.ez == nil || ref.pol.ez != nil || ref.pol.profs == nil || fast.pol.profs != nil {
+				_, fastEasy := fast.pol.pl.(*easyPlanner)
+				_, refProfile := ref.pol.pl.(*profilePlanner)
+				if !fastEasy || !refProfile {
 					t.Fatal("the switch does not choose the path")
 				}
 				what := fmt.Sprintf("seed %d %s overrun %v noShortcut/noMemo %v", seed, order, overrun, sw[0])
@@ -275,4 +277,13 @@ func TestPredictedShortcutSameSchedule(t *testing.T) {
 			sameLines(t, fmt.Sprintf("%s depth %d starts", what, d), b.log, a.log)
 		}
 	}
+}
+
+// plainReference turns off, in the reference of
+// TestEveryPlannerIsTheProfilePlanner, the fast paths inside the profile
+// planner and the driver: the fit memo, the kept memo and the
+// arrivals-only shortcut (step 0 then runs at every dirty pass).
+func plainReference(b *Backfill) string {
+	b.hooks.noShortcut, b.hooks.noFitMemo, b.hooks.noKept = true, true, true
+	return "the plain profile planner (no memo, no shortcut)"
 }

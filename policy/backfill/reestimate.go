@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/schedlab/schedlab/freeprofile"
-	"github.com/schedlab/schedlab/internal/endheap"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy"
 )
@@ -56,12 +55,8 @@ func (b *Backfill) Reestimate(now float64, id job.ID, estimate float64) {
 		b.over[m] -= r.procs
 		b.nOver -= r.procs
 		r.overrun = false
-	} else if b.ez != nil {
-		b.ez.finishEarly(r.estEnd, id, r.procs) // in run until advance finds it
-	} else if r.estEnd > now {
-		p := b.profs[m]
-		p.Advance(now)
-		p.Release(now, r.estEnd, r.procs)
+	} else {
+		b.pl.lift(now, id, m, r.procs, r.estEnd)
 	}
 	r.estEnd = end
 	if end <= now {
@@ -72,14 +67,7 @@ func (b *Backfill) Reestimate(now float64, id job.ID, estimate float64) {
 		b.nOver += r.procs
 		return
 	}
-	if b.ez != nil {
-		b.ez.start(end, id, r.procs)
-	} else {
-		p := b.profs[m]
-		p.Advance(now)
-		p.Alloc(now, end, r.procs)
-		b.ends.Push(endheap.Item{At: end, ID: id}) // the old item is ignored when it surfaces
-	}
+	b.pl.add(now, id, m, r.procs, end)
 	if later {
 		b.rebuild = true
 	}

@@ -83,7 +83,7 @@ func BenchmarkHPC2NConservativeSim(b *testing.B) {
 		replaces += pol.replaces
 		moves += pol.moves
 		spared += pol.spared
-		changes += pol.profs[0].Changes()
+		changes += pol.pl.profiles()[0].Changes()
 	}
 	b.ReportMetric(float64(replaces)/float64(b.N), "replaces/op")
 	b.ReportMetric(float64(moves)/float64(b.N), "moves/op")
@@ -119,7 +119,7 @@ func BenchmarkRICCConservativeSim(b *testing.B) {
 		replaces += pol.replaces
 		moves += pol.moves
 		spared += pol.spared
-		changes += pol.profs[0].Changes()
+		changes += pol.pl.profiles()[0].Changes()
 	}
 	b.ReportMetric(float64(replaces)/float64(b.N), "replaces/op")
 	b.ReportMetric(float64(moves)/float64(b.N), "moves/op")

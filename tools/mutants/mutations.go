@@ -103,9 +103,9 @@ var mutations = []mutation{
 	},
 	{
 		Name: "conservative-start-alloc",
-		File: "policy/backfill/backfill.go",
-		Old:  "b.profs[m].Alloc(now, end, e.Procs)",
-		New:  "b.profs[m].Alloc(now, end, e.Procs-1)",
+		File: "policy/backfill/planner.go",
+		Old:  "p.profs[m].Alloc(now, end, e.Procs)",
+		New:  "p.profs[m].Alloc(now, end, e.Procs-1)",
 		What: "conservative (and depth K): a job that starts takes one processor less than it asks for in the profile",
 	},
 }
