@@ -203,6 +203,8 @@ type PartitionInfo struct {
 	Numbers []int32 `json:"trace_numbers"`
 	Default bool    `json:"default,omitempty"`
 	Jobs    int64   `json:"jobs"`
+	// Metrics are the partition's own summary metrics.
+	Metrics *PartitionMetrics `json:"metrics,omitempty"`
 }
 
 func (p *partitionSource) info() *PartitionsInfo {

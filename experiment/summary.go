@@ -56,6 +56,12 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 		}
 		fmt.Fprintf(w, " %d job(s) refused at submission (%d of no partition given, %d above maxtime, %d above maxcpus, %d not allowed)\n",
 			pt.Rejected, pt.RejectedUnknown, pt.RejectedMaxTime, pt.RejectedMaxCPUs, pt.RejectedAccess)
+		for _, p := range pt.List {
+			if m := p.Metrics; m != nil {
+				fmt.Fprintf(w, "  %s: %d jobs ended, mean wait %.1f s, max wait %.1f s, mean bounded slowdown %.3f, utilization %.3f\n",
+					p.Name, m.Jobs, m.MeanWait, m.MaxWait, m.MeanBoundedSlowdown, m.Utilization)
+			}
+		}
 	}
 	if n := r.RejectedByPolicy; n > 0 {
 		fmt.Fprintf(w, "\n%d job(s) rejected by the policy while waiting (never started, not in jobs.csv)\n", n)

@@ -54,6 +54,7 @@ type outputs struct {
 	threadsCSV  *threads.CSV
 	threadRecs  *threads.Recorder
 	planned     *plannedCSV
+	parts       *partSummaries
 	energy      *energy.Meter
 	energyFile  *os.File
 	// files are the outputs' files, by output index.
@@ -106,6 +107,9 @@ var traceOutputs = []traceOutput{
 				res.MetricNames = append(res.MetricNames, d.Name)
 			}
 		}},
+	{name: "partitions", // PlatformSpec.Partitions: each partition's own summary
+		applies: func(a *traceAsm) bool { return len(a.defs) > 0 },
+		open:    openPartSummaries, report: reportPartSummaries},
 	{name: "energy", // PlatformSpec.Power: the machine's joules (summary.json)
 		applies: func(a *traceAsm) bool { return a.s.Platform.Power != "" },
 		open:    openEnergy, report: reportEnergy},
