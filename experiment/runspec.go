@@ -233,8 +233,9 @@ func (s *RunSpec) Check() error {
 		add("--on-failure", fmt.Errorf("--on-failure %q: want kill or requeue", of))
 	}
 	if p.Power != "" {
-		_, err := energy.ParsePower(p.Power)
-		add("--power", err)
+		if _, err := energy.ParsePower(p.Power); err != nil {
+			add("--power", fmt.Errorf("--power %v", err))
+		}
 	}
 	errs = append(errs, s.checkPolicy()...)
 	if est == workload.EstimatePredict && p.Avail.Used() {

@@ -24,24 +24,27 @@ type Power struct {
 func ParsePower(s string) (Power, error) {
 	a, b, ok := strings.Cut(s, ":")
 	if !ok {
-		return Power{}, fmt.Errorf("power %q: want IDLE_W:COMPUTE_W (watts a CPU, e.g. 95:190.74)", s)
+		return Power{}, fmt.Errorf("%q: want IDLE_W:COMPUTE_W (watts a CPU, e.g. 95:190.74)", s)
 	}
 	idle, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
 	comp, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
 	switch {
 	case err1 != nil || math.IsNaN(idle) || math.IsInf(idle, 0):
-		return Power{}, fmt.Errorf("power %q: idle watts %q is not a number", s, a)
+		return Power{}, fmt.Errorf("%q: idle watts %q is not a number", s, a)
 	case err2 != nil || math.IsNaN(comp) || math.IsInf(comp, 0):
-		return Power{}, fmt.Errorf("power %q: compute watts %q is not a number", s, b)
+		return Power{}, fmt.Errorf("%q: compute watts %q is not a number", s, b)
 	}
 	p := Power{IdleW: idle, ComputeW: comp}
-	return p, p.Check()
+	if err := p.Check(); err != nil {
+		return Power{}, fmt.Errorf("%q: %v", s, err)
+	}
+	return p, nil
 }
 
 // Check reports a model out of its bounds.
 func (p Power) Check() error {
 	if !(p.IdleW >= 0 && p.IdleW <= p.ComputeW && p.ComputeW <= MaxWatts) {
-		return fmt.Errorf("power %g:%g: want 0 <= idle <= compute <= %g watts", p.IdleW, p.ComputeW, float64(MaxWatts))
+		return fmt.Errorf("want 0 <= idle <= compute <= %g watts (got %g and %g)", float64(MaxWatts), p.IdleW, p.ComputeW)
 	}
 	return nil
 }

@@ -237,7 +237,9 @@ func (c *runCmd) variant() string {
 		add(true, "avail", hex.EncodeToString(sum[:4]))
 	}
 	add(c.OnFailure != "kill", "on-failure", c.OnFailure)
-	if len(c.Partition) > 0 {
+	if c.SlurmConf != "" {
+		add(true, "slurm-conf", strings.TrimSuffix(filepath.Base(c.SlurmConf), ".conf"))
+	} else if len(c.Partition) > 0 {
 		sum := sha256.Sum256([]byte(strings.Join(c.Partition, "\x00")))
 		add(true, "partitions", hex.EncodeToString(sum[:4]))
 	}
@@ -420,6 +422,7 @@ type runCmd struct {
 	Failures    string   `placeholder:"MTBF:MTTR[:GROUP]" group:"availability" help:"Generated failures: each group of GROUP CPUs (default: the whole machine) is up for exponential times of mean MTBF seconds and down for exponential times of mean MTTR, seeded by --seed and --replication."`
 	OnFailure   string   `default:"kill" enum:"kill,requeue" group:"availability" help:"A job on a CPU that goes down ends then, COMPLETED_KILLED (kill), or goes back to the queue at its place to run again (requeue)."`
 
+	SlurmConf string   `name:"slurm-conf" placeholder:"FILE" group:"partitions" help:"Take the machine size and the partitions from a site's slurm.conf, on the pool of CPUs: the nodes become consecutive CPUs in the file's order, each partition its nodes' CPUs with its MaxTime, AllowAccounts, AllowQos and Default; what the pool leaves out (whole nodes, memory, GRES, PriorityTier, ...) and every key not modelled is said on stderr (docs/slurm.md). Not with --partition or --procs."`
 	Partition []string `sep:"none" placeholder:"NAME:CPUS[:LIMITS]" group:"partitions" help:"A partition (repeatable): NAME (a number of SWF field 16, or a name of the header's Partition lines) runs its jobs on CPUS only (a count N: CPUs 0..N-1; or ids such as 50-99), each partition in its own queue; limits :maxtime=S, :maxcpus=N, :users=U,..., :accounts=G,..., :qos=Q,... refuse jobs at submission; :default takes the jobs of unknown partition (docs/partitions.md)."`
 }
 
@@ -570,6 +573,9 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	est, err := workload.ParseEstimate(c.Estimate)
 	if err != nil {
 		return none, usageError{err}
+	}
+	if err := c.readSlurmConf(g); err != nil {
+		return none, err
 	}
 	out := c.Out
 	if out == "" && !c.NoOut && qerr == nil {

@@ -59,6 +59,7 @@ func TestEveryFlag(t *testing.T) {
 		"run --policy":            {[]string{"run", "--trace", tr, "--policy", "nope"}, 2, `unknown policy "nope"`},
 		"run --estimate":          {append(run, "--estimate", "guess"), 2, "--estimate"},
 		"run --power":             {append(run, "--power", "190:95"), 2, "--power"},
+		"run --slurm-conf":        {append(run, "--slurm-conf", filepath.Join(dir, "missing.conf")), 1, "missing.conf: no such file"},
 		"run --predictor":         {append(run, "--predictor", "avg:3"), 2, "--predictor is only for --estimate predict"},
 		"run --correction":        {append(run, "--estimate", "predict", "--correction", "twice"), 2, "--correction"},
 		"run --planned":           {append(run, "--planned=perhaps"), 2, "--planned"},

@@ -1,0 +1,112 @@
+package slurmconf
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// CPUPool is a configuration read onto a pool of CPUs (a simplification
+// until runs simulate nodes, docs/slurm.md): the nodes, in the
+// platform's order, own consecutive CPU ids (node n the CPUs after node
+// n-1's); each partition is the CPUs of its nodes, as a partition text of
+// 'run --partition' (NAME:CPUS[:maxtime=S][:accounts=..][:qos=..]
+// [:default]).
+type CPUPool struct {
+	Procs      int
+	Partitions []string
+	// Notes say what of the configuration the pool leaves out: whole
+	// nodes, memory and GRES, and every partition setting --partition has
+	// no form for (PriorityTier, MaxNodes, AllowGroups, OverSubscribe,
+	// DefaultTime, a State other than UP, ...).
+	Notes []string
+}
+
+// CPUPool maps c onto a pool of CPUs.
+func (c *Config) CPUPool() CPUPool {
+	ns := c.Nodes
+	first := make([]int, ns.Len()+1)
+	for id := 0; id < ns.Len(); id++ {
+		first[id+1] = first[id] + ns.Node(id).CPUs()
+	}
+	p := CPUPool{Procs: first[ns.Len()]}
+	p.Notes = append(p.Notes, fmt.Sprintf("%d nodes become CPUs 0-%d, node after node in the file's order; jobs share CPUs, not nodes: whole-node allocation, memory and GRES are not simulated", ns.Len(), p.Procs-1))
+	for _, pt := range c.Partitions {
+		var runs []string
+		for i := 0; i < len(pt.Nodes); {
+			id, _ := ns.Lookup(pt.Nodes[i])
+			lo, hi := first[id], first[id+1]-1
+			j := i + 1
+			for ; j < len(pt.Nodes); j++ {
+				next, _ := ns.Lookup(pt.Nodes[j])
+				if first[next] != hi+1 {
+					break
+				}
+				hi = first[next+1] - 1
+			}
+			if lo == hi {
+				runs = append(runs, strconv.Itoa(lo))
+			} else {
+				runs = append(runs, fmt.Sprintf("%d-%d", lo, hi))
+			}
+			i = j
+		}
+		if len(runs) == 0 {
+			p.Notes = append(p.Notes, fmt.Sprintf("partition %s has no nodes: left out", pt.Name))
+			continue
+		}
+		text := pt.Name + ":" + strings.Join(runs, ",")
+		if !math.IsInf(pt.MaxTime, 1) {
+			text += ":maxtime=" + strconv.FormatFloat(pt.MaxTime, 'f', -1, 64)
+		}
+		if pt.AllowAccounts != nil {
+			text += ":accounts=" + strings.Join(pt.AllowAccounts, ",")
+		}
+		if pt.AllowQos != nil {
+			text += ":qos=" + strings.Join(pt.AllowQos, ",")
+		}
+		if pt.Default {
+			text += ":default"
+		}
+		p.Partitions = append(p.Partitions, text)
+		var left []string
+		if pt.PriorityTier != 0 {
+			left = append(left, fmt.Sprintf("PriorityTier=%d", pt.PriorityTier))
+		}
+		if pt.PriorityJobFactor != 0 {
+			left = append(left, fmt.Sprintf("PriorityJobFactor=%d", pt.PriorityJobFactor))
+		}
+		if pt.MaxNodes > 0 {
+			left = append(left, fmt.Sprintf("MaxNodes=%d", pt.MaxNodes))
+		}
+		if pt.MinNodes > 0 {
+			left = append(left, fmt.Sprintf("MinNodes=%d", pt.MinNodes))
+		}
+		if pt.AllowGroups != nil {
+			left = append(left, "AllowGroups="+strings.Join(pt.AllowGroups, ","))
+		}
+		if pt.OverSubscribe != "NO" {
+			left = append(left, "OverSubscribe="+pt.OverSubscribe)
+		}
+		if pt.DefaultTime >= 0 {
+			left = append(left, "DefaultTime")
+		}
+		if pt.State != "UP" {
+			left = append(left, "State="+pt.State)
+		}
+		if pt.PreemptMode != "" {
+			left = append(left, "PreemptMode="+pt.PreemptMode)
+		}
+		if pt.TRESBillingWeights != nil {
+			left = append(left, "TRESBillingWeights")
+		}
+		if pt.QOS != "" {
+			left = append(left, "QOS="+pt.QOS)
+		}
+		if len(left) > 0 {
+			p.Notes = append(p.Notes, fmt.Sprintf("partition %s (%s:%d): not on the pool of CPUs: %s", pt.Name, pt.File, pt.Line, strings.Join(left, ", ")))
+		}
+	}
+	return p
+}

@@ -1,0 +1,36 @@
+package slurmconf
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The site file on a pool of CPUs: 64 cpu nodes of 32 CPUs (0-2047), 8
+// gpu nodes of 32 (2048-2303), 2 of 40 (2304-2383), big01 of 32
+// (2384-2415).
+func TestCPUPool(t *testing.T) {
+	c, err := ReadFile("testdata/site.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.CPUPool()
+	if p.Procs != 2416 {
+		t.Fatalf("procs %d, want 2416", p.Procs)
+	}
+	want := []string{
+		"batch:0-2047:maxtime=172800:default",
+		"gpu:2048-2383:maxtime=86400:qos=normal,high",
+		"all:0-2415:accounts=admin",
+	}
+	if !slices.Equal(p.Partitions, want) {
+		t.Fatalf("partitions\n%q\nwant\n%q", p.Partitions, want)
+	}
+	notes := strings.Join(p.Notes, "\n")
+	for _, s := range []string{"75 nodes become CPUs 0-2415", "partition batch (testdata/site.conf:32): not on the pool of CPUs: PriorityTier=1, MaxNodes=32, DefaultTime",
+		"partition all (testdata/site.conf:34): not on the pool of CPUs: OverSubscribe=EXCLUSIVE"} {
+		if !strings.Contains(notes, s) {
+			t.Errorf("notes lack %q:\n%s", s, notes)
+		}
+	}
+}
