@@ -123,7 +123,11 @@ func Explain(spec RunSpec, jobID int64) (*Explanation, error) {
 	w := &explainer{target: job.ID(cfg.Job), total: procs, waiting: map[job.ID]*actual.Job{}, running: map[job.ID]running{},
 		resv: map[job.ID]float64{}, resvX: map[job.ID]int{}, procs: map[job.ID]int{}, instant: math.Inf(-1)}
 	lim := &limitedSource{src: workload.WithEstimates(src, cfg.Estimate), limit: MaxExplainJobs}
-	run, err := newClusterRun(clusterSpec{plat: plat, qp: qp, opts: opts, src: lim, lis: w})
+	var lis engine.Listener = w
+	if len(spec.Outputs.Listeners) > 0 { // the caller's (a progress line)
+		lis = append(engine.Tee{w}, spec.Outputs.Listeners...)
+	}
+	run, err := newClusterRun(clusterSpec{plat: plat, qp: qp, opts: opts, src: lim, lis: lis})
 	if err != nil {
 		return nil, err
 	}
@@ -419,7 +423,7 @@ func explainTakes(spec RunSpec) error {
 		{"--resample", w.Resample != "" && w.Resample != "none"}, {"--deadline", w.Deadlines.Base != workload.DeadlineNone},
 		{"--clamp", p.Clamp}, {"--on-overrun continue", p.Continue}, {"--partition", len(p.Partitions) > 0},
 		{"availability (--reservation, --events, --failures)", p.Avail.Used()}, {"an in-process decider", spec.Policy.Decider != nil},
-		{"--out", o.Dir != ""}, {"--metric", len(o.Metrics) > 0}, {"the caller's listeners", len(o.Listeners) > 0},
+		{"--out", o.Dir != ""}, {"--metric", len(o.Metrics) > 0},
 		{"--swf", o.SWF}, {"--check", o.Check}, {"--threads", o.Threads}, {"--planned", o.Planned}} {
 		if f.set {
 			errs = append(errs, &SettingError{Setting: f.name, Err: fmt.Errorf("explain does not take %s", f.name)})

@@ -519,6 +519,9 @@ func (c *runCmd) Run(g *globals) error {
 			return err
 		}
 	}
+	if p := newProgress(g.stderr, "run "+filepath.Base(c.Trace)+" "+c.Policy); p != nil {
+		spec.Outputs.Listeners = append(spec.Outputs.Listeners, p)
+	}
 	res, err := spec.Run()
 	if err != nil {
 		return err
