@@ -3,8 +3,10 @@ package experiment
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
+	"sync/atomic"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
@@ -106,6 +108,9 @@ func Explain(spec RunSpec, jobID int64) (*Explanation, error) {
 		Estimate      workload.Estimate
 		Job           int64
 	}{spec.Workload.Trace, spec.Policy.Name, spec.Platform.Procs, spec.Workload.Estimate, jobID}
+	if err := explainFind(cfg.Trace, cfg.Procs, job.ID(cfg.Job)); err != nil {
+		return nil, err
+	}
 	rd, err := workload.OpenTrace(cfg.Trace)
 	if err != nil {
 		return nil, err
@@ -135,6 +140,7 @@ func Explain(spec RunSpec, jobID int64) (*Explanation, error) {
 	if rr := run.caps.Reserve; rr != nil {
 		rr.SetOnReserve(w.reserve)
 	}
+	explainRuns.Add(1)
 	if err := run.eng.Run(); err != nil {
 		return nil, err
 	}
@@ -147,6 +153,34 @@ func Explain(spec RunSpec, jobID int64) (*Explanation, error) {
 	}
 	sort.Slice(w.sched, func(a, b int) bool { return w.sched[a].ID < w.sched[b].ID })
 	return &Explanation{Policy: run.pol.Name(), Trace: rd.Name(), Procs: procs, Job: w.job, Passes: w.passes, Schedule: w.sched}, nil
+}
+
+// explainRuns counts the simulations Explain ran (its tests check that
+// an unknown id is refused before one).
+var explainRuns atomic.Int64
+
+// explainFind reads the trace until job id (a job the run would be
+// given: the reader's own checks and the machine size applied), so that
+// an id not in the trace is refused before anything is simulated.
+func explainFind(trace string, procs int, id job.ID) error {
+	rd, err := workload.OpenTrace(trace)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	lim := &limitedSource{src: swf.NewSource(rd, swf.Options{MaxProcs: procs}), limit: MaxExplainJobs}
+	for {
+		j, err := lim.Next()
+		if err == io.EOF {
+			return fmt.Errorf("job %d is not in trace %s (%d jobs read, ids %d..%d)", id, rd.Name(), lim.n, lim.minID, lim.maxID)
+		}
+		if err != nil {
+			return err
+		}
+		if j.ID == id {
+			return nil
+		}
+	}
 }
 
 // limitedSource counts the jobs read (and their ids) and stops at limit.
