@@ -30,22 +30,33 @@ var (
 	nodeNoEffect = []string{"nodeaddr", "nodehostname", "port", "reason", "tmpdisk", "bcastaddr", "cpubind"}
 )
 
-func (p *parser) nodeLine(kvs []kv) error {
-	head := kvs[0]
+// classify warns of the keys of a NodeName or PartitionName line that
+// are not read (read: the keys the package reads; noEffect: those
+// without effect on scheduling) and, for a DEFAULT line, keeps its pairs
+// in defaults and reports true.
+func (p *parser) classify(kvs []kv, read, noEffect []string, defaults map[string]kv) bool {
 	for _, k := range kvs[1:] {
 		lk := strings.ToLower(k.key)
 		switch {
-		case slices.Contains(nodeRead, lk):
-		case slices.Contains(nodeNoEffect, lk):
+		case slices.Contains(read, lk):
+		case slices.Contains(noEffect, lk):
 			p.warn(k, "no effect on scheduling (ignored)")
 		default:
 			p.warn(k, "not modelled")
 		}
 	}
-	if strings.EqualFold(head.value, "DEFAULT") {
-		for _, k := range kvs[1:] {
-			p.nodeDefault[strings.ToLower(k.key)] = k
-		}
+	if !strings.EqualFold(kvs[0].value, "DEFAULT") {
+		return false
+	}
+	for _, k := range kvs[1:] {
+		defaults[strings.ToLower(k.key)] = k
+	}
+	return true
+}
+
+func (p *parser) nodeLine(kvs []kv) error {
+	head := kvs[0]
+	if p.classify(kvs, nodeRead, nodeNoEffect, p.nodeDefault) {
 		return nil
 	}
 	names, err := nodes.Expand(head.value)
@@ -224,20 +235,7 @@ var (
 
 func (p *parser) partLine(kvs []kv) error {
 	head := kvs[0]
-	for _, k := range kvs[1:] {
-		lk := strings.ToLower(k.key)
-		switch {
-		case slices.Contains(partRead, lk):
-		case slices.Contains(partNoEffect, lk):
-			p.warn(k, "no effect on scheduling (ignored)")
-		default:
-			p.warn(k, "not modelled")
-		}
-	}
-	if strings.EqualFold(head.value, "DEFAULT") {
-		for _, k := range kvs[1:] {
-			p.partDefault[strings.ToLower(k.key)] = k
-		}
+	if p.classify(kvs, partRead, partNoEffect, p.partDefault) {
 		return nil
 	}
 	if len(p.cfg.Partitions) == MaxPartitions {
