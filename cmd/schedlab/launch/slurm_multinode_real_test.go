@@ -132,13 +132,7 @@ func expandSimple(s string) []string {
 // node running more than its CPUs at once and no job beside the
 // exclusive one on its nodes, as jobcomp/filetxt records them.
 func TestSlurmMultiNodeForReal(t *testing.T) {
-	if os.Getenv("SCHEDLAB_SLURM_TEST") != "1" {
-		t.Skip("the real Slurm test runs with SCHEDLAB_SLURM_TEST=1 (as root: it installs slurm-wlm and munge with apt-get when they are missing, then starts its own daemons)")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the real Slurm test needs root (apt-get, and daemons with SlurmUser=root)")
-	}
-	installSlurm(t)
+	needRealSlurm(t, "the real Slurm test runs with SCHEDLAB_SLURM_TEST=1 (as root: it installs slurm-wlm and munge with apt-get when they are missing, then starts its own daemons)")
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)

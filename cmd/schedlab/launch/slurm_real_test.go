@@ -30,13 +30,7 @@ import (
 // where it cannot: not root, no apt-get, the packages not installable,
 // the daemons not starting.
 func TestSlurmForReal(t *testing.T) {
-	if os.Getenv("SCHEDLAB_SLURM_TEST") != "1" {
-		t.Skip("the real Slurm test runs with SCHEDLAB_SLURM_TEST=1 (as root: it installs slurm-wlm and munge with apt-get when they are missing, then starts its own daemons)")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the real Slurm test needs root (apt-get, and daemons with SlurmUser=root)")
-	}
-	installSlurm(t)
+	needRealSlurm(t, "the real Slurm test runs with SCHEDLAB_SLURM_TEST=1 (as root: it installs slurm-wlm and munge with apt-get when they are missing, then starts its own daemons)")
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil { // munged wants its socket's folder searchable by all
 		t.Fatal(err)
@@ -121,6 +115,19 @@ policy:
 
 // installSlurm installs slurm-wlm and munge with apt-get unless their
 // programs are there; it skips the test when it cannot.
+// needRealSlurm skips t, saying skip, unless SCHEDLAB_SLURM_TEST=1 and
+// root, and installs slurm-wlm and munge when they are missing.
+func needRealSlurm(t *testing.T, skip string) {
+	t.Helper()
+	if os.Getenv("SCHEDLAB_SLURM_TEST") != "1" {
+		t.Skip(skip)
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("the real Slurm test needs root (apt-get, and daemons with SlurmUser=root)")
+	}
+	installSlurm(t)
+}
+
 func installSlurm(t *testing.T) {
 	t.Helper()
 	need := []string{"slurmctld", "slurmd", "sbatch", "squeue", "scontrol", "sinfo", "munged"}

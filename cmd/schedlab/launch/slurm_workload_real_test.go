@@ -51,13 +51,7 @@ type slurmRun struct {
 // installable, daemons not starting); skip is the reason printed.
 func runSlurmWorkload(t *testing.T, skip string, cpus int, settings [][2]string, jobs []realJob) *slurmRun {
 	t.Helper()
-	if os.Getenv("SCHEDLAB_SLURM_TEST") != "1" {
-		t.Skip(skip)
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the real Slurm test needs root (apt-get, and daemons with SlurmUser=root)")
-	}
-	installSlurm(t)
+	needRealSlurm(t, skip)
 	installPackages(t, map[string]string{"slurmdbd": "slurmdbd", "mariadbd": "mariadb-server", "mariadb-install-db": "mariadb-server", "sacctmgr": "slurm-client", "sacct": "slurm-client"})
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
