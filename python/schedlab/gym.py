@@ -59,6 +59,7 @@ import numbers
 import os
 import shutil
 import tempfile
+import weakref
 from pathlib import Path
 
 import gymnasium
@@ -164,7 +165,11 @@ class SchedulingEnv(gymnasium.Env):
         self.time_scale, self.queue_scale, self.timeout = time_scale, queue_scale, timeout
         self.observation_space = spaces.Box(0.0, 1.0, shape=(window * FEATURES + MACHINE_FEATURES,), dtype=np.float32)
         self.action_space = spaces.Discrete(window)
+        # the episode's SWF (and, with engine="process", its outputs):
+        # removed by close(), or when the environment is collected or
+        # Python exits
         self._dir = tempfile.mkdtemp(prefix="schedlab-gym-")
+        self._rmdir = weakref.finalize(self, shutil.rmtree, self._dir, ignore_errors=True)
         self._run = None
         self._sim = None
         self.steps = 0
@@ -237,6 +242,8 @@ class SchedulingEnv(gymnasium.Env):
         super().reset(seed=seed)
         self._stop()
         os.makedirs(self._dir, exist_ok=True)
+        if not self._rmdir.alive:  # a reset after close()
+            self._rmdir = weakref.finalize(self, shutil.rmtree, self._dir, ignore_errors=True)
         first = int(self.np_random.integers(0, len(self.jobs) - self.episode_jobs + 1))
         swf = Path(self._dir) / "episode.swf"
         # written over the last episode's file, then cut at its end, rather
@@ -372,7 +379,7 @@ class SchedulingEnv(gymnasium.Env):
 
     def close(self):
         self._stop()
-        shutil.rmtree(self._dir, ignore_errors=True)
+        self._rmdir()
         super().close()
 
 
