@@ -385,3 +385,24 @@ class SchedulingEnv(gymnasium.Env):
 
 class _Abandoned(Exception):
     pass
+
+
+# The registered ids (gymnasium.make): each is SchedulingEnv with the
+# keywords given here; gymnasium.make's keywords override them
+# (gymnasium.make("schedlab/Scheduling-v0", trace="my.swf", window=32)).
+# Registered when this module is imported; gymnasium.make
+# ("schedlab.gym:schedlab/Scheduling-v0") imports it first.
+ENV_IDS = {
+    "schedlab/Scheduling-v0": {},
+}
+
+
+def register_envs() -> None:
+    """Registers ENV_IDS with Gymnasium (again, harmlessly, when already
+    registered)."""
+    for env_id, kwargs in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="schedlab.gym:SchedulingEnv", kwargs=dict(kwargs))
+
+
+register_envs()
