@@ -133,8 +133,14 @@ def _count(name, x) -> int:
 REWARDS = {
     "episode_bsld": ("episode", "-mean_bounded_slowdown (tau = 10 s): <= -1, unitless; the default"),
     "episode_wait": ("episode", "-mean_wait / time_scale: <= 0, in units of time_scale seconds"),
-    "episode_utilization": ("episode", "+utilization (CPU-seconds used / (CPUs x (last end - first submit))): in [0, 1]"),
-    "step_wait": ("step", "-(now - submit time) / time_scale of the job the step starts: <= 0; sums to -(total wait) / time_scale"),
+    "episode_utilization": (
+        "episode",
+        "+utilization (CPU-seconds used / (CPUs x (last end - first submit))): in [0, 1]",
+    ),
+    "step_wait": (
+        "step",
+        "-(now - submit time) / time_scale of the job the step starts: <= 0; sums to -(total wait) / time_scale",
+    ),
 }
 
 # the episodic choices: (summary.json key, sign, divided by time_scale)

@@ -75,7 +75,9 @@ def five(tmp_path):
 
 def episode(trace, engine, reward, **kw):
     """The rewards, times and infos of one episode with action 0."""
-    env = SchedulingEnv(trace=trace, episode_jobs=5, window=4, time_scale=TIME_SCALE, engine=engine, reward=reward, **kw)
+    env = SchedulingEnv(
+        trace=trace, episode_jobs=5, window=4, time_scale=TIME_SCALE, engine=engine, reward=reward, **kw
+    )
     obs, info = env.reset(seed=0)
     rewards, times, infos = [], [info["now"]], []
     while True:
@@ -120,7 +122,8 @@ def test_weighted_sum_on_five_jobs(five, engine):
     want = [2 * x for x in EXPECTED["step_wait"]]
     want[-1] += -MEAN_BSLD + 10 * UTILIZATION
     assert rewards == pytest.approx(want, rel=1e-12, abs=1e-12)
-    assert infos[-1]["rewards"] == pytest.approx({"step_wait": -2.9, "episode_bsld": -MEAN_BSLD, "episode_utilization": UTILIZATION})
+    want_terms = {"step_wait": -2.9, "episode_bsld": -MEAN_BSLD, "episode_utilization": UTILIZATION}
+    assert infos[-1]["rewards"] == pytest.approx(want_terms)
     assert infos[0]["rewards"] == {"step_wait": 0.0}
 
 
