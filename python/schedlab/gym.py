@@ -3,6 +3,8 @@ time, the next job to start from a window of the queue.
 
     from schedlab.gym import SchedulingEnv
     env = SchedulingEnv(trace="KTH-SP2-1996-2.1-cln.swf.gz", episode_jobs=256, window=16)
+    # or, with the ids this module registers (ENV_IDS):
+    env = gymnasium.make("schedlab/Scheduling-v0", episode_jobs=256, window=16)
     obs, info = env.reset(seed=1)
     while True:
         a = env.action_space.sample(mask=info["action_mask"])
