@@ -1,3 +1,4 @@
+import atexit
 import os
 import shutil
 import sys
@@ -19,6 +20,8 @@ _TMP = tempfile.mkdtemp(prefix="schedlab-pytest-")
 os.environ["TMPDIR"] = _TMP
 tempfile.tempdir = None
 assert tempfile.gettempdir() == _TMP
+# removed at the end of the session below, or at exit when no test ran
+atexit.register(shutil.rmtree, _TMP, ignore_errors=True)
 
 
 def leftovers():
