@@ -13,6 +13,8 @@ time uses them up). The same rule as `schedlab run --policy easy`
 
 import shutil
 import sys
+import tempfile
+from pathlib import Path
 
 import schedlab
 
@@ -67,8 +69,9 @@ def main(argv):
     if len(argv) != 3:
         print("usage: easy.py TRACE OUT.csv", file=sys.stderr)
         return 2
-    result = schedlab.run(trace=argv[1], policy=EASY())
-    shutil.copyfile(result.out / "jobs.csv", argv[2])
+    with tempfile.TemporaryDirectory() as d:
+        result = schedlab.run(trace=argv[1], policy=EASY(), out=Path(d) / "out")
+        shutil.copyfile(result.out / "jobs.csv", argv[2])
     s = result.summary
     print(f"{s['jobs']} jobs, mean wait {s['mean_wait']:.1f} s; wrote {argv[2]}")
     return 0

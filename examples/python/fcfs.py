@@ -10,6 +10,8 @@ Needs the schedlab package: pip install ./python
 
 import shutil
 import sys
+import tempfile
+from pathlib import Path
 
 import schedlab
 
@@ -32,8 +34,9 @@ def main(argv):
     if len(argv) != 3:
         print("usage: fcfs.py TRACE OUT.csv", file=sys.stderr)
         return 2
-    result = schedlab.run(trace=argv[1], policy=FCFS())
-    shutil.copyfile(result.out / "jobs.csv", argv[2])
+    with tempfile.TemporaryDirectory() as d:
+        result = schedlab.run(trace=argv[1], policy=FCFS(), out=Path(d) / "out")
+        shutil.copyfile(result.out / "jobs.csv", argv[2])
     s = result.summary
     print(f"{s['jobs']} jobs, mean wait {s['mean_wait']:.1f} s; wrote {argv[2]}")
     return 0

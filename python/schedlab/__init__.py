@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -99,10 +100,10 @@ class Result:
 @dataclass
 class SweepResult:
     """A finished sweep: summary (summary.csv as a DataFrame), out (the
-    results folder), stdout."""
+    results folder; None when it was a temporary one, removed), stdout."""
 
     summary: pd.DataFrame
-    out: Path
+    out: Path | None
     stdout: str
 
 
@@ -146,7 +147,24 @@ def _fail(cmd, rc, err) -> SchedlabError:
     return SchedlabError(f"schedlab exited with status {rc}: {err.strip()}\n(command: {' '.join(map(str, cmd))})")
 
 
-def run(trace, policy="easy", out=None, timeout=None, engine="auto", **options) -> Result:
+# The prefixes of the temporary folders the package makes (in
+# tempfile.gettempdir()): each is removed by the call that made it, unless
+# the caller asks to keep it (keep=True); the tests check that none
+# remains after the suite.
+TEMP_PREFIXES = ("schedlab-run-", "schedlab-sweep-", "schedlab-gym-")
+
+
+def _temp_out(out, keep, prefix):
+    """(output folder, temporary folder to remove or None): `out` as
+    given, else `out` inside a new temporary folder, removed by the
+    caller after reading unless keep."""
+    if out is not None:
+        return Path(out), None
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    return Path(tmp) / "out", (None if keep else tmp)
+
+
+def run(trace, policy="easy", out=None, timeout=None, engine="auto", keep=False, **options) -> Result:
     """Simulates an SWF trace (a path, or the bare name of an embedded
     trace such as "KTH-SP2-1996-2.1-cln.swf.gz") under `policy`: a
     registered policy's name ('schedlab policies') or a `schedlab.Policy`
@@ -157,7 +175,10 @@ def run(trace, policy="easy", out=None, timeout=None, engine="auto", **options) 
     tau, deadline, deadline_factor, deadline_fraction, seed, check, swf,
     predictor, correction (estimate="predict"), resample, replication;
     any other keyword is a policy option (e.g. order="sjf", depth=4).
-    `out` is the output folder (default: a new temporary folder).
+    `out` is the output folder. Without it the run writes to a new
+    temporary folder, reads jobs.csv and summary.json from it and removes
+    it (Result.out is then None), unless keep=True, which keeps it
+    (Result.out names it; removing it is then the caller's job).
     `timeout` (seconds) bounds each decision of a Python policy run over
     the protocol (default 30, as the external policy's option timeout).
     `engine` says where a Python policy's run happens: "inprocess" (the
@@ -165,12 +186,17 @@ def run(trace, policy="easy", out=None, timeout=None, engine="auto", **options) 
     JSON), "process" (schedlab run --policy external over two pipes), or
     "auto" (in process when the library is available, with no timeout
     given). Both give the same schedule."""
-    if out is None:
-        out = tempfile.mkdtemp(prefix="schedlab-run-")
-        out = os.path.join(out, "out")
-    out = Path(out)
     if engine not in ("auto", "inprocess", "process"):
         raise ValueError(f'engine must be "auto", "inprocess" or "process", not {engine!r}')
+    out, tmp = _temp_out(out, keep, "schedlab-run-")
+    try:
+        return _run(trace, policy, out, tmp is not None, timeout, engine, options)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _run(trace, policy, out, temporary, timeout, engine, options) -> Result:
     if isinstance(policy, Policy):
         from . import _inproc
 
@@ -189,7 +215,7 @@ def run(trace, policy="easy", out=None, timeout=None, engine="auto", **options) 
         stdout = r.stdout
     with open(out / "summary.json") as f:
         summary = json.load(f)
-    return Result(jobs=read_jobs(out / "jobs.csv"), summary=summary, out=out, stdout=stdout)
+    return Result(jobs=read_jobs(out / "jobs.csv"), summary=summary, out=None if temporary else out, stdout=stdout)
 
 
 def start_external(trace, out, timeout=None, options=None, view="free", extra=()):
@@ -290,13 +316,21 @@ def _run_inprocess(trace, policy: Policy, out, options) -> str:
     return sim.stdout or ""
 
 
-def sweep(scenario, out=None, workers=None, **flags) -> SweepResult:
+def sweep(scenario, out=None, workers=None, keep=False, **flags) -> SweepResult:
     """Runs a scenario file (docs/scenarios.md) with `schedlab sweep`;
-    returns summary.csv as a DataFrame. `out` defaults to a new temporary
-    folder; other keywords are sweep flags (records=True, ...)."""
-    if out is None:
-        out = os.path.join(tempfile.mkdtemp(prefix="schedlab-sweep-"), "out")
-    out = Path(out)
+    returns summary.csv as a DataFrame. Without `out` the sweep writes to
+    a new temporary folder, removed once summary.csv is read
+    (SweepResult.out is then None) unless keep=True; other keywords are
+    sweep flags (records=True, ...)."""
+    out, tmp = _temp_out(out, keep, "schedlab-sweep-")
+    try:
+        return _sweep(scenario, out, tmp is not None, workers, flags)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _sweep(scenario, out, temporary, workers, flags) -> SweepResult:
     cmd = [binary(), "sweep", str(scenario), "--out", str(out)]
     if workers is not None:
         cmd += ["--workers", str(workers)]
@@ -310,4 +344,4 @@ def sweep(scenario, out=None, workers=None, **flags) -> SweepResult:
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise _fail(cmd, r.returncode, r.stderr)
-    return SweepResult(summary=pd.read_csv(out / "summary.csv"), out=out, stdout=r.stdout)
+    return SweepResult(summary=pd.read_csv(out / "summary.csv"), out=None if temporary else out, stdout=r.stdout)

@@ -471,6 +471,18 @@ class Sim:
         st = self._gym_step(self._hc, action)
         return st == 1 or self._gym_status(st)
 
+    def gym_queue(self, n):
+        """For a run driven by gym_step, whose steps copy no view: the
+        current instant's queue as it was when the instant began (jobs
+        picked at this instant included), its first n rows at least (all
+        when fewer), copied afresh; returns queue()."""
+        self._check()
+        v = self._v
+        if n > v.cap_queue:
+            self._grow(0, max(n, 2 * v.cap_queue), 0, 0)
+        self._lib.sl_fill(self._h, self._vp)
+        return self.queue()
+
     def _gym_status(self, st) -> bool:
         if st == 1:
             return True

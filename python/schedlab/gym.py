@@ -3,6 +3,8 @@ time, the next job to start from a window of the queue.
 
     from schedlab.gym import SchedulingEnv
     env = SchedulingEnv(trace="KTH-SP2-1996-2.1-cln.swf.gz", episode_jobs=256, window=16)
+    # or, with the ids this module registers (ENV_IDS):
+    env = gymnasium.make("schedlab/Scheduling-v0", episode_jobs=256, window=16)
     obs, info = env.reset(seed=1)
     while True:
         a = env.action_space.sample(mask=info["action_mask"])
@@ -33,9 +35,14 @@ info["action_mask"] (int8) marks the legal ones (present and fitting the
 CPUs still free at this instant); an illegal action is replaced by the
 first legal one (so random actions are safe), and info["replaced"] says so.
 
-Reward: 0 at every step but the last; at the end of the episode, minus the
-mean bounded slowdown (tau = 10 s) of the episode's jobs, from schedlab's
-summary.json (info["summary"] holds it all).
+Reward: reward= names a choice of REWARDS, or weighs several ({name:
+weight, ...}: the weighted sum). The default, "episode_bsld", is 0 at
+every step but the last and, at the end of the episode, minus the mean
+bounded slowdown (tau = 10 s) of the episode's jobs, from schedlab's
+summary.json (info["summary"] holds it all). The episodic choices read
+summary.json at the end; the one per-step choice, "step_wait", is the
+wait of the job each step starts, known exactly at that step.
+info["rewards"] gives each chosen term of the step, unweighted.
 
 Engine: engine="inprocess" runs the same `schedlab run --policy external`
 inside this process, through schedlab's shared library (_inproc.py:
@@ -59,6 +66,7 @@ import numbers
 import os
 import shutil
 import tempfile
+import weakref
 from pathlib import Path
 
 import gymnasium
@@ -119,6 +127,49 @@ def _count(name, x) -> int:
     return int(x)
 
 
+# The reward choices: name -> (per step or at the end, what it is). Each
+# is exact: the per-step one from the instant's queue (the job started and
+# its submit time), the episodic ones from the run's summary.json. Bounded
+# slowdown and utilization are episodic only: a step does not know the
+# actual runtime of the job it starts, nor when running jobs end.
+REWARDS = {
+    "episode_bsld": ("episode", "-mean_bounded_slowdown (tau = 10 s): <= -1, unitless; the default"),
+    "episode_wait": ("episode", "-mean_wait / time_scale: <= 0, in units of time_scale seconds"),
+    "episode_utilization": (
+        "episode",
+        "+utilization (CPU-seconds used / (CPUs x (last end - first submit))): in [0, 1]",
+    ),
+    "step_wait": (
+        "step",
+        "-(now - submit time) / time_scale of the job the step starts: <= 0; sums to -(total wait) / time_scale",
+    ),
+}
+
+# the episodic choices: (summary.json key, sign, divided by time_scale)
+_SUMMARY = {
+    "episode_bsld": ("mean_bounded_slowdown", -1, False),
+    "episode_wait": ("mean_wait", -1, True),
+    "episode_utilization": ("utilization", 1, False),
+}
+
+
+def _reward_weights(reward) -> dict:
+    """reward= as {choice: weight}: a name of REWARDS (weight 1), or a
+    non-empty mapping of names to finite numbers; ValueError otherwise."""
+    if isinstance(reward, str):
+        reward = {reward: 1.0}
+    elif not isinstance(reward, dict) or not reward:
+        raise ValueError(f"reward={reward!r}: want one of {sorted(REWARDS)} or a dict of them to weights")
+    out = {}
+    for name, w in reward.items():
+        if name not in REWARDS:
+            raise ValueError(f"reward={name!r}: not one of {sorted(REWARDS)}")
+        if isinstance(w, bool) or not isinstance(w, numbers.Real) or not math.isfinite(w):
+            raise ValueError(f"reward weight {name}={w!r}: want a finite number")
+        out[name] = float(w)
+    return out
+
+
 def _positive(name, x) -> float:
     """x as a float if it is a finite number > 0 (not a bool); else
     ValueError naming the parameter. The same check for both engines: a
@@ -141,12 +192,16 @@ class SchedulingEnv(gymnasium.Env):
         queue_scale=256.0,
         timeout=3600.0,
         engine="auto",
+        reward="episode_bsld",
     ):
         super().__init__()
         window, episode_jobs = _count("window", window), _count("episode_jobs", episode_jobs)
         time_scale, queue_scale = _positive("time_scale", time_scale), _positive("queue_scale", queue_scale)
         if timeout is not None:
             timeout = _positive("timeout", timeout)
+        self.reward_weights = _reward_weights(reward)
+        self.reward = reward if isinstance(reward, str) else dict(reward)
+        self._step_wait = "step_wait" in self.reward_weights
         if window > MAX_WINDOW:
             raise ValueError(f"window={window}: at most {MAX_WINDOW} (schedlab.gym.MAX_WINDOW)")
         if engine not in ("auto", "inprocess", "process"):
@@ -164,7 +219,11 @@ class SchedulingEnv(gymnasium.Env):
         self.time_scale, self.queue_scale, self.timeout = time_scale, queue_scale, timeout
         self.observation_space = spaces.Box(0.0, 1.0, shape=(window * FEATURES + MACHINE_FEATURES,), dtype=np.float32)
         self.action_space = spaces.Discrete(window)
+        # the episode's SWF (and, with engine="process", its outputs):
+        # removed by close(), or when the environment is collected or
+        # Python exits
         self._dir = tempfile.mkdtemp(prefix="schedlab-gym-")
+        self._rmdir = weakref.finalize(self, shutil.rmtree, self._dir, ignore_errors=True)
         self._run = None
         self._sim = None
         self.steps = 0
@@ -231,12 +290,30 @@ class SchedulingEnv(gymnasium.Env):
         o[b:] = (self._free / cpus, len(v.running) / cpus, len(v.queue) / self.queue_scale)
         return np.clip(o, 0.0, 1.0)
 
+    # -- rewards ------------------------------------------------------------
+
+    def _reward(self, wait, summary):
+        """The step's reward and its unweighted terms: wait, the wait of
+        the job it started (None unless step_wait is chosen); summary,
+        the run's summary.json at the end (else None)."""
+        terms = {}
+        if self._step_wait:
+            terms["step_wait"] = -wait / self.time_scale
+        if summary is not None:
+            for name in self.reward_weights:
+                if name in _SUMMARY:
+                    key, sign, scaled = _SUMMARY[name]
+                    terms[name] = sign * float(summary[key]) / (self.time_scale if scaled else 1.0)
+        return float(sum(self.reward_weights[k] * v for k, v in terms.items())), terms
+
     # -- the gymnasium API --------------------------------------------------
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         self._stop()
         os.makedirs(self._dir, exist_ok=True)
+        if not self._rmdir.alive:  # a reset after close()
+            self._rmdir = weakref.finalize(self, shutil.rmtree, self._dir, ignore_errors=True)
         first = int(self.np_random.integers(0, len(self.jobs) - self.episode_jobs + 1))
         swf = Path(self._dir) / "episode.swf"
         # written over the last episode's file, then cut at its end, rather
@@ -287,22 +364,24 @@ class SchedulingEnv(gymnasium.Env):
         if replaced:
             a = int(np.flatnonzero(mask)[0])
         jid = self._slots[a]
+        wait = self.host.view.now - self.host.view.queue[jid].subtime
         self._picked.add(jid)
         self._picked_list.append(jid)
         self._free -= self.host.view.queue[jid].res
         self._slots = self._window_ids()
         self.steps += 1
         if self._mask().any() or self._advance():
+            reward, terms = self._reward(wait, None)
             return (
                 self._obs(),
-                0.0,
+                reward,
                 False,
                 False,
-                {"action_mask": self._mask(), "replaced": replaced, "now": self.host.view.now},
+                {"action_mask": self._mask(), "replaced": replaced, "now": self.host.view.now, "rewards": terms},
             )
         summary = self._finish()
         obs = np.zeros(self.observation_space.shape, dtype=np.float32)
-        reward = -float(summary["mean_bounded_slowdown"])
+        reward, terms = self._reward(wait, summary)
         return (
             obs,
             reward,
@@ -313,6 +392,7 @@ class SchedulingEnv(gymnasium.Env):
                 "replaced": replaced,
                 "summary": summary,
                 "now": self.host.view.now,
+                "rewards": terms,
             },
         )
 
@@ -335,6 +415,7 @@ class SchedulingEnv(gymnasium.Env):
             self._sim = None
             raise RuntimeError("schedlab ended before the first instant")
         self._o, self._m, self._g = sim.gym_obs, sim.gym_mask, sim.gym
+        self._ip_picked = set()
         return self._o.copy(), {"action_mask": self._m.copy(), "now": self._g.now}
 
     def _ip_step(self, action):
@@ -342,21 +423,23 @@ class SchedulingEnv(gymnasium.Env):
         if sim is None:
             raise RuntimeError("step() before reset(), or after the episode ended")
         a = int(action)
+        wait = self._ip_wait(sim, a) if self._step_wait else None
         more = sim.gym_step(a if 0 <= a < self.window else -1)
         self.steps += 1
         g = self._g
         if more:
+            reward, terms = self._reward(wait, None)
             return (
                 self._o.copy(),
-                0.0,
+                reward,
                 False,
                 False,
-                {"action_mask": self._m.copy(), "replaced": g.replaced != 0, "now": g.now},
+                {"action_mask": self._m.copy(), "replaced": g.replaced != 0, "now": g.now, "rewards": terms},
             )
         summary = json.loads(sim.stdout)
         self._sim = None
         obs = np.zeros(self.observation_space.shape, dtype=np.float32)
-        reward = -float(summary["mean_bounded_slowdown"])
+        reward, terms = self._reward(wait, summary)
         return (
             obs,
             reward,
@@ -367,14 +450,55 @@ class SchedulingEnv(gymnasium.Env):
                 "replaced": g.replaced != 0,
                 "summary": summary,
                 "now": g.now,
+                "rewards": terms,
             },
         )
 
+    def _ip_wait(self, sim, a):
+        """The wait of the job that gym_step(a) is about to start, from
+        the instant's queue (as it began: the jobs picked at this instant
+        included) and the picks made at it: slot a of the window of the
+        jobs not picked yet, or the first legal slot when a is not
+        legal, as the library does. A pick from an earlier instant has
+        left the queue (it started), which is how a new instant shows."""
+        picked = self._ip_picked
+        ids, _, _, sub = sim.gym_queue(self.window + len(picked))
+        ids = ids.tolist()
+        picked &= set(ids)
+        slots = [k for k, jid in enumerate(ids) if jid not in picked][: self.window]
+        if not (0 <= a < self.window and self._m[a]):
+            a = int(np.flatnonzero(self._m)[0])
+        k = slots[a]
+        picked.add(ids[k])
+        return self._g.now - float(sub[k])
+
     def close(self):
         self._stop()
-        shutil.rmtree(self._dir, ignore_errors=True)
+        self._rmdir()
         super().close()
 
 
 class _Abandoned(Exception):
     pass
+
+
+# The registered ids (gymnasium.make): each is SchedulingEnv with the
+# keywords given here; gymnasium.make's keywords override them
+# (gymnasium.make("schedlab/Scheduling-v0", trace="my.swf", window=32)).
+# Registered when this module is imported; gymnasium.make
+# ("schedlab.gym:schedlab/Scheduling-v0") imports it first.
+ENV_IDS = {
+    "schedlab/Scheduling-v0": {},  # the defaults: reward "episode_bsld"
+    "schedlab/SchedulingStepWait-v0": {"reward": "step_wait"},  # a reward at every step
+}
+
+
+def register_envs() -> None:
+    """Registers ENV_IDS with Gymnasium (again, harmlessly, when already
+    registered)."""
+    for env_id, kwargs in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="schedlab.gym:SchedulingEnv", kwargs=dict(kwargs))
+
+
+register_envs()

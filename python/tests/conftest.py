@@ -1,5 +1,8 @@
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -8,6 +11,40 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "examples" / "python"))
 
 KTH = "KTH-SP2-1996-2.1-cln.swf.gz"
+
+# The suite runs with a temporary folder of its own (TMPDIR, inherited by
+# the scripts and children it starts, and tempfile.gettempdir() here),
+# so that the check below sees only what the suite made, not what other
+# programs put in /tmp meanwhile.
+_TMP = tempfile.mkdtemp(prefix="schedlab-pytest-")
+os.environ["TMPDIR"] = _TMP
+tempfile.tempdir = None
+assert tempfile.gettempdir() == _TMP
+# removed at the end of the session below, or at exit when no test ran
+atexit.register(shutil.rmtree, _TMP, ignore_errors=True)
+
+
+def leftovers():
+    """The package's temporary folders (schedlab.TEMP_PREFIXES) in
+    tempfile.gettempdir()."""
+    import schedlab
+
+    return sorted(p.name for p in Path(tempfile.gettempdir()).iterdir() if p.name.startswith(schedlab.TEMP_PREFIXES))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_temporary_folder_left():
+    """After the Python test suite, no schedlab-run-* (nor schedlab-sweep-*,
+    schedlab-gym-*) folder remains: an error at the end of the session
+    otherwise, naming them."""
+    before = leftovers()
+    yield
+    import gc
+
+    gc.collect()  # environments not closed remove theirs when collected
+    left = [n for n in leftovers() if n not in before]
+    shutil.rmtree(_TMP, ignore_errors=True)
+    assert not left, f"temporary folders left behind by the suite: {left}"
 
 
 def shared_trace(name):

@@ -261,3 +261,31 @@ def test_async_vector_env_with_fork():
     except subprocess.TimeoutExpired:
         pytest.fail("AsyncVectorEnv with fork: no progress in 180 s")
     assert r.returncode == 0 and "vector ok (2, 23)" in r.stdout, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("env_id", sorted(__import__("schedlab.gym").gym.ENV_IDS))
+def test_registered_ids(env_id):
+    # every registered id: made by gymnasium.make with keywords, checked
+    # by Gymnasium's checker, deterministic for a seed; also made by the
+    # "module:id" form, which imports schedlab.gym itself
+    env = gymnasium.make(env_id, episode_jobs=64, window=8)
+    assert isinstance(env.unwrapped, SchedulingEnv)
+    assert (env.unwrapped.episode_jobs, env.unwrapped.window) == (64, 8)
+    check_env(env.unwrapped, skip_render_check=True)
+    a = trajectory(env.unwrapped, seed=5, policy_seed=2)
+    other = gymnasium.make("schedlab.gym:" + env_id, episode_jobs=64, window=8)
+    b = trajectory(other.unwrapped, seed=5, policy_seed=2)
+    other.close()
+    assert same(a[0], b[0]) and a[1] == b[1]
+    c = trajectory(env.unwrapped, seed=6, policy_seed=2)
+    assert not same(a[0], c[0])  # another seed, another window of the trace
+    env.close()
+
+
+def test_registered_ids_are_gymnasiums():
+    import schedlab.gym
+
+    assert "schedlab/Scheduling-v0" in schedlab.gym.ENV_IDS
+    for env_id, kwargs in schedlab.gym.ENV_IDS.items():
+        spec = gymnasium.spec(env_id)
+        assert spec.entry_point == "schedlab.gym:SchedulingEnv" and spec.kwargs == kwargs

@@ -53,7 +53,8 @@ def test_fcfs_script_writes_jobs_csv(tmp_path):
         [sys.executable, str(REPO / "examples/python/fcfs.py"), KTH, str(out)], capture_output=True, text=True
     )
     assert r.returncode == 0, r.stderr
-    assert out.read_bytes() == (schedlab.run(trace=KTH, policy="fcfs").out / "jobs.csv").read_bytes()
+    ref = schedlab.run(trace=KTH, policy="fcfs", out=tmp_path / "o")
+    assert out.read_bytes() == (ref.out / "jobs.csv").read_bytes()
 
 
 class Greedy(schedlab.Policy):

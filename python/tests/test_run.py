@@ -2,6 +2,7 @@
 
 import csv
 import math
+import shutil
 
 import pandas as pd
 import pytest
@@ -11,13 +12,14 @@ from conftest import KTH
 
 
 def test_jobs_equal_jobs_csv_value_by_value():
-    r = schedlab.run(trace=KTH, policy="easy")
+    r = schedlab.run(trace=KTH, policy="easy", keep=True)
     assert r.summary["jobs"] == 27992
     assert r.summary["run"]["policy"] == "easy"
     assert list(r.jobs.columns) == list(schedlab.JOBS_DTYPES)
     assert {c: str(t) for c, t in r.jobs.dtypes.items()} == schedlab.JOBS_DTYPES
     with open(r.out / "jobs.csv", newline="") as f:
         rows = list(csv.DictReader(f))
+    shutil.rmtree(r.out.parent)  # keep=True: the caller removes it
     assert len(rows) == len(r.jobs) == 27992
     cols = {c: r.jobs[c].tolist() for c in r.jobs.columns}
     for i, row in enumerate(rows):
@@ -74,3 +76,25 @@ def test_sweep(tmp_path):
     assert sorted(mw["mean"].round(3)) == sorted(
         [round(fcfs, 3), round(schedlab.run(trace=KTH, policy="easy").summary["mean_wait"], 3)]
     )
+
+
+def test_run_without_out_leaves_no_folder(tmp_path):
+    """A run without out= reads its outputs and removes its temporary
+    folder, a failed one too; keep=True keeps it for the caller."""
+    from conftest import leftovers
+
+    before = leftovers()
+    r = schedlab.run(trace=KTH, policy="fcfs")
+    assert r.out is None and leftovers() == before
+    assert len(r.jobs) == r.summary["jobs"] == 27992  # read before the folder went
+    with pytest.raises(schedlab.SchedlabError):
+        schedlab.run(trace=KTH, policy="fcfs", order="sjf")
+    assert leftovers() == before
+    k = schedlab.run(trace=KTH, policy="fcfs", keep=True)
+    assert k.out.parent.name.startswith("schedlab-run-") and (k.out / "jobs.csv").is_file()
+    assert leftovers() == sorted([*before, k.out.parent.name])
+    shutil.rmtree(k.out.parent)
+    sc = tmp_path / "s.yaml"
+    sc.write_text(f"model: cluster\nworkload: {{trace: {KTH}}}\npolicy: {{queue: [fcfs]}}\n")
+    s = schedlab.sweep(sc, workers=1)
+    assert s.out is None and len(s.summary) > 0 and leftovers() == before
