@@ -287,8 +287,10 @@ func writeSWF(path string, procs int, jobs []swfJob) error {
 	for i, j := range jobs {
 		// id submit wait run alloc cpu mem req-procs req-time req-mem
 		// status user group app queue partition preceding think
-		fmt.Fprintf(&b, "%d %g -1 %g %d -1 %d %d %g %d 1 %d %d -1 %d %d -1 -1\n",
-			i+1, j.submit, j.runtime, j.procs, j.memKB, j.procs, j.request, j.memKB, j.user, j.group, 1+i%2, 1+i%3)
+		// A recorded wait (field 3) for the recorded policy; no other
+		// policy reads it.
+		fmt.Fprintf(&b, "%d %g %d %g %d -1 %d %d %g %d 1 %d %d -1 %d %d -1 -1\n",
+			i+1, j.submit, i*37%200, j.runtime, j.procs, j.memKB, j.procs, j.request, j.memKB, j.user, j.group, 1+i%2, 1+i%3)
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

@@ -519,7 +519,7 @@ func (c *runCmd) Run(g *globals) error {
 			return err
 		}
 	}
-	if p := newProgress(g.stderr, "run "+filepath.Base(c.Trace)+" "+c.Policy); p != nil {
+	if p := experiment.NewProgress(g.stderr, "run "+filepath.Base(c.Trace)+" "+c.Policy); p != nil {
 		spec.Outputs.Listeners = append(spec.Outputs.Listeners, p)
 	}
 	res, err := spec.Run()

@@ -34,7 +34,7 @@ func (c *explainCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
-	if p := newProgress(g.stderr, fmt.Sprintf("explain job %d", c.Job)); p != nil {
+	if p := experiment.NewProgress(g.stderr, fmt.Sprintf("explain job %d", c.Job)); p != nil {
 		spec.Outputs.Listeners = append(spec.Outputs.Listeners, p)
 	}
 	x, err := experiment.Explain(spec, c.Job)

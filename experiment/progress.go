@@ -1,4 +1,4 @@
-package cli
+package experiment
 
 import (
 	"fmt"
@@ -10,10 +10,10 @@ import (
 	"github.com/schedlab/schedlab/job/actual"
 )
 
-// progressEvery is how often a long run or explain prints a progress
-// line on stderr (on a terminal and piped alike): SCHEDLAB_PROGRESS
-// overrides it with a Go duration ("2s"; "0" prints none).
-const progressEvery = 5 * time.Second
+// ProgressEvery is how often a long run or explain prints a progress
+// line (on a terminal and piped alike): SCHEDLAB_PROGRESS overrides it
+// with a Go duration ("2s"; "0" prints none).
+const ProgressEvery = 5 * time.Second
 
 func progressInterval() time.Duration {
 	if v := os.Getenv("SCHEDLAB_PROGRESS"); v != "" {
@@ -24,7 +24,7 @@ func progressInterval() time.Duration {
 			return d
 		}
 	}
-	return progressEvery
+	return ProgressEvery
 }
 
 // runProgress is a listener that prints, every interval of wall time,
@@ -43,7 +43,17 @@ type runProgress struct {
 	lines      int
 }
 
-// newProgress returns the listener, or nil when progress lines are off.
+// NewProgress returns a listener that writes a progress line of the run
+// what to w every ProgressEvery (or SCHEDLAB_PROGRESS) of wall time, for
+// OutputSpec.Listeners; nil when progress lines are off.
+func NewProgress(w io.Writer, what string) engine.Listener {
+	p := newProgress(w, what)
+	if p == nil {
+		return nil
+	}
+	return p
+}
+
 func newProgress(w io.Writer, what string) *runProgress {
 	every := progressInterval()
 	if every == 0 {
