@@ -16,6 +16,7 @@ import (
 	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/resample"
+	"github.com/schedlab/schedlab/workload/synth"
 )
 
 // RunSpec is one simulation of an SWF trace on one space-shared cluster:
@@ -27,6 +28,11 @@ import (
 // (the in-process library's form), except for what only a Go caller can
 // give: the policy's decider, the caller's listeners, per-job results.
 type RunSpec struct {
+	// Model is the model of a synthetic run (registry.ModelCluster,
+	// ModelGrid, ModelGang, ModelHetero) with Workload.Synthetic set;
+	// "" is a trace run on one cluster (synthspec.go: SynthSpec builds
+	// a synthetic one from a scenario).
+	Model    string       `json:"model,omitempty"`
 	Workload WorkloadSpec `json:"workload"`
 	Platform PlatformSpec `json:"platform"`
 	Policy   PolicySpec   `json:"policy"`
@@ -71,6 +77,9 @@ type WorkloadSpec struct {
 	// columns. In JSON: {"rule", "factor" (S or MIN-MAX), "fraction",
 	// "seed"}.
 	Deadlines workload.DeadlineRule `json:"-"`
+	// Synthetic, when set, generates the jobs instead of reading a
+	// trace (a synthetic model's run, RunSpec.Model).
+	Synthetic *SyntheticSpec `json:"-"`
 }
 
 // PlatformSpec is the machine of a run.
@@ -99,6 +108,11 @@ type PlatformSpec struct {
 	// gains an energy section, the output folder energy.csv, and jobs.csv's
 	// consumed_energy each job's joules above idle.
 	Power string `json:"power,omitempty"`
+	// Sites are the machines of a synthetic model's run (the grid, gang
+	// and hetero models; one machine per site); Machines, for the
+	// hetero model without sites, draws them for the replication.
+	Sites    []SiteSpec           `json:"sites,omitempty"`
+	Machines synth.MachineOptions `json:"-"`
 }
 
 // PolicySpec is the policy of a run and its options.
@@ -125,6 +139,9 @@ type PolicySpec struct {
 	// then not given. The shared library cmd/libschedlab runs the engine
 	// in Python's process this way.
 	Decider external.Decider `json:"-"`
+	// Local is the grid model's local scheduler (Name is then the grid
+	// scheduler; for the gang model, Name is the approach).
+	Local string `json:"local,omitempty"`
 }
 
 // OutputSpec is what a run writes and measures.
@@ -159,6 +176,11 @@ type OutputSpec struct {
 	// TimeListener) beside the run's own: the declared metrics that are
 	// their own listeners (package registry, 'run --metric').
 	Listeners []engine.Listener `json:"-"`
+	// Records, for a synthetic model's run, is the file of its per-job
+	// records (jobs.csv columns and the sites, or the machine columns
+	// and the machines beside it for the hetero model), written
+	// atomically; "" writes none.
+	Records string `json:"-"`
 }
 
 // SettingError is one problem of a RunSpec: the setting, by the name a
@@ -198,6 +220,9 @@ func Problems(err error) []*SettingError {
 // window's dates, the partitions' and reservations' CPUs against the
 // machine) is checked when the run opens it.
 func (s *RunSpec) Check() error {
+	if s.Workload.Synthetic != nil {
+		return s.checkSynthetic()
+	}
 	var errs []error
 	add := func(setting string, err error) {
 		if err != nil {
