@@ -15,34 +15,13 @@ import (
 	"github.com/schedlab/schedlab/workload"
 )
 
-// modelRunner is how one replication of a scenario of one model runs:
-// the one place where a model meets its scenario settings. Adding a
-// model to the registry and a runner here is all a sweep (package sweep,
-// through RunReplication) needs.
-type modelRunner struct {
-	model string // registry model name
-	// run runs replication rep; records, when set, is where the cluster
-	// model writes a trace run's output folder (records.csv without .csv).
-	run func(s scenario.Scenario, rep int, records string, extra []engine.Listener, perJob bool) (repValues, error)
-}
-
-// repValues is what a runner reports: its metrics' values keyed by the
+// repValues is what a model's run reports: its metrics' values keyed by the
 // reported name ("mean_wait", "site0_load", "user3_mean_wait"), never
 // by position, and the model's typed result. runReplication puts them
 // in the declarations' order (registry.ModelMetrics).
 type repValues struct {
 	values map[string]float64
 	detail any
-}
-
-// runners lists the runners of the implemented models.
-func runners() []modelRunner {
-	return []modelRunner{
-		{registry.ModelCluster, runCluster},
-		{registry.ModelGrid, synthRunner},
-		{registry.ModelGang, synthRunner},
-		{registry.ModelHetero, synthRunner},
-	}
 }
 
 // RepMetrics is one replication's metrics: Values[i] is the metric named
@@ -79,8 +58,10 @@ func (m RepMetrics) Index(name string) int {
 }
 
 // RunReplication is the sweep's replication core: it runs replication
-// rep of scenario s (one point of a scenario file) through its model's
-// runner and returns its metrics. The result depends on s and rep only
+// rep of scenario s (one point of a scenario file) through its RunSpec
+// (a trace's TraceSpec or a synthetic model's SynthSpec, run by
+// RunSpec.replicate, which assembles every model) and returns its
+// metrics. The result depends on s and rep only
 // (the replication's random streams are s.Seed's, number rep), so a
 // sweep may run replications in any order, on any worker or in any
 // shard. A model the registry lists as not implemented gives a
@@ -114,13 +95,7 @@ func runReplication(s scenario.Scenario, rep int, records string, perJob bool, m
 	if !m.Implemented {
 		return RepMetrics{}, &registry.NotImplementedError{Model: m.Name}
 	}
-	var r *modelRunner
-	for _, x := range runners() {
-		if x.model == m.Name {
-			r = &x
-		}
-	}
-	if r == nil {
+	if _, ok := lookupSynthModel(m.Name); !ok {
 		return RepMetrics{}, fmt.Errorf("model %s: no runner in package experiment", m.Name)
 	}
 	// The declared metrics that are their own listeners, when on by
@@ -138,7 +113,11 @@ func runReplication(s scenario.Scenario, rep int, records string, perJob bool, m
 		measures = append(measures, measured{d.Name, x})
 		more = append(more[:len(more):len(more)], x)
 	}
-	res, err := r.run(s, rep, records, more, perJob)
+	spec, err := scenarioSpec(s, rep, records, perJob, more)
+	if err != nil {
+		return RepMetrics{}, err
+	}
+	res, err := spec.replicate()
 	if err != nil {
 		return RepMetrics{}, err
 	}
@@ -148,9 +127,9 @@ func runReplication(s scenario.Scenario, rep int, records string, perJob bool, m
 	return ordered(m, s, res)
 }
 
-// ordered puts a runner's values in the order of the declarations
-// (RepMetrics); a declared metric the runner did not report is an error
-// of the runner's.
+// ordered puts a run's values in the order of the declarations
+// (RepMetrics); a declared metric the run did not report is an error
+// of the model's assembly.
 func ordered(m registry.Model, s scenario.Scenario, res repValues) (RepMetrics, error) {
 	out := RepMetrics{Detail: res.detail}
 	add := func(name string) error {
@@ -249,24 +228,27 @@ func runGangSpec(a *synthAsm, extra engine.Tee) (repValues, error) {
 		"finished_gangs_pct": r.FinishedPct, "split_gangs_pct": r.SplitPct}, r}, nil
 }
 
-// runCluster runs a replication of the cluster model: a trace scenario
-// through TraceSpec, a synthetic one through SynthSpec.
-func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Listener, perJob bool) (repValues, error) {
-	if s.Workload.Trace == "" {
-		return synthRunner(s, rep, records, extra, perJob)
+// scenarioSpec is the RunSpec of replication rep of scenario s (one
+// point of a scenario file): a cluster scenario of a trace bound by
+// TraceSpec (its output folder records without .csv), any other by
+// SynthSpec.
+func scenarioSpec(s scenario.Scenario, rep int, records string, perJob bool, extra []engine.Listener) (RunSpec, error) {
+	if s.Model != registry.ModelCluster || s.Workload.Trace == "" {
+		return SynthSpec(s, rep, records, perJob, extra)
 	}
 	if _, names := userMetrics(s.Metrics); len(names) > 0 {
-		return repValues{}, fmt.Errorf("metric %s: per-user metrics are measured on synthetic workloads (a trace run's jobs.csv has each job's user and wait)", names[0])
+		return RunSpec{}, fmt.Errorf("metric %s: per-user metrics are measured on synthetic workloads (a trace run's jobs.csv has each job's user and wait)", names[0])
 	}
-	out := ""
-	if records != "" {
-		out = strings.TrimSuffix(records, ".csv")
+	return TraceSpec(s, rep, strings.TrimSuffix(records, ".csv"), perJob, extra)
+}
+
+// replicate runs the spec of a replication: a synthetic model's run
+// (runSynthetic) or a trace run (Run), and reports its model's metrics.
+func (s RunSpec) replicate() (repValues, error) {
+	if s.Workload.Synthetic != nil {
+		return s.runSynthetic()
 	}
-	spec, err := TraceSpec(s, rep, out, perJob, extra)
-	if err != nil {
-		return repValues{}, err
-	}
-	tr, err := spec.Run()
+	tr, err := s.Run()
 	if err != nil {
 		return repValues{}, err
 	}
@@ -276,16 +258,6 @@ func runCluster(s scenario.Scenario, rep int, records string, extra []engine.Lis
 	}
 	res.Result = tr.Result
 	return clusterValues(res, nil, nil), nil
-}
-
-// synthRunner is the runner of a synthetic model: SynthSpec, then its
-// assembly (synthModels).
-func synthRunner(s scenario.Scenario, rep int, records string, extra []engine.Listener, perJob bool) (repValues, error) {
-	spec, err := SynthSpec(s, rep, records, perJob, extra)
-	if err != nil {
-		return repValues{}, err
-	}
-	return spec.runSynthetic()
 }
 
 // predictParams are the parameters of the predicting layer of estimate
