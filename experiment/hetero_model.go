@@ -2,10 +2,12 @@ package experiment
 
 import (
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/workload/synth"
 )
 
 // heteroRun is the HeteroRun of replication rep of a hetero scenario s
@@ -53,33 +55,59 @@ func (s RunSpec) heteroRun() (HeteroRun, error) {
 	return r, nil
 }
 
-// prepareHetero makes the hetero run of a.s and, with records, its
-// machines (the records' machine columns need them).
+// prepareHetero makes the hetero run of a.s and its machines.
 func prepareHetero(a *synthAsm) (err error) {
 	if a.hetero, err = a.s.heteroRun(); err != nil {
 		return err
 	}
-	if a.s.Outputs.Records != "" {
-		a.hetero.Platform, err = HeteroPlatform(a.hetero)
-	}
+	a.plat, err = HeteroPlatform(a.hetero)
 	return err
 }
 
-// runHeteroSpec runs one replication of the hetero model. The policy's
-// wall-clock decision time is left out: sweep outputs are deterministic.
-// The records (synthModels) are jobs.csv columns and
-// metrics.MachineColumns, and the replication's machines beside them
-// (records without .csv, then .platform.csv).
-func runHeteroSpec(a *synthAsm, extra engine.Tee) (repValues, error) {
-	r, err := RunHetero(a.hetero, extra...)
+// runHeteroAsm runs one replication of the hetero model on a.plat: the
+// job generator of klusacek-2008, the policy timed (its wall-clock
+// decision time is only in the result's DecisionSeconds: sweep outputs
+// are deterministic). Its records (synthModels) are jobs.csv columns
+// and metrics.MachineColumns, and the replication's machines beside
+// them (records without .csv, then .platform.csv).
+func runHeteroAsm(a *synthAsm) (repValues, error) {
+	r, p := a.hetero, a.plat
+	src, err := synth.NewHetero(r.Seed, r.Replication, r.Jobs, p)
 	if err != nil {
 		return repValues{}, err
 	}
-	perEvent := 0.0
-	if r.Events > 0 {
-		perEvent = float64(r.Evaluations) / float64(r.Events)
+	pol, err := r.Policy(p, r.Seed, r.Replication)
+	if err != nil {
+		return repValues{}, err
 	}
-	return repValues{map[string]float64{"missed_pct": r.MissedPct, "missed_of_deadline_pct": r.MissedOfDeadlinePct, "usage": r.Usage,
-		"slowdown": r.Slowdown, "mean_wait": r.MeanWait, "offered_load": r.OfferedLoad, "plan_evaluations_per_event": perEvent,
-		"queue_at_events": r.QueueAtEvents}, r}, nil
+	tp := newTimed(pol)
+	defer closePolicy(pol)
+	a.tau = metrics.SyntheticTau
+	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: tp, Source: src, Listener: a.openOutputs(), MaxWaiting: MaxWaiting})
+	if err != nil {
+		return repValues{}, err
+	}
+	if err := c.Run(); err != nil {
+		return repValues{}, waitingError(err, "hetero", synth.OfferedLoad(r.Jobs, p))
+	}
+	if err := closePolicy(pol); err != nil {
+		return repValues{}, err
+	}
+	m, d := a.o.sum.Result(), a.o.dl.Result()
+	out := HeteroResult{Jobs: m.Jobs, MissedPct: d.MissedPct, MissedOfDeadlinePct: d.MissedOfDeadlinePct, Usage: d.Usage,
+		Slowdown: m.MeanSlowdown, MeanWait: m.MeanWait, OfferedLoad: synth.OfferedLoad(r.Jobs, p), Events: tp.events,
+		QueueAtEvents: a.o.qe.Mean()}
+	if e, ok := pol.(Evaluator); ok {
+		out.Evaluations = e.PlanEvaluations()
+	}
+	if tp.events > 0 {
+		out.DecisionSeconds = tp.spent.Seconds() / float64(tp.events)
+	}
+	perEvent := 0.0
+	if out.Events > 0 {
+		perEvent = float64(out.Evaluations) / float64(out.Events)
+	}
+	return repValues{map[string]float64{"missed_pct": out.MissedPct, "missed_of_deadline_pct": out.MissedOfDeadlinePct, "usage": out.Usage,
+		"slowdown": out.Slowdown, "mean_wait": out.MeanWait, "offered_load": out.OfferedLoad, "plan_evaluations_per_event": perEvent,
+		"queue_at_events": out.QueueAtEvents}, out}, nil
 }

@@ -3,7 +3,6 @@ package experiment
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/engine"
@@ -190,42 +189,10 @@ func sitesPlatform(s RunSpec) (platform.Platform, error) {
 	return platform.Sites(cpus)
 }
 
-func runGridSpec(a *synthAsm, extra engine.Tee) (repValues, error) {
-	s, y := a.s, a.s.Workload.Synthetic
-	plat, err := sitesPlatform(s)
-	if err != nil {
-		return repValues{}, err
-	}
-	r, err := RunGrid(GridRun{Platform: plat, Grid: s.Policy.Name, Local: s.Policy.Local, Options: s.Policy.Options,
-		MeanInterarrival: y.MeanInterarrival, MeanService: y.MeanService,
-		Stop: y.Stop, Warmup: y.Warmup, Seed: s.Workload.Seed, Replication: s.Workload.Rep}, extra...)
-	if err != nil {
-		return repValues{}, err
-	}
-	v := map[string]float64{"rt": r.RT, "max_rt": r.MaxRT, "sld": r.SLD, "utilization": r.Utilization}
-	for i := range r.SiteUtil {
-		v[fmt.Sprintf("site%d_utilization", i)], v[fmt.Sprintf("site%d_load", i)] = r.SiteUtil[i], r.SiteLoad[i]
-	}
-	return repValues{v, r}, nil
-}
-
-func runGangSpec(a *synthAsm, extra engine.Tee) (repValues, error) {
-	s, y := a.s, a.s.Workload.Synthetic
-	plat, err := sitesPlatform(s)
-	if err != nil {
-		return repValues{}, err
-	}
-	approach, _ := strconv.Atoi(s.Policy.Name) // SynthSpec's text of the number
-	r, err := RunGang(GangRun{Platform: plat, Approach: approach, Options: s.Policy.Options,
-		MeanInterarrival: y.MeanInterarrival, GangMeanInterarrival: y.GangMeanInterarrival, MeanService: y.MeanService,
-		Pow2: y.Pow2, GangMin: y.GangMin, GangMax: y.GangMax, SharedTimes: y.SharedTimes,
-		EstimateError: y.EstimateError, SplitOverhead: y.SplitOverhead,
-		Stop: y.Stop, Warmup: y.Warmup, Seed: s.Workload.Seed, Replication: s.Workload.Rep}, extra...)
-	if err != nil {
-		return repValues{}, err
-	}
-	return repValues{map[string]float64{"rt": r.RT, "sld": r.SLD, "wrt": r.WRT, "wsld": r.WSLD, "utilization": r.Utilization,
-		"finished_gangs_pct": r.FinishedPct, "split_gangs_pct": r.SplitPct}, r}, nil
+// prepareSites makes the machines of the grid and gang models.
+func prepareSites(a *synthAsm) (err error) {
+	a.plat, err = sitesPlatform(a.s)
+	return err
 }
 
 // scenarioSpec is the RunSpec of replication rep of scenario s (one

@@ -19,7 +19,6 @@ import (
 type clusterSynth struct {
 	a    *synthAsm
 	load float64 // the offered load, for the message of an overloaded run
-	tau  float64
 	// speed is the machine's CPU speed, when the workload model sets one
 	// (0: 1).
 	speed float64
@@ -52,7 +51,7 @@ var genStages = []genStage{
 			if err != nil {
 				return nil, err
 			}
-			c.load, c.tau, c.speed = b.Load, metrics.DefaultTau, b.Speed
+			c.load, c.a.tau, c.speed = b.Load, metrics.DefaultTau, b.Speed
 			return b.Source, nil
 		}},
 	{name: "exact", // a declared model's requests replaced by the runtimes
@@ -74,14 +73,9 @@ func (c *clusterSynth) syn() *SyntheticSpec { return c.a.s.Workload.Synthetic }
 // runClusterSynth runs a synthetic workload on the cluster; with
 // Outputs.Responses, its result also has the jobs' responses and the
 // windows' heads (ClusterResult).
-func runClusterSynth(a *synthAsm, extra engine.Tee) (repValues, error) {
-	users, names := userMetrics(a.s.Outputs.Metrics)
-	var uw *metrics.UserWaits
-	if len(users) > 0 {
-		uw = metrics.NewUserWaits(users, a.s.Workload.Synthetic.Warmup)
-		extra = append(extra[:len(extra):len(extra)], uw)
-	}
-	c := &clusterSynth{a: a, tau: metrics.SyntheticTau}
+func runClusterSynth(a *synthAsm) (repValues, error) {
+	a.tau = metrics.SyntheticTau
+	c := &clusterSynth{a: a}
 	var src workload.Source
 	for _, st := range genStages {
 		if st.applies(c) {
@@ -91,16 +85,16 @@ func runClusterSynth(a *synthAsm, extra engine.Tee) (repValues, error) {
 			}
 		}
 	}
-	res, err := c.run(src, extra)
+	res, err := c.run(src)
 	if err != nil {
 		return repValues{}, err
 	}
-	return clusterValues(res, uw, names), nil
+	return clusterValues(res, a.o.uw, a.o.users), nil
 }
 
 // run builds the policy, the machine and the engine around src and runs
 // it.
-func (c *clusterSynth) run(src workload.Source, extra engine.Tee) (ClusterResult, error) {
+func (c *clusterSynth) run(src workload.Source) (ClusterResult, error) {
 	s, y := c.a.s, c.syn()
 	var pred *predict.Params
 	if y.declared() {
@@ -113,9 +107,9 @@ func (c *clusterSynth) run(src workload.Source, extra engine.Tee) (ClusterResult
 	if err != nil {
 		return ClusterResult{}, err
 	}
-	plat, err := platform.Cluster(s.Platform.Procs)
+	c.a.plat, err = platform.Cluster(s.Platform.Procs)
 	if c.speed > 0 {
-		plat, err = platform.New([]platform.Machine{{CPUs: s.Platform.Procs, Speed: c.speed}})
+		c.a.plat, err = platform.New([]platform.Machine{{CPUs: s.Platform.Procs, Speed: c.speed}})
 	}
 	if err != nil {
 		return ClusterResult{}, err
@@ -124,26 +118,19 @@ func (c *clusterSynth) run(src workload.Source, extra engine.Tee) (ClusterResult
 	if err != nil {
 		return ClusterResult{}, err
 	}
-	sum := metrics.NewSummary(s.Platform.Procs, c.tau)
-	sum.Skip(y.Warmup)
 	var availCfg *engine.Availability
 	if av := s.Platform.Avail; av.Used() {
 		if pred != nil {
 			return ClusterResult{}, errors.New("unavailable CPUs (platform.reservations, events, failures) do not go with workload.estimate predict: the model keeps jobs off reserved CPUs by the estimates the policy plans with")
 		}
 		var closeEvents func() error
-		if availCfg, closeEvents, err = av.build(plat, s.Workload.Rep); err != nil {
+		if availCfg, closeEvents, err = av.build(c.a.plat, s.Workload.Rep); err != nil {
 			return ClusterResult{}, err
 		}
 		defer closeEvents()
 	}
-	reader := &jobReader{res: &ClusterResult{}}
-	lis := engine.Tee{sum}
-	if s.Outputs.Responses {
-		lis = append(lis, reader)
-	}
-	run, err := newClusterRun(clusterSpec{plat: plat, qp: qp, opts: opts, env: policy.Env{Seed: s.Workload.Seed, Rep: s.Workload.Rep}, src: src,
-		lis: append(lis, extra...), maxWaiting: MaxWaiting, cont: y.declared() && s.Platform.Continue, predict: pred, avail: availCfg})
+	run, err := newClusterRun(clusterSpec{plat: c.a.plat, qp: qp, opts: opts, env: policy.Env{Seed: s.Workload.Seed, Rep: s.Workload.Rep}, src: src,
+		lis: c.a.openOutputs(), maxWaiting: MaxWaiting, cont: y.declared() && s.Platform.Continue, predict: pred, avail: availCfg})
 	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
 		return ClusterResult{}, &AvailError{err}
 	}
@@ -151,14 +138,14 @@ func (c *clusterSynth) run(src workload.Source, extra engine.Tee) (ClusterResult
 		return ClusterResult{}, err
 	}
 	defer closePolicy(run.pol)
-	if s.Outputs.Responses {
-		reader.watch(run.pol)
+	if c.a.o.reader != nil {
+		c.a.o.reader.watch(run.pol)
 	}
-	return c.simulate(run, reader, sum)
+	return c.simulate(run)
 }
 
 // simulate runs the assembled run and collects its result.
-func (c *clusterSynth) simulate(run *clusterRun, reader *jobReader, sum *metrics.Summary) (ClusterResult, error) {
+func (c *clusterSynth) simulate(run *clusterRun) (ClusterResult, error) {
 	s := c.a.s
 	if err := run.eng.Run(); err != nil {
 		if errors.Is(err, engine.ErrAvailLimit) {
@@ -169,8 +156,11 @@ func (c *clusterSynth) simulate(run *clusterRun, reader *jobReader, sum *metrics
 	if err := closePolicy(run.pol); err != nil {
 		return ClusterResult{}, err
 	}
-	res := *reader.res
-	res.Result = sum.Result()
+	var res ClusterResult
+	if c.a.o.reader != nil {
+		res = *c.a.o.reader.res
+	}
+	res.Result = c.a.o.sum.Result()
 	// A policy that schedules threads gets Poisson jobs' one thread each,
 	// so the summary's utilization needs no correction; a declared
 	// model's parallel jobs' threads do.

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/workload"
@@ -169,39 +171,38 @@ type synthCheck struct {
 }
 
 // synthModel is how a synthetic model's run is assembled: its checks,
-// in order, and its run, which builds the model's generator stages and
-// metric listeners (its own, before extra: the declared outputs,
-// synthOutputs) and runs the engine.
+// in order, what comes before the records' file, the records, and its
+// run, which makes the jobs (the model's generator stages), opens the
+// outputs (synthAsm.openOutputs), builds the policy and the engine,
+// runs it and reports the model's metrics.
 type synthModel struct {
 	name   string
 	checks []synthCheck
-	// records makes the writer of the per-job records (the "records"
-	// output), given what prepare made.
-	records func(a *synthAsm, w io.Writer) *metrics.JobsCSV
-	// prepare, when set, makes what the records need before their file
-	// is created (the hetero model's machines).
+	// prepare makes the machines (synthAsm.plat).
 	prepare func(a *synthAsm) error
+	// records makes the writer of the per-job records (the "records"
+	// output).
+	records func(a *synthAsm, w io.Writer) *metrics.JobsCSV
 	// beside, when set, writes what goes beside the records once they
 	// are complete (the hetero model's machines).
 	beside func(a *synthAsm) error
-	run    func(a *synthAsm, extra engine.Tee) (repValues, error)
+	run    func(a *synthAsm) (repValues, error)
 }
 
 // synthModels are the synthetic models' assemblies.
 var synthModels = []synthModel{
-	{name: registry.ModelCluster, checks: clusterChecks, records: sitesRecords, run: runClusterSynth},
-	{name: registry.ModelGrid, checks: sitesChecks, records: sitesRecords, run: runGridSpec},
-	{name: registry.ModelGang, checks: sitesChecks, records: sitesRecords, run: runGangSpec},
+	{name: registry.ModelCluster, checks: clusterChecks, prepare: func(*synthAsm) error { return nil },
+		records: sitesRecords, run: runClusterSynth},
+	{name: registry.ModelGrid, checks: sitesChecks, prepare: prepareSites, records: sitesRecords, run: runGridAsm},
+	{name: registry.ModelGang, checks: sitesChecks, prepare: prepareSites, records: sitesRecords, run: runGangAsm},
 	{name: registry.ModelHetero, checks: heteroChecks, prepare: prepareHetero,
-		records: func(a *synthAsm, w io.Writer) *metrics.JobsCSV {
-			return metrics.NewJobsCSVMachines(w, a.hetero.Platform)
-		},
+		records: func(a *synthAsm, w io.Writer) *metrics.JobsCSV { return metrics.NewJobsCSVMachines(w, a.plat) },
 		beside: func(a *synthAsm) error {
 			return atomicfile.Write(strings.TrimSuffix(a.s.Outputs.Records, ".csv")+".platform.csv", func(w io.Writer) error {
-				return metrics.WritePlatformCSV(w, a.hetero.Platform)
+				return metrics.WritePlatformCSV(w, a.plat)
 			})
 		},
-		run: runHeteroSpec},
+		run: runHeteroAsm},
 }
 
 func lookupSynthModel(name string) (synthModel, bool) {
@@ -261,36 +262,120 @@ var heteroChecks = []synthCheck{
 	}},
 }
 
-// synthAsm is one synthetic run being assembled.
+// synthAsm is one synthetic run being assembled: the spec, its model,
+// the machines, and what the stages and outputs made.
 type synthAsm struct {
-	s      RunSpec
-	m      synthModel
-	hetero HeteroRun // the hetero model's run, once prepared
+	s    RunSpec
+	m    synthModel
+	plat platform.Platform
+	// tau is the summary's bounded-slowdown threshold, set by the
+	// generator stages.
+	tau    float64
+	hetero HeteroRun // the hetero model's run
+	w      io.Writer // the records' file (nil: none)
+	o      synthHandles
 }
 
-// synthOutput is one output of a synthetic run: a listener heard after
-// the model's own.
+// synthHandles are the handles the outputs of a synthetic run keep.
+type synthHandles struct {
+	sum    *metrics.Summary
+	gang   *metrics.GangMetrics
+	reader *jobReader
+	occ    *metrics.Occupancy
+	dl     *metrics.Deadlines
+	qe     *metrics.QueueAtEvents
+	jw     *metrics.JobsCSV
+	uw     *metrics.UserWaits
+	users  []string // the per-user metrics' names, uw's order
+}
+
+func (a *synthAsm) syn() *SyntheticSpec { return a.s.Workload.Synthetic }
+
+func (a *synthAsm) model(names ...string) bool { return slices.Contains(names, a.s.Model) }
+
+// synthOutput is one output of a synthetic run: a listener.
 type synthOutput struct {
 	name    string
 	applies func(a *synthAsm) bool
-	// open makes the listener; w is the records' file (nil without).
-	open func(a *synthAsm, w io.Writer) (engine.Listener, error)
+	open    func(a *synthAsm) engine.Listener
 }
 
 // synthOutputs are the outputs of a synthetic run, in the order of their
-// listeners after the model's own metrics (and, for the cluster model,
-// before its per-user waits).
+// listeners: the model's metrics, the caller's listeners, the records,
+// then the cluster model's per-user waits.
 var synthOutputs = []synthOutput{
+	{name: "summary", // responses, waits, slowdowns; the warm-up left out
+		applies: func(a *synthAsm) bool { return !a.model(registry.ModelGang) },
+		open: func(a *synthAsm) engine.Listener {
+			a.o.sum = metrics.NewSummary(a.plat.CPUs(), a.tau)
+			a.o.sum.Skip(a.syn().Warmup)
+			return a.o.sum
+		}},
+	{name: "gang metrics", // locals' and gangs' responses, the warm-up left out
+		applies: func(a *synthAsm) bool { return a.model(registry.ModelGang) },
+		open: func(a *synthAsm) engine.Listener {
+			a.o.gang = metrics.NewGangMetrics(a.syn().Warmup)
+			return a.o.gang
+		}},
+	{name: "responses", // OutputSpec.Responses: per job, in memory
+		applies: func(a *synthAsm) bool { return a.model(registry.ModelCluster) && a.s.Outputs.Responses },
+		open: func(a *synthAsm) engine.Listener {
+			a.o.reader = &jobReader{res: &ClusterResult{}}
+			return a.o.reader
+		}},
+	{name: "occupancy", // each site's busy CPUs and load
+		applies: func(a *synthAsm) bool { return a.model(registry.ModelGrid, registry.ModelGang) },
+		open: func(a *synthAsm) engine.Listener {
+			a.o.occ = metrics.NewOccupancy()
+			return a.o.occ
+		}},
+	{name: "deadlines", // missed deadlines, the system usage
+		applies: func(a *synthAsm) bool { return a.model(registry.ModelHetero) },
+		open: func(a *synthAsm) engine.Listener {
+			a.o.dl = metrics.NewDeadlines()
+			return a.o.dl
+		}},
+	{name: "queue at events",
+		applies: func(a *synthAsm) bool { return a.model(registry.ModelHetero) },
+		open: func(a *synthAsm) engine.Listener {
+			a.o.qe = metrics.NewQueueAtEvents()
+			return a.o.qe
+		}},
 	{name: "listeners", // OutputSpec.Listeners: the caller's and the declared metrics'
 		applies: func(a *synthAsm) bool { return len(a.s.Outputs.Listeners) > 0 },
-		open: func(a *synthAsm, _ io.Writer) (engine.Listener, error) {
-			return engine.Tee(a.s.Outputs.Listeners), nil
-		}},
+		open:    func(a *synthAsm) engine.Listener { return engine.Tee(a.s.Outputs.Listeners) }},
 	{name: "records", // OutputSpec.Records: the per-job records
-		applies: func(a *synthAsm) bool { return a.s.Outputs.Records != "" },
-		open: func(a *synthAsm, w io.Writer) (engine.Listener, error) {
-			return a.m.records(a, w), nil
+		applies: func(a *synthAsm) bool { return a.w != nil },
+		open: func(a *synthAsm) engine.Listener {
+			a.o.jw = a.m.records(a, a.w)
+			return a.o.jw
 		}},
+	{name: "user waits", // the per-user metrics the metrics list names
+		applies: func(a *synthAsm) bool {
+			if !a.model(registry.ModelCluster) {
+				return false
+			}
+			_, names := userMetrics(a.s.Outputs.Metrics)
+			return len(names) > 0
+		},
+		open: func(a *synthAsm) engine.Listener {
+			var users []int32
+			users, a.o.users = userMetrics(a.s.Outputs.Metrics)
+			a.o.uw = metrics.NewUserWaits(users, a.syn().Warmup)
+			return a.o.uw
+		}},
+}
+
+// openOutputs opens the outputs that apply, in order: the run's
+// listeners.
+func (a *synthAsm) openOutputs() engine.Tee {
+	var t engine.Tee
+	for _, o := range synthOutputs {
+		if o.applies(a) {
+			t = append(t, flatten(o.open(a))...)
+		}
+	}
+	return t
 }
 
 // runSynthetic checks a synthetic model's run and runs it; with records,
@@ -302,29 +387,22 @@ func (s RunSpec) runSynthetic() (repValues, error) {
 	}
 	m, _ := lookupSynthModel(s.Model)
 	a := &synthAsm{s: s, m: m}
-	if m.prepare != nil {
-		if err := m.prepare(a); err != nil {
-			return repValues{}, err
-		}
+	if err := m.prepare(a); err != nil {
+		return repValues{}, err
 	}
 	if s.Outputs.Records == "" {
-		extra, _, err := a.openOutputs(nil)
-		if err != nil {
-			return repValues{}, err
-		}
-		return m.run(a, extra)
+		return m.run(a)
 	}
 	var res repValues
-	err := atomicfile.Write(s.Outputs.Records, func(w io.Writer) error {
-		extra, jw, err := a.openOutputs(w)
-		if err != nil {
+	err := atomicfile.Write(s.Outputs.Records, func(w io.Writer) (err error) {
+		a.w = w
+		if res, err = m.run(a); err != nil {
+			if a.o.jw != nil {
+				a.o.jw.Stop() // before atomicfile removes the file
+			}
 			return err
 		}
-		if res, err = m.run(a, extra); err != nil {
-			jw.Stop() // before atomicfile removes the file
-			return err
-		}
-		if err := jw.Flush(); err != nil {
+		if err := a.o.jw.Flush(); err != nil {
 			return err
 		}
 		if m.beside != nil {
@@ -335,23 +413,14 @@ func (s RunSpec) runSynthetic() (repValues, error) {
 	return res, err
 }
 
-// openOutputs opens the outputs that apply, in order: their listeners
-// and the records' writer (nil without records).
-func (a *synthAsm) openOutputs(w io.Writer) (engine.Tee, *metrics.JobsCSV, error) {
-	var t engine.Tee
-	var jw *metrics.JobsCSV
-	for _, o := range synthOutputs {
-		if !o.applies(a) {
-			continue
-		}
-		l, err := o.open(a, w)
-		if err != nil {
-			return nil, nil, err
-		}
-		if x, ok := l.(*metrics.JobsCSV); ok {
-			jw = x
-		}
-		t = append(t, flatten(l)...)
+// runAsm runs spec's model's assembly on plat, without the spec's
+// checks and preparation (RunGrid, RunGang, RunHetero: a caller of the
+// model's own run type); init, when set, completes the assembly.
+func runAsm(spec RunSpec, plat platform.Platform, init func(a *synthAsm)) (repValues, error) {
+	m, _ := lookupSynthModel(spec.Model)
+	a := &synthAsm{s: spec, m: m, plat: plat}
+	if init != nil {
+		init(a)
 	}
-	return t, jw, nil
+	return m.run(a)
 }
