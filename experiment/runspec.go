@@ -19,9 +19,12 @@ import (
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
-// RunSpec is one simulation of an SWF trace on one space-shared cluster:
-// what jobs (Workload), on what machine (Platform), under which policy
-// (Policy), writing what (Outputs). The command line ('schedlab run',
+// RunSpec is one simulation of an SWF trace on one space-shared cluster,
+// or one replication of a synthetic model (Model, Workload.Synthetic:
+// generated jobs on the cluster, grid, gang or hetero model; SynthSpec
+// builds it from a scenario, RunReplication builds and runs it): what jobs
+// (Workload), on what machine (Platform), under which policy (Policy),
+// writing what (Outputs). The command line ('schedlab run',
 // 'schedlab explain'), trace scenarios and the in-process library
 // (cmd/libschedlab) all build one; Check reports every problem with it
 // before any work, and Run runs it. A RunSpec encodes to JSON and back
@@ -31,8 +34,8 @@ type RunSpec struct {
 	// Model is the model of a synthetic run (registry.ModelCluster,
 	// ModelGrid, ModelGang, ModelHetero) with Workload.Synthetic set;
 	// "" is a trace run on one cluster (synthspec.go: SynthSpec builds
-	// a synthetic one from a scenario).
-	Model    string       `json:"model,omitempty"`
+	// a synthetic one from a scenario; a synthetic run has no JSON form).
+	Model    string       `json:"-"`
 	Workload WorkloadSpec `json:"workload"`
 	Platform PlatformSpec `json:"platform"`
 	Policy   PolicySpec   `json:"policy"`
@@ -141,7 +144,7 @@ type PolicySpec struct {
 	Decider external.Decider `json:"-"`
 	// Local is the grid model's local scheduler (Name is then the grid
 	// scheduler; for the gang model, Name is the approach).
-	Local string `json:"local,omitempty"`
+	Local string `json:"-"`
 }
 
 // OutputSpec is what a run writes and measures.
