@@ -168,7 +168,10 @@ type OutputSpec struct {
 	// besides the summary (registry.ModelMetrics; 'run --metric'): each
 	// one that is its own listener, and every such metric on by
 	// default, is measured and written to summary.json's metrics
-	// object; the others are in the summary already.
+	// object; the others are in the summary already. For a synthetic
+	// run it is the scenario's metrics list: the cluster model measures
+	// the per-user waits it names (the declared metrics that are their
+	// own listeners come in Listeners, from RunReplication).
 	Metrics []string `json:"metrics,omitempty"`
 	// Tau is the bounded-slowdown threshold; 0 = metrics.DefaultTau.
 	Tau float64 `json:"tau,omitempty"`

@@ -148,7 +148,7 @@ func orOne(x float64) float64 {
 }
 
 // checkSynthetic is Check of a synthetic model's run: its model's
-// checks (synthModel.check), each problem a *SettingError named by the
+// checks (synthModel.checks, in order), each problem a *SettingError named by the
 // scenario setting.
 func (s *RunSpec) checkSynthetic() error {
 	m, ok := lookupSynthModel(s.Model)
@@ -178,7 +178,10 @@ type synthCheck struct {
 type synthModel struct {
 	name   string
 	checks []synthCheck
-	// prepare makes the machines (synthAsm.plat).
+	// prepare makes what must exist before the records' file is
+	// created: the sites' or the hetero model's machines (synthAsm.plat;
+	// the cluster model's machine waits for its generator stages, which
+	// may set its speed).
 	prepare func(a *synthAsm) error
 	// records makes the writer of the per-job records (the "records"
 	// output).
