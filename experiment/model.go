@@ -72,7 +72,7 @@ func (m RepMetrics) Index(name string) int {
 // for the hetero model that file with the machine columns and the
 // machines beside it (.platform.csv); for a trace, an output folder
 // named records without .csv (jobs.csv, summary.json). The listeners
-// more see the run's events (not a trace run's).
+// more see the run's events (Outputs.Listeners of its spec).
 func RunReplication(s scenario.Scenario, rep int, records string, more ...engine.Listener) (RepMetrics, error) {
 	return runReplication(s, rep, records, false, more...)
 }
