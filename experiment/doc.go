@@ -4,13 +4,15 @@
 // success; on any error none is left behind and earlier results in the
 // folder are untouched).
 //
-// Runs are typed values: RunSpec (a trace on one cluster, in four parts:
-// workload, platform, policy, outputs; RunSpec.Check reports every
-// problem at once, each naming its setting, and RunSpec.Run runs it;
-// the command line, trace scenarios and the in-process library build
-// one), GridRun and GangRun (one replication of a multi-site
-// model, on a platform.Platform built by platform.Sites), HeteroRun (one
-// replication of klusacek-2008's heterogeneous machines). Policies are
+// Runs are typed values: RunSpec (a trace on one cluster, or a
+// synthetic model's replication, in four parts: workload, platform,
+// policy, outputs; RunSpec.Check reports every problem at once, each
+// naming its setting, and RunSpec.Run runs a trace; the command line,
+// scenarios and the in-process library build one), GridRun and GangRun
+// (one replication of a multi-site model, on a platform.Platform built
+// by platform.Sites), HeteroRun (one replication of klusacek-2008's
+// heterogeneous machines): these three are thin wrappers over the
+// synthetic models' assembly. Policies are
 // named as in package registry and their options travel as texts by
 // name; the registry checks them against the policy's declarations and
 // builds the policy through its one factory (policy.Env: the platform and
@@ -26,8 +28,11 @@
 // refuses an unsupported combination when the run is assembled.
 //
 // RunReplication is the replication core of the sweeps (package sweep):
-// one replication of one scenario point, run by its model's runner
-// (model.go: the one place where a model meets its scenario settings),
+// one replication of one scenario point, bound to a RunSpec (TraceSpec
+// for a trace; SynthSpec for the synthetic models: the one place where
+// a model meets its scenario settings) and run by one assembler
+// (synthspec.go: every synthetic model's declared checks, generator
+// stages and outputs, synthModels and synthOutputs),
 // returning the model's metrics in the registry's order and the
 // model's typed result (RepMetrics.Detail: GridResult, GangResult,
 // HeteroResult, ClusterResult: the summary with each job's response and

@@ -50,76 +50,92 @@ type GangResult struct {
 	Backfilled  int64   `json:"backfilled"`
 }
 
-// RunGang simulates one replication; extra listeners see every job.
+// RunGang simulates one replication; extra listeners see every job. It
+// is the gang model's assembly (synthModels) on r's platform, without a
+// scenario's checks.
 func RunGang(r GangRun, extra ...engine.Listener) (GangResult, error) {
-	plat := r.Platform
+	spec := RunSpec{Model: registry.ModelGang,
+		Workload: WorkloadSpec{Synthetic: &SyntheticSpec{MeanInterarrival: r.MeanInterarrival, GangMeanInterarrival: r.GangMeanInterarrival,
+			MeanService: r.MeanService, Pow2: r.Pow2, GangMin: r.GangMin, GangMax: r.GangMax, SharedTimes: r.SharedTimes,
+			EstimateError: r.EstimateError, SplitOverhead: r.SplitOverhead, Stop: r.Stop, Warmup: r.Warmup},
+			Seed: r.Seed, Rep: r.Replication},
+		Policy: PolicySpec{Name: strconv.Itoa(r.Approach), Options: r.Options}, Outputs: OutputSpec{Listeners: extra}}
+	res, err := runAsm(spec, r.Platform, nil)
+	if err != nil {
+		return GangResult{}, err
+	}
+	return res.detail.(GangResult), nil
+}
+
+// runGangAsm runs one replication of the gang model on a.plat: each
+// site's local jobs and the gangs, under the approach.
+func runGangAsm(a *synthAsm) (repValues, error) {
+	s, y, plat := a.s, a.syn(), a.plat
 	if plat.Machines() == 0 {
-		return GangResult{}, errors.New("gang run: no sites")
+		return repValues{}, errors.New("gang run: no sites")
 	}
-	ms := r.MeanService
-	if ms == 0 {
-		ms = 1
-	}
+	ms := orOne(y.MeanService)
 	streams := plat.Machines() + 1
 	var locals []engine.Source
-	for s := range plat.Machines() {
-		l, err := synth.NewLocals(r.Seed, r.Replication, s, streams, r.MeanInterarrival, ms, r.EstimateError)
+	for site := range plat.Machines() {
+		l, err := synth.NewLocals(s.Workload.Seed, s.Workload.Rep, site, streams, y.MeanInterarrival, ms, y.EstimateError)
 		if err != nil {
-			return GangResult{}, err
+			return repValues{}, err
 		}
 		locals = append(locals, l)
 	}
-	gmin, gmax := r.GangMin, r.GangMax
+	gmin, gmax := y.GangMin, y.GangMax
 	if gmin == 0 && gmax == 0 {
 		gmin, gmax = 2, 13
 	}
-	gangs, err := synth.NewGangs(r.Seed, r.Replication, streams, r.GangMeanInterarrival, ms,
-		synth.GangSizes{Pow2: r.Pow2, Min: gmin, Max: gmax}, r.SharedTimes, r.EstimateError)
+	gangs, err := synth.NewGangs(s.Workload.Seed, s.Workload.Rep, streams, y.GangMeanInterarrival, ms,
+		synth.GangSizes{Pow2: y.Pow2, Min: gmin, Max: gmax}, y.SharedTimes, y.EstimateError)
 	if err != nil {
-		return GangResult{}, err
+		return repValues{}, err
 	}
-	ap, err := registry.Lookup(registry.ModelGang, registry.KindApproach, strconv.Itoa(r.Approach))
+	ap, err := registry.Lookup(registry.ModelGang, registry.KindApproach, s.Policy.Name)
 	if err != nil {
-		return GangResult{}, err
+		return repValues{}, err
 	}
-	built, err := ap.Build(policy.Env{Platform: plat, Rand: rng.New(r.Seed, r.Replication, rng.GridChoice), Seed: r.Seed, Rep: r.Replication}, ap.Own(r.Options))
+	built, err := ap.Build(policy.Env{Platform: plat, Rand: rng.New(s.Workload.Seed, s.Workload.Rep, rng.GridChoice), Seed: s.Workload.Seed, Rep: s.Workload.Rep}, ap.Own(s.Policy.Options))
 	if err != nil {
-		return GangResult{}, err
+		return repValues{}, err
 	}
-	pol := built.Gang
-	if r.Stop <= r.Warmup {
-		return GangResult{}, fmt.Errorf("gang run: stop (%d jobs) must exceed warm-up (%d)", r.Stop, r.Warmup)
+	if y.Stop <= y.Warmup {
+		return repValues{}, fmt.Errorf("gang run: stop (%d jobs) must exceed warm-up (%d)", y.Stop, y.Warmup)
 	}
-	m := metrics.NewGangMetrics(r.Warmup)
-	occ := metrics.NewOccupancy()
-	g, err := engine.NewGangGrid(engine.GangConfig{Platform: plat, Policy: pol, Locals: locals, Gangs: gangs, Listener: append(engine.Tee{m, occ}, extra...),
-		SplitOverhead: r.SplitOverhead, StopAfter: r.Stop, MaxWaiting: MaxWaiting})
+	g, err := engine.NewGangGrid(engine.GangConfig{Platform: plat, Policy: built.Gang, Locals: locals, Gangs: gangs, Listener: a.openOutputs(),
+		SplitOverhead: y.SplitOverhead, StopAfter: y.Stop, MaxWaiting: MaxWaiting})
 	if err != nil {
-		return GangResult{}, err
+		return repValues{}, err
 	}
 	if err := g.Run(); err != nil {
-		return GangResult{}, waitingError(err, "gang", gangLoad(r, plat, ms, gmin, gmax))
+		return repValues{}, waitingError(err, "gang", gangLoad(y, plat, ms, gmin, gmax))
 	}
-	st := m.Result()
-	out := GangResult{Jobs: st.Locals + st.Gangs, RT: st.RT, SLD: st.SLD, WRT: st.WRT, WSLD: st.WSLD,
-		Utilization: occ.Utilization(), Backfilled: st.Backfilled}
+	return gangValues(a.o.gang.Result(), a.o.occ.Utilization()), nil
+}
+
+// gangValues are the gang model's metrics of a run's gang metrics and
+// utilization.
+func gangValues(st metrics.GangStats, util float64) repValues {
+	r := GangResult{Jobs: st.Locals + st.Gangs, RT: st.RT, SLD: st.SLD, WRT: st.WRT, WSLD: st.WSLD,
+		Utilization: util, Backfilled: st.Backfilled}
 	if st.GangsArrived > 0 {
-		out.FinishedPct = 100 * float64(st.GangsFinished) / float64(st.GangsArrived)
+		r.FinishedPct = 100 * float64(st.GangsFinished) / float64(st.GangsArrived)
+		r.SplitPct = 100 * float64(st.GangsSplit) / float64(st.GangsArrived)
 	}
-	if st.GangsArrived > 0 {
-		out.SplitPct = 100 * float64(st.GangsSplit) / float64(st.GangsArrived)
-	}
-	return out, nil
+	return repValues{map[string]float64{"rt": r.RT, "sld": r.SLD, "wrt": r.WRT, "wsld": r.WSLD, "utilization": r.Utilization,
+		"finished_gangs_pct": r.FinishedPct, "split_gangs_pct": r.SplitPct}, r}
 }
 
 // gangLoad is the offered load of a gang run: the locals of every site
 // (one processor each) and the gangs (their mean number of tasks, each
 // of mean service ms, split overhead left out), over the processors.
-func gangLoad(r GangRun, plat platform.Platform, ms float64, gmin, gmax int) float64 {
+func gangLoad(y *SyntheticSpec, plat platform.Platform, ms float64, gmin, gmax int) float64 {
 	tasks := float64(gmin+gmax) / 2
-	if r.Pow2 {
+	if y.Pow2 {
 		tasks = (2 + 4 + 8 + 16) / 4.0
 	}
-	work := float64(plat.Machines())*ms/r.MeanInterarrival + tasks*ms/r.GangMeanInterarrival
+	work := float64(plat.Machines())*ms/y.MeanInterarrival + tasks*ms/y.GangMeanInterarrival
 	return work / float64(plat.CPUs())
 }

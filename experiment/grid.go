@@ -41,58 +41,73 @@ type GridResult struct {
 }
 
 // RunGrid simulates one replication; extra listeners (e.g. a jobs.csv
-// writer) see every job.
+// writer) see every job. It is the grid model's assembly (synthModels)
+// on r's platform, without a scenario's checks.
 func RunGrid(r GridRun, extra ...engine.Listener) (GridResult, error) {
-	plat := r.Platform
-	if plat.Machines() == 0 {
-		return GridResult{}, errors.New("grid run: no sites")
-	}
-	ms := r.MeanService
-	if ms == 0 {
-		ms = 1
-	}
-	src, err := synth.NewPoisson(r.Seed, r.Replication, r.MeanInterarrival, ms, 0)
+	spec := RunSpec{Model: registry.ModelGrid,
+		Workload: WorkloadSpec{Synthetic: &SyntheticSpec{MeanInterarrival: r.MeanInterarrival, MeanService: r.MeanService, Stop: r.Stop, Warmup: r.Warmup},
+			Seed: r.Seed, Rep: r.Replication},
+		Policy: PolicySpec{Name: r.Grid, Local: r.Local, Options: r.Options}, Outputs: OutputSpec{Listeners: extra}}
+	res, err := runAsm(spec, r.Platform, nil)
 	if err != nil {
 		return GridResult{}, err
+	}
+	return res.detail.(GridResult), nil
+}
+
+// runGridAsm runs one replication of the grid model on a.plat: Poisson
+// one-processor jobs, the grid scheduler over the sites' local ones.
+func runGridAsm(a *synthAsm) (repValues, error) {
+	s, y, plat := a.s, a.syn(), a.plat
+	if plat.Machines() == 0 {
+		return repValues{}, errors.New("grid run: no sites")
+	}
+	ms := orOne(y.MeanService)
+	src, err := synth.NewPoisson(s.Workload.Seed, s.Workload.Rep, y.MeanInterarrival, ms, 0)
+	if err != nil {
+		return repValues{}, err
 	}
 	// The grid scheduler's preference for idle sites comes from the local
 	// scheduler's registry trait (PreferIdle), not from its name.
-	gs, ls, err := registry.NewGridPair(r.Grid, r.Local, r.Options,
-		rng.New(r.Seed, r.Replication, rng.GridChoice), rng.New(r.Seed, r.Replication, rng.LocalChoice))
+	gs, ls, err := registry.NewGridPair(s.Policy.Name, s.Policy.Local, s.Policy.Options,
+		rng.New(s.Workload.Seed, s.Workload.Rep, rng.GridChoice), rng.New(s.Workload.Seed, s.Workload.Rep, rng.LocalChoice))
 	if err != nil {
-		return GridResult{}, err
+		return repValues{}, err
 	}
-	if r.Stop <= r.Warmup {
-		return GridResult{}, fmt.Errorf("grid run: stop (%d jobs) must exceed warm-up (%d)", r.Stop, r.Warmup)
+	if y.Stop <= y.Warmup {
+		return repValues{}, fmt.Errorf("grid run: stop (%d jobs) must exceed warm-up (%d)", y.Stop, y.Warmup)
+	}
+	a.tau = metrics.SyntheticTau
+	g, err := engine.NewGrid(engine.GridConfig{Platform: plat, Grid: gs, Local: ls, Source: src, Listener: a.openOutputs(), StopAfter: y.Stop, MaxWaiting: MaxWaiting})
+	if err != nil {
+		return repValues{}, err
 	}
 	total := plat.CPUs()
-	sum := metrics.NewSummary(total, metrics.SyntheticTau)
-	sum.Skip(r.Warmup)
-	occ := metrics.NewOccupancy()
-	g, err := engine.NewGrid(engine.GridConfig{Platform: plat, Grid: gs, Local: ls, Source: src, Listener: append(engine.Tee{sum, occ}, extra...), StopAfter: r.Stop, MaxWaiting: MaxWaiting})
-	if err != nil {
-		return GridResult{}, err
-	}
 	if err := g.Run(); err != nil {
 		// One-processor jobs: the offered load is the service demand
 		// per unit of time over the processors.
-		err = waitingError(err, "grid", ms/r.MeanInterarrival/float64(total))
-		if o, ai, ok := periodOption(r.Grid, r.Options); ok && errors.Is(err, engine.ErrTooManyWaiting) {
+		err = waitingError(err, "grid", ms/y.MeanInterarrival/float64(total))
+		if o, ai, ok := periodOption(s.Policy.Name, s.Policy.Options); ok && errors.Is(err, engine.ErrTooManyWaiting) {
 			// A periodic grid scheduler holds every job that arrives
 			// within an allocation interval: a long interval fills the
 			// queue whatever the load.
-			err = fmt.Errorf("%w; %s is %s: jobs wait at the grid scheduler for up to one interval, so an interval much longer than the mean inter-arrival time (%g) fills the queue", err, o.Key, ai, r.MeanInterarrival)
+			err = fmt.Errorf("%w; %s is %s: jobs wait at the grid scheduler for up to one interval, so an interval much longer than the mean inter-arrival time (%g) fills the queue", err, o.Key, ai, y.MeanInterarrival)
 		}
-		return GridResult{}, err
+		return repValues{}, err
 	}
-	m := sum.Result()
-	busy, load := occ.Machines()
+	m := a.o.sum.Result()
+	busy, load := a.o.occ.Machines()
 	var util float64
 	for i, b := range busy {
 		util += b * float64(plat.Machine(i).CPUs)
 	}
-	return GridResult{Jobs: m.Jobs, RT: m.MeanResponse, MaxRT: m.MaxResponse, SLD: m.MeanSlowdown,
-		Utilization: util / float64(total), SiteUtil: busy, SiteLoad: load}, nil
+	r := GridResult{Jobs: m.Jobs, RT: m.MeanResponse, MaxRT: m.MaxResponse, SLD: m.MeanSlowdown,
+		Utilization: util / float64(total), SiteUtil: busy, SiteLoad: load}
+	v := map[string]float64{"rt": r.RT, "max_rt": r.MaxRT, "sld": r.SLD, "utilization": r.Utilization}
+	for i := range r.SiteUtil {
+		v[fmt.Sprintf("site%d_utilization", i)], v[fmt.Sprintf("site%d_load", i)] = r.SiteUtil[i], r.SiteLoad[i]
+	}
+	return repValues{v, r}, nil
 }
 
 // periodOption is the option that sets the period of the grid scheduler

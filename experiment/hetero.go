@@ -7,9 +7,9 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
-	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
@@ -117,6 +117,8 @@ func HeteroPlatform(r HeteroRun) (platform.Platform, error) {
 }
 
 // RunHetero simulates one replication; extra listeners see every job.
+// It is the hetero model's assembly (synthModels) on r's machines and
+// policy, without a scenario's checks.
 func RunHetero(r HeteroRun, extra ...engine.Listener) (HeteroResult, error) {
 	if r.Policy == nil {
 		return HeteroResult{}, errors.New("hetero run: no policy")
@@ -125,39 +127,11 @@ func RunHetero(r HeteroRun, extra ...engine.Listener) (HeteroResult, error) {
 	if err != nil {
 		return HeteroResult{}, err
 	}
-	src, err := synth.NewHetero(r.Seed, r.Replication, r.Jobs, p)
+	spec := RunSpec{Model: registry.ModelHetero, Workload: WorkloadSpec{Synthetic: &SyntheticSpec{Hetero: r.Jobs}, Seed: r.Seed, Rep: r.Replication},
+		Outputs: OutputSpec{Listeners: extra}}
+	res, err := runAsm(spec, p, func(a *synthAsm) { a.hetero = r })
 	if err != nil {
 		return HeteroResult{}, err
 	}
-	pol, err := r.Policy(p, r.Seed, r.Replication)
-	if err != nil {
-		return HeteroResult{}, err
-	}
-	tp := newTimed(pol)
-	defer closePolicy(pol)
-	sum := metrics.NewSummary(p.CPUs(), metrics.SyntheticTau)
-	dl := metrics.NewDeadlines()
-	qe := metrics.NewQueueAtEvents()
-	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: tp, Source: src, Listener: append(engine.Tee{sum, dl, qe}, extra...),
-		MaxWaiting: MaxWaiting})
-	if err != nil {
-		return HeteroResult{}, err
-	}
-	if err := c.Run(); err != nil {
-		return HeteroResult{}, waitingError(err, "hetero", synth.OfferedLoad(r.Jobs, p))
-	}
-	if err := closePolicy(pol); err != nil {
-		return HeteroResult{}, err
-	}
-	m, d := sum.Result(), dl.Result()
-	out := HeteroResult{Jobs: m.Jobs, MissedPct: d.MissedPct, MissedOfDeadlinePct: d.MissedOfDeadlinePct, Usage: d.Usage,
-		Slowdown: m.MeanSlowdown, MeanWait: m.MeanWait, OfferedLoad: synth.OfferedLoad(r.Jobs, p), Events: tp.events,
-		QueueAtEvents: qe.Mean()}
-	if e, ok := pol.(Evaluator); ok {
-		out.Evaluations = e.PlanEvaluations()
-	}
-	if tp.events > 0 {
-		out.DecisionSeconds = tp.spent.Seconds() / float64(tp.events)
-	}
-	return out, nil
+	return res.detail.(HeteroResult), nil
 }

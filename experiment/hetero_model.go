@@ -1,13 +1,7 @@
 package experiment
 
 import (
-	"fmt"
-	"io"
-	"math"
-	"strings"
-
 	"github.com/schedlab/schedlab/engine"
-	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
@@ -16,59 +10,37 @@ import (
 	"github.com/schedlab/schedlab/workload/synth"
 )
 
-// heteroRun is the HeteroRun of replication rep of a hetero scenario: the
-// machines as given (platform.sites, speed = BM) or drawn by the generator,
-// the job generator of klusacek-2008 with Stop.Completed jobs.
+// heteroRun is the HeteroRun of replication rep of a hetero scenario s
+// (SynthSpec, checked).
 func heteroRun(s scenario.Scenario, rep int) (HeteroRun, error) {
-	w := s.Workload
-	bm, err := synth.ParseBMEst(w.BMEst)
+	spec, err := SynthSpec(s, rep, "", false, nil)
 	if err != nil {
 		return HeteroRun{}, err
 	}
-	dl, err := synth.ParseDeadline(w.Deadline)
-	if err != nil {
+	if err := spec.Check(); err != nil {
 		return HeteroRun{}, err
 	}
-	if s.Stop.Completed < 1 || s.Stop.Completed > synth.MaxHeteroJobs {
-		return HeteroRun{}, fmt.Errorf("hetero model: stop.completed %d (want 1..%d jobs)", s.Stop.Completed, synth.MaxHeteroJobs)
-	}
-	if s.Warmup.Jobs != 0 {
-		return HeteroRun{}, fmt.Errorf("hetero model: warmup.jobs is not supported (the metrics cover every job)")
-	}
-	r := HeteroRun{Seed: s.Seed, Replication: rep}
-	// BM_est's range: the generator's speeds, or the sites' speeds rounded
-	// outward to integers (at least 1).
-	var bmMin, bmMax int
+	return spec.heteroRun()
+}
+
+// heteroRun is the HeteroRun of a hetero spec: the machines as given
+// (sites, speed = BM) or drawn by the generator, the job generator of
+// klusacek-2008 with Stop jobs.
+func (s RunSpec) heteroRun() (HeteroRun, error) {
+	r := HeteroRun{Seed: s.Workload.Seed, Replication: s.Workload.Rep, Jobs: s.Workload.Synthetic.Hetero}
 	if len(s.Platform.Sites) > 0 {
 		ms := make([]platform.Machine, len(s.Platform.Sites))
-		lo, hi := math.Inf(1), 0.0
 		for i, st := range s.Platform.Sites {
-			sp := st.Speed
-			if sp == 0 {
-				sp = 1
-			}
-			ms[i] = platform.Machine{CPUs: st.Procs, Speed: sp}
-			lo, hi = min(lo, sp), max(hi, sp)
+			ms[i] = platform.Machine{CPUs: st.Procs, Speed: orOne(st.Speed)}
 		}
+		var err error
 		if r.Platform, err = platform.New(ms); err != nil {
 			return HeteroRun{}, err
 		}
-		bmMin = max(1, int(math.Floor(lo)))
-		bmMax = max(bmMin, int(math.Ceil(hi)))
 	} else {
-		p := s.Platform
-		r.Machines = synth.MachineOptions{N: p.Machines, CPUsMin: p.CPUsMin, CPUsMax: p.CPUsMax, SpeedMin: p.SpeedMin, SpeedMax: p.SpeedMax}
-		bmMin, bmMax = p.SpeedMin, p.SpeedMax
+		r.Machines = s.Platform.Machines
 	}
-	r.Jobs = synth.HeteroOptions{Jobs: int(s.Stop.Completed), MeanInterarrival: w.MeanInterarrival,
-		CPUsMin: w.CPUsMin, CPUsMax: w.CPUsMax, EstMin: w.EstimatedMin, EstMax: w.EstimatedMax,
-		DeadlineFraction: w.DeadlineFraction, Deadline: dl, SMin: w.DeadlineFactorMin, SMax: w.DeadlineFactorMax,
-		BMEst: bm, BMMin: bmMin, BMMax: bmMax}
-	if dl == synth.DeadlineAlea {
-		// alea does not read the factor; the generator still checks it
-		r.Jobs.SMin, r.Jobs.SMax = 2, 2
-	}
-	pol, err := registry.Lookup(registry.ModelHetero, registry.KindQueue, s.Policy.Queue)
+	pol, err := registry.Lookup(registry.ModelHetero, registry.KindQueue, s.Policy.Name)
 	if err != nil {
 		return HeteroRun{}, err
 	}
@@ -83,46 +55,59 @@ func heteroRun(s scenario.Scenario, rep int) (HeteroRun, error) {
 	return r, nil
 }
 
-// runHeteroRep runs one replication of the hetero model. The policy's
-// wall-clock decision time is left out: sweep outputs are deterministic.
-// With records set it writes the per-job records there (jobs.csv columns
-// and metrics.MachineColumns) and the replication's machines beside them
-// (records without .csv, then .platform.csv); both appear only when the
-// replication succeeded.
-func runHeteroRep(s scenario.Scenario, rep int, records string, extra []engine.Listener, _ bool) (repValues, error) {
-	hr, err := heteroRun(s, rep)
+// prepareHetero makes the hetero run of a.s and its machines.
+func prepareHetero(a *synthAsm) (err error) {
+	if a.hetero, err = a.s.heteroRun(); err != nil {
+		return err
+	}
+	a.plat, err = HeteroPlatform(a.hetero)
+	return err
+}
+
+// runHeteroAsm runs one replication of the hetero model on a.plat: the
+// job generator of klusacek-2008, the policy timed (its wall-clock
+// decision time is only in the result's DecisionSeconds: sweep outputs
+// are deterministic). Its records (synthModels) are jobs.csv columns
+// and metrics.MachineColumns, and the replication's machines beside
+// them (records without .csv, then .platform.csv).
+func runHeteroAsm(a *synthAsm) (repValues, error) {
+	r, p := a.hetero, a.plat
+	src, err := synth.NewHetero(r.Seed, r.Replication, r.Jobs, p)
 	if err != nil {
 		return repValues{}, err
 	}
-	var r HeteroResult
-	if records == "" {
-		r, err = RunHetero(hr, extra...)
-	} else {
-		if hr.Platform, err = HeteroPlatform(hr); err != nil {
-			return repValues{}, err
-		}
-		err = atomicfile.Write(records, func(w io.Writer) error {
-			jw := metrics.NewJobsCSVMachines(w, hr.Platform)
-			if r, err = RunHetero(hr, append(extra, jw)...); err != nil {
-				jw.Stop() // before atomicfile removes the file
-				return err
-			}
-			if err := jw.Flush(); err != nil {
-				return err
-			}
-			return atomicfile.Write(strings.TrimSuffix(records, ".csv")+".platform.csv", func(w io.Writer) error {
-				return metrics.WritePlatformCSV(w, hr.Platform)
-			})
-		})
-	}
+	pol, err := r.Policy(p, r.Seed, r.Replication)
 	if err != nil {
 		return repValues{}, err
+	}
+	tp := newTimed(pol)
+	defer closePolicy(pol)
+	a.tau = metrics.SyntheticTau
+	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: tp, Source: src, Listener: a.openOutputs(), MaxWaiting: MaxWaiting})
+	if err != nil {
+		return repValues{}, err
+	}
+	if err := c.Run(); err != nil {
+		return repValues{}, waitingError(err, "hetero", synth.OfferedLoad(r.Jobs, p))
+	}
+	if err := closePolicy(pol); err != nil {
+		return repValues{}, err
+	}
+	m, d := a.o.sum.Result(), a.o.dl.Result()
+	out := HeteroResult{Jobs: m.Jobs, MissedPct: d.MissedPct, MissedOfDeadlinePct: d.MissedOfDeadlinePct, Usage: d.Usage,
+		Slowdown: m.MeanSlowdown, MeanWait: m.MeanWait, OfferedLoad: synth.OfferedLoad(r.Jobs, p), Events: tp.events,
+		QueueAtEvents: a.o.qe.Mean()}
+	if e, ok := pol.(Evaluator); ok {
+		out.Evaluations = e.PlanEvaluations()
+	}
+	if tp.events > 0 {
+		out.DecisionSeconds = tp.spent.Seconds() / float64(tp.events)
 	}
 	perEvent := 0.0
-	if r.Events > 0 {
-		perEvent = float64(r.Evaluations) / float64(r.Events)
+	if out.Events > 0 {
+		perEvent = float64(out.Evaluations) / float64(out.Events)
 	}
-	return repValues{map[string]float64{"missed_pct": r.MissedPct, "missed_of_deadline_pct": r.MissedOfDeadlinePct, "usage": r.Usage,
-		"slowdown": r.Slowdown, "mean_wait": r.MeanWait, "offered_load": r.OfferedLoad, "plan_evaluations_per_event": perEvent,
-		"queue_at_events": r.QueueAtEvents}, r}, nil
+	return repValues{map[string]float64{"missed_pct": out.MissedPct, "missed_of_deadline_pct": out.MissedOfDeadlinePct, "usage": out.Usage,
+		"slowdown": out.Slowdown, "mean_wait": out.MeanWait, "offered_load": out.OfferedLoad, "plan_evaluations_per_event": perEvent,
+		"queue_at_events": out.QueueAtEvents}, out}, nil
 }

@@ -10,19 +10,19 @@ import (
 	"github.com/schedlab/schedlab/scenario"
 )
 
-// Every implemented model of the registry has exactly one runner, and
-// nothing else has one.
+// Every implemented model of the registry has exactly one assembly
+// (synthModels), and nothing else has one.
 func TestRunnersMatchTheRegistry(t *testing.T) {
 	seen := map[string]bool{}
-	for _, r := range runners() {
-		m, err := registry.LookupModel(r.model)
+	for _, r := range synthModels {
+		m, err := registry.LookupModel(r.name)
 		if err != nil || !m.Implemented {
-			t.Errorf("runner for %q: model %+v, %v", r.model, m, err)
+			t.Errorf("runner for %q: model %+v, %v", r.name, m, err)
 		}
-		if seen[r.model] {
-			t.Errorf("two runners for %s", r.model)
+		if seen[r.name] {
+			t.Errorf("two runners for %s", r.name)
 		}
-		seen[r.model] = true
+		seen[r.name] = true
 	}
 	for _, m := range registry.Models() {
 		if m.Implemented && !seen[m.Name] {

@@ -16,17 +16,26 @@ import (
 	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/resample"
+	"github.com/schedlab/schedlab/workload/synth"
 )
 
-// RunSpec is one simulation of an SWF trace on one space-shared cluster:
-// what jobs (Workload), on what machine (Platform), under which policy
-// (Policy), writing what (Outputs). The command line ('schedlab run',
+// RunSpec is one simulation of an SWF trace on one space-shared cluster,
+// or one replication of a synthetic model (Model, Workload.Synthetic:
+// generated jobs on the cluster, grid, gang or hetero model; SynthSpec
+// builds it from a scenario, RunReplication builds and runs it): what jobs
+// (Workload), on what machine (Platform), under which policy (Policy),
+// writing what (Outputs). The command line ('schedlab run',
 // 'schedlab explain'), trace scenarios and the in-process library
 // (cmd/libschedlab) all build one; Check reports every problem with it
 // before any work, and Run runs it. A RunSpec encodes to JSON and back
 // (the in-process library's form), except for what only a Go caller can
 // give: the policy's decider, the caller's listeners, per-job results.
 type RunSpec struct {
+	// Model is the model of a synthetic run (registry.ModelCluster,
+	// ModelGrid, ModelGang, ModelHetero) with Workload.Synthetic set;
+	// "" is a trace run on one cluster (synthspec.go: SynthSpec builds
+	// a synthetic one from a scenario; a synthetic run has no JSON form).
+	Model    string       `json:"-"`
 	Workload WorkloadSpec `json:"workload"`
 	Platform PlatformSpec `json:"platform"`
 	Policy   PolicySpec   `json:"policy"`
@@ -71,6 +80,9 @@ type WorkloadSpec struct {
 	// columns. In JSON: {"rule", "factor" (S or MIN-MAX), "fraction",
 	// "seed"}.
 	Deadlines workload.DeadlineRule `json:"-"`
+	// Synthetic, when set, generates the jobs instead of reading a
+	// trace (a synthetic model's run, RunSpec.Model).
+	Synthetic *SyntheticSpec `json:"-"`
 }
 
 // PlatformSpec is the machine of a run.
@@ -99,6 +111,11 @@ type PlatformSpec struct {
 	// gains an energy section, the output folder energy.csv, and jobs.csv's
 	// consumed_energy each job's joules above idle.
 	Power string `json:"power,omitempty"`
+	// Sites are the machines of a synthetic model's run (the grid, gang
+	// and hetero models; one machine per site); Machines, for the
+	// hetero model without sites, draws them for the replication.
+	Sites    []SiteSpec           `json:"sites,omitempty"`
+	Machines synth.MachineOptions `json:"-"`
 }
 
 // PolicySpec is the policy of a run and its options.
@@ -125,6 +142,9 @@ type PolicySpec struct {
 	// then not given. The shared library cmd/libschedlab runs the engine
 	// in Python's process this way.
 	Decider external.Decider `json:"-"`
+	// Local is the grid model's local scheduler (Name is then the grid
+	// scheduler; for the gang model, Name is the approach).
+	Local string `json:"-"`
 }
 
 // OutputSpec is what a run writes and measures.
@@ -148,7 +168,10 @@ type OutputSpec struct {
 	// besides the summary (registry.ModelMetrics; 'run --metric'): each
 	// one that is its own listener, and every such metric on by
 	// default, is measured and written to summary.json's metrics
-	// object; the others are in the summary already.
+	// object; the others are in the summary already. For a synthetic
+	// run it is the scenario's metrics list: the cluster model measures
+	// the per-user waits it names (the declared metrics that are their
+	// own listeners come in Listeners, from RunReplication).
 	Metrics []string `json:"metrics,omitempty"`
 	// Tau is the bounded-slowdown threshold; 0 = metrics.DefaultTau.
 	Tau float64 `json:"tau,omitempty"`
@@ -159,6 +182,11 @@ type OutputSpec struct {
 	// TimeListener) beside the run's own: the declared metrics that are
 	// their own listeners (package registry, 'run --metric').
 	Listeners []engine.Listener `json:"-"`
+	// Records, for a synthetic model's run, is the file of its per-job
+	// records (jobs.csv columns and the sites, or the machine columns
+	// and the machines beside it for the hetero model), written
+	// atomically; "" writes none.
+	Records string `json:"-"`
 }
 
 // SettingError is one problem of a RunSpec: the setting, by the name a
@@ -198,6 +226,9 @@ func Problems(err error) []*SettingError {
 // window's dates, the partitions' and reservations' CPUs against the
 // machine) is checked when the run opens it.
 func (s *RunSpec) Check() error {
+	if s.Workload.Synthetic != nil {
+		return s.checkSynthetic()
+	}
 	var errs []error
 	add := func(setting string, err error) {
 		if err != nil {

@@ -22,10 +22,11 @@ func TestTauPerModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := runClusterSynthetic(pts[0].Scenario, 0, false)
+	m, err := RunReplication(pts[0].Scenario, 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	r := m.Detail.(ClusterResult)
 	if r.Tau != 0 || metrics.SyntheticTau != 0 {
 		t.Errorf("synthetic cluster: tau %g, want 0", r.Tau)
 	}

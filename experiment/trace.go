@@ -300,6 +300,9 @@ func resampleTrace(jobs workload.Source, w WorkloadSpec) ([]actual.Job, error) {
 // schedule.swf) there, atomically. The run is assembled in declared
 // stages (traceStages, traceOutputs; see traceAsm).
 func (s RunSpec) Run() (*TraceResult, error) {
+	if s.Workload.Synthetic != nil {
+		return nil, fmt.Errorf("%s model: a synthetic run has no trace result (RunReplication runs it)", s.Model)
+	}
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
