@@ -9,6 +9,7 @@ import (
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/swf"
 )
 
 type explainCmd struct {
@@ -44,7 +45,7 @@ func (c *explainCmd) Run(g *globals) error {
 	if c.Gantt && (x.Procs > maxGanttCPUs || len(x.Schedule) > maxGanttJobs) {
 		return fmt.Errorf("--gantt draws traces of at most %d CPUs and %d jobs; %s has %d CPUs and %d jobs", maxGanttCPUs, maxGanttJobs, x.Trace, x.Procs, len(x.Schedule))
 	}
-	writeExplanation(g.stdout, x)
+	writeExplanation(g.stdout, x, explainClock(c.Trace))
 	if c.Gantt {
 		fmt.Fprintln(g.stdout)
 		writeGantt(g.stdout, x)
@@ -52,11 +53,26 @@ func (c *explainCmd) Run(g *globals) error {
 	return nil
 }
 
-// writeExplanation prints the job and its passes.
-func writeExplanation(w io.Writer, x *experiment.Explanation) {
+// explainClock returns how explain writes a time of the trace: its
+// seconds, and the date in the trace's zone beside them when the
+// header places the trace (UnixStartTime).
+func explainClock(trace string) func(float64) string {
+	var h swf.Header
+	if rd, err := workload.OpenTrace(trace); err == nil {
+		h = rd.Header()
+		rd.Close()
+	}
+	if h.UnixStartTime <= 0 {
+		return tnum
+	}
+	return func(t float64) string { return tnum(t) + " (" + workload.FormatInstant(t, h) + ")" }
+}
+
+// writeExplanation prints the job and its passes, times by at.
+func writeExplanation(w io.Writer, x *experiment.Explanation, at func(float64) string) {
 	j := x.Job
 	fmt.Fprintf(w, "job %d of %s under %s (%d CPUs): needs %d CPU(s), estimate %s s (ran %s s); submitted at %s, started at %s (%s), ended at %s; waited %s s.\n",
-		j.ID, x.Trace, x.Policy, x.Procs, j.Procs, tnum(j.Estimate), tnum(j.Runtime), tnum(j.Submit), tnum(j.Start), j.Reason, tnum(j.End), tnum(j.Start-j.Submit))
+		j.ID, x.Trace, x.Policy, x.Procs, j.Procs, tnum(j.Estimate), tnum(j.Runtime), at(j.Submit), at(j.Start), j.Reason, at(j.End), tnum(j.Start-j.Submit))
 	fmt.Fprintf(w, "%d scheduling pass(es) from its submission to its start:\n", len(x.Passes))
 	for i, p := range x.Passes {
 		if i == maxPassesText/2 && len(x.Passes) > maxPassesText {
@@ -66,15 +82,15 @@ func writeExplanation(w io.Writer, x *experiment.Explanation) {
 		if len(x.Passes) > maxPassesText && i >= maxPassesText/2 && i < len(x.Passes)-maxPassesText/2 {
 			continue
 		}
-		fmt.Fprintf(w, "  at %s: position %d of %d waiting, %d CPU(s) free", tnum(p.Time), p.Position, p.Waiting, p.Free)
+		fmt.Fprintf(w, "  at %s: position %d of %d waiting, %d CPU(s) free", at(p.Time), p.Position, p.Waiting, p.Free)
 		if p.Head != 0 {
 			fmt.Fprintf(w, "; oldest waiting or reserved: job %d", p.Head)
 		}
 		if !math.IsNaN(p.HeadResv) {
-			fmt.Fprintf(w, ", reserved at %s (shadow time), %d extra processor(s)", tnum(p.HeadResv), p.Extra)
+			fmt.Fprintf(w, ", reserved at %s (shadow time), %d extra processor(s)", at(p.HeadResv), p.Extra)
 		}
 		if !math.IsNaN(p.Resv) {
-			fmt.Fprintf(w, "; its reservation: %s", tnum(p.Resv))
+			fmt.Fprintf(w, "; its reservation: %s", at(p.Resv))
 		}
 		fmt.Fprintf(w, "\n    %s\n", p.Why)
 	}
