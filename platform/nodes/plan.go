@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -139,9 +140,9 @@ func (p *Plan) During(from, to float64) *State {
 	for n, evs := range mem {
 		slices.SortFunc(evs, func(a, b memEv) int { // ends before starts at one instant
 			if a.t != b.t {
-				return cmpFloat(a.t, b.t)
+				return cmp.Compare(a.t, b.t)
 			}
-			return cmpInt64(a.delta, b.delta)
+			return cmp.Compare(a.delta, b.delta)
 		})
 		var cur, peak int64
 		for _, e := range evs {
@@ -151,26 +152,6 @@ func (p *Plan) During(from, to float64) *State {
 		s.memUsed[n] = peak
 	}
 	return s
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Earliest finds the earliest time t >= now at which r can hold its

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -50,7 +51,7 @@ func simulate(ns *Nodes, jobs []simJob, pol simPolicy) []simStart {
 		order[i] = i
 		out[i].ID, out[i].Shadow = jobs[i].ID, -1
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(jobs[a].Submit, jobs[b].Submit) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(jobs[a].Submit, jobs[b].Submit) })
 	s := NewState(ns)
 	var queue []int
 	var running []simRun
