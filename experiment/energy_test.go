@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/scenario"
 )
 
 // independentJoules integrates the machine's power from docs/energy.md
@@ -152,5 +154,38 @@ func TestNoPowerNoEnergy(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(out, "jobs.csv"))
 	if !strings.Contains(string(b), ",w0,delay,1,-1,,") {
 		t.Fatalf("jobs.csv: %s", b)
+	}
+}
+
+// A trace scenario with platform.power and metrics: [energy_kwh,
+// mean_power_kw]: the replication reports the run's own energy (the
+// same trace run by RunSpec with --power), in kWh and kW.
+func TestEnergyMetricsInScenario(t *testing.T) {
+	text := "model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz, jobs: 2000}\nplatform: {power: \"95:190.74\"}\npolicy: {queue: easy}\nmetrics: [mean_wait, energy_kwh, mean_power_kw]\n"
+	pts, err := scenario.Parse("e.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := RunReplication(pts[0].Scenario, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", First: 2000}, Policy: PolicySpec{Name: "easy"}, Platform: PlatformSpec{Power: "95:190.74"}}
+	if err := spec.Check(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := spec.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for i, n := range m.Names {
+		got[n] = m.Values[i]
+	}
+	if want := res.Energy.TotalJ / 3.6e6; math.Abs(got["energy_kwh"]-want) > 1e-9*want {
+		t.Fatalf("energy_kwh %v, want %v (the run's total_j / 3.6e6)", got["energy_kwh"], want)
+	}
+	if want := res.Energy.MeanW / 1e3; math.Abs(got["mean_power_kw"]-want) > 1e-9*want {
+		t.Fatalf("mean_power_kw %v, want %v", got["mean_power_kw"], want)
 	}
 }

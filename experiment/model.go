@@ -108,7 +108,7 @@ func runReplication(s scenario.Scenario, rep int, records string, perJob bool, m
 		if d.New == nil || !d.Default && !slices.Contains(s.Metrics, d.Name) {
 			continue
 		}
-		x := d.New(metrics.Env{Model: m.Name, Procs: scenarioProcs(s), Skip: s.Warmup.Jobs})
+		x := d.New(metrics.Env{Model: m.Name, Procs: scenarioProcs(s), Skip: s.Warmup.Jobs, Power: s.Platform.Power})
 		measures = append(measures, measured{d.Name, x})
 		more = append(more[:len(more):len(more)], x)
 	}
@@ -256,7 +256,7 @@ func TraceSpec(s scenario.Scenario, rep int, out string, perJob bool, extra []en
 	return RunSpec{
 		Workload: WorkloadSpec{Trace: s.Workload.Trace, First: s.Workload.Jobs, SubmitZero: s.Workload.Submit == scenario.SubmitZero,
 			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Estimate: est},
-		Platform: PlatformSpec{Procs: s.Platform.Procs, Clamp: s.Workload.Clamp, Continue: s.Workload.OnOverrun == "continue",
+		Platform: PlatformSpec{Procs: s.Platform.Procs, Clamp: s.Workload.Clamp, Continue: s.Workload.OnOverrun == "continue", Power: s.Platform.Power,
 			Partitions: s.Platform.Partitions, Avail: scenarioAvail(s)},
 		Policy:  PolicySpec{Name: s.Policy.Queue, Options: s.Policy.Options, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction},
 		Outputs: OutputSpec{Dir: out, Responses: perJob, Listeners: extra},

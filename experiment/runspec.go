@@ -275,8 +275,14 @@ func (s *RunSpec) Check() error {
 	if !(o.Tau >= 0) || math.IsInf(o.Tau, 0) {
 		add("--tau", fmt.Errorf("--tau must be a positive number of seconds, got %v", o.Tau))
 	}
-	if _, err := traceMetrics(o.Metrics); err != nil {
+	if ms, err := traceMetrics(o.Metrics); err != nil {
 		add("--metric", fmt.Errorf("--metric: %w", err))
+	} else {
+		for _, m := range ms {
+			if m.Requires == "platform.power" && p.Power == "" {
+				add("--metric", fmt.Errorf("--metric %s needs --power (a power model, docs/energy.md)", m.Name))
+			}
+		}
 	}
 	if o.Dir == "" {
 		for _, f := range []struct {

@@ -181,7 +181,7 @@ func openMeasures(a *traceAsm, _ *os.File) (engine.Listener, error) {
 	var t engine.Tee
 	a.o.measures = make([]metrics.Measure, len(a.measured))
 	for i, d := range a.measured {
-		a.o.measures[i] = d.New(metrics.Env{Model: registry.ModelCluster, Procs: a.procs})
+		a.o.measures[i] = d.New(metrics.Env{Model: registry.ModelCluster, Procs: a.procs, Power: a.s.Platform.Power})
 		t = append(t, a.o.measures[i])
 	}
 	return t, nil

@@ -49,6 +49,10 @@ type Decl struct {
 	// reports from its own result (package experiment), as every metric
 	// of the four models does.
 	New func(Env) Measure
+	// Requires, when set, is the scenario setting the metric cannot be
+	// measured without ("platform.power": the energy metrics); asking for
+	// the metric without it is refused when the scenario is read.
+	Requires string
 }
 
 // Env is what a metric's listener is built from: the run it measures.
@@ -58,6 +62,9 @@ type Env struct {
 	// Skip is the warm-up: the first Skip ended jobs are left out of
 	// the metrics (0 for a trace run).
 	Skip int64
+	// Power is the run's power model, "IDLE_W:COMPUTE_W" ("" none:
+	// docs/energy.md), for the metrics that require it.
+	Power string
 }
 
 // Measure is a metric's listener: it sees the run's events (a

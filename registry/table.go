@@ -3,6 +3,7 @@ package registry
 import (
 	"sync"
 
+	"github.com/schedlab/schedlab/metrics/energy"
 	"github.com/schedlab/schedlab/metrics/p95wait"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
@@ -87,6 +88,7 @@ func declaredMetrics() []Metric {
 	for _, ds := range [][]Metric{
 		modelMetrics(),         // the four models' metrics, reported by their runners
 		p95wait.Declarations(), // p95_wait (cluster; off by default)
+		energy.Declarations(),  // energy_kwh, mean_power_kw, peak_power_kw, energy_per_job_kj (cluster; under platform.power)
 	} {
 		out = append(out, ds...)
 	}

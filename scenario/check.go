@@ -106,12 +106,21 @@ func (d *decoder) checkStatic() {
 					known += "; when asked for: " + strings.Join(mm.Requestable, ", ")
 				}
 				d.add(d.metricAt[i], "metrics", "model %s reports no metric %q (its metrics: %s)", m, name, known)
+			} else if md, ok := registry.LookupMetric(m, name); ok && md.Requires != "" && d.missing(md.Requires) {
+				d.add(d.metricAt[i], "metrics", "metric %s needs %s (docs/energy.md)", name, md.Requires)
 			}
 		}
 	}
 }
 
 func (d *decoder) checkCluster() {
+	if s := d.set["platform.power"]; s != nil {
+		for _, v := range s.vals {
+			if err := registry.CheckPower(v.canon); err != nil {
+				d.add(v.at, "platform.power", "%v", err)
+			}
+		}
+	}
 	if s := d.set["workload.predictor"]; s != nil {
 		for _, v := range s.vals {
 			if err := registry.CheckPredictor(v.canon); err != nil {

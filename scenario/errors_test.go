@@ -342,3 +342,17 @@ func TestLublinLoadAndArrivalFactor(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// platform.power: a bad model names the key; an energy metric without a
+// power model is refused with what it needs.
+func TestPowerErrors(t *testing.T) {
+	for text, want := range map[string]string{
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"200:95\"}\npolicy: {queue: easy}\n": "platform.power",
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\npolicy: {queue: easy}\nmetrics: [energy_kwh]\n":         "metric energy_kwh needs platform.power",
+	} {
+		_, err := Parse("p.yaml", []byte(text))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error with %q", text, err, want)
+		}
+	}
+}

@@ -40,7 +40,11 @@ type Warmup struct {
 
 // Platform is the machine: one cluster (Procs) or a list of sites (Sites).
 type Platform struct {
-	Procs int    // cluster: machine size (0 = the trace header's MaxProcs)
+	Procs int // cluster: machine size (0 = the trace header's MaxProcs)
+	// Power is the cluster's power model "IDLE_W:COMPUTE_W", watts a CPU
+	// draws idle and running a job ("" none; docs/energy.md), which the
+	// energy metrics require.
+	Power string
 	Sites []Site // grid, gang, hetero; never shared between points
 
 	// hetero without Sites: the machine generator of klusacek-2008,

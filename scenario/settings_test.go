@@ -142,6 +142,7 @@ var roundTripValues = map[string][2]string{
 	"platform.speed_max":      {"700", "800"},
 	"platform.cpus_max":       {"12", "14"},
 	"platform.procs_per_site": {"32", "16"},
+	"platform.power":          {"95:190.74", "10:20"},
 }
 
 // yaml writes a round-trip file: each path's value nested in flow

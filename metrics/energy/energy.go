@@ -73,7 +73,8 @@ type Meter struct {
 	keep     bool
 }
 
-// NewMeter returns the meter of a run on cpus CPUs under p; with series
+// NewMeter returns the meter of a run on cpus CPUs under p (0: the
+// platform's, read from the first usage the kernel reports); with series
 // it also keeps the power at every change (Series).
 func NewMeter(p Power, cpus int, series bool) *Meter {
 	m := &Meter{p: p, cpus: cpus, keep: series}
@@ -86,6 +87,12 @@ func NewMeter(p Power, cpus int, series bool) *Meter {
 // TimeAdvanced integrates the busy CPUs since the previous instant: u
 // describes [previous instant, t).
 func (m *Meter) TimeAdvanced(t float64, u *engine.Usage) {
+	if m.cpus == 0 && u.Platform.Machines() > 0 { // the size the run found (a trace header's)
+		m.cpus = u.Platform.CPUs()
+		if m.keep && len(m.series) == 1 {
+			m.series[0].Watts = m.p.IdleW * float64(m.cpus)
+		}
+	}
 	b := 0
 	for _, x := range u.Busy {
 		b += x
