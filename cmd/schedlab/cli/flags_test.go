@@ -23,11 +23,13 @@ func TestEveryFlag(t *testing.T) {
 	sc := filepath.Join(dir, "s.yaml")
 	file := filepath.Join(dir, "file")
 	acct := filepath.Join(dir, "acct.txt")
+	sconf := filepath.Join(dir, "slurm.conf")
 	for name, text := range map[string]string{
-		acct: "JobIDRaw|Submit|Start|End|Timelimit|NCPUS|State\n1|2024-01-15T10:00:00|2024-01-15T10:00:00|2024-01-15T10:01:00|10|2|COMPLETED\n",
-		tr:   "; MaxProcs: 8\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n",
-		sc:   "model: grid\nstop: {completed: 10}\nplatform: {sites: 2, procs_per_site: 4}\nworkload: {mean_interarrival: 1}\npolicy: {grid: realtime, local: sq}\n",
-		file: "not a folder\n",
+		sconf: "NodeName=n1 CPUs=4\n",
+		acct:  "JobIDRaw|Submit|Start|End|Timelimit|NCPUS|State\n1|2024-01-15T10:00:00|2024-01-15T10:00:00|2024-01-15T10:01:00|10|2|COMPLETED\n",
+		tr:    "; MaxProcs: 8\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n",
+		sc:    "model: grid\nstop: {completed: 10}\nplatform: {sites: 2, procs_per_site: 4}\nworkload: {mean_interarrival: 1}\npolicy: {grid: realtime, local: sq}\n",
+		file:  "not a folder\n",
 	} {
 		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -60,6 +62,7 @@ func TestEveryFlag(t *testing.T) {
 		"run --estimate":          {append(run, "--estimate", "guess"), 2, "--estimate"},
 		"run --power":             {append(run, "--power", "190:95"), 2, "--power"},
 		"run --slurm-conf":        {append(run, "--slurm-conf", filepath.Join(dir, "missing.conf")), 1, "missing.conf: no such file"},
+		"slurm-conf --gres":       {[]string{"slurm-conf", sconf, "--gres", filepath.Join(dir, "missing-gres.conf")}, 1, "missing-gres.conf: no such file"},
 		"run --predictor":         {append(run, "--predictor", "avg:3"), 2, "--predictor is only for --estimate predict"},
 		"run --correction":        {append(run, "--estimate", "predict", "--correction", "twice"), 2, "--correction"},
 		"run --planned":           {append(run, "--planned=perhaps"), 2, "--planned"},

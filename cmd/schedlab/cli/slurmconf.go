@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -14,6 +15,7 @@ import (
 // slurmConfCmd reads a slurm.conf and says what schedlab makes of it.
 type slurmConfCmd struct {
 	File string `arg:"" placeholder:"SLURM.CONF" help:"A site's slurm.conf (the files it includes are read too)."`
+	Gres string `placeholder:"GRES.CONF" help:"Also read a gres.conf and compare each node's GRES counts with slurm.conf's."`
 }
 
 // Run prints the nodes, partitions, scheduler settings and every key
@@ -22,6 +24,18 @@ func (c *slurmConfCmd) Run(g *globals) error {
 	cfg, err := slurmconf.ReadFile(c.File)
 	if err != nil {
 		return err
+	}
+	if c.Gres != "" {
+		f, err := os.Open(c.Gres)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		gr, err := slurmconf.ReadGres(f, c.Gres)
+		if err != nil {
+			return err
+		}
+		cfg.Warnings = append(append(cfg.Warnings, gr.Warnings...), cfg.CheckGres(gr)...)
 	}
 	return writeSlurmConf(g.stdout, c.File, cfg)
 }
