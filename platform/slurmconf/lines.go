@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -172,6 +173,8 @@ func parseGres(s string) ([]nodes.GRES, error) {
 			if c, ok := gresCount(rest[n-1]); ok {
 				g.Count = c
 				rest = rest[:n-1]
+			} else if countLike.MatchString(rest[n-1]) {
+				return nil, fmt.Errorf("%q: count %s out of range 1..%d", e, rest[n-1], nodes.MaxGRESPerNode)
 			}
 		}
 		switch len(rest) {
@@ -206,6 +209,10 @@ func parseGres(s string) ([]nodes.GRES, error) {
 	}
 	return sum, nil
 }
+
+// countLike is a GRES count's form (digits and an optional K, M or G),
+// as opposed to a type such as a100 or 1g.5gb.
+var countLike = regexp.MustCompile(`^[0-9]+[kKmMgG]?$`)
 
 func gresCount(s string) (int, bool) {
 	mult := int64(1)

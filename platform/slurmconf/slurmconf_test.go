@@ -125,6 +125,7 @@ func TestErrors(t *testing.T) {
 		"NodeName=n1\nSchedulerParameters=bf_window=ten":       "f.conf:2: SchedulerParameters: bf_window=ten: not a whole number",
 		"NodeName=n1\nPriorityWeightAge=-3":                    "f.conf:2: PriorityWeightAge: \"-3\" is not a whole number",
 		"NodeName=n1 Feature=\"a,b":                            "f.conf:1: a double quote is not closed",
+		"NodeName=n1 Gres=gpu:99999999999G":                    "f.conf:1: Gres: \"gpu:99999999999G\": count 99999999999G out of range",
 		"NodeName=n1 oops":                                     "f.conf:1: oops: not a Key=Value pair",
 		"NodeName=n1\nNodeName=n1":                             "f.conf:2: NodeName: node n1 is also on f.conf:1",
 		"NodeName=n1\nPartitionName=p OverSubscribe=SOMETIMES": "f.conf:2: OverSubscribe: \"SOMETIMES\": want NO",
