@@ -32,6 +32,7 @@ type waiting struct {
 type Policy struct {
 	plat    platform.Platform
 	queue   []waiting // by (recorded start, id)
+	free    []int     // per machine, this pass's free CPUs (reused)
 	late    int64
 	maxLate float64
 }
@@ -69,7 +70,11 @@ func (p *Policy) Finish(float64, job.ID) {}
 // come and that fits, on the first machine with room; it asks to be
 // woken at the next recorded start.
 func (p *Policy) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
-	free := make([]int, p.plat.Machines())
+	free := p.free[:0]
+	for range p.plat.Machines() {
+		free = append(free, 0)
+	}
+	p.free = free
 	for m := range free {
 		free[m] = v.Free(m)
 	}
