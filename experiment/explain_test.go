@@ -126,13 +126,14 @@ func TestExplainErrors(t *testing.T) {
 }
 
 // An id not in the trace is refused with the trace's count and id range
-// before anything is simulated (on HPC2N, the reading alone: a fraction
-// of a second, where the conservative simulation takes seconds).
+// before anything is simulated (on the embedded KTH-SP2, always there;
+// on HPC2N the reading alone takes a fraction of a second where the
+// conservative simulation takes seconds).
 func TestExplainUnknownIDBeforeSimulating(t *testing.T) {
 	before := explainRuns.Load()
-	spec := RunSpec{Workload: WorkloadSpec{Trace: "HPC2N-2002-2.1-cln.swf.gz"}, Policy: PolicySpec{Name: "conservative"}}
+	spec := RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz"}, Policy: PolicySpec{Name: "conservative"}}
 	_, err := Explain(spec, 99999999)
-	if err == nil || !strings.Contains(err.Error(), "job 99999999 is not in trace") || !strings.Contains(err.Error(), "202876 jobs read, ids 1..527371") {
+	if err == nil || !strings.Contains(err.Error(), "job 99999999 is not in trace") || !strings.Contains(err.Error(), "27992 jobs read, ids 15..28490") {
 		t.Fatalf("Explain of an unknown id: %v", err)
 	}
 	if n := explainRuns.Load() - before; n != 0 {
