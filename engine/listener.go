@@ -4,6 +4,7 @@ import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
 )
 
 // Record is what the kernel knows about a job when it ends. The pointers
@@ -25,6 +26,10 @@ type Record struct {
 	// requeued after a failure (docs/availability.md); 0 where the model
 	// does not count them.
 	Attempts int
+	// Alloc, on a platform of nodes (NodeCluster), is what the job held:
+	// its nodes, cores, memory and GRES units (CPUs are then its global
+	// core ids, Machine 0); nil on a pool of CPUs.
+	Alloc *nodes.Allocation
 }
 
 // Wait is the time the job spent queued.
@@ -46,6 +51,9 @@ type Start struct {
 	// Behind is, for a job backfilled in a per-processor queue, the gang
 	// it passed; 0 otherwise.
 	Behind job.ID
+	// Alloc, on a platform of nodes, is what the job holds from now (its
+	// CPUs are its global core ids); nil on a pool of CPUs.
+	Alloc *nodes.Allocation
 }
 
 // Listener observes a simulation. Metrics are listeners: adding one never
@@ -80,10 +88,37 @@ type RejectListener interface {
 // per task; always 0 for a central-queue model, whose waiting jobs are at
 // no machine). The slices belong to the model: read them during the call,
 // never keep or change them.
+//
+// On a platform of nodes (NodeCluster) the platform is one machine whose
+// CPUs are the nodes' cores: Busy[0] counts the cores held, and Nodes
+// says what else is in use.
 type Usage struct {
 	Platform platform.Platform
 	Busy     []int
 	Jobs     []int
+	Nodes    *NodeUsage // nil on a pool of CPUs
+}
+
+// NodeUsage is what is in use on a platform of nodes, for time
+// listeners (Usage.Nodes). It belongs to the model: read it during the
+// call, never keep or change it.
+type NodeUsage struct {
+	Platform *nodes.Nodes
+	// Cores, MemMB: cores and memory (MB) held by running jobs; an
+	// exclusive job holds all of its nodes' cores and memory.
+	Cores int
+	MemMB int64
+	// NodesBusy: nodes on which at least one job runs.
+	NodesBusy int
+	// GRES[k]: units of kind Kinds[k] held (Kinds: Platform.Kinds(), in
+	// that order).
+	Kinds []nodes.Kind
+	GRES  []int
+	// Waiting: jobs waiting; WaitingGRES[k]: waiting jobs whose request
+	// could use units of Kinds[k] (a GRES per node or per job of that
+	// name, untyped or of that type).
+	Waiting     int
+	WaitingGRES []int
 }
 
 // TimeListener is a Listener that also integrates over time. The kernel

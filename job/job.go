@@ -1,6 +1,10 @@
 package job
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/schedlab/schedlab/platform/nodes"
+)
 
 // ID identifies a job. For SWF traces it is the SWF job number (field 1).
 type ID int64
@@ -31,6 +35,12 @@ type Info struct {
 	// Gang is set for a gang; TaskEstimates are its tasks' estimates.
 	Gang          bool
 	TaskEstimates []float64
+	// Req is what the job asks of a platform of nodes (nodes, tasks,
+	// CPUs per task, memory, GRES, a constraint, exclusive); nil for a
+	// job that asks only for Procs processors (on nodes: Procs tasks of
+	// one CPU, nodes.FromProcs). A pool of CPUs ignores it. Shared, not
+	// copied: never change it.
+	Req *nodes.Request
 }
 
 // StartReason records how a job came to start (Fluxion's habit).

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy/option"
 )
 
@@ -80,6 +81,11 @@ type Env struct {
 	// kept per user across partitions as Slurm keeps it per association).
 	// Keys are package paths. Nil: the policy is alone on its platform.
 	Shared *Shared
+	// Nodes, when set, is a platform of nodes (docs/nodes.md): a cluster
+	// queue policy then builds a NodeScheduler (Built.Nodes) for it, or
+	// refuses with an error saying it does not run on nodes. Platform is
+	// then one machine of the nodes' cores.
+	Nodes *nodes.Nodes
 }
 
 // Shared is the state the policies of one machine's partitions share
@@ -109,6 +115,7 @@ func (s *Shared) Get(key string, mk func() any) any {
 // Gang).
 type Built struct {
 	Queue QueueScheduler
+	Nodes NodeScheduler // KindQueue on a platform of nodes (Env.Nodes)
 	Grid  GridScheduler
 	Local LocalScheduler
 	Gang  GangPolicy

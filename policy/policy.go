@@ -3,6 +3,7 @@ package policy
 import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
 )
 
 // QueueScheduler is a policy for a central queue over the machines of a
@@ -29,6 +30,35 @@ type QueueScheduler interface {
 	Schedule(now float64, v Machines, plan *Plan)
 }
 
+// NodeScheduler is a policy for a central queue over a platform of
+// nodes (docs/nodes.md): the calls come in QueueScheduler's order; a
+// Schedule sees the nodes' use at the start of the pass. A job's request
+// is job.Info.Req (nil: Procs tasks of one CPU, nodes.FromProcs).
+type NodeScheduler interface {
+	Name() string
+	Submit(now float64, j job.Info)
+	Finish(now float64, id job.ID)
+	Schedule(now float64, v NodeView, plan *Plan)
+}
+
+// NodeView is the read-only state of a platform of nodes under a central
+// queue: what is free on each node now. A policy that names allocations
+// keeps its own nodes.State (it knows what it started); the view is for
+// one that does not, and for checks.
+type NodeView interface {
+	// Nodes describes the platform (immutable, shared).
+	Nodes() *nodes.Nodes
+	// FreeCores, FreeMemMB and FreeGRES are node id's free cores,
+	// memory (MB; 0 where not modelled) and units of a GRES kind now.
+	FreeCores(id int) int
+	FreeMemMB(id int) int64
+	FreeGRES(id int, k nodes.Kind) int
+	// Jobs is the number of jobs running on node id; Whole reports
+	// whether an exclusive job holds it.
+	Jobs(id int) int
+	Whole(id int) bool
+}
+
 // Machines is the read-only state of the machines under a central queue.
 type Machines interface {
 	// Platform describes the machines (immutable).
@@ -40,11 +70,18 @@ type Machines interface {
 // Start is one decision: start a waiting job now on a machine. CPUs, when
 // set, names the CPUs (global ids, all on Machine, exactly the job's
 // size); when nil the model gives the job the lowest free ids of Machine.
+//
+// On a platform of nodes (NodeScheduler) Machine and CPUs are unused:
+// Alloc, when set, names the nodes, cores, memory and GRES units the job
+// takes (an allocation of nodes.State.Alloc, or one built by hand: the
+// model checks it against the job's request and what is free); when nil
+// the model allocates by its own rule (nodes.State.Alloc, docs/nodes.md).
 type Start struct {
 	ID      job.ID
 	Reason  job.StartReason
 	Machine int
 	CPUs    platform.Runs
+	Alloc   *nodes.Allocation
 }
 
 // Plan collects the decisions of one scheduling pass. The model resets it

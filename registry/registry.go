@@ -226,14 +226,22 @@ func (p Entry) BuildValues(env policy.Env, v option.Values) (policy.Built, error
 		return b, err
 	}
 	var ok bool
-	switch p.Kind {
-	case KindQueue:
+	switch {
+	case p.Kind == KindQueue && env.Nodes != nil:
+		if b.Nodes == nil {
+			if b.Queue != nil {
+				closeBuilt(b.Queue)
+			}
+			return policy.Built{}, fmt.Errorf("%s %s of model %s does not run on a platform of nodes (docs/nodes.md lists the policies that do)", p.Kind, p.Name, p.Model)
+		}
+		ok = true
+	case p.Kind == KindQueue:
 		ok = b.Queue != nil
-	case KindGrid:
+	case p.Kind == KindGrid:
 		ok = b.Grid != nil
-	case KindLocal:
+	case p.Kind == KindLocal:
 		ok = b.Local != nil
-	case KindApproach:
+	case p.Kind == KindApproach:
 		ok = b.Gang != nil
 	}
 	if !ok {
@@ -534,4 +542,12 @@ func KindOptions(model, kind string) []KindOption {
 		sorted = append(sorted, out[next])
 	}
 	return sorted
+}
+
+// closeBuilt ends what a policy built and then refused holds outside
+// the process (an external decision process).
+func closeBuilt(q policy.QueueScheduler) {
+	if c := policy.CapsOf(q).Close; c != nil {
+		c.Close()
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform/nodes"
 )
 
 // Job is the full record of a job, actual runtime included. Times are
@@ -68,6 +69,10 @@ type Job struct {
 	// holds each task's actual runtime and estimate; nil for an ordinary
 	// job. len(Tasks) == Procs when set.
 	Tasks []Task
+
+	// Req is what the job asks of a platform of nodes (job.Info.Req);
+	// nil: Procs tasks of one CPU. The pool of CPUs ignores it.
+	Req *nodes.Request
 }
 
 // Task is one task of a job.
@@ -89,7 +94,7 @@ func (j *Job) DeadlineOrInf() float64 {
 func (j *Job) Info() job.Info {
 	i := job.Info{ID: j.ID, Submit: j.Submit, Procs: j.Procs, Estimate: j.Estimate, User: j.User, Group: j.Group,
 		Mem: j.Mem, Speed: j.Speed, BMEst: j.BMEst, Deadline: j.Deadline, Local: j.Local,
-		Partition: j.Partition, QOS: j.QOS, RecordedStart: math.NaN()}
+		Partition: j.Partition, QOS: j.QOS, RecordedStart: math.NaN(), Req: j.Req}
 	if j.Recorded {
 		i.RecordedStart = j.Submit + j.RecordedWait
 	}
