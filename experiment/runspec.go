@@ -111,6 +111,14 @@ type PlatformSpec struct {
 	// gains an energy section, the output folder energy.csv, and jobs.csv's
 	// consumed_energy each job's joules above idle.
 	Power string `json:"power,omitempty"`
+	// Nodes, when set, makes the cluster a platform of nodes: node
+	// groups, each "NAMES:cores=N[:sockets=S][:threads=T][:mem=SIZE]
+	// [:gres=NAME[:TYPE]=COUNT[,...]][:features=F[,...]][:weight=W]"
+	// (docs/nodes.md). Jobs then ask for nodes, tasks, memory and GRES
+	// (a job table's requests; an SWF job's processors as tasks of one
+	// CPU), jobs.csv gains allocated_nodes and summary.json a nodes
+	// section. Procs is then the nodes' cores.
+	Nodes []string `json:"nodes,omitempty"`
 	// Sites are the machines of a synthetic model's run (the grid, gang
 	// and hetero models; one machine per site); Machines, for the
 	// hetero model without sites, draws them for the replication.

@@ -8,6 +8,7 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/policy/predict"
 	"github.com/schedlab/schedlab/registry"
@@ -54,6 +55,9 @@ type traceAsm struct {
 	src   *swf.Source // the trace's jobs, before any stage
 	procs int
 	plat  platform.Platform
+	// ns is the platform of nodes (PlatformSpec.Nodes; nil: a pool of
+	// CPUs, plat). With it plat is one machine of ns's cores.
+	ns    *nodes.Nodes
 	avail *engine.Availability
 	defs  []partitionDef
 
