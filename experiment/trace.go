@@ -398,7 +398,7 @@ func (a *traceAsm) assemble(src workload.Source) error {
 	a.run = run
 	// An external decision process is ended on every path; its failure
 	// at the end fails the run before anything is written.
-	a.onClose(func(bool) { closePolicy(run.pol) })
+	a.onClose(func(bool) { closePolicy(run.built) })
 	return a.builtOutputs()
 }
 
@@ -420,7 +420,7 @@ func (a *traceAsm) simulate() error {
 		}
 		return err
 	}
-	return closePolicy(a.run.pol)
+	return closePolicy(a.run.built)
 }
 
 // noRun says why a run that simulated no job is no run.
@@ -439,7 +439,7 @@ func (a *traceAsm) noRun() error {
 			name, in.RejectedUnknown, in.RejectedMaxTime, in.RejectedMaxCPUs, in.RejectedAccess)
 	}
 	// Records that are all skipped or rejected are no run either.
-	return noJobsError(name, counts, a.procs, a.run.refused(), a.run.pol.Name())
+	return noJobsError(name, counts, a.procs, a.run.refused(), a.run.built.Name())
 }
 
 // result is the run's result: its run info, what every applied stage
@@ -448,7 +448,7 @@ func (a *traceAsm) result() (*TraceResult, error) {
 	if err := a.noRun(); err != nil {
 		return nil, err
 	}
-	counts, stats, pol := a.src.Counts(), a.run.eng.Stats(), a.run.pol
+	counts, stats, pol := a.src.Counts(), a.run.eng.Stats(), a.run.built
 	overrun := "kill"
 	if a.s.Platform.Continue {
 		overrun = "continue"

@@ -88,7 +88,7 @@ var traceOutputs = []traceOutput{
 			return a.o.reader, nil
 		},
 		built: func(a *traceAsm, _ *os.File) error {
-			a.o.reader.watch(a.run.pol)
+			a.o.reader.watch(a.run.built)
 			return nil
 		},
 		report: func(a *traceAsm, res *TraceResult) { res.PerJob = a.o.reader.res }},
@@ -171,7 +171,7 @@ var traceOutputs = []traceOutput{
 	{name: "planned.csv", file: "planned.csv", // hooked to the policy's reservations
 		applies: func(a *traceAsm) bool { return a.s.Outputs.Planned },
 		built: func(a *traceAsm, f *os.File) (err error) {
-			a.o.planned, err = newPlannedCSV(f, a.run.pol)
+			a.o.planned, err = newPlannedCSV(f, a.run.built)
 			return err
 		},
 		flush: func(a *traceAsm) error { return a.o.planned.flush() }},
