@@ -234,6 +234,9 @@ func platformSettings() []*settingDecl {
 		{Decl: decl("platform.partitions", option.Text, none, "", "partitions `\"NAME:CPUS[:LIMIT]...\"`, quoted, in the syntax of `schedlab run --partition`; no name twice, no CPU in two, at most one `default`, at most 256 ([partitions.md](partitions.md#scenario-files))"),
 			models: clusterOnly, hand: true, key: keySpec{name: "parts", at: map[string]int{mC: 230}, omitDefault: true},
 			doc: docSpec{typ: "string or list of strings", def: "none", models: "cluster running a trace", sweep: "no (a list is the partitions of every point)"}},
+		{Decl: decl("platform.nodes", option.Text, none, "", "node groups `\"NAMES:cores=N[:mem=SIZE][:gres=...]...\"`, quoted, in the syntax of `schedlab run --nodes`: the cluster becomes a platform of nodes; not with `platform.procs`; at most 4,096 groups ([nodes.md](nodes.md))"),
+			models: clusterOnly, hand: true, key: keySpec{name: "nodes", at: map[string]int{mC: 235}, omitDefault: true},
+			doc: docSpec{typ: "string or list of strings", def: "none", models: "cluster running a trace", sweep: "no (a list is the node groups of every point)"}},
 	}
 }
 
