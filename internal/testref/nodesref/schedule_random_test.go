@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -263,4 +264,21 @@ func recsOf(jobs []Job, starts []Start) []validate.NodeRec {
 			Constraint: q.Constraint, Exclusive: q.Exclusive, Uses: us})
 	}
 	return recs
+}
+
+// FCFS strict plans nothing: what is free over [now, now + estimate)
+// beside the running jobs is what is free now, counted or named alike,
+// so Schedule's FCFS in fcfs order is Simulate's FCFS, start for start
+// (the ids increase with the input order, so the two queue orders agree).
+func TestScheduleFCFSIsSimulateFCFS(t *testing.T) {
+	for seed := range 500 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 43))
+		nodes, jobs := randomNodes(rng), randomJobs(rng)
+		got, want := Schedule(nodes, jobs, SchedFCFS), Simulate(nodes, jobs, FCFS)
+		for i := range jobs {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Fatalf("seed %d: job %d: Schedule %s, Simulate %s", seed, jobs[i].ID, show(got[i]), show(want[i]))
+			}
+		}
+	}
 }
