@@ -109,7 +109,7 @@ func classicEASY(procs int, jobs []Job) []float64 {
 // workloads of 200 jobs (the repair is what makes the extra processors
 // usable on the reserved nodes).
 func TestEASYOnOneCoreNodesIsClassicEASY(t *testing.T) {
-	runs := 25
+	runs := 20
 	if testing.Short() {
 		runs = 5
 	}
