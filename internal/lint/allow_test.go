@@ -73,14 +73,18 @@ var allowImports = map[string][]string{
 // with the independent references; the references' tests check with the
 // independent checker; the goldens drive the command line.
 var allowTestImports = map[string][]string{
-	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref"},
+	// policy/backfill's nodesdiff harness builds the node policies as the
+	// registry builds them and compares them with the node reference
+	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref", "internal/testref/nodesref", "registry"},
 	"engine":           {"policy/...", "rng", "workload", "workload/..."},
 	"experiment":       {"internal/testref", "stats"},
 	"sweep":            {"registry", "validate"},
 	"registry":         {"job", "platform"},
 	"report/...":       {"experiment"},
 	"internal/testref": {"validate"},
-	"internal/golden":  {"cmd/schedlab/cli", "workload"},
+	// the node reference's schedules checked by the independent checker
+	"internal/testref/nodesref": {"validate"},
+	"internal/golden":           {"cmd/schedlab/cli", "workload"},
 	// the randomized run of every declared policy: through the run
 	// paths, checked by the independent checker
 	"internal/policyfuzz":    {"engine", "experiment", "job", "job/actual", "platform", "policy/option", "registry", "scenario", "validate"},
