@@ -46,9 +46,10 @@ var allowImports = map[string][]string{
 	"metrics":                {"engine", "job", "job/actual", "platform", "platform/nodes", "workload/swf", "internal/digits"},
 	"workload":               {"job", "job/actual", "rng", "workload/...", "internal/atomicfile", "internal/enum"},
 	"workload/...":           {"job", "job/actual", "platform", "platform/nodes", "rng", "workload/swf", "workload/jobtable", "internal/enum", "internal/invariants", "policy/option", "workload/model", "workload/tsafrir", "workload/avail"},
-	"workload/jobtable":      {"job", "job/actual", "platform", "platform/nodes", "workload/swf", "internal/..."}, // the job table: SWF's fields and a nodes.Request a job
+	"workload/jobtable":      {"job", "job/actual", "platform", "platform/nodes", "workload/swf", "internal/..."},                                                           // the job table: SWF's fields and a nodes.Request a job
+	"workload/gpumix":        {"job", "job/actual", "platform/nodes", "rng", "policy/option", "workload/jobtable", "workload/lublin", "workload/model", "workload/tsafrir"}, // lublin's jobs, a share of them asking for GPUs
 	"threads":                {"engine", "job", "job/actual", "metrics", "platform", "validate", "workload", "internal/digits"},
-	"registry":               {"policy", "policy/...", "metrics", "metrics/...", "workload/model", "workload/lublin", "workload/synth"},
+	"registry":               {"policy", "policy/...", "metrics", "metrics/...", "workload/model", "workload/lublin", "workload/gpumix", "workload/synth"},
 	"metrics/...":            {"engine", "job", "job/actual", "platform", "platform/nodes", "policy", "metrics", "internal/digits"},
 	"scenario":               {"platform", "platform/nodes", "registry", "policy/option", "workload", "workload/..."},
 	"experiment":             {"engine", "job", "job/actual", "platform", "platform/nodes", "policy", "policy/...", "registry", "metrics", "metrics/energy", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"},
@@ -106,7 +107,7 @@ var allowTestImports = map[string][]string{
 	"rng":                    nil,
 	"stats":                  nil,
 	"validate":               nil,
-	"workload":               nil,
+	"workload":               {"platform/nodes"}, // the requests a job table gives its jobs, written out in the tests
 	"policy":                 nil,
 	"policy/option":          nil,
 	"report/plot":            nil,
