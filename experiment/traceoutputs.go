@@ -187,11 +187,14 @@ func openMeasures(a *traceAsm, _ *os.File) (engine.Listener, error) {
 	return t, nil
 }
 
-// openJobsCSV picks the columns: attempts with unavailable CPUs (and the
-// machine columns with deadlines), the machine columns with deadlines.
+// openJobsCSV picks the columns: the node columns on a platform of
+// nodes, attempts with unavailable CPUs (and the machine columns with
+// deadlines), the machine columns with deadlines.
 func openJobsCSV(a *traceAsm, f *os.File) (engine.Listener, error) {
 	w := atomicfile.WriteBehind(f)
 	switch {
+	case a.ns != nil:
+		a.o.jobsCSV = metrics.NewJobsCSVNodes(w, a.ns)
 	case a.avail != nil:
 		var mp *platform.Platform
 		if a.withDeadlines {
