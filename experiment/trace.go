@@ -13,6 +13,7 @@ import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/metrics/nodeuse"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/external"
 	"github.com/schedlab/schedlab/policy/option"
@@ -95,9 +96,12 @@ type TraceResult struct {
 	Deadlines *TraceDeadlines `json:"deadlines,omitempty"`
 	// Energy: the machine's energy under the run's power model
 	// (PlatformSpec.Power).
-	Energy *EnergyInfo  `json:"energy,omitempty"`
-	Counts swf.Counts   `json:"-"`
-	Engine engine.Stats `json:"-"`
+	Energy *EnergyInfo `json:"energy,omitempty"`
+	// Nodes: the use of a platform of nodes (PlatformSpec.Nodes;
+	// docs/nodes.md, "Outputs of a run on nodes").
+	Nodes  *nodeuse.Result `json:"nodes,omitempty"`
+	Counts swf.Counts      `json:"-"`
+	Engine engine.Stats    `json:"-"`
 	// PerJob holds the per-job responses and window heads when
 	// OutputSpec.Responses asked for them (its Result is not set).
 	PerJob *ClusterResult `json:"-"`

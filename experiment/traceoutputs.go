@@ -8,6 +8,7 @@ import (
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/metrics/energy"
+	"github.com/schedlab/schedlab/metrics/nodeuse"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/threads"
@@ -56,6 +57,7 @@ type outputs struct {
 	planned     *plannedCSV
 	parts       *partSummaries
 	energy      *energy.Meter
+	nodeUse     *nodeuse.Meter
 	energyFile  *os.File
 	// files are the outputs' files, by output index.
 	files []*os.File
@@ -117,6 +119,16 @@ var traceOutputs = []traceOutput{
 		applies: func(a *traceAsm) bool { return a.out != nil && a.s.Platform.Power != "" },
 		built:   func(a *traceAsm, f *os.File) error { a.o.energyFile = f; return nil },
 		flush:   func(a *traceAsm) error { return writeEnergyCSV(a, a.o.energyFile) }},
+	{name: "nodes", // PlatformSpec.Nodes: the use of the nodes (summary.json)
+		applies: func(a *traceAsm) bool { return a.ns != nil },
+		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {
+			a.o.nodeUse = nodeuse.NewMeter(a.ns)
+			return a.o.nodeUse, nil
+		},
+		report: func(a *traceAsm, res *TraceResult) {
+			r := a.o.nodeUse.Result()
+			res.Nodes = &r
+		}},
 	{name: "jobs.csv", file: "jobs.csv",
 		applies: func(a *traceAsm) bool { return a.out != nil },
 		open:    openJobsCSV,

@@ -52,7 +52,7 @@ var allowImports = map[string][]string{
 	"registry":               {"policy", "policy/...", "metrics", "metrics/...", "workload/model", "workload/lublin", "workload/gpumix", "workload/synth"},
 	"metrics/...":            {"engine", "job", "job/actual", "platform", "platform/nodes", "policy", "metrics", "internal/digits"},
 	"scenario":               {"platform", "platform/nodes", "registry", "policy/option", "workload", "workload/..."},
-	"experiment":             {"engine", "job", "job/actual", "platform", "platform/nodes", "policy", "policy/...", "registry", "metrics", "metrics/energy", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"},
+	"experiment":             {"engine", "job", "job/actual", "platform", "platform/nodes", "policy", "policy/...", "registry", "metrics", "metrics/energy", "metrics/nodeuse", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"}, // metrics/nodeuse: summary.json's "nodes" section
 	"sweep":                  {"experiment", "metrics", "scenario", "stats", "internal/atomicfile", "internal/addrspace"},
 	"repro":                  {"experiment", "sweep", "metrics", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
 	"report/plot":            nil,
