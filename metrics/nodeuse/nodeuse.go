@@ -106,9 +106,12 @@ type Result struct {
 	// span from the first submission to the last job's end, SpanS long.
 	FirstSubmitS float64 `json:"first_submit_s"`
 	SpanS        float64 `json:"span_s"`
-	Nodes        int     `json:"nodes"`
-	Cores        int     `json:"cores"`
-	MemMB        int64   `json:"mem_mb"`
+	// Hostlist is every node of the platform (nodes.Compress), Nodes
+	// their count.
+	Hostlist string `json:"hostlist"`
+	Nodes    int    `json:"nodes"`
+	Cores    int    `json:"cores"`
+	MemMB    int64  `json:"mem_mb"`
 	// CoreUtilization: core-seconds held over cores x span.
 	CoreUtilization float64 `json:"core_utilization"`
 	// MemUtilization: MB-seconds held over the platform's memory x span;
@@ -147,6 +150,11 @@ type KindUse struct {
 func (m *Meter) Result() Result {
 	r := Result{FirstSubmitS: m.firstSubmit, Nodes: m.ns.Len(), Cores: m.ns.Cores(), MemMB: m.ns.MemMB(),
 		GPUJobs: m.gpuJobs, OtherJobs: m.otherJobs, IdleGPUHoursWhileWaiting: m.idleGPUS / 3600}
+	names := make([]string, m.ns.Len())
+	for id := range names {
+		names[id] = m.ns.Name(id)
+	}
+	r.Hostlist, _ = nodes.Compress(names) // the platform's names are valid
 	span := 0.0
 	if m.submitted {
 		span = max(m.end-m.firstSubmit, 0)

@@ -108,6 +108,9 @@ func TestMeterHandWorked(t *testing.T) {
 	if r.MemUtilization == nil || !near(*r.MemUtilization, 1.0/18) {
 		t.Errorf("memory utilization %v, want 1/18", r.MemUtilization)
 	}
+	if r.Hostlist != "g[1-2],n[1-2]" {
+		t.Errorf("hostlist %q", r.Hostlist)
+	}
 	if r.GPUJobs != 2 || r.OtherJobs != 2 || r.Nodes != 4 || r.Cores != 24 || r.MemMB != 98304 {
 		t.Errorf("counts %d GPU jobs, %d others, %d nodes, %d cores, %d MB", r.GPUJobs, r.OtherJobs, r.Nodes, r.Cores, r.MemMB)
 	}
