@@ -56,7 +56,7 @@ var allowImports = map[string][]string{
 	"sweep":                  {"experiment", "metrics", "scenario", "stats", "internal/atomicfile", "internal/addrspace"},
 	"repro":                  {"experiment", "sweep", "metrics", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
 	"report/plot":            nil,
-	"report/...":             {"platform", "validate", "internal/atomicfile"},
+	"report/...":             {"platform", "platform/nodes", "validate", "internal/atomicfile"}, // platform/nodes: the hostlists of allocated_nodes
 	"cmd/schedlab/cli":       {"experiment", "sweep", "repro", "registry", "scenario", "metrics", "platform", "platform/nodes", "platform/slurmconf", "policy/option", "policy/external", "report/...", "workload", "workload/...", "internal/atomicfile", "cmd/schedlab/launch"},
 	"cmd/libschedlab/inproc": {"experiment", "metrics", "job", "policy/external"},
 	"cmd/schedlab":           {"cmd/schedlab/cli", "internal/addrspace"},
