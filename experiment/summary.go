@@ -131,7 +131,11 @@ func andList(xs []string) string {
 // writeNodes prints the use of a platform of nodes (summary.json's
 // "nodes" section) on two lines: utilizations, then the GPUs.
 func writeNodes(w io.Writer, n *nodeuse.Result) {
-	fmt.Fprintf(w, "\nnodes (%d nodes, %d cores, %d MB) from %.1f s, %.1f s: core utilization %.3f", n.Nodes, n.Cores, n.MemMB, n.FirstSubmitS, n.SpanS, n.CoreUtilization)
+	mem := ""
+	if n.MemMB > 0 {
+		mem = fmt.Sprintf(", %d MB", n.MemMB)
+	}
+	fmt.Fprintf(w, "\nnodes (%d nodes, %d cores%s; over the %.1f s from %.1f s): core utilization %.3f", n.Nodes, n.Cores, mem, n.SpanS, n.FirstSubmitS, n.CoreUtilization)
 	if m := n.MemUtilization; m != nil {
 		fmt.Fprintf(w, ", memory %.3f", *m)
 	}
