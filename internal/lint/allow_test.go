@@ -74,7 +74,7 @@ var allowImports = map[string][]string{
 // independent checker; the goldens drive the command line.
 var allowTestImports = map[string][]string{
 	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref"},
-	"engine":           {"policy/...", "rng", "workload", "workload/..."},
+	"engine":           {"policy/...", "rng", "validate", "workload", "workload/..."}, // validate: the independent node checker of NodeCluster's runs
 	"experiment":       {"internal/testref", "stats"},
 	"sweep":            {"registry", "validate"},
 	"registry":         {"job", "platform"},
