@@ -296,16 +296,18 @@ func (c *NodeCluster) start(d *policy.Start) error {
 			}
 			return c.bad(d, "%v", err)
 		}
-		a = cloneAlloc(*d.Alloc) // the policy may keep and reuse its own
-	} else {
-		if a, ok = c.state.Alloc(r); !ok {
-			return c.bad(d, "the request %s does not fit now", r)
-		}
+	} else if a, ok = c.state.Alloc(r); !ok {
+		return c.bad(d, "the request %s does not fit now", r)
 	}
 	if s.alloc == nil {
-		s.alloc = new(nodes.Allocation)
+		s.alloc = new(nodeHold)
 	}
-	*s.alloc = a
+	if d.Alloc != nil {
+		s.alloc.copyFrom(*d.Alloc) // the policy may keep and reuse its own
+		a = s.alloc.a
+	} else {
+		s.alloc.a = a // fresh from State.Alloc
+	}
 	c.cores = c.cores[:0]
 	for _, na := range a.Nodes {
 		c.cores = append(c.cores, na.Cores...)
@@ -357,9 +359,9 @@ func (c *NodeCluster) kindIndex(k nodes.Kind) int {
 func (c *NodeCluster) complete(i int32) error {
 	s := c.slots.at(i)
 	c.jobEvent = true
-	c.state.Release(*s.alloc)
+	c.state.Release(s.alloc.a)
 	held := 0
-	for _, na := range s.alloc.Nodes {
+	for _, na := range s.alloc.a.Nodes {
 		held += len(na.Cores)
 		c.nu.MemMB -= na.MemMB
 		if c.state.Jobs(na.Node) == 0 {
@@ -378,19 +380,58 @@ func (c *NodeCluster) complete(i int32) error {
 	return nil
 }
 
-// cloneAlloc is a deep copy of a.
-func cloneAlloc(a nodes.Allocation) nodes.Allocation {
-	b := nodes.Allocation{Exclusive: a.Exclusive, Nodes: make([]nodes.NodeAlloc, len(a.Nodes))}
-	for i, na := range a.Nodes {
-		na.Cores = slices.Clone(na.Cores)
-		if na.GRES != nil {
-			gs := make([]nodes.GRESUnits, len(na.GRES))
-			for k, g := range na.GRES {
-				gs[k] = nodes.GRESUnits{Kind: g.Kind, Units: slices.Clone(g.Units)}
-			}
-			na.GRES = gs
+// nodeHold is what a slot's job holds on the nodes: its allocation, and
+// storage that copies of later allocations reuse (a slot serves many
+// jobs one after the other).
+type nodeHold struct {
+	a     nodes.Allocation
+	nodes []nodes.NodeAlloc
+	gres  []nodes.GRESUnits
+	ints  []int // cores and units
+}
+
+// copyFrom makes h.a a deep copy of a, in h's storage.
+func (h *nodeHold) copyFrom(a nodes.Allocation) {
+	n, g := 0, 0
+	for _, na := range a.Nodes {
+		n += len(na.Cores)
+		for _, u := range na.GRES {
+			n += len(u.Units)
 		}
-		b.Nodes[i] = na
+		g += len(na.GRES)
 	}
-	return b
+	if cap(h.ints) < n {
+		h.ints = make([]int, 0, n)
+	}
+	if cap(h.gres) < g {
+		h.gres = make([]nodes.GRESUnits, 0, g)
+	}
+	ints, gres := h.ints[:0], h.gres[:0]
+	h.nodes = h.nodes[:0]
+	for _, na := range a.Nodes {
+		k := len(ints)
+		ints = append(ints, na.Cores...)
+		na.Cores = ints[k:len(ints):len(ints)]
+		if na.GRES != nil {
+			j := len(gres)
+			for _, u := range na.GRES {
+				k := len(ints)
+				ints = append(ints, u.Units...)
+				gres = append(gres, nodes.GRESUnits{Kind: u.Kind, Units: ints[k:len(ints):len(ints)]})
+			}
+			na.GRES = gres[j:len(gres):len(gres)]
+		}
+		h.nodes = append(h.nodes, na)
+	}
+	h.ints, h.gres = ints, gres
+	h.a = nodes.Allocation{Nodes: h.nodes, Exclusive: a.Exclusive}
+}
+
+// allocation is what the slot's job holds on the nodes (nil in the
+// models without nodes).
+func (s *slot) allocation() *nodes.Allocation {
+	if s.alloc == nil {
+		return nil
+	}
+	return &s.alloc.a
 }
