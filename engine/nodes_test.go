@@ -112,6 +112,7 @@ func (l *nodeLog) JobSubmitted(now float64, j *actual.Job) {
 	l.waiting[j.ID] = &c
 }
 func (l *nodeLog) JobDispatched(float64, *actual.Job, []int) {}
+func (l *nodeLog) JobRejected(now float64, j *actual.Job)    { delete(l.waiting, j.ID) }
 func (l *nodeLog) JobStarted(now float64, s engine.Start) {
 	if s.Alloc == nil {
 		l.t.Fatalf("t=%g: job %d started without an allocation", now, s.Job.ID)
@@ -599,6 +600,44 @@ func TestNodeClusterDeterministic(t *testing.T) {
 	}
 }
 
+// A rejected job leaves the queue and its counts: job 1 holds every GPU
+// (a task and 2 GPUs on each node); job 2, a GPU job, waits and is
+// rejected at 5, when the wake-up its policy asked for comes.
+func TestNodeClusterReject(t *testing.T) {
+	ns := mustNodes(t, gpuNodes)
+	jobs := []actual.Job{
+		nj(1, 0, 10, 20, nodes.Request{Nodes: 2, Tasks: 2, CPUsPerTask: 1, GRESPerJob: gpus(4)}),
+		nj(2, 1, 1, 20, nodes.Request{Tasks: 1, CPUsPerTask: 1, GRESPerNode: gpus(1)}),
+	}
+	pol := &scripted{waiting: map[job.ID]bool{}, at: 5, decide: func(p *policy.Plan) { p.Rejects = append(p.Rejects, 2) }}
+	first := true
+	l := newNodeLog(t, ns)
+	c, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: ns, Policy: &firstStarts{scripted: pol, first: &first}, Source: workload.FromSlice(jobs), Listener: l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Nodes() != ns {
+		t.Fatal("Nodes is not the platform given")
+	}
+	if err := c.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if c.Stats().Rejected != 1 || l.runs[2] != nil || l.runs[1] == nil {
+		t.Fatalf("rejected %d, runs %v", c.Stats().Rejected, l.runs)
+	}
+	if got := allocText(ns, l.runs[1].alloc); got != "n1:0/gpu:0 1 n2:4/gpu:2 3" {
+		t.Errorf("job 1 on %s", got)
+	}
+	for _, c := range []struct {
+		t    float64
+		want string
+	}{{5, "{<nil> 2 0 2 [gpu] [4] 1 [1]}"}, {10, "{<nil> 2 0 2 [gpu] [4] 0 [0]}"}} {
+		if got := fmt.Sprint(l.usage[c.t]); got != c.want {
+			t.Errorf("t=%g: usage %s, want %s", c.t, got, c.want)
+		}
+	}
+}
+
 // A job at its request limit is killed there, unless Continue.
 func TestNodeClusterKill(t *testing.T) {
 	ns := mustNodes(t, gpuNodes)
@@ -625,12 +664,17 @@ type scripted struct {
 	waiting map[job.ID]bool
 	decide  func(plan *policy.Plan)
 	done    bool
+	at      float64 // the decision waits for this time (a wake-up)
 }
 
 func (p *scripted) Name() string                   { return "scripted" }
 func (p *scripted) Submit(now float64, j job.Info) { p.waiting[j.ID] = true }
 func (p *scripted) Finish(now float64, id job.ID)  {}
 func (p *scripted) Schedule(now float64, v policy.NodeView, plan *policy.Plan) {
+	if p.waiting[2] && !p.done && now < p.at {
+		plan.Wake = p.at
+		return
+	}
 	if p.waiting[2] && !p.done {
 		p.done = true
 		p.decide(plan)
@@ -681,6 +725,13 @@ func TestNodeClusterErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
 		}
+	}
+	late := &scripted{waiting: map[job.ID]bool{}, at: 3, decide: func(p *policy.Plan) {
+		p.Starts = append(p.Starts, policy.Start{ID: 2, Reason: job.Immediate})
+	}}
+	if _, err := runNodes(t, ns, late, []actual.Job{nj(2, 1, 1, 1, one)}, false); err == nil ||
+		!strings.Contains(err.Error(), "policy scripted at t=3: start job 2: start reason immediate, but the job was submitted at t=1") {
+		t.Errorf("immediate after submit: %v", err)
 	}
 	// A job that fits no node: an admission error naming the job and its
 	// request.
