@@ -21,7 +21,7 @@ import (
 //     (docs/nodes.md): all the node's memory for an exclusive request,
 //     else the memory per node, else the memory per CPU times the CPUs
 //     its cores hold, else 0; always 0 on a node whose memory is not
-//     modelled;
+//     modelled; never more than the node has;
 //   - GRES: each kind at most once per node, its units that node's own
 //     units of that kind, increasing; every kind held is one the request
 //     asks for (a GRES of type "" asks for every type of its name); on
@@ -142,6 +142,9 @@ func (ns *Nodes) checkNode(r Request, c Constraint, nd Node, na NodeAlloc) error
 		case r.MemPerCPUMB > 0:
 			mem = r.MemPerCPUMB * int64(len(na.Cores)*nd.ThreadsPerCore)
 		}
+	}
+	if nd.MemMB > 0 && mem > nd.MemMB {
+		return fmt.Errorf("memory %d MB: the request takes it here, the node has %d MB", mem, nd.MemMB)
 	}
 	if na.MemMB != mem {
 		switch {

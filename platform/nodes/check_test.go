@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/validate"
 )
 
 // cloneAlloc is a deep copy of a.
@@ -77,6 +79,77 @@ func TestCheckAllocAcceptsAlloc(t *testing.T) {
 	}
 }
 
+// Random mutations of good allocations (node ids, tasks, cores, memory,
+// GRES units, the exclusive flag, nodes dropped or repeated): CheckAlloc
+// never panics, and what it accepts the independent checker accepts too
+// and an empty state takes (Occupy).
+func TestCheckAllocMutations(t *testing.T) {
+	runs := 300
+	if testing.Short() {
+		runs = 60
+	}
+	accepted, refused := 0, 0
+	for seed := 0; seed < runs; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 13))
+		ns := randomPlatform(t, r)
+		for range 20 {
+			q := randomRequest(r)
+			if q.Check() != nil {
+				continue
+			}
+			good, ok := NewState(ns).Alloc(q)
+			if !ok {
+				continue
+			}
+			a := cloneAlloc(good)
+			some := func(n int) int { return r.IntN(n+6) - 3 }
+			k := r.IntN(len(a.Nodes))
+			na := &a.Nodes[k]
+			switch r.IntN(9) {
+			case 0:
+				na.Node = some(ns.Len())
+			case 1:
+				na.Tasks = some(q.Tasks)
+			case 2:
+				if len(na.Cores) > 0 {
+					na.Cores[r.IntN(len(na.Cores))] = some(ns.Cores())
+				}
+			case 3:
+				na.Cores = append(na.Cores, some(ns.Cores()))
+			case 4:
+				na.MemMB = int64(some(5000))
+			case 5:
+				if len(na.GRES) > 0 && len(na.GRES[0].Units) > 0 {
+					na.GRES[0].Units[0] = some(8)
+				} else if ks := ns.Kinds(); len(ks) > 0 {
+					na.GRES = append(na.GRES, GRESUnits{ks[r.IntN(len(ks))], []int{some(8)}})
+				}
+			case 6:
+				a.Exclusive = !a.Exclusive
+			case 7:
+				a.Nodes = append(a.Nodes[:k], a.Nodes[k+1:]...)
+			case 8:
+				a.Nodes = append(a.Nodes, a.Nodes[k])
+			}
+			if ns.CheckAlloc(q, a) != nil {
+				refused++
+				continue
+			}
+			accepted++
+			rec := toRec(ns, 1, 0, 1, q, a)
+			if err := validate.CheckNodes(capsOf(ns), []validate.NodeRec{rec}); err != nil {
+				t.Fatalf("seed %d: request %s: CheckAlloc accepts %+v, the checker: %v", seed, q, a, err)
+			}
+			if s := NewState(ns); s.CheckFree(a) != nil || !s.Occupy(a) {
+				t.Fatalf("seed %d: request %s: CheckAlloc accepts %+v, an empty state does not take it: %v", seed, q, a, s.CheckFree(a))
+			}
+		}
+	}
+	if accepted < 100 || refused < 1000 {
+		t.Fatalf("%d accepted, %d refused: the mutations test little", accepted, refused)
+	}
+}
+
 // One hand-made bad allocation per rule, each from the good allocation
 // of a request worked out by hand.
 func TestCheckAllocRefuses(t *testing.T) {
@@ -131,6 +204,7 @@ func TestCheckAllocRefuses(t *testing.T) {
 		{"core twice", q, good, func(a *Allocation) { a.Nodes[0].Cores = []int{0, 1, 1} }, "node a1: cores 1 then 1"},
 		{"memory per cpu", q, good, func(a *Allocation) { a.Nodes[0].MemMB = 300 }, "node a1: memory 300 MB: the request takes 600 MB"},
 		{"memory per node", Request{Tasks: 1, CPUsPerTask: 1, MemPerNodeMB: 500}, Allocation{Nodes: []NodeAlloc{{Node: 1, Tasks: 1, Cores: []int{4}, MemMB: 400}}}, nil, "node a2: memory 400 MB: the request takes 500 MB"},
+		{"memory beyond the node", Request{Tasks: 1, CPUsPerTask: 1, MemPerNodeMB: 1500}, Allocation{Nodes: []NodeAlloc{{Node: 1, Tasks: 1, Cores: []int{4}, MemMB: 1500}}}, nil, "node a2: memory 1500 MB: the request takes it here, the node has 1000 MB"},
 		{"memory not modelled", cons, consGood, func(a *Allocation) { a.Nodes[0].MemMB = 10 }, "node b1: memory 10 MB: the node's memory is not modelled"},
 		{"memory not asked", Request{Tasks: 1, CPUsPerTask: 1}, Allocation{Nodes: []NodeAlloc{{Node: 0, Tasks: 1, Cores: []int{0}, MemMB: 1}}}, nil, "node a1: memory 1 MB: the request takes 0 MB"},
 		{"exclusive memory", excl, exclGood, func(a *Allocation) { a.Nodes[0].MemMB = 500 }, "node a1: memory 500 MB: an exclusive allocation holds all the node's 1000 MB"},
