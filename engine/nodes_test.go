@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -732,6 +733,9 @@ func TestNodeClusterErrors(t *testing.T) {
 		{"does not fit now", func(p *policy.Plan) {
 			p.Starts = append(p.Starts, policy.Start{ID: 2, Reason: job.Immediate, Alloc: alloc(1, 2, 4, 5)}, policy.Start{ID: 3, Reason: job.Immediate})
 		}, "policy scripted at t=1: start job 3: the request nodes=2 ntasks=8 does not fit now"},
+		{"unknown reason", func(p *policy.Plan) {
+			p.Starts = append(p.Starts, policy.Start{ID: 2, Reason: 200})
+		}, "policy scripted at t=1: start job 2: unknown start reason 200"},
 		{"reject a running job", func(p *policy.Plan) { p.Rejects = append(p.Rejects, 1) }, "policy scripted at t=1: reject job 1: the job is not waiting"},
 	} {
 		jobs := append(slices.Clone(base), nj(3, 1, 10, 20, nodes.Request{Nodes: 2, Tasks: 8, CPUsPerTask: 1}))
@@ -767,6 +771,24 @@ func TestNodeClusterErrors(t *testing.T) {
 	bad := nj(8, 0, 1, 1, nodes.Request{Tasks: 1, CPUsPerTask: 0})
 	if _, err := runNodes(t, ns, &nodeFCFS{}, []actual.Job{bad}, false); err == nil || !strings.Contains(err.Error(), "job 8: request ntasks=1 cpus-per-task=0: cpus per task 0") {
 		t.Errorf("a malformed request: %v", err)
+	}
+	// A job whose id is still in the system, and more jobs waiting than
+	// the bound.
+	idle0 := &scripted{waiting: map[job.ID]bool{}, decide: func(*policy.Plan) {}}
+	_, err := runNodes(t, ns, idle0, []actual.Job{nj(5, 0, 1, 1, one), nj(5, 1, 1, 1, one)}, false)
+	if dup := (*engine.DuplicateError)(nil); err == nil || !errors.As(err, &dup) || !strings.Contains(err.Error(), "job 5: duplicate job id") {
+		t.Errorf("a duplicate id: %v", err)
+	}
+	c, _ := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: ns, Policy: &scripted{waiting: map[job.ID]bool{}, decide: func(*policy.Plan) {}},
+		Source: workload.FromSlice([]actual.Job{nj(1, 0, 1, 1, one), nj(2, 0, 1, 1, one), nj(3, 0, 1, 1, one)}), MaxWaiting: 2})
+	if err := c.Run(); !errors.Is(err, engine.ErrTooManyWaiting) {
+		t.Errorf("MaxWaiting 2, 3 jobs waiting: %v", err)
+	}
+	if _, err := engine.NewNodeCluster(engine.NodeClusterConfig{Policy: idle0, Source: workload.FromSlice(nil)}); err == nil {
+		t.Error("no platform: no error")
+	}
+	if _, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: ns, Source: workload.FromSlice(nil)}); err == nil {
+		t.Error("no policy: no error")
 	}
 	// A policy that never starts a waiting job.
 	idle := &scripted{waiting: map[job.ID]bool{}, decide: func(*policy.Plan) {}}
