@@ -77,7 +77,7 @@ var allowTestImports = map[string][]string{
 	// policy/backfill's nodesdiff harness builds the node policies as the
 	// registry builds them and compares them with the node reference
 	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref", "internal/testref/nodesref", "registry"},
-	"engine":           {"policy/...", "rng", "workload", "workload/..."},
+	"engine":           {"policy/...", "rng", "validate", "workload", "workload/..."}, // validate: the independent node checker of NodeCluster's runs
 	"experiment":       {"internal/testref", "stats"},
 	"sweep":            {"registry", "validate"},
 	"registry":         {"job", "platform"},

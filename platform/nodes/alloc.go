@@ -180,6 +180,9 @@ func (s *State) Alloc(r Request) (Allocation, bool) {
 		if maxN > 0 && len(picks) == maxN {
 			break
 		}
+		if s.freeCores[id] == 0 {
+			continue // can take no task (a node held whole has none free): skipped cheaply
+		}
 		cpt := (r.CPUsPerTask + s.ns.Node(id).ThreadsPerCore - 1) / s.ns.Node(id).ThreadsPerCore
 		fit := s.capacity(id, r, c, cpt)
 		share := 1
@@ -237,11 +240,11 @@ func perNodeCount(r Request, g GRES) int {
 // to take there, nil for none) and returns what it holds.
 func (s *State) take(id, tasks, coresPerTask int, r Request, perJob []int) NodeAlloc {
 	nd := s.ns.Node(id)
-	na := NodeAlloc{Node: id, Tasks: tasks}
 	want := tasks * coresPerTask
 	if r.Exclusive {
 		want = s.freeCores[id]
 	}
+	na := NodeAlloc{Node: id, Tasks: tasks, Cores: make([]int, 0, want)}
 	for c := nd.FirstCore; c < nd.FirstCore+nd.Cores() && len(na.Cores) < want; c++ {
 		if !s.coreUsed[c] {
 			s.coreUsed[c] = true
