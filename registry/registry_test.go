@@ -132,6 +132,9 @@ func TestEveryPolicyBuilds(t *testing.T) {
 					// process is never started by building the policy
 					given["command"] = "true"
 				}
+				if p.Name == "python" {
+					given["class"] = "mymod:MyPolicy" // likewise: no process starts
+				}
 				for name, x := range defaults(t, p) {
 					if o, _ := p.Option(name); o.Required() {
 						given[name] = strconv.FormatFloat(x, 'g', -1, 64)
@@ -478,6 +481,7 @@ func TestQueueOrderDeclared(t *testing.T) {
 		{ModelCluster, "matrix", nil, "fcfs"},
 		{ModelCluster, "jrb", map[string]string{"rank": "log"}, "rank"},
 		{ModelCluster, "external", map[string]string{"command": "true"}, "fcfs"},
+		{ModelCluster, "python", map[string]string{"class": "mymod:MyPolicy"}, "fcfs"},
 		{ModelHetero, "fcfs", nil, "fcfs"},
 		{ModelHetero, "easy", nil, "fcfs"},
 		{ModelHetero, "flexible", nil, "priority"},

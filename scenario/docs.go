@@ -425,6 +425,8 @@ func readCondition(f *field) string {
 	}
 	var conds []string
 	models := map[string]bool{}
+	var order []string               // the models, in the order of their first dependency
+	byModel := map[string][]string{} // each model's own conditions
 	for _, dp := range schemaDeps() {
 		if dp.key != f.path || coversAll(dp) {
 			continue
@@ -433,13 +435,31 @@ func readCondition(f *field) string {
 		for _, v := range dp.when {
 			vs = append(vs, "`"+v+"`")
 		}
-		if c := "`" + dp.on + "` is " + orList(vs); !has(conds, c) {
+		c := "`" + dp.on + "` is " + orList(vs)
+		if !has(conds, c) {
 			conds = append(conds, c)
 		}
+		if !models[dp.model] {
+			order = append(order, dp.model)
+		}
 		models[dp.model] = true
+		if !has(byModel[dp.model], c) {
+			byModel[dp.model] = append(byModel[dp.model], c)
+		}
 	}
 	if len(conds) == 0 {
 		return ""
+	}
+	// models whose conditions differ (policy.timeout: external or python
+	// on the cluster, external alone on hetero) each say their own
+	for _, m := range order[1:] {
+		if !slices.Equal(byModel[m], byModel[order[0]]) {
+			var per []string
+			for _, m := range order {
+				per = append(per, strings.Join(byModel[m], " and ")+" ("+m+")")
+			}
+			return strings.Join(per, "; ")
+		}
 	}
 	cond := strings.Join(conds, " and ")
 	if len(models) == 1 {

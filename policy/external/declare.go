@@ -13,7 +13,8 @@ import (
 
 // Declarations are this package's policies for the registry: external on
 // the cluster model and on the hetero model (the same central queue over
-// machines of different sizes and speeds).
+// machines of different sizes and speeds), and python on the cluster
+// model (python.go).
 func Declarations() []policy.Decl {
 	var out []policy.Decl
 	for _, model := range []string{policy.ModelCluster, policy.ModelHetero} {
@@ -67,7 +68,7 @@ func Declarations() []policy.Decl {
 			},
 		})
 	}
-	return out
+	return append(out, pythonDecl())
 }
 
 // checkCommand refuses a run without a command, before any work.

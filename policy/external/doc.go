@@ -14,6 +14,11 @@
 // naming the time and what went wrong. The process's standard error is
 // passed through.
 //
+// The policy python (python.go) is the same policy with the command
+// built from its options: exec PYTHON -m schedlab.serve CLASS, the
+// Python package's server of a schedlab.Policy subclass, with option
+// path before PYTHONPATH; its errors name it "policy python".
+//
 // Like every policy, the decision process sees estimates, never actual
 // runtimes: job.Info is all this package has.
 package external

@@ -28,6 +28,7 @@ const MaxLine = 64 << 20
 
 // Options configure the policy.
 type Options struct {
+	Name    string        // the policy's name ("" = "external"; the python policy's "python")
 	Command string        // run with /bin/sh -c
 	Timeout time.Duration // per reply, and for the exit at the end
 	Full    bool          // requests carry the queue and running jobs
@@ -143,8 +144,13 @@ func New(plat platform.Platform, opt Options) *Client {
 	return &Client{opt: opt, plat: plat, queued: map[job.ID]int{}, running: map[job.ID]runningJob{}}
 }
 
-// Name is "external".
-func (p *Client) Name() string { return "external" }
+// Name is "external", or Options.Name when set.
+func (p *Client) Name() string {
+	if p.opt.Name != "" {
+		return p.opt.Name
+	}
+	return "external"
+}
 
 // Err is the failure that stopped the policy, if any (policy.Failer).
 func (p *Client) Err() error { return p.err }
@@ -680,7 +686,7 @@ func (p *Client) fail(format string, a ...any) {
 	case p.opt.FDs != [2]int{}:
 		who = fmt.Sprintf("fds %d,%d", p.opt.FDs[0], p.opt.FDs[1])
 	}
-	p.err = fmt.Errorf("policy external at t=%g: %s [%s]", p.now, fmt.Sprintf(format, a...), who)
+	p.err = fmt.Errorf("policy %s at t=%g: %s [%s]", p.Name(), p.now, fmt.Sprintf(format, a...), who)
 	p.kill()
 }
 

@@ -188,12 +188,12 @@ func (p *Client) Close() error {
 		endGroup(p.cmd)
 		switch {
 		case err != nil:
-			p.err = fmt.Errorf("policy external: the decision process failed at the end of the simulation (%v) [command: %s]", err, p.opt.Command)
+			p.err = fmt.Errorf("policy %s: the decision process failed at the end of the simulation (%v) [command: %s]", p.Name(), err, p.opt.Command)
 		case werr != nil:
-			p.err = fmt.Errorf("policy external: cannot send SIMULATION_ENDS: %v [command: %s]", werr, p.opt.Command)
+			p.err = fmt.Errorf("policy %s: cannot send SIMULATION_ENDS: %v [command: %s]", p.Name(), werr, p.opt.Command)
 		}
 	case <-time.After(p.opt.Timeout):
-		p.err = fmt.Errorf("policy external: the decision process did not exit within %s after SIMULATION_ENDS (option timeout) [command: %s]", p.opt.Timeout, p.opt.Command)
+		p.err = fmt.Errorf("policy %s: the decision process did not exit within %s after SIMULATION_ENDS (option timeout) [command: %s]", p.Name(), p.opt.Timeout, p.opt.Command)
 		p.kill()
 	}
 	return p.err

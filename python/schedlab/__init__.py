@@ -123,6 +123,8 @@ _RUN_FLAGS = {
     "correction",
     "resample",
     "replication",
+    "from",  # the time window (run --from, --to): schedlab.run(..., **{"from": ..., "to": ...})
+    "to",
 }
 
 
@@ -173,7 +175,10 @@ def run(trace, policy="easy", out=None, timeout=None, engine="auto", keep=False,
 
     Keyword options: the run flags estimate, procs, on_overrun, clamp,
     tau, deadline, deadline_factor, deadline_fraction, seed, check, swf,
-    predictor, correction (estimate="predict"), resample, replication;
+    predictor, correction (estimate="predict"), resample, replication,
+    from and to (a time window, as run --from and --to; `from` is a
+    Python keyword: pass them as **{"from": ..., "to": ...}, as
+    schedlab.benchmarks.split gives them);
     any other keyword is a policy option (e.g. order="sjf", depth=4).
     `out` is the output folder. Without it the run writes to a new
     temporary folder, reads jobs.csv and summary.json from it and removes

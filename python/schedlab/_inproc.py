@@ -248,7 +248,7 @@ def run_spec(trace, out=None, policy="external", **options) -> dict:
     folder (None: no files) and `options` as schedlab.run takes them: the
     run flags estimate, procs, on_overrun, clamp, tau, deadline,
     deadline_factor, deadline_fraction, seed, check, swf, predictor,
-    correction, resample, replication; any other keyword a policy
+    correction, resample, replication, from, to; any other keyword a policy
     option. Unset flags take the command's defaults."""
     o = dict(options)
     seed = int(o.pop("seed", 1))
@@ -266,6 +266,9 @@ def run_spec(trace, out=None, policy="external", **options) -> dict:
     }
     if "resample" in o:
         workload["resample"] = str(o.pop("resample"))
+    for k in ("from", "to"):  # the time window, as run --from and --to
+        if k in o:
+            workload[k] = str(o.pop(k))
     platform = {
         "procs": int(o.pop("procs", 0)),
         "clamp": bool(o.pop("clamp", False)),
