@@ -19,7 +19,9 @@ import (
 // 24,000; 120x400x3 = 144,000; 40x400x5 = 80,000; 60x400x5 = 120,000;
 // 60x200x5 = 60,000: 508,000 W s g/kWh = 508,000 / 3.6e6 g = 1.4111e-4
 // kg. Price: 80x0.1x10 + 120x0.1x5 + 40x0.1x5 + 60x0.3x10 = 80 + 60 + 20
-// + 180 = 340 W s /kWh = 340 / 3.6e6.
+// + 180 = 340 W s /kWh = 340 / 3.6e6. The busy CPUs times the
+// intensity: 2 x 1000 over [0, 10), 4 x 1400 over [10, 15), 1 x 3000
+// over [20, 30).
 func TestMeterCarbonByHand(t *testing.T) {
 	carbon, err := signal.New([]float64{0, 12, 25}, []float64{100, 400, 200}, 0)
 	if err != nil {
@@ -46,6 +48,11 @@ func TestMeterCarbonByHand(t *testing.T) {
 	r := m.Result()
 	if want := 508000 / 3.6e6 / 1e3; r.CarbonKg != want {
 		t.Errorf("CarbonKg = %.17g, want %.17g", r.CarbonKg, want)
+	}
+	// Above idle: 20 W a busy CPU x (2x1000 + 4x1400 + 1x3000 = 10,600
+	// CPU s g/kWh).
+	if want := 20 * 10600 / 3.6e9; r.WorkCarbonKg != want {
+		t.Errorf("WorkCarbonKg = %.17g, want %.17g", r.WorkCarbonKg, want)
 	}
 	if want := 340 / 3.6e6; math.Abs(r.Cost-want) > 1e-12*want {
 		t.Errorf("Cost = %.17g, want %.17g", r.Cost, want)

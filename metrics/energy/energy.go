@@ -166,6 +166,12 @@ type Result struct {
 	// machine's power times the carbon intensity (kg CO2) and times the
 	// price (currency), 0 without the signal (Meter.SetSignals).
 	CarbonKg, Cost float64
+	// WorkCarbonKg is the part of CarbonKg above idle: (ComputeW -
+	// IdleW) x the integral of the busy CPUs times the intensity, the
+	// emissions of the work itself (the rest, IdleW x CPUs x the
+	// intensity's integral over [0, EndT], depends on the policy only
+	// through EndT).
+	WorkCarbonKg float64
 }
 
 // Result is the energy of the run: call it when the run has ended (the
@@ -182,6 +188,7 @@ func (m *Meter) Result() Result {
 	}
 	if m.carbon != nil {
 		r.CarbonKg = weigh(m.carbon, m.busyC) / 1e3
+		r.WorkCarbonKg = (m.p.ComputeW - m.p.IdleW) * m.busyC / 3.6e9
 	}
 	if m.price != nil {
 		r.Cost = weigh(m.price, m.busyP)
