@@ -3,6 +3,7 @@ package experiment
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/schedlab/schedlab/metrics/energy"
@@ -153,5 +154,23 @@ func signalEnergy(in *EnergyInfo, r energy.Result, carbonOn, priceOn bool, d *ca
 	}
 	if d != nil {
 		in.CarbonDelay = &CarbonDelayInfo{MaxDelayS: p.MaxDelay, MaxEstimateS: p.MaxEstimate, Deferred: d.Deferred(), HeldS: d.HeldSeconds()}
+	}
+}
+
+// writeSignalEnergy prints the energy section's carbon, cost and delay
+// lines (after the energy line).
+func writeSignalEnergy(w io.Writer, e *EnergyInfo) {
+	if e.CarbonKg != nil {
+		fmt.Fprintf(w, "carbon: %.6g kg CO2 (%.6g kg of it above idle, the work's)\n", *e.CarbonKg, *e.WorkCarbonK)
+	}
+	if e.Cost != nil {
+		fmt.Fprintf(w, "cost: %.6g\n", *e.Cost)
+	}
+	if d := e.CarbonDelay; d != nil {
+		fmt.Fprintf(w, "carbon-aware delay (at most %g s", d.MaxDelayS)
+		if d.MaxEstimateS > 0 {
+			fmt.Fprintf(w, ", jobs of estimate up to %g s", d.MaxEstimateS)
+		}
+		fmt.Fprintf(w, "): %d jobs held, %.6g s in all\n", d.Deferred, d.HeldS)
 	}
 }
