@@ -145,7 +145,7 @@ type CarbonDelayInfo struct {
 }
 
 // signalEnergy fills the energy section's carbon and cost.
-func signalEnergy(in *EnergyInfo, r energy.Result, carbonOn, priceOn bool, d *carbon.Delay, p carbon.Params) {
+func signalEnergy(in *EnergyInfo, r energy.Result, carbonOn, priceOn bool, d *carbon.Delay) {
 	if carbonOn {
 		in.CarbonKg, in.WorkCarbonK = &r.CarbonKg, &r.WorkCarbonKg
 	}
@@ -153,6 +153,7 @@ func signalEnergy(in *EnergyInfo, r energy.Result, carbonOn, priceOn bool, d *ca
 		in.Cost = &r.Cost
 	}
 	if d != nil {
+		p := d.Params()
 		in.CarbonDelay = &CarbonDelayInfo{MaxDelayS: p.MaxDelay, MaxEstimateS: p.MaxEstimate, Deferred: d.Deferred(), HeldS: d.HeldSeconds()}
 	}
 }

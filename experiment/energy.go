@@ -55,15 +55,11 @@ func reportEnergy(a *traceAsm, res *TraceResult) {
 	r, p := a.o.energy.Result(), a.power()
 	res.Energy = &EnergyInfo{IdleW: p.IdleW, ComputeW: p.ComputeW, CPUs: a.plat.CPUs(), TotalJ: r.TotalJ, KWh: r.TotalJ / 3.6e6,
 		EndS: r.EndT, MeanW: r.MeanW, PeakW: r.PeakW, PerJobJ: r.PerJobJ, WorkCPUS: r.WorkCPUSec}
-	var cp carbon.Params
-	if a.run != nil && a.run.delay != nil {
-		cp, _ = carbon.ParseParams(a.s.Policy.CarbonDelay)
-	}
 	var d *carbon.Delay
 	if a.run != nil {
 		d = a.run.delay
 	}
-	signalEnergy(res.Energy, r, a.s.Platform.Carbon != "", a.s.Platform.Price != "", d, cp)
+	signalEnergy(res.Energy, r, a.s.Platform.Carbon != "", a.s.Platform.Price != "", d)
 }
 
 // writeEnergyCSV writes the machine's power at every change: time_s,

@@ -109,6 +109,9 @@ func New(inner policy.QueueScheduler, sig *signal.Signal, p Params) *Delay {
 // Inner is the wrapped policy.
 func (d *Delay) Inner() policy.QueueScheduler { return d.inner }
 
+// Params are the layer's settings.
+func (d *Delay) Params() Params { return d.p }
+
 // Name is the inner policy's name.
 func (d *Delay) Name() string { return d.inner.Name() }
 
