@@ -10,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/carbon"
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/policy/predict"
 	"github.com/schedlab/schedlab/registry"
@@ -46,6 +47,9 @@ type clusterSpec struct {
 	// parts, when set, splits the machine into partitions (their
 	// policies unset: newClusterRun builds one per partition).
 	parts []engine.Partition
+	// carbon, when set, puts the carbon-aware delay layer (policy/carbon)
+	// around the policy, outside the predicting layer.
+	carbon *carbonSpec
 }
 
 // clusterRun is an assembled run: the policy, the engine, and what the
@@ -71,6 +75,9 @@ type clusterRun struct {
 	// preds are the predicting layers (none without clusterSpec.predict;
 	// one per partition, sharing the users' histories, with partitions).
 	preds []*predict.Predictor
+	// delay is the carbon-aware delay layer (clusterSpec.carbon; nil:
+	// none).
+	delay *carbon.Delay
 	// stages are the clusterStages applied, in their order.
 	stages []clusterStage
 }
@@ -121,6 +128,10 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 	if s.predict != nil {
 		pred := predict.New(r.pol, *s.predict)
 		r.preds, r.pol, r.built, r.caps = []*predict.Predictor{pred}, pred, pred, policy.CapsOf(pred)
+	}
+	if c := s.carbon; c != nil { // the carbon-aware delay: outermost
+		r.delay = carbon.New(r.pol, c.sig, c.p)
+		r.pol, r.built, r.caps = r.delay, r.delay, policy.CapsOf(r.delay)
 	}
 	src := s.src
 	for _, st := range clusterStages {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics/energy"
+	"github.com/schedlab/schedlab/policy/carbon"
 )
 
 // EnergyInfo is summary.json's energy section of a run with a power
@@ -23,6 +24,15 @@ type EnergyInfo struct {
 	PeakW    float64 `json:"peak_w"`
 	PerJobJ  float64 `json:"per_job_j"`
 	WorkCPUS float64 `json:"work_cpu_s"` // CPU-seconds of work
+	// CarbonKg and Cost: the energy weighed by the carbon intensity
+	// (PlatformSpec.Carbon, kg CO2; WorkCarbonK its part above idle,
+	// the work's) and the price (PlatformSpec.Price),
+	// absent without the signal; CarbonDelay what the carbon-aware
+	// delay did (PolicySpec.CarbonDelay).
+	CarbonKg    *float64         `json:"carbon_kg,omitempty"`
+	WorkCarbonK *float64         `json:"work_carbon_kg,omitempty"` // the part of carbon_kg above idle
+	Cost        *float64         `json:"cost,omitempty"`
+	CarbonDelay *CarbonDelayInfo `json:"carbon_delay,omitempty"`
 }
 
 // power is the run's power model (Check has parsed it once already).
@@ -33,6 +43,11 @@ func (a *traceAsm) power() energy.Power {
 
 func openEnergy(a *traceAsm, _ *os.File) (engine.Listener, error) {
 	a.o.energy = energy.NewMeter(a.power(), a.plat.CPUs(), a.out != nil)
+	c, p, err := runSignals(a.s.Platform)
+	if err != nil {
+		return nil, err
+	}
+	a.o.energy.SetSignals(c, p)
 	return a.o.energy, nil
 }
 
@@ -40,6 +55,11 @@ func reportEnergy(a *traceAsm, res *TraceResult) {
 	r, p := a.o.energy.Result(), a.power()
 	res.Energy = &EnergyInfo{IdleW: p.IdleW, ComputeW: p.ComputeW, CPUs: a.plat.CPUs(), TotalJ: r.TotalJ, KWh: r.TotalJ / 3.6e6,
 		EndS: r.EndT, MeanW: r.MeanW, PeakW: r.PeakW, PerJobJ: r.PerJobJ, WorkCPUS: r.WorkCPUSec}
+	var d *carbon.Delay
+	if a.run != nil {
+		d = a.run.delay
+	}
+	signalEnergy(res.Energy, r, a.s.Platform.Carbon != "", a.s.Platform.Price != "", d)
 }
 
 // writeEnergyCSV writes the machine's power at every change: time_s,

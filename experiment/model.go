@@ -108,7 +108,11 @@ func runReplication(s scenario.Scenario, rep int, records string, perJob bool, m
 		if d.New == nil || !d.Default && !slices.Contains(s.Metrics, d.Name) {
 			continue
 		}
-		x := d.New(metrics.Env{Model: m.Name, Procs: scenarioProcs(s), Skip: s.Warmup.Jobs, Power: s.Platform.Power})
+		env := metrics.Env{Model: m.Name, Procs: scenarioProcs(s), Skip: s.Warmup.Jobs, Power: s.Platform.Power}
+		if env.Carbon, env.Price, err = runSignals(PlatformSpec{Carbon: s.Platform.Carbon, Price: s.Platform.Price}); err != nil {
+			return RepMetrics{}, err
+		}
+		x := d.New(env)
 		measures = append(measures, measured{d.Name, x})
 		more = append(more[:len(more):len(more)], x)
 	}
@@ -257,6 +261,7 @@ func TraceSpec(s scenario.Scenario, rep int, out string, perJob bool, extra []en
 		Workload: WorkloadSpec{Trace: s.Workload.Trace, First: s.Workload.Jobs, SubmitZero: s.Workload.Submit == scenario.SubmitZero,
 			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Estimate: est},
 		Platform: PlatformSpec{Procs: s.Platform.Procs, Clamp: s.Workload.Clamp, Continue: s.Workload.OnOverrun == "continue", Power: s.Platform.Power,
+			Carbon: s.Platform.Carbon, Price: s.Platform.Price,
 			Partitions: s.Platform.Partitions, Nodes: s.Platform.Nodes, Avail: scenarioAvail(s)},
 		Policy:  PolicySpec{Name: s.Policy.Queue, Options: s.Policy.Options, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction},
 		Outputs: OutputSpec{Dir: out, Responses: perJob, Listeners: extra},

@@ -111,6 +111,12 @@ type PlatformSpec struct {
 	// gains an energy section, the output folder energy.csv, and jobs.csv's
 	// consumed_energy each job's joules above idle.
 	Power string `json:"power,omitempty"`
+	// Carbon and Price are signal files (docs/energy.md, "Carbon and
+	// price signals"): the carbon intensity of the electricity, gCO2/kWh,
+	// and its price, currency per kWh, over the run's time. Each needs
+	// Power: summary.json's energy section gains carbon_kg and cost.
+	Carbon string `json:"carbon,omitempty"`
+	Price  string `json:"price,omitempty"`
 	// Nodes, when set, makes the cluster a platform of nodes: node
 	// groups, each "NAMES:cores=N[:sockets=S][:threads=T][:mem=SIZE]
 	// [:gres=NAME[:TYPE]=COUNT[,...]][:features=F[,...]][:weight=W]"
@@ -144,6 +150,12 @@ type PolicySpec struct {
 	// ("" = the defaults).
 	Predictor  string `json:"predictor,omitempty"`
 	Correction string `json:"correction,omitempty"`
+	// CarbonDelay, "MAX_S" or "MAX_S:EST_S", puts the carbon-aware
+	// delay layer (package policy/carbon) around the policy: a job (with
+	// EST_S, one whose estimate is at most EST_S) is held until the
+	// lowest carbon intensity of [submit, submit + MAX_S]. Needs
+	// PlatformSpec.Carbon.
+	CarbonDelay string `json:"carbon_delay,omitempty"`
 	// Decider, when set, makes the decisions of policy "external" in
 	// this process instead of a decision process (package
 	// policy/external, Options.Decider): the options command and fds are
@@ -291,6 +303,10 @@ func (s *RunSpec) Check() error {
 				add("--metric", fmt.Errorf("--metric %s needs --power (a power model, docs/energy.md)", m.Name))
 			}
 		}
+	}
+	{
+		ms, _ := traceMetrics(o.Metrics)
+		errs = append(errs, s.checkSignals(ms)...)
 	}
 	if o.Dir == "" {
 		for _, f := range []struct {

@@ -69,7 +69,8 @@ func SynthSpec(s scenario.Scenario, rep int, records string, perJob bool, extra 
 		Stop: s.Stop.Completed, Warmup: s.Warmup.Jobs}
 	spec := RunSpec{Model: s.Model,
 		Workload: WorkloadSpec{Synthetic: syn, SubmitZero: w.Submit == scenario.SubmitZero, Seed: s.Seed, Rep: rep},
-		Platform: PlatformSpec{Procs: s.Platform.Procs, Continue: w.OnOverrun == "continue", Avail: scenarioAvail(s), Power: s.Platform.Power},
+		Platform: PlatformSpec{Procs: s.Platform.Procs, Continue: w.OnOverrun == "continue", Avail: scenarioAvail(s), Power: s.Platform.Power,
+			Carbon: s.Platform.Carbon, Price: s.Platform.Price},
 		Policy: PolicySpec{Name: s.Policy.Queue, Options: s.Policy.Options, Predictor: w.Predictor, Correction: w.Correction,
 			Local: s.Policy.Local},
 		Outputs: OutputSpec{Records: records, Responses: perJob, Listeners: extra, Metrics: s.Metrics}}

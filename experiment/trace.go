@@ -378,6 +378,10 @@ func (a *traceAsm) assemble(src workload.Source) error {
 	if a.psrc != nil {
 		spec.parts = engineParts(a.defs)
 	}
+	var err error
+	if spec.carbon, err = s.carbonLayer(); err != nil { // PolicySpec.CarbonDelay
+		return err
+	}
 	if s.Outputs.Check {
 		record := func(src workload.Source) workload.Source {
 			a.rec = &recordingSource{src: src, limit: MaxCheckJobs}

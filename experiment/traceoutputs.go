@@ -193,7 +193,12 @@ func openMeasures(a *traceAsm, _ *os.File) (engine.Listener, error) {
 	var t engine.Tee
 	a.o.measures = make([]metrics.Measure, len(a.measured))
 	for i, d := range a.measured {
-		a.o.measures[i] = d.New(metrics.Env{Model: registry.ModelCluster, Procs: a.procs, Power: a.s.Platform.Power})
+		env := metrics.Env{Model: registry.ModelCluster, Procs: a.procs, Power: a.s.Platform.Power}
+		var err error
+		if env.Carbon, env.Price, err = runSignals(a.s.Platform); err != nil {
+			return nil, err
+		}
+		a.o.measures[i] = d.New(env)
 		t = append(t, a.o.measures[i])
 	}
 	return t, nil

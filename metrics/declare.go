@@ -1,6 +1,9 @@
 package metrics
 
-import "github.com/schedlab/schedlab/engine"
+import (
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/platform/signal"
+)
 
 // The directions a metric is better in (Decl.Better).
 const (
@@ -50,7 +53,8 @@ type Decl struct {
 	// of the four models does.
 	New func(Env) Measure
 	// Requires, when set, is the scenario setting the metric cannot be
-	// measured without ("platform.power": the energy metrics); asking for
+	// measured without ("platform.power": the energy metrics;
+	// "platform.carbon", "platform.price": carbon_kg, cost); asking for
 	// the metric without it is refused when the scenario is read.
 	Requires string
 }
@@ -65,6 +69,10 @@ type Env struct {
 	// Power is the run's power model, "IDLE_W:COMPUTE_W" ("" none:
 	// docs/energy.md), for the metrics that require it.
 	Power string
+	// Carbon and Price are the run's carbon intensity (gCO2/kWh) and
+	// price (currency per kWh) signals (nil none: docs/energy.md), for
+	// the metrics that require them.
+	Carbon, Price *signal.Signal
 }
 
 // Measure is a metric's listener: it sees the run's events (a

@@ -88,7 +88,7 @@ func declaredMetrics() []Metric {
 	for _, ds := range [][]Metric{
 		modelMetrics(),         // the four models' metrics, reported by their runners
 		p95wait.Declarations(), // p95_wait (cluster; off by default)
-		energy.Declarations(),  // energy_kwh, mean_power_kw, peak_power_kw, energy_per_job_kj (cluster; under platform.power)
+		energy.Declarations(),  // energy_kwh, mean_power_kw, peak_power_kw, energy_per_job_kj (cluster; under platform.power); carbon_kg, cost (under platform.carbon, platform.price)
 	} {
 		out = append(out, ds...)
 	}

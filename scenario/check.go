@@ -115,6 +115,11 @@ func (d *decoder) checkStatic() {
 }
 
 func (d *decoder) checkCluster() {
+	for _, k := range []string{"platform.carbon", "platform.price"} { // a signal weighs the power model's energy
+		if d.present(k) && d.missing("platform.power") {
+			d.add(d.keys[k], k, "needs platform.power (a power model: the signal weighs the machine's energy, docs/energy.md)")
+		}
+	}
 	if s := d.set["platform.power"]; s != nil {
 		for _, v := range s.vals {
 			if err := registry.CheckPower(v.canon); err != nil {

@@ -349,6 +349,11 @@ func TestPowerErrors(t *testing.T) {
 	for text, want := range map[string]string{
 		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"200:95\"}\npolicy: {queue: easy}\n": "platform.power",
 		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\npolicy: {queue: easy}\nmetrics: [energy_kwh]\n":         "metric energy_kwh needs platform.power",
+		// the signals: each needs the power model; their metrics need them
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {carbon: c.csv}\npolicy: {queue: easy}\n":                                  "p.yaml:3:12: platform.carbon: needs platform.power",
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {price: c.csv}\npolicy: {queue: easy}\n":                                   "platform.price: needs platform.power",
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"1:2\"}\npolicy: {queue: easy}\nmetrics: [carbon_kg]\n":           "metric carbon_kg needs platform.carbon",
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"1:2\", carbon: c.csv}\npolicy: {queue: easy}\nmetrics: [cost]\n": "metric cost needs platform.price",
 	} {
 		_, err := Parse("p.yaml", []byte(text))
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -45,7 +45,12 @@ type Platform struct {
 	// draws idle and running a job ("" none; docs/energy.md), which the
 	// energy metrics require.
 	Power string
-	Sites []Site // grid, gang, hetero; never shared between points
+	// Carbon and Price are signal files, the carbon intensity
+	// (gCO2/kWh) and the price (currency per kWh) over the run's time
+	// ("" none; docs/energy.md), which carbon_kg and cost require; each
+	// needs Power.
+	Carbon, Price string
+	Sites         []Site // grid, gang, hetero; never shared between points
 
 	// hetero without Sites: the machine generator of klusacek-2008,
 	// Machines machines with CPUs uniform on CPUsMin..CPUsMax and speed

@@ -129,6 +129,8 @@ var roundTripNeeds = map[string]roundTrip{
 	"platform.failures.mttr":  {"platform.failures.mtbf": "5"},
 	"platform.failures.group": {"platform.failures.mtbf": "5", "platform.failures.mttr": "5"},
 	"platform.procs_per_site": {"platform.sites": "2"},
+	"platform.carbon":         {"platform.power": "1:2"},
+	"platform.price":          {"platform.power": "1:2"},
 }
 
 // roundTripValues are the two values a setting takes where the generic

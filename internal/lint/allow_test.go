@@ -33,9 +33,10 @@ var allowImports = map[string][]string{
 	"platform":               {"internal/digits"},
 	"platform/nodes":         {"platform"}, // a leaf like platform: the standard library and platform
 	"platform/slurmconf":     {"platform/nodes"},
+	"platform/signal":        nil, // a leaf: a time series (carbon intensity, price), the standard library only
 	"policy/option":          nil,
 	"policy":                 {"job", "platform", "platform/nodes", "policy/option"},
-	"policy/...":             {"job", "platform", "platform/nodes", "policy", "policy/...", "freeprofile", "rng", "internal/choose", "internal/idmap", "internal/enum", "internal/endheap", "internal/invariants"},
+	"policy/...":             {"job", "platform", "platform/nodes", "platform/signal", "policy", "policy/...", "freeprofile", "rng", "internal/choose", "internal/idmap", "internal/enum", "internal/endheap", "internal/invariants"},
 	"freeprofile":            nil,
 	"rng":                    nil,
 	"stats":                  nil,
@@ -43,16 +44,16 @@ var allowImports = map[string][]string{
 	"internal/...":           nil, // leaf utilities, unless listed below
 	"engine":                 {"job", "job/actual", "platform", "platform/nodes", "policy", "internal/idmap", "internal/enum"},
 	"engine/enginetest":      {"engine", "job", "job/actual", "platform", "policy", "validate", "workload"},
-	"metrics":                {"engine", "job", "job/actual", "platform", "platform/nodes", "workload/swf", "internal/digits"},
+	"metrics":                {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "workload/swf", "internal/digits"},
 	"workload":               {"job", "job/actual", "rng", "workload/...", "internal/atomicfile", "internal/enum"},
 	"workload/...":           {"job", "job/actual", "platform", "platform/nodes", "rng", "workload/swf", "workload/jobtable", "internal/enum", "internal/invariants", "policy/option", "workload/model", "workload/tsafrir", "workload/avail"},
 	"workload/jobtable":      {"job", "job/actual", "platform", "platform/nodes", "workload/swf", "internal/..."},                                                           // the job table: SWF's fields and a nodes.Request a job
 	"workload/gpumix":        {"job", "job/actual", "platform/nodes", "rng", "policy/option", "workload/jobtable", "workload/lublin", "workload/model", "workload/tsafrir"}, // lublin's jobs, a share of them asking for GPUs
 	"threads":                {"engine", "job", "job/actual", "metrics", "platform", "validate", "workload", "internal/digits"},
 	"registry":               {"policy", "policy/...", "metrics", "metrics/...", "workload/model", "workload/lublin", "workload/gpumix", "workload/synth"},
-	"metrics/...":            {"engine", "job", "job/actual", "platform", "platform/nodes", "policy", "metrics", "internal/digits"},
+	"metrics/...":            {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "policy", "metrics", "internal/digits"},
 	"scenario":               {"platform", "platform/nodes", "registry", "policy/option", "workload", "workload/..."},
-	"experiment":             {"engine", "job", "job/actual", "platform", "platform/nodes", "policy", "policy/...", "registry", "metrics", "metrics/energy", "metrics/nodeuse", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"}, // metrics/nodeuse: summary.json's "nodes" section
+	"experiment":             {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "policy", "policy/...", "registry", "metrics", "metrics/energy", "metrics/nodeuse", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"}, // metrics/nodeuse: summary.json's "nodes" section
 	"sweep":                  {"experiment", "metrics", "scenario", "stats", "internal/atomicfile", "internal/addrspace"},
 	"repro":                  {"experiment", "sweep", "metrics", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
 	"report/plot":            nil,

@@ -11,6 +11,12 @@
 //     (end - start): the joules above idle it caused (a job requeued after
 //     a failure: its last run only).
 //
+// Under a carbon intensity or price signal (package platform/signal;
+// Meter.SetSignals) the meter also integrates the machine's power times
+// the signal, exactly (both are step functions: a sum of products over
+// the intervals between their change points): Result's CarbonKg (and
+// WorkCarbonKg, its part above idle) and Cost.
+//
 // Meter is the listener (an engine.TimeListener: it integrates the busy
 // CPUs the kernel reports between instants, so failures and requeues are
 // counted as the CPUs actually ran). Series lists the power at every

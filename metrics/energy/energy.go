@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform/signal"
 )
 
 // MaxWatts bounds a power value (watts a CPU): 1 MW.
@@ -71,7 +72,17 @@ type Meter struct {
 	jobs     int64
 	series   []Point
 	keep     bool
+	// carbon and price, when set, are the signals (gCO2/kWh, currency
+	// per kWh) the machine's energy is weighed by: busyC and busyP are
+	// the integrals over [0, last] of the busy CPUs times the signal.
+	carbon, price *signal.Signal
+	busyC, busyP  float64
 }
+
+// SetSignals weighs the machine's energy by a carbon intensity
+// (gCO2/kWh) and a price (currency per kWh), either nil for none:
+// Result's CarbonKg and Cost. Call it before the run.
+func (m *Meter) SetSignals(carbon, price *signal.Signal) { m.carbon, m.price = carbon, price }
 
 // NewMeter returns the meter of a run on cpus CPUs under p (0: the
 // platform's, read from the first usage the kernel reports); with series
@@ -100,6 +111,12 @@ func (m *Meter) TimeAdvanced(t float64, u *engine.Usage) {
 	if t > m.last {
 		m.work += float64(b) * (t - m.last)
 		m.peakBusy = max(m.peakBusy, b)
+		if b > 0 && m.carbon != nil {
+			m.busyC += float64(b) * m.carbon.Integral(m.last, t)
+		}
+		if b > 0 && m.price != nil {
+			m.busyP += float64(b) * m.price.Integral(m.last, t)
+		}
 		if m.keep {
 			m.point(m.last, m.watts(b))
 		}
@@ -145,6 +162,16 @@ type Result struct {
 	PeakW      float64 // the most watts at one instant
 	PerJobJ    float64 // TotalJ over the jobs that ended (0 without jobs)
 	WorkCPUSec float64 // CPU-seconds busy over [0, EndT]
+	// CarbonKg and Cost are the integrals over [0, EndT] of the
+	// machine's power times the carbon intensity (kg CO2) and times the
+	// price (currency), 0 without the signal (Meter.SetSignals).
+	CarbonKg, Cost float64
+	// WorkCarbonKg is the part of CarbonKg above idle: (ComputeW -
+	// IdleW) x the integral of the busy CPUs times the intensity, the
+	// emissions of the work itself (the rest, IdleW x CPUs x the
+	// intensity's integral over [0, EndT], depends on the policy only
+	// through EndT).
+	WorkCarbonKg float64
 }
 
 // Result is the energy of the run: call it when the run has ended (the
@@ -152,6 +179,20 @@ type Result struct {
 func (m *Meter) Result() Result {
 	r := Result{EndT: m.end, WorkCPUSec: m.work, PeakW: m.watts(m.peakBusy)}
 	r.TotalJ = m.p.IdleW*float64(m.cpus)*m.end + (m.p.ComputeW-m.p.IdleW)*m.work
+	// The power is IdleW x CPUs + (ComputeW - IdleW) x busy: the
+	// integral of its product with a signal is IdleW x CPUs x the
+	// signal's integral plus (ComputeW - IdleW) x the busy CPUs' (W s
+	// x unit/kWh = unit / 3.6e6).
+	weigh := func(sig *signal.Signal, busy float64) float64 {
+		return (m.p.IdleW*float64(m.cpus)*sig.Integral(0, m.end) + (m.p.ComputeW-m.p.IdleW)*busy) / 3.6e6
+	}
+	if m.carbon != nil {
+		r.CarbonKg = weigh(m.carbon, m.busyC) / 1e3
+		r.WorkCarbonKg = (m.p.ComputeW - m.p.IdleW) * m.busyC / 3.6e9
+	}
+	if m.price != nil {
+		r.Cost = weigh(m.price, m.busyP)
+	}
 	if m.end > 0 {
 		r.MeanW = r.TotalJ / m.end
 	}

@@ -231,6 +231,9 @@ func (c *runCmd) variant() string {
 	add(c.Deadline != "none" || c.DeadlineFraction != 1, "fraction", strconv.FormatFloat(c.DeadlineFraction, 'g', -1, 64))
 	add(c.Seed != 1, "seed", strconv.FormatUint(c.Seed, 10))
 	add(c.Power != "", "power", strings.ReplaceAll(c.Power, ":", "-"))
+	add(c.Carbon != "", "carbon", strings.TrimSuffix(filepath.Base(c.Carbon), filepath.Ext(c.Carbon)))
+	add(c.Price != "", "price", strings.TrimSuffix(filepath.Base(c.Price), filepath.Ext(c.Price)))
+	add(c.CarbonDelay != "", "carbon-delay", strings.ReplaceAll(c.CarbonDelay, ":", "-"))
 	if len(c.Reservation) > 0 || c.Events != "" || c.Failures != "" {
 		// Reservations and file names make poor folder names: a digest.
 		sum := sha256.Sum256([]byte(strings.Join(append(append([]string(nil), c.Reservation...), "events="+c.Events, "failures="+c.Failures), "\x00")))
@@ -417,6 +420,10 @@ type runCmd struct {
 	Metric []string `sep:"none" placeholder:"NAME" help:"Also measure the declared metric NAME (repeatable), one that is off by default (docs/extending.md): shown after the summary and in summary.json's metrics."`
 	Power  string   `placeholder:"IDLE_W:COMPUTE_W" help:"A power model: watts a CPU draws idle and running a job (e.g. 95:190.74); summary.json gains energy (total_j, kwh, mean and peak watts), the folder energy.csv (the power at every change), jobs.csv's consumed_energy each job's joules above idle (docs/energy.md)."`
 
+	Carbon      string `placeholder:"FILE" group:"carbon" help:"A carbon intensity signal, gCO2/kWh: a CSV of TIME,VALUE rows (seconds from the trace's start, the first at 0; each value holds until the next row; a last row repeat,PERIOD repeats them); with --power, summary.json's energy gains carbon_kg (docs/energy.md)."`
+	Price       string `placeholder:"FILE" group:"carbon" help:"A price signal, currency per kWh, in --carbon's format; with --power, summary.json's energy gains cost."`
+	CarbonDelay string `name:"carbon-delay" placeholder:"MAX_S[:EST_S]" group:"carbon" help:"Carbon-aware delay (needs --carbon): hold each job (with EST_S, each job whose estimate is at most EST_S seconds) back from the policy until the first time the intensity is at the lowest it takes within MAX_S seconds of the submission (docs/energy.md)."`
+
 	Reservation []string `sep:"none" placeholder:"START:END:CPUS" group:"availability" help:"An advance reservation or maintenance window (repeatable): CPUS (a count N: CPUs 0..N-1; or ids such as 0-49) are unavailable over [START, END), START and END in seconds since the trace's start or as dates in its zone as --from takes them (1996-10-01T00:00:00:1996-10-01T06:00:00:50), and no job is planned across it (docs/availability.md)."`
 	Events      string   `placeholder:"FILE" group:"availability" help:"Failures from a file of Batsim-style external events, JSON lines {\"timestamp\": T, \"type\": \"machine_unavailable\"|\"machine_available\", \"resources\": \"0-49\"}."`
 	Failures    string   `placeholder:"MTBF:MTTR[:GROUP]" group:"availability" help:"Generated failures: each group of GROUP CPUs (default: the whole machine) is up for exponential times of mean MTBF seconds and down for exponential times of mean MTTR, seeded by --seed and --replication."`
@@ -587,9 +594,9 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	spec := experiment.RunSpec{
 		Workload: experiment.WorkloadSpec{Trace: c.Trace, From: c.From, To: c.To, Resample: c.Resample, Seed: c.Seed, Rep: c.Replication,
 			Estimate: est, Deadlines: dl},
-		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition, Power: c.Power,
+		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition, Power: c.Power, Carbon: c.Carbon, Price: c.Price,
 			Avail: experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure}},
-		Policy:  experiment.PolicySpec{Name: c.Policy, Options: given, Predictor: c.Predictor, Correction: c.Correction},
+		Policy:  experiment.PolicySpec{Name: c.Policy, Options: given, Predictor: c.Predictor, Correction: c.Correction, CarbonDelay: c.CarbonDelay},
 		Outputs: experiment.OutputSpec{Dir: out, SWF: c.SWF, Check: c.Check, Threads: c.Threads, Planned: c.Planned, Metrics: c.Metric, Tau: c.Tau},
 	}
 	errs := []error{spec.Check()}
