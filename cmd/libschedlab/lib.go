@@ -49,6 +49,7 @@ typedef struct {
 	double now;          // the instant's time (at the end, the last one's)
 	int64_t replaced;    // sl_gym_step: 1 if the action was not legal
 	char *err;           // status -1: schedlab's message (free it with sl_free)
+	char *features;      // in: the observation's feature names, comma-separated (NULL or "": the default)
 } sl_gym;
 
 enum { SL_GYM_FEATURES = 5, SL_GYM_MACHINE_FEATURES = 3 };
@@ -60,6 +61,7 @@ import "C"
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"runtime/cgo"
 	"strings"
 	"unsafe"
@@ -264,9 +266,20 @@ func sl_gym_start(h C.uintptr_t, g *C.sl_gym) (status C.int) {
 		g.err = C.CString(fmt.Sprintf("schedlab: sl_gym_start: window %d (want >= 1) and both buffers", w))
 		return statusRefused
 	}
-	obs := unsafe.Slice((*float32)(unsafe.Pointer(g.obs)), w*gym.Features+gym.MachineFeatures)
+	var names []string
+	if g.features != nil {
+		if f := C.GoString(g.features); f != "" {
+			names = strings.Split(f, ",")
+		}
+	}
+	lay, e := gym.ParseFeatures(names)
+	if e != nil {
+		g.err = C.CString(e.Error())
+		return statusRefused
+	}
+	obs := unsafe.Slice((*float32)(unsafe.Pointer(g.obs)), lay.Size(w))
 	mask := unsafe.Slice((*int8)(unsafe.Pointer(g.mask)), w)
-	env, e := gym.New(s.sim, gym.Config{Window: w, TimeScale: float64(g.time_scale), QueueScale: float64(g.queue_scale)}, obs, mask)
+	env, e := gym.New(s.sim, gym.Config{Window: w, TimeScale: float64(g.time_scale), QueueScale: float64(g.queue_scale), Features: names}, obs, mask)
 	if e != nil {
 		g.err = C.CString(e.Error())
 		return statusRefused
@@ -308,6 +321,73 @@ func sl_gym_step(h C.uintptr_t, action C.int) (status C.int) {
 		g.replaced = 1
 	}
 	return gymStatus(s.gym, ok, e, g)
+}
+
+// sl_gym_vstep steps n runs started by sl_gym_start in one call, one
+// after another in the order given (no run is stepped concurrently with
+// another): run handles[k] starts the job of slot actions[k], as
+// sl_gym_step. For each k it writes status[k] (sl_gym_step's status;
+// the message of a -1 or -3 is in that run's g->err), replaced[k],
+// now[k] (the instant's time, as g->now) and wait[k] (the wait, now -
+// submit time, of the job the step started; 0 when status[k] < 0).
+// The observations and masks go to each run's own buffers, given to
+// its sl_gym_start. It returns the number of runs whose status is not
+// 1 (ended, failed or refused).
+//
+//export sl_gym_vstep
+func sl_gym_vstep(n C.int64_t, handles *C.uintptr_t, actions *C.int64_t, status *C.int32_t, replaced *C.int8_t, now, wait *C.double) C.int64_t {
+	if n <= 0 {
+		return 0
+	}
+	hs := unsafe.Slice(handles, int(n))
+	as := unsafe.Slice((*int64)(unsafe.Pointer(actions)), int(n))
+	st := unsafe.Slice((*int32)(unsafe.Pointer(status)), int(n))
+	rp := unsafe.Slice((*int8)(unsafe.Pointer(replaced)), int(n))
+	nw := unsafe.Slice((*float64)(unsafe.Pointer(now)), int(n))
+	wt := unsafe.Slice((*float64)(unsafe.Pointer(wait)), int(n))
+	var bad C.int64_t
+	for k, h := range hs {
+		a := as[k]
+		if a < -1 || a > math.MaxInt32 {
+			a = -1 // (replaced by the first legal slot)
+		}
+		st[k] = int32(sl_gym_step(h, C.int(a)))
+		rp[k], nw[k], wt[k] = 0, 0, 0
+		if s := lookup(h); s != nil && s.g != nil {
+			rp[k], nw[k] = int8(s.g.replaced), float64(s.g.now)
+			if st[k] >= 0 {
+				wt[k] = s.gym.Wait()
+			}
+		}
+		if st[k] != 1 {
+			bad++
+		}
+	}
+	return bad
+}
+
+// sl_gym_features is the declared observation features as JSON
+// ({"features": [{"name", "slot", "meaning", "scale"}, ...], "default":
+// [names]}); free it with sl_free.
+//
+//export sl_gym_features
+func sl_gym_features() *C.char {
+	type feat struct {
+		Name    string `json:"name"`
+		Slot    bool   `json:"slot"`
+		Meaning string `json:"meaning"`
+		Scale   string `json:"scale"`
+	}
+	var out struct {
+		Features []feat   `json:"features"`
+		Default  []string `json:"default"`
+	}
+	for _, f := range gym.Declared {
+		out.Features = append(out.Features, feat{f.Name, f.Slot, f.Meaning, f.Scale})
+	}
+	out.Default = gym.DefaultFeatures
+	b, _ := json.Marshal(out)
+	return C.CString(string(b))
 }
 
 func gymStatus(env *gym.Env, ok bool, e error, g *C.sl_gym) C.int {
