@@ -62,8 +62,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime"
 	"runtime/cgo"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/schedlab/schedlab/cmd/libschedlab/gym"
@@ -83,6 +85,32 @@ type handle struct {
 	stepped bool     // sl_step was called
 	gym     *gym.Env // set by sl_gym_start: the run is driven by sl_gym_step only
 	g       *C.sl_gym
+	// unbound: the run's coroutine was made on a goroutine not locked
+	// to a thread (sl_open's "unbound"), so that sl_gym_vstep can step
+	// it on a worker goroutine; it is then only ever resumed from such
+	// goroutines (do), never from the caller's (a cgo callback's,
+	// locked to its C thread: Go's coroutines refuse the switch).
+	unbound bool
+}
+
+// do runs f where the run's coroutine may be resumed: here for a run
+// made on the caller's thread, else on a new goroutine, waiting for it
+// (a panic of f is re-raised here, where caught turns it into status -1).
+func (s *handle) do(f func()) {
+	if !s.unbound {
+		f()
+		return
+	}
+	var p any
+	done := make(chan struct{})
+	go func() {
+		defer func() { p = recover(); close(done) }()
+		f()
+	}()
+	<-done
+	if p != nil {
+		panic(p)
+	}
 }
 
 // Statuses of the calls that drive a run, besides 1 (an instant) and 0
@@ -145,15 +173,19 @@ const rejectMachine = -1
 // sl_open prepares a run given as JSON: {"spec": an experiment.RunSpec
 // in its JSON form (workload, platform, policy with name "external",
 // outputs), "json": true to have the run print its summary as JSON (as
-// 'schedlab run --json') instead of the table}. It returns the handle,
+// 'schedlab run --json') instead of the table, "unbound": true to make
+// the run's coroutine on a goroutine of its own rather than the calling
+// thread's, so that sl_gym_vstep may step it on any of its goroutines
+// (every call that resumes it then waits for a goroutine it starts)}. It returns the handle,
 // or 0 with *err set (free it with sl_free). Nothing runs before the
 // first sl_step.
 //
 //export sl_open
 func sl_open(specJSON *C.char, err **C.char) C.uintptr_t {
 	var in struct {
-		Spec experiment.RunSpec `json:"spec"`
-		JSON bool               `json:"json"`
+		Spec    experiment.RunSpec `json:"spec"`
+		JSON    bool               `json:"json"`
+		Unbound bool               `json:"unbound"`
 	}
 	dec := json.NewDecoder(strings.NewReader(C.GoString(specJSON)))
 	dec.DisallowUnknownFields()
@@ -161,7 +193,15 @@ func sl_open(specJSON *C.char, err **C.char) C.uintptr_t {
 		*err = C.CString(fmt.Sprintf("sl_open: not a run spec (JSON {\"spec\": {...}, \"json\": bool}): %v", e))
 		return 0
 	}
-	return C.uintptr_t(cgo.NewHandle(&handle{sim: inproc.Start(in.Spec, in.JSON), thread: C.sl_thread()}))
+	s := &handle{thread: C.sl_thread(), unbound: in.Unbound}
+	if in.Unbound {
+		done := make(chan struct{})
+		go func() { s.sim = inproc.Start(in.Spec, in.JSON); close(done) }()
+		<-done
+	} else {
+		s.sim = inproc.Start(in.Spec, in.JSON)
+	}
+	return C.uintptr_t(cgo.NewHandle(s))
 }
 
 // sl_step gives the run the decision for the current instant (n starts:
@@ -219,7 +259,11 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 			s.starts = append(s.starts, e)
 		}
 	}
-	r, e := s.sim.Next(external.Decision{Starts: s.starts, Rejects: s.rejects, Wake: float64(wake)})
+	var r *external.Request
+	var e error
+	s.do(func() {
+		r, e = s.sim.Next(external.Decision{Starts: s.starts, Rejects: s.rejects, Wake: float64(wake)})
+	})
 	switch {
 	case e != nil:
 		*err = C.CString(e.Error())
@@ -285,7 +329,8 @@ func sl_gym_start(h C.uintptr_t, g *C.sl_gym) (status C.int) {
 		return statusRefused
 	}
 	s.gym, s.g = env, g
-	ok, e := env.Start()
+	var ok bool
+	s.do(func() { ok, e = env.Start() })
 	return gymStatus(env, ok, e, g)
 }
 
@@ -315,7 +360,9 @@ func sl_gym_step(h C.uintptr_t, action C.int) (status C.int) {
 	if !s.onThread(&g.err) {
 		return statusRefused
 	}
-	ok, replaced, e := s.gym.Step(int(action))
+	var ok, replaced bool
+	var e error
+	s.do(func() { ok, replaced, e = s.gym.Step(int(action)) })
 	g.replaced = 0
 	if replaced {
 		g.replaced = 1
@@ -323,10 +370,13 @@ func sl_gym_step(h C.uintptr_t, action C.int) (status C.int) {
 	return gymStatus(s.gym, ok, e, g)
 }
 
-// sl_gym_vstep steps n runs started by sl_gym_start in one call, one
-// after another in the order given (no run is stepped concurrently with
-// another): run handles[k] starts the job of slot actions[k], as
-// sl_gym_step. For each k it writes status[k] (sl_gym_step's status;
+// sl_gym_vstep steps n runs started by sl_gym_start in one call: run
+// handles[k] starts the job of slot actions[k], as sl_gym_step. Runs
+// opened with "unbound" (sl_open) are shared out among up to GOMAXPROCS
+// goroutines, each stepping its share one after another (a run is never
+// stepped by two at once, and no run's simulation uses more than one);
+// the others are stepped in turn on the caller's thread. The result is
+// the same either way: each step touches its own run and buffers only. For each k it writes status[k] (sl_gym_step's status;
 // the message of a -1 or -3 is in that run's g->err), replaced[k],
 // now[k] (the instant's time, as g->now) and wait[k] (the wait, now -
 // submit time, of the job the step started; 0 when status[k] < 0).
@@ -335,7 +385,7 @@ func sl_gym_step(h C.uintptr_t, action C.int) (status C.int) {
 // 1 (ended, failed or refused).
 //
 //export sl_gym_vstep
-func sl_gym_vstep(n C.int64_t, handles *C.uintptr_t, actions *C.int64_t, status *C.int32_t, replaced *C.int8_t, now, wait *C.double) C.int64_t {
+func sl_gym_vstep(n C.int64_t, handles *C.uintptr_t, actions *C.int64_t, status *C.int32_t, replaced *C.int8_t, now, wait *C.double) (bad C.int64_t) {
 	if n <= 0 {
 		return 0
 	}
@@ -345,25 +395,71 @@ func sl_gym_vstep(n C.int64_t, handles *C.uintptr_t, actions *C.int64_t, status 
 	rp := unsafe.Slice((*int8)(unsafe.Pointer(replaced)), int(n))
 	nw := unsafe.Slice((*float64)(unsafe.Pointer(now)), int(n))
 	wt := unsafe.Slice((*float64)(unsafe.Pointer(wait)), int(n))
-	var bad C.int64_t
+	// each run's step writes only its own row, so the order in which
+	// runs are stepped changes nothing: the unbound ones are shared out
+	// among up to GOMAXPROCS goroutines, each stepping its share in turn
+	var par []int
 	for k, h := range hs {
-		a := as[k]
-		if a < -1 || a > math.MaxInt32 {
-			a = -1 // (replaced by the first legal slot)
-		}
-		st[k] = int32(sl_gym_step(h, C.int(a)))
 		rp[k], nw[k], wt[k] = 0, 0, 0
-		if s := lookup(h); s != nil && s.g != nil {
-			rp[k], nw[k] = int8(s.g.replaced), float64(s.g.now)
-			if st[k] >= 0 {
-				wt[k] = s.gym.Wait()
-			}
+		s := lookup(h)
+		switch {
+		case s == nil:
+			st[k] = statusNoSim
+		case s.g == nil:
+			st[k] = -2
+		case !s.onThread(&s.g.err):
+			st[k] = statusRefused
+		case s.unbound:
+			par = append(par, k)
+		default:
+			vstepOne(s, as[k], st[k:], rp[k:], nw[k:], wt[k:])
 		}
+	}
+	if len(par) > 0 {
+		workers := min(runtime.GOMAXPROCS(0), len(par))
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for _, k := range par[w*len(par)/workers : (w+1)*len(par)/workers] {
+					vstepOne(lookup(hs[k]), as[k], st[k:], rp[k:], nw[k:], wt[k:])
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	for k := range st {
 		if st[k] != 1 {
 			bad++
 		}
 	}
 	return bad
+}
+
+// vstepOne is sl_gym_step's step of s for sl_gym_vstep, on the
+// goroutine that calls it, writing the results to the first element of
+// each slice (a panic is the run's failure: status -1).
+func vstepOne(s *handle, a int64, st []int32, rp []int8, nw, wt []float64) {
+	g := s.g
+	g.err = nil
+	var status C.int
+	func() {
+		defer caught(&status, &g.err)
+		if a < -1 || a > math.MaxInt32 {
+			a = -1 // (replaced by the first legal slot)
+		}
+		ok, replaced, e := s.gym.Step(int(a))
+		g.replaced = 0
+		if replaced {
+			g.replaced = 1
+		}
+		status = gymStatus(s.gym, ok, e, g)
+	}()
+	st[0], rp[0], nw[0] = int32(status), int8(g.replaced), float64(g.now)
+	if status >= 0 {
+		wt[0] = s.gym.Wait()
+	}
 }
 
 // sl_gym_features is the declared observation features as JSON
@@ -542,7 +638,7 @@ func sl_close(h C.uintptr_t) {
 		return
 	}
 	if C.sl_thread() == s.thread {
-		s.sim.Close()
+		s.do(s.sim.Close)
 	}
 	cgo.Handle(h).Delete()
 }

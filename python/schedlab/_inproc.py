@@ -339,14 +339,19 @@ class Sim:
     (step, gym_step, gym_start, queue_rows, machines) raises
     SchedlabError("the simulation has ended")."""
 
-    def __init__(self, spec, events=False, queue=True, json=False):
+    def __init__(self, spec, events=False, queue=True, json=False, unbound=False):
         self._h = 0
         lib = library()
         if lib is None:
             raise SchedlabError(f"the schedlab library is not available: {why_not()}")
         self._lib = lib
         err = ctypes.c_void_p()
-        self._h = lib.sl_open(_json.dumps({"spec": spec, "json": bool(json)}).encode(), ctypes.byref(err))
+        # unbound: the run's coroutine on a goroutine of its own, so that
+        # sl_gym_vstep may step it on a worker goroutine (cmd/libschedlab)
+        opts = {"spec": spec, "json": bool(json)}
+        if unbound:
+            opts["unbound"] = True
+        self._h = lib.sl_open(_json.dumps(opts).encode(), ctypes.byref(err))
         if not self._h:
             raise SchedlabError(_take(lib, err))
         self._err, self._errp = err, ctypes.byref(err)

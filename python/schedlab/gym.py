@@ -261,6 +261,7 @@ class SchedulingEnv(gymnasium.Env):
         self.features = DEFAULT_FEATURES if features is None else features
         self.slot_features, self.machine_features = nslot, nmachine
         self._bufs = None  # (obs, mask) given by a VectorSchedulingEnv
+        self._unbound = False  # VectorSchedulingEnv(parallel=True): runs it may step on its goroutines
         self.trace = _trace_path(trace)
         self.header, self.jobs = _read_swf(self.trace)
         if len(self.jobs) < episode_jobs:
@@ -460,7 +461,7 @@ class SchedulingEnv(gymnasium.Env):
     # tests check the two engines' trajectories bit for bit.
 
     def _ip_reset(self, swf):
-        self._sim = sim = _inproc.Sim(_inproc.run_spec(swf, view="free"), queue=False, json=True)
+        self._sim = sim = _inproc.Sim(_inproc.run_spec(swf, view="free"), queue=False, json=True, unbound=self._unbound)
         obs, mask = self._bufs if self._bufs is not None else (None, None)
         if not sim.gym_start(self.window, self.time_scale, self.queue_scale, self._features, obs, mask):
             self._sim = None
@@ -565,6 +566,12 @@ class VectorSchedulingEnv(gymnasium.vector.VectorEnv):
     in info["final_info"]. DISABLED: an ended sub-environment is reset by
     reset(options={"reset_mask": mask}).
 
+    parallel (default True): the library shares the runs out among up to
+    GOMAXPROCS goroutines in each call (the machine's cores: Go's
+    default), each stepping its share one after another; no
+    simulation uses more than one, and the results are the same as with
+    parallel=False, which steps them one after another on this thread.
+
     info: "action_mask" (num_envs, window) int8, "replaced" and "now" per
     sub-environment, and for those that ended, "summary" (the run's
     summary.json; "_summary" marks them).
@@ -572,7 +579,7 @@ class VectorSchedulingEnv(gymnasium.vector.VectorEnv):
 
     metadata = {"render_modes": [], "autoreset_mode": gymnasium.vector.AutoresetMode.NEXT_STEP}
 
-    def __init__(self, num_envs=2, autoreset_mode=gymnasium.vector.AutoresetMode.NEXT_STEP, **kwargs):
+    def __init__(self, num_envs=2, autoreset_mode=gymnasium.vector.AutoresetMode.NEXT_STEP, parallel=True, **kwargs):
         AM = gymnasium.vector.AutoresetMode
         num_envs = _count("num_envs", num_envs)
         self.autoreset_mode = autoreset_mode if isinstance(autoreset_mode, AM) else AM(autoreset_mode)
@@ -595,8 +602,10 @@ class VectorSchedulingEnv(gymnasium.vector.VectorEnv):
         n, w = num_envs, e.window
         self._obs = np.zeros((n,) + e.observation_space.shape, dtype=np.float32)
         self._mask = np.zeros((n, w), dtype=np.int8)
+        self.parallel = bool(parallel)
         for i, sub in enumerate(self.envs):
             sub._bufs = (self._obs[i], self._mask[i])
+            sub._unbound = self.parallel
         self._h = np.zeros(n, dtype=np.uintp)  # the runs' handles (0: none)
         self._act = np.zeros(n, dtype=np.int64)
         self._status = np.zeros(n, dtype=np.int32)

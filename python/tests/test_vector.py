@@ -68,8 +68,8 @@ def singles(kw, seeds, steps, policy_seed, mode):
     return out
 
 
-def vectored(kw, seed, n, steps, policy_seed, mode):
-    envs = VectorSchedulingEnv(num_envs=n, autoreset_mode=mode, **kw)
+def vectored(kw, seed, n, steps, policy_seed, mode, parallel=True):
+    envs = VectorSchedulingEnv(num_envs=n, autoreset_mode=mode, parallel=parallel, **kw)
     rng = np.random.default_rng(policy_seed)
     obs, info = envs.reset(seed=seed)
     masks = info["action_mask"]
@@ -134,8 +134,9 @@ def test_vector_same_as_singles(mode, kw):
     b = vectored(kw, 7, n, steps, 3, mode)
     assert sum(int(x[3].sum()) for x in a[1:]) >= 2 * n  # episodes ended (and were reset)
     check_same(a, b)
-    # and deterministic: the same again
+    # and deterministic: the same again, and stepped on this thread alone
     check_same(b, vectored(kw, 7, n, steps, 3, mode))
+    check_same(b, vectored(kw, 7, n, steps, 3, mode, parallel=False))
 
 
 def test_vector_disabled_autoreset_and_seeds():
