@@ -262,6 +262,7 @@ class SchedulingEnv(gymnasium.Env):
         self.slot_features, self.machine_features = nslot, nmachine
         self._bufs = None  # (obs, mask) given by a VectorSchedulingEnv
         self._unbound = False  # VectorSchedulingEnv(parallel=True): runs it may step on its goroutines
+        self._track_picks = False  # in process: keep this instant's picks (window_jobs)
         self.trace = _trace_path(trace)
         self.header, self.jobs = _read_swf(self.trace)
         if len(self.jobs) < episode_jobs:
@@ -475,7 +476,7 @@ class SchedulingEnv(gymnasium.Env):
         if sim is None:
             raise RuntimeError("step() before reset(), or after the episode ended")
         a = int(action)
-        wait = self._ip_wait(sim, a) if self._step_wait else None
+        wait = self._ip_wait(sim, a) if self._step_wait or self._track_picks else None
         more = sim.gym_step(a if 0 <= a < self.window else -1)
         self.steps += 1
         g = self._g
@@ -523,6 +524,26 @@ class SchedulingEnv(gymnasium.Env):
         k = slots[a]
         picked.add(ids[k])
         return self._g.now - float(sub[k])
+
+    def window_jobs(self):
+        """The job ids of the window's slots now, slot 0 first (fewer than
+        `window` when fewer jobs wait): the jobs the observation's slots
+        describe. In process it needs the instant's picks, which the
+        environment keeps when window_jobs was called at the episode's
+        start (after reset), or with reward "step_wait"."""
+        if self.engine == "process":
+            if self._run is None:
+                raise RuntimeError("window_jobs() before reset(), or after the episode ended")
+            return list(self._slots)
+        if self._sim is None:
+            raise RuntimeError("window_jobs() before reset(), or after the episode ended")
+        if not (self._track_picks or self._step_wait):
+            if self.steps:
+                raise RuntimeError("window_jobs(): call it first right after reset() (the picks are not kept before)")
+            self._track_picks = True
+        ids = self._sim.gym_queue(self.window + len(self._ip_picked))[0].tolist()
+        picked = self._ip_picked & set(ids)
+        return [j for j in ids if j not in picked][: self.window]
 
     def close(self):
         self._stop()
