@@ -28,7 +28,9 @@ jobs not yet picked at this instant, in queue order (submit time, then id):
 [present, CPUs / machine CPUs, estimate / time_scale, waited / time_scale,
 fits now], zeros for empty slots; then the machine: [free CPUs / CPUs,
 running jobs / CPUs, waiting jobs / queue_scale]. Values above 1 are
-clipped.
+clipped. features=[names] chooses other numbers, by name, from the list
+declared in the library (features(); DEFAULT_FEATURES is the layout
+above), with engine="inprocess".
 
 Action: Discrete(window), the slot of the job to start now.
 info["action_mask"] (int8) marks the legal ones (present and fitting the
@@ -55,6 +57,12 @@ in process each step is one call into the library, which also builds
 the observation and the mask (cmd/libschedlab/gym, in Go), instead of a
 round trip between processes and the window built here in Python. An
 in-process environment is stepped from the thread that reset it.
+
+VectorSchedulingEnv: num_envs such episodes (in process) stepped in one
+library call (sl_gym_vstep), the observations and masks written into its
+(num_envs, ...) buffers; gymnasium.make_vec(id, num_envs=N) of a
+registered id makes it. schedlab.trajectories records a built-in
+policy's steps through this environment.
 """
 
 from __future__ import annotations
