@@ -66,6 +66,7 @@ import (
 	"runtime/cgo"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/schedlab/schedlab/cmd/libschedlab/gym"
@@ -293,22 +294,35 @@ func sl_gym_start(h C.uintptr_t, g *C.sl_gym) (status C.int) {
 	}
 	g.err = nil
 	defer caught(&status, &g.err)
+	s, env, st := gymPrepare(h, g)
+	if env == nil {
+		return st
+	}
+	var ok bool
+	var e error
+	s.do(func() { ok, e = env.Start() })
+	return gymStatus(env, ok, e, g)
+}
+
+// gymPrepare is sl_gym_start's checks and the Env it makes on h's run
+// (nil, and the status to return with g->err set, when refused).
+func gymPrepare(h C.uintptr_t, g *C.sl_gym) (*handle, *gym.Env, C.int) {
 	s := lookup(h)
 	if s == nil {
 		g.err = C.CString(noSim)
-		return statusFailed
+		return nil, nil, statusFailed
 	}
 	if !s.onThread(&g.err) {
-		return statusRefused
+		return nil, nil, statusRefused
 	}
 	if s.stepped || s.gym != nil {
 		g.err = C.CString("schedlab: sl_gym_start on a run already stepped")
-		return statusRefused
+		return nil, nil, statusRefused
 	}
 	w := int(g.window)
 	if w < 1 || g.obs == nil || g.mask == nil {
 		g.err = C.CString(fmt.Sprintf("schedlab: sl_gym_start: window %d (want >= 1) and both buffers", w))
-		return statusRefused
+		return nil, nil, statusRefused
 	}
 	var names []string
 	if g.features != nil {
@@ -319,19 +333,102 @@ func sl_gym_start(h C.uintptr_t, g *C.sl_gym) (status C.int) {
 	lay, e := gym.ParseFeatures(names)
 	if e != nil {
 		g.err = C.CString(e.Error())
-		return statusRefused
+		return nil, nil, statusRefused
 	}
 	obs := unsafe.Slice((*float32)(unsafe.Pointer(g.obs)), lay.Size(w))
 	mask := unsafe.Slice((*int8)(unsafe.Pointer(g.mask)), w)
 	env, e := gym.New(s.sim, gym.Config{Window: w, TimeScale: float64(g.time_scale), QueueScale: float64(g.queue_scale), Features: names}, obs, mask)
 	if e != nil {
 		g.err = C.CString(e.Error())
-		return statusRefused
+		return nil, nil, statusRefused
 	}
 	s.gym, s.g = env, g
-	var ok bool
-	s.do(func() { ok, e = env.Start() })
-	return gymStatus(env, ok, e, g)
+	return s, env, 0
+}
+
+// sl_gym_vstart is sl_gym_start of n runs in one call: run handles[k]
+// with gyms[k], its status in status[k] (as sl_gym_start's; a message
+// in gyms[k]->err). The unbound runs (sl_open) are started on up to
+// GOMAXPROCS goroutines, the others in turn on the caller's thread, as
+// sl_gym_vstep steps them. It returns the
+// number of runs whose status is not 1.
+//
+//export sl_gym_vstart
+func sl_gym_vstart(n C.int64_t, handles *C.uintptr_t, gyms **C.sl_gym, status *C.int32_t) (bad C.int64_t) {
+	if n <= 0 {
+		return 0
+	}
+	hs, gs := unsafe.Slice(handles, int(n)), unsafe.Slice(gyms, int(n))
+	st := unsafe.Slice((*int32)(unsafe.Pointer(status)), int(n))
+	envs := make([]*gym.Env, n)
+	var par []int
+	start := func(k int) {
+		g := gs[k]
+		var code C.int
+		func() {
+			defer caught(&code, &g.err)
+			ok, e := envs[k].Start()
+			code = gymStatus(envs[k], ok, e, g)
+		}()
+		st[k] = int32(code)
+	}
+	for k, h := range hs {
+		g := gs[k]
+		if g == nil {
+			st[k] = statusFailed
+			continue
+		}
+		g.err = nil
+		var s *handle
+		var code C.int
+		func() {
+			defer caught(&code, &g.err)
+			s, envs[k], code = gymPrepare(h, g)
+		}()
+		switch {
+		case envs[k] == nil:
+			st[k] = int32(code)
+		case s.unbound:
+			par = append(par, k)
+		default:
+			start(k)
+		}
+	}
+	parallel(par, start)
+	for k := range st {
+		if st[k] != 1 {
+			bad++
+		}
+	}
+	return bad
+}
+
+// parallel calls f(k) once for each k of ks on up to GOMAXPROCS
+// goroutines, and waits for them. Each goroutine takes the next k not
+// taken yet (so that one whose thread the system holds back does not
+// hold the others' share); f(k) for different k must touch different
+// data, which makes the result independent of which goroutine ran it.
+func parallel(ks []int, f func(int)) {
+	if len(ks) == 0 {
+		return
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(ks))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(ks) {
+					return
+				}
+				f(ks[i])
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // sl_gym_step starts the job of slot action of a run started by
@@ -373,8 +470,9 @@ func sl_gym_step(h C.uintptr_t, action C.int) (status C.int) {
 // sl_gym_vstep steps n runs started by sl_gym_start in one call: run
 // handles[k] starts the job of slot actions[k], as sl_gym_step. Runs
 // opened with "unbound" (sl_open) are shared out among up to GOMAXPROCS
-// goroutines, each stepping its share one after another (a run is never
-// stepped by two at once, and no run's simulation uses more than one);
+// goroutines, each stepping one run at a time, taking the next run not
+// taken yet (a run is never stepped by two at once, and no run's
+// simulation uses more than one);
 // the others are stepped in turn on the caller's thread. The result is
 // the same either way: each step touches its own run and buffers only. For each k it writes status[k] (sl_gym_step's status;
 // the message of a -1 or -3 is in that run's g->err), replaced[k],
@@ -397,7 +495,7 @@ func sl_gym_vstep(n C.int64_t, handles *C.uintptr_t, actions *C.int64_t, status 
 	wt := unsafe.Slice((*float64)(unsafe.Pointer(wait)), int(n))
 	// each run's step writes only its own row, so the order in which
 	// runs are stepped changes nothing: the unbound ones are shared out
-	// among up to GOMAXPROCS goroutines, each stepping its share in turn
+	// among up to GOMAXPROCS goroutines (parallel)
 	var par []int
 	for k, h := range hs {
 		rp[k], nw[k], wt[k] = 0, 0, 0
@@ -415,20 +513,7 @@ func sl_gym_vstep(n C.int64_t, handles *C.uintptr_t, actions *C.int64_t, status 
 			vstepOne(s, as[k], st[k:], rp[k:], nw[k:], wt[k:])
 		}
 	}
-	if len(par) > 0 {
-		workers := min(runtime.GOMAXPROCS(0), len(par))
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for _, k := range par[w*len(par)/workers : (w+1)*len(par)/workers] {
-					vstepOne(lookup(hs[k]), as[k], st[k:], rp[k:], nw[k:], wt[k:])
-				}
-			}()
-		}
-		wg.Wait()
-	}
+	parallel(par, func(k int) { vstepOne(lookup(hs[k]), as[k], st[k:], rp[k:], nw[k:], wt[k:]) })
 	for k := range st {
 		if st[k] != 1 {
 			bad++

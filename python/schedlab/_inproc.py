@@ -216,6 +216,7 @@ def library():
         # sl_gym_vstep(n, handles, actions, status, replaced, now, wait):
         # called without argtypes too, with ctypes objects made once
         lib.sl_gym_vstep.restype = ctypes.c_int64
+        lib.sl_gym_vstart.restype = ctypes.c_int64
         lib.sl_gym_features.argtypes = []
         lib.sl_gym_features.restype = ctypes.c_void_p
         lib.sl_fill.argtypes = [ctypes.c_size_t, ctypes.POINTER(View)]
@@ -264,6 +265,28 @@ def gym_layout(names):
         seen.add(n)
         (slot if decl[n]["slot"] else machine).append(n)
     return slot, machine
+
+
+def gym_start_many(sims):
+    """sl_gym_vstart: starts the runs of sims (each after gym_prepare) in
+    one call (the unbound ones on the library's goroutines); returns
+    their gym_end, in order (a failure raises after all were taken)."""
+    lib = library()
+    n = len(sims)
+    handles = (ctypes.c_size_t * n)(*[s._h for s in sims])
+    gyms = (ctypes.c_void_p * n)(*[ctypes.addressof(s.gym) for s in sims])
+    status = (ctypes.c_int32 * n)()
+    lib.sl_gym_vstart(ctypes.c_int64(n), handles, gyms, status)
+    out, err = [], None
+    for s, st in zip(sims, status):
+        try:
+            out.append(s.gym_end(st))
+        except SchedlabError as e:
+            out.append(None)
+            err = err or e
+    if err is not None:
+        raise err
+    return out
 
 
 def why_not() -> str | None:
@@ -499,6 +522,12 @@ class Sim:
         (None: the default); obs, mask: the buffers to fill (contiguous
         float32 and int8 numpy arrays of those sizes, kept by the caller
         until the run ends), else new ones."""
+        self.gym_prepare(window, time_scale, queue_scale, features, obs, mask)
+        return self._gym_status(self._lib.sl_gym_start(self._h, ctypes.byref(self.gym)))
+
+    def gym_prepare(self, window, time_scale, queue_scale, features=None, obs=None, mask=None):
+        """gym_start's sl_gym and buffers, without the call: for
+        sl_gym_vstart (start_many), then gym_end with its status."""
         self._check()
         size = window * GYM_FEATURES + GYM_MACHINE_FEATURES
         if features is not None:
@@ -519,7 +548,6 @@ class Sim:
             raise ValueError(f"gym_start: want contiguous buffers of {size} float32 and {window} int8")
         g.obs, g.mask = self.gym_obs.ctypes.data, self.gym_mask.ctypes.data
         self._gym_step, self._hc = self._lib.sl_gym_step, ctypes.c_size_t(self._h)
-        return self._gym_status(self._lib.sl_gym_start(self._h, ctypes.byref(g)))
 
     def gym_step(self, action) -> bool:
         """Starts the job of slot action (a Python int, -1 or a slot;
@@ -534,9 +562,9 @@ class Sim:
         return st == 1 or self._gym_status(st)
 
     def gym_end(self, st) -> bool:
-        """Takes the status that sl_gym_vstep gave this run (as
-        gym_step's): True for 1; False at the end (stdout filled, the
-        run closed); raises SchedlabError on a failure."""
+        """Takes the status that sl_gym_vstep or sl_gym_vstart gave this
+        run (as gym_step's): True for 1; False at the end (stdout filled,
+        the run closed); raises SchedlabError on a failure."""
         return st == 1 or self._gym_status(st)
 
     def gym_queue(self, n):

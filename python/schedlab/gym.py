@@ -271,6 +271,7 @@ class SchedulingEnv(gymnasium.Env):
         self._bufs = None  # (obs, mask) given by a VectorSchedulingEnv
         self._unbound = False  # VectorSchedulingEnv(parallel=True): runs it may step on its goroutines
         self._track_picks = False  # in process: keep this instant's picks (window_jobs)
+        self._defer = False  # reset() leaves the run to start to a VectorSchedulingEnv
         self.trace = _trace_path(trace)
         self.header, self.jobs = _read_swf(self.trace)
         if len(self.jobs) < episode_jobs:
@@ -472,7 +473,14 @@ class SchedulingEnv(gymnasium.Env):
     def _ip_reset(self, swf):
         self._sim = sim = _inproc.Sim(_inproc.run_spec(swf, view="free"), queue=False, json=True, unbound=self._unbound)
         obs, mask = self._bufs if self._bufs is not None else (None, None)
-        if not sim.gym_start(self.window, self.time_scale, self.queue_scale, self._features, obs, mask):
+        if self._defer:  # VectorSchedulingEnv starts it, with others (then _ip_started)
+            sim.gym_prepare(self.window, self.time_scale, self.queue_scale, self._features, obs, mask)
+            return None
+        return self._ip_started(sim.gym_start(self.window, self.time_scale, self.queue_scale, self._features, obs, mask))
+
+    def _ip_started(self, ok):
+        sim = self._sim
+        if not ok:
             self._sim = None
             raise RuntimeError("schedlab ended before the first instant")
         self._o, self._m, self._g = sim.gym_obs, sim.gym_mask, sim.gym
@@ -569,7 +577,7 @@ class _Abandoned(Exception):
 class VectorSchedulingEnv(gymnasium.vector.VectorEnv):
     """num_envs SchedulingEnv episodes (engine="inprocess") stepped together:
     a step of all of them is one call into the library (sl_gym_vstep),
-    which steps each run in turn (one after another, on this thread) and
+    which steps each run (on its goroutines with parallel=True, below) and
     writes the observations and masks into this environment's (num_envs,
     ...) numpy buffers, each sub-environment's row given to its run.
 
@@ -597,7 +605,7 @@ class VectorSchedulingEnv(gymnasium.vector.VectorEnv):
 
     parallel (default True): the library shares the runs out among up to
     GOMAXPROCS goroutines in each call (the machine's cores: Go's
-    default), each stepping its share one after another; no
+    default), each stepping one run at a time (the next not taken yet); no
     simulation uses more than one, and the results are the same as with
     parallel=False, which steps them one after another on this thread.
 
@@ -648,14 +656,23 @@ class VectorSchedulingEnv(gymnasium.vector.VectorEnv):
         self._step_w = e.reward_weights.get("step_wait") if e._step_wait else None
         self.time_scale = e.time_scale
 
-    def _reset_one(self, i, seed=None):
-        sub = self.envs[i]
-        _, info = sub.reset(seed=seed)
-        self._h[i] = sub._sim._h
-        self._now[i] = info["now"]
-        self._ended[i] = False
+    def _reset_many(self, idx, seeds):
+        """Resets the sub-environments idx (seeds: one each, or None) and
+        starts their runs in one library call (sl_gym_vstart)."""
+        subs = [self.envs[i] for i in idx]
+        for sub, seed in zip(subs, seeds):
+            sub._defer = True
+            try:
+                sub.reset(seed=seed)
+            finally:
+                sub._defer = False
+        oks = _inproc.gym_start_many([sub._sim for sub in subs])
+        for i, sub, ok in zip(idx, subs, oks):
+            _, info = sub._ip_started(ok)
+            self._h[i] = sub._sim._h
+            self._now[i] = info["now"]
+            self._ended[i] = False
         self._args = None  # the handles changed
-        return info
 
     def reset(self, *, seed=None, options=None):
         if seed is None:
@@ -671,8 +688,8 @@ class VectorSchedulingEnv(gymnasium.vector.VectorEnv):
             which = np.asarray(options["reset_mask"], dtype=bool)
             if which.shape != (self.num_envs,):
                 raise ValueError(f"reset_mask: want {self.num_envs} booleans")
-        for i in np.flatnonzero(which):
-            self._reset_one(int(i), seeds[i])
+        idx = [int(i) for i in np.flatnonzero(which)]
+        self._reset_many(idx, [seeds[i] for i in idx])
         self._need_reset[which] = False
         self._started = True
         return self._obs.copy(), {"action_mask": self._mask.copy(), "now": self._now.copy()}
@@ -710,8 +727,8 @@ class VectorSchedulingEnv(gymnasium.vector.VectorEnv):
             raise RuntimeError(
                 f"step(): environments {np.flatnonzero(self._ended).tolist()} ended; reset them (options={{'reset_mask': ...}})"
             )
-        for i in reset_now:
-            self._reset_one(int(i))
+        if len(reset_now):
+            self._reset_many([int(i) for i in reset_now], [None] * len(reset_now))
         self._need_reset[:] = False
         self._replaced[reset_now] = 0
         if len(reset_now):
@@ -750,9 +767,10 @@ class VectorSchedulingEnv(gymnasium.vector.VectorEnv):
             elif self.autoreset_mode == gymnasium.vector.AutoresetMode.SAME_STEP:
                 final_obs = np.empty(n, dtype=object)
                 final_info = {k: v.copy() for k, v in infos.items()}
-                for i in np.flatnonzero(terminated):
+                ended = [int(i) for i in np.flatnonzero(terminated)]
+                for i in ended:
                     final_obs[i] = obs[i].copy()
-                    self._reset_one(int(i))
+                self._reset_many(ended, [None] * len(ended))
                 obs = self._obs.copy()
                 infos["action_mask"], infos["now"] = self._mask.copy(), self._now.copy()
                 infos["final_obs"], infos["_final_obs"] = final_obs, terminated.copy()

@@ -3,7 +3,9 @@ episodes stepped in one library call) against the single SchedulingEnv
 (engine="inprocess") and, with DIR, RLScheduler's SchedGym environment,
 on one trace with random legal actions, episodes of 256 jobs and a
 window of 128 (as gymbench.py). One process; the three are run one
-after another, ROUNDS times interleaved, and each figure's median
+after another, ROUNDS times interleaved (the vector one twice: with its
+runs stepped on the library's goroutines, parallel=True, the default,
+and on the calling thread alone, parallel=False), and each figure's median
 (range) over the rounds is printed.
 
     cd python
@@ -53,21 +55,21 @@ def bench_single(trace, steps):
     return done / t_step, done / (t_step + t_reset)
 
 
-def bench_vector(trace, n, steps):
+def bench_vector(trace, n, steps, parallel=True):
     from schedlab.gym import VectorSchedulingEnv
 
-    envs = VectorSchedulingEnv(num_envs=n, trace=trace, episode_jobs=256, window=128)
+    envs = VectorSchedulingEnv(num_envs=n, trace=trace, episode_jobs=256, window=128, parallel=parallel)
     t_reset = [0.0]
-    reset_one = envs._reset_one
+    reset_many = envs._reset_many
 
-    def timed(i, seed=None):
+    def timed(idx, seeds):
         t = time.perf_counter()
         try:
-            return reset_one(i, seed)
+            return reset_many(idx, seeds)
         finally:
             t_reset[0] += time.perf_counter() - t
 
-    envs._reset_one = timed
+    envs._reset_many = timed
     rng = np.random.default_rng(0)
     obs, info = envs.reset(seed=0)
     t_reset[0] = 0.0
@@ -93,12 +95,14 @@ def main(argv):
     steps = int(argv[3]) if len(argv) > 3 else 200_000
     rounds = int(argv[4]) if len(argv) > 4 else 5
     rl = argv[5:7] if len(argv) > 6 else None
-    res = {"single": [], f"vector (N={n})": []}
+    vec, seq = f"vector (N={n})", f"vector (N={n}, parallel=False)"
+    res = {"single": [], vec: [], seq: []}
     if rl:
         res["rlscheduler"] = []
     for _ in range(rounds):
         res["single"].append(bench_single(trace, steps))
-        res[f"vector (N={n})"].append(bench_vector(trace, n, steps))
+        res[vec].append(bench_vector(trace, n, steps))
+        res[seq].append(bench_vector(trace, n, steps, parallel=False))
         if rl:
             sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
             import gymbench
@@ -114,14 +118,13 @@ def main(argv):
 
     for name, rows in res.items():
         print(f"{name}: steps only {med([r[0] for r in rows])}, with resets {med([r[1] for r in rows])} steps/s")
-    single = res["single"]
-    vec = res[f"vector (N={n})"]
-    for k, what in ((0, "steps only"), (1, "with resets")):
-        ratios = [v[k] / s[k] for v, s in zip(vec, single)]
-        print(f"vector / single, per round, {what}: {medx(ratios)}")
-        if rl:
-            ratios = [v[k] / s[k] for v, s in zip(vec, res["rlscheduler"])]
-            print(f"vector / rlscheduler, per round, {what}: {medx(ratios)}")
+    for name in (vec, seq):
+        for k, what in ((0, "steps only"), (1, "with resets")):
+            ratios = [v[k] / s[k] for v, s in zip(res[name], res["single"])]
+            print(f"{name} / single, per round, {what}: {medx(ratios)}")
+            if rl:
+                ratios = [v[k] / s[k] for v, s in zip(res[name], res["rlscheduler"])]
+                print(f"{name} / rlscheduler, per round, {what}: {medx(ratios)}")
     return 0
 
 
