@@ -141,7 +141,7 @@ def main(argv=None):
         t = T.trajectories(
             policy="easy", trace=train_swf, episodes=a.train_weeks, seed=a.seed, episode_jobs=a.episode_jobs, window=a.window
         )
-        nslot = len(t["meta"]["params"]["features"]) - 3  # (the default layout: 3 machine features)
+        nslot = t["meta"]["params"]["slot_features"]
         X = phi(t["obs"], a.window, nslot)
         theta, losses = train(X, t["mask"], t["action"], a.epochs, seed=a.seed)
         legal = t["mask"].astype(bool)

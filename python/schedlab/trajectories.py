@@ -168,6 +168,7 @@ def trajectories(
         "window": window,
         "reward": reward,
         "features": list(env.features),
+        "slot_features": env.slot_features,  # the first ones of features; the rest are the machine's
     }
     res["meta"] = {"params": params, "episodes": meta}
     if out is not None:
