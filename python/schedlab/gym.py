@@ -577,7 +577,7 @@ class _Abandoned(Exception):
 class VectorSchedulingEnv(gymnasium.vector.VectorEnv):
     """num_envs SchedulingEnv episodes (engine="inprocess") stepped together:
     a step of all of them is one call into the library (sl_gym_vstep),
-    which steps each run (on its goroutines with parallel=True, below) and
+    which steps each run (in turn, or on its goroutines: parallel) and
     writes the observations and masks into this environment's (num_envs,
     ...) numpy buffers, each sub-environment's row given to its run.
 
@@ -603,11 +603,13 @@ class VectorSchedulingEnv(gymnasium.vector.VectorEnv):
     in info["final_info"]. DISABLED: an ended sub-environment is reset by
     reset(options={"reset_mask": mask}).
 
-    parallel (default True): the library shares the runs out among up to
-    GOMAXPROCS goroutines in each call (the machine's cores: Go's
-    default), each stepping one run at a time (the next not taken yet); no
-    simulation uses more than one, and the results are the same as with
-    parallel=False, which steps them one after another on this thread.
+    parallel (default False: every run stepped in turn on this thread):
+    True has the library share the runs out among up to GOMAXPROCS
+    goroutines in each call (the machine's cores: Go's default), each
+    stepping one run at a time (the next not taken yet); no simulation
+    uses more than one, and the results are the same. On this project's
+    2-core machine, shared with other work, it was slower than False
+    (tools/gymbench/vecbench.py measures both), hence the default.
 
     info: "action_mask" (num_envs, window) int8, "replaced" and "now" per
     sub-environment, and for those that ended, "summary" (the run's
@@ -616,7 +618,7 @@ class VectorSchedulingEnv(gymnasium.vector.VectorEnv):
 
     metadata = {"render_modes": [], "autoreset_mode": gymnasium.vector.AutoresetMode.NEXT_STEP}
 
-    def __init__(self, num_envs=2, autoreset_mode=gymnasium.vector.AutoresetMode.NEXT_STEP, parallel=True, **kwargs):
+    def __init__(self, num_envs=2, autoreset_mode=gymnasium.vector.AutoresetMode.NEXT_STEP, parallel=False, **kwargs):
         AM = gymnasium.vector.AutoresetMode
         num_envs = _count("num_envs", num_envs)
         self.autoreset_mode = autoreset_mode if isinstance(autoreset_mode, AM) else AM(autoreset_mode)

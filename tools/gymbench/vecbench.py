@@ -4,8 +4,8 @@ episodes stepped in one library call) against the single SchedulingEnv
 on one trace with random legal actions, episodes of 256 jobs and a
 window of 128 (as gymbench.py). One process; the three are run one
 after another, ROUNDS times interleaved (the vector one twice: with its
-runs stepped on the library's goroutines, parallel=True, the default,
-and on the calling thread alone, parallel=False), and each figure's median
+runs stepped in turn on the calling thread, parallel=False, the
+default, and on the library's goroutines, parallel=True), and each figure's median
 (range) over the rounds is printed.
 
     cd python
@@ -55,7 +55,7 @@ def bench_single(trace, steps):
     return done / t_step, done / (t_step + t_reset)
 
 
-def bench_vector(trace, n, steps, parallel=True):
+def bench_vector(trace, n, steps, parallel=False):
     from schedlab.gym import VectorSchedulingEnv
 
     envs = VectorSchedulingEnv(num_envs=n, trace=trace, episode_jobs=256, window=128, parallel=parallel)
@@ -95,14 +95,14 @@ def main(argv):
     steps = int(argv[3]) if len(argv) > 3 else 200_000
     rounds = int(argv[4]) if len(argv) > 4 else 5
     rl = argv[5:7] if len(argv) > 6 else None
-    vec, seq = f"vector (N={n})", f"vector (N={n}, parallel=False)"
+    vec, seq = f"vector (N={n})", f"vector (N={n}, parallel=True)"
     res = {"single": [], vec: [], seq: []}
     if rl:
         res["rlscheduler"] = []
     for _ in range(rounds):
         res["single"].append(bench_single(trace, steps))
         res[vec].append(bench_vector(trace, n, steps))
-        res[seq].append(bench_vector(trace, n, steps, parallel=False))
+        res[seq].append(bench_vector(trace, n, steps, parallel=True))
         if rl:
             sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
             import gymbench
