@@ -12,8 +12,8 @@ default, and on the library's goroutines, parallel=True), and each figure's medi
     python ../tools/gymbench/vecbench.py TRACE [N [STEPS [ROUNDS [DIR TRACE.swf]]]]
     # e.g. SCHEDLAB_TRACES=/path/to/traces python ../tools/gymbench/vecbench.py HPC2N-2002-2.1-cln.swf.gz 64 200000 5
 
-STEPS is the number of agent steps (all environments together) each
-environment takes per round. The single environment's figures are
+STEPS is the number of agent steps per round of each environment (for
+a vector one, its sub-environments' steps added up). The single environment's figures are
 gymbench.py's: "steps only" (the stepping loop, the random agent's
 choice included, resets left out) and "with resets". The vector
 environment resets its episodes itself (autoreset, inside step):
