@@ -184,7 +184,10 @@ def test_features_by_name():
     # the default list named is the default; unknown names are an error
     # listing the known ones; the process engine builds the default only
     assert tuple(_inproc.gym_features()["default"]) == sgym.DEFAULT_FEATURES
-    assert [f["name"] for f in sgym.features()][: len(sgym.DEFAULT_FEATURES)] != []
+    decl = sgym.features()
+    names = [f["name"] for f in decl]
+    assert len(set(names)) == len(names) and set(sgym.DEFAULT_FEATURES) <= set(names)
+    assert [f["slot"] for f in decl] == sorted((f["slot"] for f in decl), reverse=True)  # per slot first
     with pytest.raises(ValueError, match=r"unknown observation feature 'gpus' \(known: present, cpus, .*queue_work\)"):
         SchedulingEnv(features=["present", "gpus"])
     with pytest.raises(ValueError, match="given twice"):
