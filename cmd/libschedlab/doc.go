@@ -9,7 +9,10 @@
 // cmd/libschedlab/inproc: the command's own run, the decisions validated
 // as a protocol reply's); or, with sl_gym_start and sl_gym_step, one
 // Gymnasium step at a time, the window, observation and action mask of
-// Python's SchedulingEnv built in Go (package cmd/libschedlab/gym). The
+// Python's SchedulingEnv built in Go (package cmd/libschedlab/gym);
+// sl_gym_vstep steps many such runs in one call (Python's
+// VectorSchedulingEnv), those opened "unbound" shared out among up to
+// GOMAXPROCS goroutines, each run stepped by one at a time. The
 // C API is in lib.go and libschedlab.h (written by the build);
 // docs/protocol.md, "In process", describes it.
 //

@@ -49,6 +49,7 @@ typedef struct {
 	double now;          // the instant's time (at the end, the last one's)
 	int64_t replaced;    // sl_gym_step: 1 if the action was not legal
 	char *err;           // status -1: schedlab's message (free it with sl_free)
+	char *features;      // in: the observation's feature names, comma-separated (NULL or "": the default)
 } sl_gym;
 
 enum { SL_GYM_FEATURES = 5, SL_GYM_MACHINE_FEATURES = 3 };
@@ -60,8 +61,12 @@ import "C"
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"runtime"
 	"runtime/cgo"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/schedlab/schedlab/cmd/libschedlab/gym"
@@ -81,6 +86,32 @@ type handle struct {
 	stepped bool     // sl_step was called
 	gym     *gym.Env // set by sl_gym_start: the run is driven by sl_gym_step only
 	g       *C.sl_gym
+	// unbound: the run's coroutine was made on a goroutine not locked
+	// to a thread (sl_open's "unbound"), so that sl_gym_vstep can step
+	// it on a worker goroutine; it is then only ever resumed from such
+	// goroutines (do), never from the caller's (a cgo callback's,
+	// locked to its C thread: Go's coroutines refuse the switch).
+	unbound bool
+}
+
+// do runs f where the run's coroutine may be resumed: here for a run
+// made on the caller's thread, else on a new goroutine, waiting for it
+// (a panic of f is re-raised here, where caught turns it into status -1).
+func (s *handle) do(f func()) {
+	if !s.unbound {
+		f()
+		return
+	}
+	var p any
+	done := make(chan struct{})
+	go func() {
+		defer func() { p = recover(); close(done) }()
+		f()
+	}()
+	<-done
+	if p != nil {
+		panic(p)
+	}
 }
 
 // Statuses of the calls that drive a run, besides 1 (an instant) and 0
@@ -143,15 +174,19 @@ const rejectMachine = -1
 // sl_open prepares a run given as JSON: {"spec": an experiment.RunSpec
 // in its JSON form (workload, platform, policy with name "external",
 // outputs), "json": true to have the run print its summary as JSON (as
-// 'schedlab run --json') instead of the table}. It returns the handle,
+// 'schedlab run --json') instead of the table, "unbound": true to make
+// the run's coroutine on a goroutine of its own rather than the calling
+// thread's, so that sl_gym_vstep may step it on any of its goroutines
+// (every call that resumes it then waits for a goroutine it starts)}. It returns the handle,
 // or 0 with *err set (free it with sl_free). Nothing runs before the
 // first sl_step.
 //
 //export sl_open
 func sl_open(specJSON *C.char, err **C.char) C.uintptr_t {
 	var in struct {
-		Spec experiment.RunSpec `json:"spec"`
-		JSON bool               `json:"json"`
+		Spec    experiment.RunSpec `json:"spec"`
+		JSON    bool               `json:"json"`
+		Unbound bool               `json:"unbound"`
 	}
 	dec := json.NewDecoder(strings.NewReader(C.GoString(specJSON)))
 	dec.DisallowUnknownFields()
@@ -159,7 +194,15 @@ func sl_open(specJSON *C.char, err **C.char) C.uintptr_t {
 		*err = C.CString(fmt.Sprintf("sl_open: not a run spec (JSON {\"spec\": {...}, \"json\": bool}): %v", e))
 		return 0
 	}
-	return C.uintptr_t(cgo.NewHandle(&handle{sim: inproc.Start(in.Spec, in.JSON), thread: C.sl_thread()}))
+	s := &handle{thread: C.sl_thread(), unbound: in.Unbound}
+	if in.Unbound {
+		done := make(chan struct{})
+		go func() { s.sim = inproc.Start(in.Spec, in.JSON); close(done) }()
+		<-done
+	} else {
+		s.sim = inproc.Start(in.Spec, in.JSON)
+	}
+	return C.uintptr_t(cgo.NewHandle(s))
 }
 
 // sl_step gives the run the decision for the current instant (n starts:
@@ -217,7 +260,11 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 			s.starts = append(s.starts, e)
 		}
 	}
-	r, e := s.sim.Next(external.Decision{Starts: s.starts, Rejects: s.rejects, Wake: float64(wake)})
+	var r *external.Request
+	var e error
+	s.do(func() {
+		r, e = s.sim.Next(external.Decision{Starts: s.starts, Rejects: s.rejects, Wake: float64(wake)})
+	})
 	switch {
 	case e != nil:
 		*err = C.CString(e.Error())
@@ -247,33 +294,141 @@ func sl_gym_start(h C.uintptr_t, g *C.sl_gym) (status C.int) {
 	}
 	g.err = nil
 	defer caught(&status, &g.err)
+	s, env, st := gymPrepare(h, g)
+	if env == nil {
+		return st
+	}
+	var ok bool
+	var e error
+	s.do(func() { ok, e = env.Start() })
+	return gymStatus(env, ok, e, g)
+}
+
+// gymPrepare is sl_gym_start's checks and the Env it makes on h's run
+// (nil, and the status to return with g->err set, when refused).
+func gymPrepare(h C.uintptr_t, g *C.sl_gym) (*handle, *gym.Env, C.int) {
 	s := lookup(h)
 	if s == nil {
 		g.err = C.CString(noSim)
-		return statusFailed
+		return nil, nil, statusFailed
 	}
 	if !s.onThread(&g.err) {
-		return statusRefused
+		return nil, nil, statusRefused
 	}
 	if s.stepped || s.gym != nil {
 		g.err = C.CString("schedlab: sl_gym_start on a run already stepped")
-		return statusRefused
+		return nil, nil, statusRefused
 	}
 	w := int(g.window)
 	if w < 1 || g.obs == nil || g.mask == nil {
 		g.err = C.CString(fmt.Sprintf("schedlab: sl_gym_start: window %d (want >= 1) and both buffers", w))
-		return statusRefused
+		return nil, nil, statusRefused
 	}
-	obs := unsafe.Slice((*float32)(unsafe.Pointer(g.obs)), w*gym.Features+gym.MachineFeatures)
-	mask := unsafe.Slice((*int8)(unsafe.Pointer(g.mask)), w)
-	env, e := gym.New(s.sim, gym.Config{Window: w, TimeScale: float64(g.time_scale), QueueScale: float64(g.queue_scale)}, obs, mask)
+	var names []string
+	if g.features != nil {
+		if f := C.GoString(g.features); f != "" {
+			names = strings.Split(f, ",")
+		}
+	}
+	lay, e := gym.ParseFeatures(names)
 	if e != nil {
 		g.err = C.CString(e.Error())
-		return statusRefused
+		return nil, nil, statusRefused
+	}
+	obs := unsafe.Slice((*float32)(unsafe.Pointer(g.obs)), lay.Size(w))
+	mask := unsafe.Slice((*int8)(unsafe.Pointer(g.mask)), w)
+	env, e := gym.New(s.sim, gym.Config{Window: w, TimeScale: float64(g.time_scale), QueueScale: float64(g.queue_scale), Features: names}, obs, mask)
+	if e != nil {
+		g.err = C.CString(e.Error())
+		return nil, nil, statusRefused
 	}
 	s.gym, s.g = env, g
-	ok, e := env.Start()
-	return gymStatus(env, ok, e, g)
+	return s, env, 0
+}
+
+// sl_gym_vstart is sl_gym_start of n runs in one call: run handles[k]
+// with gyms[k], its status in status[k] (as sl_gym_start's; a message
+// in gyms[k]->err). The unbound runs (sl_open) are started on up to
+// GOMAXPROCS goroutines, the others in turn on the caller's thread, as
+// sl_gym_vstep steps them. It returns the
+// number of runs whose status is not 1.
+//
+//export sl_gym_vstart
+func sl_gym_vstart(n C.int64_t, handles *C.uintptr_t, gyms **C.sl_gym, status *C.int32_t) (bad C.int64_t) {
+	if n <= 0 {
+		return 0
+	}
+	hs, gs := unsafe.Slice(handles, int(n)), unsafe.Slice(gyms, int(n))
+	st := unsafe.Slice((*int32)(unsafe.Pointer(status)), int(n))
+	envs := make([]*gym.Env, n)
+	var par []int
+	start := func(k int) {
+		g := gs[k]
+		var code C.int
+		func() {
+			defer caught(&code, &g.err)
+			ok, e := envs[k].Start()
+			code = gymStatus(envs[k], ok, e, g)
+		}()
+		st[k] = int32(code)
+	}
+	for k, h := range hs {
+		g := gs[k]
+		if g == nil {
+			st[k] = statusFailed
+			continue
+		}
+		g.err = nil
+		var s *handle
+		var code C.int
+		func() {
+			defer caught(&code, &g.err)
+			s, envs[k], code = gymPrepare(h, g)
+		}()
+		switch {
+		case envs[k] == nil:
+			st[k] = int32(code)
+		case s.unbound:
+			par = append(par, k)
+		default:
+			start(k)
+		}
+	}
+	parallel(par, start)
+	for k := range st {
+		if st[k] != 1 {
+			bad++
+		}
+	}
+	return bad
+}
+
+// parallel calls f(k) once for each k of ks on up to GOMAXPROCS
+// goroutines, and waits for them. Each goroutine takes the next k not
+// taken yet (so that one whose thread the system holds back does not
+// hold the others' share); f(k) for different k must touch different
+// data, which makes the result independent of which goroutine ran it.
+func parallel(ks []int, f func(int)) {
+	if len(ks) == 0 {
+		return
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(ks))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(ks) {
+					return
+				}
+				f(ks[i])
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // sl_gym_step starts the job of slot action of a run started by
@@ -302,12 +457,118 @@ func sl_gym_step(h C.uintptr_t, action C.int) (status C.int) {
 	if !s.onThread(&g.err) {
 		return statusRefused
 	}
-	ok, replaced, e := s.gym.Step(int(action))
+	var ok, replaced bool
+	var e error
+	s.do(func() { ok, replaced, e = s.gym.Step(int(action)) })
 	g.replaced = 0
 	if replaced {
 		g.replaced = 1
 	}
 	return gymStatus(s.gym, ok, e, g)
+}
+
+// sl_gym_vstep steps n runs started by sl_gym_start in one call: run
+// handles[k] starts the job of slot actions[k], as sl_gym_step. Runs
+// opened with "unbound" (sl_open) are shared out among up to GOMAXPROCS
+// goroutines, each stepping one run at a time, taking the next run not
+// taken yet (a run is never stepped by two at once, and no run's
+// simulation uses more than one);
+// the others are stepped in turn on the caller's thread. The result is
+// the same either way: each step touches its own run and buffers only. For each k it writes status[k] (sl_gym_step's status;
+// the message of a -1 or -3 is in that run's g->err), replaced[k],
+// now[k] (the instant's time, as g->now) and wait[k] (the wait, now -
+// submit time, of the job the step started; 0 when status[k] < 0).
+// The observations and masks go to each run's own buffers, given to
+// its sl_gym_start. It returns the number of runs whose status is not
+// 1 (ended, failed or refused).
+//
+//export sl_gym_vstep
+func sl_gym_vstep(n C.int64_t, handles *C.uintptr_t, actions *C.int64_t, status *C.int32_t, replaced *C.int8_t, now, wait *C.double) (bad C.int64_t) {
+	if n <= 0 {
+		return 0
+	}
+	hs := unsafe.Slice(handles, int(n))
+	as := unsafe.Slice((*int64)(unsafe.Pointer(actions)), int(n))
+	st := unsafe.Slice((*int32)(unsafe.Pointer(status)), int(n))
+	rp := unsafe.Slice((*int8)(unsafe.Pointer(replaced)), int(n))
+	nw := unsafe.Slice((*float64)(unsafe.Pointer(now)), int(n))
+	wt := unsafe.Slice((*float64)(unsafe.Pointer(wait)), int(n))
+	// each run's step writes only its own row, so the order in which
+	// runs are stepped changes nothing: the unbound ones are shared out
+	// among up to GOMAXPROCS goroutines (parallel)
+	var par []int
+	for k, h := range hs {
+		rp[k], nw[k], wt[k] = 0, 0, 0
+		s := lookup(h)
+		switch {
+		case s == nil:
+			st[k] = statusNoSim
+		case s.g == nil:
+			st[k] = -2
+		case !s.onThread(&s.g.err):
+			st[k] = statusRefused
+		case s.unbound:
+			par = append(par, k)
+		default:
+			vstepOne(s, as[k], st[k:], rp[k:], nw[k:], wt[k:])
+		}
+	}
+	parallel(par, func(k int) { vstepOne(lookup(hs[k]), as[k], st[k:], rp[k:], nw[k:], wt[k:]) })
+	for k := range st {
+		if st[k] != 1 {
+			bad++
+		}
+	}
+	return bad
+}
+
+// vstepOne is sl_gym_step's step of s for sl_gym_vstep, on the
+// goroutine that calls it, writing the results to the first element of
+// each slice (a panic is the run's failure: status -1).
+func vstepOne(s *handle, a int64, st []int32, rp []int8, nw, wt []float64) {
+	g := s.g
+	g.err = nil
+	var status C.int
+	func() {
+		defer caught(&status, &g.err)
+		if a < -1 || a > math.MaxInt32 {
+			a = -1 // (replaced by the first legal slot)
+		}
+		ok, replaced, e := s.gym.Step(int(a))
+		g.replaced = 0
+		if replaced {
+			g.replaced = 1
+		}
+		status = gymStatus(s.gym, ok, e, g)
+	}()
+	st[0], rp[0], nw[0] = int32(status), int8(g.replaced), float64(g.now)
+	if status >= 0 {
+		wt[0] = s.gym.Wait()
+	}
+}
+
+// sl_gym_features is the declared observation features as JSON
+// ({"features": [{"name", "slot", "meaning", "scale"}, ...], "default":
+// [names]}); free it with sl_free.
+//
+//export sl_gym_features
+func sl_gym_features() *C.char {
+	type feat struct {
+		Name    string `json:"name"`
+		Slot    bool   `json:"slot"`
+		Meaning string `json:"meaning"`
+		Scale   string `json:"scale"`
+	}
+	var out struct {
+		Features []feat   `json:"features"`
+		Default  []string `json:"default"`
+	}
+	for _, f := range gym.Declared {
+		out.Features = append(out.Features, feat{f.Name, f.Slot, f.Meaning, f.Scale})
+	}
+	out.Default = gym.DefaultFeatures
+	b, _ := json.Marshal(out)
+	return C.CString(string(b))
 }
 
 func gymStatus(env *gym.Env, ok bool, e error, g *C.sl_gym) C.int {
@@ -462,7 +723,7 @@ func sl_close(h C.uintptr_t) {
 		return
 	}
 	if C.sl_thread() == s.thread {
-		s.sim.Close()
+		s.do(s.sim.Close)
 	}
 	cgo.Handle(h).Delete()
 }

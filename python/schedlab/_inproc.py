@@ -93,6 +93,7 @@ class Gym(ctypes.Structure):
         ("now", ctypes.c_double),
         ("replaced", ctypes.c_int64),
         ("err", ctypes.c_void_p),
+        ("features", ctypes.c_char_p),  # names, comma-separated; None: the default
     ]
 
 
@@ -212,6 +213,12 @@ def library():
         # they are, where argtypes would convert each one through
         # from_param, a large part of the call's cost.
         lib.sl_gym_step.restype = ctypes.c_int
+        # sl_gym_vstep(n, handles, actions, status, replaced, now, wait):
+        # called without argtypes too, with ctypes objects made once
+        lib.sl_gym_vstep.restype = ctypes.c_int64
+        lib.sl_gym_vstart.restype = ctypes.c_int64
+        lib.sl_gym_features.argtypes = []
+        lib.sl_gym_features.restype = ctypes.c_void_p
         lib.sl_fill.argtypes = [ctypes.c_size_t, ctypes.POINTER(View)]
         lib.sl_fill.restype = ctypes.c_int
         lib.sl_machines.argtypes = [ctypes.c_size_t, ctypes.c_int64, _i64p, _i64p, _f64p, _f64p]
@@ -225,6 +232,61 @@ def library():
         lib.path = path
         _lib, _lib_pid = lib, os.getpid()
         return lib
+
+
+_features = None
+
+
+def gym_features() -> dict:
+    """The library's declared observation features
+    (cmd/libschedlab/gym): {"features": [{"name", "slot", "meaning",
+    "scale"}, ...], "default": [names]}. SchedlabError without the
+    library."""
+    global _features
+    if _features is None:
+        lib = library()
+        if lib is None:
+            raise SchedlabError(f"the schedlab library is not available: {why_not()}")
+        _features = _json.loads(_take(lib, lib.sl_gym_features()))
+    return _features
+
+
+def gym_layout(names):
+    """(slot features, machine features) of names, in the observation's
+    order (the slot ones as given, then the machine's as given);
+    ValueError for an unknown or repeated name, listing the known ones."""
+    decl = {f["name"]: f for f in gym_features()["features"]}
+    slot, machine, seen = [], [], set()
+    for n in names:
+        if n not in decl:
+            raise ValueError(f"unknown observation feature {n!r} (known: {', '.join(decl)})")
+        if n in seen:
+            raise ValueError(f"observation feature {n!r} given twice")
+        seen.add(n)
+        (slot if decl[n]["slot"] else machine).append(n)
+    return slot, machine
+
+
+def gym_start_many(sims):
+    """sl_gym_vstart: starts the runs of sims (each after gym_prepare) in
+    one call (the unbound ones on the library's goroutines); returns
+    their gym_end, in order (a failure raises after all were taken)."""
+    lib = library()
+    n = len(sims)
+    handles = (ctypes.c_size_t * n)(*[s._h for s in sims])
+    gyms = (ctypes.c_void_p * n)(*[ctypes.addressof(s.gym) for s in sims])
+    status = (ctypes.c_int32 * n)()
+    lib.sl_gym_vstart(ctypes.c_int64(n), handles, gyms, status)
+    out, err = [], None
+    for s, st in zip(sims, status):
+        try:
+            out.append(s.gym_end(st))
+        except SchedlabError as e:
+            out.append(None)
+            err = err or e
+    if err is not None:
+        raise err
+    return out
 
 
 def why_not() -> str | None:
@@ -303,14 +365,19 @@ class Sim:
     (step, gym_step, gym_start, queue_rows, machines) raises
     SchedlabError("the simulation has ended")."""
 
-    def __init__(self, spec, events=False, queue=True, json=False):
+    def __init__(self, spec, events=False, queue=True, json=False, unbound=False):
         self._h = 0
         lib = library()
         if lib is None:
             raise SchedlabError(f"the schedlab library is not available: {why_not()}")
         self._lib = lib
         err = ctypes.c_void_p()
-        self._h = lib.sl_open(_json.dumps({"spec": spec, "json": bool(json)}).encode(), ctypes.byref(err))
+        # unbound: the run's coroutine on a goroutine of its own, so that
+        # sl_gym_vstep may step it on a worker goroutine (cmd/libschedlab)
+        opts = {"spec": spec, "json": bool(json)}
+        if unbound:
+            opts["unbound"] = True
+        self._h = lib.sl_open(_json.dumps(opts).encode(), ctypes.byref(err))
         if not self._h:
             raise SchedlabError(_take(lib, err))
         self._err, self._errp = err, ctypes.byref(err)
@@ -446,21 +513,44 @@ class Sim:
 
     # the Gymnasium environment's steps (cmd/libschedlab/gym)
 
-    def gym_start(self, window, time_scale, queue_scale) -> bool:
+    def gym_start(self, window, time_scale, queue_scale, features=None, obs=None, mask=None) -> bool:
         """Makes this run (not stepped yet) a Gymnasium episode whose
         observation and action mask the library builds: it runs to the
         first instant at which some job of the window fits. True
         there, with gym_obs (float32, window * GYM_FEATURES +
-        GYM_MACHINE_FEATURES), gym_mask (int8, window) and gym.now
+        GYM_MACHINE_FEATURES with the default features, else the size
+        of gym_layout(features)), gym_mask (int8, window) and gym.now
         filled; False at the end of the run. From then on the run is
-        stepped with gym_step only."""
+        stepped with gym_step only. features: names of gym_features()
+        (None: the default); obs, mask: the buffers to fill (contiguous
+        float32 and int8 numpy arrays of those sizes, kept by the caller
+        until the run ends), else new ones."""
+        self.gym_prepare(window, time_scale, queue_scale, features, obs, mask)
+        return self._gym_status(self._lib.sl_gym_start(self._h, ctypes.byref(self.gym)))
+
+    def gym_prepare(self, window, time_scale, queue_scale, features=None, obs=None, mask=None):
+        """gym_start's sl_gym and buffers, without the call: for
+        sl_gym_vstart (start_many), then gym_end with its status."""
         self._check()
-        g = self.gym = Gym(window=window, time_scale=time_scale, queue_scale=queue_scale)
-        self.gym_obs = np.zeros(window * GYM_FEATURES + GYM_MACHINE_FEATURES, dtype=np.float32)
-        self.gym_mask = np.zeros(window, dtype=np.int8)
+        size = window * GYM_FEATURES + GYM_MACHINE_FEATURES
+        if features is not None:
+            slot, machine = gym_layout(features)
+            size = window * len(slot) + len(machine)
+        self._gym_features = None if features is None else ",".join(features).encode()
+        g = self.gym = Gym(window=window, time_scale=time_scale, queue_scale=queue_scale, features=self._gym_features)
+        self.gym_obs = np.zeros(size, dtype=np.float32) if obs is None else obs
+        self.gym_mask = np.zeros(window, dtype=np.int8) if mask is None else mask
+        if not (
+            self.gym_obs.shape == (size,)
+            and self.gym_obs.dtype == np.float32
+            and self.gym_obs.flags.c_contiguous
+            and self.gym_mask.shape == (window,)
+            and self.gym_mask.dtype == np.int8
+            and self.gym_mask.flags.c_contiguous
+        ):
+            raise ValueError(f"gym_start: want contiguous buffers of {size} float32 and {window} int8")
         g.obs, g.mask = self.gym_obs.ctypes.data, self.gym_mask.ctypes.data
         self._gym_step, self._hc = self._lib.sl_gym_step, ctypes.c_size_t(self._h)
-        return self._gym_status(self._lib.sl_gym_start(self._h, ctypes.byref(g)))
 
     def gym_step(self, action) -> bool:
         """Starts the job of slot action (a Python int, -1 or a slot;
@@ -472,6 +562,12 @@ class Sim:
         if self.ended or _forked:
             self._check()
         st = self._gym_step(self._hc, action)
+        return st == 1 or self._gym_status(st)
+
+    def gym_end(self, st) -> bool:
+        """Takes the status that sl_gym_vstep or sl_gym_vstart gave this
+        run (as gym_step's): True for 1; False at the end (stdout filled,
+        the run closed); raises SchedlabError on a failure."""
         return st == 1 or self._gym_status(st)
 
     def gym_queue(self, n):

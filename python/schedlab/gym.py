@@ -28,7 +28,9 @@ jobs not yet picked at this instant, in queue order (submit time, then id):
 [present, CPUs / machine CPUs, estimate / time_scale, waited / time_scale,
 fits now], zeros for empty slots; then the machine: [free CPUs / CPUs,
 running jobs / CPUs, waiting jobs / queue_scale]. Values above 1 are
-clipped.
+clipped. features=[names] chooses other numbers, by name, from the list
+declared in the library (features(); DEFAULT_FEATURES is the layout
+above), with engine="inprocess".
 
 Action: Discrete(window), the slot of the job to start now.
 info["action_mask"] (int8) marks the legal ones (present and fitting the
@@ -55,10 +57,17 @@ in process each step is one call into the library, which also builds
 the observation and the mask (cmd/libschedlab/gym, in Go), instead of a
 round trip between processes and the window built here in Python. An
 in-process environment is stepped from the thread that reset it.
+
+VectorSchedulingEnv: num_envs such episodes (in process) stepped in one
+library call (sl_gym_vstep), the observations and masks written into its
+(num_envs, ...) buffers; gymnasium.make_vec(id, num_envs=N) of a
+registered id makes it. schedlab.trajectories records a built-in
+policy's steps through this environment.
 """
 
 from __future__ import annotations
 
+import ctypes
 import gzip
 import json
 import math
@@ -70,6 +79,7 @@ import weakref
 from pathlib import Path
 
 import gymnasium
+import gymnasium.vector.utils
 import numpy as np
 from gymnasium import spaces
 
@@ -79,6 +89,18 @@ from ._policy import Host, Policy
 
 FEATURES = 5
 MACHINE_FEATURES = 3
+# the default observation's features (features=None), in its order; the
+# declared list, with every other name, is the library's
+# (cmd/libschedlab/gym, features(); the tests check this against it)
+DEFAULT_FEATURES = ("present", "cpus", "estimate", "wait", "fits", "free_cpus", "running_jobs", "waiting_jobs")
+
+
+def features():
+    """The declared observation features, from the library: a list of
+    {"name", "slot" (True: one per slot of the window, else one for the
+    machine), "meaning", "scale" (what maps to 1)}. SchedlabError
+    without the library."""
+    return [dict(f) for f in _inproc.gym_features()["features"]]
 
 
 def _trace_path(trace) -> Path:
@@ -97,7 +119,21 @@ def _trace_path(trace) -> Path:
     raise FileNotFoundError(f"trace {trace}: not found (a path, or a bare name in $SCHEDLAB_TRACES or the source tree)")
 
 
+_SWF_CACHE = {}
+
+
 def _read_swf(path: Path):
+    """(header lines, job lines) of an SWF file, read once per process
+    while the file is unchanged (the lists are shared: not modified)."""
+    st = path.stat()
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
+    if key not in _SWF_CACHE:
+        _SWF_CACHE.clear()  # (one trace kept: a trace can be large)
+        _SWF_CACHE[key] = _read_swf_file(path)
+    return _SWF_CACHE[key]
+
+
+def _read_swf_file(path: Path):
     opener = gzip.open if path.suffix == ".gz" else open
     header, jobs = [], []
     with opener(path, "rt") as f:
@@ -193,6 +229,7 @@ class SchedulingEnv(gymnasium.Env):
         timeout=3600.0,
         engine="auto",
         reward="episode_bsld",
+        features=None,
     ):
         super().__init__()
         window, episode_jobs = _count("window", window), _count("episode_jobs", episode_jobs)
@@ -211,13 +248,37 @@ class SchedulingEnv(gymnasium.Env):
         elif engine == "inprocess" and _inproc.library() is None:
             raise SchedlabError(f"engine='inprocess': the schedlab library is not available: {_inproc.why_not()}")
         self.engine = engine
+        # features: None or the default's names is the default layout,
+        # which both engines build; any other list needs the library
+        if features is not None:
+            if isinstance(features, str) or not all(isinstance(n, str) for n in features):
+                raise ValueError(f"features={features!r}: want a list of feature names")
+            features = tuple(features)
+            if features == DEFAULT_FEATURES:
+                features = None
+        if features is not None:
+            if engine != "inprocess":
+                why = _inproc.why_not() if _inproc.library() is None else "engine='process' builds the default only"
+                raise ValueError(f"features={list(features)}: other features than the default need engine='inprocess' ({why})")
+            slot, machine = _inproc.gym_layout(features)
+            features = tuple(slot + machine)
+            nslot, nmachine = len(slot), len(machine)
+        else:
+            nslot, nmachine = FEATURES, MACHINE_FEATURES
+        self._features = features
+        self.features = DEFAULT_FEATURES if features is None else features
+        self.slot_features, self.machine_features = nslot, nmachine
+        self._bufs = None  # (obs, mask) given by a VectorSchedulingEnv
+        self._unbound = False  # VectorSchedulingEnv(parallel=True): runs it may step on its goroutines
+        self._track_picks = False  # in process: keep this instant's picks (window_jobs)
+        self._defer = False  # reset() leaves the run to start to a VectorSchedulingEnv
         self.trace = _trace_path(trace)
         self.header, self.jobs = _read_swf(self.trace)
         if len(self.jobs) < episode_jobs:
             raise ValueError(f"trace {trace} has {len(self.jobs)} jobs, fewer than episode_jobs={episode_jobs}")
         self.episode_jobs, self.window = episode_jobs, window
         self.time_scale, self.queue_scale, self.timeout = time_scale, queue_scale, timeout
-        self.observation_space = spaces.Box(0.0, 1.0, shape=(window * FEATURES + MACHINE_FEATURES,), dtype=np.float32)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(window * nslot + nmachine,), dtype=np.float32)
         self.action_space = spaces.Discrete(window)
         # the episode's SWF (and, with engine="process", its outputs):
         # removed by close(), or when the environment is collected or
@@ -410,8 +471,16 @@ class SchedulingEnv(gymnasium.Env):
     # tests check the two engines' trajectories bit for bit.
 
     def _ip_reset(self, swf):
-        self._sim = sim = _inproc.Sim(_inproc.run_spec(swf, view="free"), queue=False, json=True)
-        if not sim.gym_start(self.window, self.time_scale, self.queue_scale):
+        self._sim = sim = _inproc.Sim(_inproc.run_spec(swf, view="free"), queue=False, json=True, unbound=self._unbound)
+        obs, mask = self._bufs if self._bufs is not None else (None, None)
+        if self._defer:  # VectorSchedulingEnv starts it, with others (then _ip_started)
+            sim.gym_prepare(self.window, self.time_scale, self.queue_scale, self._features, obs, mask)
+            return None
+        return self._ip_started(sim.gym_start(self.window, self.time_scale, self.queue_scale, self._features, obs, mask))
+
+    def _ip_started(self, ok):
+        sim = self._sim
+        if not ok:
             self._sim = None
             raise RuntimeError("schedlab ended before the first instant")
         self._o, self._m, self._g = sim.gym_obs, sim.gym_mask, sim.gym
@@ -423,7 +492,7 @@ class SchedulingEnv(gymnasium.Env):
         if sim is None:
             raise RuntimeError("step() before reset(), or after the episode ended")
         a = int(action)
-        wait = self._ip_wait(sim, a) if self._step_wait else None
+        wait = self._ip_wait(sim, a) if self._step_wait or self._track_picks else None
         more = sim.gym_step(a if 0 <= a < self.window else -1)
         self.steps += 1
         g = self._g
@@ -472,6 +541,26 @@ class SchedulingEnv(gymnasium.Env):
         picked.add(ids[k])
         return self._g.now - float(sub[k])
 
+    def window_jobs(self):
+        """The job ids of the window's slots now, slot 0 first (fewer than
+        `window` when fewer jobs wait): the jobs the observation's slots
+        describe. In process it needs the instant's picks, which the
+        environment keeps when window_jobs was called at the episode's
+        start (after reset), or with reward "step_wait"."""
+        if self.engine == "process":
+            if self._run is None:
+                raise RuntimeError("window_jobs() before reset(), or after the episode ended")
+            return list(self._slots)
+        if self._sim is None:
+            raise RuntimeError("window_jobs() before reset(), or after the episode ended")
+        if not (self._track_picks or self._step_wait):
+            if self.steps:
+                raise RuntimeError("window_jobs(): call it first right after reset() (the picks are not kept before)")
+            self._track_picks = True
+        ids = self._sim.gym_queue(self.window + len(self._ip_picked))[0].tolist()
+        picked = self._ip_picked & set(ids)
+        return [j for j in ids if j not in picked][: self.window]
+
     def close(self):
         self._stop()
         self._rmdir()
@@ -480,6 +569,219 @@ class SchedulingEnv(gymnasium.Env):
 
 class _Abandoned(Exception):
     pass
+
+
+# -- vectorized: N environments stepped in one library call -----------------
+
+
+class VectorSchedulingEnv(gymnasium.vector.VectorEnv):
+    """num_envs SchedulingEnv episodes (engine="inprocess") stepped together:
+    a step of all of them is one call into the library (sl_gym_vstep),
+    which steps each run (in turn, or on its goroutines: parallel) and
+    writes the observations and masks into this environment's (num_envs,
+    ...) numpy buffers, each sub-environment's row given to its run.
+
+        envs = VectorSchedulingEnv(num_envs=8, episode_jobs=256, window=16)
+        # or gymnasium.make_vec("schedlab/Scheduling-v0", num_envs=8)
+        obs, info = envs.reset(seed=1)        # seeds 1 .. 8, one per env
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+
+    The keywords other than num_envs and autoreset_mode are
+    SchedulingEnv's, the same for every sub-environment. reset(seed=s)
+    seeds sub-environment i with s + i (a list: one seed each), as
+    gymnasium's SyncVectorEnv does, so that its trajectories are those
+    of num_envs SchedulingEnv reset with those seeds and given the same
+    actions; an autoreset resets a sub-environment without a seed (its
+    generator goes on), as SyncVectorEnv does.
+
+    autoreset_mode (gymnasium.vector.AutoresetMode or its value):
+    NEXT_STEP (the default): the step that ends an episode returns its
+    last observation (zeros, as SchedulingEnv's) and terminated; the next
+    step resets that sub-environment, ignoring its action, with reward 0.
+    SAME_STEP: the ending step resets it at once and returns the new
+    episode's observation, the last one in info["final_obs"] and its info
+    in info["final_info"]. DISABLED: an ended sub-environment is reset by
+    reset(options={"reset_mask": mask}).
+
+    parallel (default False: every run stepped in turn on this thread):
+    True has the library share the runs out among up to GOMAXPROCS
+    goroutines in each call (the machine's cores: Go's default), each
+    stepping one run at a time (the next not taken yet); no simulation
+    uses more than one, and the results are the same. On this project's
+    2-core machine, shared with other work, it was slower than False
+    (tools/gymbench/vecbench.py measures both), hence the default.
+
+    info: "action_mask" (num_envs, window) int8, "replaced" and "now" per
+    sub-environment, and for those that ended, "summary" (the run's
+    summary.json; "_summary" marks them).
+    """
+
+    metadata = {"render_modes": [], "autoreset_mode": gymnasium.vector.AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs=2, autoreset_mode=gymnasium.vector.AutoresetMode.NEXT_STEP, parallel=False, **kwargs):
+        AM = gymnasium.vector.AutoresetMode
+        num_envs = _count("num_envs", num_envs)
+        self.autoreset_mode = autoreset_mode if isinstance(autoreset_mode, AM) else AM(autoreset_mode)
+        self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
+        for k in ("render_mode", "max_episode_steps"):  # (gymnasium.make_vec's; none used)
+            if kwargs.pop(k, None) is not None:
+                raise ValueError(f"{k}: not supported by VectorSchedulingEnv")
+        engine = kwargs.pop("engine", "inprocess")
+        if engine not in ("inprocess", "auto"):
+            raise ValueError(f"engine={engine!r}: VectorSchedulingEnv runs in process only")
+        if _inproc.library() is None:
+            raise SchedlabError(f"VectorSchedulingEnv: the schedlab library is not available: {_inproc.why_not()}")
+        self.envs = [SchedulingEnv(engine="inprocess", **kwargs) for _ in range(num_envs)]
+        e = self.envs[0]
+        self.num_envs, self.window = num_envs, e.window
+        self.single_observation_space, self.single_action_space = e.observation_space, e.action_space
+        self.observation_space = gymnasium.vector.utils.batch_space(e.observation_space, num_envs)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, e.window, dtype=np.int64))
+        self._lib = _inproc.library()
+        n, w = num_envs, e.window
+        self._obs = np.zeros((n,) + e.observation_space.shape, dtype=np.float32)
+        self._mask = np.zeros((n, w), dtype=np.int8)
+        self.parallel = bool(parallel)
+        for i, sub in enumerate(self.envs):
+            sub._bufs = (self._obs[i], self._mask[i])
+            sub._unbound = self.parallel
+        self._h = np.zeros(n, dtype=np.uintp)  # the runs' handles (0: none)
+        self._act = np.zeros(n, dtype=np.int64)
+        self._status = np.zeros(n, dtype=np.int32)
+        self._replaced = np.zeros(n, dtype=np.int8)
+        self._now = np.zeros(n, dtype=np.float64)
+        self._wait = np.zeros(n, dtype=np.float64)
+        self._ended = np.ones(n, dtype=bool)  # episode over (or never reset)
+        self._need_reset = np.zeros(n, dtype=bool)  # NEXT_STEP: reset at the next step
+        self._started = False
+        self._args = None
+        self._step_w = e.reward_weights.get("step_wait") if e._step_wait else None
+        self.time_scale = e.time_scale
+
+    def _reset_many(self, idx, seeds):
+        """Resets the sub-environments idx (seeds: one each, or None) and
+        starts their runs in one library call (sl_gym_vstart)."""
+        subs = [self.envs[i] for i in idx]
+        for sub, seed in zip(subs, seeds):
+            sub._defer = True
+            try:
+                sub.reset(seed=seed)
+            finally:
+                sub._defer = False
+        oks = _inproc.gym_start_many([sub._sim for sub in subs])
+        for i, sub, ok in zip(idx, subs, oks):
+            _, info = sub._ip_started(ok)
+            self._h[i] = sub._sim._h
+            self._now[i] = info["now"]
+            self._ended[i] = False
+        self._args = None  # the handles changed
+
+    def reset(self, *, seed=None, options=None):
+        if seed is None:
+            seeds = [None] * self.num_envs
+        elif isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+            seeds = [int(seed) + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"reset: {len(seeds)} seeds for {self.num_envs} environments")
+        which = np.ones(self.num_envs, dtype=bool)
+        if options and "reset_mask" in options:
+            which = np.asarray(options["reset_mask"], dtype=bool)
+            if which.shape != (self.num_envs,):
+                raise ValueError(f"reset_mask: want {self.num_envs} booleans")
+        idx = [int(i) for i in np.flatnonzero(which)]
+        self._reset_many(idx, [seeds[i] for i in idx])
+        self._need_reset[which] = False
+        self._started = True
+        return self._obs.copy(), {"action_mask": self._mask.copy(), "now": self._now.copy()}
+
+    def _call(self, idx):
+        """One library call stepping the runs idx (all: None)."""
+        c = ctypes
+        if idx is None:
+            if self._args is None:
+                self._args = (
+                    c.c_int64(self.num_envs),
+                    *(c.c_void_p(a.ctypes.data) for a in (self._h, self._act, self._status, self._replaced, self._now, self._wait)),
+                )
+            return self._lib.sl_gym_vstep(*self._args), np.arange(self.num_envs)
+        h, act = self._h[idx], self._act[idx]
+        st, rp = np.zeros(len(idx), dtype=np.int32), np.zeros(len(idx), dtype=np.int8)
+        now, wait = np.zeros(len(idx)), np.zeros(len(idx))
+        bad = self._lib.sl_gym_vstep(
+            c.c_int64(len(idx)), *(c.c_void_p(a.ctypes.data) for a in (h, act, st, rp, now, wait))
+        )
+        self._status[idx], self._replaced[idx], self._now[idx], self._wait[idx] = st, rp, now, wait
+        return bad, idx
+
+    def step(self, actions):
+        if not self._started:
+            raise RuntimeError("step() before reset()")
+        a = np.asarray(actions).reshape(self.num_envs)
+        w = self.window
+        self._act[:] = np.where((a >= 0) & (a < w), a, -1)
+        n = self.num_envs
+        rewards = np.zeros(n, dtype=np.float64)
+        terminated = np.zeros(n, dtype=bool)
+        reset_now = np.flatnonzero(self._need_reset)
+        if self.autoreset_mode == gymnasium.vector.AutoresetMode.DISABLED and self._ended.any():
+            raise RuntimeError(
+                f"step(): environments {np.flatnonzero(self._ended).tolist()} ended; reset them (options={{'reset_mask': ...}})"
+            )
+        if len(reset_now):
+            self._reset_many([int(i) for i in reset_now], [None] * len(reset_now))
+        self._need_reset[:] = False
+        self._replaced[reset_now] = 0
+        if len(reset_now):
+            idx = np.flatnonzero(~np.isin(np.arange(n), reset_now))
+            bad, stepped = self._call(idx) if len(idx) else (0, idx)
+        else:
+            bad, stepped = self._call(None)
+        if self._step_w is not None:
+            rewards[stepped] = self._step_w * (-self._wait[stepped] / self.time_scale)
+        infos = {}
+        if bad:
+            summaries = np.empty(n, dtype=object)
+            has = np.zeros(n, dtype=bool)
+            for i in stepped[self._status[stepped] != 1]:
+                i = int(i)
+                sub = self.envs[i]
+                sim = sub._sim
+                st = int(self._status[i])
+                sim.gym_end(st)  # raises on a failure
+                summary = json.loads(sim.stdout)
+                sub._sim = None
+                self._h[i] = 0
+                self._args = None
+                self._ended[i] = True
+                self._obs[i] = 0
+                self._mask[i] = 0
+                rewards[i] = sub._reward(float(self._wait[i]), summary)[0]
+                terminated[i] = True
+                summaries[i], has[i] = summary, True
+            infos["summary"], infos["_summary"] = summaries, has
+        obs = self._obs.copy()
+        infos.update({"action_mask": self._mask.copy(), "replaced": self._replaced.astype(bool), "now": self._now.copy()})
+        if terminated.any():
+            if self.autoreset_mode == gymnasium.vector.AutoresetMode.NEXT_STEP:
+                self._need_reset |= terminated
+            elif self.autoreset_mode == gymnasium.vector.AutoresetMode.SAME_STEP:
+                final_obs = np.empty(n, dtype=object)
+                final_info = {k: v.copy() for k, v in infos.items()}
+                ended = [int(i) for i in np.flatnonzero(terminated)]
+                for i in ended:
+                    final_obs[i] = obs[i].copy()
+                self._reset_many(ended, [None] * len(ended))
+                obs = self._obs.copy()
+                infos["action_mask"], infos["now"] = self._mask.copy(), self._now.copy()
+                infos["final_obs"], infos["_final_obs"] = final_obs, terminated.copy()
+                infos["final_info"], infos["_final_info"] = final_info, terminated.copy()
+        return obs, rewards, terminated, np.zeros(n, dtype=bool), infos
+
+    def close_extras(self, **kwargs):
+        for sub in self.envs:
+            sub.close()
 
 
 # The registered ids (gymnasium.make): each is SchedulingEnv with the
@@ -498,7 +800,12 @@ def register_envs() -> None:
     registered)."""
     for env_id, kwargs in ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="schedlab.gym:SchedulingEnv", kwargs=dict(kwargs))
+            gymnasium.register(
+                id=env_id,
+                entry_point="schedlab.gym:SchedulingEnv",
+                vector_entry_point="schedlab.gym:VectorSchedulingEnv",
+                kwargs=dict(kwargs),
+            )
 
 
 register_envs()

@@ -15,7 +15,17 @@
 // which runs on to the next instant at which some job of the window fits
 // (instants where none fits are answered with no start), or to its end.
 //
-// The observation and the mask are exactly those the environment builds
+// The observation's numbers are chosen by name (Config.Features, from
+// the list Declared: per slot or for the machine, meaning, scale; see
+// features.go); the default, DefaultFeatures, is the layout below. The
+// features beyond it (a user's waiting jobs and CPU-seconds used, the
+// running jobs' estimated remaining times, the queue's estimated work)
+// come from the episode's own starts and the ends the engine reports,
+// which the Env keeps in start order (no map order reaches a number).
+// Env.Wait is the wait of the job the last Step started (Python's
+// step_wait reward, for sl_gym_vstep).
+//
+// With the default features, the observation and the mask are exactly those the environment builds
 // in Python for engine="process" (python/schedlab/gym.py, _obs and
 // _mask): per slot [present, CPUs / machine CPUs, estimate / TimeScale,
 // waited / TimeScale, fits now], zeros for empty slots, then [free CPUs

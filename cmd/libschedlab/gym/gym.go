@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
+	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/policy/external"
 )
 
-// The observation's layout: Features numbers per slot of the window,
-// then MachineFeatures for the machine.
+// The default observation's layout (DefaultFeatures): Features numbers
+// per slot of the window, then MachineFeatures for the machine.
 const (
 	Features        = 5 // present, CPUs, estimate, waited, fits now
 	MachineFeatures = 3 // free CPUs, running jobs, waiting jobs
@@ -21,6 +23,9 @@ type Config struct {
 	Window     int     // slots, >= 1
 	TimeScale  float64 // seconds that map to 1 (estimate, waited)
 	QueueScale float64 // waiting jobs that map to 1
+	// Features names the observation's numbers (Declared); empty is
+	// DefaultFeatures.
+	Features []string
 }
 
 // Runner is a run driven one instant at a time (*inproc.Sim): Next
@@ -45,8 +50,29 @@ type Env struct {
 	rows  []int             // the window: per slot, its job's index in req.Waiting
 	next  int               // the first index in req.Waiting not yet in the window
 	picks []external.Exec   // this instant's picks, in order
+	wait  float64           // the wait of the job the last Step started
+
+	lay     Layout
+	F       int // slot features
+	fitsAt  int // "fits" in a slot's features, -1 if not chosen
+	freeAt  int // "free_cpus" in the machine's, -1 if not chosen
+	users   bool
+	track   bool              // the running jobs are kept (user_usage, running_remaining_*)
+	running []runJob          // in start order
+	used    map[int32]float64 // per user: CPU-seconds of the jobs ended
+	uwait   map[int32]int     // per user: waiting jobs at this instant
+	uuse    map[int32]float64 // per user: CPU-seconds used by now
 
 	started, ended bool
+}
+
+// runJob is a job the episode started and that has not ended.
+type runJob struct {
+	id       job.ID
+	user     int32
+	procs    int
+	start    float64
+	estimate float64
 }
 
 // New prepares an episode on run, which must not have been stepped yet.
@@ -64,14 +90,36 @@ func New(run Runner, cfg Config, obs []float32, mask []int8) (*Env, error) {
 			return nil, fmt.Errorf("gym: %s=%g: want a finite number > 0", sc.name, sc.v)
 		}
 	}
-	if len(obs) != cfg.Window*Features+MachineFeatures || len(mask) != cfg.Window {
+	lay, err := ParseFeatures(cfg.Features)
+	if err != nil {
+		return nil, err
+	}
+	if len(obs) != lay.Size(cfg.Window) || len(mask) != cfg.Window {
 		return nil, fmt.Errorf("gym: buffers of %d and %d elements for a window of %d (want %d and %d)",
-			len(obs), len(mask), cfg.Window, cfg.Window*Features+MachineFeatures, cfg.Window)
+			len(obs), len(mask), cfg.Window, lay.Size(cfg.Window), cfg.Window)
 	}
 	clear(obs)
 	clear(mask)
-	return &Env{cfg: cfg, run: run, obs: obs, mask: mask, rows: make([]int, 0, cfg.Window)}, nil
+	e := &Env{cfg: cfg, run: run, obs: obs, mask: mask, rows: make([]int, 0, cfg.Window),
+		lay: lay, F: len(lay.Slot), fitsAt: slices.Index(lay.Slot, fFits), freeAt: slices.Index(lay.Machine, mFree)}
+	for _, k := range lay.Slot {
+		e.users = e.users || k == fUserWaiting || k == fUserUsage
+		e.track = e.track || k == fUserUsage
+	}
+	for _, k := range lay.Machine {
+		e.track = e.track || k == mRemainingMean || k == mRemainingMin
+	}
+	if e.users {
+		e.uwait, e.uuse = map[int32]int{}, map[int32]float64{}
+	}
+	if e.track {
+		e.used = map[int32]float64{}
+	}
+	return e, nil
 }
+
+// Wait is the wait (now - submit time) of the job the last Step started.
+func (e *Env) Wait() float64 { return e.wait }
 
 // Now is the current instant's time (after the end, the last request's).
 func (e *Env) Now() float64 { return e.now }
@@ -99,7 +147,7 @@ func (e *Env) Step(action int) (ok, replaced bool, err error) {
 	if !e.started || e.ended {
 		return false, false, errors.New("gym: Step before Start or after the end")
 	}
-	n, F, o := len(e.rows), Features, e.obs
+	n, F, o := len(e.rows), e.F, e.obs
 	replaced = action < 0 || action >= n || e.mask[action] == 0
 	if replaced {
 		action = 0
@@ -108,7 +156,11 @@ func (e *Env) Step(action int) (ok, replaced bool, err error) {
 		}
 	}
 	j := &e.req.Waiting[e.rows[action]]
+	e.wait = e.now - j.Submit
 	e.picks = append(e.picks, external.Exec{ID: j.ID})
+	if e.track {
+		e.running = append(e.running, runJob{id: j.ID, user: j.User, procs: j.Procs, start: e.now, estimate: j.Estimate})
+	}
 	e.free -= j.Procs
 	// the slot leaves the window: the later ones move up one, and the
 	// next waiting job (if any) enters the last slot
@@ -144,6 +196,9 @@ func (e *Env) advance() (bool, error) {
 			return false, err
 		}
 		e.now = r.Now
+		if e.track {
+			e.ends(r)
+		}
 		if e.instant(r) {
 			return true, nil
 		}
@@ -157,6 +212,9 @@ func (e *Env) instant(r *external.Request) bool {
 		e.cpus = float64(r.Platform.CPUs())
 	}
 	e.req = r
+	if e.users {
+		e.perUser(r)
+	}
 	n, was := min(len(r.Waiting), e.cfg.Window), len(e.rows)
 	e.rows = e.rows[:0]
 	for k := range n {
@@ -164,27 +222,112 @@ func (e *Env) instant(r *external.Request) bool {
 		e.rows = append(e.rows, k)
 	}
 	if was > n { // (beyond the window, the slots are kept at 0)
-		clear(e.obs[n*Features : was*Features])
+		clear(e.obs[n*e.F : was*e.F])
 		clear(e.mask[n:was])
 	}
 	e.next = n
 	e.free = r.Free[0]
-	b := e.cfg.Window * Features
-	e.obs[b+1] = clip(float64(r.Running) / e.cpus)
-	e.obs[b+2] = clip(float64(len(r.Waiting)) / e.cfg.QueueScale)
+	e.machine(r)
 	return e.fits()
+}
+
+// machine writes the machine's features but free_cpus (fits writes it).
+func (e *Env) machine(r *external.Request) {
+	o := e.obs[e.cfg.Window*e.F:]
+	for m, k := range e.lay.Machine {
+		switch k {
+		case mRunning:
+			o[m] = clip(float64(r.Running) / e.cpus)
+		case mWaiting:
+			o[m] = clip(float64(len(r.Waiting)) / e.cfg.QueueScale)
+		case mRemainingMean, mRemainingMin:
+			sum, least := 0.0, math.Inf(1)
+			for _, j := range e.running {
+				left := max(0, j.start+j.estimate-e.now)
+				sum += left
+				least = min(least, left)
+			}
+			v := 0.0
+			if len(e.running) > 0 {
+				v = least
+				if k == mRemainingMean {
+					v = sum / float64(len(e.running))
+				}
+			}
+			o[m] = clip(v / e.cfg.TimeScale)
+		case mQueueWork:
+			w := 0.0
+			for i := range r.Waiting {
+				w += float64(r.Waiting[i].Procs) * r.Waiting[i].Estimate
+			}
+			o[m] = clip(w / (e.cpus * e.cfg.TimeScale))
+		}
+	}
+}
+
+// ends takes the jobs that r reports ended out of the running ones (they
+// ended at r's time: the engine asks at every end) and adds their use
+// to their users'.
+func (e *Env) ends(r *external.Request) {
+	for _, id := range r.Completed {
+		k := slices.IndexFunc(e.running, func(j runJob) bool { return j.id == id })
+		if k < 0 {
+			continue // (not started by this episode: none is)
+		}
+		j := e.running[k]
+		e.used[j.user] += float64(j.procs) * (r.Now - j.start)
+		e.running = slices.Delete(e.running, k, k+1)
+	}
+}
+
+// perUser counts the instant's waiting jobs and used CPU-seconds per
+// user (maps read by key only: no iteration order reaches a number).
+func (e *Env) perUser(r *external.Request) {
+	clear(e.uwait)
+	clear(e.uuse)
+	for i := range r.Waiting {
+		e.uwait[r.Waiting[i].User]++
+	}
+	if !e.track {
+		return
+	}
+	for i := range r.Waiting {
+		u := r.Waiting[i].User
+		if _, ok := e.uuse[u]; !ok {
+			use := e.used[u]
+			for _, j := range e.running {
+				if j.user == u {
+					use += float64(j.procs) * (e.now - j.start)
+				}
+			}
+			e.uuse[u] = use
+		}
+	}
 }
 
 // row writes the features of queue index k into slot s, "fits now" 0
 // (fits sets it).
 func (e *Env) row(s, k int) {
 	j := &e.req.Waiting[k]
-	o := e.obs[s*Features : (s+1)*Features]
-	o[0] = 1
-	o[1] = clip(float64(j.Procs) / e.cpus)
-	o[2] = clip(j.Estimate / e.cfg.TimeScale)
-	o[3] = clip((e.now - j.Submit) / e.cfg.TimeScale)
-	o[4] = 0
+	o := e.obs[s*e.F : (s+1)*e.F]
+	for f, k := range e.lay.Slot {
+		switch k {
+		case fPresent:
+			o[f] = 1
+		case fCPUs:
+			o[f] = clip(float64(j.Procs) / e.cpus)
+		case fEstimate:
+			o[f] = clip(j.Estimate / e.cfg.TimeScale)
+		case fWait:
+			o[f] = clip((e.now - j.Submit) / e.cfg.TimeScale)
+		case fFits:
+			o[f] = 0
+		case fUserWaiting:
+			o[f] = clip(float64(e.uwait[j.User]) / e.cfg.QueueScale)
+		case fUserUsage:
+			o[f] = clip(e.uuse[j.User] / (e.cpus * e.cfg.TimeScale))
+		}
+	}
 }
 
 // fits marks the slots whose job fits the CPUs still free (mask and
@@ -198,10 +341,12 @@ func (e *Env) fits() bool {
 			f, some = 1, true
 		}
 		e.mask[s] = f
-		e.obs[s*Features+4] = float32(f)
+		if e.fitsAt >= 0 {
+			e.obs[s*e.F+e.fitsAt] = float32(f)
+		}
 	}
-	if some {
-		e.obs[e.cfg.Window*Features] = clip(float64(e.free) / e.cpus)
+	if some && e.freeAt >= 0 {
+		e.obs[e.cfg.Window*e.F+e.freeAt] = clip(float64(e.free) / e.cpus)
 	}
 	return some
 }

@@ -282,3 +282,72 @@ func kthSpec() experiment.RunSpec {
 		Outputs:  experiment.OutputSpec{Tau: 10},
 	}
 }
+
+// The features beyond the default, by hand: a window of 3 on 10 CPUs,
+// TimeScale 100, QueueScale 4; users 1 and 2.
+func TestHandComputedFeatures(t *testing.T) {
+	mk := func(id job.ID, submit float64, procs int, est float64, user int32) job.Info {
+		j := jobInfo(id, submit, procs, est)
+		j.User = user
+		return j
+	}
+	a, b, c := mk(1, 0, 4, 100, 1), mk(2, 0, 2, 50, 1), mk(3, 0, 8, 20, 2)
+	d, e, f := mk(4, 10, 1, 10, 1), mk(5, 50, 1, 30, 2), mk(6, 55, 1, 5, 1)
+	plat := platform.MustCluster(10)
+	run := &script{reqs: []*external.Request{
+		{Now: 0, Begins: true, Free: []int{10}, Waiting: []job.Info{a, b, c}, Platform: plat},
+		{Now: 30, Free: []int{4}, Running: 2, Waiting: []job.Info{c, d}, Platform: plat},
+		{Now: 60, Free: []int{9}, Running: 1, Completed: []job.ID{1, 2}, Waiting: []job.Info{c, e, f}, Platform: plat},
+		{Now: 70, Ends: true, Platform: plat},
+	}}
+	names := []string{"user_waiting", "running_remaining_mean", "user_usage", "running_remaining_min", "queue_work"}
+	lay, err := ParseFeatures(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, mask := make([]float32, lay.Size(3)), make([]int8, 3)
+	env, err := New(run, Config{Window: 3, TimeScale: 100, QueueScale: 4, Features: names}, obs, mask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, want []float32, wantMask []int8) {
+		t.Helper()
+		if !slices.Equal(obs, want) || !slices.Equal(mask, wantMask) {
+			t.Errorf("%s: obs %v mask %v\nwant obs %v mask %v", what, obs, mask, want, wantMask)
+		}
+	}
+	step := func(a int, wantOK bool, wantWait float64) {
+		t.Helper()
+		ok, _, err := env.Step(a)
+		if ok != wantOK || err != nil || env.Wait() != wantWait {
+			t.Fatalf("Step(%d): %v, %v, wait %g (want %v, wait %g)", a, ok, err, env.Wait(), wantOK, wantWait)
+		}
+	}
+	if ok, err := env.Start(); !ok || err != nil {
+		t.Fatalf("Start: %v, %v", ok, err)
+	}
+	// slots [user's waiting jobs / 4, user's CPU-seconds / (10 x 100)];
+	// machine [mean, least remaining estimate / 100 (none running: 0),
+	// CPUs x estimate waiting / (10 x 100) = (400 + 100 + 160) / 1000]
+	check("t=0", []float32{0.5, 0, 0.5, 0, 0.25, 0, 0, 0, f32(0.66)}, []int8{1, 1, 1})
+	step(0, true, 0) // A: 6 CPUs left, B fits
+	step(0, true, 0) // B: 4 left, C (8) does not fit: on to t=30
+	// t=30: C (user 2: nothing used), D (user 1: A 4 x 30 + B 2 x 30 =
+	// 180); remaining A 70, B 20: mean 45, least 20; queue 160 + 10
+	check("t=30", []float32{0.25, 0, 0.25, f32(180.0 / 1000), 0, 0, f32(45.0 / 100), f32(20.0 / 100), f32(170.0 / 1000)}, []int8{0, 1, 0})
+	step(1, true, 20) // D (submitted at 10): 3 left, C does not fit: on to t=60
+	// t=60: A and B ended (user 1: 4 x 60 + 2 x 60 = 360, and D running
+	// since 30: + 30); D's estimate (10) is over: remaining 0
+	check("t=60", []float32{0.5, 0, 0.5, 0, 0.25, f32(390.0 / 1000), 0, 0, f32(195.0 / 1000)}, []int8{1, 1, 1})
+	step(0, true, 60)  // C: 1 left
+	step(0, false, 10) // E (submitted at 50): 0 left, F does not fit: on to the end (the script's)
+	if !slices.Equal(run.got[len(run.got)-2], []job.ID{3, 5}) {
+		t.Errorf("decisions %v", run.got)
+	}
+	if _, err := ParseFeatures([]string{"wait", "gpus"}); err == nil || !strings.Contains(err.Error(), `"gpus" (known: present, cpus,`) {
+		t.Errorf("unknown feature: %v", err)
+	}
+	if _, err := ParseFeatures([]string{"wait", "wait"}); err == nil {
+		t.Error("a feature given twice: no error")
+	}
+}
