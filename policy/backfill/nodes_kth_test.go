@@ -57,20 +57,3 @@ func TestNodesMatchPoolOnKTH(t *testing.T) {
 		})
 	}
 }
-
-// Conservative on nodes of one core: measured against the CPU pool's
-// conservative backfilling (see the package doc: the repair re-places
-// only the reservations a job overlaps, one pass in queue order, where
-// the pool's count profile takes any count of processors free).
-func TestNodesConservativeOnKTH(t *testing.T) {
-	ns := mustNodes(t, "n[1-100]:cores=1")
-	nb, err := NewNodePolicy(NodeConfig{Name: "conservative", Nodes: ns, Depth: Unlimited, Order: OrderFCFS})
-	if err != nil {
-		t.Fatal(err)
-	}
-	diff, n := kthDiff(t, 3000, NewBackfill("conservative", 100, Unlimited, OrderFCFS), nb)
-	t.Logf("conservative on n[1-100]:cores=1: %d of %d KTH jobs start elsewhen than on the CPU pool", len(diff), n)
-	if len(diff) > 0 {
-		t.Logf("first differing job: %d", diff[0])
-	}
-}
