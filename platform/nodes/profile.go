@@ -42,6 +42,19 @@ type Profile struct {
 	pre       []int // prefix sums of ev's deltas; valid when !dirty
 	dirty     bool
 
+	starts  []pstart // every hold's start, sorted by (a, hold)
+	version uint64   // changes at every change of a hold
+	// The sums of free cores over [sumX, y) of the last x asked, as a
+	// step function of y (SumFreeCores): steps[k] is the sum when the
+	// first k starts after sumX (from starts[sumFrom]) are inside.
+	sumVer  uint64
+	sumX    float64
+	sumFrom int
+	steps   []int
+	peak    []int    // per node: its peak cores so far, valid where stamp is stampOf
+	stamp   []uint32 // per node
+	stampOf uint32
+
 	ov    []int32 // scratch: overlapping refs of one node
 	peakU []int
 	curU  []int
@@ -61,6 +74,18 @@ type phold struct {
 	mem   []int64
 	units []int32 // per node x kind
 	total int
+}
+
+type pstart struct {
+	a float64
+	h int32
+}
+
+func cmpStart(x, y pstart) int {
+	if c := cmp.Compare(x.a, y.a); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.h, y.h)
 }
 
 type pev struct {
@@ -85,11 +110,15 @@ func cmpEv(a, b pev) int {
 
 // NewProfile returns an empty profile over sel's platform.
 func NewProfile(sel *Selector) *Profile {
-	p := &Profile{sel: sel, k: sel.K, byNode: make([][]nref, sel.ns.Len()),
+	p := &Profile{sel: sel, k: sel.K, byNode: make([][]nref, sel.ns.Len()), stamp: make([]uint32, sel.ns.Len()), peak: make([]int, sel.ns.Len()),
 		peakU: make([]int, sel.K), curU: make([]int, sel.K)}
 	p.view.p = p
 	return p
 }
+
+// Version changes at every change of the profile's holds (and only
+// then: SetInterval to the same interval changes nothing).
+func (p *Profile) Version() uint64 { return p.version }
 
 // Selector is the profile's selector.
 func (p *Profile) Selector() *Selector { return p.sel }
@@ -156,18 +185,32 @@ func (p *Profile) link(h int32) {
 	}
 	p.insertEv(pev{t: x.a, d: x.total, h: h})
 	p.insertEv(pev{t: x.b, d: -x.total, h: h, end: true})
+	p.insertStart(pstart{x.a, h})
+}
+
+func (p *Profile) insertStart(e pstart) {
+	i, _ := slices.BinarySearchFunc(p.starts, e, cmpStart)
+	p.starts = slices.Insert(p.starts, i, e)
+}
+
+func (p *Profile) removeStart(e pstart) {
+	if i, ok := slices.BinarySearchFunc(p.starts, e, cmpStart); ok {
+		p.starts = slices.Delete(p.starts, i, i+1)
+	}
 }
 
 func (p *Profile) insertEv(e pev) {
 	i, _ := slices.BinarySearchFunc(p.ev, e, cmpEv)
 	p.ev = slices.Insert(p.ev, i, e)
 	p.dirty = true
+	p.version++
 }
 
 func (p *Profile) removeEv(e pev) {
 	if i, ok := slices.BinarySearchFunc(p.ev, e, cmpEv); ok {
 		p.ev = slices.Delete(p.ev, i, i+1)
 		p.dirty = true
+	p.version++
 	}
 }
 
@@ -187,6 +230,7 @@ func (p *Profile) Remove(id HoldID) {
 	}
 	p.removeEv(pev{t: x.a, d: x.total, h: h})
 	p.removeEv(pev{t: x.b, d: -x.total, h: h, end: true})
+	p.removeStart(pstart{x.a, h})
 	p.freeSlots = append(p.freeSlots, h)
 }
 
@@ -205,9 +249,11 @@ func (p *Profile) SetInterval(id HoldID, a, b float64) {
 	}
 	p.removeEv(pev{t: x.a, d: x.total, h: h})
 	p.removeEv(pev{t: x.b, d: -x.total, h: h, end: true})
+	p.removeStart(pstart{x.a, h})
 	x.a, x.b = a, b
 	p.insertEv(pev{t: a, d: x.total, h: h})
 	p.insertEv(pev{t: b, d: -x.total, h: h, end: true})
+	p.insertStart(pstart{a, h})
 }
 
 // FreeOver fills f with node n's free amounts over [x, y).
@@ -352,12 +398,95 @@ func (p *Profile) TotalPeak(x, y float64) int {
 	return peak
 }
 
+// useAt is the cores held at instant x, all nodes together.
+func (p *Profile) useAt(x float64) int {
+	p.prefix()
+	i, _ := slices.BinarySearchFunc(p.ev, x, func(e pev, t float64) int {
+		if e.t <= t {
+			return -1
+		}
+		return 1
+	})
+	if i == 0 {
+		return 0
+	}
+	return p.pre[i-1]
+}
+
+// FreeAt is the cores free at instant x, all nodes together.
+func (p *Profile) FreeAt(x float64) int { return p.sel.total - p.useAt(x) }
+
+// SumFreeCores is the sum over the nodes of their free cores over
+// [x, y). A node's peak over [x, y) is its use at x or at the start of
+// a hold inside (x, y), so the sum is the cores free at x less, on each
+// node where a hold starts inside, what the greatest use at such a start
+// adds to its use at x: a step function of y, changing only at starts.
+// It is computed once per state of the profile and x, step by step as
+// later y ask (reading only the nodes of the holds that start inside).
+// No request needing more cores fits over the interval.
+func (p *Profile) SumFreeCores(x, y float64) int {
+	if p.sumVer != p.version || p.sumX != x || len(p.steps) == 0 {
+		p.sumVer, p.sumX = p.version, x
+		p.sumFrom, _ = slices.BinarySearchFunc(p.starts, x, func(e pstart, t float64) int {
+			if e.a <= t {
+				return -1
+			}
+			return 1
+		})
+		p.steps = append(p.steps[:0], p.sel.total-p.useAt(x))
+		p.stampOf++
+		if p.stampOf == 0 { // wrapped: forget every stamp
+			clear(p.stamp)
+			p.stampOf = 1
+		}
+	}
+	f := &p.sel.nf2
+	if len(f.Units) != p.k {
+		f.Units = make([]int, p.k)
+	}
+	// k: the starts inside (x, y), those from sumFrom before y.
+	k := len(p.steps) - 1
+	if i := p.sumFrom + k; i == len(p.starts) || p.starts[i].a >= y {
+		// y needs no new step: find its own among those computed.
+		k, _ = slices.BinarySearchFunc(p.starts[p.sumFrom:p.sumFrom+k], y, func(e pstart, t float64) int {
+			if e.a < t {
+				return -1
+			}
+			return 1
+		})
+		return p.steps[k]
+	}
+	for {
+		k := len(p.steps) - 1
+		i := p.sumFrom + k
+		if i == len(p.starts) || p.starts[i].a >= y {
+			return p.steps[k]
+		}
+		// One more start inside: its nodes' use at that instant.
+		sum := p.steps[k]
+		a := p.starts[i].a
+		for _, n := range p.holds[p.starts[i].h].nodes {
+			if p.stamp[n] != p.stampOf {
+				p.stamp[n] = p.stampOf
+				p.FreeOver(int(n), x, Span(x, 0), f)
+				p.peak[n] = int(p.sel.cores[n]) - f.Cores
+			}
+			p.FreeOver(int(n), a, Span(a, 0), f)
+			if use := int(p.sel.cores[n]) - f.Cores; use > p.peak[n] {
+				sum -= use - p.peak[n]
+				p.peak[n] = use
+			}
+		}
+		p.steps = append(p.steps, sum)
+	}
+}
+
 // Select applies the selection rule to what is free over [x, y) and
 // writes it to out; it reports false when pr does not fit then. A
-// request needing more cores than are free in total over the interval
-// is refused without reading the nodes.
+// request needing more cores than the nodes have free over the interval
+// (SumFreeCores) is refused without the rule.
 func (p *Profile) Select(x, y float64, pr *Prepared, out *Selection) bool {
-	if _, over := p.crowded(x, y, p.sel.total-pr.MinCores); over {
+	if p.SumFreeCores(x, y) < pr.MinCores {
 		return false
 	}
 	return p.sel.Select(p.Over(x, y), pr, out)
@@ -392,7 +521,7 @@ func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float6
 			last = tf
 			continue
 		}
-		if p.sel.Select(p.Over(e.t, y), pr, out) {
+		if p.Select(e.t, y, pr, out) {
 			return e.t, true
 		}
 	}

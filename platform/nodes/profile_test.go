@@ -47,6 +47,7 @@ func TestProfileFreeOverBruteForce(t *testing.T) {
 		for q := 0; q < 20; q++ {
 			x := float64(r.IntN(25))
 			y := x + float64(1+r.IntN(15))
+			sum := 0
 			for n := 0; n < ns.Len(); n++ {
 				p.FreeOver(n, x, y, &f)
 				instants := []float64{x}
@@ -96,6 +97,21 @@ func TestProfileFreeOverBruteForce(t *testing.T) {
 						t.Fatalf("seed %d node %d over [%g, %g): %s free %d, want %d", seed, n, x, y, kind, f.Units[k], nd.GRESCount(kind)-peakU[k])
 					}
 				}
+				sum += f.Cores
+			}
+			// The sum, asked for growing and shrinking y at one x.
+			for _, yy := range []float64{y, x + 30, y, x + 0.5} {
+				want := 0
+				for n := 0; n < ns.Len(); n++ {
+					p.FreeOver(n, x, yy, &f)
+					want += f.Cores
+				}
+				if got := p.SumFreeCores(x, yy); got != want {
+					t.Fatalf("seed %d: SumFreeCores(%g, %g) = %d, want %d", seed, x, yy, got, want)
+				}
+			}
+			if got := p.SumFreeCores(x, y); got != sum {
+				t.Fatalf("seed %d: SumFreeCores(%g, %g) = %d, want %d", seed, x, y, got, sum)
 			}
 		}
 	}

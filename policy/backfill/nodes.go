@@ -3,6 +3,7 @@ package backfill
 import (
 	"container/heap"
 	"fmt"
+	"math"
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform/nodes"
@@ -49,6 +50,20 @@ type NodePolicy struct {
 	moved     []movedResv
 	cur, tent nodes.Selection
 
+	// The last pass's end, for the next to go on from it (kept): the
+	// count of changes of the plan then, the queue's length (every
+	// entry waiting), and the least index a submission took since.
+	// changes counts the starts, ends, reservations and holds moved
+	// (a repair that fails changes nothing); perJob the waiting jobs
+	// with GRES per job.
+	changes   uint64
+	keptAt    uint64
+	perJob    int
+	keptLen   int
+	minInsert int
+	kept      bool
+	noKeep    bool // tests: every pass tries every entry
+
 	onReserve func(now float64, id job.ID, at float64)
 	err       error
 }
@@ -71,6 +86,7 @@ type nodeResv struct {
 	slot   int32 // the job's nodeJob
 	id     job.ID
 	t, end float64
+	cores  int // its selection's
 	hold   nodes.HoldID
 	sel    nodes.Selection
 }
@@ -138,7 +154,7 @@ func NewNodePolicy(c NodeConfig) (*NodePolicy, error) {
 	sel := nodes.NewSelector(c.Nodes)
 	b := &NodePolicy{name: c.Name, depth: c.Depth, strict: c.Strict, ns: c.Nodes, sel: sel,
 		st: nodes.NewState(c.Nodes), prof: nodes.NewProfile(sel), freeCores: c.Nodes.Cores(),
-		empty: emptyNodes{sel}, w: waitQueue{order: c.Order}, runOf: map[job.ID]int32{}}
+		empty: emptyNodes{sel}, w: waitQueue{order: c.Order}, runOf: map[job.ID]int32{}, minInsert: math.MaxInt}
 	if c.Order == OrderMultifactor {
 		if c.MF == nil {
 			return nil, fmt.Errorf("policy %s: order multifactor without its settings", c.Name)
@@ -206,7 +222,10 @@ func (b *NodePolicy) Submit(now float64, j job.Info) {
 	}
 	e.Procs = r.CPUs()
 	e.m = slot // on nodes an entry's m is its request's slot
-	b.w.insert(e)
+	if len(r.GRESPerJob) > 0 {
+		b.perJob++
+	}
+	b.minInsert = min(b.minInsert, b.w.insert(e))
 }
 
 func (b *NodePolicy) fail(err error) {
@@ -224,6 +243,7 @@ func (b *NodePolicy) Finish(now float64, id job.ID) {
 	r := &b.runs[s]
 	b.st.Release(r.alloc)
 	b.prof.Remove(r.hold)
+	b.changes++
 	b.freeCores += r.cores
 	if r.late {
 		for i, x := range b.overdue {
@@ -254,15 +274,52 @@ func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan)
 		}
 	}
 	for _, s := range b.overdue {
-		b.prof.SetInterval(b.runs[s].hold, now, nodes.Span(now, 0))
+		h := b.runs[s].hold
+		if a, e := b.prof.Interval(h); a != now || e != nodes.Span(now, 0) {
+			b.prof.SetInterval(h, now, nodes.Span(now, 0))
+			b.changes++
+		}
 	}
 	if b.mf != nil {
 		b.mf.sort(now, b.w.q)
 	}
-	b.resv = b.resv[:0]
-	blocked := false
+	// Go on from the last pass when nothing it decided can change:
+	// strict FCFS, first-fit and EASY in a kept order (fcfs, sjf); the
+	// plan unchanged since the last pass's first waiting job (no start
+	// or reservation after it in that pass; no end, no job newly past
+	// its estimate since); every submission after the entries it
+	// tried; no waiting job with GRES per job. The first waiting job
+	// would get the same reservation again (the same plan, and the
+	// candidate times after now are those after then); the others were
+	// tried on the plan as it is now, and over their longer interval
+	// [now, now + estimate) no less is held, so they wait again - the
+	// selection rule asks for no less when less is free, which holds
+	// for every request but those with GRES per job (docs/nodes.md).
+	// Only the new entries are tried.
+	from := 0
+	if b.kept && !b.noKeep && b.mf == nil && b.depth <= 1 && b.changes == b.keptAt && b.minInsert >= b.keptLen && b.perJob == 0 {
+		from = b.keptLen
+		if b.strict && from > 0 {
+			from = len(b.w.q) // the head still waits: nothing passes it
+		}
+		if b.onReserve != nil {
+			for i := range b.resv {
+				b.onReserve(now, b.resv[i].id, b.resv[i].t)
+			}
+		}
+	} else {
+		for i := range b.resv {
+			b.prof.Remove(b.resv[i].hold)
+		}
+		if len(b.resv) > 0 {
+			b.changes++
+		}
+		b.resv = b.resv[:0]
+	}
+	blocked := from > 0
 	first, n := -1, 0
-	for qi := range b.w.q {
+	waited, firstWait := from > 0, b.changes
+	for qi := from; qi < len(b.w.q); qi++ {
 		e := &b.w.q[qi]
 		pr := &b.jobs[e.m].prep
 		d := e.Estimate
@@ -273,7 +330,8 @@ func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan)
 			b.start(now, e, &b.cur, b.prof.AddSelection(now, y, &b.cur), blocked, plan)
 		case enough && len(b.resv) > 0 && b.prof.Select(now, y, pr, &b.cur):
 			b.start(now, e, &b.cur, b.prof.AddSelection(now, y, &b.cur), blocked, plan)
-		case enough && len(b.resv) > 0 && b.st.Select(pr, &b.tent) && b.repair(now, y):
+		case enough && len(b.resv) > 0 && b.mayRepair(y, pr.MinCores) && b.st.Select(pr, &b.tent) &&
+			b.mayRepair(y, coresOf(&b.tent)) && b.repair(now, y):
 			b.start(now, e, &b.tent, b.prof.AddSelection(now, y, &b.tent), blocked, plan)
 		default:
 			if len(b.resv) < b.depth {
@@ -291,12 +349,17 @@ func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan)
 				first = qi
 			}
 			n++
-		} else if b.strict || b.err != nil {
+			if len(pr.R.GRESPerJob) > 0 {
+				b.perJob--
+			}
+			continue
+		}
+		if !waited {
+			waited, firstWait = true, b.changes
+		}
+		if b.strict || b.err != nil {
 			break
 		}
-	}
-	for i := range b.resv {
-		b.prof.Remove(b.resv[i].hold)
 	}
 	if n > 0 {
 		for i := first; i < len(b.w.q); i++ {
@@ -306,6 +369,33 @@ func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan)
 		}
 		b.w.compact(first, n)
 	}
+	// The reservations stay in the profile for the next pass to keep
+	// (or remove first).
+	b.kept = b.err == nil && b.changes == firstWait
+	b.keptAt, b.keptLen, b.minInsert = b.changes, len(b.w.q), math.MaxInt
+}
+
+// mayRepair reports whether a job holding cores over [now, y) might be
+// started by the repair: the first reservation it overlaps, c at T,
+// must find its cores among those free at T once c is taken out and the
+// job put in (the cores free at T, plus c's, less the job's: the pool's
+// extra processors). Only the first is tested: the re-placing of one
+// changes what is free at the time of the next.
+func (b *NodePolicy) mayRepair(y float64, cores int) bool {
+	for ri := range b.resv {
+		if c := &b.resv[ri]; c.t < y {
+			return b.prof.FreeAt(c.t)+c.cores-cores >= b.jobs[c.slot].prep.MinCores
+		}
+	}
+	return true
+}
+
+func coresOf(sel *nodes.Selection) int {
+	n := 0
+	for _, pk := range sel.Picks {
+		n += pk.Cores
+	}
+	return n
 }
 
 // repair reports whether the job whose tentative selection is b.tent
@@ -338,6 +428,7 @@ func (b *NodePolicy) repair(now, y float64) bool {
 		c := &b.resv[m.ri]
 		if ok {
 			c.sel.CopyFrom(&b.pend[k])
+			c.cores = coresOf(&c.sel)
 			c.hold = m.hold
 		} else {
 			b.prof.Remove(m.hold)
@@ -357,7 +448,9 @@ func (b *NodePolicy) reserve(now float64, e *entry, t, d float64) {
 	c := &b.resv[len(b.resv)-1]
 	c.slot, c.id, c.t, c.end = e.m, e.ID, t, nodes.Span(t, d)
 	c.sel.CopyFrom(&b.cur)
+	c.cores = coresOf(&c.sel)
 	c.hold = b.prof.AddSelection(c.t, c.end, &c.sel)
+	b.changes++
 	if b.onReserve != nil {
 		b.onReserve(now, e.ID, t)
 	}
@@ -373,14 +466,12 @@ func (b *NodePolicy) start(now float64, e *entry, sel *nodes.Selection, hold nod
 		b.runs = append(b.runs, nodeRun{})
 		s = int32(len(b.runs) - 1)
 	}
-	cores := 0
-	for _, pk := range sel.Picks {
-		cores += pk.Cores
-	}
+	cores := coresOf(sel)
 	end := now + e.Estimate
 	b.runs[s] = nodeRun{id: e.ID, end: end, alloc: a, hold: hold, cores: cores, live: true}
 	b.runOf[e.ID] = s
 	b.freeCores -= cores
+	b.changes++
 	heap.Push(&b.due, dueItem{end: end, slot: s, id: e.ID})
 	e.started = true
 	alloc := a
