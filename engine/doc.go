@@ -29,6 +29,23 @@
 //     Disjoint partitions go with unavailable CPUs: each policy is told
 //     of the windows cut to its CPUs and sees its own down CPUs and
 //     horizons; overlapping partitions with unavailable CPUs are refused.
+//   - NodeCluster (nodes.go): one central queue over a platform of
+//     nodes (package platform/nodes, docs/nodes.md); a NodeScheduler
+//     decides over a read-only view of the nodes' state (free cores,
+//     memory and GRES units per node, jobs per node, nodes held whole).
+//     A job asks for its request (actual.Job.Req, else Procs tasks of
+//     one CPU); one that could not start even on the empty platform is
+//     refused at admission. A start either names its allocation, which
+//     must satisfy the request (nodes.Nodes.CheckAlloc) and be free
+//     (nodes.State.Occupy, else an error naming the node and the
+//     resource), or leaves it to the model's rule (nodes.State.Alloc),
+//     a request that does not fit now being an error. The kernel sees
+//     one machine of speed 1 whose CPUs are the nodes' cores: a job's
+//     CPUs are its global core ids, and Start.Alloc and Record.Alloc say
+//     what it holds node by node; Usage.Nodes counts what is held and
+//     what waits, kept up as jobs start and end. Rejections, wake-ups
+//     and kills at the limit are Cluster's; there are no availability
+//     windows, failures or partitions on nodes.
 //   - Grid (grid.go): sites (one machine each) of processors with their own
 //     FCFS queues, under a grid scheduler and a local scheduler
 //     (zikos-karatza-2008).

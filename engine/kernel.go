@@ -71,6 +71,9 @@ type slot struct {
 	stream  int32
 	machine int32
 	cpus    platform.Runs // CPUs held (a gang's: all its tasks')
+	// alloc is what the job holds on a platform of nodes (NodeCluster,
+	// which sets it at every start; nil in the other models).
+	alloc *nodeHold
 	// With unavailable CPUs (avail.go): endAt is the time of the
 	// completion event of the current run; stale counts the void
 	// completion events of runs cut short; dead marks a killed job whose
@@ -412,7 +415,7 @@ func (k *kernel) startSlot(i int32, reason job.StartReason, behind job.ID) {
 	k.started++
 	s := k.slots.at(i)
 	s.start, s.reason = k.now, reason
-	k.lis.JobStarted(k.now, Start{Job: &s.job, Reason: reason, CPUs: s.cpus, Behind: behind})
+	k.lis.JobStarted(k.now, Start{Job: &s.job, Reason: reason, CPUs: s.cpus, Behind: behind, Alloc: s.allocation()})
 }
 
 // rejectSlot tells the listeners that the waiting job of slot i was
@@ -440,7 +443,7 @@ func reasonFor(now, submit float64) job.StartReason {
 func (k *kernel) end(i int32, sites []int) {
 	s := k.slots.at(i)
 	rec := &k.rec
-	*rec = Record{Job: &s.job, Start: s.start, End: k.now, Reason: s.reason, Machine: int(s.machine), CPUs: s.cpus, Sites: sites, Attempts: int(s.attempts)}
+	*rec = Record{Job: &s.job, Start: s.start, End: k.now, Reason: s.reason, Machine: int(s.machine), CPUs: s.cpus, Sites: sites, Attempts: int(s.attempts), Alloc: s.allocation()}
 	if s.failKilled {
 		rec.State = job.Killed
 		k.lis.JobKilled(k.now, rec)

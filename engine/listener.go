@@ -52,7 +52,8 @@ type Start struct {
 	// it passed; 0 otherwise.
 	Behind job.ID
 	// Alloc, on a platform of nodes, is what the job holds from now (its
-	// CPUs are its global core ids); nil on a pool of CPUs.
+	// CPUs are its global core ids); nil on a pool of CPUs. It belongs
+	// to the model: valid only during the call.
 	Alloc *nodes.Allocation
 }
 

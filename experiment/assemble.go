@@ -51,12 +51,17 @@ type clusterSpec struct {
 // clusterRun is an assembled run: the policy, the engine, and what the
 // assembly put between them.
 type clusterRun struct {
-	pol policy.QueueScheduler
+	// pol is the policy on a pool of CPUs; npol, on a platform of nodes
+	// (clusterSpec.ns), the node scheduler (then pol is nil). built is
+	// whichever is set.
+	pol   policy.QueueScheduler
+	npol  policy.NodeScheduler
+	built namedPolicy
 	// caps is what pol can do (policy.CapsOf, once): with its layers
 	// (the predictor) as layeredCaps says; with partitions, the first
 	// partition's policy's, as every partition's.
 	caps policy.Caps
-	eng  *engine.Cluster
+	eng  simulation
 	// scr counts the jobs the policy refused at submission (nil unless
 	// the policy can screen, policy.Caps.Screen).
 	scr *screenedSource
@@ -68,6 +73,17 @@ type clusterRun struct {
 	preds []*predict.Predictor
 	// stages are the clusterStages applied, in their order.
 	stages []clusterStage
+}
+
+// namedPolicy is a built policy, a queue policy or a node scheduler,
+// as the runners name, watch and close it.
+type namedPolicy interface{ Name() string }
+
+// simulation is the assembled model: engine.Cluster, engine.NodeCluster.
+type simulation interface {
+	Run() error
+	Stats() engine.Stats
+	Caps() policy.Caps
 }
 
 // predictions sums what the predicting layers did: jobs predicted, jobs
@@ -94,7 +110,7 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &clusterRun{pol: b.Queue, caps: policy.CapsOf(b.Queue)}
+	r := &clusterRun{pol: b.Queue, built: b.Queue, caps: policy.CapsOf(b.Queue)}
 	if err := checkCombination(b.Queue.Name(), r.caps, s.layers()); err != nil {
 		closePolicy(b.Queue)
 		return nil, err
@@ -104,7 +120,7 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 	}
 	if s.predict != nil {
 		pred := predict.New(r.pol, *s.predict)
-		r.preds, r.pol, r.caps = []*predict.Predictor{pred}, pred, policy.CapsOf(pred)
+		r.preds, r.pol, r.built, r.caps = []*predict.Predictor{pred}, pred, pred, policy.CapsOf(pred)
 	}
 	src := s.src
 	for _, st := range clusterStages {
@@ -118,10 +134,11 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 		r.fold = threads.NewFold(s.lis)
 		klis = append(engine.Tee{r.fold}, s.threadLis...)
 	}
-	r.eng, err = engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Policy: r.pol, Source: src, Listener: klis, Continue: s.cont, MaxWaiting: s.maxWaiting, Availability: s.avail})
+	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Policy: r.pol, Source: src, Listener: klis, Continue: s.cont, MaxWaiting: s.maxWaiting, Availability: s.avail})
 	if err != nil {
 		return nil, err
 	}
+	r.eng = eng
 	return r, nil
 }
 
@@ -229,8 +246,7 @@ func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
 	if s.jobs != nil {
 		src = s.jobs(src)
 	}
-	var err error
-	r.eng, err = engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Source: src, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting, Partitions: parts, Availability: s.avail})
+	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Source: src, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting, Partitions: parts, Availability: s.avail})
 	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
 		return nil, err // the caller says it as for a run without partitions
 	}
@@ -240,6 +256,7 @@ func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
 	if err != nil {
 		return nil, &PartitionError{err} // the partitions' configuration
 	}
+	r.eng = eng
 	return r, nil
 }
 

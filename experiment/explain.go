@@ -136,7 +136,7 @@ func Explain(spec RunSpec, jobID int64) (*Explanation, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer closePolicy(run.pol)
+	defer closePolicy(run.built)
 	if rr := run.caps.Reserve; rr != nil {
 		rr.SetOnReserve(w.reserve)
 	}
@@ -152,7 +152,7 @@ func Explain(spec RunSpec, jobID int64) (*Explanation, error) {
 		return nil, fmt.Errorf("job %d of trace %s never started under policy %s", cfg.Job, rd.Name(), cfg.Policy)
 	}
 	sort.Slice(w.sched, func(a, b int) bool { return w.sched[a].ID < w.sched[b].ID })
-	return &Explanation{Policy: run.pol.Name(), Trace: rd.Name(), Procs: procs, Job: w.job, Passes: w.passes, Schedule: w.sched}, nil
+	return &Explanation{Policy: run.built.Name(), Trace: rd.Name(), Procs: procs, Job: w.job, Passes: w.passes, Schedule: w.sched}, nil
 }
 
 // explainRuns counts the simulations Explain ran (its tests check that

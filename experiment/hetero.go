@@ -60,7 +60,7 @@ type Evaluator interface{ PlanEvaluations() int64 }
 // closePolicy ends what a policy holds outside the process (the external
 // policy's decision process) and returns its failure; it does nothing
 // for other policies.
-func closePolicy(p policy.QueueScheduler) error {
+func closePolicy(p any) error {
 	if c, ok := p.(io.Closer); ok {
 		return c.Close()
 	}

@@ -67,7 +67,7 @@ func (r *jobReader) JobFinished(now float64, rec *engine.Record) {
 func (r *jobReader) JobKilled(now float64, rec *engine.Record) { r.JobFinished(now, rec) }
 
 // watch asks pol, when it forms windows, to tell r of their heads.
-func (r *jobReader) watch(pol policy.QueueScheduler) {
+func (r *jobReader) watch(pol any) {
 	if w := policy.CapsOf(pol).Windows; w != nil {
 		w.SetOnWindow(func(now float64, head job.ID) { r.res.Heads = append(r.res.Heads, head) })
 	}

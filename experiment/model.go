@@ -257,7 +257,7 @@ func TraceSpec(s scenario.Scenario, rep int, out string, perJob bool, extra []en
 		Workload: WorkloadSpec{Trace: s.Workload.Trace, First: s.Workload.Jobs, SubmitZero: s.Workload.Submit == scenario.SubmitZero,
 			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Estimate: est},
 		Platform: PlatformSpec{Procs: s.Platform.Procs, Clamp: s.Workload.Clamp, Continue: s.Workload.OnOverrun == "continue", Power: s.Platform.Power,
-			Partitions: s.Platform.Partitions, Avail: scenarioAvail(s)},
+			Partitions: s.Platform.Partitions, Nodes: s.Platform.Nodes, Avail: scenarioAvail(s)},
 		Policy:  PolicySpec{Name: s.Policy.Queue, Options: s.Policy.Options, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction},
 		Outputs: OutputSpec{Dir: out, Responses: perJob, Listeners: extra},
 	}, nil

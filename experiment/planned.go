@@ -24,7 +24,7 @@ type plannedCSV struct {
 
 // newPlannedCSV hooks a plannedCSV to pol, or says why it cannot: pol
 // holds no reservations.
-func newPlannedCSV(w io.Writer, pol policy.QueueScheduler) (*plannedCSV, error) {
+func newPlannedCSV(w io.Writer, pol namedPolicy) (*plannedCSV, error) {
 	rr := policy.CapsOf(pol).Reserve
 	if rr == nil {
 		return nil, fmt.Errorf("--planned records backfilling reservations, and policy %s makes none (easy, conservative, backfill, flexible do)", pol.Name())

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedlab/schedlab/metrics/nodeuse"
 	"github.com/schedlab/schedlab/registry"
 )
 
@@ -37,6 +38,9 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 	if e := res.Energy; e != nil {
 		fmt.Fprintf(w, "\nenergy (%g W idle, %g W computing a CPU): %.1f kWh (%.6g J) from 0 to %.1f s; mean %.1f W, peak %.1f W, %.6g J a job\n",
 			e.IdleW, e.ComputeW, e.KWh, e.TotalJ, e.EndS, e.MeanW, e.PeakW, e.PerJobJ)
+	}
+	if n := res.Nodes; n != nil {
+		writeNodes(w, n)
 	}
 	if p := r.Predictions; p != nil {
 		fmt.Fprintf(w, "\npredictions (%s, correction %s): %d jobs predicted from their user's history (the others: their request); %d outlived their prediction and were corrected, %d corrections in all\n",
@@ -122,4 +126,23 @@ func andList(xs []string) string {
 		return strings.Join(xs, "")
 	}
 	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+// writeNodes prints the use of a platform of nodes (summary.json's
+// "nodes" section) on two lines: utilizations, then the GPUs.
+func writeNodes(w io.Writer, n *nodeuse.Result) {
+	mem := ""
+	if n.MemMB > 0 {
+		mem = fmt.Sprintf(", %d MB", n.MemMB)
+	}
+	fmt.Fprintf(w, "\nnodes (%d nodes, %d cores%s; over the %.1f s from %.1f s): core utilization %.3f", n.Nodes, n.Cores, mem, n.SpanS, n.FirstSubmitS, n.CoreUtilization)
+	if m := n.MemUtilization; m != nil {
+		fmt.Fprintf(w, ", memory %.3f", *m)
+	}
+	for _, g := range n.GRES {
+		fmt.Fprintf(w, ", %s %.3f", g.Kind, g.Utilization)
+	}
+	fmt.Fprintf(w, "; busy nodes %.3f\n", n.BusyNodeFraction)
+	fmt.Fprintf(w, "GPUs: %.1f GPU-hours, %.1f idle while GPU jobs waited; %d GPU job(s), mean wait %.1f s; %d other job(s), mean wait %.1f s\n",
+		n.GPUHours, n.IdleGPUHoursWhileWaiting, n.GPUJobs, n.GPUJobsMeanWait, n.OtherJobs, n.OtherJobsMeanWait)
 }

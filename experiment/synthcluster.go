@@ -137,9 +137,9 @@ func (c *clusterSynth) run(src workload.Source) (ClusterResult, error) {
 	if err != nil {
 		return ClusterResult{}, err
 	}
-	defer closePolicy(run.pol)
+	defer closePolicy(run.built)
 	if c.a.o.reader != nil {
-		c.a.o.reader.watch(run.pol)
+		c.a.o.reader.watch(run.built)
 	}
 	return c.simulate(run)
 }
@@ -153,7 +153,7 @@ func (c *clusterSynth) simulate(run *clusterRun) (ClusterResult, error) {
 		}
 		return ClusterResult{}, waitingError(err, "cluster", c.load)
 	}
-	if err := closePolicy(run.pol); err != nil {
+	if err := closePolicy(run.built); err != nil {
 		return ClusterResult{}, err
 	}
 	var res ClusterResult

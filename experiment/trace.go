@@ -13,6 +13,7 @@ import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/metrics/nodeuse"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/external"
 	"github.com/schedlab/schedlab/policy/option"
@@ -95,9 +96,12 @@ type TraceResult struct {
 	Deadlines *TraceDeadlines `json:"deadlines,omitempty"`
 	// Energy: the machine's energy under the run's power model
 	// (PlatformSpec.Power).
-	Energy *EnergyInfo  `json:"energy,omitempty"`
-	Counts swf.Counts   `json:"-"`
-	Engine engine.Stats `json:"-"`
+	Energy *EnergyInfo `json:"energy,omitempty"`
+	// Nodes: the use of a platform of nodes (PlatformSpec.Nodes;
+	// docs/nodes.md, "Outputs of a run on nodes").
+	Nodes  *nodeuse.Result `json:"nodes,omitempty"`
+	Counts swf.Counts      `json:"-"`
+	Engine engine.Stats    `json:"-"`
 	// PerJob holds the per-job responses and window heads when
 	// OutputSpec.Responses asked for them (its Result is not set).
 	PerJob *ClusterResult `json:"-"`
@@ -398,7 +402,7 @@ func (a *traceAsm) assemble(src workload.Source) error {
 	a.run = run
 	// An external decision process is ended on every path; its failure
 	// at the end fails the run before anything is written.
-	a.onClose(func(bool) { closePolicy(run.pol) })
+	a.onClose(func(bool) { closePolicy(run.built) })
 	return a.builtOutputs()
 }
 
@@ -420,7 +424,7 @@ func (a *traceAsm) simulate() error {
 		}
 		return err
 	}
-	return closePolicy(a.run.pol)
+	return closePolicy(a.run.built)
 }
 
 // noRun says why a run that simulated no job is no run.
@@ -439,7 +443,7 @@ func (a *traceAsm) noRun() error {
 			name, in.RejectedUnknown, in.RejectedMaxTime, in.RejectedMaxCPUs, in.RejectedAccess)
 	}
 	// Records that are all skipped or rejected are no run either.
-	return noJobsError(name, counts, a.procs, a.run.refused(), a.run.pol.Name())
+	return noJobsError(name, counts, a.procs, a.run.refused(), a.run.built.Name())
 }
 
 // result is the run's result: its run info, what every applied stage
@@ -448,7 +452,7 @@ func (a *traceAsm) result() (*TraceResult, error) {
 	if err := a.noRun(); err != nil {
 		return nil, err
 	}
-	counts, stats, pol := a.src.Counts(), a.run.eng.Stats(), a.run.pol
+	counts, stats, pol := a.src.Counts(), a.run.eng.Stats(), a.run.built
 	overrun := "kill"
 	if a.s.Platform.Continue {
 		overrun = "continue"

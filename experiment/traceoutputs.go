@@ -8,6 +8,7 @@ import (
 	"github.com/schedlab/schedlab/internal/atomicfile"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/metrics/energy"
+	"github.com/schedlab/schedlab/metrics/nodeuse"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/threads"
@@ -56,6 +57,7 @@ type outputs struct {
 	planned     *plannedCSV
 	parts       *partSummaries
 	energy      *energy.Meter
+	nodeUse     *nodeuse.Meter
 	energyFile  *os.File
 	// files are the outputs' files, by output index.
 	files []*os.File
@@ -88,7 +90,7 @@ var traceOutputs = []traceOutput{
 			return a.o.reader, nil
 		},
 		built: func(a *traceAsm, _ *os.File) error {
-			a.o.reader.watch(a.run.pol)
+			a.o.reader.watch(a.run.built)
 			return nil
 		},
 		report: func(a *traceAsm, res *TraceResult) { res.PerJob = a.o.reader.res }},
@@ -117,6 +119,16 @@ var traceOutputs = []traceOutput{
 		applies: func(a *traceAsm) bool { return a.out != nil && a.s.Platform.Power != "" },
 		built:   func(a *traceAsm, f *os.File) error { a.o.energyFile = f; return nil },
 		flush:   func(a *traceAsm) error { return writeEnergyCSV(a, a.o.energyFile) }},
+	{name: "nodes", // PlatformSpec.Nodes: the use of the nodes (summary.json)
+		applies: func(a *traceAsm) bool { return a.ns != nil },
+		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {
+			a.o.nodeUse = nodeuse.NewMeter(a.ns)
+			return a.o.nodeUse, nil
+		},
+		report: func(a *traceAsm, res *TraceResult) {
+			r := a.o.nodeUse.Result()
+			res.Nodes = &r
+		}},
 	{name: "jobs.csv", file: "jobs.csv",
 		applies: func(a *traceAsm) bool { return a.out != nil },
 		open:    openJobsCSV,
@@ -171,7 +183,7 @@ var traceOutputs = []traceOutput{
 	{name: "planned.csv", file: "planned.csv", // hooked to the policy's reservations
 		applies: func(a *traceAsm) bool { return a.s.Outputs.Planned },
 		built: func(a *traceAsm, f *os.File) (err error) {
-			a.o.planned, err = newPlannedCSV(f, a.run.pol)
+			a.o.planned, err = newPlannedCSV(f, a.run.built)
 			return err
 		},
 		flush: func(a *traceAsm) error { return a.o.planned.flush() }},
@@ -187,11 +199,14 @@ func openMeasures(a *traceAsm, _ *os.File) (engine.Listener, error) {
 	return t, nil
 }
 
-// openJobsCSV picks the columns: attempts with unavailable CPUs (and the
-// machine columns with deadlines), the machine columns with deadlines.
+// openJobsCSV picks the columns: the node columns on a platform of
+// nodes, attempts with unavailable CPUs (and the machine columns with
+// deadlines), the machine columns with deadlines.
 func openJobsCSV(a *traceAsm, f *os.File) (engine.Listener, error) {
 	w := atomicfile.WriteBehind(f)
 	switch {
+	case a.ns != nil:
+		a.o.jobsCSV = metrics.NewJobsCSVNodes(w, a.ns)
 	case a.avail != nil:
 		var mp *platform.Platform
 		if a.withDeadlines {

@@ -3,7 +3,8 @@
 //
 // JobsCSV streams one row per finished job (Batsim's jobs.csv column names
 // plus start_reason) in finish order, so memory does not grow with the
-// number of finished jobs. Summary accumulates the summary metrics in O(1)
+// number of finished jobs; NewJobsCSVNodes adds, on a platform of nodes,
+// allocated_nodes and allocated_gres after allocated_resources. Summary accumulates the summary metrics in O(1)
 // memory.
 //
 // Definitions (all per finished job, then averaged over jobs):

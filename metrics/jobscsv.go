@@ -1,14 +1,19 @@
 package metrics
 
 import (
+	"cmp"
+	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/internal/digits"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
 )
 
 // JobsHeader is the header row of jobs.csv: the columns of every
@@ -60,6 +65,15 @@ type JobsCSV struct {
 	// (SetEnergyRate); otherwise -1.
 	energy     bool
 	energyRate float64
+	// ns: the node columns after allocated_resources (NewJobsCSVNodes);
+	// kindIdx numbers ns's GRES kinds in ns.Kinds() order.
+	ns      *nodes.Nodes
+	kindIdx map[nodes.Kind]int32
+	kinds   []nodes.Kind
+	// names, units, runs: scratch of whoever formats (as buf).
+	names []string
+	units []gresRef
+	runs  platform.Runs
 
 	cur      *csvBatch   // being filled by the listener
 	inflight []*csvBatch // handed to formatters, oldest first
@@ -94,22 +108,32 @@ type csvRow struct {
 	machine                     int
 	user, group, partition      int32
 	cpuEnd, siteEnd             int // ends of the row's CPU runs and sites in the batch
+	nodeEnd, gresEnd            int // ends of the row's nodes and GRES units in the batch
+	noAlloc                     bool
 	attempts                    int
 	state                       job.FinalState
 	reason                      job.StartReason
 	gang, local                 bool
 }
 
-// csvBatch holds rows and the CPU runs and sites they point into.
+// gresRef is one GRES unit a job held: the index of its kind (in
+// ns.Kinds() order) and its global unit id.
+type gresRef struct{ kind, unit int32 }
+
+// csvBatch holds rows and the CPU runs, sites, nodes and GRES units they
+// point into.
 type csvBatch struct {
 	rows  []csvRow
 	cpus  platform.Runs
 	sites []int
+	nodes []int32
+	gres  []gresRef
 	done  chan struct{} // closed once the batch is written (while in flight)
 }
 
 func (b *csvBatch) reset() {
 	b.rows, b.cpus, b.sites = b.rows[:0], b.cpus[:0], b.sites[:0]
+	b.nodes, b.gres = b.nodes[:0], b.gres[:0]
 }
 
 func newJobsCSV(w io.Writer, header string, sites bool, plat *platform.Platform) *JobsCSV {
@@ -161,6 +185,29 @@ func NewJobsCSVMachines(w io.Writer, p platform.Platform) *JobsCSV {
 	return newJobsCSV(w, JobsHeader[:len(JobsHeader)-1]+","+MachineColumns+"\n", false, &p)
 }
 
+// NodeColumns are the columns NewJobsCSVNodes inserts right after
+// allocated_resources: the job's nodes in Slurm's hostlist syntax
+// (nodes.Compress; quoted when the hostlist has a comma) and its GRES
+// units, each kind held as KIND=IDS (KIND as nodes.Kind prints it, IDS
+// the global unit ids of the kind in allocated_resources syntax), kinds
+// in (name, type) order separated by ';' (empty: none). docs/nodes.md.
+const NodeColumns = "allocated_nodes,allocated_gres"
+
+// NewJobsCSVNodes is NewJobsCSV for a platform of nodes: NodeColumns
+// after allocated_resources (which holds the job's global core ids).
+func NewJobsCSVNodes(w io.Writer, ns *nodes.Nodes) *JobsCSV {
+	const after = "allocated_resources,"
+	i := strings.Index(JobsHeader, after) + len(after)
+	j := newJobsCSV(w, JobsHeader[:i]+NodeColumns+","+JobsHeader[i:], false, nil)
+	j.ns = ns
+	j.kindIdx = map[nodes.Kind]int32{}
+	j.kinds = ns.Kinds()
+	for k, kind := range j.kinds {
+		j.kindIdx[kind] = int32(k)
+	}
+	return j
+}
+
 func (j *JobsCSV) JobFinished(now float64, r *engine.Record) { j.add(r) }
 func (j *JobsCSV) JobKilled(now float64, r *engine.Record)   { j.add(r) }
 
@@ -172,12 +219,27 @@ func (j *JobsCSV) add(r *engine.Record) {
 	if j.sites {
 		b.sites = append(b.sites, r.Sites...)
 	}
+	if j.ns != nil && r.Alloc != nil {
+		for _, na := range r.Alloc.Nodes {
+			b.nodes = append(b.nodes, int32(na.Node))
+			for _, g := range na.GRES {
+				k, ok := j.kindIdx[g.Kind]
+				if !ok {
+					k = -1 // not a kind of the platform: formatting reports it
+				}
+				for _, u := range g.Units {
+					b.gres = append(b.gres, gresRef{k, int32(u)})
+				}
+			}
+		}
+	}
 	b.rows = append(b.rows, csvRow{
 		id: int64(r.Job.ID), submit: r.Job.Submit, request: r.Job.Request, start: r.Start, end: r.End,
 		bmEst: r.Job.BMEst, deadline: r.Job.Deadline, procs: r.Job.Procs, machine: r.Machine,
 		user: r.Job.User, group: r.Job.Group, partition: r.Job.Partition,
 		cpuEnd: len(b.cpus), siteEnd: len(b.sites), state: r.State, reason: r.Reason, attempts: r.Attempts,
-		gang: r.Job.Tasks != nil, local: r.Job.Local})
+		gang: r.Job.Tasks != nil, local: r.Job.Local,
+		nodeEnd: len(b.nodes), gresEnd: len(b.gres), noAlloc: r.Alloc == nil})
 	if len(b.rows) == csvBatchRows {
 		j.handOff()
 	}
@@ -246,15 +308,15 @@ func (j *JobsCSV) SetEnergyRate(w float64) { j.energy, j.energyRate = true, w }
 
 // format writes the rows of batch bt.
 func (j *JobsCSV) format(bt *csvBatch) {
-	cpu0, site0 := 0, 0
+	cpu0, site0, node0, gres0 := 0, 0, 0, 0
 	for k := range bt.rows {
 		r := &bt.rows[k]
-		j.row(r, bt.cpus[cpu0:r.cpuEnd], bt.sites[site0:r.siteEnd])
-		cpu0, site0 = r.cpuEnd, r.siteEnd
+		j.row(r, bt.cpus[cpu0:r.cpuEnd], bt.sites[site0:r.siteEnd], bt.nodes[node0:r.nodeEnd], bt.gres[gres0:r.gresEnd])
+		cpu0, site0, node0, gres0 = r.cpuEnd, r.siteEnd, r.nodeEnd, r.gresEnd
 	}
 }
 
-func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int) {
+func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int, ns []int32, gres []gresRef) {
 	if j.err != nil {
 		return
 	}
@@ -286,6 +348,13 @@ func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int) {
 	b = append(b, ',')
 	b = cpus.AppendText(b)
 	b = append(b, ',')
+	if j.ns != nil {
+		var err error
+		if b, err = j.appendNodes(b, r, ns, gres); err != nil {
+			j.err = err
+			return
+		}
+	}
 	b = append(b, r.state.String()...)
 	b = append(b, ',')
 	b = append(b, r.reason.String()...)
@@ -354,6 +423,62 @@ func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int) {
 	if len(b) >= csvWriteSize {
 		j.write()
 	}
+}
+
+// appendNodes appends the NodeColumns cells of row r and their commas:
+// the hostlist of nodes ns (quoted when it holds a comma) and the GRES
+// units, grouped by kind.
+func (j *JobsCSV) appendNodes(b []byte, r *csvRow, ns []int32, gres []gresRef) ([]byte, error) {
+	if r.noAlloc {
+		return nil, fmt.Errorf("jobs.csv: job %d ran on a platform of nodes without an allocation", r.id)
+	}
+	j.names = j.names[:0]
+	for _, id := range ns {
+		if id < 0 || int(id) >= j.ns.Len() {
+			return nil, fmt.Errorf("jobs.csv: job %d: node %d is not a node of the platform (%d nodes)", r.id, id, j.ns.Len())
+		}
+		j.names = append(j.names, j.ns.Name(int(id)))
+	}
+	hl, err := nodes.Compress(j.names)
+	if err != nil {
+		return nil, fmt.Errorf("jobs.csv: job %d: %v", r.id, err)
+	}
+	if strings.IndexByte(hl, ',') >= 0 {
+		b = append(b, '"')
+		b = append(b, hl...)
+		b = append(b, '"')
+	} else {
+		b = append(b, hl...)
+	}
+	b = append(b, ',')
+	j.units = append(j.units[:0], gres...)
+	slices.SortFunc(j.units, func(x, y gresRef) int {
+		if c := cmp.Compare(x.kind, y.kind); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.unit, y.unit)
+	})
+	for lo := 0; lo < len(j.units); {
+		k := j.units[lo].kind
+		if k < 0 {
+			return nil, fmt.Errorf("jobs.csv: job %d holds GRES of a kind the platform does not have", r.id)
+		}
+		hi := lo
+		j.runs = j.runs[:0]
+		for ; hi < len(j.units) && j.units[hi].kind == k; hi++ {
+			if u := j.units[hi].unit; hi == lo || u > j.units[hi-1].unit {
+				j.runs = j.runs.Add(u)
+			}
+		}
+		if lo > 0 {
+			b = append(b, ';')
+		}
+		b = append(b, j.kinds[k].String()...)
+		b = append(b, '=')
+		b = j.runs.AppendText(b)
+		lo = hi
+	}
+	return append(b, ','), nil
 }
 
 // write writes buf out, if it holds anything, and empties it. A write

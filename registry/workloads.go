@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/schedlab/schedlab/policy/option"
+	"github.com/schedlab/schedlab/workload/gpumix"
 	"github.com/schedlab/schedlab/workload/lublin"
 	"github.com/schedlab/schedlab/workload/model"
 	"github.com/schedlab/schedlab/workload/synth"
@@ -16,7 +17,7 @@ import (
 // Declare here. The Poisson workload of one-CPU jobs is the default
 // (PoissonWorkload) and is not declared.
 func workloadTable() []func() model.Decl {
-	return []func() model.Decl{lublin.Declare, synth.DeclareJRB, synth.DeclareHafshejani}
+	return []func() model.Decl{lublin.Declare, synth.DeclareJRB, synth.DeclareHafshejani, gpumix.Declare}
 }
 
 // PoissonWorkload is the cluster's default workload.model: one-CPU jobs,

@@ -188,6 +188,8 @@ func keyText(s *Scenario, path string) (text string, isZero bool) {
 		return reservationsKey(s.Platform.Reservations), len(s.Platform.Reservations) == 0
 	case "platform.partitions":
 		return partitionsKey(s.Platform.Partitions), len(s.Platform.Partitions) == 0
+	case "platform.nodes":
+		return nodesKey(s.Platform.Nodes), len(s.Platform.Nodes) == 0
 	}
 	switch x := bind(s, path).(type) {
 	case *string:
@@ -233,7 +235,7 @@ func usedIn(s *Scenario, path string) bool {
 	f := fieldOf(path)
 	if f == nil {
 		switch path {
-		case "platform.reservations", "platform.partitions":
+		case "platform.reservations", "platform.partitions", "platform.nodes":
 			return s.Model == registry.ModelCluster
 		}
 		return path == "platform.sites" && has(siteModels, s.Model) && (s.Model != registry.ModelHetero || len(s.Platform.Sites) > 0)

@@ -72,6 +72,7 @@ func (d *decoder) checkStatic() {
 	if m == registry.ModelCluster {
 		d.checkAvail()
 		d.checkPartitions()
+		d.checkNodes()
 		d.checkCluster()
 	} else if d.stop != nil {
 		d.add(d.stop.at, "stop", `"trace" is only for a cluster running a trace; model %s runs until stop.completed jobs complete`, m)

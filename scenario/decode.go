@@ -71,6 +71,7 @@ type decoder struct {
 	metricAt []pos         // where each of metrics is written
 	resv     []reservation // platform.reservations
 	parts    []partText    // platform.partitions
+	nodes    []nodeText    // platform.nodes
 }
 
 func parse(name string, data []byte) ([]Point, error) {
@@ -654,6 +655,8 @@ func (d *decoder) platform(e entry) {
 			d.decodeReservations(c)
 		case "partitions":
 			d.decodePartitions(c)
+		case "nodes":
+			d.decodeNodes(c)
 		case "failures":
 			d.section(entry{key: c.path, path: c.path, at: c.at, value: c.value})
 		default:

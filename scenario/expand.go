@@ -122,6 +122,9 @@ func (p pointCtx) build() Scenario {
 	for _, t := range d.parts {
 		sc.Platform.Partitions = append(sc.Platform.Partitions, t.text)
 	}
+	for _, t := range d.nodes {
+		sc.Platform.Nodes = append(sc.Platform.Nodes, t.text)
+	}
 	return sc
 }
 

@@ -70,6 +70,11 @@ type Platform struct {
 	// as in schedlab run --partition (docs/partitions.md); trace runs
 	// only.
 	Partitions []string
+
+	// Nodes, when set, make the cluster a platform of nodes, each text a
+	// node group "NAMES:cores=N[:...]" as in schedlab run --nodes
+	// (docs/nodes.md); trace runs only.
+	Nodes []string
 }
 
 // Failures is the failure generator of a cluster (platform.failures):

@@ -341,6 +341,7 @@ var specials = map[string][]string{
 	"platform.sites":        siteModels,
 	"platform.reservations": clusterOnly,
 	"platform.partitions":   clusterOnly,
+	"platform.nodes":        clusterOnly,
 	"platform.failures":     clusterOnly,
 }
 

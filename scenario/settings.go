@@ -234,6 +234,9 @@ func platformSettings() []*settingDecl {
 		{Decl: decl("platform.partitions", option.Text, none, "", "partitions `\"NAME:CPUS[:LIMIT]...\"`, quoted, in the syntax of `schedlab run --partition`; no name twice, no CPU in two, at most one `default`, at most 256 ([partitions.md](partitions.md#scenario-files))"),
 			models: clusterOnly, hand: true, key: keySpec{name: "parts", at: map[string]int{mC: 230}, omitDefault: true},
 			doc: docSpec{typ: "string or list of strings", def: "none", models: "cluster running a trace", sweep: "no (a list is the partitions of every point)"}},
+		{Decl: decl("platform.nodes", option.Text, none, "", "node groups `\"NAMES:cores=N[:mem=SIZE][:gres=...]...\"`, quoted, in the syntax of `schedlab run --nodes`: the cluster becomes a platform of nodes; not with `platform.procs`; at most 4,096 groups ([nodes.md](nodes.md))"),
+			models: clusterOnly, hand: true, key: keySpec{name: "nodes", at: map[string]int{mC: 235}, omitDefault: true},
+			doc: docSpec{typ: "string or list of strings", def: "none", models: "cluster running a trace", sweep: "no (a list is the node groups of every point)"}},
 	}
 }
 
@@ -271,7 +274,7 @@ func workloadSettings() []*settingDecl {
 		{Decl: enumDecl("workload.submit", []string{SubmitAsIs, SubmitZero}, SubmitAsIs, "`as-is` (the workload's submit times), `zero` (every job submitted at time 0, in the workload's order: a batch)"),
 			models: clusterOnly, bind: func(s *Scenario) any { return &s.Workload.Submit },
 			key: keySpec{name: "submit", at: map[string]int{mC: 250}, omitDefault: true}},
-		{Decl: enumDecl("workload.model", registry.WorkloadNames(), Poisson, "`poisson` (one-CPU jobs, Poisson arrivals, exponential service: `mean_interarrival`, `mean_service`), `lublin` (the Lublin-Feitelson model of rigid parallel jobs with Tsafrir requests: [workloads.md](workloads.md)), `jrb` (al-najjar-2019's workload, reconstructed from its regression tables: [papers/alnajjar2019.md](papers/alnajjar2019.md)), `hafshejani` (hafshejani-2012's synthetic parallel jobs: [papers/hafshejani2012.md](papers/hafshejani2012.md)); the options of each model follow"),
+		{Decl: enumDecl("workload.model", registry.WorkloadNames(), Poisson, "`poisson` (one-CPU jobs, Poisson arrivals, exponential service: `mean_interarrival`, `mean_service`), `lublin` (the Lublin-Feitelson model of rigid parallel jobs with Tsafrir requests: [workloads.md](workloads.md)), `jrb` (al-najjar-2019's workload, reconstructed from its regression tables: [papers/alnajjar2019.md](papers/alnajjar2019.md)), `hafshejani` (hafshejani-2012's synthetic parallel jobs: [papers/hafshejani2012.md](papers/hafshejani2012.md)), `gpumix` (lublin's jobs, a share of them asking for GPUs, schedlab's construction: [nodes.md](nodes.md#a-synthetic-gpu-cluster)); the options of each model follow"),
 			models: clusterOnly, synthOnly: true, bind: func(s *Scenario) any { return &s.Workload.Model },
 			key: keySpec{name: "wl", at: map[string]int{mC: 150}, omitDefault: true}},
 

@@ -38,7 +38,10 @@ func TraceDirs() []string {
 //
 // A file that is a job table (package jobtable: its first line, once
 // decompressed, is jobtable.Magic) is read as SWF: each job its SWF
-// record, its processors procs (else req_procs), as on a pool of CPUs.
+// record, its processors procs (else req_procs), as on a pool of CPUs,
+// and its request its job's actual.Job.Req (jobtable.RowRequest: nil
+// for a row of tasks of one CPU and nothing else), which the pool
+// ignores.
 // At the end of the table, if any of its jobs asks for more than CPUs
 // (jobtable.Beyond: several nodes, GRES, exclusive nodes, a constraint,
 // memory per node over nodes), a line on stderr says how many, and that

@@ -10,13 +10,15 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/workload/jobtable"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
 // A job table opened as a trace (plain or gzip) gives the SWF jobs of
 // its rows, and says once, at its end, how many ask for more than CPUs:
-// job 2 asks for 2 nodes and a GPU; job 1 for 4 tasks on any nodes.
+// job 2 asks for 2 nodes and a GPU, its Req; job 1 for 4 tasks on any
+// nodes (nodes.FromProcs: Req nil).
 func TestOpenTraceJobTable(t *testing.T) {
 	const table = jobtable.Magic + "\n# MaxProcs: 8\n" +
 		"id\tsubmit\truntime\tprocs\treq_time\tnodes\tgres_per_job\n" +
@@ -37,7 +39,8 @@ func TestOpenTraceJobTable(t *testing.T) {
 	}
 	want := []actual.Job{
 		{ID: 1, Submit: 0, Procs: 4, Runtime: 100, Request: 200, User: -1, Group: -1, ReqMem: -1, Partition: -1, QOS: -1},
-		{ID: 2, Submit: 10, Procs: 8, Runtime: 50, Request: -1, User: -1, Group: -1, ReqMem: -1, Partition: -1, QOS: -1},
+		{ID: 2, Submit: 10, Procs: 8, Runtime: 50, Request: -1, User: -1, Group: -1, ReqMem: -1, Partition: -1, QOS: -1,
+			Req: &nodes.Request{Nodes: 2, Tasks: 8, CPUsPerTask: 1, GRESPerJob: []nodes.GRES{{Name: "gpu", Count: 1}}}},
 	}
 	for _, p := range []string{plain, zipped} {
 		var notice bytes.Buffer

@@ -46,16 +46,17 @@ var allowImports = map[string][]string{
 	"metrics":                {"engine", "job", "job/actual", "platform", "platform/nodes", "workload/swf", "internal/digits"},
 	"workload":               {"job", "job/actual", "rng", "workload/...", "internal/atomicfile", "internal/enum"},
 	"workload/...":           {"job", "job/actual", "platform", "platform/nodes", "rng", "workload/swf", "workload/jobtable", "internal/enum", "internal/invariants", "policy/option", "workload/model", "workload/tsafrir", "workload/avail"},
-	"workload/jobtable":      {"job", "job/actual", "platform", "platform/nodes", "workload/swf", "internal/..."}, // the job table: SWF's fields and a nodes.Request a job
+	"workload/jobtable":      {"job", "job/actual", "platform", "platform/nodes", "workload/swf", "internal/..."},                                                           // the job table: SWF's fields and a nodes.Request a job
+	"workload/gpumix":        {"job", "job/actual", "platform/nodes", "rng", "policy/option", "workload/jobtable", "workload/lublin", "workload/model", "workload/tsafrir"}, // lublin's jobs, a share of them asking for GPUs
 	"threads":                {"engine", "job", "job/actual", "metrics", "platform", "validate", "workload", "internal/digits"},
-	"registry":               {"policy", "policy/...", "metrics", "metrics/...", "workload/model", "workload/lublin", "workload/synth"},
+	"registry":               {"policy", "policy/...", "metrics", "metrics/...", "workload/model", "workload/lublin", "workload/gpumix", "workload/synth"},
 	"metrics/...":            {"engine", "job", "job/actual", "platform", "platform/nodes", "policy", "metrics", "internal/digits"},
 	"scenario":               {"platform", "platform/nodes", "registry", "policy/option", "workload", "workload/..."},
-	"experiment":             {"engine", "job", "job/actual", "platform", "platform/nodes", "policy", "policy/...", "registry", "metrics", "metrics/energy", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"},
+	"experiment":             {"engine", "job", "job/actual", "platform", "platform/nodes", "policy", "policy/...", "registry", "metrics", "metrics/energy", "metrics/nodeuse", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"}, // metrics/nodeuse: summary.json's "nodes" section
 	"sweep":                  {"experiment", "metrics", "scenario", "stats", "internal/atomicfile", "internal/addrspace"},
 	"repro":                  {"experiment", "sweep", "metrics", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
 	"report/plot":            nil,
-	"report/...":             {"platform", "validate", "internal/atomicfile"},
+	"report/...":             {"platform", "platform/nodes", "validate", "internal/atomicfile"}, // platform/nodes: the hostlists of allocated_nodes
 	"cmd/schedlab/cli":       {"experiment", "sweep", "repro", "registry", "scenario", "metrics", "platform", "platform/nodes", "platform/slurmconf", "policy/option", "policy/external", "report/...", "workload", "workload/...", "internal/atomicfile", "cmd/schedlab/launch"},
 	"cmd/libschedlab/inproc": {"experiment", "metrics", "job", "policy/external"},
 	"cmd/schedlab":           {"cmd/schedlab/cli", "internal/addrspace"},
@@ -73,14 +74,18 @@ var allowImports = map[string][]string{
 // with the independent references; the references' tests check with the
 // independent checker; the goldens drive the command line.
 var allowTestImports = map[string][]string{
-	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref"},
-	"engine":           {"policy/...", "rng", "workload", "workload/..."},
+	// policy/backfill's nodesdiff harness builds the node policies as the
+	// registry builds them and compares them with the node reference
+	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref", "internal/testref/nodesref", "registry"},
+	"engine":           {"policy/...", "rng", "validate", "workload", "workload/..."}, // validate: the independent node checker of NodeCluster's runs
 	"experiment":       {"internal/testref", "stats"},
 	"sweep":            {"registry", "validate"},
 	"registry":         {"job", "platform"},
 	"report/...":       {"experiment"},
 	"internal/testref": {"validate"},
-	"internal/golden":  {"cmd/schedlab/cli", "workload"},
+	// the node reference's schedules checked by the independent checker
+	"internal/testref/nodesref": {"validate"},
+	"internal/golden":           {"cmd/schedlab/cli", "workload"},
 	// the randomized run of every declared policy: through the run
 	// paths, checked by the independent checker
 	"internal/policyfuzz":    {"engine", "experiment", "job", "job/actual", "platform", "policy/option", "registry", "scenario", "validate"},
@@ -102,7 +107,7 @@ var allowTestImports = map[string][]string{
 	"rng":                    nil,
 	"stats":                  nil,
 	"validate":               nil,
-	"workload":               nil,
+	"workload":               {"platform/nodes"}, // the requests a job table gives its jobs, written out in the tests
 	"policy":                 nil,
 	"policy/option":          nil,
 	"report/plot":            nil,

@@ -64,7 +64,8 @@ func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(
 //   - the kernel knows the policy contracts (package policy), never a
 //     concrete policy, a workload, a metric or an experiment;
 //   - the vocabulary at the bottom (job, platform) depends on nothing
-//     above it;
+//     above it; a job's request on nodes (platform/nodes.Request) is part
+//     of its description, so job may use platform, never the other way;
 //   - the runs of one model (experiment) never depend on the sweeps
 //     (sweep) that run them;
 //   - the HTML report (report/htmlreport) reads what the layers below
@@ -83,7 +84,7 @@ var rules = []rule{
 	// (engine/enginetest, the test harness above the kernel, runs it on
 	// a workload of jobs: it has its own rule below.)
 	{"engine", []string{"policy/backfill", "policy/grid", "policy/gang", "policy/plan", "policy/matrix", "policy/rank", "workload", "metrics", "experiment", "sweep", "repro", "scenario", "cmd/schedlab/cli", "registry", "report"}},
-	{"job", []string{"engine", "policy", "platform", "workload", "metrics", "experiment", "sweep", "report"}},
+	{"job", []string{"engine", "policy", "workload", "metrics", "experiment", "sweep", "report"}},
 	{"platform", []string{"engine", "policy", "job", "workload", "metrics", "experiment", "sweep", "report"}},
 	{"metrics", []string{"experiment", "sweep", "repro", "scenario", "cmd/schedlab/cli", "policy/backfill", "policy/grid", "policy/gang", "policy/plan", "policy/matrix", "policy/rank", "report"}},
 	// The HTML report reads what the layers below write; they never know

@@ -169,7 +169,7 @@ func (s *State) Assign(sel *Selection) Allocation {
 func (s *State) take(pk Pick, units []int, exclusive bool) NodeAlloc {
 	id := pk.Node
 	nd := s.ns.Node(id)
-	na := NodeAlloc{Node: id, Tasks: pk.Tasks}
+	na := NodeAlloc{Node: id, Tasks: pk.Tasks, Cores: make([]int, 0, pk.Cores)}
 	for c := nd.FirstCore; c < nd.FirstCore+nd.Cores() && len(na.Cores) < pk.Cores; c++ {
 		if !s.coreUsed[c] {
 			s.coreUsed[c] = true

@@ -7,7 +7,10 @@
 // schedule drawn on a canvas (CPU id against time, one rectangle per
 // interval of allocated_resources, coloured by start reason, with hover,
 // zoom and pan); utilization and queue length over time; and the
-// distributions of wait and bounded slowdown.
+// distributions of wait and bounded slowdown. A run on a platform of
+// nodes (jobs.csv has allocated_nodes) adds a Gantt chart by node (one
+// row per node, a job on each of its nodes' rows) and the GPU units held
+// over time (nodes.go); the pages of other runs are as they were.
 //
 // A sweep folder (summary.csv and comparisons.csv, from `schedlab sweep
 // --out DIR`) gives every metric per point with its 95% confidence

@@ -21,6 +21,9 @@ var pageHTML string
 //go:embed assets/report.js
 var reportJS string
 
+//go:embed assets/nodes.js
+var nodesJS string
+
 //go:embed assets/report.css
 var reportCSS string
 
@@ -207,6 +210,8 @@ type runData struct {
 	// Planned is, per job (in the order of ID), its last planned start
 	// from planned.csv (NaN: none); absent without the file.
 	Planned *col `json:"planned,omitempty"`
+	// Nodes: a run on a platform of nodes (nodes.go); absent otherwise.
+	Nodes *nodeView `json:"nodes,omitempty"`
 }
 
 // spanData is unavailability.csv as rectangles, one per span and CPU
@@ -226,6 +231,7 @@ type pageView struct {
 	Summary  []kv
 	Headline *headline
 	NoGantt  bool
+	Nodes    bool   // a run on nodes: the Gantt by node and the GPU chart
 	Window   string // the sentence on the page's time window ("" without one)
 	CSS      template.CSS
 	JS       template.JS
@@ -258,8 +264,14 @@ func (p *runPage) render(w io.Writer) error {
 	if p.window != nil {
 		title += " · " + p.window.Text
 	}
-	return pageTmpl().Execute(w, pageView{Kind: "run", Title: title, Summary: p.Summary, Headline: runHeadline(p), NoGantt: p.noGantt, Window: p.WindowNote(),
-		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Data: template.JS(data)})
+	js := reportJS
+	if p.nodes != nil {
+		if js, err = nodePageJS(); err != nil {
+			return err
+		}
+	}
+	return pageTmpl().Execute(w, pageView{Kind: "run", Title: title, Summary: p.Summary, Headline: runHeadline(p), NoGantt: p.noGantt, Nodes: p.nodes != nil, Window: p.WindowNote(),
+		CSS: template.CSS(reportCSS), JS: template.JS(js), Data: template.JS(data)})
 }
 
 // data is the embedded data of a run.
@@ -290,6 +302,7 @@ func (p *runPage) data() runData {
 	if p.spans != nil && !p.noGantt {
 		d.Spans = p.spans
 	}
+	d.Nodes = p.nodeView()
 	if p.noGantt {
 		// Only the Gantt chart reads the jobs one by one.
 		empty := numCol(nil)

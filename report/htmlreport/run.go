@@ -323,6 +323,10 @@ func readRunMax(dir string, limit int, why string) (*runPage, error) {
 	if err != nil {
 		return nil, err
 	}
+	nr, err := readNodes(sumPath, jobsPath, j)
+	if err != nil {
+		return nil, err
+	}
 	if n, ok := nums["jobs"]; ok && int(n) != len(j.id) {
 		return nil, fmt.Errorf("%s: %d job rows, but %s says jobs: %d (is jobs.csv truncated?)", jobsPath, len(j.id), sumPath, int(n))
 	}
@@ -352,7 +356,7 @@ func readRunMax(dir string, limit int, why string) (*runPage, error) {
 	if tr, po := get(rows, "run.trace"), get(rows, "run.policy"); tr != "" && po != "" {
 		title = tr + " · " + po
 	}
-	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get(rows, "run.trace"), policy: get(rows, "run.policy"), nums: nums, spans: spans, planned: planned}, nil
+	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get(rows, "run.trace"), policy: get(rows, "run.policy"), nums: nums, spans: spans, planned: planned, nodes: nr}, nil
 }
 
 // readPlanned reads the run's planned.csv (run --planned: every
@@ -461,6 +465,7 @@ type runPage struct {
 	spans   *spanData           // unavailability.csv (nil: none)
 	planned map[float64]float64 // planned.csv: a job's last planned start (nil: none)
 	clock   *Clock              // Options.Clock
+	nodes   *nodeRun            // a run on nodes (nil: a pool of CPUs)
 	// window is Options.Window (nil: the whole run); windowAll the jobs
 	// of the whole run.
 	window    *Window

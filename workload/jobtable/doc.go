@@ -46,5 +46,10 @@
 // Row.Record (whose processors are procs, else req_procs) on the row's
 // line, and counts the rows whose request a pool of CPUs cannot honour
 // (Beyond); workload.OpenTrace reads a table through it, so that every
-// command that takes a trace takes a table.
+// command that takes a trace takes a table. The requests go with the
+// records: an SWFReader is an swf.RequestFeed, holding the requests of
+// the rows the swf.Reader has read ahead (one row), which hands each
+// record its row's (RowRequest; nil for tasks of one CPU and nothing
+// else) and drops those of the rows a Source skips; swf.Source sets it
+// as the job's actual.Job.Req.
 package jobtable

@@ -26,7 +26,9 @@ func Beyond(q nodes.Request) bool {
 // line of swf.Writer), after a header of the table's comment lines
 // before its header line, each as an SWF comment line ("# MaxProcs: 64"
 // is "; MaxProcs: 64", which swf.Reader reads as the header's MaxProcs).
-// It streams: one row at a time. The SWF text keeps the table's line
+// It streams: one row at a time. It is a swf.RequestFeed: an swf.Reader
+// of it gives each record its row's request (RowRequest), so that the
+// jobs of swf.Source carry them (actual.Job.Req). The SWF text keeps the table's line
 // numbers (a row is on its table line; blank lines fill in), so that
 // swf.Reader's errors name the table's lines. The rows must come in
 // submit order (a row's known submit time at least the last known one),
@@ -46,6 +48,18 @@ type SWFReader struct {
 	err        error
 	whenDone   func(rows, beyond int64)
 	headerDone bool
+
+	// reqs[head:] are the requests of the rows written and not yet
+	// asked for (RequestAt), in line order: those of the text swf.Reader
+	// has buffered ahead, so at most its look-ahead's rows.
+	reqs []lineRequest
+	head int
+}
+
+// lineRequest is the request of the row on a line.
+type lineRequest struct {
+	line int
+	req  *nodes.Request
 }
 
 // LineError is an error of a table read through an SWFReader: its text
@@ -68,6 +82,48 @@ func NewSWFReader(r *Reader, whenDone func(rows, beyond int64)) *SWFReader {
 	s := &SWFReader{r: r, whenDone: whenDone}
 	s.w = swf.NewWriter(&s.buf)
 	return s
+}
+
+// RowRequest is what a job of a table asks for, as actual.Job.Req
+// carries it: nil when the request is exactly nodes.FromProcs of its
+// processors (procs, else req_procs: tasks of one CPU, and nothing
+// else), or when the row has no processors; else the request. A pool of
+// CPUs ignores it.
+func RowRequest(row Row) *nodes.Request {
+	q := row.Request
+	procs := row.Record.AllocProcs
+	if procs <= 0 {
+		procs = row.Record.ReqProcs
+	}
+	if q.Tasks == 0 || q.Tasks == procs && q.CPUsPerTask == 1 && q.Nodes == 0 && q.MaxNodes == 0 &&
+		q.MemPerNodeMB == 0 && q.MemPerCPUMB == 0 && len(q.GRESPerNode) == 0 && len(q.GRESPerJob) == 0 &&
+		q.Constraint == "" && !q.Exclusive {
+		return nil
+	}
+	return &q
+}
+
+// RequestAt is the request (RowRequest) of the row on line line of the
+// text; the requests of earlier lines are dropped (swf.RequestFeed).
+func (s *SWFReader) RequestAt(line int) *nodes.Request {
+	for s.head < len(s.reqs) && s.reqs[s.head].line < line {
+		s.reqs[s.head] = lineRequest{}
+		s.head++
+	}
+	var q *nodes.Request
+	if s.head < len(s.reqs) && s.reqs[s.head].line == line {
+		q = s.reqs[s.head].req
+		s.reqs[s.head] = lineRequest{}
+		s.head++
+	}
+	if s.head == len(s.reqs) {
+		s.reqs, s.head = s.reqs[:0], 0
+	} else if s.head >= 64 && 2*s.head >= len(s.reqs) {
+		n := copy(s.reqs, s.reqs[s.head:])
+		clear(s.reqs[n:])
+		s.reqs, s.head = s.reqs[:n], 0
+	}
+	return q
 }
 
 // Counts are the rows read so far and how many of them are Beyond.
@@ -146,5 +202,10 @@ func (s *SWFReader) fill() {
 		return
 	}
 	s.lines++
+	if q := RowRequest(row); q != nil {
+		s.reqs = append(s.reqs, lineRequest{line, q})
+	}
 	s.err = s.w.Flush()
 }
+
+var _ swf.RequestFeed = (*SWFReader)(nil)

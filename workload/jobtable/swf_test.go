@@ -3,17 +3,19 @@ package jobtable
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/workload/swf"
 )
 
-// TestSWFReader: a table read as SWF gives the SWF jobs of its records,
-// the header from its comments, and the count of rows beyond a CPU pool
+// TestSWFReader: a table read as SWF gives the SWF jobs of its records
+// with their rows' requests, the header from its comments, and the count of rows beyond a CPU pool
 // once, at the end.
 func TestSWFReader(t *testing.T) {
 	text := strings.Replace(example, "gpu:a100:2\t \t", "gpu:a100:2\t\t", 1)
@@ -44,8 +46,11 @@ func TestSWFReader(t *testing.T) {
 	}
 	want := []actual.Job{
 		// the recorded waits: 10 s and 0 s; job 9 records none
-		{ID: 7, Submit: 0, Procs: 16, Runtime: 3600, Request: 7200, User: 1, Group: 2, ReqMem: 262144, Mem: 262144, Partition: 1, QOS: 1, Recorded: true, RecordedWait: 10},
-		{ID: 8, Submit: 5.5, Procs: 8, Runtime: 60, Request: -1, User: -1, Group: -1, ReqMem: -1, Partition: -1, QOS: -1, Recorded: true},
+		// and the rows' requests; job 9's is 3 tasks of one CPU: nil
+		{ID: 7, Submit: 0, Procs: 16, Runtime: 3600, Request: 7200, User: 1, Group: 2, ReqMem: 262144, Mem: 262144, Partition: 1, QOS: 1, Recorded: true, RecordedWait: 10,
+			Req: &nodes.Request{Nodes: 2, Tasks: 16, CPUsPerTask: 1, MemPerNodeMB: 4096, GRESPerNode: []nodes.GRES{{Name: "gpu", Type: "a100", Count: 2}}, Constraint: "ib&a100", Exclusive: true}},
+		{ID: 8, Submit: 5.5, Procs: 8, Runtime: 60, Request: -1, User: -1, Group: -1, ReqMem: -1, Partition: -1, QOS: -1, Recorded: true,
+			Req: &nodes.Request{Nodes: 1, MaxNodes: 2, Tasks: 4, CPUsPerTask: 2, MemPerCPUMB: 1000, GRESPerJob: []nodes.GRES{{Name: "gpu", Count: 1}}, Constraint: "(ib|opa)&amd"}},
 		{ID: 9, Submit: 6, Procs: 3, Runtime: 1, Request: -1, User: -1, Group: -1, ReqMem: -1, Partition: -1, QOS: -1},
 	}
 	if !reflect.DeepEqual(jobs, want) {
@@ -124,4 +129,92 @@ func FuzzReader(f *testing.F) {
 			t.Fatalf("after the rows: %v", err)
 		}
 	})
+}
+
+// TestRequestAt: the requests of rows written ahead of the SWF reading
+// wait in line order; asking for a line drops those of earlier lines
+// (records a Source skipped, or did not ask for) and gives nil for a
+// line without one (a row of tasks of one CPU), never a later line's.
+func TestRequestAt(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(Magic + "\nid\tsubmit\truntime\tprocs\tgres_per_job\n")
+	const n = 300
+	for i := 1; i <= n; i++ {
+		g := ""
+		if i%3 != 0 {
+			g = fmt.Sprintf("gpu:%d", i)
+		}
+		fmt.Fprintf(&b, "%d\t%d\t1\t1\t%s\n", i, i, g)
+	}
+	r, err := NewReader(strings.NewReader(b.String()), "t.jobs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSWFReader(r, nil)
+	if _, err := io.ReadAll(s); err != nil { // every row written ahead
+		t.Fatal(err)
+	}
+	if got := len(s.reqs); got != n-n/3 {
+		t.Fatalf("%d requests waiting, want %d", got, n-n/3)
+	}
+	// Row i is on line i+2. Ask for every fifth row only.
+	for i := 5; i <= n; i += 5 {
+		q := s.RequestAt(i + 2)
+		if i%3 == 0 {
+			if q != nil {
+				t.Fatalf("row %d: %v, want nil", i, q)
+			}
+			continue
+		}
+		if q == nil || !reflect.DeepEqual(*q, nodes.Request{Tasks: 1, CPUsPerTask: 1, GRESPerJob: []nodes.GRES{{Name: "gpu", Count: i}}}) {
+			t.Fatalf("row %d: %v", i, q)
+		}
+	}
+	if s.head != len(s.reqs) || s.RequestAt(n+3) != nil {
+		t.Errorf("left %d of %d", s.head, len(s.reqs))
+	}
+}
+
+// TestRequestsStream: read through swf.Reader and Source, the requests
+// waiting stay within the reader's look-ahead (here one row), and each
+// job gets its own.
+func TestRequestsStream(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(Magic + "\nid\tsubmit\truntime\tprocs\tgres_per_job\n")
+	const n = 5000
+	for i := 1; i <= n; i++ {
+		run := "1"
+		if i%7 == 0 {
+			run = "-1" // skipped by the Source
+		}
+		fmt.Fprintf(&b, "%d\t%d\t%s\t1\tgpu:%d\n", i, i, run, i)
+	}
+	r, err := NewReader(strings.NewReader(b.String()), "t.jobs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSWFReader(r, nil)
+	sr, err := swf.NewReader(s, "t.jobs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := swf.NewSource(sr, swf.Options{})
+	jobs, most := 0, 0
+	for {
+		j, err := src.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs++
+		if j.Req == nil || j.Req.GRESPerJob[0].Count != int(j.ID) {
+			t.Fatalf("job %d: %v", j.ID, j.Req)
+		}
+		most = max(most, len(s.reqs)-s.head, cap(s.reqs))
+	}
+	if jobs != n-n/7 || most > 128 {
+		t.Errorf("%d jobs, up to %d requests held", jobs, most)
+	}
 }

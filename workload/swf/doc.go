@@ -51,5 +51,8 @@
 // or no known processor count (allocated, else requested) are skipped and
 // counted; jobs larger than the machine are rejected, or clamped to the
 // machine size with [Options].Clamp. A run time of 0 is a valid job (SWF
-// rounds runs shorter than 0.5 s down to 0).
+// rounds runs shorter than 0.5 s down to 0). A text that carries
+// requests on nodes (a [RequestFeed], a job table read as SWF) gives
+// each job its record's request ([actual.Job].Req); an SWF trace gives
+// none (nil).
 package swf

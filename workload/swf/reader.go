@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
+
+	"github.com/schedlab/schedlab/platform/nodes"
 )
 
 // bufSize is the read buffer size. Longer lines are still read whole.
@@ -61,6 +63,23 @@ type Reader struct {
 
 	prevSubmit float64 // last known (not -1) submit time
 	havePrev   bool
+
+	feed RequestFeed    // the requests of the records, by line (nil: none)
+	req  *nodes.Request // the request of the last record returned
+}
+
+// RequestFeed hands a Reader what each record asks of a platform of
+// nodes, which SWF has no field for: a text whose records come with
+// requests (a job table read as SWF, jobtable.SWFReader) implements it,
+// and NewReader, given such an io.Reader, asks it for the request of
+// each record it reads.
+type RequestFeed interface {
+	// RequestAt returns the request of the record on line line (nil:
+	// none beyond its processors) and forgets those of the lines before
+	// it, which the Reader will not ask for. It is called for every
+	// record, in increasing line order, by the goroutine that reads the
+	// text, after the text up to that line has been read.
+	RequestAt(line int) *nodes.Request
 }
 
 // NewReader returns a Reader of the SWF text in r, plain or gzip-compressed
@@ -75,6 +94,7 @@ type Reader struct {
 func NewReader(r io.Reader, name string) (*Reader, error) {
 	raw := bufio.NewReaderSize(r, bufSize)
 	rd := &Reader{name: name, in: raw}
+	rd.feed, _ = r.(RequestFeed)
 	magic, err := raw.Peek(2)
 	switch {
 	case len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b:
@@ -153,6 +173,12 @@ func (r *Reader) Header() Header { return r.hdr }
 
 // Line returns the line number of the last record returned by Next.
 func (r *Reader) Line() int { return r.recLine }
+
+// Request returns what the last record returned by Next asks of a
+// platform of nodes, given by the RequestFeed of the text (see
+// NewReader); nil when it asks for nothing beyond its processors, or the
+// text gives no requests. Source sets it as the job's actual.Job.Req.
+func (r *Reader) Request() *nodes.Request { return r.req }
 
 // readHeader consumes the comment and blank lines before the first job
 // line, which it keeps for Next.
@@ -338,6 +364,9 @@ func (r *Reader) next(rec *Record) error {
 			r.prevSubmit, r.havePrev = rec.Submit, true
 		}
 		r.recLine = r.line
+		if r.feed != nil {
+			r.req = r.feed.RequestAt(r.line)
+		}
 		return nil
 	}
 }

@@ -73,7 +73,10 @@ func (s *Source) Header() Header { return s.r.Header() }
 // Request = requested time if positive else -1, User and Group (-1 when
 // unknown or beyond int32), ReqMem = field 10, Mem = memory per processor
 // (used memory, field 7, else requested memory, field 10; KB; 0 when
-// unknown), and Estimate 0 (set by another layer).
+// unknown), Req = the record's request (Reader.Request: nil for a plain
+// SWF trace; a job table's row asking for more than its processors as
+// tasks of one CPU; kept as given when Clamp changes Procs), and
+// Estimate 0 (set by another layer).
 func (s *Source) Next() (actual.Job, error) {
 	var j actual.Job
 	if err := s.NextInto(&j); err != nil {
@@ -151,6 +154,7 @@ func (s *Source) nextInto(j *actual.Job, rec *Record) error {
 			Partition: toInt32(rec.Partition),
 			QOS:       toInt32(rec.Queue),
 			Mem:       mem,
+			Req:       s.r.req,
 		}
 		if rec.Wait >= 0 {
 			j.Recorded, j.RecordedWait = true, rec.Wait

@@ -1,0 +1,86 @@
+package scenario
+
+import (
+	"fmt"
+	"hash/fnv"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/schedlab/schedlab/platform/nodes"
+)
+
+// This file reads a cluster's nodes (docs/nodes.md): platform.nodes,
+// decoded by hand like platform.partitions.
+
+// MaxNodeGroups bounds the node groups of platform.nodes (as
+// experiment.MaxNodeGroups).
+const MaxNodeGroups = 4096
+
+// nodeText is one node group of platform.nodes as written.
+type nodeText struct {
+	at   pos
+	text string
+}
+
+// decodeNodes reads platform.nodes: one node group
+// "NAMES:cores=N[:...]" (the syntax of schedlab run --nodes) or a list
+// of them, the platform of every point (not a sweep). Each group is
+// parsed, and the groups together built, here: a bad spec is an error
+// at its line.
+func (d *decoder) decodeNodes(e entry) {
+	d.nodes = []nodeText{}
+	var groups []nodes.NodeGroup
+	n := d.texts(e, `a node group must be a quoted string "NAMES:cores=N[:mem=SIZE][:gres=...]..."`, func(it ast.Node, text string) {
+		if len(d.nodes) == MaxNodeGroups {
+			d.add(posOf(it), e.path, "more than %d node groups", MaxNodeGroups)
+			return
+		}
+		g, err := nodes.ParseGroup(text)
+		if err != nil {
+			d.add(posOf(it), e.path, "%q: %v", text, err)
+			return
+		}
+		d.nodes = append(d.nodes, nodeText{at: posOf(it), text: text})
+		groups = append(groups, g)
+	})
+	if n == nil {
+		d.nodes = nil // as if absent: the error is said
+		return
+	}
+	if len(groups) == len(d.nodes) && len(groups) > 0 {
+		if _, err := nodes.New(groups); err != nil {
+			d.add(posOf(n), e.path, "%v", err)
+		}
+	}
+}
+
+// checkNodes checks what nodes need of the rest of the file: a trace
+// (a synthetic cluster run on nodes is not built yet), no
+// platform.procs, and none of what does not run on nodes yet.
+func (d *decoder) checkNodes() {
+	if d.nodes == nil {
+		return
+	}
+	at := d.keys["platform.nodes"]
+	if d.missing("workload.trace") {
+		d.add(at, "platform.nodes", "a platform of nodes runs a trace (workload.trace); synthetic cluster workloads on nodes are not built yet")
+	}
+	for _, k := range []string{"platform.procs", "platform.partitions", "platform.reservations", "platform.events", "platform.failures"} {
+		if d.present(k) {
+			d.add(at, "platform.nodes", "platform.nodes does not go with %s (on nodes the machine is the nodes' cores; partitions, reservations and failures on nodes are not built yet)", k)
+		}
+	}
+}
+
+// nodesKey is platform.nodes in a result key: the group count and a
+// hash of the texts.
+func nodesKey(texts []string) string {
+	if len(texts) == 0 {
+		return "none"
+	}
+	h := fnv.New32a()
+	for _, t := range texts {
+		h.Write([]byte(t))
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf("%d-%08x", len(texts), h.Sum32())
+}

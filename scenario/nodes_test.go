@@ -1,0 +1,46 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+)
+
+// platform.nodes reaches the point as written, and the key names it.
+func TestNodesScenario(t *testing.T) {
+	pts, err := Parse("p.yaml", []byte(traceScenario(`platform: {nodes: ["cpu[1-4]:cores=8:mem=64G", "gpu[01-02]:cores=16:gres=gpu:a100=4"]}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := pts[0].Scenario
+	if got := strings.Join(sc.Platform.Nodes, "|"); got != "cpu[1-4]:cores=8:mem=64G|gpu[01-02]:cores=16:gres=gpu:a100=4" {
+		t.Errorf("nodes %q", got)
+	}
+	if k := sc.Key(); !strings.Contains(k, "_nodes=2-") {
+		t.Errorf("key %s, want the node groups in it (nodes=2-HASH)", k)
+	}
+	one, err := Parse("p.yaml", []byte(traceScenario(`platform: {nodes: "n[1-4]:cores=4"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := one[0].Scenario.Platform.Nodes; len(got) != 1 || got[0] != "n[1-4]:cores=4" {
+		t.Errorf("one group: %q", got)
+	}
+}
+
+// A bad node group is an error at its line naming the column; nodes do
+// not go with procs, partitions or a synthetic workload.
+func TestNodesScenarioErrors(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{traceScenario("platform:\n  nodes:\n    - \"n[1-4]:cores=4:mem=4GB\""), `p.yaml:6:7: platform.nodes: "n[1-4]:cores=4:mem=4GB": column 21 (mem): unit "GB"`},
+		{traceScenario(`platform: {nodes: ["n[1-2]:cores=4", "n2:cores=2"]}`), "node n2"},
+		{traceScenario(`platform: {procs: 8, nodes: "n[1-2]:cores=4"}`), "does not go with platform.procs"},
+		{traceScenario(`platform: {nodes: "n[1-2]:cores=4", partitions: "a:4"}`), "does not go with platform.partitions"},
+		{traceScenario(`platform: {nodes: 12}`), "column"},
+		{"model: cluster\nstop: {completed: 100}\nworkload: {model: lublin, load: 0.5}\nplatform: {nodes: \"n[1-2]:cores=4\"}\npolicy: {queue: easy}\n", "runs a trace"},
+	} {
+		_, err := Parse("p.yaml", []byte(c.file))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\ngot %v\nwant %q", c.file, err, c.want)
+		}
+	}
+}
