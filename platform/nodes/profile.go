@@ -413,6 +413,17 @@ func (p *Profile) useAt(x float64) int {
 	return p.pre[i-1]
 }
 
+// coresAt is the cores node n's holds hold at instant s.
+func (p *Profile) coresAt(n int32, s float64) int {
+	c := 0
+	for _, r := range p.byNode[n] {
+		if h := &p.holds[r.h]; h.a <= s && s < h.b {
+			c += int(h.cores[r.i])
+		}
+	}
+	return c
+}
+
 // FreeAt is the cores free at instant x, all nodes together.
 func (p *Profile) FreeAt(x float64) int { return p.sel.total - p.useAt(x) }
 
@@ -440,10 +451,6 @@ func (p *Profile) SumFreeCores(x, y float64) int {
 			p.stampOf = 1
 		}
 	}
-	f := &p.sel.nf2
-	if len(f.Units) != p.k {
-		f.Units = make([]int, p.k)
-	}
 	// k: the starts inside (x, y), those from sumFrom before y.
 	k := len(p.steps) - 1
 	if i := p.sumFrom + k; i == len(p.starts) || p.starts[i].a >= y {
@@ -468,11 +475,9 @@ func (p *Profile) SumFreeCores(x, y float64) int {
 		for _, n := range p.holds[p.starts[i].h].nodes {
 			if p.stamp[n] != p.stampOf {
 				p.stamp[n] = p.stampOf
-				p.FreeOver(int(n), x, Span(x, 0), f)
-				p.peak[n] = int(p.sel.cores[n]) - f.Cores
+				p.peak[n] = p.coresAt(n, x)
 			}
-			p.FreeOver(int(n), a, Span(a, 0), f)
-			if use := int(p.sel.cores[n]) - f.Cores; use > p.peak[n] {
+			if use := p.coresAt(n, a); use > p.peak[n] {
 				sum -= use - p.peak[n]
 				p.peak[n] = use
 			}

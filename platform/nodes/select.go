@@ -61,7 +61,6 @@ type Selector struct {
 	total   int   // cores of the platform
 
 	nf    NodeFree
-	nf2   NodeFree // Profile.SumFreeCores's
 	saved []int   // per pick x kind: the node's free units when picked
 	savC  []int   // per pick: free cores when picked
 	savM  []int64 // per pick: free memory when picked
