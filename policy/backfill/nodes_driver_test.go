@@ -179,10 +179,16 @@ func specsOf(jobs []actual.Job) []nodeJobSpec {
 // startRecorder records each job's start in an engine run.
 type startRecorder struct {
 	engine.NopListener
-	start map[job.ID]float64
+	start  map[job.ID]float64
+	reason map[job.ID]job.StartReason
 }
 
-func (r *startRecorder) JobStarted(now float64, s engine.Start) { r.start[s.Job.ID] = now }
+func (r *startRecorder) JobStarted(now float64, s engine.Start) {
+	r.start[s.Job.ID] = now
+	if r.reason != nil {
+		r.reason[s.Job.ID] = s.Reason
+	}
+}
 
 // poolStarts runs the CPU-pool policy q over jobs on one machine of
 // procs CPUs through the engine.
