@@ -210,7 +210,7 @@ func (p *Profile) removeEv(e pev) {
 	if i, ok := slices.BinarySearchFunc(p.ev, e, cmpEv); ok {
 		p.ev = slices.Delete(p.ev, i, i+1)
 		p.dirty = true
-	p.version++
+		p.version++
 	}
 }
 
