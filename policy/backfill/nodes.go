@@ -62,7 +62,7 @@ type NodePolicy struct {
 	keptLen   int
 	minInsert int
 	kept      bool
-	noKeep    bool // tests: every pass tries every entry
+	noKeep    bool // tests: every pass tries every entry, the repair is not pre-checked
 
 	onReserve func(now float64, id job.ID, at float64)
 	err       error
@@ -376,18 +376,18 @@ func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan)
 }
 
 // mayRepair reports whether a job holding cores over [now, y) might be
-// started by the repair: the first reservation it overlaps, c at T,
-// must find its cores among those free at T once c is taken out and the
-// job put in (the cores free at T, plus c's, less the job's: the pool's
-// extra processors). Only the first is tested: the re-placing of one
-// changes what is free at the time of the next.
+// started by the repair, with one reservation (EASY): c at T must find
+// its cores among those free at T once c is taken out and the job put
+// in (the cores free at T, plus c's, less the job's: the pool's extra
+// processors). With more reservations it says yes: the job's tentative
+// hold may overlap those not placed again yet, and a node held beyond
+// its cores makes the count no bound.
 func (b *NodePolicy) mayRepair(y float64, cores int) bool {
-	for ri := range b.resv {
-		if c := &b.resv[ri]; c.t < y {
-			return b.prof.FreeAt(c.t)+c.cores-cores >= b.jobs[c.slot].prep.MinCores
-		}
+	if b.noKeep || len(b.resv) != 1 || !(b.resv[0].t < y) {
+		return true
 	}
-	return true
+	c := &b.resv[0]
+	return b.prof.FreeAt(c.t)+c.cores-cores >= b.jobs[c.slot].prep.MinCores
 }
 
 func coresOf(sel *nodes.Selection) int {
@@ -417,7 +417,10 @@ func (b *NodePolicy) repair(now, y float64) bool {
 		if k == len(b.pend) {
 			b.pend = append(b.pend, nodes.Selection{})
 		}
-		if !b.prof.Select(c.t, c.end, &b.jobs[c.slot].prep, &b.pend[k]) {
+		// The rule alone: the tentative hold may overlap reservations not
+		// placed again yet, so a node may be held beyond its cores and the
+		// profile's quick refusal does not hold.
+		if !b.sel.Select(b.prof.Over(c.t, c.end), &b.jobs[c.slot].prep, &b.pend[k]) {
 			c.hold = b.prof.AddSelection(c.t, c.end, &c.sel)
 			ok = false
 			break

@@ -172,6 +172,20 @@ func TestNodePoliciesRandomInvariants(t *testing.T) {
 			if err := validate.CheckNodes(nodeCaps(ns), nodeRecs(ns, specs, got)); err != nil {
 				t.Fatalf("seed %d, %s on %s: %v", seed, c.name, ns, err)
 			}
+			{
+				// The profile's quick refusals and the policy's going on
+				// from the last pass change nothing.
+				plain, _ := NewNodePolicy(NodeConfig{Name: c.name, Nodes: ns, Depth: c.depth, Strict: c.strict, Order: c.order})
+				plain.noKeep = true
+				plain.prof.DisableShortcuts()
+				again := driveNodes(t, ns, plain, append([]nodeJobSpec(nil), jobs...))
+				for _, j := range jobs {
+					if g, w := got[j.id], again[j.id]; g.start != w.start || allocText(ns, g.alloc) != allocText(ns, w.alloc) {
+						t.Fatalf("seed %d, %s: job %d starts %g on %s, without shortcuts %g on %s",
+							seed, c.name, j.id, g.start, allocText(ns, g.alloc), w.start, allocText(ns, w.alloc))
+					}
+				}
+			}
 			if c.depth <= 1 && c.order != OrderSJF || c.name == "firstfit" {
 				// Going on from the last pass decides as trying every entry.
 				full, _ := NewNodePolicy(NodeConfig{Name: c.name, Nodes: ns, Depth: c.depth, Strict: c.strict, Order: c.order})
