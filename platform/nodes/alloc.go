@@ -157,7 +157,7 @@ func perNodeCount(r Request, g GRES) int {
 // Select gives it) counts and names the ids (rule 5): on each node the
 // lowest free core ids and the lowest free unit ids of each kind.
 func (s *State) Assign(sel *Selection) Allocation {
-	a := Allocation{Exclusive: sel.Exclusive}
+	a := Allocation{Exclusive: sel.Exclusive, Nodes: make([]NodeAlloc, 0, len(sel.Picks))}
 	for pi, pk := range sel.Picks {
 		a.Nodes = append(a.Nodes, s.take(pk, sel.Units(pi), sel.Exclusive))
 	}
@@ -168,9 +168,10 @@ func (s *State) Assign(sel *Selection) Allocation {
 // it holds.
 func (s *State) take(pk Pick, units []int, exclusive bool) NodeAlloc {
 	id := pk.Node
-	nd := s.ns.Node(id)
+	sl := s.Selector()
+	first, last := int(sl.first[id]), int(sl.first[id])+int(sl.cores[id])
 	na := NodeAlloc{Node: id, Tasks: pk.Tasks, Cores: make([]int, 0, pk.Cores)}
-	for c := nd.FirstCore; c < nd.FirstCore+nd.Cores() && len(na.Cores) < pk.Cores; c++ {
+	for c := first; c < last && len(na.Cores) < pk.Cores; c++ {
 		if !s.coreUsed[c] {
 			s.coreUsed[c] = true
 			na.Cores = append(na.Cores, c)

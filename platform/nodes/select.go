@@ -55,6 +55,7 @@ type Selector struct {
 	order   []int32 // node ids by (weight, id)
 	threads []int32
 	cores   []int32
+	first   []int32 // first core id
 	mem     []int64
 	group   []int32
 	units   []int // per node x kind: the node's units
@@ -71,13 +72,14 @@ type Selector struct {
 // NewSelector returns the selector of ns (which must not change).
 func NewSelector(ns *Nodes) *Selector {
 	n := ns.Len()
-	s := &Selector{ns: ns, K: len(ns.kinds), order: make([]int32, n), threads: make([]int32, n), cores: make([]int32, n),
+	s := &Selector{ns: ns, K: len(ns.kinds), order: make([]int32, n), threads: make([]int32, n), cores: make([]int32, n), first: make([]int32, n),
 		mem: make([]int64, n), group: make([]int32, n), units: make([]int, n*len(ns.kinds))}
 	for id := 0; id < n; id++ {
 		nd := ns.Node(id)
 		s.order[id] = int32(id)
 		s.threads[id] = int32(nd.ThreadsPerCore)
 		s.cores[id] = int32(nd.Cores())
+		s.first[id] = int32(nd.FirstCore)
 		s.mem[id] = nd.MemMB
 		s.group[id] = int32(nd.Group)
 		for k, kind := range ns.kinds {
