@@ -212,5 +212,9 @@
 // again at its own time. A start names its allocation (the policy keeps
 // a nodes.State mirroring the model's). On nodes of one core EASY,
 // FCFS and first-fit decide as on the pool of CPUs; conservative does
-// not (docs/nodes.md, "Scheduling on nodes").
+// not (docs/nodes.md, "Scheduling on nodes"). Strict FCFS, first-fit
+// and EASY go on from the last pass when nothing it decided can change,
+// trying only the jobs submitted since (TestNodePoliciesRandomInvariants
+// holds this, and the profile's count refusals, against the plain
+// rule).
 package backfill
