@@ -57,6 +57,11 @@ type Profile struct {
 
 	plain bool // no quick refusals (DisableShortcuts)
 
+	useVer uint64 // useAt's last answer: for this version and x
+	useX   float64
+	useVal int
+	useOK  bool
+
 	ov    []int32 // scratch: overlapping refs of one node
 	peakU []int
 	curU  []int
@@ -406,8 +411,18 @@ func (p *Profile) TotalPeak(x, y float64) int {
 	return peak
 }
 
-// useAt is the cores held at instant x, all nodes together.
+// useAt is the cores held at instant x, all nodes together (the last
+// answer is kept for the same state and x).
 func (p *Profile) useAt(x float64) int {
+	if p.useVer == p.version && p.useX == x && p.useOK {
+		return p.useVal
+	}
+	p.useVer, p.useX, p.useOK = p.version, x, true
+	p.useVal = p.useAt0(x)
+	return p.useVal
+}
+
+func (p *Profile) useAt0(x float64) int {
 	p.prefix()
 	i, _ := slices.BinarySearchFunc(p.ev, x, func(e pev, t float64) int {
 		if e.t <= t {
