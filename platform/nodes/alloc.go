@@ -1,7 +1,6 @@
 package nodes
 
 import (
-	"cmp"
 	"slices"
 )
 
@@ -36,7 +35,6 @@ import (
 //     of its nodes; its GRES are those it asked for.
 type State struct {
 	ns        *Nodes
-	order     []int  // node ids by (weight, id)
 	coreUsed  []bool // per global core
 	freeCores []int  // per node
 	memUsed   []int64
@@ -44,6 +42,7 @@ type State struct {
 	whole     []bool   // per node: held by an exclusive job
 	unitUsed  [][]bool // per kind (ns.kinds order), per unit
 	freeUnits [][]int  // per node, per kind
+	sel       *Selector
 }
 
 // NodeAlloc is what an allocation holds on one node.
@@ -82,7 +81,6 @@ func (a Allocation) CPUs(ns *Nodes) int {
 func NewState(ns *Nodes) *State {
 	s := &State{
 		ns:        ns,
-		order:     make([]int, ns.Len()),
 		coreUsed:  make([]bool, ns.Cores()),
 		freeCores: make([]int, ns.Len()),
 		memUsed:   make([]int64, ns.Len()),
@@ -94,8 +92,7 @@ func NewState(ns *Nodes) *State {
 	for k := range ns.kinds {
 		s.unitUsed[k] = make([]bool, ns.totals[k])
 	}
-	for id := range s.order {
-		s.order[id] = id
+	for id := 0; id < ns.Len(); id++ {
 		nd := ns.Node(id)
 		s.freeCores[id] = nd.Cores()
 		s.freeUnits[id] = make([]int, len(ns.kinds))
@@ -103,125 +100,45 @@ func NewState(ns *Nodes) *State {
 			s.freeUnits[id][k] = nd.GRESCount(kind)
 		}
 	}
-	slices.SortStableFunc(s.order, func(a, b int) int { return cmp.Compare(ns.Node(a).Weight, ns.Node(b).Weight) })
 	return s
 }
 
-// kindsOf returns the indexes (in ns.kinds) of the kinds a GRES asks
-// for: its own kind, or every type of its name when its type is "".
-func (s *State) kindsOf(g GRES) []int {
-	var out []int
-	for i, k := range s.ns.kinds {
-		if k.Name == g.Name && (g.Type == "" || k.Type == g.Type) {
-			out = append(out, i)
-		}
-	}
-	return out
+// FreeOn implements FreeSource: node n's free amounts now.
+func (s *State) FreeOn(n int, f *NodeFree) {
+	f.Cores = s.freeCores[n]
+	f.MemMB = s.Selector().mem[n] - s.memUsed[n]
+	copy(f.Units, s.freeUnits[n])
+	f.Jobs = s.jobs[n] > 0
+	f.Whole = s.whole[n]
 }
 
-// freeOf is node id's free units of g (any type when g's is "").
-func (s *State) freeOf(id int, g GRES) int {
-	n := 0
-	for _, k := range s.kindsOf(g) {
-		n += s.freeUnits[id][k]
+// Selector is the state's selector (the selection rule on its
+// platform), made at the first use.
+func (s *State) Selector() *Selector {
+	if s.sel == nil {
+		s.sel = NewSelector(s.ns)
 	}
-	return n
+	return s.sel
 }
 
-// capacity is the tasks of r node id can hold now (0: not a candidate).
-func (s *State) capacity(id int, r Request, c Constraint, coresPerTask int) int {
-	nd := s.ns.Node(id)
-	if s.whole[id] || (r.Exclusive && s.jobs[id] > 0) || (r.Constraint != "" && !c.Matches(nd)) {
-		return 0
-	}
-	freeMem := nd.MemMB - s.memUsed[id]
-	if r.MemPerNodeMB > 0 && nd.MemMB > 0 && freeMem < r.MemPerNodeMB {
-		return 0
-	}
-	for _, g := range r.GRESPerNode {
-		if s.freeOf(id, g) < g.Count {
-			return 0
-		}
-	}
-	for _, g := range r.GRESPerJob {
-		if s.freeOf(id, g) < 1 {
-			return 0
-		}
-	}
-	fit := s.freeCores[id] / coresPerTask
-	if r.MemPerCPUMB > 0 && nd.MemMB > 0 {
-		fit = min(fit, int(freeMem/(r.MemPerCPUMB*int64(coresPerTask*nd.ThreadsPerCore))))
-	}
-	return fit
-}
+// Select applies the selection rule to what is free now (Alloc without
+// taking anything).
+func (s *State) Select(p *Prepared, out *Selection) bool { return s.Selector().Select(s, p, out) }
 
 // Alloc takes the resources of r by the selection rule and returns them,
 // or reports false and takes nothing when r does not fit now. r must
 // pass Check.
 func (s *State) Alloc(r Request) (Allocation, bool) {
-	var c Constraint
-	if r.Constraint != "" {
-		var err error
-		if c, err = ParseConstraint(r.Constraint); err != nil {
-			return Allocation{}, false
-		}
-	}
-	minN, maxN := max(r.Nodes, 1), r.MaxNodes
-	if maxN == 0 && r.Nodes > 0 {
-		maxN = r.Nodes
-	}
-	type pick struct{ id, tasks, coresPerTask int }
-	var picks []pick
-	remaining := r.Tasks
-	for _, id := range s.order {
-		if remaining == 0 && len(picks) >= minN {
-			break
-		}
-		if maxN > 0 && len(picks) == maxN {
-			break
-		}
-		if s.freeCores[id] == 0 {
-			continue // can take no task (a node held whole has none free): skipped cheaply
-		}
-		cpt := (r.CPUsPerTask + s.ns.Node(id).ThreadsPerCore - 1) / s.ns.Node(id).ThreadsPerCore
-		fit := s.capacity(id, r, c, cpt)
-		share := 1
-		if maxN > 0 {
-			share = (remaining + maxN - len(picks) - 1) / (maxN - len(picks))
-		}
-		if fit < max(share, 1) {
-			continue
-		}
-		t := min(fit, remaining-max(minN-len(picks)-1, 0))
-		picks = append(picks, pick{id, t, cpt})
-		remaining -= t
-	}
-	if remaining > 0 || len(picks) < minN {
+	sel := s.Selector()
+	p, err := sel.Prepare(r)
+	if err != nil {
 		return Allocation{}, false
 	}
-	// The GRES per job, from the chosen nodes in their order.
-	perJob := make([][]int, len(picks)) // per pick, units of each per-job GRES
-	for gi, g := range r.GRESPerJob {
-		need := g.Count
-		for pi, p := range picks {
-			take := min(need, s.freeOf(p.id, g)-perNodeCount(r, g))
-			if perJob[pi] == nil {
-				perJob[pi] = make([]int, len(r.GRESPerJob))
-			}
-			if take > 0 {
-				perJob[pi][gi] = take
-				need -= take
-			}
-		}
-		if need > 0 {
-			return Allocation{}, false
-		}
+	var out Selection
+	if !sel.Select(s, p, &out) {
+		return Allocation{}, false
 	}
-	a := Allocation{Exclusive: r.Exclusive}
-	for pi, p := range picks {
-		a.Nodes = append(a.Nodes, s.take(p.id, p.tasks, p.coresPerTask, r, perJob[pi]))
-	}
-	return a, true
+	return s.Assign(&out), true
 }
 
 // perNodeCount is what r's GRES per node already take of g's kind on a
@@ -236,73 +153,53 @@ func perNodeCount(r Request, g GRES) int {
 	return n
 }
 
-// take holds tasks of r on node id (perJob: units of each GRES per job
-// to take there, nil for none) and returns what it holds.
-func (s *State) take(id, tasks, coresPerTask int, r Request, perJob []int) NodeAlloc {
-	nd := s.ns.Node(id)
-	want := tasks * coresPerTask
-	if r.Exclusive {
-		want = s.freeCores[id]
+// Assign takes what sel (a selection on this state's free amounts, as
+// Select gives it) counts and names the ids (rule 5): on each node the
+// lowest free core ids and the lowest free unit ids of each kind.
+func (s *State) Assign(sel *Selection) Allocation {
+	a := Allocation{Exclusive: sel.Exclusive, Nodes: make([]NodeAlloc, 0, len(sel.Picks))}
+	for pi, pk := range sel.Picks {
+		a.Nodes = append(a.Nodes, s.take(pk, sel.Units(pi), sel.Exclusive))
 	}
-	na := NodeAlloc{Node: id, Tasks: tasks, Cores: make([]int, 0, want)}
-	for c := nd.FirstCore; c < nd.FirstCore+nd.Cores() && len(na.Cores) < want; c++ {
+	return a
+}
+
+// take holds pk's amounts on its node (units: per kind) and returns what
+// it holds.
+func (s *State) take(pk Pick, units []int, exclusive bool) NodeAlloc {
+	id := pk.Node
+	sl := s.Selector()
+	first, last := int(sl.first[id]), int(sl.first[id])+int(sl.cores[id])
+	na := NodeAlloc{Node: id, Tasks: pk.Tasks, Cores: make([]int, 0, pk.Cores)}
+	for c := first; c < last && len(na.Cores) < pk.Cores; c++ {
 		if !s.coreUsed[c] {
 			s.coreUsed[c] = true
 			na.Cores = append(na.Cores, c)
 		}
 	}
 	s.freeCores[id] -= len(na.Cores)
-	if nd.MemMB > 0 {
-		switch {
-		case r.Exclusive:
-			na.MemMB = nd.MemMB - s.memUsed[id]
-		case r.MemPerNodeMB > 0:
-			na.MemMB = r.MemPerNodeMB
-		case r.MemPerCPUMB > 0:
-			na.MemMB = r.MemPerCPUMB * int64(len(na.Cores)*nd.ThreadsPerCore)
-		}
-	}
+	na.MemMB = pk.MemMB
 	s.memUsed[id] += na.MemMB
-	takeUnits := func(g GRES, n int) {
-		for _, k := range s.kindsOf(g) {
-			first, count := s.ns.FirstGRES(id, s.ns.kinds[k])
-			var units []int
-			for u := first; u < first+count && n > 0; u++ {
-				if !s.unitUsed[k][u] {
-					s.unitUsed[k][u] = true
-					units = append(units, u)
-					n--
-				}
-			}
-			if len(units) > 0 {
-				s.freeUnits[id][k] -= len(units)
-				na.GRES = mergeUnits(na.GRES, s.ns.kinds[k], units)
+	for k, n := range units {
+		if n == 0 {
+			continue
+		}
+		first, count := s.ns.FirstGRES(id, s.ns.kinds[k])
+		var got []int
+		for u := first; u < first+count && len(got) < n; u++ {
+			if !s.unitUsed[k][u] {
+				s.unitUsed[k][u] = true
+				got = append(got, u)
 			}
 		}
-	}
-	for _, g := range r.GRESPerNode {
-		takeUnits(g, g.Count)
-	}
-	for gi, g := range r.GRESPerJob {
-		if perJob != nil && perJob[gi] > 0 {
-			takeUnits(g, perJob[gi])
+		if len(got) > 0 {
+			s.freeUnits[id][k] -= len(got)
+			na.GRES = append(na.GRES, GRESUnits{Kind: s.ns.kinds[k], Units: got})
 		}
 	}
 	s.jobs[id]++
-	s.whole[id] = r.Exclusive
+	s.whole[id] = exclusive
 	return na
-}
-
-// mergeUnits adds units of k to gs, keeping gs sorted by kind and each
-// kind's units increasing.
-func mergeUnits(gs []GRESUnits, k Kind, units []int) []GRESUnits {
-	i, ok := slices.BinarySearchFunc(gs, k, func(g GRESUnits, k Kind) int { return compareKind(g.Kind, k) })
-	if !ok {
-		return slices.Insert(gs, i, GRESUnits{Kind: k, Units: units})
-	}
-	gs[i].Units = append(gs[i].Units, units...)
-	slices.Sort(gs[i].Units)
-	return gs
 }
 
 // Release gives back what a took (an allocation of this state, taken

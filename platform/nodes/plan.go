@@ -64,7 +64,7 @@ func (s *State) Occupy(a Allocation) bool {
 // request can start. It is the multi-resource form of a backfilling
 // profile: a reservation holds named nodes, cores and GRES units, so a
 // later job may start before it ends only on resources it leaves free
-// (docs/nodes.md, "Reservations on nodes").
+// (docs/nodes.md, "nodes.Plan"; the policies plan with Profile).
 type Plan struct {
 	ns    *Nodes
 	holds []Hold

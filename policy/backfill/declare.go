@@ -81,7 +81,8 @@ func Declarations() []policy.Decl {
 // cluster declares a queue policy of the one-machine cluster: opts hold
 // its order option (and depth); build gets the machine's CPUs, the
 // checked values and, with order multifactor, the multifactor settings.
-// Its queue order is its order option's value.
+// Its queue order is its order option's value. On a platform of nodes
+// (env.Nodes) it builds the node version (nodePolicyFor) instead.
 func cluster(name, summary string, opts []option.Decl, build func(procs int, v option.Values, mf *Multifactor) (policy.QueueScheduler, error)) policy.Decl {
 	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: name, Summary: summary, Options: opts,
 		QueueOrder: func(v option.Values) string { return v.Text("order") },
@@ -93,6 +94,16 @@ func cluster(name, summary string, opts []option.Decl, build func(procs int, v o
 					return policy.Built{}, err
 				}
 				mf = &m
+			}
+			if env.Nodes != nil {
+				nb, err := nodePolicyFor(name, env.Nodes, v, mf)
+				if err != nil {
+					return policy.Built{}, err
+				}
+				if env.Shared != nil {
+					nb.shareMF(env.Shared)
+				}
+				return policy.Built{Nodes: nb}, nil
 			}
 			procs := env.Platform.CPUs()
 			if procs <= 0 {

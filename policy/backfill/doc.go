@@ -199,4 +199,22 @@
 // moves and queries spared by the kept memo that
 // BenchmarkHPC2NConservativeSim reports (the work bound of
 // docs/performance.md) are not test counters and stay in every build.
+//
+// On a platform of nodes (policy.Env.Nodes) the cluster's policies build
+// NodePolicy instead (nodes.go; cluster() in declare.go): fcfs,
+// firstfit, easy, conservative and backfill depth k, in the orders
+// fcfs, sjf and multifactor, over a per-node count profile
+// (nodes.Profile). Every pass makes its reservations anew, in queue
+// order, at the first end of a hold at which the job's request fits;
+// a job starts when it fits beside the running jobs, the jobs started in
+// the pass and the reservations, or, by the repair, beside the running
+// and started jobs alone if every reservation it overlaps can be placed
+// again at its own time. A start names its allocation (the policy keeps
+// a nodes.State mirroring the model's). On nodes of one core EASY,
+// FCFS and first-fit decide as on the pool of CPUs; conservative does
+// not (docs/nodes.md, "Scheduling on nodes"). Strict FCFS, first-fit
+// and EASY go on from the last pass when nothing it decided can change,
+// trying only the jobs submitted since (TestNodePoliciesRandomInvariants
+// holds this, and the profile's count refusals, against the plain
+// rule).
 package backfill

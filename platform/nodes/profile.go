@@ -1,0 +1,560 @@
+package nodes
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Span is the end of a hold of length d from t: t + d when d > 0, else
+// the next float after t (a hold of length 0 still covers its instant).
+func Span(t, d float64) float64 {
+	if d > 0 {
+		return t + d
+	}
+	return math.Nextafter(t, math.Inf(1))
+}
+
+// Profile is a node platform's use over time as counts: holds, each
+// with per-node amounts (cores, memory, units of each kind, exclusive)
+// over [a, b). What is free on a node over an interval [x, y) is its
+// capacity minus the peak, over the instants of the interval, of the
+// holds covering them, resource by resource; a node has jobs over the
+// interval when a hold overlaps it and is held whole when an exclusive
+// one does. Within a node nothing is named: a profile is the plan of a
+// backfilling policy on nodes (docs/nodes.md, "Scheduling on nodes"),
+// and a job names its ids only when it starts (State.Assign).
+//
+// It is built for speed: each node keeps the holds that use it (a
+// query reads only the nodes the selection rule visits, and on each
+// only its holds), and the platform's total cores in use is kept as a
+// sorted step function, so that a request needing more cores than are
+// free in total over an interval is refused without reading any node,
+// and Earliest skips every candidate time whose interval contains an
+// instant of too much use.
+type Profile struct {
+	sel       *Selector
+	k         int
+	holds     []phold
+	freeSlots []int32
+	byNode    [][]nref
+	ev        []pev // sorted by (t, ends first, hold)
+	pre       []int // prefix sums of ev's deltas; valid when !dirty
+	dirty     bool
+
+	starts  []pstart // every hold's start, sorted by (a, hold)
+	version uint64   // changes at every change of a hold
+	// The sums of free cores over [sumX, y) of the last x asked, as a
+	// step function of y (SumFreeCores): steps[k] is the sum when the
+	// first k starts after sumX (from starts[sumFrom]) are inside.
+	sumVer  uint64
+	sumX    float64
+	sumFrom int
+	steps   []int
+	peak    []int    // per node: its peak cores so far, valid where stamp is stampOf
+	stamp   []uint32 // per node
+	stampOf uint32
+
+	plain bool // no quick refusals (DisableShortcuts)
+
+	useVer uint64 // useAt's last answer: for this version and x
+	useX   float64
+	useVal int
+	useOK  bool
+
+	ov    []int32 // scratch: overlapping refs of one node
+	peakU []int
+	curU  []int
+	view  profView
+}
+
+// HoldID names a hold of a Profile.
+type HoldID int32
+
+type nref struct{ h, i int32 } // hold slot, index of the node in the hold
+
+type phold struct {
+	a, b  float64
+	excl  bool
+	nodes []int32
+	cores []int32
+	mem   []int64
+	units []int32 // per node x kind
+	total int
+}
+
+type pstart struct {
+	a float64
+	h int32
+}
+
+func cmpStart(x, y pstart) int {
+	if c := cmp.Compare(x.a, y.a); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.h, y.h)
+}
+
+type pev struct {
+	t   float64
+	d   int
+	h   int32
+	end bool
+}
+
+func cmpEv(a, b pev) int {
+	if c := cmp.Compare(a.t, b.t); c != 0 {
+		return c
+	}
+	if a.end != b.end {
+		if a.end {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(a.h, b.h)
+}
+
+// NewProfile returns an empty profile over sel's platform.
+func NewProfile(sel *Selector) *Profile {
+	p := &Profile{sel: sel, k: sel.K, byNode: make([][]nref, sel.ns.Len()), stamp: make([]uint32, sel.ns.Len()), peak: make([]int, sel.ns.Len()),
+		peakU: make([]int, sel.K), curU: make([]int, sel.K)}
+	p.view.p = p
+	return p
+}
+
+// DisableShortcuts makes Select and Earliest apply the selection rule at
+// every interval and candidate time, without the quick refusals by
+// counts: the same answers, slower (for tests that hold the shortcuts
+// against the rule).
+func (p *Profile) DisableShortcuts() { p.plain = true }
+
+// Version changes at every change of the profile's holds (and only
+// then: SetInterval to the same interval changes nothing).
+func (p *Profile) Version() uint64 { return p.version }
+
+// Selector is the profile's selector.
+func (p *Profile) Selector() *Selector { return p.sel }
+
+func (p *Profile) slot() int32 {
+	if n := len(p.freeSlots); n > 0 {
+		h := p.freeSlots[n-1]
+		p.freeSlots = p.freeSlots[:n-1]
+		return h
+	}
+	p.holds = append(p.holds, phold{})
+	return int32(len(p.holds) - 1)
+}
+
+// AddSelection holds sel's amounts over [a, b).
+func (p *Profile) AddSelection(a, b float64, sel *Selection) HoldID {
+	h := p.slot()
+	x := &p.holds[h]
+	x.a, x.b, x.excl, x.total = a, b, sel.Exclusive, 0
+	x.nodes, x.cores, x.mem, x.units = x.nodes[:0], x.cores[:0], x.mem[:0], x.units[:0]
+	for i, pk := range sel.Picks {
+		x.nodes = append(x.nodes, int32(pk.Node))
+		x.cores = append(x.cores, int32(pk.Cores))
+		x.mem = append(x.mem, pk.MemMB)
+		for _, u := range sel.Units(i) {
+			x.units = append(x.units, int32(u))
+		}
+		x.total += pk.Cores
+	}
+	p.link(h)
+	return HoldID(h)
+}
+
+// AddAllocation holds al's amounts (its cores, memory and units
+// counted) over [a, b).
+func (p *Profile) AddAllocation(a, b float64, al Allocation) HoldID {
+	h := p.slot()
+	x := &p.holds[h]
+	x.a, x.b, x.excl, x.total = a, b, al.Exclusive, 0
+	x.nodes, x.cores, x.mem, x.units = x.nodes[:0], x.cores[:0], x.mem[:0], x.units[:0]
+	for _, na := range al.Nodes {
+		x.nodes = append(x.nodes, int32(na.Node))
+		x.cores = append(x.cores, int32(len(na.Cores)))
+		x.mem = append(x.mem, na.MemMB)
+		base := len(x.units)
+		for range p.k {
+			x.units = append(x.units, 0)
+		}
+		for _, g := range na.GRES {
+			if k, ok := slices.BinarySearchFunc(p.sel.ns.kinds, g.Kind, compareKind); ok {
+				x.units[base+k] += int32(len(g.Units))
+			}
+		}
+		x.total += len(na.Cores)
+	}
+	p.link(h)
+	return HoldID(h)
+}
+
+func (p *Profile) link(h int32) {
+	x := &p.holds[h]
+	for i, n := range x.nodes {
+		p.byNode[n] = append(p.byNode[n], nref{h, int32(i)})
+	}
+	p.insertEv(pev{t: x.a, d: x.total, h: h})
+	p.insertEv(pev{t: x.b, d: -x.total, h: h, end: true})
+	p.insertStart(pstart{x.a, h})
+}
+
+func (p *Profile) insertStart(e pstart) {
+	i, _ := slices.BinarySearchFunc(p.starts, e, cmpStart)
+	p.starts = slices.Insert(p.starts, i, e)
+}
+
+func (p *Profile) removeStart(e pstart) {
+	if i, ok := slices.BinarySearchFunc(p.starts, e, cmpStart); ok {
+		p.starts = slices.Delete(p.starts, i, i+1)
+	}
+}
+
+func (p *Profile) insertEv(e pev) {
+	i, _ := slices.BinarySearchFunc(p.ev, e, cmpEv)
+	p.ev = slices.Insert(p.ev, i, e)
+	p.dirty = true
+	p.version++
+}
+
+func (p *Profile) removeEv(e pev) {
+	if i, ok := slices.BinarySearchFunc(p.ev, e, cmpEv); ok {
+		p.ev = slices.Delete(p.ev, i, i+1)
+		p.dirty = true
+		p.version++
+	}
+}
+
+// Remove drops hold h.
+func (p *Profile) Remove(id HoldID) {
+	h := int32(id)
+	x := &p.holds[h]
+	for _, n := range x.nodes {
+		refs := p.byNode[n]
+		for j := range refs {
+			if refs[j].h == h {
+				refs[j] = refs[len(refs)-1]
+				p.byNode[n] = refs[:len(refs)-1]
+				break
+			}
+		}
+	}
+	p.removeEv(pev{t: x.a, d: x.total, h: h})
+	p.removeEv(pev{t: x.b, d: -x.total, h: h, end: true})
+	p.removeStart(pstart{x.a, h})
+	p.freeSlots = append(p.freeSlots, h)
+}
+
+// Interval is hold h's interval.
+func (p *Profile) Interval(id HoldID) (a, b float64) {
+	x := &p.holds[id]
+	return x.a, x.b
+}
+
+// SetInterval moves hold h to [a, b), keeping its amounts.
+func (p *Profile) SetInterval(id HoldID, a, b float64) {
+	h := int32(id)
+	x := &p.holds[h]
+	if x.a == a && x.b == b {
+		return
+	}
+	p.removeEv(pev{t: x.a, d: x.total, h: h})
+	p.removeEv(pev{t: x.b, d: -x.total, h: h, end: true})
+	p.removeStart(pstart{x.a, h})
+	x.a, x.b = a, b
+	p.insertEv(pev{t: a, d: x.total, h: h})
+	p.insertEv(pev{t: b, d: -x.total, h: h, end: true})
+	p.insertStart(pstart{a, h})
+}
+
+// FreeOver fills f with node n's free amounts over [x, y).
+func (p *Profile) FreeOver(n int, x, y float64, f *NodeFree) {
+	p.sel.Capacity(n, f)
+	refs := p.byNode[n]
+	if len(refs) == 0 {
+		return
+	}
+	ov := p.ov[:0]
+	inner := false
+	for _, r := range refs {
+		h := &p.holds[r.h]
+		if h.a < y && x < h.b {
+			ov = append(ov, r.h, r.i)
+			if h.a > x {
+				inner = true
+			}
+			if h.excl {
+				f.Whole = true
+			}
+		}
+	}
+	p.ov = ov
+	if len(ov) == 0 {
+		return
+	}
+	f.Jobs = true
+	k := p.k
+	if !inner { // every overlapping hold covers x: the peak is their sum
+		for j := 0; j < len(ov); j += 2 {
+			h, i := &p.holds[ov[j]], int(ov[j+1])
+			f.Cores -= int(h.cores[i])
+			f.MemMB -= h.mem[i]
+			for q := 0; q < k; q++ {
+				f.Units[q] -= int(h.units[i*k+q])
+			}
+		}
+		return
+	}
+	// The peak is at x or at the start of a hold inside (x, y).
+	peakC, peakM := 0, int64(0)
+	clear(p.peakU)
+	for j := -2; j < len(ov); j += 2 {
+		s := x
+		if j >= 0 {
+			s = p.holds[ov[j]].a
+			if s <= x {
+				continue
+			}
+		}
+		c, m := 0, int64(0)
+		clear(p.curU)
+		for q := 0; q < len(ov); q += 2 {
+			h, i := &p.holds[ov[q]], int(ov[q+1])
+			if h.a <= s && s < h.b {
+				c += int(h.cores[i])
+				m += h.mem[i]
+				for u := 0; u < k; u++ {
+					p.curU[u] += int(h.units[i*k+u])
+				}
+			}
+		}
+		peakC, peakM = max(peakC, c), max(peakM, m)
+		for u := 0; u < k; u++ {
+			p.peakU[u] = max(p.peakU[u], p.curU[u])
+		}
+	}
+	f.Cores -= peakC
+	f.MemMB -= peakM
+	for u := 0; u < k; u++ {
+		f.Units[u] -= p.peakU[u]
+	}
+}
+
+// profView is the FreeSource of a profile over one interval.
+type profView struct {
+	p    *Profile
+	x, y float64
+}
+
+func (v *profView) FreeOn(n int, f *NodeFree) { v.p.FreeOver(n, v.x, v.y, f) }
+
+// Over returns the free amounts over [x, y) as a FreeSource (valid until
+// the next call of Over, Select or Earliest).
+func (p *Profile) Over(x, y float64) FreeSource {
+	p.view.x, p.view.y = x, y
+	return &p.view
+}
+
+func (p *Profile) prefix() {
+	if !p.dirty && len(p.pre) == len(p.ev) {
+		return
+	}
+	p.pre = p.pre[:0]
+	s := 0
+	for _, e := range p.ev {
+		s += e.d
+		p.pre = append(p.pre, s)
+	}
+	p.dirty = false
+}
+
+// crowded reports the first instant of [x, y) at which more than limit
+// cores are held, all nodes together (ok false: none).
+func (p *Profile) crowded(x, y float64, limit int) (float64, bool) {
+	p.prefix()
+	i, _ := slices.BinarySearchFunc(p.ev, x, func(e pev, t float64) int {
+		if e.t <= t {
+			return -1
+		}
+		return 1
+	})
+	if i > 0 && p.pre[i-1] > limit {
+		return x, true
+	}
+	for ; i < len(p.ev) && p.ev[i].t < y; i++ {
+		if p.pre[i] > limit {
+			return p.ev[i].t, true
+		}
+	}
+	return 0, false
+}
+
+// TotalPeak is the most cores held at one instant of [x, y), all
+// nodes together.
+func (p *Profile) TotalPeak(x, y float64) int {
+	p.prefix()
+	i, _ := slices.BinarySearchFunc(p.ev, x, func(e pev, t float64) int {
+		if e.t <= t {
+			return -1
+		}
+		return 1
+	})
+	peak := 0
+	if i > 0 {
+		peak = p.pre[i-1]
+	}
+	for ; i < len(p.ev) && p.ev[i].t < y; i++ {
+		peak = max(peak, p.pre[i])
+	}
+	return peak
+}
+
+// useAt is the cores held at instant x, all nodes together (the last
+// answer is kept for the same state and x).
+func (p *Profile) useAt(x float64) int {
+	if p.useVer == p.version && p.useX == x && p.useOK {
+		return p.useVal
+	}
+	p.useVer, p.useX, p.useOK = p.version, x, true
+	p.useVal = p.useAt0(x)
+	return p.useVal
+}
+
+func (p *Profile) useAt0(x float64) int {
+	p.prefix()
+	i, _ := slices.BinarySearchFunc(p.ev, x, func(e pev, t float64) int {
+		if e.t <= t {
+			return -1
+		}
+		return 1
+	})
+	if i == 0 {
+		return 0
+	}
+	return p.pre[i-1]
+}
+
+// coresAt is the cores node n's holds hold at instant s.
+func (p *Profile) coresAt(n int32, s float64) int {
+	c := 0
+	for _, r := range p.byNode[n] {
+		if h := &p.holds[r.h]; h.a <= s && s < h.b {
+			c += int(h.cores[r.i])
+		}
+	}
+	return c
+}
+
+// FreeAt is the cores free at instant x, all nodes together.
+func (p *Profile) FreeAt(x float64) int { return p.sel.total - p.useAt(x) }
+
+// SumFreeCores is the sum over the nodes of their free cores over
+// [x, y). A node's peak over [x, y) is its use at x or at the start of
+// a hold inside (x, y), so the sum is the cores free at x less, on each
+// node where a hold starts inside, what the greatest use at such a start
+// adds to its use at x: a step function of y, changing only at starts.
+// It is computed once per state of the profile and x, step by step as
+// later y ask (reading only the nodes of the holds that start inside).
+// No request needing more cores fits over the interval.
+func (p *Profile) SumFreeCores(x, y float64) int {
+	if p.sumVer != p.version || p.sumX != x || len(p.steps) == 0 {
+		p.sumVer, p.sumX = p.version, x
+		p.sumFrom, _ = slices.BinarySearchFunc(p.starts, x, func(e pstart, t float64) int {
+			if e.a <= t {
+				return -1
+			}
+			return 1
+		})
+		p.steps = append(p.steps[:0], p.sel.total-p.useAt(x))
+		p.stampOf++
+		if p.stampOf == 0 { // wrapped: forget every stamp
+			clear(p.stamp)
+			p.stampOf = 1
+		}
+	}
+	// k: the starts inside (x, y), those from sumFrom before y.
+	k := len(p.steps) - 1
+	if i := p.sumFrom + k; i == len(p.starts) || p.starts[i].a >= y {
+		// y needs no new step: find its own among those computed.
+		k, _ = slices.BinarySearchFunc(p.starts[p.sumFrom:p.sumFrom+k], y, func(e pstart, t float64) int {
+			if e.a < t {
+				return -1
+			}
+			return 1
+		})
+		return p.steps[k]
+	}
+	for {
+		k := len(p.steps) - 1
+		i := p.sumFrom + k
+		if i == len(p.starts) || p.starts[i].a >= y {
+			return p.steps[k]
+		}
+		// One more start inside: its nodes' use at that instant.
+		sum := p.steps[k]
+		a := p.starts[i].a
+		for _, n := range p.holds[p.starts[i].h].nodes {
+			if p.stamp[n] != p.stampOf {
+				p.stamp[n] = p.stampOf
+				p.peak[n] = p.coresAt(n, x)
+			}
+			if use := p.coresAt(n, a); use > p.peak[n] {
+				sum -= use - p.peak[n]
+				p.peak[n] = use
+			}
+		}
+		p.steps = append(p.steps, sum)
+	}
+}
+
+// Select applies the selection rule to what is free over [x, y) and
+// writes it to out; it reports false when pr does not fit then. A
+// request needing more cores than the nodes have free over the interval
+// (SumFreeCores) is refused without the rule: that assumes no node is
+// held beyond its cores at an instant of the interval (holds placed by
+// Select never are). Where some may be (a hold added without regard to
+// others), Selector.Select over Over(x, y) applies the rule alone.
+func (p *Profile) Select(x, y float64, pr *Prepared, out *Selection) bool {
+	if !p.plain && p.SumFreeCores(x, y) < pr.MinCores {
+		return false
+	}
+	return p.sel.Select(p.Over(x, y), pr, out)
+}
+
+// Earliest finds the first candidate time T, among the finite ends of
+// the holds after now in increasing order, at which pr fits over
+// [T, Span(T, d)), and writes that selection to out; it reports false
+// when none works.
+func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float64, bool) {
+	limit := p.sel.total - pr.MinCores
+	p.prefix()
+	i, _ := slices.BinarySearchFunc(p.ev, now, func(e pev, t float64) int {
+		if e.t <= t {
+			return -1
+		}
+		return 1
+	})
+	last := math.Inf(-1)
+	for ; i < len(p.ev); i++ {
+		e := p.ev[i]
+		if !e.end || e.t == last || math.IsInf(e.t, 1) {
+			continue
+		}
+		last = e.t
+		y := Span(e.t, d)
+		if tf, over := p.crowded(e.t, y, limit); over && !p.plain {
+			// Every candidate up to tf has tf in its interval.
+			for i+1 < len(p.ev) && p.ev[i+1].t <= tf {
+				i++
+			}
+			last = tf
+			continue
+		}
+		if p.Select(e.t, y, pr, out) {
+			return e.t, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,148 @@
+package nodes
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// Random holds on random platforms: a profile's free amounts of every
+// node over random intervals equal the capacity minus the peak found
+// by brute force (the sum of the holds covering each instant of the
+// interval that starts or ends a hold, and its start), and Select on a
+// profile of holds all covering now gives what State.Select gives on
+// the state holding the same allocations.
+func TestProfileFreeOverBruteForce(t *testing.T) {
+	for seed := 0; seed < 200; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 3))
+		ns := randomPlatform(t, r)
+		sel := NewSelector(ns)
+		p := NewProfile(sel)
+		st := NewState(ns)
+		type hold struct {
+			a, b float64
+			al   Allocation
+		}
+		var hs []hold
+		var ids []HoldID
+		for i := 0; i < 12; i++ {
+			q := randomRequest(r)
+			al, ok := st.Alloc(q) // amounts that fit the platform; the state is reset below
+			if !ok {
+				continue
+			}
+			st.Release(al)
+			a := float64(r.IntN(20))
+			b := a + float64(1+r.IntN(20))
+			hs = append(hs, hold{a, b, al})
+			ids = append(ids, p.AddAllocation(a, b, al))
+		}
+		if len(ids) > 2 && r.IntN(2) == 0 { // removal and a move keep the profile right
+			p.Remove(ids[0])
+			hs = hs[1:]
+			p.SetInterval(ids[1], hs[0].a+0.5, hs[0].b+3)
+			hs[0].a, hs[0].b = hs[0].a+0.5, hs[0].b+3
+		}
+		f := NodeFree{Units: make([]int, len(ns.kinds))}
+		for q := 0; q < 20; q++ {
+			x := float64(r.IntN(25))
+			y := x + float64(1+r.IntN(15))
+			sum := 0
+			for n := 0; n < ns.Len(); n++ {
+				p.FreeOver(n, x, y, &f)
+				instants := []float64{x}
+				for _, h := range hs {
+					for _, s := range []float64{h.a, h.b} {
+						if s > x && s < y {
+							instants = append(instants, s)
+						}
+					}
+				}
+				nd := ns.Node(n)
+				peakC, peakM, jobs, whole := 0, int64(0), false, false
+				peakU := make([]int, len(ns.kinds))
+				for _, s := range instants {
+					c, m := 0, int64(0)
+					u := make([]int, len(ns.kinds))
+					for _, h := range hs {
+						for _, na := range h.al.Nodes {
+							if na.Node != n {
+								continue
+							}
+							if h.a < y && x < h.b {
+								jobs = true
+								whole = whole || h.al.Exclusive
+							}
+							if h.a <= s && s < h.b {
+								c += len(na.Cores)
+								m += na.MemMB
+								for _, g := range na.GRES {
+									k, _ := slices.BinarySearchFunc(ns.kinds, g.Kind, compareKind)
+									u[k] += len(g.Units)
+								}
+							}
+						}
+					}
+					peakC, peakM = max(peakC, c), max(peakM, m)
+					for k := range u {
+						peakU[k] = max(peakU[k], u[k])
+					}
+				}
+				if f.Cores != nd.Cores()-peakC || f.MemMB != nd.MemMB-peakM || f.Jobs != jobs || f.Whole != whole {
+					t.Fatalf("seed %d node %d over [%g, %g): free %+v, want cores %d mem %d jobs %v whole %v",
+						seed, n, x, y, f, nd.Cores()-peakC, nd.MemMB-peakM, jobs, whole)
+				}
+				for k, kind := range ns.kinds {
+					if f.Units[k] != nd.GRESCount(kind)-peakU[k] {
+						t.Fatalf("seed %d node %d over [%g, %g): %s free %d, want %d", seed, n, x, y, kind, f.Units[k], nd.GRESCount(kind)-peakU[k])
+					}
+				}
+				sum += f.Cores
+			}
+			// The sum, asked for growing and shrinking y at one x.
+			for _, yy := range []float64{y, x + 30, y, x + 0.5} {
+				want := 0
+				for n := 0; n < ns.Len(); n++ {
+					p.FreeOver(n, x, yy, &f)
+					want += f.Cores
+				}
+				if got := p.SumFreeCores(x, yy); got != want {
+					t.Fatalf("seed %d: SumFreeCores(%g, %g) = %d, want %d", seed, x, yy, got, want)
+				}
+			}
+			if got := p.SumFreeCores(x, y); got != sum {
+				t.Fatalf("seed %d: SumFreeCores(%g, %g) = %d, want %d", seed, x, y, got, sum)
+			}
+		}
+	}
+}
+
+// Holds that all cover now make the profile over [now, y) the state
+// now: Select agrees with State.Select on random requests, and a
+// request needing more cores than are free in total is refused.
+func TestProfileSelectMatchesState(t *testing.T) {
+	for seed := 0; seed < 200; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 5))
+		ns := randomPlatform(t, r)
+		st := NewState(ns)
+		p := NewProfile(st.Selector())
+		for i := 0; i < 6; i++ {
+			if al, ok := st.Alloc(randomRequest(r)); ok {
+				p.AddAllocation(0, float64(10+r.IntN(10)), al)
+			}
+		}
+		var a, b Selection
+		for i := 0; i < 30; i++ {
+			q := randomRequest(r)
+			pr, err := st.Selector().Prepare(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			okS := st.Select(pr, &a)
+			okP := p.Select(5, 8, pr, &b)
+			if okS != okP || (okS && !slices.Equal(a.Picks, b.Picks)) || (okS && !slices.Equal(a.units, b.units)) {
+				t.Fatalf("seed %d, %s: state %v %+v, profile %v %+v", seed, q, okS, a, okP, b)
+			}
+		}
+	}
+}

@@ -1,0 +1,350 @@
+package nodes
+
+import (
+	"cmp"
+	"slices"
+)
+
+// NodeFree is what is free on one node, as counts: cores, memory (MB;
+// 0 where memory is not modelled), units of each GRES kind (one entry a
+// kind, in Nodes.Kinds order), whether some job holds part of the node
+// and whether an exclusive job holds it whole.
+type NodeFree struct {
+	Cores int
+	MemMB int64
+	Units []int
+	Jobs  bool
+	Whole bool
+}
+
+// FreeSource gives the free amounts of each node: FreeOn fills f for
+// node n (f.Units has one entry a kind of the platform). A State is one
+// (what is free now), a Free another, and a Profile's view of an
+// interval a third (what is free over the whole interval): the selection
+// rule (Select) reads nothing else, so that one implementation serves
+// "now" and "over an interval".
+type FreeSource interface {
+	FreeOn(n int, f *NodeFree)
+}
+
+// Free is a FreeSource of plain per-node counts (Units: node n's kind k
+// at n*len(kinds)+k).
+type Free struct {
+	Cores []int
+	MemMB []int64
+	Units []int
+	Jobs  []bool
+	Whole []bool
+}
+
+// FreeOn implements FreeSource.
+func (f *Free) FreeOn(n int, x *NodeFree) {
+	x.Cores, x.MemMB, x.Jobs, x.Whole = f.Cores[n], f.MemMB[n], f.Jobs[n], f.Whole[n]
+	k := len(x.Units)
+	copy(x.Units, f.Units[n*k:n*k+k])
+}
+
+// Selector applies the selection rule of State.Alloc (docs/nodes.md,
+// rules 1-4) to the free counts of a FreeSource. It keeps per-node
+// facts of the platform and scratch space, so that a selection
+// allocates nothing once its buffers have grown; one Selector serves
+// one goroutine.
+type Selector struct {
+	ns      *Nodes
+	K       int     // GRES kinds of the platform
+	order   []int32 // node ids by (weight, id)
+	threads []int32
+	cores   []int32
+	first   []int32 // first core id
+	mem     []int64
+	group   []int32
+	units   []int // per node x kind: the node's units
+	total   int   // cores of the platform
+
+	nf    NodeFree
+	saved []int   // per pick x kind: the node's free units when picked
+	savC  []int   // per pick: free cores when picked
+	savM  []int64 // per pick: free memory when picked
+	perJ  []int   // per pick x GRES per job: units taken
+	local []int   // per kind: scratch
+}
+
+// NewSelector returns the selector of ns (which must not change).
+func NewSelector(ns *Nodes) *Selector {
+	n := ns.Len()
+	s := &Selector{ns: ns, K: len(ns.kinds), order: make([]int32, n), threads: make([]int32, n), cores: make([]int32, n), first: make([]int32, n),
+		mem: make([]int64, n), group: make([]int32, n), units: make([]int, n*len(ns.kinds))}
+	for id := 0; id < n; id++ {
+		nd := ns.Node(id)
+		s.order[id] = int32(id)
+		s.threads[id] = int32(nd.ThreadsPerCore)
+		s.cores[id] = int32(nd.Cores())
+		s.first[id] = int32(nd.FirstCore)
+		s.mem[id] = nd.MemMB
+		s.group[id] = int32(nd.Group)
+		for k, kind := range ns.kinds {
+			s.units[id*s.K+k] = nd.GRESCount(kind)
+		}
+		s.total += nd.Cores()
+	}
+	slices.SortStableFunc(s.order, func(a, b int32) int { return cmp.Compare(ns.Node(int(a)).Weight, ns.Node(int(b)).Weight) })
+	s.nf.Units = make([]int, s.K)
+	s.local = make([]int, s.K)
+	return s
+}
+
+// Nodes is the selector's platform.
+func (s *Selector) Nodes() *Nodes { return s.ns }
+
+// Capacity fills f with node n's amounts when nothing is held.
+func (s *Selector) Capacity(n int, f *NodeFree) {
+	f.Cores, f.MemMB, f.Jobs, f.Whole = int(s.cores[n]), s.mem[n], false, false
+	copy(f.Units, s.units[n*s.K:n*s.K+s.K])
+}
+
+// Prepared is a request made ready for selections on one platform: its
+// constraint evaluated per node group, its GRES resolved to kinds.
+type Prepared struct {
+	R          Request
+	minN, maxN int
+	groupOK    []bool  // per group; nil: no constraint
+	pnKinds    [][]int // per GRES per node: the kinds it takes, in order
+	pjKinds    [][]int // per GRES per job
+	pjPerNode  []int   // per GRES per job: what the GRES per node take of its kind
+	// MinCores is a lower bound of the cores any selection of the
+	// request holds (tasks x the fewest cores a task takes on a node of
+	// the platform; exclusive requests hold more).
+	MinCores int
+}
+
+// Prepare readies r (which must pass Check) for selections; it fails
+// only when r's constraint does not parse.
+func (s *Selector) Prepare(r Request) (*Prepared, error) {
+	p := &Prepared{}
+	return p, s.PrepareInto(r, p)
+}
+
+// PrepareInto is Prepare into p, reusing its storage.
+func (s *Selector) PrepareInto(r Request, p *Prepared) error {
+	*p = Prepared{R: r, pnKinds: p.pnKinds[:0], pjKinds: p.pjKinds[:0], pjPerNode: p.pjPerNode[:0]}
+	p.minN, p.maxN = max(r.Nodes, 1), r.MaxNodes
+	if p.maxN == 0 && r.Nodes > 0 {
+		p.maxN = r.Nodes
+	}
+	if r.Constraint != "" {
+		c, err := ParseConstraint(r.Constraint)
+		if err != nil {
+			return err
+		}
+		p.groupOK = make([]bool, len(s.ns.groups))
+		for g, x := range s.ns.groups {
+			p.groupOK[g] = c.Eval(x.Features)
+		}
+	}
+	for _, g := range r.GRESPerNode {
+		p.pnKinds = append(p.pnKinds, s.kindsOf(g))
+	}
+	for _, g := range r.GRESPerJob {
+		p.pjKinds = append(p.pjKinds, s.kindsOf(g))
+		p.pjPerNode = append(p.pjPerNode, perNodeCount(r, g))
+	}
+	minCPT := 0
+	for id := range s.threads {
+		th := int(s.threads[id])
+		if c := (r.CPUsPerTask + th - 1) / th; minCPT == 0 || c < minCPT {
+			minCPT = c
+		}
+	}
+	p.MinCores = r.Tasks * minCPT
+	return nil
+}
+
+func (s *Selector) kindsOf(g GRES) []int {
+	var out []int
+	for i, k := range s.ns.kinds {
+		if k.Name == g.Name && (g.Type == "" || k.Type == g.Type) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func sumOf(units []int, kinds []int) int {
+	n := 0
+	for _, k := range kinds {
+		n += units[k]
+	}
+	return n
+}
+
+// Pick is one node of a selection: the tasks placed there and the
+// amounts held (cores; memory in MB, 0 where not modelled or not asked;
+// the units of each kind are Selection.Units).
+type Pick struct {
+	Node, Tasks, Cores int
+	MemMB              int64
+}
+
+// Selection is what the selection rule chose, as counts: nodes in the
+// order taken, with per node its tasks, cores, memory and units of each
+// GRES kind. State.Assign names its ids.
+type Selection struct {
+	Exclusive bool
+	Picks     []Pick
+	units     []int // per pick x kind
+	k         int
+}
+
+// Units is the units of each kind (Nodes.Kinds order) held on the i-th
+// pick's node.
+func (sel *Selection) Units(i int) []int { return sel.units[i*sel.k : i*sel.k+sel.k] }
+
+// CopyFrom makes sel a copy of o, reusing sel's storage.
+func (sel *Selection) CopyFrom(o *Selection) {
+	sel.Exclusive, sel.k = o.Exclusive, o.k
+	sel.Picks = append(sel.Picks[:0], o.Picks...)
+	sel.units = append(sel.units[:0], o.units...)
+}
+
+// Select applies the selection rule to what src has free and writes
+// the result to out (reusing its storage); it reports false when p does
+// not fit (out is then undefined).
+func (s *Selector) Select(src FreeSource, p *Prepared, out *Selection) bool {
+	r := &p.R
+	K := s.K
+	out.Exclusive, out.k = r.Exclusive, K
+	out.Picks = out.Picks[:0]
+	s.saved, s.savC, s.savM = s.saved[:0], s.savC[:0], s.savM[:0]
+	remaining := r.Tasks
+	minN, maxN := p.minN, p.maxN
+	nf := &s.nf
+	for _, id32 := range s.order {
+		picks := len(out.Picks)
+		if remaining == 0 && picks >= minN {
+			break
+		}
+		if maxN > 0 && picks == maxN {
+			break
+		}
+		id := int(id32)
+		if p.groupOK != nil && !p.groupOK[s.group[id]] {
+			continue
+		}
+		src.FreeOn(id, nf)
+		th := int(s.threads[id])
+		cpt := (r.CPUsPerTask + th - 1) / th
+		fit := s.capacity(id, p, nf, cpt)
+		share := 1
+		if maxN > 0 {
+			share = (remaining + maxN - picks - 1) / (maxN - picks)
+		}
+		if fit < max(share, 1) {
+			continue
+		}
+		t := min(fit, remaining-max(minN-picks-1, 0))
+		out.Picks = append(out.Picks, Pick{Node: id, Tasks: t, Cores: t * cpt})
+		s.saved = append(s.saved, nf.Units...)
+		s.savC = append(s.savC, nf.Cores)
+		s.savM = append(s.savM, nf.MemMB)
+		remaining -= t
+	}
+	if remaining > 0 || len(out.Picks) < minN {
+		return false
+	}
+	// The GRES per job, from the chosen nodes in their order.
+	nj := len(r.GRESPerJob)
+	s.perJ = s.perJ[:0]
+	for range len(out.Picks) * nj {
+		s.perJ = append(s.perJ, 0)
+	}
+	for gi := range r.GRESPerJob {
+		need := r.GRESPerJob[gi].Count
+		for pi := range out.Picks {
+			take := min(need, sumOf(s.saved[pi*K:pi*K+K], p.pjKinds[gi])-p.pjPerNode[gi])
+			if take > 0 {
+				s.perJ[pi*nj+gi] = take
+				need -= take
+			}
+		}
+		if need > 0 {
+			return false
+		}
+	}
+	// The amounts held on each node.
+	out.units = out.units[:0]
+	for pi := range out.Picks {
+		pk := &out.Picks[pi]
+		id := pk.Node
+		if r.Exclusive {
+			pk.Cores = s.savC[pi]
+		}
+		if s.mem[id] > 0 {
+			switch {
+			case r.Exclusive:
+				pk.MemMB = s.savM[pi]
+			case r.MemPerNodeMB > 0:
+				pk.MemMB = r.MemPerNodeMB
+			case r.MemPerCPUMB > 0:
+				pk.MemMB = r.MemPerCPUMB * int64(pk.Cores*int(s.threads[id]))
+			}
+		}
+		base := len(out.units)
+		for range K {
+			out.units = append(out.units, 0)
+		}
+		if K == 0 {
+			continue
+		}
+		taken := out.units[base : base+K]
+		local := s.local
+		copy(local, s.saved[pi*K:pi*K+K])
+		takeN := func(kinds []int, n int) {
+			for _, k := range kinds {
+				if n == 0 {
+					return
+				}
+				x := min(n, local[k])
+				local[k] -= x
+				taken[k] += x
+				n -= x
+			}
+		}
+		for gi, g := range r.GRESPerNode {
+			takeN(p.pnKinds[gi], g.Count)
+		}
+		for gi := range r.GRESPerJob {
+			if n := s.perJ[pi*nj+gi]; n > 0 {
+				takeN(p.pjKinds[gi], n)
+			}
+		}
+	}
+	return true
+}
+
+// capacity is the tasks of p node id can hold on what nf has free (0:
+// not a candidate); the constraint is checked by the caller.
+func (s *Selector) capacity(id int, p *Prepared, nf *NodeFree, coresPerTask int) int {
+	r := &p.R
+	if nf.Whole || (r.Exclusive && nf.Jobs) {
+		return 0
+	}
+	hasMem := s.mem[id] > 0
+	if r.MemPerNodeMB > 0 && hasMem && nf.MemMB < r.MemPerNodeMB {
+		return 0
+	}
+	for gi, g := range r.GRESPerNode {
+		if sumOf(nf.Units, p.pnKinds[gi]) < g.Count {
+			return 0
+		}
+	}
+	for gi := range r.GRESPerJob {
+		if sumOf(nf.Units, p.pjKinds[gi]) < 1 {
+			return 0
+		}
+	}
+	fit := nf.Cores / coresPerTask
+	if r.MemPerCPUMB > 0 && hasMem {
+		fit = min(fit, int(nf.MemMB/(r.MemPerCPUMB*int64(coresPerTask*int(s.threads[id])))))
+	}
+	return fit
+}
