@@ -9,6 +9,7 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/carbon"
 	"github.com/schedlab/schedlab/policy/option"
@@ -25,6 +26,9 @@ import (
 // such a run.
 type clusterSpec struct {
 	plat platform.Platform
+	// ns, when set, is a platform of nodes (plat is then one machine of
+	// its cores): newNodeRun assembles the run.
+	ns   *nodes.Nodes
 	qp   registry.Entry
 	opts option.Values // checked by qp.Check
 	env  policy.Env    // Platform is set from plat
@@ -69,6 +73,8 @@ type clusterRun struct {
 	// scr counts the jobs the policy refused at submission (nil unless
 	// the policy can screen, policy.Caps.Screen).
 	scr *screenedSource
+	// fit, on a platform of nodes, counts the jobs that fit no node.
+	fit *fitSource
 	// fold hands the listeners jobs made of their threads (nil unless
 	// the policy has the Threads trait).
 	fold *threads.Fold
@@ -111,6 +117,9 @@ func (r *clusterRun) predictions() (predicted, corrected, corrections int64) {
 // with the Threads trait gets each job as one-CPU threads and the
 // listeners get the jobs back (package threads).
 func newClusterRun(s clusterSpec) (*clusterRun, error) {
+	if s.ns != nil {
+		return newNodeRun(s)
+	}
 	env := s.env
 	env.Platform = s.plat
 	b, err := s.qp.BuildValues(env, s.opts)

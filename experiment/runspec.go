@@ -288,6 +288,7 @@ func (s *RunSpec) Check() error {
 			add("--power", fmt.Errorf("--power %v", err))
 		}
 	}
+	s.checkNodes(add)
 	errs = append(errs, s.checkPolicy()...)
 	if est == workload.EstimatePredict && p.Avail.Used() {
 		add("--estimate", errors.New("unavailable CPUs (reservations, failures) do not go with estimate predict: the model keeps jobs off reserved CPUs by the estimates the policy plans with"))

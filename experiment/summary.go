@@ -68,6 +68,9 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 			}
 		}
 	}
+	if n := r.NoFit; n > 0 {
+		fmt.Fprintf(w, "\n%d job(s) fit no node even with every node free: refused at submission, never simulated\n", n)
+	}
 	if n := r.RejectedByPolicy; n > 0 {
 		fmt.Fprintf(w, "\n%d job(s) rejected by the policy while waiting (never started, not in jobs.csv)\n", n)
 	}
@@ -79,7 +82,9 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 		fmt.Fprintf(w, "): %d of %d jobs have one; missed %d = %.2f%% of all jobs, %.2f%% of those with one; system usage %.3f\n",
 			d.WithDeadline, d.Jobs, d.Missed, d.MissedPct, d.MissedOfDeadlinePct, d.Usage)
 	}
-	if o.Check {
+	if o.Check && r.Nodes != "" {
+		fmt.Fprintln(w, "\ncheck: schedule valid on nodes (every job once, start >= submit; each allocation against its request: nodes, tasks, whole cores per task, memory, GRES per node and per job, constraint, exclusive; at every instant no core or GRES unit held twice, no node's memory over-committed, no node shared with an exclusive job)")
+	} else if o.Check {
 		fmt.Fprint(w, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice")
 		if r.Partitions != nil {
 			fmt.Fprint(w, ", each job in its partition")

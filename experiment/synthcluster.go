@@ -6,6 +6,7 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/predict"
 	"github.com/schedlab/schedlab/registry"
@@ -107,6 +108,15 @@ func (c *clusterSynth) run(src workload.Source) (ClusterResult, error) {
 	if err != nil {
 		return ClusterResult{}, err
 	}
+	var ns *nodes.Nodes
+	if len(s.Platform.Nodes) > 0 {
+		if ns, err = ParseNodes(s.Platform.Nodes); err != nil {
+			return ClusterResult{}, &SettingError{Setting: "platform.nodes", Err: err}
+		}
+		if c.speed > 0 {
+			return ClusterResult{}, errors.New("platform.nodes: the workload model sets a CPU speed; nodes have none yet")
+		}
+	}
 	c.a.plat, err = platform.Cluster(s.Platform.Procs)
 	if c.speed > 0 {
 		c.a.plat, err = platform.New([]platform.Machine{{CPUs: s.Platform.Procs, Speed: c.speed}})
@@ -129,7 +139,7 @@ func (c *clusterSynth) run(src workload.Source) (ClusterResult, error) {
 		}
 		defer closeEvents()
 	}
-	run, err := newClusterRun(clusterSpec{plat: c.a.plat, qp: qp, opts: opts, env: policy.Env{Seed: s.Workload.Seed, Rep: s.Workload.Rep}, src: src,
+	run, err := newClusterRun(clusterSpec{plat: c.a.plat, ns: ns, qp: qp, opts: opts, env: policy.Env{Seed: s.Workload.Seed, Rep: s.Workload.Rep}, src: src,
 		lis: c.a.openOutputs(), maxWaiting: MaxWaiting, cont: y.declared() && s.Platform.Continue, predict: pred, avail: availCfg})
 	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
 		return ClusterResult{}, &AvailError{err}

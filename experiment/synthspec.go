@@ -70,10 +70,19 @@ func SynthSpec(s scenario.Scenario, rep int, records string, perJob bool, extra 
 	spec := RunSpec{Model: s.Model,
 		Workload: WorkloadSpec{Synthetic: syn, SubmitZero: w.Submit == scenario.SubmitZero, Seed: s.Seed, Rep: rep},
 		Platform: PlatformSpec{Procs: s.Platform.Procs, Continue: w.OnOverrun == "continue", Avail: scenarioAvail(s), Power: s.Platform.Power,
-			Carbon: s.Platform.Carbon, Price: s.Platform.Price},
+			Carbon: s.Platform.Carbon, Price: s.Platform.Price, Nodes: s.Platform.Nodes},
 		Policy: PolicySpec{Name: s.Policy.Queue, Options: s.Policy.Options, Predictor: w.Predictor, Correction: w.Correction,
 			Local: s.Policy.Local},
 		Outputs: OutputSpec{Records: records, Responses: perJob, Listeners: extra, Metrics: s.Metrics}}
+	if len(s.Platform.Nodes) > 0 {
+		// On nodes the machine is the nodes' cores: the workload model
+		// and the metrics see that many processors.
+		ns, err := ParseNodes(s.Platform.Nodes)
+		if err != nil {
+			return RunSpec{}, &SettingError{Setting: "platform.nodes", Err: err}
+		}
+		spec.Platform.Procs = ns.Cores()
+	}
 	for _, st := range s.Platform.Sites {
 		spec.Platform.Sites = append(spec.Platform.Sites, SiteSpec{Procs: st.Procs, Speed: st.Speed})
 	}

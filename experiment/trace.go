@@ -59,6 +59,11 @@ type RunInfo struct {
 	// (policy.Plan.Rejects; the external protocol's REJECT_JOB): they
 	// left the queue without starting and are not in jobs.csv.
 	RejectedByPolicy int64 `json:"jobs_rejected_by_policy,omitempty"`
+	// Nodes and NoFit, on a platform of nodes: the platform (a short
+	// description), and the jobs whose request fits no node even when
+	// all are free, refused at submission and counted (never simulated).
+	Nodes string `json:"nodes,omitempty"`
+	NoFit int64  `json:"jobs_fitting_no_node,omitempty"`
 	// Resample names the resampling of the trace (WorkloadSpec.Resample),
 	// with the seed and replication it was drawn for; Resampled is its
 	// job count.
@@ -382,7 +387,13 @@ func (a *traceAsm) assemble(src workload.Source) error {
 	if spec.carbon, err = s.carbonLayer(); err != nil { // PolicySpec.CarbonDelay
 		return err
 	}
-	if s.Outputs.Check {
+	if a.ns != nil {
+		spec.ns = a.ns
+		if s.Outputs.Check {
+			a.nodeChk = &nodeCheck{ns: a.ns}
+			spec.lis = append(engine.Tee{a.nodeChk}, a.lis...)
+		}
+	} else if s.Outputs.Check {
 		record := func(src workload.Source) workload.Source {
 			a.rec = &recordingSource{src: src, limit: MaxCheckJobs}
 			if a.psrc != nil {
@@ -483,6 +494,10 @@ func (a *traceAsm) result() (*TraceResult, error) {
 		}
 	}
 	a.run.report(&res.Run)
+	if a.ns != nil {
+		res.Run.Nodes = nodesText(a.ns)
+		res.Run.NoFit = a.run.fit.refused
+	}
 	a.reportOutputs(res)
 	if err := a.run.threadUtilization(&res.Result, a.procs); err != nil {
 		return nil, err
@@ -515,6 +530,8 @@ func (a *traceAsm) checkRun() error {
 	switch {
 	case !a.s.Outputs.Check:
 		return nil
+	case a.nodeChk != nil:
+		return a.nodeChk.check()
 	case a.asThreads:
 		// The threads are the schedule: each holds one CPU over its own
 		// interval (a job's CPUs are reused by other jobs' threads between

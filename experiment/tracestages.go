@@ -72,6 +72,7 @@ type traceAsm struct {
 	o         outputs
 	run       *clusterRun
 	rec       *recordingSource // --check: the jobs (or threads) the kernel was given
+	nodeChk   *nodeCheck       // --check on nodes: the jobs' requests and allocations
 	// closers run when the run ends, the last added first (failed: the
 	// run returns an error).
 	closers []func(failed bool)
@@ -251,7 +252,14 @@ func (a *traceAsm) openTrace() error {
 	}
 	a.rd = rd
 	a.onClose(func(bool) { rd.Close() })
-	a.src = swf.NewSource(rd, swf.Options{MaxProcs: s.Platform.Procs, Clamp: s.Platform.Clamp})
+	maxProcs := s.Platform.Procs
+	if len(s.Platform.Nodes) > 0 {
+		if err := a.pickNodes(); err != nil {
+			return err
+		}
+		maxProcs = a.ns.Cores() // a job of more processors than cores fits no node
+	}
+	a.src = swf.NewSource(rd, swf.Options{MaxProcs: maxProcs, Clamp: s.Platform.Clamp})
 	a.procs = a.src.MaxProcs()
 	if a.procs <= 0 {
 		// A file that is not SWF at all also has no MaxProcs: its first

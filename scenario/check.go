@@ -163,8 +163,8 @@ func (d *decoder) checkCluster() {
 				d.add(d.keys[k], k, "only with workload.trace")
 			}
 		}
-		if d.missing("platform.procs") {
-			d.add(d.where("platform.procs"), "platform.procs", "required for a synthetic workload (there is no trace header to take it from)")
+		if d.missing("platform.procs") && d.nodes == nil {
+			d.add(d.where("platform.procs"), "platform.procs", "required for a synthetic workload (there is no trace header to take it from), or platform.nodes")
 		}
 		if d.stop != nil {
 			d.add(d.stop.at, "stop", `"trace" needs workload.trace; a synthetic workload runs until stop.completed jobs complete`)

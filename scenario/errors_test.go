@@ -170,7 +170,7 @@ func TestErrorsOtherModels(t *testing.T) {
 		{"trace and synthetic", "model: cluster\nworkload: {trace: x.swf, mean_interarrival: 1}\npolicy: {queue: easy}\n",
 			"t.yaml:2:26: workload.mean_interarrival: not with workload.trace: a cluster runs a trace or a synthetic workload, not both"},
 		{"synthetic cluster", "model: cluster\nworkload: {mean_interarrival: 1, clamp: true}\npolicy: {queue: fcfs}\nstop: trace\n",
-			"t.yaml:1:1: platform.procs: required for a synthetic workload (there is no trace header to take it from)\n" +
+			"t.yaml:1:1: platform.procs: required for a synthetic workload (there is no trace header to take it from), or platform.nodes\n" +
 				"t.yaml:2:34: workload.clamp: only with workload.trace\n" +
 				`t.yaml:4:7: stop: "trace" needs workload.trace; a synthetic workload runs until stop.completed jobs complete`},
 		{"sjf under fcfs", "model: cluster\nworkload: {trace: x.swf}\npolicy: {queue: [fcfs, easy], order: [fcfs, sjf]}\n",

@@ -53,17 +53,14 @@ func (d *decoder) decodeNodes(e entry) {
 	}
 }
 
-// checkNodes checks what nodes need of the rest of the file: a trace
-// (a synthetic cluster run on nodes is not built yet), no
-// platform.procs, and none of what does not run on nodes yet.
+// checkNodes checks what nodes need of the rest of the file: no
+// platform.procs (the machine is the nodes' cores), and none of what
+// does not run on nodes yet.
 func (d *decoder) checkNodes() {
 	if d.nodes == nil {
 		return
 	}
 	at := d.keys["platform.nodes"]
-	if d.missing("workload.trace") {
-		d.add(at, "platform.nodes", "a platform of nodes runs a trace (workload.trace); synthetic cluster workloads on nodes are not built yet")
-	}
 	for _, k := range []string{"platform.procs", "platform.partitions", "platform.reservations", "platform.events", "platform.failures"} {
 		if d.present(k) {
 			d.add(at, "platform.nodes", "platform.nodes does not go with %s (on nodes the machine is the nodes' cores; partitions, reservations and failures on nodes are not built yet)", k)

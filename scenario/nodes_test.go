@@ -36,7 +36,6 @@ func TestNodesScenarioErrors(t *testing.T) {
 		{traceScenario(`platform: {procs: 8, nodes: "n[1-2]:cores=4"}`), "does not go with platform.procs"},
 		{traceScenario(`platform: {nodes: "n[1-2]:cores=4", partitions: "a:4"}`), "does not go with platform.partitions"},
 		{traceScenario(`platform: {nodes: 12}`), "column"},
-		{"model: cluster\nstop: {completed: 100}\nworkload: {model: lublin, load: 0.5}\nplatform: {nodes: \"n[1-2]:cores=4\"}\npolicy: {queue: easy}\n", "runs a trace"},
 	} {
 		_, err := Parse("p.yaml", []byte(c.file))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -244,7 +244,7 @@ func platformSettings() []*settingDecl {
 			doc: docSpec{typ: "string or list of strings", def: "none", models: "cluster running a trace", sweep: "no (a list is the partitions of every point)"}},
 		{Decl: decl("platform.nodes", option.Text, none, "", "node groups `\"NAMES:cores=N[:mem=SIZE][:gres=...]...\"`, quoted, in the syntax of `schedlab run --nodes`: the cluster becomes a platform of nodes; not with `platform.procs`; at most 4,096 groups ([nodes.md](nodes.md))"),
 			models: clusterOnly, hand: true, key: keySpec{name: "nodes", at: map[string]int{mC: 235}, omitDefault: true},
-			doc: docSpec{typ: "string or list of strings", def: "none", models: "cluster running a trace", sweep: "no (a list is the node groups of every point)"}},
+			doc: docSpec{typ: "string or list of strings", def: "none", models: "cluster", sweep: "no (a list is the node groups of every point)"}},
 	}
 }
 

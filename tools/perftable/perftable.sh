@@ -12,6 +12,10 @@
 #           and 25x (schedlab trace repeat --gap 3600; jobs.csv written)
 #   ricc    read limits, EASY and conservative on RICC-2010, --procs 8192
 #           (--no-out; conservative takes minutes with old revisions)
+#   nodes   EASY and conservative on a pool of CPUs beside the same
+#           machine as nodes (--no-out): HPC2N on 240 CPUs and on 120
+#           nodes x 2 cores, RICC on 8,192 CPUs and on 1,024 nodes x 8
+#           cores (the working tree's binary only; docs/nodes.md)
 #
 # Every command of a round runs once per binary, rounds interleaved, so
 # that a drift of the machine's speed hits old and new alike; with two
@@ -36,8 +40,8 @@ shift $((OPTIND - 1))
 sections=("$@")
 [ ${#sections[@]} -gt 0 ] || sections=(hpc2n)
 for s in "${sections[@]}"; do
-	case $s in hpc2n | queue | length | ricc) ;; *)
-		echo "perftable: unknown section $s (want hpc2n, queue, length or ricc)" >&2
+	case $s in hpc2n | queue | length | ricc | nodes) ;; *)
+		echo "perftable: unknown section $s (want hpc2n, queue, length, ricc or nodes)" >&2
 		exit 2
 		;;
 	esac
@@ -93,7 +97,7 @@ for s in "${sections[@]}"; do
 			[ -f "$work/hpc2n-x$n.swf.gz" ] || "$work/new" trace repeat "$hpc2n" --times $n --gap 3600 --out "$work/hpc2n-x$n.swf.gz" >&2
 		done
 	fi
-	if [ "$s" = ricc ] && [ ! -f "$ricc" ]; then
+	if { [ "$s" = ricc ] || [ "$s" = nodes ]; } && [ ! -f "$ricc" ]; then
 		echo "perftable: $ricc not found" >&2
 		exit 1
 	fi
@@ -146,6 +150,16 @@ for r in $(seq "$rounds"); do
 				for b in "${order[@]}"; do
 					t "ricc:$p:$b" "$work/$b" run --trace "$ricc" --policy $p --procs 8192 --no-out
 				done
+			done
+			;;
+		nodes)
+			t "nodes-hpc2n:readlimit" "$work/readlimit" "$hpc2n"
+			t "nodes-ricc:readlimit" "$work/readlimit" "$ricc"
+			for p in easy conservative; do
+				t "nodes-hpc2n:$p-pool" "$work/new" run --trace "$hpc2n" --policy $p --procs 240 --no-out
+				t "nodes-hpc2n:$p-nodes" "$work/new" run --trace "$hpc2n" --policy $p --nodes "n[001-120]:cores=2" --no-out
+				t "nodes-ricc:$p-pool" "$work/new" run --trace "$ricc" --policy $p --procs 8192 --no-out
+				t "nodes-ricc:$p-nodes" "$work/new" run --trace "$ricc" --policy $p --nodes "n[0001-1024]:cores=8" --no-out
 			done
 			;;
 		esac

@@ -418,6 +418,7 @@ type runCmd struct {
 
 	Set    []string `sep:"none" placeholder:"NAME=VALUE" help:"Set an option of the policy (repeatable; its options: 'schedlab policies'), e.g. --set order=sjf."`
 	Metric []string `sep:"none" placeholder:"NAME" help:"Also measure the declared metric NAME (repeatable), one that is off by default (docs/extending.md): shown after the summary and in summary.json's metrics."`
+	Nodes  []string `sep:"none" placeholder:"NAMES:cores=N[:...]" help:"A node group (repeatable): the cluster becomes a platform of nodes, NAMES:cores=N[:sockets=S][:threads=T][:mem=SIZE][:gres=NAME[:TYPE]=COUNT[,...]][:features=F[,...]][:weight=W], NAMES in Slurm's hostlist syntax (gpu[01-32]). Jobs ask for nodes, tasks, memory and GRES (a job table's requests; an SWF job's processors as tasks of one CPU); jobs.csv gains allocated_nodes; not with --procs (docs/nodes.md)."`
 	Power  string   `placeholder:"IDLE_W:COMPUTE_W" help:"A power model: watts a CPU draws idle and running a job (e.g. 95:190.74); summary.json gains energy (total_j, kwh, mean and peak watts), the folder energy.csv (the power at every change), jobs.csv's consumed_energy each job's joules above idle (docs/energy.md)."`
 
 	Carbon      string `placeholder:"FILE" group:"carbon" help:"A carbon intensity signal, gCO2/kWh: a CSV of TIME,VALUE rows (seconds from the trace's start, the first at 0; each value holds until the next row; a last row repeat,PERIOD repeats them); with --power, summary.json's energy gains carbon_kg (docs/energy.md)."`
@@ -594,7 +595,7 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	spec := experiment.RunSpec{
 		Workload: experiment.WorkloadSpec{Trace: c.Trace, From: c.From, To: c.To, Resample: c.Resample, Seed: c.Seed, Rep: c.Replication,
 			Estimate: est, Deadlines: dl},
-		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition, Power: c.Power, Carbon: c.Carbon, Price: c.Price,
+		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition, Power: c.Power, Carbon: c.Carbon, Price: c.Price, Nodes: c.Nodes,
 			Avail: experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure}},
 		Policy:  experiment.PolicySpec{Name: c.Policy, Options: given, Predictor: c.Predictor, Correction: c.Correction, CarbonDelay: c.CarbonDelay},
 		Outputs: experiment.OutputSpec{Dir: out, SWF: c.SWF, Check: c.Check, Threads: c.Threads, Planned: c.Planned, Metrics: c.Metric, Tau: c.Tau},

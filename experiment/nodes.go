@@ -1,0 +1,288 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/validate"
+	"github.com/schedlab/schedlab/workload"
+)
+
+// MaxNodeGroups bounds the node groups of a platform of nodes
+// (PlatformSpec.Nodes): each is parsed and checked before the platform
+// is built (the nodes, cores and GRES units are bounded by package
+// nodes: nodes.MaxNodes, nodes.MaxCPUs, nodes.MaxGRESUnits).
+const MaxNodeGroups = 4096
+
+// ParseNodes builds the platform of nodes of PlatformSpec.Nodes: each
+// text a node group (nodes.ParseGroup). An error names the group by its
+// position and text, and the column within it.
+func ParseNodes(specs []string) (*nodes.Nodes, error) {
+	if len(specs) == 0 {
+		return nil, errors.New("no node group")
+	}
+	if len(specs) > MaxNodeGroups {
+		return nil, fmt.Errorf("%d node groups: at most %d (MaxNodeGroups)", len(specs), MaxNodeGroups)
+	}
+	groups := make([]nodes.NodeGroup, len(specs))
+	for i, s := range specs {
+		g, err := nodes.ParseGroup(s)
+		if err != nil {
+			return nil, fmt.Errorf("node group %d %q: %w", i+1, clip(s), err)
+		}
+		groups[i] = g
+	}
+	ns, err := nodes.New(groups)
+	if err != nil {
+		return nil, err
+	}
+	return &ns, nil
+}
+
+// clip shortens a text for a message.
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
+}
+
+// checkNodes reports what does not go with a platform of nodes (p.Nodes
+// set), each with its setting.
+func (s *RunSpec) checkNodes(add func(setting string, err error)) {
+	p, w, o := s.Platform, s.Workload, s.Outputs
+	if len(p.Nodes) == 0 {
+		return
+	}
+	if _, err := ParseNodes(p.Nodes); err != nil {
+		add("--nodes", err)
+	}
+	for _, c := range []struct {
+		on      bool
+		setting string
+		why     string
+	}{
+		{p.Procs > 0, "--procs", "--procs and --nodes: on nodes the machine is the nodes' cores; give one of them"},
+		{p.Clamp, "--clamp", "--clamp is for a pool of CPUs; on nodes a job that fits no node is refused and counted"},
+		{len(p.Partitions) > 0, "--partition", "partitions on a platform of nodes (partitions as node sets) are not built yet: run the partitions on a pool of CPUs"},
+		{p.Avail.Used(), "--reservation", "reservations, maintenance windows and failures on a platform of nodes are not built yet"},
+		{w.Estimate == workload.EstimatePredict, "--estimate", "--estimate predict on a platform of nodes is not built yet"},
+		{o.Threads, "--threads", "policies that schedule threads do not run on a platform of nodes"},
+	} {
+		if c.on {
+			add(c.setting, errors.New(c.why))
+		}
+	}
+}
+
+// pickNodes makes the trace run's platform of nodes (a.ns) and the
+// machine the kernel and the metrics see: one machine of the nodes'
+// cores (a job's ids are its cores).
+func (a *traceAsm) pickNodes() error {
+	ns, err := ParseNodes(a.s.Platform.Nodes)
+	if err != nil {
+		return &SettingError{Setting: "--nodes", Err: err}
+	}
+	a.ns = ns
+	return nil
+}
+
+// fitSource drops, and counts, the jobs whose request fits no node of
+// the platform even when it is empty (as the pool of CPUs rejects a job
+// larger than the machine), so that the model never sees them.
+type fitSource struct {
+	src     workload.Source
+	ns      *nodes.Nodes
+	cores   int          // the platform's cores: a job of tasks of one CPU fits when it asks no more
+	empty   *nodes.State // the empty platform, given back after each try
+	refused int64
+}
+
+func newFitSource(src workload.Source, ns *nodes.Nodes) *fitSource {
+	return &fitSource{src: src, ns: ns, cores: ns.Cores(), empty: nodes.NewState(ns)}
+}
+
+// fits reports whether j's request fits the empty platform. A job of P
+// processors asks for P tasks of one CPU on any number of nodes, and a
+// task of one CPU takes one whole core: it fits when P is at most the
+// cores.
+func (f *fitSource) fits(j *actual.Job) bool {
+	if j.Req == nil {
+		return j.Procs >= 1 && j.Procs <= f.cores
+	}
+	if j.Req.Check() != nil {
+		return false
+	}
+	a, ok := f.empty.Alloc(*j.Req)
+	if ok {
+		f.empty.Release(a)
+	}
+	return ok
+}
+
+func (f *fitSource) Next() (actual.Job, error) {
+	for {
+		j, err := f.src.Next()
+		if err != nil || f.fits(&j) {
+			return j, err
+		}
+		f.refused++
+	}
+}
+
+// nodeCheck keeps, for --check on nodes, each finished job's request and
+// what it held, for the independent checker (validate.CheckNodes): at
+// most MaxCheckJobs.
+type nodeCheck struct {
+	engine.NopListener
+	ns        *nodes.Nodes
+	recs      []validate.NodeRec
+	err       error
+	submitted int64
+	bad       []string // jobs started before their submission
+}
+
+func (c *nodeCheck) JobSubmitted(now float64, j *actual.Job) { c.submitted++ }
+
+func (c *nodeCheck) JobFinished(now float64, r *engine.Record) {
+	if c.err != nil {
+		return
+	}
+	if r.Start < r.Job.Submit && len(c.bad) < 10 {
+		c.bad = append(c.bad, fmt.Sprintf("job %d starts at %g, before its submission at %g", r.Job.ID, r.Start, r.Job.Submit))
+	}
+	if len(c.recs) >= MaxCheckJobs {
+		c.err = fmt.Errorf("--check holds every job in memory and is limited to %d jobs; this trace has more (run it without --check)", MaxCheckJobs)
+		return
+	}
+	q := nodes.FromProcs(r.Job.Procs)
+	if r.Job.Req != nil {
+		q = *r.Job.Req
+	}
+	c.recs = append(c.recs, nodeRec(c.ns, int64(r.Job.ID), r.Start, r.End, q, r.Alloc))
+}
+
+func (c *nodeCheck) JobKilled(now float64, r *engine.Record) { c.JobFinished(now, r) }
+
+// check runs the checker over what was kept.
+func (c *nodeCheck) check() error {
+	if c.err != nil {
+		return c.err
+	}
+	if len(c.bad) > 0 {
+		return fmt.Errorf("check: the schedule on nodes is invalid: %s", strings.Join(c.bad, "; "))
+	}
+	if int64(len(c.recs)) != c.submitted {
+		return fmt.Errorf("check: the schedule on nodes is invalid: %d job(s) submitted, %d ended", c.submitted, len(c.recs))
+	}
+	if err := validate.CheckNodes(nodeCaps(c.ns), c.recs); err != nil {
+		return fmt.Errorf("check: the schedule on nodes is invalid: %w", err)
+	}
+	return nil
+}
+
+// nodeRec is one job's request and allocation in the checker's terms
+// (cores and units numbered within their node).
+func nodeRec(ns *nodes.Nodes, id int64, start, end float64, q nodes.Request, a *nodes.Allocation) validate.NodeRec {
+	gm := func(gs []nodes.GRES) map[string]int {
+		m := map[string]int{}
+		for _, g := range gs {
+			m[g.Kind().String()] += g.Count
+		}
+		return m
+	}
+	rec := validate.NodeRec{ID: id, Start: start, Finish: end, Nodes: q.Nodes, MaxNodes: q.MaxNodes, Tasks: q.Tasks, CPUsPerTask: q.CPUsPerTask,
+		MemPerNodeMB: q.MemPerNodeMB, MemPerCPUMB: q.MemPerCPUMB, GRESPerNode: gm(q.GRESPerNode), GRESPerJob: gm(q.GRESPerJob),
+		Constraint: q.Constraint, Exclusive: q.Exclusive}
+	if a == nil {
+		return rec
+	}
+	for _, na := range a.Nodes {
+		nd := ns.Node(na.Node)
+		u := validate.NodeUse{Node: na.Node, Tasks: na.Tasks, MemMB: na.MemMB, GRES: map[string][]int{}}
+		for _, c := range na.Cores {
+			u.Cores = append(u.Cores, c-nd.FirstCore)
+		}
+		for _, g := range na.GRES {
+			first, _ := ns.FirstGRES(na.Node, g.Kind)
+			for _, x := range g.Units {
+				u.GRES[g.Kind.String()] = append(u.GRES[g.Kind.String()], x-first)
+			}
+		}
+		rec.Uses = append(rec.Uses, u)
+	}
+	return rec
+}
+
+// nodeCaps is the platform in the checker's terms.
+func nodeCaps(ns *nodes.Nodes) []validate.NodeCap {
+	caps := make([]validate.NodeCap, ns.Len())
+	for id := range caps {
+		nd := ns.Node(id)
+		c := validate.NodeCap{Name: nd.Name, Cores: nd.Cores(), ThreadsPerCore: nd.ThreadsPerCore, MemMB: nd.MemMB, GRES: map[string]int{}, Features: nd.Features()}
+		for _, g := range nd.GRES() {
+			c.GRES[g.Kind().String()] = g.Count
+		}
+		caps[id] = c
+	}
+	return caps
+}
+
+// newNodeRun assembles a run on a platform of nodes (s.ns): the
+// policy's node scheduler (the registry refuses a policy that has none),
+// the jobs that fit no node dropped and counted, the recording for
+// --check, and engine.NodeCluster.
+func newNodeRun(s clusterSpec) (*clusterRun, error) {
+	env := s.env
+	env.Platform, env.Nodes = s.plat, s.ns
+	b, err := s.qp.BuildValues(env, s.opts)
+	if err != nil {
+		return nil, err
+	}
+	r := &clusterRun{npol: b.Nodes, built: b.Nodes, caps: policy.CapsOf(b.Nodes)}
+	if l := s.layers(); l != (layers{}) {
+		closePolicy(b.Nodes)
+		return nil, fmt.Errorf("policy %s on a platform of nodes: %s not built yet", b.Nodes.Name(), l)
+	}
+	if s.carbon != nil {
+		closePolicy(b.Nodes)
+		return nil, fmt.Errorf("policy %s on a platform of nodes: the carbon-aware delay is not built yet", b.Nodes.Name())
+	}
+	var src workload.Source = s.src
+	if r.caps.Screen != nil {
+		r.scr = &screenedSource{src: src, pol: r.caps.Screen}
+		src = r.scr
+	}
+	r.fit = newFitSource(src, s.ns)
+	src = r.fit
+	eng, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: s.ns, Policy: b.Nodes, Source: src, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting})
+	if err != nil {
+		closePolicy(b.Nodes)
+		return nil, err
+	}
+	r.eng = eng
+	return r, nil
+}
+
+// nodesMachine is the machine the kernel and the metrics see on a
+// platform of nodes: one machine of its cores.
+func nodesMachine(ns *nodes.Nodes) (platform.Platform, error) { return platform.Cluster(ns.Cores()) }
+
+// nodesText describes a platform of nodes in a line: nodes, cores, CPUs,
+// memory and each GRES kind's units.
+func nodesText(ns *nodes.Nodes) string {
+	t := fmt.Sprintf("%d nodes, %d cores, %d CPUs", ns.Len(), ns.Cores(), ns.CPUs())
+	if m := ns.MemMB(); m > 0 {
+		t += fmt.Sprintf(", %d MB", m)
+	}
+	for _, k := range ns.Kinds() {
+		t += fmt.Sprintf(", %d %s", ns.GRESTotal(k), k)
+	}
+	return t
+}
