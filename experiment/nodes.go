@@ -61,7 +61,7 @@ func (s *RunSpec) checkNodes(add func(setting string, err error)) {
 		return
 	}
 	if _, err := ParseNodes(p.Nodes); err != nil {
-		add("--nodes", err)
+		add("--nodes", fmt.Errorf("--nodes: %w", err))
 	}
 	for _, c := range []struct {
 		on      bool

@@ -33,9 +33,14 @@ func (l *startLog) JobFinished(now float64, r *engine.Record) {
 func (l *startLog) JobKilled(now float64, r *engine.Record) { l.JobFinished(now, r) }
 
 // Metamorphic: a platform of nodes of one core each, with nothing else,
-// is the pool of CPUs: under fcfs, easy and conservative the whole KTH
-// trace (and HPC2N, when the traces are beside the repository) starts
-// every job at the same time on both (job for job).
+// is the pool of CPUs: under fcfs, firstfit and easy the whole KTH trace
+// (and HPC2N, when the traces are beside the repository) starts every
+// job at the same time on both (job for job). Conservative on nodes is
+// not the pool's (docs/nodes.md, "Conservative on nodes"): it plans every
+// reservation anew at each pass and a reservation holds named nodes,
+// where the pool keeps its reservations and moves them only earlier, on
+// counts; the number of KTH jobs that start at another time is pinned, so
+// that a change of either is seen.
 func TestNodesOfOneCoreAreThePool(t *testing.T) {
 	traces := []struct {
 		name  string
@@ -52,7 +57,10 @@ func TestNodesOfOneCoreAreThePool(t *testing.T) {
 		t.Logf("HPC2N not at %s (or -short): KTH only", hpc2n)
 	}
 	for _, tr := range traces {
-		for _, pol := range []string{"fcfs", "easy", "conservative"} {
+		for _, pol := range []string{"fcfs", "firstfit", "easy", "conservative"} {
+			if pol == "conservative" && tr.procs != 100 {
+				continue // conservative on nodes is too slow for HPC2N yet (docs/performance.md)
+			}
 			run := func(p PlatformSpec) *startLog {
 				t.Helper()
 				l := &startLog{}
@@ -75,6 +83,13 @@ func TestNodesOfOneCoreAreThePool(t *testing.T) {
 					}
 					diff++
 				}
+			}
+			if pol == "conservative" {
+				if want := 10620; diff != want {
+					t.Errorf("%s conservative: %d of %d jobs start at another time on nodes of one core, want %d (the measured difference; the first, job %d, at %g on the pool, %g on nodes)",
+						tr.name, diff, len(pool.order), want, first.id, pool.starts[first], onNodes.starts[first])
+				}
+				continue
 			}
 			if diff > 0 {
 				t.Errorf("%s %s: %d of %d jobs start at another time on nodes of one core; the first, job %d (submitted %g), at %g on the pool, %g on nodes",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
@@ -246,7 +247,11 @@ func (a *traceAsm) do() (res *TraceResult, err error) {
 // and its partitions.
 func (a *traceAsm) openTrace() error {
 	s := a.s
-	rd, err := workload.OpenTrace(s.Workload.Trace)
+	notice := io.Writer(os.Stderr)
+	if len(s.Platform.Nodes) > 0 {
+		notice = nil // on nodes a job table's requests are what runs
+	}
+	rd, err := workload.OpenTraceNotify(s.Workload.Trace, notice)
 	if err != nil {
 		return err
 	}

@@ -75,7 +75,7 @@ var allowImports = map[string][]string{
 // with the independent references; the references' tests check with the
 // independent checker; the goldens drive the command line.
 var allowTestImports = map[string][]string{
-	// policy/backfill's nodesdiff harness builds the node policies as the
+	// policy/backfill's reference comparison (refnodes_diff_test.go) builds the node policies as the
 	// registry builds them and compares them with the node reference
 	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref", "internal/testref/nodesref", "registry"},
 	"engine":           {"policy/...", "rng", "validate", "workload", "workload/..."}, // validate: the independent node checker of NodeCluster's runs

@@ -16,7 +16,7 @@
 //   - Schedule (Sched): spec v1 of scheduling on nodes, the semantics of
 //     the engine's node policies: reservations count cores and units per
 //     node, EASY and backfilling repair reservations, depth K, fcfs and
-//     sjf orders. policy/backfill's nodesdiff harness compares the
+//     sjf orders. policy/backfill's refnodes_diff_test.go compares the
 //     engine with it.
 //
 // # Semantics of Simulate
