@@ -2,9 +2,10 @@
 // of identical nodes with cores (sockets x cores per socket x threads per
 // core), memory, typed generic resources (GRES, such as GPUs), features
 // and a weight; what a job asks of such nodes (Request); and the
-// allocation of requests to nodes (State). It is a foundation only:
-// nothing in schedlab's runs uses it yet (runs still simulate a pool of
-// CPUs, package platform).
+// allocation of requests to nodes (State), now and over time
+// (Profile). The engine's model of a queue over nodes (engine.NodeCluster)
+// and the backfilling policies on nodes (policy/backfill) are built on
+// it; a run on nodes is `schedlab run --nodes` (docs/nodes.md).
 //
 // It has these parts:
 //
