@@ -112,6 +112,11 @@ func runReplication(s scenario.Scenario, rep int, records string, perJob bool, m
 		if env.Carbon, env.Price, err = runSignals(PlatformSpec{Carbon: s.Platform.Carbon, Price: s.Platform.Price}); err != nil {
 			return RepMetrics{}, err
 		}
+		if len(s.Platform.Nodes) > 0 {
+			if env.Nodes, err = ParseNodes(s.Platform.Nodes); err != nil {
+				return RepMetrics{}, &SettingError{Setting: "platform.nodes", Err: err}
+			}
+		}
 		x := d.New(env)
 		measures = append(measures, measured{d.Name, x})
 		more = append(more[:len(more):len(more)], x)
@@ -176,6 +181,11 @@ func ordered(m registry.Model, s scenario.Scenario, res repValues) (RepMetrics, 
 // model's generated machines).
 func scenarioProcs(s scenario.Scenario) int {
 	n := s.Platform.Procs
+	if len(s.Platform.Nodes) > 0 {
+		if ns, err := ParseNodes(s.Platform.Nodes); err == nil {
+			n = ns.Cores() // on nodes the machine is the nodes' cores
+		}
+	}
 	for _, st := range s.Platform.Sites {
 		n += st.Procs
 	}

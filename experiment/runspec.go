@@ -300,6 +300,9 @@ func (s *RunSpec) Check() error {
 		add("--metric", fmt.Errorf("--metric: %w", err))
 	} else {
 		for _, m := range ms {
+			if m.Requires == "platform.nodes" && len(p.Nodes) == 0 {
+				add("--metric", fmt.Errorf("--metric %s needs --nodes (a platform of nodes, docs/nodes.md)", m.Name))
+			}
 			if m.Requires == "platform.power" && p.Power == "" {
 				add("--metric", fmt.Errorf("--metric %s needs --power (a power model, docs/energy.md)", m.Name))
 			}

@@ -193,7 +193,7 @@ func openMeasures(a *traceAsm, _ *os.File) (engine.Listener, error) {
 	var t engine.Tee
 	a.o.measures = make([]metrics.Measure, len(a.measured))
 	for i, d := range a.measured {
-		env := metrics.Env{Model: registry.ModelCluster, Procs: a.procs, Power: a.s.Platform.Power}
+		env := metrics.Env{Model: registry.ModelCluster, Procs: a.procs, Power: a.s.Platform.Power, Nodes: a.ns}
 		var err error
 		if env.Carbon, env.Price, err = runSignals(a.s.Platform); err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/platform/signal"
 )
 
@@ -73,6 +74,9 @@ type Env struct {
 	// price (currency per kWh) signals (nil none: docs/energy.md), for
 	// the metrics that require them.
 	Carbon, Price *signal.Signal
+	// Nodes is the run's platform of nodes (nil: a pool of CPUs), for the
+	// metrics that require it (platform.nodes: docs/nodes.md).
+	Nodes *nodes.Nodes
 }
 
 // Measure is a metric's listener: it sees the run's events (a

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/schedlab/schedlab/metrics/energy"
+	"github.com/schedlab/schedlab/metrics/nodeuse"
 	"github.com/schedlab/schedlab/metrics/p95wait"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
@@ -88,6 +89,7 @@ func declaredMetrics() []Metric {
 	for _, ds := range [][]Metric{
 		modelMetrics(),         // the four models' metrics, reported by their runners
 		p95wait.Declarations(), // p95_wait (cluster; off by default)
+		nodeuse.Declarations(), // gpu_utilization, gpu_hours, idle_gpu_hours, gpu_jobs_mean_wait, other_jobs_mean_wait, busy_node_fraction (cluster; on platform.nodes)
 		energy.Declarations(),  // energy_kwh, mean_power_kw, peak_power_kw, energy_per_job_kj (cluster; under platform.power); carbon_kg, cost (under platform.carbon, platform.price)
 	} {
 		out = append(out, ds...)

@@ -27,6 +27,7 @@ func TestExamples(t *testing.T) {
 		"cluster-kth-easy.yaml": 3,         // queue x3
 		"cluster-mmc.yaml":      1,         // no sweep
 		"lublin-policies.yaml":  2 * 3,     // estimate x queue
+		"gpu-cluster.yaml":      2,         // queue
 		"fairshare.yaml":        2 * 2,     // queue x order
 		"maintenance.yaml":      2 * 2,     // on_failure x queue
 		"klusacek2008.yaml":     3 * 5,     // mean_interarrival x queue
