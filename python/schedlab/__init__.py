@@ -73,12 +73,18 @@ JOBS_DTYPES = {
 }
 
 
+# The columns of a run on a platform of nodes (docs/nodes.md), after
+# allocated_resources: the job's nodes as a hostlist ("gpu[1-2]") and its
+# GRES units ("gpu:a100=0-3;nvme=0", empty when none).
+NODE_COLUMNS = {"allocated_nodes": "string", "allocated_gres": "string"}
+
+
 def read_jobs(path) -> pd.DataFrame:
-    """Reads a jobs.csv with the dtypes of JOBS_DTYPES (extra columns, as
-    the hetero model's machine columns, are read as pandas infers them)."""
-    df = pd.read_csv(
-        path, dtype={k: v for k, v in JOBS_DTYPES.items() if v == "string"}, keep_default_na=False, na_values=[""]
-    )
+    """Reads a jobs.csv with the dtypes of JOBS_DTYPES and, on nodes,
+    NODE_COLUMNS (other extra columns, as the hetero model's machine
+    columns, are read as pandas infers them)."""
+    strings = {k: v for k, v in JOBS_DTYPES.items() if v == "string"} | NODE_COLUMNS
+    df = pd.read_csv(path, dtype=strings, keep_default_na=False, na_values=[""])
     for col, dt in JOBS_DTYPES.items():
         if col in df.columns and dt != "string":
             df[col] = df[col].astype(dt)
@@ -131,7 +137,10 @@ _RUN_FLAGS = {
 def _run_args(kwargs) -> list[str]:
     args = []
     for k, v in kwargs.items():
-        if k in _RUN_FLAGS:
+        if k == "nodes":  # node groups, each a --nodes flag (docs/nodes.md)
+            for g in [v] if isinstance(v, str) else v:
+                args += ["--nodes", str(g)]
+        elif k in _RUN_FLAGS:
             flag = "--" + k.replace("_", "-")
             if isinstance(v, bool):
                 if v:
@@ -176,6 +185,9 @@ def run(trace, policy="easy", out=None, timeout=None, engine="auto", keep=False,
     Keyword options: the run flags estimate, procs, on_overrun, clamp,
     tau, deadline, deadline_factor, deadline_fraction, seed, check, swf,
     predictor, correction (estimate="predict"), resample, replication,
+    nodes (a platform of nodes: a node group "NAMES:cores=N[:...]" or a
+    list of them, as run --nodes; docs/nodes.md; jobs.csv then has
+    allocated_nodes and the summary a "nodes" section),
     from and to (a time window, as run --from and --to; `from` is a
     Python keyword: pass them as **{"from": ..., "to": ...}, as
     schedlab.benchmarks.split gives them);
