@@ -60,6 +60,12 @@ func TestEveryPolicyEveryLayer(t *testing.T) {
 	n := 0
 	for _, model := range []string{registry.ModelCluster, registry.ModelHetero} {
 		for _, name := range registry.Names(model, registry.KindQueue) {
+			if name == "python" {
+				// the external policy with a Python decision process (its
+				// capabilities are external's, tested here; it needs an
+				// interpreter and a class: policy/external and sweep test it)
+				continue
+			}
 			qp, err := registry.Lookup(model, registry.KindQueue, name)
 			if err != nil {
 				t.Fatal(err)

@@ -17,6 +17,10 @@ type EnergyInfo struct {
 	IdleW    float64 `json:"idle_w"`    // watts a CPU draws idle
 	ComputeW float64 `json:"compute_w"` // watts a CPU draws running a job
 	CPUs     int     `json:"cpus"`
+	// Nodes, on a platform of nodes: the watts above are per node, and
+	// WorkCPUS is node-seconds of load (a node's cores held over its
+	// cores).
+	Nodes    int     `json:"nodes,omitempty"`
 	TotalJ   float64 `json:"total_j"`
 	KWh      float64 `json:"kwh"`
 	EndS     float64 `json:"end_s"` // the last job's end
@@ -43,6 +47,9 @@ func (a *traceAsm) power() energy.Power {
 
 func openEnergy(a *traceAsm, _ *os.File) (engine.Listener, error) {
 	a.o.energy = energy.NewMeter(a.power(), a.plat.CPUs(), a.out != nil)
+	if a.ns != nil {
+		a.o.energy.SetNodes(a.ns) // watts per node, linear in its load
+	}
 	c, p, err := runSignals(a.s.Platform)
 	if err != nil {
 		return nil, err
@@ -58,6 +65,9 @@ func reportEnergy(a *traceAsm, res *TraceResult) {
 	var d *carbon.Delay
 	if a.run != nil {
 		d = a.run.delay
+	}
+	if a.ns != nil {
+		res.Energy.Nodes = a.ns.Len()
 	}
 	signalEnergy(res.Energy, r, a.s.Platform.Carbon != "", a.s.Platform.Price != "", d)
 }

@@ -36,8 +36,12 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 		return err
 	}
 	if e := res.Energy; e != nil {
-		fmt.Fprintf(w, "\nenergy (%g W idle, %g W computing a CPU): %.1f kWh (%.6g J) from 0 to %.1f s; mean %.1f W, peak %.1f W, %.6g J a job\n",
-			e.IdleW, e.ComputeW, e.KWh, e.TotalJ, e.EndS, e.MeanW, e.PeakW, e.PerJobJ)
+		unit := "a CPU"
+		if e.Nodes > 0 {
+			unit = "a node, linear in its load"
+		}
+		fmt.Fprintf(w, "\nenergy (%g W idle, %g W computing %s): %.1f kWh (%.6g J) from 0 to %.1f s; mean %.1f W, peak %.1f W, %.6g J a job\n",
+			e.IdleW, e.ComputeW, unit, e.KWh, e.TotalJ, e.EndS, e.MeanW, e.PeakW, e.PerJobJ)
 		writeSignalEnergy(w, e) // carbon.go: carbon, cost, the carbon-aware delay
 	}
 	if n := res.Nodes; n != nil {

@@ -365,7 +365,11 @@ func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int, ns []int32, gr
 		} else {
 			b = append(b, ",w0,delay,0,"...)
 		}
-		b = num(b, j.energyRate*float64(cpus.Count())*ex)
+		if j.ns != nil {
+			b = num(b, j.energyRate*coreLoad(j.ns, cpus)*ex) // watts per node, linear in its load
+		} else {
+			b = num(b, j.energyRate*float64(cpus.Count())*ex)
+		}
 		b = append(b, ",,"...)
 	case r.state == job.Completed:
 		b = append(b, ",w0,delay,1,-1,,"...)
@@ -537,4 +541,26 @@ func WritePlatformCSV(w io.Writer, p platform.Platform) error {
 	}
 	_, err := w.Write(b)
 	return err
+}
+
+// coreLoad is the load a job holding the cores of r (global core ids,
+// ascending) puts on the nodes of ns: the sum over its nodes of its cores
+// there over the node's cores (docs/energy.md, power per node).
+func coreLoad(ns *nodes.Nodes, r platform.Runs) float64 {
+	l, node, k := 0.0, -1, 0
+	for i := 0; i+1 < len(r); i += 2 {
+		for c := r[i]; c <= r[i+1]; c++ {
+			if n := ns.NodeOfCore(int(c)); n != node {
+				if k > 0 {
+					l += float64(k) / float64(ns.Node(node).Cores())
+				}
+				node, k = n, 0
+			}
+			k++
+		}
+	}
+	if k > 0 {
+		l += float64(k) / float64(ns.Node(node).Cores())
+	}
+	return l
 }

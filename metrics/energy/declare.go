@@ -18,7 +18,11 @@ func Declarations() []metrics.Decl {
 			Requires: "platform.power",
 			New: func(env metrics.Env) metrics.Measure {
 				p, _ := ParsePower(env.Power) // the scenario's check parsed it
-				return &measure{Meter: NewMeter(p, env.Procs, false), value: value}
+				m := NewMeter(p, env.Procs, false)
+				if env.Nodes != nil {
+					m.SetNodes(env.Nodes) // watts per node
+				}
+				return &measure{Meter: m, value: value}
 			}}
 	}
 	return []metrics.Decl{
@@ -42,6 +46,9 @@ func signalDecl(name, unit, requires, doc string, value func(Result) float64) me
 		New: func(env metrics.Env) metrics.Measure {
 			p, _ := ParsePower(env.Power) // the check refused a signal without a power model
 			m := NewMeter(p, env.Procs, false)
+			if env.Nodes != nil {
+				m.SetNodes(env.Nodes)
+			}
 			m.SetSignals(env.Carbon, env.Price)
 			return &measure{Meter: m, value: value}
 		}}

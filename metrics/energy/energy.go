@@ -3,11 +3,13 @@ package energy
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/platform/signal"
 )
 
@@ -67,7 +69,7 @@ type Meter struct {
 	cpus     int
 	last     float64 // the instant of the last TimeAdvanced
 	work     float64 // CPU-seconds busy over [0, last]
-	peakBusy int
+	peakBusy float64
 	end      float64 // the last job's end
 	jobs     int64
 	series   []Point
@@ -77,6 +79,79 @@ type Meter struct {
 	// the integrals over [0, last] of the busy CPUs times the signal.
 	carbon, price *signal.Signal
 	busyC, busyP  float64
+	// nodes, on a platform of nodes (SetNodes): the power model is per
+	// node, linear in the node's load (its cores held over its cores);
+	// the meter's units are nodes, and busy is the sum of the nodes'
+	// loads: per distinct core count of a node, the cores held on nodes
+	// of that many cores (whole numbers: the sum is exact).
+	nodes     *nodes.Nodes
+	coreKinds []int // the distinct core counts of the nodes
+	kindOf    []int // per node, its index in coreKinds
+	heldOf    []int // per index of coreKinds, the cores held
+}
+
+// SetNodes makes the meter measure a platform of nodes: the power model
+// is per node, IdleW when the node runs nothing and ComputeW when all of
+// its cores are held, linear in between (docs/energy.md); Result's
+// WorkCPUSec is then node-seconds of load. Call it before the run.
+func (m *Meter) SetNodes(ns *nodes.Nodes) {
+	m.nodes, m.cpus = ns, ns.Len()
+	m.kindOf = make([]int, ns.Len())
+	for id := range ns.Len() {
+		c := ns.Node(id).Cores()
+		k := slices.Index(m.coreKinds, c)
+		if k < 0 {
+			k = len(m.coreKinds)
+			m.coreKinds = append(m.coreKinds, c)
+		}
+		m.kindOf[id] = k
+	}
+	m.heldOf = make([]int, len(m.coreKinds))
+	if m.keep {
+		m.series = []Point{{0, m.p.IdleW * float64(m.cpus)}}
+	}
+}
+
+// hold adds (sign 1) or removes (-1) an allocation's cores from the
+// nodes' loads.
+func (m *Meter) hold(a *nodes.Allocation, sign int) {
+	if m.nodes == nil || a == nil {
+		return
+	}
+	for _, na := range a.Nodes {
+		m.heldOf[m.kindOf[na.Node]] += sign * len(na.Cores)
+	}
+}
+
+// load is the sum of the nodes' loads now.
+func (m *Meter) load() float64 {
+	l := 0.0
+	for k, h := range m.heldOf {
+		l += float64(h) / float64(m.coreKinds[k])
+	}
+	return l
+}
+
+// NodeLoad is the load a job holding cores (global core ids) puts on the
+// nodes of ns: the sum over its nodes of its cores there over the node's
+// cores (its joules above idle are (ComputeW - IdleW) x that x its run).
+// The cores come in increasing order, so a node's come together and the
+// sum is taken in node order (deterministic).
+func NodeLoad(ns *nodes.Nodes, cores []int) float64 {
+	l, node, k := 0.0, -1, 0
+	for _, c := range cores {
+		if n := ns.NodeOfCore(c); n != node {
+			if k > 0 {
+				l += float64(k) / float64(ns.Node(node).Cores())
+			}
+			node, k = n, 0
+		}
+		k++
+	}
+	if k > 0 {
+		l += float64(k) / float64(ns.Node(node).Cores())
+	}
+	return l
 }
 
 // SetSignals weighs the machine's energy by a carbon intensity
@@ -104,18 +179,24 @@ func (m *Meter) TimeAdvanced(t float64, u *engine.Usage) {
 			m.series[0].Watts = m.p.IdleW * float64(m.cpus)
 		}
 	}
-	b := 0
-	for _, x := range u.Busy {
-		b += x
+	b := 0.0
+	if m.nodes != nil {
+		b = m.load()
+	} else {
+		n := 0
+		for _, x := range u.Busy {
+			n += x
+		}
+		b = float64(n)
 	}
 	if t > m.last {
-		m.work += float64(b) * (t - m.last)
+		m.work += b * (t - m.last)
 		m.peakBusy = max(m.peakBusy, b)
 		if b > 0 && m.carbon != nil {
-			m.busyC += float64(b) * m.carbon.Integral(m.last, t)
+			m.busyC += b * m.carbon.Integral(m.last, t)
 		}
 		if b > 0 && m.price != nil {
-			m.busyP += float64(b) * m.price.Integral(m.last, t)
+			m.busyP += b * m.price.Integral(m.last, t)
 		}
 		if m.keep {
 			m.point(m.last, m.watts(b))
@@ -139,17 +220,18 @@ func (m *Meter) point(t, w float64) {
 	}
 }
 
-func (m *Meter) watts(busy int) float64 {
-	return m.p.IdleW*float64(m.cpus) + (m.p.ComputeW-m.p.IdleW)*float64(busy)
+func (m *Meter) watts(busy float64) float64 {
+	return m.p.IdleW*float64(m.cpus) + (m.p.ComputeW-m.p.IdleW)*busy
 }
 
 func (m *Meter) JobSubmitted(float64, *actual.Job)         {}
 func (m *Meter) JobDispatched(float64, *actual.Job, []int) {}
-func (m *Meter) JobStarted(float64, engine.Start)          {}
+func (m *Meter) JobStarted(_ float64, s engine.Start)      { m.hold(s.Alloc, 1) }
 func (m *Meter) JobFinished(_ float64, r *engine.Record)   { m.ended(r) }
 func (m *Meter) JobKilled(_ float64, r *engine.Record)     { m.ended(r) }
 
 func (m *Meter) ended(r *engine.Record) {
+	m.hold(r.Alloc, -1)
 	m.jobs++
 	m.end = max(m.end, r.End)
 }

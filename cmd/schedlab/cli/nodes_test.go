@@ -78,3 +78,51 @@ func TestSacctGPUClusterRuns(t *testing.T) {
 		}
 	}
 }
+
+// --power on nodes is watts per node, linear in the node's load (its
+// cores held over its cores): the GPU cluster run above, worked by hand
+// with 100 W idle and 300 W computing a node (200 W above idle):
+// 203 holds 4 of gpu2's 16 cores for 60 s: 0.25 x 200 x 60 = 3,000 J;
+// 201 24 of v1's 32 for 1,800 s: 270,000 J; 200 15 of gpu1's 16 cores and
+// 1 of gpu2's, 15/16 + 1/16 = 1 node for 3,600 s: 720,000 J; 202 (7 + 1)/16
+// for 600 s: 60,000 J. The machine: 8 nodes x 100 W x 4,200 s + the jobs'
+// 1,053,000 J = 4,413,000 J.
+func TestPowerPerNode(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "..", "workload", "slurm", "testdata", "requests.txt")
+	tab := filepath.Join(dir, "r.jobs")
+	run(t, 0, "trace", "import", src, "--from", "sacct", "--out", tab, "--procs", "64")
+	out := filepath.Join(dir, "out")
+	stdout, _ := run(t, 0, "run", "--trace", tab, "--policy", "easy", "--out", out, "--power", "100:300",
+		"--nodes", "gpu[1-2]:cores=16:mem=64G:gres=gpu:a100=4,nvme=1:features=a100,ib,amd",
+		"--nodes", "v[1-2]:cores=32:mem=128G:gres=gpu:v100=2",
+		"--nodes", "cpu[1-4]:cores=16:mem=64G")
+	if !strings.Contains(stdout, "300 W computing a node, linear in its load") {
+		t.Errorf("summary line: %s", stdout)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	col := map[string]int{}
+	for i, h := range strings.Split(lines[0], ",") {
+		col[h] = i
+	}
+	want := map[string]string{"203": "3000", "201": "270000", "200": "720000", "202": "60000"}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		if id := f[col["job_id"]]; f[col["consumed_energy"]] != want[id] {
+			t.Errorf("job %s: consumed_energy %s, want %s", id, f[col["consumed_energy"]], want[id])
+		}
+	}
+	sum, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`"total_j": 4413000`, `"nodes": 8,`, `"peak_w": 1200`} {
+		if !strings.Contains(string(sum), w) {
+			t.Errorf("summary.json lacks %s", w)
+		}
+	}
+}
