@@ -431,6 +431,7 @@ type runCmd struct {
 	OnFailure   string   `default:"kill" enum:"kill,requeue" group:"availability" help:"A job on a CPU that goes down ends then, COMPLETED_KILLED (kill), or goes back to the queue at its place to run again (requeue)."`
 
 	SlurmConf string   `name:"slurm-conf" placeholder:"FILE" group:"partitions" help:"Take the machine size and the partitions from a site's slurm.conf, on the pool of CPUs: the nodes become consecutive CPUs in the file's order, each partition its nodes' CPUs with its MaxTime, AllowAccounts, AllowQos and Default; what the pool leaves out (whole nodes, memory, GRES, PriorityTier, ...) and every key not modelled is said on stderr (docs/slurm.md). Not with --partition or --procs."`
+	SlurmNodes bool   `name:"slurm-nodes" group:"partitions" help:"With --slurm-conf: the platform is the file's nodes (NodeName lines: CPUs, Sockets, CoresPerSocket, ThreadsPerCore, RealMemory, Gres, Feature, Weight) as --nodes groups, not a pool of CPUs; its partitions are left out, and said on stderr (partitions on nodes are not built yet; docs/nodes.md)."`
 	Partition []string `sep:"none" placeholder:"NAME:CPUS[:LIMITS]" group:"partitions" help:"A partition (repeatable): NAME (a number of SWF field 16, or a name of the header's Partition lines) runs its jobs on CPUS only (a count N: CPUs 0..N-1; or ids such as 50-99), each partition in its own queue; limits :maxtime=S, :maxcpus=N, :users=U,..., :accounts=G,..., :qos=Q,... refuse jobs at submission; :default takes the jobs of unknown partition (docs/partitions.md)."`
 }
 

@@ -126,3 +126,24 @@ func TestPowerPerNode(t *testing.T) {
 		}
 	}
 }
+
+// --slurm-conf FILE --slurm-nodes runs on the file's nodes (NodeName
+// lines, weights and all), leaving its partitions out with a word.
+func TestSlurmConfNodes(t *testing.T) {
+	conf := filepath.Join("..", "..", "..", "platform", "slurmconf", "testdata", "site.conf")
+	out := filepath.Join(t.TempDir(), "out")
+	stdout, stderr := run(t, 0, "run", "--trace", "KTH-SP2-1996-2.1-cln.swf.gz", "--policy", "easy", "--slurm-conf", conf, "--slurm-nodes", "--out", out)
+	if !strings.Contains(stdout, "nodes (75 nodes, 2416 cores") || !strings.Contains(stderr, "3 partition(s) left out") {
+		t.Errorf("stdout %s\nstderr %s", stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// cpu[001-064] weigh 10, the GPU nodes 50 and big01 1: a first job
+	// fits big01 (the lowest weight) and takes it first
+	if !strings.Contains(string(b), ",big01,") {
+		t.Errorf("no job on big01, the node of the lowest weight")
+	}
+	run(t, 2, "run", "--trace", "KTH-SP2-1996-2.1-cln.swf.gz", "--slurm-conf", conf, "--slurm-nodes", "--nodes", "n1:cores=1")
+}

@@ -12,7 +12,13 @@ import (
 // leaves out.
 func (c *runCmd) readSlurmConf(g *globals) error {
 	if c.SlurmConf == "" {
+		if c.SlurmNodes {
+			return usageError{errors.New("--slurm-nodes takes the nodes of --slurm-conf FILE: give the file")}
+		}
 		return nil
+	}
+	if c.SlurmNodes {
+		return c.readSlurmNodes(g)
 	}
 	if len(c.Partition) > 0 || c.Procs != 0 {
 		return usageError{errors.New("--slurm-conf gives the machine size and the partitions: leave out --partition and --procs")}
@@ -25,6 +31,36 @@ func (c *runCmd) readSlurmConf(g *globals) error {
 	c.Procs, c.Partition = pool.Procs, pool.Partitions
 	for _, n := range pool.Notes {
 		fmt.Fprintf(g.stderr, "schedlab: %s: %s\n", c.SlurmConf, n)
+	}
+	if n := len(cfg.Warnings); n > 0 {
+		fmt.Fprintf(g.stderr, "schedlab: %s: %d key(s) not modelled or without effect on scheduling ('schedlab slurm-conf %s' lists them)\n", c.SlurmConf, n, c.SlurmConf)
+	}
+	return nil
+}
+
+// readSlurmNodes sets the platform of nodes from --slurm-conf's NodeName
+// lines (--slurm-nodes), and says on stderr what it leaves out: the
+// partitions (not on nodes yet) and the keys not modelled.
+func (c *runCmd) readSlurmNodes(g *globals) error {
+	if len(c.Partition) > 0 || c.Procs != 0 || len(c.Nodes) > 0 {
+		return usageError{errors.New("--slurm-conf with --slurm-nodes gives the nodes: leave out --nodes, --partition and --procs")}
+	}
+	cfg, err := slurmconf.ReadFile(c.SlurmConf)
+	if err != nil {
+		return err
+	}
+	if len(cfg.Groups) == 0 {
+		return usageError{fmt.Errorf("--slurm-nodes: %s has no NodeName line", c.SlurmConf)}
+	}
+	for _, grp := range cfg.Groups {
+		spec, ok := grp.Spec()
+		if !ok {
+			return fmt.Errorf("--slurm-nodes: %s: a NodeName line without nodes", c.SlurmConf)
+		}
+		c.Nodes = append(c.Nodes, spec)
+	}
+	if n := len(cfg.Partitions); n > 0 {
+		fmt.Fprintf(g.stderr, "schedlab: %s: %d partition(s) left out: partitions on a platform of nodes are not built yet (docs/nodes.md)\n", c.SlurmConf, n)
 	}
 	if n := len(cfg.Warnings); n > 0 {
 		fmt.Fprintf(g.stderr, "schedlab: %s: %d key(s) not modelled or without effect on scheduling ('schedlab slurm-conf %s' lists them)\n", c.SlurmConf, n, c.SlurmConf)
