@@ -570,6 +570,7 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	if err := c.checkNoOut(); err != nil {
 		return none, err
 	}
+	c.Policy = canonicalTracePolicy(c.Policy) // EASY is easy, in every output
 	qp, qerr := experiment.LookupTracePolicy(c.Policy)
 	dl, fails, err := c.randomFlags()
 	if err != nil {
