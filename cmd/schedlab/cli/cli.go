@@ -327,6 +327,9 @@ func mainWith(args []string, stdout, stderr io.Writer, g *globals, signals bool,
 	if err == nil {
 		err = checkParsedArgs(args)
 	}
+	if err == nil {
+		args, err = foldEnumFlags(parser.Model, args)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab: %v\n", err)
 		fmt.Fprintln(stderr, "Run 'schedlab --help' for usage.")
