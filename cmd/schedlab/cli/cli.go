@@ -700,6 +700,7 @@ type traceCmd struct {
 	Import traceImportCmd `cmd:"" help:"Write an SWF trace from a site's Slurm accounting (sacct --parsable2 or --json output), to simulate its real history, or from a Batsim workload."`
 	Export traceExportCmd `cmd:"" help:"Write an SWF trace as a Batsim workload (JSON, delay profiles)."`
 	Synth  traceSynthCmd  `cmd:"" help:"Write an SWF trace of a synthetic workload model (lublin: Lublin and Feitelson's rigid parallel jobs)."`
+	Make   traceMakeCmd   `cmd:"" help:"Write an SWF trace from a short list of jobs, one a line: SUBMIT RUNTIME CPUS [REQUEST] (small traces by hand, examples/teaching)."`
 }
 
 type traceRepeatCmd struct {
