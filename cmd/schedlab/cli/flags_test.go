@@ -154,6 +154,7 @@ func TestEveryFlag(t *testing.T) {
 		"report --out":      {[]string{"report", dir, "--out", filepath.Join(dir, "c.html")}, 2, "--out is only for a comparison of two or more run folders"},
 		"report --from":     {[]string{"report", dir, "--from", "soon"}, 2, `--from "soon": want a date`},
 		"report --to":       {[]string{"report", dir, "--to", "5", "--from", "9"}, 2, "--from 9 --to 5: an empty window"},
+		"report --label":    {[]string{"report", dir, dir, "--out", filepath.Join(dir, "c.html"), "--label", "a", "--label", "a"}, 2, `--label: labels 1 and 2 are both "a"`},
 
 		" --version": {[]string{"--version=perhaps"}, 2, "--version"},
 
