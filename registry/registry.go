@@ -421,6 +421,33 @@ func Lookup(model, kind, name string) (Entry, error) {
 	return Entry{}, &UnknownNameError{Kind: k.Noun, Name: name, Known: Names(model, kind), Hint: valueHint(model, kind, name)}
 }
 
+// CanonicalName is the name of the policy of one kind of a model that
+// name spells but for case (EASY, Easy: easy), so that a command line
+// may give it in any case and every output names it as registered;
+// name itself when it is a registered name, when none or several match
+// (a name is never guessed), or when the model or kind is unknown.
+func CanonicalName(model, kind, name string) string {
+	found := ""
+	for _, p := range policies() {
+		if p.Model != model || p.Kind != kind {
+			continue
+		}
+		if p.Name == name {
+			return name
+		}
+		if strings.EqualFold(p.Name, name) {
+			if found != "" && found != p.Name {
+				return name
+			}
+			found = p.Name
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
+}
+
 // valueHint says, for a name that is no policy of model's kind but a
 // value of one of their options (sjf, an order), which option takes it
 // and for which policies: "sjf is a value of option order (of fcfs,

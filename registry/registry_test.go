@@ -532,3 +532,29 @@ func TestUnknownPolicyIsAnOptionValue(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// CanonicalName folds case onto a registered name and nothing else: it
+// never guesses (a misspelling stays as given, for Lookup's error), and
+// a registered name comes back unchanged.
+func TestCanonicalName(t *testing.T) {
+	for _, c := range []struct{ model, kind, name, want string }{
+		{ModelCluster, KindQueue, "EASY", "easy"},
+		{ModelCluster, KindQueue, "Conservative", "conservative"},
+		{ModelCluster, KindQueue, "easy", "easy"},
+		{ModelCluster, KindQueue, "eazy", "eazy"}, // a misspelling is not guessed
+		{ModelCluster, KindQueue, "SJF", "SJF"},   // an order, not a policy
+		{ModelHetero, KindQueue, "EG-EDF", "eg-edf"},
+		{ModelCluster, KindQueue, "EG-EDF", "EG-EDF"}, // not of this model
+		{"mesh", KindQueue, "EASY", "EASY"},
+	} {
+		if got := CanonicalName(c.model, c.kind, c.name); got != c.want {
+			t.Errorf("CanonicalName(%s, %s, %q) = %q, want %q", c.model, c.kind, c.name, got, c.want)
+		}
+	}
+	// Every registered name is its own canonical name.
+	for _, p := range Policies(ModelCluster, KindQueue) {
+		if got := CanonicalName(ModelCluster, KindQueue, strings.ToUpper(p.Name)); got != p.Name {
+			t.Errorf("CanonicalName(%q) = %q, want %q", strings.ToUpper(p.Name), got, p.Name)
+		}
+	}
+}

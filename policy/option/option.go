@@ -219,6 +219,9 @@ func (d Decl) Parse(text string) (Value, error) {
 			if d.Note != "" {
 				msg += " (" + d.Note + ")"
 			}
+			if s := Suggest(t, d.Values); s != "" {
+				msg += "; did you mean " + s + "?"
+			}
 			return Value{}, errors.New(msg)
 		}
 		return Value{Text: t}, nil

@@ -109,3 +109,37 @@ func TestEnumCaseInsensitive(t *testing.T) {
 		}
 	}
 }
+
+// An enum value given in another case is the declared value; a
+// misspelling says the value it is closest to, when exactly one is
+// within two edits, and nothing when none or several are.
+func TestEnumCaseAndSuggestion(t *testing.T) {
+	d := Decl{Name: "order", Type: Enum, Values: []string{"fcfs", "sjf", "multifactor"}}
+	if v, err := d.Parse("SJF"); err != nil || v.Text != "sjf" {
+		t.Errorf("SJF: %v, %v; want sjf", v, err)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"sfj", `"sfj" is not one of fcfs, sjf, multifactor; did you mean sjf?`},
+		{"multifacter", `"multifacter" is not one of fcfs, sjf, multifactor; did you mean multifactor?`},
+		{"lifo", `"lifo" is not one of fcfs, sjf, multifactor`},
+	} {
+		_, err := d.Parse(c.text)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		known []string
+		want  string
+	}{
+		{"Easy", []string{"fcfs", "easy"}, "easy"},
+		{"eazy", []string{"fcfs", "easy"}, "easy"},
+		{"ab", []string{"aa", "bb"}, ""}, // two within two edits: none guessed
+		{"xyzzy", []string{"fcfs", "easy"}, ""},
+	} {
+		if got := Suggest(c.name, c.known); got != c.want {
+			t.Errorf("Suggest(%q, %q) = %q, want %q", c.name, c.known, got, c.want)
+		}
+	}
+}

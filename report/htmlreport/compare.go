@@ -124,6 +124,11 @@ func buildCompare(dirs []string, o Options) ([]byte, error) {
 	if len(dirs) < 2 || len(dirs) > MaxCompareRuns {
 		return nil, fmt.Errorf("a comparison takes 2 to %d run folders, got %d", MaxCompareRuns, len(dirs))
 	}
+	if len(o.Labels) > 0 {
+		if err := CheckLabels(o.Labels, len(dirs)); err != nil {
+			return nil, err
+		}
+	}
 	// All runs hold the same jobs, so the page holds len(dirs) times
 	// their number: bound that by MaxJobs.
 	limit := MaxJobs / len(dirs)
@@ -164,7 +169,11 @@ func buildCompare(dirs []string, o Options) ([]byte, error) {
 		}
 	}
 	p := &comparePage{}
-	for i, name := range runLabels(runs, dirs) {
+	names := o.Labels
+	if len(names) == 0 {
+		names = runLabels(runs, dirs)
+	}
+	for i, name := range names {
 		runs[i].label = name
 		p.Runs = append(p.Runs, compareRun{Policy: name, Dir: dirs[i]})
 	}
@@ -358,6 +367,33 @@ func (p *runPage) policyName() string {
 	}
 	return p.policy
 }
+
+// CheckLabels checks the names given to the n runs of a comparison
+// (Options.Labels, report --label): one per run, none empty or longer
+// than MaxLabel bytes, no two the same (a page never names two runs
+// alike).
+func CheckLabels(labels []string, n int) error {
+	if len(labels) != n {
+		return fmt.Errorf("%d label(s) for %d runs: give one --label per folder, in their order", len(labels), n)
+	}
+	seen := map[string]int{}
+	for i, l := range labels {
+		switch {
+		case strings.TrimSpace(l) == "":
+			return fmt.Errorf("label %d is empty", i+1)
+		case len(l) > MaxLabel:
+			return fmt.Errorf("label %d is %d bytes long; at most %d", i+1, len(l), MaxLabel)
+		}
+		if j, ok := seen[l]; ok {
+			return fmt.Errorf("labels %d and %d are both %q: each run needs a name of its own", j+1, i+1, l)
+		}
+		seen[l] = i
+	}
+	return nil
+}
+
+// MaxLabel bounds a run's label on a comparison page, in bytes.
+const MaxLabel = 200
 
 // runLabels names the runs of a comparison: by their policy, unless two
 // share one; then every run of that policy by its folder's name (runs of

@@ -324,3 +324,64 @@ func TestRunLabelsDistinct(t *testing.T) {
 		}
 	}
 }
+
+// The page names runs of one policy by their folders (the title, the
+// summaries' heads, the script's names), and --label's names replace
+// them; labels that are missing, empty or alike are refused.
+func TestCompareDistinctNamesOnPage(t *testing.T) {
+	root := t.TempDir()
+	var dirs []string
+	for _, r := range []struct{ dir, policy string }{{"fcfs", "fcfs"}, {"conservative", "conservative"}, {"mf-cons", "conservative"}} {
+		dir := filepath.Join(root, r.dir)
+		if _, err := (experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: "testdata/tiny.swf"}, Policy: experiment.PolicySpec{Name: r.policy}, Outputs: experiment.OutputSpec{Dir: dir}}).Run(); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, dir)
+	}
+	names := func(page []byte) (title string, script []string) {
+		t.Helper()
+		m := regexp.MustCompile(`<title>([^<]*)</title>`).FindSubmatch(page)
+		if m == nil {
+			t.Fatal("no title")
+		}
+		n := regexp.MustCompile(`"names":(\[[^\]]*\])`).FindSubmatch(page)
+		if n == nil {
+			t.Fatal("no names in the page's data")
+		}
+		if err := json.Unmarshal(n[1], &script); err != nil {
+			t.Fatal(err)
+		}
+		return html.UnescapeString(string(m[1])), script
+	}
+	page, err := buildCompare(dirs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	title, script := names(page)
+	if want := "schedlab comparison: tiny.swf · fcfs vs conservative vs mf-cons"; title != want {
+		t.Errorf("title %q, want %q", title, want)
+	}
+	if strings.Join(script, "|") != "fcfs|conservative|mf-cons" {
+		t.Errorf("names %q", script)
+	}
+	page, err = buildCompare(dirs, Options{Labels: []string{"FCFS", "cons", "cons + multifactor"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if title, script := names(page); title != "schedlab comparison: tiny.swf · FCFS vs cons vs cons + multifactor" || strings.Join(script, "|") != "FCFS|cons|cons + multifactor" {
+		t.Errorf("with labels: title %q, names %q", title, script)
+	}
+	for _, c := range []struct {
+		labels []string
+		want   string
+	}{
+		{[]string{"a", "b"}, "2 label(s) for 3 runs"},
+		{[]string{"a", " ", "c"}, "label 2 is empty"},
+		{[]string{"a", "b", "a"}, `labels 1 and 3 are both "a"`},
+		{[]string{"a", "b", strings.Repeat("x", MaxLabel+1)}, "label 3 is 201 bytes long"},
+	} {
+		if _, err := buildCompare(dirs, Options{Labels: c.labels}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("labels %q: %v, want %q", c.labels, err, c.want)
+		}
+	}
+}

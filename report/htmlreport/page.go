@@ -99,6 +99,10 @@ type Options struct {
 	// Clock, when set, puts calendar dates on the time axes of run and
 	// comparison pages (nil: time since the first submission).
 	Clock *Clock
+	// Labels, when set, name the runs of a comparison, one per folder in
+	// their order (each not empty, no two the same; CheckLabels), in
+	// place of the names runLabels gives. Run pages ignore them.
+	Labels []string
 }
 
 // Clock places a trace's times on the calendar: Start is the epoch second

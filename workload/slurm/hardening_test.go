@@ -321,3 +321,41 @@ func TestNoHeaderLine(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// Memory per node over a CPU count it does not divide is written as a
+// whole number of KB a CPU (SWF's field 10 is an integer): 128M on one
+// node of 3 CPUs is 131072/3 = 43690.67 KB, written 43691, and no field
+// of the written trace holds a fraction.
+func TestMemoryWrittenAsInteger(t *testing.T) {
+	const head = "JobIDRaw|Submit|Start|End|Timelimit|NCPUS|ReqMem|State\n"
+	in := head + "1|2024-01-01T00:00:00|2024-01-01T00:00:10|2024-01-01T00:01:00|10|3|128M|COMPLETED\n" +
+		"2|2024-01-01T00:00:01|2024-01-01T00:00:10|2024-01-01T00:01:00|10|7|1Gn|COMPLETED\n"
+	r, err := ReadSacct(strings.NewReader(in), "x.txt", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := r.WriteSWF(&b, 8, "x.txt"); err != nil {
+		t.Fatal(err)
+	}
+	var mems []string
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		if strings.HasPrefix(line, ";") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 18 {
+			t.Fatalf("line %q: %d fields", line, len(f))
+		}
+		for i, v := range f {
+			if strings.ContainsAny(v, ".eE") {
+				t.Errorf("line %q: field %d is %s, not an integer", line, i+1, v)
+			}
+		}
+		mems = append(mems, f[9])
+	}
+	// 1G on 7 CPUs: 1048576/7 = 149796.57 -> 149797.
+	if strings.Join(mems, " ") != "43691 149797" {
+		t.Errorf("field 10: %q, want 43691 149797", mems)
+	}
+}

@@ -31,7 +31,9 @@ func (c *benchCmd) Run(g *globals) error {
 	if err != nil {
 		return usageError{err}
 	}
-	for _, p := range c.Policy {
+	for i, p := range c.Policy {
+		p = registry.CanonicalName(registry.ModelCluster, registry.KindQueue, p)
+		c.Policy[i] = p
 		if _, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, p); err != nil {
 			return usageError{fmt.Errorf("--policy: %w", err)}
 		}

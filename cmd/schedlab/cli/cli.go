@@ -327,6 +327,9 @@ func mainWith(args []string, stdout, stderr io.Writer, g *globals, signals bool,
 	if err == nil {
 		err = checkParsedArgs(args)
 	}
+	if err == nil {
+		args, err = foldEnumFlags(parser.Model, args)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab: %v\n", err)
 		fmt.Fprintln(stderr, "Run 'schedlab --help' for usage.")
@@ -571,6 +574,7 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	if err := c.checkNoOut(); err != nil {
 		return none, err
 	}
+	c.Policy = canonicalTracePolicy(c.Policy) // EASY is easy, in every output
 	qp, qerr := experiment.LookupTracePolicy(c.Policy)
 	dl, fails, err := c.randomFlags()
 	if err != nil {
@@ -697,6 +701,7 @@ type traceCmd struct {
 	Import traceImportCmd `cmd:"" help:"Write an SWF trace from a site's Slurm accounting (sacct --parsable2 or --json output), to simulate its real history, or from a Batsim workload."`
 	Export traceExportCmd `cmd:"" help:"Write an SWF trace as a Batsim workload (JSON, delay profiles)."`
 	Synth  traceSynthCmd  `cmd:"" help:"Write an SWF trace of a synthetic workload model (lublin: Lublin and Feitelson's rigid parallel jobs)."`
+	Make   traceMakeCmd   `cmd:"" help:"Write an SWF trace from a short list of jobs, one a line: SUBMIT RUNTIME CPUS [REQUEST] (small traces by hand, examples/teaching)."`
 }
 
 type traceRepeatCmd struct {

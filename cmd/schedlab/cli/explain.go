@@ -152,6 +152,7 @@ func tnum(t float64) string {
 // checks it as Explain will (RunSpec.Check: every problem at once).
 func (c *explainCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	var spec experiment.RunSpec
+	c.Policy = registry.CanonicalName(registry.ModelCluster, registry.KindQueue, c.Policy)
 	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, c.Policy)
 	if err != nil {
 		return spec, usageError{err}

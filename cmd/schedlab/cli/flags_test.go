@@ -40,6 +40,7 @@ func TestEveryFlag(t *testing.T) {
 	// synth: a valid trace synth command; the cases add or override a
 	// flag (kong keeps the last of a repeated flag).
 	synth := []string{"trace", "synth", "--model", "lublin", "--procs", "8", "--jobs", "8", "--out", filepath.Join(dir, "s.swf")}
+	jobs := writeFile(t, dir, "jobs.txt", "0 10 2\n")
 	cases := map[string]struct {
 		args []string
 		want int
@@ -133,6 +134,8 @@ func TestEveryFlag(t *testing.T) {
 		"trace import --timezone":      {[]string{"trace", "import", tr, "--from", "sacct", "--out", filepath.Join(dir, "i.swf"), "--timezone", "Nowhere/Atall"}, 2, "not a time zone name"},
 		"trace repeat --out":           {[]string{"trace", "repeat", tr, "--times", "2", "--out", filepath.Join(file, "r.swf")}, 1, "not a folder"},
 		"trace synth --model":          {append(synth, "--model", "feitelson96"), 2, `--model must be one of "lublin"`},
+		"trace make --procs":           {[]string{"trace", "make", jobs, "--procs", "0", "--out", filepath.Join(dir, "m.swf")}, 2, "--procs 0: want 1..4194304"},
+		"trace make --out":             {[]string{"trace", "make", jobs, "--procs", "4", "--out", filepath.Join(file, "m.swf")}, 1, "not a folder"},
 		"trace synth --procs":          {append(synth, "--procs", "0"), 2, "--procs 0: want 1..1048576"},
 		"trace synth --jobs":           {append(synth, "--jobs", "0"), 2, "--jobs 0: want 1..100000000"},
 		"trace synth --seed":           {append(synth, "--seed=-1"), 2, "--seed"},
@@ -152,6 +155,7 @@ func TestEveryFlag(t *testing.T) {
 		"report --out":      {[]string{"report", dir, "--out", filepath.Join(dir, "c.html")}, 2, "--out is only for a comparison of two or more run folders"},
 		"report --from":     {[]string{"report", dir, "--from", "soon"}, 2, `--from "soon": want a date`},
 		"report --to":       {[]string{"report", dir, "--to", "5", "--from", "9"}, 2, "--from 9 --to 5: an empty window"},
+		"report --label":    {[]string{"report", dir, dir, "--out", filepath.Join(dir, "c.html"), "--label", "a", "--label", "a"}, 2, `--label: labels 1 and 2 are both "a"`},
 
 		" --version": {[]string{"--version=perhaps"}, 2, "--version"},
 

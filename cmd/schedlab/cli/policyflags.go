@@ -286,3 +286,14 @@ func wrap(text, indent string, width int) string {
 	b.WriteString(line)
 	return b.String()
 }
+
+// canonicalTracePolicy is the registered name of a trace run's policy
+// given in another case (--policy EASY is easy; registry.CanonicalName),
+// a queue policy of the cluster model first, then of the hetero model;
+// name as given otherwise (then the lookup's error says what is known).
+func canonicalTracePolicy(name string) string {
+	if n := registry.CanonicalName(registry.ModelCluster, registry.KindQueue, name); n != name {
+		return n
+	}
+	return registry.CanonicalName(registry.ModelHetero, registry.KindQueue, name)
+}

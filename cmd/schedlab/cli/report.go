@@ -20,6 +20,7 @@ type reportCmd struct {
 	NoGantt bool     `name:"no-gantt" help:"Leave the Gantt charts (and the per-job data they need) out of run and comparison pages: a page of a few hundred KB, not tens of MB."`
 	From    string   `placeholder:"WHEN" help:"Show only the jobs submitted from WHEN on (run and comparison pages): a date (YYYY-MM-DD[THH:MM[:SS]], in the trace's time zone; needs the trace, for its header's UnixStartTime) or seconds since the trace's start. The headline, charts and distributions are recomputed over those jobs; the summary table stays the whole run's."`
 	To      string   `placeholder:"WHEN" help:"Show only the jobs submitted before WHEN (as --from)."`
+	Label   []string `placeholder:"NAME" sep:"none" help:"Name the runs of a comparison, one --label per folder in their order (default: each run's policy, or its folder's name when two runs share a policy; never twice the same)."`
 }
 
 // Run writes DIR/report.html, or with several run folders the
@@ -32,7 +33,7 @@ func (c *reportCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
-	opts := htmlreport.Options{NoGantt: c.NoGantt, Window: win}
+	opts := htmlreport.Options{NoGantt: c.NoGantt, Window: win, Labels: c.Label}
 	if herr == nil {
 		opts.Clock = clockOf(h)
 	}
@@ -41,6 +42,10 @@ func (c *reportCmd) Run(g *globals) error {
 		return usageError{fmt.Errorf("--out is only for a comparison of two or more run folders (one folder's page is DIR/report.html)")}
 	case len(c.Dirs) > htmlreport.MaxCompareRuns:
 		return usageError{fmt.Errorf("%d folders: a comparison takes at most %d runs", len(c.Dirs), htmlreport.MaxCompareRuns)}
+	case len(c.Dirs) == 1 && len(c.Label) > 0:
+		return usageError{fmt.Errorf("--label names the runs of a comparison of two or more run folders")}
+	case len(c.Dirs) > 1 && len(c.Label) > 0 && htmlreport.CheckLabels(c.Label, len(c.Dirs)) != nil:
+		return usageError{fmt.Errorf("--label: %w", htmlreport.CheckLabels(c.Label, len(c.Dirs)))}
 	case len(c.Dirs) > 1 && c.Out == "":
 		return usageError{fmt.Errorf("two or more run folders make one comparison page: say where with --out FILE (e.g. --out compare.html)")}
 	case len(c.Dirs) > 1 && !htmlreport.IsHTMLName(c.Out):

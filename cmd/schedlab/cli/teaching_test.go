@@ -48,10 +48,27 @@ func TestTeachingAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(b)
+	made := map[string]string{} // a lesson's .jobs file: the trace trace make writes of it
+	tracePath := func(name string) string {
+		t.Helper()
+		if !strings.HasSuffix(name, ".jobs") {
+			return filepath.Join(teachingDir, name)
+		}
+		if p, ok := made[name]; ok {
+			return p
+		}
+		procs := jobsProcs(t, filepath.Join(teachingDir, name))
+		p := filepath.Join(t.TempDir(), strings.TrimSuffix(name, ".jobs")+".swf")
+		if code, stderr := runMain("trace", "make", filepath.Join(teachingDir, name), "--procs", procs, "--out", p); code != 0 {
+			t.Fatalf("trace make %s: exit %d: %s", name, code, stderr)
+		}
+		made[name] = p
+		return p
+	}
 	for _, r := range tableRows(t, md, "| exercise | trace | flags | job | starts at |") {
 		ex, trace, flags, job, want := r[0], r[1], r[2], r[3], r[4]
 		out := t.TempDir()
-		args := append([]string{"run", "--trace", filepath.Join(teachingDir, trace)}, strings.Fields(flags)...)
+		args := append([]string{"run", "--trace", tracePath(trace)}, strings.Fields(flags)...)
 		if code, stderr := runMain(append(args, "--out", out)...); code != 0 {
 			t.Fatalf("exercise %s: %s: exit %d: %s", ex, strings.Join(args, " "), code, stderr)
 		}
@@ -82,7 +99,7 @@ func TestTeachingAnswers(t *testing.T) {
 		ex, cmd, want := r[0], strings.Fields(r[1]), r[2]
 		for i := range cmd {
 			if cmd[i] == "--trace" && i+1 < len(cmd) {
-				cmd[i+1] = filepath.Join(teachingDir, cmd[i+1])
+				cmd[i+1] = tracePath(cmd[i+1])
 			}
 		}
 		var stdout, stderr bytes.Buffer
@@ -93,4 +110,24 @@ func TestTeachingAnswers(t *testing.T) {
 			t.Errorf("exercise %s: %q does not say %q:\n%s", ex, cmd, want, stdout.String())
 		}
 	}
+}
+
+// jobsProcs is the machine size a lesson's .jobs file states in its
+// first line ("# Lesson N: P CPUs."), which README.md's trace make
+// command gives as --procs.
+func jobsProcs(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(first)
+	for i := 1; i < len(f); i++ {
+		if strings.HasPrefix(f[i], "CPUs") {
+			return f[i-1]
+		}
+	}
+	t.Fatalf("%s: the first line does not say how many CPUs: %q", path, first)
+	return ""
 }
