@@ -458,6 +458,10 @@ func (a *traceAsm) noRun() error {
 			name, in.RejectedUnknown, in.RejectedMaxTime, in.RejectedMaxCPUs, in.RejectedAccess)
 	}
 	// Records that are all skipped or rejected are no run either.
+	if a.ns != nil && a.run.fit.refused > 0 {
+		return fmt.Errorf("trace %s: none of its %d job record(s) can be simulated: %d fit no node of the platform (%s) even with every node free",
+			name, counts.Read, a.run.fit.refused, nodesText(a.ns))
+	}
 	return noJobsError(name, counts, a.procs, a.run.refused(), a.run.built.Name())
 }
 

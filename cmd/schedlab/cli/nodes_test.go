@@ -37,6 +37,11 @@ func TestSacctGPUClusterRuns(t *testing.T) {
 		"202": "3600,0-6 16,gpu[1-2],gpu:a100=0-1;nvme=0",
 		"203": "180,17-20,gpu2,",
 	}
+	// On a node of 64 cores, 1 GB and nothing else, no job fits (GPUs,
+	// features; 203's 2 GB): the run says so.
+	if _, stderr := run(t, 1, "run", "--trace", tab, "--policy", "easy", "--no-out", "--nodes", "n1:cores=64:mem=1G"); !strings.Contains(stderr, "4 fit no node of the platform (1 nodes, 64 cores, 64 CPUs, 1024 MB) even with every node free") {
+		t.Errorf("no job fits: %s", stderr)
+	}
 	for _, pol := range []string{"easy", "conservative"} {
 		out := filepath.Join(dir, pol)
 		_, stderr := run(t, 0, "run", "--trace", tab, "--policy", pol, "--check", "--out", out,
