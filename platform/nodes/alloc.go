@@ -43,6 +43,7 @@ type State struct {
 	unitUsed  [][]bool // per kind (ns.kinds order), per unit
 	freeUnits [][]int  // per node, per kind
 	sel       *Selector
+	open      openSet // with sel: the nodes with a free core
 }
 
 // NodeAlloc is what an allocation holds on one node.
@@ -117,8 +118,27 @@ func (s *State) FreeOn(n int, f *NodeFree) {
 func (s *State) Selector() *Selector {
 	if s.sel == nil {
 		s.sel = NewSelector(s.ns)
+		s.open = newOpenSet(s.ns.Len())
+		for id, c := range s.freeCores {
+			s.open.set(s.sel.pos[id], c > 0)
+		}
 	}
 	return s.sel
+}
+
+func (s *State) openNodes() *openSet {
+	if s.sel == nil {
+		return nil
+	}
+	return &s.open
+}
+
+// freed keeps the open set of node id (after a change of its free
+// cores).
+func (s *State) freed(id int) {
+	if s.sel != nil {
+		s.open.set(s.sel.pos[id], s.freeCores[id] > 0)
+	}
 }
 
 // Select applies the selection rule to what is free now (Alloc without
@@ -178,6 +198,7 @@ func (s *State) take(pk Pick, units []int, exclusive bool) NodeAlloc {
 		}
 	}
 	s.freeCores[id] -= len(na.Cores)
+	s.freed(id)
 	na.MemMB = pk.MemMB
 	s.memUsed[id] += na.MemMB
 	for k, n := range units {
@@ -210,6 +231,7 @@ func (s *State) Release(a Allocation) {
 			s.coreUsed[c] = false
 		}
 		s.freeCores[na.Node] += len(na.Cores)
+		s.freed(na.Node)
 		s.memUsed[na.Node] -= na.MemMB
 		for _, g := range na.GRES {
 			k, _ := slices.BinarySearchFunc(s.ns.kinds, g.Kind, compareKind)

@@ -62,6 +62,12 @@ type Profile struct {
 	useVal int
 	useOK  bool
 
+	// The cores held on each node at two instants, kept as holds
+	// change, for the selection rule to skip the nodes with none free
+	// there (openAt).
+	foc   [2]focus
+	clock uint64
+
 	ov    []int32 // scratch: overlapping refs of one node
 	peakU []int
 	curU  []int
@@ -71,10 +77,21 @@ type Profile struct {
 // HoldID names a hold of a Profile.
 type HoldID int32
 
-type nref struct{ h, i int32 } // hold slot, index of the node in the hold
+// nref is a hold on one node: its slot, the node's index in it, and a
+// copy of what a query of cores reads (its interval, cores, whether it
+// is exclusive and whether it holds memory or units there), so that a
+// node's holds are read without reading the holds.
+type nref struct {
+	h, i  int32
+	cores int32
+	excl  bool
+	more  bool // memory or units held on the node
+	a, b  float64
+}
 
 type phold struct {
 	a, b  float64
+	live  bool
 	excl  bool
 	nodes []int32
 	cores []int32
@@ -193,8 +210,15 @@ func (p *Profile) AddAllocation(a, b float64, al Allocation) HoldID {
 
 func (p *Profile) link(h int32) {
 	x := &p.holds[h]
+	x.live = true
+	p.focusAdd(x, 1)
+	k := p.k
 	for i, n := range x.nodes {
-		p.byNode[n] = append(p.byNode[n], nref{h, int32(i)})
+		more := x.mem[i] != 0
+		for q := 0; q < k && !more; q++ {
+			more = x.units[i*k+q] != 0
+		}
+		p.byNode[n] = append(p.byNode[n], nref{h: h, i: int32(i), cores: x.cores[i], excl: x.excl, more: more, a: x.a, b: x.b})
 	}
 	p.insertEv(pev{t: x.a, d: x.total, h: h})
 	p.insertEv(pev{t: x.b, d: -x.total, h: h, end: true})
@@ -244,6 +268,8 @@ func (p *Profile) Remove(id HoldID) {
 	p.removeEv(pev{t: x.a, d: x.total, h: h})
 	p.removeEv(pev{t: x.b, d: -x.total, h: h, end: true})
 	p.removeStart(pstart{x.a, h})
+	p.focusAdd(x, -1)
+	x.live = false
 	p.freeSlots = append(p.freeSlots, h)
 }
 
@@ -263,7 +289,18 @@ func (p *Profile) SetInterval(id HoldID, a, b float64) {
 	p.removeEv(pev{t: x.a, d: x.total, h: h})
 	p.removeEv(pev{t: x.b, d: -x.total, h: h, end: true})
 	p.removeStart(pstart{x.a, h})
+	p.focusAdd(x, -1)
 	x.a, x.b = a, b
+	p.focusAdd(x, 1)
+	for _, n := range x.nodes {
+		refs := p.byNode[n]
+		for j := range refs {
+			if refs[j].h == h {
+				refs[j].a, refs[j].b = a, b
+				break
+			}
+		}
+	}
 	p.insertEv(pev{t: a, d: x.total, h: h})
 	p.insertEv(pev{t: b, d: -x.total, h: h, end: true})
 	p.insertStart(pstart{a, h})
@@ -278,14 +315,14 @@ func (p *Profile) FreeOver(n int, x, y float64, f *NodeFree) {
 	}
 	ov := p.ov[:0]
 	inner := false
-	for _, r := range refs {
-		h := &p.holds[r.h]
-		if h.a < y && x < h.b {
-			ov = append(ov, r.h, r.i)
-			if h.a > x {
+	for j := range refs {
+		r := &refs[j]
+		if r.a < y && x < r.b {
+			ov = append(ov, int32(j))
+			if r.a > x {
 				inner = true
 			}
-			if h.excl {
+			if r.excl {
 				f.Whole = true
 			}
 		}
@@ -297,12 +334,15 @@ func (p *Profile) FreeOver(n int, x, y float64, f *NodeFree) {
 	f.Jobs = true
 	k := p.k
 	if !inner { // every overlapping hold covers x: the peak is their sum
-		for j := 0; j < len(ov); j += 2 {
-			h, i := &p.holds[ov[j]], int(ov[j+1])
-			f.Cores -= int(h.cores[i])
-			f.MemMB -= h.mem[i]
-			for q := 0; q < k; q++ {
-				f.Units[q] -= int(h.units[i*k+q])
+		for _, j := range ov {
+			r := &refs[j]
+			f.Cores -= int(r.cores)
+			if r.more {
+				h, i := &p.holds[r.h], int(r.i)
+				f.MemMB -= h.mem[i]
+				for q := 0; q < k; q++ {
+					f.Units[q] -= int(h.units[i*k+q])
+				}
 			}
 		}
 		return
@@ -310,23 +350,26 @@ func (p *Profile) FreeOver(n int, x, y float64, f *NodeFree) {
 	// The peak is at x or at the start of a hold inside (x, y).
 	peakC, peakM := 0, int64(0)
 	clear(p.peakU)
-	for j := -2; j < len(ov); j += 2 {
+	for j := -1; j < len(ov); j++ {
 		s := x
 		if j >= 0 {
-			s = p.holds[ov[j]].a
+			s = refs[ov[j]].a
 			if s <= x {
 				continue
 			}
 		}
 		c, m := 0, int64(0)
 		clear(p.curU)
-		for q := 0; q < len(ov); q += 2 {
-			h, i := &p.holds[ov[q]], int(ov[q+1])
-			if h.a <= s && s < h.b {
-				c += int(h.cores[i])
-				m += h.mem[i]
-				for u := 0; u < k; u++ {
-					p.curU[u] += int(h.units[i*k+u])
+		for _, q := range ov {
+			r := &refs[q]
+			if r.a <= s && s < r.b {
+				c += int(r.cores)
+				if r.more {
+					h, i := &p.holds[r.h], int(r.i)
+					m += h.mem[i]
+					for u := 0; u < k; u++ {
+						p.curU[u] += int(h.units[i*k+u])
+					}
 				}
 			}
 		}
@@ -346,6 +389,122 @@ func (p *Profile) FreeOver(n int, x, y float64, f *NodeFree) {
 type profView struct {
 	p    *Profile
 	x, y float64
+	open *openSet // the nodes with a core free at x (nil: not known)
+}
+
+func (v *profView) openNodes() *openSet { return v.open }
+
+// focus is the cores held on each node at instant x (ok: kept), and
+// the nodes where some are free.
+type focus struct {
+	x    float64
+	ok   bool
+	tick uint64
+	use  []int32
+	open openSet
+}
+
+// focusAdd adds sign times hold x's cores to the kept instants it
+// covers.
+func (p *Profile) focusAdd(x *phold, sign int32) {
+	for fi := range p.foc {
+		f := &p.foc[fi]
+		if !f.ok || !(x.a <= f.x && f.x < x.b) {
+			continue
+		}
+		for i, n := range x.nodes {
+			f.use[n] += sign * x.cores[i]
+			f.open.set(p.sel.pos[n], f.use[n] < p.sel.cores[n])
+		}
+	}
+}
+
+// openAt is the nodes with a core free at instant x, from a kept
+// instant: one kept at x, else the one used least recently moved to x
+// (nil: not kept, under DisableShortcuts).
+func (p *Profile) openAt(x float64) *openSet {
+	if p.plain {
+		return nil
+	}
+	p.clock++
+	for fi := range p.foc {
+		if f := &p.foc[fi]; f.ok && f.x == x {
+			f.tick = p.clock
+			return &f.open
+		}
+	}
+	f := &p.foc[0]
+	if p.foc[1].tick < f.tick {
+		f = &p.foc[1]
+	}
+	if f.use == nil {
+		f.use = make([]int32, len(p.byNode))
+		f.open = newOpenSet(len(p.byNode))
+	}
+	if !f.ok || !p.moveFocus(f, x) {
+		p.fillFocus(f, x)
+	}
+	f.x, f.ok, f.tick = x, true, p.clock
+	return &f.open
+}
+
+// moveFocus moves kept instant f to x by the holds that start or end
+// between them (the others cover both or neither); it reports false,
+// doing nothing, when more events lie between than there are holds
+// (fillFocus is then cheaper).
+func (p *Profile) moveFocus(f *focus, x float64) bool {
+	lo, hi := min(f.x, x), max(f.x, x)
+	after := func(t float64) int {
+		i, _ := slices.BinarySearchFunc(p.ev, t, func(e pev, t float64) int {
+			if e.t <= t {
+				return -1
+			}
+			return 1
+		})
+		return i
+	}
+	i, j := after(lo), after(hi)
+	if j-i > len(p.holds)-len(p.freeSlots) {
+		return false
+	}
+	for ; i < j; i++ {
+		e := p.ev[i]
+		h := &p.holds[e.h]
+		if e.end && lo < h.a && h.a <= hi {
+			continue // done at its start
+		}
+		was := h.a <= f.x && f.x < h.b
+		now := h.a <= x && x < h.b
+		if was == now {
+			continue
+		}
+		sign := int32(1)
+		if was {
+			sign = -1
+		}
+		for k, n := range h.nodes {
+			f.use[n] += sign * h.cores[k]
+			f.open.set(p.sel.pos[n], f.use[n] < p.sel.cores[n])
+		}
+	}
+	return true
+}
+
+// fillFocus computes kept instant f at x from every hold.
+func (p *Profile) fillFocus(f *focus, x float64) {
+	clear(f.use)
+	for h := range p.holds {
+		x0 := &p.holds[h]
+		if !x0.live || !(x0.a <= x && x < x0.b) {
+			continue
+		}
+		for i, nd := range x0.nodes {
+			f.use[nd] += x0.cores[i]
+		}
+	}
+	for nd := range f.use {
+		f.open.set(p.sel.pos[nd], f.use[nd] < p.sel.cores[nd])
+	}
 }
 
 func (v *profView) FreeOn(n int, f *NodeFree) { v.p.FreeOver(n, v.x, v.y, f) }
@@ -354,6 +513,7 @@ func (v *profView) FreeOn(n int, f *NodeFree) { v.p.FreeOver(n, v.x, v.y, f) }
 // the next call of Over, Select or Earliest).
 func (p *Profile) Over(x, y float64) FreeSource {
 	p.view.x, p.view.y = x, y
+	p.view.open = p.openAt(x)
 	return &p.view
 }
 
@@ -440,8 +600,8 @@ func (p *Profile) useAt0(x float64) int {
 func (p *Profile) coresAt(n int32, s float64) int {
 	c := 0
 	for _, r := range p.byNode[n] {
-		if h := &p.holds[r.h]; h.a <= s && s < h.b {
-			c += int(h.cores[r.i])
+		if r.a <= s && s < r.b {
+			c += int(r.cores)
 		}
 	}
 	return c

@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 )
 
@@ -58,8 +59,9 @@ type Selector struct {
 	first   []int32 // first core id
 	mem     []int64
 	group   []int32
-	units   []int // per node x kind: the node's units
-	total   int   // cores of the platform
+	units   []int   // per node x kind: the node's units
+	total   int     // cores of the platform
+	pos     []int32 // per node: its position in order
 
 	nf    NodeFree
 	saved []int   // per pick x kind: the node's free units when picked
@@ -73,7 +75,7 @@ type Selector struct {
 func NewSelector(ns *Nodes) *Selector {
 	n := ns.Len()
 	s := &Selector{ns: ns, K: len(ns.kinds), order: make([]int32, n), threads: make([]int32, n), cores: make([]int32, n), first: make([]int32, n),
-		mem: make([]int64, n), group: make([]int32, n), units: make([]int, n*len(ns.kinds))}
+		mem: make([]int64, n), group: make([]int32, n), units: make([]int, n*len(ns.kinds)), pos: make([]int32, n)}
 	for id := 0; id < n; id++ {
 		nd := ns.Node(id)
 		s.order[id] = int32(id)
@@ -88,6 +90,9 @@ func NewSelector(ns *Nodes) *Selector {
 		s.total += nd.Cores()
 	}
 	slices.SortStableFunc(s.order, func(a, b int32) int { return cmp.Compare(ns.Node(int(a)).Weight, ns.Node(int(b)).Weight) })
+	for i, id := range s.order {
+		s.pos[id] = int32(i)
+	}
 	s.nf.Units = make([]int, s.K)
 	s.local = make([]int, s.K)
 	return s
@@ -218,7 +223,19 @@ func (s *Selector) Select(src FreeSource, p *Prepared, out *Selection) bool {
 	remaining := r.Tasks
 	minN, maxN := p.minN, p.maxN
 	nf := &s.nf
-	for _, id32 := range s.order {
+	var open *openSet
+	if o, ok := src.(opener); ok {
+		open = o.openNodes()
+	}
+	for at := 0; at < len(s.order); at++ {
+		if open != nil {
+			// Skip the nodes with no core free at the interval's start:
+			// none is a candidate (a task takes at least one core).
+			if at = open.next(at); at >= len(s.order) {
+				break
+			}
+		}
+		id32 := s.order[at]
 		picks := len(out.Picks)
 		if remaining == 0 && picks >= minN {
 			break
@@ -347,4 +364,45 @@ func (s *Selector) capacity(id int, p *Prepared, nf *NodeFree, coresPerTask int)
 		fit = min(fit, int(nf.MemMB/(r.MemPerCPUMB*int64(coresPerTask*int(s.threads[id])))))
 	}
 	return fit
+}
+
+// opener is a FreeSource that knows a superset of the candidates of
+// every request: the nodes with a core free (openNodes; nil: unknown).
+type opener interface {
+	openNodes() *openSet
+}
+
+// openSet is a set of nodes by their position in the selector's order
+// (a bit per position): the nodes with at least one core free at some
+// instant, every other node having none.
+type openSet struct {
+	bits []uint64
+}
+
+func newOpenSet(n int) openSet { return openSet{bits: make([]uint64, (n+63)/64)} }
+
+func (o *openSet) set(pos int32, on bool) {
+	if on {
+		o.bits[pos>>6] |= 1 << (pos & 63)
+	} else {
+		o.bits[pos>>6] &^= 1 << (pos & 63)
+	}
+}
+
+// next is the least position >= at in the set (a position past the
+// last when none).
+func (o *openSet) next(at int) int {
+	w := at >> 6
+	if w >= len(o.bits) {
+		return at
+	}
+	if x := o.bits[w] >> (at & 63); x != 0 {
+		return at + bits.TrailingZeros64(x)
+	}
+	for w++; w < len(o.bits); w++ {
+		if o.bits[w] != 0 {
+			return w<<6 + bits.TrailingZeros64(o.bits[w])
+		}
+	}
+	return len(o.bits) << 6
 }
