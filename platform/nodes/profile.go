@@ -39,8 +39,8 @@ type Profile struct {
 	freeSlots []int32
 	byNode    [][]nref
 	ev        []pev // sorted by (t, ends first, hold)
-	pre       []int // prefix sums of ev's deltas; valid when !dirty
-	dirty     bool
+	pre       []int // prefix sums of ev's deltas; valid before index dirty
+	dirty     int
 
 	starts  []pstart // every hold's start, sorted by (a, hold)
 	version uint64   // changes at every change of a hold
@@ -239,14 +239,14 @@ func (p *Profile) removeStart(e pstart) {
 func (p *Profile) insertEv(e pev) {
 	i, _ := slices.BinarySearchFunc(p.ev, e, cmpEv)
 	p.ev = slices.Insert(p.ev, i, e)
-	p.dirty = true
+	p.dirty = min(p.dirty, i)
 	p.version++
 }
 
 func (p *Profile) removeEv(e pev) {
 	if i, ok := slices.BinarySearchFunc(p.ev, e, cmpEv); ok {
 		p.ev = slices.Delete(p.ev, i, i+1)
-		p.dirty = true
+		p.dirty = min(p.dirty, i)
 		p.version++
 	}
 }
@@ -518,16 +518,20 @@ func (p *Profile) Over(x, y float64) FreeSource {
 }
 
 func (p *Profile) prefix() {
-	if !p.dirty && len(p.pre) == len(p.ev) {
+	i := min(p.dirty, len(p.pre), len(p.ev))
+	if i == len(p.ev) && len(p.pre) == len(p.ev) {
 		return
 	}
-	p.pre = p.pre[:0]
+	p.pre = p.pre[:i]
 	s := 0
-	for _, e := range p.ev {
+	if i > 0 {
+		s = p.pre[i-1]
+	}
+	for _, e := range p.ev[i:] {
 		s += e.d
 		p.pre = append(p.pre, s)
 	}
-	p.dirty = false
+	p.dirty = len(p.ev)
 }
 
 // crowded reports the first instant of [x, y) at which more than limit

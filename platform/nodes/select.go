@@ -62,6 +62,7 @@ type Selector struct {
 	units   []int   // per node x kind: the node's units
 	total   int     // cores of the platform
 	pos     []int32 // per node: its position in order
+	ths     []int32 // the distinct threads per core of the nodes
 
 	nf    NodeFree
 	saved []int   // per pick x kind: the node's free units when picked
@@ -92,6 +93,9 @@ func NewSelector(ns *Nodes) *Selector {
 	slices.SortStableFunc(s.order, func(a, b int32) int { return cmp.Compare(ns.Node(int(a)).Weight, ns.Node(int(b)).Weight) })
 	for i, id := range s.order {
 		s.pos[id] = int32(i)
+		if !slices.Contains(s.ths, s.threads[id]) {
+			s.ths = append(s.ths, s.threads[id])
+		}
 	}
 	s.nf.Units = make([]int, s.K)
 	s.local = make([]int, s.K)
@@ -154,8 +158,8 @@ func (s *Selector) PrepareInto(r Request, p *Prepared) error {
 		p.pjPerNode = append(p.pjPerNode, perNodeCount(r, g))
 	}
 	minCPT := 0
-	for id := range s.threads {
-		th := int(s.threads[id])
+	for _, th32 := range s.ths {
+		th := int(th32)
 		if c := (r.CPUsPerTask + th - 1) / th; minCPT == 0 || c < minCPT {
 			minCPT = c
 		}

@@ -39,6 +39,7 @@ type NodePolicy struct {
 	mf        *multifactor
 	slab      attrsSlab
 	jobs      []nodeJob // waiting jobs' requests by slot (entry.m)
+	minCores  []int     // by slot: its request's MinCores (read at every pass)
 	freeJobs  []int32
 	runs      []nodeRun
 	freeRuns  []int32
@@ -198,6 +199,7 @@ func (b *NodePolicy) Submit(now float64, j job.Info) {
 		b.freeJobs = b.freeJobs[:n-1]
 	} else {
 		b.jobs = append(b.jobs, nodeJob{})
+		b.minCores = append(b.minCores, 0)
 		slot = int32(len(b.jobs) - 1)
 	}
 	nj := &b.jobs[slot]
@@ -209,6 +211,7 @@ func (b *NodePolicy) Submit(now float64, j job.Info) {
 		b.fail(fmt.Errorf("policy %s: job %d: request %s: %v", b.name, j.ID, r, err))
 		return
 	}
+	b.minCores[slot] = nj.prep.MinCores
 	if !b.sel.Select(b.empty, &nj.prep, &b.cur) {
 		b.fail(fmt.Errorf("policy %s: job %d: request %s does not fit the platform (%s)", b.name, j.ID, r, b.ns.String()))
 		return
@@ -324,7 +327,7 @@ func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan)
 		pr := &b.jobs[e.m].prep
 		d := e.Estimate
 		y := nodes.Span(now, d)
-		enough := b.freeCores >= pr.MinCores
+		enough := b.freeCores >= b.minCores[e.m]
 		switch {
 		case enough && len(b.resv) == 0 && b.st.Select(pr, &b.cur):
 			b.start(now, e, &b.cur, b.prof.AddSelection(now, y, &b.cur), blocked, plan)
