@@ -600,6 +600,25 @@ func (p *Profile) useAt0(x float64) int {
 	return p.pre[i-1]
 }
 
+// kept is the kept instant at s (nil: none).
+func (p *Profile) kept(s float64) *focus {
+	for fi := range p.foc {
+		if f := &p.foc[fi]; f.ok && f.x == s {
+			return f
+		}
+	}
+	return nil
+}
+
+// useOn is the cores held on node n at instant s, from f when it is
+// the kept instant at s.
+func (p *Profile) useOn(f *focus, n int32, s float64) int {
+	if f != nil {
+		return int(f.use[n])
+	}
+	return p.coresAt(n, s)
+}
+
 // coresAt is the cores node n's holds hold at instant s.
 func (p *Profile) coresAt(n int32, s float64) int {
 	c := 0
@@ -659,12 +678,13 @@ func (p *Profile) SumFreeCores(x, y float64) int {
 		// One more start inside: its nodes' use at that instant.
 		sum := p.steps[k]
 		a := p.starts[i].a
+		fx, fa := p.kept(x), p.kept(a)
 		for _, n := range p.holds[p.starts[i].h].nodes {
 			if p.stamp[n] != p.stampOf {
 				p.stamp[n] = p.stampOf
-				p.peak[n] = p.coresAt(n, x)
+				p.peak[n] = p.useOn(fx, n, x)
 			}
-			if use := p.coresAt(n, a); use > p.peak[n] {
+			if use := p.useOn(fa, n, a); use > p.peak[n] {
 				sum -= use - p.peak[n]
 				p.peak[n] = use
 			}
