@@ -273,6 +273,53 @@ func (p *Profile) Remove(id HoldID) {
 	p.freeSlots = append(p.freeSlots, h)
 }
 
+// RemoveAll drops the holds ids, as Remove one after the other would,
+// with one pass over the profile's events for all of them.
+func (p *Profile) RemoveAll(ids []HoldID) {
+	if len(ids) < 4 {
+		for _, id := range ids {
+			p.Remove(id)
+		}
+		return
+	}
+	for _, id := range ids {
+		h := int32(id)
+		x := &p.holds[h]
+		for _, n := range x.nodes {
+			refs := p.byNode[n]
+			for j := range refs {
+				if refs[j].h == h {
+					refs[j] = refs[len(refs)-1]
+					p.byNode[n] = refs[:len(refs)-1]
+					break
+				}
+			}
+		}
+		p.focusAdd(x, -1)
+		x.live = false
+		p.freeSlots = append(p.freeSlots, h)
+	}
+	j := 0
+	for i, e := range p.ev {
+		if p.holds[e.h].live {
+			p.ev[j] = e
+			j++
+		} else {
+			p.dirty = min(p.dirty, i)
+		}
+	}
+	p.ev = p.ev[:j]
+	j = 0
+	for _, e := range p.starts {
+		if p.holds[e.h].live {
+			p.starts[j] = e
+			j++
+		}
+	}
+	p.starts = p.starts[:j]
+	p.version++
+}
+
 // Interval is hold h's interval.
 func (p *Profile) Interval(id HoldID) (a, b float64) {
 	x := &p.holds[id]

@@ -50,6 +50,7 @@ type NodePolicy struct {
 	pend      []nodes.Selection
 	moved     []movedResv
 	cur, tent nodes.Selection
+	ids       []nodes.HoldID // scratch
 
 	// The last pass's end, for the next to go on from it (kept): the
 	// count of changes of the plan then, the queue's length (every
@@ -311,9 +312,11 @@ func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan)
 			}
 		}
 	} else {
+		b.ids = b.ids[:0]
 		for i := range b.resv {
-			b.prof.Remove(b.resv[i].hold)
+			b.ids = append(b.ids, b.resv[i].hold)
 		}
+		b.prof.RemoveAll(b.ids)
 		if len(b.resv) > 0 {
 			b.changes++
 		}
