@@ -591,6 +591,12 @@ func (p *Profile) crowded(x, y float64, limit int) (float64, bool) {
 		}
 		return 1
 	})
+	return p.crowdedFrom(i, x, y, limit)
+}
+
+// crowdedFrom is crowded with i the index of the first event after x
+// (the prefix sums up to date).
+func (p *Profile) crowdedFrom(i int, x, y float64, limit int) (float64, bool) {
 	if i > 0 && p.pre[i-1] > limit {
 		return x, true
 	}
@@ -775,7 +781,11 @@ func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float6
 		}
 		last = e.t
 		y := Span(e.t, d)
-		if tf, over := p.crowded(e.t, y, limit); over && !p.plain {
+		j := i + 1 // the first event after e.t
+		for j < len(p.ev) && p.ev[j].t <= e.t {
+			j++
+		}
+		if tf, over := p.crowdedFrom(j, e.t, y, limit); over && !p.plain {
 			// Every candidate up to tf has tf in its interval.
 			for i+1 < len(p.ev) && p.ev[i+1].t <= tf {
 				i++
