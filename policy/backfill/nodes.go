@@ -257,7 +257,7 @@ func (b *NodePolicy) Finish(now float64, id job.ID) {
 			}
 		}
 	}
-	r.live, r.alloc = false, nodes.Allocation{}
+	r.live = false // r.alloc's storage serves the slot's next start
 	b.freeRuns = append(b.freeRuns, s)
 	if b.mf != nil {
 		b.mf.finished(id, now)
@@ -466,7 +466,6 @@ func (b *NodePolicy) reserve(now float64, e *entry, t, d float64) {
 }
 
 func (b *NodePolicy) start(now float64, e *entry, sel *nodes.Selection, hold nodes.HoldID, blocked bool, plan *policy.Plan) {
-	a := b.st.Assign(sel)
 	var s int32
 	if k := len(b.freeRuns); k > 0 {
 		s = b.freeRuns[k-1]
@@ -475,6 +474,10 @@ func (b *NodePolicy) start(now float64, e *entry, sel *nodes.Selection, hold nod
 		b.runs = append(b.runs, nodeRun{})
 		s = int32(len(b.runs) - 1)
 	}
+	// The slot's last allocation is released: its storage serves again
+	// (the engine copies a start's allocation).
+	a := b.runs[s].alloc
+	b.st.AssignInto(sel, &a)
 	cores := coresOf(sel)
 	end := now + e.Estimate
 	b.runs[s] = nodeRun{id: e.ID, end: end, alloc: a, hold: hold, cores: cores, live: true}
