@@ -62,6 +62,12 @@ type Profile struct {
 	useVal int
 	useOK  bool
 
+	// Earliest's failures of requests of cores only (fitMemo), valid
+	// while no hold is removed or moved; seq counts the holds added.
+	memo  []earlyFail
+	saved []earlyFail
+	seq   uint64
+
 	// The cores held on each node at two instants, kept as holds
 	// change, for the selection rule to skip the nodes with none free
 	// there (openAt).
@@ -91,6 +97,7 @@ type nref struct {
 
 type phold struct {
 	a, b  float64
+	seq   uint64 // when it was added (Profile.seq)
 	live  bool
 	excl  bool
 	nodes []int32
@@ -211,6 +218,8 @@ func (p *Profile) AddAllocation(a, b float64, al Allocation) HoldID {
 func (p *Profile) link(h int32) {
 	x := &p.holds[h]
 	x.live = true
+	p.seq++
+	x.seq = p.seq
 	p.focusAdd(x, 1)
 	k := p.k
 	for i, n := range x.nodes {
@@ -271,6 +280,7 @@ func (p *Profile) Remove(id HoldID) {
 	p.focusAdd(x, -1)
 	x.live = false
 	p.freeSlots = append(p.freeSlots, h)
+	p.memo = p.memo[:0]
 }
 
 // RemoveAll drops the holds ids, as Remove one after the other would,
@@ -318,6 +328,7 @@ func (p *Profile) RemoveAll(ids []HoldID) {
 	}
 	p.starts = p.starts[:j]
 	p.version++
+	p.memo = p.memo[:0]
 }
 
 // Interval is hold h's interval.
@@ -337,6 +348,7 @@ func (p *Profile) SetInterval(id HoldID, a, b float64) {
 	p.removeEv(pev{t: x.b, d: -x.total, h: h, end: true})
 	p.removeStart(pstart{x.a, h})
 	p.focusAdd(x, -1)
+	p.memo = p.memo[:0]
 	x.a, x.b = a, b
 	p.focusAdd(x, 1)
 	for _, n := range x.nodes {
@@ -767,6 +779,18 @@ func (p *Profile) Select(x, y float64, pr *Prepared, out *Selection) bool {
 func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float64, bool) {
 	limit := p.sel.total - pr.MinCores
 	p.prefix()
+	// A request of at least the cores of one of cores only that failed
+	// at every candidate before its time, for no shorter, fails there
+	// too (less is free now: holds were only added since), but at the
+	// ends of holds added since.
+	below, seq := math.Inf(-1), uint64(0)
+	if !p.plain {
+		for _, m := range p.memo {
+			if m.now == now && pr.MinCores >= m.cores && d >= m.d && m.t > below {
+				below, seq = m.t, m.seq
+			}
+		}
+	}
 	i, _ := slices.BinarySearchFunc(p.ev, now, func(e pev, t float64) int {
 		if e.t <= t {
 			return -1
@@ -782,8 +806,13 @@ func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float6
 		last = e.t
 		y := Span(e.t, d)
 		j := i + 1 // the first event after e.t
+		fresh := p.holds[e.h].seq > seq
 		for j < len(p.ev) && p.ev[j].t <= e.t {
+			fresh = fresh || (p.ev[j].end && p.holds[p.ev[j].h].seq > seq)
 			j++
+		}
+		if e.t < below && !fresh {
+			continue
 		}
 		if tf, over := p.crowdedFrom(j, e.t, y, limit); over && !p.plain {
 			// Every candidate up to tf has tf in its interval.
@@ -794,8 +823,50 @@ func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float6
 			continue
 		}
 		if p.Select(e.t, y, pr, out) {
+			if pr.coresOnly && !p.plain {
+				p.remember(earlyFail{now: now, cores: pr.MinCores, d: d, t: e.t, seq: p.seq})
+			}
 			return e.t, true
 		}
 	}
 	return 0, false
+}
+
+// Restoring runs f, which changes the holds and reports whether it left
+// them as they were (every hold it removed added back with the same
+// interval and amounts, every hold it added removed): what Earliest
+// learned before f then stays (holds added back count as added since).
+func (p *Profile) Restoring(f func() bool) bool {
+	p.saved = append(p.saved[:0], p.memo...)
+	restored := f()
+	if restored {
+		p.memo = append(p.memo[:0], p.saved...)
+	}
+	return restored
+}
+
+// earlyFail is a request of cores only (cores, for d) for which
+// Earliest at now failed at every candidate before t, when seq holds
+// had been added: there the nodes had fewer than cores free in all.
+type earlyFail struct {
+	now, d, t float64
+	cores     int
+	seq       uint64
+}
+
+const earlyFails = 8
+
+// remember adds m, in place of one it implies or else of the oldest.
+func (p *Profile) remember(m earlyFail) {
+	for i, o := range p.memo {
+		if o.now != m.now || (m.cores <= o.cores && m.d <= o.d && m.t >= o.t) {
+			p.memo[i] = m
+			return
+		}
+	}
+	if len(p.memo) == earlyFails {
+		copy(p.memo, p.memo[1:])
+		p.memo = p.memo[:earlyFails-1]
+	}
+	p.memo = append(p.memo, m)
 }

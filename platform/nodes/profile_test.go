@@ -231,3 +231,83 @@ func TestProfileKeptInstantsFollowHolds(t *testing.T) {
 		}
 	}
 }
+
+// Passes of reservations as the policies make them: at one instant,
+// requests (many of tasks of one core only) get the first time they
+// fit and hold it, jobs start now, a hold goes now and then, and a change
+// that is undone runs under Restoring. Earliest, which goes on from
+// what it learned of earlier requests of cores only, gives the time
+// and selection of a profile without shortcuts.
+func TestProfileEarliestLearnsNothingWrong(t *testing.T) {
+	for seed := 0; seed < 150; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 11))
+		ns := randomPlatform(t, r)
+		st := NewState(ns)
+		sel := NewSelector(ns)
+		p, q := NewProfile(sel), NewProfile(NewSelector(ns))
+		q.DisableShortcuts()
+		now := 0.0
+		var s1, s2 Selection
+		type pair struct{ a, b HoldID }
+		var held []pair
+		for i := 0; i < 4; i++ { // running jobs
+			if al, ok := st.Alloc(randomRequest(r)); ok {
+				b := float64(1 + r.IntN(20))
+				held = append(held, pair{p.AddAllocation(0, b, al), q.AddAllocation(0, b, al)})
+			}
+		}
+		for step := 0; step < 40; step++ {
+			req := randomRequest(r)
+			if r.IntN(3) != 0 {
+				req = FromProcs(1 + r.IntN(max(1, ns.Cores())))
+			}
+			pr, err := sel.Prepare(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !Fits(ns, req) {
+				continue
+			}
+			d := float64(r.IntN(12))
+			switch k := r.IntN(10); {
+			case k == 0 && len(held) > 0:
+				i := r.IntN(len(held))
+				p.Remove(held[i].a)
+				q.Remove(held[i].b)
+				held = slices.Delete(held, i, i+1)
+				continue
+			case k == 1 && len(held) > 0: // taken out and put back
+				i := r.IntN(len(held))
+				p.Restoring(func() bool {
+					a, b := p.Interval(held[i].a)
+					p.SetInterval(held[i].a, a, b+1)
+					p.SetInterval(held[i].a, a, b)
+					return true
+				})
+				continue
+			case k == 2:
+				now++ // a new pass
+			case k == 3: // a start now, if it fits
+				ok1 := p.Select(now, Span(now, d), pr, &s1)
+				ok2 := q.Select(now, Span(now, d), pr, &s2)
+				if ok1 != ok2 {
+					t.Fatalf("seed %d step %d: Select now %v, without shortcuts %v", seed, step, ok1, ok2)
+				}
+				if ok1 {
+					e := Span(now, d)
+					held = append(held, pair{p.AddSelection(now, e, &s1), q.AddSelection(now, e, &s2)})
+				}
+				continue
+			}
+			t1, ok1 := p.Earliest(now, d, pr, &s1)
+			t2, ok2 := q.Earliest(now, d, pr, &s2)
+			if ok1 != ok2 || t1 != t2 || (ok1 && (!slices.Equal(s1.Picks, s2.Picks) || !slices.Equal(s1.units, s2.units))) {
+				t.Fatalf("seed %d step %d at %g, %s for %g: %v at %g %+v, without shortcuts %v at %g %+v", seed, step, now, req, d, ok1, t1, s1, ok2, t2, s2)
+			}
+			if ok1 {
+				e := Span(t1, d)
+				held = append(held, pair{p.AddSelection(t1, e, &s1), q.AddSelection(t1, e, &s2)})
+			}
+		}
+	}
+}

@@ -124,6 +124,11 @@ type Prepared struct {
 	// request holds (tasks x the fewest cores a task takes on a node of
 	// the platform; exclusive requests hold more).
 	MinCores int
+	// coresOnly: the request asks only for tasks of one core on every
+	// node of the platform (no node counts, constraint, memory, GRES or
+	// exclusivity): the rule then places it exactly when the nodes
+	// have MinCores cores free in all.
+	coresOnly bool
 }
 
 // Prepare readies r (which must pass Check) for selections; it fails
@@ -165,6 +170,13 @@ func (s *Selector) PrepareInto(r Request, p *Prepared) error {
 		}
 	}
 	p.MinCores = r.Tasks * minCPT
+	maxCPT := 0
+	for _, th32 := range s.ths {
+		th := int(th32)
+		maxCPT = max(maxCPT, (r.CPUsPerTask+th-1)/th)
+	}
+	p.coresOnly = maxCPT == 1 && r.Nodes == 0 && r.MaxNodes == 0 && r.Constraint == "" && r.MemPerNodeMB == 0 && r.MemPerCPUMB == 0 &&
+		len(r.GRESPerNode) == 0 && len(r.GRESPerJob) == 0 && !r.Exclusive
 	return nil
 }
 

@@ -410,6 +410,13 @@ func coresOf(sel *nodes.Selection) int {
 // in queue order, beside the tentative hold and the others; if one
 // cannot be, nothing changes.
 func (b *NodePolicy) repair(now, y float64) bool {
+	ok := false
+	// A repair that fails leaves the plan as it was.
+	b.prof.Restoring(func() bool { ok = b.repairOnce(now, y); return !ok })
+	return ok
+}
+
+func (b *NodePolicy) repairOnce(now, y float64) bool {
 	th := b.prof.AddSelection(now, y, &b.tent)
 	b.moved = b.moved[:0]
 	ok := true
