@@ -67,6 +67,10 @@ type Profile struct {
 	memo  []earlyFail
 	saved []earlyFail
 	seq   uint64
+	added []added // the holds added while memo is not empty (or in Restoring), in order
+	cand  []float64
+	// restoring: within Restoring's f
+	restoring bool
 
 	// The cores held on each node at two instants, kept as holds
 	// change, for the selection rule to skip the nodes with none free
@@ -220,6 +224,9 @@ func (p *Profile) link(h int32) {
 	x.live = true
 	p.seq++
 	x.seq = p.seq
+	if len(p.memo) > 0 || p.restoring {
+		p.added = append(p.added, added{h, p.seq})
+	}
 	p.focusAdd(x, 1)
 	k := p.k
 	for i, n := range x.nodes {
@@ -791,7 +798,35 @@ func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float6
 			}
 		}
 	}
-	i, _ := slices.BinarySearchFunc(p.ev, now, func(e pev, t float64) int {
+	after := now
+	if !math.IsInf(below, -1) {
+		// Before below only the ends of the holds added since: tried
+		// in increasing order, then the candidates from below on.
+		p.cand = p.cand[:0]
+		for _, a := range p.added {
+			if h := &p.holds[a.h]; a.seq > seq && h.live && h.seq == a.seq && h.b > now && h.b < below {
+				p.cand = append(p.cand, h.b)
+			}
+		}
+		slices.Sort(p.cand)
+		for k, t := range p.cand {
+			if k > 0 && t == p.cand[k-1] {
+				continue
+			}
+			y := Span(t, d)
+			if _, over := p.crowded(t, y, limit); over {
+				continue
+			}
+			if p.Select(t, y, pr, out) {
+				if pr.coresOnly {
+					p.remember(earlyFail{now: now, cores: pr.MinCores, d: d, t: t, seq: p.seq})
+				}
+				return t, true
+			}
+		}
+		after = math.Nextafter(below, math.Inf(-1)) // from the events at below on
+	}
+	i, _ := slices.BinarySearchFunc(p.ev, after, func(e pev, t float64) int {
 		if e.t <= t {
 			return -1
 		}
@@ -806,13 +841,8 @@ func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float6
 		last = e.t
 		y := Span(e.t, d)
 		j := i + 1 // the first event after e.t
-		fresh := p.holds[e.h].seq > seq
 		for j < len(p.ev) && p.ev[j].t <= e.t {
-			fresh = fresh || (p.ev[j].end && p.holds[p.ev[j].h].seq > seq)
 			j++
-		}
-		if e.t < below && !fresh {
-			continue
 		}
 		if tf, over := p.crowdedFrom(j, e.t, y, limit); over && !p.plain {
 			// Every candidate up to tf has tf in its interval.
@@ -838,11 +868,18 @@ func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float6
 // learned before f then stays (holds added back count as added since).
 func (p *Profile) Restoring(f func() bool) bool {
 	p.saved = append(p.saved[:0], p.memo...)
+	p.restoring = true
 	restored := f()
+	p.restoring = false
 	if restored {
 		p.memo = append(p.memo[:0], p.saved...)
 	}
 	return restored
+}
+
+type added struct {
+	h   int32
+	seq uint64
 }
 
 // earlyFail is a request of cores only (cores, for d) for which
@@ -858,6 +895,9 @@ const earlyFails = 8
 
 // remember adds m, in place of one it implies or else of the oldest.
 func (p *Profile) remember(m earlyFail) {
+	if len(p.memo) == 0 {
+		p.added = p.added[:0] // every hold in it is older than m
+	}
 	for i, o := range p.memo {
 		if o.now != m.now || (m.cores <= o.cores && m.d <= o.d && m.t >= o.t) {
 			p.memo[i] = m

@@ -248,12 +248,16 @@ func TestProfileEarliestLearnsNothingWrong(t *testing.T) {
 		q.DisableShortcuts()
 		now := 0.0
 		var s1, s2 Selection
-		type pair struct{ a, b HoldID }
+		type pair struct {
+			a, b HoldID
+			x, y float64
+			sel  *Selection // nil: a running job's
+		}
 		var held []pair
 		for i := 0; i < 4; i++ { // running jobs
 			if al, ok := st.Alloc(randomRequest(r)); ok {
 				b := float64(1 + r.IntN(20))
-				held = append(held, pair{p.AddAllocation(0, b, al), q.AddAllocation(0, b, al)})
+				held = append(held, pair{a: p.AddAllocation(0, b, al), b: q.AddAllocation(0, b, al)})
 			}
 		}
 		for step := 0; step < 40; step++ {
@@ -276,12 +280,18 @@ func TestProfileEarliestLearnsNothingWrong(t *testing.T) {
 				q.Remove(held[i].b)
 				held = slices.Delete(held, i, i+1)
 				continue
-			case k == 1 && len(held) > 0: // taken out and put back
+			case k == 1 && len(held) > 0: // moved or taken out, and put back
 				i := r.IntN(len(held))
+				h := &held[i]
 				p.Restoring(func() bool {
-					a, b := p.Interval(held[i].a)
-					p.SetInterval(held[i].a, a, b+1)
-					p.SetInterval(held[i].a, a, b)
+					if h.sel == nil {
+						a, b := p.Interval(h.a)
+						p.SetInterval(h.a, a, b+1)
+						p.SetInterval(h.a, a, b)
+						return true
+					}
+					p.Remove(h.a)
+					h.a = p.AddSelection(h.x, h.y, h.sel)
 					return true
 				})
 				continue
@@ -295,7 +305,9 @@ func TestProfileEarliestLearnsNothingWrong(t *testing.T) {
 				}
 				if ok1 {
 					e := Span(now, d)
-					held = append(held, pair{p.AddSelection(now, e, &s1), q.AddSelection(now, e, &s2)})
+					c := new(Selection)
+					c.CopyFrom(&s1)
+					held = append(held, pair{p.AddSelection(now, e, &s1), q.AddSelection(now, e, &s2), now, e, c})
 				}
 				continue
 			}
@@ -306,7 +318,9 @@ func TestProfileEarliestLearnsNothingWrong(t *testing.T) {
 			}
 			if ok1 {
 				e := Span(t1, d)
-				held = append(held, pair{p.AddSelection(t1, e, &s1), q.AddSelection(t1, e, &s2)})
+				c := new(Selection)
+				c.CopyFrom(&s1)
+				held = append(held, pair{p.AddSelection(t1, e, &s1), q.AddSelection(t1, e, &s2), t1, e, c})
 			}
 		}
 	}
