@@ -87,8 +87,9 @@ type Profile struct {
 // HoldID names a hold of a Profile.
 type HoldID int32
 
-// nref is a hold on one node: its slot, the node's index in it, and a
-// copy of what a query of cores reads (its interval, cores, whether it
+// nref is a hold on one node (a node's are in order of their start):
+// its slot, the node's index in it, and a copy of what a query of cores
+// reads (its interval, cores, whether it
 // is exclusive and whether it holds memory or units there), so that a
 // node's holds are read without reading the holds.
 type nref struct {
@@ -234,7 +235,7 @@ func (p *Profile) link(h int32) {
 		for q := 0; q < k && !more; q++ {
 			more = x.units[i*k+q] != 0
 		}
-		p.byNode[n] = append(p.byNode[n], nref{h: h, i: int32(i), cores: x.cores[i], excl: x.excl, more: more, a: x.a, b: x.b})
+		p.insertRef(n, nref{h: h, i: int32(i), cores: x.cores[i], excl: x.excl, more: more, a: x.a, b: x.b})
 	}
 	p.insertEv(pev{t: x.a, d: x.total, h: h})
 	p.insertEv(pev{t: x.b, d: -x.total, h: h, end: true})
@@ -267,19 +268,33 @@ func (p *Profile) removeEv(e pev) {
 	}
 }
 
+// insertRef adds r to node n's holds, kept in order of their start.
+func (p *Profile) insertRef(n int32, r nref) {
+	refs := p.byNode[n]
+	j := len(refs)
+	for j > 0 && refs[j-1].a > r.a {
+		j--
+	}
+	p.byNode[n] = slices.Insert(refs, j, r)
+}
+
+// removeRef drops hold h from node n's holds.
+func (p *Profile) removeRef(n int32, h int32) {
+	refs := p.byNode[n]
+	for j := range refs {
+		if refs[j].h == h {
+			p.byNode[n] = slices.Delete(refs, j, j+1)
+			return
+		}
+	}
+}
+
 // Remove drops hold h.
 func (p *Profile) Remove(id HoldID) {
 	h := int32(id)
 	x := &p.holds[h]
 	for _, n := range x.nodes {
-		refs := p.byNode[n]
-		for j := range refs {
-			if refs[j].h == h {
-				refs[j] = refs[len(refs)-1]
-				p.byNode[n] = refs[:len(refs)-1]
-				break
-			}
-		}
+		p.removeRef(n, h)
 	}
 	p.removeEv(pev{t: x.a, d: x.total, h: h})
 	p.removeEv(pev{t: x.b, d: -x.total, h: h, end: true})
@@ -303,14 +318,7 @@ func (p *Profile) RemoveAll(ids []HoldID) {
 		h := int32(id)
 		x := &p.holds[h]
 		for _, n := range x.nodes {
-			refs := p.byNode[n]
-			for j := range refs {
-				if refs[j].h == h {
-					refs[j] = refs[len(refs)-1]
-					p.byNode[n] = refs[:len(refs)-1]
-					break
-				}
-			}
+			p.removeRef(n, h)
 		}
 		p.focusAdd(x, -1)
 		x.live = false
@@ -362,7 +370,10 @@ func (p *Profile) SetInterval(id HoldID, a, b float64) {
 		refs := p.byNode[n]
 		for j := range refs {
 			if refs[j].h == h {
-				refs[j].a, refs[j].b = a, b
+				r := refs[j]
+				r.a, r.b = a, b
+				p.byNode[n] = slices.Delete(refs, j, j+1)
+				p.insertRef(n, r)
 				break
 			}
 		}
@@ -383,7 +394,10 @@ func (p *Profile) FreeOver(n int, x, y float64, f *NodeFree) {
 	inner := false
 	for j := range refs {
 		r := &refs[j]
-		if r.a < y && x < r.b {
+		if r.a >= y {
+			break // the others start later still
+		}
+		if x < r.b {
 			ov = append(ov, int32(j))
 			if r.a > x {
 				inner = true
@@ -695,7 +709,10 @@ func (p *Profile) useOn(f *focus, n int32, s float64) int {
 func (p *Profile) coresAt(n int32, s float64) int {
 	c := 0
 	for _, r := range p.byNode[n] {
-		if r.a <= s && s < r.b {
+		if r.a > s {
+			break // the others start later still
+		}
+		if s < r.b {
 			c += int(r.cores)
 		}
 	}
