@@ -76,6 +76,8 @@ type Machines interface {
 // takes (an allocation of nodes.State.Alloc, or one built by hand: the
 // model checks it against the job's request and what is free); when nil
 // the model allocates by its own rule (nodes.State.Alloc, docs/nodes.md).
+// The model copies an Alloc it keeps: a policy may reuse its storage
+// after the pass.
 type Start struct {
 	ID      job.ID
 	Reason  job.StartReason

@@ -43,6 +43,7 @@ type State struct {
 	unitUsed  [][]bool // per kind (ns.kinds order), per unit
 	freeUnits [][]int  // per node, per kind
 	sel       *Selector
+	open      openSet // with sel: the nodes with a free core
 }
 
 // NodeAlloc is what an allocation holds on one node.
@@ -117,8 +118,27 @@ func (s *State) FreeOn(n int, f *NodeFree) {
 func (s *State) Selector() *Selector {
 	if s.sel == nil {
 		s.sel = NewSelector(s.ns)
+		s.open = newOpenSet(s.ns.Len())
+		for id, c := range s.freeCores {
+			s.open.set(s.sel.pos[id], c > 0)
+		}
 	}
 	return s.sel
+}
+
+func (s *State) openNodes() *openSet {
+	if s.sel == nil {
+		return nil
+	}
+	return &s.open
+}
+
+// freed keeps the open set of node id (after a change of its free
+// cores).
+func (s *State) freed(id int) {
+	if s.sel != nil {
+		s.open.set(s.sel.pos[id], s.freeCores[id] > 0)
+	}
 }
 
 // Select applies the selection rule to what is free now (Alloc without
@@ -157,28 +177,46 @@ func perNodeCount(r Request, g GRES) int {
 // Select gives it) counts and names the ids (rule 5): on each node the
 // lowest free core ids and the lowest free unit ids of each kind.
 func (s *State) Assign(sel *Selection) Allocation {
-	a := Allocation{Exclusive: sel.Exclusive, Nodes: make([]NodeAlloc, 0, len(sel.Picks))}
-	for pi, pk := range sel.Picks {
-		a.Nodes = append(a.Nodes, s.take(pk, sel.Units(pi), sel.Exclusive))
-	}
+	a := Allocation{Nodes: make([]NodeAlloc, 0, len(sel.Picks))}
+	s.AssignInto(sel, &a)
 	return a
 }
 
-// take holds pk's amounts on its node (units: per kind) and returns what
-// it holds.
-func (s *State) take(pk Pick, units []int, exclusive bool) NodeAlloc {
+// AssignInto is Assign into a, reusing its storage (its nodes' entries
+// and their slices of ids): a must not be held (released, or never
+// taken).
+func (s *State) AssignInto(sel *Selection, a *Allocation) {
+	a.Exclusive = sel.Exclusive
+	n := len(sel.Picks)
+	if cap(a.Nodes) < n {
+		a.Nodes = append(a.Nodes[:cap(a.Nodes)], make([]NodeAlloc, n-cap(a.Nodes))...)
+	}
+	a.Nodes = a.Nodes[:n]
+	for pi, pk := range sel.Picks {
+		s.take(pk, sel.Units(pi), sel.Exclusive, &a.Nodes[pi])
+	}
+}
+
+// take holds pk's amounts on its node (units: per kind) and writes what
+// it holds to na (reusing its slices).
+func (s *State) take(pk Pick, units []int, exclusive bool, na *NodeAlloc) {
 	id := pk.Node
 	sl := s.Selector()
 	first, last := int(sl.first[id]), int(sl.first[id])+int(sl.cores[id])
-	na := NodeAlloc{Node: id, Tasks: pk.Tasks, Cores: make([]int, 0, pk.Cores)}
-	for c := first; c < last && len(na.Cores) < pk.Cores; c++ {
+	cores := na.Cores[:0]
+	if cores == nil || cap(cores) < pk.Cores {
+		cores = make([]int, 0, pk.Cores)
+	}
+	for c := first; c < last && len(cores) < pk.Cores; c++ {
 		if !s.coreUsed[c] {
 			s.coreUsed[c] = true
-			na.Cores = append(na.Cores, c)
+			cores = append(cores, c)
 		}
 	}
-	s.freeCores[id] -= len(na.Cores)
-	na.MemMB = pk.MemMB
+	gres := na.GRES[:0]
+	*na = NodeAlloc{Node: id, Tasks: pk.Tasks, Cores: cores, MemMB: pk.MemMB}
+	s.freeCores[id] -= len(cores)
+	s.freed(id)
 	s.memUsed[id] += na.MemMB
 	for k, n := range units {
 		if n == 0 {
@@ -186,6 +224,9 @@ func (s *State) take(pk Pick, units []int, exclusive bool) NodeAlloc {
 		}
 		first, count := s.ns.FirstGRES(id, s.ns.kinds[k])
 		var got []int
+		if len(gres) < cap(gres) {
+			got = gres[:len(gres)+1][len(gres)].Units[:0]
+		}
 		for u := first; u < first+count && len(got) < n; u++ {
 			if !s.unitUsed[k][u] {
 				s.unitUsed[k][u] = true
@@ -194,12 +235,14 @@ func (s *State) take(pk Pick, units []int, exclusive bool) NodeAlloc {
 		}
 		if len(got) > 0 {
 			s.freeUnits[id][k] -= len(got)
-			na.GRES = append(na.GRES, GRESUnits{Kind: s.ns.kinds[k], Units: got})
+			gres = append(gres, GRESUnits{Kind: s.ns.kinds[k], Units: got})
 		}
+	}
+	if len(gres) > 0 {
+		na.GRES = gres
 	}
 	s.jobs[id]++
 	s.whole[id] = exclusive
-	return na
 }
 
 // Release gives back what a took (an allocation of this state, taken
@@ -210,6 +253,7 @@ func (s *State) Release(a Allocation) {
 			s.coreUsed[c] = false
 		}
 		s.freeCores[na.Node] += len(na.Cores)
+		s.freed(na.Node)
 		s.memUsed[na.Node] -= na.MemMB
 		for _, g := range na.GRES {
 			k, _ := slices.BinarySearchFunc(s.ns.kinds, g.Kind, compareKind)

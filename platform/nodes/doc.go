@@ -34,13 +34,14 @@
 //   - The rule as counts: Selector.Select applies it to any FreeSource
 //     (per-node free counts: a State now, a Free, a Profile over an
 //     interval) and gives a Selection (nodes with tasks, cores, memory,
-//     units per kind); State.Assign names its ids. State.Alloc is
-//     Select then Assign.
+//     units per kind); State.Assign (AssignInto: in an allocation's
+//     storage) names its ids. State.Alloc is Select then Assign.
 //   - Profile: per-node amounts held over intervals, the free amounts
 //     of a node over an interval (capacity minus the peak), Select and
 //     Earliest over intervals: the plan of the queue policies on nodes
-//     (policy/backfill). Plan is the earlier planner of named
-//     allocations.
+//     (policy/backfill), with what makes it fast (docs/nodes.md,
+//     "Speed") and DisableShortcuts to turn that off. Plan is the
+//     earlier planner of named allocations.
 //
 // Every size is bounded (MaxNames, MaxNameLen, MaxNodes, MaxCPUsPerNode,
 // MaxCPUs, MaxMemMB, MaxGRESPerNode, MaxGRESUnits, ...) and checked

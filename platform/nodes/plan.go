@@ -42,6 +42,7 @@ func (s *State) Occupy(a Allocation) bool {
 			s.coreUsed[c] = true
 		}
 		s.freeCores[na.Node] -= len(na.Cores)
+		s.freed(na.Node)
 		s.memUsed[na.Node] += na.MemMB
 		for _, g := range na.GRES {
 			k, _ := slices.BinarySearchFunc(s.ns.kinds, g.Kind, compareKind)

@@ -39,8 +39,8 @@ type Profile struct {
 	freeSlots []int32
 	byNode    [][]nref
 	ev        []pev // sorted by (t, ends first, hold)
-	pre       []int // prefix sums of ev's deltas; valid when !dirty
-	dirty     bool
+	pre       []int // prefix sums of ev's deltas; valid before index dirty
+	dirty     int
 
 	starts  []pstart // every hold's start, sorted by (a, hold)
 	version uint64   // changes at every change of a hold
@@ -62,6 +62,22 @@ type Profile struct {
 	useVal int
 	useOK  bool
 
+	// Earliest's failures of requests of cores only (fitMemo), valid
+	// while no hold is removed or moved; seq counts the holds added.
+	memo  []earlyFail
+	saved []earlyFail
+	seq   uint64
+	added []added // the holds added while memo is not empty (or in Restoring), in order
+	cand  []float64
+	// restoring: within Restoring's f
+	restoring bool
+
+	// The cores held on each node at two instants, kept as holds
+	// change, for the selection rule to skip the nodes with none free
+	// there (openAt).
+	foc   [2]focus
+	clock uint64
+
 	ov    []int32 // scratch: overlapping refs of one node
 	peakU []int
 	curU  []int
@@ -71,10 +87,23 @@ type Profile struct {
 // HoldID names a hold of a Profile.
 type HoldID int32
 
-type nref struct{ h, i int32 } // hold slot, index of the node in the hold
+// nref is a hold on one node (a node's are in order of their start):
+// its slot, the node's index in it, and a copy of what a query of cores
+// reads (its interval, cores, whether it
+// is exclusive and whether it holds memory or units there), so that a
+// node's holds are read without reading the holds.
+type nref struct {
+	h, i  int32
+	cores int32
+	excl  bool
+	more  bool // memory or units held on the node
+	a, b  float64
+}
 
 type phold struct {
 	a, b  float64
+	seq   uint64 // when it was added (Profile.seq)
+	live  bool
 	excl  bool
 	nodes []int32
 	cores []int32
@@ -193,8 +222,20 @@ func (p *Profile) AddAllocation(a, b float64, al Allocation) HoldID {
 
 func (p *Profile) link(h int32) {
 	x := &p.holds[h]
+	x.live = true
+	p.seq++
+	x.seq = p.seq
+	if len(p.memo) > 0 || p.restoring {
+		p.added = append(p.added, added{h, p.seq})
+	}
+	p.focusAdd(x, 1)
+	k := p.k
 	for i, n := range x.nodes {
-		p.byNode[n] = append(p.byNode[n], nref{h, int32(i)})
+		more := x.mem[i] != 0
+		for q := 0; q < k && !more; q++ {
+			more = x.units[i*k+q] != 0
+		}
+		p.insertRef(n, nref{h: h, i: int32(i), cores: x.cores[i], excl: x.excl, more: more, a: x.a, b: x.b})
 	}
 	p.insertEv(pev{t: x.a, d: x.total, h: h})
 	p.insertEv(pev{t: x.b, d: -x.total, h: h, end: true})
@@ -215,15 +256,36 @@ func (p *Profile) removeStart(e pstart) {
 func (p *Profile) insertEv(e pev) {
 	i, _ := slices.BinarySearchFunc(p.ev, e, cmpEv)
 	p.ev = slices.Insert(p.ev, i, e)
-	p.dirty = true
+	p.dirty = min(p.dirty, i)
 	p.version++
 }
 
 func (p *Profile) removeEv(e pev) {
 	if i, ok := slices.BinarySearchFunc(p.ev, e, cmpEv); ok {
 		p.ev = slices.Delete(p.ev, i, i+1)
-		p.dirty = true
+		p.dirty = min(p.dirty, i)
 		p.version++
+	}
+}
+
+// insertRef adds r to node n's holds, kept in order of their start.
+func (p *Profile) insertRef(n int32, r nref) {
+	refs := p.byNode[n]
+	j := len(refs)
+	for j > 0 && refs[j-1].a > r.a {
+		j--
+	}
+	p.byNode[n] = slices.Insert(refs, j, r)
+}
+
+// removeRef drops hold h from node n's holds.
+func (p *Profile) removeRef(n int32, h int32) {
+	refs := p.byNode[n]
+	for j := range refs {
+		if refs[j].h == h {
+			p.byNode[n] = slices.Delete(refs, j, j+1)
+			return
+		}
 	}
 }
 
@@ -232,19 +294,56 @@ func (p *Profile) Remove(id HoldID) {
 	h := int32(id)
 	x := &p.holds[h]
 	for _, n := range x.nodes {
-		refs := p.byNode[n]
-		for j := range refs {
-			if refs[j].h == h {
-				refs[j] = refs[len(refs)-1]
-				p.byNode[n] = refs[:len(refs)-1]
-				break
-			}
-		}
+		p.removeRef(n, h)
 	}
 	p.removeEv(pev{t: x.a, d: x.total, h: h})
 	p.removeEv(pev{t: x.b, d: -x.total, h: h, end: true})
 	p.removeStart(pstart{x.a, h})
+	p.focusAdd(x, -1)
+	x.live = false
 	p.freeSlots = append(p.freeSlots, h)
+	p.memo = p.memo[:0]
+}
+
+// RemoveAll drops the holds ids, as Remove one after the other would,
+// with one pass over the profile's events for all of them.
+func (p *Profile) RemoveAll(ids []HoldID) {
+	if len(ids) < 4 {
+		for _, id := range ids {
+			p.Remove(id)
+		}
+		return
+	}
+	for _, id := range ids {
+		h := int32(id)
+		x := &p.holds[h]
+		for _, n := range x.nodes {
+			p.removeRef(n, h)
+		}
+		p.focusAdd(x, -1)
+		x.live = false
+		p.freeSlots = append(p.freeSlots, h)
+	}
+	j := 0
+	for i, e := range p.ev {
+		if p.holds[e.h].live {
+			p.ev[j] = e
+			j++
+		} else {
+			p.dirty = min(p.dirty, i)
+		}
+	}
+	p.ev = p.ev[:j]
+	j = 0
+	for _, e := range p.starts {
+		if p.holds[e.h].live {
+			p.starts[j] = e
+			j++
+		}
+	}
+	p.starts = p.starts[:j]
+	p.version++
+	p.memo = p.memo[:0]
 }
 
 // Interval is hold h's interval.
@@ -263,7 +362,22 @@ func (p *Profile) SetInterval(id HoldID, a, b float64) {
 	p.removeEv(pev{t: x.a, d: x.total, h: h})
 	p.removeEv(pev{t: x.b, d: -x.total, h: h, end: true})
 	p.removeStart(pstart{x.a, h})
+	p.focusAdd(x, -1)
+	p.memo = p.memo[:0]
 	x.a, x.b = a, b
+	p.focusAdd(x, 1)
+	for _, n := range x.nodes {
+		refs := p.byNode[n]
+		for j := range refs {
+			if refs[j].h == h {
+				r := refs[j]
+				r.a, r.b = a, b
+				p.byNode[n] = slices.Delete(refs, j, j+1)
+				p.insertRef(n, r)
+				break
+			}
+		}
+	}
 	p.insertEv(pev{t: a, d: x.total, h: h})
 	p.insertEv(pev{t: b, d: -x.total, h: h, end: true})
 	p.insertStart(pstart{a, h})
@@ -278,14 +392,17 @@ func (p *Profile) FreeOver(n int, x, y float64, f *NodeFree) {
 	}
 	ov := p.ov[:0]
 	inner := false
-	for _, r := range refs {
-		h := &p.holds[r.h]
-		if h.a < y && x < h.b {
-			ov = append(ov, r.h, r.i)
-			if h.a > x {
+	for j := range refs {
+		r := &refs[j]
+		if r.a >= y {
+			break // the others start later still
+		}
+		if x < r.b {
+			ov = append(ov, int32(j))
+			if r.a > x {
 				inner = true
 			}
-			if h.excl {
+			if r.excl {
 				f.Whole = true
 			}
 		}
@@ -297,12 +414,15 @@ func (p *Profile) FreeOver(n int, x, y float64, f *NodeFree) {
 	f.Jobs = true
 	k := p.k
 	if !inner { // every overlapping hold covers x: the peak is their sum
-		for j := 0; j < len(ov); j += 2 {
-			h, i := &p.holds[ov[j]], int(ov[j+1])
-			f.Cores -= int(h.cores[i])
-			f.MemMB -= h.mem[i]
-			for q := 0; q < k; q++ {
-				f.Units[q] -= int(h.units[i*k+q])
+		for _, j := range ov {
+			r := &refs[j]
+			f.Cores -= int(r.cores)
+			if r.more {
+				h, i := &p.holds[r.h], int(r.i)
+				f.MemMB -= h.mem[i]
+				for q := 0; q < k; q++ {
+					f.Units[q] -= int(h.units[i*k+q])
+				}
 			}
 		}
 		return
@@ -310,23 +430,26 @@ func (p *Profile) FreeOver(n int, x, y float64, f *NodeFree) {
 	// The peak is at x or at the start of a hold inside (x, y).
 	peakC, peakM := 0, int64(0)
 	clear(p.peakU)
-	for j := -2; j < len(ov); j += 2 {
+	for j := -1; j < len(ov); j++ {
 		s := x
 		if j >= 0 {
-			s = p.holds[ov[j]].a
+			s = refs[ov[j]].a
 			if s <= x {
 				continue
 			}
 		}
 		c, m := 0, int64(0)
 		clear(p.curU)
-		for q := 0; q < len(ov); q += 2 {
-			h, i := &p.holds[ov[q]], int(ov[q+1])
-			if h.a <= s && s < h.b {
-				c += int(h.cores[i])
-				m += h.mem[i]
-				for u := 0; u < k; u++ {
-					p.curU[u] += int(h.units[i*k+u])
+		for _, q := range ov {
+			r := &refs[q]
+			if r.a <= s && s < r.b {
+				c += int(r.cores)
+				if r.more {
+					h, i := &p.holds[r.h], int(r.i)
+					m += h.mem[i]
+					for u := 0; u < k; u++ {
+						p.curU[u] += int(h.units[i*k+u])
+					}
 				}
 			}
 		}
@@ -346,6 +469,122 @@ func (p *Profile) FreeOver(n int, x, y float64, f *NodeFree) {
 type profView struct {
 	p    *Profile
 	x, y float64
+	open *openSet // the nodes with a core free at x (nil: not known)
+}
+
+func (v *profView) openNodes() *openSet { return v.open }
+
+// focus is the cores held on each node at instant x (ok: kept), and
+// the nodes where some are free.
+type focus struct {
+	x    float64
+	ok   bool
+	tick uint64
+	use  []int32
+	open openSet
+}
+
+// focusAdd adds sign times hold x's cores to the kept instants it
+// covers.
+func (p *Profile) focusAdd(x *phold, sign int32) {
+	for fi := range p.foc {
+		f := &p.foc[fi]
+		if !f.ok || !(x.a <= f.x && f.x < x.b) {
+			continue
+		}
+		for i, n := range x.nodes {
+			f.use[n] += sign * x.cores[i]
+			f.open.set(p.sel.pos[n], f.use[n] < p.sel.cores[n])
+		}
+	}
+}
+
+// openAt is the nodes with a core free at instant x, from a kept
+// instant: one kept at x, else the one used least recently moved to x
+// (nil: not kept, under DisableShortcuts).
+func (p *Profile) openAt(x float64) *openSet {
+	if p.plain {
+		return nil
+	}
+	p.clock++
+	for fi := range p.foc {
+		if f := &p.foc[fi]; f.ok && f.x == x {
+			f.tick = p.clock
+			return &f.open
+		}
+	}
+	f := &p.foc[0]
+	if p.foc[1].tick < f.tick {
+		f = &p.foc[1]
+	}
+	if f.use == nil {
+		f.use = make([]int32, len(p.byNode))
+		f.open = newOpenSet(len(p.byNode))
+	}
+	if !f.ok || !p.moveFocus(f, x) {
+		p.fillFocus(f, x)
+	}
+	f.x, f.ok, f.tick = x, true, p.clock
+	return &f.open
+}
+
+// moveFocus moves kept instant f to x by the holds that start or end
+// between them (the others cover both or neither); it reports false,
+// doing nothing, when more events lie between than there are holds
+// (fillFocus is then cheaper).
+func (p *Profile) moveFocus(f *focus, x float64) bool {
+	lo, hi := min(f.x, x), max(f.x, x)
+	after := func(t float64) int {
+		i, _ := slices.BinarySearchFunc(p.ev, t, func(e pev, t float64) int {
+			if e.t <= t {
+				return -1
+			}
+			return 1
+		})
+		return i
+	}
+	i, j := after(lo), after(hi)
+	if j-i > len(p.holds)-len(p.freeSlots) {
+		return false
+	}
+	for ; i < j; i++ {
+		e := p.ev[i]
+		h := &p.holds[e.h]
+		if e.end && lo < h.a && h.a <= hi {
+			continue // done at its start
+		}
+		was := h.a <= f.x && f.x < h.b
+		now := h.a <= x && x < h.b
+		if was == now {
+			continue
+		}
+		sign := int32(1)
+		if was {
+			sign = -1
+		}
+		for k, n := range h.nodes {
+			f.use[n] += sign * h.cores[k]
+			f.open.set(p.sel.pos[n], f.use[n] < p.sel.cores[n])
+		}
+	}
+	return true
+}
+
+// fillFocus computes kept instant f at x from every hold.
+func (p *Profile) fillFocus(f *focus, x float64) {
+	clear(f.use)
+	for h := range p.holds {
+		x0 := &p.holds[h]
+		if !x0.live || !(x0.a <= x && x < x0.b) {
+			continue
+		}
+		for i, nd := range x0.nodes {
+			f.use[nd] += x0.cores[i]
+		}
+	}
+	for nd := range f.use {
+		f.open.set(p.sel.pos[nd], f.use[nd] < p.sel.cores[nd])
+	}
 }
 
 func (v *profView) FreeOn(n int, f *NodeFree) { v.p.FreeOver(n, v.x, v.y, f) }
@@ -354,20 +593,25 @@ func (v *profView) FreeOn(n int, f *NodeFree) { v.p.FreeOver(n, v.x, v.y, f) }
 // the next call of Over, Select or Earliest).
 func (p *Profile) Over(x, y float64) FreeSource {
 	p.view.x, p.view.y = x, y
+	p.view.open = p.openAt(x)
 	return &p.view
 }
 
 func (p *Profile) prefix() {
-	if !p.dirty && len(p.pre) == len(p.ev) {
+	i := min(p.dirty, len(p.pre), len(p.ev))
+	if i == len(p.ev) && len(p.pre) == len(p.ev) {
 		return
 	}
-	p.pre = p.pre[:0]
+	p.pre = p.pre[:i]
 	s := 0
-	for _, e := range p.ev {
+	if i > 0 {
+		s = p.pre[i-1]
+	}
+	for _, e := range p.ev[i:] {
 		s += e.d
 		p.pre = append(p.pre, s)
 	}
-	p.dirty = false
+	p.dirty = len(p.ev)
 }
 
 // crowded reports the first instant of [x, y) at which more than limit
@@ -380,6 +624,12 @@ func (p *Profile) crowded(x, y float64, limit int) (float64, bool) {
 		}
 		return 1
 	})
+	return p.crowdedFrom(i, x, y, limit)
+}
+
+// crowdedFrom is crowded with i the index of the first event after x
+// (the prefix sums up to date).
+func (p *Profile) crowdedFrom(i int, x, y float64, limit int) (float64, bool) {
 	if i > 0 && p.pre[i-1] > limit {
 		return x, true
 	}
@@ -436,12 +686,34 @@ func (p *Profile) useAt0(x float64) int {
 	return p.pre[i-1]
 }
 
+// kept is the kept instant at s (nil: none).
+func (p *Profile) kept(s float64) *focus {
+	for fi := range p.foc {
+		if f := &p.foc[fi]; f.ok && f.x == s {
+			return f
+		}
+	}
+	return nil
+}
+
+// useOn is the cores held on node n at instant s, from f when it is
+// the kept instant at s.
+func (p *Profile) useOn(f *focus, n int32, s float64) int {
+	if f != nil {
+		return int(f.use[n])
+	}
+	return p.coresAt(n, s)
+}
+
 // coresAt is the cores node n's holds hold at instant s.
 func (p *Profile) coresAt(n int32, s float64) int {
 	c := 0
 	for _, r := range p.byNode[n] {
-		if h := &p.holds[r.h]; h.a <= s && s < h.b {
-			c += int(h.cores[r.i])
+		if r.a > s {
+			break // the others start later still
+		}
+		if s < r.b {
+			c += int(r.cores)
 		}
 	}
 	return c
@@ -495,12 +767,13 @@ func (p *Profile) SumFreeCores(x, y float64) int {
 		// One more start inside: its nodes' use at that instant.
 		sum := p.steps[k]
 		a := p.starts[i].a
+		fx, fa := p.kept(x), p.kept(a)
 		for _, n := range p.holds[p.starts[i].h].nodes {
 			if p.stamp[n] != p.stampOf {
 				p.stamp[n] = p.stampOf
-				p.peak[n] = p.coresAt(n, x)
+				p.peak[n] = p.useOn(fx, n, x)
 			}
-			if use := p.coresAt(n, a); use > p.peak[n] {
+			if use := p.useOn(fa, n, a); use > p.peak[n] {
 				sum -= use - p.peak[n]
 				p.peak[n] = use
 			}
@@ -530,7 +803,47 @@ func (p *Profile) Select(x, y float64, pr *Prepared, out *Selection) bool {
 func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float64, bool) {
 	limit := p.sel.total - pr.MinCores
 	p.prefix()
-	i, _ := slices.BinarySearchFunc(p.ev, now, func(e pev, t float64) int {
+	// A request of at least the cores of one of cores only that failed
+	// at every candidate before its time, for no shorter, fails there
+	// too (less is free now: holds were only added since), but at the
+	// ends of holds added since.
+	below, seq := math.Inf(-1), uint64(0)
+	if !p.plain {
+		for _, m := range p.memo {
+			if m.now == now && pr.MinCores >= m.cores && d >= m.d && m.t > below {
+				below, seq = m.t, m.seq
+			}
+		}
+	}
+	after := now
+	if !math.IsInf(below, -1) {
+		// Before below only the ends of the holds added since: tried
+		// in increasing order, then the candidates from below on.
+		p.cand = p.cand[:0]
+		for _, a := range p.added {
+			if h := &p.holds[a.h]; a.seq > seq && h.live && h.seq == a.seq && h.b > now && h.b < below {
+				p.cand = append(p.cand, h.b)
+			}
+		}
+		slices.Sort(p.cand)
+		for k, t := range p.cand {
+			if k > 0 && t == p.cand[k-1] {
+				continue
+			}
+			y := Span(t, d)
+			if _, over := p.crowded(t, y, limit); over {
+				continue
+			}
+			if p.Select(t, y, pr, out) {
+				if pr.coresOnly {
+					p.remember(earlyFail{now: now, cores: pr.MinCores, d: d, t: t, seq: p.seq})
+				}
+				return t, true
+			}
+		}
+		after = math.Nextafter(below, math.Inf(-1)) // from the events at below on
+	}
+	i, _ := slices.BinarySearchFunc(p.ev, after, func(e pev, t float64) int {
 		if e.t <= t {
 			return -1
 		}
@@ -544,7 +857,11 @@ func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float6
 		}
 		last = e.t
 		y := Span(e.t, d)
-		if tf, over := p.crowded(e.t, y, limit); over && !p.plain {
+		j := i + 1 // the first event after e.t
+		for j < len(p.ev) && p.ev[j].t <= e.t {
+			j++
+		}
+		if tf, over := p.crowdedFrom(j, e.t, y, limit); over && !p.plain {
 			// Every candidate up to tf has tf in its interval.
 			for i+1 < len(p.ev) && p.ev[i+1].t <= tf {
 				i++
@@ -553,8 +870,60 @@ func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float6
 			continue
 		}
 		if p.Select(e.t, y, pr, out) {
+			if pr.coresOnly && !p.plain {
+				p.remember(earlyFail{now: now, cores: pr.MinCores, d: d, t: e.t, seq: p.seq})
+			}
 			return e.t, true
 		}
 	}
 	return 0, false
+}
+
+// Restoring runs f, which changes the holds and reports whether it left
+// them as they were (every hold it removed added back with the same
+// interval and amounts, every hold it added removed): what Earliest
+// learned before f then stays (holds added back count as added since).
+func (p *Profile) Restoring(f func() bool) bool {
+	p.saved = append(p.saved[:0], p.memo...)
+	p.restoring = true
+	restored := f()
+	p.restoring = false
+	if restored {
+		p.memo = append(p.memo[:0], p.saved...)
+	}
+	return restored
+}
+
+type added struct {
+	h   int32
+	seq uint64
+}
+
+// earlyFail is a request of cores only (cores, for d) for which
+// Earliest at now failed at every candidate before t, when seq holds
+// had been added: there the nodes had fewer than cores free in all.
+type earlyFail struct {
+	now, d, t float64
+	cores     int
+	seq       uint64
+}
+
+const earlyFails = 8
+
+// remember adds m, in place of one it implies or else of the oldest.
+func (p *Profile) remember(m earlyFail) {
+	if len(p.memo) == 0 {
+		p.added = p.added[:0] // every hold in it is older than m
+	}
+	for i, o := range p.memo {
+		if o.now != m.now || (m.cores <= o.cores && m.d <= o.d && m.t >= o.t) {
+			p.memo[i] = m
+			return
+		}
+	}
+	if len(p.memo) == earlyFails {
+		copy(p.memo, p.memo[1:])
+		p.memo = p.memo[:earlyFails-1]
+	}
+	p.memo = append(p.memo, m)
 }

@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 )
 
@@ -58,8 +59,10 @@ type Selector struct {
 	first   []int32 // first core id
 	mem     []int64
 	group   []int32
-	units   []int // per node x kind: the node's units
-	total   int   // cores of the platform
+	units   []int   // per node x kind: the node's units
+	total   int     // cores of the platform
+	pos     []int32 // per node: its position in order
+	ths     []int32 // the distinct threads per core of the nodes
 
 	nf    NodeFree
 	saved []int   // per pick x kind: the node's free units when picked
@@ -73,7 +76,7 @@ type Selector struct {
 func NewSelector(ns *Nodes) *Selector {
 	n := ns.Len()
 	s := &Selector{ns: ns, K: len(ns.kinds), order: make([]int32, n), threads: make([]int32, n), cores: make([]int32, n), first: make([]int32, n),
-		mem: make([]int64, n), group: make([]int32, n), units: make([]int, n*len(ns.kinds))}
+		mem: make([]int64, n), group: make([]int32, n), units: make([]int, n*len(ns.kinds)), pos: make([]int32, n)}
 	for id := 0; id < n; id++ {
 		nd := ns.Node(id)
 		s.order[id] = int32(id)
@@ -88,6 +91,12 @@ func NewSelector(ns *Nodes) *Selector {
 		s.total += nd.Cores()
 	}
 	slices.SortStableFunc(s.order, func(a, b int32) int { return cmp.Compare(ns.Node(int(a)).Weight, ns.Node(int(b)).Weight) })
+	for i, id := range s.order {
+		s.pos[id] = int32(i)
+		if !slices.Contains(s.ths, s.threads[id]) {
+			s.ths = append(s.ths, s.threads[id])
+		}
+	}
 	s.nf.Units = make([]int, s.K)
 	s.local = make([]int, s.K)
 	return s
@@ -115,6 +124,11 @@ type Prepared struct {
 	// request holds (tasks x the fewest cores a task takes on a node of
 	// the platform; exclusive requests hold more).
 	MinCores int
+	// coresOnly: the request asks only for tasks of one core on every
+	// node of the platform (no node counts, constraint, memory, GRES or
+	// exclusivity): the rule then places it exactly when the nodes
+	// have MinCores cores free in all.
+	coresOnly bool
 }
 
 // Prepare readies r (which must pass Check) for selections; it fails
@@ -149,13 +163,20 @@ func (s *Selector) PrepareInto(r Request, p *Prepared) error {
 		p.pjPerNode = append(p.pjPerNode, perNodeCount(r, g))
 	}
 	minCPT := 0
-	for id := range s.threads {
-		th := int(s.threads[id])
+	for _, th32 := range s.ths {
+		th := int(th32)
 		if c := (r.CPUsPerTask + th - 1) / th; minCPT == 0 || c < minCPT {
 			minCPT = c
 		}
 	}
 	p.MinCores = r.Tasks * minCPT
+	maxCPT := 0
+	for _, th32 := range s.ths {
+		th := int(th32)
+		maxCPT = max(maxCPT, (r.CPUsPerTask+th-1)/th)
+	}
+	p.coresOnly = maxCPT == 1 && r.Nodes == 0 && r.MaxNodes == 0 && r.Constraint == "" && r.MemPerNodeMB == 0 && r.MemPerCPUMB == 0 &&
+		len(r.GRESPerNode) == 0 && len(r.GRESPerJob) == 0 && !r.Exclusive
 	return nil
 }
 
@@ -218,7 +239,19 @@ func (s *Selector) Select(src FreeSource, p *Prepared, out *Selection) bool {
 	remaining := r.Tasks
 	minN, maxN := p.minN, p.maxN
 	nf := &s.nf
-	for _, id32 := range s.order {
+	var open *openSet
+	if o, ok := src.(opener); ok {
+		open = o.openNodes()
+	}
+	for at := 0; at < len(s.order); at++ {
+		if open != nil {
+			// Skip the nodes with no core free at the interval's start:
+			// none is a candidate (a task takes at least one core).
+			if at = open.next(at); at >= len(s.order) {
+				break
+			}
+		}
+		id32 := s.order[at]
 		picks := len(out.Picks)
 		if remaining == 0 && picks >= minN {
 			break
@@ -347,4 +380,45 @@ func (s *Selector) capacity(id int, p *Prepared, nf *NodeFree, coresPerTask int)
 		fit = min(fit, int(nf.MemMB/(r.MemPerCPUMB*int64(coresPerTask*int(s.threads[id])))))
 	}
 	return fit
+}
+
+// opener is a FreeSource that knows a superset of the candidates of
+// every request: the nodes with a core free (openNodes; nil: unknown).
+type opener interface {
+	openNodes() *openSet
+}
+
+// openSet is a set of nodes by their position in the selector's order
+// (a bit per position): the nodes with at least one core free at some
+// instant, every other node having none.
+type openSet struct {
+	bits []uint64
+}
+
+func newOpenSet(n int) openSet { return openSet{bits: make([]uint64, (n+63)/64)} }
+
+func (o *openSet) set(pos int32, on bool) {
+	if on {
+		o.bits[pos>>6] |= 1 << (pos & 63)
+	} else {
+		o.bits[pos>>6] &^= 1 << (pos & 63)
+	}
+}
+
+// next is the least position >= at in the set (a position past the
+// last when none).
+func (o *openSet) next(at int) int {
+	w := at >> 6
+	if w >= len(o.bits) {
+		return at
+	}
+	if x := o.bits[w] >> (at & 63); x != 0 {
+		return at + bits.TrailingZeros64(x)
+	}
+	for w++; w < len(o.bits); w++ {
+		if o.bits[w] != 0 {
+			return w<<6 + bits.TrailingZeros64(o.bits[w])
+		}
+	}
+	return len(o.bits) << 6
 }

@@ -39,6 +39,7 @@ type NodePolicy struct {
 	mf        *multifactor
 	slab      attrsSlab
 	jobs      []nodeJob // waiting jobs' requests by slot (entry.m)
+	minCores  []int     // by slot: its request's MinCores (read at every pass)
 	freeJobs  []int32
 	runs      []nodeRun
 	freeRuns  []int32
@@ -49,6 +50,7 @@ type NodePolicy struct {
 	pend      []nodes.Selection
 	moved     []movedResv
 	cur, tent nodes.Selection
+	ids       []nodes.HoldID // scratch
 
 	// The last pass's end, for the next to go on from it (kept): the
 	// count of changes of the plan then, the queue's length (every
@@ -198,6 +200,7 @@ func (b *NodePolicy) Submit(now float64, j job.Info) {
 		b.freeJobs = b.freeJobs[:n-1]
 	} else {
 		b.jobs = append(b.jobs, nodeJob{})
+		b.minCores = append(b.minCores, 0)
 		slot = int32(len(b.jobs) - 1)
 	}
 	nj := &b.jobs[slot]
@@ -209,6 +212,7 @@ func (b *NodePolicy) Submit(now float64, j job.Info) {
 		b.fail(fmt.Errorf("policy %s: job %d: request %s: %v", b.name, j.ID, r, err))
 		return
 	}
+	b.minCores[slot] = nj.prep.MinCores
 	if !b.sel.Select(b.empty, &nj.prep, &b.cur) {
 		b.fail(fmt.Errorf("policy %s: job %d: request %s does not fit the platform (%s)", b.name, j.ID, r, b.ns.String()))
 		return
@@ -253,7 +257,7 @@ func (b *NodePolicy) Finish(now float64, id job.ID) {
 			}
 		}
 	}
-	r.live, r.alloc = false, nodes.Allocation{}
+	r.live = false // r.alloc's storage serves the slot's next start
 	b.freeRuns = append(b.freeRuns, s)
 	if b.mf != nil {
 		b.mf.finished(id, now)
@@ -308,9 +312,11 @@ func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan)
 			}
 		}
 	} else {
+		b.ids = b.ids[:0]
 		for i := range b.resv {
-			b.prof.Remove(b.resv[i].hold)
+			b.ids = append(b.ids, b.resv[i].hold)
 		}
+		b.prof.RemoveAll(b.ids)
 		if len(b.resv) > 0 {
 			b.changes++
 		}
@@ -324,7 +330,7 @@ func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan)
 		pr := &b.jobs[e.m].prep
 		d := e.Estimate
 		y := nodes.Span(now, d)
-		enough := b.freeCores >= pr.MinCores
+		enough := b.freeCores >= b.minCores[e.m]
 		switch {
 		case enough && len(b.resv) == 0 && b.st.Select(pr, &b.cur):
 			b.start(now, e, &b.cur, b.prof.AddSelection(now, y, &b.cur), blocked, plan)
@@ -404,6 +410,13 @@ func coresOf(sel *nodes.Selection) int {
 // in queue order, beside the tentative hold and the others; if one
 // cannot be, nothing changes.
 func (b *NodePolicy) repair(now, y float64) bool {
+	ok := false
+	// A repair that fails leaves the plan as it was.
+	b.prof.Restoring(func() bool { ok = b.repairOnce(now, y); return !ok })
+	return ok
+}
+
+func (b *NodePolicy) repairOnce(now, y float64) bool {
 	th := b.prof.AddSelection(now, y, &b.tent)
 	b.moved = b.moved[:0]
 	ok := true
@@ -460,7 +473,6 @@ func (b *NodePolicy) reserve(now float64, e *entry, t, d float64) {
 }
 
 func (b *NodePolicy) start(now float64, e *entry, sel *nodes.Selection, hold nodes.HoldID, blocked bool, plan *policy.Plan) {
-	a := b.st.Assign(sel)
 	var s int32
 	if k := len(b.freeRuns); k > 0 {
 		s = b.freeRuns[k-1]
@@ -469,6 +481,10 @@ func (b *NodePolicy) start(now float64, e *entry, sel *nodes.Selection, hold nod
 		b.runs = append(b.runs, nodeRun{})
 		s = int32(len(b.runs) - 1)
 	}
+	// The slot's last allocation is released: its storage serves again
+	// (the engine copies a start's allocation).
+	a := b.runs[s].alloc
+	b.st.AssignInto(sel, &a)
 	cores := coresOf(sel)
 	end := now + e.Estimate
 	b.runs[s] = nodeRun{id: e.ID, end: end, alloc: a, hold: hold, cores: cores, live: true}

@@ -114,7 +114,9 @@ func driveNodes(t testing.TB, ns *nodes.Nodes, pol policy.NodeScheduler, jobs []
 					t.Fatalf("t=%g: job %d: allocation %+v is not free", now, s.ID, *s.Alloc)
 				}
 				j := byID[s.ID]
-				out[s.ID] = &drivenJob{start: now, end: now + j.dur, alloc: *s.Alloc, reason: s.Reason}
+				// A deep copy: the policy reuses an allocation's storage
+				// once its job has ended.
+				out[s.ID] = &drivenJob{start: now, end: now + j.dur, alloc: deepAlloc(*s.Alloc), reason: s.Reason}
 				ends = append(ends, end{now + j.dur, s.ID})
 			}
 			slices.SortStableFunc(ends, func(a, b end) int {
@@ -221,4 +223,21 @@ func mustNodes(t testing.TB, specs ...string) *nodes.Nodes {
 		t.Fatal(err)
 	}
 	return &ns
+}
+
+// deepAlloc is a copy of a sharing no storage with it.
+func deepAlloc(a nodes.Allocation) nodes.Allocation {
+	out := nodes.Allocation{Exclusive: a.Exclusive, Nodes: make([]nodes.NodeAlloc, len(a.Nodes))}
+	for i, na := range a.Nodes {
+		na.Cores = slices.Clone(na.Cores)
+		if na.GRES != nil {
+			g := make([]nodes.GRESUnits, len(na.GRES))
+			for k, u := range na.GRES {
+				g[k] = nodes.GRESUnits{Kind: u.Kind, Units: slices.Clone(u.Units)}
+			}
+			na.GRES = g
+		}
+		out.Nodes[i] = na
+	}
+	return out
 }
