@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/internal/nodecheck"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform/nodes"
@@ -497,46 +498,9 @@ func nodeRecs(ns *nodes.Nodes, l *nodeLog) []validate.NodeRec {
 		if x.job.Req != nil {
 			q = *x.job.Req
 		}
-		gm := func(gs []nodes.GRES) map[string]int {
-			m := map[string]int{}
-			for _, g := range gs {
-				m[g.Kind().String()] = g.Count
-			}
-			return m
-		}
-		rec := validate.NodeRec{ID: int64(id), Start: x.start, Finish: x.end, Nodes: q.Nodes, MaxNodes: q.MaxNodes, Tasks: q.Tasks,
-			CPUsPerTask: q.CPUsPerTask, MemPerNodeMB: q.MemPerNodeMB, MemPerCPUMB: q.MemPerCPUMB, GRESPerNode: gm(q.GRESPerNode),
-			GRESPerJob: gm(q.GRESPerJob), Constraint: q.Constraint, Exclusive: q.Exclusive}
-		for _, na := range x.alloc.Nodes {
-			nd := ns.Node(na.Node)
-			u := validate.NodeUse{Node: na.Node, Tasks: na.Tasks, MemMB: na.MemMB, GRES: map[string][]int{}}
-			for _, c := range na.Cores {
-				u.Cores = append(u.Cores, c-nd.FirstCore)
-			}
-			for _, g := range na.GRES {
-				first, _ := ns.FirstGRES(na.Node, g.Kind)
-				for _, x := range g.Units {
-					u.GRES[g.Kind.String()] = append(u.GRES[g.Kind.String()], x-first)
-				}
-			}
-			rec.Uses = append(rec.Uses, u)
-		}
-		recs = append(recs, rec)
+		recs = append(recs, nodecheck.Rec(ns, int64(id), x.start, x.end, q, &x.alloc))
 	}
 	return recs
-}
-
-func nodeCaps(ns *nodes.Nodes) []validate.NodeCap {
-	caps := make([]validate.NodeCap, ns.Len())
-	for id := range caps {
-		nd := ns.Node(id)
-		c := validate.NodeCap{Name: nd.Name, Cores: nd.Cores(), ThreadsPerCore: nd.ThreadsPerCore, MemMB: nd.MemMB, GRES: map[string]int{}, Features: nd.Features()}
-		for _, g := range nd.GRES() {
-			c.GRES[g.Kind().String()] = g.Count
-		}
-		caps[id] = c
-	}
-	return caps
 }
 
 // Random platforms and workloads: every run is accepted by the
@@ -574,7 +538,7 @@ func TestNodeClusterRandom(t *testing.T) {
 					t.Fatalf("seed %d: job %d: run %g limit %g, killed %v over [%g, %g)", seed, x.job.ID, x.job.Runtime, x.job.Request, x.killed, x.start, x.end)
 				}
 			}
-			if err := validate.CheckNodes(nodeCaps(ns), nodeRecs(ns, l)); err != nil {
+			if err := validate.CheckNodes(nodecheck.Caps(ns), nodeRecs(ns, l)); err != nil {
 				t.Fatalf("seed %d (named %v): %v", seed, named, err)
 			}
 			logs[k] = runsText(ns, l)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/internal/nodecheck"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/platform/nodes"
@@ -165,7 +166,7 @@ func (c *nodeCheck) JobFinished(now float64, r *engine.Record) {
 	if r.Job.Req != nil {
 		q = *r.Job.Req
 	}
-	c.recs = append(c.recs, nodeRec(c.ns, int64(r.Job.ID), r.Start, r.End, q, r.Alloc))
+	c.recs = append(c.recs, nodecheck.Rec(c.ns, int64(r.Job.ID), r.Start, r.End, q, r.Alloc))
 }
 
 func (c *nodeCheck) JobKilled(now float64, r *engine.Record) { c.JobFinished(now, r) }
@@ -181,57 +182,10 @@ func (c *nodeCheck) check() error {
 	if int64(len(c.recs)) != c.submitted {
 		return fmt.Errorf("check: the schedule on nodes is invalid: %d job(s) submitted, %d ended", c.submitted, len(c.recs))
 	}
-	if err := validate.CheckNodes(nodeCaps(c.ns), c.recs); err != nil {
+	if err := validate.CheckNodes(nodecheck.Caps(c.ns), c.recs); err != nil {
 		return fmt.Errorf("check: the schedule on nodes is invalid: %w", err)
 	}
 	return nil
-}
-
-// nodeRec is one job's request and allocation in the checker's terms
-// (cores and units numbered within their node).
-func nodeRec(ns *nodes.Nodes, id int64, start, end float64, q nodes.Request, a *nodes.Allocation) validate.NodeRec {
-	gm := func(gs []nodes.GRES) map[string]int {
-		m := map[string]int{}
-		for _, g := range gs {
-			m[g.Kind().String()] += g.Count
-		}
-		return m
-	}
-	rec := validate.NodeRec{ID: id, Start: start, Finish: end, Nodes: q.Nodes, MaxNodes: q.MaxNodes, Tasks: q.Tasks, CPUsPerTask: q.CPUsPerTask,
-		MemPerNodeMB: q.MemPerNodeMB, MemPerCPUMB: q.MemPerCPUMB, GRESPerNode: gm(q.GRESPerNode), GRESPerJob: gm(q.GRESPerJob),
-		Constraint: q.Constraint, Exclusive: q.Exclusive}
-	if a == nil {
-		return rec
-	}
-	for _, na := range a.Nodes {
-		nd := ns.Node(na.Node)
-		u := validate.NodeUse{Node: na.Node, Tasks: na.Tasks, MemMB: na.MemMB, GRES: map[string][]int{}}
-		for _, c := range na.Cores {
-			u.Cores = append(u.Cores, c-nd.FirstCore)
-		}
-		for _, g := range na.GRES {
-			first, _ := ns.FirstGRES(na.Node, g.Kind)
-			for _, x := range g.Units {
-				u.GRES[g.Kind.String()] = append(u.GRES[g.Kind.String()], x-first)
-			}
-		}
-		rec.Uses = append(rec.Uses, u)
-	}
-	return rec
-}
-
-// nodeCaps is the platform in the checker's terms.
-func nodeCaps(ns *nodes.Nodes) []validate.NodeCap {
-	caps := make([]validate.NodeCap, ns.Len())
-	for id := range caps {
-		nd := ns.Node(id)
-		c := validate.NodeCap{Name: nd.Name, Cores: nd.Cores(), ThreadsPerCore: nd.ThreadsPerCore, MemMB: nd.MemMB, GRES: map[string]int{}, Features: nd.Features()}
-		for _, g := range nd.GRES() {
-			c.GRES[g.Kind().String()] = g.Count
-		}
-		caps[id] = c
-	}
-	return caps
 }
 
 // newNodeRun assembles a run on a platform of nodes (s.ns): the

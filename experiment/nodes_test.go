@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/internal/nodecheck"
 	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/validate"
 )
@@ -50,11 +51,11 @@ func TestNodeCheckRefusesADoubleBookedGPU(t *testing.T) {
 	a := nodes.Allocation{Nodes: []nodes.NodeAlloc{{Node: 0, Tasks: 1, Cores: []int{0}, GRES: []nodes.GRESUnits{{Kind: nodes.Kind{Name: "gpu"}, Units: []int{0}}}}}}
 	b := nodes.Allocation{Nodes: []nodes.NodeAlloc{{Node: 0, Tasks: 1, Cores: []int{1}, GRES: []nodes.GRESUnits{{Kind: nodes.Kind{Name: "gpu"}, Units: []int{1}}}}}}
 	c := &nodeCheck{ns: ns, submitted: 2}
-	c.recs = []validate.NodeRec{nodeRec(ns, 1, 0, 10, r, &a), nodeRec(ns, 2, 5, 15, r, &b)}
+	c.recs = []validate.NodeRec{nodecheck.Rec(ns, 1, 0, 10, r, &a), nodecheck.Rec(ns, 2, 5, 15, r, &b)}
 	if err := c.check(); err != nil {
 		t.Fatalf("a valid schedule refused: %v", err)
 	}
-	c.recs[1] = nodeRec(ns, 2, 5, 15, r, &a) // job 2 on job 1's core and GPU while it runs
+	c.recs[1] = nodecheck.Rec(ns, 2, 5, 15, r, &a) // job 2 on job 1's core and GPU while it runs
 	c.recs[1].Uses[0].Cores = []int{1}       // only the GPU is shared
 	if err := c.check(); err == nil || !strings.Contains(err.Error(), "gpu") {
 		t.Errorf("a GPU held twice: %v", err)

@@ -53,7 +53,7 @@ var allowImports = map[string][]string{
 	"registry":               {"policy", "policy/...", "metrics", "metrics/...", "workload/model", "workload/lublin", "workload/gpumix", "workload/synth"},
 	"metrics/...":            {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "policy", "metrics", "internal/digits"},
 	"scenario":               {"platform", "platform/nodes", "registry", "policy/option", "workload", "workload/..."},
-	"experiment":             {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "policy", "policy/...", "registry", "metrics", "metrics/energy", "metrics/nodeuse", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile"}, // metrics/nodeuse: summary.json's "nodes" section
+	"experiment":             {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "policy", "policy/...", "registry", "metrics", "metrics/energy", "metrics/nodeuse", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile", "internal/nodecheck"}, // metrics/nodeuse: summary.json's "nodes" section
 	"sweep":                  {"experiment", "metrics", "scenario", "stats", "internal/atomicfile", "internal/addrspace"},
 	"repro":                  {"experiment", "sweep", "metrics", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
 	"report/plot":            nil,
@@ -68,6 +68,7 @@ var allowImports = map[string][]string{
 	"internal/lint":          nil,
 	"internal/testref":       {"job", "job/actual", "platform", "validate"},
 	"internal/endheap":       {"job"},
+	"internal/nodecheck":     {"platform/nodes", "validate"}, // a run on nodes in the independent checker's terms
 }
 
 // allowTestImports are what tests may import besides: the policies'
@@ -77,8 +78,8 @@ var allowImports = map[string][]string{
 var allowTestImports = map[string][]string{
 	// policy/backfill's reference comparison (refnodes_diff_test.go) builds the node policies as the
 	// registry builds them and compares them with the node reference
-	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref", "internal/testref/nodesref", "registry"},
-	"engine":           {"policy/...", "rng", "validate", "workload", "workload/..."}, // validate: the independent node checker of NodeCluster's runs
+	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref", "internal/testref/nodesref", "registry", "internal/nodecheck"},
+	"engine":           {"policy/...", "rng", "validate", "workload", "workload/...", "internal/nodecheck"}, // validate: the independent node checker of NodeCluster's runs
 	"experiment":       {"internal/testref", "stats"},
 	"sweep":            {"registry", "validate"},
 	"registry":         {"job", "platform"},

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/internal/nodecheck"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform/nodes"
@@ -96,7 +97,7 @@ func TestNodePoliciesThroughEngine(t *testing.T) {
 						e.start, e.end, allocText(ns, e.alloc), e.reason, d.start, d.end, allocText(ns, d.alloc), d.reason)
 				}
 			}
-			if err := validate.CheckNodes(nodeCaps(ns), nodeRecs(ns, jobs, eng)); err != nil {
+			if err := validate.CheckNodes(nodecheck.Caps(ns), nodeRecs(ns, jobs, eng)); err != nil {
 				t.Fatalf("seed %d, %s: %v", seed, c.name, err)
 			}
 		}

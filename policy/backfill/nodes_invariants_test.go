@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/schedlab/schedlab/internal/nodecheck"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/validate"
@@ -86,48 +87,11 @@ func randomNodeJobs(r *rand.Rand, ns *nodes.Nodes, n int, perJob bool) []nodeJob
 	return out
 }
 
-func nodeCaps(ns *nodes.Nodes) []validate.NodeCap {
-	caps := make([]validate.NodeCap, ns.Len())
-	for id := range caps {
-		nd := ns.Node(id)
-		c := validate.NodeCap{Name: nd.Name, Cores: nd.Cores(), ThreadsPerCore: nd.ThreadsPerCore, MemMB: nd.MemMB, GRES: map[string]int{}, Features: nd.Features()}
-		for _, g := range nd.GRES() {
-			c.GRES[g.Kind().String()] = g.Count
-		}
-		caps[id] = c
-	}
-	return caps
-}
-
 func nodeRecs(ns *nodes.Nodes, jobs []nodeJobSpec, got map[job.ID]*drivenJob) []validate.NodeRec {
-	gm := func(gs []nodes.GRES) map[string]int {
-		m := map[string]int{}
-		for _, g := range gs {
-			m[g.Kind().String()] = g.Count
-		}
-		return m
-	}
 	var recs []validate.NodeRec
 	for _, j := range jobs {
-		q, g := j.req, got[j.id]
-		rec := validate.NodeRec{ID: int64(j.id), Start: g.start, Finish: g.end, Nodes: q.Nodes, MaxNodes: q.MaxNodes, Tasks: q.Tasks,
-			CPUsPerTask: q.CPUsPerTask, MemPerNodeMB: q.MemPerNodeMB, MemPerCPUMB: q.MemPerCPUMB, GRESPerNode: gm(q.GRESPerNode),
-			GRESPerJob: gm(q.GRESPerJob), Constraint: q.Constraint, Exclusive: q.Exclusive}
-		for _, na := range g.alloc.Nodes {
-			nd := ns.Node(na.Node)
-			u := validate.NodeUse{Node: na.Node, Tasks: na.Tasks, MemMB: na.MemMB, GRES: map[string][]int{}}
-			for _, c := range na.Cores {
-				u.Cores = append(u.Cores, c-nd.FirstCore)
-			}
-			for _, x := range na.GRES {
-				first, _ := ns.FirstGRES(na.Node, x.Kind)
-				for _, v := range x.Units {
-					u.GRES[x.Kind.String()] = append(u.GRES[x.Kind.String()], v-first)
-				}
-			}
-			rec.Uses = append(rec.Uses, u)
-		}
-		recs = append(recs, rec)
+		g := got[j.id]
+		recs = append(recs, nodecheck.Rec(ns, int64(j.id), g.start, g.end, *j.req, &g.alloc))
 	}
 	return recs
 }
@@ -169,7 +133,7 @@ func TestNodePoliciesRandomInvariants(t *testing.T) {
 			})
 			specs := append([]nodeJobSpec(nil), jobs...)
 			got := driveNodes(t, ns, nb, specs)
-			if err := validate.CheckNodes(nodeCaps(ns), nodeRecs(ns, specs, got)); err != nil {
+			if err := validate.CheckNodes(nodecheck.Caps(ns), nodeRecs(ns, specs, got)); err != nil {
 				t.Fatalf("seed %d, %s on %s: %v", seed, c.name, ns, err)
 			}
 			{
