@@ -56,7 +56,7 @@ func TestNodeCheckRefusesADoubleBookedGPU(t *testing.T) {
 		t.Fatalf("a valid schedule refused: %v", err)
 	}
 	c.recs[1] = nodecheck.Rec(ns, 2, 5, 15, r, &a) // job 2 on job 1's core and GPU while it runs
-	c.recs[1].Uses[0].Cores = []int{1}       // only the GPU is shared
+	c.recs[1].Uses[0].Cores = []int{1}             // only the GPU is shared
 	if err := c.check(); err == nil || !strings.Contains(err.Error(), "gpu") {
 		t.Errorf("a GPU held twice: %v", err)
 	}
