@@ -49,14 +49,9 @@ type Cluster struct {
 	maxCPUs int                // the largest machine
 	plan    policy.Plan
 	view    machinesView
-	// woke: a wake-up (Plan.Wake) fired at this instant; jobEvent: a
-	// job arrived or ended at it. idleWakes counts the passes in a row
-	// caused by wake-ups alone that started nothing.
-	woke, jobEvent bool
-	idleWakes      int
-	wakeAt         float64 // the last wake-up pushed
-	av             *avail  // unavailable CPUs (nil: all always available)
-	parts          *parts  // partitions (nil: none)
+	wakes          // the policy's wake-ups (wake.go)
+	av      *avail // unavailable CPUs (nil: all always available)
+	parts   *parts // partitions (nil: none)
 	// caps is what the policy can do, computed once in NewCluster (last:
 	// the hot fields above stay together).
 	caps policy.Caps
@@ -191,25 +186,7 @@ func (c *Cluster) decide() error {
 			return err
 		}
 	}
-	wakeOnly := c.woke && !c.jobEvent
-	c.woke, c.jobEvent = false, false
-	if wakeOnly {
-		if len(c.plan.Starts) == 0 && len(c.plan.Rejects) == 0 {
-			if c.idleWakes++; c.idleWakes >= policy.MaxIdleWakes {
-				return fmt.Errorf("policy %s at t=%g: asked to be woken %d times in a row without a job starting, arriving or ending (%d job(s) waiting)",
-					c.cfg.Policy.Name(), c.now, c.idleWakes, c.waiting)
-			}
-		} else {
-			c.idleWakes = 0
-		}
-	} else {
-		c.idleWakes = 0
-	}
-	if w := c.plan.Wake; w > c.now && c.waiting > 0 && w != c.wakeAt {
-		c.events.Push(w, ClassTimer, -1)
-		c.wakeAt = w // a policy repeating its request adds no event
-	}
-	return nil
+	return c.afterPass(&c.kernel, &c.plan, c.cfg.Policy.Name(), c.waiting)
 }
 
 // timer is a wake-up the policy asked for (Plan.Wake; the pass

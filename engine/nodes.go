@@ -58,11 +58,8 @@ type NodeCluster struct {
 	// the empty platform: the same few sizes come again and again.
 	procsFit map[int]bool
 	cores    []int // scratch: a start's core ids
-	// woke, jobEvent, idleWakes, wakeAt: as Cluster's.
-	woke, jobEvent bool
-	idleWakes      int
-	wakeAt         float64
-	caps           policy.Caps
+	wakes          // the policy's wake-ups (wake.go)
+	caps     policy.Caps
 }
 
 // NewNodeCluster checks cfg and returns a simulation ready to Run.
@@ -211,25 +208,7 @@ func (c *NodeCluster) decide() error {
 			return err
 		}
 	}
-	wakeOnly := c.woke && !c.jobEvent
-	c.woke, c.jobEvent = false, false
-	if wakeOnly {
-		if len(c.plan.Starts) == 0 && len(c.plan.Rejects) == 0 {
-			if c.idleWakes++; c.idleWakes >= policy.MaxIdleWakes {
-				return fmt.Errorf("policy %s at t=%g: asked to be woken %d times in a row without a job starting, arriving or ending (%d job(s) waiting)",
-					c.cfg.Policy.Name(), c.now, c.idleWakes, c.waiting)
-			}
-		} else {
-			c.idleWakes = 0
-		}
-	} else {
-		c.idleWakes = 0
-	}
-	if w := c.plan.Wake; w > c.now && c.waiting > 0 && w != c.wakeAt {
-		c.events.Push(w, ClassTimer, -1)
-		c.wakeAt = w
-	}
-	return nil
+	return c.afterPass(&c.kernel, &c.plan, c.cfg.Policy.Name(), c.waiting)
 }
 
 // timer is a wake-up the policy asked for (Plan.Wake; the pass follows).
