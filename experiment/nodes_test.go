@@ -61,3 +61,21 @@ func TestNodeCheckRefusesADoubleBookedGPU(t *testing.T) {
 		t.Errorf("a GPU held twice: %v", err)
 	}
 }
+
+// More node groups than MaxNodeGroups are refused before any is parsed,
+// naming the bound; none is an error too.
+func TestParseNodesBounds(t *testing.T) {
+	groups := make([]string, MaxNodeGroups+1)
+	for i := range groups {
+		groups[i] = "not a group"
+	}
+	if _, err := ParseNodes(groups); err == nil || !strings.Contains(err.Error(), "4097 node groups: at most 4096 (MaxNodeGroups)") {
+		t.Errorf("too many groups: %v", err)
+	}
+	if _, err := ParseNodes(nil); err == nil {
+		t.Error("no group accepted")
+	}
+	if _, err := ParseNodes([]string{"n[1-2]:cores=2", "n2:cores=4"}); err == nil || !strings.Contains(err.Error(), "n2") {
+		t.Errorf("a node in two groups: %v", err)
+	}
+}
