@@ -114,6 +114,7 @@ class SweepResult:
 
 
 _RUN_FLAGS = {
+    "power",
     "estimate",
     "procs",
     "on_overrun",

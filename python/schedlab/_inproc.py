@@ -336,6 +336,8 @@ def run_spec(trace, out=None, policy="external", **options) -> dict:
         "clamp": bool(o.pop("clamp", False)),
         "continue": str(o.pop("on_overrun", "kill")) == "continue",
     }
+    if "power" in o:  # the power model, as run --power (docs/energy.md)
+        platform["power"] = str(o.pop("power"))
     if "nodes" in o:  # node groups, as run --nodes (docs/nodes.md)
         v = o.pop("nodes")
         platform["nodes"] = [str(g) for g in ([v] if isinstance(v, str) else v)]

@@ -175,6 +175,10 @@ REWARDS = {
         "episode",
         "+utilization (CPU-seconds used / (CPUs x (last end - first submit))): in [0, 1]",
     ),
+    "episode_energy": (
+        "episode",
+        "-the machine's kWh from time 0 to the episode's last end (summary.json's energy.kwh) under power=: <= 0; needs power=",
+    ),
     "step_wait": (
         "step",
         "-(now - submit time) / time_scale of the job the step starts: <= 0; sums to -(total wait) / time_scale",
@@ -186,6 +190,7 @@ _SUMMARY = {
     "episode_bsld": ("mean_bounded_slowdown", -1, False),
     "episode_wait": ("mean_wait", -1, True),
     "episode_utilization": ("utilization", 1, False),
+    "episode_energy": ("energy.kwh", -1, False),
 }
 
 
@@ -230,6 +235,7 @@ class SchedulingEnv(gymnasium.Env):
         engine="auto",
         reward="episode_bsld",
         features=None,
+        power=None,
     ):
         super().__init__()
         window, episode_jobs = _count("window", window), _count("episode_jobs", episode_jobs)
@@ -239,6 +245,13 @@ class SchedulingEnv(gymnasium.Env):
         self.reward_weights = _reward_weights(reward)
         self.reward = reward if isinstance(reward, str) else dict(reward)
         self._step_wait = "step_wait" in self.reward_weights
+        # power: the machine's power model "IDLE_W:COMPUTE_W" (watts a CPU,
+        # docs/energy.md), for the energy reward; the run checks its numbers
+        if power is not None and (not isinstance(power, str) or power.count(":") != 1):
+            raise ValueError(f"power={power!r}: want \"IDLE_W:COMPUTE_W\", watts a CPU draws idle and running a job (e.g. \"95:190.74\")")
+        if "episode_energy" in self.reward_weights and power is None:
+            raise ValueError('reward "episode_energy" needs power="IDLE_W:COMPUTE_W" (a power model)')
+        self.power = power
         if window > MAX_WINDOW:
             raise ValueError(f"window={window}: at most {MAX_WINDOW} (schedlab.gym.MAX_WINDOW)")
         if engine not in ("auto", "inprocess", "process"):
@@ -364,7 +377,10 @@ class SchedulingEnv(gymnasium.Env):
             for name in self.reward_weights:
                 if name in _SUMMARY:
                     key, sign, scaled = _SUMMARY[name]
-                    terms[name] = sign * float(summary[key]) / (self.time_scale if scaled else 1.0)
+                    v = summary
+                    for part in key.split("."):  # energy.kwh: a section's value
+                        v = v[part]
+                    terms[name] = sign * float(v) / (self.time_scale if scaled else 1.0)
         return float(sum(self.reward_weights[k] * v for k, v in terms.items())), terms
 
     # -- the gymnasium API --------------------------------------------------
@@ -392,7 +408,8 @@ class SchedulingEnv(gymnasium.Env):
         out = Path(self._dir) / "out"
         shutil.rmtree(out, ignore_errors=True)
         self._out = out
-        self._run = start_external(swf, out, timeout=self.timeout, view="free")
+        opts = {"power": self.power} if self.power is not None else None
+        self._run = start_external(swf, out, timeout=self.timeout, options=opts, view="free")
         proc, cmd, requests, rep_w, logs = self._run
         self.host = Host(_Idle(), requests, rep_w)
         if not self.host.read():
@@ -471,7 +488,8 @@ class SchedulingEnv(gymnasium.Env):
     # tests check the two engines' trajectories bit for bit.
 
     def _ip_reset(self, swf):
-        self._sim = sim = _inproc.Sim(_inproc.run_spec(swf, view="free"), queue=False, json=True, unbound=self._unbound)
+        opts = {"power": self.power} if self.power is not None else {}
+        self._sim = sim = _inproc.Sim(_inproc.run_spec(swf, view="free", **opts), queue=False, json=True, unbound=self._unbound)
         obs, mask = self._bufs if self._bufs is not None else (None, None)
         if self._defer:  # VectorSchedulingEnv starts it, with others (then _ip_started)
             sim.gym_prepare(self.window, self.time_scale, self.queue_scale, self._features, obs, mask)

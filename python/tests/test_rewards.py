@@ -56,7 +56,11 @@ EXPECTED = {
     "episode_utilization": [0, 0, 0, 0, UTILIZATION],
     # each step: minus the wait of the job it starts, / 100
     "step_wait": [0, -0.9, -0.8, -1.0, -2.9],
+    # 0 but at the end: under power 100:300 (watts a CPU), 4 CPUs x 100 W x
+    # 340 s idle + 200 W x 800 CPU-seconds = 296,000 J = 0.0822 kWh
+    "episode_energy": [0, 0, 0, 0, -296000 / 3.6e6],
 }
+POWER = "100:300"
 
 ENGINES = ["process", "inprocess"]
 
@@ -99,7 +103,7 @@ def test_every_choice_is_worked_out_here():
 @pytest.mark.parametrize("reward", sorted(EXPECTED))
 def test_reward_by_hand_on_five_jobs(five, engine, reward):
     need(engine)
-    rewards, times, infos = episode(five, engine, reward)
+    rewards, times, infos = episode(five, engine, reward, power=POWER)
     assert times == [0, 100, 100, 130, 330]
     assert rewards == pytest.approx(EXPECTED[reward], rel=1e-12, abs=1e-12)
     s = infos[-1]["summary"]
@@ -165,3 +169,10 @@ def test_step_wait_sums_to_the_summary_and_engines_agree():
         got.append(rewards)
         env.close()
     assert all(g == got[0] for g in got)
+
+
+def test_energy_needs_a_power_model(five):
+    with pytest.raises(ValueError, match="needs power="):
+        SchedulingEnv(trace=five, reward="episode_energy")
+    with pytest.raises(ValueError, match="IDLE_W:COMPUTE_W"):
+        SchedulingEnv(trace=five, reward="episode_energy", power="190")
