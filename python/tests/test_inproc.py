@@ -57,7 +57,7 @@ def test_run_spec_takes_every_run_flag():
         "estimate": "exact", "procs": 64, "on_overrun": "continue", "clamp": True, "tau": 30, "deadline": "estimate",
         "deadline_factor": "1.5-3", "deadline_fraction": 0.5, "seed": 3, "check": True, "swf": True,
         "predictor": "avg:3", "correction": "request", "resample": "user-weeks", "replication": 2,
-        "from": 604800, "to": "1996-10-14",
+        "from": 604800, "to": "1996-10-14", "power": "95:190.74",
     }
     assert set(flags) == schedlab._RUN_FLAGS
     spec = _inproc.run_spec(KTH, out="o", **flags, order="sjf", strict=False)
@@ -66,7 +66,7 @@ def test_run_spec_takes_every_run_flag():
         "trace": KTH, "seed": 3, "replication": 2, "estimate": "exact", "resample": "user-weeks",
         "from": "604800", "to": "1996-10-14", "deadlines": {"rule": "estimate", "seed": 3, "factor": "1.5-3", "fraction": 0.5},
     }
-    assert spec["platform"] == {"procs": 64, "clamp": True, "continue": True}
+    assert spec["platform"] == {"procs": 64, "clamp": True, "continue": True, "power": "95:190.74"}
     assert spec["outputs"] == {"dir": "o", "tau": 30.0, "check": True, "swf": True}
 
 
