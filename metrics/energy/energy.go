@@ -132,28 +132,6 @@ func (m *Meter) load() float64 {
 	return l
 }
 
-// NodeLoad is the load a job holding cores (global core ids) puts on the
-// nodes of ns: the sum over its nodes of its cores there over the node's
-// cores (its joules above idle are (ComputeW - IdleW) x that x its run).
-// The cores come in increasing order, so a node's come together and the
-// sum is taken in node order (deterministic).
-func NodeLoad(ns *nodes.Nodes, cores []int) float64 {
-	l, node, k := 0.0, -1, 0
-	for _, c := range cores {
-		if n := ns.NodeOfCore(c); n != node {
-			if k > 0 {
-				l += float64(k) / float64(ns.Node(node).Cores())
-			}
-			node, k = n, 0
-		}
-		k++
-	}
-	if k > 0 {
-		l += float64(k) / float64(ns.Node(node).Cores())
-	}
-	return l
-}
-
 // SetSignals weighs the machine's energy by a carbon intensity
 // (gCO2/kWh) and a price (currency per kWh), either nil for none:
 // Result's CarbonKg and Cost. Call it before the run.
