@@ -216,6 +216,15 @@ func (k *kernel) loop(m model) error {
 	return m.finish()
 }
 
+// Stop ends the run at the current instant: called during the
+// instant's pass (a listener's JobStarted), the pass completes; called
+// while the instant's events are applied, no later event and no pass
+// is applied. Run then returns nil without the model's end-of-run
+// checks (the jobs still waiting or running are left as they are), and
+// Stats.End is the instant. schedlab explain stops once the job it
+// explains has started.
+func (k *kernel) Stop() { k.stopped = true }
+
 // load reads the next job of stream s and schedules its arrival. The job
 // is read straight into a slot: a job checked through a pointer to a local
 // variable would escape to the heap, one allocation per job.

@@ -69,7 +69,10 @@ type clusterRun struct {
 	// (the predictor) as layeredCaps says; with partitions, the first
 	// partition's policy's, as every partition's.
 	caps policy.Caps
-	eng  simulation
+	// partPols are, with partitions, each partition's policy (with its
+	// layers), in the partitions' order.
+	partPols []policy.QueueScheduler
+	eng      simulation
 	// scr counts the jobs the policy refused at submission (nil unless
 	// the policy can screen, policy.Caps.Screen).
 	scr *screenedSource
@@ -95,6 +98,7 @@ type namedPolicy interface{ Name() string }
 // simulation is the assembled model: engine.Cluster, engine.NodeCluster.
 type simulation interface {
 	Run() error
+	Stop()
 	Stats() engine.Stats
 	Caps() policy.Caps
 }
@@ -261,6 +265,9 @@ func (r *clusterRun) partitioned(s clusterSpec) (*clusterRun, error) {
 			r.preds = append(r.preds, pred)
 			parts[k].Policy = pred
 		}
+	}
+	for k := range parts {
+		r.partPols = append(r.partPols, parts[k].Policy)
 	}
 	src := s.src
 	if s.jobs != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"sort"
 	"sync/atomic"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/swf"
@@ -54,7 +56,12 @@ type Pass struct {
 	// Resv is the job's own reservation at this pass (NaN: none).
 	Resv    float64
 	Started bool
-	Why     string // the decision, in words
+	// Clear, with announced windows, is how many of the Free CPUs no
+	// window takes before the job's estimate would end it (-1: no
+	// windows); Window the first window start among them that takes one.
+	Clear  int
+	Window float64
+	Why    string // the decision, in words
 }
 
 // Explanation is the answer of Explain.
@@ -62,8 +69,11 @@ type Explanation struct {
 	Policy string
 	Trace  string
 	Procs  int
-	Job    ExplainJob
-	Passes []Pass
+	// Partition is the job's partition ("" without partitions); Procs
+	// is then its CPUs.
+	Partition string
+	Job       ExplainJob
+	Passes    []Pass
 	// Schedule holds every job's start, end and CPUs, for a text Gantt
 	// chart of a small trace.
 	Schedule []Scheduled
@@ -83,11 +93,28 @@ type Scheduled struct {
 // decision. The numbers are read from the run itself, not recomputed by
 // another rule, except the extra processors, which are the CPUs that the
 // running jobs' estimates leave free at the head's reservation, beyond
-// the head's. The spec is checked as a run's (RunSpec.Check); explain
-// takes its trace, estimates, machine size and policy (a queue policy of
-// the cluster model that starts whole jobs), and refuses the settings it
-// does not follow.
+// the head's (and out of the announced windows then).
+//
+// The run is the one `run` assembles from spec (the trace stages: the
+// window --from/--to, the first jobs, submit zero, resampling,
+// estimates, deadlines, partitions; announced windows): explain follows
+// every setting of a run but the outputs and the few it refuses
+// (explainTakes). With partitions, the job's partition is what the
+// passes describe: its waiting jobs, its free CPUs, its policy's
+// reservations. The job is looked for in the run's jobs before
+// anything is simulated, and the simulation stops at the instant it
+// starts (unless keepGoing: the whole schedule, for a Gantt chart).
 func Explain(spec RunSpec, jobID int64) (*Explanation, error) {
+	return explain(spec, jobID, false)
+}
+
+// ExplainAll is Explain simulating the whole trace: Schedule then holds
+// every job (a Gantt chart of the run).
+func ExplainAll(spec RunSpec, jobID int64) (*Explanation, error) {
+	return explain(spec, jobID, true)
+}
+
+func explain(spec RunSpec, jobID int64, keepGoing bool) (*Explanation, error) {
 	if err := spec.Check(); err != nil {
 		return nil, err
 	}
@@ -101,78 +128,70 @@ func Explain(spec RunSpec, jobID int64) (*Explanation, error) {
 	if qp.Traits.Threads {
 		return nil, &SettingError{Setting: "--policy", Err: fmt.Errorf("explain: policy %s schedules threads, not jobs; explain takes a policy that starts whole jobs", spec.Policy.Name)}
 	}
-	opts := spec.Policy.Values
-	cfg := struct {
-		Trace, Policy string
-		Procs         int
-		Estimate      workload.Estimate
-		Job           int64
-	}{spec.Workload.Trace, spec.Policy.Name, spec.Platform.Procs, spec.Workload.Estimate, jobID}
-	if err := explainFind(cfg.Trace, cfg.Procs, job.ID(cfg.Job)); err != nil {
+	id := job.ID(jobID)
+	if err := explainFind(spec, id); err != nil {
 		return nil, err
 	}
-	rd, err := workload.OpenTrace(cfg.Trace)
+	w := &explainer{target: id, waiting: map[job.ID]*actual.Job{}, running: map[job.ID]running{},
+		resv: map[job.ID]float64{}, resvX: map[job.ID]int{}, procs: map[job.ID]int{}, instant: math.Inf(-1), part: -1}
+	run := spec
+	run.Outputs.Listeners = append([]engine.Listener{w}, spec.Outputs.Listeners...)
+	a := &traceAsm{s: run}
+	defer func() { a.close(err != nil) }()
+	src, err := a.source()
 	if err != nil {
 		return nil, err
 	}
-	defer rd.Close()
-	src := swf.NewSource(rd, swf.Options{MaxProcs: cfg.Procs})
-	procs := src.MaxProcs()
-	if procs <= 0 {
-		return nil, fmt.Errorf("trace %s: the header gives no MaxProcs: give the machine size with --procs", rd.Name())
-	}
-	plat, err := platform.Cluster(procs)
-	if err != nil {
-		return nil, fmt.Errorf("trace %s: %w", rd.Name(), err)
-	}
-	w := &explainer{target: job.ID(cfg.Job), total: procs, waiting: map[job.ID]*actual.Job{}, running: map[job.ID]running{},
-		resv: map[job.ID]float64{}, resvX: map[job.ID]int{}, procs: map[job.ID]int{}, instant: math.Inf(-1)}
-	lim := &limitedSource{src: workload.WithEstimates(src, cfg.Estimate), limit: MaxExplainJobs}
-	var lis engine.Listener = w
-	if len(spec.Outputs.Listeners) > 0 { // the caller's (a progress line)
-		lis = append(engine.Tee{w}, spec.Outputs.Listeners...)
-	}
-	run, err := newClusterRun(clusterSpec{plat: plat, qp: qp, opts: opts, src: lim, lis: lis})
-	if err != nil {
+	if err = a.openOutputs(); err != nil {
 		return nil, err
 	}
-	defer closePolicy(run.built)
-	if rr := run.caps.Reserve; rr != nil {
-		rr.SetOnReserve(w.reserve)
+	if err = a.assemble(src); err != nil {
+		return nil, err
 	}
+	if a.avail != nil && a.avail.Failures != nil {
+		err = &SettingError{Setting: "--events", Err: errors.New("explain follows announced windows (--reservation), not failures (machine_unavailable events, --failures): the policy learns of a failure only when it happens")}
+		return nil, err
+	}
+	w.setup(a, keepGoing)
 	explainRuns.Add(1)
-	if err := run.eng.Run(); err != nil {
+	if err = a.simulate(); err != nil {
 		return nil, err
 	}
 	w.close()
+	name := a.rd.Name()
 	if !w.seen {
-		return nil, fmt.Errorf("job %d is not in trace %s (%d jobs read, ids %d..%d)", cfg.Job, rd.Name(), lim.n, lim.minID, lim.maxID)
+		err = fmt.Errorf("job %d of trace %s was not submitted in the run", jobID, name)
+		return nil, err
 	}
 	if !w.started {
-		return nil, fmt.Errorf("job %d of trace %s never started under policy %s", cfg.Job, rd.Name(), cfg.Policy)
+		err = fmt.Errorf("job %d of trace %s never started under policy %s", jobID, name, spec.Policy.Name)
+		return nil, err
 	}
-	sort.Slice(w.sched, func(a, b int) bool { return w.sched[a].ID < w.sched[b].ID })
-	return &Explanation{Policy: run.built.Name(), Trace: rd.Name(), Procs: procs, Job: w.job, Passes: w.passes, Schedule: w.sched}, nil
+	sort.Slice(w.sched, func(i, j int) bool { return w.sched[i].ID < w.sched[j].ID })
+	return &Explanation{Policy: a.run.built.Name(), Trace: name, Procs: w.total, Partition: w.partName, Job: w.job, Passes: w.passes, Schedule: w.sched}, nil
 }
 
 // explainRuns counts the simulations Explain ran (its tests check that
 // an unknown id is refused before one).
 var explainRuns atomic.Int64
 
-// explainFind reads the trace until job id (a job the run would be
-// given: the reader's own checks and the machine size applied), so that
-// an id not in the trace is refused before anything is simulated.
-func explainFind(trace string, procs int, id job.ID) error {
-	rd, err := workload.OpenTrace(trace)
+// explainFind reads the jobs the run of spec would be given (the
+// trace's, through the trace stages) until job id, so that an id not
+// in the run is refused before anything is simulated: an id not in the
+// trace, and one that the run's settings leave out, each with its
+// message.
+func explainFind(spec RunSpec, id job.ID) (err error) {
+	a := &traceAsm{s: spec}
+	defer func() { a.close(err != nil) }()
+	src, err := a.source()
 	if err != nil {
 		return err
 	}
-	defer rd.Close()
-	lim := &limitedSource{src: swf.NewSource(rd, swf.Options{MaxProcs: procs}), limit: MaxExplainJobs}
+	lim := &limitedSource{src: src, limit: MaxExplainJobs}
 	for {
 		j, err := lim.Next()
 		if err == io.EOF {
-			return fmt.Errorf("job %d is not in trace %s (%d jobs read, ids %d..%d)", id, rd.Name(), lim.n, lim.minID, lim.maxID)
+			break
 		}
 		if err != nil {
 			return err
@@ -181,6 +200,26 @@ func explainFind(trace string, procs int, id job.ID) error {
 			return nil
 		}
 	}
+	// Not in the run: in the trace at all?
+	rd, err := workload.OpenTrace(spec.Workload.Trace)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	raw := &limitedSource{src: swf.NewSource(rd, swf.Options{MaxProcs: max(a.procs, 1), Clamp: true}), limit: MaxExplainJobs}
+	for {
+		j, err := raw.Next()
+		if err != nil {
+			break
+		}
+		if j.ID == id {
+			return fmt.Errorf("job %d of trace %s is not among the %d jobs this run simulates: the run's settings leave it out (--from/--to, --jobs, the machine size or --partition's limits)", id, rd.Name(), lim.n)
+		}
+	}
+	if lim.n == 0 {
+		return fmt.Errorf("job %d is not in trace %s: the run simulates no job", id, rd.Name())
+	}
+	return fmt.Errorf("job %d is not in trace %s (%d jobs read, ids %d..%d)", id, rd.Name(), lim.n, lim.minID, lim.maxID)
 }
 
 // limitedSource counts the jobs read (and their ids) and stops at limit.
@@ -213,38 +252,207 @@ func (l *limitedSource) Next() (actual.Job, error) {
 type running struct {
 	procs  int
 	estEnd float64
+	cpus   platform.Runs // the CPUs it holds (exact explainers only)
 }
 
 // explainer is the listener that keeps the queue, the running jobs and
 // the passes concerning the target job.
+//
+// Without partitions or windows it counts CPUs (the machine's total
+// less those held). With them it is exact: it keeps the CPUs held and
+// reads, over the job's region (its partition's CPUs, or the
+// machine's), those neither held nor in a window then.
 type explainer struct {
 	engine.NopListener
 	target  job.ID
-	total   int
+	total   int                    // CPUs of the region
 	waiting map[job.ID]*actual.Job // copies
 	order   []job.ID               // waiting jobs in submit order (stale entries skipped)
 	running map[job.ID]running
-	busy    int
-	resv    map[job.ID]float64 // reservations of the current instant's pass
+	busy    int                // count mode: CPUs held
+	resv    map[job.ID]float64 // reservations of the current instant's pass (the job's partition's)
 	procs   map[job.ID]int     // the sizes of the jobs holding reservations
-	resvX   map[job.ID]int     // the extra processors each leaves (CPUs free at it beyond its job's, before the pass's starts)
+	// resvX: the extra processors of the head candidates' reservations
+	// (CPUs free at it beyond its job's, with the running jobs before
+	// the pass's starts); -1 unknown.
+	resvX map[job.ID]int
 
-	instant  float64 // the current instant
-	snapped  bool    // the current instant's pre-pass state is in pre
-	pre      Pass
-	seen     bool
-	started  bool
-	job      ExplainJob
-	passes   []Pass
-	sched    []Scheduled
-	startsAt map[job.ID]float64
+	// exact mode
+	exact    bool
+	cpusAll  int
+	held     bitset // CPUs held by running jobs
+	region   bitset // the job's region (nil until it is submitted: all)
+	scratch  bitset
+	windows  []policy.Window
+	partOf   func(j *actual.Job) int // partitions: a job's partition index; nil: none
+	part     int                     // the job's partition (-1: none)
+	parts    []partitionDef
+	partName string
+	stop     func() // ends the run (nil: simulate it all)
+	// regionEvt: at this instant a job of the job's partition came,
+	// started or ended, or its policy reserved (with partitions, only
+	// such an instant has a pass of the job's partition).
+	regionEvt bool
+
+	instant float64 // the current instant
+	snapped bool    // the current instant's pre-pass state is in pre
+	pre     Pass
+	seen    bool
+	started bool
+	job     ExplainJob
+	passes  []Pass
+	sched   []Scheduled
+}
+
+// bitset is a set of CPU ids.
+type bitset []uint64
+
+func newBitset(n int) bitset   { return make(bitset, (n+63)/64) }
+func (b bitset) set(i int32)   { b[i>>6] |= 1 << (uint(i) & 63) }
+func (b bitset) clear(i int32) { b[i>>6] &^= 1 << (uint(i) & 63) }
+func (b bitset) addRuns(r platform.Runs) {
+	for k := 0; k+1 < len(r); k += 2 {
+		for c := r[k]; c <= r[k+1]; c++ {
+			b.set(c)
+		}
+	}
+}
+func (b bitset) clearRuns(r platform.Runs) {
+	for k := 0; k+1 < len(r); k += 2 {
+		for c := r[k]; c <= r[k+1]; c++ {
+			b.clear(c)
+		}
+	}
+}
+func (b bitset) count() int {
+	n := 0
+	for _, w := range b {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// setup takes what the assembled run a gives the explainer: the
+// machine, the partitions and their policies' reservations, the
+// announced windows, and the engine to stop once the job has started
+// (unless keepGoing).
+func (e *explainer) setup(a *traceAsm, keepGoing bool) {
+	e.total = a.plat.CPUs()
+	e.cpusAll = e.total
+	if a.psrc != nil {
+		ps := a.psrc
+		e.partOf = func(j *actual.Job) int { return ps.index(j.Partition) }
+		e.parts = a.defs
+	}
+	if a.avail != nil {
+		e.windows = a.avail.Windows
+	}
+	if e.partOf != nil || len(e.windows) > 0 {
+		e.exact = true
+		e.held, e.scratch = newBitset(e.cpusAll), newBitset(e.cpusAll)
+	}
+	if len(a.run.partPols) > 0 {
+		for k, pol := range a.run.partPols {
+			if rr := policy.CapsOf(pol).Reserve; rr != nil {
+				rr.SetOnReserve(func(now float64, id job.ID, at float64) {
+					if k == e.part {
+						e.reserve(now, id, at)
+					}
+				})
+			}
+		}
+	} else if rr := a.run.caps.Reserve; rr != nil {
+		rr.SetOnReserve(e.reserve)
+	}
+	if !keepGoing {
+		e.stop = a.run.eng.Stop
+	}
+}
+
+// inRegion reports whether job j is one the passes describe: of the
+// job's partition, when there are partitions.
+func (e *explainer) inRegion(j *actual.Job) bool {
+	return e.partOf == nil || e.part < 0 || e.partOf(j) == e.part
+}
+
+// note marks the instant as one with an event of the job's partition
+// when j is of it.
+func (e *explainer) note(j *actual.Job) {
+	if e.partOf != nil && e.part >= 0 && e.partOf(j) == e.part {
+		e.regionEvt = true
+	}
+}
+
+// freeAt is the number of CPUs of the region that the running jobs'
+// estimates (and, exact, the windows) leave free at time t (as a
+// backfilling policy sees it at the pass); now: the CPUs free now.
+func (e *explainer) freeAt(t float64, now bool) int {
+	if !e.exact {
+		if now {
+			return e.total - e.busy
+		}
+		free := e.total
+		for _, r := range e.running {
+			if r.estEnd > t {
+				free -= r.procs
+			}
+		}
+		return free
+	}
+	sc := e.scratch
+	if e.region != nil {
+		copy(sc, e.region)
+	} else {
+		for i := range sc {
+			sc[i] = ^uint64(0)
+		}
+		if r := e.cpusAll % 64; r != 0 {
+			sc[len(sc)-1] = 1<<uint(r) - 1
+		}
+	}
+	if now {
+		for i := range sc {
+			sc[i] &^= e.held[i]
+		}
+	} else {
+		for _, r := range e.running {
+			if r.estEnd > t {
+				sc.clearRuns(r.cpus)
+			}
+		}
+	}
+	for _, w := range e.windows {
+		if w.Start <= t && t < w.End {
+			sc.clearRuns(w.CPUs)
+		}
+	}
+	return sc.count()
+}
+
+// clearOf is how many CPUs of the region are free now and in no window
+// over [now, end), and the first start of a window over [now, end)
+// that takes a free CPU (NaN: none).
+func (e *explainer) clearOf(now, end float64) (int, float64) {
+	sc := e.scratch
+	e.freeAt(now, true) // sc: the region's CPUs free now (windows at now out)
+	first := math.NaN()
+	for _, w := range e.windows {
+		if w.Start < end && now < w.End && w.Start > now {
+			before := sc.count()
+			sc.clearRuns(w.CPUs)
+			if sc.count() < before && !(first <= w.Start) {
+				first = w.Start
+			}
+		}
+	}
+	return sc.count(), first
 }
 
 // at moves to instant now, closing the previous one.
 func (e *explainer) at(now float64) {
 	if now != e.instant {
 		e.close()
-		e.instant, e.snapped = now, false
+		e.instant, e.snapped, e.regionEvt = now, false, false
 		clear(e.resv)
 		clear(e.resvX)
 	}
@@ -257,19 +465,24 @@ func (e *explainer) snapshot() {
 		return
 	}
 	e.snapped = true
-	e.pre = Pass{Time: e.instant, Free: e.total - e.busy, HeadResv: math.NaN(), Resv: math.NaN(), Extra: -1}
-	if _, ok := e.waiting[e.target]; !ok {
-		e.pre.Time = math.NaN() // the job does not wait at this pass
-		return
+	e.pre = Pass{Time: math.NaN(), HeadResv: math.NaN(), Resv: math.NaN(), Extra: -1, Clear: -1, Window: math.NaN()}
+	tj, ok := e.waiting[e.target]
+	if !ok {
+		return // the job does not wait at this pass
+	}
+	e.pre.Time, e.pre.Free = e.instant, e.freeAt(e.instant, true)
+	if len(e.windows) > 0 {
+		e.pre.Clear, e.pre.Window = e.clearOf(e.instant, e.instant+tj.Estimate)
 	}
 	k := 0
 	for _, id := range e.order {
-		if _, ok := e.waiting[id]; !ok {
+		j, ok := e.waiting[id]
+		if !ok || !e.inRegion(j) {
 			continue
 		}
 		k++
 		if k == 1 && id != e.target {
-			e.pre.Head, e.pre.HeadProcs = int64(id), e.waiting[id].Procs
+			e.pre.Head, e.pre.HeadProcs = int64(id), j.Procs
 		}
 		if id == e.target {
 			e.pre.Position = k
@@ -285,7 +498,7 @@ func (e *explainer) close() {
 		e.snapshot()
 	}
 	p := e.pre
-	if math.IsNaN(p.Time) || e.instant == math.Inf(-1) {
+	if math.IsNaN(p.Time) || e.instant == math.Inf(-1) || (e.partOf != nil && !e.regionEvt) {
 		return
 	}
 	// The head whose reservation bounds backfilling: the one job holding
@@ -301,11 +514,15 @@ func (e *explainer) close() {
 		}
 		if head != e.target {
 			p.Head = int64(head)
-			p.HeadProcs = e.free0(head)
+			p.HeadProcs = e.procs[head]
 		}
 	}
 	if r, ok := e.resv[head]; ok && head != e.target {
-		p.HeadResv, p.Extra = r, e.resvX[head]
+		x, ok := e.resvX[head]
+		if !ok {
+			x = -1
+		}
+		p.HeadResv, p.Extra = r, x
 	}
 	if r, ok := e.resv[e.target]; ok {
 		p.Resv = r
@@ -314,18 +531,6 @@ func (e *explainer) close() {
 	p.Why = e.why(p)
 	e.passes = append(e.passes, p)
 	e.pre.Time = math.NaN()
-}
-
-// freeAt is the number of CPUs the running jobs' estimates leave free at
-// time t (as a backfilling policy sees it at the pass).
-func (e *explainer) freeAt(t float64) int {
-	free := e.total
-	for _, r := range e.running {
-		if r.estEnd > t {
-			free -= r.procs
-		}
-	}
-	return free
 }
 
 // why says in words what the pass did with the job.
@@ -353,6 +558,13 @@ func (e *explainer) why(p Pass) string {
 		return fmt.Sprintf("started in queue order after waiting: it needs %s, %d free", cpus(j.Procs), p.Free)
 	case j.Procs > p.Free:
 		s := fmt.Sprintf("waits: it needs %s, %d free", cpus(j.Procs), p.Free)
+		if !math.IsNaN(p.Resv) {
+			s += fmt.Sprintf("; it holds a reservation at %s", tnum(p.Resv))
+		}
+		return s
+	case p.Clear >= 0 && j.Procs > p.Clear:
+		s := fmt.Sprintf("waits: it fits the %s free, but its estimate would end it at %s, and an announced window takes %d of them from %s: it needs %s, %d are clear of the windows until then",
+			cpus(p.Free), tnum(end), p.Free-p.Clear, tnum(p.Window), cpus(j.Procs), p.Clear)
 		if !math.IsNaN(p.Resv) {
 			s += fmt.Sprintf("; it holds a reservation at %s", tnum(p.Resv))
 		}
@@ -386,25 +598,43 @@ func tnum(t float64) string {
 func (e *explainer) reserve(now float64, id job.ID, at float64) {
 	e.at(now)
 	e.snapshot()
+	if math.IsNaN(e.pre.Time) {
+		return // the job does not wait at this pass: nothing is recorded
+	}
+	first := len(e.resv) == 0
 	e.resv[id] = at
-	if j, ok := e.waiting[id]; ok {
-		e.resvX[id] = e.freeAt(at) - j.Procs
-		e.procs[id] = j.Procs
+	e.regionEvt = true
+	j, ok := e.waiting[id]
+	if !ok {
+		return
+	}
+	e.procs[id] = j.Procs
+	// The extra processors, for the reservations that may be the head's:
+	// the pass's first, and the oldest waiting job's.
+	if head := job.ID(e.pre.Head); first || id == head || (head == 0 && id == e.target) {
+		e.resvX[id] = e.freeAt(at, false) - j.Procs
 	}
 }
-
-// free0 is the size of a job that held a reservation in this pass.
-func (e *explainer) free0(id job.ID) int { return e.procs[id] }
 
 func (e *explainer) JobSubmitted(now float64, j *actual.Job) {
 	e.at(now)
 	c := *j
 	e.waiting[j.ID] = &c
+	defer e.note(j)
 	e.order = append(e.order, j.ID)
 	if j.ID == e.target {
 		e.seen = true
 		e.job = ExplainJob{ID: int64(j.ID), Submit: j.Submit, Procs: j.Procs, Estimate: j.Estimate, Runtime: j.Runtime,
 			Start: math.NaN(), End: math.NaN()}
+		if e.partOf != nil {
+			if e.part = e.partOf(j); e.part >= 0 {
+				d := &e.parts[e.part]
+				e.partName = d.Name
+				e.region = newBitset(e.cpusAll)
+				e.region.addRuns(d.CPUs)
+				e.total = d.CPUs.Count()
+			}
+		}
 	}
 	if len(e.order) > 2*len(e.waiting)+64 {
 		kept := e.order[:0]
@@ -421,46 +651,65 @@ func (e *explainer) JobStarted(now float64, s engine.Start) {
 	e.at(now)
 	e.snapshot()
 	delete(e.waiting, s.Job.ID)
-	e.running[s.Job.ID] = running{procs: s.Job.Procs, estEnd: now + s.Job.Estimate}
+	e.note(s.Job)
+	r := running{procs: s.Job.Procs, estEnd: now + s.Job.Estimate}
+	if e.exact {
+		r.cpus = append(platform.Runs(nil), s.CPUs...)
+		e.held.addRuns(s.CPUs)
+	}
+	e.running[s.Job.ID] = r
 	e.busy += s.Job.Procs
 	if s.Job.ID == e.target {
 		e.started = true
 		e.job.Start, e.job.Reason = now, s.Reason.String()
+		if e.stop != nil {
+			e.stop() // the rest of the run says nothing of the job
+		}
 	}
 }
 
 func (e *explainer) end(now float64, r *engine.Record) {
 	e.at(now)
+	e.note(r.Job)
 	if run, ok := e.running[r.Job.ID]; ok {
 		e.busy -= run.procs
+		if e.exact {
+			e.held.clearRuns(run.cpus)
+		}
 		delete(e.running, r.Job.ID)
 	}
 	if r.Job.ID == e.target {
 		e.job.End = r.End
 	}
-	e.sched = append(e.sched, Scheduled{ID: int64(r.Job.ID), Start: r.Start, End: r.End, CPUs: append(platform.Runs(nil), r.CPUs...)})
+	if e.stop == nil {
+		e.sched = append(e.sched, Scheduled{ID: int64(r.Job.ID), Start: r.Start, End: r.End, CPUs: append(platform.Runs(nil), r.CPUs...)})
+	}
 }
 
 func (e *explainer) JobFinished(now float64, r *engine.Record) { e.end(now, r) }
 func (e *explainer) JobKilled(now float64, r *engine.Record)   { e.end(now, r) }
 
-// explainTakes refuses the settings of spec that Explain does not follow
-// (it runs the whole trace on an empty machine, jobs killed at their
-// request, and writes nothing).
+// explainTakes refuses the settings of spec that Explain does not follow:
+// the outputs (it writes nothing), the settings whose passes it cannot
+// say in its words (a platform of nodes, predictions, the carbon delay,
+// an in-process decider) and, found once the run is assembled,
+// failures.
 func explainTakes(spec RunSpec) error {
 	w, p, o := spec.Workload, spec.Platform, spec.Outputs
 	var errs []error
 	for _, f := range []struct {
-		name string
-		set  bool
-	}{{"--from", w.From != ""}, {"--to", w.To != ""}, {"--jobs", w.First != 0}, {"submit zero", w.SubmitZero},
-		{"--resample", w.Resample != "" && w.Resample != "none"}, {"--deadline", w.Deadlines.Base != workload.DeadlineNone},
-		{"--clamp", p.Clamp}, {"--on-overrun continue", p.Continue}, {"--partition", len(p.Partitions) > 0},
-		{"availability (--reservation, --events, --failures)", p.Avail.Used()}, {"an in-process decider", spec.Policy.Decider != nil},
-		{"--out", o.Dir != ""}, {"--metric", len(o.Metrics) > 0},
-		{"--swf", o.SWF}, {"--check", o.Check}, {"--threads", o.Threads}, {"--planned", o.Planned}} {
+		name, why string
+		set       bool
+	}{
+		{"--nodes", "a platform of nodes (the passes speak of CPUs)", len(p.Nodes) > 0},
+		{"--estimate predict", "predictions (the passes would speak of the estimates, not the predictions the policy sees)", w.Estimate == workload.EstimatePredict},
+		{"--carbon-delay", "the carbon delay (the jobs it holds back wait outside the policy)", spec.Policy.CarbonDelay != ""},
+		{"an in-process decider", "an in-process decider", spec.Policy.Decider != nil},
+		{"--out", "--out (it writes nothing)", o.Dir != ""}, {"--metric", "--metric", len(o.Metrics) > 0},
+		{"--swf", "--swf", o.SWF}, {"--check", "--check", o.Check}, {"--threads", "--threads", o.Threads}, {"--planned", "--planned", o.Planned},
+	} {
 		if f.set {
-			errs = append(errs, &SettingError{Setting: f.name, Err: fmt.Errorf("explain does not take %s", f.name)})
+			errs = append(errs, &SettingError{Setting: f.name, Err: fmt.Errorf("explain does not take %s", f.why)})
 		}
 	}
 	return errors.Join(errs...)

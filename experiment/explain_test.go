@@ -1,8 +1,13 @@
 package experiment
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/avail"
 )
 
 // The five-job example, worked by hand (testdata/explain.swf, 5 CPUs):
@@ -26,8 +31,16 @@ func TestExplainEASY(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j := x.Job; j.Start != 33 || j.Reason != "backfilled" || j.Procs != 1 || j.Estimate != 200 || j.End != 43 {
-		t.Fatalf("job %+v", j)
+	// Explain stops at the job's start: its end is not simulated.
+	if j := x.Job; j.Start != 33 || j.Reason != "backfilled" || j.Procs != 1 || j.Estimate != 200 || !math.IsNaN(j.End) || len(x.Schedule) != 0 {
+		t.Fatalf("job %+v, schedule %v", j, x.Schedule)
+	}
+	all, err := ExplainAll(RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "easy"}}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := all.Job; j.Start != 33 || j.End != 43 || len(all.Schedule) != 5 || fmt.Sprint(all.Passes) != fmt.Sprint(x.Passes) {
+		t.Fatalf("ExplainAll: job %+v, %d jobs scheduled, passes %+v (Explain's: %+v)", j, len(all.Schedule), all.Passes, x.Passes)
 	}
 	want := []struct {
 		time         float64
@@ -113,8 +126,13 @@ func TestExplainErrors(t *testing.T) {
 		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "easy", Options: map[string]string{"depth": "2"}}}, 1, "option depth: not an option"},
 		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "flexible"}}, 1, "explain takes a queue policy of the cluster model, not flexible (of the hetero model)"},
 		// every setting explain does not follow, at once
-		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf", From: "10"}, Platform: PlatformSpec{Clamp: true}, Policy: PolicySpec{Name: "easy"}},
-			1, "explain does not take --from\nexplain does not take --clamp"},
+		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Platform: PlatformSpec{Nodes: []string{"n[1-2]:cores=4"}}, Policy: PolicySpec{Name: "easy"}},
+			1, "explain does not take a platform of nodes (the passes speak of CPUs)"},
+		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf", Estimate: workload.EstimatePredict}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: "x", Planned: true}},
+			1, "explain does not take predictions (the passes would speak of the estimates, not the predictions the policy sees)\nexplain does not take --out (it writes nothing)\nexplain does not take --planned"},
+		// a job the run's settings leave out (job 1 is submitted at 0)
+		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf", From: "10"}, Policy: PolicySpec{Name: "easy"}},
+			1, "job 1 of trace testdata/explain.swf is not among the 0 jobs this run simulates: the run's settings leave it out"},
 		// the run's own checks come first, all of them
 		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf", From: "10"}, Platform: PlatformSpec{Procs: -1}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Tau: -1}},
 			1, "--procs -1: want 1..4194304 (or leave it out for the header's MaxProcs)\n--tau must be a positive number of seconds, got -1"},
@@ -138,5 +156,94 @@ func TestExplainUnknownIDBeforeSimulating(t *testing.T) {
 	}
 	if n := explainRuns.Load() - before; n != 0 {
 		t.Fatalf("%d simulation(s) ran before the refusal", n)
+	}
+}
+
+// Partitions (testdata/explain-parts.swf, 6 CPUs): a = CPUs 0-3 (SWF
+// partition 1), b = CPUs 4-5 (2), each under EASY. Job 1 (a, 4 CPUs,
+// 100 s) holds all of a from 0; job 2 (b, 1 CPU, 50 s) starts at 1 on b;
+// job 3 (a, 1 CPU, 10 s) comes at 2: the machine has 1 CPU free (on b),
+// its partition none, so it waits, the head of a with its reservation
+// at 100 (job 1's end), and starts then. Job 4 (b, 2 CPUs) waits at 3 in
+// b's queue, not in a's: every pass says 1 of 1 waiting. Only the
+// instants of a's own events are a's passes (2 and 100; not 3, 51, 61,
+// which are b's). Without partitions job 3 starts at 2 on the free CPU.
+func TestExplainPartition(t *testing.T) {
+	spec := RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain-parts.swf"}, Platform: PlatformSpec{Partitions: []string{"a:0-3", "b:4-5"}}, Policy: PolicySpec{Name: "easy"}}
+	x, err := Explain(spec, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Partition != "a" || x.Procs != 4 || x.Job.Start != 100 || x.Job.Reason != "reserved" {
+		t.Fatalf("partition %q of %d CPUs, job %+v", x.Partition, x.Procs, x.Job)
+	}
+	want := []struct {
+		time    float64
+		free    int
+		resv    float64
+		started bool
+		why     string
+	}{
+		{2, 0, 100, false, "waits: it needs 1 CPU, 0 free; it holds a reservation at 100"},
+		{100, 4, math.NaN(), true, "started in queue order after waiting: it needs 1 CPU, 4 free"},
+	}
+	if len(x.Passes) != len(want) {
+		t.Fatalf("%d passes, want %d: %+v", len(x.Passes), len(want), x.Passes)
+	}
+	for i, w := range want {
+		p := x.Passes[i]
+		if p.Time != w.time || p.Free != w.free || p.Position != 1 || p.Waiting != 1 || p.Started != w.started ||
+			!(p.Resv == w.resv || math.IsNaN(p.Resv) && math.IsNaN(w.resv)) || p.Why != w.why {
+			t.Errorf("pass %d = %+v\nwant %+v", i, p, w)
+		}
+	}
+	spec.Platform.Partitions = nil
+	if x, err = Explain(spec, 3); err != nil || x.Partition != "" || x.Procs != 6 || x.Job.Start != 2 || len(x.Passes) != 1 || x.Passes[0].Free != 1 {
+		t.Fatalf("without partitions: %v %+v", err, x)
+	}
+}
+
+// An announced window over the whole machine, [200, 300) (the five-job
+// example, EASY). Job 3 (ends by 52) backfills at 2; job 4 (estimate
+// 500) would cross the window and waits. Job 5 (estimate 200): at 4 one
+// CPU is free but it would end at 204 and the window takes that CPU at
+// 200, so none is clear of the windows; at 22 (job 3 ends) 2 free, none
+// clear (222); at 100 (job 1 ends, job 2 starts on 4 CPUs) 5 free
+// before the pass, it would end at 300, none clear; at 150 (job 2 ends)
+// the same (350); at 200 the window holds every CPU: 0 free; at 300 it
+// ends: 5 free, and job 5 starts in queue order (after job 4, the head,
+// reserved at 300).
+func TestExplainWindow(t *testing.T) {
+	spec := RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Platform: PlatformSpec{Avail: AvailSpec{Reservations: []string{"200:300:5"}}}, Policy: PolicySpec{Name: "easy"}}
+	x, err := Explain(spec, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Job.Start != 300 || x.Job.Reason != "reserved" {
+		t.Fatalf("job %+v", x.Job)
+	}
+	want := []struct {
+		time        float64
+		free, clear int
+		why         string
+	}{
+		{4, 1, 0, "waits: it fits the 1 CPU free, but its estimate would end it at 204, and an announced window takes 1 of them from 200: it needs 1 CPU, 0 are clear of the windows until then"},
+		{22, 2, 0, "would end it at 222, and an announced window takes 2 of them from 200"},
+		{100, 5, 0, "would end it at 300, and an announced window takes 5 of them from 200"},
+		{150, 5, 0, "would end it at 350"},
+		{200, 0, 0, "waits: it needs 1 CPU, 0 free"},
+		{300, 5, 5, "started in queue order after waiting: it needs 1 CPU, 5 free"},
+	}
+	if len(x.Passes) != len(want) {
+		t.Fatalf("%d passes, want %d: %+v", len(x.Passes), len(want), x.Passes)
+	}
+	for i, w := range want {
+		if p := x.Passes[i]; p.Time != w.time || p.Free != w.free || p.Clear != w.clear || !strings.Contains(p.Why, w.why) {
+			t.Errorf("pass %d = %+v\nwant %+v", i, p, w)
+		}
+	}
+	spec.Platform.Avail = AvailSpec{Failures: &avail.Failures{MTBF: 1000, MTTR: 10}}
+	if _, err := Explain(spec, 5); err == nil || !strings.Contains(err.Error(), "explain follows announced windows (--reservation), not failures") {
+		t.Fatalf("failures: %v", err)
 	}
 }

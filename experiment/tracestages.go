@@ -208,19 +208,9 @@ func (a *traceAsm) close(failed bool) {
 // do assembles the run, runs it and writes its outputs.
 func (a *traceAsm) do() (res *TraceResult, err error) {
 	defer func() { a.close(err != nil) }()
-	if err := a.resolve(); err != nil {
+	src, err := a.source()
+	if err != nil {
 		return nil, err
-	}
-	if err := a.openTrace(); err != nil {
-		return nil, err
-	}
-	var src workload.Source = a.src
-	for _, s := range traceStages {
-		if s.applies(a) {
-			if src, err = s.wrap(a, src); err != nil {
-				return nil, err
-			}
-		}
 	}
 	if err := a.openOutputs(); err != nil {
 		return nil, err
@@ -241,6 +231,27 @@ func (a *traceAsm) do() (res *TraceResult, err error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// source resolves the settings, opens the trace and wraps its jobs in
+// the trace stages that apply: the jobs the run is given (explain reads
+// them alone first, to find the job it explains).
+func (a *traceAsm) source() (src workload.Source, err error) {
+	if err := a.resolve(); err != nil {
+		return nil, err
+	}
+	if err := a.openTrace(); err != nil {
+		return nil, err
+	}
+	src = a.src
+	for _, s := range traceStages {
+		if s.applies(a) {
+			if src, err = s.wrap(a, src); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return src, nil
 }
 
 // openTrace opens the trace and makes the machine, its unavailable CPUs

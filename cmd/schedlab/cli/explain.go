@@ -13,13 +13,20 @@ import (
 )
 
 type explainCmd struct {
-	Trace    string   `required:"" placeholder:"FILE" help:"SWF trace (plain or .gz): a path or a bare name, as for run."`
-	Policy   string   `required:"" placeholder:"NAME" help:"Queue policy of the cluster model: ${queue_policies} (matrix schedules threads and is not explained)."`
-	Job      int64    `required:"" placeholder:"N" help:"The id of the job to explain (SWF field 1)."`
-	Procs    int      `placeholder:"N" help:"Machine size (default: the trace header's MaxProcs)."`
-	Estimate string   `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates the scheduler sees: request or exact."`
-	Set      []string `sep:"none" placeholder:"NAME=VALUE" help:"Set an option of the policy (repeatable), as for run; the policy flags of run (--depth, --order, ...) work too."`
-	Gantt    bool     `help:"Also draw the schedule as text: CPU ids down, time across, each job's id in its bars (at most ${gantt_cpus} CPUs and ${gantt_jobs} jobs)."`
+	Trace       string   `required:"" placeholder:"FILE" help:"SWF trace (plain or .gz): a path or a bare name, as for run."`
+	Policy      string   `required:"" placeholder:"NAME" help:"Queue policy of the cluster model: ${queue_policies} (matrix schedules threads and is not explained)."`
+	Job         string   `required:"" placeholder:"N" help:"The id of the job to explain (SWF field 1: for a Slurm import, the JobIDRaw)."`
+	Procs       int      `placeholder:"N" help:"Machine size (default: the trace header's MaxProcs)."`
+	Estimate    string   `default:"${estimate_default}" enum:"${estimates}" help:"Runtime estimates the scheduler sees: request or exact."`
+	Set         []string `sep:"none" placeholder:"NAME=VALUE" help:"Set an option of the policy (repeatable), as for run; the policy flags of run (--depth, --order, ...) work too."`
+	From        string   `placeholder:"WHEN" help:"As for run: only the jobs submitted from WHEN on (a date in the trace's zone, or seconds)."`
+	To          string   `placeholder:"WHEN" help:"As for run: only the jobs submitted before WHEN."`
+	OnOverrun   string   `default:"kill" enum:"kill,continue" help:"As for run: a job running past its requested time is killed at the limit (kill) or runs on (continue)."`
+	Clamp       bool     `help:"As for run: clamp jobs larger than the machine to its size."`
+	Partition   []string `sep:"none" placeholder:"NAME:CPUS[:LIMITS]" help:"A partition (repeatable), as for run: the passes then describe the job's partition (its waiting jobs, its free CPUs, its policy's reservations)."`
+	Reservation []string `sep:"none" placeholder:"START:END:CPUS" help:"An advance reservation or maintenance window (repeatable), as for run: its CPUs are not free over [START, END)."`
+	Events      string   `placeholder:"FILE" help:"As for run, for the announced windows it holds (explain refuses failures: the policy learns of them only when they happen)."`
+	Gantt       bool     `help:"Also draw the schedule as text: CPU ids down, time across, each job's id in its bars (at most ${gantt_cpus} CPUs and ${gantt_jobs} jobs)."`
 }
 
 // The text Gantt chart's bounds: a chart a terminal can show.
@@ -35,10 +42,18 @@ func (c *explainCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
-	if p := experiment.NewProgress(g.stderr, fmt.Sprintf("explain job %d", c.Job)); p != nil {
+	if p := experiment.NewProgress(g.stderr, "explain job "+c.Job); p != nil {
 		spec.Outputs.Listeners = append(spec.Outputs.Listeners, p)
 	}
-	x, err := experiment.Explain(spec, c.Job)
+	id, err := explainID(c.Job)
+	if err != nil {
+		return usageError{err}
+	}
+	explain := experiment.Explain
+	if c.Gantt {
+		explain = experiment.ExplainAll // the whole schedule
+	}
+	x, err := explain(spec, id)
 	if err != nil {
 		return err
 	}
@@ -51,6 +66,44 @@ func (c *explainCmd) Run(g *globals) error {
 		writeGantt(g.stdout, x)
 	}
 	return nil
+}
+
+// explainID reads --job: a job number (digits only: Go's integer
+// syntax would read 1005_1 as 10051). A Slurm array task (1005_1) or
+// heterogeneous component (1005+0) is refused with what to give
+// instead: a trace numbers jobs by JobIDRaw.
+func explainID(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	if i := strings.IndexAny(t, "_+"); i > 0 && allDigits(t[:i]) {
+		kind := "an array task"
+		if t[i] == '+' {
+			kind = "a heterogeneous job's component"
+		}
+		return 0, fmt.Errorf("--job %s: a Slurm id of %s; a trace numbers its jobs by JobIDRaw (SWF field 1): give that number (sacct -j %s -o JobIDRaw)", s, kind, t)
+	}
+	if !allDigits(t) || len(t) > 16 {
+		return 0, fmt.Errorf("--job %q: want a job number (SWF field 1), such as 1005", s)
+	}
+	var n int64
+	for _, c := range t {
+		n = n*10 + int64(c-'0')
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("--job %s: job numbers start at 1", s)
+	}
+	return n, nil
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // explainClock returns how explain writes a time of the trace: its
@@ -71,8 +124,16 @@ func explainClock(trace string) func(float64) string {
 // writeExplanation prints the job and its passes, times by at.
 func writeExplanation(w io.Writer, x *experiment.Explanation, at func(float64) string) {
 	j := x.Job
-	fmt.Fprintf(w, "job %d of %s under %s (%d CPUs): needs %d CPU(s), estimate %s s (ran %s s); submitted at %s, started at %s (%s), ended at %s; waited %s s.\n",
-		j.ID, x.Trace, x.Policy, x.Procs, j.Procs, tnum(j.Estimate), tnum(j.Runtime), at(j.Submit), at(j.Start), j.Reason, at(j.End), tnum(j.Start-j.Submit))
+	where := fmt.Sprintf("%d CPUs", x.Procs)
+	if x.Partition != "" {
+		where = fmt.Sprintf("partition %s, %d CPUs", x.Partition, x.Procs)
+	}
+	ended := "the simulation stops at its start"
+	if !math.IsNaN(j.End) {
+		ended = "ended at " + at(j.End)
+	}
+	fmt.Fprintf(w, "job %d of %s under %s (%s): needs %d CPU(s), estimate %s s (ran %s s); submitted at %s, started at %s (%s), %s; waited %s s.\n",
+		j.ID, x.Trace, x.Policy, where, j.Procs, tnum(j.Estimate), tnum(j.Runtime), at(j.Submit), at(j.Start), j.Reason, ended, tnum(j.Start-j.Submit))
 	fmt.Fprintf(w, "%d scheduling pass(es) from its submission to its start:\n", len(x.Passes))
 	for i, p := range x.Passes {
 		if i == maxPassesText/2 && len(x.Passes) > maxPassesText {
@@ -166,9 +227,10 @@ func (c *explainCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 		return spec, usageError{err}
 	}
 	spec = experiment.RunSpec{
-		Workload: experiment.WorkloadSpec{Trace: c.Trace, Estimate: est},
-		Platform: experiment.PlatformSpec{Procs: c.Procs},
-		Policy:   experiment.PolicySpec{Name: c.Policy, Options: given},
+		Workload: experiment.WorkloadSpec{Trace: c.Trace, Estimate: est, From: c.From, To: c.To},
+		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition,
+			Avail: experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events}},
+		Policy: experiment.PolicySpec{Name: c.Policy, Options: given},
 	}
 	if err := flagProblems(spec.Check(), qp, g.policyFlags); err != nil {
 		return spec, usageError{err}
