@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 	"sort"
+	"strings"
 	"sync/atomic"
 
 	"github.com/schedlab/schedlab/engine"
@@ -61,7 +62,20 @@ type Pass struct {
 	// windows); Window the first window start among them that takes one.
 	Clear  int
 	Window float64
-	Why    string // the decision, in words
+	// Ahead, when the pass held more than one reservation (conservative,
+	// backfill at a depth above 1), are the reservations of the waiting
+	// jobs ahead of it in the queue, in queue order; the pass is then
+	// said in conservative's terms (no shadow time, no extra
+	// processors). Nil: one reservation or none.
+	Ahead []Reserved
+	Why   string // the decision, in words
+}
+
+// Reserved is a reservation of a pass: the job, its time, its CPUs.
+type Reserved struct {
+	ID    int64
+	At    float64
+	Procs int
 }
 
 // Explanation is the answer of Explain.
@@ -153,6 +167,12 @@ func explain(spec RunSpec, jobID int64, keepGoing bool) (*Explanation, error) {
 		return nil, err
 	}
 	w.setup(a, keepGoing)
+	switch spec.Policy.Name {
+	case "conservative":
+		w.every = true
+	case "backfill":
+		w.every = a.opts.Int("depth") != 1
+	}
 	explainRuns.Add(1)
 	if err = a.simulate(); err != nil {
 		return nil, err
@@ -293,6 +313,10 @@ type explainer struct {
 	// started or ended, or its policy reserved (with partitions, only
 	// such an instant has a pass of the job's partition).
 	regionEvt bool
+	// every: the policy reserves for more than the first waiting job
+	// (conservative, backfill at a depth other than 1): its passes are
+	// said in its terms.
+	every bool
 
 	instant float64 // the current instant
 	snapped bool    // the current instant's pre-pass state is in pre
@@ -527,6 +551,18 @@ func (e *explainer) close() {
 	if r, ok := e.resv[e.target]; ok {
 		p.Resv = r
 	}
+	if e.every || len(e.resv) > 1 {
+		p.Ahead = []Reserved{}
+		for _, id := range e.order {
+			if id == e.target {
+				break
+			}
+			if at, ok := e.resv[id]; ok {
+				p.Ahead = append(p.Ahead, Reserved{ID: int64(id), At: at, Procs: e.procs[id]})
+			}
+		}
+		p.HeadResv, p.Extra = math.NaN(), -1 // EASY's terms do not apply
+	}
 	p.Started = e.started && e.job.Start == e.instant
 	p.Why = e.why(p)
 	e.passes = append(e.passes, p)
@@ -538,6 +574,9 @@ func (e *explainer) why(p Pass) string {
 	j := e.job
 	end := p.Time + j.Estimate
 	headName := fmt.Sprintf("job %d", p.Head)
+	if p.Ahead != nil {
+		return e.whyConservative(p, end, headName)
+	}
 	switch {
 	case p.Started && j.Reason == "backfilled":
 		switch {
@@ -577,6 +616,54 @@ func (e *explainer) why(p Pass) string {
 		return fmt.Sprintf("waits: it fits the %s free, but its estimate would end it at %s, after %s's reservation (the shadow time) at %s, and it needs %s, more than the %d extra processors", cpus(p.Free), tnum(end), headName, tnum(p.HeadResv), cpus(j.Procs), max(p.Extra, 0))
 	}
 	return fmt.Sprintf("waits: it fits the %s free but the policy keeps it behind %s (queue order)", cpus(p.Free), headName)
+}
+
+// whyConservative says the pass in the terms of a policy holding a
+// reservation for every waiting job (up to its depth): a job starts now
+// when it can run to the end of its estimate without delaying any
+// reservation of a job ahead of it; else it waits for its own.
+func (e *explainer) whyConservative(p Pass, end float64, headName string) string {
+	j := e.job
+	ahead := "none is ahead of it"
+	if len(p.Ahead) > 0 {
+		ahead = "ahead of it: " + reservedList(p.Ahead)
+	}
+	own := ""
+	if !math.IsNaN(p.Resv) {
+		own = fmt.Sprintf("; it holds a reservation at %s", tnum(p.Resv))
+	}
+	switch {
+	case p.Started && j.Reason == "backfilled":
+		return fmt.Sprintf("started, backfilled ahead of %s: it fits the %s free and, by the running jobs' estimates, runs to the end of its estimate (%s) without delaying any reservation (%s)", headName, cpus(p.Free), tnum(end), ahead)
+	case p.Started && j.Reason == "immediate":
+		return fmt.Sprintf("started at its submission: it needs %s, %d free, and delays no reservation (%s)", cpus(j.Procs), p.Free, ahead)
+	case p.Started:
+		return fmt.Sprintf("started in queue order after waiting: it needs %s, %d free, and delays no reservation (%s)", cpus(j.Procs), p.Free, ahead)
+	case j.Procs > p.Free:
+		return fmt.Sprintf("waits: it needs %s, %d free%s", cpus(j.Procs), p.Free, own)
+	case p.Clear >= 0 && j.Procs > p.Clear:
+		return fmt.Sprintf("waits: it fits the %s free, but an announced window takes %d of them from %s, before its estimate would end it (%s)%s", cpus(p.Free), p.Free-p.Clear, tnum(p.Window), tnum(end), own)
+	case len(p.Ahead) > 0:
+		return fmt.Sprintf("waits: it fits the %s free now, but running to the end of its estimate (%s) it would delay a reservation of a job ahead of it (%s)%s", cpus(p.Free), tnum(end), reservedList(p.Ahead), own)
+	}
+	return fmt.Sprintf("waits: it fits the %s free but the policy does not start it%s", cpus(p.Free), own)
+}
+
+// reservedList writes reservations: "job 2 at 100 (4 CPUs), ..." (the
+// first three, and how many more).
+func reservedList(rs []Reserved) string {
+	var b strings.Builder
+	for i, r := range rs {
+		if i == 3 {
+			fmt.Fprintf(&b, " and %d more", len(rs)-3)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "job %d at %s (%s)", r.ID, tnum(r.At), cpus(r.Procs))
+	}
+	return b.String()
 }
 
 // cpus writes a number of CPUs: "1 CPU", "3 CPUs".

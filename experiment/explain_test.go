@@ -89,7 +89,8 @@ func TestExplainEASY(t *testing.T) {
 // Conservative backfilling: every waiting job holds a reservation. Job 5
 // (1 CPU, 200 s) at 4: no CPU free; its reservation is 150, the end of
 // job 2's (job 4 holds a CPU until 503, job 2 four from 100 to 150). At
-// 22 one CPU is free but only until 100, too short: still 150. At 33
+// 22 one CPU is free but only until 100 (job 2 takes 4 of the 5 then,
+// job 4 the fifth), too short: still 150. At 33
 // job 4 ends: from 33 one CPU stays free through job 2's reservation, so
 // its reservation moves to now and it starts, backfilled.
 func TestExplainConservative(t *testing.T) {
@@ -106,10 +107,14 @@ func TestExplainConservative(t *testing.T) {
 	if p := x.Passes[0]; p.Time != 4 || p.Resv != 150 || !strings.Contains(p.Why, "it holds a reservation at 150") {
 		t.Errorf("pass at 4: %+v", p)
 	}
-	if p := x.Passes[1]; p.Time != 22 || p.Resv != 150 || !strings.Contains(p.Why, "waits for its reservation at 150") {
+	// In conservative's terms: the reservations of the jobs ahead of it
+	// (job 2's at 100, 4 CPUs), no shadow time, no extra processors.
+	if p := x.Passes[1]; p.Time != 22 || p.Resv != 150 || len(p.Ahead) != 1 || p.Ahead[0] != (Reserved{2, 100, 4}) || !math.IsNaN(p.HeadResv) ||
+		p.Why != "waits: it fits the 1 CPU free now, but running to the end of its estimate (222) it would delay a reservation of a job ahead of it (job 2 at 100 (4 CPUs)); it holds a reservation at 150" {
 		t.Errorf("pass at 22: %+v", p)
 	}
-	if p := x.Passes[2]; p.Time != 33 || !p.Started {
+	if p := x.Passes[2]; p.Time != 33 || !p.Started || len(p.Ahead) != 1 ||
+		p.Why != "started, backfilled ahead of job 2: it fits the 2 CPUs free and, by the running jobs' estimates, runs to the end of its estimate (233) without delaying any reservation (ahead of it: job 2 at 100 (4 CPUs))" {
 		t.Errorf("pass at 33: %+v", p)
 	}
 }

@@ -150,6 +150,9 @@ func writeExplanation(w io.Writer, x *experiment.Explanation, at func(float64) s
 		if !math.IsNaN(p.HeadResv) {
 			fmt.Fprintf(w, ", reserved at %s (shadow time), %d extra processor(s)", at(p.HeadResv), p.Extra)
 		}
+		if p.Ahead != nil {
+			fmt.Fprintf(w, "; %d reservation(s) of jobs submitted before it", len(p.Ahead))
+		}
 		if !math.IsNaN(p.Resv) {
 			fmt.Fprintf(w, "; its reservation: %s", at(p.Resv))
 		}
