@@ -25,7 +25,7 @@ type Spec struct {
 	// Nodes are the names of a partition of nodes ("NAME:nodes=HOSTLIST",
 	// docs/nodes.md), sorted (nodes.Sort) and distinct; nil on a pool of
 	// CPUs. Which of them are on the platform is the run's to check.
-	Nodes []string
+	Nodes   []string
 	MaxTime float64 // 0: none
 	MaxCPUs int     // 0: none
 	// Users, Accounts and QOS allowed (nil: any); SWF fields 12, 13, 15.
