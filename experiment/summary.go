@@ -87,7 +87,11 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 			d.WithDeadline, d.Jobs, d.Missed, d.MissedPct, d.MissedOfDeadlinePct, d.Usage)
 	}
 	if o.Check && r.Nodes != "" {
-		fmt.Fprintln(w, "\ncheck: schedule valid on nodes (every job once, start >= submit; each allocation against its request: nodes, tasks, whole cores per task, memory, GRES per node and per job, constraint, exclusive; at every instant no core or GRES unit held twice, no node's memory over-committed, no node shared with an exclusive job)")
+		kept := ""
+		if r.Partitions != nil {
+			kept = "; partitions kept: every job on nodes of its partition"
+		}
+		fmt.Fprintf(w, "\ncheck: schedule valid on nodes (every job once, start >= submit; each allocation against its request: nodes, tasks, whole cores per task, memory, GRES per node and per job, constraint, exclusive; at every instant no core or GRES unit held twice, no node's memory over-committed, no node shared with an exclusive job%s)\n", kept)
 	} else if o.Check {
 		fmt.Fprint(w, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice")
 		if r.Partitions != nil {
