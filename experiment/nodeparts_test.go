@@ -11,6 +11,7 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/internal/nodecheck"
 	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/scenario"
 	"github.com/schedlab/schedlab/validate"
 )
 
@@ -187,5 +188,37 @@ func TestNodePartitionErrors(t *testing.T) {
 		if strings.Contains(c.want, "overlapping") && !errors.Is(err, engine.ErrNodeOverlap) {
 			t.Errorf("%q: %v is not ErrNodeOverlap", c.parts, err)
 		}
+	}
+}
+
+// A scenario with platform.nodes and platform.partitions runs, and
+// computes what schedlab run computes with the same --nodes and
+// --partition (testdata/nodeparts.swf, TestNodePartitionsRun's hand-worked
+// run: mean wait (0 + 47 + 0 + 98 + 99) / 5 = 48.8 s).
+func TestScenarioNodePartitionsMatchRun(t *testing.T) {
+	src := `model: cluster
+stop: trace
+workload: {trace: testdata/nodeparts.swf}
+platform:
+  nodes: ["cpu[1-2]:cores=4", "gpu[1-2]:cores=4:gres=gpu=2"]
+  partitions: ["cpu:nodes=cpu[1-2]", "gpu:nodes=gpu[1-2]"]
+policy: {queue: easy}
+`
+	pts, err := scenario.Parse("p.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := RunReplication(pts[0].Scenario, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := (RunSpec{Workload: WorkloadSpec{Trace: "testdata/nodeparts.swf"},
+		Platform: PlatformSpec{Nodes: fourNodes, Partitions: []string{"cpu:nodes=cpu[1-2]", "gpu:nodes=gpu[1-2]"}}, Policy: PolicySpec{Name: "easy"}}).Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameMetrics(t, got, want.Result)
+	if want.Result.MeanWait != 48.8 {
+		t.Errorf("mean wait %v, want 48.8", want.Result.MeanWait)
 	}
 }
