@@ -61,7 +61,11 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 	if pt := r.Partitions; pt != nil {
 		fmt.Fprintf(w, "\npartitions:")
 		for _, p := range pt.List {
-			fmt.Fprintf(w, " %s (CPUs %s) %d jobs;", p.Name, p.CPUs, p.Jobs)
+			if p.Nodes != "" {
+				fmt.Fprintf(w, " %s (nodes %s) %d jobs;", p.Name, p.Nodes, p.Jobs)
+			} else {
+				fmt.Fprintf(w, " %s (CPUs %s) %d jobs;", p.Name, p.CPUs, p.Jobs)
+			}
 		}
 		fmt.Fprintf(w, " %d job(s) refused at submission (%d of no partition given, %d above maxtime, %d above maxcpus, %d not allowed)\n",
 			pt.Rejected, pt.RejectedUnknown, pt.RejectedMaxTime, pt.RejectedMaxCPUs, pt.RejectedAccess)
