@@ -222,3 +222,23 @@ policy: {queue: easy}
 		t.Errorf("mean wait %v, want 48.8", want.Result.MeanWait)
 	}
 }
+
+// A job table (testdata/nodeparts.jobs) routes by its partition column,
+// named by its header's "# Partition: N name" lines, with its requests:
+// job 1 (cpu, 2 nodes, 8 tasks) fills cpu[1-2] from 0 to 100; job 2
+// (cpu) waits for it until 100 while gpu2 is idle; job 4 (gpu, 1 node,
+// 2 GPUs) takes gpu1 and its GPUs 0-1; job 7 (gpu, 1 GPU a node) gpu2
+// and its first GPU, unit 2.
+func TestNodePartitionsJobTable(t *testing.T) {
+	out := t.TempDir()
+	spec := RunSpec{Workload: WorkloadSpec{Trace: "testdata/nodeparts.jobs"},
+		Platform: PlatformSpec{Nodes: fourNodes, Partitions: []string{"cpu:nodes=cpu[1-2]", "gpu:nodes=gpu[1-2]"}},
+		Policy:   PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: out, Check: true}}
+	if _, err := spec.Run(); err != nil {
+		t.Fatal(err)
+	}
+	got := csvColumns(t, filepath.Join(out, "jobs.csv"), "job_id", "starting_time", "allocated_nodes", "allocated_gres", "partition")
+	if want := "7 2 gpu2 gpu=2 2\n4 0 gpu1 gpu=0-1 2\n1 0 cpu[1-2]  1\n2 100 cpu1  1\n"; got != want {
+		t.Errorf("jobs.csv:\n%s\nwant\n%s", got, want)
+	}
+}
