@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -360,5 +361,101 @@ func TestPartitionNodes(t *testing.T) {
 	}
 	if _, err := engine.PartitionNodes(ns, []int{1, 1}); err == nil || !strings.Contains(err.Error(), "node a2 given twice") {
 		t.Errorf("twice: %v", err)
+	}
+}
+
+// relText writes an allocation by node name, with each node's cores and
+// GRES units counted within the node, so that runs on a partition's
+// platform and on the whole platform compare.
+func relText(ns *nodes.Nodes, a nodes.Allocation) string {
+	var b strings.Builder
+	for _, na := range a.Nodes {
+		nd := ns.Node(na.Node)
+		fmt.Fprintf(&b, "%s/t%d/m%d:", nd.Name, na.Tasks, na.MemMB)
+		for _, c := range na.Cores {
+			fmt.Fprintf(&b, " %d", c-nd.FirstCore)
+		}
+		for _, g := range na.GRES {
+			first, _ := ns.FirstGRES(na.Node, g.Kind)
+			fmt.Fprintf(&b, " %s", g.Kind)
+			for _, u := range g.Units {
+				fmt.Fprintf(&b, " %d", u-first)
+			}
+		}
+		b.WriteString(";")
+	}
+	return b.String()
+}
+
+// A run over disjoint partitions is, job for job, the runs of each
+// partition's jobs alone on a platform of its nodes (the same starts,
+// ends, reasons, nodes, and cores and GRES units within each node):
+// random platforms, partitions and workloads, under strict FCFS, EASY
+// and conservative.
+func TestNodePartitionsAreIndependentClusters(t *testing.T) {
+	tested := 0
+	for seed := 0; seed < 30; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 13))
+		ns := randomNodes(t, r)
+		if ns.Len() < 2 {
+			continue
+		}
+		k := min(2+r.IntN(2), ns.Len())
+		ids := make([][]int, k)
+		for i := 0; i < ns.Len(); i++ {
+			p := i % k
+			if i >= k {
+				p = r.IntN(k)
+			}
+			ids[p] = append(ids[p], i)
+		}
+		subs := make([]*nodes.Nodes, k)
+		for p := range subs {
+			var err error
+			if subs[p], err = engine.PartitionNodes(ns, ids[p]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var jobs []actual.Job
+		per := make([][]actual.Job, k)
+		for _, j := range randomNodeJobs(ns, r, 60) {
+			j.Partition = int32(r.IntN(k))
+			q := nodes.FromProcs(j.Procs)
+			if j.Req != nil {
+				q = *j.Req
+			}
+			if nodes.Fits(subs[j.Partition], q) {
+				jobs = append(jobs, j)
+				per[j.Partition] = append(per[j.Partition], j)
+			}
+		}
+		for _, pol := range []string{"fcfs", "easy", "conservative"} {
+			var ps []engine.NodePartition
+			for p := range subs {
+				ps = append(ps, engine.NodePartition{Name: fmt.Sprint(p), Nodes: ids[p], Numbers: []int32{int32(p)}, Policy: nodePolicy(t, pol, subs[p])})
+			}
+			whole, err := runNodeParts(t, ns, ps, jobs)
+			if err != nil {
+				t.Fatalf("seed %d %s: %v", seed, pol, err)
+			}
+			for p := range subs {
+				alone, err := runNodes(t, subs[p], nodePolicy(t, pol, subs[p]), per[p], false)
+				if err != nil {
+					t.Fatalf("seed %d %s partition %d alone: %v", seed, pol, p, err)
+				}
+				for _, j := range per[p] {
+					a, w := alone.runs[j.ID], whole.runs[j.ID]
+					at := fmt.Sprintf("%g-%g %v %s", a.start, a.end, a.reason, relText(subs[p], a.alloc))
+					wt := fmt.Sprintf("%g-%g %v %s", w.start, w.end, w.reason, relText(ns, w.alloc))
+					if at != wt {
+						t.Fatalf("seed %d %s job %d: alone %s, among the partitions %s", seed, pol, j.ID, at, wt)
+					}
+				}
+			}
+			tested++
+		}
+	}
+	if tested < 60 {
+		t.Fatalf("%d runs compared: too few", tested)
 	}
 }
