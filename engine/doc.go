@@ -45,7 +45,11 @@
 //     what it holds node by node; Usage.Nodes counts what is held and
 //     what waits, kept up as jobs start and end. Rejections, wake-ups
 //     and kills at the limit are Cluster's; there are no availability
-//     windows, failures or partitions on nodes.
+//     windows or failures on nodes. Its nodes may be split into
+//     disjoint partitions (NodePartition, nodeparts.go): each a node
+//     policy over a platform of its nodes alone (PartitionNodes), its
+//     allocations mapped to the platform's ids; partitions sharing a
+//     node are refused (ErrNodeOverlap).
 //   - Grid (grid.go): sites (one machine each) of processors with their own
 //     FCFS queues, under a grid scheduler and a local scheduler
 //     (zikos-karatza-2008).

@@ -30,6 +30,9 @@ type NodeClusterConfig struct {
 	// MaxWaiting ends the run with a *WaitingError once more than this
 	// many jobs have arrived and not started (0: no bound).
 	MaxWaiting int64
+	// Partitions, when set, split the nodes into partitions, each with
+	// its own policy (Policy must then be nil; nodeparts.go).
+	Partitions []NodePartition
 }
 
 // NodeCluster is one run of the central-queue model over a platform of
@@ -60,6 +63,7 @@ type NodeCluster struct {
 	cores    []int // scratch: a start's core ids
 	wakes          // the policy's wake-ups (wake.go)
 	caps     policy.Caps
+	np       *nodeParts // the partitions (nil: none)
 }
 
 // NewNodeCluster checks cfg and returns a simulation ready to Run.
@@ -67,7 +71,7 @@ func NewNodeCluster(cfg NodeClusterConfig) (*NodeCluster, error) {
 	if cfg.Nodes == nil || cfg.Nodes.Len() == 0 {
 		return nil, errors.New("engine: a platform of nodes is required")
 	}
-	if cfg.Policy == nil || cfg.Source == nil {
+	if (cfg.Policy == nil && len(cfg.Partitions) == 0) || cfg.Source == nil {
 		return nil, errors.New("engine: a policy and a source are required")
 	}
 	p, err := platform.Cluster(cfg.Nodes.Cores())
@@ -77,10 +81,15 @@ func NewNodeCluster(cfg NodeClusterConfig) (*NodeCluster, error) {
 	c := &NodeCluster{cfg: cfg, ns: cfg.Nodes, state: nodes.NewState(cfg.Nodes), empty: nodes.NewState(cfg.Nodes),
 		mach: p.Machine(0), kinds: cfg.Nodes.Kinds(), procsFit: map[int]bool{}}
 	c.view = nodeView{c}
+	if len(cfg.Partitions) > 0 {
+		if err := c.initNodeParts(cfg.Partitions); err != nil {
+			return nil, err
+		}
+	}
 	c.init(p, cfg.Listener, cfg.Source)
 	c.nu = NodeUsage{Platform: c.ns, Kinds: c.kinds, GRES: make([]int, len(c.kinds)), WaitingGRES: make([]int, len(c.kinds))}
 	c.usage.Nodes = &c.nu
-	c.caps = policy.CapsOf(cfg.Policy)
+	c.caps = policy.CapsOf(c.cfg.Policy)
 	c.maxWaiting = cfg.MaxWaiting
 	return c, nil
 }
@@ -125,6 +134,9 @@ func (c *NodeCluster) admit(j *actual.Job, _ int) error {
 	r := requestOf(j)
 	if err := r.Check(); err != nil {
 		return fmt.Errorf("job %d: request %s: %v", j.ID, r, err)
+	}
+	if c.np != nil {
+		return c.np.admit(j, r)
 	}
 	if !c.fits(j, r) {
 		return fmt.Errorf("job %d: request %s fits no set of nodes of the platform (%s), not even with every node free", j.ID, r, c.ns)

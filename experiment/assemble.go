@@ -51,6 +51,10 @@ type clusterSpec struct {
 	// parts, when set, splits the machine into partitions (their
 	// policies unset: newClusterRun builds one per partition).
 	parts []engine.Partition
+	// nodeParts, on a platform of nodes (ns), splits the nodes into
+	// partitions (their policies unset: newNodeRun builds one per
+	// partition, buildNodeParts).
+	nodeParts []engine.NodePartition
 	// carbon, when set, puts the carbon-aware delay layer (policy/carbon)
 	// around the policy, outside the predicting layer.
 	carbon *carbonSpec

@@ -58,6 +58,7 @@ func clip(s string) string {
 // set), each with its setting.
 func (s *RunSpec) checkNodes(add func(setting string, err error)) {
 	p, w, o := s.Platform, s.Workload, s.Outputs
+	s.checkNodeParts(add)
 	if len(p.Nodes) == 0 {
 		return
 	}
@@ -71,7 +72,6 @@ func (s *RunSpec) checkNodes(add func(setting string, err error)) {
 	}{
 		{p.Procs > 0, "--procs", "--procs and --nodes: on nodes the machine is the nodes' cores; give one of them"},
 		{p.Clamp, "--clamp", "--clamp is for a pool of CPUs; on nodes a job that fits no node is refused and counted"},
-		{len(p.Partitions) > 0, "--partition", "partitions on a platform of nodes (partitions as node sets) are not built yet: run the partitions on a pool of CPUs"},
 		{p.Avail.Used(), "--reservation", "reservations, maintenance windows and failures on a platform of nodes are not built yet"},
 		{w.Estimate == workload.EstimatePredict, "--estimate", "--estimate predict on a platform of nodes is not built yet"},
 		{o.Threads, "--threads", "policies that schedule threads do not run on a platform of nodes"},
@@ -147,6 +147,8 @@ type nodeCheck struct {
 	err       error
 	submitted int64
 	bad       []string // jobs started before their submission
+	// allowed, with partitions, gives the nodes a job may hold.
+	allowed func(*actual.Job) []int
 }
 
 func (c *nodeCheck) JobSubmitted(now float64, j *actual.Job) { c.submitted++ }
@@ -167,6 +169,9 @@ func (c *nodeCheck) JobFinished(now float64, r *engine.Record) {
 		q = *r.Job.Req
 	}
 	c.recs = append(c.recs, nodecheck.Rec(c.ns, int64(r.Job.ID), r.Start, r.End, q, r.Alloc))
+	if c.allowed != nil {
+		c.recs[len(c.recs)-1].Allowed = c.allowed(r.Job)
+	}
 }
 
 func (c *nodeCheck) JobKilled(now float64, r *engine.Record) { c.JobFinished(now, r) }
@@ -193,6 +198,9 @@ func (c *nodeCheck) check() error {
 // the jobs that fit no node dropped and counted, the recording for
 // --check, and engine.NodeCluster.
 func newNodeRun(s clusterSpec) (*clusterRun, error) {
+	if s.nodeParts != nil {
+		return newNodePartsRun(s)
+	}
 	env := s.env
 	env.Platform, env.Nodes = s.plat, s.ns
 	b, err := s.qp.BuildValues(env, s.opts)

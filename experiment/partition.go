@@ -33,6 +33,9 @@ type partitionDef struct {
 	partition.Spec
 	nums []int32 // the trace's partition numbers routed here
 	jobs int64   // jobs admitted
+	// node, on a platform of nodes, is the partition's nodes
+	// (nodeparts.go; nil on a pool of CPUs).
+	node *nodePart
 }
 
 // resolvePartitions parses the --partition texts and routes the trace's
@@ -145,7 +148,9 @@ func (p *partitionSource) refuse(j *actual.Job) (why, k int) {
 		return ids == nil || ok
 	}
 	switch {
-	case j.Procs > d.CPUs.Count() || (d.MaxCPUs > 0 && j.Procs > d.MaxCPUs):
+	case d.node != nil && nodeTooBig(d, j):
+		return rejMaxCPUs, k
+	case d.node == nil && (j.Procs > d.CPUs.Count() || (d.MaxCPUs > 0 && j.Procs > d.MaxCPUs)):
 		return rejMaxCPUs, k
 	case d.MaxTime > 0 && j.Request > d.MaxTime:
 		return rejMaxTime, k
@@ -198,8 +203,11 @@ type PartitionsInfo struct {
 
 // PartitionInfo is one partition of a run.
 type PartitionInfo struct {
-	Name    string  `json:"name"`
+	Name string `json:"name"`
+	// CPUs are its CPU ids; on a platform of nodes its nodes' core ids,
+	// and Nodes its nodes as a hostlist.
 	CPUs    string  `json:"cpus"`
+	Nodes   string  `json:"nodes,omitempty"`
 	Numbers []int32 `json:"trace_numbers"`
 	Default bool    `json:"default,omitempty"`
 	Jobs    int64   `json:"jobs"`
@@ -218,7 +226,11 @@ func (p *partitionSource) info() *PartitionsInfo {
 		if nums == nil {
 			nums = []int32{}
 		}
-		in.List = append(in.List, PartitionInfo{Name: d.Name, CPUs: d.CPUs.String(), Numbers: nums, Default: d.Default, Jobs: d.jobs})
+		pi := PartitionInfo{Name: d.Name, CPUs: d.CPUs.String(), Numbers: nums, Default: d.Default, Jobs: d.jobs}
+		if d.node != nil {
+			pi.Nodes = d.node.text
+		}
+		in.List = append(in.List, pi)
 	}
 	return in
 }

@@ -61,7 +61,11 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 	if pt := r.Partitions; pt != nil {
 		fmt.Fprintf(w, "\npartitions:")
 		for _, p := range pt.List {
-			fmt.Fprintf(w, " %s (CPUs %s) %d jobs;", p.Name, p.CPUs, p.Jobs)
+			if p.Nodes != "" {
+				fmt.Fprintf(w, " %s (nodes %s) %d jobs;", p.Name, p.Nodes, p.Jobs)
+			} else {
+				fmt.Fprintf(w, " %s (CPUs %s) %d jobs;", p.Name, p.CPUs, p.Jobs)
+			}
 		}
 		fmt.Fprintf(w, " %d job(s) refused at submission (%d of no partition given, %d above maxtime, %d above maxcpus, %d not allowed)\n",
 			pt.Rejected, pt.RejectedUnknown, pt.RejectedMaxTime, pt.RejectedMaxCPUs, pt.RejectedAccess)
@@ -87,7 +91,11 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 			d.WithDeadline, d.Jobs, d.Missed, d.MissedPct, d.MissedOfDeadlinePct, d.Usage)
 	}
 	if o.Check && r.Nodes != "" {
-		fmt.Fprintln(w, "\ncheck: schedule valid on nodes (every job once, start >= submit; each allocation against its request: nodes, tasks, whole cores per task, memory, GRES per node and per job, constraint, exclusive; at every instant no core or GRES unit held twice, no node's memory over-committed, no node shared with an exclusive job)")
+		kept := ""
+		if r.Partitions != nil {
+			kept = "; partitions kept: every job on nodes of its partition"
+		}
+		fmt.Fprintf(w, "\ncheck: schedule valid on nodes (every job once, start >= submit; each allocation against its request: nodes, tasks, whole cores per task, memory, GRES per node and per job, constraint, exclusive; at every instant no core or GRES unit held twice, no node's memory over-committed, no node shared with an exclusive job%s)\n", kept)
 	} else if o.Check {
 		fmt.Fprint(w, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice")
 		if r.Partitions != nil {

@@ -380,7 +380,9 @@ func (a *traceAsm) assemble(src workload.Source) error {
 	s := a.s
 	spec := clusterSpec{plat: a.plat, qp: a.qp, opts: a.opts, env: policy.Env{Seed: s.Workload.Deadlines.Seed, Decider: s.Policy.Decider},
 		src: src, lis: a.lis, threadLis: a.threadLis, cont: s.Platform.Continue, predict: a.pred, avail: a.avail}
-	if a.psrc != nil {
+	if a.psrc != nil && a.ns != nil {
+		spec.nodeParts = engineNodeParts(a.defs)
+	} else if a.psrc != nil {
 		spec.parts = engineParts(a.defs)
 	}
 	var err error
@@ -391,6 +393,9 @@ func (a *traceAsm) assemble(src workload.Source) error {
 		spec.ns = a.ns
 		if s.Outputs.Check {
 			a.nodeChk = &nodeCheck{ns: a.ns}
+			if a.psrc != nil {
+				a.nodeChk.allowed = a.psrc.allowedNodes
+			}
 			spec.lis = append(engine.Tee{a.nodeChk}, a.lis...)
 		}
 	} else if s.Outputs.Check {

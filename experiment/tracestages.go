@@ -303,6 +303,11 @@ func (a *traceAsm) openTrace() error {
 		if a.defs, err = s.partitionDefs(a.procs, rd.Header(), a.hetero, a.asThreads); err != nil {
 			return err
 		}
+		if a.ns != nil {
+			if err := resolveNodeParts(a.defs, s.Platform.Partitions, a.ns); err != nil {
+				return &PartitionError{err}
+			}
+		}
 	}
 	return nil
 }

@@ -61,9 +61,52 @@ func (d *decoder) checkNodes() {
 		return
 	}
 	at := d.keys["platform.nodes"]
-	for _, k := range []string{"platform.procs", "platform.partitions", "platform.reservations", "platform.events", "platform.failures"} {
+	for _, k := range []string{"platform.procs", "platform.reservations", "platform.events", "platform.failures"} {
 		if d.present(k) {
-			d.add(at, "platform.nodes", "platform.nodes does not go with %s (on nodes the machine is the nodes' cores; partitions, reservations and failures on nodes are not built yet)", k)
+			d.add(at, "platform.nodes", "platform.nodes does not go with %s (on nodes the machine is the nodes' cores; reservations and failures on nodes are not built yet)", k)
+		}
+	}
+	d.checkNodeParts()
+}
+
+// checkNodeParts checks platform.partitions on a platform of nodes
+// (docs/nodes.md, "Partitions on nodes"): each a partition of nodes
+// ("NAME:nodes=HOSTLIST[:limits]"), every node of it on the platform,
+// no node in two partitions (not built yet). Each mistake is said at
+// its partition's text.
+func (d *decoder) checkNodeParts() {
+	if d.parts == nil || len(d.nodes) == 0 {
+		return
+	}
+	var groups []nodes.NodeGroup
+	for _, t := range d.nodes {
+		g, err := nodes.ParseGroup(t.text)
+		if err != nil {
+			return // said at platform.nodes
+		}
+		groups = append(groups, g)
+	}
+	ns, err := nodes.New(groups)
+	if err != nil {
+		return // said at platform.nodes
+	}
+	holder := map[int]string{}
+	for _, p := range d.parts {
+		if p.spec.Nodes == nil {
+			d.add(p.at, "platform.partitions", "%q: on a platform of nodes a partition is a set of nodes: want NAME:nodes=HOSTLIST[:...] (as gpu:nodes=gpu[01-04])", p.text)
+			continue
+		}
+		for _, name := range p.spec.Nodes {
+			id, ok := ns.Lookup(name)
+			if !ok {
+				d.add(p.at, "platform.partitions", "%q: node %s is not on the platform (platform.nodes)", p.text, name)
+				break
+			}
+			if o, dup := holder[id]; dup && o != p.spec.Name {
+				d.add(p.at, "platform.partitions", "%q: partitions %s and %s share node %s: overlapping partitions on a platform of nodes are not built yet: give each node to one partition", p.text, o, p.spec.Name, name)
+				break
+			}
+			holder[id] = p.spec.Name
 		}
 	}
 }

@@ -28,13 +28,14 @@ func TestNodesScenario(t *testing.T) {
 }
 
 // A bad node group is an error at its line naming the column; nodes do
-// not go with procs, partitions or a synthetic workload.
+// not go with procs or a synthetic workload, nor with partitions of
+// CPUs.
 func TestNodesScenarioErrors(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
 		{traceScenario("platform:\n  nodes:\n    - \"n[1-4]:cores=4:mem=4GB\""), `p.yaml:6:7: platform.nodes: "n[1-4]:cores=4:mem=4GB": column 21 (mem): unit "GB"`},
 		{traceScenario(`platform: {nodes: ["n[1-2]:cores=4", "n2:cores=2"]}`), "node n2"},
 		{traceScenario(`platform: {procs: 8, nodes: "n[1-2]:cores=4"}`), "does not go with platform.procs"},
-		{traceScenario(`platform: {nodes: "n[1-2]:cores=4", partitions: "a:4"}`), "does not go with platform.partitions"},
+		{traceScenario(`platform: {nodes: "n[1-2]:cores=4", partitions: "a:4"}`), `platform.partitions: "a:4": on a platform of nodes a partition is a set of nodes`},
 		{traceScenario(`platform: {nodes: 12}`), "column"},
 	} {
 		_, err := Parse("p.yaml", []byte(c.file))

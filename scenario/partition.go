@@ -58,6 +58,13 @@ func (d *decoder) checkPartitions() {
 		return
 	}
 	at := d.keys["platform.partitions"]
+	if d.nodes == nil {
+		for _, p := range d.parts {
+			if p.spec.Nodes != nil {
+				d.add(p.at, "platform.partitions", "%q: a partition of nodes (nodes=HOSTLIST) needs a platform of nodes (platform.nodes)", p.text)
+			}
+		}
+	}
 	if d.missing("workload.trace") {
 		d.add(at, "platform.partitions", "partitions route a trace's jobs by their partition (SWF field 16): give workload.trace")
 	}
@@ -87,6 +94,9 @@ func (p pointCtx) checkPartitionsPoint(sc *Scenario) {
 		return
 	}
 	for _, t := range p.d.parts {
+		if t.spec.Nodes != nil {
+			continue // said by checkPartitions: no platform of nodes
+		}
 		if _, err := partition.Parse(t.text, procs); err != nil {
 			p.d.add(t.at, "platform.partitions", "%q: %v (platform.procs is %d)", t.text, err, procs)
 		}

@@ -239,7 +239,7 @@ func platformSettings() []*settingDecl {
 		{Decl: enumDecl("platform.on_failure", []string{"kill", "requeue"}, "kill", "what becomes of a job on a CPU that goes down: `kill`, `requeue`; read only with `events` or `failures`"),
 			models: clusterOnly, bind: func(s *Scenario) any { return &s.Platform.OnFailure },
 			key: keySpec{name: "onfail", at: map[string]int{mC: 220}, omitDefault: true}},
-		{Decl: decl("platform.partitions", option.Text, none, "", "partitions `\"NAME:CPUS[:LIMIT]...\"`, quoted, in the syntax of `schedlab run --partition`; no name twice, no CPU in two, at most one `default`, at most 256 ([partitions.md](partitions.md#scenario-files))"),
+		{Decl: decl("platform.partitions", option.Text, none, "", "partitions `\"NAME:CPUS[:LIMIT]...\"`, quoted, in the syntax of `schedlab run --partition`; no name twice, no CPU in two, at most one `default`, at most 256 ([partitions.md](partitions.md#scenario-files)); beside `platform.nodes`, partitions of nodes `\"NAME:nodes=HOSTLIST[:LIMIT]...\"`, no node in two ([nodes.md](nodes.md#partitions-on-nodes))"),
 			models: clusterOnly, hand: true, key: keySpec{name: "parts", at: map[string]int{mC: 230}, omitDefault: true},
 			doc: docSpec{typ: "string or list of strings", def: "none", models: "cluster running a trace", sweep: "no (a list is the partitions of every point)"}},
 		{Decl: decl("platform.nodes", option.Text, none, "", "node groups `\"NAMES:cores=N[:mem=SIZE][:gres=...]...\"`, quoted, in the syntax of `schedlab run --nodes`: the cluster becomes a platform of nodes; not with `platform.procs`; at most 4,096 groups ([nodes.md](nodes.md))"),

@@ -6,7 +6,9 @@
 // back from a jobs.csv file (Batsim column names). CheckNodes checks
 // allocations on a platform of nodes (cores, memory, GRES, features,
 // exclusive jobs) from its own description of nodes and requests,
-// independent of package platform/nodes (docs/nodes.md).
+// independent of package platform/nodes (docs/nodes.md), and, for a
+// record with Allowed nodes, that the job held no other node (its
+// partition's).
 //
 // # Processor identities
 //

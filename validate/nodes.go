@@ -44,6 +44,10 @@ type NodeRec struct {
 	Constraint                          string
 	Exclusive                           bool
 	Uses                                []NodeUse
+	// Allowed, when not nil, are the nodes (indices into the caps) the
+	// job may hold: its partition's (docs/nodes.md, "Partitions on
+	// nodes").
+	Allowed []int
 }
 
 // CheckNodes verifies node allocations: each record's allocation
@@ -58,6 +62,7 @@ func CheckNodes(caps []NodeCap, recs []NodeRec) error {
 	var probs []string
 	for i := range recs {
 		probs = append(probs, checkRequest(caps, &recs[i])...)
+		probs = append(probs, checkAllowed(caps, &recs[i])...)
 	}
 	probs = append(probs, checkOverlaps(caps, recs)...)
 	if len(probs) == 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/workload/avail"
 )
 
@@ -17,8 +18,14 @@ const MaxPartitions = 256
 
 // Spec is one partition as written.
 type Spec struct {
-	Name    string
-	CPUs    platform.Runs
+	Name string
+	// CPUs are the partition's CPUs on a pool of CPUs; nil for a
+	// partition of nodes.
+	CPUs platform.Runs
+	// Nodes are the names of a partition of nodes ("NAME:nodes=HOSTLIST",
+	// docs/nodes.md), sorted (nodes.Sort) and distinct; nil on a pool of
+	// CPUs. Which of them are on the platform is the run's to check.
+	Nodes   []string
 	MaxTime float64 // 0: none
 	MaxCPUs int     // 0: none
 	// Users, Accounts and QOS allowed (nil: any); SWF fields 12, 13, 15.
@@ -29,9 +36,13 @@ type Spec struct {
 // Syntax is the form of a partition text, for messages.
 const Syntax = "NAME:CPUS[:maxtime=S][:maxcpus=N][:users=U,...][:accounts=G,...][:qos=Q,...][:default]"
 
-// Parse reads a partition text for a machine of procs CPUs. Its errors
-// say what is wrong but not which text (the caller names it: a flag or
-// a scenario key).
+// NodeSyntax is the form of a partition text on a platform of nodes.
+const NodeSyntax = "NAME:nodes=HOSTLIST[:maxtime=S][:maxcpus=N][:users=U,...][:accounts=G,...][:qos=Q,...][:default]"
+
+// Parse reads a partition text for a machine of procs CPUs, or, when
+// its second field is "nodes=HOSTLIST", a partition of nodes (Spec.Nodes;
+// procs is then not used). Its errors say what is wrong but not which
+// text (the caller names it: a flag or a scenario key).
 func Parse(s string, procs int) (Spec, error) {
 	bad := func(format string, a ...any) (Spec, error) {
 		return Spec{}, fmt.Errorf(format, a...)
@@ -45,7 +56,12 @@ func Parse(s string, procs int) (Spec, error) {
 		return bad("NAME %q: want a partition number or a name without spaces, commas or '='", parts[0])
 	}
 	c := strings.TrimSpace(parts[1])
-	if n, err := strconv.Atoi(c); err == nil {
+	if hl, ok := strings.CutPrefix(c, "nodes="); ok {
+		var err error
+		if d.Nodes, err = parseNodes(hl); err != nil {
+			return bad("nodes: %v", err)
+		}
+	} else if n, err := strconv.Atoi(c); err == nil {
 		if n < 1 || n > procs {
 			return bad("CPUS: a count of %d, want 1..%d (the machine's CPUs)", n, procs)
 		}
@@ -116,7 +132,12 @@ func Parse(s string, procs int) (Spec, error) {
 // the same; it is what a result key hashes.
 func (s Spec) Canonical() string {
 	var b strings.Builder
-	b.WriteString(s.Name + ":" + s.CPUs.String())
+	if s.Nodes != nil {
+		hl, _ := nodes.Compress(s.Nodes) // Parse checked the names
+		b.WriteString(s.Name + ":nodes=" + hl)
+	} else {
+		b.WriteString(s.Name + ":" + s.CPUs.String())
+	}
 	if s.MaxTime > 0 {
 		b.WriteString(":maxtime=" + strconv.FormatFloat(s.MaxTime, 'g', -1, 64))
 	}

@@ -39,8 +39,9 @@ func (c *runCmd) readSlurmConf(g *globals) error {
 }
 
 // readSlurmNodes sets the platform of nodes from --slurm-conf's NodeName
-// lines (--slurm-nodes), and says on stderr what it leaves out: the
-// partitions (not on nodes yet) and the keys not modelled.
+// lines (--slurm-nodes) and its partitions from the PartitionName lines
+// (slurmNodeParts), and says on stderr what it leaves out: what
+// slurmNodeParts notes and the keys not modelled.
 func (c *runCmd) readSlurmNodes(g *globals) error {
 	if len(c.Partition) > 0 || c.Procs != 0 || len(c.Nodes) > 0 {
 		return usageError{errors.New("--slurm-conf with --slurm-nodes gives the nodes: leave out --nodes, --partition and --procs")}
@@ -59,8 +60,10 @@ func (c *runCmd) readSlurmNodes(g *globals) error {
 		}
 		c.Nodes = append(c.Nodes, spec)
 	}
-	if n := len(cfg.Partitions); n > 0 {
-		fmt.Fprintf(g.stderr, "schedlab: %s: %d partition(s) left out: partitions on a platform of nodes are not built yet (docs/nodes.md)\n", c.SlurmConf, n)
+	texts, notes := slurmNodeParts(cfg)
+	c.Partition = texts
+	for _, n := range notes {
+		fmt.Fprintf(g.stderr, "schedlab: %s: %s\n", c.SlurmConf, n)
 	}
 	if n := len(cfg.Warnings); n > 0 {
 		fmt.Fprintf(g.stderr, "schedlab: %s: %d key(s) not modelled or without effect on scheduling ('schedlab slurm-conf %s' lists them)\n", c.SlurmConf, n, c.SlurmConf)

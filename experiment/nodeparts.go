@@ -1,0 +1,212 @@
+package experiment
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/workload/partition"
+)
+
+// Partitions on a platform of nodes (docs/nodes.md, "Partitions on
+// nodes"): a partition is "NAME:nodes=HOSTLIST[:limits]", a set of the
+// platform's nodes with its own policy, routed and limited as on the
+// pool of CPUs (docs/partitions.md); each partition's policy is the
+// node policy built for a platform of its nodes alone.
+
+// nodePart is what a partition of nodes adds to its partitionDef.
+type nodePart struct {
+	ids  []int        // the platform's node ids, ascending
+	sub  *nodes.Nodes // the platform of its nodes (engine.PartitionNodes)
+	fit  *fitSource   // fits: whether a job fits its nodes, all free
+	text string       // its nodes as a hostlist (nodes.Compress)
+}
+
+// resolveNodeParts puts defs (parsed, routed) on the platform ns: each
+// must be a partition of nodes, every node of it on the platform, no
+// node in two partitions (not built yet). d.CPUs becomes the
+// partition's global core ids (what summary.json says of it and what
+// its utilization is over).
+func resolveNodeParts(defs []partitionDef, texts []string, ns *nodes.Nodes) error {
+	holder := map[int]int{}
+	for k := range defs {
+		d := &defs[k]
+		if d.Nodes == nil {
+			return fmt.Errorf("--partition %q: on a platform of nodes a partition is a set of nodes: want NAME:nodes=HOSTLIST[:...] (as gpu:nodes=gpu[01-04])", texts[k])
+		}
+		np := &nodePart{}
+		for _, name := range d.Nodes {
+			id, ok := ns.Lookup(name)
+			if !ok {
+				return fmt.Errorf("--partition %q: node %s is not on the platform (%s)", texts[k], name, clip(platformHostlist(ns)))
+			}
+			if o, dup := holder[id]; dup {
+				return fmt.Errorf("--partition %q: partitions %s and %s share node %s: %w", texts[k], defs[o].Name, d.Name, name, engine.ErrNodeOverlap)
+			}
+			holder[id] = k
+			np.ids = append(np.ids, id)
+		}
+		slices.Sort(np.ids)
+		var err error
+		if np.sub, err = engine.PartitionNodes(ns, np.ids); err != nil {
+			return fmt.Errorf("--partition %q: %v", texts[k], err)
+		}
+		np.fit = newFitSource(nil, np.sub)
+		np.text, _ = nodes.Compress(d.Nodes)
+		var cores platform.Runs
+		for _, id := range np.ids {
+			nd := ns.Node(id)
+			cores = cores.AddRun(int32(nd.FirstCore), int32(nd.FirstCore+nd.Cores()-1))
+		}
+		d.CPUs = cores
+		d.node = np
+	}
+	return nil
+}
+
+// platformHostlist is every node of ns as one hostlist.
+func platformHostlist(ns *nodes.Nodes) string {
+	names := make([]string, ns.Len())
+	for i := range names {
+		names[i] = ns.Name(i)
+	}
+	hl, _ := nodes.Compress(names)
+	return hl
+}
+
+// nodeTooBig reports whether job j is too large for partition d of
+// nodes: its request fits no set of the partition's nodes, all free,
+// or asks for more CPUs than maxcpus.
+func nodeTooBig(d *partitionDef, j *actual.Job) bool {
+	if !d.node.fit.fits(j) {
+		return true
+	}
+	cpus := j.Procs
+	if j.Req != nil {
+		cpus = j.Req.CPUs()
+	}
+	return d.MaxCPUs > 0 && cpus > d.MaxCPUs
+}
+
+// engineNodeParts is the engine's configuration of defs on nodes
+// (policies unset).
+func engineNodeParts(defs []partitionDef) []engine.NodePartition {
+	ps := make([]engine.NodePartition, len(defs))
+	for k, d := range defs {
+		ps[k] = engine.NodePartition{Name: d.Name, Nodes: d.node.ids, Numbers: d.nums, Default: d.Default}
+	}
+	return ps
+}
+
+// buildNodeParts builds one node policy per partition of s.nodeParts,
+// for a platform of its nodes, sharing what the policies of one
+// machine share (the multifactor usage).
+func buildNodeParts(s clusterSpec) ([]engine.NodePartition, error) {
+	parts := slices.Clone(s.nodeParts)
+	shared := policy.NewShared(s.ns.CPUs())
+	for k := range parts {
+		sub, err := engine.PartitionNodes(s.ns, parts[k].Nodes)
+		if err != nil {
+			return nil, err
+		}
+		plat, err := nodesMachine(sub)
+		if err != nil {
+			return nil, err
+		}
+		env := s.env
+		env.Platform, env.Nodes, env.Shared = plat, sub, shared
+		b, err := s.qp.BuildValues(env, s.opts)
+		if err != nil {
+			for _, p := range parts[:k] {
+				closePolicy(p.Policy)
+			}
+			return nil, err
+		}
+		parts[k].Policy = b.Nodes
+	}
+	return parts, nil
+}
+
+// allowedNodes is, for --check, the nodes a job may hold: its
+// partition's (nil without partitions).
+func (p *partitionSource) allowedNodes(j *actual.Job) []int {
+	k := p.index(j.Partition)
+	if k < 0 || p.defs[k].node == nil {
+		return nil
+	}
+	return p.defs[k].node.ids
+}
+
+// checkNodeParts checks the partitions' texts against the platform
+// before the trace is read: on a pool of CPUs none may be of nodes; on
+// nodes every one must be, with its nodes on the platform and none
+// shared (resolveNodeParts). Routing by the trace's header is checked
+// when the run opens the trace.
+func (s *RunSpec) checkNodeParts(add func(setting string, err error)) {
+	p := s.Platform
+	if len(p.Partitions) == 0 || len(p.Partitions) > MaxPartitions {
+		return // none, or too many: resolvePartitions says it
+	}
+	defs := make([]partitionDef, 0, len(p.Partitions))
+	for _, t := range p.Partitions {
+		spec, err := partition.Parse(t, platform.MaxCPUs)
+		if err != nil {
+			return // resolvePartitions says it, naming the text
+		}
+		if len(p.Nodes) == 0 && spec.Nodes != nil {
+			add("--partition", fmt.Errorf("--partition %q: a partition of nodes (nodes=HOSTLIST) needs a platform of nodes (--nodes, or --slurm-conf FILE --slurm-nodes)", t))
+			return
+		}
+		defs = append(defs, partitionDef{Spec: spec})
+	}
+	if len(p.Nodes) == 0 {
+		return
+	}
+	ns, err := ParseNodes(p.Nodes)
+	if err != nil {
+		return // --nodes says it
+	}
+	add("--partition", resolveNodeParts(defs, p.Partitions, ns))
+}
+
+// newNodePartsRun is newNodeRun with partitions: one node policy per
+// partition (buildNodeParts) under the model's router. The run's policy,
+// as the outputs name it, is the first partition's (every partition's
+// is the same policy).
+func newNodePartsRun(s clusterSpec) (*clusterRun, error) {
+	parts, err := buildNodeParts(s)
+	if err != nil {
+		return nil, err
+	}
+	first := parts[0].Policy
+	r := &clusterRun{npol: first, built: first, caps: policy.CapsOf(first)}
+	closeAll := func() {
+		for _, p := range parts {
+			closePolicy(p.Policy)
+		}
+	}
+	if l := s.layers(); l != (layers{}) {
+		closeAll()
+		return nil, fmt.Errorf("policy %s on a platform of nodes: %s not built yet", first.Name(), l)
+	}
+	if s.carbon != nil {
+		closeAll()
+		return nil, fmt.Errorf("policy %s on a platform of nodes: the carbon-aware delay is not built yet", first.Name())
+	}
+	if r.caps.Screen != nil {
+		closeAll()
+		return nil, &PartitionError{fmt.Errorf("partitions do not go with policy %s yet (it refuses jobs at submission)", first.Name())}
+	}
+	r.fit = newFitSource(s.src, s.ns)
+	eng, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: s.ns, Partitions: parts, Source: r.fit, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting})
+	if err != nil {
+		closeAll()
+		return nil, &PartitionError{err}
+	}
+	r.eng = eng
+	return r, nil
+}
