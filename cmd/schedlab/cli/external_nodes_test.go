@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,5 +158,35 @@ func TestExternalOnNodesErrors(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
 			t.Errorf("reply %s: an output folder was written", c.second)
 		}
+	}
+}
+
+// The exchange on nodes of docs/protocol.md, byte for byte: its replies
+// (lines "N< ") played by the script give its requests (lines "N> ").
+func TestExternalOnNodesDocExchange(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "protocol.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var requests, replies []string
+	for _, l := range strings.Split(string(doc), "\n") {
+		if r, ok := strings.CutPrefix(l, "N> "); ok {
+			requests = append(requests, r)
+		} else if r, ok := strings.CutPrefix(l, "N< "); ok {
+			replies = append(replies, r)
+		}
+	}
+	if len(requests) != 4 || len(replies) != 3 {
+		t.Fatalf("docs/protocol.md: %d requests and %d replies in the exchange on nodes, want 4 and 3", len(requests), len(replies))
+	}
+	dir, cmd := extNodes(t, replies...)
+	args := append([]string{"run", "--trace", filepath.Join(dir, "t.jobs"), "--policy", "external", "--command", cmd, "--set", "view=free", "--no-out"}, extNodesPlatform...)
+	run(t, 0, args...)
+	log, err := os.ReadFile(filepath.Join(dir, "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Join(requests, "\n") + "\n"; !bytes.Equal(log, []byte(want)) {
+		t.Errorf("the requests:\n%s\nthe documented ones:\n%s", log, want)
 	}
 }
