@@ -1,0 +1,453 @@
+package external
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/backfill"
+	"github.com/schedlab/schedlab/workload"
+)
+
+// nodesFF is a decision process for the tests (SCHEDLAB_EXTERNAL_HELPER
+// =nodesff): first fit on nodes, written from docs/protocol.md alone. It
+// rebuilds the platform from node_groups and each job's request from
+// its req, keeps a nodes.State of what it started (the selection rule
+// gives the ids the engine takes), checks at every request that the
+// view's nodes agree with that state (exit 5 otherwise), and starts
+// each waiting job in queue order that the rule places now, naming
+// (mode "named") every id of the allocation, (mode "counts") only its
+// nodes and their tasks, or (mode "engine") nothing.
+func nodesFF(mode string) int {
+	in := bufio.NewReaderSize(os.Stdin, 1<<20)
+	var ns *nodes.Nodes
+	var st *nodes.State
+	var told []nodeTold
+	type waiting struct {
+		id  int64
+		req nodes.Request
+	}
+	var queue []waiting
+	held := map[int64]nodes.Allocation{}
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			return 0
+		}
+		var msg struct {
+			Events []struct {
+				Type string          `json:"type"`
+				Data json.RawMessage `json:"data"`
+			} `json:"events"`
+			View struct {
+				Nodes []struct {
+					ID    int            `json:"id"`
+					Cores int            `json:"cores"`
+					Mem   int64          `json:"mem"`
+					Jobs  int            `json:"jobs"`
+					Whole bool           `json:"whole"`
+					GRES  map[string]int `json:"gres"`
+				} `json:"nodes"`
+			} `json:"view"`
+		}
+		if err := json.Unmarshal(line, &msg); err != nil {
+			fmt.Fprintln(os.Stderr, "nodesff:", err)
+			return 3
+		}
+		for _, e := range msg.Events {
+			switch e.Type {
+			case "SIMULATION_BEGINS":
+				var err error
+				if ns, err = platformOf(e.Data); err != nil {
+					fmt.Fprintln(os.Stderr, "nodesff:", err)
+					return 3
+				}
+				st = nodes.NewState(ns)
+				for id := range ns.Len() {
+					nd := ns.Node(id)
+					t := nodeTold{cores: nd.Cores(), mem: nd.MemMB, gres: map[string]int{}}
+					for _, g := range nd.GRES() {
+						t.gres[g.Kind().String()] = g.Count
+					}
+					told = append(told, t)
+				}
+			case "JOB_SUBMITTED":
+				var d struct {
+					Job struct {
+						ID  int64           `json:"id"`
+						Req json.RawMessage `json:"req"`
+					} `json:"job"`
+				}
+				json.Unmarshal(e.Data, &d)
+				r, err := requestOfJSON(d.Job.Req)
+				if err != nil {
+					fmt.Fprintln(os.Stderr, "nodesff:", err)
+					return 3
+				}
+				queue = append(queue, waiting{d.Job.ID, r})
+			case "JOB_COMPLETED":
+				var d struct {
+					JobID int64 `json:"job_id"`
+				}
+				json.Unmarshal(e.Data, &d)
+				st.Release(held[d.JobID])
+				delete(held, d.JobID)
+			case "SIMULATION_ENDS":
+				return 0
+			}
+		}
+		for _, f := range msg.View.Nodes {
+			told[f.ID] = nodeTold{f.Cores, f.Mem, f.Jobs, f.Whole, f.GRES}
+		}
+		for id := range ns.Len() {
+			t := told[id]
+			ok := t.cores == st.FreeCores(id) && t.mem == st.FreeMemMB(id) && t.jobs == st.Jobs(id) && t.whole == st.Whole(id)
+			for _, g := range ns.Node(id).GRES() {
+				ok = ok && t.gres[g.Kind().String()] == st.FreeGRES(id, g.Kind())
+			}
+			if !ok {
+				fmt.Fprintf(os.Stderr, "nodesff: the view of node %s (%+v) is not what it started\n", ns.Name(id), t)
+				return 5
+			}
+		}
+		var evs []string
+		kept := queue[:0]
+		for _, w := range queue {
+			a, ok := st.Alloc(w.req)
+			if !ok {
+				kept = append(kept, w)
+				continue
+			}
+			held[w.id] = a
+			data := `{"job_id":` + strconv.FormatInt(w.id, 10)
+			if mode != "engine" {
+				var us []string
+				for _, na := range a.Nodes {
+					u := fmt.Sprintf(`{"node":%q,"tasks":%d`, ns.Name(na.Node), na.Tasks)
+					if mode == "named" {
+						u += fmt.Sprintf(`,"cores":%q,"gres":{`, idsText(na.Cores))
+						for k, g := range na.GRES {
+							if k > 0 {
+								u += ","
+							}
+							u += fmt.Sprintf("%q:%q", g.Kind.String(), idsText(g.Units))
+						}
+						u += "}"
+					}
+					us = append(us, u+"}")
+				}
+				data += `,"nodes":[` + strings.Join(us, ",") + "]"
+			}
+			evs = append(evs, `{"type":"EXECUTE_JOB","data":`+data+"}}")
+		}
+		queue = kept
+		fmt.Println(`{"events":[` + strings.Join(evs, ",") + "]}")
+	}
+}
+
+type nodeTold struct {
+	cores int
+	mem   int64
+	jobs  int
+	whole bool
+	gres  map[string]int
+}
+
+func idsText(ids []int) string {
+	var r platform.Runs
+	for _, c := range ids {
+		r = r.Add(int32(c))
+	}
+	return r.String()
+}
+
+// platformOf rebuilds the platform of SIMULATION_BEGINS's node_groups.
+func platformOf(data []byte) (*nodes.Nodes, error) {
+	var d struct {
+		Protocol string `json:"protocol"`
+		Groups   []struct {
+			Names    []string        `json:"names"`
+			Cores    int             `json:"cores"`
+			Sockets  int             `json:"sockets"`
+			Threads  int             `json:"threads"`
+			Mem      int64           `json:"mem"`
+			GRES     json.RawMessage `json:"gres"`
+			Features []string        `json:"features"`
+			Weight   uint32          `json:"weight"`
+		} `json:"node_groups"`
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, err
+	}
+	if d.Protocol != ProtocolNodes {
+		return nil, fmt.Errorf("protocol %q", d.Protocol)
+	}
+	var gs []nodes.NodeGroup
+	for _, g := range d.Groups {
+		grp := nodes.NodeGroup{Names: g.Names, Sockets: g.Sockets, CoresPerSocket: g.Cores / g.Sockets, ThreadsPerCore: g.Threads,
+			MemMB: g.Mem, Features: g.Features, Weight: g.Weight}
+		kinds, err := orderedObject(g.GRES)
+		if err != nil {
+			return nil, err
+		}
+		for _, kv := range kinds {
+			var x struct{ Count int }
+			json.Unmarshal(kv.v, &x)
+			name, typ, _ := strings.Cut(kv.k, ":")
+			grp.GRES = append(grp.GRES, nodes.GRES{Name: name, Type: typ, Count: x.Count})
+		}
+		gs = append(gs, grp)
+	}
+	ns, err := nodes.New(gs)
+	return &ns, err
+}
+
+// requestOfJSON reads a job's req, its GRES in the order written.
+func requestOfJSON(b []byte) (nodes.Request, error) {
+	var d struct {
+		Tasks      int             `json:"tasks"`
+		CPT        int             `json:"cpus_per_task"`
+		Nodes      int             `json:"nodes"`
+		Max        int             `json:"max_nodes"`
+		MemNode    int64           `json:"mem_per_node"`
+		MemCPU     int64           `json:"mem_per_cpu"`
+		PerNode    json.RawMessage `json:"gres_per_node"`
+		PerJob     json.RawMessage `json:"gres_per_job"`
+		Constraint string          `json:"constraint"`
+		Exclusive  bool            `json:"exclusive"`
+	}
+	if err := json.Unmarshal(b, &d); err != nil {
+		return nodes.Request{}, err
+	}
+	r := nodes.Request{Tasks: d.Tasks, CPUsPerTask: d.CPT, Nodes: d.Nodes, MaxNodes: d.Max, MemPerNodeMB: d.MemNode, MemPerCPUMB: d.MemCPU,
+		Constraint: d.Constraint, Exclusive: d.Exclusive}
+	for _, l := range []struct {
+		raw json.RawMessage
+		to  *[]nodes.GRES
+	}{{d.PerNode, &r.GRESPerNode}, {d.PerJob, &r.GRESPerJob}} {
+		kvs, err := orderedObject(l.raw)
+		if err != nil {
+			return r, err
+		}
+		for _, kv := range kvs {
+			n, _ := strconv.Atoi(string(kv.v))
+			name, typ, _ := strings.Cut(kv.k, ":")
+			*l.to = append(*l.to, nodes.GRES{Name: name, Type: typ, Count: n})
+		}
+	}
+	return r, nil
+}
+
+type keyValue struct {
+	k string
+	v json.RawMessage
+}
+
+// orderedObject reads a JSON object's members in the order written (nil
+// or empty input: none).
+func orderedObject(b []byte) ([]keyValue, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	var out []keyValue
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, keyValue{t.(string), v})
+	}
+	return out, nil
+}
+
+// nodeRunLog keeps each job's start and allocation as text.
+type nodeRunLog struct {
+	engine.NopListener
+	ns   *nodes.Nodes
+	runs map[job.ID]string
+}
+
+func (l *nodeRunLog) JobFinished(now float64, r *engine.Record) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "start %g end %g:", r.Start, r.End)
+	for _, na := range r.Alloc.Nodes {
+		fmt.Fprintf(&b, " %s tasks %d cores %s mem %d", l.ns.Name(na.Node), na.Tasks, idsText(na.Cores), na.MemMB)
+		for _, g := range na.GRES {
+			fmt.Fprintf(&b, " %s=%s", g.Kind, idsText(g.Units))
+		}
+	}
+	l.runs[r.Job.ID] = b.String()
+}
+
+func (l *nodeRunLog) JobKilled(now float64, r *engine.Record) { l.JobFinished(now, r) }
+
+func runOnNodes(t *testing.T, ns *nodes.Nodes, pol policy.NodeScheduler, jobs []actual.Job) (map[job.ID]string, error) {
+	l := &nodeRunLog{ns: ns, runs: map[job.ID]string{}}
+	c, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: ns, Policy: pol, Source: workload.FromSlice(slices.Clone(jobs)), Listener: l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Run()
+	if cl, ok := pol.(interface{ Close() error }); ok {
+		if cerr := cl.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return l.runs, err
+}
+
+// randomPlatform: 1-3 groups of 1-3 nodes, 1-6 cores, 1-2 threads,
+// memory or none, GPUs of type a or b or none, features x/y, weights.
+func randomPlatform(t *testing.T, r *rand.Rand) *nodes.Nodes {
+	var gs []nodes.NodeGroup
+	for g := range 1 + r.IntN(3) {
+		spec := fmt.Sprintf("g%d-[1-%d]:cores=%d:threads=%d", g, 1+r.IntN(3), 1+r.IntN(6), 1+r.IntN(2))
+		if r.IntN(2) == 0 {
+			spec += fmt.Sprintf(":mem=%dM", 1000*(1+r.IntN(4)))
+		}
+		if n := r.IntN(4); n > 0 {
+			spec += fmt.Sprintf(":gres=gpu:%c=%d", "ab"[r.IntN(2)], n)
+		}
+		spec += ":features=" + []string{"x", "y", "x,y"}[r.IntN(3)] + fmt.Sprintf(":weight=%d", r.IntN(3))
+		grp, err := nodes.ParseGroup(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, grp)
+	}
+	ns, err := nodes.New(gs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &ns
+}
+
+func randomJobs(ns *nodes.Nodes, r *rand.Rand, n int) []actual.Job {
+	var jobs []actual.Job
+	now := 0.0
+	for id := job.ID(1); len(jobs) < n; id++ {
+		now += float64(r.IntN(3))
+		q := nodes.Request{Tasks: 1 + r.IntN(5), CPUsPerTask: 1 + r.IntN(3)}
+		switch r.IntN(4) {
+		case 0:
+			q.Nodes = 1 + r.IntN(min(q.Tasks, 3))
+		case 1:
+			q.Nodes, q.MaxNodes = 1, 1+r.IntN(3)
+		}
+		switch r.IntN(3) {
+		case 0:
+			q.MemPerNodeMB = int64(100 * (1 + r.IntN(20)))
+		case 1:
+			q.MemPerCPUMB = int64(50 * (1 + r.IntN(10)))
+		}
+		switch r.IntN(4) {
+		case 0:
+			q.GRESPerNode = []nodes.GRES{{Name: "gpu", Count: 1 + r.IntN(2)}}
+		case 1:
+			q.GRESPerNode = []nodes.GRES{{Name: "gpu", Type: string("ab"[r.IntN(2)]), Count: 1}}
+		case 2:
+			q.GRESPerJob = []nodes.GRES{{Name: "gpu", Count: 1 + r.IntN(3)}}
+		}
+		if r.IntN(4) == 0 {
+			q.Constraint = []string{"x", "y", "x&y", "x|y"}[r.IntN(4)]
+		}
+		q.Exclusive = r.IntN(6) == 0
+		if !nodes.Fits(ns, q) {
+			continue
+		}
+		run := float64(r.IntN(10))
+		j := actual.Job{ID: id, Submit: now, Procs: q.CPUs(), Runtime: run, Estimate: run + 1, Request: run + 1, User: -1, Group: -1, Req: &q}
+		if r.IntN(5) == 0 {
+			if p := nodes.FromProcs(1 + r.IntN(ns.Cores())); nodes.Fits(ns, p) {
+				j.Req, j.Procs = nil, p.Tasks
+			}
+		}
+		jobs = append(jobs, j)
+	}
+	return jobs
+}
+
+// A decision process doing first fit on nodes over the protocol, written
+// from docs/protocol.md (nodesFF), gives the built-in firstfit's
+// schedule job for job (start, nodes, tasks, cores, memory, GRES units)
+// on random platforms and workloads, whether its starts name every id,
+// only nodes and tasks (the ids the defaults give), or nothing (the
+// engine's rule), and its view of the nodes, rebuilt from the requests'
+// changed nodes alone, is at every request what it started.
+func TestNodesFirstFitAgrees(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(7, 11))
+	for round := range 30 {
+		ns := randomPlatform(t, r)
+		jobs := randomJobs(ns, r, 60)
+		ff, err := backfill.NewNodePolicy(backfill.NodeConfig{Name: "firstfit", Nodes: ns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := runOnNodes(t, ns, ff, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) != len(jobs) {
+			t.Fatalf("round %d: firstfit ran %d of %d jobs", round, len(want), len(jobs))
+		}
+		plat, _ := platform.Cluster(ns.Cores())
+		for _, mode := range []string{"named", "counts", "engine"} {
+			cmd := fmt.Sprintf("SCHEDLAB_EXTERNAL_HELPER=nodesff SCHEDLAB_NODES_MODE=%s exec '%s'", mode, exe)
+			p, err := NewNodes(plat, ns, Options{Command: cmd, Timeout: 20 * time.Second, Full: round%2 == 0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := runOnNodes(t, ns, p, jobs)
+			if err != nil {
+				t.Fatalf("round %d (%s), %s: %v", round, ns, mode, err)
+			}
+			for _, j := range jobs {
+				if got[j.ID] != want[j.ID] {
+					t.Errorf("round %d (%s), %s: job %d (%v): %q, firstfit %q", round, ns, mode, j.ID, j.Req, got[j.ID], want[j.ID])
+				}
+			}
+		}
+	}
+}
+
+// An in-process Decider is refused on nodes.
+func TestNodesDeciderRefused(t *testing.T) {
+	ns, err := nodes.New([]nodes.NodeGroup{{Names: []string{"n1"}, Sockets: 1, CoresPerSocket: 2, ThreadsPerCore: 1, Weight: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewNodes(platform.MustCluster(2), &ns, Options{Decider: deciderFunc(nil)})
+	if err == nil || !strings.Contains(err.Error(), "does not run on a platform of nodes yet") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+type deciderFunc func(*Request) (Decision, error)
+
+func (f deciderFunc) Decide(r *Request) (Decision, error) { return f(r) }
