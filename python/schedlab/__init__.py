@@ -223,7 +223,9 @@ def _run(trace, policy, out, temporary, timeout, engine, options) -> Result:
         from . import _inproc
 
         if "nodes" in options and engine == "inprocess":
-            raise ValueError('engine="inprocess" does not run on a platform of nodes yet: use engine="process" (or "auto")')
+            raise ValueError(
+                'engine="inprocess" does not run on a platform of nodes yet: use engine="process" (or "auto")'
+            )
         # on nodes the policy runs over the protocol (the in-process
         # engine does not carry the node view yet)
         inproc = "nodes" not in options and (

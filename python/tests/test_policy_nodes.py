@@ -130,7 +130,8 @@ class BusyGPU(schedlab.Policy):
 
 
 def test_busy_gpu_refused(table):
-    with pytest.raises(schedlab.SchedlabError, match=r"policy external at t=5: start job 4: node gpu1: gres gpu unit 0 is busy"):
+    busy = r"policy external at t=5: start job 4: node gpu1: gres gpu unit 0 is busy"
+    with pytest.raises(schedlab.SchedlabError, match=busy):
         schedlab.run(trace=table, policy=BusyGPU(), nodes=NODES)
 
 
