@@ -451,3 +451,73 @@ func TestNodesDeciderRefused(t *testing.T) {
 type deciderFunc func(*Request) (Decision, error)
 
 func (f deciderFunc) Decide(r *Request) (Decision, error) { return f(r) }
+
+// The same on 1,024 nodes (a group of 512 with GPUs, one without) and
+// 2,000 jobs arriving in bursts, with nodes and tasks only named: the
+// requests carry only the nodes that changed.
+func TestNodesFirstFitAgrees1024(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2,000 jobs on 1,024 nodes")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gs []nodes.NodeGroup
+	for _, spec := range []string{"g[0001-0512]:cores=4:gres=gpu:a=2:features=x", "c[0001-0512]:cores=2:mem=4G:features=y"} {
+		g, err := nodes.ParseGroup(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	ns, err := nodes.New(gs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 5))
+	jobs := randomJobs(&ns, r, 2000)
+	for k := range jobs { // bursts: 40 jobs an instant, so that the platform fills
+		jobs[k].Submit = float64(k / 40)
+		jobs[k].Runtime *= 20
+		jobs[k].Estimate, jobs[k].Request = jobs[k].Runtime+1, jobs[k].Runtime+1
+	}
+	ff, err := backfill.NewNodePolicy(backfill.NodeConfig{Name: "firstfit", Nodes: &ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := runOnNodes(t, &ns, ff, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waited := 0
+	for _, j := range jobs {
+		if !strings.HasPrefix(want[j.ID], fmt.Sprintf("start %g ", j.Submit)) {
+			waited++
+		}
+	}
+	if waited < 100 {
+		t.Fatalf("only %d jobs waited: the platform does not fill", waited)
+	}
+	cmd := fmt.Sprintf("SCHEDLAB_EXTERNAL_HELPER=nodesff SCHEDLAB_NODES_MODE=counts exec '%s'", exe)
+	plat, _ := platform.Cluster(ns.Cores())
+	p, err := NewNodes(plat, &ns, Options{Command: cmd, Timeout: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := runOnNodes(t, &ns, p, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff := 0
+	for _, j := range jobs {
+		if got[j.ID] != want[j.ID] {
+			if diff++; diff <= 5 {
+				t.Errorf("job %d (%v): %q, firstfit %q", j.ID, j.Req, got[j.ID], want[j.ID])
+			}
+		}
+	}
+	if diff > 0 {
+		t.Errorf("%d of %d jobs differ", diff, len(jobs))
+	}
+}
