@@ -49,8 +49,11 @@ func Declarations() []policy.Decl {
 						return policy.Built{}, fmt.Errorf("policy external: %w", err)
 					}
 					if env.Nodes != nil {
-						_, err := NewNodes(env.Platform, env.Nodes, Options{Decider: d})
-						return policy.Built{}, fmt.Errorf("policy external: %w", err)
+						np, err := NewNodes(env.Platform, env.Nodes, Options{Decider: d, Full: v.Text("view") == "full"})
+						if err != nil {
+							return policy.Built{}, fmt.Errorf("policy external: %w", err)
+						}
+						return policy.Built{Nodes: np}, nil
 					}
 					return policy.Built{Queue: New(env.Platform, Options{Decider: d, Full: v.Text("view") == "full"})}, nil
 				}

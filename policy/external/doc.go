@@ -28,8 +28,9 @@
 // optionally core and unit ids) or leave the placement to the engine's
 // selection rule. It keeps a mirror of what the engine holds
 // (nodes.State: every start it hands the engine names its allocation)
-// to pick the ids a reply leaves out. An in-process Decider does not
-// run on nodes yet.
+// to pick the ids a reply leaves out. An in-process Decider runs on
+// nodes too (Request.Nodes, Request.Changed, Exec.Nodes), validated by
+// the same code.
 //
 // Like every policy, the decision process sees estimates, never actual
 // runtimes: job.Info is all this package has.

@@ -72,6 +72,14 @@ type Request struct {
 	Waiting  []job.Info
 	Running  int
 	Platform platform.Platform
+	// On a platform of nodes (NodeClient): Nodes is the engine's view of
+	// the nodes now (read-only, valid during the call), Changed the ids
+	// of the nodes whose free amounts changed since the last request, in
+	// id order (the JSON view's "nodes"), and Free one number, the free
+	// cores of all nodes; a job's request is its Req (nil: Procs tasks of
+	// one CPU). Both nil on a pool of CPUs.
+	Nodes   policy.NodeView
+	Changed []int
 }
 
 // Decision is a reply as a Go value: the jobs to start now, in order
@@ -89,6 +97,10 @@ type Exec struct {
 	ID      job.ID
 	Machine int
 	Alloc   string
+	// Nodes, on a platform of nodes: the nodes the job takes (nil: the
+	// engine's selection rule places it; Machine and Alloc are then
+	// unused and must be zero).
+	Nodes []NodeUse
 }
 
 // Client is the external policy: the side of the protocol that sends
@@ -665,6 +677,12 @@ func (p *Client) decide(now float64, v policy.Machines, plan *policy.Plan) {
 			return
 		}
 	}
+	p.decided(now, d, plan)
+}
+
+// decided validates a Decider's rejections and wake-up time and ends
+// the decision (after its starts).
+func (p *Client) decided(now float64, d Decision, plan *policy.Plan) {
 	for k, id := range d.Rejects {
 		if !p.reject("rejection "+strconv.Itoa(k+1)+" of the decision", id, plan) {
 			return

@@ -28,12 +28,9 @@ const ProtocolNodes = "schedlab-external/1+nodes"
 type NodeClient struct{ *Client }
 
 // NewNodes returns the external policy for the platform of nodes ns
-// (plat: the kernel's machine of its cores). An in-process Decider does
-// not run on nodes: opt.Decider must be nil.
+// (plat: the kernel's machine of its cores). With opt.Decider the
+// decisions come from it (Request.Nodes, Request.Changed, Exec.Nodes).
 func NewNodes(plat platform.Platform, ns *nodes.Nodes, opt Options) (*NodeClient, error) {
-	if opt.Decider != nil {
-		return nil, errors.New("an in-process decider does not run on a platform of nodes yet (use a decision process: option command or fds)")
-	}
 	c := New(plat, opt)
 	c.nd = newNodeSide(ns)
 	return &NodeClient{c}, nil
@@ -60,6 +57,7 @@ type nodeSide struct {
 	sent       []nodeFree
 	dirty      []int
 	isDirty    []bool
+	changed    []int // the nodes of the current request's view
 	scratch    []int
 }
 
@@ -163,12 +161,20 @@ func (p *NodeClient) Schedule(now float64, v policy.NodeView, plan *policy.Plan)
 	}
 	p.now = now
 	if p.wake != 0 && p.wake <= now {
-		b := p.eventHead(p.wake, "REQUESTED_CALL")
-		p.events = append(b, `"data":{}}`...)
+		if p.opt.Decider != nil {
+			p.req.RequestedCall = true
+		} else {
+			b := p.eventHead(p.wake, "REQUESTED_CALL")
+			p.events = append(b, `"data":{}}`...)
+		}
 		p.wake = 0
 	} else if len(p.waiting) == 0 || p.nd.freeCores == 0 {
 		// Nothing can start (every job takes a core): no request.
 		p.skipped++
+		return
+	}
+	if p.opt.Decider != nil {
+		p.decideNodes(now, v, plan)
 		return
 	}
 	first := !p.began
@@ -210,36 +216,49 @@ func (p *NodeClient) Schedule(now float64, v policy.NodeView, plan *policy.Plan)
 	p.apply(now, line, plan)
 }
 
-// appendChanged appends the nodes touched since the last request whose
-// free amounts (read from the engine's view) differ from what the
-// process was told, in node id order. It checks the mirror against the
-// view on the way: false (the policy failed) if they disagree.
-func (p *NodeClient) appendChanged(b []byte, v policy.NodeView) ([]byte, bool) {
+// changed sets d.changed to the nodes touched since the last request
+// whose free amounts (read from the engine's view) differ from what the
+// process was told, in node id order, and records them as told. It
+// checks the mirror against the view on the way: false (the policy
+// failed) if they disagree.
+func (p *NodeClient) changed(v policy.NodeView) bool {
 	d := p.nd
 	slices.Sort(d.dirty)
-	n := 0
+	d.changed = d.changed[:0]
 	for _, id := range d.dirty {
 		d.isDirty[id] = false
 		f := &d.sent[id]
-		g := d.ns.GroupOf(id)
 		now := nodeFree{cores: v.FreeCores(id), mem: v.FreeMemMB(id), jobs: v.Jobs(id), whole: v.Whole(id), units: d.scratch[:0]}
-		for _, k := range d.groupKinds[g] {
+		for _, k := range d.groupKinds[d.ns.GroupOf(id)] {
 			now.units = append(now.units, v.FreeGRES(id, k))
 		}
 		d.scratch = now.units
 		if now.cores != d.state.FreeCores(id) {
 			p.fail("internal error: node %s has %d free cores, the policy's mirror %d", d.ns.Name(id), now.cores, d.state.FreeCores(id))
-			return b, false
+			return false
 		}
 		if now.cores == f.cores && now.mem == f.mem && now.jobs == f.jobs && now.whole == f.whole && slices.Equal(now.units, f.units) {
 			continue
 		}
 		f.cores, f.mem, f.jobs, f.whole = now.cores, now.mem, now.jobs, now.whole
 		copy(f.units, now.units)
+		d.changed = append(d.changed, id)
+	}
+	d.dirty = d.dirty[:0]
+	return true
+}
+
+// appendChanged appends the view's entries of the changed nodes.
+func (p *NodeClient) appendChanged(b []byte, v policy.NodeView) ([]byte, bool) {
+	d := p.nd
+	if !p.changed(v) {
+		return b, false
+	}
+	for n, id := range d.changed {
+		f := &d.sent[id]
 		if n > 0 {
 			b = append(b, ',')
 		}
-		n++
 		b = append(b, `{"id":`...)
 		b = strconv.AppendInt(b, int64(id), 10)
 		b = append(b, `,"cores":`...)
@@ -250,7 +269,7 @@ func (p *NodeClient) appendChanged(b []byte, v policy.NodeView) ([]byte, bool) {
 		b = strconv.AppendInt(b, int64(f.jobs), 10)
 		b = append(b, `,"whole":`...)
 		b = strconv.AppendBool(b, f.whole)
-		if ks := d.groupKinds[g]; len(ks) > 0 {
+		if ks := d.groupKinds[d.ns.GroupOf(id)]; len(ks) > 0 {
 			b = append(b, `,"gres":{`...)
 			for k, kind := range ks {
 				if k > 0 {
@@ -264,7 +283,6 @@ func (p *NodeClient) appendChanged(b []byte, v policy.NodeView) ([]byte, bool) {
 		}
 		b = append(b, '}')
 	}
-	d.dirty = d.dirty[:0]
 	return b, true
 }
 
@@ -418,22 +436,31 @@ func (u *nodeUse) UnmarshalJSON(b []byte) error {
 // policy's.
 func (p *NodeClient) executeNodes(now float64, where string, d *executeData, plan *policy.Plan) bool {
 	id := job.ID(*d.JobID)
+	var uses []nodeUse
+	named := len(d.Nodes) > 0 && string(trimSpace(d.Nodes)) != "null"
+	if named && p.waitingJob(where, id) {
+		if err := json.Unmarshal(d.Nodes, &uses); err != nil {
+			p.fail("%s: job %d: nodes %s: %s", where, id, quote(d.Nodes), jsonError(err))
+			return false
+		}
+	}
+	return p.execNodes(now, where, id, d.Machine, d.Alloc, uses, named, plan)
+}
+
+// execNodes validates one start on nodes (what executeNodes read, or a
+// Decider's Exec) and appends it to the plan; false after a failure
+// (recorded).
+func (p *NodeClient) execNodes(now float64, where string, id job.ID, machine int, alloc string, uses []nodeUse, named bool, plan *policy.Plan) bool {
 	if !p.waitingJob(where, id) {
 		return false
 	}
-	if d.Alloc != "" || d.Machine != 0 {
+	if alloc != "" || machine != 0 {
 		p.fail(`%s: job %d: on a platform of nodes a start names its nodes (field "nodes"), not "alloc" or "machine"`, where, id)
 		return false
 	}
 	r := p.nd.reqs[id]
 	var a nodes.Allocation
-	named := len(d.Nodes) > 0 && string(trimSpace(d.Nodes)) != "null"
 	if named {
-		var uses []nodeUse
-		if err := json.Unmarshal(d.Nodes, &uses); err != nil {
-			p.fail("%s: job %d: nodes %s: %s", where, id, quote(d.Nodes), jsonError(err))
-			return false
-		}
 		var err error
 		if a, err = p.nd.build(r, uses); err != nil {
 			p.fail("%s: job %d: %v", where, id, err)
@@ -456,6 +483,77 @@ func (p *NodeClient) executeNodes(now float64, where string, d *executeData, pla
 	plan.Starts = append(plan.Starts, policy.Start{ID: id, Alloc: &a})
 	p.startedNow(now, id, plan)
 	return true
+}
+
+// NodeUse is what a Decider's start takes on one node (Exec.Nodes; the
+// protocol's "nodes" entries, docs/protocol.md): Node its name; Tasks
+// the tasks placed there (0: all the job's, on a start of one node);
+// Cores global core ids in the interval syntax ("": the node's lowest
+// free); GRES by kind ("gpu", "gpu:a100"), nil for the request's GRES
+// by the default rule.
+type NodeUse struct {
+	Node  string
+	Tasks int
+	Cores string
+	GRES  map[string]Units
+}
+
+// Units are GRES units of one kind on a node: IDs, global unit ids in
+// the interval syntax, or (IDs "") Count, the node's lowest free units.
+type Units struct {
+	IDs   string
+	Count int
+}
+
+// decideNodes asks the in-process Decider for this instant's decision
+// on nodes and validates it as a reply's.
+func (p *NodeClient) decideNodes(now float64, v policy.NodeView, plan *policy.Plan) {
+	if !p.changed(v) {
+		return
+	}
+	r := &p.req
+	r.Now, r.Begins, r.Ends = now, !p.began, false
+	p.began = true
+	r.Free = append(r.Free[:0], p.nd.freeCores)
+	r.Waiting, r.Running, r.Platform = p.waiting, len(p.running), p.plat
+	r.Nodes, r.Changed = v, p.nd.changed
+	d, err := p.opt.Decider.Decide(r)
+	r.Submitted, r.Completed, r.RequestedCall = r.Submitted[:0], r.Completed[:0], false
+	r.Nodes, r.Changed = nil, nil
+	if err != nil {
+		p.fail("%v", err)
+		return
+	}
+	p.started, p.nrej = p.started[:0], 0
+	for k, e := range d.Starts {
+		var uses []nodeUse
+		if e.Nodes != nil {
+			uses = make([]nodeUse, len(e.Nodes))
+			for i, u := range e.Nodes {
+				uses[i] = nodeUse{Node: u.Node}
+				if u.Tasks != 0 {
+					uses[i].Tasks = &e.Nodes[i].Tasks
+				}
+				if u.Cores != "" {
+					uses[i].Cores = &e.Nodes[i].Cores
+				}
+				if u.GRES != nil {
+					uses[i].GRES = make(map[string]json.RawMessage, len(u.GRES))
+					for kind, x := range u.GRES {
+						if x.IDs != "" {
+							uses[i].GRES[kind] = json.RawMessage(strconv.Quote(x.IDs))
+						} else {
+							uses[i].GRES[kind] = json.RawMessage(strconv.Itoa(x.Count))
+						}
+					}
+				}
+			}
+		}
+		if !p.execNodes(now, decisionWhere(k), e.ID, e.Machine, e.Alloc, uses, e.Nodes != nil, plan) {
+			return
+		}
+	}
+	p.decided(now, d, plan)
 }
 
 // startedNow records a start appended to the plan.

@@ -436,15 +436,148 @@ func TestNodesFirstFitAgrees(t *testing.T) {
 	}
 }
 
-// An in-process Decider is refused on nodes.
-func TestNodesDeciderRefused(t *testing.T) {
-	ns, err := nodes.New([]nodes.NodeGroup{{Names: []string{"n1"}, Sockets: 1, CoresPerSocket: 2, ThreadsPerCore: 1, Weight: 1}})
+// goFirstFit is nodesFF as an in-process Decider: first fit with its
+// own nodes.State, naming (mode) every id, nodes and tasks, or nothing;
+// it checks that the nodes of Request.Changed are those whose free
+// cores changed by its own account.
+type goFirstFit struct {
+	mode  string
+	st    *nodes.State
+	held  map[job.ID]nodes.Allocation
+	cores []int // free cores by its account at the last request
+	err   error
+}
+
+func (f *goFirstFit) Decide(r *Request) (Decision, error) {
+	if r.Ends {
+		return Decision{}, nil
+	}
+	ns := r.Nodes.Nodes()
+	if r.Begins {
+		f.st, f.held = nodes.NewState(ns), map[job.ID]nodes.Allocation{}
+		for id := range ns.Len() {
+			f.cores = append(f.cores, ns.Node(id).Cores())
+		}
+	}
+	for _, id := range r.Completed {
+		f.st.Release(f.held[id])
+		delete(f.held, id)
+	}
+	for id := range ns.Len() {
+		if c := f.st.FreeCores(id); c != r.Nodes.FreeCores(id) {
+			return Decision{}, fmt.Errorf("node %s: %d free cores, %d by its account", ns.Name(id), r.Nodes.FreeCores(id), c)
+		} else if c != f.cores[id] && !slices.Contains(r.Changed, id) {
+			return Decision{}, fmt.Errorf("node %s changed (%d to %d free cores), not in Changed %v", ns.Name(id), f.cores[id], c, r.Changed)
+		}
+		f.cores[id] = f.st.FreeCores(id)
+	}
+	var d Decision
+	for _, j := range r.Waiting {
+		q := nodes.FromProcs(j.Procs)
+		if j.Req != nil {
+			q = *j.Req
+		}
+		a, ok := f.st.Alloc(q)
+		if !ok {
+			continue
+		}
+		f.held[j.ID] = a
+		e := Exec{ID: j.ID}
+		if f.mode != "engine" {
+			for _, na := range a.Nodes {
+				u := NodeUse{Node: ns.Name(na.Node), Tasks: na.Tasks}
+				if f.mode == "named" {
+					u.Cores, u.GRES = idsText(na.Cores), map[string]Units{}
+					for _, g := range na.GRES {
+						u.GRES[g.Kind.String()] = Units{IDs: idsText(g.Units)}
+					}
+				}
+				e.Nodes = append(e.Nodes, u)
+			}
+		}
+		d.Starts = append(d.Starts, e)
+	}
+	return d, nil
+}
+
+// The in-process Decider on nodes gives the built-in firstfit's
+// schedule, as the decision process does.
+func TestNodesDeciderAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 17))
+	for round := range 20 {
+		ns := randomPlatform(t, r)
+		jobs := randomJobs(ns, r, 60)
+		ff, err := backfill.NewNodePolicy(backfill.NodeConfig{Name: "firstfit", Nodes: ns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := runOnNodes(t, ns, ff, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plat, _ := platform.Cluster(ns.Cores())
+		for _, mode := range []string{"named", "counts", "engine"} {
+			p, err := NewNodes(plat, ns, Options{Decider: &goFirstFit{mode: mode}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := runOnNodes(t, ns, p, jobs)
+			if err != nil {
+				t.Fatalf("round %d (%s), %s: %v", round, ns, mode, err)
+			}
+			for _, j := range jobs {
+				if got[j.ID] != want[j.ID] {
+					t.Errorf("round %d (%s), %s: job %d (%v): %q, firstfit %q", round, ns, mode, j.ID, j.Req, got[j.ID], want[j.ID])
+				}
+			}
+		}
+	}
+}
+
+// A Decider's bad start on nodes is the model's error, or the
+// decision's, naming the start.
+func TestNodesDeciderErrors(t *testing.T) {
+	g, err := nodes.ParseGroup("n[1-2]:cores=4:gres=gpu=2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = NewNodes(platform.MustCluster(2), &ns, Options{Decider: deciderFunc(nil)})
-	if err == nil || !strings.Contains(err.Error(), "does not run on a platform of nodes yet") {
-		t.Errorf("err = %v", err)
+	ns, err := nodes.New([]nodes.NodeGroup{g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := nodes.Request{Tasks: 1, CPUsPerTask: 1, GRESPerNode: []nodes.GRES{{Name: "gpu", Count: 1}}}
+	jobs := []actual.Job{
+		{ID: 1, Submit: 0, Procs: 1, Runtime: 10, Estimate: 10, Request: 10, Req: &one},
+		{ID: 2, Submit: 1, Procs: 1, Runtime: 10, Estimate: 10, Request: 10, Req: &one},
+	}
+	for _, c := range []struct {
+		second Exec
+		want   string
+	}{
+		{Exec{ID: 2, Nodes: []NodeUse{{Node: "n1", GRES: map[string]Units{"gpu": {IDs: "0"}}}}},
+			"policy external at t=1: start job 2: node n1: gres gpu unit 0 is busy"},
+		{Exec{ID: 2, Nodes: []NodeUse{{Node: "n3"}}},
+			`policy external at t=1: start 1 of the decision: job 2: node "n3": no such node [in-process]`},
+		{Exec{ID: 2, Alloc: "1"},
+			`policy external at t=1: start 1 of the decision: job 2: on a platform of nodes a start names its nodes`},
+	} {
+		dec := deciderFunc(func(r *Request) (Decision, error) {
+			switch {
+			case r.Ends || len(r.Waiting) == 0:
+				return Decision{}, nil
+			case r.Now == 0:
+				return Decision{Starts: []Exec{{ID: 1, Nodes: []NodeUse{{Node: "n1"}}}}}, nil
+			}
+			return Decision{Starts: []Exec{c.second}}, nil
+		})
+		p, err := NewNodes(platform.MustCluster(8), &ns, Options{Decider: dec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = runOnNodes(t, &ns, p, jobs)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: err = %v, want %s", c.second, err, c.want)
+		}
 	}
 }
 
