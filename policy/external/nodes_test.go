@@ -303,7 +303,7 @@ func (l *nodeRunLog) JobFinished(now float64, r *engine.Record) {
 
 func (l *nodeRunLog) JobKilled(now float64, r *engine.Record) { l.JobFinished(now, r) }
 
-func runOnNodes(t *testing.T, ns *nodes.Nodes, pol policy.NodeScheduler, jobs []actual.Job) (map[job.ID]string, error) {
+func runOnNodes(t testing.TB, ns *nodes.Nodes, pol policy.NodeScheduler, jobs []actual.Job) (map[job.ID]string, error) {
 	l := &nodeRunLog{ns: ns, runs: map[job.ID]string{}}
 	c, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: ns, Policy: pol, Source: workload.FromSlice(slices.Clone(jobs)), Listener: l})
 	if err != nil {
@@ -652,5 +652,38 @@ func TestNodesFirstFitAgrees1024(t *testing.T) {
 	}
 	if diff > 0 {
 		t.Errorf("%d of %d jobs differ", diff, len(jobs))
+	}
+}
+
+// BenchmarkNodesDecider1024 is a run of 2,000 jobs on 1,024 nodes with
+// an in-process first fit naming nodes and tasks: the node side's cost
+// per instant (the changed nodes, the mirror, the allocations built from
+// the starts), without a process or JSON.
+func BenchmarkNodesDecider1024(b *testing.B) {
+	var gs []nodes.NodeGroup
+	for _, spec := range []string{"g[0001-0512]:cores=4:gres=gpu:a=2:features=x", "c[0001-0512]:cores=2:mem=4G:features=y"} {
+		g, err := nodes.ParseGroup(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	ns, err := nodes.New(gs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	jobs := randomJobs(&ns, rand.New(rand.NewPCG(3, 5)), 2000)
+	for k := range jobs {
+		jobs[k].Submit = float64(k / 40)
+	}
+	plat, _ := platform.Cluster(ns.Cores())
+	for b.Loop() {
+		p, err := NewNodes(plat, &ns, Options{Decider: &goFirstFit{mode: "counts"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := runOnNodes(b, &ns, p, jobs); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
