@@ -48,6 +48,13 @@ func Declarations() []policy.Decl {
 					if err := checkInProcess(v); err != nil {
 						return policy.Built{}, fmt.Errorf("policy external: %w", err)
 					}
+					if env.Nodes != nil {
+						np, err := NewNodes(env.Platform, env.Nodes, Options{Decider: d, Full: v.Text("view") == "full"})
+						if err != nil {
+							return policy.Built{}, fmt.Errorf("policy external: %w", err)
+						}
+						return policy.Built{Nodes: np}, nil
+					}
 					return policy.Built{Queue: New(env.Platform, Options{Decider: d, Full: v.Text("view") == "full"})}, nil
 				}
 				if err := checkCommand(v); err != nil { // also checked before any work
@@ -58,13 +65,20 @@ func Declarations() []policy.Decl {
 				if err != nil {
 					return policy.Built{}, fmt.Errorf("policy external: option fds: %w", err)
 				}
-				p := New(env.Platform, Options{
+				opt := Options{
 					Command: cmd,
 					FDs:     fds,
 					Timeout: time.Duration(v.Float("timeout") * float64(time.Second)),
 					Full:    v.Text("view") == "full",
-				})
-				return policy.Built{Queue: p}, nil
+				}
+				if env.Nodes != nil {
+					np, err := NewNodes(env.Platform, env.Nodes, opt)
+					if err != nil {
+						return policy.Built{}, fmt.Errorf("policy external: %w", err)
+					}
+					return policy.Built{Nodes: np}, nil
+				}
+				return policy.Built{Queue: New(env.Platform, opt)}, nil
 			},
 		})
 	}

@@ -19,6 +19,19 @@
 // Python package's server of a schedlab.Policy subclass, with option
 // path before PYTHONPATH; its errors name it "policy python".
 //
+// On a platform of nodes (policy.Env.Nodes) the policy is a
+// NodeClient (nodes.go), a policy.NodeScheduler speaking the protocol's
+// node extension (docs/protocol.md, "On a platform of nodes"; protocol
+// schedlab-external/1+nodes): the platform's node groups in
+// SIMULATION_BEGINS, each job's request, the nodes whose free amounts
+// changed in each request, and starts that name their nodes (and
+// optionally core and unit ids) or leave the placement to the engine's
+// selection rule. It keeps a mirror of what the engine holds
+// (nodes.State: every start it hands the engine names its allocation)
+// to pick the ids a reply leaves out. An in-process Decider runs on
+// nodes too (Request.Nodes, Request.Changed, Exec.Nodes), validated by
+// the same code.
+//
 // Like every policy, the decision process sees estimates, never actual
 // runtimes: job.Info is all this package has.
 package external

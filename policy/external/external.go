@@ -72,6 +72,14 @@ type Request struct {
 	Waiting  []job.Info
 	Running  int
 	Platform platform.Platform
+	// On a platform of nodes (NodeClient): Nodes is the engine's view of
+	// the nodes now (read-only, valid during the call), Changed the ids
+	// of the nodes whose free amounts changed since the last request, in
+	// id order (the JSON view's "nodes"), and Free one number, the free
+	// cores of all nodes; a job's request is its Req (nil: Procs tasks of
+	// one CPU). Both nil on a pool of CPUs.
+	Nodes   policy.NodeView
+	Changed []int
 }
 
 // Decision is a reply as a Go value: the jobs to start now, in order
@@ -89,6 +97,10 @@ type Exec struct {
 	ID      job.ID
 	Machine int
 	Alloc   string
+	// Nodes, on a platform of nodes: the nodes the job takes (nil: the
+	// engine's selection rule places it; Machine and Alloc are then
+	// unused and must be zero).
+	Nodes []NodeUse
 }
 
 // Client is the external policy: the side of the protocol that sends
@@ -121,6 +133,7 @@ type Client struct {
 	skipped int64                 // instants not sent: empty queue or no free CPU
 	wake    float64               // the time of the pending CALL_ME_LATER (0: none)
 	req     Request               // scratch, with a Decider: the request
+	nd      *nodeSide             // on a platform of nodes (NodeClient); nil on the pool
 }
 
 type runningJob struct {
@@ -168,6 +181,9 @@ func (p *Client) Submit(now float64, j job.Info) {
 	}
 	p.waiting = slices.Insert(p.waiting, k, j)
 	p.queued[j.ID] = 1
+	if p.nd != nil {
+		p.nd.reqs[j.ID] = requestOf(&j)
+	}
 	if p.opt.Decider != nil {
 		p.req.Submitted = append(p.req.Submitted, j)
 		return
@@ -176,7 +192,7 @@ func (p *Client) Submit(now float64, j job.Info) {
 	b = append(b, `"data":{"job_id":`...)
 	b = strconv.AppendInt(b, int64(j.ID), 10)
 	b = append(b, `,"job":`...)
-	b = appendJob(b, &j)
+	b = p.appendJob(b, &j)
 	p.events = append(b, "}}"...)
 }
 
@@ -188,6 +204,9 @@ func (p *Client) Finish(now float64, id job.ID) {
 		return
 	}
 	delete(p.running, id)
+	if p.nd != nil {
+		p.nd.release(id)
+	}
 	if p.opt.Decider != nil {
 		p.req.Completed = append(p.req.Completed, id)
 		return
@@ -277,7 +296,12 @@ func (p *Client) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 func (p *Client) appendBegins(b []byte) []byte {
 	b = append(b, `{"timestamp":`...)
 	b = appendFloat(b, p.now)
-	b = append(b, `,"type":"SIMULATION_BEGINS","data":{"protocol":"`...)
+	b = append(b, `,"type":"SIMULATION_BEGINS","data":{`...)
+	if p.nd != nil {
+		b = p.nd.appendBegins(b, p.opt.Full)
+		return append(b, "}}"...)
+	}
+	b = append(b, `"protocol":"`...)
 	b = append(b, Protocol...)
 	b = append(b, `","nb_resources":`...)
 	b = strconv.AppendInt(b, int64(p.plat.CPUs()), 10)
@@ -318,7 +342,7 @@ func (p *Client) appendFull(b []byte) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendJob(b, &p.waiting[k])
+		b = p.appendJob(b, &p.waiting[k])
 	}
 	b = append(b, `],"running":[`...)
 	p.runs = p.runs[:0]
@@ -340,9 +364,30 @@ func (p *Client) appendFull(b []byte) []byte {
 		b = appendFloat(b, e.r.start)
 		b = append(b, `,"estimated_finish_time":`...)
 		b = appendFloat(b, e.r.estEnd)
+		if p.nd != nil {
+			b = append(b, `,"nodes":[`...)
+			for k, na := range p.nd.held[e.id].Nodes {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendInt(b, int64(na.Node), 10)
+			}
+			b = append(b, ']')
+		}
 		b = append(b, '}')
 	}
 	return append(b, ']')
+}
+
+// appendJob is appendJob, with the job's request on a platform of
+// nodes.
+func (p *Client) appendJob(b []byte, j *job.Info) []byte {
+	b = appendJob(b, j)
+	if p.nd == nil {
+		return b
+	}
+	r := requestOf(j)
+	return append(appendReq(b[:len(b)-1], &r), '}')
 }
 
 // appendJob appends a job as Batsim names its fields (id, subtime, res,
@@ -403,9 +448,10 @@ type replyEvent struct {
 }
 
 type executeData struct {
-	JobID   *int64 `json:"job_id"`
-	Alloc   string `json:"alloc"`
-	Machine int    `json:"machine"`
+	JobID   *int64          `json:"job_id"`
+	Alloc   string          `json:"alloc"`
+	Machine int             `json:"machine"`
+	Nodes   json.RawMessage `json:"nodes"` // on a platform of nodes
 }
 
 // apply decodes the reply and appends its starts to the plan.
@@ -445,7 +491,11 @@ func (p *Client) apply(now float64, line []byte, plan *policy.Plan) {
 				p.fail("%s: data has no job_id: %s", where, quote(e.Data))
 				return
 			}
-			if !p.execute(now, where, job.ID(*p.data.JobID), p.data.Machine, p.data.Alloc, plan) {
+			if p.nd != nil {
+				if !(&NodeClient{p}).executeNodes(now, where, &p.data, plan) {
+					return
+				}
+			} else if !p.execute(now, where, job.ID(*p.data.JobID), p.data.Machine, p.data.Alloc, plan) {
 				return
 			}
 		case "CALL_ME_LATER":
@@ -482,12 +532,7 @@ func (p *Client) apply(now float64, line []byte, plan *policy.Plan) {
 // false after a failure (recorded). The model checks the rest: the
 // machine, the CPUs, the size.
 func (p *Client) execute(now float64, where string, id job.ID, m int, alloc string, plan *policy.Plan) bool {
-	if _, ok := p.queued[id]; !ok {
-		if r, ok := p.running[id]; ok {
-			p.fail("%s: job %d is not waiting: it started at t=%g", where, id, r.start)
-		} else {
-			p.fail("%s: job %d is not waiting: no such job in the queue (unknown, or already ended)", where, id)
-		}
+	if !p.waitingJob(where, id) {
 		return false
 	}
 	var cpus platform.Runs
@@ -505,6 +550,20 @@ func (p *Client) execute(now float64, where string, id job.ID, m int, alloc stri
 	return true
 }
 
+// waitingJob reports whether job id waits; false after a failure
+// (recorded) naming where the start came from.
+func (p *Client) waitingJob(where string, id job.ID) bool {
+	if _, ok := p.queued[id]; !ok {
+		if r, ok := p.running[id]; ok {
+			p.fail("%s: job %d is not waiting: it started at t=%g", where, id, r.start)
+		} else {
+			p.fail("%s: job %d is not waiting: no such job in the queue (unknown, or already ended)", where, id)
+		}
+		return false
+	}
+	return true
+}
+
 // reject validates a rejection (REJECT_JOB) and appends it to the plan;
 // false after a failure (recorded).
 func (p *Client) reject(where string, id job.ID, plan *policy.Plan) bool {
@@ -518,6 +577,9 @@ func (p *Client) reject(where string, id job.ID, plan *policy.Plan) bool {
 	}
 	plan.Reject(id)
 	delete(p.queued, id)
+	if p.nd != nil {
+		delete(p.nd.reqs, id)
+	}
 	p.nrej++
 	return true
 }
@@ -615,6 +677,12 @@ func (p *Client) decide(now float64, v policy.Machines, plan *policy.Plan) {
 			return
 		}
 	}
+	p.decided(now, d, plan)
+}
+
+// decided validates a Decider's rejections and wake-up time and ends
+// the decision (after its starts).
+func (p *Client) decided(now float64, d Decision, plan *policy.Plan) {
 	for k, id := range d.Rejects {
 		if !p.reject("rejection "+strconv.Itoa(k+1)+" of the decision", id, plan) {
 			return

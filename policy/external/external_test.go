@@ -25,6 +25,8 @@ func TestMain(m *testing.M) {
 	case "":
 	case "idle":
 		os.Exit(idle())
+	case "nodesff":
+		os.Exit(nodesFF(os.Getenv("SCHEDLAB_NODES_MODE")))
 	default:
 		os.Exit(scripted())
 	}

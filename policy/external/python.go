@@ -49,15 +49,23 @@ func pythonDecl() policy.Decl {
 			if v.Text("class") == "" { // also checked before any work
 				return policy.Built{}, errors.New("policy python: option class: required")
 			}
-			p := New(env.Platform, Options{
+			opt := Options{
 				Name:    "python",
 				Command: PythonCommand(v.Text("python"), v.Text("path"), v.Text("class")),
 				Timeout: time.Duration(v.Float("timeout") * float64(time.Second)),
 				// the server builds its view from the events
-				// (schedlab.serve): the free CPUs are all it reads
+				// (schedlab.serve): the free CPUs (on nodes, the
+				// nodes that changed) are all it reads
 				Full: false,
-			})
-			return policy.Built{Queue: p}, nil
+			}
+			if env.Nodes != nil {
+				np, err := NewNodes(env.Platform, env.Nodes, opt)
+				if err != nil {
+					return policy.Built{}, fmt.Errorf("policy python: %w", err)
+				}
+				return policy.Built{Nodes: np}, nil
+			}
+			return policy.Built{Queue: New(env.Platform, opt)}, nil
 		},
 	}
 }

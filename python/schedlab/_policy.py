@@ -9,6 +9,42 @@ from dataclasses import dataclass, field
 
 
 @dataclass(slots=True)
+class Request:
+    """What a job asks of a platform of nodes (docs/nodes.md, sbatch's
+    terms): `nodes`..`max_nodes` nodes (0 and 0: any; max_nodes 0 with
+    nodes > 0: exactly nodes), `tasks` of `cpus_per_task` CPUs (a task's
+    CPUs on one node), memory per node or per CPU (MB; 0 none), GRES per
+    node and per job ({"gpu": 2, "gpu:a100": 1}: a kind without type
+    takes any type of its name), a feature constraint, whole nodes."""
+
+    tasks: int = 1
+    cpus_per_task: int = 1
+    nodes: int = 0
+    max_nodes: int = 0
+    mem_per_node: int = 0
+    mem_per_cpu: int = 0
+    gres_per_node: dict = field(default_factory=dict)
+    gres_per_job: dict = field(default_factory=dict)
+    constraint: str = ""
+    exclusive: bool = False
+
+
+def _request(d: dict) -> Request:
+    return Request(
+        d["tasks"],
+        d["cpus_per_task"],
+        d.get("nodes", 0),
+        d.get("max_nodes", 0),
+        d.get("mem_per_node", 0),
+        d.get("mem_per_cpu", 0),
+        dict(d.get("gres_per_node", {})),
+        dict(d.get("gres_per_job", {})),
+        d.get("constraint", ""),
+        d.get("exclusive", False),
+    )
+
+
+@dataclass(slots=True)
 class Job:
     """A job as a policy sees it: estimates only, never the actual runtime."""
 
@@ -22,6 +58,7 @@ class Job:
     speed: float = 0.0
     bm_est: float = 0.0
     deadline: float = 0.0
+    request: Request | None = None  # on a platform of nodes (None on a pool of CPUs)
 
 
 @dataclass(slots=True)
@@ -42,13 +79,83 @@ class Machine:
 
 
 @dataclass(slots=True)
+class Node:
+    """A node of a platform of nodes (docs/nodes.md), with what is free
+    on it at the instant of the view: `free_cores`, `free_mem` (MB; 0
+    where memory is not modelled), `free_gres` (kind -> free units),
+    `jobs` (jobs running on it) and `whole` (an exclusive job holds it).
+    Core ids of the node are first_core .. first_core + cores - 1; unit
+    ids of a GRES kind k are first_unit[k] .. first_unit[k] + gres[k] - 1."""
+
+    id: int
+    name: str
+    cores: int
+    sockets: int = 1
+    threads: int = 1
+    mem: int = 0
+    gres: dict = field(default_factory=dict)
+    first_core: int = 0
+    first_unit: dict = field(default_factory=dict)
+    features: list = field(default_factory=list)
+    weight: int = 1
+    free_cores: int = 0
+    free_mem: int = 0
+    free_gres: dict = field(default_factory=dict)
+    jobs: int = 0
+    whole: bool = False
+
+
+@dataclass(slots=True)
+class NodeUse:
+    """What a start takes on one node (Start.nodes): `tasks` (None: all
+    the job's, on a start of one node), `cores` (global core ids in
+    Batsim's interval syntax, e.g. "4-5"; None: the node's lowest free
+    cores) and `gres` (kind -> unit ids as "2-3", or a count taking the
+    node's lowest free units; None: the request's GRES by the engine's
+    rule). Memory is always what the request charges."""
+
+    node: str
+    tasks: int | None = None
+    cores: str | None = None
+    gres: dict | None = None
+
+
+@dataclass(slots=True)
 class Start:
     """A decision: start job `job_id` now on `machine`, on the CPUs `alloc`
-    (Batsim's interval syntax, e.g. "0-3 8"; None: the lowest free ids)."""
+    (Batsim's interval syntax, e.g. "0-3 8"; None: the lowest free ids).
+    On a platform of nodes: on `nodes`, a list of node names or NodeUse
+    values (None: the engine's selection rule places the job; machine
+    and alloc are not used)."""
 
     job_id: int
     machine: int = 0
     alloc: str | None = None
+    nodes: list | None = None
+
+
+def _node_uses(nodes) -> list:
+    """Start.nodes as the protocol's "nodes" list."""
+    out = []
+    for u in nodes:
+        if isinstance(u, str):
+            out.append(u)
+        elif isinstance(u, Node):
+            out.append(u.name)
+        elif isinstance(u, NodeUse):
+            d = {"node": u.node}
+            if u.tasks is not None:
+                d["tasks"] = job_id(u.tasks, "tasks")
+            if u.cores is not None:
+                d["cores"] = u.cores
+            if u.gres is not None:
+                d["gres"] = dict(u.gres)
+            out.append(d)
+        elif isinstance(u, dict):
+            out.append(u)
+        else:
+            raise TypeError(f"a start's node {u!r} ({type(u).__name__}) is not a name, a NodeUse or a dict")
+    return out
 
 
 @dataclass(slots=True)
@@ -86,7 +193,10 @@ class View:
     id -> Job; running: id -> Running; free: idle CPUs per machine;
     submitted and completed: the events since the last decision (Jobs,
     ids); requested_call: this decision is a call asked for with
-    Policy.call_me_at."""
+    Policy.call_me_at. On a platform of nodes (docs/protocol.md, "On a
+    platform of nodes"): nodes, the Nodes by id with what is free on each
+    (free is then the free cores of all nodes together, one machine),
+    and each Job's request."""
 
     now: float = 0.0
     machines: list[Machine] = field(default_factory=list)
@@ -96,6 +206,13 @@ class View:
     submitted: list[Job] = field(default_factory=list)
     completed: list[int] = field(default_factory=list)
     requested_call: bool = False  # this instant is a call asked for with call_me_at
+    nodes: list[Node] = field(default_factory=list)  # on a platform of nodes, by id
+
+    def node(self, name: str) -> Node:
+        """The node named `name` (KeyError if there is none)."""
+        if getattr(self, "_by_name", None) is None or len(self._by_name) != len(self.nodes):
+            self._by_name = {n.name: n for n in self.nodes}
+        return self._by_name[name]
 
 
 class Policy:
@@ -146,24 +263,55 @@ def add_submitted(v: View, j: Job) -> None:
 def apply_starts(v: View, starts) -> list:
     """Moves the decided jobs from the view's queue to its running jobs
     (rejected ones out of it); returns the decisions as (job id, machine,
-    alloc) tuples, machine REJECT_MACHINE for a rejection."""
+    alloc, nodes) tuples, machine REJECT_MACHINE for a rejection, nodes
+    None or the protocol's list."""
     out = []
     for s in starts:
         if isinstance(s, Reject):
             jid = job_id(s.job_id)
-            out.append((jid, REJECT_MACHINE, None))
+            out.append((jid, REJECT_MACHINE, None, None))
             v.queue.pop(jid, None)
             continue
+        nodes = None
         if isinstance(s, Start):
             jid, m, alloc = job_id(s.job_id), job_id(s.machine, "machine"), s.alloc
+            if s.nodes is not None:
+                nodes = _node_uses(s.nodes)
         else:
             jid, m, alloc = job_id(s), 0, None
-        out.append((jid, m, alloc))
+        out.append((jid, m, alloc, nodes))
         j = v.queue.pop(jid, None)
         if j is not None:
             speed = v.machines[m].speed if 0 <= m < len(v.machines) else 1.0
             dur = j.walltime * (j.bm_est or 1.0) / speed if speed != 1.0 or j.bm_est else j.walltime
             v.running[jid] = Running(j, m, v.now, v.now + dur)
+    return out
+
+
+def _platform_nodes(groups) -> list[Node]:
+    """The nodes of SIMULATION_BEGINS's node_groups, by id, all free."""
+    out = []
+    for g in groups:
+        gres = {k: x["count"] for k, x in g["gres"].items()}
+        for i, name in enumerate(g["names"]):
+            out.append(
+                Node(
+                    g["first_node"] + i,
+                    name,
+                    g["cores"],
+                    g["sockets"],
+                    g["threads"],
+                    g["mem"],
+                    dict(gres),
+                    g["first_core"] + i * g["cores"],
+                    {k: x["first_unit"] + i * x["count"] for k, x in g["gres"].items()},
+                    list(g["features"]),
+                    g["weight"],
+                    g["cores"],
+                    g["mem"],
+                    dict(gres),
+                )
+            )
     return out
 
 
@@ -191,6 +339,7 @@ class Host:
             d.get("speed", 0.0),
             d.get("bm_est", 0.0),
             d.get("deadline", 0.0),
+            _request(d["req"]) if "req" in d else None,
         )
 
     def read(self) -> bool:
@@ -219,12 +368,18 @@ class Host:
                     Machine(m["id"], m["cpus"], m["first_cpu"], m.get("speed", 1.0), m.get("mem", 0.0))
                     for m in d["machines"]
                 ]
+                if d.get("platform") == "nodes":
+                    v.nodes = _platform_nodes(d["node_groups"])
                 begun = True
             elif t == "SIMULATION_ENDS":
                 self.ended = True
                 self.policy.end(v)
                 return False
         v.free = msg["view"]["free"]
+        for f in msg["view"].get("nodes", ()):
+            n = v.nodes[f["id"]]
+            n.free_cores, n.free_mem, n.jobs, n.whole = f["cores"], f["mem"], f["jobs"], f["whole"]
+            n.free_gres.update(f.get("gres", {}))
         if begun:
             self.policy.begin(v)
         return True
@@ -235,7 +390,7 @@ class Host:
         events = []
         if wake is not None:
             events.append({"type": "CALL_ME_LATER", "data": {"timestamp": wake}})
-        for jid, m, alloc in apply_starts(self.view, starts):
+        for jid, m, alloc, nodes in apply_starts(self.view, starts):
             if m == REJECT_MACHINE:
                 events.append({"type": "REJECT_JOB", "data": {"job_id": jid}})
                 continue
@@ -244,6 +399,8 @@ class Host:
                 data["machine"] = m
             if alloc:
                 data["alloc"] = alloc
+            if nodes is not None:
+                data["nodes"] = nodes
             events.append({"type": "EXECUTE_JOB", "data": data})
         self.send(events)
 
@@ -326,6 +483,8 @@ class InprocHost:
         starts = self.policy.decide(self.view)
         wake, self.policy._wake = self.policy._wake, None
         dec = apply_starts(self.view, starts)
+        if any(d[3] is not None for d in dec):
+            raise ValueError("a start names nodes, but the in-process engine does not run on a platform of nodes yet")
         ids = [d[0] for d in dec]
         ms = [d[1] for d in dec] if any(d[1] for d in dec) else None
         allocs = [d[2] for d in dec] if any(d[2] for d in dec) else None
