@@ -60,17 +60,24 @@ func (c *Config) CPUPool() CPUPool {
 		if !math.IsInf(pt.MaxTime, 1) {
 			text += ":maxtime=" + strconv.FormatFloat(pt.MaxTime, 'f', -1, 64)
 		}
-		if pt.AllowAccounts != nil {
-			text += ":accounts=" + strings.Join(pt.AllowAccounts, ",")
-		}
-		if pt.AllowQos != nil {
-			text += ":qos=" + strings.Join(pt.AllowQos, ",")
+		var left []string
+		for _, a := range []struct {
+			key, slurm string
+			ids        []string
+		}{{"accounts", "AllowAccounts", pt.AllowAccounts}, {"qos", "AllowQos", pt.AllowQos}} {
+			if a.ids == nil {
+				continue
+			}
+			if Numbers(a.ids) {
+				text += ":" + a.key + "=" + strings.Join(a.ids, ",")
+			} else {
+				left = append(left, a.slurm+"="+strings.Join(a.ids, ",")+" (names; a trace's are numbers)")
+			}
 		}
 		if pt.Default {
 			text += ":default"
 		}
 		p.Partitions = append(p.Partitions, text)
-		var left []string
 		if pt.PriorityTier != 0 {
 			left = append(left, fmt.Sprintf("PriorityTier=%d", pt.PriorityTier))
 		}
@@ -109,4 +116,17 @@ func (c *Config) CPUPool() CPUPool {
 		}
 	}
 	return p
+}
+
+// Numbers reports whether every id of an Allow list is a number (a
+// trace's accounts and QOS are numbers: SWF fields 13 and 15), so that
+// a partition can refuse the jobs of the others; a list of names is
+// left out, and said.
+func Numbers(ids []string) bool {
+	for _, s := range ids {
+		if n, err := strconv.ParseInt(s, 10, 32); err != nil || n < 0 {
+			return false
+		}
+	}
+	return true
 }

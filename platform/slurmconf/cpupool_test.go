@@ -20,15 +20,16 @@ func TestCPUPool(t *testing.T) {
 	}
 	want := []string{
 		"batch:0-2047:maxtime=172800:default",
-		"gpu:2048-2383:maxtime=86400:qos=normal,high",
-		"all:0-2415:accounts=admin",
+		"gpu:2048-2383:maxtime=86400", // AllowQos names: a trace's QOS are numbers
+		"all:0-2415",                  // AllowAccounts names
 	}
 	if !slices.Equal(p.Partitions, want) {
 		t.Fatalf("partitions\n%q\nwant\n%q", p.Partitions, want)
 	}
 	notes := strings.Join(p.Notes, "\n")
 	for _, s := range []string{"75 nodes become CPUs 0-2415", "partition batch (testdata/site.conf:32): not on the pool of CPUs: PriorityTier=1, MaxNodes=32, DefaultTime",
-		"partition all (testdata/site.conf:34): not on the pool of CPUs: OverSubscribe=EXCLUSIVE"} {
+		"partition all (testdata/site.conf:34): not on the pool of CPUs: AllowAccounts=admin (names; a trace's are numbers), OverSubscribe=EXCLUSIVE",
+		"AllowQos=normal,high (names; a trace's are numbers)"} {
 		if !strings.Contains(notes, s) {
 			t.Errorf("notes lack %q:\n%s", s, notes)
 		}

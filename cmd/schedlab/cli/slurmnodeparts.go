@@ -58,7 +58,7 @@ func slurmNodeParts(cfg *slurmconf.Config) (texts, notes []string) {
 			if a.ids == nil {
 				continue
 			}
-			if numbers(a.ids) {
+			if slurmconf.Numbers(a.ids) {
 				text += ":" + a.key + "=" + strings.Join(a.ids, ",")
 			} else {
 				left = append(left, a.slurm+"="+strings.Join(a.ids, ",")+" (names; a trace's are numbers)")
@@ -108,12 +108,3 @@ func slurmNodeParts(cfg *slurmconf.Config) (texts, notes []string) {
 	return texts, notes
 }
 
-// numbers reports whether every one of ids is a whole number >= 0.
-func numbers(ids []string) bool {
-	for _, s := range ids {
-		if n, err := strconv.ParseInt(s, 10, 32); err != nil || n < 0 {
-			return false
-		}
-	}
-	return true
-}
