@@ -107,4 +107,3 @@ func slurmNodeParts(cfg *slurmconf.Config) (texts, notes []string) {
 	}
 	return texts, notes
 }
-
