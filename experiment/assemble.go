@@ -86,13 +86,30 @@ type clusterRun struct {
 	// the policy has the Threads trait).
 	fold *threads.Fold
 	// preds are the predicting layers (none without clusterSpec.predict;
-	// one per partition, sharing the users' histories, with partitions).
-	preds []*predict.Predictor
+	// one per partition, sharing the users' histories, with partitions;
+	// on nodes a predict.NodePredictor).
+	preds []predictCounts
 	// delay is the carbon-aware delay layer (clusterSpec.carbon; nil:
-	// none).
-	delay *carbon.Delay
+	// none; on nodes a carbon.NodeDelay).
+	delay delayCounts
 	// stages are the clusterStages applied, in their order.
 	stages []clusterStage
+}
+
+// predictCounts is what a run reports of a predicting layer
+// (predict.Predictor, predict.NodePredictor).
+type predictCounts interface {
+	Predicted() int64
+	Corrected() int64
+	Corrections() int64
+}
+
+// delayCounts is what a run reports of a carbon-aware delay layer
+// (carbon.Delay, carbon.NodeDelay).
+type delayCounts interface {
+	Params() carbon.Params
+	Deferred() int64
+	HeldSeconds() float64
 }
 
 // namedPolicy is a built policy, a queue policy or a node scheduler,
@@ -144,11 +161,11 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 	}
 	if s.predict != nil {
 		pred := predict.New(r.pol, *s.predict)
-		r.preds, r.pol, r.built, r.caps = []*predict.Predictor{pred}, pred, pred, policy.CapsOf(pred)
+		r.preds, r.pol, r.built, r.caps = []predictCounts{pred}, pred, pred, policy.CapsOf(pred)
 	}
 	if c := s.carbon; c != nil { // the carbon-aware delay: outermost
-		r.delay = carbon.New(r.pol, c.sig, c.p)
-		r.pol, r.built, r.caps = r.delay, r.delay, policy.CapsOf(r.delay)
+		d := carbon.New(r.pol, c.sig, c.p)
+		r.delay, r.pol, r.built, r.caps = d, d, d, policy.CapsOf(d)
 	}
 	src := s.src
 	for _, st := range clusterStages {

@@ -64,8 +64,8 @@ func runSignals(p PlatformSpec) (c, pr *signal.Signal, err error) {
 
 // checkSignals reports the problems of the signals and the delay: each
 // needs what it stands on (a signal the power model, the delay the
-// carbon signal and a queue policy of the cluster model on a pool of
-// CPUs), the files must read, the metrics that need a signal have it.
+// carbon signal and a queue policy of the cluster model, on a pool of
+// CPUs or on nodes), the files must read, the metrics that need a signal have it.
 func (s *RunSpec) checkSignals(ms []registry.Metric) []error {
 	var errs []error
 	add := func(setting string, err error) { errs = append(errs, &SettingError{Setting: setting, Err: err}) }
@@ -99,8 +99,6 @@ func (s *RunSpec) checkSignals(ms []registry.Metric) []error {
 			add("--carbon-delay", fmt.Errorf("--carbon-delay: %w", carbon.ErrNoSignal))
 		case len(p.Partitions) > 0:
 			add("--carbon-delay", errors.New("--carbon-delay does not go with partitions (yet)"))
-		case len(p.Nodes) > 0:
-			add("--carbon-delay", errors.New("--carbon-delay does not go with a platform of nodes (yet): it wraps a queue policy on a pool of CPUs"))
 		}
 		if qp, err := LookupTracePolicy(pol.Name); err == nil && qp.Model != registry.ModelCluster {
 			add("--carbon-delay", fmt.Errorf("--carbon-delay wraps a queue policy of the cluster model, not %s (%s)", qp.Name, qp.Model))
@@ -145,7 +143,7 @@ type CarbonDelayInfo struct {
 }
 
 // signalEnergy fills the energy section's carbon and cost.
-func signalEnergy(in *EnergyInfo, r energy.Result, carbonOn, priceOn bool, d *carbon.Delay) {
+func signalEnergy(in *EnergyInfo, r energy.Result, carbonOn, priceOn bool, d delayCounts) {
 	if carbonOn {
 		in.CarbonKg, in.WorkCarbonK = &r.CarbonKg, &r.WorkCarbonKg
 	}

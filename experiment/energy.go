@@ -7,7 +7,6 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/metrics/energy"
-	"github.com/schedlab/schedlab/policy/carbon"
 )
 
 // EnergyInfo is summary.json's energy section of a run with a power
@@ -62,7 +61,7 @@ func reportEnergy(a *traceAsm, res *TraceResult) {
 	r, p := a.o.energy.Result(), a.power()
 	res.Energy = &EnergyInfo{IdleW: p.IdleW, ComputeW: p.ComputeW, CPUs: a.plat.CPUs(), TotalJ: r.TotalJ, KWh: r.TotalJ / 3.6e6,
 		EndS: r.EndT, MeanW: r.MeanW, PeakW: r.PeakW, PerJobJ: r.PerJobJ, WorkCPUS: r.WorkCPUSec}
-	var d *carbon.Delay
+	var d delayCounts
 	if a.run != nil {
 		d = a.run.delay
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/carbon"
+	"github.com/schedlab/schedlab/policy/predict"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
 )
@@ -57,7 +59,7 @@ func clip(s string) string {
 // checkNodes reports what does not go with a platform of nodes (p.Nodes
 // set), each with its setting.
 func (s *RunSpec) checkNodes(add func(setting string, err error)) {
-	p, w, o := s.Platform, s.Workload, s.Outputs
+	p, o := s.Platform, s.Outputs
 	s.checkNodeParts(add)
 	if len(p.Nodes) == 0 {
 		return
@@ -73,7 +75,6 @@ func (s *RunSpec) checkNodes(add func(setting string, err error)) {
 		{p.Procs > 0, "--procs", "--procs and --nodes: on nodes the machine is the nodes' cores; give one of them"},
 		{p.Clamp, "--clamp", "--clamp is for a pool of CPUs; on nodes a job that fits no node is refused and counted"},
 		{p.Avail.Used(), "--reservation", "reservations, maintenance windows and failures on a platform of nodes are not built yet"},
-		{w.Estimate == workload.EstimatePredict, "--estimate", "--estimate predict on a platform of nodes is not built yet"},
 		{o.Threads, "--threads", "policies that schedule threads do not run on a platform of nodes"},
 	} {
 		if c.on {
@@ -195,6 +196,8 @@ func (c *nodeCheck) check() error {
 
 // newNodeRun assembles a run on a platform of nodes (s.ns): the
 // policy's node scheduler (the registry refuses a policy that has none),
+// inside the predicting layer (predict.NodePredictor) and the
+// carbon-aware delay (carbon.NodeDelay) when asked for,
 // the jobs that fit no node dropped and counted, the recording for
 // --check, and engine.NodeCluster.
 func newNodeRun(s clusterSpec) (*clusterRun, error) {
@@ -208,13 +211,18 @@ func newNodeRun(s clusterSpec) (*clusterRun, error) {
 		return nil, err
 	}
 	r := &clusterRun{npol: b.Nodes, built: b.Nodes, caps: policy.CapsOf(b.Nodes)}
-	if l := s.layers(); l != (layers{}) {
+	if l := s.layers(); l.parts || l.threads || l.avail {
 		closePolicy(b.Nodes)
+		l.predict = false
 		return nil, fmt.Errorf("policy %s on a platform of nodes: %s not built yet", b.Nodes.Name(), l)
 	}
-	if s.carbon != nil {
-		closePolicy(b.Nodes)
-		return nil, fmt.Errorf("policy %s on a platform of nodes: the carbon-aware delay is not built yet", b.Nodes.Name())
+	if s.predict != nil { // EASY++'s predictions, as on a pool of CPUs
+		pred := predict.NewNodes(r.npol, *s.predict)
+		r.preds, r.npol, r.built, r.caps = []predictCounts{pred}, pred, pred, policy.CapsOf(pred)
+	}
+	if c := s.carbon; c != nil { // the carbon-aware delay: outermost
+		d := carbon.NewNodes(r.npol, c.sig, c.p)
+		r.delay, r.npol, r.built, r.caps = d, d, d, policy.CapsOf(d)
 	}
 	var src workload.Source = s.src
 	if r.caps.Screen != nil {
@@ -223,9 +231,9 @@ func newNodeRun(s clusterSpec) (*clusterRun, error) {
 	}
 	r.fit = newFitSource(src, s.ns)
 	src = r.fit
-	eng, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: s.ns, Policy: b.Nodes, Source: src, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting})
+	eng, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: s.ns, Policy: r.npol, Source: src, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting})
 	if err != nil {
-		closePolicy(b.Nodes)
+		closePolicy(r.built)
 		return nil, err
 	}
 	r.eng = eng

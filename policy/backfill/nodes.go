@@ -76,7 +76,8 @@ type nodeJob struct {
 
 type nodeRun struct {
 	id    job.ID
-	end   float64 // start + estimate
+	start float64
+	end   float64 // start + estimate (Reestimate moves it)
 	alloc nodes.Allocation
 	hold  nodes.HoldID
 	cores int
@@ -272,7 +273,7 @@ func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan)
 	// instant only.
 	for len(b.due) > 0 && b.due[0].end <= now {
 		it := heap.Pop(&b.due).(dueItem)
-		if r := &b.runs[it.slot]; r.live && r.id == it.id {
+		if r := &b.runs[it.slot]; r.live && r.id == it.id && r.end == it.end && !r.late { // else moved by Reestimate
 			r.late = true
 			b.overdue = append(b.overdue, it.slot)
 		}
@@ -487,7 +488,7 @@ func (b *NodePolicy) start(now float64, e *entry, sel *nodes.Selection, hold nod
 	b.st.AssignInto(sel, &a)
 	cores := coresOf(sel)
 	end := now + e.Estimate
-	b.runs[s] = nodeRun{id: e.ID, end: end, alloc: a, hold: hold, cores: cores, live: true}
+	b.runs[s] = nodeRun{id: e.ID, start: now, end: end, alloc: a, hold: hold, cores: cores, live: true}
 	b.runOf[e.ID] = s
 	b.freeCores -= cores
 	b.changes++

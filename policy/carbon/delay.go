@@ -65,11 +65,19 @@ func (p Params) Check() error {
 
 // Delay is a queue policy that holds deferrable jobs back from its inner
 // policy until a lower carbon intensity (see the package doc).
+// NodeDelay is the same over a platform of nodes; both are one core (the
+// held jobs and their releases) around their inner policy.
 type Delay struct {
 	inner policy.QueueScheduler
-	sig   *signal.Signal
-	p     Params
-	caps  policy.Caps
+	gate
+}
+
+// gate is what a delay does whatever the form of its inner policy: the
+// held jobs, their release times, the counts.
+type gate struct {
+	sig  *signal.Signal
+	p    Params
+	caps policy.Caps
 
 	held    idmap.Map[job.ID, heldJob]
 	release endheap.Heap // the held jobs by (release time, id)
@@ -95,36 +103,39 @@ type heldJob struct {
 // (ParseParams only returns such); New panics otherwise, a programming
 // error.
 func New(inner policy.QueueScheduler, sig *signal.Signal, p Params) *Delay {
+	return &Delay{inner: inner, gate: newGate(policy.CapsOf(inner), sig, p)}
+}
+
+// newGate is a delay's core over an inner policy of capabilities in.
+func newGate(in policy.Caps, sig *signal.Signal, p Params) gate {
 	if err := p.Check(); err != nil {
 		panic(fmt.Sprintf("carbon: %v", err))
 	}
 	if sig == nil {
 		panic("carbon: no signal")
 	}
-	d := &Delay{inner: inner, sig: sig, p: p}
-	d.caps = policy.CapsOf(inner).Only(Forwards)
-	return d
+	return gate{sig: sig, p: p, caps: in.Only(Forwards)}
 }
 
 // Inner is the wrapped policy.
 func (d *Delay) Inner() policy.QueueScheduler { return d.inner }
 
 // Params are the layer's settings.
-func (d *Delay) Params() Params { return d.p }
+func (d *gate) Params() Params { return d.p }
 
 // Name is the inner policy's name.
 func (d *Delay) Name() string { return d.inner.Name() }
 
 // Deferred is the number of jobs held back at submission.
-func (d *Delay) Deferred() int64 { return d.deferred }
+func (d *gate) Deferred() int64 { return d.deferred }
 
 // HeldSeconds is the total time the jobs were held (release - the
 // time they reached the layer, summed over the released jobs).
-func (d *Delay) HeldSeconds() float64 { return d.heldSec }
+func (d *gate) HeldSeconds() float64 { return d.heldSec }
 
 // Deferrable reports whether a job of estimate est may be held: every
 // job, or with MaxEstimate those whose estimate is at most it.
-func (d *Delay) Deferrable(est float64) bool {
+func (d *gate) Deferrable(est float64) bool {
 	return d.p.MaxEstimate == 0 || est <= d.p.MaxEstimate
 }
 
@@ -132,7 +143,7 @@ func (d *Delay) Deferrable(est float64) bool {
 // first time in [now, now + MaxDelay] at which the signal takes the
 // lowest value it has over that window (now itself when the value at
 // now is that lowest).
-func (d *Delay) Release(now float64) float64 {
+func (d *gate) Release(now float64) float64 {
 	_, at := d.sig.Lowest(now, now+d.p.MaxDelay)
 	return at
 }
@@ -141,15 +152,24 @@ func (d *Delay) Release(now float64) float64 {
 // when it is deferrable and the carbon intensity now is above the
 // lowest of its window.
 func (d *Delay) Submit(now float64, j job.Info) {
+	if !d.hold(now, j) {
+		d.inner.Submit(now, j)
+	}
+}
+
+// hold holds j until its release time when it is deferrable and the
+// intensity now is above the lowest of its window, and reports whether
+// it did.
+func (d *gate) hold(now float64, j job.Info) bool {
 	if d.Deferrable(j.Estimate) {
 		if at := d.Release(now); at > now && !math.IsInf(at, 0) {
 			d.deferred++
 			d.held.Set(j.ID, heldJob{info: j, at: now})
 			d.release.Push(endheap.Item{At: at, ID: j.ID})
-			return
+			return true
 		}
 	}
-	d.inner.Submit(now, j)
+	return false
 }
 
 // Finish tells the inner policy (a held job never runs, so never
@@ -161,6 +181,14 @@ func (d *Delay) Finish(now float64, id job.ID) { d.inner.Finish(now, id) }
 // and asks for a pass at the next release (Plan.Wake, the earlier of it
 // and the inner policy's).
 func (d *Delay) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
+	d.releaseDue(now, d.inner.Submit)
+	d.inner.Schedule(now, v, plan)
+	d.wake(now, plan)
+}
+
+// releaseDue hands submit every held job whose release time has come,
+// in (release, id) order, at now.
+func (d *gate) releaseDue(now float64, submit func(now float64, j job.Info)) {
 	for len(d.release) > 0 && d.release[0].At <= now {
 		it := d.release.Pop()
 		h, ok := d.held.Get(it.ID)
@@ -172,9 +200,13 @@ func (d *Delay) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		if d.OnRelease != nil {
 			d.OnRelease(now, it.ID, h.at)
 		}
-		d.inner.Submit(now, h.info)
+		submit(now, h.info)
 	}
-	d.inner.Schedule(now, v, plan)
+}
+
+// wake asks for a pass at the next release (the earlier of it and the
+// inner policy's Plan.Wake).
+func (d *gate) wake(now float64, plan *policy.Plan) {
 	if len(d.release) > 0 {
 		if t := d.release[0].At; t > now && (plan.Wake <= now || t < plan.Wake) {
 			plan.Wake = t
@@ -183,7 +215,7 @@ func (d *Delay) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 }
 
 // Held is the number of jobs held now.
-func (d *Delay) Held() int { return len(d.release) }
+func (d *gate) Held() int { return len(d.release) }
 
 // Forwards are the capabilities a Delay passes on from its inner policy
 // (policy.Layer): refusals at submission (asked before the job reaches
@@ -196,10 +228,10 @@ const Forwards = policy.CapScreen | policy.CapReserve | policy.CapWindows | poli
 
 // Caps implements policy.Layer: the inner policy's capabilities among
 // Forwards, as its own values.
-func (d *Delay) Caps() policy.Caps { return d.caps }
+func (d *gate) Caps() policy.Caps { return d.caps }
 
 // Close closes the inner policy if it is an io.Closer.
-func (d *Delay) Close() error {
+func (d *gate) Close() error {
 	if d.caps.Close != nil {
 		return d.caps.Close.Close()
 	}

@@ -4,7 +4,9 @@
 //
 // New(inner, sig, Params) wraps a policy.QueueScheduler in a Delay, a
 // policy.QueueScheduler itself, given the carbon intensity sig
-// (gCO2/kWh, package platform/signal):
+// (gCO2/kWh, package platform/signal); NewNodes wraps a
+// policy.NodeScheduler (a platform of nodes, docs/nodes.md) in a
+// NodeDelay, the same core around a node scheduler:
 //
 //   - Deferrable jobs: every job, or with Params.MaxEstimate the jobs
 //     whose estimate (as submitted to the layer) is at most MaxEstimate

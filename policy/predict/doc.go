@@ -5,7 +5,10 @@
 // TPDS 18(6), 2007). docs/workloads.md ("Predicted runtimes") is the user's page.
 //
 // New(inner, Params) wraps any policy.QueueScheduler in a Predictor, a
-// policy.QueueScheduler itself:
+// policy.QueueScheduler itself; NewNodes wraps a policy.NodeScheduler
+// (a platform of nodes, docs/nodes.md) in a NodePredictor, the same core
+// (predictions, learning, corrections) around a node scheduler, on which
+// a job runs at the reference speed:
 //
 //   - Submit: a job's prediction is the mean of the runtimes of its
 //     user's last K completed jobs (History: last2 = K 2, EASY++'s; avg:K),

@@ -16,14 +16,23 @@ import (
 // Predictor is a queue policy that hands its inner policy predicted
 // runtimes instead of the jobs' estimates, learns runtimes from the
 // starts and ends it sees, and corrects the prediction of a running job
-// that outlives it (see the package doc).
+// that outlives it (see the package doc). NodePredictor is the same over
+// a platform of nodes; both are one core (the prediction and correction
+// logic) around their inner policy.
 type Predictor struct {
 	inner policy.QueueScheduler
-	re    policy.Reestimator // inner's, nil if it takes no new estimate
-	caps  policy.Caps        // what it passes on of the inner's (Forwards)
-	k     int
-	corr  Correction
-	part  bool
+	core
+}
+
+// core is what a predictor does whatever the form of its inner policy:
+// the users' histories, the predictions of waiting and running jobs and
+// their corrections.
+type core struct {
+	re   policy.Reestimator // inner's, nil if it takes no new estimate
+	caps policy.Caps        // what it passes on of the inner's (Forwards)
+	k    int
+	corr Correction
+	part bool
 
 	users   *Histories
 	waiting idmap.Map[job.ID, pending]
@@ -82,13 +91,15 @@ func NewHistories() *Histories { return &Histories{users: map[int32]*history{}} 
 // NewShared is New with the users' histories h, which other predictors
 // may share (with the same Params).
 func NewShared(inner policy.QueueScheduler, p Params, h *Histories) *Predictor {
+	return &Predictor{inner: inner, core: newCore(policy.CapsOf(inner), p, h)}
+}
+
+// newCore is a predictor's core over an inner policy of capabilities in.
+func newCore(in policy.Caps, p Params, h *Histories) core {
 	if err := p.Check(); err != nil {
 		panic(fmt.Sprintf("predict: %v", err))
 	}
-	pr := &Predictor{inner: inner, k: p.Predictor.K(), corr: p.Correction, part: p.Partial, users: h}
-	in := policy.CapsOf(inner)
-	pr.re, pr.caps = in.Reestimate, in.Only(Forwards)
-	return pr
+	return core{re: in.Reestimate, caps: in.Only(Forwards), k: p.Predictor.K(), corr: p.Correction, part: p.Partial, users: h}
 }
 
 // Inner is the wrapped policy.
@@ -100,21 +111,24 @@ func (p *Predictor) Name() string { return p.inner.Name() }
 
 // Predicted is the number of jobs submitted with a prediction from their
 // user's history (the others kept their estimate).
-func (p *Predictor) Predicted() int64 { return p.predicted }
+func (p *core) Predicted() int64 { return p.predicted }
 
 // Corrections is the number of corrections made: each step of the rule
 // counts once (a job corrected three times counts three).
-func (p *Predictor) Corrections() int64 { return p.corrections }
+func (p *core) Corrections() int64 { return p.corrections }
 
 // Corrected is the number of jobs corrected at least once.
-func (p *Predictor) Corrected() int64 { return p.corrected }
+func (p *core) Corrected() int64 { return p.corrected }
 
 // Submit predicts j's runtime and passes j on with Estimate = the
 // prediction: the mean of its user's last K runtimes (with Partial, of
 // those known, at least one), at most its estimate. A job of an unknown
 // user (User < 0), of a user with too short a history, or with no
 // positive estimate keeps its estimate.
-func (p *Predictor) Submit(now float64, j job.Info) {
+func (p *Predictor) Submit(now float64, j job.Info) { p.inner.Submit(now, p.submit(j)) }
+
+// submit records j's prediction and returns j with it as Estimate.
+func (p *core) submit(j job.Info) job.Info {
 	pd := pending{user: j.User, req: j.Estimate, pred: j.Estimate, bmEst: j.BMEst}
 	if j.User >= 0 && j.Estimate > 0 {
 		if h := p.users.users[j.User]; h != nil && (h.n >= p.k || (p.part && h.n > 0)) {
@@ -125,19 +139,24 @@ func (p *Predictor) Submit(now float64, j job.Info) {
 	}
 	p.waiting.Set(j.ID, pd)
 	j.Estimate = pd.pred
-	p.inner.Submit(now, j)
+	return j
 }
 
 // Finish learns the job's runtime (end - start, converted to the speed
 // of its estimate) into its user's history, then tells the inner policy.
 func (p *Predictor) Finish(now float64, id job.ID) {
+	p.finish(now, id)
+	p.inner.Finish(now, id)
+}
+
+// finish learns the runtime of job id, which ended at now.
+func (p *core) finish(now float64, id job.ID) {
 	if r, ok := p.running.Get(id); ok {
 		p.running.Delete(id) // its entry in due, if any, is skipped when it surfaces
 		if r.user >= 0 {
 			p.learn(r.user, work(now-r.start, r.mach, r.bmEst))
 		}
 	}
-	p.inner.Finish(now, id)
 }
 
 // Schedule corrects every running job whose predicted end is at or before
@@ -152,32 +171,39 @@ func (p *Predictor) Schedule(now float64, v policy.Machines, plan *policy.Plan) 
 	if len(plan.Starts) > n0 {
 		plat := v.Platform()
 		for _, s := range plan.Starts[n0:] {
-			p.started(now, s, plat)
+			var mach platform.Machine // the reference machine if the start names none that exists (the model refuses it)
+			if s.Machine >= 0 && s.Machine < plat.Machines() {
+				mach = plat.Machine(s.Machine)
+			}
+			p.started(now, s.ID, mach)
 		}
 	}
+	p.wake(now, plan)
+}
+
+// wake asks for a pass at the next predicted end (the earlier of it and
+// the inner policy's Plan.Wake).
+func (p *core) wake(now float64, plan *policy.Plan) {
 	if t, ok := p.nextDue(); ok && t > now && (plan.Wake <= now || t < plan.Wake) {
 		plan.Wake = t
 	}
 }
 
-func (p *Predictor) started(now float64, s policy.Start, plat platform.Platform) {
-	w, ok := p.waiting.Get(s.ID)
+// started records that waiting job id started at now on mach.
+func (p *core) started(now float64, id job.ID, mach platform.Machine) {
+	w, ok := p.waiting.Get(id)
 	if !ok {
 		return
 	}
-	p.waiting.Delete(s.ID)
-	var mach platform.Machine // the reference machine if the start names none that exists (the model refuses it)
-	if s.Machine >= 0 && s.Machine < plat.Machines() {
-		mach = plat.Machine(s.Machine)
-	}
+	p.waiting.Delete(id)
 	r := running{user: w.user, req: w.req, pred0: w.pred, pred: w.pred, bmEst: w.bmEst, start: now, mach: mach, hasHistory: w.hasHistory}
 	r.due = freeprofile.Span(now, mach.Duration(r.pred, r.bmEst))
-	p.running.Set(s.ID, r)
-	p.push(s.ID, &r)
+	p.running.Set(id, r)
+	p.push(id, &r)
 }
 
 // push queues r for correction if its prediction can still grow.
-func (p *Predictor) push(id job.ID, r *running) {
+func (p *core) push(id job.ID, r *running) {
 	if r.pred < r.req && !math.IsInf(r.due, 0) && !math.IsNaN(r.due) {
 		p.due.Push(endheap.Item{At: r.due, ID: id})
 	}
@@ -185,7 +211,7 @@ func (p *Predictor) push(id job.ID, r *running) {
 
 // correct applies the rule to every running job whose predicted end is
 // at or before now, in (predicted end, id) order.
-func (p *Predictor) correct(now float64) {
+func (p *core) correct(now float64) {
 	for len(p.due) > 0 && p.due[0].At <= now {
 		it := p.due.Pop()
 		r := p.running.Ptr(it.ID)
@@ -213,7 +239,7 @@ func (p *Predictor) correct(now float64) {
 
 // nextDue is the earliest predicted end of a job that can still be
 // corrected (stale entries are dropped on the way).
-func (p *Predictor) nextDue() (float64, bool) {
+func (p *core) nextDue() (float64, bool) {
 	for len(p.due) > 0 {
 		it := p.due[0]
 		if r := p.running.Ptr(it.ID); r != nil && r.due == it.At {
@@ -227,7 +253,7 @@ func (p *Predictor) nextDue() (float64, bool) {
 // Prediction is job id's current prediction (its Estimate as the inner
 // policy knows it) and how many corrections it had, while the job waits
 // or runs; ok is false for a job not known or ended.
-func (p *Predictor) Prediction(id job.ID) (estimate float64, corrections int, ok bool) {
+func (p *core) Prediction(id job.ID) (estimate float64, corrections int, ok bool) {
 	if r := p.running.Ptr(id); r != nil {
 		return r.pred, int(r.steps), true
 	}
@@ -249,7 +275,7 @@ func work(elapsed float64, m platform.Machine, bmEst float64) float64 {
 	return elapsed
 }
 
-func (p *Predictor) learn(user int32, runtime float64) {
+func (p *core) learn(user int32, runtime float64) {
 	h := p.users.users[user]
 	if h == nil {
 		h = &history{}
@@ -295,11 +321,11 @@ const Forwards = policy.CapScreen | policy.CapReserve | policy.CapForeign | poli
 // Caps implements policy.Layer: the inner policy's capabilities among
 // Forwards, as the inner policy's own values (a call reaches the inner
 // policy directly), nil where the inner policy has none.
-func (p *Predictor) Caps() policy.Caps { return p.caps }
+func (p *core) Caps() policy.Caps { return p.caps }
 
 // Close closes the inner policy if it is an io.Closer (an external
 // decision process).
-func (p *Predictor) Close() error {
+func (p *core) Close() error {
 	if p.caps.Close != nil {
 		return p.caps.Close.Close()
 	}
