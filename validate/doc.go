@@ -6,7 +6,10 @@
 // back from a jobs.csv file (Batsim column names). CheckNodes checks
 // allocations on a platform of nodes (cores, memory, GRES, features,
 // exclusive jobs) from its own description of nodes and requests,
-// independent of package platform/nodes (docs/nodes.md).
+// independent of package platform/nodes (docs/nodes.md);
+// CheckNodesUnavailable checks that no job held a node during a span of
+// its unavailability (a reservation or a failure; no run on nodes makes
+// such spans yet).
 //
 // # Processor identities
 //
