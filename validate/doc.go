@@ -8,7 +8,9 @@
 // exclusive jobs) from its own description of nodes and requests,
 // independent of package platform/nodes (docs/nodes.md), and, for a
 // record with Allowed nodes, that the job held no other node (its
-// partition's).
+// partition's); CheckNodesUnavailable checks that no job held a node
+// during a span of its unavailability (a reservation or a failure; no
+// run on nodes makes such spans yet).
 //
 // # Processor identities
 //

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/rng"
 )
 
@@ -108,13 +109,35 @@ var isDate = regexp.MustCompile(`^` + dateRE + `$`)
 // start: workload.ParseInstant with the trace's header); a nil instant
 // takes seconds only and says so when given a date.
 func ParseReservationAt(s string, procs int, instant func(string) (float64, error)) (Window, error) {
+	var w Window
+	c, err := splitSpan(s, instant, &w.Start, &w.End, "CPUS", "a CPU count or ids such as 0-49")
+	if err != nil {
+		return Window{}, err
+	}
+	if n, err := strconv.Atoi(c); err == nil {
+		if n < 1 || n > procs {
+			return Window{}, fmt.Errorf("%q: CPUS: a count of %d, want 1..%d (the machine's CPUs)", s, n, procs)
+		}
+		w.CPUs = platform.Runs{0, int32(n - 1)}
+		return w, nil
+	}
+	if w.CPUs, err = ParseCPUs(c, procs); err != nil {
+		return Window{}, fmt.Errorf("%q: CPUS: %w", s, err)
+	}
+	return w, nil
+}
+
+// splitSpan reads the START:END of "START:END:WHAT" into start and end
+// (seconds, or dates that instant places) and returns WHAT, trimmed;
+// what and example name the last field in messages.
+func splitSpan(s string, instant func(string) (float64, error), start, end *float64, what, example string) (string, error) {
 	i := strings.LastIndex(s, ":")
 	if i < 0 {
-		return Window{}, fmt.Errorf("%q: want START:END:CPUS (seconds or dates, then a CPU count or ids such as 0-49)", s)
+		return "", fmt.Errorf("%q: want START:END:%s (seconds or dates, then %s)", s, what, example)
 	}
 	m := reservationTimes.FindStringSubmatch(s[:i])
 	if m == nil {
-		return Window{}, fmt.Errorf("%q: want START:END:CPUS (seconds or dates such as 1996-10-01T06:00:00, then a CPU count or ids such as 0-49)", s)
+		return "", fmt.Errorf("%q: want START:END:%s (seconds or dates such as 1996-10-01T06:00:00, then %s)", s, what, example)
 	}
 	at := func(what, t string) (float64, error) {
 		if !isDate.MatchString(t) {
@@ -133,29 +156,17 @@ func ParseReservationAt(s string, procs int, instant func(string) (float64, erro
 		}
 		return x, nil
 	}
-	var w Window
 	var err error
-	if w.Start, err = at("START", m[1]); err != nil {
-		return Window{}, fmt.Errorf("%q: %w", s, err)
+	if *start, err = at("START", m[1]); err != nil {
+		return "", fmt.Errorf("%q: %w", s, err)
 	}
-	if w.End, err = at("END", m[2]); err != nil {
-		return Window{}, fmt.Errorf("%q: %w", s, err)
+	if *end, err = at("END", m[2]); err != nil {
+		return "", fmt.Errorf("%q: %w", s, err)
 	}
-	if !(w.Start < w.End) {
-		return Window{}, fmt.Errorf("%q: END %g is not after START %g", s, w.End, w.Start)
+	if !(*start < *end) {
+		return "", fmt.Errorf("%q: END %g is not after START %g", s, *end, *start)
 	}
-	c := strings.TrimSpace(s[i+1:])
-	if n, err := strconv.Atoi(c); err == nil {
-		if n < 1 || n > procs {
-			return Window{}, fmt.Errorf("%q: CPUS: a count of %d, want 1..%d (the machine's CPUs)", s, n, procs)
-		}
-		w.CPUs = platform.Runs{0, int32(n - 1)}
-		return w, nil
-	}
-	if w.CPUs, err = ParseCPUs(c, procs); err != nil {
-		return Window{}, fmt.Errorf("%q: CPUS: %w", s, err)
-	}
-	return w, nil
+	return strings.TrimSpace(s[i+1:]), nil
 }
 
 func seconds(s string) (float64, error) {
@@ -219,6 +230,7 @@ type Events struct {
 	sc    *bufio.Scanner
 	name  string
 	procs int
+	ns    *nodes.Nodes // set: resources are node names (NewNodeEvents)
 	line  int
 	last  float64
 }
@@ -229,6 +241,16 @@ func NewEvents(r io.Reader, name string, procs int) *Events {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
 	return &Events{sc: sc, name: name, procs: procs, last: math.Inf(-1)}
+}
+
+// NewNodeEvents reads events from r (named name in errors) for the
+// platform of nodes ns: each line's resources are nodes (ParseNodeSet:
+// a hostlist such as "n[1-4]", or ALL), and each Change's CPUs are the
+// node ids.
+func NewNodeEvents(r io.Reader, name string, ns *nodes.Nodes) *Events {
+	e := NewEvents(r, name, 0)
+	e.ns = ns
+	return e
 }
 
 type eventLine struct {
@@ -270,7 +292,13 @@ func (e *Events) Next() (Change, error) {
 		case ev.Resources == nil:
 			return bad("field resources: missing")
 		}
-		cpus, err := ParseCPUs(*ev.Resources, e.procs)
+		var cpus platform.Runs
+		var err error
+		if e.ns != nil {
+			cpus, err = ParseNodeSet(*ev.Resources, e.ns)
+		} else {
+			cpus, err = ParseCPUs(*ev.Resources, e.procs)
+		}
 		if err != nil {
 			return bad("field resources: %v", err)
 		}
