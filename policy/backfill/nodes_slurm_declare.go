@@ -37,12 +37,12 @@ func slurmDecl() policy.Decl {
 	for i := range opts[len(opts)-6:] {
 		opts[len(opts)-6+i].Key = "policy." + opts[len(opts)-6+i].Name
 	}
-	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "slurm",
+	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "slurm", Traits: policy.Traits{NodesOnly: true},
 		Summary: "Slurm's schedulers on a platform of nodes: the main scheduler (priority order, stops at the first blocked job) and the backfill pass (whole-node reservations, bf_window, bf_max_job_test, bf_resolution, bf_interval); nodes only",
 		Options: opts, QueueOrder: func(v option.Values) string { return v.Text("order") },
 		New: func(env policy.Env, v option.Values) (policy.Built, error) {
 			if env.Nodes == nil {
-				return policy.Built{}, fmt.Errorf("policy slurm runs on a platform of nodes: give --nodes or --slurm-conf FILE --slurm-nodes (platform.nodes in a scenario)")
+				return policy.Built{}, fmt.Errorf("policy slurm: runs on a platform of nodes only: give --nodes or --slurm-conf FILE --slurm-nodes (platform.nodes in a scenario)")
 			}
 			var mf *Multifactor
 			if orderOf(v) == OrderMultifactor {
