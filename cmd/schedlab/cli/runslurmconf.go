@@ -3,14 +3,18 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/schedlab/schedlab/platform/slurmconf"
 )
 
 // readSlurmConf sets the machine size and the partitions from
 // --slurm-conf, on the pool of CPUs, and says on stderr what the pool
-// leaves out.
-func (c *runCmd) readSlurmConf(g *globals) error {
+// leaves out; with --slurm-nodes, the nodes, and for --policy slurm
+// the policy's options (into given, under those given on the command
+// line).
+func (c *runCmd) readSlurmConf(g *globals, given map[string]string) error {
 	if c.SlurmConf == "" {
 		if c.SlurmNodes {
 			return usageError{errors.New("--slurm-nodes takes the nodes of --slurm-conf FILE: give the file")}
@@ -18,7 +22,7 @@ func (c *runCmd) readSlurmConf(g *globals) error {
 		return nil
 	}
 	if c.SlurmNodes {
-		return c.readSlurmNodes(g)
+		return c.readSlurmNodes(g, given)
 	}
 	if len(c.Partition) > 0 || c.Procs != 0 {
 		return usageError{errors.New("--slurm-conf gives the machine size and the partitions: leave out --partition and --procs")}
@@ -40,8 +44,12 @@ func (c *runCmd) readSlurmConf(g *globals) error {
 
 // readSlurmNodes sets the platform of nodes from --slurm-conf's NodeName
 // lines (--slurm-nodes), and says on stderr what it leaves out: the
-// partitions (not on nodes yet) and the keys not modelled.
-func (c *runCmd) readSlurmNodes(g *globals) error {
+// partitions (not on nodes yet) and the keys not modelled. For
+// --policy slurm it adds to given the options the file's SchedulerType,
+// SchedulerParameters and Priority* keys say (slurmconf.SlurmPolicy),
+// those given on the command line first: an --order given leaves the
+// file's priority settings out.
+func (c *runCmd) readSlurmNodes(g *globals, given map[string]string) error {
 	if len(c.Partition) > 0 || c.Procs != 0 || len(c.Nodes) > 0 {
 		return usageError{errors.New("--slurm-conf with --slurm-nodes gives the nodes: leave out --nodes, --partition and --procs")}
 	}
@@ -58,6 +66,24 @@ func (c *runCmd) readSlurmNodes(g *globals) error {
 			return fmt.Errorf("--slurm-nodes: %s: a NodeName line without nodes", c.SlurmConf)
 		}
 		c.Nodes = append(c.Nodes, spec)
+	}
+	if c.Policy == "slurm" && given != nil {
+		sp := cfg.SlurmPolicy()
+		_, ownOrder := given["order"]
+		var names []string
+		for k := range sp.Options {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			if _, set := given[k]; set || ownOrder && (k == "order" || strings.HasPrefix(k, "priority_")) {
+				continue
+			}
+			given[k] = sp.Options[k]
+		}
+		for _, n := range sp.Notes {
+			fmt.Fprintf(g.stderr, "schedlab: %s: policy slurm: %s\n", c.SlurmConf, n)
+		}
 	}
 	if n := len(cfg.Partitions); n > 0 {
 		fmt.Fprintf(g.stderr, "schedlab: %s: %d partition(s) left out: partitions on a platform of nodes are not built yet (docs/nodes.md)\n", c.SlurmConf, n)
