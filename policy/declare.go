@@ -51,6 +51,10 @@ type Traits struct {
 	// run whose grid scheduler's queue overflows names it; neither needs
 	// to know the option by name.
 	PeriodOption string
+	// NodesOnly (cluster queue policies): the policy runs only on a
+	// platform of nodes (Env.Nodes); on a pool of CPUs it is refused with
+	// an error saying so (slurm: whole-node reservations).
+	NodesOnly bool
 }
 
 // Env is what a policy is built for: the machines and its random

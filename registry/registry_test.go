@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy"
 )
 
@@ -147,7 +148,22 @@ func TestEveryPolicyBuilds(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				b, err := p.Build(policy.Env{Platform: plat, Rand: r, Seed: 1}, given)
+				env := policy.Env{Platform: plat, Rand: r, Seed: 1}
+				if p.Traits.NodesOnly { // slurm: on nodes only
+					g, err := nodes.ParseGroup("n[1-2]:cores=4")
+					if err != nil {
+						t.Fatal(err)
+					}
+					ns, err := nodes.New([]nodes.NodeGroup{g})
+					if err != nil {
+						t.Fatal(err)
+					}
+					env.Nodes = &ns
+					if _, err := p.Build(policy.Env{Platform: plat, Rand: r, Seed: 1}, given); err == nil || !strings.Contains(err.Error(), "platform of nodes") {
+						t.Errorf("%s on a pool of CPUs: %v, want refused", p.Name, err)
+					}
+				}
+				b, err := p.Build(env, given)
 				if err != nil {
 					t.Errorf("%s %s %s with %v: %v", m.Name, k.Name, p.Name, given, err)
 					continue
@@ -155,7 +171,11 @@ func TestEveryPolicyBuilds(t *testing.T) {
 				var name string
 				switch k.Name {
 				case KindQueue:
-					name = b.Queue.Name()
+					if b.Nodes != nil {
+						name = b.Nodes.Name()
+					} else {
+						name = b.Queue.Name()
+					}
 				case KindGrid:
 					name = b.Grid.Name()
 				case KindLocal:

@@ -82,7 +82,7 @@ var allowTestImports = map[string][]string{
 	"engine":           {"policy/...", "rng", "validate", "workload", "workload/...", "internal/nodecheck"}, // validate: the independent node checker of NodeCluster's runs
 	"experiment":       {"internal/testref", "stats"},
 	"sweep":            {"registry", "validate"},
-	"registry":         {"job", "platform"},
+	"registry":         {"job", "platform", "platform/nodes"}, // platform/nodes: a policy that runs on nodes only (slurm) built on nodes
 	"report/...":       {"experiment"},
 	"internal/testref": {"validate"},
 	// the node reference's schedules checked by the independent checker

@@ -59,6 +59,7 @@ func Declarations() []policy.Decl {
 				}
 				return backfillOn(fmt.Sprintf("backfill-%s", depthName(d)), procs, d, v, mf)
 			}),
+		slurmDecl(),
 
 		hetero("fcfs", "the head job goes to the first machine with enough free CPUs", "fcfs", nil, nil,
 			func(p platform.Platform, v option.Values) (policy.QueueScheduler, error) { return NewFCFSMulti(p), nil }),

@@ -32,7 +32,7 @@ func TestDeclarations(t *testing.T) {
 		case policy.ModelCluster:
 			order := d.Options[slices.Index(opts, "order")]
 			want := []string{"fcfs", "sjf", "multifactor"}
-			if d.Name == "fcfs" {
+			if d.Name == "fcfs" || d.Name == "slurm" {
 				want = []string{"fcfs", "multifactor"}
 			}
 			if !slices.Equal(order.Values, want) || order.Default != "fcfs" {
@@ -40,6 +40,12 @@ func TestDeclarations(t *testing.T) {
 			}
 			if slices.Contains(opts, "depth") != (d.Name == "backfill") {
 				t.Errorf("cluster %s: options %v", d.Name, opts)
+			}
+			if d.Traits.NodesOnly != (d.Name == "slurm") {
+				t.Errorf("cluster %s: NodesOnly %v", d.Name, d.Traits.NodesOnly)
+			}
+			if d.Traits.NodesOnly {
+				continue // TestSlurmDeclaration
 			}
 			pol, err := declared(d.Model, d.Name, platform.MustCluster(4), nil)
 			if err != nil || !strings.HasPrefix(pol.Name(), d.Name) {
@@ -57,7 +63,7 @@ func TestDeclarations(t *testing.T) {
 			t.Errorf("%s %s: model %s", d.Model, d.Name, d.Model)
 		}
 	}
-	if !slices.Equal(names[policy.ModelCluster], []string{"fcfs", "firstfit", "easy", "conservative", "backfill"}) {
+	if !slices.Equal(names[policy.ModelCluster], []string{"fcfs", "firstfit", "easy", "conservative", "backfill", "slurm"}) {
 		t.Errorf("cluster: %v", names[policy.ModelCluster])
 	}
 	if !slices.Equal(names[policy.ModelHetero], []string{"fcfs", "easy", "flexible"}) {
@@ -113,7 +119,10 @@ func TestDeclaredOptionErrors(t *testing.T) {
 			}
 			_, err = d.New(policy.Env{}, v)
 			want := "a platform is required"
-			if model == policy.ModelCluster {
+			if d.Traits.NodesOnly {
+				want = "runs on a platform of nodes"
+			}
+			if model == policy.ModelCluster && !d.Traits.NodesOnly {
 				want = "machine size must be positive, got 0"
 			}
 			if err == nil || !strings.Contains(err.Error(), "policy "+d.Name+": "+want) {

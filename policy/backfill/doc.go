@@ -217,4 +217,14 @@
 // trying only the jobs submitted since (TestNodePoliciesRandomInvariants
 // holds this, and the profile's count refusals, against the plain
 // rule).
+//
+// The slurm policy (nodes_slurm.go, nodes_slurm_declare.go) is a
+// NodePolicy too, on nodes only (policy.Traits.NodesOnly): Slurm's main
+// scheduler (priority order, stopping at the first job that cannot
+// start, default_queue_depth jobs) at every pass, and, at most every
+// bf_interval seconds after a change, a backfill pass over the first
+// bf_max_job_test waiting jobs that gives each job that cannot start a
+// reservation of whole nodes (an exclusive hold of no cores, its
+// interval rounded down to bf_resolution) when its earliest start is
+// within bf_window; no repair (docs/slurm.md, "The slurm policy").
 package backfill

@@ -68,6 +68,7 @@ type NodePolicy struct {
 
 	onReserve func(now float64, id job.ID, at float64)
 	err       error
+	slurm     *slurmState // the slurm policy (nil: the others)
 }
 
 type nodeJob struct {
@@ -139,6 +140,9 @@ type NodeConfig struct {
 	Strict bool
 	Order  Order
 	MF     *Multifactor
+	// Slurm, when set, makes the policy Slurm's schedulers
+	// (nodes_slurm.go; Depth and Strict unused).
+	Slurm *SlurmParams
 }
 
 // NewNodePolicy builds a queue policy on nodes.
@@ -166,6 +170,12 @@ func NewNodePolicy(c NodeConfig) (*NodePolicy, error) {
 			return nil, fmt.Errorf("policy %s: %w", c.Name, err)
 		}
 		b.mf = newMultifactor(*c.MF, c.Nodes.CPUs())
+	}
+	if c.Slurm != nil {
+		if err := c.Slurm.Check(); err != nil {
+			return nil, fmt.Errorf("policy %s: %w", c.Name, err)
+		}
+		b.slurm = &slurmState{p: *c.Slurm, lastBF: math.Inf(-1)}
 	}
 	return b, nil
 }
@@ -287,6 +297,10 @@ func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan)
 	}
 	if b.mf != nil {
 		b.mf.sort(now, b.w.q)
+	}
+	if b.slurm != nil {
+		b.scheduleSlurm(now, plan)
+		return
 	}
 	// Go on from the last pass when nothing it decided can change:
 	// strict FCFS, first-fit and EASY in a kept order (fcfs, sjf); the

@@ -37,10 +37,13 @@ func TestNodeDeclarations(t *testing.T) {
 				t.Fatalf("%s order %s: built %+v, %v", d.Name, o, b, err)
 			}
 			pool, err := d.New(policy.Env{Platform: platform.MustCluster(ns.Cores())}, v)
-			if err != nil || pool.Queue == nil || pool.Nodes != nil {
+			if d.Traits.NodesOnly {
+				if err == nil || !strings.Contains(err.Error(), "platform of nodes") {
+					t.Errorf("%s order %s on the pool: built %+v, %v", d.Name, o, pool, err)
+				}
+			} else if err != nil || pool.Queue == nil || pool.Nodes != nil {
 				t.Fatalf("%s order %s on the pool: built %+v, %v", d.Name, o, pool, err)
-			}
-			if b.Nodes.Name() != pool.Queue.Name() {
+			} else if b.Nodes.Name() != pool.Queue.Name() {
 				t.Errorf("%s order %s: named %q on nodes, %q on the pool", d.Name, o, b.Nodes.Name(), pool.Queue.Name())
 			}
 			if _, ok := b.Nodes.(policy.ReservationReporter); !ok {

@@ -590,7 +590,7 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	if err != nil {
 		return none, usageError{err}
 	}
-	if err := c.readSlurmConf(g); err != nil {
+	if err := c.readSlurmConf(g, given); err != nil {
 		return none, err
 	}
 	out := c.Out

@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -192,5 +195,84 @@ func TestSlurmConfNodePartitions(t *testing.T) {
 	want := map[string]string{"1": "0 8-11 cpu3", "2": "0 16-19 gpu1", "3": "1 0-7 12-15 cpu[1-2;4]", "4": "51 12-15 cpu4", "6": "4 20-21 gpu2"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("jobs.csv: %v\nwant %v", got, want)
+	}
+}
+
+// --slurm-conf FILE --slurm-nodes --policy slurm takes the policy's
+// options from the file: on the eleven jobs of docs/slurm.md ("Slurm's
+// backfill against EASY") with bf_interval=1,bf_resolution=1 the starts
+// are those worked out by hand in policy/backfill's TestSlurmDocsWorkload
+// (job 6 at 80 with job 5, job 11 at 160); a --set beats the file
+// (bf_interval 30: job 3 is backfilled at the pass 30 s after the one
+// at 2, at 32); sched/builtin runs the main scheduler alone (job 3 after
+// job 2, at 50). What the policy leaves out is said on stderr.
+func TestSlurmConfPolicy(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	js := [][4]int{ // submit, CPUs, limit, run
+		{0, 3, 180, 40}, {2, 4, 60, 10}, {4, 1, 120, 20},
+		{60, 2, 180, 20}, {61, 3, 60, 10}, {63, 1, 240, 20},
+		{110, 2, 60, 30}, {111, 1, 180, 30}, {112, 4, 60, 10}, {113, 3, 60, 10}, {115, 1, 120, 15},
+	}
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 4\n")
+	for i, j := range js {
+		fmt.Fprintf(&b, "%d %d -1 %d %d -1 -1 %d %d -1 1 1 1 -1 -1 -1 -1 -1\n", i+1, j[0], j[3], j[1], j[1], j[2])
+	}
+	if err := os.WriteFile(trace, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conf := func(lines string) string {
+		p := filepath.Join(dir, "slurm.conf")
+		if err := os.WriteFile(p, []byte("NodeName=n1 CPUs=4\n"+lines), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	starts := func(out string) string {
+		f, err := os.Open(filepath.Join(out, "jobs.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rows, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := slices.Index(rows[0], "starting_time")
+		s := make([]string, len(js))
+		for _, r := range rows[1:] {
+			id, err := strconv.Atoi(r[0])
+			if err != nil || id < 1 || id > len(js) {
+				t.Fatalf("jobs.csv: job %q", r[0])
+			}
+			s[id-1] = r[0] + "@" + r[col]
+		}
+		return strings.Join(s, " ")
+	}
+	c := conf("SchedulerType=sched/backfill\nSchedulerParameters=bf_interval=1,bf_resolution=1,bf_continue\n")
+	out := filepath.Join(dir, "a")
+	_, stderr := run(t, 0, "run", "--trace", trace, "--policy", "slurm", "--slurm-conf", c, "--slurm-nodes", "--out", out)
+	if want := "1@0 2@40 3@4 4@60 5@80 6@80 7@110 8@111 9@150 10@140 11@160"; starts(out) != want {
+		t.Errorf("starts %s, want %s", starts(out), want)
+	}
+	if !strings.Contains(stderr, "policy slurm: SchedulerParameters bf_continue: not modelled") {
+		t.Errorf("stderr %s", stderr)
+	}
+	out = filepath.Join(dir, "b")
+	run(t, 0, "run", "--trace", trace, "--policy", "slurm", "--slurm-conf", c, "--slurm-nodes", "--set", "bf_interval=30", "--out", out)
+	if got := strings.Fields(starts(out))[2]; got != "3@32" {
+		t.Errorf("bf_interval 30: %s, want 3@32", got)
+	}
+	c = conf("SchedulerType=sched/builtin\n")
+	out = filepath.Join(dir, "c")
+	run(t, 0, "run", "--trace", trace, "--policy", "slurm", "--slurm-conf", c, "--slurm-nodes", "--out", out)
+	if got := strings.Fields(starts(out))[:3]; strings.Join(got, " ") != "1@0 2@40 3@50" {
+		t.Errorf("sched/builtin: %v, want 1@0 2@40 3@50", got)
+	}
+	// On the pool of CPUs the policy is refused, saying what to give.
+	_, stderr = run(t, 1, "run", "--trace", trace, "--policy", "slurm", "--procs", "4", "--no-out")
+	if !strings.Contains(stderr, "--slurm-nodes") {
+		t.Errorf("on the pool: %s", stderr)
 	}
 }

@@ -122,7 +122,7 @@ func writeSlurmConf(w io.Writer, name string, cfg *slurmconf.Config) error {
 			fmt.Fprintf(&b, "  %s\n", wn)
 		}
 	}
-	b.WriteString("\nschedlab does not simulate on nodes with Slurm's rules yet: this is what it reads (docs/slurm.md).\n")
+	b.WriteString("\n'run --slurm-conf FILE --slurm-nodes --policy slurm' runs these nodes with Slurm's scheduler settings above (docs/slurm.md, \"The slurm policy\"); partitions on nodes are not built yet.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -52,6 +52,15 @@ var bfEASY = []float64{0, 40, 4, 60, 80, 63, 110, 111, 150, 140, 115}
 
 const bfPlanSlack = 3
 
+// bfSlurm is the start of each of bfJobs under 'run --policy slurm' with
+// the test's slurm.conf (bf_interval=1, bf_resolution=1), worked out by
+// hand in policy/backfill's TestSlurmDocsWorkload: 3 backfilled at 4
+// (ends by 124, before job 2's reservation at 180); 6 not (job 5's
+// reservation holds the node from 240, inside 6's limit), started with
+// 5 at 80; 10 backfilled at 140 when 7 ends; 11 not (10's reservation),
+// started at 160 when 9 ends.
+var bfSlurm = []float64{0, 40, 4, 60, 80, 80, 110, 111, 150, 140, 160}
+
 // The jobs (numbers of bfJobs, from 1) each scheduler starts while a job
 // submitted before them still waits. EASY's and conservative's are
 // worked out above; Slurm's are what Slurm 22.05 did, run after run,
@@ -87,8 +96,11 @@ func TestSlurmBackfillForReal(t *testing.T) {
 			{"SchedulerParameters", "bf_interval=1,bf_resolution=1"},
 		}, bfJobs)
 	real, easy, cons := r.real, r.simulate(t, "easy"), r.simulate(t, "conservative")
+	// The slurm policy on the nodes and with the scheduler settings of
+	// slurmctld's own slurm.conf.
+	sl := r.simulate(t, "slurm", "--slurm-conf", r.conf, "--slurm-nodes")
 	var table strings.Builder
-	fmt.Fprintf(&table, "job  CPUs  sleep  limit  submit  Slurm start  EASY start  Slurm - EASY  conservative start  Slurm - conservative  backfilled by\n")
+	fmt.Fprintf(&table, "job  CPUs  sleep  limit  submit  Slurm start  EASY start  Slurm - EASY  conservative start  Slurm - conservative  slurm policy start  Slurm - slurm policy  backfilled by\n")
 	for i, j := range bfJobs {
 		by := ""
 		if slurmBackfilled(real, i) {
@@ -100,8 +112,12 @@ func TestSlurmBackfillForReal(t *testing.T) {
 		if cons[i].reason == "backfilled" {
 			by += " conservative"
 		}
-		fmt.Fprintf(&table, "%3d  %4d  %5d  %5d  %6.0f  %11.0f  %10.0f  %+12.0f  %18.0f  %+20.0f %s\n", i+1, j.cpus, j.sleep, j.limit*60,
-			real[i].submit, real[i].start, easy[i].start, real[i].start-easy[i].start, cons[i].start, real[i].start-cons[i].start, by)
+		if sl[i].reason == "backfilled" {
+			by += " slurm-policy"
+		}
+		fmt.Fprintf(&table, "%3d  %4d  %5d  %5d  %6.0f  %11.0f  %10.0f  %+12.0f  %18.0f  %+20.0f  %18.0f  %+20.0f %s\n", i+1, j.cpus, j.sleep, j.limit*60,
+			real[i].submit, real[i].start, easy[i].start, real[i].start-easy[i].start, cons[i].start, real[i].start-cons[i].start,
+			sl[i].start, real[i].start-sl[i].start, by)
 	}
 	t.Logf("start times (seconds after the first submission):\n%s", table.String())
 	// Which of slurmctld's schedulers started each job: the main one
@@ -164,6 +180,23 @@ func TestSlurmBackfillForReal(t *testing.T) {
 	// of job 6's limit; Slurm starts 6 with 5, when 4 ends.
 	if d := real[10].start - cons[10].start; d < -1 || d > bfLatency {
 		t.Errorf("job 11: Slurm started it at %.0f s, conservative at %.0f s (want Slurm - conservative in -1..%d s)", real[10].start, cons[10].start, bfLatency)
+	}
+	// The slurm policy: its hand-worked plan, Slurm's backfilled jobs,
+	// and every start within Slurm's latency of Slurm's.
+	var slBF []int
+	for i := range bfJobs {
+		if sl[i].reason == "backfilled" {
+			slBF = append(slBF, i+1)
+		}
+		if d := sl[i].start - bfSlurm[i]; d < -bfPlanSlack || d > bfPlanSlack {
+			t.Errorf("job %d: the slurm policy started it at %.0f s, the plan at %.0f s (want within %d s)", i+1, sl[i].start, bfSlurm[i], bfPlanSlack)
+		}
+		if d := real[i].start - sl[i].start; d < -1 || d > bfLatency {
+			t.Errorf("job %d: Slurm started it at %.0f s, the slurm policy at %.0f s (want Slurm - slurm policy in -1..%d s)", i+1, real[i].start, sl[i].start, bfLatency)
+		}
+	}
+	if fmt.Sprint(slBF) != fmt.Sprint(bfBackfilledSlurm) {
+		t.Errorf("the slurm policy backfilled jobs %v, Slurm %v", slBF, bfBackfilledSlurm)
 	}
 	if d := real[5].start - real[4].start; d < -1 || d > 1 {
 		t.Errorf("job 6: Slurm started it at %.0f s, job 5 at %.0f s (want together: job 5's reservation held the node)", real[5].start, real[4].start)

@@ -36,6 +36,7 @@ type simSched struct {
 // schedules in workload order.
 type slurmRun struct {
 	work, schedlab, ctldLog string
+	conf                    string // the slurm.conf slurmctld runs with
 	env                     []string
 	ids                     []int64
 	real                    []slurmSched
@@ -70,6 +71,7 @@ func runSlurmWorkload(t *testing.T, skip string, cpus int, settings [][2]string,
 			{"NodeName", fmt.Sprintf("%s NodeAddr=127.0.0.1 CPUs=%d State=UNKNOWN", host, cpus)},
 		}, settings...)
 	})
+	r.conf = conf
 	r.env = append(os.Environ(), "SLURM_CONF="+conf, "TZ=UTC")
 	if err := os.MkdirAll(r.work, 0o755); err != nil {
 		t.Fatal(err)
@@ -150,12 +152,13 @@ func runSlurmWorkload(t *testing.T, skip string, cpus int, settings [][2]string,
 	return r
 }
 
-// simulate runs 'schedlab run --policy policy' on the imported trace and
-// returns each job's start and start reason, in workload order.
-func (r *slurmRun) simulate(t *testing.T, policy string) []simSched {
+// simulate runs 'schedlab run --policy policy' (with the flags args) on
+// the imported trace and returns each job's start and start reason, in
+// workload order.
+func (r *slurmRun) simulate(t *testing.T, policy string, args ...string) []simSched {
 	t.Helper()
-	t.Logf("$ schedlab run --trace acct.swf --policy %s --out %s\n%s", policy, policy,
-		r.sh(t, r.schedlab, "run", "--trace", "acct.swf", "--policy", policy, "--out", policy))
+	args = append([]string{"run", "--trace", "acct.swf", "--policy", policy, "--out", policy}, args...)
+	t.Logf("$ schedlab %s\n%s", strings.Join(args, " "), r.sh(t, r.schedlab, args...))
 	f, err := os.Open(filepath.Join(r.work, policy, "jobs.csv"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,67 @@
+package slurmconf
+
+import (
+	"maps"
+	"strings"
+	"testing"
+)
+
+// The site file's scheduler keys as the slurm policy's options:
+// sched/backfill; bf_window 2880 minutes, bf_interval 30, bf_max_job_test
+// 500, default_queue_depth 100, bf_resolution 60 as given (bf_continue
+// is not modelled); priority/multifactor with its five weights and
+// PriorityMaxAge = PriorityDecayHalfLife = 7-0 = 604800 s; PriorityFlags
+// not modelled.
+func TestSlurmPolicy(t *testing.T) {
+	c, err := ReadFile("testdata/site.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.SlurmPolicy()
+	want := map[string]string{
+		"scheduler_type": "backfill", "bf_window": "2880", "bf_interval": "30", "bf_max_job_test": "500",
+		"default_queue_depth": "100", "bf_resolution": "60", "order": "multifactor",
+		"priority_weight_age": "1000", "priority_weight_fairshare": "10000", "priority_weight_job_size": "500",
+		"priority_weight_partition": "1000", "priority_weight_qos": "2000",
+		"priority_max_age": "604800", "priority_decay_half_life": "604800",
+	}
+	if !maps.Equal(p.Options, want) {
+		t.Errorf("options\n%v\nwant\n%v", p.Options, want)
+	}
+	notes := strings.Join(p.Notes, "\n")
+	for _, s := range []string{"SchedulerParameters bf_continue: not modelled", "PriorityFlags: not modelled"} {
+		if !strings.Contains(notes, s) {
+			t.Errorf("notes lack %q:\n%s", s, notes)
+		}
+	}
+	if len(p.Notes) != 2 {
+		t.Errorf("notes:\n%s", notes)
+	}
+}
+
+// sched/builtin, priority/basic (weights then without effect), and a
+// scheduler the policy does not model.
+func TestSlurmPolicyBuiltin(t *testing.T) {
+	c, err := Read(strings.NewReader("SchedulerType=sched/builtin\nPriorityWeightAge=10\nNodeName=n1 CPUs=4\n"), "s.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.SlurmPolicy()
+	if want := map[string]string{"scheduler_type": "builtin", "order": "fcfs"}; !maps.Equal(p.Options, want) {
+		t.Errorf("options %v, want %v", p.Options, want)
+	}
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "PriorityWeightAge: without effect under priority/basic") {
+		t.Errorf("notes %q", p.Notes)
+	}
+	c, err = Read(strings.NewReader("SchedulerType=sched/hold\nPriorityType=priority/multifactor\nPriorityFavorSmall=YES\nNodeName=n1 CPUs=4\n"), "s.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = c.SlurmPolicy()
+	if want := map[string]string{"order": "multifactor", "priority_favor_small": "true"}; !maps.Equal(p.Options, want) {
+		t.Errorf("options %v, want %v", p.Options, want)
+	}
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "SchedulerType=sched/hold is not modelled") {
+		t.Errorf("notes %q", p.Notes)
+	}
+}

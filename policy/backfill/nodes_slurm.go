@@ -1,0 +1,210 @@
+package backfill
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/policy"
+)
+
+// SlurmParams are the settings of the slurm policy (docs/slurm.md, "The
+// slurm policy"), under the names of Slurm's SchedulerType and
+// SchedulerParameters; times in seconds.
+type SlurmParams struct {
+	// Backfill: sched/backfill (a backfill pass beside the main
+	// scheduler); false is sched/builtin (the main scheduler only).
+	Backfill bool
+	// Window is bf_window (Slurm gives it in minutes): a job whose
+	// earliest start is later than now + Window gets no reservation.
+	Window float64
+	// MaxJobTest is bf_max_job_test: a pass tests the first MaxJobTest
+	// waiting jobs in priority order.
+	MaxJobTest int
+	// Resolution is bf_resolution: a reservation's start and end are
+	// rounded down to a multiple of it (simulated time 0 as origin).
+	Resolution float64
+	// Interval is bf_interval: a backfill pass runs at most every
+	// Interval seconds.
+	Interval float64
+	// QueueDepth is default_queue_depth: the main scheduler tests at most
+	// that many jobs.
+	QueueDepth int
+}
+
+// Slurm's defaults (slurm.conf(5), Slurm 22.05).
+const (
+	SlurmDefaultWindowMin  = 1440
+	SlurmDefaultMaxJobTest = 500
+	SlurmDefaultResolution = 60
+	SlurmDefaultInterval   = 30
+	SlurmDefaultQueueDepth = 100
+	// Bounds of the options (slurm.conf(5) gives these for bf_window,
+	// bf_resolution and bf_interval).
+	SlurmMaxWindowMin  = 43200 // 30 days
+	SlurmMaxResolution = 3600
+	SlurmMaxInterval   = 10800
+	SlurmMaxJobs       = 1_000_000 // bf_max_job_test, default_queue_depth
+)
+
+// DefaultSlurm is Slurm's default settings: sched/backfill, bf_window
+// 1440 minutes, bf_max_job_test 500, bf_resolution 60 s, bf_interval
+// 30 s, default_queue_depth 100.
+func DefaultSlurm() SlurmParams {
+	return SlurmParams{Backfill: true, Window: SlurmDefaultWindowMin * 60, MaxJobTest: SlurmDefaultMaxJobTest,
+		Resolution: SlurmDefaultResolution, Interval: SlurmDefaultInterval, QueueDepth: SlurmDefaultQueueDepth}
+}
+
+// Check says what is wrong with p, naming the option.
+func (p SlurmParams) Check() error {
+	switch {
+	case !(p.Window >= 60 && p.Window <= SlurmMaxWindowMin*60):
+		return fmt.Errorf("bf_window: %g s: want 1..%d minutes", p.Window, SlurmMaxWindowMin)
+	case p.MaxJobTest < 1 || p.MaxJobTest > SlurmMaxJobs:
+		return fmt.Errorf("bf_max_job_test: %d: want 1..%d", p.MaxJobTest, SlurmMaxJobs)
+	case !(p.Resolution >= 1 && p.Resolution <= SlurmMaxResolution):
+		return fmt.Errorf("bf_resolution: %g: want 1..%d seconds", p.Resolution, SlurmMaxResolution)
+	case !(p.Interval >= 1 && p.Interval <= SlurmMaxInterval):
+		return fmt.Errorf("bf_interval: %g: want 1..%d seconds", p.Interval, SlurmMaxInterval)
+	case p.QueueDepth < 1 || p.QueueDepth > SlurmMaxJobs:
+		return fmt.Errorf("default_queue_depth: %d: want 1..%d", p.QueueDepth, SlurmMaxJobs)
+	}
+	return nil
+}
+
+// slurmState is the slurm policy's own state in a NodePolicy.
+type slurmState struct {
+	p      SlurmParams
+	lastBF float64 // the last backfill pass (-Inf: none yet)
+	bfAt   uint64  // b.changes after it
+	whole  nodes.Selection
+}
+
+// scheduleSlurm is a pass of the slurm policy (b.slurm set): the main
+// scheduler, then, when due, a backfill pass. The running jobs' holds
+// are in b.prof as for the other policies; a backfill pass's
+// reservations are made anew and dropped at its end.
+func (b *NodePolicy) scheduleSlurm(now float64, plan *policy.Plan) {
+	s := b.slurm
+	n := 0
+	// Main scheduler: priority order, stops at the first job that cannot
+	// start now, tests at most default_queue_depth jobs.
+	for qi := 0; qi < len(b.w.q) && qi < s.p.QueueDepth; qi++ {
+		e := &b.w.q[qi]
+		pr := &b.jobs[e.m].prep
+		if b.freeCores < b.minCores[e.m] || !b.st.Select(pr, &b.cur) {
+			break
+		}
+		b.start(now, e, &b.cur, b.prof.AddSelection(now, nodes.Span(now, e.Estimate), &b.cur), false, plan)
+		n++
+	}
+	// A backfill pass when something changed since the last one (a job
+	// submitted, started or ended: Slurm's _more_work) and bf_interval
+	// has passed since it; else a wake-up then.
+	dirty := b.changes != s.bfAt || b.minInsert != math.MaxInt
+	if s.p.Backfill && dirty && len(b.w.q) > n {
+		if now-s.lastBF >= s.p.Interval {
+			n += b.backfillSlurm(now, plan)
+			s.lastBF = now
+			s.bfAt = b.changes
+			b.minInsert = math.MaxInt
+		} else {
+			plan.Wake = s.lastBF + s.p.Interval
+		}
+	}
+	if n > 0 {
+		first := -1
+		for i := range b.w.q {
+			if b.w.q[i].started {
+				if first < 0 {
+					first = i
+				}
+				b.freeJobs = append(b.freeJobs, b.w.q[i].m)
+				if len(b.jobs[b.w.q[i].m].prep.R.GRESPerJob) > 0 {
+					b.perJob--
+				}
+			}
+		}
+		b.w.compact(first, n)
+	}
+	b.kept = false
+}
+
+// backfillSlurm is one backfill pass: every waiting job in priority
+// order, up to bf_max_job_test, starts now if it fits beside the
+// running jobs, those started in the pass and the reservations made so
+// far; else, if its earliest start is within bf_window, it gets a
+// reservation of whole nodes (the nodes the selection rule gives at
+// that time, taken out over its interval, start and end rounded down
+// to bf_resolution). It returns the jobs started.
+func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
+	s := b.slurm
+	started, tested := 0, 0
+	blocked := false
+	for qi := range b.w.q {
+		e := &b.w.q[qi]
+		if e.started {
+			continue // by the main scheduler, at this instant
+		}
+		if tested++; tested > s.p.MaxJobTest {
+			break
+		}
+		pr := &b.jobs[e.m].prep
+		d := e.Estimate
+		y := nodes.Span(now, d)
+		enough := b.freeCores >= b.minCores[e.m]
+		if enough && (len(b.resv) == 0 && b.st.Select(pr, &b.cur) || len(b.resv) > 0 && b.prof.Select(now, y, pr, &b.cur)) {
+			b.start(now, e, &b.cur, b.prof.AddSelection(now, y, &b.cur), blocked, plan)
+			started++
+			continue
+		}
+		blocked = true
+		t, ok := b.prof.Earliest(now, d, pr, &b.cur)
+		if !ok {
+			b.fail(fmt.Errorf("policy %s: job %d: no reservation time at %g for request %s", b.name, e.ID, now, pr.R))
+			break
+		}
+		if t > now+s.p.Window {
+			continue // starts too far in the future: no reservation
+		}
+		b.reserveWhole(now, e, t, d)
+	}
+	// The plan is made anew at every pass: drop its reservations.
+	b.ids = b.ids[:0]
+	for i := range b.resv {
+		if b.resv[i].hold >= 0 {
+			b.ids = append(b.ids, b.resv[i].hold)
+		}
+	}
+	b.prof.RemoveAll(b.ids)
+	b.resv = b.resv[:0]
+	return started
+}
+
+// reserveWhole holds the nodes of b.cur whole over the reservation's
+// interval rounded down to bf_resolution: an exclusive hold counting no
+// cores, memory or units (so that the profile's counts never exceed a
+// node's, and its quick refusals stay sound), on which nothing else is
+// placed. A rounded interval that is empty holds nothing.
+func (b *NodePolicy) reserveWhole(now float64, e *entry, t, d float64) {
+	s := b.slurm
+	r := s.p.Resolution
+	a, z := math.Floor(t/r)*r, math.Floor((t+d)/r)*r
+	w := &s.whole
+	w.CopyFrom(&b.cur)
+	w.Exclusive = true
+	for i := range w.Picks {
+		w.Picks[i].Cores, w.Picks[i].MemMB, w.Picks[i].Tasks = 0, 0, 0
+		clear(w.Units(i))
+	}
+	b.resv = append(b.resv, nodeResv{slot: e.m, id: e.ID, t: t, end: nodes.Span(t, d), hold: -1})
+	c := &b.resv[len(b.resv)-1]
+	c.sel.CopyFrom(&b.cur)
+	if z > a {
+		c.hold = b.prof.AddSelection(a, z, w)
+	}
+	b.changes++
+	if b.onReserve != nil {
+		b.onReserve(now, e.ID, t)
+	}
+}

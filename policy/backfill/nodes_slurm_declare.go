@@ -1,0 +1,72 @@
+package backfill
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/option"
+)
+
+// slurmDecl declares the slurm policy: Slurm's main scheduler and
+// backfill pass on a platform of nodes (nodes_slurm.go), its options
+// named as Slurm's SchedulerType and SchedulerParameters, its priority
+// the order option (fcfs: priority/basic, multifactor:
+// priority/multifactor with the multifactor settings). It runs on
+// nodes only: on a pool of CPUs it is refused, saying so.
+func slurmDecl() policy.Decl {
+	itoa := strconv.Itoa
+	opts := append([]option.Decl{
+		OrderOption([]string{OrderFCFS.String(), OrderMultifactor.String()},
+			"Slurm's priority is priority/basic (fcfs, submit order) or priority/multifactor"),
+	}, MultifactorOptions()...)
+	opts = append(opts,
+		option.Decl{Name: "scheduler_type", Type: option.Enum, Values: []string{"backfill", "builtin"}, Default: "backfill", KeyName: "sched",
+			Doc: "SchedulerType: backfill (sched/backfill: the main scheduler and a backfill pass) or builtin (sched/builtin: the main scheduler only)"},
+		option.Decl{Name: "bf_window", Type: option.Int, Range: option.Between(1, SlurmMaxWindowMin), Default: itoa(SlurmDefaultWindowMin), KeyName: "bf_window",
+			Doc: "bf_window in minutes: no reservation for a job whose earliest start is later than now + bf_window"},
+		option.Decl{Name: "bf_max_job_test", Type: option.Int, Range: option.Between(1, SlurmMaxJobs), Default: itoa(SlurmDefaultMaxJobTest), KeyName: "bf_max_job_test",
+			Doc: "bf_max_job_test: a backfill pass tests the first N waiting jobs in priority order"},
+		option.Decl{Name: "bf_resolution", Type: option.Int, Range: option.Between(1, SlurmMaxResolution), Default: itoa(SlurmDefaultResolution), KeyName: "bf_resolution",
+			Doc: "bf_resolution in seconds: a reservation's start and end are rounded down to a multiple of it"},
+		option.Decl{Name: "bf_interval", Type: option.Int, Range: option.Between(1, SlurmMaxInterval), Default: itoa(SlurmDefaultInterval), KeyName: "bf_interval",
+			Doc: "bf_interval in seconds: a backfill pass runs at most every bf_interval seconds, after a change"},
+		option.Decl{Name: "default_queue_depth", Type: option.Int, Range: option.Between(1, SlurmMaxJobs), Default: itoa(SlurmDefaultQueueDepth), KeyName: "queue_depth",
+			Doc: "default_queue_depth: the main scheduler (at every submission and end) tests at most this many jobs"},
+	)
+	for i := range opts[len(opts)-6:] {
+		opts[len(opts)-6+i].Key = "policy." + opts[len(opts)-6+i].Name
+	}
+	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "slurm", Traits: policy.Traits{NodesOnly: true},
+		Summary: "Slurm's schedulers on a platform of nodes: the main scheduler (priority order, stops at the first blocked job) and the backfill pass (whole-node reservations, bf_window, bf_max_job_test, bf_resolution, bf_interval); nodes only",
+		Options: opts, QueueOrder: func(v option.Values) string { return v.Text("order") },
+		New: func(env policy.Env, v option.Values) (policy.Built, error) {
+			if env.Nodes == nil {
+				return policy.Built{}, fmt.Errorf("policy slurm: runs on a platform of nodes only: give --nodes or --slurm-conf FILE --slurm-nodes (platform.nodes in a scenario)")
+			}
+			var mf *Multifactor
+			if orderOf(v) == OrderMultifactor {
+				m, err := multifactorFrom(v)
+				if err != nil {
+					return policy.Built{}, err
+				}
+				mf = &m
+			}
+			p := slurmFrom(v)
+			nb, err := NewNodePolicy(NodeConfig{Name: "slurm", Nodes: env.Nodes, Order: orderOf(v), MF: mf, Slurm: &p})
+			if err != nil {
+				return policy.Built{}, err
+			}
+			if env.Shared != nil {
+				nb.shareMF(env.Shared)
+			}
+			return policy.Built{Nodes: nb}, nil
+		}}
+}
+
+// slurmFrom reads the slurm policy's settings from checked values.
+func slurmFrom(v option.Values) SlurmParams {
+	return SlurmParams{Backfill: v.Text("scheduler_type") == "backfill", Window: float64(v.Int("bf_window")) * 60,
+		MaxJobTest: v.Int("bf_max_job_test"), Resolution: float64(v.Int("bf_resolution")), Interval: float64(v.Int("bf_interval")),
+		QueueDepth: v.Int("default_queue_depth")}
+}
