@@ -70,6 +70,9 @@ func TestEveryPolicyEveryLayer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if qp.Traits.NodesOnly {
+				continue // no pool form (slurm): its refusal on a pool is tested with its declaration
+			}
 			for k := range 8 {
 				l := layers{predict: k&1 != 0, parts: k&2 != 0, avail: k&4 != 0, threads: qp.Traits.Threads}
 				t.Run(fmt.Sprintf("%s/%s/%v", model, name, l), func(t *testing.T) {
