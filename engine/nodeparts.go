@@ -89,9 +89,8 @@ type nodeParts struct {
 	c    *NodeCluster
 	list []NodePartition
 	subs []*partNodes
-	of   map[int32]int // trace number -> partition
-	def  int           // the default partition (-1: none)
-	sub  policy.Plan
+	routes
+	sub policy.Plan
 	// where is the partition of every waiting or running job; local the
 	// allocation of every running job in its partition's ids.
 	where map[job.ID]int
@@ -119,7 +118,7 @@ func (c *NodeCluster) initNodeParts(ps []NodePartition) error {
 	if c.cfg.Policy != nil {
 		return errors.New("engine: with partitions, each partition has its policy (NodeClusterConfig.Policy must be nil)")
 	}
-	p := &nodeParts{c: c, list: ps, of: map[int32]int{}, def: -1, where: map[job.ID]int{}, local: map[job.ID]nodes.Allocation{}}
+	p := &nodeParts{c: c, list: ps, routes: newRoutes(), where: map[job.ID]int{}, local: map[job.ID]nodes.Allocation{}}
 	holder := make([]int, c.ns.Len()) // partition+1 holding each node
 	for k, pt := range ps {
 		if pt.Policy == nil {
@@ -150,17 +149,8 @@ func (c *NodeCluster) initNodeParts(ps []NodePartition) error {
 		p.caps = append(p.caps, policy.CapsOf(pt.Policy))
 		p.due = append(p.due, false)
 		p.wake = append(p.wake, 0)
-		for _, num := range pt.Numbers {
-			if o, dup := p.of[num]; dup {
-				return fmt.Errorf("partitions %s and %s both take the trace's partition %d", ps[o].Name, pt.Name, num)
-			}
-			p.of[num] = k
-		}
-		if pt.Default {
-			if p.def >= 0 {
-				return fmt.Errorf("partitions %s and %s are both the default", ps[p.def].Name, pt.Name)
-			}
-			p.def = k
+		if err := p.add(k, pt.Numbers, pt.Default, func(o int) string { return ps[o].Name }); err != nil {
+			return err
 		}
 	}
 	if len(ps) == 0 {
@@ -169,17 +159,6 @@ func (c *NodeCluster) initNodeParts(ps []NodePartition) error {
 	c.np = p
 	c.cfg.Policy = p
 	return nil
-}
-
-// index is the partition of a job of trace partition num (-1: none).
-func (p *nodeParts) index(num int32) int {
-	if k, ok := p.of[num]; ok {
-		return k
-	}
-	if num < 0 {
-		return p.def
-	}
-	return -1
 }
 
 // admit refuses a job that has no partition or fits no set of its

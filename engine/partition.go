@@ -64,8 +64,7 @@ type parts struct {
 	list  []Partition
 	plats []platform.Platform // per partition: one machine of its CPUs
 	free  []int               // per partition: idle CPUs
-	of    map[int32]int       // trace number -> partition
-	def   int                 // the default partition (-1: none)
+	routes
 	sub   policy.Plan
 	where map[job.ID]int // waiting or running job -> partition
 	// due[k]: since k's last pass, a job of k arrived or ended, or
@@ -119,7 +118,7 @@ func (c *Cluster) initParts(ps []Partition) error {
 		return fmt.Errorf("partitions need a platform of one machine, this one has %d", c.plat.Machines())
 	}
 	n := c.plat.CPUs()
-	p := &parts{c: c, list: ps, of: map[int32]int{}, def: -1, where: map[job.ID]int{}}
+	p := &parts{c: c, list: ps, routes: newRoutes(), where: map[job.ID]int{}}
 	holders := make([]int32, n) // partitions holding each CPU
 	for k, pt := range ps {
 		if pt.Policy == nil {
@@ -147,17 +146,8 @@ func (c *Cluster) initParts(ps []Partition) error {
 		p.free = append(p.free, m.CPUs)
 		p.due = append(p.due, false)
 		p.wake = append(p.wake, 0)
-		for _, num := range pt.Numbers {
-			if o, dup := p.of[num]; dup {
-				return fmt.Errorf("partitions %s and %s both take the trace's partition %d", ps[o].Name, pt.Name, num)
-			}
-			p.of[num] = k
-		}
-		if pt.Default {
-			if p.def >= 0 {
-				return fmt.Errorf("partitions %s and %s are both the default", ps[p.def].Name, pt.Name)
-			}
-			p.def = k
+		if err := p.add(k, pt.Numbers, pt.Default, func(o int) string { return ps[o].Name }); err != nil {
+			return err
 		}
 	}
 	if len(ps) == 0 {
@@ -179,13 +169,42 @@ func (c *Cluster) initParts(ps []Partition) error {
 	return nil
 }
 
-// index is the partition of a job (-1: none).
-func (p *parts) index(num int32) int {
-	if k, ok := p.of[num]; ok {
+// routes sends a job to its partition by the trace's partition number
+// (job.Info.Partition, SWF field 16): of the pool's partitions and of
+// the node platform's alike.
+type routes struct {
+	of  map[int32]int // trace number -> partition
+	def int           // the default partition (-1: none)
+}
+
+func newRoutes() routes { return routes{of: map[int32]int{}, def: -1} }
+
+// add routes partition k's numbers (and, when def, the jobs of unknown
+// partition) to k; a number routed twice or a second default is an
+// error naming both partitions (name gives a partition's name).
+func (r *routes) add(k int, numbers []int32, def bool, name func(int) string) error {
+	for _, num := range numbers {
+		if o, dup := r.of[num]; dup {
+			return fmt.Errorf("partitions %s and %s both take the trace's partition %d", name(o), name(k), num)
+		}
+		r.of[num] = k
+	}
+	if def {
+		if r.def >= 0 {
+			return fmt.Errorf("partitions %s and %s are both the default", name(r.def), name(k))
+		}
+		r.def = k
+	}
+	return nil
+}
+
+// index is the partition of a job of trace partition num (-1: none).
+func (r *routes) index(num int32) int {
+	if k, ok := r.of[num]; ok {
 		return k
 	}
 	if num < 0 {
-		return p.def
+		return r.def
 	}
 	return -1
 }
