@@ -57,10 +57,13 @@ func (c *Config) CPUPool() CPUPool {
 			continue
 		}
 		text := pt.Name + ":" + strings.Join(runs, ",")
-		if !math.IsInf(pt.MaxTime, 1) {
+		var left []string
+		switch {
+		case pt.MaxTime == 0:
+			left = append(left, "MaxTime=0")
+		case !math.IsInf(pt.MaxTime, 1):
 			text += ":maxtime=" + strconv.FormatFloat(pt.MaxTime, 'f', -1, 64)
 		}
-		var left []string
 		for _, a := range []struct {
 			key, slurm string
 			ids        []string

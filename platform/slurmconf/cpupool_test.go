@@ -35,3 +35,19 @@ func TestCPUPool(t *testing.T) {
 		}
 	}
 }
+
+// MaxTime=0 is left out and said (it was a --partition maxtime=0 that
+// the partition parser refused).
+func TestCPUPoolMaxTimeZero(t *testing.T) {
+	c, err := Read(strings.NewReader("NodeName=n[1-4] CPUs=8\nPartitionName=p Nodes=ALL MaxTime=0 Default=YES\n"), "z.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.CPUPool()
+	if want := []string{"p:0-31:default"}; !slices.Equal(p.Partitions, want) {
+		t.Fatalf("partitions %q, want %q", p.Partitions, want)
+	}
+	if notes := strings.Join(p.Notes, "\n"); !strings.Contains(notes, "partition p (z.conf:2): not on the pool of CPUs: MaxTime=0") {
+		t.Errorf("notes lack MaxTime=0:\n%s", notes)
+	}
+}

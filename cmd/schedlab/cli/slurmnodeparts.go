@@ -48,7 +48,10 @@ func slurmNodeParts(cfg *slurmconf.Config) (texts, notes []string) {
 		}
 		text := pt.Name + ":nodes=" + hl
 		var left []string
-		if !math.IsInf(pt.MaxTime, 1) && pt.MaxTime > 0 {
+		switch {
+		case pt.MaxTime == 0:
+			left = append(left, "MaxTime=0")
+		case !math.IsInf(pt.MaxTime, 1):
 			text += ":maxtime=" + strconv.FormatFloat(pt.MaxTime, 'f', -1, 64)
 		}
 		for _, a := range []struct {
