@@ -57,63 +57,8 @@ func (c *Config) CPUPool() CPUPool {
 			continue
 		}
 		text := pt.Name + ":" + strings.Join(runs, ",")
-		var left []string
-		switch {
-		case pt.MaxTime == 0:
-			left = append(left, "MaxTime=0")
-		case !math.IsInf(pt.MaxTime, 1):
-			text += ":maxtime=" + strconv.FormatFloat(pt.MaxTime, 'f', -1, 64)
-		}
-		for _, a := range []struct {
-			key, slurm string
-			ids        []string
-		}{{"accounts", "AllowAccounts", pt.AllowAccounts}, {"qos", "AllowQos", pt.AllowQos}} {
-			if a.ids == nil {
-				continue
-			}
-			if Numbers(a.ids) {
-				text += ":" + a.key + "=" + strings.Join(a.ids, ",")
-			} else {
-				left = append(left, a.slurm+"="+strings.Join(a.ids, ",")+" (names; a trace's are numbers)")
-			}
-		}
-		if pt.Default {
-			text += ":default"
-		}
-		p.Partitions = append(p.Partitions, text)
-		if pt.PriorityTier != 0 {
-			left = append(left, fmt.Sprintf("PriorityTier=%d", pt.PriorityTier))
-		}
-		if pt.PriorityJobFactor != 0 {
-			left = append(left, fmt.Sprintf("PriorityJobFactor=%d", pt.PriorityJobFactor))
-		}
-		if pt.MaxNodes > 0 {
-			left = append(left, fmt.Sprintf("MaxNodes=%d", pt.MaxNodes))
-		}
-		if pt.MinNodes > 0 {
-			left = append(left, fmt.Sprintf("MinNodes=%d", pt.MinNodes))
-		}
-		if pt.AllowGroups != nil {
-			left = append(left, "AllowGroups="+strings.Join(pt.AllowGroups, ","))
-		}
-		if pt.OverSubscribe != "NO" {
-			left = append(left, "OverSubscribe="+pt.OverSubscribe)
-		}
-		if pt.DefaultTime >= 0 {
-			left = append(left, "DefaultTime")
-		}
-		if pt.State != "UP" {
-			left = append(left, "State="+pt.State)
-		}
-		if pt.PreemptMode != "" {
-			left = append(left, "PreemptMode="+pt.PreemptMode)
-		}
-		if pt.TRESBillingWeights != nil {
-			left = append(left, "TRESBillingWeights")
-		}
-		if pt.QOS != "" {
-			left = append(left, "QOS="+pt.QOS)
-		}
+		opts, left := pt.Options()
+		p.Partitions = append(p.Partitions, text+opts)
 		if len(left) > 0 {
 			p.Notes = append(p.Notes, fmt.Sprintf("partition %s (%s:%d): not on the pool of CPUs: %s", pt.Name, pt.File, pt.Line, strings.Join(left, ", ")))
 		}
@@ -132,4 +77,68 @@ func Numbers(ids []string) bool {
 		}
 	}
 	return true
+}
+
+// Options is what a partition text (--partition) takes of pt after its
+// CPUs or nodes: ":maxtime=S" (a limit other than UNLIMITED and 0),
+// ":accounts=" and ":qos=" (Allow lists of numbers: a trace's accounts
+// and QOS are numbers) and ":default"; left are the keys it does not
+// take, in the form a note says them.
+func (pt Partition) Options() (opts string, left []string) {
+	switch {
+	case pt.MaxTime == 0:
+		left = append(left, "MaxTime=0")
+	case !math.IsInf(pt.MaxTime, 1):
+		opts += ":maxtime=" + strconv.FormatFloat(pt.MaxTime, 'f', -1, 64)
+	}
+	for _, a := range []struct {
+		key, slurm string
+		ids        []string
+	}{{"accounts", "AllowAccounts", pt.AllowAccounts}, {"qos", "AllowQos", pt.AllowQos}} {
+		if a.ids == nil {
+			continue
+		}
+		if Numbers(a.ids) {
+			opts += ":" + a.key + "=" + strings.Join(a.ids, ",")
+		} else {
+			left = append(left, a.slurm+"="+strings.Join(a.ids, ",")+" (names; a trace's are numbers)")
+		}
+	}
+	if pt.Default {
+		opts += ":default"
+	}
+	if pt.PriorityTier != 0 {
+		left = append(left, fmt.Sprintf("PriorityTier=%d", pt.PriorityTier))
+	}
+	if pt.PriorityJobFactor != 0 {
+		left = append(left, fmt.Sprintf("PriorityJobFactor=%d", pt.PriorityJobFactor))
+	}
+	if pt.MaxNodes > 0 {
+		left = append(left, fmt.Sprintf("MaxNodes=%d", pt.MaxNodes))
+	}
+	if pt.MinNodes > 0 {
+		left = append(left, fmt.Sprintf("MinNodes=%d", pt.MinNodes))
+	}
+	if pt.AllowGroups != nil {
+		left = append(left, "AllowGroups="+strings.Join(pt.AllowGroups, ","))
+	}
+	if pt.OverSubscribe != "NO" {
+		left = append(left, "OverSubscribe="+pt.OverSubscribe)
+	}
+	if pt.DefaultTime >= 0 {
+		left = append(left, "DefaultTime")
+	}
+	if pt.State != "UP" {
+		left = append(left, "State="+pt.State)
+	}
+	if pt.PreemptMode != "" {
+		left = append(left, "PreemptMode="+pt.PreemptMode)
+	}
+	if pt.TRESBillingWeights != nil {
+		left = append(left, "TRESBillingWeights")
+	}
+	if pt.QOS != "" {
+		left = append(left, "QOS="+pt.QOS)
+	}
+	return opts, left
 }

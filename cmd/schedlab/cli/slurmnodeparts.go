@@ -2,8 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/platform/nodes"
@@ -47,63 +45,8 @@ func slurmNodeParts(cfg *slurmconf.Config) (texts, notes []string) {
 			continue
 		}
 		text := pt.Name + ":nodes=" + hl
-		var left []string
-		switch {
-		case pt.MaxTime == 0:
-			left = append(left, "MaxTime=0")
-		case !math.IsInf(pt.MaxTime, 1):
-			text += ":maxtime=" + strconv.FormatFloat(pt.MaxTime, 'f', -1, 64)
-		}
-		for _, a := range []struct {
-			key, slurm string
-			ids        []string
-		}{{"accounts", "AllowAccounts", pt.AllowAccounts}, {"qos", "AllowQos", pt.AllowQos}} {
-			if a.ids == nil {
-				continue
-			}
-			if slurmconf.Numbers(a.ids) {
-				text += ":" + a.key + "=" + strings.Join(a.ids, ",")
-			} else {
-				left = append(left, a.slurm+"="+strings.Join(a.ids, ",")+" (names; a trace's are numbers)")
-			}
-		}
-		if pt.Default {
-			text += ":default"
-		}
-		texts = append(texts, text)
-		if pt.PriorityTier != 0 {
-			left = append(left, fmt.Sprintf("PriorityTier=%d", pt.PriorityTier))
-		}
-		if pt.PriorityJobFactor != 0 {
-			left = append(left, fmt.Sprintf("PriorityJobFactor=%d", pt.PriorityJobFactor))
-		}
-		if pt.MaxNodes > 0 {
-			left = append(left, fmt.Sprintf("MaxNodes=%d", pt.MaxNodes))
-		}
-		if pt.MinNodes > 0 {
-			left = append(left, fmt.Sprintf("MinNodes=%d", pt.MinNodes))
-		}
-		if pt.AllowGroups != nil {
-			left = append(left, "AllowGroups="+strings.Join(pt.AllowGroups, ","))
-		}
-		if pt.OverSubscribe != "NO" {
-			left = append(left, "OverSubscribe="+pt.OverSubscribe)
-		}
-		if pt.DefaultTime >= 0 {
-			left = append(left, "DefaultTime")
-		}
-		if pt.State != "UP" {
-			left = append(left, "State="+pt.State)
-		}
-		if pt.PreemptMode != "" {
-			left = append(left, "PreemptMode="+pt.PreemptMode)
-		}
-		if pt.TRESBillingWeights != nil {
-			left = append(left, "TRESBillingWeights")
-		}
-		if pt.QOS != "" {
-			left = append(left, "QOS="+pt.QOS)
-		}
+		opts, left := pt.Options()
+		texts = append(texts, text+opts)
 		if len(left) > 0 {
 			notes = append(notes, fmt.Sprintf("%s: not on nodes: %s", at, strings.Join(left, ", ")))
 		}
