@@ -235,16 +235,7 @@ func (p *Client) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		return
 	}
 	p.now = now
-	if p.wake != 0 && p.wake <= now {
-		// the call asked for (Batsim's REQUESTED_CALL); always sent
-		if p.opt.Decider != nil {
-			p.req.RequestedCall = true
-		} else {
-			b := p.eventHead(p.wake, "REQUESTED_CALL")
-			p.events = append(b, `"data":{}}`...)
-		}
-		p.wake = 0
-	} else if len(p.waiting) == 0 || !anyFree(v, p.plat.Machines()) {
+	if !p.wakeDue() && (len(p.waiting) == 0 || !anyFree(v, p.plat.Machines())) {
 		// Nothing can start: no request. The events wait for the next
 		// one (or for SIMULATION_ENDS), with their timestamps.
 		p.skipped++
@@ -254,14 +245,50 @@ func (p *Client) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		p.decide(now, v, plan)
 		return
 	}
+	b, ok := p.openRequest(now)
+	if !ok {
+		return
+	}
+	for m := range p.plat.Machines() {
+		if m > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(v.Free(m)), 10)
+	}
+	b = append(b, ']')
+	p.sendRequest(now, b, plan)
+}
+
+// wakeDue reports whether the call the policy asked for (Batsim's
+// REQUESTED_CALL; always sent) is due at p.now, and if so records it
+// for the request.
+func (p *Client) wakeDue() bool {
+	if p.wake == 0 || p.wake > p.now {
+		return false
+	}
+	if p.opt.Decider != nil {
+		p.req.RequestedCall = true
+	} else {
+		b := p.eventHead(p.wake, "REQUESTED_CALL")
+		p.events = append(b, `"data":{}}`...)
+	}
+	p.wake = 0
+	return true
+}
+
+// openRequest starts the process at the first request and begins the
+// request's line: the instant, the events since the last request (with
+// SIMULATION_BEGINS at the first) and the view up to its free list's
+// opening bracket. ok is false when the process did not start.
+func (p *Client) openRequest(now float64) (b []byte, ok bool) {
 	first := !p.began
 	if first {
 		if err := p.start(); err != nil {
 			p.fail("%v", err)
-			return
+			return nil, false
 		}
 	}
-	b := p.out[:0]
+	b = p.out[:0]
 	b = append(b, `{"now":`...)
 	b = appendFloat(b, now)
 	b = append(b, `,"events":[`...)
@@ -273,14 +300,12 @@ func (p *Client) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 	}
 	b = append(b, p.events...)
 	p.events = p.events[:0]
-	b = append(b, `],"view":{"free":[`...)
-	for m := range p.plat.Machines() {
-		if m > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(v.Free(m)), 10)
-	}
-	b = append(b, ']')
+	return append(b, `],"view":{"free":[`...), true
+}
+
+// sendRequest ends the request's line b (the full view when asked),
+// sends it and applies the reply to plan.
+func (p *Client) sendRequest(now float64, b []byte, plan *policy.Plan) {
 	if p.opt.Full {
 		b = p.appendFull(b)
 	}

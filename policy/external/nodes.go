@@ -160,15 +160,7 @@ func (p *NodeClient) Schedule(now float64, v policy.NodeView, plan *policy.Plan)
 		return
 	}
 	p.now = now
-	if p.wake != 0 && p.wake <= now {
-		if p.opt.Decider != nil {
-			p.req.RequestedCall = true
-		} else {
-			b := p.eventHead(p.wake, "REQUESTED_CALL")
-			p.events = append(b, `"data":{}}`...)
-		}
-		p.wake = 0
-	} else if len(p.waiting) == 0 || p.nd.freeCores == 0 {
+	if !p.wakeDue() && (len(p.waiting) == 0 || p.nd.freeCores == 0) {
 		// Nothing can start (every job takes a core): no request.
 		p.skipped++
 		return
@@ -177,43 +169,18 @@ func (p *NodeClient) Schedule(now float64, v policy.NodeView, plan *policy.Plan)
 		p.decideNodes(now, v, plan)
 		return
 	}
-	first := !p.began
-	if first {
-		if err := p.start(); err != nil {
-			p.fail("%v", err)
-			return
-		}
+	b, ok := p.openRequest(now)
+	if !ok {
+		return
 	}
-	b := p.out[:0]
-	b = append(b, `{"now":`...)
-	b = appendFloat(b, now)
-	b = append(b, `,"events":[`...)
-	if first {
-		b = p.appendBegins(b)
-		if len(p.events) > 0 {
-			b = append(b, ',')
-		}
-	}
-	b = append(b, p.events...)
-	p.events = p.events[:0]
-	b = append(b, `],"view":{"free":[`...)
 	b = strconv.AppendInt(b, int64(p.nd.freeCores), 10)
 	b = append(b, `],"nodes":[`...)
-	b, ok := p.appendChanged(b, v)
+	b, ok = p.appendChanged(b, v)
 	if !ok {
 		return
 	}
 	b = append(b, ']')
-	if p.opt.Full {
-		b = p.appendFull(b)
-	}
-	b = append(b, "}}\n"...)
-	p.out = b
-	line, ok := p.exchange(b)
-	if !ok {
-		return
-	}
-	p.apply(now, line, plan)
+	p.sendRequest(now, b, plan)
 }
 
 // changed sets d.changed to the nodes touched since the last request
