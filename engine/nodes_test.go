@@ -13,6 +13,7 @@ import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/platform/nodes/nodestest"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/validate"
 	"github.com/schedlab/schedlab/workload"
@@ -247,22 +248,7 @@ func allocText(ns *nodes.Nodes, a nodes.Allocation) string {
 	return s
 }
 
-func mustNodes(t testing.TB, specs ...string) *nodes.Nodes {
-	t.Helper()
-	var gs []nodes.NodeGroup
-	for _, s := range specs {
-		g, err := nodes.ParseGroup(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gs = append(gs, g)
-	}
-	ns, err := nodes.New(gs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &ns
-}
+func mustNodes(t testing.TB, specs ...string) *nodes.Nodes { return nodestest.Must(t, specs...) }
 
 // nj is a job submitted at submit running run seconds (its request, so
 // its kill limit, is est) asking r.
@@ -419,49 +405,11 @@ func TestNodeClusterUsage(t *testing.T) {
 // randomNodes draws 1-3 groups of 1-3 nodes: 1-8 cores, 1-2 threads,
 // memory or none, GPUs of type a or b or none, features x/y, weights.
 func randomNodes(t testing.TB, r *rand.Rand) *nodes.Nodes {
-	var specs []string
-	for g := 0; g < 1+r.IntN(3); g++ {
-		s := fmt.Sprintf("g%d-[1-%d]:cores=%d:threads=%d", g, 1+r.IntN(3), 1+r.IntN(8), 1+r.IntN(2))
-		if r.IntN(2) == 0 {
-			s += fmt.Sprintf(":mem=%dM", 1000*(1+r.IntN(4)))
-		}
-		if n := r.IntN(4); n > 0 {
-			s += fmt.Sprintf(":gres=gpu:%c=%d", "ab"[r.IntN(2)], n)
-		}
-		s += ":features=" + []string{"x", "y", "x,y"}[r.IntN(3)]
-		s += fmt.Sprintf(":weight=%d", r.IntN(3))
-		specs = append(specs, s)
-	}
-	return mustNodes(t, specs...)
+	return nodestest.RandomPlatform(t, r, nodestest.PlatformDraw{Nodes: 3, Cores: 8, GPUs: 4})
 }
 
 func randomNodeRequest(r *rand.Rand) nodes.Request {
-	q := nodes.Request{Tasks: 1 + r.IntN(6), CPUsPerTask: 1 + r.IntN(3)}
-	switch r.IntN(4) {
-	case 0:
-		q.Nodes = 1 + r.IntN(min(q.Tasks, 3))
-	case 1:
-		q.Nodes, q.MaxNodes = 1, 1+r.IntN(3)
-	}
-	switch r.IntN(3) {
-	case 0:
-		q.MemPerNodeMB = int64(100 * (1 + r.IntN(20)))
-	case 1:
-		q.MemPerCPUMB = int64(50 * (1 + r.IntN(10)))
-	}
-	switch r.IntN(4) {
-	case 0:
-		q.GRESPerNode = []nodes.GRES{{Name: "gpu", Count: 1 + r.IntN(2)}}
-	case 1:
-		q.GRESPerNode = []nodes.GRES{{Name: "gpu", Type: string("ab"[r.IntN(2)]), Count: 1}}
-	case 2:
-		q.GRESPerJob = []nodes.GRES{{Name: "gpu", Count: 1 + r.IntN(3)}}
-	}
-	if r.IntN(4) == 0 {
-		q.Constraint = []string{"x", "y", "x&y", "x|y"}[r.IntN(4)]
-	}
-	q.Exclusive = r.IntN(6) == 0
-	return q
+	return nodestest.RandomRequest(r, nodestest.RequestDraw{Tasks: 6, PerJob: true, Constraints: []string{"x", "y", "x&y", "x|y"}})
 }
 
 // randomNodeJobs draws n jobs that fit ns (some as SWF jobs without a

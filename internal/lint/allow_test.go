@@ -28,47 +28,48 @@ import (
 // shards, summaries);
 // reproductions; reports; the command line on top.
 var allowImports = map[string][]string{
-	"job":                    {"platform/nodes"}, // a job's request on nodes is part of its description
-	"job/actual":             {"job", "platform/nodes"},
-	"platform":               {"internal/digits"},
-	"platform/nodes":         {"platform"}, // a leaf like platform: the standard library and platform
-	"platform/slurmconf":     {"platform/nodes"},
-	"platform/signal":        nil, // a leaf: a time series (carbon intensity, price), the standard library only
-	"policy/option":          nil,
-	"policy":                 {"job", "platform", "platform/nodes", "policy/option"},
-	"policy/...":             {"job", "platform", "platform/nodes", "platform/signal", "policy", "policy/...", "freeprofile", "rng", "internal/choose", "internal/idmap", "internal/enum", "internal/endheap", "internal/invariants"},
-	"freeprofile":            nil,
-	"rng":                    nil,
-	"stats":                  nil,
-	"validate":               nil,
-	"internal/...":           nil, // leaf utilities, unless listed below
-	"engine":                 {"job", "job/actual", "platform", "platform/nodes", "policy", "internal/idmap", "internal/enum"},
-	"engine/enginetest":      {"engine", "job", "job/actual", "platform", "policy", "validate", "workload"},
-	"metrics":                {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "workload/swf", "internal/digits"},
-	"workload":               {"job", "job/actual", "rng", "workload/...", "internal/atomicfile", "internal/enum"},
-	"workload/...":           {"job", "job/actual", "platform", "platform/nodes", "rng", "workload/swf", "workload/jobtable", "internal/enum", "internal/invariants", "policy/option", "workload/model", "workload/tsafrir", "workload/avail"},
-	"workload/jobtable":      {"job", "job/actual", "platform", "platform/nodes", "workload/swf", "internal/..."},                                                           // the job table: SWF's fields and a nodes.Request a job
-	"workload/gpumix":        {"job", "job/actual", "platform/nodes", "rng", "policy/option", "workload/jobtable", "workload/lublin", "workload/model", "workload/tsafrir"}, // lublin's jobs, a share of them asking for GPUs
-	"threads":                {"engine", "job", "job/actual", "metrics", "platform", "validate", "workload", "internal/digits"},
-	"registry":               {"policy", "policy/...", "metrics", "metrics/...", "workload/model", "workload/lublin", "workload/gpumix", "workload/synth"},
-	"metrics/...":            {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "policy", "metrics", "internal/digits"},
-	"scenario":               {"platform", "platform/nodes", "registry", "policy/option", "workload", "workload/..."},
-	"experiment":             {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "policy", "policy/...", "registry", "metrics", "metrics/energy", "metrics/nodeuse", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile", "internal/nodecheck"}, // metrics/nodeuse: summary.json's "nodes" section
-	"sweep":                  {"experiment", "metrics", "scenario", "stats", "internal/atomicfile", "internal/addrspace"},
-	"repro":                  {"experiment", "sweep", "metrics", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
-	"report/plot":            nil,
-	"report/...":             {"platform", "platform/nodes", "validate", "internal/atomicfile"}, // platform/nodes: the hostlists of allocated_nodes
-	"cmd/schedlab/cli":       {"experiment", "sweep", "repro", "registry", "scenario", "metrics", "platform", "platform/nodes", "platform/slurmconf", "policy/option", "policy/external", "report/...", "workload", "workload/...", "internal/atomicfile", "cmd/schedlab/launch"},
-	"cmd/libschedlab/inproc": {"experiment", "metrics", "job", "policy/external"},
-	"cmd/schedlab":           {"cmd/schedlab/cli", "internal/addrspace"},
-	"cmd/schedlab/launch":    nil,
-	"cmd/libschedlab/gym":    {"policy/external", "job"}, // job: the ids and users of the running jobs it keeps for the observation features
-	"cmd/libschedlab":        {"cmd/libschedlab/gym", "cmd/libschedlab/inproc", "experiment", "job", "policy/external"},
-	"tools/...":              {"..."}, // programs around the project: anything
-	"internal/lint":          nil,
-	"internal/testref":       {"job", "job/actual", "platform", "validate"},
-	"internal/endheap":       {"job"},
-	"internal/nodecheck":     {"platform/nodes", "validate"}, // a run on nodes in the independent checker's terms
+	"job":                      {"platform/nodes"}, // a job's request on nodes is part of its description
+	"job/actual":               {"job", "platform/nodes"},
+	"platform":                 {"internal/digits"},
+	"platform/nodes":           {"platform"}, // a leaf like platform: the standard library and platform
+	"platform/slurmconf":       {"platform/nodes"},
+	"platform/nodes/nodestest": {"platform/nodes"}, // the node tests' scaffolding (imported by tests only)
+	"platform/signal":          nil,                // a leaf: a time series (carbon intensity, price), the standard library only
+	"policy/option":            nil,
+	"policy":                   {"job", "platform", "platform/nodes", "policy/option"},
+	"policy/...":               {"job", "platform", "platform/nodes", "platform/signal", "policy", "policy/...", "freeprofile", "rng", "internal/choose", "internal/idmap", "internal/enum", "internal/endheap", "internal/invariants"},
+	"freeprofile":              nil,
+	"rng":                      nil,
+	"stats":                    nil,
+	"validate":                 nil,
+	"internal/...":             nil, // leaf utilities, unless listed below
+	"engine":                   {"job", "job/actual", "platform", "platform/nodes", "policy", "internal/idmap", "internal/enum"},
+	"engine/enginetest":        {"engine", "job", "job/actual", "platform", "policy", "validate", "workload"},
+	"metrics":                  {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "workload/swf", "internal/digits"},
+	"workload":                 {"job", "job/actual", "rng", "workload/...", "internal/atomicfile", "internal/enum"},
+	"workload/...":             {"job", "job/actual", "platform", "platform/nodes", "rng", "workload/swf", "workload/jobtable", "internal/enum", "internal/invariants", "policy/option", "workload/model", "workload/tsafrir", "workload/avail"},
+	"workload/jobtable":        {"job", "job/actual", "platform", "platform/nodes", "workload/swf", "internal/..."},                                                           // the job table: SWF's fields and a nodes.Request a job
+	"workload/gpumix":          {"job", "job/actual", "platform/nodes", "rng", "policy/option", "workload/jobtable", "workload/lublin", "workload/model", "workload/tsafrir"}, // lublin's jobs, a share of them asking for GPUs
+	"threads":                  {"engine", "job", "job/actual", "metrics", "platform", "validate", "workload", "internal/digits"},
+	"registry":                 {"policy", "policy/...", "metrics", "metrics/...", "workload/model", "workload/lublin", "workload/gpumix", "workload/synth"},
+	"metrics/...":              {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "policy", "metrics", "internal/digits"},
+	"scenario":                 {"platform", "platform/nodes", "registry", "policy/option", "workload", "workload/..."},
+	"experiment":               {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "policy", "policy/...", "registry", "metrics", "metrics/energy", "metrics/nodeuse", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile", "internal/nodecheck"}, // metrics/nodeuse: summary.json's "nodes" section
+	"sweep":                    {"experiment", "metrics", "scenario", "stats", "internal/atomicfile", "internal/addrspace"},
+	"repro":                    {"experiment", "sweep", "metrics", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
+	"report/plot":              nil,
+	"report/...":               {"platform", "platform/nodes", "validate", "internal/atomicfile"}, // platform/nodes: the hostlists of allocated_nodes
+	"cmd/schedlab/cli":         {"experiment", "sweep", "repro", "registry", "scenario", "metrics", "platform", "platform/nodes", "platform/slurmconf", "policy/option", "policy/external", "report/...", "workload", "workload/...", "internal/atomicfile", "cmd/schedlab/launch"},
+	"cmd/libschedlab/inproc":   {"experiment", "metrics", "job", "policy/external"},
+	"cmd/schedlab":             {"cmd/schedlab/cli", "internal/addrspace"},
+	"cmd/schedlab/launch":      nil,
+	"cmd/libschedlab/gym":      {"policy/external", "job"}, // job: the ids and users of the running jobs it keeps for the observation features
+	"cmd/libschedlab":          {"cmd/libschedlab/gym", "cmd/libschedlab/inproc", "experiment", "job", "policy/external"},
+	"tools/...":                {"..."}, // programs around the project: anything
+	"internal/lint":            nil,
+	"internal/testref":         {"job", "job/actual", "platform", "validate"},
+	"internal/endheap":         {"job"},
+	"internal/nodecheck":       {"platform/nodes", "validate"}, // a run on nodes in the independent checker's terms
 }
 
 // allowTestImports are what tests may import besides: the policies'
@@ -78,8 +79,8 @@ var allowImports = map[string][]string{
 var allowTestImports = map[string][]string{
 	// policy/backfill's reference comparison (refnodes_diff_test.go) builds the node policies as the
 	// registry builds them and compares them with the node reference
-	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref", "internal/testref/nodesref", "registry", "internal/nodecheck"},
-	"engine":           {"policy/...", "rng", "validate", "workload", "workload/...", "internal/nodecheck"}, // validate: the independent node checker of NodeCluster's runs
+	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref", "internal/testref/nodesref", "registry", "internal/nodecheck", "platform/nodes/nodestest"},
+	"engine":           {"policy/...", "rng", "validate", "workload", "workload/...", "internal/nodecheck", "platform/nodes/nodestest"}, // validate: the independent node checker of NodeCluster's runs
 	"experiment":       {"internal/testref", "stats"},
 	"sweep":            {"registry", "validate"},
 	"registry":         {"job", "platform", "platform/nodes"}, // platform/nodes: a policy that runs on nodes only (slurm) built on nodes

@@ -10,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/platform/nodes/nodestest"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/swf"
@@ -208,22 +209,7 @@ func poolStarts(t testing.TB, jobs []actual.Job, procs int, q policy.QueueSchedu
 	return rec.start
 }
 
-func mustNodes(t testing.TB, specs ...string) *nodes.Nodes {
-	t.Helper()
-	var gs []nodes.NodeGroup
-	for _, s := range specs {
-		g, err := nodes.ParseGroup(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gs = append(gs, g)
-	}
-	ns, err := nodes.New(gs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &ns
-}
+func mustNodes(t testing.TB, specs ...string) *nodes.Nodes { return nodestest.Must(t, specs...) }
 
 // deepAlloc is a copy of a sharing no storage with it.
 func deepAlloc(a nodes.Allocation) nodes.Allocation {

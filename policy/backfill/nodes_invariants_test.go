@@ -1,13 +1,13 @@
 package backfill
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/schedlab/schedlab/internal/nodecheck"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/platform/nodes/nodestest"
 	"github.com/schedlab/schedlab/validate"
 )
 
@@ -15,55 +15,14 @@ import (
 // threads, memory or none, 0-4 GPUs of type a or b, features x/y,
 // weights 0-2.
 func randomNodePlatform(t *testing.T, r *rand.Rand) *nodes.Nodes {
-	var specs []string
-	for g := 0; g < 1+r.IntN(3); g++ {
-		s := fmt.Sprintf("g%d-[1-%d]:cores=%d:threads=%d", g, 1+r.IntN(4), 1+r.IntN(8), 1+r.IntN(2))
-		if r.IntN(2) == 0 {
-			s += fmt.Sprintf(":mem=%dM", 1000*(1+r.IntN(4)))
-		}
-		if n := r.IntN(5); n > 0 {
-			s += fmt.Sprintf(":gres=gpu:%c=%d", "ab"[r.IntN(2)], n)
-		}
-		s += ":features=" + []string{"x", "y", "x,y"}[r.IntN(3)]
-		s += fmt.Sprintf(":weight=%d", r.IntN(3))
-		specs = append(specs, s)
-	}
-	return mustNodes(t, specs...)
+	return nodestest.RandomPlatform(t, r, nodestest.PlatformDraw{Nodes: 4, Cores: 8, GPUs: 5})
 }
 
 // randomNodeRequest draws a request of 1-6 tasks of 1-3 CPUs with node
 // bounds, memory, GRES per node or per job, a constraint and exclusive
 // now and then (perJob false: never GRES per job).
 func randomNodeRequest(r *rand.Rand, perJob bool) nodes.Request {
-	q := nodes.Request{Tasks: 1 + r.IntN(6), CPUsPerTask: 1 + r.IntN(3)}
-	switch r.IntN(4) {
-	case 0:
-		q.Nodes = 1 + r.IntN(min(q.Tasks, 3))
-	case 1:
-		q.Nodes = 1
-		q.MaxNodes = 1 + r.IntN(3)
-	}
-	switch r.IntN(3) {
-	case 0:
-		q.MemPerNodeMB = int64(100 * (1 + r.IntN(20)))
-	case 1:
-		q.MemPerCPUMB = int64(50 * (1 + r.IntN(10)))
-	}
-	switch r.IntN(4) {
-	case 0:
-		q.GRESPerNode = []nodes.GRES{{Name: "gpu", Count: 1 + r.IntN(2)}}
-	case 1:
-		q.GRESPerNode = []nodes.GRES{{Name: "gpu", Type: string("ab"[r.IntN(2)]), Count: 1}}
-	case 2:
-		if perJob {
-			q.GRESPerJob = []nodes.GRES{{Name: "gpu", Count: 1 + r.IntN(3)}}
-		}
-	}
-	if r.IntN(4) == 0 {
-		q.Constraint = []string{"x", "y", "x&y", "x|y", "(x|y)&x"}[r.IntN(5)]
-	}
-	q.Exclusive = r.IntN(6) == 0
-	return q
+	return nodestest.RandomRequest(r, nodestest.RequestDraw{Tasks: 6, PerJob: perJob, Constraints: []string{"x", "y", "x&y", "x|y", "(x|y)&x"}})
 }
 
 // randomNodeJobs draws n jobs that fit the empty platform, each running

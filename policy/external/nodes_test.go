@@ -18,6 +18,7 @@ import (
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/platform/nodes/nodestest"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/workload"
@@ -321,27 +322,7 @@ func runOnNodes(t testing.TB, ns *nodes.Nodes, pol policy.NodeScheduler, jobs []
 // randomPlatform: 1-3 groups of 1-3 nodes, 1-6 cores, 1-2 threads,
 // memory or none, GPUs of type a or b or none, features x/y, weights.
 func randomPlatform(t *testing.T, r *rand.Rand) *nodes.Nodes {
-	var gs []nodes.NodeGroup
-	for g := range 1 + r.IntN(3) {
-		spec := fmt.Sprintf("g%d-[1-%d]:cores=%d:threads=%d", g, 1+r.IntN(3), 1+r.IntN(6), 1+r.IntN(2))
-		if r.IntN(2) == 0 {
-			spec += fmt.Sprintf(":mem=%dM", 1000*(1+r.IntN(4)))
-		}
-		if n := r.IntN(4); n > 0 {
-			spec += fmt.Sprintf(":gres=gpu:%c=%d", "ab"[r.IntN(2)], n)
-		}
-		spec += ":features=" + []string{"x", "y", "x,y"}[r.IntN(3)] + fmt.Sprintf(":weight=%d", r.IntN(3))
-		grp, err := nodes.ParseGroup(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gs = append(gs, grp)
-	}
-	ns, err := nodes.New(gs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &ns
+	return nodestest.RandomPlatform(t, r, nodestest.PlatformDraw{Nodes: 3, Cores: 6, GPUs: 4})
 }
 
 func randomJobs(ns *nodes.Nodes, r *rand.Rand, n int) []actual.Job {
@@ -349,31 +330,7 @@ func randomJobs(ns *nodes.Nodes, r *rand.Rand, n int) []actual.Job {
 	now := 0.0
 	for id := job.ID(1); len(jobs) < n; id++ {
 		now += float64(r.IntN(3))
-		q := nodes.Request{Tasks: 1 + r.IntN(5), CPUsPerTask: 1 + r.IntN(3)}
-		switch r.IntN(4) {
-		case 0:
-			q.Nodes = 1 + r.IntN(min(q.Tasks, 3))
-		case 1:
-			q.Nodes, q.MaxNodes = 1, 1+r.IntN(3)
-		}
-		switch r.IntN(3) {
-		case 0:
-			q.MemPerNodeMB = int64(100 * (1 + r.IntN(20)))
-		case 1:
-			q.MemPerCPUMB = int64(50 * (1 + r.IntN(10)))
-		}
-		switch r.IntN(4) {
-		case 0:
-			q.GRESPerNode = []nodes.GRES{{Name: "gpu", Count: 1 + r.IntN(2)}}
-		case 1:
-			q.GRESPerNode = []nodes.GRES{{Name: "gpu", Type: string("ab"[r.IntN(2)]), Count: 1}}
-		case 2:
-			q.GRESPerJob = []nodes.GRES{{Name: "gpu", Count: 1 + r.IntN(3)}}
-		}
-		if r.IntN(4) == 0 {
-			q.Constraint = []string{"x", "y", "x&y", "x|y"}[r.IntN(4)]
-		}
-		q.Exclusive = r.IntN(6) == 0
+		q := nodestest.RandomRequest(r, nodestest.RequestDraw{Tasks: 5, PerJob: true, Constraints: []string{"x", "y", "x&y", "x|y"}})
 		if !nodes.Fits(ns, q) {
 			continue
 		}
