@@ -11,25 +11,14 @@ import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/platform/nodes/nodestest"
 )
 
 // testNodes is n1..n3 (4 cores each: cores 0-3, 4-7, 8-11) and gpu1,
 // gpu2 (8 cores: 12-19, 20-27; gpu:a100 units 0-1 and 2-3, nvme 0 and 1).
 func testNodes(t *testing.T) *nodes.Nodes {
 	t.Helper()
-	var gs []nodes.NodeGroup
-	for _, spec := range []string{"n[1-3]:cores=4:mem=16G", "gpu[1-2]:cores=8:mem=64G:gres=gpu:a100=2,nvme=1"} {
-		g, err := nodes.ParseGroup(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gs = append(gs, g)
-	}
-	ns, err := nodes.New(gs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &ns
+	return nodestest.Must(t, "n[1-3]:cores=4:mem=16G", "gpu[1-2]:cores=8:mem=64G:gres=gpu:a100=2,nvme=1")
 }
 
 // onNode is what a job holds on one node: its id, cores and units of

@@ -9,6 +9,7 @@ import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/platform/nodes/nodestest"
 )
 
 // platform: n1, n2 (4 cores, 16G each), g1 (8 cores, 64G, two
@@ -16,19 +17,7 @@ import (
 // nvme): 4 nodes, 24 cores, 98,304 MB; kinds gpu:a100, gpu:v100, nvme.
 func platform(t *testing.T) *nodes.Nodes {
 	t.Helper()
-	var gs []nodes.NodeGroup
-	for _, spec := range []string{"n[1-2]:cores=4:mem=16G", "g1:cores=8:mem=64G:gres=gpu:a100=2", "g2:cores=8:gres=gpu:v100=2,nvme=1"} {
-		g, err := nodes.ParseGroup(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gs = append(gs, g)
-	}
-	ns, err := nodes.New(gs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &ns
+	return nodestest.Must(t, "n[1-2]:cores=4:mem=16G", "g1:cores=8:mem=64G:gres=gpu:a100=2", "g2:cores=8:gres=gpu:v100=2,nvme=1")
 }
 
 func usage(ns *nodes.Nodes, cores int, mem int64, busy int, gres []int, waiting int, wg []int) *engine.Usage {
@@ -129,14 +118,7 @@ func TestMeterHandWorked(t *testing.T) {
 // Without memory on any node there is no memory utilization; without a
 // job, every value is 0 (no division by a zero span).
 func TestMeterEmpty(t *testing.T) {
-	g, err := nodes.ParseGroup("c[1-2]:cores=2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := nodes.New([]nodes.NodeGroup{g})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ns := *nodestest.Must(t, "c[1-2]:cores=2")
 	r := NewMeter(&ns).Result()
 	if r.MemUtilization != nil || r.CoreUtilization != 0 || r.SpanS != 0 || len(r.GRES) != 0 || r.GRES == nil {
 		t.Fatalf("%+v", r)

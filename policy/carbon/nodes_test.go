@@ -7,7 +7,7 @@ import (
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
-	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/platform/nodes/nodestest"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/carbon"
 	"github.com/schedlab/schedlab/workload"
@@ -40,14 +40,7 @@ func (r *nodeStarts) JobStarted(now float64, s engine.Start) {
 // 3 at 210 on n1 (4 ends then: ends come first). Held: 1 100 s, 4 50 s.
 func TestNodeDelayByHand(t *testing.T) {
 	sig := mustSignal(t, []float64{0, 100, 200}, []float64{300, 50, 400}, 0)
-	g, err := nodes.ParseGroup("n[1-2]:cores=4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := nodes.New([]nodes.NodeGroup{g})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ns := *nodestest.Must(t, "n[1-2]:cores=4")
 	mk := func(id int, submit float64, procs int, run, est float64) actual.Job {
 		return actual.Job{ID: job.ID(id), Submit: submit, Procs: procs, Runtime: run, Request: est, Estimate: est, User: -1, Group: -1}
 	}

@@ -494,14 +494,7 @@ func TestNodesDeciderAgrees(t *testing.T) {
 // A Decider's bad start on nodes is the model's error, or the
 // decision's, naming the start.
 func TestNodesDeciderErrors(t *testing.T) {
-	g, err := nodes.ParseGroup("n[1-2]:cores=4:gres=gpu=2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := nodes.New([]nodes.NodeGroup{g})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ns := *nodestest.Must(t, "n[1-2]:cores=4:gres=gpu=2")
 	one := nodes.Request{Tasks: 1, CPUsPerTask: 1, GRESPerNode: []nodes.GRES{{Name: "gpu", Count: 1}}}
 	jobs := []actual.Job{
 		{ID: 1, Submit: 0, Procs: 1, Runtime: 10, Estimate: 10, Request: 10, Req: &one},
@@ -553,18 +546,7 @@ func TestNodesFirstFitAgrees1024(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var gs []nodes.NodeGroup
-	for _, spec := range []string{"g[0001-0512]:cores=4:gres=gpu:a=2:features=x", "c[0001-0512]:cores=2:mem=4G:features=y"} {
-		g, err := nodes.ParseGroup(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gs = append(gs, g)
-	}
-	ns, err := nodes.New(gs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ns := *nodestest.Must(t, "g[0001-0512]:cores=4:gres=gpu:a=2:features=x", "c[0001-0512]:cores=2:mem=4G:features=y")
 	r := rand.New(rand.NewPCG(3, 5))
 	jobs := randomJobs(&ns, r, 2000)
 	for k := range jobs { // bursts: 40 jobs an instant, so that the platform fills
@@ -617,18 +599,7 @@ func TestNodesFirstFitAgrees1024(t *testing.T) {
 // per instant (the changed nodes, the mirror, the allocations built from
 // the starts), without a process or JSON.
 func BenchmarkNodesDecider1024(b *testing.B) {
-	var gs []nodes.NodeGroup
-	for _, spec := range []string{"g[0001-0512]:cores=4:gres=gpu:a=2:features=x", "c[0001-0512]:cores=2:mem=4G:features=y"} {
-		g, err := nodes.ParseGroup(spec)
-		if err != nil {
-			b.Fatal(err)
-		}
-		gs = append(gs, g)
-	}
-	ns, err := nodes.New(gs)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ns := *nodestest.Must(b, "g[0001-0512]:cores=4:gres=gpu:a=2:features=x", "c[0001-0512]:cores=2:mem=4G:features=y")
 	jobs := randomJobs(&ns, rand.New(rand.NewPCG(3, 5)), 2000)
 	for k := range jobs {
 		jobs[k].Submit = float64(k / 40)

@@ -8,6 +8,7 @@ import (
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/platform/nodes/nodestest"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/backfill"
 	"github.com/schedlab/schedlab/policy/predict"
@@ -61,14 +62,7 @@ func (l *nodeLog) JobKilled(now float64, r *engine.Record) {
 // killed at its prediction: it ends at 222, and 4 starts then.
 func TestNodeEASYWithPredictionsByHand(t *testing.T) {
 	I, B, R := job.Immediate, job.Backfilled, job.Reserved
-	g, err := nodes.ParseGroup("n[1-2]:cores=4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := nodes.New([]nodes.NodeGroup{g})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ns := *nodestest.Must(t, "n[1-2]:cores=4")
 	for _, c := range []struct {
 		name    string
 		run5    float64

@@ -6,25 +6,14 @@ import (
 
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/platform/nodes/nodestest"
 )
 
 // twoByFour is the platform n1, n2 of 4 cores each, then n[001-004] of
 // 2 cores: node ids n1 0, n2 1, n001 2, ..., n004 5.
 func twoByFour(t *testing.T) *nodes.Nodes {
 	t.Helper()
-	var gs []nodes.NodeGroup
-	for _, s := range []string{"n[1-2]:cores=4", "n[001-004]:cores=2"} {
-		g, err := nodes.ParseGroup(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gs = append(gs, g)
-	}
-	ns, err := nodes.New(gs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &ns
+	return nodestest.Must(t, "n[1-2]:cores=4", "n[001-004]:cores=2")
 }
 
 func TestParseNodeReservation(t *testing.T) {
