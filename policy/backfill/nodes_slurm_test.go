@@ -74,12 +74,12 @@ func checkStarts(t *testing.T, what string, got, want []float64) {
 //   - Round 3: jobs 7 (2 CPUs, limit 60) and 8 (1 CPU, limit 180) start
 //     at 110 and 111; job 9 (4 CPUs) reserved over [291, 351); job 10
 //     (3 CPUs) at 170 (job 7's limit) over [170, 230); job 11 (1 CPU,
-//     limit 120) over [115, 235) overlaps it: waits. Job 7 ends at 140:
+//     limit 120) over [115, 235) overlaps it: waits. Job 7 ends at 137:
 //     job 9 still reserved at 291 (job 8's limit), job 10 over
-//     [140, 200) fits beside job 8: backfilled at 140. Job 8 ends at
-//     141: job 9 reserved at 200, job 11 over [141, 261) overlaps it.
-//     Job 10 ends at 150: job 9 starts; it ends at 160: job 11 starts
-//     (Slurm 162, conservative 160, EASY 115).
+//     [137, 197) fits beside job 8: backfilled at 137. Job 8 ends at
+//     141: job 9 reserved at 197, job 11 over [141, 261) overlaps it.
+//     Job 10 ends at 147: job 9 starts; it ends at 157: job 11 starts
+//     (conservative 157, EASY 115).
 //
 // Backfilled (started while an earlier job waited): 3 and 10, Slurm's
 // set.
@@ -87,10 +87,10 @@ func TestSlurmDocsWorkload(t *testing.T) {
 	js := []slurmJob{
 		{0, 3, 180, 40}, {2, 4, 60, 10}, {4, 1, 120, 20},
 		{60, 2, 180, 20}, {61, 3, 60, 10}, {63, 1, 240, 20},
-		{110, 2, 60, 30}, {111, 1, 180, 30}, {112, 4, 60, 10}, {113, 3, 60, 10}, {115, 1, 120, 15},
+		{110, 2, 60, 27}, {111, 1, 180, 30}, {112, 4, 60, 10}, {113, 3, 60, 10}, {115, 1, 120, 15},
 	}
 	starts, reasons := runSlurm(t, fastSlurm(), js)
-	checkStarts(t, "slurm", starts, []float64{0, 40, 4, 60, 80, 80, 110, 111, 150, 140, 160})
+	checkStarts(t, "slurm", starts, []float64{0, 40, 4, 60, 80, 80, 110, 111, 147, 137, 157})
 	var bf []string
 	for i, r := range reasons {
 		if r == job.Backfilled {

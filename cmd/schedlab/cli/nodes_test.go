@@ -202,7 +202,7 @@ func TestSlurmConfNodePartitions(t *testing.T) {
 // options from the file: on the eleven jobs of docs/slurm.md ("Slurm's
 // backfill against EASY") with bf_interval=1,bf_resolution=1 the starts
 // are those worked out by hand in policy/backfill's TestSlurmDocsWorkload
-// (job 6 at 80 with job 5, job 11 at 160); a --set beats the file
+// (job 6 at 80 with job 5, job 11 at 157); a --set beats the file
 // (bf_interval 30: job 3 is backfilled at the pass 30 s after the one
 // at 2, at 32); sched/builtin runs the main scheduler alone (job 3 after
 // job 2, at 50). What the policy leaves out is said on stderr.
@@ -212,7 +212,7 @@ func TestSlurmConfPolicy(t *testing.T) {
 	js := [][4]int{ // submit, CPUs, limit, run
 		{0, 3, 180, 40}, {2, 4, 60, 10}, {4, 1, 120, 20},
 		{60, 2, 180, 20}, {61, 3, 60, 10}, {63, 1, 240, 20},
-		{110, 2, 60, 30}, {111, 1, 180, 30}, {112, 4, 60, 10}, {113, 3, 60, 10}, {115, 1, 120, 15},
+		{110, 2, 60, 27}, {111, 1, 180, 30}, {112, 4, 60, 10}, {113, 3, 60, 10}, {115, 1, 120, 15},
 	}
 	var b strings.Builder
 	b.WriteString("; MaxProcs: 4\n")
@@ -253,7 +253,7 @@ func TestSlurmConfPolicy(t *testing.T) {
 	c := conf("SchedulerType=sched/backfill\nSchedulerParameters=bf_interval=1,bf_resolution=1,bf_continue\n")
 	out := filepath.Join(dir, "a")
 	_, stderr := run(t, 0, "run", "--trace", trace, "--policy", "slurm", "--slurm-conf", c, "--slurm-nodes", "--out", out)
-	if want := "1@0 2@40 3@4 4@60 5@80 6@80 7@110 8@111 9@150 10@140 11@160"; starts(out) != want {
+	if want := "1@0 2@40 3@4 4@60 5@80 6@80 7@110 8@111 9@147 10@137 11@157"; starts(out) != want {
 		t.Errorf("starts %s, want %s", starts(out), want)
 	}
 	if !strings.Contains(stderr, "policy slurm: SchedulerParameters bf_continue: not modelled") {

@@ -34,13 +34,15 @@ const bfCPUs = 4
 // limit), no extra; job 10 (3 CPUs) waits too. Job 11 (1 CPU, limit
 // 120 s) ends by 235 <= 291: backfilled at 115 (conservative backfilling
 // would not start it: it would delay job 10's reservation at 170, when
-// job 7's limit frees 3 CPUs). Job 7 ends at 140: job 10 (limit 60 s,
-// ends by 200 <= 291) is backfilled then; job 8 ends at 141; job 9
-// starts when job 10 ends, 150.
+// job 7's limit frees 3 CPUs). Job 7 ends at 137: job 10 (limit 60 s,
+// ends by 197 <= 291) is backfilled then; job 8 ends at 141; job 9
+// starts when job 10 ends, 147. Job 7's end lies 4 s before job 8's, so
+// that a second's lag at a submission (sbatch on a loaded machine) does
+// not make them end together, which would start job 9 before job 10.
 var bfJobs = []realJob{
 	{0, 3, 40, 3}, {2, 4, 10, 1}, {4, 1, 20, 2},
 	{60, 2, 20, 3}, {61, 3, 10, 1}, {63, 1, 20, 4},
-	{110, 2, 30, 1}, {111, 1, 30, 3}, {112, 4, 10, 1}, {113, 3, 10, 1}, {115, 1, 15, 2},
+	{110, 2, 27, 1}, {111, 1, 30, 3}, {112, 4, 10, 1}, {113, 3, 10, 1}, {115, 1, 15, 2},
 }
 
 // bfEASY is the start of each of bfJobs under EASY, worked out by hand
@@ -48,7 +50,7 @@ var bfJobs = []realJob{
 // Slurm's submits and run times, which may each be a second off the
 // plan (sbatch's moment, sacct's whole seconds): bfPlanSlack allows for
 // a few of them adding up.
-var bfEASY = []float64{0, 40, 4, 60, 80, 63, 110, 111, 150, 140, 115}
+var bfEASY = []float64{0, 40, 4, 60, 80, 63, 110, 111, 147, 137, 115}
 
 const bfPlanSlack = 3
 
@@ -57,9 +59,9 @@ const bfPlanSlack = 3
 // hand in policy/backfill's TestSlurmDocsWorkload: 3 backfilled at 4
 // (ends by 124, before job 2's reservation at 180); 6 not (job 5's
 // reservation holds the node from 240, inside 6's limit), started with
-// 5 at 80; 10 backfilled at 140 when 7 ends; 11 not (10's reservation),
-// started at 160 when 9 ends.
-var bfSlurm = []float64{0, 40, 4, 60, 80, 80, 110, 111, 150, 140, 160}
+// 5 at 80; 10 backfilled at 137 when 7 ends; 11 not (10's reservation),
+// started at 157 when 9 ends.
+var bfSlurm = []float64{0, 40, 4, 60, 80, 80, 110, 111, 147, 137, 157}
 
 // The jobs (numbers of bfJobs, from 1) each scheduler starts while a job
 // submitted before them still waits. EASY's and conservative's are
