@@ -4,9 +4,11 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -62,6 +64,9 @@ func exists(p string) bool {
 // Detect tells what kind of output folder dir is.
 func Detect(dir string) (Kind, error) {
 	st, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, fmt.Errorf("%s: no such folder (give the folder a run, sweep or reproduction wrote: its --out)", dir)
+	}
 	if err != nil {
 		return 0, err
 	}
