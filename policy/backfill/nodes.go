@@ -176,6 +176,9 @@ func NewNodePolicy(c NodeConfig) (*NodePolicy, error) {
 			return nil, fmt.Errorf("policy %s: %w", c.Name, err)
 		}
 		b.slurm = &slurmState{p: *c.Slurm, lastBF: math.Inf(-1)}
+		if len(c.Slurm.QOS) > 0 {
+			b.slurm.qos = newQOSState(c.Slurm.QOS)
+		}
 	}
 	return b, nil
 }
@@ -236,6 +239,14 @@ func (b *NodePolicy) Submit(now float64, j job.Info) {
 		e = newEntry(&j, nil)
 	}
 	e.Procs = r.CPUs()
+	if s := b.slurm; s != nil && s.qos != nil && (refuseQOS(s.qos.limits, &j) != "" || !s.qos.submit(&j, e.Procs)) {
+		// MaxSubmitPU, or a limit no end can lift (screened before the
+		// policy where the run asks it: SlurmQOS.Refuse): told at the
+		// next pass
+		s.rejects = append(s.rejects, j.ID)
+		b.freeJobs = append(b.freeJobs, slot)
+		return
+	}
 	e.m = slot // on nodes an entry's m is its request's slot
 	if len(r.GRESPerJob) > 0 {
 		b.perJob++
@@ -270,6 +281,9 @@ func (b *NodePolicy) Finish(now float64, id job.ID) {
 	}
 	r.live = false // r.alloc's storage serves the slot's next start
 	b.freeRuns = append(b.freeRuns, s)
+	if b.slurm != nil && b.slurm.qos != nil {
+		b.slurm.qos.finish(id)
+	}
 	if b.mf != nil {
 		b.mf.finished(id, now)
 	}

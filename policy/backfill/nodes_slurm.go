@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy"
 )
@@ -30,6 +31,8 @@ type SlurmParams struct {
 	// QueueDepth is default_queue_depth: the main scheduler tests at most
 	// that many jobs.
 	QueueDepth int
+	// QOS are the limits by QOS number (nil: none; nodes_slurm_qos.go).
+	QOS map[int32]QOSLimits
 }
 
 // Slurm's defaults (slurm.conf(5), Slurm 22.05).
@@ -78,6 +81,11 @@ type slurmState struct {
 	lastBF float64 // the last backfill pass (-Inf: none yet)
 	bfAt   uint64  // b.changes after it
 	whole  nodes.Selection
+	// qos is the QOS usage (nil without limits; shared by the policies
+	// of a machine's partitions); rejects the jobs MaxSubmitPU rejected
+	// since the last pass.
+	qos     *qosState
+	rejects []job.ID
 }
 
 // scheduleSlurm is a pass of the slurm policy (b.slurm set): the main
@@ -86,16 +94,27 @@ type slurmState struct {
 // reservations are made anew and dropped at its end.
 func (b *NodePolicy) scheduleSlurm(now float64, plan *policy.Plan) {
 	s := b.slurm
+	for _, id := range s.rejects {
+		plan.Reject(id)
+	}
+	s.rejects = s.rejects[:0]
 	n := 0
+	held := false // a job a QOS limit holds is ahead (a start is then backfilled)
 	// Main scheduler: priority order, stops at the first job that cannot
-	// start now, tests at most default_queue_depth jobs.
+	// start now (a job a QOS limit holds is passed over), tests at most
+	// default_queue_depth jobs.
 	for qi := 0; qi < len(b.w.q) && qi < s.p.QueueDepth; qi++ {
 		e := &b.w.q[qi]
+		if s.qos != nil && s.qos.hold(e.ID) != "" {
+			held = true
+			continue
+		}
 		pr := &b.jobs[e.m].prep
 		if b.freeCores < b.minCores[e.m] || !b.st.Select(pr, &b.cur) {
 			break
 		}
-		b.start(now, e, &b.cur, b.prof.AddSelection(now, nodes.Span(now, e.Estimate), &b.cur), false, plan)
+		b.start(now, e, &b.cur, b.prof.AddSelection(now, nodes.Span(now, e.Estimate), &b.cur), held, plan)
+		s.started(e.ID)
 		n++
 	}
 	// A backfill pass when something changed since the last one (a job
@@ -149,12 +168,17 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 		if tested++; tested > s.p.MaxJobTest {
 			break
 		}
+		if s.qos != nil && s.qos.hold(e.ID) != "" {
+			blocked = true
+			continue // no start, no reservation (Slurm's backfill skips it)
+		}
 		pr := &b.jobs[e.m].prep
 		d := e.Estimate
 		y := nodes.Span(now, d)
 		enough := b.freeCores >= b.minCores[e.m]
 		if enough && (len(b.resv) == 0 && b.st.Select(pr, &b.cur) || len(b.resv) > 0 && b.prof.Select(now, y, pr, &b.cur)) {
 			b.start(now, e, &b.cur, b.prof.AddSelection(now, y, &b.cur), blocked, plan)
+			s.started(e.ID)
 			started++
 			continue
 		}
@@ -179,6 +203,13 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 	b.prof.RemoveAll(b.ids)
 	b.resv = b.resv[:0]
 	return started
+}
+
+// started tells the QOS usage that job id started.
+func (s *slurmState) started(id job.ID) {
+	if s.qos != nil {
+		s.qos.start(id)
+	}
 }
 
 // reserveWhole holds the nodes of b.cur whole over the reservation's

@@ -33,9 +33,12 @@ func slurmDecl() policy.Decl {
 			Doc: "bf_interval in seconds: a backfill pass runs at most every bf_interval seconds, after a change"},
 		option.Decl{Name: "default_queue_depth", Type: option.Int, Range: option.Between(1, SlurmMaxJobs), Default: itoa(SlurmDefaultQueueDepth), KeyName: "queue_depth",
 			Doc: "default_queue_depth: the main scheduler (at every submission and end) tests at most this many jobs"},
+		option.Decl{Name: "qos_limits", Type: option.Text, KeyName: "qos_limits",
+			Valid: func(s string) error { _, err := ParseQOSLimits(s); return err },
+			Doc:   "QOS limits by QOS number (SWF field 15), \"QOS:KEY=N[:KEY=N...],...\" with KEY maxjobspu, maxsubmitpu, maxcpuspu (MaxTRESPU cpu), grpcpus (GrpTRES cpu), maxwall (seconds); run --slurm-qos FILE writes it from sacctmgr show qos"},
 	)
-	for i := range opts[len(opts)-6:] {
-		opts[len(opts)-6+i].Key = "policy." + opts[len(opts)-6+i].Name
+	for i := range opts[len(opts)-7:] {
+		opts[len(opts)-7+i].Key = "policy." + opts[len(opts)-7+i].Name
 	}
 	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "slurm", Traits: policy.Traits{NodesOnly: true},
 		Summary: "Slurm's schedulers on a platform of nodes: the main scheduler (priority order, stops at the first blocked job) and the backfill pass (whole-node reservations, bf_window, bf_max_job_test, bf_resolution, bf_interval); nodes only",
@@ -45,6 +48,7 @@ func slurmDecl() policy.Decl {
 				return policy.Built{}, fmt.Errorf("policy slurm: runs on a platform of nodes only: give --nodes or --slurm-conf FILE --slurm-nodes (platform.nodes in a scenario)")
 			}
 			var mf *Multifactor
+			var err error
 			if orderOf(v) == OrderMultifactor {
 				m, err := multifactorFrom(v)
 				if err != nil {
@@ -53,12 +57,19 @@ func slurmDecl() policy.Decl {
 				mf = &m
 			}
 			p := slurmFrom(v)
+			if p.QOS, err = ParseQOSLimits(v.Text("qos_limits")); err != nil {
+				return policy.Built{}, fmt.Errorf("policy slurm: option qos_limits: %w", err)
+			}
 			nb, err := NewNodePolicy(NodeConfig{Name: "slurm", Nodes: env.Nodes, Order: orderOf(v), MF: mf, Slurm: &p})
 			if err != nil {
 				return policy.Built{}, err
 			}
 			if env.Shared != nil {
 				nb.shareMF(env.Shared)
+				nb.shareQOS(env.Shared)
+			}
+			if p.QOS != nil {
+				return policy.Built{Nodes: SlurmQOS{nb}}, nil
 			}
 			return policy.Built{Nodes: nb}, nil
 		}}

@@ -2,6 +2,7 @@ package backfill
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -204,7 +205,7 @@ func TestSlurmDeclaration(t *testing.T) {
 	}
 	p := slurmFrom(v)
 	want := SlurmParams{Backfill: false, Window: 3600, MaxJobTest: 500, Resolution: 1, Interval: 1, QueueDepth: 100}
-	if p != want {
+	if !reflect.DeepEqual(p, want) {
 		t.Errorf("got %+v, want %+v", p, want)
 	}
 	if _, err := d.New(policy.Env{}, v); err == nil || !strings.Contains(err.Error(), "--slurm-nodes") {
@@ -212,5 +213,24 @@ func TestSlurmDeclaration(t *testing.T) {
 	}
 	if _, err := option.Check(d.Options, map[string]string{"bf_window": "0"}); err == nil {
 		t.Error("bf_window 0 accepted")
+	}
+	// qos_limits: checked with the options; with limits the built policy
+	// screens jobs at submission, without it does not.
+	if _, err := option.Check(d.Options, map[string]string{"qos_limits": "1:maxjobs=2"}); err == nil || !strings.Contains(err.Error(), `unknown limit "maxjobs"`) {
+		t.Errorf("bad qos_limits: %v", err)
+	}
+	env := policy.Env{Nodes: mustNodes(t, "n[1-2]:cores=4")}
+	for limits, screens := range map[string]bool{"": false, "1:maxwall=60": true} {
+		v, err := option.Check(d.Options, map[string]string{"qos_limits": limits})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := d.New(env, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := b.Nodes.(policy.Screener); ok != screens {
+			t.Errorf("qos_limits %q: screens %v, want %v", limits, ok, screens)
+		}
 	}
 }
