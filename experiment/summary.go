@@ -26,6 +26,8 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 	if r.Rank != "" {
 		fmt.Fprintf(w, "policy %s, rank %s, head %s, estimates %s, overrun %s; %d job(s) refused by the policy (%s)\n\n",
 			r.Policy, r.Rank, r.Head, r.Estimate, r.OnOverrun, r.Refused, r.RefusalNote)
+	} else if r.Refused > 0 {
+		fmt.Fprintf(w, "policy %s, order %s, estimates %s, overrun %s; %d job(s) refused by the policy at submission\n\n", r.Policy, r.Order, r.Estimate, r.OnOverrun, r.Refused)
 	} else {
 		fmt.Fprintf(w, "policy %s, order %s, estimates %s, overrun %s\n\n", r.Policy, r.Order, r.Estimate, r.OnOverrun)
 	}

@@ -506,6 +506,7 @@ func (a *traceAsm) result() (*TraceResult, error) {
 	if a.ns != nil {
 		res.Run.Nodes = nodesText(a.ns)
 		res.Run.NoFit = a.run.fit.refused
+		res.Run.Refused = a.run.refused() // the slurm policy's QOS limits
 	}
 	a.reportOutputs(res)
 	if err := a.run.threadUtilization(&res.Result, a.procs); err != nil {

@@ -90,3 +90,39 @@ func TestReadQOS(t *testing.T) {
 		}
 	}
 }
+
+// The QOS table as the slurm policy's options: high (number 1 in the
+// trace) keeps MaxJobsPU 4, MaxSubmitPU 10, MaxTRESPU cpu=64, GrpTRES
+// cpu=512 and MaxWall one day, its Priority 100; gres/gpu and the
+// preemption are said; normal (0) has no limit and no priority; a QOS
+// the trace does not name is left out, and said.
+func TestQOSPolicy(t *testing.T) {
+	qs, err := ReadQOS(strings.NewReader(qos+"debug|5|0||||||\n"), "qos.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	num := map[string]int32{"normal": 0, "high": 1, "debug": 2}
+	p := QOSPolicy(qs, func(s string) (int32, bool) { n, ok := num[s]; return n, ok })
+	if got, want := p.Options["qos_limits"], "1:maxjobspu=4:maxsubmitpu=10:maxcpuspu=64:grpcpus=512:maxwall=86400"; got != want {
+		t.Errorf("qos_limits %q, want %q", got, want)
+	}
+	if got, want := p.Options["qos_priority"], "1:100,2:5"; got != want {
+		t.Errorf("qos_priority %q, want %q", got, want)
+	}
+	notes := strings.Join(p.Notes, "\n")
+	for _, s := range []string{"QOS high (line 3): MaxTRESPU gres/gpu: only cpu is modelled: left out",
+		"QOS high (line 3): Preempt and PreemptMode: preemption is not modelled",
+		"QOS debug (line 4): MaxJobsPU=0 (no job of the QOS could run): left out"} {
+		if !strings.Contains(notes, s) {
+			t.Errorf("notes lack %q:\n%s", s, notes)
+		}
+	}
+	delete(num, "debug")
+	p = QOSPolicy(qs, func(s string) (int32, bool) { n, ok := num[s]; return n, ok })
+	if notes := strings.Join(p.Notes, "\n"); !strings.Contains(notes, "QOS debug: not among the trace's QOS") {
+		t.Errorf("notes:\n%s", notes)
+	}
+	if got := p.Options["qos_priority"]; got != "1:100" {
+		t.Errorf("qos_priority %q", got)
+	}
+}

@@ -128,3 +128,96 @@ func containsName(list []string, s string) bool {
 	}
 	return false
 }
+
+// QOSPolicy maps a QOS table (ReadQOS) onto the slurm policy's options
+// qos_limits (MaxJobsPU, MaxSubmitPU, MaxTRESPU's and GrpTRES's cpu,
+// MaxWall; the form of the option's doc) and qos_priority (Priority, for
+// priority/multifactor's QOS factor). number gives a QOS name's number
+// in the trace (SWF field 15); a QOS the trace does not know is left
+// out. Notes say what is left out: such QOS, TRES other than cpu,
+// Preempt and PreemptMode, a limit of 0 (no job of the QOS could run)
+// and a MaxWall that is not whole seconds.
+func QOSPolicy(qs []QOS, number func(name string) (int32, bool)) SlurmPolicy {
+	p := SlurmPolicy{Options: map[string]string{}}
+	note := func(f string, a ...any) { p.Notes = append(p.Notes, fmt.Sprintf(f, a...)) }
+	type row struct {
+		n    int32
+		text string
+		prio int64
+	}
+	var rows []row
+	var unknown []string
+	for _, q := range qs {
+		n, ok := number(q.Name)
+		if !ok {
+			unknown = append(unknown, q.Name)
+			continue
+		}
+		var lim []string
+		count := func(key, slurm string, v int64) {
+			switch {
+			case v > 0:
+				lim = append(lim, fmt.Sprintf("%s=%d", key, v))
+			case v == 0:
+				note("QOS %s (line %d): %s=0 (no job of the QOS could run): left out", q.Name, q.Line, slurm)
+			}
+		}
+		count("maxjobspu", "MaxJobsPU", q.MaxJobsPerUser)
+		count("maxsubmitpu", "MaxSubmitPU", q.MaxSubmitJobs)
+		tres := func(key, slurm string, ps []Param) {
+			for _, t := range ps {
+				if strings.EqualFold(t.Key, "cpu") && !t.Flag {
+					v, err := strconv.ParseInt(t.Value, 10, 64)
+					if err != nil || v < 0 {
+						note("QOS %s (line %d): %s cpu=%s is not a whole number: left out", q.Name, q.Line, slurm, t.Value)
+						continue
+					}
+					count(key, slurm+" cpu", v)
+					continue
+				}
+				note("QOS %s (line %d): %s %s: only cpu is modelled: left out", q.Name, q.Line, slurm, t.Key)
+			}
+		}
+		tres("maxcpuspu", "MaxTRESPU", q.MaxTRESPerUser)
+		tres("grpcpus", "GrpTRES", q.GrpTRES)
+		if w := q.MaxWall; !math.IsInf(w, 1) {
+			if w >= 1 && w == math.Trunc(w) && w <= 1<<31 {
+				lim = append(lim, fmt.Sprintf("maxwall=%d", int64(w)))
+			} else {
+				note("QOS %s (line %d): MaxWall %g s: left out", q.Name, q.Line, w)
+			}
+		}
+		if len(q.Preempt) > 0 || q.PreemptMode != "" && !strings.EqualFold(q.PreemptMode, "cluster") {
+			note("QOS %s (line %d): Preempt and PreemptMode: preemption is not modelled", q.Name, q.Line)
+		}
+		text := ""
+		if len(lim) > 0 {
+			text = strconv.Itoa(int(n)) + ":" + strings.Join(lim, ":")
+		}
+		rows = append(rows, row{n, text, q.Priority})
+	}
+	if len(unknown) > 0 {
+		note("QOS %s: not among the trace's QOS (its header's Queue lines, or numbers): left out", strings.Join(unknown, ", "))
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].n < rows[j].n })
+	var lims, prios []string
+	for i, r := range rows {
+		if i > 0 && r.n == rows[i-1].n {
+			note("QOS number %d named twice: the first kept", r.n)
+			continue
+		}
+		if r.text != "" {
+			lims = append(lims, r.text)
+		}
+		if r.prio > 0 {
+			prios = append(prios, fmt.Sprintf("%d:%d", r.n, r.prio))
+		}
+	}
+	if len(lims) > 0 {
+		p.Options["qos_limits"] = strings.Join(lims, ",")
+	}
+	if len(prios) > 0 {
+		p.Options["qos_priority"] = strings.Join(prios, ",")
+	}
+	return p
+}

@@ -435,6 +435,7 @@ type runCmd struct {
 
 	SlurmConf  string   `name:"slurm-conf" placeholder:"FILE" group:"partitions" help:"Take the machine size and the partitions from a site's slurm.conf, on the pool of CPUs: the nodes become consecutive CPUs in the file's order, each partition its nodes' CPUs with its MaxTime, AllowAccounts and AllowQos (when they are numbers, as a trace's are) and Default; what the pool leaves out (whole nodes, memory, GRES, PriorityTier, ...) and every key not modelled is said on stderr (docs/slurm.md). Not with --partition or --procs."`
 	SlurmNodes bool     `name:"slurm-nodes" group:"partitions" help:"With --slurm-conf: the platform is the file's nodes (NodeName lines: CPUs, Sockets, CoresPerSocket, ThreadsPerCore, RealMemory, Gres, Feature, Weight) as --nodes groups, not a pool of CPUs, and its partitions (PartitionName lines: Nodes, MaxTime, Default, numeric AllowAccounts and AllowQos) partitions of those nodes; what is left out is said on stderr (docs/nodes.md)."`
+	SlurmQOS   string   `name:"slurm-qos" placeholder:"FILE" group:"partitions" help:"With --policy slurm: the QOS limits and priorities of 'sacctmgr show qos --parsable2' output (Name, Priority, MaxJobsPU, MaxSubmitPU, MaxTRESPU and GrpTRES cpu, MaxWall) as the policy's qos_limits and (priority/multifactor) qos_priority options; QOS names are matched to the trace's by its header's Queue lines (or are numbers); what is left out is said on stderr (docs/slurm.md)."`
 	Partition  []string `sep:"none" placeholder:"NAME:CPUS[:LIMITS]" group:"partitions" help:"A partition (repeatable): NAME (a number of SWF field 16, or a name of the header's Partition lines) runs its jobs on CPUS only (a count N: CPUs 0..N-1; or ids such as 50-99), each partition in its own queue; limits :maxtime=S, :maxcpus=N, :users=U,..., :accounts=G,..., :qos=Q,... refuse jobs at submission; :default takes the jobs of unknown partition (docs/partitions.md). With --nodes a partition is a set of nodes: NAME:nodes=HOSTLIST[:LIMITS] (docs/nodes.md)."`
 }
 
@@ -591,6 +592,9 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 		return none, usageError{err}
 	}
 	if err := c.readSlurmConf(g, given); err != nil {
+		return none, err
+	}
+	if err := c.readSlurmQOS(g, given); err != nil {
 		return none, err
 	}
 	out := c.Out

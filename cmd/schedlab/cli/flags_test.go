@@ -68,6 +68,7 @@ func TestEveryFlag(t *testing.T) {
 		"run --nodes":             {append(run, "--nodes", "n[1-4]:cores=4:mem=4GB"), 2, `--nodes: node group 1 "n[1-4]:cores=4:mem=4GB": column 21 (mem): unit "GB"`},
 		"run --slurm-conf":        {append(run, "--slurm-conf", filepath.Join(dir, "missing.conf")), 1, "missing.conf: no such file"},
 		"run --slurm-nodes":       {append(run, "--slurm-nodes"), 2, "--slurm-nodes takes the nodes of --slurm-conf FILE: give the file"},
+		"run --slurm-qos":         {append(run, "--slurm-qos", filepath.Join(dir, "qos.txt")), 2, "--slurm-qos sets the QOS limits of the slurm policy: give --policy slurm (not easy)"},
 		"slurm-conf --gres":       {[]string{"slurm-conf", sconf, "--gres", filepath.Join(dir, "missing-gres.conf")}, 1, "missing-gres.conf: no such file"},
 		"run --predictor":         {append(run, "--predictor", "avg:3"), 2, "--predictor is only for --estimate predict"},
 		"run --correction":        {append(run, "--estimate", "predict", "--correction", "twice"), 2, "--correction"},

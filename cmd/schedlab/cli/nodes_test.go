@@ -276,3 +276,61 @@ func TestSlurmConfPolicy(t *testing.T) {
 		t.Errorf("on the pool: %s", stderr)
 	}
 }
+
+// --slurm-qos FILE: the QOS table's limits of the trace's QOS (names
+// from its header's Queue lines) hold and refuse jobs as
+// policy/backfill's TestSlurmQOSLimitsByHand works out: high has
+// MaxJobsPU 1 and MaxWall 30 minutes; job 2 (user 1) waits for job 1
+// (user 1) to end at 50 while job 3 (user 2) starts at 2; job 4's limit
+// of an hour is refused at submission. What the table leaves out is
+// said on stderr; without --policy slurm the flag is refused.
+func TestSlurmQOSFile(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	if err := os.WriteFile(trace, []byte("; MaxProcs: 4\n; MaxQueues: 2\n; Queue: 1 high\n; Queue: 2 normal\n"+
+		"1 0 -1 50 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n2 1 -1 10 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n"+
+		"3 2 -1 10 2 -1 -1 2 100 -1 1 2 1 -1 1 -1 -1 -1\n4 3 -1 10 1 -1 -1 1 3600 -1 1 3 1 -1 1 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qos := filepath.Join(dir, "qos.txt")
+	if err := os.WriteFile(qos, []byte("Name|Priority|MaxJobsPU|MaxSubmitPU|MaxWall|MaxTRESPU|GrpTRES|Preempt|PreemptMode\n"+
+		"normal|0|||||||cluster\nhigh|10|1||00:30:00|cpu=8,gres/gpu=2||normal|requeue\nextra|0|2|||||\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "o")
+	stdout, stderr := run(t, 0, "run", "--trace", trace, "--policy", "slurm", "--nodes", "n1:cores=4", "--set", "bf_interval=1", "--set", "bf_resolution=1", "--slurm-qos", qos, "--out", out)
+	if !strings.Contains(stdout, "1 job(s) refused by the policy at submission") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	f, err := os.Open(filepath.Join(out, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.Index(rows[0], "starting_time")
+	got := map[string]string{}
+	for _, r := range rows[1:] {
+		got[r[0]] = r[col]
+	}
+	if want := map[string]string{"1": "0", "2": "50", "3": "2"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("starts %v, want %v", got, want)
+	}
+	for _, s := range []string{"QOS high (line 3): MaxTRESPU gres/gpu: only cpu is modelled: left out",
+		"QOS extra: not among the trace's QOS", "Priority: the QOS priorities count under priority/multifactor only"} {
+		if !strings.Contains(stderr, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, stderr)
+		}
+	}
+	// A malformed table names its file, line and column.
+	if err := os.WriteFile(qos, []byte("Name|MaxWall\nhigh|soon\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr = run(t, 1, "run", "--trace", trace, "--policy", "slurm", "--nodes", "n1:cores=4", "--slurm-qos", qos, "--no-out")
+	if !strings.Contains(stderr, "qos.txt:2: MaxWall") {
+		t.Errorf("stderr %s", stderr)
+	}
+}

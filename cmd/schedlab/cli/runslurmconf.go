@@ -3,10 +3,15 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"math"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/platform/slurmconf"
+	"github.com/schedlab/schedlab/workload"
+	"github.com/schedlab/schedlab/workload/swf"
 )
 
 // readSlurmConf sets the machine size and the partitions from
@@ -93,6 +98,62 @@ func (c *runCmd) readSlurmNodes(g *globals, given map[string]string) error {
 	}
 	if n := len(cfg.Warnings); n > 0 {
 		fmt.Fprintf(g.stderr, "schedlab: %s: %d key(s) not modelled or without effect on scheduling ('schedlab slurm-conf %s' lists them)\n", c.SlurmConf, n, c.SlurmConf)
+	}
+	return nil
+}
+
+// readSlurmQOS adds to given (under the options given on the command
+// line or by --slurm-conf) the slurm policy's qos_limits and, under
+// priority/multifactor, qos_priority from --slurm-qos FILE, QOS names
+// matched to the trace's numbers by its header's Queue lines, and says
+// on stderr what it leaves out.
+func (c *runCmd) readSlurmQOS(g *globals, given map[string]string) error {
+	if c.SlurmQOS == "" {
+		return nil
+	}
+	if c.Policy != "slurm" || given == nil {
+		return usageError{fmt.Errorf("--slurm-qos sets the QOS limits of the slurm policy: give --policy slurm (not %s)", c.Policy)}
+	}
+	f, err := os.Open(c.SlurmQOS)
+	if err != nil {
+		return fmt.Errorf("--slurm-qos: %w", err)
+	}
+	defer f.Close()
+	qs, err := slurmconf.ReadQOS(f, c.SlurmQOS)
+	if err != nil {
+		return err
+	}
+	var h swf.Header
+	if c.Trace != "" {
+		if rd, err := workload.OpenTrace(c.Trace); err == nil {
+			h = rd.Header()
+			rd.Close()
+		}
+	}
+	number := func(name string) (int32, bool) {
+		if n, err := strconv.ParseInt(name, 10, 32); err == nil && n >= 0 {
+			return int32(n), true
+		}
+		for _, nn := range h.QueueNames {
+			if nn.Name == name && nn.Number >= 0 && nn.Number <= math.MaxInt32 {
+				return int32(nn.Number), true
+			}
+		}
+		return 0, false
+	}
+	p := slurmconf.QOSPolicy(qs, number)
+	for _, k := range []string{"qos_limits", "qos_priority"} {
+		v, ok := p.Options[k]
+		if _, set := given[k]; !ok || set || k == "qos_priority" && given["order"] != "multifactor" {
+			continue
+		}
+		given[k] = v
+	}
+	if _, ok := p.Options["qos_priority"]; ok && given["order"] != "multifactor" {
+		p.Notes = append(p.Notes, "Priority: the QOS priorities count under priority/multifactor only (--order multifactor, or PriorityType=priority/multifactor in --slurm-conf): left out")
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(g.stderr, "schedlab: %s: %s\n", c.SlurmQOS, n)
 	}
 	return nil
 }
