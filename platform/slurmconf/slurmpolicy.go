@@ -19,7 +19,7 @@ type SlurmPolicy struct {
 
 // schedOptions are the SchedulerParameters the slurm policy models, by
 // their option names (the same).
-var schedOptions = []string{"bf_window", "bf_max_job_test", "bf_resolution", "bf_interval", "default_queue_depth"}
+var schedOptions = []string{"bf_window", "bf_max_job_test", "bf_resolution", "bf_interval", "default_queue_depth", "bf_max_job_user", "bf_min_age_reserve"}
 
 // priorityWeights maps the Priority weights to the multifactor options.
 var priorityWeights = map[string]string{

@@ -65,3 +65,19 @@ func TestSlurmPolicyBuiltin(t *testing.T) {
 		t.Errorf("notes %q", p.Notes)
 	}
 }
+
+// bf_max_job_user and bf_min_age_reserve are the policy's options of the
+// same names; bf_min_prio_reserve is said.
+func TestSlurmPolicyUserAndAge(t *testing.T) {
+	c, err := Read(strings.NewReader("SchedulerParameters=bf_max_job_user=10,bf_min_age_reserve=600,bf_min_prio_reserve=5\nNodeName=n1 CPUs=4\n"), "s.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.SlurmPolicy()
+	if p.Options["bf_max_job_user"] != "10" || p.Options["bf_min_age_reserve"] != "600" {
+		t.Errorf("options %v", p.Options)
+	}
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "SchedulerParameters bf_min_prio_reserve: not modelled") {
+		t.Errorf("notes %q", p.Notes)
+	}
+}

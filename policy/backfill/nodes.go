@@ -179,6 +179,9 @@ func NewNodePolicy(c NodeConfig) (*NodePolicy, error) {
 		if len(c.Slurm.QOS) > 0 {
 			b.slurm.qos = newQOSState(c.Slurm.QOS)
 		}
+		if c.Slurm.MaxJobUser > 0 {
+			b.slurm.users, b.slurm.tested = map[job.ID]int32{}, map[int32]int{}
+		}
 	}
 	return b, nil
 }
@@ -246,6 +249,9 @@ func (b *NodePolicy) Submit(now float64, j job.Info) {
 		s.rejects = append(s.rejects, j.ID)
 		b.freeJobs = append(b.freeJobs, slot)
 		return
+	}
+	if s := b.slurm; s != nil && s.users != nil {
+		s.users[j.ID] = j.User
 	}
 	e.m = slot // on nodes an entry's m is its request's slot
 	if len(r.GRESPerJob) > 0 {

@@ -31,6 +31,14 @@ type SlurmParams struct {
 	// QueueDepth is default_queue_depth: the main scheduler tests at most
 	// that many jobs.
 	QueueDepth int
+	// MaxJobUser is bf_max_job_user: a backfill pass tests at most that
+	// many jobs of one user (0: no limit); a job past it is skipped (no
+	// start, no reservation) and still counts in MaxJobTest.
+	MaxJobUser int
+	// MinAgeReserve is bf_min_age_reserve in seconds: a job that has
+	// waited less gets no reservation (it may start now), and the main
+	// scheduler goes on past it when it cannot start (0: none).
+	MinAgeReserve float64
 	// QOS are the limits by QOS number (nil: none; nodes_slurm_qos.go).
 	QOS map[int32]QOSLimits
 }
@@ -47,7 +55,8 @@ const (
 	SlurmMaxWindowMin  = 43200 // 30 days
 	SlurmMaxResolution = 3600
 	SlurmMaxInterval   = 10800
-	SlurmMaxJobs       = 1_000_000 // bf_max_job_test, default_queue_depth
+	SlurmMaxJobs       = 1_000_000  // bf_max_job_test, default_queue_depth
+	SlurmMaxMinAge     = 30 * 86400 // bf_min_age_reserve, seconds
 )
 
 // DefaultSlurm is Slurm's default settings: sched/backfill, bf_window
@@ -71,6 +80,10 @@ func (p SlurmParams) Check() error {
 		return fmt.Errorf("bf_interval: %g: want 1..%d seconds", p.Interval, SlurmMaxInterval)
 	case p.QueueDepth < 1 || p.QueueDepth > SlurmMaxJobs:
 		return fmt.Errorf("default_queue_depth: %d: want 1..%d", p.QueueDepth, SlurmMaxJobs)
+	case p.MaxJobUser < 0 || p.MaxJobUser > p.MaxJobTest:
+		return fmt.Errorf("bf_max_job_user: %d: want 0..bf_max_job_test (%d)", p.MaxJobUser, p.MaxJobTest)
+	case !(p.MinAgeReserve >= 0 && p.MinAgeReserve <= SlurmMaxMinAge):
+		return fmt.Errorf("bf_min_age_reserve: %g: want 0..%d seconds", p.MinAgeReserve, SlurmMaxMinAge)
 	}
 	return nil
 }
@@ -86,6 +99,10 @@ type slurmState struct {
 	// since the last pass.
 	qos     *qosState
 	rejects []job.ID
+	// users are the waiting jobs' users and tested a pass's jobs tested
+	// per user (bf_max_job_user; nil without).
+	users  map[job.ID]int32
+	tested map[int32]int
 }
 
 // scheduleSlurm is a pass of the slurm policy (b.slurm set): the main
@@ -111,6 +128,10 @@ func (b *NodePolicy) scheduleSlurm(now float64, plan *policy.Plan) {
 		}
 		pr := &b.jobs[e.m].prep
 		if b.freeCores < b.minCores[e.m] || !b.st.Select(pr, &b.cur) {
+			if s.young(now, e) {
+				held = true // it does not stop the main scheduler
+				continue
+			}
 			break
 		}
 		b.start(now, e, &b.cur, b.prof.AddSelection(now, nodes.Span(now, e.Estimate), &b.cur), held, plan)
@@ -160,6 +181,7 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 	s := b.slurm
 	started, tested := 0, 0
 	blocked := false
+	clear(s.tested)
 	for qi := range b.w.q {
 		e := &b.w.q[qi]
 		if e.started {
@@ -172,6 +194,14 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 			blocked = true
 			continue // no start, no reservation (Slurm's backfill skips it)
 		}
+		if s.tested != nil {
+			u := s.users[e.ID]
+			if s.tested[u] >= s.p.MaxJobUser {
+				blocked = true
+				continue // bf_max_job_user: skipped, counted in bf_max_job_test
+			}
+			s.tested[u]++
+		}
 		pr := &b.jobs[e.m].prep
 		d := e.Estimate
 		y := nodes.Span(now, d)
@@ -183,6 +213,9 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 			continue
 		}
 		blocked = true
+		if s.young(now, e) {
+			continue // bf_min_age_reserve: no reservation yet
+		}
 		t, ok := b.prof.Earliest(now, d, pr, &b.cur)
 		if !ok {
 			b.fail(fmt.Errorf("policy %s: job %d: no reservation time at %g for request %s", b.name, e.ID, now, pr.R))
@@ -210,6 +243,14 @@ func (s *slurmState) started(id job.ID) {
 	if s.qos != nil {
 		s.qos.start(id)
 	}
+	if s.users != nil {
+		delete(s.users, id)
+	}
+}
+
+// young reports whether e has waited less than bf_min_age_reserve.
+func (s *slurmState) young(now float64, e *entry) bool {
+	return s.p.MinAgeReserve > 0 && now-e.Submit < s.p.MinAgeReserve
 }
 
 // reserveWhole holds the nodes of b.cur whole over the reservation's

@@ -33,12 +33,16 @@ func slurmDecl() policy.Decl {
 			Doc: "bf_interval in seconds: a backfill pass runs at most every bf_interval seconds, after a change"},
 		option.Decl{Name: "default_queue_depth", Type: option.Int, Range: option.Between(1, SlurmMaxJobs), Default: itoa(SlurmDefaultQueueDepth), KeyName: "queue_depth",
 			Doc: "default_queue_depth: the main scheduler (at every submission and end) tests at most this many jobs"},
+		option.Decl{Name: "bf_max_job_user", Type: option.Int, Range: option.Between(0, SlurmMaxJobs), Default: "0", KeyName: "bf_max_job_user",
+			Doc: "bf_max_job_user: a backfill pass tests at most N jobs of one user (0: no limit; at most bf_max_job_test); the others are skipped"},
+		option.Decl{Name: "bf_min_age_reserve", Type: option.Int, Range: option.Between(0, SlurmMaxMinAge), Default: "0", KeyName: "bf_min_age_reserve",
+			Doc: "bf_min_age_reserve in seconds: a job that has waited less gets no reservation and does not stop the main scheduler (0: none)"},
 		option.Decl{Name: "qos_limits", Type: option.Text, KeyName: "qos_limits",
 			Valid: func(s string) error { _, err := ParseQOSLimits(s); return err },
 			Doc:   "QOS limits by QOS number (SWF field 15), \"QOS:KEY=N[:KEY=N...],...\" with KEY maxjobspu, maxsubmitpu, maxcpuspu (MaxTRESPU cpu), grpcpus (GrpTRES cpu), maxwall (seconds); run --slurm-qos FILE writes it from sacctmgr show qos"},
 	)
-	for i := range opts[len(opts)-7:] {
-		opts[len(opts)-7+i].Key = "policy." + opts[len(opts)-7+i].Name
+	for i := range opts[len(opts)-9:] {
+		opts[len(opts)-9+i].Key = "policy." + opts[len(opts)-9+i].Name
 	}
 	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "slurm", Traits: policy.Traits{NodesOnly: true},
 		Summary: "Slurm's schedulers on a platform of nodes: the main scheduler (priority order, stops at the first blocked job) and the backfill pass (whole-node reservations, bf_window, bf_max_job_test, bf_resolution, bf_interval); nodes only",
@@ -79,5 +83,5 @@ func slurmDecl() policy.Decl {
 func slurmFrom(v option.Values) SlurmParams {
 	return SlurmParams{Backfill: v.Text("scheduler_type") == "backfill", Window: float64(v.Int("bf_window")) * 60,
 		MaxJobTest: v.Int("bf_max_job_test"), Resolution: float64(v.Int("bf_resolution")), Interval: float64(v.Int("bf_interval")),
-		QueueDepth: v.Int("default_queue_depth")}
+		QueueDepth: v.Int("default_queue_depth"), MaxJobUser: v.Int("bf_max_job_user"), MinAgeReserve: float64(v.Int("bf_min_age_reserve"))}
 }

@@ -171,3 +171,58 @@ func TestParseQOSLimits(t *testing.T) {
 		t.Errorf("too many: %v", err)
 	}
 }
+
+// bf_max_job_user and bf_min_age_reserve on one node of 4 CPUs
+// (bf_interval 1, bf_resolution 1), worked by hand (jobs: submit, CPUs,
+// limit, run; user):
+//
+//   - bf_max_job_user 1: job 1 (user 1, 3 CPUs, limit 100, runs 50)
+//     starts at 0; job 2 (user 2, 4 CPUs) waits, reserved whole-node
+//     over [100, 200) (job 1's limit). Job 3 (user 2, 1 CPU, limit 30)
+//     at 2 would fit beside job 1 and end by 32: without the limit it is
+//     backfilled at 2 (then job 4, user 3, finds the node full and is
+//     backfilled when job 3 ends at 12); with it every pass skips job 3
+//     (user 2 had job 2 tested), job 4 is backfilled at 3, job 2 starts
+//     when job 1 ends at 50, job 3 when job 2 ends at 60.
+//   - bf_min_age_reserve 60: job 1 as above; job 2 (4 CPUs), younger
+//     than 60 s, gets no reservation and does not stop the main
+//     scheduler, which starts job 3 (1 CPU, limit 200) at 2; without it
+//     job 2 is reserved over [100, 200), job 3's [2, 202) overlaps it,
+//     and job 3 waits for job 2 (50 to 60).
+func TestSlurmBackfillUserAndAge(t *testing.T) {
+	js := []qosTestJob{{slurmJob{0, 3, 100, 50}, 1, 0}, {slurmJob{1, 4, 100, 10}, 2, 0}, {slurmJob{2, 1, 30, 10}, 2, 0}, {slurmJob{3, 1, 30, 10}, 3, 0}}
+	run := func(p SlurmParams, js []qosTestJob) []float64 {
+		t.Helper()
+		ns := mustNodes(t, "n1:cores=4")
+		nb, err := NewNodePolicy(NodeConfig{Name: "slurm", Nodes: ns, Order: OrderFCFS, Slurm: &p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var specs []nodeJobSpec
+		for i, j := range js {
+			specs = append(specs, nodeJobSpec{id: job.ID(i + 1), submit: j.submit, dur: j.run, est: j.limit, procs: j.cpus, user: j.user, partition: -1, group: -1, qo: -1})
+		}
+		got := engineNodes(t, ns, nb, specs)
+		var s []float64
+		for i := range js {
+			s = append(s, got[job.ID(i+1)].start)
+		}
+		return s
+	}
+	checkStarts(t, "no bf_max_job_user", run(fastSlurm(), js), []float64{0, 50, 2, 12})
+	p := fastSlurm()
+	p.MaxJobUser = 1
+	checkStarts(t, "bf_max_job_user 1", run(p, js), []float64{0, 50, 60, 3})
+
+	js = []qosTestJob{{slurmJob{0, 3, 100, 50}, 1, 0}, {slurmJob{1, 4, 100, 10}, 2, 0}, {slurmJob{2, 1, 200, 10}, 3, 0}}
+	checkStarts(t, "no bf_min_age_reserve", run(fastSlurm(), js), []float64{0, 50, 60})
+	p = fastSlurm()
+	p.MinAgeReserve = 60
+	checkStarts(t, "bf_min_age_reserve 60", run(p, js), []float64{0, 50, 2})
+
+	p = fastSlurm()
+	p.MaxJobUser = p.MaxJobTest + 1
+	if err := p.Check(); err == nil || !strings.Contains(err.Error(), "bf_max_job_user: 501: want 0..bf_max_job_test (500)") {
+		t.Errorf("check: %v", err)
+	}
+}
