@@ -175,7 +175,7 @@ func NewNodePolicy(c NodeConfig) (*NodePolicy, error) {
 		if err := c.Slurm.Check(); err != nil {
 			return nil, fmt.Errorf("policy %s: %w", c.Name, err)
 		}
-		b.slurm = &slurmState{p: *c.Slurm, lastBF: math.Inf(-1)}
+		b.slurm = &slurmState{p: *c.Slurm, lastBF: math.Inf(-1), dueAt: -1}
 		if len(c.Slurm.QOS) > 0 {
 			b.slurm.qos = newQOSState(c.Slurm.QOS)
 		}

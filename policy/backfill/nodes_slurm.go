@@ -3,6 +3,7 @@ package backfill
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform/nodes"
@@ -41,6 +42,12 @@ type SlurmParams struct {
 	MinAgeReserve float64
 	// QOS are the limits by QOS number (nil: none; nodes_slurm_qos.go).
 	QOS map[int32]QOSLimits
+	// Latency is sched_latency in seconds (not a Slurm parameter): each
+	// pass runs a delay after the instant that calls for it, drawn
+	// uniformly in [0, Latency] from Rand (0: none, the deterministic
+	// default); the events in between wait for it.
+	Latency float64
+	Rand    *rand.Rand
 }
 
 // Slurm's defaults (slurm.conf(5), Slurm 22.05).
@@ -57,6 +64,7 @@ const (
 	SlurmMaxInterval   = 10800
 	SlurmMaxJobs       = 1_000_000  // bf_max_job_test, default_queue_depth
 	SlurmMaxMinAge     = 30 * 86400 // bf_min_age_reserve, seconds
+	SlurmMaxLatency    = 60         // sched_latency, seconds
 )
 
 // DefaultSlurm is Slurm's default settings: sched/backfill, bf_window
@@ -84,6 +92,10 @@ func (p SlurmParams) Check() error {
 		return fmt.Errorf("bf_max_job_user: %d: want 0..bf_max_job_test (%d)", p.MaxJobUser, p.MaxJobTest)
 	case !(p.MinAgeReserve >= 0 && p.MinAgeReserve <= SlurmMaxMinAge):
 		return fmt.Errorf("bf_min_age_reserve: %g: want 0..%d seconds", p.MinAgeReserve, SlurmMaxMinAge)
+	case !(p.Latency >= 0 && p.Latency <= SlurmMaxLatency):
+		return fmt.Errorf("sched_latency: %g: want 0..%d seconds", p.Latency, SlurmMaxLatency)
+	case p.Latency > 0 && p.Rand == nil:
+		return fmt.Errorf("sched_latency: %g s without a random stream", p.Latency)
 	}
 	return nil
 }
@@ -103,6 +115,8 @@ type slurmState struct {
 	// per user (bf_max_job_user; nil without).
 	users  map[job.ID]int32
 	tested map[int32]int
+	// dueAt is the time of the pass a latency defers (-1: none).
+	dueAt float64
 }
 
 // scheduleSlurm is a pass of the slurm policy (b.slurm set): the main
@@ -115,6 +129,16 @@ func (b *NodePolicy) scheduleSlurm(now float64, plan *policy.Plan) {
 		plan.Reject(id)
 	}
 	s.rejects = s.rejects[:0]
+	if s.p.Latency > 0 && len(b.w.q) > 0 {
+		if s.dueAt < 0 {
+			s.dueAt = now + s.p.Rand.Float64()*s.p.Latency
+		}
+		if now < s.dueAt {
+			plan.Wake = s.dueAt
+			return
+		}
+		s.dueAt = -1
+	}
 	n := 0
 	held := false // a job a QOS limit holds is ahead (a start is then backfilled)
 	// Main scheduler: priority order, stops at the first job that cannot

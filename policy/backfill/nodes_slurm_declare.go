@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/option"
+	"github.com/schedlab/schedlab/rng"
 )
 
 // slurmDecl declares the slurm policy: Slurm's main scheduler and
@@ -37,12 +38,14 @@ func slurmDecl() policy.Decl {
 			Doc: "bf_max_job_user: a backfill pass tests at most N jobs of one user (0: no limit; at most bf_max_job_test); the others are skipped"},
 		option.Decl{Name: "bf_min_age_reserve", Type: option.Int, Range: option.Between(0, SlurmMaxMinAge), Default: "0", KeyName: "bf_min_age_reserve",
 			Doc: "bf_min_age_reserve in seconds: a job that has waited less gets no reservation and does not stop the main scheduler (0: none)"},
+		option.Decl{Name: "sched_latency", Type: option.Float, Range: option.Between(0, SlurmMaxLatency), Default: "0", KeyName: "sched_latency",
+			Doc: "not a Slurm parameter: slurmctld's delay in seconds; each pass runs a delay drawn uniformly in [0, S] from the run's seed after the instant that calls for it (0: none, deterministic)"},
 		option.Decl{Name: "qos_limits", Type: option.Text, KeyName: "qos_limits",
 			Valid: func(s string) error { _, err := ParseQOSLimits(s); return err },
 			Doc:   "QOS limits by QOS number (SWF field 15), \"QOS:KEY=N[:KEY=N...],...\" with KEY maxjobspu, maxsubmitpu, maxcpuspu (MaxTRESPU cpu), grpcpus (GrpTRES cpu), maxwall (seconds); run --slurm-qos FILE writes it from sacctmgr show qos"},
 	)
-	for i := range opts[len(opts)-9:] {
-		opts[len(opts)-9+i].Key = "policy." + opts[len(opts)-9+i].Name
+	for i := range opts[len(opts)-10:] {
+		opts[len(opts)-10+i].Key = "policy." + opts[len(opts)-10+i].Name
 	}
 	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "slurm", Traits: policy.Traits{NodesOnly: true},
 		Summary: "Slurm's schedulers on a platform of nodes: the main scheduler (priority order, stops at the first blocked job) and the backfill pass (whole-node reservations, bf_window, bf_max_job_test, bf_resolution, bf_interval); nodes only",
@@ -61,6 +64,9 @@ func slurmDecl() policy.Decl {
 				mf = &m
 			}
 			p := slurmFrom(v)
+			if p.Latency > 0 {
+				p.Rand = rng.New(env.Seed, env.Rep, "policy/backfill.slurm-latency")
+			}
 			if p.QOS, err = ParseQOSLimits(v.Text("qos_limits")); err != nil {
 				return policy.Built{}, fmt.Errorf("policy slurm: option qos_limits: %w", err)
 			}
@@ -83,5 +89,6 @@ func slurmDecl() policy.Decl {
 func slurmFrom(v option.Values) SlurmParams {
 	return SlurmParams{Backfill: v.Text("scheduler_type") == "backfill", Window: float64(v.Int("bf_window")) * 60,
 		MaxJobTest: v.Int("bf_max_job_test"), Resolution: float64(v.Int("bf_resolution")), Interval: float64(v.Int("bf_interval")),
-		QueueDepth: v.Int("default_queue_depth"), MaxJobUser: v.Int("bf_max_job_user"), MinAgeReserve: float64(v.Int("bf_min_age_reserve"))}
+		QueueDepth: v.Int("default_queue_depth"), MaxJobUser: v.Int("bf_max_job_user"), MinAgeReserve: float64(v.Int("bf_min_age_reserve")),
+		Latency: v.Float("sched_latency")}
 }

@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/option"
+	"github.com/schedlab/schedlab/rng"
 )
 
 // qosJob of the tests: a slurmJob with its user and QOS.
@@ -224,5 +227,45 @@ func TestSlurmBackfillUserAndAge(t *testing.T) {
 	p.MaxJobUser = p.MaxJobTest + 1
 	if err := p.Check(); err == nil || !strings.Contains(err.Error(), "bf_max_job_user: 501: want 0..bf_max_job_test (500)") {
 		t.Errorf("check: %v", err)
+	}
+}
+
+// sched_latency 2 s (seed 7, replication 0), on one node of 4 CPUs: job
+// 1 (4 CPUs, runs 10) submitted at 0 starts after the first delay d1 of
+// the stream; job 2 (4 CPUs) submitted at 5 is tested after d2 (the
+// node is busy until d1 + 10); job 1's end calls a pass d3 later, and
+// job 2 starts then: at d1 + 10 + d3. Each d in [0, 2]. Replication 1
+// draws another d1; sched_latency 0 starts at 0 and 10.
+func TestSlurmLatency(t *testing.T) {
+	d := slurmDecl()
+	ns := mustNodes(t, "n1:cores=4")
+	starts := func(latency string, rep int) []float64 {
+		v, err := option.Check(d.Options, map[string]string{"bf_interval": "1", "bf_resolution": "1", "sched_latency": latency})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := d.New(policy.Env{Nodes: ns, Seed: 7, Rep: rep}, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := engineNodes(t, ns, b.Nodes, []nodeJobSpec{{id: 1, submit: 0, dur: 10, est: 100, procs: 4}, {id: 2, submit: 5, dur: 10, est: 100, procs: 4}})
+		return []float64{got[1].start, got[2].start}
+	}
+	r := rng.New(7, 0, "policy/backfill.slurm-latency")
+	d1, _, d3 := 2*r.Float64(), 2*r.Float64(), 2*r.Float64()
+	if d1 == 0 || d3 == 0 {
+		t.Fatalf("draws %g %g: the test needs delays", d1, d3)
+	}
+	if got, want := starts("2", 0), []float64{d1, d1 + 10 + d3}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("latency 2: starts %v, want %v", got, want)
+	}
+	if got := starts("2", 1); got[0] == d1 || got[0] < 0 || got[0] > 2 {
+		t.Errorf("replication 1: job 1 at %g (replication 0: %g)", got[0], d1)
+	}
+	if got := starts("0", 0); fmt.Sprint(got) != "[0 10]" {
+		t.Errorf("latency 0: %v", got)
+	}
+	if _, err := option.Check(d.Options, map[string]string{"sched_latency": "61"}); err == nil {
+		t.Error("sched_latency 61 accepted")
 	}
 }

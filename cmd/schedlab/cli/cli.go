@@ -611,7 +611,7 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	}
 	errs := []error{spec.Check()}
 	if qerr == nil {
-		errs = append(c.unusedFlags(qp.Model == registry.ModelHetero, dl, fails), errs...)
+		errs = append(c.unusedFlags(qp.Model == registry.ModelHetero || seededPolicy(c.Policy, given), dl, fails), errs...)
 	}
 	if err := flagProblems(errors.Join(errs...), qp, g.policyFlags); err != nil {
 		return none, usageError{err}
@@ -672,18 +672,28 @@ func (c *runCmd) randomFlags() (workload.DeadlineRule, *avail.Failures, error) {
 	return dl, fails, err
 }
 
+// seededPolicy reports whether the trace policy draws from the run's
+// seed and replication: the slurm policy with a sched_latency.
+func seededPolicy(name string, given map[string]string) bool {
+	if name != "slurm" {
+		return false
+	}
+	x, err := strconv.ParseFloat(given["sched_latency"], 64)
+	return err == nil && x > 0
+}
+
 // unusedFlags are the flags given that would change nothing: a seed,
 // a replication, predictions or failure handling with nothing to apply
 // them to. (A RunSpec has no notion of a setting given: these are the
 // command line's.)
-func (c *runCmd) unusedFlags(hetero bool, dl workload.DeadlineRule, fails *avail.Failures) []error {
+func (c *runCmd) unusedFlags(seeded bool, dl workload.DeadlineRule, fails *avail.Failures) []error {
 	var errs []error
 	if c.OnFailure != "kill" && c.Events == "" && fails == nil {
 		errs = append(errs, fmt.Errorf("--on-failure %s needs failures (--events or --failures)", c.OnFailure))
 	}
 	random := c.Resample != resample.Methods[0] || c.Estimate == workload.EstimateTsafrir.String() || fails != nil
-	if c.Seed != 1 && dl.Base == workload.DeadlineNone && !hetero && !random {
-		errs = append(errs, fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime), tsafrir requests (--estimate tsafrir), failures (--failures) or a resampled trace (--resample), or seeds a policy of the hetero model; --policy %s without them uses no seed", c.Policy))
+	if c.Seed != 1 && dl.Base == workload.DeadlineNone && !seeded && !random {
+		errs = append(errs, fmt.Errorf("--seed draws deadlines (--deadline estimate or runtime), tsafrir requests (--estimate tsafrir), failures (--failures) or a resampled trace (--resample), or seeds a policy of the hetero model or the slurm policy's sched_latency; --policy %s without them uses no seed", c.Policy))
 	}
 	if c.Estimate != workload.EstimatePredict.String() {
 		for _, f := range []struct{ name, v, def string }{{"--predictor", c.Predictor, "last2"}, {"--correction", c.Correction, "increments"}} {
@@ -693,7 +703,7 @@ func (c *runCmd) unusedFlags(hetero bool, dl workload.DeadlineRule, fails *avail
 			}
 		}
 	}
-	if c.Replication != 0 && !random {
+	if c.Replication != 0 && !random && !seeded {
 		errs = append(errs, fmt.Errorf("--replication chooses the random streams of --resample, --estimate tsafrir and --failures; without them it changes nothing"))
 	}
 	return errs

@@ -334,3 +334,31 @@ func TestSlurmQOSFile(t *testing.T) {
 		t.Errorf("stderr %s", stderr)
 	}
 }
+
+// --set sched_latency=S draws from --seed and --replication (so both
+// are accepted with it): the same seed gives the same jobs.csv, another
+// replication another; without it --seed is refused as unused.
+func TestSlurmLatencySeeded(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"run", "--trace", "KTH-SP2-1996-2.1-cln.swf.gz", "--to", "1996-10-08T00:00:00", "--policy", "slurm", "--nodes", "n[1-25]:cores=4", "--set", "sched_latency=2", "--seed", "3"}
+	csvOf := func(name string, extra ...string) string {
+		out := filepath.Join(dir, name)
+		run(t, 0, append(append(slices.Clone(base), extra...), "--out", out)...)
+		b, err := os.ReadFile(filepath.Join(out, "jobs.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	a, b, c := csvOf("a"), csvOf("b"), csvOf("c", "--replication", "1")
+	if a != b {
+		t.Error("the same seed gave two jobs.csv")
+	}
+	if a == c {
+		t.Error("replication 1 gave replication 0's jobs.csv")
+	}
+	_, stderr := run(t, 2, "run", "--trace", "KTH-SP2-1996-2.1-cln.swf.gz", "--policy", "slurm", "--nodes", "n[1-25]:cores=4", "--seed", "3", "--no-out")
+	if !strings.Contains(stderr, "the slurm policy's sched_latency; --policy slurm without them uses no seed") {
+		t.Errorf("stderr %s", stderr)
+	}
+}
