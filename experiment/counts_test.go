@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/engine"
 )
 
 // The node planner of a run on nodes: auto plans by counts exactly when
@@ -72,6 +74,69 @@ func TestNodePlannerChosen(t *testing.T) {
 		err := (&RunSpec{Workload: WorkloadSpec{Trace: swf}, Policy: PolicySpec{Name: "easy", NodePlanner: bad.planner}}).Check()
 		if err == nil || !strings.Contains(err.Error(), bad.msg) {
 			t.Errorf("--node-planner %s on a pool: err = %v, want %q", bad.planner, err, bad.msg)
+		}
+	}
+}
+
+// mfOptions is a multifactor order in which age, fair-share and job
+// size all count, so that the job size's scale changes the order.
+var mfOptions = map[string]string{"order": "multifactor", "priority_weight_age": "1000", "priority_weight_fairshare": "1000",
+	"priority_weight_job_size": "1000", "priority_max_age": "86400", "priority_decay_half_life": "86400"}
+
+// By counts the multifactor order is the pool's too: its job size is a
+// job's CPUs over the platform's CPUs, which on nodes of one thread are
+// the pool's. EASY and conservative in the multifactor order start every
+// one of KTH's first 3,000 jobs on 25 nodes of 4 cores as on the pool
+// of 100 CPUs.
+func TestByCountsMultifactorIsThePool(t *testing.T) {
+	for _, pol := range []string{"easy", "conservative"} {
+		run := func(p PlatformSpec) *startLog {
+			t.Helper()
+			l := &startLog{}
+			if _, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", First: 3000}, Platform: p,
+				Policy:  PolicySpec{Name: pol, Options: mfOptions},
+				Outputs: OutputSpec{Listeners: []engine.Listener{l}}}).Run(); err != nil {
+				t.Fatalf("%s: %v", pol, err)
+			}
+			return l
+		}
+		pool, onNodes := run(PlatformSpec{Procs: 100}), run(PlatformSpec{Nodes: []string{"n[1-25]:cores=4"}})
+		if len(pool.order) != 3000 || len(onNodes.order) != 3000 {
+			t.Fatalf("%s: %d jobs on the pool, %d on nodes", pol, len(pool.order), len(onNodes.order))
+		}
+		for _, k := range pool.order {
+			if onNodes.starts[k] != pool.starts[k] {
+				t.Fatalf("%s multifactor: job %d starts at %g on the pool, %g on nodes by counts", pol, k.id, pool.starts[k], onNodes.starts[k])
+			}
+		}
+	}
+}
+
+// On nodes of two threads a core, the multifactor job size is over the
+// platform's CPUs (200 here, for 100 cores) by counts as in the node
+// version: EASY by counts and on nodes start every one of KTH's first
+// 3,000 jobs at the same time (EASY's starts on nodes of cores alone are
+// the pool's; only the order could tell the two apart: with the size
+// over the cores, job 201 starts 35 s later by counts).
+func TestByCountsMultifactorSizeIsOverCPUs(t *testing.T) {
+	run := func(planner string) *startLog {
+		t.Helper()
+		l := &startLog{}
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", First: 3000},
+			Platform: PlatformSpec{Nodes: []string{"n[1-25]:cores=4:threads=2"}},
+			Policy:   PolicySpec{Name: "easy", Options: mfOptions, NodePlanner: planner},
+			Outputs:  OutputSpec{Listeners: []engine.Listener{l}}}).Run(); err != nil {
+			t.Fatalf("%s: %v", planner, err)
+		}
+		return l
+	}
+	byCounts, onNodes := run(PlannerCounts), run(PlannerNodes)
+	if len(byCounts.order) != 3000 || len(onNodes.order) != 3000 {
+		t.Fatalf("%d jobs by counts, %d on nodes", len(byCounts.order), len(onNodes.order))
+	}
+	for _, k := range byCounts.order {
+		if onNodes.starts[k] != byCounts.starts[k] {
+			t.Fatalf("job %d starts at %g by counts, %g on nodes", k.id, byCounts.starts[k], onNodes.starts[k])
 		}
 	}
 }
