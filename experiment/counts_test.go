@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/scenario"
 )
 
 // The node planner of a run on nodes: auto plans by counts exactly when
@@ -137,6 +138,25 @@ func TestByCountsMultifactorSizeIsOverCPUs(t *testing.T) {
 	for _, k := range byCounts.order {
 		if onNodes.starts[k] != byCounts.starts[k] {
 			t.Fatalf("job %d starts at %g by counts, %g on nodes", k.id, byCounts.starts[k], onNodes.starts[k])
+		}
+	}
+}
+
+// A trace scenario's platform.node_planner reaches the run (TraceSpec),
+// auto by default.
+func TestScenarioNodePlanner(t *testing.T) {
+	for _, c := range []struct{ line, want string }{{"", PlannerAuto}, {"  node_planner: nodes\n", PlannerNodes}, {"  node_planner: counts\n", PlannerCounts}} {
+		src := "model: cluster\nstop: trace\nworkload: {trace: testdata/explain.swf}\nplatform:\n  nodes: [\"n[1-2]:cores=4\"]\n" + c.line + "policy: {queue: easy}\n"
+		pts, err := scenario.Parse("p.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := TraceSpec(pts[0].Scenario, 0, "", false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if spec.Policy.NodePlanner != c.want {
+			t.Errorf("%q: node planner %q, want %q", c.line, spec.Policy.NodePlanner, c.want)
 		}
 	}
 }
