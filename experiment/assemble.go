@@ -58,6 +58,12 @@ type clusterSpec struct {
 	// carbon, when set, puts the carbon-aware delay layer (policy/carbon)
 	// around the policy, outside the predicting layer.
 	carbon *carbonSpec
+	// coresAlone, on a platform of nodes, says that every job of the
+	// workload asks for cores alone (nodes.CoresAlone); planner is
+	// PolicySpec.NodePlanner. Together they decide whether the run is
+	// planned by counts (clusterSpec.byCounts).
+	coresAlone bool
+	planner    string
 }
 
 // clusterRun is an assembled run: the policy, the engine, and what the
@@ -94,6 +100,9 @@ type clusterRun struct {
 	delay delayCounts
 	// stages are the clusterStages applied, in their order.
 	stages []clusterStage
+	// byCounts, on a platform of nodes, says that the run is planned by
+	// counts (package policy/counts).
+	byCounts bool
 }
 
 // predictCounts is what a run reports of a predicting layer

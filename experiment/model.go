@@ -273,7 +273,7 @@ func TraceSpec(s scenario.Scenario, rep int, out string, perJob bool, extra []en
 		Platform: PlatformSpec{Procs: s.Platform.Procs, Clamp: s.Workload.Clamp, Continue: s.Workload.OnOverrun == "continue", Power: s.Platform.Power,
 			Carbon: s.Platform.Carbon, Price: s.Platform.Price,
 			Partitions: s.Platform.Partitions, Nodes: s.Platform.Nodes, Avail: scenarioAvail(s)},
-		Policy:  PolicySpec{Name: s.Policy.Queue, Options: s.Policy.Options, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction},
+		Policy:  PolicySpec{Name: s.Policy.Queue, Options: s.Policy.Options, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction, NodePlanner: s.Platform.NodePlanner},
 		Outputs: OutputSpec{Dir: out, Responses: perJob, Listeners: extra},
 	}, nil
 }

@@ -103,9 +103,10 @@ func engineNodeParts(defs []partitionDef) []engine.NodePartition {
 }
 
 // buildNodeParts builds one node policy per partition of s.nodeParts,
-// for a platform of its nodes, sharing what the policies of one
+// for a platform of its nodes (by counts, over its nodes' cores, when
+// byCounts), sharing what the policies of one
 // machine share (the multifactor usage).
-func buildNodeParts(s clusterSpec) ([]engine.NodePartition, error) {
+func buildNodeParts(s clusterSpec, byCounts bool) ([]engine.NodePartition, error) {
 	parts := slices.Clone(s.nodeParts)
 	shared := policy.NewShared(s.ns.CPUs())
 	for k := range parts {
@@ -117,16 +118,14 @@ func buildNodeParts(s clusterSpec) ([]engine.NodePartition, error) {
 		if err != nil {
 			return nil, err
 		}
-		env := s.env
-		env.Platform, env.Nodes, env.Shared = plat, sub, shared
-		b, err := s.qp.BuildValues(env, s.opts)
+		np, err := s.nodePolicy(sub, plat, shared, byCounts)
 		if err != nil {
 			for _, p := range parts[:k] {
 				closePolicy(p.Policy)
 			}
 			return nil, err
 		}
-		parts[k].Policy = b.Nodes
+		parts[k].Policy = np
 	}
 	return parts, nil
 }
@@ -178,12 +177,16 @@ func (s *RunSpec) checkNodeParts(add func(setting string, err error)) {
 // as the outputs name it, is the first partition's (every partition's
 // is the same policy).
 func newNodePartsRun(s clusterSpec) (*clusterRun, error) {
-	parts, err := buildNodeParts(s)
+	byCounts, err := s.byCounts()
+	if err != nil {
+		return nil, err
+	}
+	parts, err := buildNodeParts(s, byCounts)
 	if err != nil {
 		return nil, err
 	}
 	first := parts[0].Policy
-	r := &clusterRun{npol: first, built: first, caps: policy.CapsOf(first)}
+	r := &clusterRun{npol: first, built: first, caps: policy.CapsOf(first), byCounts: byCounts}
 	closeAll := func() {
 		for _, p := range parts {
 			closePolicy(p.Policy)

@@ -111,29 +111,31 @@ func csvColumns(t *testing.T, path string, cols ...string) string {
 
 // One partition of every node, the default (KTH names no partition),
 // gives jobs.csv byte for byte as the run without partitions, under
-// EASY and conservative.
+// EASY and conservative, planned by counts and on nodes.
 func TestNodePartitionOfAllNodesIsTheRun(t *testing.T) {
 	first := int64(3000)
 	if testing.Short() {
 		first = 800
 	}
-	for _, pol := range []string{"easy", "conservative"} {
-		var csv [2][]byte
-		for k, parts := range [][]string{nil, {"all:nodes=n[01-25]:default"}} {
-			out := t.TempDir()
-			spec := RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", First: first},
-				Platform: PlatformSpec{Nodes: []string{"n[01-25]:cores=4"}, Partitions: parts},
-				Policy:   PolicySpec{Name: pol}, Outputs: OutputSpec{Dir: out, Check: true}}
-			if _, err := spec.Run(); err != nil {
-				t.Fatalf("%s %v: %v", pol, parts, err)
+	for _, planner := range []string{PlannerCounts, PlannerNodes} {
+		for _, pol := range []string{"easy", "conservative"} {
+			var csv [2][]byte
+			for k, parts := range [][]string{nil, {"all:nodes=n[01-25]:default"}} {
+				out := t.TempDir()
+				spec := RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", First: first},
+					Platform: PlatformSpec{Nodes: []string{"n[01-25]:cores=4"}, Partitions: parts},
+					Policy:   PolicySpec{Name: pol, NodePlanner: planner}, Outputs: OutputSpec{Dir: out, Check: true}}
+				if _, err := spec.Run(); err != nil {
+					t.Fatalf("%s %s %v: %v", planner, pol, parts, err)
+				}
+				var err error
+				if csv[k], err = os.ReadFile(filepath.Join(out, "jobs.csv")); err != nil {
+					t.Fatal(err)
+				}
 			}
-			var err error
-			if csv[k], err = os.ReadFile(filepath.Join(out, "jobs.csv")); err != nil {
-				t.Fatal(err)
+			if !bytes.Equal(csv[0], csv[1]) || len(csv[0]) < 1000 {
+				t.Errorf("%s planner, %s: one partition of every node changes jobs.csv (%d and %d bytes)", planner, pol, len(csv[0]), len(csv[1]))
 			}
-		}
-		if !bytes.Equal(csv[0], csv[1]) || len(csv[0]) < 1000 {
-			t.Errorf("%s: one partition of every node changes jobs.csv (%d and %d bytes)", pol, len(csv[0]), len(csv[1]))
 		}
 	}
 }

@@ -195,7 +195,8 @@ func (c *nodeCheck) check() error {
 }
 
 // newNodeRun assembles a run on a platform of nodes (s.ns): the
-// policy's node scheduler (the registry refuses a policy that has none),
+// policy's node scheduler (the registry refuses a policy that has none;
+// by counts when s.byCounts says so),
 // inside the predicting layer (predict.NodePredictor) and the
 // carbon-aware delay (carbon.NodeDelay) when asked for,
 // the jobs that fit no node dropped and counted, the recording for
@@ -204,17 +205,19 @@ func newNodeRun(s clusterSpec) (*clusterRun, error) {
 	if s.nodeParts != nil {
 		return newNodePartsRun(s)
 	}
-	env := s.env
-	env.Platform, env.Nodes = s.plat, s.ns
-	b, err := s.qp.BuildValues(env, s.opts)
+	byCounts, err := s.byCounts()
 	if err != nil {
 		return nil, err
 	}
-	r := &clusterRun{npol: b.Nodes, built: b.Nodes, caps: policy.CapsOf(b.Nodes)}
+	np, err := s.nodePolicy(s.ns, s.plat, nil, byCounts)
+	if err != nil {
+		return nil, err
+	}
+	r := &clusterRun{npol: np, built: np, caps: policy.CapsOf(np), byCounts: byCounts}
 	if l := s.layers(); l.parts || l.threads || l.avail {
-		closePolicy(b.Nodes)
+		closePolicy(np)
 		l.predict = false
-		return nil, fmt.Errorf("policy %s on a platform of nodes: %s not built yet", b.Nodes.Name(), l)
+		return nil, fmt.Errorf("policy %s on a platform of nodes: %s not built yet", np.Name(), l)
 	}
 	if s.predict != nil { // EASY++'s predictions, as on a pool of CPUs
 		pred := predict.NewNodes(r.npol, *s.predict)

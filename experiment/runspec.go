@@ -162,6 +162,13 @@ type PolicySpec struct {
 	// then not given. The shared library cmd/libschedlab runs the engine
 	// in Python's process this way.
 	Decider external.Decider `json:"-"`
+	// NodePlanner, on a platform of nodes (PlatformSpec.Nodes), is how a
+	// policy of the backfill family is planned: "auto" (or ""): by
+	// counts (the pool's policy over the nodes' cores, exact when every
+	// job asks for cores alone) when the run allows it, else on nodes;
+	// "counts": by counts, or an error saying why not; "nodes": the
+	// node version, always (docs/nodes.md, "Two planners").
+	NodePlanner string `json:"node_planner,omitempty"`
 	// Local is the grid model's local scheduler (Name is then the grid
 	// scheduler; for the gang model, Name is the approach).
 	Local string `json:"-"`
@@ -289,6 +296,7 @@ func (s *RunSpec) Check() error {
 		}
 	}
 	s.checkNodes(add)
+	s.checkNodePlanner(add)
 	errs = append(errs, s.checkPolicy()...)
 	if est == workload.EstimatePredict && p.Avail.Used() {
 		add("--estimate", errors.New("unavailable CPUs (reservations, failures) do not go with estimate predict: the model keeps jobs off reserved CPUs by the estimates the policy plans with"))

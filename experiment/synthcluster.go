@@ -23,6 +23,9 @@ type clusterSynth struct {
 	// speed is the machine's CPU speed, when the workload model sets one
 	// (0: 1).
 	speed float64
+	// requests: some jobs may ask for more than cores on nodes
+	// (model.Built.Requests).
+	requests bool
 }
 
 // genStage is one stage of a synthetic cluster run's source: the
@@ -52,7 +55,7 @@ var genStages = []genStage{
 			if err != nil {
 				return nil, err
 			}
-			c.load, c.a.tau, c.speed = b.Load, metrics.DefaultTau, b.Speed
+			c.load, c.a.tau, c.speed, c.requests = b.Load, metrics.DefaultTau, b.Speed, b.Requests
 			return b.Source, nil
 		}},
 	{name: "exact", // a declared model's requests replaced by the runtimes
@@ -140,7 +143,8 @@ func (c *clusterSynth) run(src workload.Source) (ClusterResult, error) {
 		defer closeEvents()
 	}
 	run, err := newClusterRun(clusterSpec{plat: c.a.plat, ns: ns, qp: qp, opts: opts, env: policy.Env{Seed: s.Workload.Seed, Rep: s.Workload.Rep}, src: src,
-		lis: c.a.openOutputs(), maxWaiting: MaxWaiting, cont: y.declared() && s.Platform.Continue, predict: pred, avail: availCfg})
+		lis: c.a.openOutputs(), maxWaiting: MaxWaiting, cont: y.declared() && s.Platform.Continue, predict: pred, avail: availCfg,
+		coresAlone: !c.requests, planner: s.Policy.NodePlanner})
 	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
 		return ClusterResult{}, &AvailError{err}
 	}

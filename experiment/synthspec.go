@@ -71,7 +71,7 @@ func SynthSpec(s scenario.Scenario, rep int, records string, perJob bool, extra 
 		Workload: WorkloadSpec{Synthetic: syn, SubmitZero: w.Submit == scenario.SubmitZero, Seed: s.Seed, Rep: rep},
 		Platform: PlatformSpec{Procs: s.Platform.Procs, Continue: w.OnOverrun == "continue", Avail: scenarioAvail(s), Power: s.Platform.Power,
 			Carbon: s.Platform.Carbon, Price: s.Platform.Price, Nodes: s.Platform.Nodes},
-		Policy: PolicySpec{Name: s.Policy.Queue, Options: s.Policy.Options, Predictor: w.Predictor, Correction: w.Correction,
+		Policy: PolicySpec{Name: s.Policy.Queue, Options: s.Policy.Options, Predictor: w.Predictor, Correction: w.Correction, NodePlanner: s.Platform.NodePlanner,
 			Local: s.Policy.Local},
 		Outputs: OutputSpec{Records: records, Responses: perJob, Listeners: extra, Metrics: s.Metrics}}
 	if len(s.Platform.Nodes) > 0 {

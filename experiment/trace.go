@@ -64,6 +64,11 @@ type RunInfo struct {
 	// all are free, refused at submission and counted (never simulated).
 	Nodes string `json:"nodes,omitempty"`
 	NoFit int64  `json:"jobs_fitting_no_node,omitempty"`
+	// NodePlanner, on a platform of nodes, is how the policy planned:
+	// "counts" (the pool's policy over the nodes' cores, package
+	// policy/counts) or "nodes" (its node version); docs/nodes.md,
+	// "Two planners".
+	NodePlanner string `json:"node_planner,omitempty"`
 	// Resample names the resampling of the trace (WorkloadSpec.Resample),
 	// with the seed and replication it was drawn for; Resampled is its
 	// job count.
@@ -379,7 +384,7 @@ func checkTraceOptions(qp registry.Entry, options map[string]string, decider ext
 func (a *traceAsm) assemble(src workload.Source) error {
 	s := a.s
 	spec := clusterSpec{plat: a.plat, qp: a.qp, opts: a.opts, env: policy.Env{Seed: s.Workload.Seed, Rep: s.Workload.Rep, Decider: s.Policy.Decider},
-		src: src, lis: a.lis, threadLis: a.threadLis, cont: s.Platform.Continue, predict: a.pred, avail: a.avail}
+		src: src, lis: a.lis, threadLis: a.threadLis, cont: s.Platform.Continue, predict: a.pred, avail: a.avail, planner: s.Policy.NodePlanner}
 	if a.psrc != nil && a.ns != nil {
 		spec.nodeParts = engineNodeParts(a.defs)
 	} else if a.psrc != nil {
@@ -391,6 +396,9 @@ func (a *traceAsm) assemble(src workload.Source) error {
 	}
 	if a.ns != nil {
 		spec.ns = a.ns
+		if spec.coresAlone, err = a.coresAlone(); err != nil {
+			return err
+		}
 		if s.Outputs.Check {
 			a.nodeChk = &nodeCheck{ns: a.ns}
 			if a.psrc != nil {
@@ -507,6 +515,10 @@ func (a *traceAsm) result() (*TraceResult, error) {
 		res.Run.Nodes = nodesText(a.ns)
 		res.Run.NoFit = a.run.fit.refused
 		res.Run.Refused = a.run.refused() // the slurm policy's QOS limits
+		res.Run.NodePlanner = PlannerNodes
+		if a.run.byCounts {
+			res.Run.NodePlanner = PlannerCounts
+		}
 	}
 	a.reportOutputs(res)
 	if err := a.run.threadUtilization(&res.Result, a.procs); err != nil {

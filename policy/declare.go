@@ -55,6 +55,13 @@ type Traits struct {
 	// platform of nodes (Env.Nodes); on a pool of CPUs it is refused with
 	// an error saying so (slurm: whole-node reservations).
 	NodesOnly bool
+	// ByCounts (cluster queue policies with a node version): on a
+	// platform of nodes where every job asks for cores alone
+	// (nodes.CoresAlone), the policy built for a pool of the platform's
+	// cores plans the run exactly (docs/nodes.md, "Two planners"), so
+	// a run may plan it by counts (package policy/counts) at about the
+	// pool's speed.
+	ByCounts bool
 }
 
 // Env is what a policy is built for: the machines and its random

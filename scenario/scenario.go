@@ -80,6 +80,11 @@ type Platform struct {
 	// node group "NAMES:cores=N[:...]" as in schedlab run --nodes
 	// (docs/nodes.md); trace runs only.
 	Nodes []string
+	// NodePlanner, with Nodes, is how a policy of the backfill family
+	// plans on the nodes: "auto" (by counts when every job asks for
+	// cores alone), "counts" or "nodes" (docs/nodes.md, "Two
+	// planners"); as schedlab run --node-planner.
+	NodePlanner string
 }
 
 // Failures is the failure generator of a cluster (platform.failures):

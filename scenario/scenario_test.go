@@ -154,6 +154,7 @@ workload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}
 policy: {queue: easy}
 `, Scenario{
 			Name: "t", Model: "cluster", Seed: 1, Replications: 1,
+			Platform: Platform{NodePlanner: "auto"},
 			Workload: Workload{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", Estimate: "request", OnOverrun: "kill", Resample: "none", Submit: SubmitAsIs},
 			Policy:   PolicySpec{Queue: "easy", Options: map[string]string{"order": "fcfs"}},
 		}},
@@ -166,7 +167,7 @@ policy: {queue: backfill}
 `, Scenario{
 			Name: "t", Model: "cluster", Seed: 1, Replications: 1,
 			Stop:     Stop{Completed: 100},
-			Platform: Platform{Procs: 8},
+			Platform: Platform{Procs: 8, NodePlanner: "auto"},
 			Workload: Workload{MeanInterarrival: 0.2, MeanService: 1, Estimate: "exact", OnOverrun: "kill", Model: "poisson", Submit: SubmitAsIs},
 			Policy:   PolicySpec{Queue: "backfill", Options: map[string]string{"depth": "0", "order": "fcfs"}},
 		}},

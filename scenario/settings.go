@@ -245,6 +245,9 @@ func platformSettings() []*settingDecl {
 		{Decl: decl("platform.nodes", option.Text, none, "", "node groups `\"NAMES:cores=N[:mem=SIZE][:gres=...]...\"`, quoted, in the syntax of `schedlab run --nodes`: the cluster becomes a platform of nodes; not with `platform.procs`; at most 4,096 groups ([nodes.md](nodes.md))"),
 			models: clusterOnly, hand: true, key: keySpec{name: "nodes", at: map[string]int{mC: 235}, omitDefault: true},
 			doc: docSpec{typ: "string or list of strings", def: "none", models: "cluster", sweep: "no (a list is the node groups of every point)"}},
+		{Decl: enumDecl("platform.node_planner", []string{"auto", "counts", "nodes"}, "auto", "with `platform.nodes`, how `fcfs`, `firstfit`, `easy`, `conservative` and `backfill` plan, as `schedlab run --node-planner`: `auto` (by counts, the pool's policy over the nodes' cores, when every job asks for cores alone; else on nodes), `counts` (or an error saying why not), `nodes` (the node version) ([nodes.md](nodes.md#two-planners))"),
+			models: clusterOnly, bind: func(s *Scenario) any { return &s.Platform.NodePlanner },
+			key: keySpec{name: "planner", at: map[string]int{mC: 236}, omitDefault: true}},
 	}
 }
 

@@ -48,6 +48,21 @@ type Request struct {
 // platform: p tasks of one CPU, on as few nodes as fit.
 func FromProcs(p int) Request { return Request{Tasks: p, CPUsPerTask: 1} }
 
+// CoresAlone reports whether r asks for cores alone: tasks of one CPU
+// with nothing else (no node count or range, no memory, no GRES, no
+// constraint, not exclusive). A nil request (an SWF job: its Procs
+// tasks of one CPU, FromProcs) does. Such a request can take any
+// free core of any node: a task of one CPU holds one whole core
+// (docs/nodes.md, Allocation, rule 1), whatever the node's threads.
+func CoresAlone(r *Request) bool {
+	if r == nil {
+		return true
+	}
+	return r.Nodes == 0 && r.MaxNodes == 0 && r.Tasks >= 1 && r.CPUsPerTask == 1 &&
+		r.MemPerNodeMB == 0 && r.MemPerCPUMB == 0 && len(r.GRESPerNode) == 0 && len(r.GRESPerJob) == 0 &&
+		r.Constraint == "" && !r.Exclusive
+}
+
 // CPUs is the CPUs the request asks for: Tasks x CPUsPerTask.
 func (r Request) CPUs() int { return r.Tasks * r.CPUsPerTask }
 

@@ -48,3 +48,26 @@ func TestRequestString(t *testing.T) {
 		t.Fatal("CPUs")
 	}
 }
+
+// CoresAlone: tasks of one CPU and nothing else; nil (an SWF job) too.
+func TestCoresAlone(t *testing.T) {
+	for _, c := range []struct {
+		r    *Request
+		want bool
+	}{
+		{nil, true},
+		{&Request{Tasks: 5, CPUsPerTask: 1}, true},
+		{&Request{Tasks: 5, CPUsPerTask: 2}, false},
+		{&Request{Nodes: 1, Tasks: 5, CPUsPerTask: 1}, false},
+		{&Request{Tasks: 5, CPUsPerTask: 1, MaxNodes: 2}, false},
+		{&Request{Tasks: 5, CPUsPerTask: 1, MemPerCPUMB: 1}, false},
+		{&Request{Tasks: 5, CPUsPerTask: 1, MemPerNodeMB: 1}, false},
+		{&Request{Tasks: 5, CPUsPerTask: 1, GRESPerJob: []GRES{{Name: "gpu", Count: 1}}}, false},
+		{&Request{Tasks: 5, CPUsPerTask: 1, Constraint: "ib"}, false},
+		{&Request{Tasks: 5, CPUsPerTask: 1, Exclusive: true}, false},
+	} {
+		if got := CoresAlone(c.r); got != c.want {
+			t.Errorf("CoresAlone(%v) = %v, want %v", c.r, got, c.want)
+		}
+	}
+}

@@ -86,6 +86,7 @@ func Declarations() []policy.Decl {
 // (env.Nodes) it builds the node version (nodePolicyFor) instead.
 func cluster(name, summary string, opts []option.Decl, build func(procs int, v option.Values, mf *Multifactor) (policy.QueueScheduler, error)) policy.Decl {
 	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: name, Summary: summary, Options: opts,
+		Traits:     policy.Traits{ByCounts: true}, // on nodes, a run of cores alone is planned by the pool version (docs/nodes.md)
 		QueueOrder: func(v option.Values) string { return v.Text("order") },
 		New: func(env policy.Env, v option.Values) (policy.Built, error) {
 			var mf *Multifactor

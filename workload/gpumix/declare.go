@@ -73,5 +73,5 @@ func build(env model.Env, v option.Values) (model.Built, error) {
 	if err != nil {
 		return fail(err)
 	}
-	return model.Built{Source: src}, nil
+	return model.Built{Source: src, Requests: p.Share > 0}, nil // every GPU job asks for GPUs
 }

@@ -209,3 +209,27 @@ func (s *SWFReader) fill() {
 }
 
 var _ swf.RequestFeed = (*SWFReader)(nil)
+
+// CoresAlone reports whether every row of the job table at path asks
+// for cores alone on a platform of nodes (nodes.CoresAlone of its
+// RowRequest), reading the table through once; every row counts, even
+// one a run would skip. A row that does not parse is the error.
+func CoresAlone(path string) (bool, error) {
+	r, err := Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer r.Close()
+	for {
+		row, err := r.Next()
+		if err == io.EOF {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if !nodes.CoresAlone(RowRequest(row)) {
+			return false, nil
+		}
+	}
+}

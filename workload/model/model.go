@@ -32,6 +32,12 @@ type Built struct {
 	// cluster is then one machine of that speed (platform.Machine.Speed)
 	// instead of speed 1, so that every job fits it.
 	Speed float64
+	// Requests says that some jobs may carry a request on a platform of
+	// nodes beyond their processors as tasks of one CPU
+	// (actual.Job.Req not cores alone, nodes.CoresAlone: gpumix's GPU
+	// jobs). False promises that none does: a run on nodes may then be
+	// planned by counts (docs/nodes.md, "Two planners").
+	Requests bool
 }
 
 // Decl declares a workload model.

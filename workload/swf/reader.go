@@ -168,6 +168,11 @@ func (r *Reader) Close() error {
 // Name returns the name used in error messages.
 func (r *Reader) Name() string { return r.name }
 
+// HasRequests reports whether the text gives its records requests on
+// nodes (a RequestFeed: a job table read as SWF). Without, every
+// record's Request is nil.
+func (r *Reader) HasRequests() bool { return r.feed != nil }
+
 // Header returns the trace header (the comment lines before the first job).
 func (r *Reader) Header() Header { return r.hdr }
 

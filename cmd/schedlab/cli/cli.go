@@ -234,6 +234,7 @@ func (c *runCmd) variant() string {
 	add(c.Carbon != "", "carbon", strings.TrimSuffix(filepath.Base(c.Carbon), filepath.Ext(c.Carbon)))
 	add(c.Price != "", "price", strings.TrimSuffix(filepath.Base(c.Price), filepath.Ext(c.Price)))
 	add(c.CarbonDelay != "", "carbon-delay", strings.ReplaceAll(c.CarbonDelay, ":", "-"))
+	add(c.NodePlanner != "auto", "node-planner", c.NodePlanner)
 	if len(c.Reservation) > 0 || c.Events != "" || c.Failures != "" {
 		// Reservations and file names make poor folder names: a digest.
 		sum := sha256.Sum256([]byte(strings.Join(append(append([]string(nil), c.Reservation...), "events="+c.Events, "failures="+c.Failures), "\x00")))
@@ -419,10 +420,11 @@ type runCmd struct {
 	Resample         string  `default:"none" enum:"${resample_methods}" help:"Run a resampled trace instead of the trace: none or user-weeks (the trace's user-weeks drawn at random, seeded by --seed and --replication; see docs/workloads.md)."`
 	Replication      int     `default:"0" help:"The replication whose random streams are used (--resample, --estimate tsafrir): 0, 1, ... as in a sweep."`
 
-	Set    []string `sep:"none" placeholder:"NAME=VALUE" help:"Set an option of the policy (repeatable; its options: 'schedlab policies'), e.g. --set order=sjf."`
-	Metric []string `sep:"none" placeholder:"NAME" help:"Also measure the declared metric NAME (repeatable), one that is off by default (docs/extending.md): shown after the summary and in summary.json's metrics."`
-	Nodes  []string `sep:"none" placeholder:"NAMES:cores=N[:...]" help:"A node group (repeatable): the cluster becomes a platform of nodes, NAMES:cores=N[:sockets=S][:threads=T][:mem=SIZE][:gres=NAME[:TYPE]=COUNT[,...]][:features=F[,...]][:weight=W], NAMES in Slurm's hostlist syntax (gpu[01-32]). Jobs ask for nodes, tasks, memory and GRES (a job table's requests; an SWF job's processors as tasks of one CPU); jobs.csv gains allocated_nodes; not with --procs (docs/nodes.md)."`
-	Power  string   `placeholder:"IDLE_W:COMPUTE_W" help:"A power model: watts a CPU draws idle and running a job (e.g. 95:190.74); summary.json gains energy (total_j, kwh, mean and peak watts), the folder energy.csv (the power at every change), jobs.csv's consumed_energy each job's joules above idle (docs/energy.md)."`
+	Set         []string `sep:"none" placeholder:"NAME=VALUE" help:"Set an option of the policy (repeatable; its options: 'schedlab policies'), e.g. --set order=sjf."`
+	Metric      []string `sep:"none" placeholder:"NAME" help:"Also measure the declared metric NAME (repeatable), one that is off by default (docs/extending.md): shown after the summary and in summary.json's metrics."`
+	Nodes       []string `sep:"none" placeholder:"NAMES:cores=N[:...]" help:"A node group (repeatable): the cluster becomes a platform of nodes, NAMES:cores=N[:sockets=S][:threads=T][:mem=SIZE][:gres=NAME[:TYPE]=COUNT[,...]][:features=F[,...]][:weight=W], NAMES in Slurm's hostlist syntax (gpu[01-32]). Jobs ask for nodes, tasks, memory and GRES (a job table's requests; an SWF job's processors as tasks of one CPU); jobs.csv gains allocated_nodes; not with --procs (docs/nodes.md)."`
+	NodePlanner string   `name:"node-planner" default:"auto" enum:"auto,counts,nodes" help:"On --nodes, how fcfs, firstfit, easy, conservative and backfill plan: auto (by counts, the pool's policy over the nodes' cores, when every job asks for cores alone: tasks of one CPU and nothing else; else on nodes), counts (or an error saying why not) or nodes (the node version, always) (docs/nodes.md)."`
+	Power       string   `placeholder:"IDLE_W:COMPUTE_W" help:"A power model: watts a CPU draws idle and running a job (e.g. 95:190.74); summary.json gains energy (total_j, kwh, mean and peak watts), the folder energy.csv (the power at every change), jobs.csv's consumed_energy each job's joules above idle (docs/energy.md)."`
 
 	Carbon      string `placeholder:"FILE" group:"carbon" help:"A carbon intensity signal, gCO2/kWh: a CSV of TIME,VALUE rows (seconds from the trace's start, the first at 0; each value holds until the next row; a last row repeat,PERIOD repeats them); with --power, summary.json's energy gains carbon_kg (docs/energy.md)."`
 	Price       string `placeholder:"FILE" group:"carbon" help:"A price signal, currency per kWh, in --carbon's format; with --power, summary.json's energy gains cost."`
@@ -606,7 +608,7 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 			Estimate: est, Deadlines: dl},
 		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition, Power: c.Power, Carbon: c.Carbon, Price: c.Price, Nodes: c.Nodes,
 			Avail: experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure}},
-		Policy:  experiment.PolicySpec{Name: c.Policy, Options: given, Predictor: c.Predictor, Correction: c.Correction, CarbonDelay: c.CarbonDelay},
+		Policy:  experiment.PolicySpec{Name: c.Policy, Options: given, Predictor: c.Predictor, Correction: c.Correction, CarbonDelay: c.CarbonDelay, NodePlanner: c.NodePlanner},
 		Outputs: experiment.OutputSpec{Dir: out, SWF: c.SWF, Check: c.Check, Threads: c.Threads, Planned: c.Planned, Metrics: c.Metric, Tau: c.Tau},
 	}
 	errs := []error{spec.Check()}

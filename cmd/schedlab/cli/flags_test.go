@@ -66,6 +66,7 @@ func TestEveryFlag(t *testing.T) {
 		"run --price":             {append(run, "--power", "1:2", "--price", filepath.Join(dir, "missing-price.csv")), 2, "--price: open"},
 		"run --carbon-delay":      {append(run, "--carbon-delay", "600"), 2, "--carbon-delay: the carbon-aware delay needs a carbon intensity signal"},
 		"run --nodes":             {append(run, "--nodes", "n[1-4]:cores=4:mem=4GB"), 2, `--nodes: node group 1 "n[1-4]:cores=4:mem=4GB": column 21 (mem): unit "GB"`},
+		"run --node-planner":      {append(run, "--node-planner", "counts"), 2, "--node-planner counts: the node planner is for a platform of nodes (--nodes)"},
 		"run --slurm-conf":        {append(run, "--slurm-conf", filepath.Join(dir, "missing.conf")), 1, "missing.conf: no such file"},
 		"run --slurm-nodes":       {append(run, "--slurm-nodes"), 2, "--slurm-nodes takes the nodes of --slurm-conf FILE: give the file"},
 		"run --slurm-qos":         {append(run, "--slurm-qos", filepath.Join(dir, "qos.txt")), 2, "--slurm-qos sets the QOS limits of the slurm policy: give --policy slurm (not easy)"},
