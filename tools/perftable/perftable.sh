@@ -14,8 +14,9 @@
 #           (--no-out; conservative takes minutes with old revisions)
 #   nodes   EASY and conservative on a pool of CPUs beside the same
 #           machine as nodes (--no-out): HPC2N on 240 CPUs and on 120
-#           nodes x 2 cores, RICC (EASY only) on 8,192 CPUs and on 1,024
-#           nodes x 8 cores (the working tree's binary only; docs/nodes.md)
+#           nodes x 2 cores (also with --node-planner nodes), RICC on
+#           8,192 CPUs and on 1,024 nodes x 8 cores (the working tree's
+#           binary only; docs/nodes.md)
 #
 # Every command of a round runs once per binary, rounds interleaved, so
 # that a drift of the machine's speed hits old and new alike; with two
@@ -158,7 +159,8 @@ for r in $(seq "$rounds"); do
 			for p in easy conservative; do
 				t "nodes-hpc2n:$p-pool" "$work/new" run --trace "$hpc2n" --policy $p --procs 240 --no-out
 				t "nodes-hpc2n:$p-nodes" "$work/new" run --trace "$hpc2n" --policy $p --nodes "n[001-120]:cores=2" --no-out
-				[ $p = easy ] || continue # conservative on RICC's nodes takes many minutes (docs/performance.md)
+				# the node version, as a job table with requests gets it
+				t "nodes-hpc2n:$p-nodeplanner" "$work/new" run --trace "$hpc2n" --policy $p --nodes "n[001-120]:cores=2" --node-planner nodes --no-out
 				t "nodes-ricc:$p-pool" "$work/new" run --trace "$ricc" --policy $p --procs 8192 --no-out
 				t "nodes-ricc:$p-nodes" "$work/new" run --trace "$ricc" --policy $p --nodes "n[0001-1024]:cores=8" --no-out
 			done
