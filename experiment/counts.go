@@ -7,6 +7,8 @@ import (
 	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/counts"
+	"github.com/schedlab/schedlab/registry"
+	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/jobtable"
 )
 
@@ -144,4 +146,53 @@ func (a *traceAsm) coresAlone() (bool, error) {
 		return false, nil
 	}
 	return jobtable.CoresAlone(a.rd.Name())
+}
+
+// explainOnNodes turns an explain of a run on nodes that is planned by
+// counts into the explain of the same run on a pool of the nodes'
+// cores: the same schedule (docs/nodes.md, "Two planners"), whose
+// passes explain speaks of. note says so ("" on a pool of CPUs). A run
+// the node version plans is refused, saying why.
+func explainOnNodes(spec RunSpec) (RunSpec, string, error) {
+	p := spec.Platform
+	if len(p.Nodes) == 0 {
+		return spec, "", nil
+	}
+	refuse := func(why string) (RunSpec, string, error) {
+		return spec, "", &SettingError{Setting: "--nodes", Err: fmt.Errorf("explain on a platform of nodes takes a run planned by counts (docs/nodes.md); this one is not: %s", why)}
+	}
+	switch {
+	case spec.Policy.NodePlanner == PlannerNodes:
+		return refuse("--node-planner nodes")
+	case len(p.Partitions) > 0:
+		return refuse("partitions on nodes")
+	}
+	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, spec.Policy.Name)
+	if err != nil {
+		return spec, "", nil // explain refuses it in its own words
+	}
+	ns, err := ParseNodes(p.Nodes)
+	if err != nil {
+		return spec, "", &SettingError{Setting: "--nodes", Err: err}
+	}
+	if qp.Traits.ByCounts && spec.Policy.Options["order"] == "multifactor" && ns.CPUs() != ns.Cores() {
+		return refuse("the multifactor order on nodes of several threads a core (its job size is over the CPUs, the pool's over the cores)")
+	}
+	rd, err := workload.OpenTraceNotify(spec.Workload.Trace, nil)
+	if err != nil {
+		return spec, "", err
+	}
+	alone, name := !rd.HasRequests(), rd.Name()
+	rd.Close()
+	if !alone && qp.Traits.ByCounts {
+		if alone, err = jobtable.CoresAlone(name); err != nil {
+			return spec, "", err
+		}
+	}
+	if ok, why := plannableByCounts(&clusterSpec{qp: qp, coresAlone: alone}); !ok {
+		return refuse(why)
+	}
+	spec.Platform.Nodes, spec.Platform.Procs = nil, ns.Cores()
+	spec.Policy.NodePlanner = ""
+	return spec, fmt.Sprintf("on %s, planned by counts: the passes speak of its %d cores as one pool, whose schedule is the run's", nodesText(ns), ns.Cores()), nil
 }

@@ -86,8 +86,11 @@ type Explanation struct {
 	// Partition is the job's partition ("" without partitions); Procs
 	// is then its CPUs.
 	Partition string
-	Job       ExplainJob
-	Passes    []Pass
+	// Nodes says the run is on a platform of nodes planned by counts,
+	// explained as the pool of its cores ("" on a pool of CPUs).
+	Nodes  string
+	Job    ExplainJob
+	Passes []Pass
 	// Schedule holds every job's start, end and CPUs, for a text Gantt
 	// chart of a small trace.
 	Schedule []Scheduled
@@ -130,6 +133,10 @@ func ExplainAll(spec RunSpec, jobID int64) (*Explanation, error) {
 
 func explain(spec RunSpec, jobID int64, keepGoing bool) (*Explanation, error) {
 	if err := spec.Check(); err != nil {
+		return nil, err
+	}
+	spec, onNodes, err := explainOnNodes(spec)
+	if err != nil {
 		return nil, err
 	}
 	if err := explainTakes(spec); err != nil {
@@ -188,7 +195,7 @@ func explain(spec RunSpec, jobID int64, keepGoing bool) (*Explanation, error) {
 		return nil, err
 	}
 	sort.Slice(w.sched, func(i, j int) bool { return w.sched[i].ID < w.sched[j].ID })
-	return &Explanation{Policy: a.run.built.Name(), Trace: name, Procs: w.total, Partition: w.partName, Job: w.job, Passes: w.passes, Schedule: w.sched}, nil
+	return &Explanation{Policy: a.run.built.Name(), Trace: name, Procs: w.total, Partition: w.partName, Nodes: onNodes, Job: w.job, Passes: w.passes, Schedule: w.sched}, nil
 }
 
 // explainRuns counts the simulations Explain ran (its tests check that
@@ -778,17 +785,16 @@ func (e *explainer) JobKilled(now float64, r *engine.Record)   { e.end(now, r) }
 
 // explainTakes refuses the settings of spec that Explain does not follow:
 // the outputs (it writes nothing), the settings whose passes it cannot
-// say in its words (a platform of nodes, predictions, the carbon delay,
-// an in-process decider) and, found once the run is assembled,
-// failures.
+// say in its words (predictions, the carbon delay, an in-process
+// decider) and, found once the run is assembled, failures. (A platform
+// of nodes is explained when it is planned by counts: explainOnNodes.)
 func explainTakes(spec RunSpec) error {
-	w, p, o := spec.Workload, spec.Platform, spec.Outputs
+	w, o := spec.Workload, spec.Outputs
 	var errs []error
 	for _, f := range []struct {
 		name, why string
 		set       bool
 	}{
-		{"--nodes", "a platform of nodes (the passes speak of CPUs)", len(p.Nodes) > 0},
 		{"--estimate predict", "predictions (the passes would speak of the estimates, not the predictions the policy sees)", w.Estimate == workload.EstimatePredict},
 		{"--carbon-delay", "the carbon delay (the jobs it holds back wait outside the policy)", spec.Policy.CarbonDelay != ""},
 		{"an in-process decider", "an in-process decider", spec.Policy.Decider != nil},

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/engine"
+
 	"github.com/schedlab/schedlab/workload"
 	"github.com/schedlab/schedlab/workload/avail"
 )
@@ -131,8 +133,11 @@ func TestExplainErrors(t *testing.T) {
 		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "easy", Options: map[string]string{"depth": "2"}}}, 1, "option depth: not an option"},
 		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "flexible"}}, 1, "explain takes a queue policy of the cluster model, not flexible (of the hetero model)"},
 		// every setting explain does not follow, at once
-		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Platform: PlatformSpec{Nodes: []string{"n[1-2]:cores=4"}}, Policy: PolicySpec{Name: "easy"}},
-			1, "explain does not take a platform of nodes (the passes speak of CPUs)"},
+		// on nodes, the runs the node version plans
+		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Platform: PlatformSpec{Nodes: []string{"n[1-2]:cores=4"}}, Policy: PolicySpec{Name: "slurm"}},
+			1, "explain on a platform of nodes takes a run planned by counts (docs/nodes.md); this one is not: policy slurm plans on nodes only"},
+		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Platform: PlatformSpec{Nodes: []string{"n[1-2]:cores=4"}}, Policy: PolicySpec{Name: "easy", NodePlanner: PlannerNodes}},
+			1, "this one is not: --node-planner nodes"},
 		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf", Estimate: workload.EstimatePredict}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: "x", Planned: true}},
 			1, "explain does not take predictions (the passes would speak of the estimates, not the predictions the policy sees)\nexplain does not take --out (it writes nothing)\nexplain does not take --planned"},
 		// a job the run's settings leave out (job 1 is submitted at 0)
@@ -250,5 +255,49 @@ func TestExplainWindow(t *testing.T) {
 	spec.Platform.Avail = AvailSpec{Failures: &avail.Failures{MTBF: 1000, MTTR: 10}}
 	if _, err := Explain(spec, 5); err == nil || !strings.Contains(err.Error(), "explain follows announced windows (--reservation), not failures") {
 		t.Fatalf("failures: %v", err)
+	}
+}
+
+// On nodes planned by counts explain is the pool of the nodes' cores:
+// KTH on 25 nodes x 4 cores under conservative, job 2000 (it waits and
+// is backfilled), has the passes of the pool of 100 CPUs, and its start
+// is the run's on the nodes.
+func TestExplainOnNodes(t *testing.T) {
+	kth := WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz"}
+	pol := PolicySpec{Name: "conservative"}
+	onNodes, err := Explain(RunSpec{Workload: kth, Platform: PlatformSpec{Nodes: []string{"n[1-25]:cores=4"}}, Policy: pol}, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := Explain(RunSpec{Workload: kth, Platform: PlatformSpec{Procs: 100}, Policy: pol}, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(onNodes.Nodes, "on 25 nodes, 100 cores, 100 CPUs, planned by counts") || pool.Nodes != "" {
+		t.Errorf("notes %q, %q", onNodes.Nodes, pool.Nodes)
+	}
+	onNodes.Nodes = ""
+	if fmt.Sprintf("%+v", *onNodes) != fmt.Sprintf("%+v", *pool) { // End is NaN: not DeepEqual
+		t.Errorf("on nodes %+v\npool %+v", onNodes.Job, pool.Job)
+	}
+	if len(pool.Passes) < 2 || pool.Job.Start == pool.Job.Submit {
+		t.Fatalf("job 2000 does not wait: %+v", pool.Job)
+	}
+	l := &startLog{}
+	if _, err := (RunSpec{Workload: kth, Platform: PlatformSpec{Nodes: []string{"n[1-25]:cores=4"}}, Policy: pol,
+		Outputs: OutputSpec{Listeners: []engine.Listener{l}}}).Run(); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for k, st := range l.starts {
+		if k.id == 2000 {
+			found = true
+			if st != pool.Job.Start {
+				t.Errorf("the run on nodes starts job 2000 at %g, explain at %g", st, pool.Job.Start)
+			}
+		}
+	}
+	if !found {
+		t.Error("the run on nodes has no job 2000")
 	}
 }

@@ -26,6 +26,7 @@ type explainCmd struct {
 	Partition   []string `sep:"none" placeholder:"NAME:CPUS[:LIMITS]" help:"A partition (repeatable), as for run: the passes then describe the job's partition (its waiting jobs, its free CPUs, its policy's reservations)."`
 	Reservation []string `sep:"none" placeholder:"START:END:CPUS" help:"An advance reservation or maintenance window (repeatable), as for run: its CPUs are not free over [START, END)."`
 	Events      string   `placeholder:"FILE" help:"As for run, for the announced windows it holds (explain refuses failures: the policy learns of them only when they happen)."`
+	Nodes       []string `sep:"none" placeholder:"NAMES:cores=N[:...]" help:"A node group (repeatable), as for run: a run on nodes planned by counts (every job asks for cores alone: an SWF trace) is explained as the pool of its cores, the same schedule (docs/nodes.md); a run the node version plans is refused."`
 	Gantt       bool     `help:"Also draw the schedule as text: CPU ids down, time across, each job's id in its bars (at most ${gantt_cpus} CPUs and ${gantt_jobs} jobs)."`
 }
 
@@ -127,6 +128,9 @@ func writeExplanation(w io.Writer, x *experiment.Explanation, at func(float64) s
 	where := fmt.Sprintf("%d CPUs", x.Procs)
 	if x.Partition != "" {
 		where = fmt.Sprintf("partition %s, %d CPUs", x.Partition, x.Procs)
+	}
+	if x.Nodes != "" {
+		fmt.Fprintf(w, "%s.\n", x.Nodes)
 	}
 	ended := "the simulation stops at its start"
 	if !math.IsNaN(j.End) {
@@ -231,7 +235,7 @@ func (c *explainCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	}
 	spec = experiment.RunSpec{
 		Workload: experiment.WorkloadSpec{Trace: c.Trace, Estimate: est, From: c.From, To: c.To},
-		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition,
+		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition, Nodes: c.Nodes,
 			Avail: experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events}},
 		Policy: experiment.PolicySpec{Name: c.Policy, Options: given},
 	}

@@ -104,6 +104,7 @@ func TestEveryFlag(t *testing.T) {
 		"explain --trace":       {[]string{"explain", "--trace", filepath.Join(dir, "missing.swf"), "--policy", "easy", "--job", "1"}, 1, "missing.swf: no such file"},
 		"explain --policy":      {[]string{"explain", "--trace", tr, "--policy", "nope", "--job", "1"}, 2, `unknown policy "nope"`},
 		"explain --job":         {[]string{"explain", "--trace", tr, "--policy", "easy", "--job", "x"}, 2, "--job"},
+		"explain --nodes":       {[]string{"explain", "--trace", tr, "--policy", "slurm", "--job", "1", "--nodes", "n[1-2]:cores=4"}, 1, "explain on a platform of nodes takes a run planned by counts"},
 		"explain --procs":       {[]string{"explain", "--trace", tr, "--policy", "easy", "--job", "1", "--procs=-1"}, 2, "--procs -1: want 1..4194304"},
 		"explain --estimate":    {[]string{"explain", "--trace", tr, "--policy", "easy", "--job", "1", "--estimate", "guess"}, 2, "--estimate"},
 		"explain --set":         {[]string{"explain", "--trace", tr, "--policy", "easy", "--job", "1", "--set", "depth=2"}, 2, "--set depth: not an option of --policy easy"},
