@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
@@ -108,5 +109,43 @@ func TestNodesOfOneCoreAreThePool(t *testing.T) {
 					tr.name, diff, len(pool.order), 10620, first.id, pool.starts[first], onNodes.starts[first])
 			}
 		}
+	}
+}
+
+// The recorded policy on nodes, planned by counts: KTH on 25 nodes of 4
+// cores starts every job when the recorded run on the pool of 100 CPUs
+// does (the recorded starts over the nodes' cores), refusing the same
+// jobs (those without a recorded start: policy.Screener through
+// policy/counts); with the node planner forced it is refused, saying that
+// it runs on nodes by counts only.
+func TestRecordedOnNodes(t *testing.T) {
+	kth := WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz"}
+	run := func(p PlatformSpec, planner string) (*startLog, *TraceResult, error) {
+		l := &startLog{}
+		res, err := (RunSpec{Workload: kth, Platform: p, Policy: PolicySpec{Name: "recorded", NodePlanner: planner},
+			Outputs: OutputSpec{Listeners: []engine.Listener{l}}}).Run()
+		return l, res, err
+	}
+	pool, pres, err := run(PlatformSpec{Procs: 100}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	onNodes, nres, err := run(PlatformSpec{Nodes: []string{"n[1-25]:cores=4"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pool.order) != 27992 || len(onNodes.order) != len(pool.order) {
+		t.Fatalf("%d jobs on the pool, %d on nodes", len(pool.order), len(onNodes.order))
+	}
+	for _, k := range pool.order {
+		if onNodes.starts[k] != pool.starts[k] {
+			t.Fatalf("job %d: %g on nodes, %g on the pool", k.id, onNodes.starts[k], pool.starts[k])
+		}
+	}
+	if nres.Run.NodePlanner != PlannerCounts || nres.Run.Refused != pres.Run.Refused {
+		t.Errorf("planner %q; %d jobs refused on nodes, %d on the pool", nres.Run.NodePlanner, nres.Run.Refused, pres.Run.Refused)
+	}
+	if _, _, err := run(PlatformSpec{Nodes: []string{"n[1-25]:cores=4"}}, PlannerNodes); err == nil || !strings.Contains(err.Error(), "runs on a platform of nodes only planned by counts") {
+		t.Errorf("node planner forced: %v", err)
 	}
 }

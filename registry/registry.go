@@ -232,6 +232,9 @@ func (p Entry) BuildValues(env policy.Env, v option.Values) (policy.Built, error
 			if b.Queue != nil {
 				closeBuilt(b.Queue)
 			}
+			if p.Traits.ByCounts {
+				return policy.Built{}, fmt.Errorf("%s %s of model %s runs on a platform of nodes only planned by counts, when every job asks for cores alone (an SWF trace; not with --node-planner nodes): docs/nodes.md, \"Two planners\"", p.Kind, p.Name, p.Model)
+			}
 			return policy.Built{}, fmt.Errorf("%s %s of model %s does not run on a platform of nodes (docs/nodes.md lists the policies that do)", p.Kind, p.Name, p.Model)
 		}
 		ok = true

@@ -57,10 +57,12 @@ func (s *Scheduler) Inner() policy.QueueScheduler { return s.inner }
 func (s *Scheduler) Name() string { return s.inner.Name() }
 
 // Caps implements policy.Layer: the reservations the pool policy
-// reports and its new estimates pass through; the scheduler can fail
-// (a job that does not ask for cores alone).
+// reports, its new estimates, its summary and its refusals at
+// submission (a Screener looks at the job alone: recorded's jobs
+// without a recorded start) pass through; the scheduler can fail (a
+// job that does not ask for cores alone).
 func (s *Scheduler) Caps() policy.Caps {
-	c := s.caps.Only(policy.CapReserve | policy.CapReestimate | policy.CapSummary)
+	c := s.caps.Only(policy.CapScreen | policy.CapReserve | policy.CapReestimate | policy.CapSummary)
 	c.Fail = s
 	return c
 }

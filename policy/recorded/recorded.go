@@ -17,6 +17,9 @@ func Declarations() []policy.Decl {
 		Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "recorded",
 		Summary:    "every job starts at the start its trace records (submit + SWF wait), when it fits: what the real machine did, as a run",
 		QueueOrder: policy.FixedOrder("recorded"),
+		// On nodes a run of cores alone is planned by counts (docs/nodes.md):
+		// the recorded starts over the nodes' cores, placed by the rule.
+		Traits: policy.Traits{ByCounts: true},
 		New: func(env policy.Env, _ option.Values) (policy.Built, error) {
 			return policy.Built{Queue: New(env.Platform)}, nil
 		},
