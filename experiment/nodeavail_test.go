@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/scenario"
 )
 
 // threeJobs is the trace of policy/backfill's TestNodeAvailEASYMaintenance:
@@ -134,5 +136,40 @@ func TestRunNodesAvailBadInput(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err %v, want %q", c.av, err, c.want)
 		}
+	}
+}
+
+// A cluster scenario on nodes with platform.reservations naming nodes
+// computes what schedlab run computes with --nodes and --reservation:
+// the same metrics to the last bit (the hand-worked schedule: waits 20,
+// 0 and 8), and not those of the run without the window (waits 0, 14
+// and 14: the same mean, another maximum).
+func TestScenarioNodeAvailMatchesRun(t *testing.T) {
+	tr := writeSWF(t, threeJobs)
+	src := "model: cluster\nstop: trace\nworkload: {trace: " + tr + "}\nplatform:\n  nodes: [\"n[1-2]:cores=4\"]\n  reservations: [\"10:20:n2\"]\npolicy: {queue: easy}\n"
+	pts, err := scenario.Parse("m.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := RunReplication(pts[0].Scenario, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := RunSpec{Workload: WorkloadSpec{Trace: tr}, Platform: PlatformSpec{Nodes: []string{"n[1-2]:cores=4"}, Avail: AvailSpec{Reservations: []string{"10:20:n2"}}}, Policy: PolicySpec{Name: "easy"}}
+	want, err := spec.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameMetrics(t, got, want.Result)
+	if w := want.Result.MeanWait; w != 28.0/3 {
+		t.Errorf("mean wait %v, want 28/3", w)
+	}
+	spec.Platform.Avail = AvailSpec{}
+	plain, err := spec.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Result.MaxWait != 14 || want.Result.MaxWait != 20 {
+		t.Errorf("max wait %v without the window (want 14), %v with it (want 20)", plain.Result.MaxWait, want.Result.MaxWait)
 	}
 }
