@@ -76,7 +76,7 @@ type NodePolicy struct {
 	// allocations; down the nodes down this pass, downHolds their
 	// holds for the instant; unav scratch.
 	av        bool
-	winOf     [][]policy.NodeWindow
+	winOf     [][]nodeWin
 	blocked   []bool
 	whole     []nodes.Allocation
 	unav      []bool

@@ -22,9 +22,20 @@ import (
 // pushed back for it.
 //
 // With unavailable nodes every pass is a full pass (no going on from the
-// last), every start is checked against the profile (windows included),
-// and the profile's shortcuts are off (a job past its estimate may
-// overlap a window's hold until the model kills it).
+// last) and every start is checked against the profile (windows
+// included). The profile's shortcuts stay on: no node is held beyond its
+// cores, since a running job's hold ends by its estimate before the
+// node's next window (the model refuses any other start), a job past its
+// estimate is held for the instant only and is killed or requeued when a
+// window begins on its nodes, and the predicting layer, whose
+// re-estimates could stretch a hold into a window, is refused with
+// unavailable nodes. A window's hold leaves the profile once it is over.
+
+// nodeWin is a window on one node and its hold in the profile.
+type nodeWin struct {
+	Start, End float64
+	hold       nodes.HoldID
+}
 
 // PlanNodeAvailability is called once by the model before the first
 // job. Slurm's schedulers do not plan around unavailable nodes.
@@ -33,9 +44,8 @@ func (b *NodePolicy) PlanNodeAvailability(ws []policy.NodeWindow) bool {
 		return false
 	}
 	b.av = true
-	b.prof.DisableShortcuts()
 	n := b.ns.Len()
-	b.winOf = make([][]policy.NodeWindow, n)
+	b.winOf = make([][]nodeWin, n)
 	b.blocked = make([]bool, n)
 	b.whole = make([]nodes.Allocation, n)
 	b.unav = make([]bool, n)
@@ -45,8 +55,8 @@ func (b *NodePolicy) PlanNodeAvailability(ws []policy.NodeWindow) bool {
 	for _, w := range ws {
 		for k := 0; k+1 < len(w.Nodes); k += 2 {
 			for id := w.Nodes[k]; id <= w.Nodes[k+1]; id++ {
-				b.prof.AddAllocation(w.Start, w.End, b.whole[id])
-				b.winOf[id] = append(b.winOf[id], w)
+				h := b.prof.AddAllocation(w.Start, w.End, b.whole[id])
+				b.winOf[id] = append(b.winOf[id], nodeWin{w.Start, w.End, h})
 			}
 		}
 	}
@@ -69,6 +79,7 @@ func (b *NodePolicy) availPass(now float64, v policy.NodeView) {
 	for id := range b.winOf {
 		ws := b.winOf[id]
 		for len(ws) > 0 && ws[0].End <= now {
+			b.prof.Remove(ws[0].hold) // over: the profile no longer carries it
 			ws = ws[1:]
 		}
 		b.winOf[id] = ws

@@ -375,3 +375,44 @@ func TestNodeAvailRandomInvariants(t *testing.T) {
 		}
 	}
 }
+
+// Planning around windows changes nothing where no window bites: on
+// random platforms and jobs, every node policy with one window on every
+// node long after the last job (and a failure source that never fires)
+// gives the schedule of the run without availability, job for job and
+// node for node (the profile path for every start, full passes and the
+// profile without shortcuts decide as the plain planner does).
+func TestNodeAvailFarWindowChangesNothing(t *testing.T) {
+	runs := 60
+	if testing.Short() {
+		runs = 15
+	}
+	for seed := range runs {
+		r := rand.New(rand.NewPCG(uint64(seed), 91))
+		ns := randomNodePlatform(t, r)
+		specs := randomNodeJobs(r, ns, 40, seed%2 == 1)
+		var jobs []actual.Job
+		for _, j := range specs {
+			jobs = append(jobs, actual.Job{ID: j.id, Submit: j.submit, Procs: j.procs, Runtime: j.dur, Request: -1, Estimate: j.est, Req: j.req})
+		}
+		far := []policy.NodeWindow{{Start: 1e9, End: 1e9 + 1, Nodes: platform.Runs{0, int32(ns.Len() - 1)}}}
+		for _, c := range []struct {
+			name   string
+			depth  int
+			strict bool
+		}{{"fcfs", 0, true}, {"firstfit", 0, false}, {"easy", 1, false}, {"conservative", Unlimited, false}} {
+			plain, err := runAvail(ns, mustPolicy(t, ns, c.name, c.depth, c.strict), jobs, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			none := changeList{}
+			with, err := runAvail(ns, mustPolicy(t, ns, c.name, c.depth, c.strict), jobs, &engine.NodeAvailability{Windows: far, Failures: &none})
+			if err != nil {
+				t.Fatalf("seed %d, %s: %v", seed, c.name, err)
+			}
+			if a, b := plain.text(), with.text(); a != b {
+				t.Fatalf("seed %d, %s: without availability\n%swith a far window\n%s", seed, c.name, a, b)
+			}
+		}
+	}
+}
