@@ -321,7 +321,8 @@ func randomNodeFailures(r *rand.Rand, ns *nodes.Nodes) changeList {
 }
 
 // Random platforms, jobs, windows and failures under every node policy
-// and both failure rules: the independent checkers accept every
+// (fcfs, firstfit, easy and conservative in orders fcfs and sjf, backfill
+// at depth 2) and both failure rules: the independent checkers accept every
 // schedule (validate.CheckNodesUnavailable: no attempt holds a node in
 // one of its spans; validate.CheckNodes: no node over its capacity),
 // and every job ends (finished, killed at its limit or by a failure).
@@ -330,6 +331,13 @@ func TestNodeAvailRandomInvariants(t *testing.T) {
 	if testing.Short() {
 		runs = 20
 	}
+	kills, requeues := 0, 0
+	defer func() {
+		t.Logf("%d kills, %d requeues", kills, requeues)
+		if !t.Failed() && (kills < runs || requeues < runs) {
+			t.Errorf("%d kills and %d requeues in %d runs: the draws test little", kills, requeues, runs)
+		}
+	}()
 	for seed := range runs {
 		r := rand.New(rand.NewPCG(uint64(seed), 77))
 		ns := randomNodePlatform(t, r)
@@ -346,10 +354,16 @@ func TestNodeAvailRandomInvariants(t *testing.T) {
 			name   string
 			depth  int
 			strict bool
-		}{{"fcfs", 0, true}, {"firstfit", 0, false}, {"easy", 1, false}, {"conservative", Unlimited, false}} {
+			order  Order
+		}{{"fcfs", 0, true, OrderFCFS}, {"firstfit", 0, false, OrderFCFS}, {"easy", 1, false, OrderFCFS}, {"easy", 1, false, OrderSJF},
+			{"backfill", 2, false, OrderFCFS}, {"conservative", Unlimited, false, OrderFCFS}, {"conservative", Unlimited, false, OrderSJF}} {
 			for _, rule := range engine.OnFailures() {
 				f := slices.Clone(fails)
-				rec, err := runAvail(ns, mustPolicy(t, ns, c.name, c.depth, c.strict), jobs, &engine.NodeAvailability{Windows: ws, Failures: &f, OnFailure: rule})
+				pol, err := NewNodePolicy(NodeConfig{Name: c.name, Nodes: ns, Depth: c.depth, Strict: c.strict, Order: c.order})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec, err := runAvail(ns, pol, jobs, &engine.NodeAvailability{Windows: ws, Failures: &f, OnFailure: rule})
 				if err != nil {
 					t.Fatalf("seed %d, %s, %s: %v", seed, c.name, rule, err)
 				}
@@ -364,6 +378,12 @@ func TestNodeAvailRandomInvariants(t *testing.T) {
 				}
 				if len(ended) != len(jobs) {
 					t.Fatalf("seed %d, %s, %s: %d of %d jobs ran", seed, c.name, rule, len(ended), len(jobs))
+				}
+				requeues += len(rec.runs) - len(jobs)
+				for _, a := range rec.runs {
+					if a.killed {
+						kills++
+					}
 				}
 				if err := validate.CheckNodesUnavailable(nodecheck.Caps(ns), recs, rec.spans); err != nil {
 					t.Fatalf("seed %d, %s, %s: %v", seed, c.name, rule, err)
