@@ -201,11 +201,14 @@ func TestNodeAvailConservative(t *testing.T) {
 
 // A failure on 2 nodes x 4 cores: n1 goes down at 5 and comes back at
 // 8. Job 1 (4 cores, 10 s) runs on n1 from 0, job 2 (4 cores, 20 s) on
-// n2 from 0.
+// n2 from 0; job 3 (4 cores, 3 s) comes at 1 and waits.
 //
-//	kill: job 1 ends at 5, killed; job 2 runs to 20.
-//	requeue: job 1 goes back to the queue at 5; n1 is down, n2 job 2's
-//	until 20; n1 back at 8: job 1 runs again from the start, [8, 18).
+//	kill: job 1 ends at 5, killed; job 2 runs to 20; job 3 takes n1
+//	when it comes back, [8, 11).
+//	requeue: job 1 goes back to the queue at 5, at its place (submitted
+//	at 0: ahead of job 3); n1 is down, n2 job 2's until 20; n1 back at
+//	8: job 1 runs again from the start, [8, 18), and job 3 follows on
+//	n1, [18, 21).
 //
 // Either way n1's down span is [5, 8).
 func TestNodeAvailFailure(t *testing.T) {
@@ -214,10 +217,10 @@ func TestNodeAvailFailure(t *testing.T) {
 		rule engine.OnFailure
 		want string
 	}{
-		{engine.FailKill, "1 0-5 n1 killed\n2 0-20 n2\n"},
-		{engine.FailRequeue, "1 0-5 n1\n2 0-20 n2\n1 8-18 n1\n"},
+		{engine.FailKill, "1 0-5 n1 killed\n2 0-20 n2\n3 8-11 n1\n"},
+		{engine.FailRequeue, "1 0-5 n1\n2 0-20 n2\n1 8-18 n1\n3 18-21 n1\n"},
 	} {
-		jobs := []actual.Job{pj(1, 0, 4, 10, 10), pj(2, 0, 4, 20, 20)}
+		jobs := []actual.Job{pj(1, 0, 4, 10, 10), pj(2, 0, 4, 20, 20), pj(3, 1, 4, 3, 3)}
 		ch := changeList{{Time: 5, CPUs: platform.Runs{0, 0}, Down: true}, {Time: 8, CPUs: platform.Runs{0, 0}}}
 		for _, name := range []string{"fcfs", "easy"} {
 			depth, strict := 1, false
