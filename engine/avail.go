@@ -305,7 +305,7 @@ func forRuns(r platform.Runs, f func(int32)) {
 
 // pushBackground pushes an availability event: it keeps the run going
 // only while jobs are present or will arrive.
-func (c *Cluster) pushBackground(t float64, ref int32) {
+func (c *kernel) pushBackground(t float64, ref int32) {
 	c.events.Push(t, ClassTimer, ref)
 	c.background++
 }
@@ -565,7 +565,7 @@ func (c *Cluster) hitJobs() error {
 
 // voidCompletion reports whether the completion event of slot i at now
 // is void (its run was cut short), and consumes it.
-func (c *Cluster) voidCompletion(i int32) bool {
+func (c *kernel) voidCompletion(i int32) bool {
 	s := c.slots.at(i)
 	if s.stale == 0 || (s.machine >= 0 && !s.dead && c.now == s.endAt) {
 		return false

@@ -44,9 +44,14 @@
 //     CPUs are its global core ids, and Start.Alloc and Record.Alloc say
 //     what it holds node by node; Usage.Nodes counts what is held and
 //     what waits, kept up as jobs start and end. Rejections, wake-ups
-//     and kills at the limit are Cluster's; there are no availability
-//     windows or failures on nodes. Its nodes may be split into
-//     disjoint partitions (NodePartition, nodeparts.go): each a node
+//     and kills at the limit are Cluster's. Whole nodes may be
+//     unavailable (NodeAvailability, nodeavail.go): announced windows
+//     the policy is told of (policy.NodeAvailabilityPlanner) and
+//     failures it sees at each pass (policy.NodeAvailabilityView); an
+//     unavailable node is held whole, its jobs killed or requeued as on
+//     Cluster, and a start on it or into its next window is refused.
+//     Its nodes may be split into disjoint partitions (NodePartition,
+//     nodeparts.go; not with unavailable nodes): each a node
 //     policy over a platform of its nodes alone (PartitionNodes), its
 //     allocations mapped to the platform's ids; partitions sharing a
 //     node are refused (ErrNodeOverlap).

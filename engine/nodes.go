@@ -33,6 +33,10 @@ type NodeClusterConfig struct {
 	// Partitions, when set, split the nodes into partitions, each with
 	// its own policy (Policy must then be nil; nodeparts.go).
 	Partitions []NodePartition
+	// Availability, when set, makes nodes unavailable over announced
+	// windows and by failures (nodeavail.go); the policy must implement
+	// policy.NodeAvailabilityPlanner. Not with Partitions.
+	Availability *NodeAvailability
 }
 
 // NodeCluster is one run of the central-queue model over a platform of
@@ -64,6 +68,7 @@ type NodeCluster struct {
 	wakes          // the policy's wake-ups (wake.go)
 	caps     policy.Caps
 	np       *nodeParts // the partitions (nil: none)
+	av       *nodeAvail // unavailable nodes (nil: all always available)
 }
 
 // NewNodeCluster checks cfg and returns a simulation ready to Run.
@@ -91,6 +96,11 @@ func NewNodeCluster(cfg NodeClusterConfig) (*NodeCluster, error) {
 	c.usage.Nodes = &c.nu
 	c.caps = policy.CapsOf(c.cfg.Policy)
 	c.maxWaiting = cfg.MaxWaiting
+	if cfg.Availability != nil {
+		if err := c.initNodeAvail(cfg.Availability); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
 }
 
@@ -106,7 +116,13 @@ func (c *NodeCluster) Nodes() *nodes.Nodes { return c.ns }
 
 // Run simulates the whole workload. It returns an error if the source
 // fails, a job is impossible, or the policy makes an invalid decision.
-func (c *NodeCluster) Run() error { return c.loop(c) }
+func (c *NodeCluster) Run() error {
+	err := c.loop(c)
+	if err == nil && c.av != nil {
+		err = c.nodeAvailDone()
+	}
+	return err
+}
 
 // nodeView is the policy's read-only view of the model's nodes.State: it
 // cannot be turned back into the model.
@@ -223,13 +239,29 @@ func (c *NodeCluster) decide() error {
 	return c.afterPass(&c.kernel, &c.plan, c.cfg.Policy.Name(), c.waiting)
 }
 
-// timer is a wake-up the policy asked for (Plan.Wake; the pass follows).
-func (c *NodeCluster) timer(int32) error {
+// timer is a wake-up the policy asked for (Plan.Wake; the pass
+// follows) or a change of availability (nodeavail.go).
+func (c *NodeCluster) timer(ref int32) error {
+	if ref <= refFailure {
+		return c.nodeAvailTimer(ref)
+	}
 	c.woke = true
 	return nil
 }
 
 func (c *NodeCluster) finish() error {
+	if n := c.waiting; n > 0 && c.av != nil {
+		down := 0
+		for nd := range c.ns.Len() {
+			if !c.av.usable(nd) {
+				down++
+			}
+		}
+		if down > 0 {
+			return fmt.Errorf("%d job(s) never started: %d of the %d nodes are unavailable (down or reserved) at the end, t=%g, and no change of availability follows",
+				n, down, c.ns.Len(), c.now)
+		}
+	}
 	if n := c.waiting; n > 0 {
 		return fmt.Errorf("policy %s: %d job(s) never started although all %d nodes are free at t=%g",
 			c.cfg.Policy.Name(), n, c.ns.Len(), c.now)
@@ -276,9 +308,15 @@ func (c *NodeCluster) start(d *policy.Start) error {
 	}
 	r := requestOf(&s.job)
 	var a nodes.Allocation
+	estEnd := c.now + c.mach.Duration(s.job.Estimate, s.job.BMEst)
 	if d.Alloc != nil {
 		if err := c.ns.CheckAlloc(r, *d.Alloc); err != nil {
 			return c.bad(d, "the allocation does not satisfy the request %s: %v", r, err)
+		}
+		if c.av != nil {
+			if err := c.checkNodeStart(d, d.Alloc, estEnd); err != nil {
+				return err
+			}
 		}
 		if !c.state.Occupy(*d.Alloc) {
 			err := c.state.CheckFree(*d.Alloc)
@@ -286,6 +324,10 @@ func (c *NodeCluster) start(d *policy.Start) error {
 				err = errors.New("its resources are not free")
 			}
 			return c.bad(d, "%v", err)
+		}
+	} else if c.av != nil && len(c.av.windows) > 0 {
+		if a, ok = c.allocClear(r, estEnd); !ok {
+			return c.bad(d, "the request %s does not fit now on nodes clear of reservations until its estimated end t=%g", r, estEnd)
 		}
 	} else if a, ok = c.state.Alloc(r); !ok {
 		return c.bad(d, "the request %s does not fit now", r)
@@ -332,6 +374,9 @@ func (c *NodeCluster) start(d *policy.Start) error {
 			dur, s.killed = limit, true
 		}
 	}
+	if c.av != nil {
+		c.holdNodes(i)
+	}
 	c.startSlot(i, d.Reason, 0)
 	s.endAt = c.now + dur
 	c.events.Push(s.endAt, ClassCompletion, i)
@@ -348,8 +393,30 @@ func (c *NodeCluster) kindIndex(k nodes.Kind) int {
 }
 
 func (c *NodeCluster) complete(i int32) error {
+	if c.av != nil && c.voidCompletion(i) {
+		return nil
+	}
 	s := c.slots.at(i)
 	c.jobEvent = true
+	c.releaseHold(i)
+	c.end(i, nil)
+	c.present.Delete(s.job.ID)
+	c.cfg.Policy.Finish(c.now, s.job.ID)
+	if s.stale > 0 {
+		s.dead = true // a void completion event of a cut run is pending
+		return nil
+	}
+	c.release(i)
+	return nil
+}
+
+// releaseHold gives back what slot i's job holds on the nodes, and
+// takes it out of the usage counts.
+func (c *NodeCluster) releaseHold(i int32) {
+	s := c.slots.at(i)
+	if c.av != nil {
+		c.unholdNodes(i)
+	}
 	c.state.Release(s.alloc.a)
 	held := 0
 	for _, na := range s.alloc.a.Nodes {
@@ -364,11 +431,6 @@ func (c *NodeCluster) complete(i int32) error {
 	}
 	c.nu.Cores -= held
 	c.usage.Busy[0] -= held
-	c.end(i, nil)
-	c.present.Delete(s.job.ID)
-	c.cfg.Policy.Finish(c.now, s.job.ID)
-	c.release(i)
-	return nil
 }
 
 // nodeHold is what a slot's job holds on the nodes: its allocation, and

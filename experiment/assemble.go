@@ -48,6 +48,7 @@ type clusterSpec struct {
 	predict    *predict.Params
 	maxWaiting int64 // engine.ClusterConfig.MaxWaiting (0: the engine's default)
 	avail      *engine.Availability
+	navail     *engine.NodeAvailability // unavailable nodes, on a platform of nodes (ns)
 	// parts, when set, splits the machine into partitions (their
 	// policies unset: newClusterRun builds one per partition).
 	parts []engine.Partition

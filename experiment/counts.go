@@ -55,9 +55,9 @@ func (s *RunSpec) checkNodePlanner(add func(setting string, err error)) {
 // go around the planner as around the node version (they see jobs and
 // starts, not nodes), so they do not stand in the way.
 //
-// Unavailable nodes (reservations, failures on nodes, not built yet)
-// will have to be a condition here: the pool's policy plans around
-// unavailable CPUs by counts, not around named nodes.
+// Unavailable nodes (reservations, maintenance, failures on nodes)
+// keep the node version: the pool's policy plans around unavailable
+// CPUs by counts, not around named nodes.
 func plannableByCounts(s *clusterSpec) (bool, string) {
 	switch {
 	case !s.qp.Traits.ByCounts:
@@ -66,6 +66,10 @@ func plannableByCounts(s *clusterSpec) (bool, string) {
 		return false, "some jobs of the workload ask for more than cores (tasks of one CPU, nothing else)"
 	case s.avail != nil:
 		return false, "some CPUs are unavailable"
+	case s.navail != nil:
+		// The pool's policy plans around unavailable CPUs by counts,
+		// not around named nodes: the node version plans them.
+		return false, "some nodes are unavailable (reservations, maintenance or failures)"
 	}
 	return true, ""
 }
@@ -166,6 +170,8 @@ func explainOnNodes(spec RunSpec) (RunSpec, string, error) {
 		return refuse("--node-planner nodes")
 	case len(p.Partitions) > 0:
 		return refuse("partitions on nodes")
+	case len(p.Avail.Reservations) > 0 || p.Avail.Events != "" || p.Avail.Failures != nil:
+		return refuse("some nodes are unavailable (reservations, maintenance or failures)")
 	}
 	qp, err := registry.Lookup(registry.ModelCluster, registry.KindQueue, spec.Policy.Name)
 	if err != nil {

@@ -138,6 +138,8 @@ func TestExplainErrors(t *testing.T) {
 			1, "explain on a platform of nodes takes a run planned by counts (docs/nodes.md); this one is not: policy slurm plans on nodes only"},
 		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Platform: PlatformSpec{Nodes: []string{"n[1-2]:cores=4"}}, Policy: PolicySpec{Name: "easy", NodePlanner: PlannerNodes}},
 			1, "this one is not: --node-planner nodes"},
+		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Platform: PlatformSpec{Nodes: []string{"n[1-2]:cores=4"}, Avail: AvailSpec{Reservations: []string{"10:20:n2"}}}, Policy: PolicySpec{Name: "easy"}},
+			1, "this one is not: some nodes are unavailable"},
 		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf", Estimate: workload.EstimatePredict}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: "x", Planned: true}},
 			1, "explain does not take predictions (the passes would speak of the estimates, not the predictions the policy sees)\nexplain does not take --out (it writes nothing)\nexplain does not take --planned"},
 		// a job the run's settings leave out (job 1 is submitted at 0)

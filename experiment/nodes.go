@@ -74,7 +74,7 @@ func (s *RunSpec) checkNodes(add func(setting string, err error)) {
 	}{
 		{p.Procs > 0, "--procs", "--procs and --nodes: on nodes the machine is the nodes' cores; give one of them"},
 		{p.Clamp, "--clamp", "--clamp is for a pool of CPUs; on nodes a job that fits no node is refused and counted"},
-		{p.Avail.Used(), "--reservation", "reservations, maintenance windows and failures on a platform of nodes are not built yet"},
+		{p.Avail.Used() && len(p.Partitions) > 0, "--reservation", "reservations, maintenance windows and failures on a platform of nodes do not go with partitions of nodes yet"},
 		{o.Threads, "--threads", "policies that schedule threads do not run on a platform of nodes"},
 	} {
 		if c.on {
@@ -150,6 +150,11 @@ type nodeCheck struct {
 	bad       []string // jobs started before their submission
 	// allowed, with partitions, gives the nodes a job may hold.
 	allowed func(*actual.Job) []int
+	// With unavailable nodes (nodeavail.go): the attempts cut short and
+	// requeued, the spans of unavailable nodes, and whether any came.
+	tries []validate.NodeRec
+	spans []validate.NodeSpan
+	avail bool
 }
 
 func (c *nodeCheck) JobSubmitted(now float64, j *actual.Job) { c.submitted++ }
@@ -165,14 +170,20 @@ func (c *nodeCheck) JobFinished(now float64, r *engine.Record) {
 		c.err = fmt.Errorf("--check holds every job in memory and is limited to %d jobs; this trace has more (run it without --check)", MaxCheckJobs)
 		return
 	}
+	c.recs = append(c.recs, c.rec(r))
+}
+
+// rec is the checker's record of r.
+func (c *nodeCheck) rec(r *engine.Record) validate.NodeRec {
 	q := nodes.FromProcs(r.Job.Procs)
 	if r.Job.Req != nil {
 		q = *r.Job.Req
 	}
-	c.recs = append(c.recs, nodecheck.Rec(c.ns, int64(r.Job.ID), r.Start, r.End, q, r.Alloc))
+	nr := nodecheck.Rec(c.ns, int64(r.Job.ID), r.Start, r.End, q, r.Alloc)
 	if c.allowed != nil {
-		c.recs[len(c.recs)-1].Allowed = c.allowed(r.Job)
+		nr.Allowed = c.allowed(r.Job)
 	}
+	return nr
 }
 
 func (c *nodeCheck) JobKilled(now float64, r *engine.Record) { c.JobFinished(now, r) }
@@ -191,7 +202,7 @@ func (c *nodeCheck) check() error {
 	if err := validate.CheckNodes(nodecheck.Caps(c.ns), c.recs); err != nil {
 		return fmt.Errorf("check: the schedule on nodes is invalid: %w", err)
 	}
-	return nil
+	return c.checkUnavailable()
 }
 
 // newNodeRun assembles a run on a platform of nodes (s.ns): the
@@ -234,7 +245,8 @@ func newNodeRun(s clusterSpec) (*clusterRun, error) {
 	}
 	r.fit = newFitSource(src, s.ns)
 	src = r.fit
-	eng, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: s.ns, Policy: r.npol, Source: src, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting})
+	eng, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: s.ns, Policy: r.npol, Source: src, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting,
+		Availability: s.navail})
 	if err != nil {
 		closePolicy(r.built)
 		return nil, err

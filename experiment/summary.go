@@ -97,6 +97,9 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 		if r.Partitions != nil {
 			kept = "; partitions kept: every job on nodes of its partition"
 		}
+		if r.Availability != nil {
+			kept += "; no job on a node while it was reserved or down"
+		}
 		fmt.Fprintf(w, "\ncheck: schedule valid on nodes (every job once, start >= submit; each allocation against its request: nodes, tasks, whole cores per task, memory, GRES per node and per job, constraint, exclusive; at every instant no core or GRES unit held twice, no node's memory over-committed, no node shared with an exclusive job%s)\n", kept)
 	} else if o.Check {
 		fmt.Fprint(w, "\ncheck: schedule valid (capacity, start >= submit, durations, every job exactly once, CPU ids: counts, ranges, none held twice")

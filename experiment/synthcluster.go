@@ -132,18 +132,24 @@ func (c *clusterSynth) run(src workload.Source) (ClusterResult, error) {
 		return ClusterResult{}, err
 	}
 	var availCfg *engine.Availability
+	var navailCfg *engine.NodeAvailability
 	if av := s.Platform.Avail; av.Used() {
 		if pred != nil {
 			return ClusterResult{}, errors.New("unavailable CPUs (platform.reservations, events, failures) do not go with workload.estimate predict: the model keeps jobs off reserved CPUs by the estimates the policy plans with")
 		}
 		var closeEvents func() error
-		if availCfg, closeEvents, err = av.build(c.a.plat, s.Workload.Rep); err != nil {
+		if ns != nil {
+			navailCfg, closeEvents, err = av.buildNodes(ns, s.Workload.Rep)
+		} else {
+			availCfg, closeEvents, err = av.build(c.a.plat, s.Workload.Rep)
+		}
+		if err != nil {
 			return ClusterResult{}, err
 		}
 		defer closeEvents()
 	}
 	run, err := newClusterRun(clusterSpec{plat: c.a.plat, ns: ns, qp: qp, opts: opts, env: policy.Env{Seed: s.Workload.Seed, Rep: s.Workload.Rep}, src: src,
-		lis: c.a.openOutputs(), maxWaiting: MaxWaiting, cont: y.declared() && s.Platform.Continue, predict: pred, avail: availCfg,
+		lis: c.a.openOutputs(), maxWaiting: MaxWaiting, cont: y.declared() && s.Platform.Continue, predict: pred, avail: availCfg, navail: navailCfg,
 		coresAlone: !c.requests, planner: s.Policy.NodePlanner})
 	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
 		return ClusterResult{}, &AvailError{err}

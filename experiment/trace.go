@@ -384,7 +384,7 @@ func checkTraceOptions(qp registry.Entry, options map[string]string, decider ext
 func (a *traceAsm) assemble(src workload.Source) error {
 	s := a.s
 	spec := clusterSpec{plat: a.plat, qp: a.qp, opts: a.opts, env: policy.Env{Seed: s.Workload.Seed, Rep: s.Workload.Rep, Decider: s.Policy.Decider},
-		src: src, lis: a.lis, threadLis: a.threadLis, cont: s.Platform.Continue, predict: a.pred, avail: a.avail, planner: s.Policy.NodePlanner}
+		src: src, lis: a.lis, threadLis: a.threadLis, cont: s.Platform.Continue, predict: a.pred, avail: a.avail, navail: a.navail, planner: s.Policy.NodePlanner}
 	if a.psrc != nil && a.ns != nil {
 		spec.nodeParts = engineNodeParts(a.defs)
 	} else if a.psrc != nil {

@@ -144,7 +144,7 @@ var traceOutputs = []traceOutput{
 		},
 		flush: func(a *traceAsm) error { return a.o.swf.Close() }},
 	{name: "unavailability", file: "unavailability.csv", // the file only with an output folder
-		applies: func(a *traceAsm) bool { return a.avail != nil },
+		applies: func(a *traceAsm) bool { return a.avail != nil || a.navail != nil },
 		open: func(a *traceAsm, f *os.File) (engine.Listener, error) {
 			if f == nil {
 				a.o.unavail = metrics.NewUnavail(nil)

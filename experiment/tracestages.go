@@ -60,7 +60,9 @@ type traceAsm struct {
 	// CPUs, plat). With it plat is one machine of ns's cores.
 	ns    *nodes.Nodes
 	avail *engine.Availability
-	defs  []partitionDef
+	// navail is avail on a platform of nodes (nodeavail.go).
+	navail *engine.NodeAvailability
+	defs   []partitionDef
 
 	// what the source stages made
 	window    *workload.WindowSource
@@ -294,7 +296,12 @@ func (a *traceAsm) openTrace() error {
 		var closeEvents func() error
 		spec, h := s.Platform.Avail, rd.Header()
 		spec.instant = func(t string) (float64, error) { return workload.ParseInstant(t, h) }
-		if a.avail, closeEvents, err = spec.build(a.plat, s.Workload.Rep); err != nil {
+		if a.ns != nil {
+			a.navail, closeEvents, err = spec.buildNodes(a.ns, s.Workload.Rep)
+		} else {
+			a.avail, closeEvents, err = spec.build(a.plat, s.Workload.Rep)
+		}
+		if err != nil {
 			return err
 		}
 		a.onClose(func(bool) { closeEvents() })

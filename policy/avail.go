@@ -74,3 +74,39 @@ func (z *Horizons) Take(end float64, n int) {
 	n = min(n, len(z.h)-i)
 	z.h = append(z.h[:i], z.h[i+n:]...)
 }
+
+// NodeWindow is an announced period [Start, End) during which whole
+// nodes of a platform of nodes are unavailable (docs/nodes.md,
+// "Reservations, maintenance and failures on nodes"): node ids,
+// ascending merged runs.
+type NodeWindow struct {
+	Start, End float64
+	Nodes      platform.Runs
+}
+
+// NodeAvailabilityPlanner is implemented by a node policy
+// (NodeScheduler) that plans around unavailable nodes: the announced
+// windows and the nodes down now. Before the first Submit the node
+// model calls PlanNodeAvailability once with every window (sorted by
+// start, then first node; no node in two windows at once; ws may be
+// empty: failures only); the policy reports false when it cannot plan
+// around them (the model then refuses the run). After it the NodeView
+// of every Schedule also implements NodeAvailabilityView.
+//
+// Such a policy must start a job only on nodes that are available now
+// and clear of every window until now + the job's estimate: the model
+// refuses any other start, naming the job, the node and the window.
+type NodeAvailabilityPlanner interface {
+	PlanNodeAvailability(ws []NodeWindow) bool
+}
+
+// NodeAvailabilityView is what a NodeView adds when nodes can be
+// unavailable.
+type NodeAvailabilityView interface {
+	NodeView
+	// DownNodes appends to dst, ascending, the nodes down now (failed)
+	// and not inside a window that has begun, and returns it: a policy
+	// knows nothing of when they come back. A node down or in a begun
+	// window shows no free core (FreeCores 0).
+	DownNodes(dst []int) []int
+}

@@ -26,7 +26,8 @@
 // or type: Screener (jobs refused at submission), ReservationReporter,
 // Reestimator, Failer (a decision process that broke), WindowReporter
 // (matrix scanning's window heads), QueueExaminer (when the gang
-// model examines the GS queue), AvailabilityPlanner, ForeignLoad (the
+// model examines the GS queue), AvailabilityPlanner (on nodes
+// NodeAvailabilityPlanner, asserted by the node model), ForeignLoad (the
 // jobs of other partitions on a partition's shared CPUs) and
 // SummaryReporter. CapsOf gathers them once, when a policy is built,
 // into Caps (caps.go): the models and runners read Caps and assert

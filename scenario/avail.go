@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/schedlab/schedlab/platform"
@@ -18,6 +20,15 @@ type reservation struct {
 	at   pos
 	text string
 	w    avail.Window // parsed for a machine of platform.MaxCPUs CPUs
+	// onNodes: a window "START:END:NODES" naming nodes (a hostlist or
+	// ALL), checked against platform.nodes (checkNodeReservations).
+	onNodes bool
+}
+
+// namesNodes reports whether a window's text names nodes: its last
+// field (after the last colon: hostlists have none) has a letter.
+func namesNodes(text string) bool {
+	return strings.IndexFunc(text[strings.LastIndex(text, ":")+1:], unicode.IsLetter) >= 0
 }
 
 // decodeReservations reads platform.reservations: one window
@@ -27,11 +38,18 @@ func (d *decoder) decodeReservations(e entry) {
 	d.resv = []reservation{}
 	n := d.texts(e, `a window must be a quoted string "START:END:CPUS" (seconds, seconds, a CPU count or ids such as "0-49"; unquoted, YAML may read it as a mapping)`, func(it ast.Node, text string) {
 		w, err := avail.ParseReservation(text, platform.MaxCPUs)
+		if err != nil && namesNodes(text) {
+			d.resv = append(d.resv, reservation{at: posOf(it), text: text, onNodes: true})
+			return
+		}
 		if err != nil {
 			d.add(posOf(it), e.path, "%v", err)
 			return
 		}
 		for _, r := range d.resv {
+			if r.onNodes {
+				continue
+			}
 			if err := avail.CheckWindows([]avail.Window{r.w, w}, "window"); err != nil {
 				d.add(posOf(it), e.path, "%q overlaps %q (at %s) on the same CPUs", text, r.text, r.at)
 				break
@@ -93,6 +111,13 @@ func canonicalReservation(text string) string {
 // checkAvail checks the keys of unavailable CPUs together: the failure
 // generator needs both its means, and the failure rule needs failures.
 func (d *decoder) checkAvail() {
+	if d.nodes == nil {
+		for _, r := range d.resv {
+			if r.onNodes {
+				d.add(r.at, "platform.reservations", "%q names nodes: a window on nodes needs platform.nodes (on a pool of CPUs a window names CPUs: a count or ids such as \"0-49\")", r.text)
+			}
+		}
+	}
 	if d.present("platform.failures") && !d.broken["platform.failures"] {
 		for _, k := range []string{"platform.failures.mtbf", "platform.failures.mttr"} {
 			if d.missing(k) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/schedlab/schedlab/platform/nodes"
+	"github.com/schedlab/schedlab/workload/avail"
 )
 
 // This file reads a cluster's nodes (docs/nodes.md): platform.nodes,
@@ -61,12 +62,54 @@ func (d *decoder) checkNodes() {
 		return
 	}
 	at := d.keys["platform.nodes"]
-	for _, k := range []string{"platform.procs", "platform.reservations", "platform.events", "platform.failures"} {
-		if d.present(k) {
-			d.add(at, "platform.nodes", "platform.nodes does not go with %s (on nodes the machine is the nodes' cores; reservations and failures on nodes are not built yet)", k)
+	if d.present("platform.procs") {
+		d.add(at, "platform.nodes", "platform.nodes does not go with platform.procs (on nodes the machine is the nodes' cores)")
+	}
+	for _, k := range []string{"platform.reservations", "platform.events", "platform.failures"} {
+		if d.present(k) && d.parts != nil {
+			d.add(at, "platform.nodes", "platform.nodes with platform.partitions does not go with %s (reservations and failures on partitions of nodes are not built yet)", k)
 		}
 	}
+	d.checkNodeReservations()
 	d.checkNodeParts()
+}
+
+// checkNodeReservations checks platform.reservations on a platform of
+// nodes: each window "START:END:NODES" (avail.ParseNodeReservationAt,
+// seconds), every node on the platform, no node in two windows at once.
+// Each mistake is said at its window's text.
+func (d *decoder) checkNodeReservations() {
+	if len(d.resv) == 0 {
+		return
+	}
+	var groups []nodes.NodeGroup
+	for _, t := range d.nodes {
+		g, err := nodes.ParseGroup(t.text)
+		if err != nil {
+			return // said at platform.nodes
+		}
+		groups = append(groups, g)
+	}
+	ns, err := nodes.New(groups)
+	if err != nil {
+		return // said at platform.nodes
+	}
+	var ws []avail.NodeWindow
+	var texts []reservation
+	for _, r := range d.resv {
+		w, err := avail.ParseNodeReservationAt(r.text, &ns, nil)
+		if err != nil {
+			d.add(r.at, "platform.reservations", "%v", err)
+			continue
+		}
+		for k, o := range ws {
+			if err := avail.CheckNodeWindows([]avail.NodeWindow{o, w}, &ns, "window"); err != nil {
+				d.add(r.at, "platform.reservations", "%q overlaps %q (at %s): %v", r.text, texts[k].text, texts[k].at, err)
+				break
+			}
+		}
+		ws, texts = append(ws, w), append(texts, r)
+	}
 }
 
 // checkNodeParts checks platform.partitions on a platform of nodes

@@ -221,7 +221,7 @@ func platformSettings() []*settingDecl {
 		{Decl: decl("platform.speed_max", option.Int, option.AtLeast(1), "600", ">= `speed_min`"), models: heteroOnly, generator: true,
 			bind: func(s *Scenario) any { return &s.Platform.SpeedMax }, key: keySpec{join: "-", at: map[string]int{mH: 180}}},
 		// cluster: unavailable CPUs
-		{Decl: decl("platform.reservations", option.Text, none, "", "announced windows `\"START:END:CPUS\"`, quoted, in the syntax of `schedlab run --reservation` (START < END in the workload's time; CPUS a count N or ids such as `\"0-49\"`); no two on the same CPUs at overlapping times; at most 10,000 ([availability.md](availability.md#scenario-files))"),
+		{Decl: decl("platform.reservations", option.Text, none, "", "announced windows `\"START:END:CPUS\"`, quoted, in the syntax of `schedlab run --reservation` (START < END in the workload's time; CPUS a count N or ids such as `\"0-49\"`); no two on the same CPUs at overlapping times; at most 10,000 ([availability.md](availability.md#scenario-files)); with `platform.nodes`, `\"START:END:NODES\"`, NODES a hostlist such as `\"n[1-4]\"` or `ALL` ([nodes.md](nodes.md#reservations-maintenance-and-failures-on-nodes))"),
 			models: clusterOnly, hand: true, key: keySpec{name: "resv", at: map[string]int{mC: 170}, omitDefault: true},
 			doc: docSpec{typ: "string or list of strings", def: "none", sweep: "no (a list is the windows of every point)"}},
 		{Decl: decl("platform.events", option.Text, none, "", "a file of Batsim-style external events (JSON lines), as `run --events`; relative to the working folder"),
@@ -233,7 +233,7 @@ func platformSettings() []*settingDecl {
 		{Decl: decl("platform.failures.mttr", option.Float, meanRange, "", "mean down time of the failure generator"),
 			models: clusterOnly, check: mean, bind: func(s *Scenario) any { return &s.Platform.Failures.MTTR },
 			key: keySpec{name: "mttr", at: map[string]int{mC: 200}, omitDefault: true}, doc: docSpec{def: "required with `platform.failures`"}},
-		{Decl: decl("platform.failures.group", option.Int, cpusRange, "", "at most `platform.procs`; CPUs per failure group (a node)"),
+		{Decl: decl("platform.failures.group", option.Int, cpusRange, "", "at most `platform.procs`; CPUs per failure group (a node); with `platform.nodes`, nodes per group"),
 			models: clusterOnly, check: limited(cpusRange), bind: func(s *Scenario) any { return &s.Platform.Failures.Group },
 			key: keySpec{name: "fgroup", at: map[string]int{mC: 210}, omitDefault: true}, doc: docSpec{def: "the whole machine"}},
 		{Decl: enumDecl("platform.on_failure", []string{"kill", "requeue"}, "kill", "what becomes of a job on a CPU that goes down: `kill`, `requeue`; read only with `events` or `failures`"),

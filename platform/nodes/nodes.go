@@ -380,3 +380,26 @@ func (ns Nodes) String() string {
 	}
 	return b.String()
 }
+
+// WholeAlloc is the exclusive allocation of every core, the memory and
+// every GRES unit of node id: what a node that is unavailable (in a
+// window, or down) holds, so that no job can take any of it.
+func (ns *Nodes) WholeAlloc(id int) Allocation {
+	nd := ns.Node(id)
+	na := NodeAlloc{Node: id, Tasks: 1, MemMB: nd.MemMB, Cores: make([]int, nd.Cores())}
+	for i := range na.Cores {
+		na.Cores[i] = nd.FirstCore + i
+	}
+	for _, k := range ns.kinds {
+		first, count := ns.FirstGRES(id, k)
+		if count == 0 {
+			continue
+		}
+		u := GRESUnits{Kind: k, Units: make([]int, count)}
+		for i := range u.Units {
+			u.Units[i] = first + i
+		}
+		na.GRES = append(na.GRES, u)
+	}
+	return Allocation{Nodes: []NodeAlloc{na}, Exclusive: true}
+}

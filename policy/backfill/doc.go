@@ -216,7 +216,11 @@
 // and EASY go on from the last pass when nothing it decided can change,
 // trying only the jobs submitted since (TestNodePoliciesRandomInvariants
 // holds this, and the profile's count refusals, against the plain
-// rule).
+// rule). They plan around unavailable nodes (nodes_avail.go,
+// policy.NodeAvailabilityPlanner): a window holds its nodes whole in the
+// profile over its span, the nodes in a begun window or down are held
+// whole in the mirror, and every pass is then a full pass; the slurm
+// policy does not (the model refuses it with unavailable nodes).
 //
 // The slurm policy (nodes_slurm.go, nodes_slurm_declare.go) is a
 // NodePolicy too, on nodes only (policy.Traits.NodesOnly): Slurm's main

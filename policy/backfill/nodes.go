@@ -69,6 +69,19 @@ type NodePolicy struct {
 	onReserve func(now float64, id job.ID, at float64)
 	err       error
 	slurm     *slurmState // the slurm policy (nil: the others)
+
+	// Unavailable nodes (nodes_avail.go): av once the model announced
+	// them; winOf per node its windows not ended, by start; blocked the
+	// nodes the mirror state holds whole; whole their whole-node
+	// allocations; down the nodes down this pass, downHolds their
+	// holds for the instant; unav scratch.
+	av        bool
+	winOf     [][]nodeWin
+	blocked   []bool
+	whole     []nodes.Allocation
+	unav      []bool
+	down      []int
+	downHolds []nodes.HoldID
 }
 
 type nodeJob struct {
@@ -295,9 +308,13 @@ func (b *NodePolicy) Finish(now float64, id job.ID) {
 	}
 }
 
-func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan) {
+func (b *NodePolicy) Schedule(now float64, v policy.NodeView, plan *policy.Plan) {
 	if b.err != nil {
 		return
+	}
+	if b.av {
+		b.availPass(now, v)
+		defer b.releaseDown()
 	}
 	// A running job past its estimated end holds its resources for this
 	// instant only.
@@ -336,7 +353,7 @@ func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan)
 	// for every request but those with GRES per job (docs/nodes.md).
 	// Only the new entries are tried.
 	from := 0
-	if b.kept && !b.noKeep && b.mf == nil && b.depth <= 1 && b.changes == b.keptAt && b.minInsert >= b.keptLen && b.perJob == 0 {
+	if b.kept && !b.noKeep && !b.av && b.mf == nil && b.depth <= 1 && b.changes == b.keptAt && b.minInsert >= b.keptLen && b.perJob == 0 {
 		from = b.keptLen
 		if b.strict && from > 0 {
 			from = len(b.w.q) // the head still waits: nothing passes it
@@ -367,12 +384,12 @@ func (b *NodePolicy) Schedule(now float64, _ policy.NodeView, plan *policy.Plan)
 		y := nodes.Span(now, d)
 		enough := b.freeCores >= b.minCores[e.m]
 		switch {
-		case enough && len(b.resv) == 0 && b.st.Select(pr, &b.cur):
+		case enough && len(b.resv) == 0 && !b.av && b.st.Select(pr, &b.cur):
 			b.start(now, e, &b.cur, b.prof.AddSelection(now, y, &b.cur), blocked, plan)
-		case enough && len(b.resv) > 0 && b.prof.Select(now, y, pr, &b.cur):
+		case enough && (len(b.resv) > 0 || b.av) && b.prof.Select(now, y, pr, &b.cur):
 			b.start(now, e, &b.cur, b.prof.AddSelection(now, y, &b.cur), blocked, plan)
 		case enough && len(b.resv) > 0 && b.mayRepair(y, pr.MinCores) && b.st.Select(pr, &b.tent) &&
-			b.mayRepair(y, coresOf(&b.tent)) && b.repair(now, y):
+			(!b.av || b.clearOfWindows(&b.tent, now, y)) && b.mayRepair(y, coresOf(&b.tent)) && b.repair(now, y):
 			b.start(now, e, &b.tent, b.prof.AddSelection(now, y, &b.tent), blocked, plan)
 		default:
 			if len(b.resv) < b.depth {
