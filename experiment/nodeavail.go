@@ -98,12 +98,11 @@ func (c *nodeCheck) Unavailable(kind engine.UnavailKind, start, end float64, cpu
 }
 
 // checkUnavailable runs validate.CheckNodesUnavailable over every
-// attempt (the finished and killed jobs, and the requeued attempts).
-func (c *nodeCheck) checkUnavailable() error {
+// attempt, all (the finished and killed jobs, and the requeued attempts).
+func (c *nodeCheck) checkUnavailable(all []validate.NodeRec) error {
 	if !c.avail && len(c.tries) == 0 {
 		return nil
 	}
-	all := append(append([]validate.NodeRec(nil), c.recs...), c.tries...)
 	if err := validate.CheckNodesUnavailable(nodecheck.Caps(c.ns), all, c.spans); err != nil {
 		return fmt.Errorf("check: the schedule on nodes is invalid: %w", err)
 	}

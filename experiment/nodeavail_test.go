@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/scenario"
 )
 
@@ -181,5 +184,41 @@ func TestScenarioNodeAvailMatchesRun(t *testing.T) {
 	}
 	if plain.Result.MaxWait != 14 || want.Result.MaxWait != 20 {
 		t.Errorf("max wait %v without the window (want 14), %v with it (want 20)", plain.Result.MaxWait, want.Result.MaxWait)
+	}
+}
+
+// --check's capacity check covers the attempts a failure requeued: on
+// n1 (4 cores), job 1's first attempt holds all 4 cores over [0, 5)
+// and job 2 holds them over [2, 6) (planted: two holds of one core at
+// 2..5); job 1's last run is later, clear of job 2. Only the requeued
+// attempt overlaps, and the check names it.
+func TestNodeCheckSeesRequeuedAttempts(t *testing.T) {
+	ns, err := ParseNodes([]string{"n1:cores=4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := func() *nodes.Allocation {
+		st := nodes.NewState(ns)
+		a, ok := st.Alloc(nodes.FromProcs(4))
+		if !ok {
+			t.Fatal("no allocation")
+		}
+		return &a
+	}
+	j1 := &actual.Job{ID: 1, Procs: 4, Runtime: 3}
+	j2 := &actual.Job{ID: 2, Procs: 4, Runtime: 4}
+	c := &nodeCheck{ns: ns}
+	c.JobSubmitted(0, j1)
+	c.JobSubmitted(0, j2)
+	c.Interrupted(5, &engine.Record{Job: j1, Start: 0, End: 5, Alloc: all()}, true)
+	c.JobFinished(6, &engine.Record{Job: j2, Start: 2, End: 6, Alloc: all()})
+	c.JobFinished(9, &engine.Record{Job: j1, Start: 6, End: 9, Alloc: all()})
+	if err := c.check(); err == nil || !strings.Contains(err.Error(), "job 1") {
+		t.Errorf("check: %v, want the requeued attempt's overlap", err)
+	}
+	// Without the requeued attempt the schedule is valid.
+	c.tries = nil
+	if err := c.check(); err != nil {
+		t.Errorf("without the attempt: %v", err)
 	}
 }

@@ -199,10 +199,16 @@ func (c *nodeCheck) check() error {
 	if int64(len(c.recs)) != c.submitted {
 		return fmt.Errorf("check: the schedule on nodes is invalid: %d job(s) submitted, %d ended", c.submitted, len(c.recs))
 	}
-	if err := validate.CheckNodes(nodecheck.Caps(c.ns), c.recs); err != nil {
+	// Every attempt holds what it held: the requeued ones too (each over
+	// [its start, its interruption)).
+	all := c.recs
+	if len(c.tries) > 0 {
+		all = append(append([]validate.NodeRec(nil), c.recs...), c.tries...)
+	}
+	if err := validate.CheckNodes(nodecheck.Caps(c.ns), all); err != nil {
 		return fmt.Errorf("check: the schedule on nodes is invalid: %w", err)
 	}
-	return c.checkUnavailable()
+	return c.checkUnavailable(all)
 }
 
 // newNodeRun assembles a run on a platform of nodes (s.ns): the
