@@ -28,7 +28,9 @@ type Record struct {
 	Attempts int
 	// Alloc, on a platform of nodes (NodeCluster), is what the job held:
 	// its nodes, cores, memory and GRES units (CPUs are then its global
-	// core ids, Machine 0); nil on a pool of CPUs.
+	// core ids, Machine 0); nil on a pool of CPUs. It belongs to the
+	// model, which reuses its storage for a later job: valid only during
+	// the call (copy what is kept).
 	Alloc *nodes.Allocation
 }
 

@@ -51,6 +51,10 @@ type NodeCluster struct {
 	cfg   NodeClusterConfig
 	ns    *nodes.Nodes
 	state *nodes.State // what the running jobs hold
+	// prep and pick are the allocation rule's scratch for a start the
+	// policy leaves to the model (State.Alloc's, kept from start to start).
+	prep  nodes.Prepared
+	pick  nodes.Selection
 	empty *nodes.State // always empty: the admission's "fits the platform"
 	// present maps the id of every job waiting or running to its slot (a
 	// slot's machine is -1 while it waits); waiting counts the former.
@@ -329,8 +333,14 @@ func (c *NodeCluster) start(d *policy.Start) error {
 		if a, ok = c.allocClear(r, estEnd); !ok {
 			return c.bad(d, "the request %s does not fit now on nodes clear of reservations until its estimated end t=%g", r, estEnd)
 		}
-	} else if a, ok = c.state.Alloc(r); !ok {
-		return c.bad(d, "the request %s does not fit now", r)
+	} else {
+		if s.alloc == nil {
+			s.alloc = new(nodeHold)
+		}
+		if !c.alloc(r, &s.alloc.own) {
+			return c.bad(d, "the request %s does not fit now", r)
+		}
+		a = s.alloc.own
 	}
 	if s.alloc == nil {
 		s.alloc = new(nodeHold)
@@ -339,7 +349,7 @@ func (c *NodeCluster) start(d *policy.Start) error {
 		s.alloc.copyFrom(*d.Alloc) // the policy may keep and reuse its own
 		a = s.alloc.a
 	} else {
-		s.alloc.a = a // fresh from State.Alloc
+		s.alloc.a = a // the rule's, in the slot's storage
 	}
 	c.cores = c.cores[:0]
 	for _, na := range a.Nodes {
@@ -438,6 +448,7 @@ func (c *NodeCluster) releaseHold(i int32) {
 // jobs one after the other).
 type nodeHold struct {
 	a     nodes.Allocation
+	own   nodes.Allocation // the allocation rule's, in storage of its own (State.AssignInto)
 	nodes []nodes.NodeAlloc
 	gres  []nodes.GRESUnits
 	ints  []int // cores and units
@@ -487,4 +498,19 @@ func (s *slot) allocation() *nodes.Allocation {
 		return nil
 	}
 	return &s.alloc.a
+}
+
+// alloc is nodes.State.Alloc of r on what runs now, into a (its
+// storage reused: a must not be held), with the rule's scratch kept from
+// start to start.
+func (c *NodeCluster) alloc(r nodes.Request, a *nodes.Allocation) bool {
+	sel := c.state.Selector()
+	if err := sel.PrepareInto(r, &c.prep); err != nil {
+		return false
+	}
+	if !sel.Select(c.state, &c.prep, &c.pick) {
+		return false
+	}
+	c.state.AssignInto(&c.pick, a)
+	return true
 }
