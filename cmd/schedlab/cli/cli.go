@@ -235,6 +235,13 @@ func (c *runCmd) variant() string {
 	add(c.Price != "", "price", strings.TrimSuffix(filepath.Base(c.Price), filepath.Ext(c.Price)))
 	add(c.CarbonDelay != "", "carbon-delay", strings.ReplaceAll(c.CarbonDelay, ":", "-"))
 	add(c.NodePlanner != "auto", "node-planner", c.NodePlanner)
+	if len(c.Nodes) > 0 {
+		// A platform of nodes (--nodes, --slurm-nodes): a digest of its
+		// groups, so that a node run and a pool run of one trace and
+		// policy do not share a folder.
+		sum := sha256.Sum256([]byte(strings.Join(c.Nodes, "\x00")))
+		add(true, "nodes", hex.EncodeToString(sum[:4]))
+	}
 	if len(c.Reservation) > 0 || c.Events != "" || c.Failures != "" {
 		// Reservations and file names make poor folder names: a digest.
 		sum := sha256.Sum256([]byte(strings.Join(append(append([]string(nil), c.Reservation...), "events="+c.Events, "failures="+c.Failures), "\x00")))
