@@ -153,25 +153,23 @@ type AvailListener interface {
 
 // avail is the state of a cluster whose CPUs can be unavailable.
 type avail struct {
-	onFail   OnFailure
-	src      ChangeSource
-	pend     Change // the change read ahead (pushed as timer refFailure)
-	lastTime float64
-	windows  []policy.Window
-	hasWin   bool
-	inWin    []bool    // per CPU: inside a window that has begun
-	failed   []bool    // per CPU: down
-	since    []float64 // per CPU: down since
-	next     []float64 // per CPU: start of its next window not begun (+Inf)
-	owner    []int32   // per CPU: the slot running on it (-1)
-	downOut  []int     // per machine: failed CPUs not in a begun window
-	lis      []AvailListener
-	hits     []int32
-	cands    []cand
-	runs     platform.Runs
-	changes  int   // failure changes applied (MaxFailureChanges)
-	flipped  int64 // CPUs of the changes applied (MaxFailureCPUs)
-	spans    int   // spans reported (MaxSpans)
+	onFail OnFailure
+	failureFeed
+	windows []policy.Window
+	hasWin  bool
+	inWin   []bool    // per CPU: inside a window that has begun
+	failed  []bool    // per CPU: down
+	since   []float64 // per CPU: down since
+	next    []float64 // per CPU: start of its next window not begun (+Inf)
+	owner   []int32   // per CPU: the slot running on it (-1)
+	downOut []int     // per machine: failed CPUs not in a begun window
+	lis     []AvailListener
+	hits    []int32
+	cands   []cand
+	runs    platform.Runs
+	changes int   // failure changes applied (MaxFailureChanges)
+	flipped int64 // CPUs of the changes applied (MaxFailureCPUs)
+	spans   int   // spans reported (MaxSpans)
 }
 
 type cand struct {
@@ -205,9 +203,8 @@ func (c *Cluster) initAvail(a *Availability) error {
 		return fmt.Errorf("%d reservation windows: at most %d (engine.MaxWindows)", len(a.Windows), MaxWindows)
 	}
 	n := c.plat.CPUs()
-	v := &avail{onFail: a.OnFailure, src: a.Failures, inWin: make([]bool, n), failed: make([]bool, n),
-		since: make([]float64, n), next: make([]float64, n), owner: make([]int32, n), downOut: make([]int, c.plat.Machines()),
-		lastTime: math.Inf(-1)}
+	v := &avail{onFail: a.OnFailure, failureFeed: newFailureFeed(a.Failures), inWin: make([]bool, n), failed: make([]bool, n),
+		since: make([]float64, n), next: make([]float64, n), owner: make([]int32, n), downOut: make([]int, c.plat.Machines())}
 	for i := range v.next {
 		v.next[i], v.owner[i] = math.Inf(1), -1
 	}
@@ -310,34 +307,55 @@ func (c *kernel) pushBackground(t float64, ref int32) {
 	c.background++
 }
 
-// readChange reads the next failure change and pushes it.
-func (c *Cluster) readChange() error {
-	v := c.av
-	if v.src == nil {
-		return nil
+// failureFeed reads the failure changes of a source one ahead, in time
+// order (the pool's and the nodes' availability alike).
+type failureFeed struct {
+	src      ChangeSource
+	pend     Change // the change read ahead (pushed as timer refFailure)
+	lastTime float64
+}
+
+func newFailureFeed(src ChangeSource) failureFeed {
+	return failureFeed{src: src, lastTime: math.Inf(-1)}
+}
+
+// read reads the next change into f.pend (its ids copied): false at the
+// source's end. A time not finite or before the previous one, or ids
+// that check refuses, is an error.
+func (f *failureFeed) read(check func(platform.Runs) error) (bool, error) {
+	if f.src == nil {
+		return false, nil
 	}
-	ch, err := v.src.Next()
+	ch, err := f.src.Next()
 	if err == io.EOF {
-		v.src = nil
-		return nil
+		f.src = nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	switch {
 	case math.IsNaN(ch.Time) || math.IsInf(ch.Time, 0):
-		return fmt.Errorf("failure event at time %g: want a finite time", ch.Time)
-	case ch.Time < v.lastTime:
-		return fmt.Errorf("failure event at time %g is before the previous one at %g (events not sorted)", ch.Time, v.lastTime)
+		return false, fmt.Errorf("failure event at time %g: want a finite time", ch.Time)
+	case ch.Time < f.lastTime:
+		return false, fmt.Errorf("failure event at time %g is before the previous one at %g (events not sorted)", ch.Time, f.lastTime)
 	}
-	if err := checkRuns(ch.CPUs, c.plat.CPUs()); err != nil {
-		return fmt.Errorf("failure event at time %g: %w", ch.Time, err)
+	if err := check(ch.CPUs); err != nil {
+		return false, fmt.Errorf("failure event at time %g: %w", ch.Time, err)
 	}
-	v.lastTime = ch.Time
-	v.pend = ch
-	v.pend.CPUs = append(v.pend.CPUs[:0:0], ch.CPUs...)
-	c.pushBackground(max(ch.Time, c.now), refFailure)
-	return nil
+	f.lastTime = ch.Time
+	f.pend = ch
+	f.pend.CPUs = append(f.pend.CPUs[:0:0], ch.CPUs...)
+	return true, nil
+}
+
+// readChange reads the next failure change and pushes it.
+func (c *Cluster) readChange() error {
+	ok, err := c.av.read(func(r platform.Runs) error { return checkRuns(r, c.plat.CPUs()) })
+	if ok {
+		c.pushBackground(max(c.av.pend.Time, c.now), refFailure)
+	}
+	return err
 }
 
 // report tells the listeners of a span of unavailable CPUs, counting it

@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 
@@ -33,26 +32,24 @@ type NodeAvailability struct {
 // nodeAvail is the state of a NodeCluster whose nodes can be
 // unavailable.
 type nodeAvail struct {
-	onFail   OnFailure
-	src      ChangeSource
-	pend     Change
-	lastTime float64
-	windows  []policy.NodeWindow
-	byNode   [][]int32 // per node: its windows, by start
-	cur      []int32   // per node: its next window not begun (index into byNode)
-	inWin    []int32   // per node: 1 + the begun window holding it (0: none)
-	failed   []bool
-	since    []float64
-	blocked  []bool // per node: its whole-node hold is in the model's state
-	block    []nodes.Allocation
-	on       [][]int32 // per node: the slots of the jobs holding it
-	down     []int     // the nodes failed and not in a begun window, ascending
-	lis      []AvailListener
-	hits     []int32
-	lost     []int // nodes made unavailable, blocked once their jobs are hit
-	changes  int
-	flipped  int64
-	spans    int
+	onFail OnFailure
+	failureFeed
+	windows []policy.NodeWindow
+	byNode  [][]int32 // per node: its windows, by start
+	cur     []int32   // per node: its next window not begun (index into byNode)
+	inWin   []int32   // per node: 1 + the begun window holding it (0: none)
+	failed  []bool
+	since   []float64
+	blocked []bool // per node: its whole-node hold is in the model's state
+	block   []nodes.Allocation
+	on      [][]int32 // per node: the slots of the jobs holding it
+	down    []int     // the nodes failed and not in a begun window, ascending
+	lis     []AvailListener
+	hits    []int32
+	lost    []int // nodes made unavailable, blocked once their jobs are hit
+	changes int
+	flipped int64
+	spans   int
 }
 
 // initNodeAvail checks a and sets up the state.
@@ -71,7 +68,7 @@ func (c *NodeCluster) initNodeAvail(a *NodeAvailability) error {
 		return fmt.Errorf("%d reservation windows: at most %d (engine.MaxWindows)", len(a.Windows), MaxWindows)
 	}
 	n := c.ns.Len()
-	v := &nodeAvail{onFail: a.OnFailure, src: a.Failures, lastTime: math.Inf(-1),
+	v := &nodeAvail{onFail: a.OnFailure, failureFeed: newFailureFeed(a.Failures),
 		byNode: make([][]int32, n), cur: make([]int32, n), inWin: make([]int32, n), failed: make([]bool, n),
 		since: make([]float64, n), blocked: make([]bool, n), block: make([]nodes.Allocation, n), on: make([][]int32, n)}
 	ws := slices.Clone(a.Windows)
@@ -137,34 +134,13 @@ func checkNodeRuns(r platform.Runs, n int) error {
 	return nil
 }
 
-// readNodeChange reads the next failure change and pushes it.
+// readNodeChange reads the next failure change (node ids) and pushes it.
 func (c *NodeCluster) readNodeChange() error {
-	v := c.av
-	if v.src == nil {
-		return nil
+	ok, err := c.av.read(func(r platform.Runs) error { return checkNodeRuns(r, c.ns.Len()) })
+	if ok {
+		c.pushBackground(max(c.av.pend.Time, c.now), refFailure)
 	}
-	ch, err := v.src.Next()
-	if err == io.EOF {
-		v.src = nil
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	switch {
-	case math.IsNaN(ch.Time) || math.IsInf(ch.Time, 0):
-		return fmt.Errorf("failure event at time %g: want a finite time", ch.Time)
-	case ch.Time < v.lastTime:
-		return fmt.Errorf("failure event at time %g is before the previous one at %g (events not sorted)", ch.Time, v.lastTime)
-	}
-	if err := checkNodeRuns(ch.CPUs, c.ns.Len()); err != nil {
-		return fmt.Errorf("failure event at time %g: %w", ch.Time, err)
-	}
-	v.lastTime = ch.Time
-	v.pend = ch
-	v.pend.CPUs = append(v.pend.CPUs[:0:0], ch.CPUs...)
-	c.pushBackground(max(ch.Time, c.now), refFailure)
-	return nil
+	return err
 }
 
 // coresOfNodes is the global core ids of the nodes r, as runs.
