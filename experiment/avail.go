@@ -92,6 +92,18 @@ func (a AvailSpec) build(plat platform.Platform, rep int) (cfg *engine.Availabil
 	for _, w := range ws {
 		cfg.Windows = append(cfg.Windows, policy.Window{Start: w.Start, End: w.End, CPUs: w.CPUs})
 	}
+	events := func(f io.Reader) *avail.Events { return avail.NewEvents(f, a.Events, procs) }
+	if cfg.Failures, closeFn, err = a.failureSource(events, procs, rep, "failures"); err != nil {
+		return nil, nil, err
+	}
+	return cfg, closeFn, nil
+}
+
+// failureSource is the failures of a, one source: the events file
+// (read by events: CPU or node ids) and the generated failures over
+// units CPUs or nodes (what names them in an error), merged in time
+// order when both are given; nil with neither. closeFn closes the file.
+func (a AvailSpec) failureSource(events func(io.Reader) *avail.Events, units, rep int, what string) (src engine.ChangeSource, closeFn func() error, err error) {
 	closeFn = func() error { return nil }
 	var srcs []engine.ChangeSource
 	if a.Events != "" {
@@ -100,22 +112,22 @@ func (a AvailSpec) build(plat platform.Platform, rep int) (cfg *engine.Availabil
 			return nil, nil, fmt.Errorf("--events: %w", err)
 		}
 		closeFn = f.Close
-		srcs = append(srcs, changes{avail.NewEvents(f, a.Events, procs)})
+		srcs = append(srcs, changes{events(f)})
 	}
 	if a.Failures != nil {
-		if err := a.Failures.Check(procs); err != nil {
+		if err := a.Failures.Check(units); err != nil {
 			closeFn()
-			return nil, nil, &AvailError{fmt.Errorf("failures: %w", err)}
+			return nil, nil, &AvailError{fmt.Errorf("%s: %w", what, err)}
 		}
-		srcs = append(srcs, changes{avail.NewGenerator(*a.Failures, procs, rep)})
+		srcs = append(srcs, changes{avail.NewGenerator(*a.Failures, units, rep)})
 	}
 	switch len(srcs) {
 	case 1:
-		cfg.Failures = srcs[0]
+		src = srcs[0]
 	case 2:
-		cfg.Failures = &mergeChanges{src: srcs}
+		src = &mergeChanges{src: srcs}
 	}
-	return cfg, closeFn, nil
+	return src, closeFn, nil
 }
 
 // limitError names the settings of a behind a run's error when the

@@ -2,7 +2,7 @@ package experiment
 
 import (
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/internal/nodecheck"
@@ -42,28 +42,9 @@ func (a AvailSpec) buildNodes(ns *nodes.Nodes, rep int) (cfg *engine.NodeAvailab
 	for _, w := range ws {
 		cfg.Windows = append(cfg.Windows, policy.NodeWindow{Start: w.Start, End: w.End, Nodes: w.Nodes})
 	}
-	closeFn = func() error { return nil }
-	var srcs []engine.ChangeSource
-	if a.Events != "" {
-		f, err := os.Open(a.Events)
-		if err != nil {
-			return nil, nil, fmt.Errorf("--events: %w", err)
-		}
-		closeFn = f.Close
-		srcs = append(srcs, changes{avail.NewNodeEvents(f, a.Events, ns)})
-	}
-	if a.Failures != nil {
-		if err := a.Failures.Check(ns.Len()); err != nil {
-			closeFn()
-			return nil, nil, &AvailError{fmt.Errorf("failures (groups of nodes on a platform of nodes): %w", err)}
-		}
-		srcs = append(srcs, changes{avail.NewGenerator(*a.Failures, ns.Len(), rep)})
-	}
-	switch len(srcs) {
-	case 1:
-		cfg.Failures = srcs[0]
-	case 2:
-		cfg.Failures = &mergeChanges{src: srcs}
+	events := func(f io.Reader) *avail.Events { return avail.NewNodeEvents(f, a.Events, ns) }
+	if cfg.Failures, closeFn, err = a.failureSource(events, ns.Len(), rep, "failures (groups of nodes on a platform of nodes)"); err != nil {
+		return nil, nil, err
 	}
 	return cfg, closeFn, nil
 }
