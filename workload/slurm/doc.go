@@ -14,10 +14,12 @@
 // (JobIDRaw when present; otherwise the jobs are numbered in submit
 // order), a '|' inside a JobName or Constraints (found by the column
 // count; with both columns, the share-out that reads, the most to
-// Constraints first), and memory per CPU ("c") or per node ("n", or a
-// plain size as newer sacct writes it). Memory per node becomes SWF's
-// memory per CPU over the CPUs of one node: the job's CPUs over its
-// NNodes (AllocTRES node= without that column; 1 without either). States map to SWF status (COMPLETED 1, FAILED and
+// Constraints first), and memory per CPU ("c"), per node ("n": Slurm
+// 20.11 and before) or the job's total (a plain size: sacct since Slurm
+// 21.08 prints ReqMem from the job's ReqTRES mem). Memory per node
+// becomes SWF's memory per CPU over the CPUs of one node: the job's CPUs
+// over its NNodes (AllocTRES node= without that column; 1 without
+// either); the job's total over its CPUs. States map to SWF status (COMPLETED 1, FAILED and
 // the like 0, CANCELLED 5, TIMEOUT 1 with its run time capped at the
 // limit); users, groups, partitions and QOS become integer ids with
 // their names in the SWF header; UnixStartTime is the first submission.

@@ -271,18 +271,22 @@ func TestBytesPerJob(t *testing.T) {
 
 // Memory a CPU is a whole number of KB, as SWF's field is: 128 GB a
 // node over 3 CPUs is 134217728 / 3 = 44739242.67 KB, written 44739243;
-// a tiny share is at least 1 KB. Memory per node is over the CPUs of one
-// node: 4G a node for 16 CPUs on 2 nodes is 4,194,304 KB / 8 = 524,288
+// a tiny share is at least 1 KB. Memory per node ("n") is over the CPUs
+// of one node: 4Gn for 16 CPUs on 2 nodes is 4,194,304 KB / 8 = 524,288
 // KB a CPU (512 MB; not 256 MB, as if the 16 CPUs were on one node);
-// 3G a node for 12 CPUs on 3 nodes is 3,145,728 / 4 = 786,432 KB; memory
-// per CPU is the same on any number of nodes.
+// 3Gn for 12 CPUs on 3 nodes is 3,145,728 / 4 = 786,432 KB. A plain size
+// is the job's total (sacct since Slurm 21.08), over all its CPUs on any
+// number of nodes: 4G for 16 CPUs on 2 nodes is 4,194,304 / 16 =
+// 262,144 KB, 3G for 12 CPUs on 3 nodes 262,144 KB, and Slurm 22.05's
+// 1500M for 15 CPUs of 100 MB on 8 nodes 1,536,000 / 15 = 102,400 KB
+// (100 MB). Memory per CPU is the same on any number of nodes.
 func TestMemoryWholeKB(t *testing.T) {
 	for _, c := range []struct {
 		text         string
 		cpus, nnodes int
 		want         float64
 	}{{"128G", 3, 1, 44739243}, {"128Gn", 3, 1, 44739243}, {"4000M", 1, 1, 4096000}, {"500Mc", 8, 1, 512000}, {"1K", 4096, 1, 1},
-		{"4Gn", 16, 2, 524288}, {"4G", 16, 2, 524288}, {"500Mc", 16, 2, 512000}, {"3G", 12, 3, 786432}} {
+		{"4Gn", 16, 2, 524288}, {"4G", 16, 2, 262144}, {"500Mc", 16, 2, 512000}, {"3Gn", 12, 3, 786432}, {"3G", 12, 3, 262144}, {"1500M", 15, 8, 102400}} {
 		got, err := parseMem(c.text, c.cpus, c.nnodes)
 		if err != nil || got != c.want {
 			t.Errorf("parseMem(%q, %d, %d) = %v, %v; want %v", c.text, c.cpus, c.nnodes, got, err, c.want)

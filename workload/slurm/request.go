@@ -179,11 +179,16 @@ func readRequest(j *job, row []string, c columns) (reqInfo, error) {
 		info.gres = trs[1].gres
 	}
 	if v := c.get(row, "ReqMem"); v != "" {
-		kb, perCPU, err := memKB(v)
+		kb, form, err := memKB(v)
 		if err != nil {
 			return info, &ParseError{Column: "ReqMem", Err: err}
 		}
-		j.memPerCPU = perCPU
+		j.memPerCPU = form == memPerCPU
+		if form == memPerJob {
+			// The job's total (Slurm 21.08 and later): a node's share of
+			// it, its nodes holding it alike.
+			kb /= float64(max(j.nnodes, 1))
+		}
 		if mb := math.Ceil(kb / 1024); mb > nodes.MaxMemMB {
 			info.unread = append(info.unread, "memory beyond 1 PiB (nodes.MaxMemMB)")
 		} else {
@@ -251,7 +256,8 @@ func (r *Result) request(j *job) nodes.Request {
 // CPU; its nodes, from ReqNodes (the least it asked; ReqTRES node=
 // without that column) and NNodes (what it got; AllocTRES node=): both
 // known and different, the range of the two, else the one known, exact;
-// memory per CPU (ReqMem "c") or per node (ReqMem "n" or a plain size;
+// memory per CPU (ReqMem "c") or per node (ReqMem "n"; a plain size,
+// the job's total as sacct writes it since Slurm 21.08, over its NNodes;
 // without ReqMem, the TRES mem total over its nodes), in whole MB
 // rounded up; the GRES of ReqTRES (else AllocTRES), which are the job's
 // totals, as GRES per job; Constraints when nodes.ParseConstraint reads

@@ -178,3 +178,41 @@ func TestRequestsJSON(t *testing.T) {
 		t.Errorf("a bad count: %v", err)
 	}
 }
+
+// Slurm 22.05's sacct -P (the real multi-node Slurm of
+// cmd/schedlab/launch's TestSlurmPolicyNodesForReal) writes ReqMem as
+// the job's total, its ReqTRES mem=: a job of 15 tasks of 100 MB
+// (sbatch -N 8 -n 15 --mem-per-cpu=100) has ReqMem 1500M, so a node's
+// share is 1500 / 8 = 187.5, 188 MB a node (read as per node, 1500 MB a
+// node fits no node of 1,000 MB); one of 3 tasks on one node has 300M,
+// 300 MB a node; one with --mem=800 on one node 800M. SWF's field is
+// per CPU: 1500 MB / 15 = 102,400 KB; 300 / 3 = 102,400 KB; 800 MB
+// for 1 CPU = 819,200 KB.
+func TestRequestMemoryTotal2205(t *testing.T) {
+	const in = "JobIDRaw|JobID|JobName|User|Group|Partition|QOS|Submit|Start|End|Elapsed|Timelimit|NCPUS|ReqCPUS|ReqMem|State|NNodes|ReqNodes|ReqTRES|AllocTRES\n" +
+		"1|1|j1|root|root|batch|normal|2026-12-03T12:29:00|2026-12-03T12:29:01|2026-12-03T12:29:12|00:00:11|00:01:00|15|15|1500M|COMPLETED|8|8|billing=15,cpu=15,mem=1500M,node=8|billing=15,cpu=15,mem=1500M,node=8\n" +
+		"1.batch|1.batch|batch|||||2026-12-03T12:29:01|2026-12-03T12:29:01|2026-12-03T12:29:12|00:00:11||4|4||COMPLETED|1|1||cpu=4,mem=400M,node=1\n" +
+		"2|2|j2|root|root|batch|normal|2026-12-03T12:29:00|2026-12-03T12:29:01|2026-12-03T12:29:06|00:00:05|00:03:00|3|3|300M|COMPLETED|1|1|billing=3,cpu=3,mem=300M,node=1|billing=3,cpu=3,mem=300M,node=1\n" +
+		"3|3|j3|root|root|batch|normal|2026-12-03T12:29:02|2026-12-03T12:29:12|2026-12-03T12:29:24|00:00:12|00:01:00|1|1|800M|COMPLETED|1|1|billing=1,cpu=1,mem=800M,node=1|billing=1,cpu=1,mem=800M,node=1\n"
+	r, err := ReadSacct(strings.NewReader(in), "acct.txt", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []nodes.Request{
+		{Nodes: 8, Tasks: 15, CPUsPerTask: 1, MemPerNodeMB: 188},
+		{Nodes: 1, Tasks: 3, CPUsPerTask: 1, MemPerNodeMB: 300},
+		{Nodes: 1, Tasks: 1, CPUsPerTask: 1, MemPerNodeMB: 800},
+	}
+	wantKB := []float64{102400, 102400, 819200}
+	if r.Len() != len(want) {
+		t.Fatalf("%d jobs, want %d", r.Len(), len(want))
+	}
+	for i := range want {
+		if got := r.Request(i); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("job %d: request %+v, want %+v", i+1, got, want[i])
+		}
+		if got := r.Record(i).ReqMem; got != wantKB[i] {
+			t.Errorf("job %d: SWF memory %v KB a CPU, want %v", i+1, got, wantKB[i])
+		}
+	}
+}

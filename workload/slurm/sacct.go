@@ -793,22 +793,39 @@ func parseDuration(s string, limit bool) (float64, error) {
 	return float64(days)*86400 + sec, nil
 }
 
-// parseMem reads ReqMem (4000M, 4G, 500Mc per CPU, 4Gn per node) into KB
-// per CPU, rounded to a whole KB (SWF's field is an integer); memory per
-// node (a plain size too, as newer sacct writes it) is divided by the
-// CPUs the job has on a node: its cpus spread evenly over its nnodes
-// (NNodes; 1 when the export does not say). 0 or an empty value is
-// unknown (-1).
+// memForm is what a ReqMem value's memory is for.
+type memForm int8
+
+const (
+	// memPerJob: a plain size (4000M, 4G, 4096), as sacct writes ReqMem
+	// since Slurm 21.08: the memory of the job's ReqTRES (mem=), the
+	// job's total over all its nodes (src/sacct/print.c prints
+	// PRINT_REQ_MEM from tres_req_str's TRES_MEM since 21.08; 20.11 and
+	// before print req_mem with a "c" or "n" suffix).
+	memPerJob  memForm = iota
+	memPerCPU          // "c": per CPU (Slurm 20.11 and before)
+	memPerNode         // "n": per node (Slurm 20.11 and before)
+)
+
+// parseMem reads ReqMem (500Mc per CPU, 4Gn per node, 4000M or 4G the
+// job's total) into KB per CPU, rounded to a whole KB (SWF's field is an
+// integer): memory per node is divided by the CPUs the job has on a
+// node (its cpus spread evenly over its nnodes: NNodes, 1 when the
+// export does not say), the job's total by its cpus. 0 or an empty
+// value is unknown (-1).
 func parseMem(s string, cpus, nnodes int) (float64, error) {
-	kb, perCPU, err := memKB(s)
+	kb, form, err := memKB(s)
 	if err != nil {
 		return 0, err
 	}
 	if kb == 0 {
 		return -1, nil
 	}
-	if !perCPU {
+	switch form {
+	case memPerNode:
 		kb = kb * float64(nnodes) / float64(cpus)
+	case memPerJob:
+		kb /= float64(cpus)
 	}
 	// SWF's memory field is a whole number of KB a processor: rounded to
 	// the nearest (43690.67 -> 43691), never below 1 for a memory given.
@@ -820,14 +837,14 @@ func parseMem(s string, cpus, nnodes int) (float64, error) {
 }
 
 // memKB reads a memory size as sacct writes it (4000M, 4G, 500Mc, 4Gn, a
-// plain number of MB) into KB, and whether it is per CPU ("c").
-func memKB(s string) (kb float64, perCPU bool, err error) {
+// plain number of MB) into KB, and what it is for (the suffix).
+func memKB(s string) (kb float64, form memForm, err error) {
 	t := strings.TrimSpace(s)
 	switch {
 	case strings.HasSuffix(t, "c"):
-		perCPU, t = true, strings.TrimSuffix(t, "c")
+		form, t = memPerCPU, strings.TrimSuffix(t, "c")
 	case strings.HasSuffix(t, "n"):
-		t = strings.TrimSuffix(t, "n")
+		form, t = memPerNode, strings.TrimSuffix(t, "n")
 	}
 	unit := 1024.0 // MB by default
 	if t != "" {
@@ -846,9 +863,9 @@ func memKB(s string) (kb float64, perCPU bool, err error) {
 	}
 	x, err := strconv.ParseFloat(t, 64)
 	if !decimal(t) || err != nil || x < 0 || math.IsInf(x, 0) {
-		return 0, false, fmt.Errorf("%q is not a memory size (e.g. 4000M, 4G, 500Mc)", s)
+		return 0, 0, fmt.Errorf("%q is not a memory size (e.g. 4000M, 4G, 500Mc)", s)
 	}
-	return x * unit, perCPU, nil
+	return x * unit, form, nil
 }
 
 // maxMemKB bounds the memory a CPU, in KB (an SWF number is exact up to
