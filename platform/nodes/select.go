@@ -70,7 +70,51 @@ type Selector struct {
 	savM  []int64 // per pick: free memory when picked
 	perJ  []int   // per pick x GRES per job: units taken
 	local []int   // per kind: scratch
+
+	rule SelectRule
+	fit  []int32 // ConsTRES: per node, the tasks it holds (0: none)
+	runs []run   // ConsTRES: the sets of consecutive candidates
 }
+
+// SelectRule is the order in which Select takes nodes.
+type SelectRule uint8
+
+const (
+	// FirstFit is docs/nodes.md's rule: candidates by (weight, id), each
+	// taken as it comes.
+	FirstFit SelectRule = iota
+	// ConsTRES is the rule of Slurm's select/cons_tres without a
+	// topology (docs/nodes.md, "Slurm's node selection"): the
+	// candidates fall into runs of consecutive node ids of one weight;
+	// the run taken first is of the lowest weight, then the first that
+	// holds the rest of the job, then the tightest that does (fewest
+	// tasks), else the largest; within it a job needing one more node
+	// takes the node that holds the rest most tightly, else nodes in id
+	// order, each as many tasks as it holds; then the next run.
+	ConsTRES
+)
+
+// String is the rule's name as the slurm policy's select_rule option
+// writes it.
+func (r SelectRule) String() string {
+	if r == ConsTRES {
+		return "cons_tres"
+	}
+	return "first_fit"
+}
+
+// run is a set of consecutive candidates (ConsTRES): node ids a..z, the
+// tasks they hold in all, how many are candidates, their weight.
+type run struct {
+	a, z, tasks, nodes int
+	weight             uint32
+}
+
+// SetRule makes Select follow rule r (FirstFit when never set).
+func (s *Selector) SetRule(r SelectRule) { s.rule = r }
+
+// Rule is the selector's rule.
+func (s *Selector) Rule() SelectRule { return s.rule }
 
 // NewSelector returns the selector of ns (which must not change).
 func NewSelector(ns *Nodes) *Selector {
@@ -231,6 +275,17 @@ func (sel *Selection) CopyFrom(o *Selection) {
 // the result to out (reusing its storage); it reports false when p does
 // not fit (out is then undefined).
 func (s *Selector) Select(src FreeSource, p *Prepared, out *Selection) bool {
+	// Where Slurm's greedy pass finds no nodes though some hold the job
+	// (a node bound over uneven free nodes; GRES per job outside the
+	// nodes it took), the first-fit rule decides (docs/nodes.md).
+	if s.rule == ConsTRES && s.selectBy(src, p, out, true) {
+		return true
+	}
+	return s.selectBy(src, p, out, false)
+}
+
+// selectBy is Select by the ConsTRES rule (cons) or the first-fit one.
+func (s *Selector) selectBy(src FreeSource, p *Prepared, out *Selection, cons bool) bool {
 	r := &p.R
 	K := s.K
 	out.Exclusive, out.k = r.Exclusive, K
@@ -243,7 +298,10 @@ func (s *Selector) Select(src FreeSource, p *Prepared, out *Selection) bool {
 	if o, ok := src.(opener); ok {
 		open = o.openNodes()
 	}
-	for at := 0; at < len(s.order); at++ {
+	if cons {
+		remaining = s.pickConsTRES(src, p, out)
+	}
+	for at := 0; at < len(s.order) && !cons; at++ {
 		if open != nil {
 			// Skip the nodes with no core free at the interval's start:
 			// none is a candidate (a task takes at least one core).
@@ -352,6 +410,110 @@ func (s *Selector) Select(src FreeSource, p *Prepared, out *Selection) bool {
 		}
 	}
 	return true
+}
+
+// pickConsTRES makes out's picks by the ConsTRES rule (Slurm 22.05's
+// _eval_nodes in select/cons_tres/job_test.c, without required nodes,
+// topology or GRES per job steering the runs), saving each pick's free
+// amounts as Select's loop does, and returns the tasks left unplaced.
+func (s *Selector) pickConsTRES(src FreeSource, p *Prepared, out *Selection) int {
+	r := &p.R
+	nf := &s.nf
+	n := s.ns.Len()
+	if cap(s.fit) < n {
+		s.fit = make([]int32, n)
+	}
+	s.fit = s.fit[:n]
+	s.runs = s.runs[:0]
+	for id := range n {
+		fit := 0
+		if p.groupOK == nil || p.groupOK[s.group[id]] {
+			src.FreeOn(id, nf)
+			th := int(s.threads[id])
+			fit = s.capacity(id, p, nf, (r.CPUsPerTask+th-1)/th)
+		}
+		s.fit[id] = int32(fit)
+		if fit == 0 {
+			continue
+		}
+		w := s.ns.Node(id).Weight
+		if k := len(s.runs) - 1; k >= 0 && s.runs[k].z == id-1 && s.runs[k].weight == w {
+			s.runs[k].z, s.runs[k].tasks, s.runs[k].nodes = id, s.runs[k].tasks+fit, s.runs[k].nodes+1
+		} else {
+			s.runs = append(s.runs, run{a: id, z: id, tasks: fit, nodes: 1, weight: w})
+		}
+	}
+	remaining := r.Tasks
+	minN, maxN := p.minN, p.maxN
+	for {
+		picks := len(out.Picks)
+		if remaining == 0 && picks >= minN || maxN > 0 && picks == maxN {
+			return remaining
+		}
+		need := max(minN-picks, 0) // Slurm's rem_nodes
+		best, bestSuff := -1, false
+		for i := range s.runs {
+			ru := &s.runs[i]
+			if ru.nodes == 0 {
+				continue
+			}
+			suff := ru.tasks >= remaining && ru.nodes >= need
+			newBest := best < 0 || ru.weight < s.runs[best].weight
+			if !newBest && ru.weight == s.runs[best].weight {
+				b := &s.runs[best]
+				newBest = suff && !bestSuff || suff && ru.tasks < b.tasks || !suff && ru.tasks > b.tasks
+			}
+			if newBest {
+				best, bestSuff = i, suff
+			}
+		}
+		if best < 0 {
+			return remaining
+		}
+		ru := &s.runs[best]
+		if need <= 1 {
+			// One node more: the one that holds the rest most tightly,
+			// alone, when there is one.
+			one := -1
+			for id := ru.a; id <= ru.z; id++ {
+				if f := int(s.fit[id]); f >= remaining && (one < 0 || f < int(s.fit[one])) {
+					if one = id; f == remaining {
+						break
+					}
+				}
+			}
+			if one >= 0 {
+				for id := ru.a; id <= ru.z; id++ {
+					if id != one {
+						s.fit[id] = 0
+					}
+				}
+			}
+		}
+		for id := ru.a; id <= ru.z; id++ {
+			picks := len(out.Picks)
+			if remaining == 0 && picks >= minN || maxN > 0 && picks == maxN {
+				break
+			}
+			f := int(s.fit[id])
+			if f == 0 || maxN > 0 && maxN-picks == 1 && f < remaining {
+				continue // none free, or the last node allowed cannot hold the rest
+			}
+			t := min(f, remaining-max(minN-picks-1, 0))
+			if t <= 0 {
+				continue
+			}
+			s.fit[id] = 0
+			src.FreeOn(id, nf)
+			th := int(s.threads[id])
+			out.Picks = append(out.Picks, Pick{Node: id, Tasks: t, Cores: t * ((r.CPUsPerTask + th - 1) / th)})
+			s.saved = append(s.saved, nf.Units...)
+			s.savC = append(s.savC, nf.Cores)
+			s.savM = append(s.savM, nf.MemMB)
+			remaining -= t
+		}
+		ru.nodes, ru.tasks = 0, 0
+	}
 }
 
 // capacity is the tasks of p node id can hold on what nf has free (0:

@@ -189,6 +189,8 @@ func NewNodePolicy(c NodeConfig) (*NodePolicy, error) {
 			return nil, fmt.Errorf("policy %s: %w", c.Name, err)
 		}
 		b.slurm = &slurmState{p: *c.Slurm, lastBF: math.Inf(-1), dueAt: -1}
+		sel.SetRule(c.Slurm.Select)
+		b.st.Selector().SetRule(c.Slurm.Select)
 		if len(c.Slurm.QOS) > 0 {
 			b.slurm.qos = newQOSState(c.Slurm.QOS)
 		}

@@ -48,6 +48,9 @@ type SlurmParams struct {
 	// default); the events in between wait for it.
 	Latency float64
 	Rand    *rand.Rand
+	// Select is the node selection rule of the policy's placements
+	// (nodes.FirstFit, or nodes.ConsTRES: Slurm's select/cons_tres).
+	Select nodes.SelectRule
 }
 
 // Slurm's defaults (slurm.conf(5), Slurm 22.05).

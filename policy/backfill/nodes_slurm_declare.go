@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/rng"
@@ -40,12 +41,14 @@ func slurmDecl() policy.Decl {
 			Doc: "bf_min_age_reserve in seconds: a job that has waited less gets no reservation and does not stop the main scheduler (0: none)"},
 		option.Decl{Name: "sched_latency", Type: option.Float, Range: option.Between(0, SlurmMaxLatency), Default: "0", KeyName: "sched_latency",
 			Doc: "not a Slurm parameter: slurmctld's delay in seconds; each pass runs a delay drawn uniformly in [0, S] from the run's seed after the instant that calls for it (0: none, deterministic)"},
+		option.Decl{Name: "select_rule", Type: option.Enum, Values: []string{nodes.FirstFit.String(), nodes.ConsTRES.String()}, Default: nodes.FirstFit.String(), KeyName: "select",
+			Doc: "the node selection: first_fit (docs/nodes.md's rule: by weight, then node order) or cons_tres (Slurm's select/cons_tres: best-fit runs of consecutive nodes, docs/nodes.md)"},
 		option.Decl{Name: "qos_limits", Type: option.Text, KeyName: "qos_limits",
 			Valid: func(s string) error { _, err := ParseQOSLimits(s); return err },
 			Doc:   "QOS limits by QOS number (SWF field 15), \"QOS:KEY=N[:KEY=N...],...\" with KEY maxjobspu, maxsubmitpu, maxcpuspu (MaxTRESPU cpu), grpcpus (GrpTRES cpu), maxwall (seconds); run --slurm-qos FILE writes it from sacctmgr show qos"},
 	)
-	for i := range opts[len(opts)-10:] {
-		opts[len(opts)-10+i].Key = "policy." + opts[len(opts)-10+i].Name
+	for i := range opts[len(opts)-11:] {
+		opts[len(opts)-11+i].Key = "policy." + opts[len(opts)-11+i].Name
 	}
 	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "slurm", Traits: policy.Traits{NodesOnly: true},
 		Summary: "Slurm's schedulers on a platform of nodes: the main scheduler (priority order, stops at the first blocked job) and the backfill pass (whole-node reservations, bf_window, bf_max_job_test, bf_resolution, bf_interval); nodes only",
@@ -87,8 +90,12 @@ func slurmDecl() policy.Decl {
 
 // slurmFrom reads the slurm policy's settings from checked values.
 func slurmFrom(v option.Values) SlurmParams {
-	return SlurmParams{Backfill: v.Text("scheduler_type") == "backfill", Window: float64(v.Int("bf_window")) * 60,
+	p := SlurmParams{Backfill: v.Text("scheduler_type") == "backfill", Window: float64(v.Int("bf_window")) * 60,
 		MaxJobTest: v.Int("bf_max_job_test"), Resolution: float64(v.Int("bf_resolution")), Interval: float64(v.Int("bf_interval")),
 		QueueDepth: v.Int("default_queue_depth"), MaxJobUser: v.Int("bf_max_job_user"), MinAgeReserve: float64(v.Int("bf_min_age_reserve")),
-		Latency: v.Float("sched_latency")}
+		Latency: v.Float("sched_latency"), Select: nodes.FirstFit}
+	if v.Text("select_rule") == nodes.ConsTRES.String() {
+		p.Select = nodes.ConsTRES
+	}
+	return p
 }
