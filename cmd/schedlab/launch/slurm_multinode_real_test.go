@@ -25,28 +25,36 @@ const (
 // multiNodes nodes n1..n8 of multiCPUs CPUs on 127.0.0.1, records every
 // finished job with jobcomp/filetxt in dir/jobcomp.txt, and returns the
 // path of slurm.conf once every node is idle; it skips the test when
-// they do not come up. partitions are PartitionName lines.
-func startSlurmNodes(t *testing.T, dir string, partitions []string) string {
+// they do not come up. partitions are PartitionName lines; extra, when
+// not nil, runs once munged is up (with its socket) and its settings
+// replace those of the same name or are added (startSlurm's hook).
+func startSlurmNodes(t *testing.T, dir string, partitions []string, extra func(socket string) [][2]string) string {
 	t.Helper()
 	host, err := os.Hostname()
 	if err != nil {
 		t.Fatal(err)
 	}
 	host, _, _ = strings.Cut(host, ".")
-	var nodes []string
 	for k := 1; k <= multiNodes; k++ {
-		name := fmt.Sprintf("n%d", k)
-		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(dir, fmt.Sprintf("n%d", k)), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		nodes = append(nodes, fmt.Sprintf("%s NodeHostname=%s NodeAddr=127.0.0.1 Port=%d CPUs=%d RealMemory=1000 State=UNKNOWN", name, host, freePort(t), multiCPUs))
 	}
 	// startSlurm writes the shared settings and starts slurmctld and a
 	// single slurmd; here its hook turns the node line into eight and the
 	// per-node files into %n patterns, and the single slurmd is replaced
-	// by one a node (below).
-	hook := func(string) [][2]string {
-		return [][2]string{
+	// by one a node (below). extra runs first: the daemons it starts
+	// (MariaDB, slurmdbd) hold their ports before the nodes' are chosen.
+	hook := func(socket string) [][2]string {
+		var more [][2]string
+		if extra != nil {
+			more = extra(socket)
+		}
+		var nodes []string
+		for k := 1; k <= multiNodes; k++ {
+			nodes = append(nodes, fmt.Sprintf("n%d NodeHostname=%s NodeAddr=127.0.0.1 Port=%d CPUs=%d RealMemory=1000 State=UNKNOWN", k, host, freePort(t), multiCPUs))
+		}
+		settings := [][2]string{
 			{"SlurmdSpoolDir", filepath.Join(dir, "%n", "spool")},
 			{"SlurmdPidFile", filepath.Join(dir, "%n", "slurmd.pid")},
 			{"SlurmdLogFile", filepath.Join(dir, "%n", "slurmd.log")},
@@ -57,6 +65,7 @@ func startSlurmNodes(t *testing.T, dir string, partitions []string) string {
 			{"NodeName", strings.Join(nodes, "\nNodeName=")},
 			{"PartitionName", strings.Join(partitions, "\nPartitionName=")},
 		}
+		return append(settings, more...)
 	}
 	return startSlurmWith(t, dir, hook, func(env []string, conf string) {
 		for k := 1; k <= multiNodes; k++ {
@@ -140,7 +149,7 @@ func TestSlurmMultiNodeForReal(t *testing.T) {
 	conf := startSlurmNodes(t, dir, []string{
 		"batch Nodes=n[1-8] Default=YES MaxTime=INFINITE State=UP PriorityTier=1",
 		"high Nodes=n[5-8] MaxTime=INFINITE State=UP PriorityTier=2",
-	})
+	}, nil)
 	env := append(os.Environ(), "SLURM_CONF="+conf)
 	type sub struct {
 		args      []string

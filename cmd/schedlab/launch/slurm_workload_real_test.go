@@ -37,9 +37,35 @@ type simSched struct {
 type slurmRun struct {
 	work, schedlab, ctldLog string
 	conf                    string // the slurm.conf slurmctld runs with
+	trace                   string // the import simulate runs: acct.swf, or acct.jobs on several nodes
 	env                     []string
 	ids                     []int64
 	real                    []slurmSched
+}
+
+// slurmMachine is the Slurm a workload runs on: one node of this host
+// with cpus CPUs, or (multi) the multiNodes nodes of multiCPUs CPUs of
+// startSlurmNodes with the PartitionName lines partitions.
+type slurmMachine struct {
+	cpus       int
+	multi      bool
+	partitions []string
+}
+
+// procs is the machine's CPUs in all.
+func (m slurmMachine) procs() int {
+	if m.multi {
+		return multiNodes * multiCPUs
+	}
+	return m.cpus
+}
+
+// slurmSub is one submission of a workload: its offset (s) after the
+// first and sbatch's options beyond --parsable, -J and -o (the request,
+// the time limit and the --wrap command).
+type slurmSub struct {
+	at   int
+	args []string
 }
 
 // runSlurmWorkload starts MariaDB, slurmdbd, slurmctld and slurmd (one
@@ -52,27 +78,66 @@ type slurmRun struct {
 // installable, daemons not starting); skip is the reason printed.
 func runSlurmWorkload(t *testing.T, skip string, cpus int, settings [][2]string, jobs []realJob) *slurmRun {
 	t.Helper()
+	subs := make([]slurmSub, len(jobs))
+	for i, j := range jobs {
+		subs[i] = slurmSub{j.at, []string{"-n", fmt.Sprint(j.cpus), fmt.Sprintf("--time=%d", j.limit), "--wrap", fmt.Sprintf("sleep %d", j.sleep)}}
+	}
+	return runSlurmOn(t, skip, slurmMachine{cpus: cpus}, settings, subs)
+}
+
+// runSlurmOn is runSlurmWorkload on the machine m with the submissions
+// subs. On several nodes (m.multi) the export has the request's columns
+// too (NNodes, ReqNodes, ReqTRES, AllocTRES) and is imported as a job
+// table as well (acct.jobs, which simulate then runs).
+func runSlurmOn(t *testing.T, skip string, m slurmMachine, settings [][2]string, subs []slurmSub) *slurmRun {
+	t.Helper()
 	needRealSlurm(t, skip)
 	installPackages(t, map[string]string{"slurmdbd": "slurmdbd", "mariadbd": "mariadb-server", "mariadb-install-db": "mariadb-server", "sacctmgr": "slurm-client", "sacct": "slurm-client"})
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r := &slurmRun{schedlab: buildSchedlab(t, dir), work: filepath.Join(dir, "work"), ctldLog: filepath.Join(dir, "slurmctld.log")}
-	host, _ := os.Hostname()
-	host, _, _ = strings.Cut(host, ".")
-	conf := startSlurm(t, dir, func(socket string) [][2]string {
+	r := &slurmRun{schedlab: buildSchedlab(t, dir), work: filepath.Join(dir, "work"), ctldLog: filepath.Join(dir, "slurmctld.log"), trace: "acct.swf"}
+	if keep := os.Getenv("SCHEDLAB_SLURM_KEEP"); keep != "" {
+		// The working folder (exports, imports, runs), slurm.conf and
+		// slurmctld's log outlive the test there, for a look afterwards.
+		t.Cleanup(func() {
+			to := filepath.Join(keep, t.Name())
+			os.RemoveAll(to)
+			out, err := exec.Command("cp", "-r", r.work, to).CombinedOutput()
+			if err == nil {
+				out, err = exec.Command("cp", r.ctldLog, filepath.Join(dir, "slurm.conf"), to).CombinedOutput()
+			}
+			if err != nil {
+				t.Logf("SCHEDLAB_SLURM_KEEP: %v\n%s", err, out)
+				return
+			}
+			t.Logf("SCHEDLAB_SLURM_KEEP: the working folder, slurm.conf and slurmctld.log are in %s", to)
+		})
+	}
+	accounting := func(socket string) [][2]string {
 		dbd := startAccounting(t, dir, socket)
-		return append([][2]string{
+		return [][2]string{
 			{"AccountingStorageType", "accounting_storage/slurmdbd"},
 			{"AccountingStorageHost", "localhost"},
 			{"AccountingStoragePort", fmt.Sprint(dbd)},
 			{"AccountingStoragePass", socket}, // the munge socket, for slurmdbd's connections
-			{"NodeName", fmt.Sprintf("%s NodeAddr=127.0.0.1 CPUs=%d State=UNKNOWN", host, cpus)},
-		}, settings...)
-	})
-	r.conf = conf
-	r.env = append(os.Environ(), "SLURM_CONF="+conf, "TZ=UTC")
+		}
+	}
+	if m.multi {
+		r.trace = "acct.jobs"
+		r.conf = startSlurmNodes(t, dir, m.partitions, func(socket string) [][2]string {
+			return append(accounting(socket), settings...)
+		})
+	} else {
+		host, _ := os.Hostname()
+		host, _, _ = strings.Cut(host, ".")
+		r.conf = startSlurm(t, dir, func(socket string) [][2]string {
+			return append(append(accounting(socket),
+				[2]string{"NodeName", fmt.Sprintf("%s NodeAddr=127.0.0.1 CPUs=%d State=UNKNOWN", host, m.cpus)}), settings...)
+		})
+	}
+	r.env = append(os.Environ(), "SLURM_CONF="+r.conf, "TZ=UTC")
 	if err := os.MkdirAll(r.work, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -80,13 +145,12 @@ func runSlurmWorkload(t *testing.T, skip string, cpus int, settings [][2]string,
 
 	start := time.Now()
 	var ids []string
-	for i, j := range jobs {
-		time.Sleep(time.Until(start.Add(time.Duration(j.at) * time.Second)))
-		out := r.sh(t, "sbatch", "--parsable", "-J", fmt.Sprintf("j%d", i+1), "-n", fmt.Sprint(j.cpus), fmt.Sprintf("--time=%d", j.limit),
-			"-o", "/dev/null", "--wrap", fmt.Sprintf("sleep %d", j.sleep))
-		ids = append(ids, strings.TrimSpace(out))
+	for i, s := range subs {
+		time.Sleep(time.Until(start.Add(time.Duration(s.at) * time.Second)))
+		args := append([]string{"--parsable", "-J", fmt.Sprintf("j%d", i+1), "-o", "/dev/null"}, s.args...)
+		ids = append(ids, strings.TrimSpace(r.sh(t, "sbatch", args...)))
 	}
-	t.Logf("submitted %d sleep jobs (ids %s) over %d s", len(ids), strings.Join(ids, ","), jobs[len(jobs)-1].at)
+	t.Logf("submitted %d sleep jobs (ids %s) over %d s", len(ids), strings.Join(ids, ","), subs[len(subs)-1].at)
 	for _, id := range ids {
 		if st := waitJob(t, r.env, id, 5*time.Minute); st != "COMPLETED" {
 			t.Fatalf("job %s ended %s", id, st)
@@ -94,6 +158,9 @@ func runSlurmWorkload(t *testing.T, skip string, cpus int, settings [][2]string,
 	}
 	// The accounting reaches slurmdbd a moment after the jobs end.
 	format := "JobIDRaw,JobID,JobName,User,Group,Partition,QOS,Submit,Start,End,Elapsed,Timelimit,NCPUS,ReqCPUS,ReqMem,State"
+	if m.multi {
+		format += ",NNodes,ReqNodes,ReqTRES,AllocTRES"
+	}
 	var acct string
 	waitFor(30*time.Second, func() bool {
 		acct = r.sh(t, "sacct", "--allusers", "--parsable2", "--starttime", "now-1hour", "--format="+format)
@@ -103,19 +170,26 @@ func runSlurmWorkload(t *testing.T, skip string, cpus int, settings [][2]string,
 				done++
 			}
 		}
-		return done == len(jobs)
+		return done == len(subs)
 	})
 	r.write(t, "acct.txt", acct)
-	t.Logf("$ sacct --allusers --parsable2 --format=%s\n%s", format, acct)
-	t.Logf("$ schedlab trace import acct.txt --from sacct --procs %d --out acct.swf\n%s", cpus,
-		r.sh(t, r.schedlab, "trace", "import", "acct.txt", "--from", "sacct", "--procs", fmt.Sprint(cpus), "--out", "acct.swf"))
+	procs := fmt.Sprint(m.procs())
+	if len(subs) <= 20 {
+		t.Logf("$ sacct --allusers --parsable2 --format=%s\n%s", format, acct)
+	}
+	t.Logf("$ schedlab trace import acct.txt --from sacct --procs %s --out acct.swf\n%s", procs,
+		r.sh(t, r.schedlab, "trace", "import", "acct.txt", "--from", "sacct", "--procs", procs, "--out", "acct.swf"))
+	if m.multi {
+		t.Logf("$ schedlab trace import acct.txt --from sacct --procs %s --out acct.jobs\n%s", procs,
+			r.sh(t, r.schedlab, "trace", "import", "acct.txt", "--from", "sacct", "--procs", procs, "--out", "acct.jobs"))
+	}
 	jcmd := exec.Command("sacct", "--allusers", "--json", "--starttime", "now-1hour")
 	jcmd.Env = r.env
 	js, err := jcmd.Output()
 	if err == nil && strings.HasPrefix(strings.TrimSpace(string(js)), "{") {
 		// The same history as JSON must import to the same jobs.
 		r.write(t, "acct.json", string(js))
-		r.sh(t, r.schedlab, "trace", "import", "acct.json", "--from", "sacct", "--procs", fmt.Sprint(cpus), "--out", "acct-json.swf")
+		r.sh(t, r.schedlab, "trace", "import", "acct.json", "--from", "sacct", "--procs", procs, "--out", "acct-json.swf")
 		a, _ := os.ReadFile(filepath.Join(r.work, "acct.swf"))
 		b, _ := os.ReadFile(filepath.Join(r.work, "acct-json.swf"))
 		// Requested memory (field 10) is left out: Slurm 22.05's -P ReqMem
@@ -124,7 +198,7 @@ func runSlurmWorkload(t *testing.T, skip string, cpus int, settings [][2]string,
 		if noMem(jobLines(a)) != noMem(jobLines(b)) {
 			t.Errorf("sacct --json imports to other jobs than sacct -P:\n%s\n%s\n%.4000s", jobLines(b), jobLines(a), js)
 		} else {
-			t.Logf("sacct --json (this Slurm's) imports to the same %d jobs as sacct -P (requested memory aside)", len(jobs))
+			t.Logf("sacct --json (this Slurm's) imports to the same %d jobs as sacct -P (requested memory aside)", len(subs))
 		}
 	} else {
 		t.Logf("sacct --json not available here (%v): only -P compared", err)
@@ -157,9 +231,16 @@ func runSlurmWorkload(t *testing.T, skip string, cpus int, settings [][2]string,
 // workload order.
 func (r *slurmRun) simulate(t *testing.T, policy string, args ...string) []simSched {
 	t.Helper()
-	args = append([]string{"run", "--trace", "acct.swf", "--policy", policy, "--out", policy}, args...)
+	return r.simulateIn(t, policy, policy, args...)
+}
+
+// simulateIn is simulate writing to the folder out of the working
+// folder.
+func (r *slurmRun) simulateIn(t *testing.T, out, policy string, args ...string) []simSched {
+	t.Helper()
+	args = append([]string{"run", "--trace", r.trace, "--policy", policy, "--out", out}, args...)
 	t.Logf("$ schedlab %s\n%s", strings.Join(args, " "), r.sh(t, r.schedlab, args...))
-	f, err := os.Open(filepath.Join(r.work, policy, "jobs.csv"))
+	f, err := os.Open(filepath.Join(r.work, out, "jobs.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,15 +259,15 @@ func (r *slurmRun) simulate(t *testing.T, policy string, args ...string) []simSc
 		start, _ := strconv.ParseFloat(row[col["starting_time"]], 64)
 		byID[id] = simSched{start, row[col["start_reason"]]}
 	}
-	out := make([]simSched, len(r.ids))
+	sched := make([]simSched, len(r.ids))
 	for i, id := range r.ids {
 		s, ok := byID[id]
 		if !ok {
-			t.Fatalf("job %d is not in the %s simulation", id, policy)
+			t.Fatalf("job %d is not in the %s simulation (%s)", id, policy, out)
 		}
-		out[i] = s
+		sched[i] = s
 	}
-	return out
+	return sched
 }
 
 // sh runs a command in the working folder with the Slurm environment
