@@ -221,6 +221,26 @@ func sl_open(specJSON *C.char, err **C.char) C.uintptr_t {
 //export sl_step
 func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, allocs **C.char, wake C.double, v *C.sl_view, err **C.char) (status C.int) {
 	defer caught(&status, err)
+	return step(h, n, ids, machines, allocs, nil, wake, v, err)
+}
+
+// sl_step_nodes is sl_step on a platform of nodes: nodes[k] (nodes or
+// nodes[k] NULL: none) is the nodes start k takes, the JSON of the
+// protocol's EXECUTE_JOB "nodes" list (docs/protocol.md, "On a platform
+// of nodes": node names, or objects {"node", "tasks", "cores", "gres"}),
+// read and validated by the code that reads a reply's; a start without
+// nodes is placed by the engine's selection rule (machines and allocs
+// must then be NULL or 0 and NULL for it, as the protocol's). On a pool
+// of CPUs a start that names nodes fails the run (-1).
+//
+//export sl_step_nodes
+func sl_step_nodes(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, allocs **C.char, nodes **C.char, wake C.double, v *C.sl_view, err **C.char) (status C.int) {
+	defer caught(&status, err)
+	return step(h, n, ids, machines, allocs, nodes, wake, v, err)
+}
+
+// step is sl_step and sl_step_nodes.
+func step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, allocs, nodesJSON **C.char, wake C.double, v *C.sl_view, err **C.char) C.int {
 	s := lookup(h)
 	if s == nil {
 		*err = C.CString(noSim)
@@ -241,9 +261,12 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 		if machines != nil {
 			mv = unsafe.Slice((*int64)(unsafe.Pointer(machines)), int(n))
 		}
-		var av []*C.char
+		var av, nv []*C.char
 		if allocs != nil {
 			av = unsafe.Slice(allocs, int(n))
+		}
+		if nodesJSON != nil {
+			nv = unsafe.Slice(nodesJSON, int(n))
 		}
 		for k, id := range idv {
 			if mv != nil && mv[k] == rejectMachine {
@@ -256,6 +279,14 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 			}
 			if av != nil && av[k] != nil {
 				e.Alloc = C.GoString(av[k])
+			}
+			if nv != nil && nv[k] != nil {
+				if r := s.sim.Request(); r != nil && !r.Ends && r.Nodes == nil {
+					*err = C.CString(fmt.Sprintf("schedlab: policy external at t=%g: %s: job %d names nodes, but the platform is a pool of CPUs (no --nodes)", r.Now, startWhere(k), id))
+					s.do(s.sim.Close)
+					return statusFailed
+				}
+				e.NodesJSON = []byte(C.GoString(nv[k]))
 			}
 			s.starts = append(s.starts, e)
 		}
@@ -274,6 +305,36 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 	}
 	fill(r, v)
 	return 1
+}
+
+// startWhere names start k of a decision, as the engine's messages do.
+func startWhere(k int) string { return fmt.Sprintf("start %d of the decision", k+1) }
+
+// sl_nodes_view is what the current instant's request says of the
+// nodes, on a platform of nodes, as the protocol's JSON
+// (external.NodeViewJSON): {"node_groups": [...] (at the first instant
+// only), "nodes": [...] (the nodes whose free amounts changed since the
+// last instant), "req": [...] (the request of each job submitted since
+// the last instant, in the order of sl_view's submitted_jobs)}; free it
+// with sl_free. NULL on a pool of CPUs, when there is no current
+// instant, or for a handle not open.
+//
+//export sl_nodes_view
+func sl_nodes_view(h C.uintptr_t) (out *C.char) {
+	defer func() {
+		if recover() != nil { // (a guard, as recovered)
+			out = nil
+		}
+	}()
+	s := lookup(h)
+	if s == nil {
+		return nil
+	}
+	r := s.sim.Request()
+	if r == nil || r.Nodes == nil {
+		return nil
+	}
+	return C.CString(string(external.NodeViewJSON(r)))
 }
 
 // sl_gym_start makes the run of h (not stepped yet) a Gymnasium

@@ -206,6 +206,20 @@ def library():
             ctypes.POINTER(ctypes.c_void_p),
         ]
         lib.sl_step.restype = ctypes.c_int
+        lib.sl_step_nodes.argtypes = [
+            ctypes.c_size_t,
+            ctypes.c_int64,
+            _i64p,
+            _i64p,
+            ctypes.POINTER(ctypes.c_char_p),
+            ctypes.POINTER(ctypes.c_char_p),
+            ctypes.c_double,
+            ctypes.POINTER(View),
+            ctypes.POINTER(ctypes.c_void_p),
+        ]
+        lib.sl_step_nodes.restype = ctypes.c_int
+        lib.sl_nodes_view.argtypes = [ctypes.c_size_t]
+        lib.sl_nodes_view.restype = ctypes.c_void_p
         lib.sl_gym_start.argtypes = [ctypes.c_size_t, ctypes.POINTER(Gym)]
         lib.sl_gym_start.restype = ctypes.c_int
         # sl_gym_step(handle, action) is called without argtypes, with a
@@ -426,12 +440,15 @@ class Sim:
             self._comp = np.zeros(completed, dtype=np.int64)
             v.cap_completed, v.completed_id = completed, self._comp.ctypes.data_as(_i64p)
 
-    def step(self, ids=(), machines=None, allocs=None, wake=0.0) -> bool:
+    def step(self, ids=(), machines=None, allocs=None, wake=0.0, nodes=None) -> bool:
         """Gives the decision for the current instant (job ids to start;
-        optionally their machines and CPU sets as Batsim's interval text)
-        and runs to the next instant: True there, False at the end of the
-        run (stdout then holds what the run printed). Raises
-        SchedlabError if the run failed."""
+        optionally their machines and CPU sets as Batsim's interval text;
+        on a platform of nodes, nodes: for each start None (the engine's
+        selection rule places it) or the nodes it takes as the JSON text
+        of the protocol's EXECUTE_JOB "nodes" list) and runs to the next
+        instant: True there, False at the end of the run (stdout then
+        holds what the run printed). Raises SchedlabError if the run
+        failed."""
         self._check()
         lib, n = self._lib, len(ids)
         if n:
@@ -445,11 +462,15 @@ class Sim:
             idv = (ctypes.c_int64 * n)(*ids)
             mv = (ctypes.c_int64 * n)(*machines) if machines is not None else None
             av = (ctypes.c_char_p * n)(*[a.encode() if a else None for a in allocs]) if allocs is not None else None
+            nv = (ctypes.c_char_p * n)(*[u.encode() if u is not None else None for u in nodes]) if nodes is not None else None
         else:
-            idv, mv, av = self._empty, None, None
+            idv, mv, av, nv = self._empty, None, None, None
         if self._widened:  # (back to the cap after queue_rows)
             self._v.cap_queue, self._widened = self._queue, False
-        st = lib.sl_step(self._h, n, idv, mv, av, wake, self._vp, self._errp)
+        if nv is None:
+            st = lib.sl_step(self._h, n, idv, mv, av, wake, self._vp, self._errp)
+        else:
+            st = lib.sl_step_nodes(self._h, n, idv, mv, av, nv, wake, self._vp, self._errp)
         if st == REFUSED:  # nothing was done: the run goes on
             raise SchedlabError(_take(lib, self._err))
         if st < 0:
@@ -601,6 +622,18 @@ class Sim:
         self.stdout = _take(self._lib, self._lib.sl_stdout(self._h))
         self._close()
         return False
+
+    def nodes_view(self):
+        """On a platform of nodes, what the current instant's request
+        says of the nodes, in the protocol's JSON (docs/protocol.md, "On
+        a platform of nodes"), as a dict: "node_groups" (at the first
+        instant only: SIMULATION_BEGINS's), "nodes" (the view's entries
+        of the nodes whose free amounts changed since the last instant)
+        and "req" (the request of each job of submitted(), in order).
+        None on a pool of CPUs."""
+        self._check()
+        p = self._lib.sl_nodes_view(self._h)
+        return None if not p else _json.loads(_take(self._lib, p))
 
     def submitted(self):
         return self._sub[: self._v.submitted]
