@@ -705,9 +705,10 @@ func sl_gym_shape(in *C.char) *C.char {
 }
 
 // sl_gym_features is the declared observation features as JSON
-// ({"features": [{"name", "slot", "meaning", "scale", "nodes_only",
-// "per_kind"}, ...] (per slot and for the machine), "node_features":
-// [the same, one per node of a platform of nodes], "default": [names],
+// ({"features": [{"name", "slot", "node", "meaning", "scale",
+// "nodes_only", "per_kind"}, ...] (those of any platform: per slot and
+// for the machine), "node_features": [the same, those of a platform of
+// nodes only: per slot, and per node ("node" true)], "default": [names],
 // "default_nodes": [names, on a platform of nodes]}); free it with
 // sl_free.
 //
@@ -716,6 +717,7 @@ func sl_gym_features() *C.char {
 	type feat struct {
 		Name      string `json:"name"`
 		Slot      bool   `json:"slot"`
+		Node      bool   `json:"node"`
 		Meaning   string `json:"meaning"`
 		Scale     string `json:"scale"`
 		NodesOnly bool   `json:"nodes_only"`
@@ -728,8 +730,8 @@ func sl_gym_features() *C.char {
 		DefaultNodes []string `json:"default_nodes"`
 	}
 	for _, f := range gym.Declared {
-		x := feat{f.Name, f.Slot, f.Meaning, f.Scale, f.NodesOnly, f.PerKind}
-		if f.Node {
+		x := feat{f.Name, f.Slot, f.Node, f.Meaning, f.Scale, f.NodesOnly, f.PerKind}
+		if f.NodesOnly {
 			out.NodeFeatures = append(out.NodeFeatures, x)
 		} else {
 			out.Features = append(out.Features, x)

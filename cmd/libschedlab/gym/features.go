@@ -76,7 +76,7 @@ var Declared = []Feature{
 	fCPUs:        slot("cpus", "CPUs the job requests", "the platform's CPUs"),
 	fEstimate:    slot("estimate", "the job's runtime estimate (walltime)", "time_scale"),
 	fWait:        slot("wait", "now - the job's submit time", "time_scale"),
-	fFits:        slot("fits", "1 if the job fits the CPUs still free at this instant", "1"),
+	fFits:        slot("fits", "1 if the job fits what is still free at this instant: the CPUs; on nodes, by the engine's selection rule", "1"),
 	fUserWaiting: slot("user_waiting", "waiting jobs of the job's user (itself included) at this instant", "queue_scale"),
 	fUserUsage: slot("user_usage",
 		"CPU-seconds the job's user has used in the episode so far: jobs ended (CPUs x (end - start)) and running (CPUs x (now - start))",
