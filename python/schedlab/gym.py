@@ -58,6 +58,13 @@ the observation and the mask (cmd/libschedlab/gym, in Go), instead of a
 round trip between processes and the window built here in Python. An
 in-process environment is stepped from the thread that reset it.
 
+Nodes: nodes=[node groups] (as schedlab.run's) puts the episodes on a
+platform of nodes (in process only): the trace is then a job table (or
+SWF), the mask and "fits" follow the engine's selection rule on what is
+still free, and the observation gains each slot's request and each
+node's free cores, memory and GRES (node_features(); python/README.md,
+"On a platform of nodes", gives the layout exactly).
+
 VectorSchedulingEnv: num_envs such episodes (in process) stepped in one
 library call (sl_gym_vstep), the observations and masks written into its
 (num_envs, ...) buffers; gymnasium.make_vec(id, num_envs=N) of a
