@@ -2,6 +2,7 @@
 platform of nodes"): the node view, job requests, starts that name
 nodes or leave them to the engine."""
 
+import copy
 import os
 import sys
 from pathlib import Path
@@ -310,3 +311,38 @@ def test_nodes_on_a_pool_refused_in_process(table):
     fails the run, naming the job."""
     with pytest.raises(schedlab.SchedlabError, match=r"start 1 of the decision: job 1 names nodes, but the platform is a pool of CPUs"):
         schedlab.run(trace=table, policy=Named(["gpu1"]), engine="inprocess", procs=24)
+
+
+class ViewRecorder(FirstFit):
+    """FirstFit that records everything its view says at each instant:
+    the machines, the free cores, every node (what is free on it), the
+    queue (each job with its request), the running jobs and the events."""
+
+    def begin(self, view):
+        # (compared as values: the protocol's machine speed is the int 1, the library's the float 1.0)
+        self.seen = [("begin", copy.deepcopy(view.machines), copy.deepcopy(view.nodes))]
+
+    def decide(self, view):
+        self.seen.append(
+            copy.deepcopy(
+                (view.now, view.requested_call, list(view.free), view.nodes, list(view.queue.values()),
+                 sorted(view.running.items()), view.submitted, list(view.completed))
+            )
+        )
+        return super().decide(view)
+
+
+@pytest.mark.skipif(len(engines()) < 2, reason="the schedlab library is not available")
+@pytest.mark.parametrize("seed", range(3))
+def test_engines_same_view_on_nodes(tmp_path, seed):
+    """In process and over the protocol, a policy on nodes sees the same
+    view at every instant, field for field."""
+    table = tmp_path / "jobs.table"
+    groups = random_case(seed, table)
+    seen = {}
+    for engine in ("process", "inprocess"):
+        p = ViewRecorder()
+        schedlab.run(trace=table, policy=p, nodes=groups, engine=engine)
+        seen[engine] = p.seen
+    assert len(seen["process"]) > 10
+    assert seen["process"] == seen["inprocess"]
