@@ -647,6 +647,7 @@ func gymShape(groups, names []string, window int) (shape, error) {
 		return sh, err
 	}
 	kinds := 0
+	sh.Nodes, sh.Kinds = []string{}, []string{}
 	if sh.ns != nil {
 		for _, k := range sh.ns.Kinds() {
 			sh.Kinds = append(sh.Kinds, k.String())

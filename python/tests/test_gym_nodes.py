@@ -62,6 +62,12 @@ def test_layout(table):
     assert env.features == ("req_gres_per_node", "wait", "free_cpus", "node_free_gres")
     assert env.observation_space.shape == (3 * 2 + 1 + 3 * 1,)
     env.close()
+    # no GRES: the per-kind features take no number
+    env = SchedulingEnv(trace=table, episode_jobs=4, window=2, nodes="n[1-5]:cores=8")
+    assert env.gres_kinds == () and len(env.node_names) == 5
+    assert (env.slot_features, env.machine_features, env.node_features) == (11, 3, 2)
+    assert env.observation_space.shape == (2 * 11 + 3 + 5 * 2,)
+    env.close()
 
 
 def test_bad_parameters(table):
@@ -207,3 +213,35 @@ def test_node_features_table_documented():
     rows = re.findall(r"^\| `([a-z_]+)` \| (slot, on nodes|node) \| (.*?) \| (.*?) \|$", section, re.M)
     want = [(f["name"], "node" if f["node"] else "slot, on nodes", f["meaning"], f["scale"]) for f in sgym.node_features()]
     assert rows == want and len(rows) == 11
+
+
+@pytest.mark.parametrize("nodes", [["n[1-100]:cores=1"], ["n[1-25]:cores=4"], ["a[1-10]:cores=2", "b[1-20]:cores=4"]])
+def test_cores_alone_agree_with_the_pool(nodes):
+    """An SWF trace asks for cores alone (P tasks of one CPU on any
+    nodes), which fit when P cores are free anywhere: on nodes of 100
+    cores in all, the environment's masks, its default features and its
+    trajectory are the pool's of 100 CPUs (KTH-SP2), step for step, for
+    the same seed and actions, and the node features say the cores used."""
+    pool = SchedulingEnv(episode_jobs=400, window=8)
+    on = SchedulingEnv(episode_jobs=400, window=8, features=list(sgym.DEFAULT_FEATURES), nodes=nodes)
+    assert on.observation_space.shape == (8 * 5 + 3,) == pool.observation_space.shape
+    full = SchedulingEnv(episode_jobs=400, window=8, nodes=nodes)
+    rng = np.random.default_rng(3)
+    (o1, i1), (o2, i2), (o3, i3) = pool.reset(seed=9), on.reset(seed=9), full.reset(seed=9)
+    cores = np.array([int(g.split("cores=")[1]) for g in nodes for _ in range(int(g.split("-")[1].split("]")[0]))])
+    k = full.window * full.slot_features + full.machine_features
+    steps = 0
+    while True:
+        assert np.array_equal(o1, o2) and np.array_equal(i1["action_mask"], i2["action_mask"]) and i1["now"] == i2["now"]
+        assert np.array_equal(i1["action_mask"], i3["action_mask"])
+        # free cores per node (node_free_cores, the first of each node's 2 numbers) sum to free_cpus
+        free = o3[k::2][: len(cores)] * cores
+        assert abs(free.sum() / 100 - o3[full.window * full.slot_features]) < 1e-5
+        a = int(rng.integers(-1, 8))
+        (o1, r1, t1, _, i1), (o2, r2, t2, _, i2), (o3, _, t3, _, i3) = pool.step(a), on.step(a), full.step(a)
+        steps += 1
+        assert r1 == r2 and t1 == t2 == t3
+        if t1:
+            break
+    assert steps == 400 and i1["summary"]["mean_wait"] == i2["summary"]["mean_wait"] == i3["summary"]["mean_wait"]
+    pool.close(), on.close(), full.close()
