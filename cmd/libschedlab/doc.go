@@ -12,7 +12,11 @@
 // Python's SchedulingEnv built in Go (package cmd/libschedlab/gym);
 // sl_gym_vstep steps many such runs in one call (Python's
 // VectorSchedulingEnv), those opened "unbound" shared out among up to
-// GOMAXPROCS goroutines, each run stepped by one at a time. The
+// GOMAXPROCS goroutines, each run stepped by one at a time. On a
+// platform of nodes, sl_nodes_view gives the node part of each request
+// in the protocol's JSON and sl_step_nodes takes starts that name nodes
+// in it (read as a reply's, by policy/external), and the Gymnasium
+// environment observes the nodes (sl_gym_shape gives its layout). The
 // C API is in lib.go and libschedlab.h (written by the build);
 // docs/protocol.md, "In process", describes it.
 //

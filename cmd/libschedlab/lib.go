@@ -73,6 +73,7 @@ import (
 	"github.com/schedlab/schedlab/cmd/libschedlab/inproc"
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy/external"
 )
 
@@ -92,6 +93,9 @@ type handle struct {
 	// goroutines (do), never from the caller's (a cgo callback's,
 	// locked to its C thread: Go's coroutines refuse the switch).
 	unbound bool
+	// nodes is the run spec's node groups (nil: a pool of CPUs), for
+	// sl_gym_start's environment
+	nodes []string
 }
 
 // do runs f where the run's coroutine may be resumed: here for a run
@@ -194,7 +198,7 @@ func sl_open(specJSON *C.char, err **C.char) C.uintptr_t {
 		*err = C.CString(fmt.Sprintf("sl_open: not a run spec (JSON {\"spec\": {...}, \"json\": bool}): %v", e))
 		return 0
 	}
-	s := &handle{thread: C.sl_thread(), unbound: in.Unbound}
+	s := &handle{thread: C.sl_thread(), unbound: in.Unbound, nodes: in.Spec.Platform.Nodes}
 	if in.Unbound {
 		done := make(chan struct{})
 		go func() { s.sim = inproc.Start(in.Spec, in.JSON); close(done) }()
@@ -221,6 +225,26 @@ func sl_open(specJSON *C.char, err **C.char) C.uintptr_t {
 //export sl_step
 func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, allocs **C.char, wake C.double, v *C.sl_view, err **C.char) (status C.int) {
 	defer caught(&status, err)
+	return step(h, n, ids, machines, allocs, nil, wake, v, err)
+}
+
+// sl_step_nodes is sl_step on a platform of nodes: nodes[k] (nodes or
+// nodes[k] NULL: none) is the nodes start k takes, the JSON of the
+// protocol's EXECUTE_JOB "nodes" list (docs/protocol.md, "On a platform
+// of nodes": node names, or objects {"node", "tasks", "cores", "gres"}),
+// read and validated by the code that reads a reply's; a start without
+// nodes is placed by the engine's selection rule (machines and allocs
+// must then be NULL or 0 and NULL for it, as the protocol's). On a pool
+// of CPUs a start that names nodes fails the run (-1).
+//
+//export sl_step_nodes
+func sl_step_nodes(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, allocs **C.char, nodes **C.char, wake C.double, v *C.sl_view, err **C.char) (status C.int) {
+	defer caught(&status, err)
+	return step(h, n, ids, machines, allocs, nodes, wake, v, err)
+}
+
+// step is sl_step and sl_step_nodes.
+func step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, allocs, nodesJSON **C.char, wake C.double, v *C.sl_view, err **C.char) C.int {
 	s := lookup(h)
 	if s == nil {
 		*err = C.CString(noSim)
@@ -241,9 +265,12 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 		if machines != nil {
 			mv = unsafe.Slice((*int64)(unsafe.Pointer(machines)), int(n))
 		}
-		var av []*C.char
+		var av, nv []*C.char
 		if allocs != nil {
 			av = unsafe.Slice(allocs, int(n))
+		}
+		if nodesJSON != nil {
+			nv = unsafe.Slice(nodesJSON, int(n))
 		}
 		for k, id := range idv {
 			if mv != nil && mv[k] == rejectMachine {
@@ -256,6 +283,14 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 			}
 			if av != nil && av[k] != nil {
 				e.Alloc = C.GoString(av[k])
+			}
+			if nv != nil && nv[k] != nil {
+				if r := s.sim.Request(); r != nil && !r.Ends && r.Nodes == nil {
+					*err = C.CString(fmt.Sprintf("schedlab: policy external at t=%g: %s: job %d names nodes, but the platform is a pool of CPUs (no --nodes)", r.Now, startWhere(k), id))
+					s.do(s.sim.Close)
+					return statusFailed
+				}
+				e.NodesJSON = []byte(C.GoString(nv[k]))
 			}
 			s.starts = append(s.starts, e)
 		}
@@ -274,6 +309,36 @@ func sl_step(h C.uintptr_t, n C.int64_t, ids *C.int64_t, machines *C.int64_t, al
 	}
 	fill(r, v)
 	return 1
+}
+
+// startWhere names start k of a decision, as the engine's messages do.
+func startWhere(k int) string { return fmt.Sprintf("start %d of the decision", k+1) }
+
+// sl_nodes_view is what the current instant's request says of the
+// nodes, on a platform of nodes, as the protocol's JSON
+// (external.NodeViewJSON): {"node_groups": [...] (at the first instant
+// only), "nodes": [...] (the nodes whose free amounts changed since the
+// last instant), "req": [...] (the request of each job submitted since
+// the last instant, in the order of sl_view's submitted_jobs)}; free it
+// with sl_free. NULL on a pool of CPUs, when there is no current
+// instant, or for a handle not open.
+//
+//export sl_nodes_view
+func sl_nodes_view(h C.uintptr_t) (out *C.char) {
+	defer func() {
+		if recover() != nil { // (a guard, as recovered)
+			out = nil
+		}
+	}()
+	s := lookup(h)
+	if s == nil {
+		return nil
+	}
+	r := s.sim.Request()
+	if r == nil || r.Nodes == nil {
+		return nil
+	}
+	return C.CString(string(external.NodeViewJSON(r)))
 }
 
 // sl_gym_start makes the run of h (not stepped yet) a Gymnasium
@@ -330,14 +395,16 @@ func gymPrepare(h C.uintptr_t, g *C.sl_gym) (*handle, *gym.Env, C.int) {
 			names = strings.Split(f, ",")
 		}
 	}
-	lay, e := gym.ParseFeatures(names)
+	cfg := gym.Config{Window: w, TimeScale: float64(g.time_scale), QueueScale: float64(g.queue_scale), Features: names}
+	shape, e := gymShape(s.nodes, names, w)
 	if e != nil {
 		g.err = C.CString(e.Error())
 		return nil, nil, statusRefused
 	}
-	obs := unsafe.Slice((*float32)(unsafe.Pointer(g.obs)), lay.Size(w))
+	cfg.Nodes = shape.ns
+	obs := unsafe.Slice((*float32)(unsafe.Pointer(g.obs)), shape.Size)
 	mask := unsafe.Slice((*int8)(unsafe.Pointer(g.mask)), w)
-	env, e := gym.New(s.sim, gym.Config{Window: w, TimeScale: float64(g.time_scale), QueueScale: float64(g.queue_scale), Features: names}, obs, mask)
+	env, e := gym.New(s.sim, cfg, obs, mask)
 	if e != nil {
 		g.err = C.CString(e.Error())
 		return nil, nil, statusRefused
@@ -547,26 +614,131 @@ func vstepOne(s *handle, a int64, st []int32, rp []int8, nw, wt []float64) {
 	}
 }
 
+// shape is the observation's layout for a window on a platform: the
+// features' names in the observation's order (slot, machine, node),
+// the numbers per slot and per node, the nodes' names and the GRES
+// kinds (per-kind features take one number per kind, in this order).
+type shape struct {
+	Size      int      `json:"size"`
+	Slot      []string `json:"slot"`
+	Machine   []string `json:"machine"`
+	Node      []string `json:"node"`
+	SlotWidth int      `json:"slot_width"`
+	NodeWidth int      `json:"node_width"`
+	Nodes     []string `json:"nodes"`
+	Kinds     []string `json:"kinds"`
+	ns        *nodes.Nodes
+}
+
+// gymShape is the layout of the features names (empty: the default) for
+// a window on the node groups groups (none: a pool of CPUs), parsed as
+// the run parses them.
+func gymShape(groups, names []string, window int) (shape, error) {
+	var sh shape
+	if len(groups) > 0 {
+		ns, err := experiment.ParseNodes(groups)
+		if err != nil {
+			return sh, fmt.Errorf("schedlab: nodes: %w", err)
+		}
+		sh.ns = ns
+	}
+	lay, err := gym.ParseFeaturesOn(names, sh.ns != nil)
+	if err != nil {
+		return sh, err
+	}
+	kinds := 0
+	sh.Nodes, sh.Kinds = []string{}, []string{}
+	if sh.ns != nil {
+		for _, k := range sh.ns.Kinds() {
+			sh.Kinds = append(sh.Kinds, k.String())
+		}
+		for id := range sh.ns.Len() {
+			sh.Nodes = append(sh.Nodes, sh.ns.Name(id))
+		}
+		kinds = len(sh.Kinds)
+	}
+	for _, l := range []struct {
+		ks  []int
+		out *[]string
+	}{{lay.Slot, &sh.Slot}, {lay.Machine, &sh.Machine}, {lay.Node, &sh.Node}} {
+		*l.out = []string{}
+		for _, k := range l.ks {
+			*l.out = append(*l.out, gym.Declared[k].Name)
+		}
+	}
+	sh.SlotWidth, sh.NodeWidth = lay.SlotWidth(kinds), lay.NodeWidth(kinds)
+	sh.Size = lay.SizeOn(window, len(sh.Nodes), kinds)
+	return sh, nil
+}
+
+// sl_gym_shape is the observation's layout, as JSON, of the
+// environment given as JSON {"nodes": [node groups, as run --nodes] (none
+// or empty: a pool of CPUs), "features": [names] (none or empty: the
+// default), "window": slots}: {"size": the observation's length, "slot",
+// "machine", "node": the features' names in the observation's order,
+// "slot_width" and "node_width": the numbers of one slot and of one
+// node (a per-kind feature takes one number per GRES kind), "nodes":
+// the nodes' names in id order, "kinds": the platform's GRES kinds, in
+// the order of the per-kind numbers}, or {"error": why}. Free it with
+// sl_free.
+//
+//export sl_gym_shape
+func sl_gym_shape(in *C.char) *C.char {
+	var q struct {
+		Nodes    []string `json:"nodes"`
+		Features []string `json:"features"`
+		Window   int      `json:"window"`
+	}
+	var out any
+	dec := json.NewDecoder(strings.NewReader(C.GoString(in)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&q); err != nil {
+		out = map[string]string{"error": fmt.Sprintf("sl_gym_shape: not {\"nodes\", \"features\", \"window\"}: %v", err)}
+	} else if q.Window < 1 {
+		out = map[string]string{"error": fmt.Sprintf("sl_gym_shape: window %d (want >= 1)", q.Window)}
+	} else if sh, err := gymShape(q.Nodes, q.Features, q.Window); err != nil {
+		out = map[string]string{"error": err.Error()}
+	} else {
+		out = sh
+	}
+	b, _ := json.Marshal(out)
+	return C.CString(string(b))
+}
+
 // sl_gym_features is the declared observation features as JSON
-// ({"features": [{"name", "slot", "meaning", "scale"}, ...], "default":
-// [names]}); free it with sl_free.
+// ({"features": [{"name", "slot", "node", "meaning", "scale",
+// "nodes_only", "per_kind"}, ...] (those of any platform: per slot and
+// for the machine), "node_features": [the same, those of a platform of
+// nodes only: per slot, and per node ("node" true)], "default": [names],
+// "default_nodes": [names, on a platform of nodes]}); free it with
+// sl_free.
 //
 //export sl_gym_features
 func sl_gym_features() *C.char {
 	type feat struct {
-		Name    string `json:"name"`
-		Slot    bool   `json:"slot"`
-		Meaning string `json:"meaning"`
-		Scale   string `json:"scale"`
+		Name      string `json:"name"`
+		Slot      bool   `json:"slot"`
+		Node      bool   `json:"node"`
+		Meaning   string `json:"meaning"`
+		Scale     string `json:"scale"`
+		NodesOnly bool   `json:"nodes_only"`
+		PerKind   bool   `json:"per_kind"`
 	}
 	var out struct {
-		Features []feat   `json:"features"`
-		Default  []string `json:"default"`
+		Features     []feat   `json:"features"`
+		NodeFeatures []feat   `json:"node_features"`
+		Default      []string `json:"default"`
+		DefaultNodes []string `json:"default_nodes"`
 	}
 	for _, f := range gym.Declared {
-		out.Features = append(out.Features, feat{f.Name, f.Slot, f.Meaning, f.Scale})
+		x := feat{f.Name, f.Slot, f.Node, f.Meaning, f.Scale, f.NodesOnly, f.PerKind}
+		if f.NodesOnly {
+			out.NodeFeatures = append(out.NodeFeatures, x)
+		} else {
+			out.Features = append(out.Features, x)
+		}
 	}
-	out.Default = gym.DefaultFeatures
+	out.Default, out.DefaultNodes = gym.DefaultFeatures, gym.DefaultNodeFeatures
 	b, _ := json.Marshal(out)
 	return C.CString(string(b))
 }

@@ -63,8 +63,8 @@ var allowImports = map[string][]string{
 	"cmd/libschedlab/inproc":   {"experiment", "metrics", "job", "policy/external"},
 	"cmd/schedlab":             {"cmd/schedlab/cli", "internal/addrspace"},
 	"cmd/schedlab/launch":      nil,
-	"cmd/libschedlab/gym":      {"policy/external", "job"}, // job: the ids and users of the running jobs it keeps for the observation features
-	"cmd/libschedlab":          {"cmd/libschedlab/gym", "cmd/libschedlab/inproc", "experiment", "job", "policy/external"},
+	"cmd/libschedlab/gym":      {"policy/external", "job", "platform/nodes"}, // job: the ids and users of the running jobs it keeps for the observation features; platform/nodes: what is free on a platform of nodes, and which jobs fit it
+	"cmd/libschedlab":          {"cmd/libschedlab/gym", "cmd/libschedlab/inproc", "experiment", "job", "platform/nodes", "policy/external"},
 	"tools/...":                {"..."}, // programs around the project: anything
 	"internal/lint":            nil,
 	"internal/testref":         {"job", "job/actual", "platform", "validate"},
@@ -119,7 +119,7 @@ var allowTestImports = map[string][]string{
 	"internal/digits":        nil,
 	"cmd/libschedlab/inproc": {"experiment", "workload"},
 	"engine/enginetest":      nil,
-	"cmd/libschedlab/gym":    {"cmd/libschedlab/inproc", "experiment", "job", "platform", "workload"},
+	"cmd/libschedlab/gym":    {"cmd/libschedlab/inproc", "experiment", "job", "platform", "platform/nodes/nodestest", "workload"},
 }
 
 // covers reports whether pattern ("x", "x/..." or "...") names pkg.

@@ -101,6 +101,12 @@ type Exec struct {
 	// engine's selection rule places it; Machine and Alloc are then
 	// unused and must be zero).
 	Nodes []NodeUse
+	// NodesJSON, on a platform of nodes, is the nodes in the protocol's
+	// form instead: the JSON of an EXECUTE_JOB's "nodes" list (names, or
+	// objects {"node", "tasks", "cores", "gres"}), read and validated by
+	// the code that reads a reply's (Python's in-process engine gives
+	// its starts so). Set at most one of Nodes and NodesJSON.
+	NodesJSON []byte
 }
 
 // Client is the external policy: the side of the protocol that sends

@@ -222,35 +222,87 @@ func (p *NodeClient) appendChanged(b []byte, v policy.NodeView) ([]byte, bool) {
 		return b, false
 	}
 	for n, id := range d.changed {
-		f := &d.sent[id]
 		if n > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"id":`...)
-		b = strconv.AppendInt(b, int64(id), 10)
-		b = append(b, `,"cores":`...)
-		b = strconv.AppendInt(b, int64(f.cores), 10)
-		b = append(b, `,"mem":`...)
-		b = strconv.AppendInt(b, f.mem, 10)
-		b = append(b, `,"jobs":`...)
-		b = strconv.AppendInt(b, int64(f.jobs), 10)
-		b = append(b, `,"whole":`...)
-		b = strconv.AppendBool(b, f.whole)
-		if ks := d.groupKinds[d.ns.GroupOf(id)]; len(ks) > 0 {
-			b = append(b, `,"gres":{`...)
-			for k, kind := range ks {
-				if k > 0 {
-					b = append(b, ',')
-				}
-				b = strconv.AppendQuote(b, kind.String())
-				b = append(b, ':')
-				b = strconv.AppendInt(b, int64(f.units[k]), 10)
+		b = appendNodeFree(b, id, &d.sent[id], d.groupKinds[d.ns.GroupOf(id)])
+	}
+	return b, true
+}
+
+// appendNodeFree appends the view's entry of node id: what is free on
+// it (f), its GRES as the kinds of its group, in order.
+func appendNodeFree(b []byte, id int, f *nodeFree, ks []nodes.Kind) []byte {
+	b = append(b, `{"id":`...)
+	b = strconv.AppendInt(b, int64(id), 10)
+	b = append(b, `,"cores":`...)
+	b = strconv.AppendInt(b, int64(f.cores), 10)
+	b = append(b, `,"mem":`...)
+	b = strconv.AppendInt(b, f.mem, 10)
+	b = append(b, `,"jobs":`...)
+	b = strconv.AppendInt(b, int64(f.jobs), 10)
+	b = append(b, `,"whole":`...)
+	b = strconv.AppendBool(b, f.whole)
+	if len(ks) > 0 {
+		b = append(b, `,"gres":{`...)
+		for k, kind := range ks {
+			if k > 0 {
+				b = append(b, ',')
 			}
-			b = append(b, '}')
+			b = strconv.AppendQuote(b, kind.String())
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(f.units[k]), 10)
 		}
 		b = append(b, '}')
 	}
-	return b, true
+	return append(b, '}')
+}
+
+// NodeViewJSON is what a request of the protocol says of the nodes,
+// for a Decider's request r on a platform of nodes (nil on a pool of
+// CPUs), as JSON: {"node_groups": [...] (SIMULATION_BEGINS's, on the
+// first request only), "nodes": [...] (the view's entries of the nodes
+// r.Changed names), "req": [...] (the request of each job of
+// r.Submitted, in order)}, each part in the protocol's own encoding
+// (docs/protocol.md, "On a platform of nodes"). The in-process engine
+// (cmd/libschedlab) hands it to Python, which reads it with the
+// protocol's code, so that both engines give a Python policy the same
+// view. Call it during Decide (r.Nodes is valid then).
+func NodeViewJSON(r *Request) []byte {
+	if r.Nodes == nil {
+		return nil
+	}
+	ns := r.Nodes.Nodes()
+	b := []byte{'{'}
+	if r.Begins {
+		b = append(b, `"node_groups":`...)
+		b = appendNodeGroups(b, ns)
+		b = append(b, ',')
+	}
+	b = append(b, `"nodes":[`...)
+	var f nodeFree
+	for n, id := range r.Changed {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		f = nodeFree{cores: r.Nodes.FreeCores(id), mem: r.Nodes.FreeMemMB(id), jobs: r.Nodes.Jobs(id), whole: r.Nodes.Whole(id), units: f.units[:0]}
+		var ks []nodes.Kind
+		for _, x := range ns.Group(ns.GroupOf(id)).GRES {
+			ks = append(ks, x.Kind())
+			f.units = append(f.units, r.Nodes.FreeGRES(id, x.Kind()))
+		}
+		b = appendNodeFree(b, id, &f, ks)
+	}
+	b = append(b, `],"req":[`...)
+	for k := range r.Submitted {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		q := requestOf(&r.Submitted[k])
+		// appendReq writes `,"req":{...}`: keep the object
+		b = append(b, appendReq(nil, &q)[len(`,"req":`):]...)
+	}
+	return append(b, "]}"...)
 }
 
 // appendBegins appends SIMULATION_BEGINS's data on a platform of
@@ -268,11 +320,18 @@ func (d *nodeSide) appendBegins(b []byte, full bool) []byte {
 	}
 	b = append(b, `","machines":[{"id":0,"cpus":`...)
 	b = strconv.AppendInt(b, int64(d.ns.Cores()), 10)
-	b = append(b, `,"first_cpu":0,"speed":1}],"node_groups":[`...)
+	b = append(b, `,"first_cpu":0,"speed":1}],"node_groups":`...)
+	return appendNodeGroups(b, d.ns)
+}
+
+// appendNodeGroups appends SIMULATION_BEGINS's node_groups: the
+// platform's node groups, in order.
+func appendNodeGroups(b []byte, ns *nodes.Nodes) []byte {
+	b = append(b, '[')
 	id := 0
-	for g := range d.ns.Groups() {
-		grp := d.ns.Group(g)
-		nd := d.ns.Node(id)
+	for g := range ns.Groups() {
+		grp := ns.Group(g)
+		nd := ns.Node(id)
 		if g > 0 {
 			b = append(b, ',')
 		}
@@ -303,7 +362,7 @@ func (d *nodeSide) appendBegins(b []byte, full bool) []byte {
 			b = strconv.AppendQuote(b, x.Kind().String())
 			b = append(b, `:{"count":`...)
 			b = strconv.AppendInt(b, int64(x.Count), 10)
-			first, _ := d.ns.FirstGRES(id, x.Kind())
+			first, _ := ns.FirstGRES(id, x.Kind())
 			b = append(b, `,"first_unit":`...)
 			b = strconv.AppendInt(b, int64(first), 10)
 			b = append(b, '}')
@@ -493,6 +552,18 @@ func (p *NodeClient) decideNodes(now float64, v policy.NodeView, plan *policy.Pl
 	}
 	p.started, p.nrej = p.started[:0], 0
 	for k, e := range d.Starts {
+		if e.NodesJSON != nil {
+			if e.Nodes != nil {
+				p.fail("%s: job %d: both Nodes and NodesJSON are set (give one)", decisionWhere(k), e.ID)
+				return
+			}
+			id := int64(e.ID)
+			p.data = executeData{JobID: &id, Machine: e.Machine, Alloc: e.Alloc, Nodes: e.NodesJSON}
+			if !p.executeNodes(now, decisionWhere(k), &p.data, plan) {
+				return
+			}
+			continue
+		}
 		var uses []nodeUse
 		if e.Nodes != nil {
 			uses = make([]nodeUse, len(e.Nodes))

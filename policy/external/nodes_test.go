@@ -615,3 +615,202 @@ func BenchmarkNodesDecider1024(b *testing.B) {
 		}
 	}
 }
+
+// jsonFirstFit is nodesFF as an in-process Decider that sees the nodes
+// only through NodeViewJSON (the platform from its node_groups, each
+// job's request from its req, the free amounts from its nodes, as the
+// protocol's JSON) and answers with Exec.NodesJSON in the protocol's
+// form, naming (mode) every id, or nodes and tasks only. At every
+// request it checks the view it rebuilt against the engine's.
+type jsonFirstFit struct {
+	mode  string
+	ns    *nodes.Nodes
+	st    *nodes.State
+	told  []nodeTold
+	queue []jsonWaiting
+	held  map[job.ID]nodes.Allocation
+}
+
+type jsonWaiting struct {
+	id  job.ID
+	req nodes.Request
+}
+
+func (f *jsonFirstFit) Decide(r *Request) (Decision, error) {
+	if r.Ends {
+		return Decision{}, nil
+	}
+	raw := NodeViewJSON(r)
+	var v struct {
+		Groups json.RawMessage   `json:"node_groups"`
+		Nodes  []json.RawMessage `json:"nodes"`
+		Req    []json.RawMessage `json:"req"`
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return Decision{}, fmt.Errorf("NodeViewJSON %s: %v", raw, err)
+	}
+	if r.Begins != (v.Groups != nil) {
+		return Decision{}, fmt.Errorf("begins %v, node_groups %s", r.Begins, v.Groups)
+	}
+	if r.Begins {
+		var err error
+		if f.ns, err = platformOf([]byte(`{"protocol":"` + ProtocolNodes + `","node_groups":` + string(v.Groups) + "}")); err != nil {
+			return Decision{}, err
+		}
+		f.st, f.held = nodes.NewState(f.ns), map[job.ID]nodes.Allocation{}
+		for id := range f.ns.Len() {
+			nd := f.ns.Node(id)
+			t := nodeTold{cores: nd.Cores(), mem: nd.MemMB, gres: map[string]int{}}
+			for _, g := range nd.GRES() {
+				t.gres[g.Kind().String()] = g.Count
+			}
+			f.told = append(f.told, t)
+		}
+	}
+	if len(v.Req) != len(r.Submitted) {
+		return Decision{}, fmt.Errorf("%d reqs for %d jobs submitted", len(v.Req), len(r.Submitted))
+	}
+	for k, q := range v.Req {
+		req, err := requestOfJSON(q)
+		if err != nil {
+			return Decision{}, err
+		}
+		f.queue = append(f.queue, jsonWaiting{r.Submitted[k].ID, req})
+	}
+	for _, id := range r.Completed {
+		f.st.Release(f.held[id])
+		delete(f.held, id)
+	}
+	for _, e := range v.Nodes {
+		var n struct {
+			ID    int            `json:"id"`
+			Cores int            `json:"cores"`
+			Mem   int64          `json:"mem"`
+			Jobs  int            `json:"jobs"`
+			Whole bool           `json:"whole"`
+			GRES  map[string]int `json:"gres"`
+		}
+		if err := json.Unmarshal(e, &n); err != nil {
+			return Decision{}, err
+		}
+		f.told[n.ID] = nodeTold{n.Cores, n.Mem, n.Jobs, n.Whole, n.GRES}
+	}
+	for id := range f.ns.Len() {
+		t := f.told[id]
+		ok := t.cores == f.st.FreeCores(id) && t.mem == f.st.FreeMemMB(id) && t.jobs == f.st.Jobs(id) && t.whole == f.st.Whole(id)
+		for _, g := range f.ns.Node(id).GRES() {
+			ok = ok && t.gres[g.Kind().String()] == f.st.FreeGRES(id, g.Kind())
+		}
+		if !ok {
+			return Decision{}, fmt.Errorf("t=%g: the view of node %s (%+v) is not what it started", r.Now, f.ns.Name(id), t)
+		}
+	}
+	var d Decision
+	kept := f.queue[:0]
+	for _, w := range f.queue {
+		a, ok := f.st.Alloc(w.req)
+		if !ok {
+			kept = append(kept, w)
+			continue
+		}
+		f.held[w.id] = a
+		var us []string
+		for _, na := range a.Nodes {
+			u := fmt.Sprintf(`{"node":%q,"tasks":%d`, f.ns.Name(na.Node), na.Tasks)
+			if f.mode == "named" {
+				u += fmt.Sprintf(`,"cores":%q,"gres":{`, idsText(na.Cores))
+				for k, g := range na.GRES {
+					if k > 0 {
+						u += ","
+					}
+					u += fmt.Sprintf("%q:%q", g.Kind.String(), idsText(g.Units))
+				}
+				u += "}"
+			}
+			us = append(us, u+"}")
+		}
+		d.Starts = append(d.Starts, Exec{ID: w.id, NodesJSON: []byte("[" + strings.Join(us, ",") + "]")})
+	}
+	f.queue = kept
+	return d, nil
+}
+
+// A Decider that sees the nodes only as NodeViewJSON and names them as
+// NodesJSON (the in-process engine's way for Python) gives the built-in
+// firstfit's schedule: the JSON view is complete and right at every
+// request (jsonFirstFit checks it), and the starts read as a reply's.
+func TestNodesDeciderJSONAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 31))
+	for round := range 20 {
+		ns := randomPlatform(t, r)
+		jobs := randomJobs(ns, r, 60)
+		ff, err := backfill.NewNodePolicy(backfill.NodeConfig{Name: "firstfit", Nodes: ns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := runOnNodes(t, ns, ff, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plat, _ := platform.Cluster(ns.Cores())
+		for _, mode := range []string{"named", "counts"} {
+			p, err := NewNodes(plat, ns, Options{Decider: &jsonFirstFit{mode: mode}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := runOnNodes(t, ns, p, jobs)
+			if err != nil {
+				t.Fatalf("round %d (%s), %s: %v", round, ns, mode, err)
+			}
+			for _, j := range jobs {
+				if got[j.ID] != want[j.ID] {
+					t.Errorf("round %d (%s), %s: job %d (%v): %q, firstfit %q", round, ns, mode, j.ID, j.Req, got[j.ID], want[j.ID])
+				}
+			}
+		}
+	}
+}
+
+// A start's NodesJSON is read as a reply's "nodes": its errors are the
+// reply's, naming the start of the decision.
+func TestNodesDeciderJSONErrors(t *testing.T) {
+	ns := *nodestest.Must(t, "n[1-2]:cores=4:gres=gpu=2")
+	one := nodes.Request{Tasks: 1, CPUsPerTask: 1, GRESPerNode: []nodes.GRES{{Name: "gpu", Count: 1}}}
+	jobs := []actual.Job{
+		{ID: 1, Submit: 0, Procs: 1, Runtime: 10, Estimate: 10, Request: 10, Req: &one},
+		{ID: 2, Submit: 1, Procs: 1, Runtime: 10, Estimate: 10, Request: 10, Req: &one},
+	}
+	for _, c := range []struct {
+		second Exec
+		want   string
+	}{
+		{Exec{ID: 2, NodesJSON: []byte(`[{"node":"n1","gres":{"gpu":"0"}}]`)},
+			"policy external at t=1: start job 2: node n1: gres gpu unit 0 is busy"},
+		{Exec{ID: 2, NodesJSON: []byte(`["n3"]`)},
+			`policy external at t=1: start 1 of the decision: job 2: node "n3": no such node`},
+		{Exec{ID: 2, NodesJSON: []byte(`[{"node":"n2","gres":{"gpu":1.5}}]`)},
+			`start 1 of the decision: job 2: node n2: gres "gpu": "1.5": want unit ids ("0-1") or a count`},
+		{Exec{ID: 2, NodesJSON: []byte(`{"node":"n2"}`)},
+			`start 1 of the decision: job 2: nodes "{\"node\":\"n2\"}": json: cannot unmarshal object`},
+		{Exec{ID: 2, NodesJSON: []byte(`["n2"]`), Nodes: []NodeUse{{Node: "n2"}}},
+			`start 1 of the decision: job 2: both Nodes and NodesJSON are set`},
+	} {
+		dec := deciderFunc(func(r *Request) (Decision, error) {
+			switch {
+			case r.Ends || len(r.Waiting) == 0:
+				return Decision{}, nil
+			case r.Now == 0:
+				return Decision{Starts: []Exec{{ID: 1, NodesJSON: []byte(`["n1"]`)}}}, nil
+			}
+			return Decision{Starts: []Exec{c.second}}, nil
+		})
+		p, err := NewNodes(platform.MustCluster(8), &ns, Options{Decider: dec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = runOnNodes(t, &ns, p, jobs)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %s", c.second.NodesJSON, err, c.want)
+		}
+	}
+}

@@ -206,8 +206,8 @@ def run(trace, policy="easy", out=None, timeout=None, engine="auto", keep=False,
     engine as a shared library in this process: no second process, no
     JSON), "process" (schedlab run --policy external over two pipes), or
     "auto" (in process when the library is available, with no timeout
-    given; on a platform of nodes, always "process": "inprocess" is not
-    built there yet). Both give the same schedule."""
+    given), on a pool of CPUs and on a platform of nodes alike. Both give
+    the same schedule."""
     if engine not in ("auto", "inprocess", "process"):
         raise ValueError(f'engine must be "auto", "inprocess" or "process", not {engine!r}')
     out, tmp = _temp_out(out, keep, "schedlab-run-")
@@ -222,15 +222,7 @@ def _run(trace, policy, out, temporary, timeout, engine, options) -> Result:
     if isinstance(policy, Policy):
         from . import _inproc
 
-        if "nodes" in options and engine == "inprocess":
-            raise ValueError(
-                'engine="inprocess" does not run on a platform of nodes yet: use engine="process" (or "auto")'
-            )
-        # on nodes the policy runs over the protocol (the in-process
-        # engine does not carry the node view yet)
-        inproc = "nodes" not in options and (
-            engine == "inprocess" or (engine == "auto" and timeout is None and _inproc.library() is not None)
-        )
+        inproc = engine == "inprocess" or (engine == "auto" and timeout is None and _inproc.library() is not None)
         if inproc:
             stdout = _run_inprocess(trace, policy, out, options)
         else:

@@ -206,6 +206,20 @@ def library():
             ctypes.POINTER(ctypes.c_void_p),
         ]
         lib.sl_step.restype = ctypes.c_int
+        lib.sl_step_nodes.argtypes = [
+            ctypes.c_size_t,
+            ctypes.c_int64,
+            _i64p,
+            _i64p,
+            ctypes.POINTER(ctypes.c_char_p),
+            ctypes.POINTER(ctypes.c_char_p),
+            ctypes.c_double,
+            ctypes.POINTER(View),
+            ctypes.POINTER(ctypes.c_void_p),
+        ]
+        lib.sl_step_nodes.restype = ctypes.c_int
+        lib.sl_nodes_view.argtypes = [ctypes.c_size_t]
+        lib.sl_nodes_view.restype = ctypes.c_void_p
         lib.sl_gym_start.argtypes = [ctypes.c_size_t, ctypes.POINTER(Gym)]
         lib.sl_gym_start.restype = ctypes.c_int
         # sl_gym_step(handle, action) is called without argtypes, with a
@@ -219,6 +233,8 @@ def library():
         lib.sl_gym_vstart.restype = ctypes.c_int64
         lib.sl_gym_features.argtypes = []
         lib.sl_gym_features.restype = ctypes.c_void_p
+        lib.sl_gym_shape.argtypes = [ctypes.c_char_p]
+        lib.sl_gym_shape.restype = ctypes.c_void_p
         lib.sl_fill.argtypes = [ctypes.c_size_t, ctypes.POINTER(View)]
         lib.sl_fill.restype = ctypes.c_int
         lib.sl_machines.argtypes = [ctypes.c_size_t, ctypes.c_int64, _i64p, _i64p, _f64p, _f64p]
@@ -252,19 +268,44 @@ def gym_features() -> dict:
 
 
 def gym_layout(names):
-    """(slot features, machine features) of names, in the observation's
-    order (the slot ones as given, then the machine's as given);
-    ValueError for an unknown or repeated name, listing the known ones."""
-    decl = {f["name"]: f for f in gym_features()["features"]}
+    """(slot features, machine features) of names on a pool of CPUs, in
+    the observation's order (the slot ones as given, then the machine's
+    as given); ValueError for an unknown or repeated name, listing the
+    known ones, and for a feature of a platform of nodes."""
+    feats = gym_features()
+    decl = {f["name"]: f for f in feats["features"]}
+    more = [f["name"] for f in feats["node_features"]]
     slot, machine, seen = [], [], set()
     for n in names:
+        if n in more:
+            raise ValueError(f"observation feature {n!r} is for a platform of nodes (nodes=)")
         if n not in decl:
-            raise ValueError(f"unknown observation feature {n!r} (known: {', '.join(decl)})")
+            raise ValueError(f"unknown observation feature {n!r} (known: {', '.join(decl)}); on a platform of nodes also: {', '.join(more)}")
         if n in seen:
             raise ValueError(f"observation feature {n!r} given twice")
         seen.add(n)
         (slot if decl[n]["slot"] else machine).append(n)
     return slot, machine
+
+
+def gym_shape(nodes, features, window) -> dict:
+    """The observation's layout (sl_gym_shape) for `window` slots on the
+    node groups `nodes` (a list of "NAMES:cores=N[...]", as run --nodes;
+    None or empty: a pool of CPUs) with the features named (None: the
+    default there): {"size", "slot", "machine", "node" (the features'
+    names in the observation's order), "slot_width", "node_width" (the
+    numbers of one slot and of one node: a per-kind feature takes one
+    number per GRES kind), "nodes" (the nodes' names, by id), "kinds"
+    (the platform's GRES kinds, in the per-kind numbers' order)}.
+    ValueError for a feature or node group that is not valid."""
+    lib = library()
+    if lib is None:
+        raise SchedlabError(f"the schedlab library is not available: {why_not()}")
+    q = {"nodes": [str(g) for g in (nodes or [])], "features": list(features or []), "window": int(window)}
+    out = _json.loads(_take(lib, lib.sl_gym_shape(_json.dumps(q).encode())))
+    if "error" in out:
+        raise ValueError(out["error"].removeprefix("gym: ").removeprefix("schedlab: "))
+    return out
 
 
 def gym_start_many(sims):
@@ -382,6 +423,8 @@ class Sim:
         opts = {"spec": spec, "json": bool(json)}
         if unbound:
             opts["unbound"] = True
+        # the node groups, on a platform of nodes (the observation's size depends on them)
+        self._nodes = list(spec.get("platform", {}).get("nodes") or [])
         self._h = lib.sl_open(_json.dumps(opts).encode(), ctypes.byref(err))
         if not self._h:
             raise SchedlabError(_take(lib, err))
@@ -426,12 +469,15 @@ class Sim:
             self._comp = np.zeros(completed, dtype=np.int64)
             v.cap_completed, v.completed_id = completed, self._comp.ctypes.data_as(_i64p)
 
-    def step(self, ids=(), machines=None, allocs=None, wake=0.0) -> bool:
+    def step(self, ids=(), machines=None, allocs=None, wake=0.0, nodes=None) -> bool:
         """Gives the decision for the current instant (job ids to start;
-        optionally their machines and CPU sets as Batsim's interval text)
-        and runs to the next instant: True there, False at the end of the
-        run (stdout then holds what the run printed). Raises
-        SchedlabError if the run failed."""
+        optionally their machines and CPU sets as Batsim's interval text;
+        on a platform of nodes, nodes: for each start None (the engine's
+        selection rule places it) or the nodes it takes as the JSON text
+        of the protocol's EXECUTE_JOB "nodes" list) and runs to the next
+        instant: True there, False at the end of the run (stdout then
+        holds what the run printed). Raises SchedlabError if the run
+        failed."""
         self._check()
         lib, n = self._lib, len(ids)
         if n:
@@ -445,11 +491,15 @@ class Sim:
             idv = (ctypes.c_int64 * n)(*ids)
             mv = (ctypes.c_int64 * n)(*machines) if machines is not None else None
             av = (ctypes.c_char_p * n)(*[a.encode() if a else None for a in allocs]) if allocs is not None else None
+            nv = (ctypes.c_char_p * n)(*[u.encode() if u is not None else None for u in nodes]) if nodes is not None else None
         else:
-            idv, mv, av = self._empty, None, None
+            idv, mv, av, nv = self._empty, None, None, None
         if self._widened:  # (back to the cap after queue_rows)
             self._v.cap_queue, self._widened = self._queue, False
-        st = lib.sl_step(self._h, n, idv, mv, av, wake, self._vp, self._errp)
+        if nv is None:
+            st = lib.sl_step(self._h, n, idv, mv, av, wake, self._vp, self._errp)
+        else:
+            st = lib.sl_step_nodes(self._h, n, idv, mv, av, nv, wake, self._vp, self._errp)
         if st == REFUSED:  # nothing was done: the run goes on
             raise SchedlabError(_take(lib, self._err))
         if st < 0:
@@ -524,7 +574,8 @@ class Sim:
         first instant at which some job of the window fits. True
         there, with gym_obs (float32, window * GYM_FEATURES +
         GYM_MACHINE_FEATURES with the default features, else the size
-        of gym_layout(features)), gym_mask (int8, window) and gym.now
+        of gym_layout(features); on a platform of nodes, the size
+        gym_shape gives), gym_mask (int8, window) and gym.now
         filled; False at the end of the run. From then on the run is
         stepped with gym_step only. features: names of gym_features()
         (None: the default); obs, mask: the buffers to fill (contiguous
@@ -538,7 +589,9 @@ class Sim:
         sl_gym_vstart (start_many), then gym_end with its status."""
         self._check()
         size = window * GYM_FEATURES + GYM_MACHINE_FEATURES
-        if features is not None:
+        if self._nodes:
+            size = gym_shape(self._nodes, features, window)["size"]
+        elif features is not None:
             slot, machine = gym_layout(features)
             size = window * len(slot) + len(machine)
         self._gym_features = None if features is None else ",".join(features).encode()
@@ -601,6 +654,18 @@ class Sim:
         self.stdout = _take(self._lib, self._lib.sl_stdout(self._h))
         self._close()
         return False
+
+    def nodes_view(self):
+        """On a platform of nodes, what the current instant's request
+        says of the nodes, in the protocol's JSON (docs/protocol.md, "On
+        a platform of nodes"), as a dict: "node_groups" (at the first
+        instant only: SIMULATION_BEGINS's), "nodes" (the view's entries
+        of the nodes whose free amounts changed since the last instant)
+        and "req" (the request of each job of submitted(), in order).
+        None on a pool of CPUs."""
+        self._check()
+        p = self._lib.sl_nodes_view(self._h)
+        return None if not p else _json.loads(_take(self._lib, p))
 
     def submitted(self):
         return self._sub[: self._v.submitted]

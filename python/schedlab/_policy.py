@@ -315,6 +315,14 @@ def _platform_nodes(groups) -> list[Node]:
     return out
 
 
+def _update_nodes(v: View, entries) -> None:
+    """Applies a request's view entries of the nodes that changed."""
+    for f in entries:
+        n = v.nodes[f["id"]]
+        n.free_cores, n.free_mem, n.jobs, n.whole = f["cores"], f["mem"], f["jobs"], f["whole"]
+        n.free_gres.update(f.get("gres", {}))
+
+
 class Host:
     """Runs the protocol for a Policy over two file objects: requests in,
     replies out. It keeps the view up to date from the events alone."""
@@ -376,10 +384,7 @@ class Host:
                 self.policy.end(v)
                 return False
         v.free = msg["view"]["free"]
-        for f in msg["view"].get("nodes", ()):
-            n = v.nodes[f["id"]]
-            n.free_cores, n.free_mem, n.jobs, n.whole = f["cores"], f["mem"], f["jobs"], f["whole"]
-            n.free_gres.update(f.get("gres", {}))
+        _update_nodes(v, msg["view"].get("nodes", ()))
         if begun:
             self.policy.begin(v)
         return True
@@ -431,7 +436,8 @@ class InprocHost:
         self.sim = sim
         self.view = View()
         self.instants = 0
-        self._starts = None  # the last decision: (ids, machines, allocs, wake)
+        self._starts = None  # the last decision: (ids, machines, allocs, wake, nodes)
+        self._on_nodes = False  # the platform is one of nodes (known at the first instant)
 
     def read(self) -> bool:
         """Hands the last decision to the engine, runs to the next
@@ -442,8 +448,8 @@ class InprocHost:
         if self._starts is None:
             more = sim.step()
         else:
-            ids, ms, allocs, wake = self._starts
-            more = sim.step(ids, ms, allocs, wake)
+            ids, ms, allocs, wake, nodes = self._starts
+            more = sim.step(ids, ms, allocs, wake, nodes)
         if not more:
             return False
         v = self.view
@@ -452,19 +458,43 @@ class InprocHost:
         v.completed = []
         flags = sim.flags
         v.requested_call = bool(flags & _inproc.CALL)
+        nv = None
         if flags & _inproc.BEGINS:
             cpus, first, speed, mem = sim.machines()
             v.machines = [Machine(i, int(cpus[i]), int(first[i]), float(speed[i]), float(mem[i])) for i in range(len(cpus))]
-        for r in sim.submitted():
+            # on a platform of nodes, the protocol's view of them
+            # (as Host reads it from the requests)
+            nv = sim.nodes_view()
+            self._on_nodes = nv is not None
+            if nv is not None:
+                v.nodes = _platform_nodes(nv["node_groups"])
+        elif self._on_nodes and not flags & _inproc.ENDS:
+            nv = sim.nodes_view()
+        reqs = nv["req"] if nv is not None else ()
+        for k, r in enumerate(sim.submitted()):
             add_submitted(
                 v,
-                Job(int(r[0]), float(r[1]), int(r[2]), float(r[3]), int(r[4]), int(r[5]), float(r[6]), float(r[7]), float(r[8]), float(r[9])),
+                Job(
+                    int(r[0]),
+                    float(r[1]),
+                    int(r[2]),
+                    float(r[3]),
+                    int(r[4]),
+                    int(r[5]),
+                    float(r[6]),
+                    float(r[7]),
+                    float(r[8]),
+                    float(r[9]),
+                    _request(reqs[k]) if k < len(reqs) else None,
+                ),
             )
         for jid in sim.completed():
             jid = int(jid)
             v.running.pop(jid, None)
             v.completed.append(jid)
         v.free = [int(x) for x in sim.free()]
+        if nv is not None:
+            _update_nodes(v, nv["nodes"])
         if flags & _inproc.BEGINS:
             self.policy.begin(v)
         if flags & _inproc.ENDS:
@@ -483,10 +513,15 @@ class InprocHost:
         starts = self.policy.decide(self.view)
         wake, self.policy._wake = self.policy._wake, None
         dec = apply_starts(self.view, starts)
-        if any(d[3] is not None for d in dec):
-            raise ValueError("a start names nodes, but the in-process engine does not run on a platform of nodes yet")
         ids = [d[0] for d in dec]
         ms = [d[1] for d in dec] if any(d[1] for d in dec) else None
         allocs = [d[2] for d in dec] if any(d[2] for d in dec) else None
-        self._starts = (ids, ms, allocs, 0.0 if wake is None else float(wake))
+        # a start's nodes as the protocol's "nodes" list, which the engine
+        # reads as a reply's (as Host sends it)
+        nodes = (
+            [None if d[3] is None else json.dumps(d[3], separators=(",", ":")) for d in dec]
+            if any(d[3] is not None for d in dec)
+            else None
+        )
+        self._starts = (ids, ms, allocs, 0.0 if wake is None else float(wake), nodes)
         return True

@@ -58,6 +58,13 @@ the observation and the mask (cmd/libschedlab/gym, in Go), instead of a
 round trip between processes and the window built here in Python. An
 in-process environment is stepped from the thread that reset it.
 
+Nodes: nodes=[node groups] (as schedlab.run's) puts the episodes on a
+platform of nodes (in process only): the trace is then a job table (or
+SWF), the mask and "fits" follow the engine's selection rule on what is
+still free, and the observation gains each slot's request and each
+node's free cores, memory and GRES (node_features(); python/README.md,
+"On a platform of nodes", gives the layout exactly).
+
 VectorSchedulingEnv: num_envs such episodes (in process) stepped in one
 library call (sl_gym_vstep), the observations and masks written into its
 (num_envs, ...) buffers; gymnasium.make_vec(id, num_envs=N) of a
@@ -98,9 +105,25 @@ DEFAULT_FEATURES = ("present", "cpus", "estimate", "wait", "fits", "free_cpus", 
 def features():
     """The declared observation features, from the library: a list of
     {"name", "slot" (True: one per slot of the window, else one for the
-    machine), "meaning", "scale" (what maps to 1)}. SchedlabError
-    without the library."""
+    machine), "meaning", "scale" (what maps to 1)}, those of any
+    platform. SchedulingEnv(nodes=...) also has node_features().
+    SchedlabError without the library."""
     return [dict(f) for f in _inproc.gym_features()["features"]]
+
+
+def node_features():
+    """The declared features of a platform of nodes only, as features()
+    lists them, with "node" (True: one per node, after the machine's in
+    the observation, node by node in id order; else "slot" is True: one
+    per slot) and "per_kind" (True: one number per GRES kind of the
+    platform, env.gres_kinds)."""
+    return [dict(f) for f in _inproc.gym_features()["node_features"]]
+
+
+def default_node_features():
+    """The default observation's features on a platform of nodes
+    (features=None with nodes=), in its order."""
+    return tuple(_inproc.gym_features()["default_nodes"])
 
 
 def _trace_path(trace) -> Path:
@@ -133,15 +156,31 @@ def _read_swf(path: Path):
     return _SWF_CACHE[key]
 
 
+JOB_TABLE = "# schedlab job table v1"
+
+
 def _read_swf_file(path: Path):
-    opener = gzip.open if path.suffix == ".gz" else open
+    """An SWF file's (header lines, job lines); or a schedlab job table's
+    (docs/nodes.md, "Job requests and the job table": its first line,
+    comments and column header; its rows), found by its first line."""
+    with open(path, "rb") as f:
+        magic = f.read(2)
+    opener = gzip.open if magic == b"\x1f\x8b" or path.suffix == ".gz" else open
     header, jobs = [], []
     with opener(path, "rt") as f:
+        table = None
         for line in f:
             s = line.strip()
+            if table is None:
+                table = s == JOB_TABLE
             if not s:
                 continue
-            (header if s.startswith(";") else jobs).append(line if line.endswith("\n") else line + "\n")
+            line = line if line.endswith("\n") else line + "\n"
+            if table:
+                # the comments and the column header (the first other line)
+                (header if s.startswith("#") or not any(not h.startswith("#") for h in header) else jobs).append(line)
+            else:
+                (header if s.startswith(";") else jobs).append(line)
     return header, jobs
 
 
@@ -236,6 +275,7 @@ class SchedulingEnv(gymnasium.Env):
         reward="episode_bsld",
         features=None,
         power=None,
+        nodes=None,
     ):
         super().__init__()
         window, episode_jobs = _count("window", window), _count("episode_jobs", episode_jobs)
@@ -260,6 +300,16 @@ class SchedulingEnv(gymnasium.Env):
             engine = "inprocess" if _inproc.library() is not None else "process"
         elif engine == "inprocess" and _inproc.library() is None:
             raise SchedlabError(f"engine='inprocess': the schedlab library is not available: {_inproc.why_not()}")
+        # nodes: a platform of nodes (node groups, as schedlab.run's
+        # nodes=); in process only (the library builds its observation)
+        if nodes is not None:
+            nodes = [nodes] if isinstance(nodes, str) else list(nodes)
+            if not nodes or not all(isinstance(g, str) for g in nodes):
+                raise ValueError(f"nodes={nodes!r}: want a node group \"NAMES:cores=N[...]\" or a list of them")
+            if engine == "process":
+                why = _inproc.why_not() if _inproc.library() is None else "engine='process' builds the pool's observation only"
+                raise ValueError(f"nodes=: the environment on a platform of nodes needs engine='inprocess' ({why})")
+        self.nodes = nodes
         self.engine = engine
         # features: None or the default's names is the default layout,
         # which both engines build; any other list needs the library
@@ -267,19 +317,35 @@ class SchedulingEnv(gymnasium.Env):
             if isinstance(features, str) or not all(isinstance(n, str) for n in features):
                 raise ValueError(f"features={features!r}: want a list of feature names")
             features = tuple(features)
-            if features == DEFAULT_FEATURES:
+            if features == DEFAULT_FEATURES and nodes is None:
                 features = None
-        if features is not None:
+        self.node_names, self.gres_kinds, self.node_features = (), (), 0
+        if nodes is not None:
+            if engine != "inprocess":
+                raise SchedlabError(f"nodes=: the schedlab library is not available: {_inproc.why_not()}")
+            shape = _inproc.gym_shape(nodes, features, window)
+            names = tuple(shape["slot"] + shape["machine"] + shape["node"])
+            features = None if features is None else names
+            nslot, nmachine = shape["slot_width"], len(shape["machine"])
+            self.node_names, self.gres_kinds = tuple(shape["nodes"]), tuple(shape["kinds"])
+            self.node_features = shape["node_width"]
+            size = shape["size"]
+        elif features is not None:
             if engine != "inprocess":
                 why = _inproc.why_not() if _inproc.library() is None else "engine='process' builds the default only"
                 raise ValueError(f"features={list(features)}: other features than the default need engine='inprocess' ({why})")
             slot, machine = _inproc.gym_layout(features)
             features = tuple(slot + machine)
             nslot, nmachine = len(slot), len(machine)
+            size = window * nslot + nmachine
         else:
             nslot, nmachine = FEATURES, MACHINE_FEATURES
+            size = window * nslot + nmachine
         self._features = features
-        self.features = DEFAULT_FEATURES if features is None else features
+        if nodes is not None:
+            self.features = names
+        else:
+            self.features = DEFAULT_FEATURES if features is None else features
         self.slot_features, self.machine_features = nslot, nmachine
         self._bufs = None  # (obs, mask) given by a VectorSchedulingEnv
         self._unbound = False  # VectorSchedulingEnv(parallel=True): runs it may step on its goroutines
@@ -291,7 +357,7 @@ class SchedulingEnv(gymnasium.Env):
             raise ValueError(f"trace {trace} has {len(self.jobs)} jobs, fewer than episode_jobs={episode_jobs}")
         self.episode_jobs, self.window = episode_jobs, window
         self.time_scale, self.queue_scale, self.timeout = time_scale, queue_scale, timeout
-        self.observation_space = spaces.Box(0.0, 1.0, shape=(window * nslot + nmachine,), dtype=np.float32)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32)
         self.action_space = spaces.Discrete(window)
         # the episode's SWF (and, with engine="process", its outputs):
         # removed by close(), or when the environment is collected or
@@ -392,7 +458,7 @@ class SchedulingEnv(gymnasium.Env):
         if not self._rmdir.alive:  # a reset after close()
             self._rmdir = weakref.finalize(self, shutil.rmtree, self._dir, ignore_errors=True)
         first = int(self.np_random.integers(0, len(self.jobs) - self.episode_jobs + 1))
-        swf = Path(self._dir) / "episode.swf"
+        swf = Path(self._dir) / ("episode.jobs" if self.header and self.header[0].strip() == JOB_TABLE else "episode.swf")
         # written over the last episode's file, then cut at its end, rather
         # than truncated first: some file systems write a file truncated
         # to zero and rewritten to disk when it is closed (ext4's
@@ -489,6 +555,8 @@ class SchedulingEnv(gymnasium.Env):
 
     def _ip_reset(self, swf):
         opts = {"power": self.power} if self.power is not None else {}
+        if self.nodes is not None:
+            opts["nodes"] = self.nodes
         self._sim = sim = _inproc.Sim(_inproc.run_spec(swf, view="free", **opts), queue=False, json=True, unbound=self._unbound)
         obs, mask = self._bufs if self._bufs is not None else (None, None)
         if self._defer:  # VectorSchedulingEnv starts it, with others (then _ip_started)

@@ -35,6 +35,22 @@
 // and 1 are exact). The Python tests check the two engines' trajectories
 // against each other bit for bit.
 //
+// On a platform of nodes (Config.Nodes, the run's node groups) the
+// Env keeps what is free on the nodes (a nodes.State of the episode's
+// starts, checked at every instant against the engine's view of the
+// nodes the request reports changed): a job fits when the engine's
+// selection rule places it on what is still free (docs/nodes.md,
+// "Allocation"), which the mask and "fits" say; a pick is placed by
+// that rule, by the engine as here (the start names no nodes). An
+// action whose job does not fit is replaced by the first legal slot,
+// as on the pool. The observation gains, per slot, the job's request
+// (req_*: nodes, tasks, CPUs per task, memory per node and per CPU,
+// GRES per node and per job, exclusive), and after the machine's
+// numbers, per node in id order, its free cores, memory and GRES
+// (node_*); a per-kind feature is one number per GRES kind of the
+// platform (nodes.Nodes.Kinds order). DefaultNodeFeatures is the
+// default there. "cpus" and "free_cpus" count the nodes' cores.
+//
 // An Env is not safe for concurrent use; its run is a coroutine of the
 // thread that drives it (package inproc).
 package gym

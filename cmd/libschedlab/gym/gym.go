@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy/external"
 )
 
@@ -24,8 +25,14 @@ type Config struct {
 	TimeScale  float64 // seconds that map to 1 (estimate, waited)
 	QueueScale float64 // waiting jobs that map to 1
 	// Features names the observation's numbers (Declared); empty is
-	// DefaultFeatures.
+	// DefaultFeatures (DefaultNodeFeatures on nodes).
 	Features []string
+	// Nodes, for a run on a platform of nodes, is that platform (the
+	// run's node groups, as the run parses them): the observation's size
+	// depends on it (its nodes and GRES kinds), and the Env keeps what
+	// is free on it to tell which jobs fit (nodes.State: the engine's
+	// selection rule). nil on a pool of CPUs.
+	Nodes *nodes.Nodes
 }
 
 // Runner is a run driven one instant at a time (*inproc.Sim): Next
@@ -63,7 +70,93 @@ type Env struct {
 	uwait   map[int32]int     // per user: waiting jobs at this instant
 	uuse    map[int32]float64 // per user: CPU-seconds used by now
 
+	// on a platform of nodes (cfg.Nodes): the nodes' use by the
+	// episode's starts (the engine's, as the starts are placed by the
+	// same rule on the same state), each started job's allocation, the
+	// scratch of the fit test, the scales of the request and node
+	// features
+	nd *nodeSide
+
 	started, ended bool
+}
+
+// nodeSide is what an Env on a platform of nodes keeps.
+type nodeSide struct {
+	ns    *nodes.Nodes
+	kinds []nodes.Kind
+	state *nodes.State
+	held  map[job.ID]nodes.Allocation
+	prep  nodes.Prepared
+	sel   nodes.Selection
+	W     int // numbers per node
+	// scales: the platform's nodes and cores, the largest node's CPUs,
+	// memory and memory per CPU, per kind the most units on a node and
+	// the platform's units
+	nodes, cores, cpus, mem, memPerCPU float64
+	unitsNode, unitsAll                []float64
+}
+
+func newNodeSide(ns *nodes.Nodes, lay Layout) *nodeSide {
+	d := &nodeSide{ns: ns, kinds: ns.Kinds(), state: nodes.NewState(ns), held: map[job.ID]nodes.Allocation{},
+		nodes: float64(ns.Len()), cores: float64(ns.Cores())}
+	d.W = lay.NodeWidth(len(d.kinds))
+	d.unitsNode, d.unitsAll = make([]float64, len(d.kinds)), make([]float64, len(d.kinds))
+	for id := range ns.Len() {
+		nd := ns.Node(id)
+		d.cpus = max(d.cpus, float64(nd.CPUs()))
+		d.mem = max(d.mem, float64(nd.MemMB))
+		d.memPerCPU = max(d.memPerCPU, float64(nd.MemMB)/float64(nd.CPUs()))
+		for k, kind := range d.kinds {
+			d.unitsNode[k] = max(d.unitsNode[k], float64(nd.GRESCount(kind)))
+		}
+	}
+	for k, kind := range d.kinds {
+		d.unitsAll[k] = float64(ns.GRESTotal(kind))
+	}
+	return d
+}
+
+// requestOf is what j asks of the nodes: its Req, or Procs tasks of one
+// CPU (as the engine reads it).
+func requestOf(j *job.Info) nodes.Request {
+	if j.Req != nil {
+		return *j.Req
+	}
+	return nodes.FromProcs(j.Procs)
+}
+
+// fits reports whether j's request fits what is free now, by the
+// engine's selection rule (nothing is taken).
+func (d *nodeSide) fits(j *job.Info) bool {
+	if err := d.state.Selector().PrepareInto(requestOf(j), &d.prep); err != nil {
+		return false
+	}
+	return d.state.Select(&d.prep, &d.sel)
+}
+
+// ratio is x / scale, 0 when scale is 0.
+func ratio(x, scale float64) float64 {
+	if scale == 0 {
+		return 0
+	}
+	return x / scale
+}
+
+// serves reports whether units of kind k serve g (g of type "": any
+// type of its name).
+func serves(g nodes.GRES, k nodes.Kind) bool {
+	return k.Name == g.Name && (g.Type == "" || k.Type == g.Type)
+}
+
+// units is the count of gs that kind k serves.
+func units(gs []nodes.GRES, k nodes.Kind) float64 {
+	n := 0
+	for _, g := range gs {
+		if serves(g, k) {
+			n += g.Count
+		}
+	}
+	return float64(n)
 }
 
 // runJob is a job the episode started and that has not ended.
@@ -90,18 +183,26 @@ func New(run Runner, cfg Config, obs []float32, mask []int8) (*Env, error) {
 			return nil, fmt.Errorf("gym: %s=%g: want a finite number > 0", sc.name, sc.v)
 		}
 	}
-	lay, err := ParseFeatures(cfg.Features)
+	lay, err := ParseFeaturesOn(cfg.Features, cfg.Nodes != nil)
 	if err != nil {
 		return nil, err
 	}
-	if len(obs) != lay.Size(cfg.Window) || len(mask) != cfg.Window {
+	size := lay.Size(cfg.Window)
+	if cfg.Nodes != nil {
+		size = lay.SizeOn(cfg.Window, cfg.Nodes.Len(), len(cfg.Nodes.Kinds()))
+	}
+	if len(obs) != size || len(mask) != cfg.Window {
 		return nil, fmt.Errorf("gym: buffers of %d and %d elements for a window of %d (want %d and %d)",
-			len(obs), len(mask), cfg.Window, lay.Size(cfg.Window), cfg.Window)
+			len(obs), len(mask), cfg.Window, size, cfg.Window)
 	}
 	clear(obs)
 	clear(mask)
 	e := &Env{cfg: cfg, run: run, obs: obs, mask: mask, rows: make([]int, 0, cfg.Window),
-		lay: lay, F: len(lay.Slot), fitsAt: slices.Index(lay.Slot, fFits), freeAt: slices.Index(lay.Machine, mFree)}
+		lay: lay, F: len(lay.Slot), fitsAt: slotOffset(lay, fFits, 0), freeAt: slices.Index(lay.Machine, mFree)}
+	if cfg.Nodes != nil {
+		e.nd = newNodeSide(cfg.Nodes, lay)
+		e.F, e.fitsAt = lay.SlotWidth(len(e.nd.kinds)), slotOffset(lay, fFits, len(e.nd.kinds))
+	}
 	for _, k := range lay.Slot {
 		e.users = e.users || k == fUserWaiting || k == fUserUsage
 		e.track = e.track || k == fUserUsage
@@ -116,6 +217,19 @@ func New(run Runner, cfg Config, obs []float32, mask []int8) (*Env, error) {
 		e.used = map[int32]float64{}
 	}
 	return e, nil
+}
+
+// slotOffset is the offset of feature f in a slot's numbers (kinds GRES
+// kinds), -1 when not chosen.
+func slotOffset(l Layout, f, kinds int) int {
+	at := 0
+	for _, k := range l.Slot {
+		if k == f {
+			return at
+		}
+		at += width(k, kinds)
+	}
+	return -1
 }
 
 // Wait is the wait (now - submit time) of the job the last Step started.
@@ -161,7 +275,20 @@ func (e *Env) Step(action int) (ok, replaced bool, err error) {
 	if e.track {
 		e.running = append(e.running, runJob{id: j.ID, user: j.User, procs: j.Procs, start: e.now, estimate: j.Estimate})
 	}
-	e.free -= j.Procs
+	if e.nd != nil {
+		// placed by the engine's rule on the engine's state: the same
+		// allocation as the engine's (fits said it fits)
+		a, ok := e.nd.state.Alloc(requestOf(j))
+		if !ok {
+			return false, replaced, fmt.Errorf("gym: job %d does not fit the nodes at t=%g, though its slot's mask said so (a bug)", j.ID, e.now)
+		}
+		e.nd.held[j.ID] = a
+		for _, na := range a.Nodes {
+			e.free -= len(na.Cores)
+		}
+	} else {
+		e.free -= j.Procs
+	}
 	// the slot leaves the window: the later ones move up one, and the
 	// next waiting job (if any) enters the last slot
 	copy(o[action*F:(n-1)*F], o[(action+1)*F:n*F])
@@ -199,10 +326,48 @@ func (e *Env) advance() (bool, error) {
 		if e.track {
 			e.ends(r)
 		}
+		if err := e.nodesAt(r); err != nil {
+			return false, err
+		}
 		if e.instant(r) {
 			return true, nil
 		}
 	}
+}
+
+// nodesAt releases, on a platform of nodes, the jobs r reports ended and
+// checks the Env's state of the nodes against the engine's view for the
+// nodes r reports changed; an error if they differ, or if the run's
+// platform is not Config's.
+func (e *Env) nodesAt(r *external.Request) error {
+	switch {
+	case e.nd == nil && r.Nodes == nil:
+		return nil
+	case e.nd == nil:
+		return errors.New("gym: the run is on a platform of nodes: give its nodes (Config.Nodes)")
+	case r.Nodes == nil:
+		return errors.New("gym: Config.Nodes is set, but the run is on a pool of CPUs")
+	}
+	d := e.nd
+	if ns := r.Nodes.Nodes(); ns.Len() != d.ns.Len() || ns.Cores() != d.ns.Cores() || !slices.Equal(ns.Kinds(), d.kinds) {
+		return errors.New("gym: the run's platform of nodes is not Config.Nodes")
+	}
+	for _, id := range r.Completed {
+		if a, ok := d.held[id]; ok {
+			d.state.Release(a)
+			delete(d.held, id)
+		}
+	}
+	for _, id := range r.Changed {
+		ok := d.state.FreeCores(id) == r.Nodes.FreeCores(id) && d.state.FreeMemMB(id) == r.Nodes.FreeMemMB(id)
+		for _, k := range d.kinds {
+			ok = ok && d.state.FreeGRES(id, k) == r.Nodes.FreeGRES(id, k)
+		}
+		if !ok {
+			return fmt.Errorf("gym: at t=%g node %s: the environment's free amounts are not the engine's (a bug)", r.Now, d.ns.Name(id))
+		}
+	}
+	return nil
 }
 
 // instant builds the window of a new instant, nothing picked yet, and
@@ -310,6 +475,10 @@ func (e *Env) perUser(r *external.Request) {
 func (e *Env) row(s, k int) {
 	j := &e.req.Waiting[k]
 	o := e.obs[s*e.F : (s+1)*e.F]
+	if e.nd != nil {
+		e.rowOnNodes(o, j)
+		return
+	}
 	for f, k := range e.lay.Slot {
 		switch k {
 		case fPresent:
@@ -330,6 +499,86 @@ func (e *Env) row(s, k int) {
 	}
 }
 
+// rowOnNodes is row on a platform of nodes: the request features take
+// a number each, or one per GRES kind.
+func (e *Env) rowOnNodes(o []float32, j *job.Info) {
+	d := e.nd
+	q := requestOf(j)
+	f := 0
+	for _, k := range e.lay.Slot {
+		switch k {
+		case fPresent:
+			o[f] = 1
+		case fCPUs:
+			o[f] = clip(float64(j.Procs) / e.cpus)
+		case fEstimate:
+			o[f] = clip(j.Estimate / e.cfg.TimeScale)
+		case fWait:
+			o[f] = clip((e.now - j.Submit) / e.cfg.TimeScale)
+		case fFits:
+			o[f] = 0
+		case fUserWaiting:
+			o[f] = clip(float64(e.uwait[j.User]) / e.cfg.QueueScale)
+		case fUserUsage:
+			o[f] = clip(e.uuse[j.User] / (e.cpus * e.cfg.TimeScale))
+		case fReqNodes:
+			o[f] = clip(ratio(float64(q.Nodes), d.nodes))
+		case fReqTasks:
+			o[f] = clip(ratio(float64(q.Tasks), d.cores))
+		case fReqCPUsPerTask:
+			o[f] = clip(ratio(float64(q.CPUsPerTask), d.cpus))
+		case fReqMemPerNode:
+			o[f] = clip(ratio(float64(q.MemPerNodeMB), d.mem))
+		case fReqMemPerCPU:
+			o[f] = clip(ratio(float64(q.MemPerCPUMB), d.memPerCPU))
+		case fReqGRESPerNode:
+			for i, kind := range d.kinds {
+				o[f+i] = clip(ratio(units(q.GRESPerNode, kind), d.unitsNode[i]))
+			}
+		case fReqGRESPerJob:
+			for i, kind := range d.kinds {
+				o[f+i] = clip(ratio(units(q.GRESPerJob, kind), d.unitsAll[i]))
+			}
+		case fReqExclusive:
+			o[f] = 0
+			if q.Exclusive {
+				o[f] = 1
+			}
+		}
+		f += width(k, len(d.kinds))
+	}
+}
+
+// nodeObs writes the nodes' features: what is free on each node now.
+func (e *Env) nodeObs() {
+	d := e.nd
+	if d.W == 0 {
+		return
+	}
+	o := e.obs[e.cfg.Window*e.F+len(e.lay.Machine):]
+	for id := range d.ns.Len() {
+		nd := d.ns.Node(id)
+		x := o[id*d.W : (id+1)*d.W]
+		f := 0
+		for _, k := range e.lay.Node {
+			switch k {
+			case nFreeCores:
+				x[f] = clip(ratio(float64(d.state.FreeCores(id)), float64(nd.Cores())))
+			case nFreeMem:
+				x[f] = 1
+				if nd.MemMB > 0 {
+					x[f] = clip(float64(d.state.FreeMemMB(id)) / float64(nd.MemMB))
+				}
+			case nFreeGRES:
+				for i, kind := range d.kinds {
+					x[f+i] = clip(ratio(float64(d.state.FreeGRES(id, kind)), float64(nd.GRESCount(kind))))
+				}
+			}
+			f += width(k, len(d.kinds))
+		}
+	}
+}
+
 // fits marks the slots whose job fits the CPUs still free (mask and
 // "fits now") and the free CPUs; false when none fits (the instant is
 // over).
@@ -337,7 +586,11 @@ func (e *Env) fits() bool {
 	some := false
 	for s, k := range e.rows {
 		var f int8
-		if e.req.Waiting[k].Procs <= e.free {
+		if e.nd != nil {
+			if e.nd.fits(&e.req.Waiting[k]) {
+				f, some = 1, true
+			}
+		} else if e.req.Waiting[k].Procs <= e.free {
 			f, some = 1, true
 		}
 		e.mask[s] = f
@@ -347,6 +600,9 @@ func (e *Env) fits() bool {
 	}
 	if some && e.freeAt >= 0 {
 		e.obs[e.cfg.Window*e.F+e.freeAt] = clip(float64(e.free) / e.cpus)
+	}
+	if some && e.nd != nil {
+		e.nodeObs()
 	}
 	return some
 }
