@@ -286,3 +286,50 @@ func sharedAtOnce(l *nodeLog) bool {
 	}
 	return false
 }
+
+// The rounds of an instant (nodeParts.Schedule): a start of a later
+// partition on shared nodes makes an earlier one pass again at the
+// instant, and that pass may start what the first could not. Two nodes
+// of 2 cores (n1: 0-1, n2: 2-3); A = {n1, n2} (number 1, first), B =
+// {n2} (number 2); all jobs at t=0, runtimes the estimates; EASY and
+// conservative alike.
+//
+//	round 1, A: J1 (2 tasks, 100 s) on n1 (0-1). H (4 tasks, 50 s)
+//	   is reserved at 100, on n1 and n2. J (1 task, 200 s) fits now on
+//	   n2 but would hold core 2 past 100, where H needs it: it waits.
+//	round 1, B: K (1 task, 300 s) on n2 core 2, [0, 300).
+//	round 2, A (K is foreign to it, on n2): H now waits for K's end:
+//	   reserved at 300. J on n2 core 3, [0, 200), ends before:
+//	   backfilled at 0 (without the second round, at A's next pass,
+//	   100).
+//	t=300: K ends; H on n1 and n2, [300, 350).
+func TestOverlappingNodePartitionsRounds(t *testing.T) {
+	ns := mustNodes(t, "n[1-2]:cores=2")
+	tasks := func(n int) nodes.Request { return nodes.Request{Tasks: n, CPUsPerTask: 1} }
+	jobs := []actual.Job{
+		inPart(nj(1, 0, 100, 100, tasks(2)), 1), // J1
+		inPart(nj(2, 0, 50, 50, tasks(4)), 1),   // H
+		inPart(nj(3, 0, 200, 200, tasks(1)), 1), // J
+		inPart(nj(4, 0, 300, 300, tasks(1)), 2), // K
+	}
+	want := map[job.ID]struct {
+		start float64
+		alloc string
+	}{1: {0, "n1:0-1/t2"}, 2: {300, "n1:0-1/t2 n2:2-3/t2"}, 3: {0, "n2:3"}, 4: {0, "n2:2"}}
+	for _, pol := range []string{"easy", "conservative"} {
+		ps := []engine.NodePartition{partOf(t, ns, "A", []int{0, 1}, pol, false, 1), partOf(t, ns, "B", []int{1}, pol, false, 2)}
+		l, err := runNodeParts(t, ns, ps, jobs)
+		if err != nil {
+			t.Fatalf("%s: %v", pol, err)
+		}
+		for id, w := range want {
+			x := l.runs[id]
+			if got := allocText(ns, x.alloc); x.start != w.start || got != w.alloc {
+				t.Errorf("%s: job %d: start %g on %s, want %g on %s", pol, id, x.start, got, w.start, w.alloc)
+			}
+		}
+		if r := l.runs[3].reason; r != job.Backfilled {
+			t.Errorf("%s: J started as %v, want backfilled", pol, r)
+		}
+	}
+}

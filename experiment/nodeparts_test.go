@@ -261,15 +261,27 @@ func TestNodePartitionsJobTable(t *testing.T) {
 //	  job 5 on gpu1's 10-11 and gpu2's 12-15, [60, 100).
 //
 // Without the overlap (TestNodePartitionsRun) job 5 starts at 50 and
-// job 2 at 100: the shared gpu1 serves cpu's queue at 50.
+// job 2 at 100: the shared gpu1 serves cpu's queue at 50. Both node
+// planners give it: on nodes (backfill.NodePolicy's foreign jobs) and
+// by counts (policy/counts passing the foreign jobs' cores to the pool
+// policy's policy.ForeignLoad).
 func TestOverlappingNodePartitionsRun(t *testing.T) {
+	for _, planner := range []string{PlannerNodes, PlannerCounts} {
+		t.Run(planner, func(t *testing.T) { overlappingNodePartitionsRun(t, planner) })
+	}
+}
+
+func overlappingNodePartitionsRun(t *testing.T, planner string) {
 	out := t.TempDir()
 	spec := RunSpec{Workload: WorkloadSpec{Trace: "testdata/nodeparts.swf"},
 		Platform: PlatformSpec{Nodes: fourNodes, Partitions: []string{"cpu:nodes=cpu[1-2],gpu1", "gpu:nodes=gpu[1-2]"}},
-		Policy:   PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: out, Check: true}}
+		Policy:   PolicySpec{Name: "easy", NodePlanner: planner}, Outputs: OutputSpec{Dir: out, Check: true}}
 	res, err := spec.Run()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got := res.Run.NodePlanner; got != planner {
+		t.Errorf("planned %q, want %q", got, planner)
 	}
 	got := csvColumns(t, filepath.Join(out, "jobs.csv"), "job_id", "starting_time", "allocated_resources", "allocated_nodes", "partition")
 	want := "4 0 8-11 gpu1 2\n2 50 8-11 gpu1 1\n3 60 8-9 gpu1 1\n1 0 0-7 cpu[1-2] 1\n5 60 10-15 gpu[1-2] 2\n"
