@@ -110,6 +110,10 @@ type nodeParts struct {
 	overlap bool
 	memb    [][]int32
 	cuts    map[job.ID][]foreignCut
+
+	// refusingPolicy names the first partition's policy that could not
+	// plan around the unavailable nodes (PlanNodeAvailability).
+	refusingPolicy string
 }
 
 // foreignCut is what a job holds on the nodes of partition k, which is
@@ -125,8 +129,12 @@ type partNodes struct {
 	state *nodes.State // what its running jobs hold (its ids), and foreign jobs on its nodes
 	empty *nodes.State // always empty: admission
 	gid   []int        // its node i is the platform's node gid[i]
-	lid   []int32      // overlapping partitions: the platform's node n is its node lid[n] (-1: not its)
-	kinds []nodes.Kind // ns.Kinds()
+	lid   []int32      // the platform's node n is its node lid[n] (-1: not its)
+	// whole[i] holds its node i whole (unavailable nodes: built on the
+	// first use); blocked[i] whether its state holds it so.
+	whole   []nodes.Allocation
+	blocked []bool
+	kinds   []nodes.Kind // ns.Kinds()
 	// procsFit caches whether a job of p processors (no Req) fits it.
 	procsFit map[int]bool
 }
@@ -165,7 +173,14 @@ func (c *NodeCluster) initNodeParts(ps []NodePartition) error {
 		}
 		gid := slices.Clone(pt.Nodes)
 		slices.Sort(gid)
-		p.subs = append(p.subs, &partNodes{ns: sub, state: nodes.NewState(sub), empty: nodes.NewState(sub), gid: gid, kinds: sub.Kinds(), procsFit: map[int]bool{}})
+		lid := make([]int32, c.ns.Len())
+		for i := range lid {
+			lid[i] = -1
+		}
+		for i, g := range gid {
+			lid[g] = int32(i)
+		}
+		p.subs = append(p.subs, &partNodes{ns: sub, state: nodes.NewState(sub), empty: nodes.NewState(sub), gid: gid, lid: lid, kinds: sub.Kinds(), procsFit: map[int]bool{}})
 		p.caps = append(p.caps, policy.CapsOf(pt.Policy))
 		p.due = append(p.due, false)
 		p.wake = append(p.wake, 0)
@@ -252,19 +267,13 @@ func (p *nodeParts) Finish(now float64, id job.ID) {
 
 // initOverlap checks that every partition sharing nodes has a policy
 // that sees foreign jobs (policy.NodeForeignLoad), and maps the shared
-// nodes to their partitions and the platform's nodes to each
-// partition's ids; holders counts the partitions of each node.
+// nodes to their partitions; holders counts the partitions of each
+// node.
 func (p *nodeParts) initOverlap(holders []int32) error {
-	n := p.c.ns.Len()
-	p.memb = make([][]int32, n)
+	p.memb = make([][]int32, p.c.ns.Len())
 	p.cuts = map[job.ID][]foreignCut{}
 	for k, s := range p.subs {
-		s.lid = make([]int32, n)
-		for i := range s.lid {
-			s.lid[i] = -1
-		}
-		for i, g := range s.gid {
-			s.lid[g] = int32(i)
+		for _, g := range s.gid {
 			if holders[g] > 1 {
 				p.memb[g] = append(p.memb[g], int32(k))
 			}
@@ -338,7 +347,7 @@ func (p *nodeParts) pass(now float64, k int, plan *policy.Plan) bool {
 	p.due[k], p.wake[k] = false, 0
 	p.sub.Reset()
 	pol := p.list[k].Policy
-	pol.Schedule(now, partNodeView{p.subs[k]}, &p.sub)
+	pol.Schedule(now, partNodeView{p.subs[k], p}, &p.sub)
 	if f := p.caps[k].Fail; f != nil {
 		if err := f.Err(); err != nil {
 			p.err = err
@@ -457,6 +466,11 @@ func (p *nodeParts) place(k int, d *policy.Start) (*nodes.Allocation, error) {
 			return nil, err
 		}
 		a = cloneAlloc(*d.Alloc) // the policy may reuse its storage
+	} else if av := c.av; av != nil && len(av.windows) > 0 {
+		end := c.now + c.mach.Duration(j.Estimate, j.BMEst)
+		if a, ok = s.allocClear(av, r, end); !ok {
+			return nil, fmt.Errorf("the request %s does not fit the partition's nodes now, clear of reservations until its estimated end t=%g", r, end)
+		}
 	} else if a, ok = s.state.Alloc(r); !ok {
 		return nil, fmt.Errorf("the request %s does not fit the partition's nodes now", r)
 	}
@@ -512,7 +526,10 @@ func cloneAlloc(a nodes.Allocation) nodes.Allocation {
 
 // partNodeView is a partition's policy's view: its nodes alone, in its
 // platform's ids.
-type partNodeView struct{ s *partNodes }
+type partNodeView struct {
+	s *partNodes
+	p *nodeParts
+}
 
 func (v partNodeView) Nodes() *nodes.Nodes               { return v.s.ns }
 func (v partNodeView) FreeCores(id int) int              { return v.s.state.FreeCores(id) }

@@ -115,7 +115,7 @@ func (d *decoder) checkNodeReservations() {
 // checkNodeParts checks platform.partitions on a platform of nodes
 // (docs/nodes.md, "Partitions on nodes"): each a partition of nodes
 // ("NAME:nodes=HOSTLIST[:limits]"), every node of it on the platform,
-// no node in two partitions (not built yet). Each mistake is said at
+// partitions may share nodes. Each mistake is said at
 // its partition's text.
 func (d *decoder) checkNodeParts() {
 	if d.parts == nil || len(d.nodes) == 0 {

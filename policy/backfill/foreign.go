@@ -102,6 +102,18 @@ func (b *NodePolicy) OccupyNodes(now float64, id job.ID, a nodes.Allocation, end
 		b.fail(fmt.Errorf("policy %s at t=%g: foreign job %d occupies nodes twice", b.name, now, id))
 		return
 	}
+	if b.av {
+		// A node the mirror holds whole since the last pass (down, or in
+		// a window) is available again: the model starts jobs on
+		// available nodes only. The next pass looks again (availPass).
+		for _, na := range a.Nodes {
+			if nd := na.Node; nd >= 0 && nd < len(b.blocked) && b.blocked[nd] {
+				b.st.Release(b.whole[nd])
+				b.blocked[nd] = false
+				b.freeCores += len(b.whole[nd].Nodes[0].Cores)
+			}
+		}
+	}
 	if !b.st.Occupy(a) {
 		b.fail(fmt.Errorf("policy %s at t=%g: foreign job %d: what it holds on the partition's nodes is not free in the policy's state", b.name, now, id))
 		return
