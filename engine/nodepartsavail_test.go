@@ -1,6 +1,9 @@
 package engine_test
 
 import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
@@ -139,4 +142,140 @@ func TestOverlappingNodePartitionsFailure(t *testing.T) {
 	}
 	runNodePartsAvail(t, ps, av, jobs, map[job.ID]nodePartRun{
 		1: {0, 10, "n2:4-5/t2", true}, 2: {30, 40, "n1:0-3/t4 n2:4-7/t4", false}, 3: {40, 50, "n1:0-3/t4", false}, 4: {40, 45, "n2:4", false}})
+}
+
+// Random platforms, 2 or 3 random overlapping partitions under fcfs,
+// easy or conservative, random windows and failures (rule kill): every
+// run ends, passes the checker (capacity over all partitions, each job
+// on its partition's nodes), and no job holds a node over a window or
+// a failure of it (a job the failure hit ends at the failure).
+func TestNodePartitionsAvailRandomInvariants(t *testing.T) {
+	runs := 40
+	if testing.Short() {
+		runs = 10
+	}
+	for seed := 0; seed < runs; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 44))
+		ns := randomNodes(t, r)
+		k := 2 + r.IntN(2)
+		sets := make([][]int, k)
+		for n := range ns.Len() {
+			in := false
+			for p := range sets {
+				if r.IntN(2) == 0 {
+					sets[p], in = append(sets[p], n), true
+				}
+			}
+			if !in {
+				p := r.IntN(k)
+				sets[p] = append(sets[p], n)
+			}
+		}
+		var ps []engine.NodePartition
+		for p := range sets {
+			if len(sets[p]) == 0 {
+				sets[p] = []int{r.IntN(ns.Len())}
+			}
+			ps = append(ps, partOf(t, ns, string(rune('a'+p)), sets[p], []string{"fcfs", "easy", "conservative"}[r.IntN(3)], false, int32(p)))
+		}
+		// per node: off intervals, windows and failures, disjoint
+		type span struct{ from, to float64 }
+		off := make([][]span, ns.Len())
+		var ws []policy.NodeWindow
+		var ch changeSlice
+		for nd := range ns.Len() {
+			at := float64(r.IntN(20))
+			for range 1 + r.IntN(3) {
+				from, to := at, at+float64(1+r.IntN(15))
+				off[nd] = append(off[nd], span{from, to})
+				if r.IntN(2) == 0 {
+					ws = append(ws, policy.NodeWindow{Start: from, End: to, Nodes: platform.Runs{int32(nd), int32(nd)}})
+				} else {
+					ch = append(ch, engine.Change{Time: from, CPUs: platform.Runs{int32(nd), int32(nd)}, Down: true},
+						engine.Change{Time: to, CPUs: platform.Runs{int32(nd), int32(nd)}})
+				}
+				at = to + float64(1+r.IntN(20))
+			}
+		}
+		slices.SortStableFunc(ch, func(a, b engine.Change) int { return cmp.Compare(a.Time, b.Time) })
+		var jobs []actual.Job
+		for _, j := range randomNodeJobs(ns, r, 60) {
+			j.Partition = int32(r.IntN(k))
+			sub, _ := engine.PartitionNodes(ns, ps[j.Partition].Nodes)
+			q := nodes.FromProcs(j.Procs)
+			if j.Req != nil {
+				q = *j.Req
+			}
+			if nodes.Fits(sub, q) && j.Estimate > 0 {
+				jobs = append(jobs, j)
+			}
+		}
+		l := newNodeLog(t, ns)
+		c, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: ns, Partitions: ps, Source: workload.FromSlice(jobs), Listener: l,
+			Availability: &engine.NodeAvailability{Windows: ws, Failures: &ch, OnFailure: engine.FailKill}})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if err := c.Run(); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		recs := nodeRecs(ns, l)
+		for i := range recs {
+			recs[i].Allowed = ps[l.runs[job.ID(recs[i].ID)].job.Partition].Nodes
+		}
+		if err := validate.CheckNodes(nodecheck.Caps(ns), recs); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for id, x := range l.runs {
+			for _, na := range x.alloc.Nodes {
+				for _, o := range off[na.Node] {
+					if x.start < o.to && o.from < x.end {
+						t.Fatalf("seed %d: job %d holds node %s over [%g, %g), unavailable over [%g, %g)", seed, id, ns.Name(na.Node), x.start, x.end, o.from, o.to)
+					}
+				}
+			}
+		}
+	}
+}
+
+// A policy that reads the view and names no allocation (viewFCFS) in
+// each of two disjoint partitions, A = n1 (number 1) and B = n2 (number
+// 2): its view shows its unavailable node with no free core and the
+// down one in DownNodes (in its ids), and the model's allocation within
+// the partition keeps clear of windows. n2 fails at 5 (rule kill) and
+// is back at 8; a window holds it over [20, 30).
+//
+//	J3 A t=0 4 procs, 50 s: n1, [0, 50).
+//	J1 B t=0 4 procs, 10 s: n2 from 0, killed at 5.
+//	J2 B t=1 4 procs, 3 s: waits; at 5 B's view shows n2 down, no core
+//	   free (DownNodes [0]); at 8 n2 is back and B passes: [8, 11).
+//	J4 B t=12 4 procs, 5 s: ends before the window: n2, [12, 17).
+//	J5 B t=21 1 proc, 2 s: n2 is in the window, its view shows no free
+//	   core: at 30, when the window ends, [30, 32).
+func TestNodePartitionsViewShowsUnavailable(t *testing.T) {
+	a, b := &viewFCFS{}, &viewFCFS{}
+	ps := []engine.NodePartition{{Name: "A", Nodes: []int{0}, Numbers: []int32{1}, Policy: a}, {Name: "B", Nodes: []int{1}, Numbers: []int32{2}, Policy: b}}
+	ch := changeSlice{{Time: 5, CPUs: platform.Runs{1, 1}, Down: true}, {Time: 8, CPUs: platform.Runs{1, 1}}}
+	av := &engine.NodeAvailability{Windows: []policy.NodeWindow{{Start: 20, End: 30, Nodes: platform.Runs{1, 1}}}, Failures: &ch, OnFailure: engine.FailKill}
+	in := func(j actual.Job, p int32) actual.Job { j.Partition = p; return j }
+	jobs := []actual.Job{in(pjob(3, 0, 4, 50), 1), in(pjob(1, 0, 4, 10), 2), in(pjob(2, 1, 4, 3), 2), in(pjob(4, 12, 4, 5), 2), in(pjob(5, 21, 1, 2), 2)}
+	runNodePartsAvail(t, ps, av, jobs, map[job.ID]nodePartRun{
+		3: {0, 50, "n1:0-3/t4", false}, 1: {0, 5, "n2:4-7/t4", true}, 2: {8, 11, "n2:4-7/t4", false},
+		4: {12, 17, "n2:4-7/t4", false}, 5: {30, 32, "n2:4", false}})
+	sawDown := false
+	for _, d := range b.down {
+		if len(d) == 1 && d[0] == 0 {
+			sawDown = true
+		} else if len(d) != 0 {
+			t.Errorf("B's view: down nodes %v, want [] or [0]", d)
+		}
+	}
+	for _, d := range a.down {
+		if len(d) != 0 {
+			t.Errorf("A's view: down nodes %v, want none (n2 is not A's)", d)
+		}
+	}
+	if !sawDown {
+		t.Errorf("B's view never showed n2 down: %v", b.down)
+	}
 }
