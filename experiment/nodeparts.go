@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -201,7 +202,12 @@ func newNodePartsRun(s clusterSpec) (*clusterRun, error) {
 		return nil, &PartitionError{fmt.Errorf("partitions do not go with policy %s yet (it refuses jobs at submission)", first.Name())}
 	}
 	r.fit = newFitSource(s.src, s.ns)
-	eng, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: s.ns, Partitions: parts, Source: r.fit, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting})
+	eng, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: s.ns, Partitions: parts, Source: r.fit, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting,
+		Availability: s.navail})
+	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
+		closeAll()
+		return nil, err // said as for a run without partitions
+	}
 	if err != nil {
 		closeAll()
 		return nil, &PartitionError{err}

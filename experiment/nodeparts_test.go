@@ -328,3 +328,30 @@ func TestNodeCheckOverlappingPartitions(t *testing.T) {
 		t.Errorf("a job outside its partition: %v", err)
 	}
 }
+
+// testdata/nodeparts.swf with partitions cpu = cpu[1-2] and gpu =
+// gpu[1-2] under EASY and a reservation of gpu1 over [10, 60), through
+// --check. Worked by hand (runtime = request):
+//
+//	1 cpu t=0 8 procs 100 s: cpu1 and cpu2 (0-7), [0, 100).
+//	4 gpu t=0 4 procs 50 s: gpu1 would run into its window at 10:
+//	  gpu2 (12-15), [0, 50).
+//	2 cpu t=1 4 procs, 3 cpu t=2 2 procs: at 100, cpu1 (0-3) and cpu2
+//	  (4-5): the window is not cpu's.
+//	5 gpu t=3 6 procs 40 s: needs both gpu nodes; gpu1 is reserved until
+//	  60: reserved at 60, gpu1 (8-11) and gpu2 (12-13), [60, 100).
+//	6 gpu t=4 12 procs: refused (maxcpus).
+func TestNodePartitionsReservationRun(t *testing.T) {
+	out := t.TempDir()
+	spec := RunSpec{Workload: WorkloadSpec{Trace: "testdata/nodeparts.swf"},
+		Platform: PlatformSpec{Nodes: fourNodes, Partitions: []string{"cpu:nodes=cpu[1-2]", "gpu:nodes=gpu[1-2]"}, Avail: AvailSpec{Reservations: []string{"10:60:gpu1"}}},
+		Policy:   PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: out, Check: true}}
+	if _, err := spec.Run(); err != nil {
+		t.Fatal(err)
+	}
+	got := csvColumns(t, filepath.Join(out, "jobs.csv"), "job_id", "starting_time", "allocated_resources", "allocated_nodes", "partition")
+	want := "4 0 12-15 gpu2 2\n1 0 0-7 cpu[1-2] 1\n5 60 8-13 gpu[1-2] 2\n3 100 4-5 cpu2 1\n2 100 0-3 cpu1 1\n"
+	if got != want {
+		t.Errorf("jobs.csv:\n%s\nwant\n%s", got, want)
+	}
+}

@@ -65,11 +65,6 @@ func (d *decoder) checkNodes() {
 	if d.present("platform.procs") {
 		d.add(at, "platform.nodes", "platform.nodes does not go with platform.procs (on nodes the machine is the nodes' cores)")
 	}
-	for _, k := range []string{"platform.reservations", "platform.events", "platform.failures"} {
-		if d.present(k) && d.parts != nil {
-			d.add(at, "platform.nodes", "platform.nodes with platform.partitions does not go with %s (reservations and failures on partitions of nodes are not built yet)", k)
-		}
-	}
 	d.checkNodeReservations()
 	d.checkNodeParts()
 }
