@@ -51,7 +51,7 @@
 //     unavailable node is held whole, its jobs killed or requeued as on
 //     Cluster, and a start on it or into its next window is refused.
 //     Its nodes may be split into partitions (NodePartition,
-//     nodeparts.go; not with unavailable nodes): each a node
+//     nodeparts.go; with unavailable nodes too, nodepartsavail.go): each a node
 //     policy over a platform of its nodes alone (PartitionNodes), its
 //     allocations mapped to the platform's ids. Partitions may share
 //     nodes: each partition's state then holds the other partitions'
