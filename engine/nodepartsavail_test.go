@@ -2,8 +2,10 @@ package engine_test
 
 import (
 	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
@@ -145,15 +147,18 @@ func TestOverlappingNodePartitionsFailure(t *testing.T) {
 }
 
 // Random platforms, 2 or 3 random overlapping partitions under fcfs,
-// easy or conservative, random windows and failures (rule kill): every
-// run ends, passes the checker (capacity over all partitions, each job
-// on its partition's nodes), and no job holds a node over a window or
-// a failure of it (a job the failure hit ends at the failure).
+// easy or conservative, random windows and failures (rule kill or
+// requeue, every other seed): every run ends, passes the checker
+// (capacity over all partitions, each job on its partition's nodes; a
+// requeued job by its last attempt), no job holds a node over a window
+// or a failure of it (a job the failure hit ends at the failure), and
+// every attempt cut short was cut at the start of a window or failure.
 func TestNodePartitionsAvailRandomInvariants(t *testing.T) {
 	runs := 40
 	if testing.Short() {
 		runs = 10
 	}
+	requeued := 0
 	for seed := 0; seed < runs; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 44))
 		ns := randomNodes(t, r)
@@ -210,9 +215,11 @@ func TestNodePartitionsAvailRandomInvariants(t *testing.T) {
 				jobs = append(jobs, j)
 			}
 		}
-		l := newNodeLog(t, ns)
-		c, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: ns, Partitions: ps, Source: workload.FromSlice(jobs), Listener: l,
-			Availability: &engine.NodeAvailability{Windows: ws, Failures: &ch, OnFailure: engine.FailKill}})
+		rule := []engine.OnFailure{engine.FailKill, engine.FailRequeue}[seed%2]
+		al := &availLog{nodeLog: newNodeLog(t, ns)}
+		l := al.nodeLog
+		c, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: ns, Partitions: ps, Source: workload.FromSlice(jobs), Listener: al,
+			Availability: &engine.NodeAvailability{Windows: ws, Failures: &ch, OnFailure: rule}})
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -226,6 +233,25 @@ func TestNodePartitionsAvailRandomInvariants(t *testing.T) {
 		if err := validate.CheckNodes(nodecheck.Caps(ns), recs); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
+		for _, cut := range al.cut { // "id start-end cpus requeued=..."
+			var id job.ID
+			var from, to float64
+			if _, err := fmt.Sscanf(cut, "%d %g-%g", &id, &from, &to); err != nil {
+				t.Fatalf("seed %d: %q: %v", seed, cut, err)
+			}
+			hit := false
+			for _, offs := range off {
+				for _, o := range offs {
+					hit = hit || o.from == to
+				}
+			}
+			if !hit {
+				t.Fatalf("seed %d: job %d cut at %g, when no node became unavailable", seed, id, to)
+			}
+			if strings.HasSuffix(cut, "requeued=true") {
+				requeued++
+			}
+		}
 		for id, x := range l.runs {
 			for _, na := range x.alloc.Nodes {
 				for _, o := range off[na.Node] {
@@ -235,6 +261,9 @@ func TestNodePartitionsAvailRandomInvariants(t *testing.T) {
 				}
 			}
 		}
+	}
+	if requeued == 0 {
+		t.Fatal("no job was requeued: the rule requeue is not exercised")
 	}
 }
 
