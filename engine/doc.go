@@ -50,11 +50,13 @@
 //     failures it sees at each pass (policy.NodeAvailabilityView); an
 //     unavailable node is held whole, its jobs killed or requeued as on
 //     Cluster, and a start on it or into its next window is refused.
-//     Its nodes may be split into disjoint partitions (NodePartition,
-//     nodeparts.go; not with unavailable nodes): each a node
+//     Its nodes may be split into partitions (NodePartition,
+//     nodeparts.go; with unavailable nodes too, nodepartsavail.go): each a node
 //     policy over a platform of its nodes alone (PartitionNodes), its
-//     allocations mapped to the platform's ids; partitions sharing a
-//     node are refused (ErrNodeOverlap).
+//     allocations mapped to the platform's ids. Partitions may share
+//     nodes: each partition's state then holds the other partitions'
+//     jobs on its nodes, and its policy is told of them
+//     (policy.NodeForeignLoad; refused without: ErrNoNodeForeignLoad).
 //   - Grid (grid.go): sites (one machine each) of processors with their own
 //     FCFS queues, under a grid scheduler and a local scheduler
 //     (zikos-karatza-2008).

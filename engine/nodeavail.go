@@ -54,12 +54,10 @@ type nodeAvail struct {
 
 // initNodeAvail checks a and sets up the state.
 func (c *NodeCluster) initNodeAvail(a *NodeAvailability) error {
-	if c.np != nil {
-		return fmt.Errorf("engine: reservations, maintenance windows and failures on a platform of nodes do not run with partitions")
-	}
+	name := c.cfg.Policy.Name()
 	pl, ok := c.cfg.Policy.(policy.NodeAvailabilityPlanner)
 	if !ok {
-		return fmt.Errorf("policy %s %w: use fcfs, easy, conservative or backfill", c.cfg.Policy.Name(), ErrNoAvailabilityPlanner)
+		return fmt.Errorf("policy %s %w: use fcfs, easy, conservative or backfill", name, ErrNoAvailabilityPlanner)
 	}
 	if int(a.OnFailure) >= len(onFailureNames) {
 		return fmt.Errorf("engine: unknown failure rule %d", a.OnFailure)
@@ -111,7 +109,10 @@ func (c *NodeCluster) initNodeAvail(a *NodeAvailability) error {
 		return err
 	}
 	if !pl.PlanNodeAvailability(ws) {
-		return fmt.Errorf("policy %s %w: use fcfs, easy, conservative or backfill", c.cfg.Policy.Name(), ErrNoAvailabilityPlanner)
+		if c.np != nil {
+			name = c.np.refusingPolicy // the router plans when every partition's policy does
+		}
+		return fmt.Errorf("policy %s %w: use fcfs, easy, conservative or backfill", name, ErrNoAvailabilityPlanner)
 	}
 	return nil
 }
@@ -191,6 +192,9 @@ func (c *NodeCluster) nodeAvailTimer(ref int32) error {
 				MaxFailureChanges, c.now)
 		}
 		ch := v.pend
+		if c.np != nil {
+			c.np.touchNodes(ch.CPUs)
+		}
 		if v.flipped += int64(ch.CPUs.Count()); v.flipped > maxFailureCPUs {
 			return availLimit("the changes of availability (failures and returns) up to t=%g change more than %d nodes in all (engine.MaxFailureCPUs); make the failures rarer or the simulated span shorter",
 				c.now, maxFailureCPUs)
@@ -211,7 +215,9 @@ func (c *NodeCluster) nodeAvailTimer(ref int32) error {
 				v.failed[nd] = false
 				if v.inWin[nd] == 0 {
 					v.setDown(int(nd), false)
-					c.regainNode(int(nd))
+					if e := c.regainNode(int(nd)); e != nil && err == nil {
+						err = e
+					}
 				}
 			}
 		})
@@ -225,6 +231,9 @@ func (c *NodeCluster) nodeAvailTimer(ref int32) error {
 	}
 	k := int(refWindow - ref)
 	w := &v.windows[k/2]
+	if c.np != nil {
+		c.np.touchNodes(w.Nodes)
+	}
 	if k%2 == 0 { // begins
 		if err := c.reportNodes(KindReserved, w.Start, w.End, w.Nodes); err != nil {
 			return err
@@ -240,15 +249,16 @@ func (c *NodeCluster) nodeAvailTimer(ref int32) error {
 		})
 		return c.hitNodeJobs()
 	}
+	var err error
 	forRuns(w.Nodes, func(nd int32) {
 		v.inWin[nd] = 0
 		if v.failed[nd] {
 			v.setDown(int(nd), true)
-		} else {
-			c.regainNode(int(nd))
+		} else if e := c.regainNode(int(nd)); e != nil && err == nil {
+			err = e
 		}
 	})
-	return nil
+	return err
 }
 
 // setDown adds node nd to, or removes it from, the down nodes.
@@ -288,13 +298,17 @@ func (c *NodeCluster) loseNode(nd int) {
 }
 
 // regainNode makes an unavailable node available: its whole-node hold
-// is given back.
-func (c *NodeCluster) regainNode(nd int) {
+// is given back (in the partitions' states too).
+func (c *NodeCluster) regainNode(nd int) error {
 	v := c.av
 	if v.blocked[nd] {
 		c.state.Release(v.block[nd])
 		v.blocked[nd] = false
+		if c.np != nil {
+			return c.np.block(nd, false)
+		}
 	}
+	return nil
 }
 
 // hitNodeJobs ends or requeues the jobs holding nodes that became
@@ -346,6 +360,11 @@ func (c *NodeCluster) hitNodeJobs() error {
 				return fmt.Errorf("engine: node %s could not be held whole at t=%g (a job still holds it)", c.ns.Name(nd), c.now)
 			}
 			v.blocked[nd] = true
+			if c.np != nil {
+				if err := c.np.block(nd, true); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	v.lost = v.lost[:0]

@@ -188,9 +188,15 @@ func TestNodeAvailabilityErrors(t *testing.T) {
 			t.Errorf("%v: err %v, want %q", c.ws, err, c.want)
 		}
 	}
-	ps := []engine.NodePartition{{Name: "a", Nodes: []int{0, 1}, Default: true, Policy: &viewFCFS{}}}
+	// With partitions, every partition's policy must plan around
+	// unavailable nodes: the error names the one that does not.
+	ps := []engine.NodePartition{{Name: "a", Nodes: []int{0}, Default: true, Policy: &viewFCFS{}}, {Name: "b", Nodes: []int{1}, Numbers: []int32{1}, Policy: &nodeFCFS{}}}
 	_, err = engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: ns, Partitions: ps, Source: src(), Availability: &engine.NodeAvailability{}})
-	if err == nil || !strings.Contains(err.Error(), "do not run with partitions") {
+	if !errors.Is(err, engine.ErrNoAvailabilityPlanner) || !strings.Contains(err.Error(), "policy test-fcfs (partition b) does not plan around") {
 		t.Errorf("partitions: %v", err)
+	}
+	ps = []engine.NodePartition{{Name: "a", Nodes: []int{0}, Default: true, Policy: &viewFCFS{}}, {Name: "b", Nodes: []int{1}, Numbers: []int32{1}, Policy: &viewFCFS{}}}
+	if _, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: ns, Partitions: ps, Source: src(), Availability: &engine.NodeAvailability{}}); err != nil {
+		t.Errorf("partitions of planners: %v", err)
 	}
 }

@@ -36,10 +36,10 @@ type NodePartition struct {
 	Policy policy.NodeScheduler
 }
 
-// ErrNodeOverlap: two partitions on a platform of nodes share a node,
-// which is not built yet (the node policies do not see the jobs of
-// other partitions: policy.ForeignLoad is the pool's).
-var ErrNodeOverlap = errors.New("overlapping partitions on a platform of nodes are not built yet: give each node to one partition (docs/nodes.md)")
+// ErrNoNodeForeignLoad: a partition of nodes shares nodes with
+// another, and its policy cannot plan around the other partitions' jobs
+// on them (it does not implement policy.NodeForeignLoad).
+var ErrNoNodeForeignLoad = errors.New("its policy does not plan around the jobs of other partitions on shared nodes (policy.NodeForeignLoad)")
 
 // PartitionNodes is the platform a partition of nodes ids of ns sees:
 // those nodes alone, in ns's id order, each group of ns that has some of
@@ -79,12 +79,15 @@ func PartitionNodes(ns *nodes.Nodes, ids []int) (*nodes.Nodes, error) {
 
 // nodeParts routes the jobs of a NodeCluster to its partitions: it is
 // the policy the model calls (cfg.Policy), passing Submit and Finish to
-// the partition's policy and running one pass per partition, in the
+// the partition's policy and running the partitions' passes, in the
 // order of the configuration, with the starts' allocations mapped to
-// the platform's ids. The partitions share no node, so no pass changes
-// what another sees, and a partition passes exactly when it would as a
-// cluster of its own: when a job of its own arrived or ended, or at the
-// wake-up it asked for (Partition's rule).
+// the platform's ids (see Schedule).
+//
+// Partitions may share nodes (overlapping partitions, docs/nodes.md):
+// each partition's state then holds what every job holds on its nodes,
+// its own and the others' (foreign jobs, cut to its nodes), so that its
+// view and the checks of its starts are the truth of its nodes; its
+// policy is told of each foreign job (policy.NodeForeignLoad).
 type nodeParts struct {
 	c    *NodeCluster
 	list []NodePartition
@@ -99,15 +102,39 @@ type nodeParts struct {
 	wake  []float64
 	caps  []policy.Caps
 	err   error
+
+	// Overlapping partitions (false, nil without): memb[node] are the
+	// partitions holding a node held by more than one (nil: one);
+	// cuts[id] what running job id holds on the nodes of each other
+	// partition, in its ids (the foreign job it is to them).
+	overlap bool
+	memb    [][]int32
+	cuts    map[job.ID][]foreignCut
+
+	// refusingPolicy names the first partition's policy that could not
+	// plan around the unavailable nodes (PlanNodeAvailability).
+	refusingPolicy string
+}
+
+// foreignCut is what a job holds on the nodes of partition k, which is
+// not its own, in k's ids.
+type foreignCut struct {
+	k int
+	a nodes.Allocation
 }
 
 // partNodes is one partition's platform and what runs on it.
 type partNodes struct {
 	ns    *nodes.Nodes
-	state *nodes.State // what its running jobs hold (its ids)
+	state *nodes.State // what its running jobs hold (its ids), and foreign jobs on its nodes
 	empty *nodes.State // always empty: admission
 	gid   []int        // its node i is the platform's node gid[i]
-	kinds []nodes.Kind // ns.Kinds()
+	lid   []int32      // the platform's node n is its node lid[n] (-1: not its)
+	// whole[i] holds its node i whole (unavailable nodes: built on the
+	// first use); blocked[i] whether its state holds it so.
+	whole   []nodes.Allocation
+	blocked []bool
+	kinds   []nodes.Kind // ns.Kinds()
 	// procsFit caches whether a job of p processors (no Req) fits it.
 	procsFit map[int]bool
 }
@@ -119,7 +146,7 @@ func (c *NodeCluster) initNodeParts(ps []NodePartition) error {
 		return errors.New("engine: with partitions, each partition has its policy (NodeClusterConfig.Policy must be nil)")
 	}
 	p := &nodeParts{c: c, list: ps, routes: newRoutes(), where: map[job.ID]int{}, local: map[job.ID]nodes.Allocation{}}
-	holder := make([]int, c.ns.Len()) // partition+1 holding each node
+	holders := make([]int32, c.ns.Len()) // partitions holding each node
 	for k, pt := range ps {
 		if pt.Policy == nil {
 			return fmt.Errorf("partition %s: no policy", pt.Name)
@@ -127,17 +154,18 @@ func (c *NodeCluster) initNodeParts(ps []NodePartition) error {
 		if len(pt.Nodes) == 0 {
 			return fmt.Errorf("partition %s: no nodes", pt.Name)
 		}
+		seen := map[int]bool{}
 		for _, id := range pt.Nodes {
 			if id < 0 || id >= c.ns.Len() {
 				return fmt.Errorf("partition %s: node id %d: the platform has %d nodes", pt.Name, id, c.ns.Len())
 			}
-			if o := holder[id] - 1; o >= 0 {
-				if o == k {
-					return fmt.Errorf("partition %s: node %s given twice", pt.Name, c.ns.Name(id))
-				}
-				return fmt.Errorf("partitions %s and %s share node %s: %w", ps[o].Name, pt.Name, c.ns.Name(id), ErrNodeOverlap)
+			if seen[id] {
+				return fmt.Errorf("partition %s: node %s given twice", pt.Name, c.ns.Name(id))
 			}
-			holder[id] = k + 1
+			seen[id] = true
+			if holders[id]++; holders[id] > 1 {
+				p.overlap = true
+			}
 		}
 		sub, err := PartitionNodes(c.ns, pt.Nodes)
 		if err != nil {
@@ -145,7 +173,14 @@ func (c *NodeCluster) initNodeParts(ps []NodePartition) error {
 		}
 		gid := slices.Clone(pt.Nodes)
 		slices.Sort(gid)
-		p.subs = append(p.subs, &partNodes{ns: sub, state: nodes.NewState(sub), empty: nodes.NewState(sub), gid: gid, kinds: sub.Kinds(), procsFit: map[int]bool{}})
+		lid := make([]int32, c.ns.Len())
+		for i := range lid {
+			lid[i] = -1
+		}
+		for i, g := range gid {
+			lid[g] = int32(i)
+		}
+		p.subs = append(p.subs, &partNodes{ns: sub, state: nodes.NewState(sub), empty: nodes.NewState(sub), gid: gid, lid: lid, kinds: sub.Kinds(), procsFit: map[int]bool{}})
 		p.caps = append(p.caps, policy.CapsOf(pt.Policy))
 		p.due = append(p.due, false)
 		p.wake = append(p.wake, 0)
@@ -155,6 +190,11 @@ func (c *NodeCluster) initNodeParts(ps []NodePartition) error {
 	}
 	if len(ps) == 0 {
 		return errors.New("engine: an empty list of partitions")
+	}
+	if p.overlap {
+		if err := p.initOverlap(holders); err != nil {
+			return err
+		}
 	}
 	c.np = p
 	c.cfg.Policy = p
@@ -215,6 +255,44 @@ func (p *nodeParts) Finish(now float64, id job.ID) {
 	}
 	p.due[k] = true
 	p.list[k].Policy.Finish(now, id)
+	if p.overlap {
+		for _, f := range p.cuts[id] {
+			p.subs[f.k].state.Release(f.a)
+			p.due[f.k] = true
+			p.caps[f.k].NodeForeign.ReleaseNodes(now, id)
+		}
+		delete(p.cuts, id)
+	}
+}
+
+// initOverlap checks that every partition sharing nodes has a policy
+// that sees foreign jobs (policy.NodeForeignLoad), and maps the shared
+// nodes to their partitions; holders counts the partitions of each
+// node.
+func (p *nodeParts) initOverlap(holders []int32) error {
+	p.memb = make([][]int32, p.c.ns.Len())
+	p.cuts = map[job.ID][]foreignCut{}
+	for k, s := range p.subs {
+		for _, g := range s.gid {
+			if holders[g] > 1 {
+				p.memb[g] = append(p.memb[g], int32(k))
+			}
+		}
+	}
+	for k, pt := range p.list {
+		for _, g := range p.subs[k].gid {
+			if holders[g] < 2 || p.caps[k].NodeForeign != nil {
+				continue
+			}
+			other := p.memb[g][0]
+			if int(other) == k {
+				other = p.memb[g][1]
+			}
+			return fmt.Errorf("partitions %s and %s share node %s, and policy %s cannot run there: %w",
+				p.list[other].Name, pt.Name, p.c.ns.Name(g), pt.Policy.Name(), ErrNoNodeForeignLoad)
+		}
+	}
+	return nil
 }
 
 // Schedule runs a pass of every partition in which a job arrived or
@@ -223,37 +301,31 @@ func (p *nodeParts) Finish(now float64, id job.ID) {
 // the platform's ids. A start that is wrong within its partition (not
 // its job, an allocation that does not satisfy the request on the
 // partition's nodes or is not free there) stops the run (Err).
+//
+// Disjoint partitions share no node, so no pass changes what another
+// sees, and a partition passes exactly when it would as a cluster of
+// its own. With overlapping partitions a job also counts for every
+// other partition holding one of its nodes: its start or end makes that
+// partition due as well (policy.NodeForeignLoad: OccupyNodes, then
+// ReleaseNodes). A pass's starts are placed as soon as it returns, so
+// the partitions after it see them; a partition passed earlier at this
+// instant that shares their nodes is due again, and the rounds repeat,
+// in the same order, until no partition is due. Each round after the
+// first follows a start, so the rounds end.
 func (p *nodeParts) Schedule(now float64, _ policy.NodeView, plan *policy.Plan) {
-	for k := range p.list {
-		if w := p.wake[k]; !p.due[k] && !(w > 0 && w <= now) {
-			continue
-		}
-		p.due[k], p.wake[k] = false, 0
-		p.sub.Reset()
-		pol := p.list[k].Policy
-		pol.Schedule(now, partNodeView{p.subs[k]}, &p.sub)
-		if f := p.caps[k].Fail; f != nil {
-			if err := f.Err(); err != nil {
-				p.err = err
+	for {
+		passed := false
+		for k := range p.list {
+			if w := p.wake[k]; !p.due[k] && !(w > 0 && w <= now) {
+				continue
+			}
+			passed = true
+			if !p.pass(now, k, plan) {
 				return
 			}
 		}
-		for i := range p.sub.Starts {
-			d := p.sub.Starts[i]
-			g, err := p.place(k, &d)
-			if err != nil {
-				p.err = fmt.Errorf("policy %s at t=%g: partition %s: start job %d: %v", pol.Name(), now, p.list[k].Name, d.ID, err)
-				return
-			}
-			d.Alloc = g
-			plan.Starts = append(plan.Starts, d)
-		}
-		for _, id := range p.sub.Rejects {
-			delete(p.where, id) // the model checks that it waits
-			plan.Rejects = append(plan.Rejects, id)
-		}
-		if w := p.sub.Wake; w > now {
-			p.wake[k] = w
+		if !passed || !p.overlap {
+			break
 		}
 	}
 	wake := math.Inf(1)
@@ -265,6 +337,104 @@ func (p *nodeParts) Schedule(now float64, _ policy.NodeView, plan *policy.Plan) 
 	if !math.IsInf(wake, 1) {
 		plan.Wake = wake
 	}
+}
+
+// pass is one pass of partition k: its starts placed and appended to
+// plan (with overlapping partitions, told to the other partitions on
+// their nodes), its rejects and its wake-up recorded. It reports false
+// when the run must stop (p.err).
+func (p *nodeParts) pass(now float64, k int, plan *policy.Plan) bool {
+	p.due[k], p.wake[k] = false, 0
+	p.sub.Reset()
+	pol := p.list[k].Policy
+	pol.Schedule(now, partNodeView{p.subs[k], p}, &p.sub)
+	if f := p.caps[k].Fail; f != nil {
+		if err := f.Err(); err != nil {
+			p.err = err
+			return false
+		}
+	}
+	for i := range p.sub.Starts {
+		d := p.sub.Starts[i]
+		g, err := p.place(k, &d)
+		if err == nil && p.overlap {
+			err = p.occupyForeign(now, k, d.ID, g)
+		}
+		if err != nil {
+			p.err = fmt.Errorf("policy %s at t=%g: partition %s: start job %d: %v", pol.Name(), now, p.list[k].Name, d.ID, err)
+			return false
+		}
+		d.Alloc = g
+		plan.Starts = append(plan.Starts, d)
+	}
+	for _, id := range p.sub.Rejects {
+		delete(p.where, id) // the model checks that it waits
+		plan.Rejects = append(plan.Rejects, id)
+	}
+	if w := p.sub.Wake; w > now {
+		p.wake[k] = w
+	}
+	return true
+}
+
+// occupyForeign tells every partition other than k holding a node of
+// g (the platform's allocation of job id, of k, started now) what the
+// job holds on its nodes: taken in its state, told to its policy, the
+// partition due.
+func (p *nodeParts) occupyForeign(now float64, k int, id job.ID, g *nodes.Allocation) error {
+	var end float64
+	for _, na := range g.Nodes {
+		for _, o := range p.memb[na.Node] {
+			if int(o) == k || slices.ContainsFunc(p.cuts[id], func(f foreignCut) bool { return f.k == int(o) }) {
+				continue
+			}
+			s := p.subs[o]
+			a := s.cut(p.c.ns, *g)
+			if !s.state.Occupy(a) {
+				return fmt.Errorf("what it holds on the nodes of partition %s is not free there (%v)", p.list[o].Name, s.state.CheckFree(a))
+			}
+			if len(p.cuts[id]) == 0 {
+				i, _ := p.c.present.Get(id)
+				j := &p.c.slots.at(i).job
+				end = now + p.c.mach.Duration(j.Estimate, j.BMEst)
+			}
+			p.cuts[id] = append(p.cuts[id], foreignCut{int(o), a})
+			p.due[o] = true
+			p.caps[o].NodeForeign.OccupyNodes(now, id, a, end)
+		}
+	}
+	return nil
+}
+
+// cut is the part of g (an allocation in the ids of the platform ns) on
+// the partition's nodes, in its ids: the inverse of global.
+func (s *partNodes) cut(ns *nodes.Nodes, g nodes.Allocation) nodes.Allocation {
+	a := nodes.Allocation{Exclusive: g.Exclusive}
+	for _, na := range g.Nodes {
+		id := int(s.lid[na.Node])
+		if id < 0 {
+			continue
+		}
+		off := ns.Node(na.Node).FirstCore - s.ns.Node(id).FirstCore
+		out := nodes.NodeAlloc{Node: id, Tasks: na.Tasks, MemMB: na.MemMB, Cores: make([]int, len(na.Cores))}
+		for x, core := range na.Cores {
+			out.Cores[x] = core - off
+		}
+		if na.GRES != nil {
+			out.GRES = make([]nodes.GRESUnits, len(na.GRES))
+			for x, u := range na.GRES {
+				gf, _ := ns.FirstGRES(na.Node, u.Kind)
+				lf, _ := s.ns.FirstGRES(id, u.Kind)
+				units := make([]int, len(u.Units))
+				for y, unit := range u.Units {
+					units[y] = unit - gf + lf
+				}
+				out.GRES[x] = nodes.GRESUnits{Kind: u.Kind, Units: units}
+			}
+		}
+		a.Nodes = append(a.Nodes, out)
+	}
+	return a
 }
 
 // place checks start d of partition k within the partition, takes its
@@ -296,6 +466,11 @@ func (p *nodeParts) place(k int, d *policy.Start) (*nodes.Allocation, error) {
 			return nil, err
 		}
 		a = cloneAlloc(*d.Alloc) // the policy may reuse its storage
+	} else if av := c.av; av != nil && len(av.windows) > 0 {
+		end := c.now + c.mach.Duration(j.Estimate, j.BMEst)
+		if a, ok = s.allocClear(av, r, end); !ok {
+			return nil, fmt.Errorf("the request %s does not fit the partition's nodes now, clear of reservations until its estimated end t=%g", r, end)
+		}
 	} else if a, ok = s.state.Alloc(r); !ok {
 		return nil, fmt.Errorf("the request %s does not fit the partition's nodes now", r)
 	}
@@ -351,7 +526,10 @@ func cloneAlloc(a nodes.Allocation) nodes.Allocation {
 
 // partNodeView is a partition's policy's view: its nodes alone, in its
 // platform's ids.
-type partNodeView struct{ s *partNodes }
+type partNodeView struct {
+	s *partNodes
+	p *nodeParts
+}
 
 func (v partNodeView) Nodes() *nodes.Nodes               { return v.s.ns }
 func (v partNodeView) FreeCores(id int) int              { return v.s.state.FreeCores(id) }

@@ -275,7 +275,12 @@ func TestNodePartitionsRandomKept(t *testing.T) {
 	}
 }
 
-// What the model refuses: partitions sharing a node (named), two
+// blindNodes is a node policy that does not implement
+// policy.NodeForeignLoad (only NodeScheduler's methods are promoted).
+type blindNodes struct{ policy.NodeScheduler }
+
+// What the model refuses: partitions sharing a node under a policy
+// that cannot see foreign jobs (named), two
 // partitions taking one number, two defaults, an empty set, a node off
 // the platform, a job no partition takes or too large for its
 // partition, a start outside its partition.
@@ -286,9 +291,13 @@ func TestNodePartitionErrors(t *testing.T) {
 		return err
 	}
 	a, b := npart(t, ns, "a", "n[1-2]", "easy", 1), npart(t, ns, "b", "n[2-4]", "easy", 2)
+	if err := mk(a, b); err != nil {
+		t.Errorf("overlap under easy: %v", err)
+	}
+	b.Policy = blindNodes{b.Policy} // sees no foreign job
 	err := mk(a, b)
-	if !errors.Is(err, engine.ErrNodeOverlap) || !strings.Contains(err.Error(), "partitions a and b share node n2") {
-		t.Errorf("overlap: %v", err)
+	if !errors.Is(err, engine.ErrNoNodeForeignLoad) || !strings.Contains(err.Error(), "partitions a and b share node n2, and policy easy cannot run there") {
+		t.Errorf("overlap under a policy without NodeForeignLoad: %v", err)
 	}
 	b = npart(t, ns, "b", "n[3-4]", "easy", 1)
 	if err := mk(a, b); err == nil || !strings.Contains(err.Error(), "partitions a and b both take the trace's partition 1") {

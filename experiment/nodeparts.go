@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -27,12 +28,12 @@ type nodePart struct {
 }
 
 // resolveNodeParts puts defs (parsed, routed) on the platform ns: each
-// must be a partition of nodes, every node of it on the platform, no
-// node in two partitions (not built yet). d.CPUs becomes the
+// must be a partition of nodes, every node of it on the platform
+// (partitions may share nodes: docs/nodes.md, "Overlapping
+// partitions"). d.CPUs becomes the
 // partition's global core ids (what summary.json says of it and what
 // its utilization is over).
 func resolveNodeParts(defs []partitionDef, texts []string, ns *nodes.Nodes) error {
-	holder := map[int]int{}
 	for k := range defs {
 		d := &defs[k]
 		if d.Nodes == nil {
@@ -44,10 +45,6 @@ func resolveNodeParts(defs []partitionDef, texts []string, ns *nodes.Nodes) erro
 			if !ok {
 				return fmt.Errorf("--partition %q: node %s is not on the platform (%s)", texts[k], name, clip(platformHostlist(ns)))
 			}
-			if o, dup := holder[id]; dup {
-				return fmt.Errorf("--partition %q: partitions %s and %s share node %s: %w", texts[k], defs[o].Name, d.Name, name, engine.ErrNodeOverlap)
-			}
-			holder[id] = k
 			np.ids = append(np.ids, id)
 		}
 		slices.Sort(np.ids)
@@ -142,8 +139,8 @@ func (p *partitionSource) allowedNodes(j *actual.Job) []int {
 
 // checkNodeParts checks the partitions' texts against the platform
 // before the trace is read: on a pool of CPUs none may be of nodes; on
-// nodes every one must be, with its nodes on the platform and none
-// shared (resolveNodeParts). Routing by the trace's header is checked
+// nodes every one must be, with its nodes on the platform
+// (resolveNodeParts). Routing by the trace's header is checked
 // when the run opens the trace.
 func (s *RunSpec) checkNodeParts(add func(setting string, err error)) {
 	p := s.Platform
@@ -205,7 +202,12 @@ func newNodePartsRun(s clusterSpec) (*clusterRun, error) {
 		return nil, &PartitionError{fmt.Errorf("partitions do not go with policy %s yet (it refuses jobs at submission)", first.Name())}
 	}
 	r.fit = newFitSource(s.src, s.ns)
-	eng, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: s.ns, Partitions: parts, Source: r.fit, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting})
+	eng, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: s.ns, Partitions: parts, Source: r.fit, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting,
+		Availability: s.navail})
+	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
+		closeAll()
+		return nil, err // said as for a run without partitions
+	}
 	if err != nil {
 		closeAll()
 		return nil, &PartitionError{err}

@@ -74,7 +74,6 @@ func (s *RunSpec) checkNodes(add func(setting string, err error)) {
 	}{
 		{p.Procs > 0, "--procs", "--procs and --nodes: on nodes the machine is the nodes' cores; give one of them"},
 		{p.Clamp, "--clamp", "--clamp is for a pool of CPUs; on nodes a job that fits no node is refused and counted"},
-		{p.Avail.Used() && len(p.Partitions) > 0, "--reservation", "reservations, maintenance windows and failures on a platform of nodes do not go with partitions of nodes yet"},
 		{o.Threads, "--threads", "policies that schedule threads do not run on a platform of nodes"},
 	} {
 		if c.on {

@@ -45,6 +45,10 @@ type Caps struct {
 	// Summary adds fields to a run's summary (SummaryReporter: Job
 	// Ranking Backfilling's rank function, head rule and refusal note).
 	Summary SummaryReporter
+	// NodeForeign sees the jobs of other partitions on shared nodes
+	// (NodeForeignLoad): the model of nodes refuses overlapping
+	// partitions without it.
+	NodeForeign NodeForeignLoad
 }
 
 // SummaryReporter is implemented by a queue policy that adds fields to
@@ -87,6 +91,7 @@ func CapsOf(p any) Caps {
 	c.Examine, _ = p.(QueueExaminer)
 	c.Close, _ = p.(io.Closer)
 	c.Summary, _ = p.(SummaryReporter)
+	c.NodeForeign, _ = p.(NodeForeignLoad)
 	return c
 }
 
@@ -106,13 +111,14 @@ const (
 	CapExamine
 	CapClose
 	CapSummary
+	CapNodeForeign
 	capEnd
 )
 
 // AllCaps is every capability.
 const AllCaps CapSet = capEnd - 1
 
-var capNames = [...]string{"screen", "reserve", "windows", "reestimate", "fail", "avail", "foreign", "examine", "close", "summary"}
+var capNames = [...]string{"screen", "reserve", "windows", "reestimate", "fail", "avail", "foreign", "examine", "close", "summary", "nodeforeign"}
 
 // String names the capabilities of s joined by "+" ("none" for none),
 // in the order of the fields of Caps.
@@ -136,7 +142,7 @@ func (s CapSet) String() string {
 func (c Caps) Set() CapSet {
 	var s CapSet
 	for i, has := range [...]bool{c.Screen != nil, c.Reserve != nil, c.Windows != nil, c.Reestimate != nil,
-		c.Fail != nil, c.Avail != nil, c.Foreign != nil, c.Examine != nil, c.Close != nil, c.Summary != nil} {
+		c.Fail != nil, c.Avail != nil, c.Foreign != nil, c.Examine != nil, c.Close != nil, c.Summary != nil, c.NodeForeign != nil} {
 		if has {
 			s |= 1 << i
 		}
@@ -176,6 +182,9 @@ func (c Caps) Only(s CapSet) Caps {
 	}
 	if s&CapSummary == 0 {
 		c.Summary = nil
+	}
+	if s&CapNodeForeign == 0 {
+		c.NodeForeign = nil
 	}
 	return c
 }

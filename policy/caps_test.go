@@ -4,24 +4,27 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy"
 )
 
 // every implements every optional interface.
 type every struct{}
 
-func (*every) Refuse(job.Info) string                      { return "no" }
-func (*every) SetOnReserve(func(float64, job.ID, float64)) {}
-func (*every) SetOnWindow(func(float64, job.ID))           {}
-func (*every) Reestimate(float64, job.ID, float64)         {}
-func (*every) Err() error                                  { return nil }
-func (*every) PlanAvailability([]policy.Window)            {}
-func (*every) Occupy(float64, job.ID, int, float64)        {}
-func (*every) Release(float64, job.ID)                     {}
-func (*every) ExamineEveryDeparture() bool                 { return true }
-func (*every) Close() error                                { return nil }
-func (*every) RankHead() (string, string)                  { return "r", "h" }
-func (*every) RefusalNote() string                         { return "" }
+func (*every) Refuse(job.Info) string                                 { return "no" }
+func (*every) SetOnReserve(func(float64, job.ID, float64))            {}
+func (*every) SetOnWindow(func(float64, job.ID))                      {}
+func (*every) Reestimate(float64, job.ID, float64)                    {}
+func (*every) Err() error                                             { return nil }
+func (*every) PlanAvailability([]policy.Window)                       {}
+func (*every) Occupy(float64, job.ID, int, float64)                   {}
+func (*every) Release(float64, job.ID)                                {}
+func (*every) ExamineEveryDeparture() bool                            { return true }
+func (*every) Close() error                                           { return nil }
+func (*every) RankHead() (string, string)                             { return "r", "h" }
+func (*every) RefusalNote() string                                    { return "" }
+func (*every) OccupyNodes(float64, job.ID, nodes.Allocation, float64) {}
+func (*every) ReleaseNodes(float64, job.ID)                           {}
 
 // screenOnly implements Screener alone.
 type screenOnly struct{}
@@ -65,7 +68,7 @@ func TestCapsOnlyAndString(t *testing.T) {
 			t.Fatalf("Only(%v).Set() = %v", s, got)
 		}
 	}
-	if got := policy.AllCaps.String(); got != "screen+reserve+windows+reestimate+fail+avail+foreign+examine+close+summary" {
+	if got := policy.AllCaps.String(); got != "screen+reserve+windows+reestimate+fail+avail+foreign+examine+close+summary+nodeforeign" {
 		t.Fatalf("AllCaps: %s", got)
 	}
 }

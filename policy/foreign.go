@@ -1,6 +1,9 @@
 package policy
 
-import "github.com/schedlab/schedlab/job"
+import (
+	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform/nodes"
+)
 
 // ForeignLoad is implemented by a queue policy that can decide for a
 // partition whose CPUs other partitions share (overlapping partitions,
@@ -31,4 +34,34 @@ import "github.com/schedlab/schedlab/job"
 type ForeignLoad interface {
 	Occupy(now float64, id job.ID, procs int, end float64)
 	Release(now float64, id job.ID)
+}
+
+// NodeForeignLoad is ForeignLoad for a NodeScheduler: implemented by a
+// node policy that can decide for a partition of nodes that other
+// partitions share (overlapping partitions on a platform of nodes,
+// docs/nodes.md, "Overlapping partitions"). A job of another partition
+// that holds resources on some of the partition's nodes is, to the
+// policy, a foreign job: it never sees it in its queue, but the node
+// view counts what it holds, and the policy is told of it here.
+//
+// The model calls OccupyNodes when a foreign job starts: a is what the
+// job holds on the partition's nodes alone (its allocation cut to them:
+// those nodes, their cores, memory and GRES units, Exclusive when the
+// job holds its nodes whole), in the partition's platform's ids (the
+// policy's); the policy must not keep a's storage beyond the call. end
+// is the job's estimated end, as ForeignLoad's: an end not after now is
+// a job at its estimate already. ReleaseNodes comes when it ends,
+// completed or killed. Calls come between the passes of the instant,
+// as ForeignLoad's, and the partition passes again at that instant; id
+// is never one of the policy's own jobs, and a ReleaseNodes for an id
+// it was never told of is ignored.
+//
+// A policy that plans ahead treats a foreign job as one of its own
+// running jobs (busy until end, "until any moment" once past it); one
+// that reads only the view needs to do nothing. The model refuses
+// overlapping partitions of nodes under a policy that does not
+// implement it.
+type NodeForeignLoad interface {
+	OccupyNodes(now float64, id job.ID, a nodes.Allocation, end float64)
+	ReleaseNodes(now float64, id job.ID)
 }

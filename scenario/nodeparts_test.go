@@ -37,7 +37,6 @@ func TestNodePartitionsScenarioErrors(t *testing.T) {
 		{plat(`"cpu:nodes="`), `p.yaml:7:7: platform.partitions: "cpu:nodes=": nodes: an empty set of nodes`},
 		{plat(`"cpu:nodes=cpu[1-2"`), `p.yaml:7:7: platform.partitions: "cpu:nodes=cpu[1-2": nodes: "cpu[1-2":`},
 		{plat(`"cpu:0-3"`), `p.yaml:7:7: platform.partitions: "cpu:0-3": on a platform of nodes a partition is a set of nodes`},
-		{plat("\"a:nodes=cpu[1-2],gpu1\"\n    - \"b:nodes=gpu[1-2]\""), `p.yaml:8:7: platform.partitions: "b:nodes=gpu[1-2]": partitions a and b share node gpu1`},
 		{plat("\"a:nodes=cpu[1-2]\"\n    - \"a:nodes=gpu[1-2]\""), `p.yaml:8:7: platform.partitions: partition a is given twice`},
 		{traceScenario(`platform: {partitions: "a:nodes=n[1-2]"}`), `platform.partitions: "a:nodes=n[1-2]": a partition of nodes (nodes=HOSTLIST) needs a platform of nodes (platform.nodes)`},
 	} {

@@ -65,11 +65,6 @@ func (d *decoder) checkNodes() {
 	if d.present("platform.procs") {
 		d.add(at, "platform.nodes", "platform.nodes does not go with platform.procs (on nodes the machine is the nodes' cores)")
 	}
-	for _, k := range []string{"platform.reservations", "platform.events", "platform.failures"} {
-		if d.present(k) && d.parts != nil {
-			d.add(at, "platform.nodes", "platform.nodes with platform.partitions does not go with %s (reservations and failures on partitions of nodes are not built yet)", k)
-		}
-	}
 	d.checkNodeReservations()
 	d.checkNodeParts()
 }
@@ -115,7 +110,7 @@ func (d *decoder) checkNodeReservations() {
 // checkNodeParts checks platform.partitions on a platform of nodes
 // (docs/nodes.md, "Partitions on nodes"): each a partition of nodes
 // ("NAME:nodes=HOSTLIST[:limits]"), every node of it on the platform,
-// no node in two partitions (not built yet). Each mistake is said at
+// partitions may share nodes. Each mistake is said at
 // its partition's text.
 func (d *decoder) checkNodeParts() {
 	if d.parts == nil || len(d.nodes) == 0 {
@@ -133,23 +128,16 @@ func (d *decoder) checkNodeParts() {
 	if err != nil {
 		return // said at platform.nodes
 	}
-	holder := map[int]string{}
-	for _, p := range d.parts {
+	for _, p := range d.parts { // partitions may share nodes (docs/nodes.md, "Overlapping partitions")
 		if p.spec.Nodes == nil {
 			d.add(p.at, "platform.partitions", "%q: on a platform of nodes a partition is a set of nodes: want NAME:nodes=HOSTLIST[:...] (as gpu:nodes=gpu[01-04])", p.text)
 			continue
 		}
 		for _, name := range p.spec.Nodes {
-			id, ok := ns.Lookup(name)
-			if !ok {
+			if _, ok := ns.Lookup(name); !ok {
 				d.add(p.at, "platform.partitions", "%q: node %s is not on the platform (platform.nodes)", p.text, name)
 				break
 			}
-			if o, dup := holder[id]; dup && o != p.spec.Name {
-				d.add(p.at, "platform.partitions", "%q: partitions %s and %s share node %s: overlapping partitions on a platform of nodes are not built yet: give each node to one partition", p.text, o, p.spec.Name, name)
-				break
-			}
-			holder[id] = p.spec.Name
 		}
 	}
 }

@@ -57,12 +57,15 @@ func TestNodesScenarioReservations(t *testing.T) {
 	if got := strings.Join(pts[0].Scenario.Platform.Reservations, "|"); got != "0:10:n[1-2]|5:20:n3|20:30:ALL" {
 		t.Errorf("reservations %q", got)
 	}
+	// with partitions of nodes, overlapping ones too
+	if _, err := Parse("p.yaml", []byte(traceScenario(`platform: {nodes: "n[1-4]:cores=4", partitions: ["a:nodes=n[1-2]", "b:nodes=n[1-4]"], reservations: ["0:10:n1"]}`))); err != nil {
+		t.Errorf("partitions with a reservation: %v", err)
+	}
 	for _, c := range []struct{ file, want string }{
 		{traceScenario(`platform: {nodes: "n[1-4]:cores=4", reservations: ["0:10:n[4-5]"]}`), `platform.reservations: "0:10:n[4-5]": NODES: node "n5" is not on the platform`},
 		{traceScenario(`platform: {nodes: "n[1-4]:cores=4", reservations: ["0:10:n[1-2]", "5:20:n2"]}`), `platform.reservations: "5:20:n2" overlaps "0:10:n[1-2]"`},
 		{traceScenario(`platform: {reservations: ["0:10:n[1-2]"]}`), `"0:10:n[1-2]" names nodes: a window on nodes needs platform.nodes`},
 		{traceScenario(`platform: {nodes: "n[1-4]:cores=4", reservations: ["0:10:4"]}`), `on a platform of nodes a reservation names nodes`},
-		{traceScenario(`platform: {nodes: "n[1-4]:cores=4", partitions: "a:nodes=n[1-2]", reservations: ["0:10:n1"]}`), `platform.nodes with platform.partitions does not go with platform.reservations`},
 	} {
 		_, err := Parse("p.yaml", []byte(c.file))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -1,8 +1,13 @@
 package backfill
 
 import (
+	"container/heap"
+	"fmt"
+	"slices"
+
 	"github.com/schedlab/schedlab/freeprofile"
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy"
 )
 
@@ -72,3 +77,93 @@ func (f *FirstFit) Occupy(float64, job.ID, int, float64) {}
 
 // Release implements policy.ForeignLoad (nothing to do, see Occupy).
 func (f *FirstFit) Release(float64, job.ID) {}
+
+// Foreign jobs on nodes (policy.NodeForeignLoad; docs/nodes.md,
+// "Overlapping partitions"): a foreign job is planned as one of the
+// policy's own running jobs started now, holding exactly what it holds
+// on the partition's nodes until its estimated end: it enters the
+// mirror state, the profile and the heap of estimated ends, so that an
+// early end frees its resources sooner and an overrun holds them for
+// the instant only, and every start, reservation and repair counts it
+// like any running job. It never enters the queue, the multifactor
+// usage or the QOS counts. A pass makes its reservations anew around
+// the running jobs (foreign ones included) whenever the plan changed
+// (an occupation or a release is a change, as a start or an end), so
+// nothing kept from an earlier pass ignores it.
+
+var _ policy.NodeForeignLoad = (*NodePolicy)(nil)
+
+// OccupyNodes implements policy.NodeForeignLoad.
+func (b *NodePolicy) OccupyNodes(now float64, id job.ID, a nodes.Allocation, end float64) {
+	if b.err != nil || len(a.Nodes) == 0 {
+		return
+	}
+	if _, dup := b.runOf[id]; dup {
+		b.fail(fmt.Errorf("policy %s at t=%g: foreign job %d occupies nodes twice", b.name, now, id))
+		return
+	}
+	if b.av {
+		// A node the mirror holds whole since the last pass (down, or in
+		// a window) is available again: the model starts jobs on
+		// available nodes only. The next pass looks again (availPass).
+		for _, na := range a.Nodes {
+			if nd := na.Node; nd >= 0 && nd < len(b.blocked) && b.blocked[nd] {
+				b.st.Release(b.whole[nd])
+				b.blocked[nd] = false
+				b.freeCores += len(b.whole[nd].Nodes[0].Cores)
+			}
+		}
+	}
+	if !b.st.Occupy(a) {
+		b.fail(fmt.Errorf("policy %s at t=%g: foreign job %d: what it holds on the partition's nodes is not free in the policy's state", b.name, now, id))
+		return
+	}
+	if !(end > now) {
+		end = now // at its estimate already: held for the instant only
+	}
+	var s int32
+	if k := len(b.freeRuns); k > 0 {
+		s = b.freeRuns[k-1]
+		b.freeRuns = b.freeRuns[:k-1]
+	} else {
+		b.runs = append(b.runs, nodeRun{})
+		s = int32(len(b.runs) - 1)
+	}
+	c := cloneNodeAlloc(b.runs[s].alloc, a)
+	cores := 0
+	for _, na := range a.Nodes {
+		cores += len(na.Cores)
+	}
+	b.runs[s] = nodeRun{id: id, start: now, end: end, alloc: c, hold: b.prof.AddAllocation(now, nodes.Span(now, end-now), c), cores: cores, live: true, foreign: true}
+	b.runOf[id] = s
+	b.freeCores -= cores
+	b.changes++
+	heap.Push(&b.due, dueItem{end: end, slot: s, id: id})
+}
+
+// ReleaseNodes implements policy.NodeForeignLoad.
+func (b *NodePolicy) ReleaseNodes(now float64, id job.ID) {
+	s, ok := b.runOf[id]
+	if !ok || !b.runs[s].foreign {
+		return
+	}
+	b.ended(id, s)
+}
+
+// cloneNodeAlloc is a deep copy of a, in dst's storage where it has
+// room.
+func cloneNodeAlloc(dst, a nodes.Allocation) nodes.Allocation {
+	dst.Exclusive = a.Exclusive
+	dst.Nodes = dst.Nodes[:0]
+	for _, na := range a.Nodes {
+		out := nodes.NodeAlloc{Node: na.Node, Tasks: na.Tasks, MemMB: na.MemMB, Cores: slices.Clone(na.Cores)}
+		if na.GRES != nil {
+			out.GRES = make([]nodes.GRESUnits, len(na.GRES))
+			for x, u := range na.GRES {
+				out.GRES[x] = nodes.GRESUnits{Kind: u.Kind, Units: slices.Clone(u.Units)}
+			}
+		}
+		dst.Nodes = append(dst.Nodes, out)
+	}
+	return dst
+}

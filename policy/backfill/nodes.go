@@ -97,6 +97,9 @@ type nodeRun struct {
 	cores int
 	live  bool
 	late  bool // in overdue
+	// foreign: a job of another partition on shared nodes
+	// (OccupyNodes), which Finish does not end.
+	foreign bool
 }
 
 type nodeResv struct {
@@ -283,9 +286,20 @@ func (b *NodePolicy) fail(err error) {
 
 func (b *NodePolicy) Finish(now float64, id job.ID) {
 	s, ok := b.runOf[id]
-	if !ok {
+	if !ok || b.runs[s].foreign {
 		return
 	}
+	b.ended(id, s)
+	if b.slurm != nil && b.slurm.qos != nil {
+		b.slurm.qos.finish(id)
+	}
+	if b.mf != nil {
+		b.mf.finished(id, now)
+	}
+}
+
+// ended takes running job id (slot s), own or foreign, out of the plan.
+func (b *NodePolicy) ended(id job.ID, s int32) {
 	delete(b.runOf, id)
 	r := &b.runs[s]
 	b.st.Release(r.alloc)
@@ -302,12 +316,6 @@ func (b *NodePolicy) Finish(now float64, id job.ID) {
 	}
 	r.live = false // r.alloc's storage serves the slot's next start
 	b.freeRuns = append(b.freeRuns, s)
-	if b.slurm != nil && b.slurm.qos != nil {
-		b.slurm.qos.finish(id)
-	}
-	if b.mf != nil {
-		b.mf.finished(id, now)
-	}
 }
 
 func (b *NodePolicy) Schedule(now float64, v policy.NodeView, plan *policy.Plan) {

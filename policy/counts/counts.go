@@ -32,8 +32,12 @@ type Scheduler struct {
 	free  int // cores free now
 	// cores of each job submitted and not ended (its tasks): taken
 	// from free when it starts, given back when it ends.
-	of  map[job.ID]int
-	err error
+	of map[job.ID]int
+	// foreign: the cores each job of another partition makes busy on
+	// the platform's nodes (overlapping partitions, OccupyNodes).
+	foreign map[job.ID]int
+	ns      *nodes.Nodes
+	err     error
 }
 
 // New wraps pool, a policy built for a machine of the cores of ns
@@ -47,7 +51,7 @@ func New(pool policy.QueueScheduler, ns *nodes.Nodes) (*Scheduler, error) {
 		return nil, err
 	}
 	return &Scheduler{inner: pool, caps: policy.CapsOf(pool), plat: plat, cores: ns.Cores(), free: ns.Cores(),
-		of: map[job.ID]int{}}, nil
+		of: map[job.ID]int{}, ns: ns}, nil
 }
 
 // Inner is the pool policy.
@@ -64,7 +68,50 @@ func (s *Scheduler) Name() string { return s.inner.Name() }
 func (s *Scheduler) Caps() policy.Caps {
 	c := s.caps.Only(policy.CapScreen | policy.CapReserve | policy.CapReestimate | policy.CapSummary)
 	c.Fail = s
+	if s.caps.Foreign != nil {
+		c.NodeForeign = s
+	}
 	return c
+}
+
+// OccupyNodes implements policy.NodeForeignLoad (when the pool policy
+// implements policy.ForeignLoad: Caps): a job of another partition
+// holding a on shared nodes takes, to the pool policy, the cores it
+// makes busy there (every core of a node it holds whole), until end.
+func (s *Scheduler) OccupyNodes(now float64, id job.ID, a nodes.Allocation, end float64) {
+	if s.caps.Foreign == nil {
+		return
+	}
+	if _, dup := s.foreign[id]; dup {
+		return
+	}
+	n := 0
+	for _, na := range a.Nodes {
+		n += len(na.Cores)
+		if a.Exclusive {
+			n += s.ns.Node(na.Node).Cores() - len(na.Cores)
+		}
+	}
+	if n == 0 {
+		return
+	}
+	if s.foreign == nil {
+		s.foreign = map[job.ID]int{}
+	}
+	s.foreign[id] = n
+	s.free -= n
+	s.caps.Foreign.Occupy(now, id, n, end)
+}
+
+// ReleaseNodes implements policy.NodeForeignLoad.
+func (s *Scheduler) ReleaseNodes(now float64, id job.ID) {
+	n, ok := s.foreign[id]
+	if !ok {
+		return
+	}
+	delete(s.foreign, id)
+	s.free += n
+	s.caps.Foreign.Release(now, id)
 }
 
 // Err implements policy.Failer: the first job that did not ask for

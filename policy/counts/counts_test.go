@@ -209,3 +209,95 @@ func TestByCountsRefusesMoreThanCores(t *testing.T) {
 		t.Fatalf("err = %v, want job 7 refused", err)
 	}
 }
+
+// Overlapping partitions of nodes planned by counts: A holds every
+// node, B the nodes from a random one on (they share those); random
+// jobs of cores alone go to either. At every pass of each partition the
+// cores its scheduler counts free are those its view shows free, other
+// partitions' jobs on its nodes taken out (checked: what OccupyNodes
+// and ReleaseNodes keep); every job starts, on its partition's cores,
+// and the model (which checks each start against the platform's state)
+// runs the workload through, under fcfs, firstfit, easy and
+// conservative.
+func TestByCountsOverlappingPartitions(t *testing.T) {
+	shapes := []string{"n[1-4]:cores=3", "a[1-2]:cores=4:threads=2", "n[1-7]:cores=1", "x[1-3]:cores=2:sockets=2:mem=8G:gres=gpu=2"}
+	pols := map[string]func(cpus int) policy.QueueScheduler{
+		"fcfs":     func(int) policy.QueueScheduler { return backfill.NewFCFS() },
+		"firstfit": func(int) policy.QueueScheduler { return backfill.NewFirstFit(backfill.OrderFCFS) },
+		"easy":     func(c int) policy.QueueScheduler { return backfill.NewBackfill("easy", c, 1, backfill.OrderFCFS) },
+		"conservative": func(c int) policy.QueueScheduler {
+			return backfill.NewBackfill("conservative", c, backfill.Unlimited, backfill.OrderFCFS)
+		},
+	}
+	for seed := range 20 {
+		ns := nodestest.Must(t, shapes[seed%len(shapes)])
+		r := rand.New(rand.NewPCG(uint64(seed), 43))
+		all := make([]int, ns.Len())
+		for i := range all {
+			all[i] = i
+		}
+		sets := [][]int{all, all[r.IntN(ns.Len()):]}
+		var cores [2]int
+		var allowed [2]map[int]bool
+		for k, ids := range sets {
+			allowed[k] = map[int]bool{}
+			for _, id := range ids {
+				nd := ns.Node(id)
+				cores[k] += nd.Cores()
+				for c := nd.FirstCore; c < nd.FirstCore+nd.Cores(); c++ {
+					allowed[k][c] = true
+				}
+			}
+		}
+		var jobs []actual.Job
+		at := 0.0
+		for i := range 60 {
+			at += float64(r.IntN(6))
+			est := float64(1 + r.IntN(50))
+			run := est
+			if r.IntN(3) == 0 {
+				run = float64(1 + r.IntN(int(est)))
+			}
+			k := r.IntN(2)
+			jobs = append(jobs, actual.Job{ID: job.ID(i + 1), Submit: at, Procs: 1 + r.IntN(cores[k]), Runtime: run, Estimate: est, Request: -1, Partition: int32(k)})
+		}
+		for name, mk := range pols {
+			var ps []engine.NodePartition
+			var wrapped []*checked
+			for k, ids := range sets {
+				sub, err := engine.PartitionNodes(ns, ids)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, err := New(mk(sub.Cores()), sub)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := &checked{Scheduler: s, t: t}
+				wrapped = append(wrapped, c)
+				ps = append(ps, engine.NodePartition{Name: string(rune('A' + k)), Nodes: ids, Numbers: []int32{int32(k)}, Policy: c})
+			}
+			rec := &recorder{got: map[job.ID]started{}}
+			c, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: ns, Partitions: ps, Source: workload.FromSlice(slices.Clone(jobs)), Listener: rec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Run(); err != nil {
+				t.Fatalf("seed %d %s: %v", seed, name, err)
+			}
+			if len(rec.got) != len(jobs) {
+				t.Fatalf("seed %d %s: %d of %d jobs started", seed, name, len(rec.got), len(jobs))
+			}
+			for _, j := range jobs {
+				for _, core := range rec.got[j.ID].cores {
+					if !allowed[j.Partition][core] {
+						t.Fatalf("seed %d %s: job %d of partition %d holds core %d, not of its partition", seed, name, j.ID, j.Partition, core)
+					}
+				}
+			}
+			if wrapped[0].passes == 0 || wrapped[1].passes == 0 {
+				t.Fatalf("seed %d %s: a partition never passed", seed, name)
+			}
+		}
+	}
+}

@@ -12,32 +12,17 @@ import (
 // nodes (--slurm-conf FILE --slurm-nodes; docs/nodes.md, "Partitions on
 // nodes"): each PartitionName line a "NAME:nodes=HOSTLIST" text with
 // its MaxTime, AllowAccounts and AllowQos (when they are numbers: a
-// trace's accounts and QOS are) and Default. notes say what is left
-// out: a partition without nodes, one that shares a node with a
-// partition before it in the file (overlapping partitions on nodes are
-// not built yet; its jobs are then refused as of no partition), and per
-// partition the keys not modelled.
+// trace's accounts and QOS are) and Default. Partitions may share
+// nodes (overlapping partitions, docs/nodes.md), as in Slurm: each is
+// kept, in the file's order, which is the order of their passes at an
+// instant. notes say what is left out: a partition without nodes, and
+// per partition the keys not modelled.
 func slurmNodeParts(cfg *slurmconf.Config) (texts, notes []string) {
-	holder := map[string]string{} // node -> the partition kept with it
 	for _, pt := range cfg.Partitions {
 		at := fmt.Sprintf("partition %s (%s:%d)", pt.Name, pt.File, pt.Line)
 		if len(pt.Nodes) == 0 {
 			notes = append(notes, at+" has no nodes: left out")
 			continue
-		}
-		shared := ""
-		for _, n := range pt.Nodes {
-			if o, ok := holder[n]; ok {
-				shared = fmt.Sprintf("%s shares node %s with partition %s: left out (overlapping partitions on a platform of nodes are not built yet; its jobs are refused as of no partition)", at, n, o)
-				break
-			}
-		}
-		if shared != "" {
-			notes = append(notes, shared)
-			continue
-		}
-		for _, n := range pt.Nodes {
-			holder[n] = pt.Name
 		}
 		hl, err := nodes.Compress(pt.Nodes)
 		if err != nil { // not reached: the reader checked every name
