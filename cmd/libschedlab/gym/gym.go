@@ -480,23 +480,28 @@ func (e *Env) row(s, k int) {
 		return
 	}
 	for f, k := range e.lay.Slot {
-		switch k {
-		case fPresent:
-			o[f] = 1
-		case fCPUs:
-			o[f] = clip(float64(j.Procs) / e.cpus)
-		case fEstimate:
-			o[f] = clip(j.Estimate / e.cfg.TimeScale)
-		case fWait:
-			o[f] = clip((e.now - j.Submit) / e.cfg.TimeScale)
-		case fFits:
-			o[f] = 0
-		case fUserWaiting:
-			o[f] = clip(float64(e.uwait[j.User]) / e.cfg.QueueScale)
-		case fUserUsage:
-			o[f] = clip(e.uuse[j.User] / (e.cpus * e.cfg.TimeScale))
-		}
+		o[f] = e.slotFeature(k, j)
 	}
+}
+
+// slotFeature is the value of slot feature k for job j: the features
+// of any platform (0 for the others, and "fits now", which fits sets).
+func (e *Env) slotFeature(k int, j *job.Info) float32 {
+	switch k {
+	case fPresent:
+		return 1
+	case fCPUs:
+		return clip(float64(j.Procs) / e.cpus)
+	case fEstimate:
+		return clip(j.Estimate / e.cfg.TimeScale)
+	case fWait:
+		return clip((e.now - j.Submit) / e.cfg.TimeScale)
+	case fUserWaiting:
+		return clip(float64(e.uwait[j.User]) / e.cfg.QueueScale)
+	case fUserUsage:
+		return clip(e.uuse[j.User] / (e.cpus * e.cfg.TimeScale))
+	}
+	return 0
 }
 
 // rowOnNodes is row on a platform of nodes: the request features take
@@ -507,20 +512,8 @@ func (e *Env) rowOnNodes(o []float32, j *job.Info) {
 	f := 0
 	for _, k := range e.lay.Slot {
 		switch k {
-		case fPresent:
-			o[f] = 1
-		case fCPUs:
-			o[f] = clip(float64(j.Procs) / e.cpus)
-		case fEstimate:
-			o[f] = clip(j.Estimate / e.cfg.TimeScale)
-		case fWait:
-			o[f] = clip((e.now - j.Submit) / e.cfg.TimeScale)
-		case fFits:
-			o[f] = 0
-		case fUserWaiting:
-			o[f] = clip(float64(e.uwait[j.User]) / e.cfg.QueueScale)
-		case fUserUsage:
-			o[f] = clip(e.uuse[j.User] / (e.cpus * e.cfg.TimeScale))
+		case fPresent, fCPUs, fEstimate, fWait, fFits, fUserWaiting, fUserUsage:
+			o[f] = e.slotFeature(k, j)
 		case fReqNodes:
 			o[f] = clip(ratio(float64(q.Nodes), d.nodes))
 		case fReqTasks:
