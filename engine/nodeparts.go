@@ -465,7 +465,7 @@ func (p *nodeParts) place(k int, d *policy.Start) (*nodes.Allocation, error) {
 			}
 			return nil, err
 		}
-		a = cloneAlloc(*d.Alloc) // the policy may reuse its storage
+		a = d.Alloc.Clone() // the policy may reuse its storage
 	} else if av := c.av; av != nil && len(av.windows) > 0 {
 		end := c.now + c.mach.Duration(j.Estimate, j.BMEst)
 		if a, ok = s.allocClear(av, r, end); !ok {
@@ -505,23 +505,6 @@ func (s *partNodes) global(ns *nodes.Nodes, a nodes.Allocation) *nodes.Allocatio
 		g.Nodes[i] = out
 	}
 	return g
-}
-
-// cloneAlloc is a deep copy of a.
-func cloneAlloc(a nodes.Allocation) nodes.Allocation {
-	out := nodes.Allocation{Nodes: make([]nodes.NodeAlloc, len(a.Nodes)), Exclusive: a.Exclusive}
-	for i, na := range a.Nodes {
-		na.Cores = slices.Clone(na.Cores)
-		if na.GRES != nil {
-			gs := make([]nodes.GRESUnits, len(na.GRES))
-			for x, u := range na.GRES {
-				gs[x] = nodes.GRESUnits{Kind: u.Kind, Units: slices.Clone(u.Units)}
-			}
-			na.GRES = gs
-		}
-		out.Nodes[i] = na
-	}
-	return out
 }
 
 // partNodeView is a partition's policy's view: its nodes alone, in its

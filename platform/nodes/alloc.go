@@ -68,6 +68,23 @@ type Allocation struct {
 	Exclusive bool
 }
 
+// Clone is a deep copy of a (its own node, core and unit slices).
+func (a Allocation) Clone() Allocation {
+	out := Allocation{Nodes: make([]NodeAlloc, len(a.Nodes)), Exclusive: a.Exclusive}
+	for i, na := range a.Nodes {
+		na.Cores = slices.Clone(na.Cores)
+		if na.GRES != nil {
+			gs := make([]GRESUnits, len(na.GRES))
+			for x, u := range na.GRES {
+				gs[x] = GRESUnits{Kind: u.Kind, Units: slices.Clone(u.Units)}
+			}
+			na.GRES = gs
+		}
+		out.Nodes[i] = na
+	}
+	return out
+}
+
 // CPUs is the CPUs held: the cores' hardware threads.
 func (a Allocation) CPUs(ns *Nodes) int {
 	n := 0

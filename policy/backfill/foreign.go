@@ -3,7 +3,6 @@ package backfill
 import (
 	"container/heap"
 	"fmt"
-	"slices"
 
 	"github.com/schedlab/schedlab/freeprofile"
 	"github.com/schedlab/schedlab/job"
@@ -129,7 +128,7 @@ func (b *NodePolicy) OccupyNodes(now float64, id job.ID, a nodes.Allocation, end
 		b.runs = append(b.runs, nodeRun{})
 		s = int32(len(b.runs) - 1)
 	}
-	c := cloneNodeAlloc(b.runs[s].alloc, a)
+	c := a.Clone()
 	cores := 0
 	for _, na := range a.Nodes {
 		cores += len(na.Cores)
@@ -148,22 +147,4 @@ func (b *NodePolicy) ReleaseNodes(now float64, id job.ID) {
 		return
 	}
 	b.ended(id, s)
-}
-
-// cloneNodeAlloc is a deep copy of a, in dst's storage where it has
-// room.
-func cloneNodeAlloc(dst, a nodes.Allocation) nodes.Allocation {
-	dst.Exclusive = a.Exclusive
-	dst.Nodes = dst.Nodes[:0]
-	for _, na := range a.Nodes {
-		out := nodes.NodeAlloc{Node: na.Node, Tasks: na.Tasks, MemMB: na.MemMB, Cores: slices.Clone(na.Cores)}
-		if na.GRES != nil {
-			out.GRES = make([]nodes.GRESUnits, len(na.GRES))
-			for x, u := range na.GRES {
-				out.GRES[x] = nodes.GRESUnits{Kind: u.Kind, Units: slices.Clone(u.Units)}
-			}
-		}
-		dst.Nodes = append(dst.Nodes, out)
-	}
-	return dst
 }
