@@ -136,7 +136,7 @@ type partNodes struct {
 	blocked []bool
 	kinds   []nodes.Kind // ns.Kinds()
 	// procsFit caches whether a job of p processors (no Req) fits it.
-	procsFit map[int]bool
+	procsFit fitMemo
 }
 
 // initNodeParts checks ps for c's platform and makes c's policy the
@@ -180,7 +180,7 @@ func (c *NodeCluster) initNodeParts(ps []NodePartition) error {
 		for i, g := range gid {
 			lid[g] = int32(i)
 		}
-		p.subs = append(p.subs, &partNodes{ns: sub, state: nodes.NewState(sub), empty: nodes.NewState(sub), gid: gid, lid: lid, kinds: sub.Kinds(), procsFit: map[int]bool{}})
+		p.subs = append(p.subs, &partNodes{ns: sub, state: nodes.NewState(sub), empty: nodes.NewState(sub), gid: gid, lid: lid, kinds: sub.Kinds()})
 		p.caps = append(p.caps, policy.CapsOf(pt.Policy))
 		p.due = append(p.due, false)
 		p.wake = append(p.wake, 0)
@@ -212,7 +212,7 @@ func (p *nodeParts) admit(j *actual.Job, r nodes.Request) error {
 	s := p.subs[k]
 	ok, known := false, false
 	if j.Req == nil {
-		ok, known = s.procsFit[j.Procs]
+		ok, known = s.procsFit.get(j.Procs)
 	}
 	if !known {
 		var a nodes.Allocation
@@ -220,7 +220,7 @@ func (p *nodeParts) admit(j *actual.Job, r nodes.Request) error {
 			s.empty.Release(a)
 		}
 		if j.Req == nil {
-			s.procsFit[j.Procs] = ok
+			s.procsFit.set(j.Procs, ok)
 		}
 	}
 	if !ok {

@@ -66,8 +66,8 @@ type NodeCluster struct {
 	nu      NodeUsage    // Usage.Nodes
 	kinds   []nodes.Kind // ns.Kinds(), sorted
 	// procsFit caches whether an SWF job of p processors (no Req) fits
-	// the empty platform: the same few sizes come again and again.
-	procsFit map[int]bool
+	// the empty platform.
+	procsFit fitMemo
 	cores    []int // scratch: a start's core ids
 	wakes          // the policy's wake-ups (wake.go)
 	caps     policy.Caps
@@ -88,7 +88,7 @@ func NewNodeCluster(cfg NodeClusterConfig) (*NodeCluster, error) {
 		return nil, fmt.Errorf("engine: the nodes' %d cores as one machine: %v", cfg.Nodes.Cores(), err)
 	}
 	c := &NodeCluster{cfg: cfg, ns: cfg.Nodes, state: nodes.NewState(cfg.Nodes), empty: nodes.NewState(cfg.Nodes),
-		mach: p.Machine(0), kinds: cfg.Nodes.Kinds(), procsFit: map[int]bool{}}
+		mach: p.Machine(0), kinds: cfg.Nodes.Kinds()}
 	c.view = nodeView{c}
 	if len(cfg.Partitions) > 0 {
 		if err := c.initNodeParts(cfg.Partitions); err != nil {
@@ -167,7 +167,7 @@ func (c *NodeCluster) admit(j *actual.Job, _ int) error {
 // fits reports whether r (j's request) fits the empty platform.
 func (c *NodeCluster) fits(j *actual.Job, r nodes.Request) bool {
 	if j.Req == nil {
-		if ok, known := c.procsFit[j.Procs]; known {
+		if ok, known := c.procsFit.get(j.Procs); known {
 			return ok
 		}
 	}
@@ -176,7 +176,7 @@ func (c *NodeCluster) fits(j *actual.Job, r nodes.Request) bool {
 		c.empty.Release(a)
 	}
 	if j.Req == nil {
-		c.procsFit[j.Procs] = ok
+		c.procsFit.set(j.Procs, ok)
 	}
 	return ok
 }
@@ -508,9 +508,38 @@ func (c *NodeCluster) alloc(r nodes.Request, a *nodes.Allocation) bool {
 	if err := sel.PrepareInto(r, &c.prep); err != nil {
 		return false
 	}
-	if !sel.Select(c.state, &c.prep, &c.pick) {
-		return false
+	return c.state.AllocInto(&c.prep, &c.pick, a)
+}
+
+// fitMemo remembers whether a job of p processors and no request of
+// its own (tasks of one CPU) fits a platform when it is empty: the same
+// few sizes come again and again. Sizes up to maxFitMemo are kept, in
+// a slice (a map lookup per job showed in profiles); larger ones are
+// worked out each time.
+type fitMemo struct {
+	known []int8 // per size: 0 unknown, 1 fits, 2 does not
+}
+
+const maxFitMemo = 1 << 16
+
+// get is what is known of size p.
+func (m *fitMemo) get(p int) (ok, known bool) {
+	if p < 0 || p >= len(m.known) || m.known[p] == 0 {
+		return false, false
 	}
-	c.state.AssignInto(&c.pick, a)
-	return true
+	return m.known[p] == 1, true
+}
+
+// set keeps that size p fits (ok) or not.
+func (m *fitMemo) set(p int, ok bool) {
+	if p < 0 || p >= maxFitMemo {
+		return
+	}
+	if p >= len(m.known) {
+		m.known = append(m.known, make([]int8, p+1-len(m.known))...)
+	}
+	m.known[p] = 2
+	if ok {
+		m.known[p] = 1
+	}
 }

@@ -24,6 +24,19 @@ func benchTrace(b *testing.B, trace, policy string) {
 	}
 }
 
+// HPC2N's 240 CPUs as 120 nodes of 2 cores under EASY, in process (no
+// output files): the node platform's cost beside BenchmarkHPC2NEASY.
+func BenchmarkHPC2NEASYNodes(b *testing.B) {
+	if _, err := os.Stat(hpc2n); err != nil {
+		b.Skipf("trace %s not available", hpc2n)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := (RunSpec{Workload: WorkloadSpec{Trace: hpc2n}, Platform: PlatformSpec{Nodes: []string{"n[001-120]:cores=2"}}, Policy: PolicySpec{Name: "easy"}}).Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // Whole simulations of real traces, in process (no output files).
 func BenchmarkHPC2NFCFS(b *testing.B)         { benchTrace(b, hpc2n, "fcfs") }
 func BenchmarkHPC2NEASY(b *testing.B)         { benchTrace(b, hpc2n, "easy") }

@@ -137,6 +137,23 @@ func (f *fitSource) Next() (actual.Job, error) {
 	}
 }
 
+// NextInto is Next into *j (engine.IntoSource: the kernel reads each
+// job straight into its slot), reading in place when the source can.
+func (f *fitSource) NextInto(j *actual.Job) error {
+	in, ok := f.src.(engine.IntoSource)
+	if !ok {
+		var err error
+		*j, err = f.Next()
+		return err
+	}
+	for {
+		if err := in.NextInto(j); err != nil || f.fits(j) {
+			return err
+		}
+		f.refused++
+	}
+}
+
 // nodeCheck keeps, for --check on nodes, each finished job's request and
 // what it held, for the independent checker (validate.CheckNodes): at
 // most MaxCheckJobs.

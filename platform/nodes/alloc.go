@@ -178,6 +178,55 @@ func (s *State) Alloc(r Request) (Allocation, bool) {
 	return s.Assign(&out), true
 }
 
+// AllocInto is Select and AssignInto of p (prepared by this state's
+// selector) on what is free now: it takes p's resources by the
+// selection rule into a (its storage reused: a must not be held), with
+// sel as the selection's scratch, or reports false and takes nothing.
+//
+// A request of cores alone (tasks of one core on every node, nothing
+// else asked: Prepared.coresOnly) under the first-fit rule takes a
+// shorter way to the same allocation: the rule then gives each node with
+// a free core, in (weight, id) order, as many tasks as it has free
+// cores until every task is placed (a node held whole has none free),
+// so only the free cores are read (TestAllocIntoCoresAlone checks it
+// against Select and AssignInto).
+func (s *State) AllocInto(p *Prepared, sel *Selection, a *Allocation) bool {
+	sl := s.Selector()
+	if !p.coresOnly || sl.rule != FirstFit {
+		if !sl.Select(s, p, sel) {
+			return false
+		}
+		s.AssignInto(sel, a)
+		return true
+	}
+	need, n := p.R.Tasks, 0
+	for at := s.open.next(0); need > 0 && at < len(sl.order); at = s.open.next(at + 1) {
+		if id := sl.order[at]; !s.whole[id] {
+			need -= s.freeCores[id]
+			n++
+		}
+	}
+	if need > 0 {
+		return false
+	}
+	if cap(a.Nodes) < n {
+		a.Nodes = append(a.Nodes[:cap(a.Nodes)], make([]NodeAlloc, n-cap(a.Nodes))...)
+	}
+	a.Nodes, a.Exclusive = a.Nodes[:n], false
+	left := p.R.Tasks
+	for i, at := 0, s.open.next(0); i < n; at = s.open.next(at + 1) {
+		id := int(sl.order[at])
+		if s.whole[id] {
+			continue
+		}
+		t := min(s.freeCores[id], left)
+		s.take(Pick{Node: id, Tasks: t, Cores: t}, nil, false, &a.Nodes[i])
+		left -= t
+		i++
+	}
+	return true
+}
+
 // perNodeCount is what r's GRES per node already take of g's kind on a
 // node (a per-job GRES and a per-node one of the same name share units).
 func perNodeCount(r Request, g GRES) int {

@@ -1,6 +1,8 @@
 package nodes
 
 import (
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -214,4 +216,81 @@ func TestAllocGRESPerJobAndTypes(t *testing.T) {
 	if Fits(twoNodes(t), Request{Tasks: 1, CPUsPerTask: 1, GRESPerNode: []GRES{{"gpu", "", 3}}}) {
 		t.Fatal("3 GPUs per node fit on nodes of 2")
 	}
+}
+
+// TestAllocIntoCoresAlone checks State.AllocInto's way for requests of
+// cores alone against Select and AssignInto: two states of one random
+// platform take the same random mix of requests (of cores alone, most
+// of them, beside random multi-resource and exclusive ones, so that
+// nodes are partly held, held whole or full) and give them back in a
+// random order; at every step both must agree on whether the request
+// fits and, when it does, on every node, core, memory and unit taken.
+func TestAllocIntoCoresAlone(t *testing.T) {
+	fast, other := 0, 0
+	for seed := range 60 {
+		r := rand.New(rand.NewPCG(uint64(seed), 23))
+		ns := randomPlatform(t, r)
+		a, b := NewState(ns), NewState(ns)
+		sa, sb := a.Selector(), b.Selector()
+		var held []Allocation
+		for step := range 200 {
+			if len(held) > 0 && r.IntN(3) == 0 {
+				k := r.IntN(len(held))
+				a.Release(held[k])
+				b.Release(held[k])
+				held = append(held[:k], held[k+1:]...)
+				continue
+			}
+			q := Request{Tasks: 1 + r.IntN(12), CPUsPerTask: 1}
+			if r.IntN(4) == 0 {
+				q = randomRequest(r)
+			}
+			if q.Check() != nil {
+				continue
+			}
+			pa, err := sa.Prepare(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pb, _ := sb.Prepare(q)
+			if pa.coresOnly {
+				fast++
+			} else {
+				other++
+			}
+			var sel Selection
+			var got Allocation
+			okA := a.AllocInto(pa, &sel, &got)
+			var selB Selection
+			okB := sb.Select(b, pb, &selB)
+			if okA != okB {
+				t.Fatalf("seed %d step %d: %v: AllocInto fits %v, Select %v", seed, step, q, okA, okB)
+			}
+			if !okA {
+				continue
+			}
+			want := b.Assign(&selB)
+			if !reflect.DeepEqual(normal(got), normal(want)) {
+				t.Fatalf("seed %d step %d: %v:\n AllocInto %+v\n Select    %+v", seed, step, q, got, want)
+			}
+			held = append(held, want)
+		}
+	}
+	if fast < 1000 || other < 100 {
+		t.Fatalf("too few requests of each kind: %d of cores alone, %d others", fast, other)
+	}
+}
+
+// normal is a with empty slices as nil (storage reuse may leave either).
+func normal(a Allocation) Allocation {
+	out := a.Clone()
+	for i := range out.Nodes {
+		if len(out.Nodes[i].GRES) == 0 {
+			out.Nodes[i].GRES = nil
+		}
+		if len(out.Nodes[i].Cores) == 0 {
+			out.Nodes[i].Cores = nil
+		}
+	}
+	return out
 }

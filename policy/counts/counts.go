@@ -3,6 +3,7 @@ package counts
 import (
 	"fmt"
 
+	"github.com/schedlab/schedlab/internal/idmap"
 	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/platform/nodes"
@@ -32,7 +33,7 @@ type Scheduler struct {
 	free  int // cores free now
 	// cores of each job submitted and not ended (its tasks): taken
 	// from free when it starts, given back when it ends.
-	of map[job.ID]int
+	of idmap.Map[job.ID, int]
 	// foreign: the cores each job of another partition makes busy on
 	// the platform's nodes (overlapping partitions, OccupyNodes).
 	foreign map[job.ID]int
@@ -51,7 +52,7 @@ func New(pool policy.QueueScheduler, ns *nodes.Nodes) (*Scheduler, error) {
 		return nil, err
 	}
 	return &Scheduler{inner: pool, caps: policy.CapsOf(pool), plat: plat, cores: ns.Cores(), free: ns.Cores(),
-		of: map[job.ID]int{}, ns: ns}, nil
+		ns: ns}, nil
 }
 
 // Inner is the pool policy.
@@ -133,15 +134,15 @@ func (s *Scheduler) Submit(now float64, j job.Info) {
 	}
 	c := Cores(&j)
 	j.Procs, j.Req = c, nil
-	s.of[j.ID] = c
+	s.of.Set(j.ID, c)
 	s.inner.Submit(now, j)
 }
 
 // Finish gives the job's cores back and tells the pool policy.
 func (s *Scheduler) Finish(now float64, id job.ID) {
-	if c, ok := s.of[id]; ok {
+	var c int
+	if s.of.Take(id, &c) {
 		s.free += c
-		delete(s.of, id)
 	}
 	s.inner.Finish(now, id)
 }
@@ -157,10 +158,11 @@ func (s *Scheduler) Schedule(now float64, _ policy.NodeView, plan *policy.Plan) 
 	for i := n0; i < len(plan.Starts); i++ {
 		st := &plan.Starts[i]
 		st.Machine, st.CPUs, st.Alloc = 0, nil, nil
-		s.free -= s.of[st.ID]
+		c, _ := s.of.Get(st.ID)
+		s.free -= c
 	}
 	for _, id := range plan.Rejects {
-		delete(s.of, id)
+		s.of.Delete(id)
 	}
 }
 
