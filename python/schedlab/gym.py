@@ -468,6 +468,7 @@ class SchedulingEnv(gymnasium.Env):
             f.writelines(self.jobs[first : first + self.episode_jobs])
             f.truncate()
         self.first_job = first
+        self.episode_file = swf  # the episode's jobs (an SWF file or a job table)
         self.steps = 0
         if self.engine == "inprocess":
             return self._ip_reset(swf)

@@ -21,7 +21,9 @@ always starts a job that fits, and an instant ends only when none of
 the window fits), where a built-in policy may keep CPUs idle (EASY's
 reservation for the queue's head) or start a job beyond the window, so
 the two schedules can part: the action is then still the policy's
-order among the jobs that can start now. Where the policy's schedule is
+order among the jobs that can start now. On a platform of nodes
+(nodes=, the environment's; the trace a job table or an SWF file) the
+policy's schedule is run on the same nodes. Where the policy's schedule is
 work-conserving on the window, the environment follows it start for
 start. info["summary"] of the last step (the environment's schedule)
 and the policy's own summary are in the result's "episodes".
@@ -110,8 +112,10 @@ def trajectories(
     try:
         for e in range(episodes):
             obs, info = env.reset(seed=seed + e)
-            swf = Path(env._dir) / "episode.swf"
-            rank, policy_summary = _policy_starts(swf, policy, dict(policy_options or {}))
+            run_options = dict(policy_options or {})
+            if env.nodes is not None:
+                run_options["nodes"] = env.nodes
+            rank, policy_summary = _policy_starts(env.episode_file, policy, run_options)
             slots = env.window_jobs()
             t = 0
             while True:
@@ -170,6 +174,8 @@ def trajectories(
         "features": list(env.features),
         "slot_features": env.slot_features,  # the first ones of features; the rest are the machine's
     }
+    if env.nodes is not None:
+        params["nodes"] = list(env.nodes)
     res["meta"] = {"params": params, "episodes": meta}
     if out is not None:
         write(res, out, fmt)
@@ -254,7 +260,9 @@ def main(argv=None) -> int:
     p.add_argument("--features", help="comma-separated feature names (default: the environment's)")
     p.add_argument("--format", choices=["parquet", "npz"])
     p.add_argument("--out", required=True)
+    p.add_argument("--nodes", action="append", help="a node group, as schedlab run --nodes (repeatable): the episodes on a platform of nodes")
     a = p.parse_args(argv)
+    extra = {"nodes": a.nodes} if a.nodes else {}
     t = trajectories(
         policy=a.policy,
         trace=a.trace,
@@ -265,6 +273,7 @@ def main(argv=None) -> int:
         episode_jobs=a.episode_jobs,
         window=a.window,
         features=a.features.split(",") if a.features else None,
+        **extra,
     )
     print(f"{a.out}: {len(t['action'])} steps of {a.episodes} episodes")
     for m in t["meta"]["episodes"]:
