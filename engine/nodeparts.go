@@ -254,6 +254,11 @@ func (p *nodeParts) Finish(now float64, id job.ID) {
 		delete(p.local, id)
 	}
 	p.due[k] = true
+	if p.c.cfg.AllPartitions {
+		for o := range p.due {
+			p.due[o] = true
+		}
+	}
 	p.list[k].Policy.Finish(now, id)
 	if p.overlap {
 		for _, f := range p.cuts[id] {

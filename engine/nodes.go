@@ -33,6 +33,11 @@ type NodeClusterConfig struct {
 	// Partitions, when set, split the nodes into partitions, each with
 	// its own policy (Policy must then be nil; nodeparts.go).
 	Partitions []NodePartition
+	// AllPartitions, with Partitions, makes every partition due for a
+	// pass at every job end, not only the job's own partition (and the
+	// partitions sharing its nodes): for policies whose passes depend on
+	// the jobs of other partitions (policy.Traits.AllPartitions).
+	AllPartitions bool
 	// Availability, when set, makes nodes unavailable over announced
 	// windows and by failures (nodeavail.go); the policy must implement
 	// policy.NodeAvailabilityPlanner. Not with Partitions.

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/platform/nodes"
@@ -197,13 +198,14 @@ func newNodePartsRun(s clusterSpec) (*clusterRun, error) {
 		closeAll()
 		return nil, fmt.Errorf("policy %s on a platform of nodes: the carbon-aware delay is not built yet", first.Name())
 	}
-	if r.caps.Screen != nil {
-		closeAll()
-		return nil, &PartitionError{fmt.Errorf("partitions do not go with policy %s yet (it refuses jobs at submission)", first.Name())}
+	src := s.src
+	if ps := newPartScreen(parts); ps != nil {
+		r.scr = &screenedSource{src: src, pol: ps}
+		src = r.scr
 	}
-	r.fit = newFitSource(s.src, s.ns)
+	r.fit = newFitSource(src, s.ns)
 	eng, err := engine.NewNodeCluster(engine.NodeClusterConfig{Nodes: s.ns, Partitions: parts, Source: r.fit, Listener: s.lis, Continue: s.cont, MaxWaiting: s.maxWaiting,
-		Availability: s.navail})
+		Availability: s.navail, AllPartitions: s.qp.Traits.AllPartitions})
 	if errors.Is(err, engine.ErrNoAvailabilityPlanner) {
 		closeAll()
 		return nil, err // said as for a run without partitions
@@ -214,4 +216,53 @@ func newNodePartsRun(s clusterSpec) (*clusterRun, error) {
 	}
 	r.eng = eng
 	return r, nil
+}
+
+// partScreen refuses at submission the jobs that the policy of their
+// partition refuses (policy.Caps.Screen: the slurm policy's QOS limits,
+// say), for a run over partitions of nodes: a job goes to the partition
+// that takes its trace partition number, or to the default one when it
+// has none (-1), as the engine routes it; a job no partition takes is
+// let through (the runner's partition stage has dropped it before).
+type partScreen struct {
+	of  map[int32]int
+	def int
+	scr []policy.Screener // per partition (nil: its policy refuses none)
+}
+
+// newPartScreen is the screen of parts' policies, nil when none of them
+// screens.
+func newPartScreen(parts []engine.NodePartition) *partScreen {
+	p := &partScreen{of: map[int32]int{}, def: -1, scr: make([]policy.Screener, len(parts))}
+	any := false
+	for k, pt := range parts {
+		if sc := policy.CapsOf(pt.Policy).Screen; sc != nil {
+			p.scr[k], any = sc, true
+		}
+		for _, n := range pt.Numbers {
+			p.of[n] = k
+		}
+		if pt.Default {
+			p.def = k
+		}
+	}
+	if !any {
+		return nil
+	}
+	return p
+}
+
+// Refuse implements policy.Screener.
+func (p *partScreen) Refuse(j job.Info) string {
+	k, ok := p.of[j.Partition]
+	if !ok {
+		if j.Partition >= 0 {
+			return ""
+		}
+		k = p.def
+	}
+	if k < 0 || p.scr[k] == nil {
+		return ""
+	}
+	return p.scr[k].Refuse(j)
 }

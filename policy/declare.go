@@ -62,6 +62,12 @@ type Traits struct {
 	// a run may plan it by counts (package policy/counts) at about the
 	// pool's speed.
 	ByCounts bool
+	// AllPartitions (cluster queue policies on partitions): the policy
+	// of each partition passes after every job end of the machine, not
+	// only of its own partition, as Slurm's main scheduler walks the jobs
+	// of every partition at each end (slurm: a QOS limit spans the
+	// partitions, so an end in one can let a job of another start).
+	AllPartitions bool
 }
 
 // Env is what a policy is built for: the machines and its random

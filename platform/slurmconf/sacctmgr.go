@@ -177,7 +177,7 @@ type QOS struct {
 	Line           int
 }
 
-// ReadQOS reads `sacctmgr show qos --parsable2 --format=...`: a header
+// ReadQOS reads `sacctmgr show qos --parsable2 format=...`: a header
 // line of column names separated by '|' and one QOS a line; the columns
 // read are Name (required), Priority, MaxJobsPU (or MaxJobsPerUser),
 // MaxSubmitPU (or MaxSubmitJobsPerUser), MaxWall, MaxTRESPU (or

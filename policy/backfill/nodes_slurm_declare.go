@@ -50,7 +50,7 @@ func slurmDecl() policy.Decl {
 	for i := range opts[len(opts)-11:] {
 		opts[len(opts)-11+i].Key = "policy." + opts[len(opts)-11+i].Name
 	}
-	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "slurm", Traits: policy.Traits{NodesOnly: true},
+	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "slurm", Traits: policy.Traits{NodesOnly: true, AllPartitions: true},
 		Summary: "Slurm's schedulers on a platform of nodes: the main scheduler (priority order, stops at the first blocked job) and the backfill pass (whole-node reservations, bf_window, bf_max_job_test, bf_resolution, bf_interval); nodes only",
 		Options: opts, QueueOrder: func(v option.Values) string { return v.Text("order") },
 		New: func(env policy.Env, v option.Values) (policy.Built, error) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"os"
@@ -336,6 +337,52 @@ func TestSlurmQOSFile(t *testing.T) {
 	_, stderr = run(t, 1, "run", "--trace", trace, "--policy", "slurm", "--nodes", "n1:cores=4", "--slurm-qos", qos, "--no-out")
 	if !strings.Contains(stderr, "qos.txt:2: MaxWall") {
 		t.Errorf("stderr %s", stderr)
+	}
+}
+
+// --slurm-qos on partitions of nodes (a site's slurm.conf always has
+// them): the QOS limits span the partitions and each partition's policy
+// refuses at submission what its QOS forbids. Two nodes of 4 cores, a
+// partition on each (trace partitions 1 and 2); QOS high (1) of
+// MaxJobsPU 1 and MaxWall 30 min. Worked by hand: job 1 (user 1,
+// partition 1) starts at 0; job 2 (user 1, partition 2, whose node is
+// free) is held by the per-user limit across partitions until job 1
+// ends at 50; job 3 (user 2, partition 2) starts at 2; job 4 asks 1 h,
+// past MaxWall: refused.
+func TestSlurmQOSOnPartitions(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	if err := os.WriteFile(trace, []byte("; MaxProcs: 8\n; MaxQueues: 2\n; Queue: 1 high\n; Queue: 2 normal\n"+
+		"1 0 -1 50 1 -1 -1 1 100 -1 1 1 1 -1 1 1 -1 -1\n2 1 -1 10 1 -1 -1 1 100 -1 1 1 1 -1 1 2 -1 -1\n"+
+		"3 2 -1 10 2 -1 -1 2 100 -1 1 2 1 -1 1 2 -1 -1\n4 3 -1 10 1 -1 -1 1 3600 -1 1 3 1 -1 1 1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qos := filepath.Join(dir, "qos.txt")
+	if err := os.WriteFile(qos, []byte("Name|Priority|MaxJobsPU|MaxSubmitPU|MaxWall|MaxTRESPU|GrpTRES|Preempt|PreemptMode\n"+
+		"normal|0|||||||cluster\nhigh|10|1||00:30:00|||||\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "o")
+	stdout, _ := run(t, 0, "run", "--trace", trace, "--policy", "slurm", "--nodes", "n[1-2]:cores=4", "--partition", "1:nodes=n1", "--partition", "2:nodes=n2",
+		"--set", "bf_interval=1", "--set", "bf_resolution=1", "--slurm-qos", qos, "--out", out)
+	if !strings.Contains(stdout, "1 job(s) refused by the policy at submission") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, nodes := slices.Index(rows[0], "starting_time"), slices.Index(rows[0], "allocated_nodes")
+	got := map[string]string{}
+	for _, r := range rows[1:] {
+		got[r[0]] = r[start] + "@" + r[nodes]
+	}
+	if want := map[string]string{"1": "0@n1", "2": "50@n2", "3": "2@n2"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("starts %v, want %v", got, want)
 	}
 }
 

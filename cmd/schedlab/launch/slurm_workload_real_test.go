@@ -50,6 +50,10 @@ type slurmMachine struct {
 	cpus       int
 	multi      bool
 	partitions []string
+	// setup, when set, runs once the daemons are up, before the first
+	// submission (sacctmgr's QOS, say); probe right after the last
+	// submission, while the jobs run (squeue's reasons, say).
+	setup, probe func(t *testing.T, r *slurmRun)
 }
 
 // procs is the machine's CPUs in all.
@@ -142,6 +146,9 @@ func runSlurmOn(t *testing.T, skip string, m slurmMachine, settings [][2]string,
 		t.Fatal(err)
 	}
 	t.Logf("$ scontrol show config | grep Scheduler\n%s", grepLines(r.sh(t, "scontrol", "show", "config"), "Scheduler"))
+	if m.setup != nil {
+		m.setup(t, r)
+	}
 
 	start := time.Now()
 	var ids []string
@@ -151,6 +158,9 @@ func runSlurmOn(t *testing.T, skip string, m slurmMachine, settings [][2]string,
 		ids = append(ids, strings.TrimSpace(r.sh(t, "sbatch", args...)))
 	}
 	t.Logf("submitted %d sleep jobs (ids %s) over %d s", len(ids), strings.Join(ids, ","), subs[len(subs)-1].at)
+	if m.probe != nil {
+		m.probe(t, r)
+	}
 	for _, id := range ids {
 		if st := waitJob(t, r.env, id, 5*time.Minute); st != "COMPLETED" {
 			t.Fatalf("job %s ended %s", id, st)
