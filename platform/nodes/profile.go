@@ -801,6 +801,14 @@ func (p *Profile) Select(x, y float64, pr *Prepared, out *Selection) bool {
 // [T, Span(T, d)), and writes that selection to out; it reports false
 // when none works.
 func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float64, bool) {
+	return p.EarliestBy(now, math.Inf(1), d, pr, out)
+}
+
+// EarliestBy is Earliest looking no further than until: it reports
+// false when no candidate time up to until works (a planner that
+// reserves only within a window, Slurm's bf_window, need not search
+// beyond it).
+func (p *Profile) EarliestBy(now, until, d float64, pr *Prepared, out *Selection) (float64, bool) {
 	limit := p.sel.total - pr.MinCores
 	p.prefix()
 	// A request of at least the cores of one of cores only that failed
@@ -827,6 +835,9 @@ func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float6
 		}
 		slices.Sort(p.cand)
 		for k, t := range p.cand {
+			if t > until {
+				return p.noneBy(now, until, d, pr)
+			}
 			if k > 0 && t == p.cand[k-1] {
 				continue
 			}
@@ -855,6 +866,9 @@ func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float6
 		if !e.end || e.t == last || math.IsInf(e.t, 1) {
 			continue
 		}
+		if e.t > until {
+			return p.noneBy(now, until, d, pr)
+		}
 		last = e.t
 		y := Span(e.t, d)
 		j := i + 1 // the first event after e.t
@@ -875,6 +889,18 @@ func (p *Profile) Earliest(now, d float64, pr *Prepared, out *Selection) (float6
 			}
 			return e.t, true
 		}
+	}
+	return 0, false
+}
+
+// noneBy is EarliestBy's answer when every candidate up to until
+// failed: none. A request of cores only remembers it as a failure at
+// every candidate before the first time past until, so that the next
+// such request of no fewer cores and no shorter time skips them (as
+// Earliest's successes are remembered).
+func (p *Profile) noneBy(now, until, d float64, pr *Prepared) (float64, bool) {
+	if pr.coresOnly && !p.plain && !math.IsInf(until, 1) {
+		p.remember(earlyFail{now: now, cores: pr.MinCores, d: d, t: math.Nextafter(until, math.Inf(1)), seq: p.seq})
 	}
 	return 0, false
 }

@@ -316,6 +316,19 @@ func TestProfileEarliestLearnsNothingWrong(t *testing.T) {
 			if ok1 != ok2 || t1 != t2 || (ok1 && (!slices.Equal(s1.Picks, s2.Picks) || !slices.Equal(s1.units, s2.units))) {
 				t.Fatalf("seed %d step %d at %g, %s for %g: %v at %g %+v, without shortcuts %v at %g %+v", seed, step, now, req, d, ok1, t1, s1, ok2, t2, s2)
 			}
+			// EarliestBy: the same time when it is at most until, else none.
+			var s3 Selection
+			until := now + float64(r.IntN(15))
+			t3, ok3 := q.EarliestBy(now, until, d, pr, &s3)
+			if want := ok2 && t2 <= until; ok3 != want || ok3 && (t3 != t2 || !slices.Equal(s3.Picks, s2.Picks)) {
+				t.Fatalf("seed %d step %d: EarliestBy(%g, until %g) = %v at %g, Earliest %v at %g", seed, step, now, until, ok3, t3, ok2, t2)
+			}
+			// With the shortcuts too (what it remembers of a failure up
+			// to until must not mislead the later queries of p).
+			t4, ok4 := p.EarliestBy(now, until, d, pr, &s3)
+			if ok4 != ok3 || ok4 && t4 != t3 {
+				t.Fatalf("seed %d step %d: EarliestBy(%g, until %g) = %v at %g, without shortcuts %v at %g", seed, step, now, until, ok4, t4, ok3, t3)
+			}
 			if ok1 {
 				e := Span(t1, d)
 				c := new(Selection)

@@ -243,12 +243,10 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 		if s.young(now, e) {
 			continue // bf_min_age_reserve: no reservation yet
 		}
-		t, ok := b.prof.Earliest(now, d, pr, &b.cur)
+		// A job whose earliest start is past now + bf_window gets no
+		// reservation: the search stops there.
+		t, ok := b.prof.EarliestBy(now, now+s.p.Window, d, pr, &b.cur)
 		if !ok {
-			b.fail(fmt.Errorf("policy %s: job %d: no reservation time at %g for request %s", b.name, e.ID, now, pr.R))
-			break
-		}
-		if t > now+s.p.Window {
 			continue // starts too far in the future: no reservation
 		}
 		b.reserveWhole(now, e, t, d)
