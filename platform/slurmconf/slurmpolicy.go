@@ -19,7 +19,8 @@ type SlurmPolicy struct {
 
 // schedOptions are the SchedulerParameters the slurm policy models, by
 // their option names (the same).
-var schedOptions = []string{"bf_window", "bf_max_job_test", "bf_resolution", "bf_interval", "default_queue_depth", "bf_max_job_user", "bf_min_age_reserve"}
+var schedOptions = []string{"bf_window", "bf_max_job_test", "bf_resolution", "bf_interval", "default_queue_depth", "bf_max_job_user", "bf_min_age_reserve",
+	"bf_min_prio_reserve", "bf_max_job_part", "bf_max_job_user_part", "bf_max_job_assoc"}
 
 // priorityWeights maps the Priority weights to the multifactor options.
 var priorityWeights = map[string]string{
@@ -52,6 +53,14 @@ func (c *Config) SlurmPolicy() SlurmPolicy {
 			continue
 		}
 		note("SchedulerParameters %s: not modelled by the slurm policy", q.Key)
+	}
+	if _, ok := p.Options["bf_max_job_assoc"]; ok && p.Options["bf_max_job_user"] != "" {
+		// Slurm's backfill.c: "Both bf_max_job_user and bf_max_job_assoc
+		// are set: bf_max_job_assoc taking precedence."
+		if p.Options["bf_max_job_assoc"] != "0" && p.Options["bf_max_job_user"] != "0" {
+			note("SchedulerParameters bf_max_job_user: left out, as Slurm does when bf_max_job_assoc is set")
+			delete(p.Options, "bf_max_job_user")
+		}
 	}
 	prio := map[string]string{}
 	var keys []string
