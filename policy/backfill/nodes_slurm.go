@@ -21,7 +21,8 @@ type SlurmParams struct {
 	// earliest start is later than now + Window gets no reservation.
 	Window float64
 	// MaxJobTest is bf_max_job_test: a pass tests the first MaxJobTest
-	// waiting jobs in priority order.
+	// waiting jobs in priority order that it tries to place (a job a
+	// bf_max_job_* limit or MaxJobsPU skips is not counted).
 	MaxJobTest int
 	// Resolution is bf_resolution: a reservation's start and end are
 	// rounded down to a multiple of it (simulated time 0 as origin).
@@ -34,7 +35,7 @@ type SlurmParams struct {
 	QueueDepth int
 	// MaxJobUser is bf_max_job_user: a backfill pass tests at most that
 	// many jobs of one user (0: no limit); a job past it is skipped (no
-	// start, no reservation) and still counts in MaxJobTest.
+	// start, no reservation) and does not count in MaxJobTest.
 	MaxJobUser int
 	// MaxJobPart is bf_max_job_part: a backfill pass tests at most that
 	// many jobs of one partition (0: no limit). MaxJobUserPart is
@@ -258,16 +259,30 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 		if e.started {
 			continue // by the main scheduler, at this instant
 		}
-		if tested++; tested > s.p.MaxJobTest {
+		// bf_max_job_test counts the jobs the pass tries to place (Slurm
+		// 22.05's bf_last_depth_try, raised at _try_sched): not those a
+		// bf_max_job_* limit skips, nor those MaxJobsPU holds (Slurm's
+		// acct_policy_job_runnable_pre_select skips them before), but
+		// those a CPU limit holds (post-select: tried, then skipped).
+		if tested >= s.p.MaxJobTest {
 			break
 		}
-		if s.qos != nil && s.qos.hold(e.ID) != "" {
+		why := ""
+		if s.qos != nil {
+			why = s.qos.hold(e.ID)
+		}
+		if why == ReasonMaxJobsPU {
 			blocked = true
-			continue // no start, no reservation (Slurm's backfill skips it)
+			continue // no start, no reservation, not counted
 		}
 		if s.exceeds(e.ID) {
 			blocked = true
-			continue // bf_max_job_*: skipped, counted in bf_max_job_test
+			continue // bf_max_job_*: skipped, not counted
+		}
+		tested++
+		if why != "" {
+			blocked = true
+			continue // no start, no reservation (Slurm's backfill skips it)
 		}
 		pr := &b.jobs[e.m].prep
 		d := e.Estimate

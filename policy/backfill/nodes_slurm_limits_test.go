@@ -105,8 +105,10 @@ func TestSlurmMinPrioReserve(t *testing.T) {
 //     user limit, does not count in the partition's (Slurm counts a job
 //     only when no limit skips it): jobs 2 and 4 are the two tested,
 //     job 4 backfilled at 3: 0, 50, 60, 3. With bf_max_job_test 2
-//     instead, job 3 counts (every job the pass reaches does) and the
-//     pass ends before job 4: 0, 50, 60, 60.
+//     instead, the same: job 3, skipped, does not count in it either
+//     (Slurm counts the jobs it tries to place), job 4 is the second
+//     job tested. With bf_max_job_test 1 the pass ends after job 2:
+//     0, 50, 60, 60.
 //   - bf_max_job_assoc 1: jobs 2 and 3 are one association (u2, g1):
 //     job 3 skipped, 0, 50, 60, 3. With job 3 in group g2 (another
 //     association of user 2) nothing is skipped: 0, 50, 2, 12.
@@ -125,7 +127,9 @@ func TestSlurmBackfillPartAndAssoc(t *testing.T) {
 	checkStarts(t, "bf_max_job_user 1, bf_max_job_part 2", runLimits(t, p, nil, js), []float64{0, 50, 60, 3})
 	p = fastSlurm()
 	p.MaxJobUser, p.MaxJobTest = 1, 2
-	checkStarts(t, "bf_max_job_user 1, bf_max_job_test 2", runLimits(t, p, nil, js), []float64{0, 50, 60, 60})
+	checkStarts(t, "bf_max_job_user 1, bf_max_job_test 2", runLimits(t, p, nil, js), []float64{0, 50, 60, 3})
+	p.MaxJobUser, p.MaxJobTest = 1, 1
+	checkStarts(t, "bf_max_job_user 1, bf_max_job_test 1", runLimits(t, p, nil, js), []float64{0, 50, 60, 60})
 	p = fastSlurm()
 	p.MaxJobAssoc = 1
 	checkStarts(t, "bf_max_job_assoc 1", runLimits(t, p, nil, js), []float64{0, 50, 60, 3})
@@ -165,4 +169,51 @@ func TestSlurmLimitOptionsChecked(t *testing.T) {
 			t.Errorf("%s=%s: %v", name, bad, err)
 		}
 	}
+}
+
+// bf_max_job_test and the QOS holds, by hand, on one node of 4 CPUs
+// (bf_interval 1, bf_resolution 1, bf_max_job_test 2). Jobs (submit,
+// CPUs, limit, run; user; QOS): job 1 (0, 3, 100, 50; u1, QOS 1), job 2
+// (1, 4, 100, 10; u2, QOS 0), job 3 (2, 1, 30, 10; u1, QOS 1), job 4 (3,
+// 1, 30, 10; u4, QOS 0). Job 1 starts at 0; job 2 waits (reserved over
+// [100, 200)) and stops the main scheduler.
+//
+//   - QOS 1 MaxJobsPU 1: job 3 is held (user 1 runs job 1). Slurm skips
+//     it before counting it (acct_policy_job_runnable_pre_select), so
+//     job 4 is the pass's second job: backfilled at 3 on the free CPU.
+//     Job 1 ends at 50: job 2 starts, ends at 60: job 3 starts. Starts
+//     0, 50, 60, 3.
+//   - QOS 1 MaxTRESPU cpu=3: job 3 is held (3 + 1 > 3), but Slurm tries
+//     it before its CPU limit says no (post-select): it counts, and the
+//     pass ends before job 4, which waits with job 3 for job 2: 0, 50,
+//     60, 60.
+func TestSlurmMaxJobTestQOS(t *testing.T) {
+	js := []qosTestJob{{slurmJob{0, 3, 100, 50}, 1, 1}, {slurmJob{1, 4, 100, 10}, 2, 0},
+		{slurmJob{2, 1, 30, 10}, 1, 1}, {slurmJob{3, 1, 30, 10}, 4, 0}}
+	run := func(limits string) []float64 {
+		t.Helper()
+		p := fastSlurm()
+		p.MaxJobTest = 2
+		var err error
+		if p.QOS, err = ParseQOSLimits(limits); err != nil {
+			t.Fatal(err)
+		}
+		ns := mustNodes(t, "n1:cores=4")
+		nb, err := NewNodePolicy(NodeConfig{Name: "slurm", Nodes: ns, Order: OrderFCFS, Slurm: &p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var specs []nodeJobSpec
+		for i, j := range js {
+			specs = append(specs, nodeJobSpec{id: job.ID(i + 1), submit: j.submit, dur: j.run, est: j.limit, procs: j.cpus, user: j.user, qo: j.qos, partition: -1, group: -1})
+		}
+		got := engineNodes(t, ns, SlurmQOS{nb}, specs)
+		var s []float64
+		for i := range js {
+			s = append(s, got[job.ID(i+1)].start)
+		}
+		return s
+	}
+	checkStarts(t, "MaxJobsPU 1", run("1:maxjobspu=1"), []float64{0, 50, 60, 3})
+	checkStarts(t, "MaxTRESPU cpu=3", run("1:maxcpuspu=3"), []float64{0, 50, 60, 60})
 }
