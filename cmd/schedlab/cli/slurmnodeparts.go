@@ -14,11 +14,17 @@ import (
 // its MaxTime, AllowAccounts and AllowQos (when they are numbers: a
 // trace's accounts and QOS are) and Default. Partitions may share
 // nodes (overlapping partitions, docs/nodes.md), as in Slurm: each is
-// kept, in the file's order, which is the order of their passes at an
-// instant. notes say what is left out: a partition without nodes, and
-// per partition the keys not modelled.
+// kept, by PriorityTier (highest first) and, within a tier, in the
+// file's order (slurmconf.Config.ByTier), which is the order of their
+// passes at an instant. notes say that order when it is not the file's,
+// and what is left out: a partition without nodes, and per partition
+// the keys not modelled.
 func slurmNodeParts(cfg *slurmconf.Config) (texts, notes []string) {
-	for _, pt := range cfg.Partitions {
+	parts, order := cfg.ByTier()
+	if order != "" {
+		notes = append(notes, order)
+	}
+	for _, pt := range parts {
 		at := fmt.Sprintf("partition %s (%s:%d)", pt.Name, pt.File, pt.Line)
 		if len(pt.Nodes) == 0 {
 			notes = append(notes, at+" has no nodes: left out")
