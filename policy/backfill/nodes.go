@@ -196,6 +196,11 @@ func NewNodePolicy(c NodeConfig) (*NodePolicy, error) {
 		b.st.Selector().SetRule(c.Slurm.Select)
 		if len(c.Slurm.QOS) > 0 {
 			b.slurm.qos = newQOSState(c.Slurm.QOS)
+			for k, kind := range c.Nodes.Kinds() {
+				if kind.Name == "gpu" {
+					b.slurm.gpu = append(b.slurm.gpu, k)
+				}
+			}
 		}
 		if q := c.Slurm; q.MaxJobUser > 0 || q.MaxJobUserPart > 0 || q.MaxJobPart > 0 || q.MaxJobAssoc > 0 || q.MinPrioReserve > 0 {
 			b.slurm.who, b.slurm.tested, b.slurm.assoc = map[job.ID]slurmWho{}, map[int32]int{}, map[[2]int32]int{}
@@ -261,7 +266,7 @@ func (b *NodePolicy) Submit(now float64, j job.Info) {
 		e = newEntry(&j, nil)
 	}
 	e.Procs = r.CPUs()
-	if s := b.slurm; s != nil && s.qos != nil && (refuseQOS(s.qos.limits, &j) != "" || !s.qos.submit(&j, e.Procs)) {
+	if s := b.slurm; s != nil && s.qos != nil && (refuseQOS(s.qos.limits, &j) != "" || !s.qos.submit(&j, requestTRES(r))) {
 		// MaxSubmitPU, or a limit no end can lift (screened before the
 		// policy where the run asks it: SlurmQOS.Refuse): told at the
 		// next pass

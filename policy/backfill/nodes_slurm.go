@@ -149,6 +149,7 @@ type slurmState struct {
 	// since the last pass.
 	qos     *qosState
 	rejects []job.ID
+	gpu     []int // the platform's GPU kinds (Nodes.Kinds indexes)
 	// who are the waiting jobs' user, group and priority/basic priority
 	// (nil without a per-user or association limit or
 	// bf_min_prio_reserve); tested a pass's jobs tested per user
@@ -204,8 +205,8 @@ func (b *NodePolicy) scheduleSlurm(now float64, plan *policy.Plan) {
 			}
 			break
 		}
+		s.started(e.ID, &b.cur, e.Procs)
 		b.start(now, e, &b.cur, b.prof.AddSelection(now, nodes.Span(now, e.Estimate), &b.cur), held, plan)
-		s.started(e.ID)
 		n++
 	}
 	// A backfill pass when something changed since the last one (a job
@@ -289,8 +290,8 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 		y := nodes.Span(now, d)
 		enough := b.freeCores >= b.minCores[e.m]
 		if enough && (len(b.resv) == 0 && b.st.Select(pr, &b.cur) || len(b.resv) > 0 && b.prof.Select(now, y, pr, &b.cur)) {
+			s.started(e.ID, &b.cur, e.Procs)
 			b.start(now, e, &b.cur, b.prof.AddSelection(now, y, &b.cur), blocked, plan)
-			s.started(e.ID)
 			started++
 			continue
 		}
@@ -320,10 +321,11 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 	return started
 }
 
-// started tells the QOS usage that job id started.
-func (s *slurmState) started(id job.ID) {
+// started tells the QOS usage that job id (of cpus CPUs) starts on
+// selection sel.
+func (s *slurmState) started(id job.ID, sel *nodes.Selection, cpus int) {
 	if s.qos != nil {
-		s.qos.start(id)
+		s.qos.start(id, selectionTRES(sel, cpus, s.gpu))
 	}
 	if s.who != nil {
 		delete(s.who, id)

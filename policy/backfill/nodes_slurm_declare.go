@@ -54,7 +54,7 @@ func slurmDecl() policy.Decl {
 			Doc: "the node selection: first_fit (docs/nodes.md's rule: by weight, then node order) or cons_tres (Slurm's select/cons_tres: best-fit runs of consecutive nodes, docs/nodes.md)"},
 		option.Decl{Name: "qos_limits", Type: option.Text, KeyName: "qos_limits",
 			Valid: func(s string) error { _, err := ParseQOSLimits(s); return err },
-			Doc:   "QOS limits by QOS number (SWF field 15), \"QOS:KEY=N[:KEY=N...],...\" with KEY maxjobspu, maxsubmitpu, maxcpuspu (MaxTRESPU cpu), grpcpus (GrpTRES cpu), maxwall (seconds); run --slurm-qos FILE writes it from sacctmgr show qos"},
+			Doc:   "QOS limits by QOS number (SWF field 15), \"QOS:KEY=N[:KEY=N...],...\" with KEY maxjobspu, maxsubmitpu, maxcpuspu (MaxTRESPU cpu), grpcpus (GrpTRES cpu), maxwall (seconds), maxmempu and grpmem (MaxTRESPU and GrpTRES mem, MB), maxgpuspu and grpgpus (their gres/gpu); run --slurm-qos FILE writes it from sacctmgr show qos"},
 	)
 	for i := own; i < len(opts); i++ {
 		opts[i].Key = "policy." + opts[i].Name
