@@ -150,7 +150,7 @@ func TestSlurmConfNodes(t *testing.T) {
 	}
 	for _, w := range []string{"partition all (", "not on nodes: ",
 		"partition gpu (", "not on nodes: AllowQos=normal,high (names; a trace's are numbers), TRESBillingWeights",
-		`--partition "gpu:nodes=gpu[01-10]:maxtime=86400": the trace's header names no partitions`} {
+		`--partition "gpu:nodes=gpu[01-10]:maxtime=86400:tier=2": the trace's header names no partitions`} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}
@@ -379,11 +379,13 @@ func TestSlurmLatencySeeded(t *testing.T) {
 //     starts; at 20 job 1, at 30 job 3. Starts 20, 0, 30, 10: Slurm's,
 //     whose one queue puts every job of the higher tier first (job 2,
 //     then job 4 when it is submitted, then jobs 1 and 3).
-//   - equal.conf, both tiers 1: the file's order, batch first: job 1 at
-//     0, job 3 at 10 (batch passes first at job 1's end), job 2 at 20,
-//     job 4 at 30. Slurm interleaves equal tiers by priority (here the
-//     submission order: 0, 10, 20, 30), which a run does not: the test
-//     pins the documented limit.
+//   - equal.conf, both tiers 1: at each instant the partition whose
+//     oldest waiting job is the oldest passes first (Slurm's one queue
+//     by priority, the submission order under priority/basic): at 0 job
+//     1 (batch, id 1) before job 2; at 10 job 2 (high, submitted at 0)
+//     before job 3 (batch, at 1): job 2 starts; at 20 job 3, at 30 job
+//     4. Starts 0, 10, 20, 30, as Slurm's. In the file's order (batch
+//     always first) they were 0, 20, 10, 30.
 func TestSlurmConfPriorityTier(t *testing.T) {
 	dir := filepath.Join("testdata", "tiers")
 	starts := func(conf string) (string, string) {
@@ -414,8 +416,8 @@ func TestSlurmConfPriorityTier(t *testing.T) {
 		t.Errorf("stderr: %s", stderr)
 	}
 	got, stderr = starts("equal.conf")
-	if got != "0 20 10 30" {
-		t.Errorf("equal.conf: starts %s, want 0 20 10 30", got)
+	if got != "0 10 20 30" {
+		t.Errorf("equal.conf: starts %s, want 0 10 20 30", got)
 	}
 	if strings.Contains(stderr, "PriorityTier") {
 		t.Errorf("stderr: %s", stderr)

@@ -12,11 +12,12 @@ import (
 // nodes (--slurm-conf FILE --slurm-nodes; docs/nodes.md, "Partitions on
 // nodes"): each PartitionName line a "NAME:nodes=HOSTLIST" text with
 // its MaxTime, AllowAccounts and AllowQos (when they are numbers: a
-// trace's accounts and QOS are) and Default. Partitions may share
-// nodes (overlapping partitions, docs/nodes.md), as in Slurm: each is
-// kept, by PriorityTier (highest first) and, within a tier, in the
-// file's order (slurmconf.Config.ByTier), which is the order of their
-// passes at an instant. notes say that order when it is not the file's,
+// trace's accounts and QOS are), Default and PriorityTier (tier=N).
+// Partitions may share nodes (overlapping partitions, docs/nodes.md), as
+// in Slurm: each is kept, listed by PriorityTier (highest first) and,
+// within a tier, in the file's order (slurmconf.Config.ByTier); at an
+// instant they pass by tier, and those of one tier in the order of their
+// oldest waiting job (engine.NodePartition.Tier). notes say that order when it is not the file's,
 // and what is left out: a partition without nodes, and per partition
 // the keys not modelled.
 func slurmNodeParts(cfg *slurmconf.Config) (texts, notes []string) {
@@ -37,7 +38,7 @@ func slurmNodeParts(cfg *slurmconf.Config) (texts, notes []string) {
 		}
 		text := pt.Name + ":nodes=" + hl
 		opts, left := pt.Options()
-		texts = append(texts, text+opts)
+		texts = append(texts, text+opts+fmt.Sprintf(":tier=%d", pt.PriorityTier))
 		if len(left) > 0 {
 			notes = append(notes, fmt.Sprintf("%s: not on nodes: %s", at, strings.Join(left, ", ")))
 		}
