@@ -264,7 +264,8 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 		// 22.05's bf_last_depth_try, raised at _try_sched): not those a
 		// bf_max_job_* limit skips, nor those MaxJobsPU holds (Slurm's
 		// acct_policy_job_runnable_pre_select skips them before), but
-		// those a CPU limit holds (post-select: tried, then skipped).
+		// those a TRES limit (CPUs, memory, GPUs) holds (post-select:
+		// tried, then skipped).
 		if tested >= s.p.MaxJobTest {
 			break
 		}
