@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -28,6 +29,16 @@ type NodePartition struct {
 	// the partition takes the jobs of unknown partition (-1).
 	Numbers []int32
 	Default bool
+	// Tier is Slurm's PriorityTier, Tiered whether it is given. When any
+	// partition of a run is Tiered, the partitions pass at an instant by
+	// Tier, highest first (untiered ones as tier 0), and those of one
+	// tier in the order of their oldest waiting job (earliest submission,
+	// then smallest id; one with none after those with some), then in
+	// the list's order: Slurm's one queue, sorted by tier, then priority,
+	// which priority/basic makes the submission order. Without tiers
+	// they pass in the list's order.
+	Tier   int
+	Tiered bool
 	// Policy decides over this partition alone (one instance per
 	// partition), built for PartitionNodes(platform, Nodes): the
 	// allocations it names are in that platform's ids; one it leaves to
@@ -114,6 +125,24 @@ type nodeParts struct {
 	// refusingPolicy names the first partition's policy that could not
 	// plan around the unavailable nodes (PlanNodeAvailability).
 	refusingPolicy string
+
+	// With tiers (NodePartition.Tiered): waits[k] partition k's waiting
+	// jobs by (submission, id), waiting the jobs not started or rejected
+	// yet (waits are trimmed lazily), order the order of a round.
+	tiered  bool
+	waits   [][]waitKey
+	waiting map[job.ID]bool
+	order   []int
+}
+
+// waitKey is a waiting job in Slurm's order under priority/basic.
+type waitKey struct {
+	submit float64
+	id     job.ID
+}
+
+func (a waitKey) before(b waitKey) bool {
+	return a.submit < b.submit || a.submit == b.submit && a.id < b.id
 }
 
 // foreignCut is what a job holds on the nodes of partition k, which is
@@ -191,6 +220,15 @@ func (c *NodeCluster) initNodeParts(ps []NodePartition) error {
 	if len(ps) == 0 {
 		return errors.New("engine: an empty list of partitions")
 	}
+	for k := range ps {
+		p.order = append(p.order, k)
+		if ps[k].Tiered {
+			p.tiered = true
+		}
+	}
+	if p.tiered {
+		p.waits, p.waiting = make([][]waitKey, len(ps)), map[job.ID]bool{}
+	}
 	if p.overlap {
 		if err := p.initOverlap(holders); err != nil {
 			return err
@@ -243,7 +281,61 @@ func (p *nodeParts) Submit(now float64, j job.Info) {
 	k := p.index(j.Partition)
 	p.where[j.ID] = k
 	p.due[k] = true
+	if p.tiered {
+		w, x := p.waits[k], waitKey{j.Submit, j.ID}
+		i := len(w)
+		for i > 0 && x.before(w[i-1]) {
+			i--
+		}
+		p.waits[k] = slices.Insert(w, i, x)
+		p.waiting[j.ID] = true
+	}
 	p.list[k].Policy.Submit(now, j)
+}
+
+// sortOrder puts p.order in the order of a round with tiers: Tier
+// highest first, then the partition's oldest waiting job (one with none
+// last), then the list's order.
+func (p *nodeParts) sortOrder() {
+	front := func(k int) (waitKey, bool) {
+		w := p.waits[k]
+		for len(w) > 0 && !p.waiting[w[0].id] {
+			w = w[1:]
+		}
+		p.waits[k] = w
+		if len(w) == 0 {
+			return waitKey{}, false
+		}
+		return w[0], true
+	}
+	type key struct {
+		tier int
+		w    waitKey
+		has  bool
+	}
+	keys := make([]key, len(p.list))
+	for k := range p.list {
+		keys[k].tier = p.list[k].Tier
+		keys[k].w, keys[k].has = front(k)
+	}
+	slices.SortStableFunc(p.order, func(a, b int) int {
+		x, y := keys[a], keys[b]
+		switch {
+		case x.tier != y.tier:
+			return cmp.Compare(y.tier, x.tier)
+		case x.has != y.has:
+			if x.has {
+				return -1
+			}
+			return 1
+		case x.has && x.w != y.w:
+			if x.w.before(y.w) {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a, b)
+	})
 }
 
 func (p *nodeParts) Finish(now float64, id job.ID) {
@@ -315,12 +407,16 @@ func (p *nodeParts) initOverlap(holders []int32) error {
 // ReleaseNodes). A pass's starts are placed as soon as it returns, so
 // the partitions after it see them; a partition passed earlier at this
 // instant that shares their nodes is due again, and the rounds repeat,
-// in the same order, until no partition is due. Each round after the
+// in the same order (with tiers, sorted again at each round:
+// NodePartition.Tier), until no partition is due. Each round after the
 // first follows a start, so the rounds end.
 func (p *nodeParts) Schedule(now float64, _ policy.NodeView, plan *policy.Plan) {
 	for {
 		passed := false
-		for k := range p.list {
+		if p.tiered {
+			p.sortOrder()
+		}
+		for _, k := range p.order {
 			if w := p.wake[k]; !p.due[k] && !(w > 0 && w <= now) {
 				continue
 			}
@@ -371,8 +467,14 @@ func (p *nodeParts) pass(now float64, k int, plan *policy.Plan) bool {
 		}
 		d.Alloc = g
 		plan.Starts = append(plan.Starts, d)
+		if p.tiered {
+			delete(p.waiting, d.ID)
+		}
 	}
 	for _, id := range p.sub.Rejects {
+		if p.tiered {
+			delete(p.waiting, id)
+		}
 		delete(p.where, id) // the model checks that it waits
 		plan.Rejects = append(plan.Rejects, id)
 	}

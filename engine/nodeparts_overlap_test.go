@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/schedlab/schedlab/engine"
@@ -330,6 +331,46 @@ func TestOverlappingNodePartitionsRounds(t *testing.T) {
 		}
 		if r := l.runs[3].reason; r != job.Backfilled {
 			t.Errorf("%s: J started as %v, want backfilled", pol, r)
+		}
+	}
+}
+
+// Tiers, worked by hand (fcfs): one node n1 of 4 cores in partitions A
+// (listed first) and B; every job asks 4 tasks and runs 10 s: job 1 in
+// A at 0, job 2 in B at 0, job 3 in A at 1, job 4 in B at 2.
+//
+//   - No tiers: the list's order, A first at every instant: job 1 at 0,
+//     job 3 at 10 (A passes first at job 1's end), job 2 at 20, job 4
+//     at 30.
+//   - Equal tiers: the partition with the oldest waiting job passes
+//     first: at 0 job 1 (A) before job 2 (B, a larger id); at 10 job 2
+//     (submitted at 0) before job 3 (at 1), at 20 job 3, at 30 job 4:
+//     the submission order, as Slurm's one queue under priority/basic.
+//   - B of a higher tier: B first whatever waits: job 2 at 0, job 4 at
+//     10, then A's jobs 1 at 20 and 3 at 30.
+func TestNodePartitionTiers(t *testing.T) {
+	ns := mustNodes(t, "n1:cores=4")
+	four := nodes.Request{Tasks: 4, CPUsPerTask: 1}
+	jobs := []actual.Job{inPart(nj(1, 0, 10, 10, four), 1), inPart(nj(2, 0, 10, 10, four), 2), inPart(nj(3, 1, 10, 10, four), 1), inPart(nj(4, 2, 10, 10, four), 2)}
+	for _, c := range []struct {
+		name           string
+		tiered         bool
+		tierA, tierB   int
+		s1, s2, s3, s4 float64
+	}{
+		{"no tiers", false, 0, 0, 0, 20, 10, 30},
+		{"equal tiers", true, 1, 1, 0, 10, 20, 30},
+		{"B higher", true, 1, 2, 20, 0, 30, 10},
+	} {
+		a, b := partOf(t, ns, "A", []int{0}, "fcfs", false, 1), partOf(t, ns, "B", []int{0}, "fcfs", false, 2)
+		a.Tier, a.Tiered, b.Tier, b.Tiered = c.tierA, c.tiered, c.tierB, c.tiered
+		l, err := runNodeParts(t, ns, []engine.NodePartition{a, b}, jobs)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got := []float64{l.runs[1].start, l.runs[2].start, l.runs[3].start, l.runs[4].start}
+		if want := []float64{c.s1, c.s2, c.s3, c.s4}; !slices.Equal(got, want) {
+			t.Errorf("%s: starts %v, want %v", c.name, got, want)
 		}
 	}
 }

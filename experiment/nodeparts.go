@@ -95,7 +95,7 @@ func nodeTooBig(d *partitionDef, j *actual.Job) bool {
 func engineNodeParts(defs []partitionDef) []engine.NodePartition {
 	ps := make([]engine.NodePartition, len(defs))
 	for k, d := range defs {
-		ps[k] = engine.NodePartition{Name: d.Name, Nodes: d.node.ids, Numbers: d.nums, Default: d.Default}
+		ps[k] = engine.NodePartition{Name: d.Name, Nodes: d.node.ids, Numbers: d.nums, Default: d.Default, Tier: d.Tier, Tiered: d.Tiered}
 	}
 	return ps
 }

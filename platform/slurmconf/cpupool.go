@@ -1,8 +1,10 @@
 package slurmconf
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -18,8 +20,9 @@ type CPUPool struct {
 	Partitions []string
 	// Notes say what of the configuration the pool leaves out: whole
 	// nodes, memory and GRES, and every partition setting --partition has
-	// no form for (PriorityTier, MaxNodes, AllowGroups, OverSubscribe,
-	// DefaultTime, a State other than UP, ...).
+	// no form for (PriorityJobFactor, MaxNodes, AllowGroups,
+	// OverSubscribe, DefaultTime, a State other than UP, ...); and the
+	// order of the partitions when PriorityTier changes it (ByTier).
 	Notes []string
 }
 
@@ -32,7 +35,11 @@ func (c *Config) CPUPool() CPUPool {
 	}
 	p := CPUPool{Procs: first[ns.Len()]}
 	p.Notes = append(p.Notes, fmt.Sprintf("%d nodes become CPUs 0-%d, node after node in the file's order; jobs share CPUs, not nodes: whole-node allocation, memory and GRES are not simulated", ns.Len(), p.Procs-1))
-	for _, pt := range c.Partitions {
+	parts, order := c.ByTier()
+	if order != "" {
+		p.Notes = append(p.Notes, order)
+	}
+	for _, pt := range parts {
 		var runs []string
 		for i := 0; i < len(pt.Nodes); {
 			id, _ := ns.Lookup(pt.Nodes[i])
@@ -107,9 +114,6 @@ func (pt Partition) Options() (opts string, left []string) {
 	if pt.Default {
 		opts += ":default"
 	}
-	if pt.PriorityTier != 0 {
-		left = append(left, fmt.Sprintf("PriorityTier=%d", pt.PriorityTier))
-	}
 	if pt.PriorityJobFactor != 0 {
 		left = append(left, fmt.Sprintf("PriorityJobFactor=%d", pt.PriorityJobFactor))
 	}
@@ -141,4 +145,28 @@ func (pt Partition) Options() (opts string, left []string) {
 		left = append(left, "QOS="+pt.QOS)
 	}
 	return opts, left
+}
+
+// ByTier is c's partitions in the order their schedulers serve them:
+// PriorityTier highest first, partitions of one tier in the file's order
+// (a stable sort). Slurm sorts its one job queue by the partition's
+// PriorityTier, then by the job's priority, submission time and id
+// (job_scheduler.c, sort_job_queue2), so every job of a higher tier
+// comes before any of a lower one; within a tier it interleaves the
+// partitions' jobs, which a run, passing partition after partition,
+// does not (docs/slurm.md). note says the order when it is not the
+// file's ("" otherwise).
+func (c *Config) ByTier() (ps []Partition, note string) {
+	ps = slices.Clone(c.Partitions)
+	slices.SortStableFunc(ps, func(a, b Partition) int { return cmp.Compare(b.PriorityTier, a.PriorityTier) })
+	for i := range ps {
+		if ps[i].Name != c.Partitions[i].Name {
+			var names []string
+			for _, p := range ps {
+				names = append(names, fmt.Sprintf("%s (PriorityTier=%d)", p.Name, p.PriorityTier))
+			}
+			return ps, "partitions served by PriorityTier, highest first, not in the file's order: " + strings.Join(names, ", ")
+		}
+	}
+	return ps, ""
 }

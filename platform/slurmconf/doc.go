@@ -3,7 +3,9 @@
 // partitions, and the scheduler's keys (SchedulerType,
 // SchedulerParameters, SelectType, SelectTypeParameters, the Priority*
 // keys, PreemptType, PreemptMode) into typed values and key=value
-// lists. It reads the file; it decides nothing about how a run uses it.
+// lists. It reads the file; it decides nothing about how a run uses it,
+// beyond saying Slurm's own order of the partitions (Config.ByTier:
+// by PriorityTier).
 //
 // Every key of the file is accounted for: a key the package reads is
 // typed and checked (a malformed value is an *Error naming the file,

@@ -93,8 +93,8 @@ func TestReadQOS(t *testing.T) {
 
 // The QOS table as the slurm policy's options: high (number 1 in the
 // trace) keeps MaxJobsPU 4, MaxSubmitPU 10, MaxTRESPU cpu=64, GrpTRES
-// cpu=512 and MaxWall one day, its Priority 100; gres/gpu and the
-// preemption are said; normal (0) has no limit and no priority; a QOS
+// cpu=512, MaxTRESPU gres/gpu=4 and MaxWall one day, its Priority 100;
+// the preemption is said; normal (0) has no limit and no priority; a QOS
 // the trace does not name is left out, and said.
 func TestQOSPolicy(t *testing.T) {
 	qs, err := ReadQOS(strings.NewReader(qos+"debug|5|0||||||\n"), "qos.txt")
@@ -103,14 +103,14 @@ func TestQOSPolicy(t *testing.T) {
 	}
 	num := map[string]int32{"normal": 0, "high": 1, "debug": 2}
 	p := QOSPolicy(qs, func(s string) (int32, bool) { n, ok := num[s]; return n, ok })
-	if got, want := p.Options["qos_limits"], "1:maxjobspu=4:maxsubmitpu=10:maxcpuspu=64:grpcpus=512:maxwall=86400"; got != want {
+	if got, want := p.Options["qos_limits"], "1:maxjobspu=4:maxsubmitpu=10:maxcpuspu=64:maxgpuspu=4:grpcpus=512:maxwall=86400"; got != want {
 		t.Errorf("qos_limits %q, want %q", got, want)
 	}
 	if got, want := p.Options["qos_priority"], "1:100,2:5"; got != want {
 		t.Errorf("qos_priority %q, want %q", got, want)
 	}
 	notes := strings.Join(p.Notes, "\n")
-	for _, s := range []string{"QOS high (line 3): MaxTRESPU gres/gpu: only cpu is modelled: left out",
+	for _, s := range []string{
 		"QOS high (line 3): Preempt and PreemptMode: preemption is not modelled",
 		"QOS debug (line 4): MaxJobsPU=0 (no job of the QOS could run): left out"} {
 		if !strings.Contains(notes, s) {
@@ -124,5 +124,29 @@ func TestQOSPolicy(t *testing.T) {
 	}
 	if got := p.Options["qos_priority"]; got != "1:100" {
 		t.Errorf("qos_priority %q", got)
+	}
+}
+
+// The TRES of MaxTRESPU and GrpTRES: cpu, mem (MB, or sacctmgr's units)
+// and gres/gpu become qos_limits; node, billing, typed GPUs and a
+// malformed size are left out, and said.
+func TestQOSPolicyTRES(t *testing.T) {
+	qs, err := ReadQOS(strings.NewReader("Name|MaxTRESPU|GrpTRES\n"+
+		"a|mem=2G,gres/gpu=2,node=4|cpu=16,mem=1T,gres/gpu:a100=1,billing=9\nb|mem=1536K|mem=lots\n"), "qos.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := QOSPolicy(qs, func(s string) (int32, bool) { return map[string]int32{"a": 1, "b": 2}[s], true })
+	if got, want := p.Options["qos_limits"], "1:maxmempu=2048:maxgpuspu=2:grpcpus=16:grpmem=1048576,2:maxmempu=2"; got != want {
+		t.Errorf("qos_limits %q, want %q", got, want)
+	}
+	notes := strings.Join(p.Notes, "\n")
+	for _, s := range []string{"QOS a (line 2): MaxTRESPU node: only cpu, mem and gres/gpu are modelled: left out",
+		"QOS a (line 2): GrpTRES gres/gpu:a100: only cpu, mem and gres/gpu are modelled: left out",
+		"QOS a (line 2): GrpTRES billing: only cpu, mem and gres/gpu are modelled",
+		"QOS b (line 3): GrpTRES mem=lots is not a size (MB, or with K, M, G, T, P): left out"} {
+		if !strings.Contains(notes, s) {
+			t.Errorf("notes lack %q:\n%s", s, notes)
+		}
 	}
 }

@@ -380,7 +380,7 @@ func (p *parser) global(k kv) error {
 
 // schedNumeric are SchedulerParameters whose values are whole numbers.
 var schedNumeric = []string{"bf_window", "bf_interval", "bf_max_job_test", "bf_max_job_user", "bf_max_job_part", "bf_max_job_start",
-	"bf_resolution", "bf_min_age_reserve", "bf_min_prio_reserve", "bf_max_time", "bf_yield_interval", "default_queue_depth",
+	"bf_resolution", "bf_min_age_reserve", "bf_min_prio_reserve", "bf_max_job_assoc", "bf_max_time", "bf_yield_interval", "default_queue_depth",
 	"max_rpc_cnt", "sched_interval", "sched_min_interval", "bf_max_job_array_resv", "bf_max_job_user_part", "partition_job_depth"}
 
 func checkSchedParams(ps []Param) error {
@@ -389,7 +389,11 @@ func checkSchedParams(ps []Param) error {
 			if q.Flag {
 				return fmt.Errorf("%s needs a value", q.Key)
 			}
-			if _, err := strconv.ParseUint(q.Value, 10, 31); err != nil {
+			bits := 31
+			if strings.EqualFold(q.Key, "bf_min_prio_reserve") {
+				bits = 32 // a priority: Slurm's is 32 bits
+			}
+			if _, err := strconv.ParseUint(q.Value, 10, bits); err != nil {
 				return fmt.Errorf("%s=%s: not a whole number", q.Key, q.Value)
 			}
 		}

@@ -1,8 +1,10 @@
 package slurmconf
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,7 +21,8 @@ type SlurmPolicy struct {
 
 // schedOptions are the SchedulerParameters the slurm policy models, by
 // their option names (the same).
-var schedOptions = []string{"bf_window", "bf_max_job_test", "bf_resolution", "bf_interval", "default_queue_depth", "bf_max_job_user", "bf_min_age_reserve"}
+var schedOptions = []string{"bf_window", "bf_max_job_test", "bf_resolution", "bf_interval", "default_queue_depth", "bf_max_job_user", "bf_min_age_reserve",
+	"bf_min_prio_reserve", "bf_max_job_part", "bf_max_job_user_part", "bf_max_job_assoc"}
 
 // priorityWeights maps the Priority weights to the multifactor options.
 var priorityWeights = map[string]string{
@@ -52,6 +55,14 @@ func (c *Config) SlurmPolicy() SlurmPolicy {
 			continue
 		}
 		note("SchedulerParameters %s: not modelled by the slurm policy", q.Key)
+	}
+	if _, ok := p.Options["bf_max_job_assoc"]; ok && p.Options["bf_max_job_user"] != "" {
+		// Slurm's backfill.c: "Both bf_max_job_user and bf_max_job_assoc
+		// are set: bf_max_job_assoc taking precedence."
+		if p.Options["bf_max_job_assoc"] != "0" && p.Options["bf_max_job_user"] != "0" {
+			note("SchedulerParameters bf_max_job_user: left out, as Slurm does when bf_max_job_assoc is set")
+			delete(p.Options, "bf_max_job_user")
+		}
 	}
 	prio := map[string]string{}
 	var keys []string
@@ -120,6 +131,34 @@ func (c *Config) SlurmPolicy() SlurmPolicy {
 	return p
 }
 
+// tresMemMB reads a mem TRES count as sacctmgr writes it: a whole number
+// of MB, or with a unit K, M, G, T or P (powers of 1024; K rounds up to
+// whole MB).
+func tresMemMB(s string) (int64, error) {
+	mult, div := int64(1), int64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'K', 'k':
+			div = 1024
+		case 'M', 'm':
+		case 'G', 'g':
+			mult = 1 << 10
+		case 'T', 't':
+			mult = 1 << 20
+		case 'P', 'p':
+			mult = 1 << 30
+		default:
+			n++
+		}
+		s = s[:n-1]
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 || v > (1<<50)/mult {
+		return 0, fmt.Errorf("%q: not a size", s)
+	}
+	return (v*mult + div - 1) / div, nil
+}
+
 func containsName(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -130,11 +169,13 @@ func containsName(list []string, s string) bool {
 }
 
 // QOSPolicy maps a QOS table (ReadQOS) onto the slurm policy's options
-// qos_limits (MaxJobsPU, MaxSubmitPU, MaxTRESPU's and GrpTRES's cpu,
+// qos_limits (MaxJobsPU, MaxSubmitPU, MaxTRESPU's and GrpTRES's cpu, mem
+// and gres/gpu,
 // MaxWall; the form of the option's doc) and qos_priority (Priority, for
 // priority/multifactor's QOS factor). number gives a QOS name's number
 // in the trace (SWF field 15); a QOS the trace does not know is left
-// out. Notes say what is left out: such QOS, TRES other than cpu,
+// out. Notes say what is left out: such QOS, TRES other than cpu, mem and
+// gres/gpu (node, billing, typed GPUs, other GRES, licenses),
 // Preempt and PreemptMode, a limit of 0 (no job of the QOS could run)
 // and a MaxWall that is not whole seconds.
 func QOSPolicy(qs []QOS, number func(name string) (int32, bool)) SlurmPolicy {
@@ -164,22 +205,35 @@ func QOSPolicy(qs []QOS, number func(name string) (int32, bool)) SlurmPolicy {
 		}
 		count("maxjobspu", "MaxJobsPU", q.MaxJobsPerUser)
 		count("maxsubmitpu", "MaxSubmitPU", q.MaxSubmitJobs)
-		tres := func(key, slurm string, ps []Param) {
+		// keys are the qos_limits keys of cpu, mem and gres/gpu.
+		tres := func(keys [3]string, slurm string, ps []Param) {
 			for _, t := range ps {
-				if strings.EqualFold(t.Key, "cpu") && !t.Flag {
-					v, err := strconv.ParseInt(t.Value, 10, 64)
-					if err != nil || v < 0 {
-						note("QOS %s (line %d): %s cpu=%s is not a whole number: left out", q.Name, q.Line, slurm, t.Value)
-						continue
-					}
-					count(key, slurm+" cpu", v)
+				k := strings.ToLower(t.Key)
+				i := slices.Index([]string{"cpu", "mem", "gres/gpu"}, k)
+				if i < 0 || t.Flag {
+					note("QOS %s (line %d): %s %s: only cpu, mem and gres/gpu are modelled: left out", q.Name, q.Line, slurm, t.Key)
 					continue
 				}
-				note("QOS %s (line %d): %s %s: only cpu is modelled: left out", q.Name, q.Line, slurm, t.Key)
+				var v int64
+				var err error
+				if k == "mem" {
+					v, err = tresMemMB(t.Value)
+				} else if v, err = strconv.ParseInt(t.Value, 10, 64); err == nil && v < 0 {
+					err = errors.New("negative")
+				}
+				if err != nil {
+					what := "a whole number"
+					if k == "mem" {
+						what = "a size (MB, or with K, M, G, T, P)"
+					}
+					note("QOS %s (line %d): %s %s=%s is not %s: left out", q.Name, q.Line, slurm, t.Key, t.Value, what)
+					continue
+				}
+				count(keys[i], slurm+" "+k, v)
 			}
 		}
-		tres("maxcpuspu", "MaxTRESPU", q.MaxTRESPerUser)
-		tres("grpcpus", "GrpTRES", q.GrpTRES)
+		tres([3]string{"maxcpuspu", "maxmempu", "maxgpuspu"}, "MaxTRESPU", q.MaxTRESPerUser)
+		tres([3]string{"grpcpus", "grpmem", "grpgpus"}, "GrpTRES", q.GrpTRES)
 		if w := q.MaxWall; !math.IsInf(w, 1) {
 			if w >= 1 && w == math.Trunc(w) && w <= 1<<31 {
 				lim = append(lim, fmt.Sprintf("maxwall=%d", int64(w)))

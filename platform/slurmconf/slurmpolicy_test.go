@@ -66,18 +66,38 @@ func TestSlurmPolicyBuiltin(t *testing.T) {
 	}
 }
 
-// bf_max_job_user and bf_min_age_reserve are the policy's options of the
-// same names; bf_min_prio_reserve is said.
+// bf_max_job_user, bf_min_age_reserve, bf_min_prio_reserve (up to
+// Slurm's 32-bit priority), bf_max_job_part, bf_max_job_user_part and
+// bf_max_job_assoc are the policy's options of the same names;
+// bf_max_job_start is said; bf_max_job_user beside bf_max_job_assoc is
+// left out, said, as Slurm ignores it.
 func TestSlurmPolicyUserAndAge(t *testing.T) {
-	c, err := Read(strings.NewReader("SchedulerParameters=bf_max_job_user=10,bf_min_age_reserve=600,bf_min_prio_reserve=5\nNodeName=n1 CPUs=4\n"), "s.conf")
+	c, err := Read(strings.NewReader("SchedulerParameters=bf_max_job_user=10,bf_min_age_reserve=600,bf_min_prio_reserve=4294967295,bf_max_job_part=7,bf_max_job_user_part=3,bf_max_job_start=9\nNodeName=n1 CPUs=4\n"), "s.conf")
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := c.SlurmPolicy()
-	if p.Options["bf_max_job_user"] != "10" || p.Options["bf_min_age_reserve"] != "600" {
+	if want := map[string]string{"scheduler_type": "backfill", "order": "fcfs", "bf_max_job_user": "10", "bf_min_age_reserve": "600",
+		"bf_min_prio_reserve": "4294967295", "bf_max_job_part": "7", "bf_max_job_user_part": "3"}; !maps.Equal(p.Options, want) {
+		t.Errorf("options %v, want %v", p.Options, want)
+	}
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "SchedulerParameters bf_max_job_start: not modelled") {
+		t.Errorf("notes %q", p.Notes)
+	}
+	c, err = Read(strings.NewReader("SchedulerParameters=bf_max_job_user=10,bf_max_job_assoc=4\nNodeName=n1 CPUs=4\n"), "s.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = c.SlurmPolicy()
+	if _, ok := p.Options["bf_max_job_user"]; ok || p.Options["bf_max_job_assoc"] != "4" {
 		t.Errorf("options %v", p.Options)
 	}
-	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "SchedulerParameters bf_min_prio_reserve: not modelled") {
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "bf_max_job_user: left out, as Slurm does when bf_max_job_assoc is set") {
 		t.Errorf("notes %q", p.Notes)
+	}
+	for _, bad := range []string{"bf_min_prio_reserve=4294967296", "bf_max_job_assoc=x"} {
+		if _, err := Read(strings.NewReader("SchedulerParameters="+bad+"\nNodeName=n1 CPUs=4\n"), "s.conf"); err == nil || !strings.Contains(err.Error(), "not a whole number") {
+			t.Errorf("%s: %v", bad, err)
+		}
 	}
 }

@@ -231,4 +231,11 @@
 // reservation of whole nodes (an exclusive hold of no cores, its
 // interval rounded down to bf_resolution) when its earliest start is
 // within bf_window; no repair (docs/slurm.md, "The slurm policy").
+// bf_max_job_user, bf_max_job_part, bf_max_job_user_part and
+// bf_max_job_assoc skip a pass's jobs past them (counted in none, nor in
+// bf_max_job_test); bf_min_age_reserve and bf_min_prio_reserve give a
+// young or low-priority job no reservation and let the main scheduler
+// pass it. QOS limits (nodes_slurm_qos.go: jobs, submissions, wall
+// time, and the CPUs, memory and GPUs per user and per QOS) hold jobs
+// with Slurm's reasons.
 package backfill

@@ -196,9 +196,15 @@ func NewNodePolicy(c NodeConfig) (*NodePolicy, error) {
 		b.st.Selector().SetRule(c.Slurm.Select)
 		if len(c.Slurm.QOS) > 0 {
 			b.slurm.qos = newQOSState(c.Slurm.QOS)
+			for k, kind := range c.Nodes.Kinds() {
+				if kind.Name == "gpu" {
+					b.slurm.gpu = append(b.slurm.gpu, k)
+				}
+			}
 		}
-		if c.Slurm.MaxJobUser > 0 {
-			b.slurm.users, b.slurm.tested = map[job.ID]int32{}, map[int32]int{}
+		if q := c.Slurm; q.MaxJobUser > 0 || q.MaxJobUserPart > 0 || q.MaxJobPart > 0 || q.MaxJobAssoc > 0 || q.MinPrioReserve > 0 {
+			b.slurm.who, b.slurm.tested, b.slurm.assoc = map[job.ID]slurmWho{}, map[int32]int{}, map[[2]int32]int{}
+			b.slurm.basic = new(int64)
 		}
 	}
 	return b, nil
@@ -260,7 +266,7 @@ func (b *NodePolicy) Submit(now float64, j job.Info) {
 		e = newEntry(&j, nil)
 	}
 	e.Procs = r.CPUs()
-	if s := b.slurm; s != nil && s.qos != nil && (refuseQOS(s.qos.limits, &j) != "" || !s.qos.submit(&j, e.Procs)) {
+	if s := b.slurm; s != nil && s.qos != nil && (refuseQOS(s.qos.limits, &j) != "" || !s.qos.submit(&j, requestTRES(r))) {
 		// MaxSubmitPU, or a limit no end can lift (screened before the
 		// policy where the run asks it: SlurmQOS.Refuse): told at the
 		// next pass
@@ -268,8 +274,9 @@ func (b *NodePolicy) Submit(now float64, j job.Info) {
 		b.freeJobs = append(b.freeJobs, slot)
 		return
 	}
-	if s := b.slurm; s != nil && s.users != nil {
-		s.users[j.ID] = j.User
+	if s := b.slurm; s != nil && s.who != nil {
+		*s.basic++
+		s.who[j.ID] = slurmWho{user: j.User, group: j.Group, basic: max(SlurmTopPriority-float64(*s.basic), 1)}
 	}
 	e.m = slot // on nodes an entry's m is its request's slot
 	if len(r.GRESPerJob) > 0 {

@@ -21,7 +21,8 @@ type SlurmParams struct {
 	// earliest start is later than now + Window gets no reservation.
 	Window float64
 	// MaxJobTest is bf_max_job_test: a pass tests the first MaxJobTest
-	// waiting jobs in priority order.
+	// waiting jobs in priority order that it tries to place (a job a
+	// bf_max_job_* limit or MaxJobsPU skips is not counted).
 	MaxJobTest int
 	// Resolution is bf_resolution: a reservation's start and end are
 	// rounded down to a multiple of it (simulated time 0 as origin).
@@ -34,12 +35,29 @@ type SlurmParams struct {
 	QueueDepth int
 	// MaxJobUser is bf_max_job_user: a backfill pass tests at most that
 	// many jobs of one user (0: no limit); a job past it is skipped (no
-	// start, no reservation) and still counts in MaxJobTest.
+	// start, no reservation) and does not count in MaxJobTest.
 	MaxJobUser int
+	// MaxJobPart is bf_max_job_part: a backfill pass tests at most that
+	// many jobs of one partition (0: no limit). MaxJobUserPart is
+	// bf_max_job_user_part (jobs of one user in one partition) and
+	// MaxJobAssoc bf_max_job_assoc (jobs of one association: the job's
+	// user and group, the group standing for Slurm's account). A job past
+	// any of them is skipped as past MaxJobUser is; a job skipped counts
+	// in none of the four (Slurm's _job_exceeds_max_bf_param). Slurm
+	// ignores bf_max_job_user when bf_max_job_assoc is set; Check refuses
+	// the two together.
+	MaxJobPart, MaxJobUserPart, MaxJobAssoc int
 	// MinAgeReserve is bf_min_age_reserve in seconds: a job that has
 	// waited less gets no reservation (it may start now), and the main
 	// scheduler goes on past it when it cannot start (0: none).
 	MinAgeReserve float64
+	// MinPrioReserve is bf_min_prio_reserve: a job whose priority is
+	// below it gets no reservation (it may start now), and the main
+	// scheduler goes on past it when it cannot start (0: none). The
+	// priority is the multifactor one under OrderMultifactor, and under
+	// OrderFCFS priority/basic's: SlurmTopPriority - k for the k-th job
+	// the machine accepted (k from 1).
+	MinPrioReserve float64
 	// QOS are the limits by QOS number (nil: none; nodes_slurm_qos.go).
 	QOS map[int32]QOSLimits
 	// Latency is sched_latency in seconds (not a Slurm parameter): each
@@ -68,6 +86,13 @@ const (
 	SlurmMaxJobs       = 1_000_000  // bf_max_job_test, default_queue_depth
 	SlurmMaxMinAge     = 30 * 86400 // bf_min_age_reserve, seconds
 	SlurmMaxLatency    = 60         // sched_latency, seconds
+	// SlurmMaxPrioReserve bounds bf_min_prio_reserve (Slurm's
+	// MAX_BF_MIN_PRIO_RESERVE, INFINITE: a 32-bit priority).
+	SlurmMaxPrioReserve = math.MaxUint32
+	// SlurmTopPriority is priority/basic's first priority (slurmctld's
+	// TOP_PRIORITY, 0xffff0000): the k-th job submitted to a fresh
+	// slurmctld gets SlurmTopPriority - k.
+	SlurmTopPriority = 0xffff0000
 )
 
 // DefaultSlurm is Slurm's default settings: sched/backfill, bf_window
@@ -93,6 +118,16 @@ func (p SlurmParams) Check() error {
 		return fmt.Errorf("default_queue_depth: %d: want 1..%d", p.QueueDepth, SlurmMaxJobs)
 	case p.MaxJobUser < 0 || p.MaxJobUser > p.MaxJobTest:
 		return fmt.Errorf("bf_max_job_user: %d: want 0..bf_max_job_test (%d)", p.MaxJobUser, p.MaxJobTest)
+	case p.MaxJobPart < 0 || p.MaxJobPart > p.MaxJobTest:
+		return fmt.Errorf("bf_max_job_part: %d: want 0..bf_max_job_test (%d)", p.MaxJobPart, p.MaxJobTest)
+	case p.MaxJobUserPart < 0 || p.MaxJobUserPart > p.MaxJobTest:
+		return fmt.Errorf("bf_max_job_user_part: %d: want 0..bf_max_job_test (%d)", p.MaxJobUserPart, p.MaxJobTest)
+	case p.MaxJobAssoc < 0 || p.MaxJobAssoc > p.MaxJobTest:
+		return fmt.Errorf("bf_max_job_assoc: %d: want 0..bf_max_job_test (%d)", p.MaxJobAssoc, p.MaxJobTest)
+	case p.MaxJobAssoc > 0 && p.MaxJobUser > 0:
+		return fmt.Errorf("bf_max_job_assoc: %d with bf_max_job_user %d: give one (Slurm ignores bf_max_job_user then)", p.MaxJobAssoc, p.MaxJobUser)
+	case !(p.MinPrioReserve >= 0 && p.MinPrioReserve <= SlurmMaxPrioReserve) || p.MinPrioReserve != math.Trunc(p.MinPrioReserve):
+		return fmt.Errorf("bf_min_prio_reserve: %g: want a whole number in 0..%d", p.MinPrioReserve, uint64(SlurmMaxPrioReserve))
 	case !(p.MinAgeReserve >= 0 && p.MinAgeReserve <= SlurmMaxMinAge):
 		return fmt.Errorf("bf_min_age_reserve: %g: want 0..%d seconds", p.MinAgeReserve, SlurmMaxMinAge)
 	case !(p.Latency >= 0 && p.Latency <= SlurmMaxLatency):
@@ -114,10 +149,19 @@ type slurmState struct {
 	// since the last pass.
 	qos     *qosState
 	rejects []job.ID
-	// users are the waiting jobs' users and tested a pass's jobs tested
-	// per user (bf_max_job_user; nil without).
-	users  map[job.ID]int32
+	gpu     []int // the platform's GPU kinds (Nodes.Kinds indexes)
+	// who are the waiting jobs' user, group and priority/basic priority
+	// (nil without a per-user or association limit or
+	// bf_min_prio_reserve); tested a pass's jobs tested per user
+	// (bf_max_job_user and bf_max_job_user_part: one partition a policy),
+	// assoc per association (bf_max_job_assoc), part in the partition
+	// (bf_max_job_part). basic counts the jobs the machine accepted
+	// (shared by the partitions' policies).
+	who    map[job.ID]slurmWho
 	tested map[int32]int
+	assoc  map[[2]int32]int
+	part   int
+	basic  *int64
 	// dueAt is the time of the pass a latency defers (-1: none).
 	dueAt float64
 }
@@ -155,14 +199,14 @@ func (b *NodePolicy) scheduleSlurm(now float64, plan *policy.Plan) {
 		}
 		pr := &b.jobs[e.m].prep
 		if b.freeCores < b.minCores[e.m] || !b.st.Select(pr, &b.cur) {
-			if s.young(now, e) {
+			if s.noReserve(now, e) {
 				held = true // it does not stop the main scheduler
 				continue
 			}
 			break
 		}
+		s.started(e.ID, &b.cur, e.Procs)
 		b.start(now, e, &b.cur, b.prof.AddSelection(now, nodes.Span(now, e.Estimate), &b.cur), held, plan)
-		s.started(e.ID)
 		n++
 	}
 	// A backfill pass when something changed since the last one (a job
@@ -209,39 +253,52 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 	started, tested := 0, 0
 	blocked := false
 	clear(s.tested)
+	clear(s.assoc)
+	s.part = 0
 	for qi := range b.w.q {
 		e := &b.w.q[qi]
 		if e.started {
 			continue // by the main scheduler, at this instant
 		}
-		if tested++; tested > s.p.MaxJobTest {
+		// bf_max_job_test counts the jobs the pass tries to place (Slurm
+		// 22.05's bf_last_depth_try, raised at _try_sched): not those a
+		// bf_max_job_* limit skips, nor those MaxJobsPU holds (Slurm's
+		// acct_policy_job_runnable_pre_select skips them before), but
+		// those a TRES limit (CPUs, memory, GPUs) holds (post-select:
+		// tried, then skipped).
+		if tested >= s.p.MaxJobTest {
 			break
 		}
-		if s.qos != nil && s.qos.hold(e.ID) != "" {
+		why := ""
+		if s.qos != nil {
+			why = s.qos.hold(e.ID)
+		}
+		if why == ReasonMaxJobsPU {
+			blocked = true
+			continue // no start, no reservation, not counted
+		}
+		if s.exceeds(e.ID) {
+			blocked = true
+			continue // bf_max_job_*: skipped, not counted
+		}
+		tested++
+		if why != "" {
 			blocked = true
 			continue // no start, no reservation (Slurm's backfill skips it)
-		}
-		if s.tested != nil {
-			u := s.users[e.ID]
-			if s.tested[u] >= s.p.MaxJobUser {
-				blocked = true
-				continue // bf_max_job_user: skipped, counted in bf_max_job_test
-			}
-			s.tested[u]++
 		}
 		pr := &b.jobs[e.m].prep
 		d := e.Estimate
 		y := nodes.Span(now, d)
 		enough := b.freeCores >= b.minCores[e.m]
 		if enough && (len(b.resv) == 0 && b.st.Select(pr, &b.cur) || len(b.resv) > 0 && b.prof.Select(now, y, pr, &b.cur)) {
+			s.started(e.ID, &b.cur, e.Procs)
 			b.start(now, e, &b.cur, b.prof.AddSelection(now, y, &b.cur), blocked, plan)
-			s.started(e.ID)
 			started++
 			continue
 		}
 		blocked = true
-		if s.young(now, e) {
-			continue // bf_min_age_reserve: no reservation yet
+		if s.noReserve(now, e) {
+			continue // bf_min_prio_reserve, bf_min_age_reserve: no reservation
 		}
 		// A job whose earliest start is past now + bf_window gets no
 		// reservation: the search stops there.
@@ -263,19 +320,65 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 	return started
 }
 
-// started tells the QOS usage that job id started.
-func (s *slurmState) started(id job.ID) {
+// started tells the QOS usage that job id (of cpus CPUs) starts on
+// selection sel.
+func (s *slurmState) started(id job.ID, sel *nodes.Selection, cpus int) {
 	if s.qos != nil {
-		s.qos.start(id)
+		s.qos.start(id, selectionTRES(sel, cpus, s.gpu))
 	}
-	if s.users != nil {
-		delete(s.users, id)
+	if s.who != nil {
+		delete(s.who, id)
 	}
 }
 
-// young reports whether e has waited less than bf_min_age_reserve.
-func (s *slurmState) young(now float64, e *entry) bool {
+// slurmWho is a waiting job's user, group and priority/basic priority.
+type slurmWho struct {
+	user, group int32
+	basic       float64
+}
+
+// exceeds reports whether job id is past bf_max_job_user_part,
+// bf_max_job_part, bf_max_job_assoc or bf_max_job_user in this pass;
+// when it is not, it counts the job in each (Slurm's
+// _job_exceeds_max_bf_param: a job skipped counts in none).
+func (s *slurmState) exceeds(id job.ID) bool {
+	p := &s.p
+	if p.MaxJobUser == 0 && p.MaxJobUserPart == 0 && p.MaxJobPart == 0 && p.MaxJobAssoc == 0 {
+		return false
+	}
+	w := s.who[id]
+	a := [2]int32{w.user, w.group}
+	n := s.tested[w.user]
+	if p.MaxJobUserPart > 0 && n >= p.MaxJobUserPart || p.MaxJobPart > 0 && s.part >= p.MaxJobPart ||
+		p.MaxJobAssoc > 0 && s.assoc[a] >= p.MaxJobAssoc || p.MaxJobUser > 0 && n >= p.MaxJobUser {
+		return true
+	}
+	s.tested[w.user] = n + 1
+	s.part++
+	if p.MaxJobAssoc > 0 {
+		s.assoc[a]++
+	}
+	return false
+}
+
+// noReserve reports whether e gets no reservation (Slurm's
+// TEST_NOW_ONLY) and does not stop the main scheduler: its priority is
+// below bf_min_prio_reserve, or it has waited less than
+// bf_min_age_reserve.
+func (s *slurmState) noReserve(now float64, e *entry) bool {
+	if s.p.MinPrioReserve > 0 && s.priority(e) < s.p.MinPrioReserve {
+		return true
+	}
 	return s.p.MinAgeReserve > 0 && now-e.Submit < s.p.MinAgeReserve
+}
+
+// priority is e's Slurm priority: the multifactor one of this pass, or
+// priority/basic's.
+func (s *slurmState) priority(e *entry) float64 {
+	if e.x != nil {
+		return e.x.prio
+	}
+	return s.who[e.ID].basic
 }
 
 // reserveWhole holds the nodes of b.cur whole over the reservation's
@@ -304,4 +407,14 @@ func (b *NodePolicy) reserveWhole(now float64, e *entry, t, d float64) {
 	if b.onReserve != nil {
 		b.onReserve(now, e.ID, t)
 	}
+}
+
+// shareBasic makes the count of priority/basic's priorities the
+// machine's (s), so that the partitions' policies number the jobs
+// together, as one slurmctld does.
+func (b *NodePolicy) shareBasic(s *policy.Shared) {
+	if b.slurm == nil || b.slurm.basic == nil {
+		return
+	}
+	b.slurm.basic = s.Get("policy/backfill.slurm-basic", func() any { return new(int64) }).(*int64)
 }

@@ -22,6 +22,7 @@ func slurmDecl() policy.Decl {
 		OrderOption([]string{OrderFCFS.String(), OrderMultifactor.String()},
 			"Slurm's priority is priority/basic (fcfs, submit order) or priority/multifactor"),
 	}, MultifactorOptions()...)
+	own := len(opts)
 	opts = append(opts,
 		option.Decl{Name: "scheduler_type", Type: option.Enum, Values: []string{"backfill", "builtin"}, Default: "backfill", KeyName: "sched",
 			Doc: "SchedulerType: backfill (sched/backfill: the main scheduler and a backfill pass) or builtin (sched/builtin: the main scheduler only)"},
@@ -37,18 +38,26 @@ func slurmDecl() policy.Decl {
 			Doc: "default_queue_depth: the main scheduler (at every submission and end) tests at most this many jobs"},
 		option.Decl{Name: "bf_max_job_user", Type: option.Int, Range: option.Between(0, SlurmMaxJobs), Default: "0", KeyName: "bf_max_job_user",
 			Doc: "bf_max_job_user: a backfill pass tests at most N jobs of one user (0: no limit; at most bf_max_job_test); the others are skipped"},
+		option.Decl{Name: "bf_max_job_part", Type: option.Int, Range: option.Between(0, SlurmMaxJobs), Default: "0", KeyName: "bf_max_job_part",
+			Doc: "bf_max_job_part: a backfill pass tests at most N jobs of one partition (0: no limit; at most bf_max_job_test); the others are skipped"},
+		option.Decl{Name: "bf_max_job_user_part", Type: option.Int, Range: option.Between(0, SlurmMaxJobs), Default: "0", KeyName: "bf_max_job_user_part",
+			Doc: "bf_max_job_user_part: a backfill pass tests at most N jobs of one user in one partition (0: no limit; at most bf_max_job_test); the others are skipped"},
+		option.Decl{Name: "bf_max_job_assoc", Type: option.Int, Range: option.Between(0, SlurmMaxJobs), Default: "0", KeyName: "bf_max_job_assoc",
+			Doc: "bf_max_job_assoc: a backfill pass tests at most N jobs of one association, the job's user and group (SWF fields 12 and 13; the group stands for the account) (0: no limit; at most bf_max_job_test; not with bf_max_job_user)"},
 		option.Decl{Name: "bf_min_age_reserve", Type: option.Int, Range: option.Between(0, SlurmMaxMinAge), Default: "0", KeyName: "bf_min_age_reserve",
 			Doc: "bf_min_age_reserve in seconds: a job that has waited less gets no reservation and does not stop the main scheduler (0: none)"},
+		option.Decl{Name: "bf_min_prio_reserve", Type: option.Int, Range: option.Between(0, SlurmMaxPrioReserve), Default: "0", KeyName: "bf_min_prio_reserve",
+			Doc: "bf_min_prio_reserve: a job of a lower priority gets no reservation and does not stop the main scheduler (0: none); the priority is multifactor's, or priority/basic's under order fcfs (4294901760 - k for the k-th job submitted)"},
 		option.Decl{Name: "sched_latency", Type: option.Float, Range: option.Between(0, SlurmMaxLatency), Default: "0", KeyName: "sched_latency",
 			Doc: "not a Slurm parameter: slurmctld's delay in seconds; each pass runs a delay drawn uniformly in [0, S] from the run's seed after the instant that calls for it (0: none, deterministic)"},
 		option.Decl{Name: "select_rule", Type: option.Enum, Values: []string{nodes.FirstFit.String(), nodes.ConsTRES.String()}, Default: nodes.FirstFit.String(), KeyName: "select",
 			Doc: "the node selection: first_fit (docs/nodes.md's rule: by weight, then node order) or cons_tres (Slurm's select/cons_tres: best-fit runs of consecutive nodes, docs/nodes.md)"},
 		option.Decl{Name: "qos_limits", Type: option.Text, KeyName: "qos_limits",
 			Valid: func(s string) error { _, err := ParseQOSLimits(s); return err },
-			Doc:   "QOS limits by QOS number (SWF field 15), \"QOS:KEY=N[:KEY=N...],...\" with KEY maxjobspu, maxsubmitpu, maxcpuspu (MaxTRESPU cpu), grpcpus (GrpTRES cpu), maxwall (seconds); run --slurm-qos FILE writes it from sacctmgr show qos"},
+			Doc:   "QOS limits by QOS number (SWF field 15), \"QOS:KEY=N[:KEY=N...],...\" with KEY maxjobspu, maxsubmitpu, maxcpuspu (MaxTRESPU cpu), grpcpus (GrpTRES cpu), maxwall (seconds), maxmempu and grpmem (MaxTRESPU and GrpTRES mem, MB), maxgpuspu and grpgpus (their gres/gpu); run --slurm-qos FILE writes it from sacctmgr show qos"},
 	)
-	for i := range opts[len(opts)-11:] {
-		opts[len(opts)-11+i].Key = "policy." + opts[len(opts)-11+i].Name
+	for i := own; i < len(opts); i++ {
+		opts[i].Key = "policy." + opts[i].Name
 	}
 	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "slurm", Traits: policy.Traits{NodesOnly: true, AllPartitions: true},
 		Summary: "Slurm's schedulers on a platform of nodes: the main scheduler (priority order, stops at the first blocked job) and the backfill pass (whole-node reservations, bf_window, bf_max_job_test, bf_resolution, bf_interval); nodes only",
@@ -80,6 +89,7 @@ func slurmDecl() policy.Decl {
 			if env.Shared != nil {
 				nb.shareMF(env.Shared)
 				nb.shareQOS(env.Shared)
+				nb.shareBasic(env.Shared)
 			}
 			if p.QOS != nil {
 				return policy.Built{Nodes: SlurmQOS{nb}}, nil
@@ -93,7 +103,8 @@ func slurmFrom(v option.Values) SlurmParams {
 	p := SlurmParams{Backfill: v.Text("scheduler_type") == "backfill", Window: float64(v.Int("bf_window")) * 60,
 		MaxJobTest: v.Int("bf_max_job_test"), Resolution: float64(v.Int("bf_resolution")), Interval: float64(v.Int("bf_interval")),
 		QueueDepth: v.Int("default_queue_depth"), MaxJobUser: v.Int("bf_max_job_user"), MinAgeReserve: float64(v.Int("bf_min_age_reserve")),
-		Latency: v.Float("sched_latency"), Select: nodes.FirstFit}
+		MaxJobPart: v.Int("bf_max_job_part"), MaxJobUserPart: v.Int("bf_max_job_user_part"), MaxJobAssoc: v.Int("bf_max_job_assoc"),
+		MinPrioReserve: float64(v.Int("bf_min_prio_reserve")), Latency: v.Float("sched_latency"), Select: nodes.FirstFit}
 	if v.Text("select_rule") == nodes.ConsTRES.String() {
 		p.Select = nodes.ConsTRES
 	}

@@ -31,3 +31,30 @@ func TestParseNodes(t *testing.T) {
 		}
 	}
 }
+
+// tier=N: partitions of nodes only, 0..65535, written by Canonical.
+func TestParseTier(t *testing.T) {
+	s, err := Parse("gpu:nodes=g[1-2]:tier=3:default", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Tiered || s.Tier != 3 || s.Canonical() != "gpu:nodes=g[1-2]:tier=3:default" {
+		t.Errorf("%+v: %s", s, s.Canonical())
+	}
+	if s, err := Parse("a:nodes=n1:tier=0", 0); err != nil || !s.Tiered || s.Tier != 0 || s.Canonical() != "a:nodes=n1:tier=0" {
+		t.Errorf("tier 0: %+v, %v", s, err)
+	}
+	if s, _ := Parse("a:nodes=n1", 0); s.Tiered || s.Canonical() != "a:nodes=n1" {
+		t.Errorf("no tier: %+v", s)
+	}
+	for text, want := range map[string]string{
+		"a:0-3:tier=1":          "tier: for partitions of nodes only",
+		"a:nodes=n1:tier=-1":    `tier "-1": want 0..65535`,
+		"a:nodes=n1:tier=65536": `tier "65536": want 0..65535`,
+		"a:nodes=n1:tier=x":     `tier "x"`,
+	} {
+		if _, err := Parse(text, 8); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", text, err, want)
+		}
+	}
+}

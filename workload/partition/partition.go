@@ -31,13 +31,22 @@ type Spec struct {
 	// Users, Accounts and QOS allowed (nil: any); SWF fields 12, 13, 15.
 	Users, Accounts, QOS []int32
 	Default              bool
+	// Tier is Slurm's PriorityTier (Tiered: given, "tier=N"; partitions
+	// of nodes only): the partitions of a run that gives tiers pass by
+	// tier, highest first, and those of one tier in the order of their
+	// oldest waiting job (docs/nodes.md, "Overlapping partitions").
+	Tier   int
+	Tiered bool
 }
+
+// MaxTier bounds tier= (Slurm's PriorityTier is 16 bits).
+const MaxTier = math.MaxUint16
 
 // Syntax is the form of a partition text, for messages.
 const Syntax = "NAME:CPUS[:maxtime=S][:maxcpus=N][:users=U,...][:accounts=G,...][:qos=Q,...][:default]"
 
 // NodeSyntax is the form of a partition text on a platform of nodes.
-const NodeSyntax = "NAME:nodes=HOSTLIST[:maxtime=S][:maxcpus=N][:users=U,...][:accounts=G,...][:qos=Q,...][:default]"
+const NodeSyntax = "NAME:nodes=HOSTLIST[:maxtime=S][:maxcpus=N][:users=U,...][:accounts=G,...][:qos=Q,...][:tier=N][:default]"
 
 // Parse reads a partition text for a machine of procs CPUs, or, when
 // its second field is "nodes=HOSTLIST", a partition of nodes (Spec.Nodes;
@@ -87,7 +96,7 @@ func Parse(s string, procs int) (Spec, error) {
 			continue
 		}
 		if !hasVal {
-			return bad("limit %q: want KEY=VALUE (maxtime, maxcpus, users, accounts, qos) or default", f)
+			return bad("limit %q: want KEY=VALUE (maxtime, maxcpus, users, accounts, qos, tier) or default", f)
 		}
 		switch key {
 		case "maxtime":
@@ -102,6 +111,15 @@ func Parse(s string, procs int) (Spec, error) {
 				return bad("maxcpus %q: want a positive integer", val)
 			}
 			d.MaxCPUs = n
+		case "tier":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 0 || n > MaxTier {
+				return bad("tier %q: want 0..%d (Slurm's PriorityTier)", val, MaxTier)
+			}
+			if d.Nodes == nil {
+				return bad("tier: for partitions of nodes only (NAME:nodes=HOSTLIST:tier=N); on a pool of CPUs give the partitions from the highest tier down")
+			}
+			d.Tier, d.Tiered = n, true
 		case "users", "accounts", "qos":
 			var ids []int32
 			for _, t := range strings.Split(val, ",") {
@@ -121,7 +139,7 @@ func Parse(s string, procs int) (Spec, error) {
 				d.QOS = ids
 			}
 		default:
-			return bad("unknown limit %q (want maxtime, maxcpus, users, accounts, qos or default)", key)
+			return bad("unknown limit %q (want maxtime, maxcpus, users, accounts, qos, tier or default)", key)
 		}
 	}
 	return d, nil
@@ -156,6 +174,9 @@ func (s Spec) Canonical() string {
 			ts[i] = strconv.Itoa(int(id))
 		}
 		b.WriteString(":" + l.key + "=" + strings.Join(ts, ","))
+	}
+	if s.Tiered {
+		b.WriteString(":tier=" + strconv.Itoa(s.Tier))
 	}
 	if s.Default {
 		b.WriteString(":default")

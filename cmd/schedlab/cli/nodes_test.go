@@ -150,8 +150,8 @@ func TestSlurmConfNodes(t *testing.T) {
 		t.Errorf("a partition left out:\n%s", stderr)
 	}
 	for _, w := range []string{"partition all (", "not on nodes: ",
-		"partition gpu (", "not on nodes: AllowQos=normal,high (names; a trace's are numbers), PriorityTier=2, TRESBillingWeights",
-		`--partition "gpu:nodes=gpu[01-10]:maxtime=86400": the trace's header names no partitions`} {
+		"partition gpu (", "not on nodes: AllowQos=normal,high (names; a trace's are numbers), TRESBillingWeights",
+		`--partition "gpu:nodes=gpu[01-10]:maxtime=86400:tier=2": the trace's header names no partitions`} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}
@@ -162,7 +162,8 @@ func TestSlurmConfNodes(t *testing.T) {
 // A slurm.conf of two partitions on nodes (testdata/nodeparts), worked
 // by hand. cpu1 cores 0-3 and cpu2 4-7 weigh 10, cpu3 8-11 and cpu4
 // 12-15 weigh 1, gpu1 16-19 and gpu2 20-23 weigh 5. batch is cpu[1-4]
-// (the default, MaxTime 1 h), gpu is gpu[1-2] (MaxTime 30 min).
+// (the default, MaxTime 1 h), gpu is gpu[1-2] (MaxTime 30 min, PriorityTier
+// 2: listed first; disjoint partitions, so the order changes no start).
 //
 //	1 batch t=0 4 procs, 100 s: cpu3, the first of the lightest nodes.
 //	2 gpu   t=0 4 procs: gpu1.
@@ -175,10 +176,10 @@ func TestSlurmConfNodePartitions(t *testing.T) {
 	dir := filepath.Join("testdata", "nodeparts")
 	out := filepath.Join(t.TempDir(), "out")
 	stdout, stderr := run(t, 0, "run", "--trace", filepath.Join(dir, "parts.swf"), "--policy", "easy", "--slurm-conf", filepath.Join(dir, "slurm.conf"), "--slurm-nodes", "--check", "--out", out)
-	if !strings.Contains(stderr, "partition gpu (") || !strings.Contains(stderr, "not on nodes: PriorityTier=2") {
+	if !strings.Contains(stderr, "partitions served by PriorityTier, highest first, not in the file's order: gpu (PriorityTier=2), batch (PriorityTier=0)") {
 		t.Errorf("stderr: %s", stderr)
 	}
-	if !strings.Contains(stdout, "partitions: batch (nodes cpu[1-4]) 3 jobs; gpu (nodes gpu[1-2]) 2 jobs; 1 job(s) refused at submission (0 of no partition given, 1 above maxtime") ||
+	if !strings.Contains(stdout, "partitions: gpu (nodes gpu[1-2]) 2 jobs; batch (nodes cpu[1-4]) 3 jobs; 1 job(s) refused at submission (0 of no partition given, 1 above maxtime") ||
 		!strings.Contains(stdout, "partitions kept: every job on nodes of its partition") {
 		t.Errorf("stdout: %s", stdout)
 	}
@@ -324,7 +325,7 @@ func TestSlurmQOSFile(t *testing.T) {
 	if want := map[string]string{"1": "0", "2": "50", "3": "2"}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("starts %v, want %v", got, want)
 	}
-	for _, s := range []string{"QOS high (line 3): MaxTRESPU gres/gpu: only cpu is modelled: left out",
+	for _, s := range []string{
 		"QOS extra: not among the trace's QOS", "Priority: the QOS priorities count under priority/multifactor only"} {
 		if !strings.Contains(stderr, s) {
 			t.Errorf("stderr lacks %q:\n%s", s, stderr)
@@ -411,5 +412,61 @@ func TestSlurmLatencySeeded(t *testing.T) {
 	_, stderr := run(t, 2, "run", "--trace", "KTH-SP2-1996-2.1-cln.swf.gz", "--policy", "slurm", "--nodes", "n[1-25]:cores=4", "--seed", "3", "--no-out")
 	if !strings.Contains(stderr, "the slurm policy's sched_latency; --policy slurm without them uses no seed") {
 		t.Errorf("stderr %s", stderr)
+	}
+}
+
+// PriorityTier orders the partitions of a slurm.conf (testdata/tiers),
+// worked by hand. One node n1 of 4 CPUs in two partitions, batch
+// (PriorityTier 1, first in the file) and high (PriorityTier 2); every
+// job asks 4 CPUs, runs 10 s (limit 100): job 1 batch at 0, job 2 high
+// at 0, job 3 batch at 1, job 4 high at 2. Under --policy slurm:
+//
+//   - slurm.conf: high passes first. At 0 job 2 starts and job 1 waits;
+//     jobs 3 and 4 wait. At 10 (job 2's end) high passes first: job 4
+//     starts; at 20 job 1, at 30 job 3. Starts 20, 0, 30, 10: Slurm's,
+//     whose one queue puts every job of the higher tier first (job 2,
+//     then job 4 when it is submitted, then jobs 1 and 3).
+//   - equal.conf, both tiers 1: at each instant the partition whose
+//     oldest waiting job is the oldest passes first (Slurm's one queue
+//     by priority, the submission order under priority/basic): at 0 job
+//     1 (batch, id 1) before job 2; at 10 job 2 (high, submitted at 0)
+//     before job 3 (batch, at 1): job 2 starts; at 20 job 3, at 30 job
+//     4. Starts 0, 10, 20, 30, as Slurm's. In the file's order (batch
+//     always first) they were 0, 20, 10, 30.
+func TestSlurmConfPriorityTier(t *testing.T) {
+	dir := filepath.Join("testdata", "tiers")
+	starts := func(conf string) (string, string) {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "out")
+		_, stderr := run(t, 0, "run", "--trace", filepath.Join(dir, "tiers.swf"), "--policy", "slurm", "--slurm-conf", filepath.Join(dir, conf), "--slurm-nodes", "--check", "--out", out)
+		b, err := os.ReadFile(filepath.Join(out, "jobs.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		col := map[string]int{}
+		for i, h := range strings.Split(lines[0], ",") {
+			col[h] = i
+		}
+		got := map[string]string{}
+		for _, l := range lines[1:] {
+			f := strings.Split(l, ",")
+			got[f[col["job_id"]]] = f[col["starting_time"]]
+		}
+		return fmt.Sprint(got["1"], " ", got["2"], " ", got["3"], " ", got["4"]), stderr
+	}
+	got, stderr := starts("slurm.conf")
+	if got != "20 0 30 10" {
+		t.Errorf("slurm.conf: starts %s, want 20 0 30 10", got)
+	}
+	if !strings.Contains(stderr, "partitions served by PriorityTier, highest first, not in the file's order: high (PriorityTier=2), batch (PriorityTier=1)") {
+		t.Errorf("stderr: %s", stderr)
+	}
+	got, stderr = starts("equal.conf")
+	if got != "0 10 20 30" {
+		t.Errorf("equal.conf: starts %s, want 0 10 20 30", got)
+	}
+	if strings.Contains(stderr, "PriorityTier") {
+		t.Errorf("stderr: %s", stderr)
 	}
 }

@@ -12,13 +12,20 @@ import (
 // nodes (--slurm-conf FILE --slurm-nodes; docs/nodes.md, "Partitions on
 // nodes"): each PartitionName line a "NAME:nodes=HOSTLIST" text with
 // its MaxTime, AllowAccounts and AllowQos (when they are numbers: a
-// trace's accounts and QOS are) and Default. Partitions may share
-// nodes (overlapping partitions, docs/nodes.md), as in Slurm: each is
-// kept, in the file's order, which is the order of their passes at an
-// instant. notes say what is left out: a partition without nodes, and
-// per partition the keys not modelled.
+// trace's accounts and QOS are), Default and PriorityTier (tier=N).
+// Partitions may share nodes (overlapping partitions, docs/nodes.md), as
+// in Slurm: each is kept, listed by PriorityTier (highest first) and,
+// within a tier, in the file's order (slurmconf.Config.ByTier); at an
+// instant they pass by tier, and those of one tier in the order of their
+// oldest waiting job (engine.NodePartition.Tier). notes say that order when it is not the file's,
+// and what is left out: a partition without nodes, and per partition
+// the keys not modelled.
 func slurmNodeParts(cfg *slurmconf.Config) (texts, notes []string) {
-	for _, pt := range cfg.Partitions {
+	parts, order := cfg.ByTier()
+	if order != "" {
+		notes = append(notes, order)
+	}
+	for _, pt := range parts {
 		at := fmt.Sprintf("partition %s (%s:%d)", pt.Name, pt.File, pt.Line)
 		if len(pt.Nodes) == 0 {
 			notes = append(notes, at+" has no nodes: left out")
@@ -31,7 +38,7 @@ func slurmNodeParts(cfg *slurmconf.Config) (texts, notes []string) {
 		}
 		text := pt.Name + ":nodes=" + hl
 		opts, left := pt.Options()
-		texts = append(texts, text+opts)
+		texts = append(texts, text+opts+fmt.Sprintf(":tier=%d", pt.PriorityTier))
 		if len(left) > 0 {
 			notes = append(notes, fmt.Sprintf("%s: not on nodes: %s", at, strings.Join(left, ", ")))
 		}
