@@ -54,7 +54,7 @@ func TestMeterByHand(t *testing.T) {
 
 func TestParsePower(t *testing.T) {
 	p, err := ParsePower("95:190.74")
-	if err != nil || p != (Power{95, 190.74}) {
+	if err != nil || p != (Power{IdleW: 95, ComputeW: 190.74}) {
 		t.Fatalf("ParsePower(95:190.74) = %v, %v", p, err)
 	}
 	for in, want := range map[string]string{
@@ -70,7 +70,7 @@ func TestParsePower(t *testing.T) {
 			t.Errorf("ParsePower(%q): %v, want an error with %q", in, err, want)
 		}
 	}
-	if math.IsNaN(Power{1, 2}.JobJoules(0, 5)) {
+	if math.IsNaN(Power{IdleW: 1, ComputeW: 2}.JobJoules(0, 5)) {
 		t.Fatal("NaN")
 	}
 }
