@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/scenario"
 )
 
 // readCSV reads a whole CSV file and its header's columns.
@@ -216,5 +218,49 @@ func TestSleeperEnergyAgainstIndependentIntegrator(t *testing.T) {
 	t.Logf("%d CPU switches off in all", switched)
 	if switched < 100 {
 		t.Fatalf("only %d CPUs switched off in all the runs: the test checks little", switched)
+	}
+}
+
+// A trace scenario with platform.sleep_after: the replication reports
+// the energy of the same run made by RunSpec with --sleep-after, and
+// sleep_after none that of the run without the sleeper.
+func TestSleeperInScenario(t *testing.T) {
+	const power = "95:190.74:9.75:152:19030:6.1:620"
+	text := "model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz, jobs: 2000}\nplatform: {power: \"" + power + "\", sleep_after: [none, \"600:keep=10\"]}\npolicy: {queue: easy}\nmetrics: [mean_wait, energy_kwh]\n"
+	pts, err := scenario.Parse("e.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 2 {
+		t.Fatalf("%d points, want 2", len(pts))
+	}
+	var kwh []float64
+	for i, sl := range []string{"", "600:keep=10"} {
+		m, err := RunReplication(pts[i].Scenario, 0, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", First: 2000}, Policy: PolicySpec{Name: "easy", Sleep: sl}, Platform: PlatformSpec{Power: power}}
+		if err := spec.Check(); err != nil {
+			t.Fatal(err)
+		}
+		res, err := spec.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]float64{}
+		for i, n := range m.Names {
+			got[n] = m.Values[i]
+		}
+		if want := res.Energy.TotalJ / 3.6e6; math.Abs(got["energy_kwh"]-want) > 1e-9*want {
+			t.Fatalf("sleep %q: energy_kwh %v, want %v (the run's total_j / 3.6e6)", sl, got["energy_kwh"], want)
+		}
+		if (res.Energy.States != nil) != (sl != "") {
+			t.Fatalf("sleep %q: states %+v", sl, res.Energy.States)
+		}
+		kwh = append(kwh, got["energy_kwh"])
+	}
+	if !(kwh[1] < kwh[0]) {
+		t.Fatalf("the sleeper saves nothing: %v kWh against %v always on", kwh[1], kwh[0])
 	}
 }
