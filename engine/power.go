@@ -74,6 +74,10 @@ func (c *Cluster) initPower(sw *Switching) error {
 		}
 	}
 	c.pw = p
+	// A pass at time 0, so that the policy sees the CPUs idle from the
+	// start (an idle sleeper's first timeout is then T, not the first
+	// job's arrival).
+	c.pushBackground(0, refPowerWake)
 	return nil
 }
 

@@ -95,3 +95,37 @@ func TestParseParams(t *testing.T) {
 		}
 	}
 }
+
+// TestSleeperFromTimeZero: the CPUs are idle from time 0, before the
+// first job: the model gives the sleeper a pass at 0, so the timeout
+// runs from 0. The power model of TestSleeperByHand, timeout 10 s,
+// keep 0; job A (2 CPUs, 20 s) at 100.
+//
+//   - 0: the pass; 4 CPUs idle since 0, a pass asked for at 10.
+//   - 10: all 4 switch off over [10, 12), off from 12.
+//   - 100: A waits for 2 CPUs, none idle: CPUs 0-1 switch on over
+//     [100, 105); A runs [105, 125).
+//
+// CPUs 0-1 each: idle 10 s (100 J), switching off 2 s (10 J), off 88 s
+// (176 J), switching on 5 s (100 J), busy 20 s (600 J): 986 J. CPUs 2-3
+// each: 100 + 10 J, off [12, 125) 113 s (226 J): 336 J. Total 2 x 986 +
+// 2 x 336 = 2,644 J.
+func TestSleeperFromTimeZero(t *testing.T) {
+	pw := energy.Power{IdleW: 10, ComputeW: 30, OffW: 2, OnS: 5, OnJ: 100, OffS: 2, OffJ: 10}
+	plat := enginetest.MustPlatform(t, platform.Machine{CPUs: 4})
+	m := energy.NewMeter(pw, 4, false)
+	rec := &enginetest.Recorder{}
+	c, err := engine.NewCluster(engine.ClusterConfig{Platform: plat, Policy: sleep.New(backfill.NewFCFS(), sleep.Params{After: 10}),
+		Source: workload.FromSlice([]actual.Job{enginetest.Exact(1, 100, 2, 20)}), Listener: engine.Tee{rec, m},
+		Switching: &engine.Switching{OnS: pw.OnS, OffS: pw.OffS}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Run(); err != nil {
+		t.Fatal(err)
+	}
+	r := m.Result()
+	if rec.At(1) != 105 || math.Abs(r.TotalJ-2644) > 1e-9 || r.EndT != 125 || r.SwitchOffs != 4 || r.SwitchOns != 2 || r.OffCPUSec != 2*88+2*113 {
+		t.Errorf("A at %g; %+v; want A at 105, 2644 J to 125, 4 switches off, 2 on, 402 CPU-s off", rec.At(1), r)
+	}
+}
