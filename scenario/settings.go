@@ -186,7 +186,7 @@ func platformSettings() []*settingDecl {
 		{Decl: decl("platform.procs", option.Int, cpusRange, "", "the machine's CPUs ("+seeLimits+")"), models: clusterOnly, check: limited(cpusRange),
 			bind: func(s *Scenario) any { return &s.Platform.Procs }, key: keySpec{name: "procs", at: map[string]int{mC: 110}},
 			doc: docSpec{def: "the trace header's `MaxProcs` (required for a synthetic cluster)"}},
-		{Decl: decl("platform.power", option.Text, none, "", "`IDLE_W:COMPUTE_W`, watts a CPU draws idle and running a job (docs/energy.md): the energy metrics (`energy_kwh`, ...) need it"),
+		{Decl: decl("platform.power", option.Text, none, "", "`IDLE_W:COMPUTE_W`, watts a CPU draws idle and running a job, or with power states `IDLE_W:COMPUTE_W:OFF_W:ON_S:ON_J:OFF_S:OFF_J` (for `platform.sleep_after`; docs/energy.md): the energy metrics (`energy_kwh`, ...) need it"),
 			models: clusterOnly,
 			bind:   func(s *Scenario) any { return &s.Platform.Power }, key: keySpec{name: "power", at: map[string]int{mC: 115}, omitDefault: true},
 			doc: docSpec{typ: "text", def: "none"}},
