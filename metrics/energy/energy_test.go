@@ -70,6 +70,35 @@ func TestParsePower(t *testing.T) {
 			t.Errorf("ParsePower(%q): %v, want an error with %q", in, err, want)
 		}
 	}
+	// With power states: Batsim's example host.
+	p, err = ParsePower("95:190.74:9.75:152:19030:6.1:620")
+	if err != nil || p != (Power{IdleW: 95, ComputeW: 190.74, OffW: 9.75, OnS: 152, OnJ: 19030, OffS: 6.1, OffJ: 620}) || !p.States() {
+		t.Fatalf("ParsePower(Batsim's host) = %+v, %v", p, err)
+	}
+	if p.OnW() != 19030.0/152 || p.OffSwitchW() != 620/6.1 {
+		t.Fatalf("switching watts %g, %g", p.OnW(), p.OffSwitchW())
+	}
+	if q, _ := ParsePower("95:190.74"); q.States() || q.OnW() != 0 {
+		t.Fatal("two numbers: no states")
+	}
+	for in, want := range map[string]string{
+		"1:2:3":           "IDLE_W:COMPUTE_W:OFF_W:ON_S:ON_J:OFF_S:OFF_J",
+		"1:2:x:1:1:1:1":   "off watts \"x\" is not a number",
+		"1:2:0:0:1:1:1":   "0 < switch-on seconds",
+		"1:2:0:1:1:-1:1":  "0 < switch-off seconds",
+		"1:2:0:1e6:1:1:1": "switch-on seconds <= 86400",
+		"1:2:-1:1:1:1:1":  "0 <= off watts",
+		"1:2:0:1:2e6:1:1": "switch-on joules",
+		"1:2:0:1:1:1:-5":  "switch-off joules",
+		"1:2:0:1:1:1:1:1": "want IDLE_W:COMPUTE_W",
+		"2:1:0:1:1:1:1":   "want 0 <= idle <= compute",
+		"1:2:0:1:1:1:NaN": "switch-off joules \"NaN\" is not a number",
+		"1:2:0:Inf:1:1:1": "switch-on seconds \"Inf\" is not a number",
+	} {
+		if _, err := ParsePower(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParsePower(%q): %v, want an error with %q", in, err, want)
+		}
+	}
 	if math.IsNaN(Power{IdleW: 1, ComputeW: 2}.JobJoules(0, 5)) {
 		t.Fatal("NaN")
 	}
