@@ -15,6 +15,7 @@ import (
 	"github.com/schedlab/schedlab/policy"
 	"github.com/schedlab/schedlab/policy/sleep"
 	"github.com/schedlab/schedlab/registry"
+	"github.com/schedlab/schedlab/workload"
 )
 
 // The idle sleeper (PolicySpec.Sleep, package policy/sleep) and the
@@ -44,6 +45,8 @@ func (s *RunSpec) checkSleep() []error {
 		add(errors.New("--sleep-after does not go with partitions yet"))
 	case p.Avail.Used():
 		add(errors.New("--sleep-after does not go with reservations or failures yet"))
+	case s.Workload.Estimate == workload.EstimatePredict:
+		add(errors.New("--sleep-after does not go with --estimate predict yet (the predicting layer does not plan around unavailable CPUs, which the off CPUs are)"))
 	}
 	if qp, err := LookupTracePolicy(pol.Name); err == nil && qp.Model != registry.ModelCluster {
 		add(fmt.Errorf("--sleep-after wraps a queue policy of the cluster model, not %s (%s)", qp.Name, qp.Model))

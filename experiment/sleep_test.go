@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/scenario"
+	"github.com/schedlab/schedlab/workload"
 )
 
 // readCSV reads a whole CSV file and its header's columns.
@@ -262,5 +263,36 @@ func TestSleeperInScenario(t *testing.T) {
 	}
 	if !(kwh[1] < kwh[0]) {
 		t.Fatalf("the sleeper saves nothing: %v kWh against %v always on", kwh[1], kwh[0])
+	}
+}
+
+// The sleeper's settings are checked with what they stand on, each error
+// naming --sleep-after.
+func TestSleepChecks(t *testing.T) {
+	const states = "95:190.74:9.75:152:19030:6.1:620"
+	base := func() RunSpec {
+		return RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", First: 100}, Policy: PolicySpec{Name: "easy", Sleep: "600"}, Platform: PlatformSpec{Power: states}}
+	}
+	for name, c := range map[string]struct {
+		edit func(*RunSpec)
+		want string
+	}{
+		"no power":         {func(s *RunSpec) { s.Platform.Power = "" }, "the idle sleeper needs a power model with states"},
+		"no states":        {func(s *RunSpec) { s.Platform.Power = "95:190.74" }, "the idle sleeper needs a power model with states"},
+		"bad timeout":      {func(s *RunSpec) { s.Policy.Sleep = "-5" }, "--sleep-after \"-5\": the timeout -5 s"},
+		"partitions":       {func(s *RunSpec) { s.Platform.Partitions = []string{"a:50:default", "b:50"} }, "does not go with partitions"},
+		"nodes":            {func(s *RunSpec) { s.Platform.Nodes = []string{"n[1-4]:cores=4"} }, "does not go with --nodes"},
+		"estimate predict": {func(s *RunSpec) { s.Workload.Estimate = workload.EstimatePredict }, "does not go with --estimate predict"},
+	} {
+		s := base()
+		c.edit(&s)
+		err := s.Check()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", name, err, c.want)
+		}
+	}
+	s := base()
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
 	}
 }
