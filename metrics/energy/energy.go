@@ -295,7 +295,10 @@ func (m *Meter) stateExcess() float64 {
 // engine.PowerListener): the change holds from now, after the usage up
 // to now was integrated (TimeAdvanced comes first at every instant).
 func (m *Meter) PowerSwitched(_ float64, cpus platform.Runs, from, to policy.PowerState) {
-	m.states = true
+	if !m.states {
+		// The most watts before the first switch: every CPU was on.
+		m.peakW, m.states = m.watts(m.peakBusy), true
+	}
 	n := cpus.Count()
 	m.count(from, -n)
 	m.count(to, n)
