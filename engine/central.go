@@ -225,8 +225,12 @@ func (c *Cluster) finish() error {
 				down++
 			}
 		}
-		if down > 0 {
+		if down > 0 && c.pw != nil {
 			return fmt.Errorf("%d job(s) never started: %d of the %d processors are unavailable (down, reserved or off) at the end, t=%g, and no change of availability follows",
+				n, down, c.plat.CPUs(), c.now)
+		}
+		if down > 0 {
+			return fmt.Errorf("%d job(s) never started: %d of the %d processors are unavailable (down or reserved) at the end, t=%g, and no change of availability follows",
 				n, down, c.plat.CPUs(), c.now)
 		}
 	}
