@@ -32,6 +32,11 @@ type ClusterConfig struct {
 	// a policy each (partition.go, docs/partitions.md); Policy must then
 	// be nil. With Availability the partitions must share no CPU.
 	Partitions []Partition
+	// Switching, when set, gives the CPUs power states (power.go,
+	// docs/energy.md): the policy may switch idle CPUs off and on
+	// (policy.Plan.Power); it must implement policy.AvailabilityPlanner,
+	// and the run may have neither windows, failures nor partitions.
+	Switching *Switching
 }
 
 // Cluster is one run of the central-queue model; build it with NewCluster
@@ -49,9 +54,10 @@ type Cluster struct {
 	maxCPUs int                // the largest machine
 	plan    policy.Plan
 	view    machinesView
-	wakes          // the policy's wake-ups (wake.go)
-	av      *avail // unavailable CPUs (nil: all always available)
-	parts   *parts // partitions (nil: none)
+	wakes               // the policy's wake-ups (wake.go)
+	av      *avail      // unavailable CPUs (nil: all always available)
+	parts   *parts      // partitions (nil: none)
+	pw      *powerState // power states (nil: every CPU always on)
 	// caps is what the policy can do, computed once in NewCluster (last:
 	// the hot fields above stay together).
 	caps policy.Caps
@@ -83,6 +89,11 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 	c.maxWaiting = cfg.MaxWaiting
 	if cfg.Availability != nil {
 		if err := c.initAvail(cfg.Availability); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Switching != nil {
+		if err := c.initPower(cfg.Switching); err != nil {
 			return nil, err
 		}
 	}
@@ -176,6 +187,9 @@ func (c *Cluster) decide() error {
 			return err
 		}
 	}
+	if err := c.applyPower(); err != nil {
+		return err
+	}
 	for k := range c.plan.Starts {
 		if err := c.start(&c.plan.Starts[k]); err != nil {
 			return err
@@ -186,12 +200,16 @@ func (c *Cluster) decide() error {
 			return err
 		}
 	}
+	c.powerWake()
 	return c.afterPass(&c.kernel, &c.plan, c.cfg.Policy.Name(), c.waiting)
 }
 
 // timer is a wake-up the policy asked for (Plan.Wake; the pass
 // follows) or a change of availability (avail.go).
 func (c *Cluster) timer(ref int32) error {
+	if ref >= 0 && c.pw != nil {
+		return c.powerTimer(ref)
+	}
 	if ref <= refFailure {
 		return c.availTimer(ref)
 	}
@@ -203,9 +221,13 @@ func (c *Cluster) finish() error {
 	if n := c.waiting; n > 0 && c.av != nil {
 		down := 0
 		for cpu := range int32(c.plat.CPUs()) {
-			if !c.av.usable(cpu) {
+			if !c.av.usable(cpu) || (c.pw != nil && c.pw.state[cpu] != policy.PowerOn) {
 				down++
 			}
+		}
+		if down > 0 && c.pw != nil {
+			return fmt.Errorf("%d job(s) never started: %d of the %d processors are unavailable (down, reserved or off) at the end, t=%g, and no change of availability follows",
+				n, down, c.plat.CPUs(), c.now)
 		}
 		if down > 0 {
 			return fmt.Errorf("%d job(s) never started: %d of the %d processors are unavailable (down or reserved) at the end, t=%g, and no change of availability follows",
@@ -305,6 +327,9 @@ func (c *Cluster) start(d *policy.Start) error {
 					return c.bad(d, "CPU %d is not on machine %d", cpu, m)
 				}
 				if !c.cpus.free(cpu) {
+					if c.pw != nil && c.pw.state[cpu] != policy.PowerOn {
+						return c.bad(d, "CPU %d is %s (a CPU runs a job only when on)", cpu, c.pw.state[cpu])
+					}
 					if c.av != nil && !c.av.usable(cpu) {
 						return c.bad(d, "CPU %d is unavailable (down or reserved)", cpu)
 					}
@@ -370,6 +395,9 @@ func (c *Cluster) complete(i int32) error {
 			return nil
 		}
 		forRuns(c.slots.at(i).cpus, func(cpu int32) { c.av.owner[cpu] = -1 })
+		if c.pw != nil {
+			forRuns(c.slots.at(i).cpus, func(cpu int32) { c.pw.since[cpu] = c.now })
+		}
 	}
 	s := c.slots.at(i)
 	m := int(s.machine)

@@ -29,6 +29,12 @@
 //     Disjoint partitions go with unavailable CPUs: each policy is told
 //     of the windows cut to its CPUs and sees its own down CPUs and
 //     horizons; overlapping partitions with unavailable CPUs are refused.
+//     With Switching (power.go, docs/energy.md) the CPUs have power
+//     states: the policy switches idle CPUs off and off CPUs on
+//     (Plan.Power, applied before the pass's starts; policy.PowerView),
+//     a CPU not on is unavailable (counted as down), a start on it is
+//     refused, and PowerListeners hear every switch (not with windows,
+//     failures or partitions yet).
 //   - NodeCluster (nodes.go): one central queue over a platform of
 //     nodes (package platform/nodes, docs/nodes.md); a NodeScheduler
 //     decides over a read-only view of the nodes' state (free cores,

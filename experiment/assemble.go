@@ -14,6 +14,7 @@ import (
 	"github.com/schedlab/schedlab/policy/carbon"
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/policy/predict"
+	"github.com/schedlab/schedlab/policy/sleep"
 	"github.com/schedlab/schedlab/registry"
 	"github.com/schedlab/schedlab/threads"
 	"github.com/schedlab/schedlab/workload"
@@ -59,6 +60,11 @@ type clusterSpec struct {
 	// carbon, when set, puts the carbon-aware delay layer (policy/carbon)
 	// around the policy, outside the predicting layer.
 	carbon *carbonSpec
+	// sleep, when set, puts the idle sleeper (policy/sleep) around the
+	// policy, inside the carbon delay; switching is the engine's
+	// switching times it needs.
+	sleep     *sleep.Params
+	switching *engine.Switching
 	// coresAlone, on a platform of nodes, says that every job of the
 	// workload asks for cores alone (nodes.CoresAlone); planner is
 	// PolicySpec.NodePlanner. Together they decide whether the run is
@@ -99,6 +105,8 @@ type clusterRun struct {
 	// delay is the carbon-aware delay layer (clusterSpec.carbon; nil:
 	// none; on nodes a carbon.NodeDelay).
 	delay delayCounts
+	// sleep is the idle sleeper's settings (nil: none).
+	sleep *sleep.Params
 	// stages are the clusterStages applied, in their order.
 	stages []clusterStage
 	// byCounts, on a platform of nodes, says that the run is planned by
@@ -173,6 +181,10 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 		pred := predict.New(r.pol, *s.predict)
 		r.preds, r.pol, r.built, r.caps = []predictCounts{pred}, pred, pred, policy.CapsOf(pred)
 	}
+	if s.sleep != nil { // the idle sleeper: around the predictor, inside the delay
+		sl := sleep.New(r.pol, *s.sleep)
+		r.sleep, r.pol, r.built, r.caps = s.sleep, sl, sl, policy.CapsOf(sl)
+	}
 	if c := s.carbon; c != nil { // the carbon-aware delay: outermost
 		d := carbon.New(r.pol, c.sig, c.p)
 		r.delay, r.pol, r.built, r.caps = d, d, d, policy.CapsOf(d)
@@ -189,7 +201,7 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 		r.fold = threads.NewFold(s.lis)
 		klis = append(engine.Tee{r.fold}, s.threadLis...)
 	}
-	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Policy: r.pol, Source: src, Listener: klis, Continue: s.cont, MaxWaiting: s.maxWaiting, Availability: s.avail})
+	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Policy: r.pol, Source: src, Listener: klis, Continue: s.cont, MaxWaiting: s.maxWaiting, Availability: s.avail, Switching: s.switching})
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,9 @@ type EnergyInfo struct {
 	WorkCarbonK *float64         `json:"work_carbon_kg,omitempty"` // the part of carbon_kg above idle
 	Cost        *float64         `json:"cost,omitempty"`
 	CarbonDelay *CarbonDelayInfo `json:"carbon_delay,omitempty"`
+	// States, with the idle sleeper (PolicySpec.Sleep): the power
+	// states' model and use.
+	States *StatesInfo `json:"states,omitempty"`
 }
 
 // power is the run's power model (Check has parsed it once already).
@@ -69,6 +72,9 @@ func reportEnergy(a *traceAsm, res *TraceResult) {
 		res.Energy.Nodes = a.ns.Len()
 	}
 	signalEnergy(res.Energy, r, a.s.Platform.Carbon != "", a.s.Platform.Price != "", d)
+	if a.run != nil {
+		statesEnergy(res.Energy, r, p, a.run.sleep)
+	}
 }
 
 // writeEnergyCSV writes the machine's power at every change: time_s,

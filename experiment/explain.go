@@ -785,7 +785,7 @@ func (e *explainer) JobKilled(now float64, r *engine.Record)   { e.end(now, r) }
 
 // explainTakes refuses the settings of spec that Explain does not follow:
 // the outputs (it writes nothing), the settings whose passes it cannot
-// say in its words (predictions, the carbon delay, an in-process
+// say in its words (predictions, the carbon delay, the idle sleeper, an in-process
 // decider) and, found once the run is assembled, failures. (A platform
 // of nodes is explained when it is planned by counts: explainOnNodes.)
 func explainTakes(spec RunSpec) error {
@@ -797,6 +797,7 @@ func explainTakes(spec RunSpec) error {
 	}{
 		{"--estimate predict", "predictions (the passes would speak of the estimates, not the predictions the policy sees)", w.Estimate == workload.EstimatePredict},
 		{"--carbon-delay", "the carbon delay (the jobs it holds back wait outside the policy)", spec.Policy.CarbonDelay != ""},
+		{"--sleep-after", "the idle sleeper (its switches of the CPUs are not in the passes' words)", spec.Policy.Sleep != ""},
 		{"an in-process decider", "an in-process decider", spec.Policy.Decider != nil},
 		{"--out", "--out (it writes nothing)", o.Dir != ""}, {"--metric", "--metric", len(o.Metrics) > 0},
 		{"--swf", "--swf", o.SWF}, {"--check", "--check", o.Check}, {"--threads", "--threads", o.Threads}, {"--planned", "--planned", o.Planned},

@@ -273,7 +273,17 @@ func TraceSpec(s scenario.Scenario, rep int, out string, perJob bool, extra []en
 		Platform: PlatformSpec{Procs: s.Platform.Procs, Clamp: s.Workload.Clamp, Continue: s.Workload.OnOverrun == "continue", Power: s.Platform.Power,
 			Carbon: s.Platform.Carbon, Price: s.Platform.Price,
 			Partitions: s.Platform.Partitions, Nodes: s.Platform.Nodes, Avail: scenarioAvail(s)},
-		Policy:  PolicySpec{Name: s.Policy.Queue, Options: s.Policy.Options, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction, NodePlanner: s.Platform.NodePlanner},
+		Policy: PolicySpec{Name: s.Policy.Queue, Options: s.Policy.Options, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction, NodePlanner: s.Platform.NodePlanner,
+			Sleep: sleepSpec(s.Platform.SleepAfter)},
 		Outputs: OutputSpec{Dir: out, Responses: perJob, Listeners: extra},
 	}, nil
+}
+
+// sleepSpec is PolicySpec.Sleep of a scenario's platform.sleep_after
+// ("none": no sleeper).
+func sleepSpec(s string) string {
+	if s == scenario.SleepNone {
+		return ""
+	}
+	return s
 }

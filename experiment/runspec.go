@@ -156,6 +156,11 @@ type PolicySpec struct {
 	// lowest carbon intensity of [submit, submit + MAX_S]. Needs
 	// PlatformSpec.Carbon.
 	CarbonDelay string `json:"carbon_delay,omitempty"`
+	// Sleep, "T" or "T:keep=K", puts the idle sleeper (package
+	// policy/sleep) around the policy: a CPU idle T seconds is switched
+	// off, CPUs are switched on when the waiting jobs need them, K are
+	// kept on. Needs a Power model with states (docs/energy.md).
+	Sleep string `json:"sleep,omitempty"`
 	// Decider, when set, makes the decisions of policy "external" in
 	// this process instead of a decision process (package
 	// policy/external, Options.Decider): the options command and fds are
@@ -319,6 +324,7 @@ func (s *RunSpec) Check() error {
 	{
 		ms, _ := traceMetrics(o.Metrics)
 		errs = append(errs, s.checkSignals(ms)...)
+		errs = append(errs, s.checkSleep()...)
 	}
 	if o.Dir == "" {
 		for _, f := range []struct {

@@ -45,6 +45,7 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 		fmt.Fprintf(w, "\nenergy (%g W idle, %g W computing %s): %.1f kWh (%.6g J) from 0 to %.1f s; mean %.1f W, peak %.1f W, %.6g J a job\n",
 			e.IdleW, e.ComputeW, unit, e.KWh, e.TotalJ, e.EndS, e.MeanW, e.PeakW, e.PerJobJ)
 		writeSignalEnergy(w, e) // carbon.go: carbon, cost, the carbon-aware delay
+		writeStates(w, e)       // sleep.go: the idle sleeper
 	}
 	if n := res.Nodes; n != nil {
 		writeNodes(w, n)

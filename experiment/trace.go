@@ -394,6 +394,9 @@ func (a *traceAsm) assemble(src workload.Source) error {
 	if spec.carbon, err = s.carbonLayer(); err != nil { // PolicySpec.CarbonDelay
 		return err
 	}
+	if spec.sleep, spec.switching, err = s.sleepLayer(); err != nil { // PolicySpec.Sleep
+		return err
+	}
 	if a.ns != nil {
 		spec.ns = a.ns
 		if spec.coresAlone, err = a.coresAlone(); err != nil {

@@ -59,6 +59,7 @@ type outputs struct {
 	energy      *energy.Meter
 	nodeUse     *nodeuse.Meter
 	energyFile  *os.File
+	powerLog    *powerLog
 	// files are the outputs' files, by output index.
 	files []*os.File
 }
@@ -119,6 +120,13 @@ var traceOutputs = []traceOutput{
 		applies: func(a *traceAsm) bool { return a.out != nil && a.s.Platform.Power != "" },
 		built:   func(a *traceAsm, f *os.File) error { a.o.energyFile = f; return nil },
 		flush:   func(a *traceAsm) error { return writeEnergyCSV(a, a.o.energyFile) }},
+	{name: "power.csv", file: "power.csv", // PolicySpec.Sleep: every switch of the CPUs' power states
+		applies: func(a *traceAsm) bool { return a.out != nil && a.s.Policy.Sleep != "" },
+		open: func(a *traceAsm, f *os.File) (engine.Listener, error) {
+			a.o.powerLog = newPowerLog(f)
+			return a.o.powerLog, nil
+		},
+		flush: func(a *traceAsm) error { return a.o.powerLog.w.Flush() }},
 	{name: "nodes", // PlatformSpec.Nodes: the use of the nodes (summary.json)
 		applies: func(a *traceAsm) bool { return a.ns != nil },
 		open: func(a *traceAsm, _ *os.File) (engine.Listener, error) {

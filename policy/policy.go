@@ -101,6 +101,13 @@ type Plan struct {
 	// pass, and stops a run whose policy asks MaxIdleWakes times in a row
 	// without a job starting, arriving or ending in between.
 	Wake float64
+	// Power are switches of CPUs on and off (a power model with states:
+	// PowerView), applied before the starts.
+	Power []PowerSwitch
+	// PowerWake, when after now, asks for another pass at that time
+	// while jobs are present or will arrive (not only while jobs wait, as
+	// Wake): an idle sleeper's timeout.
+	PowerWake float64
 }
 
 // MaxIdleWakes bounds the consecutive passes caused only by Plan.Wake
@@ -122,7 +129,9 @@ func (p *Plan) StartOn(id job.ID, reason job.StartReason, m int) {
 func (p *Plan) Reject(id job.ID) { p.Rejects = append(p.Rejects, id) }
 
 // Reset empties the plan, keeping its storage.
-func (p *Plan) Reset() { p.Starts, p.Rejects, p.Wake = p.Starts[:0], p.Rejects[:0], 0 }
+func (p *Plan) Reset() {
+	p.Starts, p.Rejects, p.Wake, p.Power, p.PowerWake = p.Starts[:0], p.Rejects[:0], 0, p.Power[:0], 0
+}
 
 // Screener is implemented by a queue policy that refuses some jobs at
 // submission (Job Ranking Backfilling's rank -1: no machine can ever hold

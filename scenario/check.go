@@ -120,6 +120,33 @@ func (d *decoder) checkCluster() {
 			d.add(d.keys[k], k, "needs platform.power (a power model: the signal weighs the machine's energy, docs/energy.md)")
 		}
 	}
+	if d.present("platform.sleep_after") {
+		switch {
+		case d.missing("platform.power"):
+			d.add(d.keys["platform.sleep_after"], "platform.sleep_after", "needs platform.power with power states (IDLE_W:COMPUTE_W:OFF_W:ON_S:ON_J:OFF_S:OFF_J, docs/energy.md)")
+		case d.missing("workload.trace"):
+			d.add(d.keys["platform.sleep_after"], "platform.sleep_after", "needs a trace workload (workload.trace): the sleeper does not run on synthetic jobs yet")
+		}
+	}
+	if s := d.set["platform.sleep_after"]; s != nil {
+		sleeps := false
+		for _, v := range s.vals {
+			if v.canon == SleepNone {
+				continue
+			}
+			sleeps = true
+			if err := registry.CheckSleep(v.canon); err != nil {
+				d.add(v.at, "platform.sleep_after", "%v", err)
+			}
+		}
+		if p := d.set["platform.power"]; p != nil && sleeps {
+			for _, pv := range p.vals {
+				if registry.CheckPower(pv.canon) == nil && !registry.PowerStates(pv.canon) {
+					d.add(pv.at, "platform.power", "%q has no power states, which platform.sleep_after needs (IDLE_W:COMPUTE_W:OFF_W:ON_S:ON_J:OFF_S:OFF_J, docs/energy.md)", pv.canon)
+				}
+			}
+		}
+	}
 	if s := d.set["platform.power"]; s != nil {
 		for _, v := range s.vals {
 			if err := registry.CheckPower(v.canon); err != nil {

@@ -350,10 +350,14 @@ func TestPowerErrors(t *testing.T) {
 		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"200:95\"}\npolicy: {queue: easy}\n": "platform.power",
 		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\npolicy: {queue: easy}\nmetrics: [energy_kwh]\n":         "metric energy_kwh needs platform.power",
 		// the signals: each needs the power model; their metrics need them
-		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {carbon: c.csv}\npolicy: {queue: easy}\n":                                  "p.yaml:3:12: platform.carbon: needs platform.power",
-		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {price: c.csv}\npolicy: {queue: easy}\n":                                   "platform.price: needs platform.power",
-		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"1:2\"}\npolicy: {queue: easy}\nmetrics: [carbon_kg]\n":           "metric carbon_kg needs platform.carbon",
-		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"1:2\", carbon: c.csv}\npolicy: {queue: easy}\nmetrics: [cost]\n": "metric cost needs platform.price",
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {carbon: c.csv}\npolicy: {queue: easy}\n":                                        "p.yaml:3:12: platform.carbon: needs platform.power",
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {price: c.csv}\npolicy: {queue: easy}\n":                                         "platform.price: needs platform.power",
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {sleep_after: \"600\"}\npolicy: {queue: easy}\n":                                 "p.yaml:3:12: platform.sleep_after: needs platform.power with power states",
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"1:2\", sleep_after: [none, \"600\"]}\npolicy: {queue: easy}\n":         "platform.power: \"1:2\" has no power states, which platform.sleep_after needs",
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"1:2:0:1:1:1:1\", sleep_after: \"10:keep=x\"}\npolicy: {queue: easy}\n": "platform.sleep_after: \"10:keep=x\": keep=x: want a whole number of CPUs",
+		"model: cluster\nplatform: {procs: 4, power: \"1:2:0:1:1:1:1\", sleep_after: \"10\"}\npolicy: {queue: easy}\n":                                              "platform.sleep_after: needs a trace workload",
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"1:2\"}\npolicy: {queue: easy}\nmetrics: [carbon_kg]\n":                 "metric carbon_kg needs platform.carbon",
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"1:2\", carbon: c.csv}\npolicy: {queue: easy}\nmetrics: [cost]\n":       "metric cost needs platform.price",
 	} {
 		_, err := Parse("p.yaml", []byte(text))
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -38,6 +38,9 @@ type Warmup struct {
 	Jobs int64 // the first Jobs completed jobs are discarded from metrics; default 0
 }
 
+// SleepNone is Platform.SleepAfter's value for no sleeper.
+const SleepNone = "none"
+
 // Platform is the machine: one cluster (Procs) or a list of sites (Sites).
 type Platform struct {
 	Procs int // cluster: machine size (0 = the trace header's MaxProcs)
@@ -50,7 +53,12 @@ type Platform struct {
 	// ("" none; docs/energy.md), which carbon_kg and cost require; each
 	// needs Power.
 	Carbon, Price string
-	Sites         []Site // grid, gang, hetero; never shared between points
+	// SleepAfter, "T" or "T:keep=K", is the idle sleeper of a trace run
+	// (run --sleep-after; docs/energy.md): it needs a Power model with
+	// power states. SleepNone ("none", a value of a sweep's axis) is no
+	// sleeper: every CPU always on.
+	SleepAfter string
+	Sites      []Site // grid, gang, hetero; never shared between points
 
 	// hetero without Sites: the machine generator of klusacek-2008,
 	// Machines machines with CPUs uniform on CPUsMin..CPUsMax and speed

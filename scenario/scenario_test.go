@@ -24,16 +24,18 @@ func mustParse(t *testing.T, src string) []Point {
 // and its points have distinct keys.
 func TestExamples(t *testing.T) {
 	want := map[string]int{
-		"cluster-kth-easy.yaml": 3,         // queue x3
-		"cluster-mmc.yaml":      1,         // no sweep
-		"lublin-policies.yaml":  2 * 3,     // estimate x queue
-		"gpu-cluster.yaml":      2,         // queue
-		"fairshare.yaml":        2 * 2,     // queue x order
-		"maintenance.yaml":      2 * 2,     // on_failure x queue
-		"klusacek2008.yaml":     3 * 5,     // mean_interarrival x queue
-		"dimitriadou2010.yaml":  3 * 3 * 2, // mean_interarrival x estimate_error x approach
-		"zikos2008-hetero.yaml": 2 * 3,     // mean_interarrival x grid
-		"zikos2008-table4.yaml": 2 * 3,     // grid x local
+		"cluster-kth-easy.yaml":  3,         // queue x3
+		"cluster-mmc.yaml":       1,         // no sweep
+		"lublin-policies.yaml":   2 * 3,     // estimate x queue
+		"gpu-cluster.yaml":       2,         // queue
+		"fairshare.yaml":         2 * 2,     // queue x order
+		"maintenance.yaml":       2 * 2,     // on_failure x queue
+		"klusacek2008.yaml":      3 * 5,     // mean_interarrival x queue
+		"dimitriadou2010.yaml":   3 * 3 * 2, // mean_interarrival x estimate_error x approach
+		"zikos2008-hetero.yaml":  2 * 3,     // mean_interarrival x grid
+		"zikos2008-table4.yaml":  2 * 3,     // grid x local
+		"kth-sleeper.yaml":       3,         // sleep_after
+		"kth-sleeper-sweep.yaml": 6 * 3,     // sleep_after x queue
 	}
 	files, err := filepath.Glob("../examples/*.yaml")
 	if err != nil || len(files) == 0 {

@@ -130,6 +130,7 @@ var roundTripNeeds = map[string]roundTrip{
 	"platform.failures.group": {"platform.failures.mtbf": "5", "platform.failures.mttr": "5"},
 	"platform.procs_per_site": {"platform.sites": "2"},
 	"platform.carbon":         {"platform.power": "1:2"},
+	"platform.sleep_after":    {"platform.power": "1:2:0:1:1:1:1"},
 	"platform.price":          {"platform.power": "1:2"},
 }
 
@@ -145,6 +146,7 @@ var roundTripValues = map[string][2]string{
 	"platform.cpus_max":       {"12", "14"},
 	"platform.procs_per_site": {"32", "16"},
 	"platform.power":          {"95:190.74", "10:20"},
+	"platform.sleep_after":    {"600", "60:keep=2"},
 }
 
 // yaml writes a round-trip file: each path's value nested in flow

@@ -31,7 +31,11 @@
 //   - testdata/sweep/<example>/: "schedlab sweep examples/<example>.yaml":
 //     summary.csv and comparisons.csv, byte for byte, for every file in
 //     examples/. The dimitriadou2010 example takes about 9 s and runs only
-//     in full mode.
+//     in full mode, as does kth-sleeper-sweep (about 30 s).
+//   - testdata/kth-power/: "schedlab run --trace KTH-SP2-1996-2.1-cln.swf.gz
+//     --policy easy --power 95:190.74": summary.json by key, and
+//     sha256.txt the SHA-256 digests of energy.csv and jobs.csv, byte for
+//     byte (taken where they agree with the binary before power states).
 //   - testdata/kth/<policy>/: "schedlab run --trace
 //     KTH-SP2-1996-2.1-cln.swf.gz --policy <policy>" for fcfs, easy and
 //     conservative. jobs.csv (stored gzip-compressed) is compared by column

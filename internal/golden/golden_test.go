@@ -68,7 +68,8 @@ var (
 // slowExamples are the examples whose sweep takes too long for the default
 // mode (times on a 2-core machine); they run only in full mode.
 var slowExamples = map[string]string{
-	"dimitriadou2010": "about 9 s",
+	"dimitriadou2010":   "about 9 s",
+	"kth-sleeper-sweep": "about 30 s",
 }
 
 func fullMode() bool { return !testing.Short() && os.Getenv(fullEnv) == "1" }

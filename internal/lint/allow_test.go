@@ -79,7 +79,7 @@ var allowImports = map[string][]string{
 var allowTestImports = map[string][]string{
 	// policy/backfill's reference comparison (refnodes_diff_test.go) builds the node policies as the
 	// registry builds them and compares them with the node reference
-	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "threads", "workload", "workload/...", "validate", "internal/testref", "internal/testref/nodesref", "registry", "internal/nodecheck", "platform/nodes/nodestest"},
+	"policy/...":       {"engine", "engine/enginetest", "job/actual", "metrics", "metrics/energy", "threads", "workload", "workload/...", "validate", "internal/testref", "internal/testref/nodesref", "registry", "internal/nodecheck", "platform/nodes/nodestest"},
 	"engine":           {"policy/...", "rng", "validate", "workload", "workload/...", "internal/nodecheck", "platform/nodes/nodestest"}, // validate: the independent node checker of NodeCluster's runs
 	"experiment":       {"internal/testref", "stats"},
 	"sweep":            {"registry", "validate"},

@@ -61,7 +61,7 @@ func TestMeterCarbonByHand(t *testing.T) {
 		t.Errorf("TotalJ = %g, want 2200 (the signals change no energy)", r.TotalJ)
 	}
 	// Without signals: zero.
-	if r := NewMeter(Power{10, 30}, 4, false).Result(); r.CarbonKg != 0 || r.Cost != 0 {
+	if r := NewMeter(Power{IdleW: 10, ComputeW: 30}, 4, false).Result(); r.CarbonKg != 0 || r.Cost != 0 {
 		t.Errorf("no signal: %+v", r)
 	}
 }

@@ -11,6 +11,13 @@
 //     (end - start): the joules above idle it caused (a job requeued after
 //     a failure: its last run only).
 //
+// With power states (Power.States: off watts and the time and energy of
+// switching on and off, Batsim's energy platform) the meter also hears
+// the CPUs' switches (an engine.PowerListener) and counts the CPUs off
+// and switching: total_j gains (OffW - IdleW) x the CPU-seconds off and
+// likewise for the two switches, each drawn at its joules over its
+// seconds (docs/energy.md, "Power states"); Result's States fields.
+//
 // Under a carbon intensity or price signal (package platform/signal;
 // Meter.SetSignals) the meter also integrates the machine's power times
 // the signal, exactly (both are step functions: a sum of products over

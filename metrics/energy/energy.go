@@ -9,37 +9,76 @@ import (
 
 	"github.com/schedlab/schedlab/engine"
 	"github.com/schedlab/schedlab/job/actual"
+	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/platform/signal"
+	"github.com/schedlab/schedlab/policy"
 )
 
 // MaxWatts bounds a power value (watts a CPU): 1 MW.
 const MaxWatts = 1e6
 
+// MaxSwitchS bounds the time of a switch (on or off): a day.
+const MaxSwitchS = 86400
+
 // Power is the power model of a CPU: watts when idle and when running a
-// job (ComputeW >= IdleW >= 0).
+// job (ComputeW >= IdleW >= 0); with power states (States), also the
+// watts when off and the time and energy of switching on and off
+// (Batsim's energy platform: docs/energy.md, "Power states").
 type Power struct {
 	IdleW, ComputeW float64
+	// OffW is the watts a CPU draws when off; OnS and OnJ the seconds
+	// and joules of switching it on, OffS and OffJ of switching it off
+	// (a switching CPU draws OnJ/OnS or OffJ/OffS watts throughout).
+	// All 0 without power states.
+	OffW, OnS, OnJ, OffS, OffJ float64
+}
+
+// States reports whether the model has power states (off, switching).
+func (p Power) States() bool { return p.OnS > 0 }
+
+// OnW and OffSwitchW are the watts a CPU draws switching on and
+// switching off (0 without power states).
+func (p Power) OnW() float64 {
+	if p.OnS > 0 {
+		return p.OnJ / p.OnS
+	}
+	return 0
+}
+
+func (p Power) OffSwitchW() float64 {
+	if p.OffS > 0 {
+		return p.OffJ / p.OffS
+	}
+	return 0
 }
 
 // ParsePower reads "IDLE_W:COMPUTE_W" (e.g. "95:190.74"), checking
-// 0 <= IDLE_W <= COMPUTE_W <= MaxWatts.
+// 0 <= IDLE_W <= COMPUTE_W <= MaxWatts, or with power states
+// "IDLE_W:COMPUTE_W:OFF_W:ON_S:ON_J:OFF_S:OFF_J" (e.g. Batsim's
+// "95:190.74:9.75:152:19030:6.1:620"), checking also 0 <= OFF_W <=
+// MaxWatts, 0 < ON_S, OFF_S <= MaxSwitchS and 0 <= ON_J, OFF_J <=
+// MaxWatts x the switch's seconds.
 func ParsePower(s string) (Power, error) {
-	a, b, ok := strings.Cut(s, ":")
-	if !ok {
-		return Power{}, fmt.Errorf("%q: want IDLE_W:COMPUTE_W (watts a CPU, e.g. 95:190.74)", s)
+	f := strings.Split(s, ":")
+	if len(f) != 2 && len(f) != 7 {
+		return Power{}, fmt.Errorf("%q: want IDLE_W:COMPUTE_W (watts a CPU, e.g. 95:190.74) or IDLE_W:COMPUTE_W:OFF_W:ON_S:ON_J:OFF_S:OFF_J (with power states, e.g. 95:190.74:9.75:152:19030:6.1:620)", s)
 	}
-	idle, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
-	comp, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
-	switch {
-	case err1 != nil || math.IsNaN(idle) || math.IsInf(idle, 0):
-		return Power{}, fmt.Errorf("%q: idle watts %q is not a number", s, a)
-	case err2 != nil || math.IsNaN(comp) || math.IsInf(comp, 0):
-		return Power{}, fmt.Errorf("%q: compute watts %q is not a number", s, b)
+	names := [...]string{"idle watts", "compute watts", "off watts", "switch-on seconds", "switch-on joules", "switch-off seconds", "switch-off joules"}
+	var v [7]float64
+	for i, x := range f {
+		y, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err != nil || math.IsNaN(y) || math.IsInf(y, 0) {
+			return Power{}, fmt.Errorf("%q: %s %q is not a number", s, names[i], x)
+		}
+		v[i] = y
 	}
-	p := Power{IdleW: idle, ComputeW: comp}
+	p := Power{IdleW: v[0], ComputeW: v[1], OffW: v[2], OnS: v[3], OnJ: v[4], OffS: v[5], OffJ: v[6]}
 	if err := p.Check(); err != nil {
 		return Power{}, fmt.Errorf("%q: %v", s, err)
+	}
+	if len(f) == 7 && !p.States() {
+		return Power{}, fmt.Errorf("%q: switch-on seconds must be above 0", s)
 	}
 	return p, nil
 }
@@ -48,6 +87,21 @@ func ParsePower(s string) (Power, error) {
 func (p Power) Check() error {
 	if !(p.IdleW >= 0 && p.IdleW <= p.ComputeW && p.ComputeW <= MaxWatts) {
 		return fmt.Errorf("want 0 <= idle <= compute <= %g watts (got %g and %g)", float64(MaxWatts), p.IdleW, p.ComputeW)
+	}
+	if p == (Power{IdleW: p.IdleW, ComputeW: p.ComputeW}) {
+		return nil
+	}
+	switch {
+	case !(p.OffW >= 0 && p.OffW <= MaxWatts):
+		return fmt.Errorf("want 0 <= off watts <= %g (got %g)", float64(MaxWatts), p.OffW)
+	case !(p.OnS > 0 && p.OnS <= MaxSwitchS):
+		return fmt.Errorf("want 0 < switch-on seconds <= %d (got %g)", MaxSwitchS, p.OnS)
+	case !(p.OffS > 0 && p.OffS <= MaxSwitchS):
+		return fmt.Errorf("want 0 < switch-off seconds <= %d (got %g)", MaxSwitchS, p.OffS)
+	case !(p.OnJ >= 0 && p.OnJ <= MaxWatts*p.OnS):
+		return fmt.Errorf("want 0 <= switch-on joules <= %g x its seconds (got %g)", float64(MaxWatts), p.OnJ)
+	case !(p.OffJ >= 0 && p.OffJ <= MaxWatts*p.OffS):
+		return fmt.Errorf("want 0 <= switch-off joules <= %g x its seconds (got %g)", float64(MaxWatts), p.OffJ)
 	}
 	return nil
 }
@@ -88,6 +142,16 @@ type Meter struct {
 	coreKinds []int // the distinct core counts of the nodes
 	kindOf    []int // per node, its index in coreKinds
 	heldOf    []int // per index of coreKinds, the cores held
+	// With power states (engine.PowerListener): the CPUs off, switching
+	// on and switching off now; their CPU-seconds over [0, last]; the
+	// signals' integrals weighted by the watts above idle they add
+	// (exC, exP); the switches begun; the most watts over an interval.
+	off, swOn, swOff          int
+	offSec, swOnSec, swOffSec float64
+	exC, exP                  float64
+	ons, offs                 int64
+	peakW                     float64
+	states                    bool
 }
 
 // SetNodes makes the meter measure a platform of nodes: the power model
@@ -176,6 +240,21 @@ func (m *Meter) TimeAdvanced(t float64, u *engine.Usage) {
 		if b > 0 && m.price != nil {
 			m.busyP += b * m.price.Integral(m.last, t)
 		}
+		if m.states {
+			d := t - m.last
+			m.offSec += float64(m.off) * d
+			m.swOnSec += float64(m.swOn) * d
+			m.swOffSec += float64(m.swOff) * d
+			if ex := m.stateExcess(); ex != 0 {
+				if m.carbon != nil {
+					m.exC += ex * m.carbon.Integral(m.last, t)
+				}
+				if m.price != nil {
+					m.exP += ex * m.price.Integral(m.last, t)
+				}
+			}
+			m.peakW = max(m.peakW, m.watts(b))
+		}
 		if m.keep {
 			m.point(m.last, m.watts(b))
 		}
@@ -199,7 +278,47 @@ func (m *Meter) point(t, w float64) {
 }
 
 func (m *Meter) watts(busy float64) float64 {
-	return m.p.IdleW*float64(m.cpus) + (m.p.ComputeW-m.p.IdleW)*busy
+	w := m.p.IdleW*float64(m.cpus) + (m.p.ComputeW-m.p.IdleW)*busy
+	if m.states {
+		w += m.stateExcess()
+	}
+	return w
+}
+
+// stateExcess is the watts the CPUs off and switching draw now above
+// the idle watts they would draw on (negative when off draws less).
+func (m *Meter) stateExcess() float64 {
+	return (m.p.OffW-m.p.IdleW)*float64(m.off) + (m.p.OnW()-m.p.IdleW)*float64(m.swOn) + (m.p.OffSwitchW()-m.p.IdleW)*float64(m.swOff)
+}
+
+// PowerSwitched counts the CPUs in each power state (an
+// engine.PowerListener): the change holds from now, after the usage up
+// to now was integrated (TimeAdvanced comes first at every instant).
+func (m *Meter) PowerSwitched(_ float64, cpus platform.Runs, from, to policy.PowerState) {
+	if !m.states {
+		// The most watts before the first switch: every CPU was on.
+		m.peakW, m.states = m.watts(m.peakBusy), true
+	}
+	n := cpus.Count()
+	m.count(from, -n)
+	m.count(to, n)
+	switch to {
+	case policy.PowerSwitchingOn:
+		m.ons += int64(n)
+	case policy.PowerSwitchingOff:
+		m.offs += int64(n)
+	}
+}
+
+func (m *Meter) count(s policy.PowerState, n int) {
+	switch s {
+	case policy.PowerOff:
+		m.off += n
+	case policy.PowerSwitchingOn:
+		m.swOn += n
+	case policy.PowerSwitchingOff:
+		m.swOff += n
+	}
 }
 
 func (m *Meter) JobSubmitted(float64, *actual.Job)         {}
@@ -232,6 +351,16 @@ type Result struct {
 	// intensity's integral over [0, EndT], depends on the policy only
 	// through EndT).
 	WorkCarbonKg float64
+	// With power states (a CPU switched off: docs/energy.md, "Power
+	// states"): the CPU-seconds off, switching on and switching off over
+	// [0, EndT]; the switches on and off begun by EndT (CPUs); SwitchJ
+	// the joules the CPUs drew switching over [0, EndT]; OffJ those
+	// they drew off. States is false (and the rest 0) when no CPU was
+	// ever switched.
+	States                             bool
+	OffCPUSec, SwOnCPUSec, SwOffCPUSec float64
+	SwitchOns, SwitchOffs              int64
+	SwitchJ, OffJ                      float64
 }
 
 // Result is the energy of the run: call it when the run has ended (the
@@ -239,19 +368,29 @@ type Result struct {
 func (m *Meter) Result() Result {
 	r := Result{EndT: m.end, WorkCPUSec: m.work, PeakW: m.watts(m.peakBusy)}
 	r.TotalJ = m.p.IdleW*float64(m.cpus)*m.end + (m.p.ComputeW-m.p.IdleW)*m.work
+	if m.states {
+		// The CPUs off and switching draw their own watts instead of
+		// the idle watts the first term counts for them.
+		r.States, r.PeakW = true, m.peakW
+		r.OffCPUSec, r.SwOnCPUSec, r.SwOffCPUSec = m.offSec, m.swOnSec, m.swOffSec
+		r.SwitchOns, r.SwitchOffs = m.ons, m.offs
+		r.SwitchJ = m.p.OnW()*m.swOnSec + m.p.OffSwitchW()*m.swOffSec
+		r.OffJ = m.p.OffW * m.offSec
+		r.TotalJ += (m.p.OffW-m.p.IdleW)*m.offSec + (m.p.OnW()-m.p.IdleW)*m.swOnSec + (m.p.OffSwitchW()-m.p.IdleW)*m.swOffSec
+	}
 	// The power is IdleW x CPUs + (ComputeW - IdleW) x busy: the
 	// integral of its product with a signal is IdleW x CPUs x the
 	// signal's integral plus (ComputeW - IdleW) x the busy CPUs' (W s
 	// x unit/kWh = unit / 3.6e6).
-	weigh := func(sig *signal.Signal, busy float64) float64 {
-		return (m.p.IdleW*float64(m.cpus)*sig.Integral(0, m.end) + (m.p.ComputeW-m.p.IdleW)*busy) / 3.6e6
+	weigh := func(sig *signal.Signal, busy, ex float64) float64 {
+		return (m.p.IdleW*float64(m.cpus)*sig.Integral(0, m.end) + (m.p.ComputeW-m.p.IdleW)*busy + ex) / 3.6e6
 	}
 	if m.carbon != nil {
-		r.CarbonKg = weigh(m.carbon, m.busyC) / 1e3
+		r.CarbonKg = weigh(m.carbon, m.busyC, m.exC) / 1e3
 		r.WorkCarbonKg = (m.p.ComputeW - m.p.IdleW) * m.busyC / 3.6e9
 	}
 	if m.price != nil {
-		r.Cost = weigh(m.price, m.busyP)
+		r.Cost = weigh(m.price, m.busyP, m.exP)
 	}
 	if m.end > 0 {
 		r.MeanW = r.TotalJ / m.end
