@@ -62,6 +62,17 @@ func slurmDecl() policy.Decl {
 	return policy.Decl{Model: policy.ModelCluster, Kind: policy.KindQueue, Name: "slurm", Traits: policy.Traits{NodesOnly: true, AllPartitions: true},
 		Summary: "Slurm's schedulers on a platform of nodes: the main scheduler (priority order, stops at the first blocked job) and the backfill pass (whole-node reservations, bf_window, bf_max_job_test, bf_resolution, bf_interval); nodes only",
 		Options: opts, QueueOrder: func(v option.Values) string { return v.Text("order") },
+		// The options together (bounds relative to bf_max_job_test, the
+		// limits that exclude each other), before any work; the latency's
+		// random stream is the build's.
+		Check: func(v option.Values) error {
+			p := slurmFrom(v)
+			p.Latency = 0
+			if err := p.Check(); err != nil {
+				return fmt.Errorf("policy slurm: %w", err)
+			}
+			return nil
+		},
 		New: func(env policy.Env, v option.Values) (policy.Built, error) {
 			if env.Nodes == nil {
 				return policy.Built{}, fmt.Errorf("policy slurm: runs on a platform of nodes only: give --nodes or --slurm-conf FILE --slurm-nodes (platform.nodes in a scenario)")
