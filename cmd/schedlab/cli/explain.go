@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/experiment"
@@ -159,6 +160,16 @@ func writeExplanation(w io.Writer, x *experiment.Explanation, at func(float64) s
 		}
 		if !math.IsNaN(p.Resv) {
 			fmt.Fprintf(w, "; its reservation: %s", at(p.Resv))
+		}
+		if len(p.Others) > 0 {
+			ids := make([]string, len(p.Others))
+			for k, id := range p.Others {
+				ids[k] = strconv.FormatInt(id, 10)
+			}
+			if len(ids) > 5 {
+				ids = append(ids[:5], fmt.Sprintf("and %d more", len(p.Others)-5))
+			}
+			fmt.Fprintf(w, "; the pass started job(s) %s (%d CPU(s)), %d CPU(s) free after it", strings.Join(ids, ", "), p.OthersProcs, p.After)
 		}
 		fmt.Fprintf(w, "\n    %s\n", p.Why)
 	}
