@@ -227,6 +227,14 @@ func openJobsCSV(a *traceAsm, f *os.File) (engine.Listener, error) {
 		p := a.power()
 		a.o.jobsCSV.SetEnergyRate(p.ComputeW - p.IdleW)
 	}
+	// The user and group names of a trace whose header gives them (an
+	// import of Slurm accounting: "; User 1: alice").
+	if a.rd != nil {
+		h := a.rd.Header()
+		if users, groups := h.IDNames("User"), h.IDNames("Group"); users != nil || groups != nil {
+			a.o.jobsCSV.SetNames(users, groups)
+		}
+	}
 	a.o.jobsFile = f
 	return a.o.jobsCSV, nil
 }
