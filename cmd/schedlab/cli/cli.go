@@ -541,7 +541,7 @@ func (c *runCmd) Run(g *globals) error {
 			return err
 		}
 	}
-	if p := experiment.NewProgress(g.stderr, "run "+filepath.Base(c.Trace)+" "+c.Policy); p != nil {
+	if p := experiment.NewTraceProgress(g.stderr, "run "+filepath.Base(c.Trace)+" "+c.Policy, spec.Workload); p != nil {
 		spec.Outputs.Listeners = append(spec.Outputs.Listeners, p)
 	}
 	res, err := spec.Run()

@@ -44,7 +44,7 @@ func (c *explainCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
-	if p := experiment.NewProgress(g.stderr, "explain job "+c.Job); p != nil {
+	if p := experiment.NewTraceProgress(g.stderr, "explain job "+c.Job, spec.Workload); p != nil {
 		spec.Outputs.Listeners = append(spec.Outputs.Listeners, p)
 	}
 	id, err := explainID(c.Job)
