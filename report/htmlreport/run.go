@@ -324,7 +324,7 @@ func readRunMax(dir string, limit int, why string) (*runPage, error) {
 	}
 	if parts != nil {
 		for i := range rows {
-			if rows[i].Key == partitionsKey {
+			if rows[i].Key == partitionsKey || rows[i].Key == "partitions" {
 				rows[i].Value = partitionsText(parts)
 			}
 		}
