@@ -3,8 +3,10 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/engine"
 
@@ -222,6 +224,26 @@ func TestExplainUnknownIDBeforeSimulating(t *testing.T) {
 	}
 	if n := explainRuns.Load() - before; n != 0 {
 		t.Fatalf("%d simulation(s) ran before the refusal", n)
+	}
+}
+
+// On HPC2N (202,876 jobs; conservative simulates the trace for about a
+// second here, more under load) an unknown id is refused in under a
+// second of wall time: the trace is read, nothing simulated. Skipped
+// without the trace beside the checkout.
+func TestExplainUnknownIDFastOnHPC2N(t *testing.T) {
+	if _, err := os.Stat(hpc2n); err != nil {
+		t.Skip("HPC2N not beside the checkout: ", err)
+	}
+	before := explainRuns.Load()
+	start := time.Now()
+	_, err := Explain(RunSpec{Workload: WorkloadSpec{Trace: hpc2n}, Policy: PolicySpec{Name: "conservative"}}, 99999999)
+	took := time.Since(start)
+	if err == nil || !strings.Contains(err.Error(), "job 99999999 is not in trace") || !strings.Contains(err.Error(), "202876 jobs read, ids 1..527371") {
+		t.Fatalf("Explain of an unknown id: %v", err)
+	}
+	if n := explainRuns.Load() - before; n != 0 || took >= time.Second {
+		t.Fatalf("refused after %v and %d simulation(s); want under 1 s and none", took, n)
 	}
 }
 
