@@ -114,8 +114,11 @@ type TraceResult struct {
 	// order given (the metrics of Run.Partitions.List, flat: the section
 	// a reader looks for first; docs/partitions.md).
 	Partitions []PartitionSummary `json:"partitions,omitempty"`
-	Counts     swf.Counts         `json:"-"`
-	Engine     engine.Stats       `json:"-"`
+	// By: the jobs grouped by user, group or QOS (OutputSpec.By), each
+	// group's metrics.
+	By     *GroupMetrics `json:"metrics_by,omitempty"`
+	Counts swf.Counts    `json:"-"`
+	Engine engine.Stats  `json:"-"`
 	// PerJob holds the per-job responses and window heads when
 	// OutputSpec.Responses asked for them (its Result is not set).
 	PerJob *ClusterResult `json:"-"`

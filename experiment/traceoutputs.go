@@ -58,6 +58,7 @@ type outputs struct {
 	parts       *partSummaries
 	energy      *energy.Meter
 	nodeUse     *nodeuse.Meter
+	groups      *groupSums
 	energyFile  *os.File
 	// files are the outputs' files, by output index.
 	files []*os.File
@@ -112,6 +113,9 @@ var traceOutputs = []traceOutput{
 	{name: "partitions", // PlatformSpec.Partitions: each partition's own summary
 		applies: func(a *traceAsm) bool { return len(a.defs) > 0 },
 		open:    openPartSummaries, report: reportPartSummaries},
+	{name: "metrics_by", // OutputSpec.By: each user's, group's or QOS's own summary
+		applies: func(a *traceAsm) bool { return a.s.Outputs.By != "" },
+		open:    openGroupSums, report: reportGroupSums},
 	{name: "energy", // PlatformSpec.Power: the machine's joules (summary.json)
 		applies: func(a *traceAsm) bool { return a.s.Platform.Power != "" },
 		open:    openEnergy, report: reportEnergy},

@@ -246,13 +246,15 @@ type pageView struct {
 	Nodes    bool // a run on nodes: the Gantt by node and the GPU chart
 	// Partitions: a run's table of partitions (nil: none).
 	Partitions []partRow
-	Window     string // the sentence on the page's time window ("" without one)
-	CSS        template.CSS
-	JS         template.JS
-	Data       template.JS
-	Sweep      *sweepPage
-	Repro      *reproPage
-	Compare    *comparePage
+	// Groups: a run's table of metrics_by (nil: none).
+	Groups  *groupTable
+	Window  string // the sentence on the page's time window ("" without one)
+	CSS     template.CSS
+	JS      template.JS
+	Data    template.JS
+	Sweep   *sweepPage
+	Repro   *reproPage
+	Compare *comparePage
 }
 
 func (p *reproPage) render(w io.Writer) error {
@@ -284,7 +286,7 @@ func (p *runPage) render(w io.Writer) error {
 			return err
 		}
 	}
-	return pageTmpl().Execute(w, pageView{Kind: "run", Title: title, Summary: p.Summary, Headline: runHeadline(p), NoGantt: p.noGantt, Nodes: p.nodes != nil, Window: p.WindowNote(), Partitions: partitionRows(p.partitions),
+	return pageTmpl().Execute(w, pageView{Kind: "run", Title: title, Summary: p.Summary, Headline: runHeadline(p), NoGantt: p.noGantt, Nodes: p.nodes != nil, Window: p.WindowNote(), Partitions: partitionRows(p.partitions), Groups: p.groups,
 		CSS: template.CSS(reportCSS), JS: template.JS(js), Data: template.JS(data)})
 }
 

@@ -217,3 +217,46 @@ func TestBrowserPartitionBoundaries(t *testing.T) {
 		t.Errorf("labels %+v", sc.PartLabels)
 	}
 }
+
+// run --metrics-by user: the page has a table of the groups (names from
+// the header, the lower id first among equals) and the summary row
+// names them in words. Four jobs of two users on 2 CPUs under FCFS
+// (experiment.TestMetricsByHand works them out): alice waits 0 and 18 s
+// (mean 9 s), 30 of the 44 CPU-s (68.2%); user 2 waits 9 and 22 s (mean
+// 15.5 s), 14 CPU-s (31.8%).
+func TestRunPageGroups(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "u.swf")
+	if err := os.WriteFile(trace, []byte("; MaxProcs: 2\n; User 1: alice\n"+
+		"1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n"+
+		"2 1 0 10 1 -1 -1 1 20 -1 1 2 1 -1 1 -1 -1 -1\n"+
+		"3 2 0 5 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n"+
+		"4 3 0 4 1 -1 -1 1 20 -1 1 2 1 -1 2 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run")
+	if _, err := (experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: trace}, Policy: experiment.PolicySpec{Name: "fcfs"},
+		Outputs: experiment.OutputSpec{Dir: run, By: "user"}}).Run(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := writeOne(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	for _, want := range []string{
+		`<tr><th>alice</th><td class="num">2</td><td class="num">9.00 s</td><td class="num">18.0 s</td>`,
+		`<td class="num">68.2%</td></tr>`,
+		`<tr><th>user 2</th><td class="num">2</td><td class="num">15.5 s</td><td class="num">22.0 s</td>`,
+		`<td class="num">31.8%</td></tr>`,
+		`<tr><th>metrics_by.list</th><td>2 user(s): alice (2 jobs, mean wait 9.00 s); user 2 (2 jobs, mean wait 15.5 s)</td></tr>`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+}
