@@ -49,7 +49,12 @@ func (c *explainCmd) Run(g *globals) error {
 	}
 	id, err := explainID(c.Job)
 	if err != nil {
-		return usageError{err}
+		n, ok := slurmJobID(c.Job, spec.Workload.Trace)
+		if !ok {
+			return usageError{err}
+		}
+		id = n
+		fmt.Fprintf(g.stderr, "schedlab: --job %s is job %d of the trace (its header's JobID lines, as trace import writes them)\n", strings.TrimSpace(c.Job), n)
 	}
 	explain := experiment.Explain
 	if c.Gantt {
@@ -81,7 +86,7 @@ func explainID(s string) (int64, error) {
 		if t[i] == '+' {
 			kind = "a heterogeneous job's component"
 		}
-		return 0, fmt.Errorf("--job %s: a Slurm id of %s; a trace numbers its jobs by JobIDRaw (SWF field 1): give that number (sacct -j %s -o JobIDRaw)", s, kind, t)
+		return 0, fmt.Errorf("--job %s: a Slurm id of %s; a trace numbers its jobs by JobIDRaw (SWF field 1), and this trace's header names no job by it (trace import lists them: ; JobID 1006: 1005_1): give that number (sacct -j %s -o JobIDRaw)", s, kind, t)
 	}
 	if !allDigits(t) || len(t) > 16 {
 		return 0, fmt.Errorf("--job %q: want a job number (SWF field 1), such as 1005", s)
@@ -94,6 +99,27 @@ func explainID(s string) (int64, error) {
 		return 0, fmt.Errorf("--job %s: job numbers start at 1", s)
 	}
 	return n, nil
+}
+
+// slurmJobID finds a Slurm JobID of an array task or a heterogeneous
+// component (1005_1, 104+0) in the trace's header, whose "JobID N:
+// 1005_1" lines (trace import writes them) give the job number N.
+func slurmJobID(s, trace string) (int64, bool) {
+	t := strings.TrimSpace(s)
+	if i := strings.IndexAny(t, "_+"); i <= 0 || !allDigits(t[:i]) {
+		return 0, false
+	}
+	rd, err := workload.OpenTraceNotify(trace, nil)
+	if err != nil {
+		return 0, false
+	}
+	defer rd.Close()
+	for n, text := range rd.Header().IDNames("JobID") {
+		if text == t {
+			return int64(n), true
+		}
+	}
+	return 0, false
 }
 
 func allDigits(s string) bool {
