@@ -33,7 +33,7 @@ type AvailSpec struct {
 	OnFailure string
 	// Name names the reservations in errors ("--reservation" when "").
 	Name string
-	// instant places a date of a reservation in the trace's time (a
+	// instant places a date of a reservation or of an events file in the trace's time (a
 	// trace run: workload.ParseInstant with its header); nil: seconds
 	// only.
 	instant func(string) (float64, error)
@@ -92,7 +92,7 @@ func (a AvailSpec) build(plat platform.Platform, rep int) (cfg *engine.Availabil
 	for _, w := range ws {
 		cfg.Windows = append(cfg.Windows, policy.Window{Start: w.Start, End: w.End, CPUs: w.CPUs})
 	}
-	events := func(f io.Reader) *avail.Events { return avail.NewEvents(f, a.Events, procs) }
+	events := func(f io.Reader) *avail.Events { return avail.NewEvents(f, a.Events, procs).Dates(a.instant) }
 	if cfg.Failures, closeFn, err = a.failureSource(events, procs, rep, "failures"); err != nil {
 		return nil, nil, err
 	}

@@ -132,3 +132,36 @@ func TestReservationDates(t *testing.T) {
 		t.Error("jobs.csv differs between the dates and the seconds")
 	}
 }
+
+// An events file may give its timestamps as dates in the trace's zone,
+// as --reservation does: on KTH-SP2, 1996-10-01T00:00:00 is 640769 s and
+// 06:00 is 662369 s (TestReservationDates works them out); an outage of
+// CPUs 0-49 between them gives the jobs.csv of the file in seconds, byte
+// for byte, with 50 x 21600 CPU-seconds down.
+func TestEventsDates(t *testing.T) {
+	dir := t.TempDir()
+	var got [2][]byte
+	for i, ts := range [][2]string{{`"1996-10-01T00:00:00"`, `"1996-10-01 06:00"`}, {"640769", "662369"}} {
+		ev := filepath.Join(dir, strconv.Itoa(i)+".jsonl")
+		body := `{"timestamp": ` + ts[0] + `, "type": "machine_unavailable", "resources": "0-49"}
+{"timestamp": ` + ts[1] + `, "type": "machine_available", "resources": "0-49"}
+`
+		if err := os.WriteFile(ev, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, strconv.Itoa(i))
+		res, err := (RunSpec{Workload: WorkloadSpec{Trace: "KTH-SP2-1996-2.1-cln.swf.gz", First: 3000}, Platform: PlatformSpec{Avail: AvailSpec{Events: ev}}, Policy: PolicySpec{Name: "easy"}, Outputs: OutputSpec{Dir: out}}).Run()
+		if err != nil {
+			t.Fatalf("%s: %v", ts, err)
+		}
+		if a := res.Run.Availability; a == nil || a.DownCPUTime != 50*21600 {
+			t.Errorf("%s: availability %+v", ts, a)
+		}
+		if got[i], err = os.ReadFile(filepath.Join(out, "jobs.csv")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(got[0], got[1]) {
+		t.Error("jobs.csv differs between the dates and the seconds")
+	}
+}

@@ -57,6 +57,13 @@ type Pass struct {
 	// Resv is the job's own reservation at this pass (NaN: none).
 	Resv    float64
 	Started bool
+	// Others are the jobs of the region (the job's partition, or the
+	// machine) that the pass started, the job aside, in the order
+	// started, and OthersProcs their CPUs; After the region's CPUs free
+	// once the instant's passes are done (the state after the decision).
+	Others      []int64
+	OthersProcs int
+	After       int
 	// Clear, with announced windows, is how many of the Free CPUs no
 	// window takes before the job's estimate would end it (-1: no
 	// windows); Window the first window start among them that takes one.
@@ -571,6 +578,7 @@ func (e *explainer) close() {
 		p.HeadResv, p.Extra = math.NaN(), -1 // EASY's terms do not apply
 	}
 	p.Started = e.started && e.job.Start == e.instant
+	p.After = e.freeAt(e.instant, true)
 	p.Why = e.why(p)
 	e.passes = append(e.passes, p)
 	e.pre.Time = math.NaN()
@@ -604,6 +612,12 @@ func (e *explainer) why(p Pass) string {
 		return fmt.Sprintf("started in queue order after waiting: it needs %s, %d free", cpus(j.Procs), p.Free)
 	case j.Procs > p.Free:
 		s := fmt.Sprintf("waits: it needs %s, %d free", cpus(j.Procs), p.Free)
+		if !math.IsNaN(p.Resv) {
+			s += fmt.Sprintf("; it holds a reservation at %s", tnum(p.Resv))
+		}
+		return s
+	case len(p.Others) > 0 && j.Procs > p.After:
+		s := e.takenBy(p)
 		if !math.IsNaN(p.Resv) {
 			s += fmt.Sprintf("; it holds a reservation at %s", tnum(p.Resv))
 		}
@@ -648,12 +662,44 @@ func (e *explainer) whyConservative(p Pass, end float64, headName string) string
 		return fmt.Sprintf("started in queue order after waiting: it needs %s, %d free, and delays no reservation (%s)", cpus(j.Procs), p.Free, ahead)
 	case j.Procs > p.Free:
 		return fmt.Sprintf("waits: it needs %s, %d free%s", cpus(j.Procs), p.Free, own)
+	case len(p.Others) > 0 && j.Procs > p.After:
+		return e.takenBy(p) + own
 	case p.Clear >= 0 && j.Procs > p.Clear:
 		return fmt.Sprintf("waits: it fits the %s free, but an announced window takes %d of them from %s, before its estimate would end it (%s)%s", cpus(p.Free), p.Free-p.Clear, tnum(p.Window), tnum(end), own)
 	case len(p.Ahead) > 0:
 		return fmt.Sprintf("waits: it fits the %s free now, but running to the end of its estimate (%s) it would delay a reservation of a job ahead of it (%s)%s", cpus(p.Free), tnum(end), reservedList(p.Ahead), own)
 	}
 	return fmt.Sprintf("waits: it fits the %s free but the policy does not start it%s", cpus(p.Free), own)
+}
+
+// takenBy says a pass whose starts of other jobs left the job too few
+// CPUs: the state after the decision, not the CPUs free before it.
+func (e *explainer) takenBy(p Pass) string {
+	return fmt.Sprintf("waits: %d of the %s free went to %s, started in this pass ahead of it in the policy's order, leaving %d; it needs %s",
+		p.Free-p.After, cpus(p.Free), jobList(p.Others), p.After, cpus(e.job.Procs))
+}
+
+// jobList writes job ids: "job 2", "jobs 2 and 3", "jobs 2, 3, 4 and 5
+// more" (the first three, and how many more).
+func jobList(ids []int64) string {
+	if len(ids) == 1 {
+		return fmt.Sprintf("job %d", ids[0])
+	}
+	var b strings.Builder
+	b.WriteString("jobs ")
+	for i, id := range ids {
+		switch {
+		case i == 3:
+			fmt.Fprintf(&b, " and %d more", len(ids)-3)
+			return b.String()
+		case i > 0 && i == len(ids)-1:
+			b.WriteString(" and ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d", id)
+	}
+	return b.String()
 }
 
 // reservedList writes reservations: "job 2 at 100 (4 CPUs), ..." (the
@@ -753,6 +799,10 @@ func (e *explainer) JobStarted(now float64, s engine.Start) {
 	}
 	e.running[s.Job.ID] = r
 	e.busy += s.Job.Procs
+	if s.Job.ID != e.target && !math.IsNaN(e.pre.Time) && e.inRegion(s.Job) {
+		e.pre.Others = append(e.pre.Others, int64(s.Job.ID))
+		e.pre.OthersProcs += s.Job.Procs
+	}
 	if s.Job.ID == e.target {
 		e.started = true
 		e.job.Start, e.job.Reason = now, s.Reason.String()

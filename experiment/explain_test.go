@@ -3,8 +3,10 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/engine"
 
@@ -88,6 +90,60 @@ func TestExplainEASY(t *testing.T) {
 	}
 }
 
+// A pass line says the state after the decision. FCFS on the five-job
+// example: job 1 (3 CPUs) runs 0-100, job 2 (4 CPUs) waits from 1, jobs
+// 3, 4, 5 (1 CPU each, runtimes 20, 30, 10) behind it. At 100 job 1
+// ends: 5 CPUs free when the pass begins; FCFS starts job 2 (4) and job
+// 3 (1), leaving 0, so job 4 waits for lack of CPUs, not "behind job 2"
+// (job 2 started in that very pass). At 120 job 3 ends: 1 free, job 4
+// takes it. Job 5 at 120: the 1 free CPU goes to job 4, 0 after; it
+// starts at 150, when job 2 ends.
+func TestExplainStateAfterPass(t *testing.T) {
+	spec := RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "fcfs"}}
+	x, err := Explain(spec, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at100 *Pass
+	for i := range x.Passes {
+		if x.Passes[i].Time == 100 {
+			at100 = &x.Passes[i]
+		}
+	}
+	if at100 == nil {
+		t.Fatalf("no pass at 100: %+v", x.Passes)
+	}
+	if p := *at100; p.Free != 5 || fmt.Sprint(p.Others) != "[2 3]" || p.OthersProcs != 5 || p.After != 0 || p.Started ||
+		p.Why != "waits: 5 of the 5 CPUs free went to jobs 2 and 3, started in this pass ahead of it in the policy's order, leaving 0; it needs 1 CPU" {
+		t.Errorf("job 4 at 100: %+v", p)
+	}
+	if last := x.Passes[len(x.Passes)-1]; last.Time != 120 || !last.Started || last.After != 0 || len(last.Others) != 0 {
+		t.Errorf("job 4's start: %+v", last)
+	}
+	// Before 100 no job starts: nothing went to others, the CPUs free after
+	// the pass are those free before it (2: job 1 holds 3 of 5).
+	if p := x.Passes[0]; p.Time != 3 || len(p.Others) != 0 || p.After != 2 || !strings.Contains(p.Why, "keeps it behind job 2") {
+		t.Errorf("job 4 at 3: %+v", p)
+	}
+	x5, err := Explain(spec, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at120 *Pass
+	for i := range x5.Passes {
+		if x5.Passes[i].Time == 120 {
+			at120 = &x5.Passes[i]
+		}
+	}
+	if at120 == nil || fmt.Sprint(at120.Others) != "[4]" || at120.After != 0 ||
+		at120.Why != "waits: 1 of the 1 CPU free went to job 4, started in this pass ahead of it in the policy's order, leaving 0; it needs 1 CPU" {
+		t.Errorf("job 5 at 120: %+v", at120)
+	}
+	if x5.Job.Start != 150 {
+		t.Errorf("job 5 started at %v, want 150", x5.Job.Start)
+	}
+}
+
 // Conservative backfilling: every waiting job holds a reservation. Job 5
 // (1 CPU, 200 s) at 4: no CPU free; its reservation is 150, the end of
 // job 2's (job 4 holds a CPU until 503, job 2 four from 100 to 150). At
@@ -168,6 +224,26 @@ func TestExplainUnknownIDBeforeSimulating(t *testing.T) {
 	}
 	if n := explainRuns.Load() - before; n != 0 {
 		t.Fatalf("%d simulation(s) ran before the refusal", n)
+	}
+}
+
+// On HPC2N (202,876 jobs; conservative simulates the trace for about a
+// second here, more under load) an unknown id is refused in under a
+// second of wall time: the trace is read, nothing simulated. Skipped
+// without the trace beside the checkout.
+func TestExplainUnknownIDFastOnHPC2N(t *testing.T) {
+	if _, err := os.Stat(hpc2n); err != nil {
+		t.Skip("HPC2N not beside the checkout: ", err)
+	}
+	before := explainRuns.Load()
+	start := time.Now()
+	_, err := Explain(RunSpec{Workload: WorkloadSpec{Trace: hpc2n}, Policy: PolicySpec{Name: "conservative"}}, 99999999)
+	took := time.Since(start)
+	if err == nil || !strings.Contains(err.Error(), "job 99999999 is not in trace") || !strings.Contains(err.Error(), "202876 jobs read, ids 1..527371") {
+		t.Fatalf("Explain of an unknown id: %v", err)
+	}
+	if n := explainRuns.Load() - before; n != 0 || took >= time.Second {
+		t.Fatalf("refused after %v and %d simulation(s); want under 1 s and none", took, n)
 	}
 }
 

@@ -42,7 +42,7 @@ func (a AvailSpec) buildNodes(ns *nodes.Nodes, rep int) (cfg *engine.NodeAvailab
 	for _, w := range ws {
 		cfg.Windows = append(cfg.Windows, policy.NodeWindow{Start: w.Start, End: w.End, Nodes: w.Nodes})
 	}
-	events := func(f io.Reader) *avail.Events { return avail.NewNodeEvents(f, a.Events, ns) }
+	events := func(f io.Reader) *avail.Events { return avail.NewNodeEvents(f, a.Events, ns).Dates(a.instant) }
 	if cfg.Failures, closeFn, err = a.failureSource(events, ns.Len(), rep, "failures (groups of nodes on a platform of nodes)"); err != nil {
 		return nil, nil, err
 	}

@@ -22,6 +22,14 @@ type PartitionMetrics struct {
 	Utilization float64 `json:"utilization"`
 }
 
+// PartitionSummary is one partition in summary.json's partitions
+// section: its name, its CPUs (Run.Partitions.List's) and its metrics.
+type PartitionSummary struct {
+	Name string `json:"name"`
+	CPUs string `json:"cpus"`
+	PartitionMetrics
+}
+
 // partSummaries routes each job's events to the summary of its
 // partition.
 type partSummaries struct {
@@ -83,7 +91,9 @@ func reportPartSummaries(a *traceAsm, res *TraceResult) {
 			break
 		}
 		r := s.Result()
-		res.Run.Partitions.List[k].Metrics = &PartitionMetrics{Jobs: r.Jobs, MeanWait: r.MeanWait, MaxWait: r.MaxWait,
+		pi := &res.Run.Partitions.List[k]
+		pi.Metrics = &PartitionMetrics{Jobs: r.Jobs, MeanWait: r.MeanWait, MaxWait: r.MaxWait,
 			MeanResponse: r.MeanResponse, MeanBoundedSlowdown: r.MeanBoundedSlowdown, Utilization: r.Utilization}
+		res.Partitions = append(res.Partitions, PartitionSummary{Name: pi.Name, CPUs: pi.CPUs, PartitionMetrics: *pi.Metrics})
 	}
 }

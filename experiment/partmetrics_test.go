@@ -35,7 +35,9 @@ func TestPartitionMetricsByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	var s struct {
-		Run struct {
+		// The flat section: each partition's name, CPUs and metrics.
+		Partitions []PartitionSummary
+		Run        struct {
 			Partitions struct {
 				List []struct {
 					Name    string
@@ -58,5 +60,18 @@ func TestPartitionMetricsByHand(t *testing.T) {
 		if got := s.Run.Partitions.List[k].Metrics; got != w {
 			t.Errorf("partition %s: %+v, want %+v", s.Run.Partitions.List[k].Name, got, w)
 		}
+	}
+	if len(s.Partitions) != 2 {
+		t.Fatalf("summary.json's partitions section: %+v", s.Partitions)
+	}
+	for k, w := range []PartitionSummary{{Name: "1", CPUs: "0-1", PartitionMetrics: want[0]}, {Name: "2", CPUs: "2-3", PartitionMetrics: want[1]}} {
+		if s.Partitions[k] != w {
+			t.Errorf("partitions[%d] = %+v, want %+v", k, s.Partitions[k], w)
+		}
+	}
+	// The section's keys are the issue's: name and mean_wait.
+	var raw struct{ Partitions []map[string]any }
+	if err := json.Unmarshal(b, &raw); err != nil || len(raw.Partitions) != 2 || raw.Partitions[0]["name"] != "1" || raw.Partitions[0]["mean_wait"] != 4.5 {
+		t.Errorf("partitions section %v (%v)", raw.Partitions, err)
 	}
 }

@@ -207,6 +207,11 @@ type OutputSpec struct {
 	Metrics []string `json:"metrics,omitempty"`
 	// Tau is the bounded-slowdown threshold; 0 = metrics.DefaultTau.
 	Tau float64 `json:"tau,omitempty"`
+	// By, on a trace run, also groups the jobs by user, group or qos
+	// (MetricsByKeys; 'run --metrics-by') and writes each group's
+	// metrics to summary.json's metrics_by and the printed summary; ""
+	// none.
+	By string `json:"metrics_by,omitempty"`
 	// Responses keeps each job's response and the policy's window heads
 	// in TraceResult.PerJob (in memory only; see ClusterResult).
 	Responses bool `json:"-"`
@@ -308,6 +313,9 @@ func (s *RunSpec) Check() error {
 	}
 	if !(o.Tau >= 0) || math.IsInf(o.Tau, 0) {
 		add("--tau", fmt.Errorf("--tau must be a positive number of seconds, got %v", o.Tau))
+	}
+	if err := checkMetricsBy(o.By); err != nil {
+		errs = append(errs, err)
 	}
 	if ms, err := traceMetrics(o.Metrics); err != nil {
 		add("--metric", fmt.Errorf("--metric: %w", err))

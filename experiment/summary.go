@@ -61,24 +61,7 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 		fmt.Fprintf(w, "\navailability (on failure: %s): %d reserved span(s), %.0f CPU-s; %d down span(s), %.0f CPU-s; %d run(s) cut short (%d requeued, %d killed), %.0f CPU-s lost\n",
 			a.OnFailure, a.ReservedSpans, a.ReservedCPUTime, a.DownSpans, a.DownCPUTime, a.Interrupted, a.Requeued, a.Interrupted-a.Requeued, a.LostCPUTime)
 	}
-	if pt := r.Partitions; pt != nil {
-		fmt.Fprintf(w, "\npartitions:")
-		for _, p := range pt.List {
-			if p.Nodes != "" {
-				fmt.Fprintf(w, " %s (nodes %s) %d jobs;", p.Name, p.Nodes, p.Jobs)
-			} else {
-				fmt.Fprintf(w, " %s (CPUs %s) %d jobs;", p.Name, p.CPUs, p.Jobs)
-			}
-		}
-		fmt.Fprintf(w, " %d job(s) refused at submission (%d of no partition given, %d above maxtime, %d above maxcpus, %d not allowed)\n",
-			pt.Rejected, pt.RejectedUnknown, pt.RejectedMaxTime, pt.RejectedMaxCPUs, pt.RejectedAccess)
-		for _, p := range pt.List {
-			if m := p.Metrics; m != nil {
-				fmt.Fprintf(w, "  %s: %d jobs ended, mean wait %.1f s, max wait %.1f s, mean bounded slowdown %.3f, utilization %.3f\n",
-					p.Name, m.Jobs, m.MeanWait, m.MaxWait, m.MeanBoundedSlowdown, m.Utilization)
-			}
-		}
-	}
+	writeGroups(w, res)
 	if n := r.NoFit; n > 0 {
 		fmt.Fprintf(w, "\n%d job(s) fit no node even with every node free: refused at submission, never simulated\n", n)
 	}
@@ -169,4 +152,40 @@ func writeNodes(w io.Writer, n *nodeuse.Result) {
 	fmt.Fprintf(w, "; busy nodes %.3f\n", n.BusyNodeFraction)
 	fmt.Fprintf(w, "GPUs: %.1f GPU-hours, %.1f idle while GPU jobs waited; %d GPU job(s), mean wait %.1f s; %d other job(s), mean wait %.1f s\n",
 		n.GPUHours, n.IdleGPUHoursWhileWaiting, n.GPUJobs, n.GPUJobsMeanWait, n.OtherJobs, n.OtherJobsMeanWait)
+}
+
+// writeGroups writes the partitions' and the groups' lines of the
+// summary (--partition, --metrics-by).
+func writeGroups(w io.Writer, res *TraceResult) {
+	r := res.Run
+	if pt := r.Partitions; pt != nil {
+		fmt.Fprintf(w, "\npartitions:")
+		for _, p := range pt.List {
+			if p.Nodes != "" {
+				fmt.Fprintf(w, " %s (nodes %s) %d jobs;", p.Name, p.Nodes, p.Jobs)
+			} else {
+				fmt.Fprintf(w, " %s (CPUs %s) %d jobs;", p.Name, p.CPUs, p.Jobs)
+			}
+		}
+		fmt.Fprintf(w, " %d job(s) refused at submission (%d of no partition given, %d above maxtime, %d above maxcpus, %d not allowed)\n",
+			pt.Rejected, pt.RejectedUnknown, pt.RejectedMaxTime, pt.RejectedMaxCPUs, pt.RejectedAccess)
+		for _, p := range pt.List {
+			if m := p.Metrics; m != nil {
+				fmt.Fprintf(w, "  %s: %d jobs ended, mean wait %.1f s, max wait %.1f s, mean bounded slowdown %.3f, utilization %.3f\n",
+					p.Name, m.Jobs, m.MeanWait, m.MaxWait, m.MeanBoundedSlowdown, m.Utilization)
+			}
+		}
+	}
+	if g := res.By; g != nil {
+		shown := min(len(g.List), MaxGroupsPrinted)
+		fmt.Fprintf(w, "\nby %s: %d %s(s) with jobs", g.Key, len(g.List), g.Key)
+		if shown < len(g.List) {
+			fmt.Fprintf(w, "; the %d with the most jobs (summary.json's metrics_by has all)", shown)
+		}
+		fmt.Fprintln(w)
+		for _, x := range g.List[:shown] {
+			fmt.Fprintf(w, "  %s: %d jobs ended, mean wait %.1f s, max wait %.1f s, mean bounded slowdown %.3f, %.1f%% of the CPU time\n",
+				groupName(g.Key, x), x.Jobs, x.MeanWait, x.MaxWait, x.MeanBoundedSlowdown, 100*x.CPUShare)
+		}
+	}
 }

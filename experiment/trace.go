@@ -109,9 +109,16 @@ type TraceResult struct {
 	Energy *EnergyInfo `json:"energy,omitempty"`
 	// Nodes: the use of a platform of nodes (PlatformSpec.Nodes;
 	// docs/nodes.md, "Outputs of a run on nodes").
-	Nodes  *nodeuse.Result `json:"nodes,omitempty"`
-	Counts swf.Counts      `json:"-"`
-	Engine engine.Stats    `json:"-"`
+	Nodes *nodeuse.Result `json:"nodes,omitempty"`
+	// Partitions are each partition's name, CPUs and own metrics, in the
+	// order given (the metrics of Run.Partitions.List, flat: the section
+	// a reader looks for first; docs/partitions.md).
+	Partitions []PartitionSummary `json:"partitions,omitempty"`
+	// By: the jobs grouped by user, group or QOS (OutputSpec.By), each
+	// group's metrics.
+	By     *GroupMetrics `json:"metrics_by,omitempty"`
+	Counts swf.Counts    `json:"-"`
+	Engine engine.Stats  `json:"-"`
 	// PerJob holds the per-job responses and window heads when
 	// OutputSpec.Responses asked for them (its Result is not set).
 	PerJob *ClusterResult `json:"-"`

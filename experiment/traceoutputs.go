@@ -58,6 +58,7 @@ type outputs struct {
 	parts       *partSummaries
 	energy      *energy.Meter
 	nodeUse     *nodeuse.Meter
+	groups      *groupSums
 	energyFile  *os.File
 	powerLog    *powerLog
 	// files are the outputs' files, by output index.
@@ -113,6 +114,9 @@ var traceOutputs = []traceOutput{
 	{name: "partitions", // PlatformSpec.Partitions: each partition's own summary
 		applies: func(a *traceAsm) bool { return len(a.defs) > 0 },
 		open:    openPartSummaries, report: reportPartSummaries},
+	{name: "metrics_by", // OutputSpec.By: each user's, group's or QOS's own summary
+		applies: func(a *traceAsm) bool { return a.s.Outputs.By != "" },
+		open:    openGroupSums, report: reportGroupSums},
 	{name: "energy", // PlatformSpec.Power: the machine's joules (summary.json)
 		applies: func(a *traceAsm) bool { return a.s.Platform.Power != "" },
 		open:    openEnergy, report: reportEnergy},
@@ -234,6 +238,14 @@ func openJobsCSV(a *traceAsm, f *os.File) (engine.Listener, error) {
 	if a.s.Platform.Power != "" {
 		p := a.power()
 		a.o.jobsCSV.SetEnergyRate(p.ComputeW - p.IdleW)
+	}
+	// The user and group names of a trace whose header gives them (an
+	// import of Slurm accounting: "; User 1: alice").
+	if a.rd != nil {
+		h := a.rd.Header()
+		if users, groups := h.IDNames("User"), h.IDNames("Group"); users != nil || groups != nil {
+			a.o.jobsCSV.SetNames(users, groups)
+		}
 	}
 	a.o.jobsFile = f
 	return a.o.jobsCSV, nil

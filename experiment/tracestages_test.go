@@ -25,7 +25,7 @@ func TestTraceStageOrder(t *testing.T) {
 	}{
 		{"traceStages", stages, []string{"window", "first", "submit-zero", "resample", "tsafrir", "estimates", "prefetch", "deadlines", "partitions"}},
 		{"clusterStages", cluster, []string{"screen", "record", "thread split", "record threads"}},
-		{"traceOutputs", outs, []string{"summary", "deadlines", "responses", "listeners", "metrics", "partitions", "energy", "energy.csv", "power.csv", "nodes", "jobs.csv", "schedule.swf", "unavailability", "rejected", "threads.csv", "thread records", "planned.csv"}},
+		{"traceOutputs", outs, []string{"summary", "deadlines", "responses", "listeners", "metrics", "partitions", "metrics_by", "energy", "energy.csv", "power.csv", "nodes", "jobs.csv", "schedule.swf", "unavailability", "rejected", "threads.csv", "thread records", "planned.csv"}},
 	} {
 		if !slices.Equal(c.got, c.want) {
 			t.Errorf("%s = %q, want %q (docs/extending.md lists them)", c.what, c.got, c.want)

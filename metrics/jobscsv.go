@@ -40,6 +40,10 @@ const BatsimColumns = "workload_name,profile,success,consumed_energy,metadata"
 // -1 in the trace).
 const TraceColumns = "user,group,partition"
 
+// NameColumns are the columns SetNames adds last: the names of the
+// job's user and group (empty when the trace names no such id).
+const NameColumns = "user_name,group_name"
+
 // JobsCSV writes one jobs.csv row per finished job. Unknown values
 // (requested_time when the request is unknown, stretch of a zero-length
 // job, a user not in the trace) are empty cells. Check Err after the
@@ -70,6 +74,10 @@ type JobsCSV struct {
 	ns      *nodes.Nodes
 	kindIdx map[nodes.Kind]int32
 	kinds   []nodes.Kind
+	// userNames, groupNames: NameColumns's names by id (SetNames; nil
+	// maps and withNames false: no such columns).
+	userNames, groupNames map[int32]string
+	withNames             bool
 	// names, units, runs: scratch of whoever formats (as buf).
 	names []string
 	units []gresRef
@@ -306,6 +314,26 @@ func num(b []byte, v float64) []byte {
 // x the CPUs it held x its execution time. Call it before the first job.
 func (j *JobsCSV) SetEnergyRate(w float64) { j.energy, j.energyRate = true, w }
 
+// SetNames adds NameColumns after every other column: each job's user
+// and group name by its id (a trace header's "User N: name" lines,
+// swf.Header.IDNames). Call it before the first job.
+func (j *JobsCSV) SetNames(users, groups map[int32]string) {
+	j.userNames, j.groupNames, j.withNames = users, groups, true
+	if n := len(j.buf); n > 0 && j.buf[n-1] == '\n' {
+		j.buf = append(j.buf[:n-1], ","+NameColumns+"\n"...)
+	}
+}
+
+// appendName appends a name as a CSV field (quoted when it must be).
+func appendName(b []byte, name string) []byte {
+	if !strings.ContainsAny(name, ",\"\r\n") {
+		return append(b, name...)
+	}
+	b = append(b, '"')
+	b = append(b, strings.ReplaceAll(name, `"`, `""`)...)
+	return append(b, '"')
+}
+
 // format writes the rows of batch bt.
 func (j *JobsCSV) format(bt *csvBatch) {
 	cpu0, site0, node0, gres0 := 0, 0, 0, 0
@@ -421,6 +449,12 @@ func (j *JobsCSV) row(r *csvRow, cpus platform.Runs, sites []int, ns []int32, gr
 	if j.tries {
 		b = append(b, ',')
 		b = digits.AppendInt(b, int64(max(r.attempts, 1)))
+	}
+	if j.withNames {
+		b = append(b, ',')
+		b = appendName(b, j.userNames[r.user])
+		b = append(b, ',')
+		b = appendName(b, j.groupNames[r.group])
 	}
 	b = append(b, '\n')
 	j.buf = b

@@ -86,6 +86,31 @@ func TestJobsCSVRows(t *testing.T) {
 	}
 }
 
+// SetNames adds user_name and group_name last: each job's names by its
+// ids, empty for an id without a name or unknown (-1); a name with a
+// comma or a quote is quoted as CSV quotes it.
+func TestJobsCSVNames(t *testing.T) {
+	var b bytes.Buffer
+	w := NewJobsCSVAttempts(&b, nil)
+	w.SetNames(map[int32]string{1: "alice", 2: `o"neil, jr`}, map[int32]string{1: "physics"})
+	for i, ug := range [][2]int32{{1, 1}, {2, 7}, {-1, -1}} {
+		r := rec(job.ID(i+1), 0, 0, 10, 1, 10, job.Completed, job.Immediate)
+		r.CPUs = platform.Runs{0, 0}
+		r.Job.User, r.Job.Group, r.Job.Partition = ug[0], ug[1], -1
+		w.JobFinished(10, r)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := JobsHeader[:len(JobsHeader)-1] + ",attempts,user_name,group_name\n" +
+		"1,0,1,10,0,10,10,0,10,1,0,COMPLETED_SUCCESSFULLY,immediate,w0,delay,1,-1,,1,1,,1,alice,physics\n" +
+		"2,0,1,10,0,10,10,0,10,1,0,COMPLETED_SUCCESSFULLY,immediate,w0,delay,1,-1,,2,7,,1,\"o\"\"neil, jr\",\n" +
+		"3,0,1,10,0,10,10,0,10,1,0,COMPLETED_SUCCESSFULLY,immediate,w0,delay,1,-1,,,,,1,,\n"
+	if got := b.String(); got != want {
+		t.Errorf("jobs.csv\n got %q\nwant %q", got, want)
+	}
+}
+
 // A warm-up of one job: job 1 (ends at 20) is left out; the span for
 // utilization starts at its end. Job 2 (2 procs, 10 s, submit 15, start 20,
 // end 30): wait 5, response 15; utilization 2*10 / (4 * (30 - 20)) = 0.5.

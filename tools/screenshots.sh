@@ -86,7 +86,7 @@ shot "$work/compare.html" "$out/report-compare.png" 1000
 "$sl" run --trace parts.swf --policy easy --partition batch:0-11 --partition debug:12-15:maxtime=900 --out run-parts >/dev/null 2>&1
 "$sl" report run-parts >/dev/null
 # the headline and the schedule: the summary table hidden
-shot "$(part "$work/run-parts/report.html" 'table.summary:not(.headline), h2:has(+ table.summary:not(.headline)) { display: none; }')" "$out/report-partitions.png" 1000
+shot "$(part "$work/run-parts/report.html" 'table.summary:not(.headline):not(.partitions), h2:has(+ table.summary:not(.headline):not(.partitions)) { display: none; }')" "$out/report-partitions.png" 1350
 
 # A reproduction: the quick zikos2008 folder of the report's tests.
 cp -r "$root/report/htmlreport/testdata/repro" repro

@@ -130,6 +130,8 @@ type selfCheck struct {
 	// at the centre of its first.
 	RunSpans       []int                           `json:"runSpans"`
 	RunSpanSamples []*struct{ Kind, Color string } `json:"runSpanSamples"`
+	// Tip0: the Gantt chart's tooltip of the first job.
+	Tip0 string `json:"tip0"`
 	// Axes: per line chart, its time axis's label and first tick.
 	Axes map[string]struct{ Label, First string } `json:"axes"`
 }
@@ -508,6 +510,14 @@ func TestBrowserCalendarAxis(t *testing.T) {
 	if a := sc.Axes["util"]; a.Label != "date (Europe/Stockholm)" || a.First != "23:14:06" {
 		t.Errorf("util axis %+v, want date (Europe/Stockholm) from 23:14:06", a)
 	}
+	// The tooltip of job 1 (submitted at 46, started at once, 285 s):
+	// its times as dates too, its durations in minutes.
+	for _, w := range []string{"submission_time: 46 (2023-11-14 23:14:06)", "starting_time: 46 (2023-11-14 23:14:06)",
+		"finish_time: 331 (2023-11-14 23:18:51)", "execution_time: 285 (4.75 min)", "waiting_time: 0\n"} {
+		if !strings.Contains(sc.Tip0, w) {
+			t.Errorf("job 1's tooltip %q lacks %q", sc.Tip0, w)
+		}
+	}
 	pages, err = WriteOpts(dir, Options{Clock: &Clock{Start: 1_700_000_000, Zone: "Nowhere/Atall"}})
 	if err != nil {
 		t.Fatal(err)
@@ -523,6 +533,9 @@ func TestBrowserCalendarAxis(t *testing.T) {
 	sc = load(t, bin, pages[0], "gantt", "util", "queue", "wait", "bsld")
 	if a := sc.Axes["util"]; a.Label != "time since the first submission (s)" {
 		t.Errorf("no clock: util axis %+v", a)
+	}
+	if !strings.Contains(sc.Tip0, "submission_time: 46\n") {
+		t.Errorf("no clock: job 1's tooltip %q, want its submission in seconds alone", sc.Tip0)
 	}
 }
 

@@ -58,11 +58,16 @@ type diffPage struct {
 
 // diffRow is one job of the tables of the most helped and hurt jobs.
 type diffRow struct {
-	ID, Submit, Procs, Req  string
-	WaitBase, WaitOther     string
-	DiffWait, DiffResp      string
+	ID, Procs, Req          string
+	Submit                  cellText // a date with the trace's clock
+	WaitBase, WaitOther     cellText // in human units
+	DiffWait, DiffResp      cellText
 	ReasonBase, ReasonOther string
 }
+
+// cellText is a table cell in the units a person reads, and its exact value
+// in seconds (the cell's title: hover for it).
+type cellText struct{ Text, Exact string }
 
 // compareData is the JSON the page's script reads for a comparison.
 type compareData struct {
@@ -338,9 +343,10 @@ func jobDiffs(a *runPage, ordA []int, b *runPage, ordB []int) (diffData, diffPag
 	sort.SliceStable(ks, func(i, j int) bool { return wait[ks[i]] < wait[ks[j]] })
 	row := func(k int) diffRow {
 		x, y := ordA[k], ordB[k]
-		return diffRow{ID: num(ja.id[x]), Submit: num(ja.submit[x]), Procs: num(ja.procs[x]), Req: reqText(ja.req[x]),
-			WaitBase: num(ja.start[x] - ja.submit[x]), WaitOther: num(jb.start[y] - jb.submit[y]),
-			DiffWait: signed(wait[k]), DiffResp: signed(resp[k]),
+		wa, wb := ja.start[x]-ja.submit[x], jb.start[y]-jb.submit[y]
+		return diffRow{ID: num(ja.id[x]), Submit: cellText{a.clock.Date(ja.submit[x]), num(ja.submit[x]) + " s"}, Procs: num(ja.procs[x]), Req: reqText(ja.req[x]),
+			WaitBase: cellText{humanDuration(wa), num(wa) + " s"}, WaitOther: cellText{humanDuration(wb), num(wb) + " s"},
+			DiffWait: cellText{signedDuration(wait[k]), signed(wait[k]) + " s"}, DiffResp: cellText{signedDuration(resp[k]), signed(resp[k]) + " s"},
 			ReasonBase: ja.text["start_reason"][x], ReasonOther: jb.text["start_reason"][y]}
 	}
 	for i := 0; i < n && i < TopJobs && wait[ks[i]] < 0; i++ {

@@ -1,6 +1,7 @@
 package htmlreport
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -193,7 +194,7 @@ func TestCompareReport(t *testing.T) {
 			first := `<tbody>
 <tr><td class="num">` + c.id + `</td>`
 			tab := html.UnescapeString(tables[i+1])
-			if !strings.Contains(tab, first) || !strings.Contains(tab, `<td class="num">`+sign+strconv.FormatFloat(c.v, 'f', -1, 64)+`</td>`) {
+			if !strings.Contains(tab, first) || !strings.Contains(tab, `<td class="num" title="`+sign+strconv.FormatFloat(c.v, 'f', -1, 64)+` s">`+signedDuration(c.v)+`</td>`) {
 				t.Errorf("run %d table %d: first row is not job %s (%v):\n%s", r+1, i, c.id, c.v, tables[i+1])
 			}
 		}
@@ -383,5 +384,35 @@ func TestCompareDistinctNamesOnPage(t *testing.T) {
 		if _, err := buildCompare(dirs, Options{Labels: c.labels}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("labels %q: %v, want %q", c.labels, err, c.want)
 		}
+	}
+}
+
+// With the trace's clock, the tables of the most helped and hurt jobs
+// say when each job was submitted as a date in the trace's zone, and
+// waits in human units, the exact seconds in each cell's title. Job 32
+// of tiny.swf is submitted at 2216 s: from a start of 1,700,000,000
+// (2023-11-14 22:13:20 UTC) that is 22:50:16 UTC, 23:50:16 in Stockholm
+// (CET, UTC+1). Without a clock the cell is the seconds.
+func TestCompareTablesDates(t *testing.T) {
+	dirs := tinyRuns(t, "easy", "fcfs")
+	page, err := buildCompare(dirs, Options{Clock: &Clock{Start: 1_700_000_000, Zone: "Europe/Stockholm"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile(`<tr><td class="num">32</td><td class="num" title="2216 s">([^<]*)</td><td class="num">1</td><td class="num">702</td><td class="num" title="(\d+) s">([^<]*)</td>`).FindSubmatch(page)
+	if row == nil {
+		t.Fatalf("no row of job 32 in the tables:\n%s", page)
+	}
+	if string(row[1]) != "2023-11-14 23:50:16" {
+		t.Errorf("job 32 submitted %q, want 2023-11-14 23:50:16", row[1])
+	}
+	if w, _ := strconv.ParseFloat(string(row[2]), 64); string(row[3]) != humanDuration(w) || strings.HasSuffix(string(row[3]), " s") && w >= 100 {
+		t.Errorf("wait %q for %s s", row[3], row[2])
+	}
+	if page, err = buildCompare(dirs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(page, []byte(`<td class="num">32</td><td class="num" title="2216 s">2216</td>`)) {
+		t.Error("without a clock, job 32's submission is not its seconds")
 	}
 }

@@ -177,16 +177,32 @@ func calendarSpan(p *runPage) string {
 	for _, t := range p.jobs.submit {
 		t0, t1 = math.Min(t0, t), math.Max(t1, t)
 	}
-	loc, zone := time.UTC, "UTC"
-	if p.clock.Zone != "" {
-		if l, err := time.LoadLocation(p.clock.Zone); err == nil {
-			loc, zone = l, p.clock.Zone
-		}
-	}
+	loc, zone := p.clock.location()
 	at := func(t float64) string {
 		return time.Unix(int64(math.Floor(p.clock.Start+t)), 0).In(loc).Format("2006-01-02 15:04")
 	}
 	return fmt.Sprintf("Jobs submitted from %s to %s (%s).", at(t0), at(t1), zone)
+}
+
+// location is the clock's time zone and its name (UTC when it has none
+// or one this machine does not know, as the page's script does).
+func (c *Clock) location() (*time.Location, string) {
+	if c.Zone != "" {
+		if l, err := time.LoadLocation(c.Zone); err == nil {
+			return l, c.Zone
+		}
+	}
+	return time.UTC, "UTC"
+}
+
+// Date writes trace time t as a date and time to the second in the
+// clock's zone ("2003-07-04 16:35:55"); a nil clock writes the seconds.
+func (c *Clock) Date(t float64) string {
+	if c == nil || math.IsNaN(t) || math.IsInf(t, 0) {
+		return num(t)
+	}
+	loc, _ := c.location()
+	return time.Unix(int64(math.Floor(c.Start+t)), 0).In(loc).Format("2006-01-02 15:04:05")
 }
 
 // compareHeadline is the headline of a comparison: each metric for each

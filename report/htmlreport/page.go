@@ -221,6 +221,9 @@ type runData struct {
 	Planned *col `json:"planned,omitempty"`
 	// Nodes: a run on a platform of nodes (nodes.go); absent otherwise.
 	Nodes *nodeView `json:"nodes,omitempty"`
+	// Partitions are the run's partitions, whose CPU ranges the Gantt
+	// chart marks; absent without partitions.
+	Partitions []partView `json:"partitions,omitempty"`
 }
 
 // spanData is unavailability.csv as rectangles, one per span and CPU
@@ -240,14 +243,18 @@ type pageView struct {
 	Summary  []kv
 	Headline *headline
 	NoGantt  bool
-	Nodes    bool   // a run on nodes: the Gantt by node and the GPU chart
-	Window   string // the sentence on the page's time window ("" without one)
-	CSS      template.CSS
-	JS       template.JS
-	Data     template.JS
-	Sweep    *sweepPage
-	Repro    *reproPage
-	Compare  *comparePage
+	Nodes    bool // a run on nodes: the Gantt by node and the GPU chart
+	// Partitions: a run's table of partitions (nil: none).
+	Partitions []partRow
+	// Groups: a run's table of metrics_by (nil: none).
+	Groups  *groupTable
+	Window  string // the sentence on the page's time window ("" without one)
+	CSS     template.CSS
+	JS      template.JS
+	Data    template.JS
+	Sweep   *sweepPage
+	Repro   *reproPage
+	Compare *comparePage
 }
 
 func (p *reproPage) render(w io.Writer) error {
@@ -279,7 +286,7 @@ func (p *runPage) render(w io.Writer) error {
 			return err
 		}
 	}
-	return pageTmpl().Execute(w, pageView{Kind: "run", Title: title, Summary: p.Summary, Headline: runHeadline(p), NoGantt: p.noGantt, Nodes: p.nodes != nil, Window: p.WindowNote(),
+	return pageTmpl().Execute(w, pageView{Kind: "run", Title: title, Summary: p.Summary, Headline: runHeadline(p), NoGantt: p.noGantt, Nodes: p.nodes != nil, Window: p.WindowNote(), Partitions: partitionRows(p.partitions), Groups: p.groups,
 		CSS: template.CSS(reportCSS), JS: template.JS(js), Data: template.JS(data)})
 }
 
@@ -312,6 +319,7 @@ func (p *runPage) data() runData {
 		d.Spans = p.spans
 	}
 	d.Nodes = p.nodeView()
+	d.Partitions = partitionViews(p.partitions)
 	if p.noGantt {
 		// Only the Gantt chart reads the jobs one by one.
 		empty := numCol(nil)

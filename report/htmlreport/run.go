@@ -318,6 +318,25 @@ func readRunMax(dir string, limit int, why string) (*runPage, error) {
 	if p, ok := nums["procs"]; ok {
 		m = machine{int(p), "procs in " + sumPath}
 	}
+	parts, err := readPartitions(sumPath, m)
+	if err != nil {
+		return nil, err
+	}
+	if parts != nil {
+		for i := range rows {
+			if rows[i].Key == partitionsKey || rows[i].Key == "partitions" {
+				rows[i].Value = partitionsText(parts)
+			}
+		}
+	}
+	groups := readGroups(sumPath)
+	if groups != nil {
+		for i := range rows {
+			if rows[i].Key == groupsKey {
+				rows[i].Value = groups.text()
+			}
+		}
+	}
 	jobsPath := filepath.Join(dir, "jobs.csv")
 	j, err := readJobsMax(jobsPath, limit, why, m)
 	if err != nil {
@@ -356,7 +375,7 @@ func readRunMax(dir string, limit int, why string) (*runPage, error) {
 	if tr, po := get(rows, "run.trace"), get(rows, "run.policy"); tr != "" && po != "" {
 		title = tr + " · " + po
 	}
-	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get(rows, "run.trace"), policy: get(rows, "run.policy"), nums: nums, spans: spans, planned: planned, nodes: nr}, nil
+	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get(rows, "run.trace"), policy: get(rows, "run.policy"), nums: nums, spans: spans, planned: planned, nodes: nr, partitions: parts, groups: groups}, nil
 }
 
 // readPlanned reads the run's planned.csv (run --planned: every
@@ -466,6 +485,10 @@ type runPage struct {
 	planned map[float64]float64 // planned.csv: a job's last planned start (nil: none)
 	clock   *Clock              // Options.Clock
 	nodes   *nodeRun            // a run on nodes (nil: a pool of CPUs)
+	// partitions are summary.json's run.partitions.list (nil: none).
+	partitions []partition
+	// groups are summary.json's metrics_by (nil: none).
+	groups *groupTable
 	// window is Options.Window (nil: the whole run); windowAll the jobs
 	// of the whole run.
 	window    *Window

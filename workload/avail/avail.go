@@ -224,8 +224,8 @@ const (
 
 // Events reads an events file: one JSON object a line,
 // {"timestamp": T, "type": "machine_unavailable"|"machine_available",
-// "resources": "0-49"}, timestamps non-decreasing; blank lines are
-// skipped. Create it with NewEvents; Next returns io.EOF at the end.
+// "resources": "0-49"}, timestamps non-decreasing (seconds, or dates as
+// strings with Dates); blank lines are skipped. Create it with NewEvents; Next returns io.EOF at the end.
 type Events struct {
 	sc    *bufio.Scanner
 	name  string
@@ -233,6 +233,8 @@ type Events struct {
 	ns    *nodes.Nodes // set: resources are node names (NewNodeEvents)
 	line  int
 	last  float64
+	// instant places a timestamp given as a date (nil: seconds only).
+	instant func(string) (float64, error)
 }
 
 // NewEvents reads events from r (named name in errors) for a machine of
@@ -253,10 +255,19 @@ func NewNodeEvents(r io.Reader, name string, ns *nodes.Nodes) *Events {
 	return e
 }
 
+// Dates lets the events file give timestamps as dates too, strings as
+// --reservation takes them ("1996-10-01T06:00:00"), which instant places
+// in the trace's time (workload.ParseInstant with the trace's header);
+// without it a date is refused, saying why. It returns e.
+func (e *Events) Dates(instant func(string) (float64, error)) *Events {
+	e.instant = instant
+	return e
+}
+
 type eventLine struct {
-	Timestamp *float64 `json:"timestamp"`
-	Type      *string  `json:"type"`
-	Resources *string  `json:"resources"`
+	Timestamp json.RawMessage `json:"timestamp"`
+	Type      *string         `json:"type"`
+	Resources *string         `json:"resources"`
 }
 
 // Next returns the next change.
@@ -278,13 +289,34 @@ func (e *Events) Next() (Change, error) {
 		if d.More() {
 			return bad("more than one JSON value on the line")
 		}
-		switch {
-		case ev.Timestamp == nil:
+		var ts float64
+		if len(ev.Timestamp) == 0 || string(ev.Timestamp) == "null" {
 			return bad("field timestamp: missing")
-		case math.IsNaN(*ev.Timestamp) || math.IsInf(*ev.Timestamp, 0):
-			return bad("field timestamp: %g is not finite", *ev.Timestamp)
-		case *ev.Timestamp < e.last:
-			return bad("field timestamp: %s is before the previous event's %s (events must be sorted by time)", ftoa(*ev.Timestamp), ftoa(e.last))
+		}
+		if ev.Timestamp[0] == '"' {
+			var d string
+			if err := json.Unmarshal(ev.Timestamp, &d); err != nil {
+				return bad("field timestamp: %v", err)
+			}
+			switch {
+			case !isDate.MatchString(d):
+				return bad("field timestamp: %q: want seconds of the trace's time (a number) or a date YYYY-MM-DD[THH:MM[:SS]] in the trace's zone", d)
+			case e.instant == nil:
+				return bad("field timestamp: the date %q needs the trace's start (its header's UnixStartTime): give seconds here", d)
+			}
+			t, err := e.instant(strings.TrimSpace(d))
+			if err != nil {
+				return bad("field timestamp: %v", err)
+			}
+			ts = t
+		} else if err := json.Unmarshal(ev.Timestamp, &ts); err != nil {
+			return bad("field timestamp: %s: want a number of seconds or a date (a string)", ev.Timestamp)
+		}
+		switch {
+		case math.IsNaN(ts) || math.IsInf(ts, 0):
+			return bad("field timestamp: %g is not finite", ts)
+		case ts < e.last:
+			return bad("field timestamp: %s is before the previous event's %s (events must be sorted by time)", ftoa(ts), ftoa(e.last))
 		case ev.Type == nil:
 			return bad("field type: missing")
 		case *ev.Type != TypeUnavailable && *ev.Type != TypeAvailable:
@@ -302,8 +334,8 @@ func (e *Events) Next() (Change, error) {
 		if err != nil {
 			return bad("field resources: %v", err)
 		}
-		e.last = *ev.Timestamp
-		return Change{Time: *ev.Timestamp, CPUs: cpus, Down: *ev.Type == TypeUnavailable}, nil
+		e.last = ts
+		return Change{Time: ts, CPUs: cpus, Down: *ev.Type == TypeUnavailable}, nil
 	}
 	if err := e.sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {

@@ -84,7 +84,10 @@ func TestEvents(t *testing.T) {
 		{`{"timestamp": 1, "type": "reboot", "resources": "0"}`, `ev.jsonl:1: field type: "reboot", want machine_unavailable or machine_available`},
 		{`{"timestamp": 1, "type": "machine_available"}`, "ev.jsonl:1: field resources: missing"},
 		{`{"timestamp": 1, "type": "machine_available", "resources": "0-100"}`, "ev.jsonl:1: field resources: CPU 100 is not on the machine"},
-		{`{"timestamp": "1", "type": "machine_available", "resources": "0"}`, "ev.jsonl:1: not a JSON object"},
+		{`{"timestamp": "1", "type": "machine_available", "resources": "0"}`, `ev.jsonl:1: field timestamp: "1": want seconds of the trace's time (a number) or a date`},
+		{`{"timestamp": "1996-10-01", "type": "machine_available", "resources": "0"}`, `ev.jsonl:1: field timestamp: the date "1996-10-01" needs the trace's start (its header's UnixStartTime)`},
+		{`{"timestamp": true, "type": "machine_available", "resources": "0"}`, "ev.jsonl:1: field timestamp: true: want a number of seconds or a date"},
+		{`{"timestamp": null, "type": "machine_available", "resources": "0"}`, "ev.jsonl:1: field timestamp: missing"},
 		{`{"timestamp": 1, "type": "machine_available", "resources": "0"} {}`, "ev.jsonl:1: more than one JSON value"},
 		{"\n\nnot json", "ev.jsonl:3: not a JSON object"},
 	} {
@@ -92,6 +95,44 @@ func TestEvents(t *testing.T) {
 		if err == io.EOF || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+// With Dates, a timestamp may be a date, placed by the instant given
+// (here a stand-in: 1996-10-01 is 100 s, with a time 100 s + its
+// seconds of the day); its errors name the line.
+func TestEventsDates(t *testing.T) {
+	instant := func(s string) (float64, error) {
+		var y, mo, d, h, mi, sec int
+		if n, _ := fmt.Sscanf(s, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &sec); n == 3 || n == 6 {
+			if y == 1996 && mo == 10 && d == 1 {
+				return float64(100 + 3600*h + 60*mi + sec), nil
+			}
+		}
+		return 0, fmt.Errorf("%q is not a day of the trace", s)
+	}
+	in := `{"timestamp": "1996-10-01", "type": "machine_unavailable", "resources": "0-3"}
+{"timestamp": 200, "type": "machine_available", "resources": "0-1"}
+{"timestamp": " 1996-10-01T00:10:00 ", "type": "machine_available", "resources": "2-3"}
+`
+	e := NewEvents(strings.NewReader(in), "ev.jsonl", 8).Dates(instant)
+	var got []string
+	for {
+		ch, err := e.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ftoa(ch.Time)+" "+ch.CPUs.String())
+	}
+	if want := "100 0-3;200 0-1;700 2-3"; strings.Join(got, ";") != want {
+		t.Errorf("got %q, want %q", strings.Join(got, ";"), want)
+	}
+	_, err := NewEvents(strings.NewReader(`{"timestamp": "1996-11-05", "type": "machine_available", "resources": "0"}`), "ev.jsonl", 8).Dates(instant).Next()
+	if err == nil || err.Error() != `ev.jsonl:1: field timestamp: "1996-11-05" is not a day of the trace` {
+		t.Errorf("got %v", err)
 	}
 }
 

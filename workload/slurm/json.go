@@ -109,6 +109,40 @@ type jsonJob struct {
 	AllocationNodes json.RawMessage `json:"allocation_nodes"`
 	Constraints     string          `json:"constraints"`
 	Steps           []struct{}      `json:"steps"`
+	// Array and Het give an array task's and a heterogeneous
+	// component's Slurm id (101_1, 104+0; slurmID).
+	Array struct {
+		JobID  json.RawMessage `json:"job_id"`
+		TaskID json.RawMessage `json:"task_id"`
+	} `json:"array"`
+	Het struct {
+		JobID     json.RawMessage `json:"job_id"`
+		JobOffset json.RawMessage `json:"job_offset"`
+	} `json:"het"`
+}
+
+// slurmID is the job's JobID as sacct -P prints it when it is an array
+// task's (ARRAY_TASK: 101_1) or a heterogeneous component's (104+0), ""
+// otherwise or when the fields do not say.
+func (jj *jsonJob) slurmID() string {
+	num := func(raw json.RawMessage) (uint64, bool) {
+		if len(raw) == 0 {
+			return 0, false
+		}
+		n, set, inf, err := jsonNumber(raw)
+		return n, err == nil && set && !inf
+	}
+	if a, ok := num(jj.Array.JobID); ok && a > 0 {
+		if t, ok := num(jj.Array.TaskID); ok {
+			return fmt.Sprintf("%d_%d", a, t)
+		}
+	}
+	if h, ok := num(jj.Het.JobID); ok && h > 0 {
+		if o, ok := num(jj.Het.JobOffset); ok {
+			return fmt.Sprintf("%d+%d", h, o)
+		}
+	}
+	return ""
 }
 
 // jsonTRES is one TRES of a job: type cpu, mem (MB), node, billing,
@@ -304,7 +338,7 @@ func readJSON(r io.Reader, name string, o Options, loc *time.Location) (*Result,
 			if c.jobs.n >= MaxJobs {
 				return nil, at(start, fmt.Errorf("more than %d jobs (slurm.MaxJobs): import the history in parts", MaxJobs))
 			}
-			c.add(j, info, row[0], jj.User, jj.Group, jj.Partition, jj.QOS)
+			c.add(j, info, row[0], jj.slurmID(), jj.User, jj.Group, jj.Partition, jj.QOS)
 		}
 		if _, err := dec.Token(); err != nil { // ']'
 			return nil, decErr(err)

@@ -73,6 +73,7 @@ type Result struct {
 	t0          int64
 	gres        [][]nodes.GRES // the distinct GRES lists
 	constraints []string
+	slurmIDs    map[uint32]string // collected.slurmIDs
 }
 
 // Len is the number of records.
@@ -189,6 +190,10 @@ type collected struct {
 	jobs                      jobList
 	badID                     string // the first job id that is not an integer
 	noRaw                     bool   // the -P header has no JobIDRaw column
+	// slurmIDs are the JobID texts of array tasks and heterogeneous
+	// components (101_1, 104+0), by index in jobs, when they differ from
+	// the JobIDRaw the job is numbered by.
+	slurmIDs map[uint32]string
 }
 
 func newCollected() *collected {
@@ -197,7 +202,13 @@ func newCollected() *collected {
 }
 
 // add keeps job j with its names and request; idText is its id as read.
-func (c *collected) add(j job, info reqInfo, idText, user, group, partition, qos string) {
+func (c *collected) add(j job, info reqInfo, idText, slurmID, user, group, partition, qos string) {
+	if slurmID != "" && slurmID != idText && strings.ContainsAny(slurmID, "_+") {
+		if c.slurmIDs == nil {
+			c.slurmIDs = map[uint32]string{}
+		}
+		c.slurmIDs[uint32(c.jobs.n)] = strings.Clone(slurmID)
+	}
 	if len(info.gres) > 0 {
 		text := jobtable.FormatGRES(info.gres)
 		n := len(c.gres.list)
@@ -321,7 +332,7 @@ func readParsable(r io.Reader, name string, o Options, loc *time.Location) (*Res
 		if c.jobs.n >= MaxJobs {
 			return nil, &ParseError{File: name, Line: line, Err: fmt.Errorf("more than %d jobs (slurm.MaxJobs): import the history in parts", MaxJobs)}
 		}
-		c.add(j, info, cols.get(row, idCol), cols.get(row, "User"), cols.get(row, "Group"), cols.get(row, "Partition"), cols.get(row, "QOS"))
+		c.add(j, info, cols.get(row, idCol), cols.get(row, "JobID"), cols.get(row, "User"), cols.get(row, "Group"), cols.get(row, "Partition"), cols.get(row, "QOS"))
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -378,6 +389,7 @@ func (c *collected) finish(name string, loc *time.Location) (*Result, error) {
 	res.t0 = jobs.at(int(order[0])).submit
 	res.Users, res.Groups, res.Partitions, res.QOS = c.users.list, c.groups.list, c.parts.list, c.qos.list
 	res.constraints = c.constraints.list
+	res.slurmIDs = c.slurmIDs
 	res.Header = swf.Header{Version: "2.2", UnixStartTime: res.t0, TimeZoneString: loc.String(), MaxJobs: int64(jobs.n), MaxRecords: int64(jobs.n)}
 	res.Renumbered, res.RenumberedWhy = why != "", why
 	return res, nil
@@ -973,6 +985,7 @@ func (r *Result) headerLines(maxProcs int, source string) []string {
 	}{{"User", r.Users}, {"Group", r.Groups}} {
 		lines = nameLines(lines, t.what, t.names, func(i int, n string) string { return fmt.Sprintf(" %s %d: %s", t.what, i, n) })
 	}
+	lines = r.slurmIDLines(lines)
 	// Queues (the QOS) and partitions in the SWF's own form, which
 	// readers parse (swf.Header.QueueNames, PartitionNames).
 	for _, t := range []struct {
@@ -1021,6 +1034,33 @@ func nameLines(lines []string, what string, names []string, line func(int, strin
 		}
 		size += len(l)
 		lines = append(lines, l)
+	}
+	return lines
+}
+
+// slurmIDLines adds a line " JobID N: 101_1" for each job numbered N
+// whose Slurm JobID is an array task's or a heterogeneous component's
+// (explain --job 101_1 finds N by it), in submit order, at most
+// MaxHeaderNames of them and a note on the rest.
+func (r *Result) slurmIDLines(lines []string) []string {
+	if len(r.slurmIDs) == 0 {
+		return lines
+	}
+	n := 0
+	for i, k := range r.order {
+		text, ok := r.slurmIDs[k]
+		if !ok {
+			continue
+		}
+		if n == MaxHeaderNames {
+			return append(lines, fmt.Sprintf(" Note: %d more jobs have an array or heterogeneous JobID not listed here (at most %d: slurm.MaxHeaderNames)", len(r.slurmIDs)-n, MaxHeaderNames))
+		}
+		num := r.jobs.at(int(k)).id
+		if r.Renumbered {
+			num = int64(i + 1)
+		}
+		lines = append(lines, fmt.Sprintf(" JobID %d: %s", num, clean(text)))
+		n++
 	}
 	return lines
 }

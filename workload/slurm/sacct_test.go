@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -94,6 +95,12 @@ func TestQuirks(t *testing.T) {
 		if !strings.Contains(b.String(), line+"\n") {
 			t.Errorf("the SWF header lacks %q", line)
 		}
+	}
+	// The array task 101_1 and the heterogeneous component 104+0 (their
+	// JobIDRaw 101 and 104) are named by their Slurm ids, for explain
+	// --job 101_1; the others' JobID is their JobIDRaw: no line.
+	if got := fmt.Sprint(h.IDNames("JobID")); got != "map[101:101_1 104:104+0]" {
+		t.Errorf("JobID lines %s", got)
 	}
 	// --steps keeps the steps, whose ids are not integers: renumbered.
 	s := read(t, "testdata/quirks.txt", Options{Steps: true})

@@ -240,3 +240,32 @@ func (h *Header) typedLines() []string {
 	}
 	return out
 }
+
+// IDNames reads the header's "WHAT N: name" lines ("; User 1: alice",
+// "; Group 2: physics", as trace import writes them for the user and
+// group ids of SWF fields 12 and 13) into a map from N to the name; nil
+// when there are none. A line whose N is not an integer >= 0 or whose
+// name is empty is not one of them.
+func (h Header) IDNames(what string) map[int32]string {
+	var m map[int32]string
+	for _, l := range h.Lines {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(l), what+" ")
+		if !ok {
+			continue
+		}
+		num, name, ok := strings.Cut(rest, ":")
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 32)
+		name = strings.TrimSpace(name)
+		if err != nil || n < 0 || name == "" {
+			continue
+		}
+		if m == nil {
+			m = map[int32]string{}
+		}
+		m[int32(n)] = name
+	}
+	return m
+}

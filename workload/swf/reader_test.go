@@ -879,3 +879,19 @@ func TestNotSWFHints(t *testing.T) {
 		t.Errorf("second line: %v, want no hint", err)
 	}
 }
+
+// IDNames reads the "User N: name" lines trace import writes; other
+// lines, bad numbers and empty names are not names.
+func TestHeaderIDNames(t *testing.T) {
+	h := Header{Lines: []string{" Version: 2.2", " User 1: alice", " User 2:  bob smith ", " User x: nobody", " User -1: neg",
+		" User 3:", " Group 1: physics", " UserCount: 3", "User 4: carol"}}
+	if got := fmt.Sprint(h.IDNames("User")); got != "map[1:alice 2:bob smith 4:carol]" {
+		t.Errorf("users %s", got)
+	}
+	if got := fmt.Sprint(h.IDNames("Group")); got != "map[1:physics]" {
+		t.Errorf("groups %s", got)
+	}
+	if h.IDNames("Queue") != nil {
+		t.Error("names of no line")
+	}
+}

@@ -430,6 +430,7 @@ type runCmd struct {
 
 	Set         []string `sep:"none" placeholder:"NAME=VALUE" help:"Set an option of the policy (repeatable; its options: 'schedlab policies'), e.g. --set order=sjf."`
 	Metric      []string `sep:"none" placeholder:"NAME" help:"Also measure the declared metric NAME (repeatable), one that is off by default (docs/extending.md): shown after the summary and in summary.json's metrics."`
+	MetricsBy   string   `name:"metrics-by" enum:",user,group,qos" default:"" placeholder:"user|group|qos" help:"Also group the jobs by user, group or qos (SWF fields 12, 13, 15; trace import puts the QOS in 15) and give each group's metrics (jobs ended, mean and max wait, mean response, mean bounded slowdown, share of the CPU time), named by the trace's header where it names them: summary.json's metrics_by, the printed summary (the 20 with the most jobs), the report."`
 	Nodes       []string `sep:"none" placeholder:"NAMES:cores=N[:...]" help:"A node group (repeatable): the cluster becomes a platform of nodes, NAMES:cores=N[:sockets=S][:threads=T][:mem=SIZE][:gres=NAME[:TYPE]=COUNT[,...]][:features=F[,...]][:weight=W], NAMES in Slurm's hostlist syntax (gpu[01-32]). Jobs ask for nodes, tasks, memory and GRES (a job table's requests; an SWF job's processors as tasks of one CPU); jobs.csv gains allocated_nodes; not with --procs (docs/nodes.md)."`
 	NodePlanner string   `name:"node-planner" default:"auto" enum:"auto,counts,nodes" help:"On --nodes, how fcfs, firstfit, easy, conservative and backfill plan: auto (by counts, the pool's policy over the nodes' cores, when every job asks for cores alone: tasks of one CPU and nothing else; else on nodes), counts (or an error saying why not) or nodes (the node version, always) (docs/nodes.md)."`
 	Power       string   `placeholder:"IDLE_W:COMPUTE_W" help:"A power model: watts a CPU draws idle and running a job (e.g. 95:190.74); summary.json gains energy (total_j, kwh, mean and peak watts), the folder energy.csv (the power at every change), jobs.csv's consumed_energy each job's joules above idle (docs/energy.md). With power states IDLE_W:COMPUTE_W:OFF_W:ON_S:ON_J:OFF_S:OFF_J (watts off, seconds and joules of switching on and off: Batsim's 95:190.74:9.75:152:19030:6.1:620), for --sleep-after."`
@@ -543,7 +544,7 @@ func (c *runCmd) Run(g *globals) error {
 			return err
 		}
 	}
-	if p := experiment.NewProgress(g.stderr, "run "+filepath.Base(c.Trace)+" "+c.Policy); p != nil {
+	if p := experiment.NewTraceProgress(g.stderr, "run "+filepath.Base(c.Trace)+" "+c.Policy, spec.Workload); p != nil {
 		spec.Outputs.Listeners = append(spec.Outputs.Listeners, p)
 	}
 	res, err := spec.Run()
@@ -618,7 +619,7 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition, Power: c.Power, Carbon: c.Carbon, Price: c.Price, Nodes: c.Nodes,
 			Avail: experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure}},
 		Policy:  experiment.PolicySpec{Name: c.Policy, Options: given, Predictor: c.Predictor, Correction: c.Correction, CarbonDelay: c.CarbonDelay, Sleep: c.SleepAfter, NodePlanner: c.NodePlanner},
-		Outputs: experiment.OutputSpec{Dir: out, SWF: c.SWF, Check: c.Check, Threads: c.Threads, Planned: c.Planned, Metrics: c.Metric, Tau: c.Tau},
+		Outputs: experiment.OutputSpec{Dir: out, SWF: c.SWF, Check: c.Check, Threads: c.Threads, Planned: c.Planned, Metrics: c.Metric, Tau: c.Tau, By: c.MetricsBy},
 	}
 	errs := []error{spec.Check()}
 	if qerr == nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/experiment"
@@ -43,12 +44,17 @@ func (c *explainCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
-	if p := experiment.NewProgress(g.stderr, "explain job "+c.Job); p != nil {
+	if p := experiment.NewTraceProgress(g.stderr, "explain job "+c.Job, spec.Workload); p != nil {
 		spec.Outputs.Listeners = append(spec.Outputs.Listeners, p)
 	}
 	id, err := explainID(c.Job)
 	if err != nil {
-		return usageError{err}
+		n, ok := slurmJobID(c.Job, spec.Workload.Trace)
+		if !ok {
+			return usageError{err}
+		}
+		id = n
+		fmt.Fprintf(g.stderr, "schedlab: --job %s is job %d of the trace (its header's JobID lines, as trace import writes them)\n", strings.TrimSpace(c.Job), n)
 	}
 	explain := experiment.Explain
 	if c.Gantt {
@@ -80,7 +86,7 @@ func explainID(s string) (int64, error) {
 		if t[i] == '+' {
 			kind = "a heterogeneous job's component"
 		}
-		return 0, fmt.Errorf("--job %s: a Slurm id of %s; a trace numbers its jobs by JobIDRaw (SWF field 1): give that number (sacct -j %s -o JobIDRaw)", s, kind, t)
+		return 0, fmt.Errorf("--job %s: a Slurm id of %s; a trace numbers its jobs by JobIDRaw (SWF field 1), and this trace's header names no job by it (trace import lists them: ; JobID 1006: 1005_1): give that number (sacct -j %s -o JobIDRaw)", s, kind, t)
 	}
 	if !allDigits(t) || len(t) > 16 {
 		return 0, fmt.Errorf("--job %q: want a job number (SWF field 1), such as 1005", s)
@@ -93,6 +99,27 @@ func explainID(s string) (int64, error) {
 		return 0, fmt.Errorf("--job %s: job numbers start at 1", s)
 	}
 	return n, nil
+}
+
+// slurmJobID finds a Slurm JobID of an array task or a heterogeneous
+// component (1005_1, 104+0) in the trace's header, whose "JobID N:
+// 1005_1" lines (trace import writes them) give the job number N.
+func slurmJobID(s, trace string) (int64, bool) {
+	t := strings.TrimSpace(s)
+	if i := strings.IndexAny(t, "_+"); i <= 0 || !allDigits(t[:i]) {
+		return 0, false
+	}
+	rd, err := workload.OpenTraceNotify(trace, nil)
+	if err != nil {
+		return 0, false
+	}
+	defer rd.Close()
+	for n, text := range rd.Header().IDNames("JobID") {
+		if text == t {
+			return int64(n), true
+		}
+	}
+	return 0, false
 }
 
 func allDigits(s string) bool {
@@ -159,6 +186,16 @@ func writeExplanation(w io.Writer, x *experiment.Explanation, at func(float64) s
 		}
 		if !math.IsNaN(p.Resv) {
 			fmt.Fprintf(w, "; its reservation: %s", at(p.Resv))
+		}
+		if len(p.Others) > 0 {
+			ids := make([]string, len(p.Others))
+			for k, id := range p.Others {
+				ids[k] = strconv.FormatInt(id, 10)
+			}
+			if len(ids) > 5 {
+				ids = append(ids[:5], fmt.Sprintf("and %d more", len(p.Others)-5))
+			}
+			fmt.Fprintf(w, "; the pass started job(s) %s (%d CPU(s)), %d CPU(s) free after it", strings.Join(ids, ", "), p.OthersProcs, p.After)
 		}
 		fmt.Fprintf(w, "\n    %s\n", p.Why)
 	}

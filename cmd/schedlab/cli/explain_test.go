@@ -34,7 +34,7 @@ func TestExplainJobID(t *testing.T) {
 	}{
 		{"5", 5, ""},
 		{" 1005 ", 1005, ""},
-		{"1005_1", 0, "--job 1005_1: a Slurm id of an array task; a trace numbers its jobs by JobIDRaw (SWF field 1): give that number (sacct -j 1005_1 -o JobIDRaw)"},
+		{"1005_1", 0, "--job 1005_1: a Slurm id of an array task; a trace numbers its jobs by JobIDRaw (SWF field 1), and this trace's header names no job by it (trace import lists them: ; JobID 1006: 1005_1): give that number (sacct -j 1005_1 -o JobIDRaw)"},
 		{"1005+0", 0, "a heterogeneous job's component"},
 		{"1_000", 0, "array task"},
 		{"0x10", 0, `--job "0x10": want a job number`},

@@ -77,6 +77,7 @@ func TestEveryFlag(t *testing.T) {
 		"run --planned":           {append(run, "--planned=perhaps"), 2, "--planned"},
 		"run --metric":            {append(run, "--metric", "nope"), 2, `--metric: unknown metric "nope" (the metrics of a trace run: mean_wait, `},
 		"run --resample":          {append(run, "--resample", "users"), 2, "--resample"},
+		"run --metrics-by":        {append(run, "--metrics-by", "account"), 2, "--metrics-by"},
 		"run --replication":       {append(run, "--replication", "3"), 2, "--replication chooses the random streams"},
 		"run --procs":             {append(run, "--procs=-1"), 2, "--procs -1: want 1..4194304"},
 		"run --on-overrun":        {append(run, "--on-overrun", "pause"), 2, "--on-overrun"},

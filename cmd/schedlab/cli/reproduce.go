@@ -359,7 +359,14 @@ func newBar(w io.Writer, name string) *bar {
 		now := time.Now()
 		return &bar{plain: w, name: name, start: now, last: now}
 	}
-	p := mpb.New(mpb.WithOutput(w), mpb.WithWidth(40))
+	return drawnBar(w, name)
+}
+
+// drawnBar is the bar drawn on w (newBar's on a terminal), with more
+// options of the container (a test's mpb.WithAutoRefresh: w is not a
+// terminal).
+func drawnBar(w io.Writer, name string, opts ...mpb.ContainerOption) *bar {
+	p := mpb.New(append([]mpb.ContainerOption{mpb.WithOutput(w), mpb.WithWidth(40)}, opts...)...)
 	b := p.AddBar(0,
 		mpb.PrependDecorators(decor.Name(name+" "), decor.CountersNoUnit("%d/%d runs")),
 		mpb.AppendDecorators(decor.Percentage(), decor.Name(" ETA "), decor.EwmaETA(decor.ET_STYLE_GO, 30)))
@@ -395,8 +402,18 @@ func (b *bar) Add(n int) {
 	b.doneRuns += int64(n)
 	if now := time.Now(); now.Sub(b.last) >= plainEvery {
 		b.last = now
-		fmt.Fprintf(b.plain, "%s: %d of %d runs so far (%s)\n", b.name, b.doneRuns, b.total, now.Sub(b.start).Round(time.Second))
+		fmt.Fprintf(b.plain, "%s: %d of %d runs so far (%s)%s\n", b.name, b.doneRuns, b.total, now.Sub(b.start).Round(time.Second), plainETA(now.Sub(b.start), b.doneRuns, b.total))
 	}
+}
+
+// plainETA is a plain line's time left: the runs left at the mean time
+// of the runs done so far ("" before the first or after the last).
+func plainETA(elapsed time.Duration, done, total int64) string {
+	if done <= 0 || done >= total {
+		return ""
+	}
+	left := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
+	return ", about " + left.Round(time.Second).String() + " left"
 }
 
 func (b *bar) done() {

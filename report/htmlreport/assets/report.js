@@ -14,6 +14,7 @@
 
   var PALETTE = ["#009E73", "#0072B2", "#E69F00", "#999999"]; // immediate, backfilled, reserved, other
   var INK = "#333";
+  var PART_INK = "#7A0177"; // partition boundaries on the Gantt chart
 
   // decode turns {t, b} into a typed array (the data is little-endian,
   // as are the machines browsers run on).
@@ -76,6 +77,26 @@
       f = new Intl.DateTimeFormat("sv-SE", Object.assign({ timeZone: zone }, opts));
     }
     return ["date (" + zone + ")", function (v) { return f.format(new Date((CLOCK.start + t0 + v * u[0]) * 1000)); }];
+  }
+
+  // dateText writes trace time t as a date and time in the trace's zone
+  // ("" without a CLOCK): the Gantt chart's tooltips.
+  var dateFmt = null;
+  function dateText(t) {
+    if (!CLOCK || !isFinite(t)) return "";
+    if (!dateFmt) {
+      var o = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" };
+      try { dateFmt = new Intl.DateTimeFormat("sv-SE", Object.assign({ timeZone: CLOCK.zone || "UTC" }, o)); }
+      catch (e) { dateFmt = new Intl.DateTimeFormat("sv-SE", Object.assign({ timeZone: "UTC" }, o)); }
+    }
+    return dateFmt.format(new Date((CLOCK.start + t) * 1000));
+  }
+  // durText writes seconds in the largest unit that keeps the number
+  // below 100 or so, three significant digits (as the page's tables).
+  function durText(s) {
+    var a = Math.abs(s), v = s, u = "s";
+    if (a >= 48 * 3600) { v = s / 86400; u = "d"; } else if (a >= 6000) { v = s / 3600; u = "h"; } else if (a >= 100) { v = s / 60; u = "min"; }
+    return (Math.abs(v) >= 100 ? v.toFixed(0) : Number(v.toPrecision(3)).toString()) + " " + u;
   }
 
   // frame draws the axes of a plot area and returns its geometry.
@@ -222,7 +243,18 @@
       for (var i = 0; i < text.length; i++) if (text[i].name === name) return text[i].values[text[i].index[j]];
       return "";
     };
-    var rowText = function (j) { return R.header.map(function (h) { return h + ": " + cell(j, h); }).join("\n"); };
+    // A tooltip's times also as dates (with the trace's clock), its
+    // durations also in human units; its partition's name is the cell's.
+    var TIMES = { submission_time: 1, starting_time: 1, finish_time: 1 };
+    var DURS = { requested_time: 1, execution_time: 1, waiting_time: 1, turnaround_time: 1 };
+    var rowText = function (j) {
+      return R.header.map(function (h) {
+        var c = cell(j, h), x = "";
+        if (c !== "" && TIMES[h]) x = dateText(Number(c));
+        else if (c !== "" && DURS[h] && Number(c) >= 60) x = durText(Number(c));
+        return h + ": " + c + (x ? " (" + x + ")" : "");
+      }).join("\n");
+    };
 
     var ctx = cv.getContext("2d");
     var tmin = full.t0, tu = timeUnit(full.t1 - full.t0);
@@ -340,6 +372,34 @@
         ctx.setLineDash([]);
       }
       check.planned = nplanned; check.marked = marked;
+      // Partitions: a dashed line at each edge of each partition's CPU
+      // ranges, its name at the right end of its first range's top edge.
+      var partLines = [], partLabels = [];
+      if (R.partitions) {
+        ctx.strokeStyle = PART_INK; ctx.lineWidth = 2; ctx.setLineDash([8, 4]);
+        ctx.font = "bold 11px sans-serif"; ctx.textAlign = "right"; ctx.textBaseline = "top";
+        R.partitions.forEach(function (P) {
+          for (var pi = 0; pi < P.lo.length; pi++) {
+            [P.lo[pi], P.hi[pi] + 1].forEach(function (c) {
+              if (c < v.c0 || c > v.c1) return;
+              // inside the plot area (its clip), the chart's edges too
+              var y = Math.min(Math.max(Math.round(g.T + (c - v.c0) * g.sy), g.T + 1), Math.round(g.T + g.h) - 1);
+              ctx.beginPath(); ctx.moveTo(g.L, y); ctx.lineTo(g.L + g.w, y); ctx.stroke();
+              var px = ctx.getImageData(g.L + 3, y, 1, 1).data;
+              partLines.push({ name: P.name, cpu: c, y: y, color: "#" + [px[0], px[1], px[2]].map(function (q) { return (q < 16 ? "0" : "") + q.toString(16); }).join("").toUpperCase() });
+            });
+          }
+          var c0 = Math.max(P.lo[0], v.c0), ly = g.T + (c0 - v.c0) * g.sy + 3;
+          if (P.lo[0] <= v.c1 && P.hi[0] + 1 >= v.c0) {
+            var tw = ctx.measureText(P.name).width;
+            ctx.fillStyle = "rgba(255,255,255,0.85)"; ctx.fillRect(g.L + g.w - tw - 8, ly - 1, tw + 6, 14);
+            ctx.fillStyle = PART_INK; ctx.fillText(P.name, g.L + g.w - 5, ly);
+            partLabels.push({ name: P.name, y: ly });
+          }
+        });
+        ctx.setLineDash([]);
+      }
+      check.partLines = partLines; check.partLabels = partLabels;
       ctx.restore();
     };
     var pending = false;
@@ -459,6 +519,7 @@
       var nr = G.rects, samples = [];
       [0, Math.floor(nr / 2), nr - 1].forEach(function (k) { if (k >= 0 && k < nr) samples.push(G.sample(k)); });
       check.jobs = G.jobs; check.rects = nr; check.samples = samples;
+      check.tip0 = nr > 0 ? G.row(0) : "";
       if (G.spans > 0) {
         check.spans = G.spans; check.spanSamples = [];
         for (var sk = 0; sk < Math.min(G.spans, 20); sk++) check.spanSamples.push(G.spanSample(sk));
