@@ -89,7 +89,10 @@ type clusterRun struct {
 	// partPols are, with partitions, each partition's policy (with its
 	// layers), in the partitions' order.
 	partPols []policy.QueueScheduler
-	eng      simulation
+	// nodePartPols are, with partitions of nodes, each partition's node
+	// policy, in the partitions' order.
+	nodePartPols []policy.NodeScheduler
+	eng          simulation
 	// scr counts the jobs the policy refused at submission (nil unless
 	// the policy can screen, policy.Caps.Screen).
 	scr *screenedSource

@@ -95,7 +95,12 @@ type Explanation struct {
 	Partition string
 	// Nodes says the run is on a platform of nodes planned by counts,
 	// explained as the pool of its cores ("" on a pool of CPUs).
-	Nodes  string
+	Nodes string
+	// Slurm says the passes are the slurm policy's, in Slurm's terms
+	// (explainSlurm): Position and Waiting are in its priority order,
+	// Resv a backfill reservation's planned start, Why Slurm's reason
+	// and the rule; Free and the head's fields are not given.
+	Slurm  bool
 	Job    ExplainJob
 	Passes []Pass
 	// Schedule holds every job's start, end and CPUs, for a text Gantt
@@ -141,6 +146,9 @@ func ExplainAll(spec RunSpec, jobID int64) (*Explanation, error) {
 func explain(spec RunSpec, jobID int64, keepGoing bool) (*Explanation, error) {
 	if err := spec.Check(); err != nil {
 		return nil, err
+	}
+	if len(spec.Platform.Nodes) > 0 && spec.Policy.Name == "slurm" {
+		return explainSlurm(spec, job.ID(jobID), keepGoing)
 	}
 	spec, onNodes, err := explainOnNodes(spec)
 	if err != nil {

@@ -190,8 +190,10 @@ func TestExplainErrors(t *testing.T) {
 		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Policy: PolicySpec{Name: "flexible"}}, 1, "explain takes a queue policy of the cluster model, not flexible (of the hetero model)"},
 		// every setting explain does not follow, at once
 		// on nodes, the runs the node version plans
+		// (the slurm policy is explained in Slurm's terms: an unknown id
+		// is refused as on the pool)
 		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Platform: PlatformSpec{Nodes: []string{"n[1-2]:cores=4"}}, Policy: PolicySpec{Name: "slurm"}},
-			1, "explain on a platform of nodes takes a run planned by counts (docs/nodes.md); this one is not: policy slurm plans on nodes only"},
+			9, "job 9 is not in trace testdata/explain.swf (5 jobs read, ids 1..5)"},
 		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Platform: PlatformSpec{Nodes: []string{"n[1-2]:cores=4"}}, Policy: PolicySpec{Name: "easy", NodePlanner: PlannerNodes}},
 			1, "this one is not: --node-planner nodes"},
 		{RunSpec{Workload: WorkloadSpec{Trace: "testdata/explain.swf"}, Platform: PlatformSpec{Nodes: []string{"n[1-2]:cores=4"}, Avail: AvailSpec{Reservations: []string{"10:20:n2"}}}, Policy: PolicySpec{Name: "easy"}},

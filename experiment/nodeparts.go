@@ -198,6 +198,9 @@ func newNodePartsRun(s clusterSpec) (*clusterRun, error) {
 		closeAll()
 		return nil, fmt.Errorf("policy %s on a platform of nodes: the carbon-aware delay is not built yet", first.Name())
 	}
+	for _, pt := range parts {
+		r.nodePartPols = append(r.nodePartPols, pt.Policy)
+	}
 	src := s.src
 	if ps := newPartScreen(parts); ps != nil {
 		r.scr = &screenedSource{src: src, pol: ps}

@@ -3,6 +3,8 @@ package policy
 import (
 	"io"
 	"strings"
+
+	"github.com/schedlab/schedlab/job"
 )
 
 // Caps is what a built policy can do beyond its contract
@@ -49,6 +51,30 @@ type Caps struct {
 	// (NodeForeignLoad): the model of nodes refuses overlapping
 	// partitions without it.
 	NodeForeign NodeForeignLoad
+	// Reasons says why each waiting job it considered did not start,
+	// pass by pass, in its own terms (ReasonReporter: the slurm policy's
+	// Slurm reasons), for 'schedlab explain'.
+	Reasons ReasonReporter
+}
+
+// ReasonReporter is implemented by a policy that gives a reason for
+// each waiting job it considers at a pass and does not start:
+// SetOnReason asks it to tell f, at every pass, of each such job (its
+// id and the Reason).
+type ReasonReporter interface {
+	SetOnReason(f func(now float64, id job.ID, r Reason))
+}
+
+// Reason is why a job did not start at a pass: Name in the policy's
+// terms (Slurm's reason names: Priority, Resources, QOS...Limit),
+// Position its place in the pass's priority order (1: first) of
+// Waiting, At a planned start (NaN: none) and Note the rule that
+// applied, in words.
+type Reason struct {
+	Name              string
+	Position, Waiting int
+	At                float64
+	Note              string
 }
 
 // SummaryReporter is implemented by a queue policy that adds fields to
@@ -92,6 +118,7 @@ func CapsOf(p any) Caps {
 	c.Close, _ = p.(io.Closer)
 	c.Summary, _ = p.(SummaryReporter)
 	c.NodeForeign, _ = p.(NodeForeignLoad)
+	c.Reasons, _ = p.(ReasonReporter)
 	return c
 }
 
@@ -112,13 +139,14 @@ const (
 	CapClose
 	CapSummary
 	CapNodeForeign
+	CapReasons
 	capEnd
 )
 
 // AllCaps is every capability.
 const AllCaps CapSet = capEnd - 1
 
-var capNames = [...]string{"screen", "reserve", "windows", "reestimate", "fail", "avail", "foreign", "examine", "close", "summary", "nodeforeign"}
+var capNames = [...]string{"screen", "reserve", "windows", "reestimate", "fail", "avail", "foreign", "examine", "close", "summary", "nodeforeign", "reasons"}
 
 // String names the capabilities of s joined by "+" ("none" for none),
 // in the order of the fields of Caps.
@@ -142,7 +170,7 @@ func (s CapSet) String() string {
 func (c Caps) Set() CapSet {
 	var s CapSet
 	for i, has := range [...]bool{c.Screen != nil, c.Reserve != nil, c.Windows != nil, c.Reestimate != nil,
-		c.Fail != nil, c.Avail != nil, c.Foreign != nil, c.Examine != nil, c.Close != nil, c.Summary != nil, c.NodeForeign != nil} {
+		c.Fail != nil, c.Avail != nil, c.Foreign != nil, c.Examine != nil, c.Close != nil, c.Summary != nil, c.NodeForeign != nil, c.Reasons != nil} {
 		if has {
 			s |= 1 << i
 		}
@@ -185,6 +213,9 @@ func (c Caps) Only(s CapSet) Caps {
 	}
 	if s&CapNodeForeign == 0 {
 		c.NodeForeign = nil
+	}
+	if s&CapReasons == 0 {
+		c.Reasons = nil
 	}
 	return c
 }

@@ -25,6 +25,7 @@ func (*every) RankHead() (string, string)                             { return "
 func (*every) RefusalNote() string                                    { return "" }
 func (*every) OccupyNodes(float64, job.ID, nodes.Allocation, float64) {}
 func (*every) ReleaseNodes(float64, job.ID)                           {}
+func (*every) SetOnReason(func(float64, job.ID, policy.Reason))       {}
 
 // screenOnly implements Screener alone.
 type screenOnly struct{}
@@ -68,7 +69,7 @@ func TestCapsOnlyAndString(t *testing.T) {
 			t.Fatalf("Only(%v).Set() = %v", s, got)
 		}
 	}
-	if got := policy.AllCaps.String(); got != "screen+reserve+windows+reestimate+fail+avail+foreign+examine+close+summary+nodeforeign" {
+	if got := policy.AllCaps.String(); got != "screen+reserve+windows+reestimate+fail+avail+foreign+examine+close+summary+nodeforeign+reasons" {
 		t.Fatalf("AllCaps: %s", got)
 	}
 }

@@ -164,6 +164,17 @@ type slurmState struct {
 	basic  *int64
 	// dueAt is the time of the pass a latency defers (-1: none).
 	dueAt float64
+	// onReason, when set (SetOnReason: 'schedlab explain'), is told at
+	// each pass why each waiting job the pass considered did not start.
+	onReason func(now float64, id job.ID, r policy.Reason)
+}
+
+// reason tells onReason (when set) why the job at position qi of the
+// queue (of n waiting) did not start: Slurm's reason name and the rule.
+func (s *slurmState) reason(now float64, e *entry, qi, n int, name, note string, at float64) {
+	if s.onReason != nil {
+		s.onReason(now, e.ID, policy.Reason{Name: name, Position: qi + 1, Waiting: n, At: at, Note: note})
+	}
 }
 
 // scheduleSlurm is a pass of the slurm policy (b.slurm set): the main
@@ -191,23 +202,42 @@ func (b *NodePolicy) scheduleSlurm(now float64, plan *policy.Plan) {
 	// Main scheduler: priority order, stops at the first job that cannot
 	// start now (a job a QOS limit holds is passed over), tests at most
 	// default_queue_depth jobs.
-	for qi := 0; qi < len(b.w.q) && qi < s.p.QueueDepth; qi++ {
+	nq, nan := len(b.w.q), math.NaN()
+	stop := -1 // the job the main scheduler stopped at (-1: none)
+	qi := 0
+	for ; qi < len(b.w.q) && qi < s.p.QueueDepth; qi++ {
 		e := &b.w.q[qi]
-		if s.qos != nil && s.qos.hold(e.ID) != "" {
-			held = true
-			continue
+		if s.qos != nil {
+			if why := s.qos.hold(e.ID); why != "" {
+				s.reason(now, e, qi, nq, why, "main scheduler: a QOS limit holds it; the scheduler goes on to the next job", nan)
+				held = true
+				continue
+			}
 		}
 		pr := &b.jobs[e.m].prep
 		if b.freeCores < b.minCores[e.m] || !b.st.Select(pr, &b.cur) {
 			if s.noReserve(now, e) {
+				s.reason(now, e, qi, nq, "Resources", "main scheduler: it does not fit the nodes now; below bf_min_prio_reserve or younger than bf_min_age_reserve, it does not stop the scheduler", nan)
 				held = true // it does not stop the main scheduler
 				continue
 			}
+			s.reason(now, e, qi, nq, "Resources", "main scheduler: it does not fit the nodes now, and the scheduler stops at it", nan)
+			stop = qi
 			break
 		}
 		s.started(e.ID, &b.cur, e.Procs)
 		b.start(now, e, &b.cur, b.prof.AddSelection(now, nodes.Span(now, e.Estimate), &b.cur), held, plan)
 		n++
+	}
+	if s.onReason != nil {
+		// The jobs the main scheduler did not reach: behind the one it
+		// stopped at, or past default_queue_depth.
+		for k := qi + 1; k < len(b.w.q) && stop >= 0; k++ {
+			s.reason(now, &b.w.q[k], k, nq, "Priority", fmt.Sprintf("main scheduler: not tested, behind job %d of higher priority, which cannot start", b.w.q[stop].ID), nan)
+		}
+		for k := s.p.QueueDepth; k < len(b.w.q) && stop < 0; k++ {
+			s.reason(now, &b.w.q[k], k, nq, "Priority", "main scheduler: not tested, past default_queue_depth", nan)
+		}
 	}
 	// A backfill pass when something changed since the last one (a job
 	// submitted, started or ended: Slurm's _more_work) and bf_interval
@@ -252,6 +282,7 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 	s := b.slurm
 	started, tested := 0, 0
 	blocked := false
+	nq, nan := len(b.w.q), math.NaN()
 	clear(s.tested)
 	clear(s.assoc)
 	s.part = 0
@@ -267,6 +298,11 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 		// those a TRES limit (CPUs, memory, GPUs) holds (post-select:
 		// tried, then skipped).
 		if tested >= s.p.MaxJobTest {
+			for k := qi; k < len(b.w.q) && s.onReason != nil; k++ {
+				if !b.w.q[k].started {
+					s.reason(now, &b.w.q[k], k, nq, "", "backfill: not tested, past bf_max_job_test", nan)
+				}
+			}
 			break
 		}
 		why := ""
@@ -274,15 +310,18 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 			why = s.qos.hold(e.ID)
 		}
 		if why == ReasonMaxJobsPU {
+			s.reason(now, e, qi, nq, why, "backfill: a QOS limit holds it (no start, no reservation)", nan)
 			blocked = true
 			continue // no start, no reservation, not counted
 		}
 		if s.exceeds(e.ID) {
+			s.reason(now, e, qi, nq, "", "backfill: skipped by a bf_max_job_* limit (its user, partition or association)", nan)
 			blocked = true
 			continue // bf_max_job_*: skipped, not counted
 		}
 		tested++
 		if why != "" {
+			s.reason(now, e, qi, nq, why, "backfill: a QOS limit holds it (no start, no reservation)", nan)
 			blocked = true
 			continue // no start, no reservation (Slurm's backfill skips it)
 		}
@@ -298,14 +337,17 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 		}
 		blocked = true
 		if s.noReserve(now, e) {
+			s.reason(now, e, qi, nq, "Resources", "backfill: it does not fit beside the running jobs and the reservations; below bf_min_prio_reserve or younger than bf_min_age_reserve: no reservation", nan)
 			continue // bf_min_prio_reserve, bf_min_age_reserve: no reservation
 		}
 		// A job whose earliest start is past now + bf_window gets no
 		// reservation: the search stops there.
 		t, ok := b.prof.EarliestBy(now, now+s.p.Window, d, pr, &b.cur)
 		if !ok {
+			s.reason(now, e, qi, nq, "Resources", "backfill: it does not fit beside the running jobs and the reservations, nor anywhere within bf_window: no reservation", nan)
 			continue // starts too far in the future: no reservation
 		}
+		s.reason(now, e, qi, nq, "Resources", "backfill: it does not fit now; whole nodes reserved for it from its earliest start", t)
 		b.reserveWhole(now, e, t, d)
 	}
 	// The plan is made anew at every pass: drop its reservations.

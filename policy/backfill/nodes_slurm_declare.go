@@ -105,7 +105,7 @@ func slurmDecl() policy.Decl {
 			if p.QOS != nil {
 				return policy.Built{Nodes: SlurmQOS{nb}}, nil
 			}
-			return policy.Built{Nodes: nb}, nil
+			return policy.Built{Nodes: Slurm{nb}}, nil
 		}}
 }
 

@@ -381,6 +381,22 @@ func selectionTRES(sel *nodes.Selection, cpus int, gpu []int) qosTRES {
 // (policy.Screener).
 type SlurmQOS struct{ *NodePolicy }
 
+// Slurm is the slurm policy without QOS limits: a NodePolicy that also
+// gives Slurm's reasons (policy.ReasonReporter), as SlurmQOS does.
+type Slurm struct{ *NodePolicy }
+
+// SetOnReason implements policy.ReasonReporter: at each pass, f is told
+// why each waiting job the main scheduler or the backfill pass
+// considered did not start, under Slurm's reason names (Priority,
+// Resources, the QOS limits'), its position in the priority order and,
+// for a backfill reservation, its planned start.
+func (p Slurm) SetOnReason(f func(now float64, id job.ID, r policy.Reason)) { p.slurm.onReason = f }
+
+// SetOnReason implements policy.ReasonReporter (Slurm.SetOnReason).
+func (p SlurmQOS) SetOnReason(f func(now float64, id job.ID, r policy.Reason)) {
+	p.slurm.onReason = f
+}
+
 // Refuse implements policy.Screener.
 func (p SlurmQOS) Refuse(j job.Info) string { return refuseQOS(p.slurm.qos.limits, &j) }
 

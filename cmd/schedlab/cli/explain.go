@@ -28,6 +28,9 @@ type explainCmd struct {
 	Reservation []string `sep:"none" placeholder:"START:END:CPUS" help:"An advance reservation or maintenance window (repeatable), as for run: its CPUs are not free over [START, END)."`
 	Events      string   `placeholder:"FILE" help:"As for run, for the announced windows it holds (explain refuses failures: the policy learns of them only when they happen)."`
 	Nodes       []string `sep:"none" placeholder:"NAMES:cores=N[:...]" help:"A node group (repeatable), as for run: a run on nodes planned by counts (every job asks for cores alone: an SWF trace) is explained as the pool of its cores, the same schedule (docs/nodes.md); a run the node version plans is refused."`
+	SlurmConf   string   `name:"slurm-conf" placeholder:"FILE" help:"As for run: the machine and partitions from a site's slurm.conf (with --slurm-nodes its nodes and partitions of nodes, and under --policy slurm its scheduler settings)."`
+	SlurmNodes  bool     `name:"slurm-nodes" help:"As for run: with --slurm-conf, the file's nodes and partitions of nodes."`
+	SlurmQOS    string   `name:"slurm-qos" placeholder:"FILE" help:"As for run: with --policy slurm, the QOS limits of 'sacctmgr show qos --parsable2' output."`
 	Gantt       bool     `help:"Also draw the schedule as text: CPU ids down, time across, each job's id in its bars (at most ${gantt_cpus} CPUs and ${gantt_jobs} jobs)."`
 }
 
@@ -174,6 +177,18 @@ func writeExplanation(w io.Writer, x *experiment.Explanation, at func(float64) s
 		if len(x.Passes) > maxPassesText && i >= maxPassesText/2 && i < len(x.Passes)-maxPassesText/2 {
 			continue
 		}
+		if x.Slurm {
+			// The slurm policy's passes: Slurm's reason and the rule.
+			fmt.Fprintf(w, "  at %s:", at(p.Time))
+			if p.Position > 0 {
+				fmt.Fprintf(w, " position %d of %d in the priority order", p.Position, p.Waiting)
+			}
+			if !math.IsNaN(p.Resv) {
+				fmt.Fprintf(w, "; planned start (backfill reservation): %s", at(p.Resv))
+			}
+			fmt.Fprintf(w, "\n    %s\n", p.Why)
+			continue
+		}
 		fmt.Fprintf(w, "  at %s: position %d of %d waiting, %d CPU(s) free", at(p.Time), p.Position, p.Waiting, p.Free)
 		if p.Head != 0 {
 			fmt.Fprintf(w, "; oldest waiting or reserved: job %d", p.Head)
@@ -270,6 +285,15 @@ func (c *explainCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	if err != nil {
 		return spec, usageError{err}
 	}
+	// --slurm-conf, --slurm-nodes and --slurm-qos, read as run reads them.
+	rc := &runCmd{Trace: c.Trace, Policy: c.Policy, Procs: c.Procs, Partition: c.Partition, Nodes: c.Nodes, SlurmConf: c.SlurmConf, SlurmNodes: c.SlurmNodes, SlurmQOS: c.SlurmQOS}
+	if err := rc.readSlurmConf(g, given); err != nil {
+		return spec, err
+	}
+	if err := rc.readSlurmQOS(g, given); err != nil {
+		return spec, err
+	}
+	c.Procs, c.Partition, c.Nodes = rc.Procs, rc.Partition, rc.Nodes
 	spec = experiment.RunSpec{
 		Workload: experiment.WorkloadSpec{Trace: c.Trace, Estimate: est, From: c.From, To: c.To},
 		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition, Nodes: c.Nodes,
