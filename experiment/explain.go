@@ -170,20 +170,11 @@ func explain(spec RunSpec, jobID int64, keepGoing bool) (*Explanation, error) {
 	}
 	w := &explainer{target: id, waiting: map[job.ID]*actual.Job{}, running: map[job.ID]running{},
 		resv: map[job.ID]float64{}, resvX: map[job.ID]int{}, procs: map[job.ID]int{}, instant: math.Inf(-1), part: -1}
-	run := spec
-	run.Outputs.Listeners = append([]engine.Listener{w}, spec.Outputs.Listeners...)
-	a := &traceAsm{s: run}
-	defer func() { a.close(err != nil) }()
-	src, err := a.source()
+	a, err := explainAsm(spec, w)
 	if err != nil {
 		return nil, err
 	}
-	if err = a.openOutputs(); err != nil {
-		return nil, err
-	}
-	if err = a.assemble(src); err != nil {
-		return nil, err
-	}
+	defer func() { a.close(err != nil) }()
 	if a.avail != nil && a.avail.Failures != nil {
 		err = &SettingError{Setting: "--events", Err: errors.New("explain follows announced windows (--reservation), not failures (machine_unavailable events, --failures): the policy learns of a failure only when it happens")}
 		return nil, err
@@ -211,6 +202,27 @@ func explain(spec RunSpec, jobID int64, keepGoing bool) (*Explanation, error) {
 	}
 	sort.Slice(w.sched, func(i, j int) bool { return w.sched[i].ID < w.sched[j].ID })
 	return &Explanation{Policy: a.run.built.Name(), Trace: name, Procs: w.total, Partition: w.partName, Nodes: onNodes, Job: w.job, Passes: w.passes, Schedule: w.sched}, nil
+}
+
+// explainAsm assembles the run of spec for an explanation, with the
+// listener w before the run's own: the trace's source, the outputs, the
+// policy and the engine. On an error, what it opened is closed.
+func explainAsm(spec RunSpec, w engine.Listener) (*traceAsm, error) {
+	run := spec
+	run.Outputs.Listeners = append([]engine.Listener{w}, spec.Outputs.Listeners...)
+	a := &traceAsm{s: run}
+	src, err := a.source()
+	if err == nil {
+		err = a.openOutputs()
+	}
+	if err == nil {
+		err = a.assemble(src)
+	}
+	if err != nil {
+		a.close(true)
+		return nil, err
+	}
+	return a, nil
 }
 
 // explainRuns counts the simulations Explain ran (its tests check that

@@ -30,20 +30,11 @@ func explainSlurm(spec RunSpec, id job.ID, keepGoing bool) (exp *Explanation, er
 		return nil, err
 	}
 	w := &slurmExplainer{target: id, last: math.Inf(-1)}
-	run := spec
-	run.Outputs.Listeners = append([]engine.Listener{w}, spec.Outputs.Listeners...)
-	a := &traceAsm{s: run}
-	defer func() { a.close(err != nil) }()
-	src, err := a.source()
+	a, err := explainAsm(spec, w)
 	if err != nil {
 		return nil, err
 	}
-	if err = a.openOutputs(); err != nil {
-		return nil, err
-	}
-	if err = a.assemble(src); err != nil {
-		return nil, err
-	}
+	defer func() { a.close(err != nil) }()
 	pols := a.run.nodePartPols
 	if len(pols) == 0 {
 		pols = []policy.NodeScheduler{a.run.npol}
