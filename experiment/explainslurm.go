@@ -130,7 +130,7 @@ func (e *slurmExplainer) reason(now float64, id job.ID, r policy.Reason) {
 }
 
 func (e *slurmExplainer) JobStarted(now float64, s engine.Start) {
-	if e.stop == nil || !e.started {
+	if e.stop == nil { // the whole run: its schedule, for a Gantt chart
 		e.sched = append(e.sched, Scheduled{ID: int64(s.Job.ID), Start: now, End: now + s.Job.Runtime, CPUs: append(platform.Runs(nil), s.CPUs...)})
 	}
 	if s.Job.ID != e.target || e.started {
@@ -145,11 +145,7 @@ func (e *slurmExplainer) JobStarted(now float64, s engine.Start) {
 		how = "started by the backfill pass, ahead of a job of higher priority that could not start"
 	}
 	if s.Alloc != nil {
-		names := make([]string, len(s.Alloc.Nodes))
-		for i, na := range s.Alloc.Nodes {
-			names[i] = fmt.Sprint(na.Node)
-		}
-		how += fmt.Sprintf(" on %d node(s)", len(names))
+		how += fmt.Sprintf(" on %d node(s)", len(s.Alloc.Nodes))
 	}
 	if p.Why == "" {
 		p.Why = strings.ToUpper(how[:1]) + how[1:]

@@ -83,11 +83,7 @@ func nodeTooBig(d *partitionDef, j *actual.Job) bool {
 	if !d.node.fit.fits(j) {
 		return true
 	}
-	cpus := j.Procs
-	if j.Req != nil {
-		cpus = j.Req.CPUs()
-	}
-	return d.MaxCPUs > 0 && cpus > d.MaxCPUs
+	return d.MaxCPUs > 0 && cpusOf(j) > d.MaxCPUs
 }
 
 // engineNodeParts is the engine's configuration of defs on nodes

@@ -68,10 +68,7 @@ func slurmDecl() policy.Decl {
 		Check: func(v option.Values) error {
 			p := slurmFrom(v)
 			p.Latency = 0
-			if err := p.Check(); err != nil {
-				return fmt.Errorf("policy slurm: %w", err)
-			}
-			return nil
+			return p.Check() // the caller names the policy
 		},
 		New: func(env policy.Env, v option.Values) (policy.Built, error) {
 			if env.Nodes == nil {
