@@ -187,6 +187,10 @@ func (c *Cluster) decide() error {
 			return err
 		}
 	}
+	if len(c.plan.Preempts) > 0 {
+		return fmt.Errorf("policy %s at t=%g: preempt job %d: preemption runs on a platform of nodes only (--nodes, or --slurm-conf with --slurm-nodes)",
+			c.cfg.Policy.Name(), c.now, c.plan.Preempts[0].ID)
+	}
 	if err := c.applyPower(); err != nil {
 		return err
 	}

@@ -41,6 +41,10 @@ type Stats struct {
 	// Rejected counts the waiting jobs the policy rejected
 	// (policy.Plan.Rejects); they are among Jobs but never start.
 	Rejected int64
+	// Preempted counts the runs a preemption cut short
+	// (policy.Plan.Preempts), PreemptRequeued those of them requeued
+	// (the others cancelled: among the jobs that ended).
+	Preempted, PreemptRequeued int64
 }
 
 // model is what a resource model adds to the kernel: how jobs wait and
@@ -78,12 +82,14 @@ type slot struct {
 	// completion event of the current run; stale counts the void
 	// completion events of runs cut short; dead marks a killed job whose
 	// slot waits for them; failKilled a job killed by unavailability;
-	// attempts its runs so far (1 on the first).
+	// preempted one a preemption cancelled (with stale and dead as
+	// failKilled); attempts its runs so far (1 on the first).
 	endAt      float64
 	stale      int32
 	attempts   int32
 	dead       bool
 	failKilled bool
+	preempted  bool
 }
 
 // kernel is what every model shares: the clock, the event heap, the job
@@ -103,6 +109,7 @@ type kernel struct {
 	tlis     []TimeListener // the listeners that integrate over time
 	task     []TaskListener // the listeners told of task starts
 	rej      []RejectListener
+	pre      []PreemptListener
 	usage    Usage // the model's counts, for time listeners
 	rec      Record
 	stats    Stats
@@ -141,6 +148,9 @@ func (k *kernel) init(p platform.Platform, lis Listener, srcs ...Source) {
 		}
 		if r, ok := l.(RejectListener); ok {
 			k.rej = append(k.rej, r)
+		}
+		if r, ok := l.(PreemptListener); ok {
+			k.pre = append(k.pre, r)
 		}
 	}
 	n := p.Machines()
@@ -254,7 +264,7 @@ func (k *kernel) load(m model, s int) error {
 	}
 	k.lastSub[s] = sl.job.Submit
 	sl.stream, sl.machine, sl.killed, sl.cpus = int32(s), -1, false, sl.cpus[:0]
-	sl.attempts, sl.dead, sl.failKilled = 1, false, false
+	sl.attempts, sl.dead, sl.failKilled, sl.preempted = 1, false, false, false
 	k.events.Push(sl.job.Submit, ClassArrival, i)
 	return nil
 }
@@ -455,6 +465,9 @@ func (k *kernel) end(i int32, sites []int) {
 	*rec = Record{Job: &s.job, Start: s.start, End: k.now, Reason: s.reason, Machine: int(s.machine), CPUs: s.cpus, Sites: sites, Attempts: int(s.attempts), Alloc: s.allocation()}
 	if s.failKilled {
 		rec.State = job.Killed
+		k.lis.JobKilled(k.now, rec)
+	} else if s.preempted {
+		rec.State = job.Preempted
 		k.lis.JobKilled(k.now, rec)
 	} else if s.killed {
 		rec.State = job.WalltimeReached

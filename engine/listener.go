@@ -72,9 +72,21 @@ type Listener interface {
 	// JobFinished: the job ran to completion.
 	JobFinished(now float64, r *Record)
 	// JobKilled: the job was killed at its requested time limit (State
-	// job.WalltimeReached), or because a CPU it ran on became
-	// unavailable (State job.Killed).
+	// job.WalltimeReached), because a CPU it ran on became unavailable
+	// (State job.Killed), or by a preemption that cancels it (State
+	// job.Preempted).
 	JobKilled(now float64, r *Record)
+}
+
+// PreemptListener is a Listener also told of every run a preemption cut
+// short (policy.Plan.Preempts), with requeued saying whether the job goes
+// back to the queue: told before the job's JobKilled (State
+// job.Preempted) for a job the preemption cancels; a requeued job's run
+// has no other record (its JobStarted and JobFinished are its last
+// run's).
+type PreemptListener interface {
+	Listener
+	JobPreempted(now float64, r *Record, requeued bool)
 }
 
 // RejectListener is a Listener also told of the waiting jobs a policy

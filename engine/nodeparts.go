@@ -471,6 +471,16 @@ func (p *nodeParts) pass(now float64, k int, plan *policy.Plan) bool {
 			delete(p.waiting, d.ID)
 		}
 	}
+	// A partition's policy preempts its own jobs (it knows no other's):
+	// the model tells the router Finish (and Submit, requeued), which
+	// routes them to it.
+	for _, d := range p.sub.Preempts {
+		if p.where[d.ID] != k {
+			p.err = fmt.Errorf("policy %s at t=%g: partition %s: preempt job %d: not a job of the partition", pol.Name(), now, p.list[k].Name, d.ID)
+			return false
+		}
+		plan.Preempts = append(plan.Preempts, d)
+	}
 	for _, id := range p.sub.Rejects {
 		if p.tiered {
 			delete(p.waiting, id)

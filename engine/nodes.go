@@ -225,13 +225,35 @@ func wantsKind(gs []nodes.GRES, k nodes.Kind) bool {
 	return false
 }
 
-// decide is one scheduling pass, as Cluster's decide.
+// decide is one scheduling pass, as Cluster's decide; a pass with
+// preemptions is followed by another at the same instant (preempt.go).
 func (c *NodeCluster) decide() error {
+	for round := 0; ; round++ {
+		if err := c.decideOnce(); err != nil {
+			return err
+		}
+		if len(c.plan.Preempts) == 0 {
+			return nil
+		}
+		if round >= MaxPreemptPasses {
+			return fmt.Errorf("policy %s at t=%g: preempted jobs in %d passes in a row at this instant (engine.MaxPreemptPasses): its preemptions never settle",
+				c.cfg.Policy.Name(), c.now, round+1)
+		}
+		c.jobEvent = true
+	}
+}
+
+func (c *NodeCluster) decideOnce() error {
 	c.stats.Passes++
 	c.plan.Reset()
 	c.cfg.Policy.Schedule(c.now, c.view, &c.plan)
 	if c.caps.Fail != nil {
 		if err := c.caps.Fail.Err(); err != nil {
+			return err
+		}
+	}
+	for _, d := range c.plan.Preempts {
+		if err := c.preempt(d); err != nil {
 			return err
 		}
 	}
@@ -408,7 +430,7 @@ func (c *NodeCluster) kindIndex(k nodes.Kind) int {
 }
 
 func (c *NodeCluster) complete(i int32) error {
-	if c.av != nil && c.voidCompletion(i) {
+	if (c.av != nil || c.stats.Preempted > 0) && c.voidCompletion(i) {
 		return nil
 	}
 	s := c.slots.at(i)

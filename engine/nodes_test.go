@@ -649,6 +649,13 @@ func TestNodeClusterErrors(t *testing.T) {
 			p.Starts = append(p.Starts, policy.Start{ID: 2, Reason: 200})
 		}, "policy scripted at t=1: start job 2: unknown start reason 200"},
 		{"reject a running job", func(p *policy.Plan) { p.Rejects = append(p.Rejects, 1) }, "policy scripted at t=1: reject job 1: the job is not waiting"},
+		{"preempt a waiting job", func(p *policy.Plan) { p.Preempt(2, true) }, "policy scripted at t=1: preempt job 2: the job is not running"},
+		{"preempt an unknown job", func(p *policy.Plan) { p.Preempt(9, false) }, "policy scripted at t=1: preempt job 9: the job is not running"},
+		{"preempt twice", func(p *policy.Plan) { p.Preempt(1, false); p.Preempt(1, false) }, "policy scripted at t=1: preempt job 1: the job is not running"},
+		{"preempt a job started in the pass", func(p *policy.Plan) {
+			p.Preempt(2, false)
+			p.Starts = append(p.Starts, policy.Start{ID: 2, Reason: job.Immediate})
+		}, "policy scripted at t=1: preempt job 2: the job is not running"},
 	} {
 		jobs := append(slices.Clone(base), nj(3, 1, 10, 20, nodes.Request{Nodes: 2, Tasks: 8, CPUsPerTask: 1}))
 		pol := &scripted{waiting: map[job.ID]bool{}, decide: c.decide}

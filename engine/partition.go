@@ -332,6 +332,7 @@ func (p *parts) Schedule(now float64, _ policy.Machines, plan *policy.Plan) {
 			p.list[k].Policy.Schedule(now, partView{p, k}, &p.sub)
 			plan.Starts = append(plan.Starts, p.sub.Starts...)
 			plan.Rejects = append(plan.Rejects, p.sub.Rejects...)
+			plan.Preempts = append(plan.Preempts, p.sub.Preempts...) // refused by the model
 			if w := p.sub.Wake; w > now {
 				p.wake[k] = w
 			}

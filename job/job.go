@@ -81,6 +81,9 @@ const (
 	// (a failure, or a reservation it overran into; docs/availability.md).
 	// Batsim's name for a job killed before its end.
 	Killed
+	// Preempted: stopped by a preemption that cancels it
+	// (policy.Preempt without Requeue; Slurm's PREEMPTED).
+	Preempted
 )
 
 func (s FinalState) String() string {
@@ -91,6 +94,8 @@ func (s FinalState) String() string {
 		return "COMPLETED_WALLTIME_REACHED"
 	case Killed:
 		return "COMPLETED_KILLED"
+	case Preempted:
+		return "COMPLETED_PREEMPTED"
 	}
 	return fmt.Sprintf("FinalState(%d)", s)
 }

@@ -32,6 +32,7 @@ type Summary struct {
 
 	n, killed, zeroLen   int64
 	failKilled           int64
+	preempted, requeued  int64 // runs cut short by preemptions, and those requeued
 	bsldSkipped          int64 // zero-length jobs when tau is 0: no bounded slowdown
 	sumWait, maxWait     float64
 	sumResp, maxResp     float64
@@ -61,12 +62,23 @@ func (s *Summary) JobSubmitted(now float64, j *actual.Job) {
 
 func (s *Summary) JobFinished(now float64, r *engine.Record) { s.add(r) }
 func (s *Summary) JobKilled(now float64, r *engine.Record) {
-	if r.State == job.Killed {
+	switch r.State {
+	case job.Killed:
 		s.failKilled++ // a CPU it ran on became unavailable
-	} else {
+	case job.Preempted:
+		// counted by JobPreempted
+	default:
 		s.killed++
 	}
 	s.add(r)
+}
+
+// JobPreempted counts a run a preemption cut short (engine.PreemptListener).
+func (s *Summary) JobPreempted(now float64, r *engine.Record, requeued bool) {
+	s.preempted++
+	if requeued {
+		s.requeued++
+	}
 }
 
 func (s *Summary) add(r *engine.Record) {
@@ -107,7 +119,13 @@ type Result struct {
 	Killed int64 `json:"killed"`
 	// KilledByFailure counts the jobs killed because a CPU they ran on
 	// became unavailable (docs/availability.md); not in Killed.
-	KilledByFailure     int64            `json:"killed_by_failure,omitempty"`
+	KilledByFailure int64 `json:"killed_by_failure,omitempty"`
+	// Preempted counts the runs preemptions cut short (docs/slurm.md,
+	// "Preemption"), PreemptRequeued those of them requeued: the others'
+	// jobs ended, final state COMPLETED_PREEMPTED, among Jobs and not in
+	// Killed. A requeued job's metrics are its last run's.
+	Preempted           int64            `json:"preempted,omitempty"`
+	PreemptRequeued     int64            `json:"preempt_requeued,omitempty"`
 	MeanWait            float64          `json:"mean_wait"`
 	MaxWait             float64          `json:"max_wait"`
 	MeanResponse        float64          `json:"mean_response"`
@@ -125,7 +143,7 @@ type Result struct {
 
 // Result computes the summary of the jobs seen so far.
 func (s *Summary) Result() Result {
-	r := Result{Jobs: s.n, Killed: s.killed, KilledByFailure: s.failKilled, MaxWait: s.maxWait, MaxResponse: s.maxResp,
+	r := Result{Jobs: s.n, Killed: s.killed, KilledByFailure: s.failKilled, Preempted: s.preempted, PreemptRequeued: s.requeued, MaxWait: s.maxWait, MaxResponse: s.maxResp,
 		ZeroLengthJobs: s.zeroLen, Tau: s.tau, Makespan: s.lastEnd, FirstSubmit: s.firstSubmit,
 		Procs: s.procs, StartReasons: map[string]int64{}}
 	if s.n > 0 {
@@ -176,6 +194,9 @@ func (r Result) WriteText(w io.Writer) error {
 	}
 	if r.KilledByFailure > 0 {
 		rows = slices.Insert(rows, 2, struct{ k, v string }{"killed by failure", fmt.Sprint(r.KilledByFailure)})
+	}
+	if r.Preempted > 0 {
+		rows = slices.Insert(rows, 2, struct{ k, v string }{"preempted (requeued)", fmt.Sprintf("%d (%d)", r.Preempted, r.PreemptRequeued)})
 	}
 	for _, row := range rows {
 		if _, err := fmt.Fprintf(w, "%-34s %14s\n", row.k, row.v); err != nil {

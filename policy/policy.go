@@ -104,10 +104,33 @@ type Plan struct {
 	// Power are switches of CPUs on and off (a power model with states:
 	// PowerView), applied before the starts.
 	Power []PowerSwitch
+	// Preempts are running jobs the policy stops now (Slurm's
+	// preemption, docs/slurm.md), applied in order before the starts: each
+	// must be running, started at an earlier pass. On a platform of nodes
+	// only: the CPU-pool models refuse a plan with preemptions. The model
+	// tells the policy Finish for each (and, for a requeued one, Submit
+	// again at once, its job unchanged), then, after the plan's starts,
+	// runs another pass at the same instant, so that the jobs the
+	// preemptions make room for can start on what they freed.
+	Preempts []Preempt
 	// PowerWake, when after now, asks for another pass at that time
 	// while jobs are present or will arrive (not only while jobs wait, as
 	// Wake): an idle sleeper's timeout.
 	PowerWake float64
+}
+
+// Preempt is one preemption: running job ID is stopped now; with Requeue
+// it goes back to the queue (Slurm's PreemptMode=REQUEUE: the run is
+// lost, the job waits again and later starts from its beginning), else
+// it ends (PreemptMode=CANCEL: its final state job.Preempted).
+type Preempt struct {
+	ID      job.ID
+	Requeue bool
+}
+
+// Preempt appends a preemption of running job id.
+func (p *Plan) Preempt(id job.ID, requeue bool) {
+	p.Preempts = append(p.Preempts, Preempt{ID: id, Requeue: requeue})
 }
 
 // MaxIdleWakes bounds the consecutive passes caused only by Plan.Wake
@@ -130,7 +153,7 @@ func (p *Plan) Reject(id job.ID) { p.Rejects = append(p.Rejects, id) }
 
 // Reset empties the plan, keeping its storage.
 func (p *Plan) Reset() {
-	p.Starts, p.Rejects, p.Wake, p.Power, p.PowerWake = p.Starts[:0], p.Rejects[:0], 0, p.Power[:0], 0
+	p.Starts, p.Rejects, p.Wake, p.Power, p.PowerWake, p.Preempts = p.Starts[:0], p.Rejects[:0], 0, p.Power[:0], 0, p.Preempts[:0]
 }
 
 // Screener is implemented by a queue policy that refuses some jobs at

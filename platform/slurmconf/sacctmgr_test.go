@@ -93,8 +93,8 @@ func TestReadQOS(t *testing.T) {
 
 // The QOS table as the slurm policy's options: high (number 1 in the
 // trace) keeps MaxJobsPU 4, MaxSubmitPU 10, MaxTRESPU cpu=64, GrpTRES
-// cpu=512, MaxTRESPU gres/gpu=4 and MaxWall one day, its Priority 100;
-// the preemption is said; normal (0) has no limit and no priority; a QOS
+// cpu=512, MaxTRESPU gres/gpu=4 and MaxWall one day, its Priority 100,
+// and preempts normal (qos_preempt 1:0), its own PreemptMode noted; normal (0) has no limit and no priority; a QOS
 // the trace does not name is left out, and said.
 func TestQOSPolicy(t *testing.T) {
 	qs, err := ReadQOS(strings.NewReader(qos+"debug|5|0||||||\n"), "qos.txt")
@@ -109,9 +109,12 @@ func TestQOSPolicy(t *testing.T) {
 	if got, want := p.Options["qos_priority"], "1:100,2:5"; got != want {
 		t.Errorf("qos_priority %q, want %q", got, want)
 	}
+	if got, want := p.Options["qos_preempt"], "1:0"; got != want {
+		t.Errorf("qos_preempt %q, want %q", got, want)
+	}
 	notes := strings.Join(p.Notes, "\n")
 	for _, s := range []string{
-		"QOS high (line 3): Preempt and PreemptMode: preemption is not modelled",
+		"QOS high (line 3): PreemptMode requeue: a QOS's own mode is not modelled",
 		"QOS debug (line 4): MaxJobsPU=0 (no job of the QOS could run): left out"} {
 		if !strings.Contains(notes, s) {
 			t.Errorf("notes lack %q:\n%s", s, notes)

@@ -128,7 +128,38 @@ func (c *Config) SlurmPolicy() SlurmPolicy {
 	if len(c.PriorityFlags) > 0 {
 		note("PriorityFlags: not modelled by the slurm policy")
 	}
+	c.preemptPolicy(&p, note)
 	return p
+}
+
+// preemptPolicy maps PreemptType and PreemptMode: preempt/qos with
+// PreemptMode REQUEUE or CANCEL is preempt_type qos with that
+// preempt_mode (the QOS preempted come from sacctmgr's Preempt column:
+// QOSPolicy); anything else is noted.
+func (c *Config) preemptPolicy(p *SlurmPolicy, note func(string, ...any)) {
+	switch c.PreemptType {
+	case "", "preempt/none":
+		return
+	case "preempt/qos":
+	default:
+		note("PreemptType=%s is not modelled (preempt/qos is): no preemption", c.PreemptType)
+		return
+	}
+	mode := ""
+	for _, m := range strings.Split(strings.ToUpper(c.PreemptMode), ",") {
+		switch m = strings.TrimSpace(m); m {
+		case "REQUEUE", "CANCEL":
+			mode = strings.ToLower(m)
+		case "", "OFF":
+		default:
+			note("PreemptMode %s is not modelled (REQUEUE and CANCEL are)", m)
+		}
+	}
+	if mode == "" {
+		note("PreemptType=preempt/qos with PreemptMode=%s: nothing is preempted (REQUEUE or CANCEL preempt)", c.PreemptMode)
+		return
+	}
+	p.Options["preempt_type"], p.Options["preempt_mode"] = "qos", mode
 }
 
 // tresMemMB reads a mem TRES count as sacctmgr writes it: a whole number
@@ -171,12 +202,13 @@ func containsName(list []string, s string) bool {
 // QOSPolicy maps a QOS table (ReadQOS) onto the slurm policy's options
 // qos_limits (MaxJobsPU, MaxSubmitPU, MaxTRESPU's and GrpTRES's cpu, mem
 // and gres/gpu,
-// MaxWall; the form of the option's doc) and qos_priority (Priority, for
-// priority/multifactor's QOS factor). number gives a QOS name's number
+// MaxWall; the form of the option's doc), qos_priority (Priority, for
+// priority/multifactor's QOS factor) and qos_preempt (Preempt, for
+// preempt/qos). number gives a QOS name's number
 // in the trace (SWF field 15); a QOS the trace does not know is left
 // out. Notes say what is left out: such QOS, TRES other than cpu, mem and
-// gres/gpu (node, billing, typed GPUs, other GRES, licenses),
-// Preempt and PreemptMode, a limit of 0 (no job of the QOS could run)
+// gres/gpu (node, billing, typed GPUs, other GRES, licenses), a QOS's
+// own PreemptMode, a limit of 0 (no job of the QOS could run)
 // and a MaxWall that is not whole seconds.
 func QOSPolicy(qs []QOS, number func(name string) (int32, bool)) SlurmPolicy {
 	p := SlurmPolicy{Options: map[string]string{}}
@@ -187,7 +219,7 @@ func QOSPolicy(qs []QOS, number func(name string) (int32, bool)) SlurmPolicy {
 		prio int64
 	}
 	var rows []row
-	var unknown []string
+	var unknown, preempts []string
 	for _, q := range qs {
 		n, ok := number(q.Name)
 		if !ok {
@@ -241,8 +273,21 @@ func QOSPolicy(qs []QOS, number func(name string) (int32, bool)) SlurmPolicy {
 				note("QOS %s (line %d): MaxWall %g s: left out", q.Name, q.Line, w)
 			}
 		}
-		if len(q.Preempt) > 0 || q.PreemptMode != "" && !strings.EqualFold(q.PreemptMode, "cluster") {
-			note("QOS %s (line %d): Preempt and PreemptMode: preemption is not modelled", q.Name, q.Line)
+		if q.PreemptMode != "" && !strings.EqualFold(q.PreemptMode, "cluster") {
+			note("QOS %s (line %d): PreemptMode %s: a QOS's own mode is not modelled (the cluster's PreemptMode applies)", q.Name, q.Line, q.PreemptMode)
+		}
+		var pre []string
+		for _, name := range q.Preempt {
+			if m, ok := number(name); ok && m != n {
+				pre = append(pre, strconv.Itoa(int(m)))
+			} else if ok {
+				note("QOS %s (line %d): Preempt %s: a QOS preempting itself is not modelled: left out", q.Name, q.Line, name)
+			} else {
+				note("QOS %s (line %d): Preempt %s: not among the trace's QOS: left out", q.Name, q.Line, name)
+			}
+		}
+		if len(pre) > 0 {
+			preempts = append(preempts, strconv.Itoa(int(n))+":"+strings.Join(pre, "+"))
 		}
 		text := ""
 		if len(lim) > 0 {
@@ -272,6 +317,9 @@ func QOSPolicy(qs []QOS, number func(name string) (int32, bool)) SlurmPolicy {
 	}
 	if len(prios) > 0 {
 		p.Options["qos_priority"] = strings.Join(prios, ",")
+	}
+	if len(preempts) > 0 {
+		p.Options["qos_preempt"] = strings.Join(preempts, ",")
 	}
 	return p
 }

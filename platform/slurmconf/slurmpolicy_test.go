@@ -11,7 +11,7 @@ import (
 // 500, default_queue_depth 100, bf_resolution 60 as given (bf_continue
 // is not modelled); priority/multifactor with its five weights and
 // PriorityMaxAge = PriorityDecayHalfLife = 7-0 = 604800 s; PriorityFlags
-// not modelled.
+// not modelled; PreemptType=preempt/qos with PreemptMode=REQUEUE.
 func TestSlurmPolicy(t *testing.T) {
 	c, err := ReadFile("testdata/site.conf")
 	if err != nil {
@@ -24,6 +24,7 @@ func TestSlurmPolicy(t *testing.T) {
 		"priority_weight_age": "1000", "priority_weight_fairshare": "10000", "priority_weight_job_size": "500",
 		"priority_weight_partition": "1000", "priority_weight_qos": "2000",
 		"priority_max_age": "604800", "priority_decay_half_life": "604800",
+		"preempt_type": "qos", "preempt_mode": "requeue",
 	}
 	if !maps.Equal(p.Options, want) {
 		t.Errorf("options\n%v\nwant\n%v", p.Options, want)
@@ -98,6 +99,30 @@ func TestSlurmPolicyUserAndAge(t *testing.T) {
 	for _, bad := range []string{"bf_min_prio_reserve=4294967296", "bf_max_job_assoc=x"} {
 		if _, err := Read(strings.NewReader("SchedulerParameters="+bad+"\nNodeName=n1 CPUs=4\n"), "s.conf"); err == nil || !strings.Contains(err.Error(), "not a whole number") {
 			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
+
+// PreemptType and PreemptMode: preempt/qos with REQUEUE or CANCEL (a
+// mode among others, GANG noted) is preempt_type qos; OFF, or another
+// type, is no preemption, noted.
+func TestSlurmPolicyPreempt(t *testing.T) {
+	for _, c := range []struct {
+		typ, mode, want, note string
+	}{
+		{"preempt/qos", "CANCEL", "qos cancel", ""},
+		{"preempt/qos", "REQUEUE,GANG", "qos requeue", "PreemptMode GANG is not modelled"},
+		{"preempt/qos", "OFF", " ", "nothing is preempted"},
+		{"preempt/partition_prio", "REQUEUE", " ", "PreemptType=preempt/partition_prio is not modelled"},
+		{"preempt/none", "", " ", ""},
+	} {
+		cfg := &Config{PreemptType: c.typ, PreemptMode: c.mode}
+		p := cfg.SlurmPolicy()
+		if got := p.Options["preempt_type"] + " " + p.Options["preempt_mode"]; got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.typ, c.mode, got, c.want)
+		}
+		if notes := strings.Join(p.Notes, "\n"); c.note != "" && !strings.Contains(notes, c.note) || c.note == "" && strings.Contains(notes, "reempt") {
+			t.Errorf("%s %s: notes %q, want %q", c.typ, c.mode, notes, c.note)
 		}
 	}
 }

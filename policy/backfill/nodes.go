@@ -202,6 +202,9 @@ func NewNodePolicy(c NodeConfig) (*NodePolicy, error) {
 				}
 			}
 		}
+		if c.Slurm.Preempt != nil {
+			b.slurm.pre = newPreemptState(*c.Slurm.Preempt)
+		}
 		if q := c.Slurm; q.MaxJobUser > 0 || q.MaxJobUserPart > 0 || q.MaxJobPart > 0 || q.MaxJobAssoc > 0 || q.MinPrioReserve > 0 {
 			b.slurm.who, b.slurm.tested, b.slurm.assoc = map[job.ID]slurmWho{}, map[int32]int{}, map[[2]int32]int{}
 			b.slurm.basic = new(int64)
@@ -231,6 +234,9 @@ func (b *NodePolicy) shareMF(s *policy.Shared) {
 }
 
 func (b *NodePolicy) Submit(now float64, j job.Info) {
+	if b.slurm != nil && b.slurm.pre != nil {
+		b.slurm.pre.submitted(&j)
+	}
 	r := nodes.FromProcs(j.Procs)
 	if j.Req != nil {
 		r = *j.Req
@@ -275,8 +281,12 @@ func (b *NodePolicy) Submit(now float64, j job.Info) {
 		return
 	}
 	if s := b.slurm; s != nil && s.who != nil {
-		*s.basic++
-		s.who[j.ID] = slurmWho{user: j.User, group: j.Group, basic: max(SlurmTopPriority-float64(*s.basic), 1)}
+		if v, ok := s.requeuedBasic(j.ID); ok {
+			s.who[j.ID] = slurmWho{user: j.User, group: j.Group, basic: v} // a requeue keeps its priority
+		} else {
+			*s.basic++
+			s.who[j.ID] = slurmWho{user: j.User, group: j.Group, basic: max(SlurmTopPriority-float64(*s.basic), 1)}
+		}
 	}
 	e.m = slot // on nodes an entry's m is its request's slot
 	if len(r.GRESPerJob) > 0 {
@@ -299,6 +309,9 @@ func (b *NodePolicy) Finish(now float64, id job.ID) {
 	b.ended(id, s)
 	if b.slurm != nil && b.slurm.qos != nil {
 		b.slurm.qos.finish(id)
+	}
+	if b.slurm != nil && b.slurm.pre != nil {
+		b.slurm.pre.finished(id)
 	}
 	if b.mf != nil {
 		b.mf.finished(id, now)

@@ -69,6 +69,9 @@ type SlurmParams struct {
 	// Select is the node selection rule of the policy's placements
 	// (nodes.FirstFit, or nodes.ConsTRES: Slurm's select/cons_tres).
 	Select nodes.SelectRule
+	// Preempt is preemption by QOS (nil: none, Slurm's preempt/none;
+	// nodes_slurm_preempt.go).
+	Preempt *SlurmPreempt
 }
 
 // Slurm's defaults (slurm.conf(5), Slurm 22.05).
@@ -134,6 +137,8 @@ func (p SlurmParams) Check() error {
 		return fmt.Errorf("sched_latency: %g: want 0..%d seconds", p.Latency, SlurmMaxLatency)
 	case p.Latency > 0 && p.Rand == nil:
 		return fmt.Errorf("sched_latency: %g s without a random stream", p.Latency)
+	case p.Preempt != nil && !(p.Preempt.CredExpire >= 0 && p.Preempt.CredExpire <= MaxCredExpire):
+		return fmt.Errorf("cred_expire: %g: want 0..%d seconds", p.Preempt.CredExpire, MaxCredExpire)
 	}
 	return nil
 }
@@ -164,6 +169,8 @@ type slurmState struct {
 	basic  *int64
 	// dueAt is the time of the pass a latency defers (-1: none).
 	dueAt float64
+	// pre is the preemption state (nil: none).
+	pre *preemptState
 	// onReason, when set (SetOnReason: 'schedlab explain'), is told at
 	// each pass why each waiting job the pass considered did not start.
 	onReason func(now float64, id job.ID, r policy.Reason)
@@ -205,8 +212,16 @@ func (b *NodePolicy) scheduleSlurm(now float64, plan *policy.Plan) {
 	nq, nan := len(b.w.q), math.NaN()
 	stop := -1 // the job the main scheduler stopped at (-1: none)
 	qi := 0
+	begin := math.Inf(1) // the earliest BeginTime of a job waiting for it
 	for ; qi < len(b.w.q) && qi < s.p.QueueDepth; qi++ {
 		e := &b.w.q[qi]
+		if s.pre != nil {
+			if t, ok := s.pre.waitsBegin(now, e.ID); ok {
+				s.reason(now, e, qi, nq, ReasonBeginTime, "main scheduler: requeued by a preemption, it may start at its BeginTime (cred_expire + 1 s after)", t)
+				begin = min(begin, t)
+				continue
+			}
+		}
 		if s.qos != nil {
 			if why := s.qos.hold(e.ID); why != "" {
 				s.reason(now, e, qi, nq, why, "main scheduler: a QOS limit holds it; the scheduler goes on to the next job", nan)
@@ -216,6 +231,11 @@ func (b *NodePolicy) scheduleSlurm(now float64, plan *policy.Plan) {
 		}
 		pr := &b.jobs[e.m].prep
 		if b.freeCores < b.minCores[e.m] || !b.st.Select(pr, &b.cur) {
+			if s.pre != nil && b.preemptFor(now, e, plan) {
+				s.reason(now, e, qi, nq, "Resources", "main scheduler: it preempts running jobs of a QOS its QOS preempts, and starts once they have ended; the scheduler stops at it", nan)
+				stop = qi
+				break
+			}
 			if s.noReserve(now, e) {
 				s.reason(now, e, qi, nq, "Resources", "main scheduler: it does not fit the nodes now; below bf_min_prio_reserve or younger than bf_min_age_reserve, it does not stop the scheduler", nan)
 				held = true // it does not stop the main scheduler
@@ -239,6 +259,17 @@ func (b *NodePolicy) scheduleSlurm(now float64, plan *policy.Plan) {
 			s.reason(now, &b.w.q[k], k, nq, "Priority", "main scheduler: not tested, past default_queue_depth", nan)
 		}
 	}
+	if s.pre != nil {
+		for k := qi; k < len(b.w.q) && !math.IsInf(begin, 1); k++ {
+			// the jobs the main scheduler did not reach also wait for it
+			if t, ok := s.pre.waitsBegin(now, b.w.q[k].ID); ok {
+				begin = min(begin, t)
+			}
+		}
+		if !math.IsInf(begin, 1) && (plan.Wake <= now || begin < plan.Wake) {
+			plan.Wake = begin
+		}
+	}
 	// A backfill pass when something changed since the last one (a job
 	// submitted, started or ended: Slurm's _more_work) and bf_interval
 	// has passed since it; else a wake-up then.
@@ -249,8 +280,8 @@ func (b *NodePolicy) scheduleSlurm(now float64, plan *policy.Plan) {
 			s.lastBF = now
 			s.bfAt = b.changes
 			b.minInsert = math.MaxInt
-		} else {
-			plan.Wake = s.lastBF + s.p.Interval
+		} else if w := s.lastBF + s.p.Interval; plan.Wake <= now || w < plan.Wake {
+			plan.Wake = w
 		}
 	}
 	if n > 0 {
@@ -304,6 +335,12 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 				}
 			}
 			break
+		}
+		if s.pre != nil {
+			if t, ok := s.pre.waitsBegin(now, e.ID); ok {
+				s.reason(now, e, qi, nq, ReasonBeginTime, "backfill: waits for its BeginTime (requeued by a preemption): not tested", t)
+				continue // not runnable yet: not in Slurm's job queue
+			}
 		}
 		why := ""
 		if s.qos != nil {
@@ -369,7 +406,14 @@ func (s *slurmState) started(id job.ID, sel *nodes.Selection, cpus int) {
 		s.qos.start(id, selectionTRES(sel, cpus, s.gpu))
 	}
 	if s.who != nil {
+		if s.pre != nil {
+			s.pre.runBasic[id] = s.who[id].basic
+		}
 		delete(s.who, id)
+	}
+	if s.pre != nil {
+		delete(s.pre.begin, id)
+		delete(s.pre.basic, id)
 	}
 }
 

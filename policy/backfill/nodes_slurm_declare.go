@@ -55,6 +55,15 @@ func slurmDecl() policy.Decl {
 		option.Decl{Name: "qos_limits", Type: option.Text, KeyName: "qos_limits",
 			Valid: func(s string) error { _, err := ParseQOSLimits(s); return err },
 			Doc:   "QOS limits by QOS number (SWF field 15), \"QOS:KEY=N[:KEY=N...],...\" with KEY maxjobspu, maxsubmitpu, maxcpuspu (MaxTRESPU cpu), grpcpus (GrpTRES cpu), maxwall (seconds), maxmempu and grpmem (MaxTRESPU and GrpTRES mem, MB), maxgpuspu and grpgpus (their gres/gpu); run --slurm-qos FILE writes it from sacctmgr show qos"},
+		option.Decl{Name: "preempt_type", Type: option.Enum, Values: []string{"none", "qos"}, Default: "none", KeyName: "preempt",
+			Doc: "PreemptType: none (preempt/none) or qos (preempt/qos: a job the main scheduler cannot start may stop running jobs of the QOS its QOS preempts, qos_preempt)"},
+		option.Decl{Name: "preempt_mode", Type: option.Enum, Values: []string{"off", "cancel", "requeue"}, Default: "off", KeyName: "preempt_mode",
+			Doc: "PreemptMode: off, cancel (a preempted job ends, final state COMPLETED_PREEMPTED) or requeue (it waits again, from its beginning, startable cred_expire + 1 s later); preempt_type qos needs cancel or requeue"},
+		option.Decl{Name: "qos_preempt", Type: option.Text, KeyName: "qos_preempt",
+			Valid: func(s string) error { _, err := ParseQOSPreempt(s); return err },
+			Doc:   "with preempt_type qos: the QOS each QOS preempts (sacctmgr's Preempt), \"QOS:QOS[+QOS...],...\" by QOS number (SWF field 15); run --slurm-qos FILE writes it from sacctmgr show qos"},
+		option.Decl{Name: "cred_expire", Type: option.Int, Range: option.Between(0, MaxCredExpire), Default: itoa(SlurmDefaultCredExpire), KeyName: "cred_expire",
+			Doc: "AuthInfo's cred_expire in seconds: a job requeued by a preemption may start again cred_expire + 1 s later (Slurm's BeginTime)"},
 	)
 	for i := own; i < len(opts); i++ {
 		opts[i].Key = "policy." + opts[i].Name
@@ -68,7 +77,10 @@ func slurmDecl() policy.Decl {
 		Check: func(v option.Values) error {
 			p := slurmFrom(v)
 			p.Latency = 0
-			return p.Check() // the caller names the policy
+			if err := p.Check(); err != nil {
+				return err // the caller names the policy
+			}
+			return checkPreemptOptions(v)
 		},
 		New: func(env policy.Env, v option.Values) (policy.Built, error) {
 			if env.Nodes == nil {
@@ -89,6 +101,17 @@ func slurmDecl() policy.Decl {
 			}
 			if p.QOS, err = ParseQOSLimits(v.Text("qos_limits")); err != nil {
 				return policy.Built{}, fmt.Errorf("policy slurm: option qos_limits: %w", err)
+			}
+			if err := checkPreemptOptions(v); err != nil {
+				return policy.Built{}, fmt.Errorf("policy slurm: %w", err)
+			}
+			if v.Text("preempt_type") == "qos" {
+				pre := SlurmPreempt{Requeue: v.Text("preempt_mode") == "requeue", CredExpire: float64(v.Int("cred_expire"))}
+				pre.Preempts, _ = ParseQOSPreempt(v.Text("qos_preempt"))
+				if mf != nil {
+					pre.QOSPriority = mf.QOSPriority
+				}
+				p.Preempt = &pre
 			}
 			nb, err := NewNodePolicy(NodeConfig{Name: "slurm", Nodes: env.Nodes, Order: orderOf(v), MF: mf, Slurm: &p})
 			if err != nil {
@@ -117,4 +140,21 @@ func slurmFrom(v option.Values) SlurmParams {
 		p.Select = nodes.ConsTRES
 	}
 	return p
+}
+
+// checkPreemptOptions checks the preemption options together.
+func checkPreemptOptions(v option.Values) error {
+	typ, mode, list := v.Text("preempt_type"), v.Text("preempt_mode"), v.Text("qos_preempt")
+	switch {
+	case typ == "qos" && mode == "off":
+		return fmt.Errorf("preempt_type qos with preempt_mode off: give preempt_mode cancel or requeue (Slurm preempts nothing with PreemptMode OFF)")
+	case typ == "none" && mode != "off":
+		return fmt.Errorf("preempt_mode %s with preempt_type none: give preempt_type qos (preemption by partition priority is not modelled)", mode)
+	case typ == "none" && list != "":
+		return fmt.Errorf("qos_preempt with preempt_type none: give preempt_type qos")
+	case typ == "qos" && list == "":
+		return fmt.Errorf("preempt_type qos without qos_preempt: no QOS preempts another (give qos_preempt \"QOS:QOS[+QOS...]\")")
+	}
+	_, err := ParseQOSPreempt(list)
+	return err
 }

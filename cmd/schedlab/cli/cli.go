@@ -603,10 +603,7 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	if err != nil {
 		return none, usageError{err}
 	}
-	if err := c.readSlurmConf(g, given); err != nil {
-		return none, err
-	}
-	if err := c.readSlurmQOS(g, given); err != nil {
+	if err := c.readSlurmFiles(g, given); err != nil {
 		return none, err
 	}
 	out := c.Out

@@ -287,10 +287,7 @@ func (c *explainCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	}
 	// --slurm-conf, --slurm-nodes and --slurm-qos, read as run reads them.
 	rc := &runCmd{Trace: c.Trace, Policy: c.Policy, Procs: c.Procs, Partition: c.Partition, Nodes: c.Nodes, SlurmConf: c.SlurmConf, SlurmNodes: c.SlurmNodes, SlurmQOS: c.SlurmQOS}
-	if err := rc.readSlurmConf(g, given); err != nil {
-		return spec, err
-	}
-	if err := rc.readSlurmQOS(g, given); err != nil {
+	if err := rc.readSlurmFiles(g, given); err != nil {
 		return spec, err
 	}
 	c.Procs, c.Partition, c.Nodes = rc.Procs, rc.Partition, rc.Nodes

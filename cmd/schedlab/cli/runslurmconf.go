@@ -102,6 +102,25 @@ func (c *runCmd) readSlurmNodes(g *globals, given map[string]string) error {
 	return nil
 }
 
+// readSlurmFiles reads --slurm-conf (readSlurmConf) and --slurm-qos
+// (readSlurmQOS) into the machine and given, the options from the
+// command line, which win; preempt/qos from --slurm-conf without a QOS
+// that preempts another is left out (slurmPreemptFixup).
+func (c *runCmd) readSlurmFiles(g *globals, given map[string]string) error {
+	user := map[string]bool{}
+	for k := range given {
+		user[k] = true
+	}
+	if err := c.readSlurmConf(g, given); err != nil {
+		return err
+	}
+	if err := c.readSlurmQOS(g, given); err != nil {
+		return err
+	}
+	c.slurmPreemptFixup(g, given, user)
+	return nil
+}
+
 // readSlurmQOS adds to given (under the options given on the command
 // line or by --slurm-conf) the slurm policy's qos_limits and, under
 // priority/multifactor, qos_priority from --slurm-qos FILE, QOS names
@@ -142,7 +161,7 @@ func (c *runCmd) readSlurmQOS(g *globals, given map[string]string) error {
 		return 0, false
 	}
 	p := slurmconf.QOSPolicy(qs, number)
-	for _, k := range []string{"qos_limits", "qos_priority"} {
+	for _, k := range []string{"qos_limits", "qos_priority", "qos_preempt"} {
 		v, ok := p.Options[k]
 		if _, set := given[k]; !ok || set || k == "qos_priority" && given["order"] != "multifactor" {
 			continue
@@ -152,8 +171,26 @@ func (c *runCmd) readSlurmQOS(g *globals, given map[string]string) error {
 	if _, ok := p.Options["qos_priority"]; ok && given["order"] != "multifactor" {
 		p.Notes = append(p.Notes, "Priority: the QOS priorities count under priority/multifactor only (--order multifactor, or PriorityType=priority/multifactor in --slurm-conf): left out")
 	}
+	if _, ok := p.Options["qos_preempt"]; ok && given["preempt_type"] != "qos" {
+		p.Notes = append(p.Notes, "Preempt: the QOS preempt others under PreemptType=preempt/qos only (--set preempt_type=qos with preempt_mode, or in --slurm-conf): left out")
+		delete(given, "qos_preempt")
+	}
 	for _, n := range p.Notes {
 		fmt.Fprintf(g.stderr, "schedlab: %s: %s\n", c.SlurmQOS, n)
 	}
 	return nil
+}
+
+// slurmPreemptFixup leaves out preempt/qos that came from --slurm-conf
+// when no QOS preempts another (no --slurm-qos with a Preempt column),
+// saying so, rather than refusing the run.
+func (c *runCmd) slurmPreemptFixup(g *globals, given map[string]string, user map[string]bool) {
+	if given["preempt_type"] != "qos" || given["qos_preempt"] != "" || user["preempt_type"] {
+		return
+	}
+	delete(given, "preempt_type")
+	if !user["preempt_mode"] {
+		delete(given, "preempt_mode")
+	}
+	fmt.Fprintf(g.stderr, "schedlab: %s: policy slurm: PreemptType=preempt/qos, but no QOS preempts another (give --slurm-qos FILE with sacctmgr's Preempt column): no preemption\n", c.SlurmConf)
 }
