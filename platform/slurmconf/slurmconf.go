@@ -106,7 +106,10 @@ type Config struct {
 	PriorityFlags []Param
 	PreemptType   string
 	PreemptMode   string
-	GresTypes     []string
+	// AuthInfo as given: its cred_expire=N is how long a requeued job
+	// waits (the slurm policy's cred_expire).
+	AuthInfo  string
+	GresTypes []string
 	Warnings      []Warning
 }
 
@@ -297,7 +300,7 @@ var (
 	priorityText    = []string{"prioritytype", "prioritymaxage", "prioritydecayhalflife", "prioritycalcperiod", "priorityfavorsmall", "priorityusageresetperiod", "priorityweighttres", "prioritysitefactorplugin"}
 	noEffect        = []string{
 		"clustername", "slurmctldhost", "controlmachine", "controladdr", "backupcontroller", "backupaddr",
-		"slurmuser", "slurmduser", "slurmctldport", "slurmdport", "authtype", "authinfo", "authaltypes", "credtype", "cryptotype",
+		"slurmuser", "slurmduser", "slurmctldport", "slurmdport", "authtype", "authaltypes", "credtype", "cryptotype",
 		"statesavelocation", "slurmdspooldir", "slurmctldpidfile", "slurmdpidfile", "slurmctldlogfile", "slurmdlogfile",
 		"slurmctlddebug", "slurmddebug", "slurmctldsyslogdebug", "slurmdsyslogdebug", "debugflags", "logtimeformat",
 		"slurmschedlogfile", "slurmschedloglevel", "proctracktype", "taskplugin", "taskpluginparam", "mpidefault", "mpiparams",
@@ -368,6 +371,11 @@ func (p *parser) global(k kv) error {
 		c.PreemptType = k.value
 	case lk == "preemptmode":
 		c.PreemptMode = strings.ToUpper(k.value)
+	case lk == "authinfo":
+		c.AuthInfo = k.value
+		if !strings.Contains(strings.ToLower(k.value), "cred_expire=") {
+			p.warn(k, "no effect on scheduling (ignored)")
+		}
 	case lk == "grestypes":
 		c.GresTypes = splitList(k.value)
 	case slices.Contains(noEffect, lk):

@@ -160,6 +160,17 @@ func (c *Config) preemptPolicy(p *SlurmPolicy, note func(string, ...any)) {
 		return
 	}
 	p.Options["preempt_type"], p.Options["preempt_mode"] = "qos", mode
+	for _, f := range strings.Split(c.AuthInfo, ",") {
+		k, v, _ := strings.Cut(strings.TrimSpace(f), "=")
+		if !strings.EqualFold(k, "cred_expire") {
+			continue
+		}
+		if n, err := strconv.Atoi(v); err == nil && n >= 5 && n <= 86400 {
+			p.Options["cred_expire"] = v
+		} else {
+			note("AuthInfo cred_expire=%s: want 5..86400 seconds (left at Slurm's default, 120)", v)
+		}
+	}
 }
 
 // tresMemMB reads a mem TRES count as sacctmgr writes it: a whole number

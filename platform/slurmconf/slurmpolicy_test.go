@@ -111,14 +111,22 @@ func TestSlurmPolicyPreempt(t *testing.T) {
 		typ, mode, want, note string
 	}{
 		{"preempt/qos", "CANCEL", "qos cancel", ""},
+		{"preempt/qos", "REQUEUE", "qos requeue 7", ""},
 		{"preempt/qos", "REQUEUE,GANG", "qos requeue", "PreemptMode GANG is not modelled"},
 		{"preempt/qos", "OFF", " ", "nothing is preempted"},
 		{"preempt/partition_prio", "REQUEUE", " ", "PreemptType=preempt/partition_prio is not modelled"},
 		{"preempt/none", "", " ", ""},
 	} {
 		cfg := &Config{PreemptType: c.typ, PreemptMode: c.mode}
+		if strings.HasSuffix(c.want, " 7") {
+			cfg.AuthInfo = "socket=/run/munge.sock,cred_expire=7"
+		}
 		p := cfg.SlurmPolicy()
-		if got := p.Options["preempt_type"] + " " + p.Options["preempt_mode"]; got != c.want {
+		got := strings.TrimSpace(p.Options["preempt_type"] + " " + p.Options["preempt_mode"] + " " + p.Options["cred_expire"])
+		if got == "" {
+			got = " "
+		}
+		if got != c.want {
 			t.Errorf("%s %s: %q, want %q", c.typ, c.mode, got, c.want)
 		}
 		if notes := strings.Join(p.Notes, "\n"); c.note != "" && !strings.Contains(notes, c.note) || c.note == "" && strings.Contains(notes, "reempt") {

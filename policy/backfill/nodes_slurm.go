@@ -137,8 +137,8 @@ func (p SlurmParams) Check() error {
 		return fmt.Errorf("sched_latency: %g: want 0..%d seconds", p.Latency, SlurmMaxLatency)
 	case p.Latency > 0 && p.Rand == nil:
 		return fmt.Errorf("sched_latency: %g s without a random stream", p.Latency)
-	case p.Preempt != nil && !(p.Preempt.CredExpire >= 0 && p.Preempt.CredExpire <= MaxCredExpire):
-		return fmt.Errorf("cred_expire: %g: want 0..%d seconds", p.Preempt.CredExpire, MaxCredExpire)
+	case p.Preempt != nil && !(p.Preempt.CredExpire >= MinCredExpire && p.Preempt.CredExpire <= MaxCredExpire):
+		return fmt.Errorf("cred_expire: %g: want %d..%d seconds", p.Preempt.CredExpire, MinCredExpire, MaxCredExpire)
 	}
 	return nil
 }

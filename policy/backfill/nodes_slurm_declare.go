@@ -62,8 +62,8 @@ func slurmDecl() policy.Decl {
 		option.Decl{Name: "qos_preempt", Type: option.Text, KeyName: "qos_preempt",
 			Valid: func(s string) error { _, err := ParseQOSPreempt(s); return err },
 			Doc:   "with preempt_type qos: the QOS each QOS preempts (sacctmgr's Preempt), \"QOS:QOS[+QOS...],...\" by QOS number (SWF field 15); run --slurm-qos FILE writes it from sacctmgr show qos"},
-		option.Decl{Name: "cred_expire", Type: option.Int, Range: option.Between(0, MaxCredExpire), Default: itoa(SlurmDefaultCredExpire), KeyName: "cred_expire",
-			Doc: "AuthInfo's cred_expire in seconds: a job requeued by a preemption may start again cred_expire + 1 s later (Slurm's BeginTime)"},
+		option.Decl{Name: "cred_expire", Type: option.Int, Range: option.Between(MinCredExpire, MaxCredExpire), Default: itoa(SlurmDefaultCredExpire), KeyName: "cred_expire",
+			Doc: "AuthInfo's cred_expire in seconds (Slurm's default 120, at least 5): a job requeued by a preemption may start again cred_expire + 1 s later (Slurm's BeginTime)"},
 	)
 	for i := own; i < len(opts); i++ {
 		opts[i].Key = "policy." + opts[i].Name

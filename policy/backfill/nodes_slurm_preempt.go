@@ -22,13 +22,15 @@ const (
 	// MaxPreemptEntries bounds the QOS of the qos_preempt option (as
 	// MaxQOSEntries the QOS limits).
 	MaxPreemptEntries = MaxQOSEntries
-	// MaxCredExpire bounds cred_expire, seconds (a day).
+	// MinCredExpire and MaxCredExpire bound cred_expire, seconds: Slurm
+	// refuses less than 5 (slurm_cred.c); at most a day.
+	MinCredExpire = 5
 	MaxCredExpire = 86400
 	// SlurmDefaultCredExpire is Slurm's AuthInfo cred_expire default
-	// (DEFAULT_EXPIRATION_WINDOW, seconds): a requeued batch job's
-	// BeginTime is its requeue time + cred_expire + 1
+	// (slurm_cred.c's DEFAULT_EXPIRATION_WINDOW, seconds): a requeued
+	// batch job's BeginTime is its requeue time + cred_expire + 1
 	// (slurmctld's batch_requeue_fini).
-	SlurmDefaultCredExpire = 1200
+	SlurmDefaultCredExpire = 120
 	// ReasonBeginTime is Slurm's reason for a job waiting for its
 	// BeginTime (a requeued job, cred_expire + 1 seconds).
 	ReasonBeginTime = "BeginTime"

@@ -155,6 +155,7 @@ func TestSlurmPreemptOptions(t *testing.T) {
 		{map[string]string{"preempt_type": "qos", "preempt_mode": "cancel", "qos_preempt": "2:x"}, `"x" is not a QOS number`},
 		{map[string]string{"preempt_type": "qos", "preempt_mode": "cancel", "qos_preempt": "2:1,2:3"}, "QOS 2 given twice"},
 		{map[string]string{"cred_expire": "86401"}, "cred_expire"},
+		{map[string]string{"cred_expire": "4"}, "cred_expire"},
 	} {
 		v, err := option.Check(d.Options, c.set)
 		if err == nil && d.Check != nil {
