@@ -110,7 +110,7 @@ type Config struct {
 	// waits (the slurm policy's cred_expire).
 	AuthInfo  string
 	GresTypes []string
-	Warnings      []Warning
+	Warnings  []Warning
 }
 
 // ReadFile reads the slurm.conf at path (and the files it includes).

@@ -24,6 +24,10 @@ type SlurmPolicy struct {
 var schedOptions = []string{"bf_window", "bf_max_job_test", "bf_resolution", "bf_interval", "default_queue_depth", "bf_max_job_user", "bf_min_age_reserve",
 	"bf_min_prio_reserve", "bf_max_job_part", "bf_max_job_user_part", "bf_max_job_assoc"}
 
+// schedFlags are the SchedulerParameters flags the slurm policy models
+// (bool options of the same name).
+var schedFlags = []string{"preempt_youngest_first"}
+
 // priorityWeights maps the Priority weights to the multifactor options.
 var priorityWeights = map[string]string{
 	"priorityweightage": "priority_weight_age", "priorityweightfairshare": "priority_weight_fairshare",
@@ -52,6 +56,10 @@ func (c *Config) SlurmPolicy() SlurmPolicy {
 		k := strings.ToLower(q.Key)
 		if !q.Flag && containsName(schedOptions, k) {
 			p.Options[k] = q.Value
+			continue
+		}
+		if q.Flag && containsName(schedFlags, k) {
+			p.Options[k] = "true"
 			continue
 		}
 		note("SchedulerParameters %s: not modelled by the slurm policy", q.Key)

@@ -62,6 +62,8 @@ func slurmDecl() policy.Decl {
 		option.Decl{Name: "qos_preempt", Type: option.Text, KeyName: "qos_preempt",
 			Valid: func(s string) error { _, err := ParseQOSPreempt(s); return err },
 			Doc:   "with preempt_type qos: the QOS each QOS preempts (sacctmgr's Preempt), \"QOS:QOS[+QOS...],...\" by QOS number (SWF field 15); run --slurm-qos FILE writes it from sacctmgr show qos"},
+		option.Decl{Name: "preempt_youngest_first", Type: option.Bool, Default: "false", KeyName: "youngest",
+			Doc: "SchedulerParameters preempt_youngest_first: the jobs to preempt are tried from the latest started (default: by QOS priority, then node count, then submission order)"},
 		option.Decl{Name: "cred_expire", Type: option.Int, Range: option.Between(MinCredExpire, MaxCredExpire), Default: itoa(SlurmDefaultCredExpire), KeyName: "cred_expire",
 			Doc: "AuthInfo's cred_expire in seconds (Slurm's default 120, at least 5): a job requeued by a preemption may start again cred_expire + 1 s later (Slurm's BeginTime)"},
 	)
@@ -106,7 +108,7 @@ func slurmDecl() policy.Decl {
 				return policy.Built{}, fmt.Errorf("policy slurm: %w", err)
 			}
 			if v.Text("preempt_type") == "qos" {
-				pre := SlurmPreempt{Requeue: v.Text("preempt_mode") == "requeue", CredExpire: float64(v.Int("cred_expire"))}
+				pre := SlurmPreempt{Requeue: v.Text("preempt_mode") == "requeue", CredExpire: float64(v.Int("cred_expire")), YoungestFirst: v.Bool("preempt_youngest_first")}
 				pre.Preempts, _ = ParseQOSPreempt(v.Text("qos_preempt"))
 				if mf != nil {
 					pre.QOSPriority = mf.QOSPriority

@@ -51,6 +51,9 @@ type SlurmPreempt struct {
 	// QOSPriority is each QOS's priority (qos_priority), Slurm's first
 	// key of the preemption order (unlisted: 0).
 	QOSPriority map[int32]float64
+	// YoungestFirst is SchedulerParameters preempt_youngest_first: the
+	// candidates by start time, the latest first.
+	YoungestFirst bool
 }
 
 // ParseQOSPreempt reads the qos_preempt option: entries
@@ -146,8 +149,9 @@ func (s *preemptState) waitsBegin(now float64, id job.ID) (float64, bool) {
 // start now, in Slurm's way (select/cons_tres's _run_now): the
 // candidates, running jobs of this policy whose QOS e's QOS preempts,
 // are taken in Slurm's preemption order (preempt/qos's priority: the
-// QOS priority, then the node count, lowest first; ties: the latest
-// started first, then the higher id) and removed one at a time from the
+// QOS priority, then the node count, lowest first; ties in submission
+// order, as slurmctld's job list, which its sort keeps; with
+// preempt_youngest_first the latest started first) and removed one at a time from the
 // nodes' use until e fits; the jobs preempted are those removed that
 // hold one of the nodes e would take. Slurm then reorders the
 // candidates to preempt fewer (preempt_reorder_count), not modelled.
@@ -176,7 +180,10 @@ func (b *NodePolicy) preemptFor(now float64, e *entry, plan *policy.Plan) bool {
 	}
 	slices.SortFunc(s.cands, func(x, y int32) int {
 		rx, ry := &b.runs[x], &b.runs[y]
-		return cmp.Or(cmp.Compare(key(x), key(y)), -cmp.Compare(rx.start, ry.start), -cmp.Compare(rx.id, ry.id))
+		if s.p.YoungestFirst {
+			return cmp.Or(-cmp.Compare(rx.start, ry.start), cmp.Compare(rx.id, ry.id))
+		}
+		return cmp.Or(cmp.Compare(key(x), key(y)), cmp.Compare(rx.id, ry.id))
 	})
 	pr := &b.jobs[e.m].prep
 	s.trial = s.trial[:0]

@@ -37,14 +37,14 @@ func (r *preemptRecorder) JobPreempted(now float64, rec *engine.Record, requeued
 
 // runPreempt runs the slurm policy (bf_interval 1, bf_resolution 1,
 // order fcfs) with preempt_type qos on 2 nodes of 4 cores.
-func runPreempt(t *testing.T, preempts string, requeue bool, credExpire float64, js []qosTestJob) (*preemptRecorder, engine.Stats) {
+func runPreempt(t *testing.T, preempts string, requeue, youngest bool, credExpire float64, js []qosTestJob) (*preemptRecorder, engine.Stats) {
 	t.Helper()
 	p := fastSlurm()
 	list, err := ParseQOSPreempt(preempts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Preempt = &SlurmPreempt{Preempts: list, Requeue: requeue, CredExpire: credExpire}
+	p.Preempt = &SlurmPreempt{Preempts: list, Requeue: requeue, CredExpire: credExpire, YoungestFirst: youngest}
 	ns := mustNodes(t, "n[1-2]:cores=4")
 	nb, err := NewNodePolicy(NodeConfig{Name: "slurm", Nodes: ns, Order: OrderFCFS, Slurm: &p})
 	if err != nil {
@@ -70,55 +70,62 @@ func runPreempt(t *testing.T, preempts string, requeue bool, credExpire float64,
 // low, QOS 2 high; qos_preempt 2:1 (high preempts low), cred_expire
 // 100. Jobs (submit, CPUs, limit, run; user; QOS):
 //
-//	1: 0, 4, 1000, 500; QOS 1     2: 0, 4, 1000, 500; QOS 1
+//	1: 0, 4, 1000, 500; QOS 1     2: 1, 4, 1000, 500; QOS 1
 //	3: 10, 2, 100, 100; QOS 2     4: 20, 2, 50, 50; QOS 1
 //
-// At 0 jobs 1 and 2 take n1 and n2 whole. At 10 job 3 (high) fits
+// Job 1 takes n1 whole at 0, job 2 n2 at 1. At 10 job 3 (high) fits
 // nowhere; its candidates are jobs 1 and 2 (low), in Slurm's order: QOS
-// priority 0 and 1 node each, tied, so the later start, then the higher
-// id, first: job 2. Removing job 2 frees n2, where job 3 fits: job 2 is
-// preempted at 10, and job 3 starts at 10 on n2, at the pass that
-// follows at the same instant.
+// priority 0 and 1 node each, tied, so in submission order: job 1.
+// Removing job 1 frees n1, where job 3 fits: job 1 is preempted at 10,
+// and job 3 starts at 10 on n1, at the pass that follows at the same
+// instant.
 //
-//   - REQUEUE: job 2 waits again, startable at its BeginTime 10 + 100 +
-//     1 = 111. At 20 job 4 (low, 2 CPUs) finds n2's other 2 cores free:
-//     the main scheduler passes over job 2 (BeginTime, ahead of it in
+//   - REQUEUE: job 1 waits again, startable at its BeginTime 10 + 100 +
+//     1 = 111. At 20 job 4 (low, 2 CPUs) finds n1's other 2 cores free:
+//     the main scheduler passes over job 1 (BeginTime, ahead of it in
 //     FCFS order) and starts job 4 at 20; it ends at 70. Job 3 ends at
-//     110; at 111 (the policy's wake-up) job 2 starts again on n2, and
+//     110; at 111 (the policy's wake-up) job 1 starts again on n1, and
 //     ends at 111 + 500 = 611 (its second run, COMPLETED_SUCCESSFULLY).
-//     Job 1 ends at 500.
-//   - CANCEL: job 2 ends at 10, COMPLETED_PREEMPTED; jobs 3 and 4 as
+//     Job 2 ends at 501.
+//   - CANCEL: job 1 ends at 10, COMPLETED_PREEMPTED; jobs 3 and 4 as
 //     above.
+//   - preempt_youngest_first: the latest started goes first, job 2 (at
+//     1): it is preempted, and everything above happens on n2 instead,
+//     with jobs 1 and 2 swapped (job 1 ends at 500).
 //   - No QOS preempts QOS 1 (qos_preempt 2:3): job 3 waits for an end;
-//     jobs 1 and 2 end at 500, where job 3 takes 2 cores of n1 and job 4
-//     the other 2.
+//     job 1 ends at 500, where job 3 takes 2 cores of n1 and job 4 the
+//     other 2.
 func TestSlurmPreemptByHand(t *testing.T) {
 	js := []qosTestJob{
-		{slurmJob{0, 4, 1000, 500}, 1, 1}, {slurmJob{0, 4, 1000, 500}, 2, 1},
+		{slurmJob{0, 4, 1000, 500}, 1, 1}, {slurmJob{1, 4, 1000, 500}, 2, 1},
 		{slurmJob{10, 2, 100, 100}, 3, 2}, {slurmJob{20, 2, 50, 50}, 4, 1},
 	}
 	for _, c := range []struct {
-		name, preempts string
-		requeue        bool
-		starts         map[job.ID][]float64
-		ends           map[job.ID]string
-		pre            []string
-		preempted, req int64
+		name, preempts    string
+		requeue, youngest bool
+		starts            map[job.ID][]float64
+		ends              map[job.ID]string
+		pre               []string
+		preempted, req    int64
 	}{
-		{"requeue", "2:1", true,
-			map[job.ID][]float64{1: {0}, 2: {0, 111}, 3: {10}, 4: {20}},
+		{"requeue", "2:1", true, false,
+			map[job.ID][]float64{1: {0, 111}, 2: {1}, 3: {10}, 4: {20}},
+			map[job.ID]string{1: "611 COMPLETED_SUCCESSFULLY", 2: "501 COMPLETED_SUCCESSFULLY", 3: "110 COMPLETED_SUCCESSFULLY", 4: "70 COMPLETED_SUCCESSFULLY"},
+			[]string{"job 1 at 10 (started 0, requeued true)"}, 1, 1},
+		{"cancel", "2:1", false, false,
+			map[job.ID][]float64{1: {0}, 2: {1}, 3: {10}, 4: {20}},
+			map[job.ID]string{1: "10 COMPLETED_PREEMPTED", 2: "501 COMPLETED_SUCCESSFULLY", 3: "110 COMPLETED_SUCCESSFULLY", 4: "70 COMPLETED_SUCCESSFULLY"},
+			[]string{"job 1 at 10 (started 0, requeued false)"}, 1, 0},
+		{"youngest-first", "2:1", true, true,
+			map[job.ID][]float64{1: {0}, 2: {1, 111}, 3: {10}, 4: {20}},
 			map[job.ID]string{1: "500 COMPLETED_SUCCESSFULLY", 2: "611 COMPLETED_SUCCESSFULLY", 3: "110 COMPLETED_SUCCESSFULLY", 4: "70 COMPLETED_SUCCESSFULLY"},
-			[]string{"job 2 at 10 (started 0, requeued true)"}, 1, 1},
-		{"cancel", "2:1", false,
-			map[job.ID][]float64{1: {0}, 2: {0}, 3: {10}, 4: {20}},
-			map[job.ID]string{1: "500 COMPLETED_SUCCESSFULLY", 2: "10 COMPLETED_PREEMPTED", 3: "110 COMPLETED_SUCCESSFULLY", 4: "70 COMPLETED_SUCCESSFULLY"},
-			[]string{"job 2 at 10 (started 0, requeued false)"}, 1, 0},
-		{"other-qos", "2:3", true,
-			map[job.ID][]float64{1: {0}, 2: {0}, 3: {500}, 4: {500}},
-			map[job.ID]string{1: "500 COMPLETED_SUCCESSFULLY", 2: "500 COMPLETED_SUCCESSFULLY", 3: "600 COMPLETED_SUCCESSFULLY", 4: "550 COMPLETED_SUCCESSFULLY"},
+			[]string{"job 2 at 10 (started 1, requeued true)"}, 1, 1},
+		{"other-qos", "2:3", true, false,
+			map[job.ID][]float64{1: {0}, 2: {1}, 3: {500}, 4: {500}},
+			map[job.ID]string{1: "500 COMPLETED_SUCCESSFULLY", 2: "501 COMPLETED_SUCCESSFULLY", 3: "600 COMPLETED_SUCCESSFULLY", 4: "550 COMPLETED_SUCCESSFULLY"},
 			nil, 0, 0},
 	} {
-		rec, st := runPreempt(t, c.preempts, c.requeue, 100, js)
+		rec, st := runPreempt(t, c.preempts, c.requeue, c.youngest, 100, js)
 		for id, want := range c.starts {
 			if got := rec.starts[id]; !slices.Equal(got, want) {
 				t.Errorf("%s: job %d started at %v, want %v", c.name, id, got, want)
