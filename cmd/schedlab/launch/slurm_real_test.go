@@ -379,8 +379,8 @@ func waitJob(t *testing.T, env []string, id string, limit time.Duration) string 
 			return true
 		}
 		switch state {
-		case "PENDING", "RUNNING", "CONFIGURING", "COMPLETING":
-			return false
+		case "PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "REQUEUED":
+			return false // REQUEUED: on its way back to PENDING (a preemption)
 		}
 		return true
 	})
