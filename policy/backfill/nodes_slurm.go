@@ -72,6 +72,17 @@ type SlurmParams struct {
 	// Preempt is preemption by QOS (nil: none, Slurm's preempt/none;
 	// nodes_slurm_preempt.go).
 	Preempt *SlurmPreempt
+	// WindowLinear is bf_window_linear in seconds: the will-run test's
+	// window grows by it (0: doubles; nodes_slurm_willrun.go).
+	WindowLinear float64
+	// Origin is the Unix time of simulated time 0 (not a Slurm
+	// parameter: a trace's UnixStartTime): Slurm aligns the will-run
+	// test's windows and bf_resolution to the clock.
+	Origin float64
+	// ExactWillRun plans each reservation at the earliest end of a hold
+	// at which the job fits (not Slurm's: the model before the grouped
+	// will-run test).
+	ExactWillRun bool
 }
 
 // Slurm's defaults (slurm.conf(5), Slurm 22.05).
@@ -89,6 +100,7 @@ const (
 	SlurmMaxJobs       = 1_000_000  // bf_max_job_test, default_queue_depth
 	SlurmMaxMinAge     = 30 * 86400 // bf_min_age_reserve, seconds
 	SlurmMaxLatency    = 60         // sched_latency, seconds
+	SlurmMaxOrigin     = 1 << 40    // unix_start_time, seconds
 	// SlurmMaxPrioReserve bounds bf_min_prio_reserve (Slurm's
 	// MAX_BF_MIN_PRIO_RESERVE, INFINITE: a 32-bit priority).
 	SlurmMaxPrioReserve = math.MaxUint32
@@ -137,6 +149,10 @@ func (p SlurmParams) Check() error {
 		return fmt.Errorf("sched_latency: %g: want 0..%d seconds", p.Latency, SlurmMaxLatency)
 	case p.Latency > 0 && p.Rand == nil:
 		return fmt.Errorf("sched_latency: %g s without a random stream", p.Latency)
+	case !(p.WindowLinear >= 0 && p.WindowLinear <= SlurmMaxWindowMin*60):
+		return fmt.Errorf("bf_window_linear: %g: want 0..%d seconds", p.WindowLinear, SlurmMaxWindowMin*60)
+	case !(p.Origin >= 0 && p.Origin <= SlurmMaxOrigin) || p.Origin != math.Trunc(p.Origin):
+		return fmt.Errorf("unix_start_time: %g: want a whole number of seconds in 0..%d", p.Origin, int64(SlurmMaxOrigin))
 	case p.Preempt != nil && !(p.Preempt.CredExpire >= MinCredExpire && p.Preempt.CredExpire <= MaxCredExpire):
 		return fmt.Errorf("cred_expire: %g: want %d..%d seconds", p.Preempt.CredExpire, MinCredExpire, MaxCredExpire)
 	}
@@ -171,6 +187,8 @@ type slurmState struct {
 	dueAt float64
 	// pre is the preemption state (nil: none).
 	pre *preemptState
+	// ends and cands are slurmEarliest's scratch.
+	ends, cands []float64
 	// onReason, when set (SetOnReason: 'schedlab explain'), is told at
 	// each pass why each waiting job the pass considered did not start.
 	onReason func(now float64, id job.ID, r policy.Reason)
@@ -379,7 +397,7 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 		}
 		// A job whose earliest start is past now + bf_window gets no
 		// reservation: the search stops there.
-		t, ok := b.prof.EarliestBy(now, now+s.p.Window, d, pr, &b.cur)
+		t, ok := b.slurmEarliest(now, now+s.p.Window, d, pr)
 		if !ok {
 			s.reason(now, e, qi, nq, "Resources", "backfill: it does not fit beside the running jobs and the reservations, nor anywhere within bf_window: no reservation", nan)
 			continue // starts too far in the future: no reservation
@@ -474,8 +492,8 @@ func (s *slurmState) priority(e *entry) float64 {
 // placed. A rounded interval that is empty holds nothing.
 func (b *NodePolicy) reserveWhole(now float64, e *entry, t, d float64) {
 	s := b.slurm
-	r := s.p.Resolution
-	a, z := math.Floor(t/r)*r, math.Floor((t+d)/r)*r
+	r, o := s.p.Resolution, s.p.Origin
+	a, z := math.Floor((t+o)/r)*r-o, math.Floor((t+d+o)/r)*r-o
 	w := &s.whole
 	w.CopyFrom(&b.cur)
 	w.Exclusive = true

@@ -55,6 +55,12 @@ func slurmDecl() policy.Decl {
 		option.Decl{Name: "qos_limits", Type: option.Text, KeyName: "qos_limits",
 			Valid: func(s string) error { _, err := ParseQOSLimits(s); return err },
 			Doc:   "QOS limits by QOS number (SWF field 15), \"QOS:KEY=N[:KEY=N...],...\" with KEY maxjobspu, maxsubmitpu, maxcpuspu (MaxTRESPU cpu), grpcpus (GrpTRES cpu), maxwall (seconds), maxmempu and grpmem (MaxTRESPU and GrpTRES mem, MB), maxgpuspu and grpgpus (their gres/gpu); run --slurm-qos FILE writes it from sacctmgr show qos"},
+		option.Decl{Name: "bf_window_linear", Type: option.Int, Range: option.Between(0, SlurmMaxWindowMin*60), Default: "0", KeyName: "bf_window_linear",
+			Doc: "bf_window_linear in seconds: the will-run test's window (30 s at first) grows by this much at each group of running jobs' ends (0: it doubles)"},
+		option.Decl{Name: "will_run", Type: option.Enum, Values: []string{"grouped", "exact"}, Default: "grouped", KeyName: "will_run",
+			Doc: "how a backfill reservation's start is found: grouped (Slurm's select/cons_tres will-run test: the running jobs end in groups of growing windows, and the start is a group's last end) or exact (not Slurm's: the first end of any hold at which the job fits)"},
+		option.Decl{Name: "unix_start_time", Type: option.Int, Range: option.Between(0, SlurmMaxOrigin), Default: "0", KeyName: "unix_start",
+			Doc: "not a Slurm parameter: the Unix time of simulated time 0 (run sets it from a trace's UnixStartTime); Slurm aligns bf_resolution and the will-run test's 30 s windows to the clock"},
 		option.Decl{Name: "preempt_type", Type: option.Enum, Values: []string{"none", "qos"}, Default: "none", KeyName: "preempt",
 			Doc: "PreemptType: none (preempt/none) or qos (preempt/qos: a job the main scheduler cannot start may stop running jobs of the QOS its QOS preempts, qos_preempt)"},
 		option.Decl{Name: "preempt_mode", Type: option.Enum, Values: []string{"off", "cancel", "requeue"}, Default: "off", KeyName: "preempt_mode",
@@ -137,7 +143,8 @@ func slurmFrom(v option.Values) SlurmParams {
 		MaxJobTest: v.Int("bf_max_job_test"), Resolution: float64(v.Int("bf_resolution")), Interval: float64(v.Int("bf_interval")),
 		QueueDepth: v.Int("default_queue_depth"), MaxJobUser: v.Int("bf_max_job_user"), MinAgeReserve: float64(v.Int("bf_min_age_reserve")),
 		MaxJobPart: v.Int("bf_max_job_part"), MaxJobUserPart: v.Int("bf_max_job_user_part"), MaxJobAssoc: v.Int("bf_max_job_assoc"),
-		MinPrioReserve: float64(v.Int("bf_min_prio_reserve")), Latency: v.Float("sched_latency"), Select: nodes.FirstFit}
+		MinPrioReserve: float64(v.Int("bf_min_prio_reserve")), Latency: v.Float("sched_latency"), Select: nodes.FirstFit,
+		WindowLinear: float64(v.Int("bf_window_linear")), ExactWillRun: v.Text("will_run") == "exact", Origin: float64(v.Int("unix_start_time"))}
 	if v.Text("select_rule") == nodes.ConsTRES.String() {
 		p.Select = nodes.ConsTRES
 	}

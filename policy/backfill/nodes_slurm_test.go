@@ -234,3 +234,45 @@ func TestSlurmDeclaration(t *testing.T) {
 		}
 	}
 }
+
+// Slurm's grouped will-run test, worked by hand on one node of 4 cores
+// (bf_interval 1, bf_resolution 1). Jobs (submit, CPUs, limit = run):
+// A (0, 2, 40), B (0, 1, 80), D (1, 3, 100), E (2, 1, 50). At 0 A and
+// B start (1 core free). At 1 D does not fit; the running jobs end at
+// 40 and 80.
+//
+//   - grouped, the clock at 0: the first end, 40, rounds up to the mark
+//     60; the first group is every end up to 60 + 30 = 90: A and B, so
+//     D is planned at the group's last end, 80, on the node whole over
+//     [80, 180). E (1 core, [2, 52)) ends before it: backfilled at 2.
+//     A ends at 40: D finds 2 + 0 cores free (E holds the third) and
+//     waits for E's end, 52.
+//   - exact (will_run exact): D fits at A's end, 40, and is planned
+//     there; E would overlap it and waits. D starts at 40, E at B's
+//     end, 80.
+//   - grouped, the clock at 15 (unix_start_time 15): 40 is 55 on the
+//     clock, the mark 60 is 45, and the first group is the ends up to
+//     75: A alone; D fits after it: planned at 40, as exact.
+func TestSlurmWillRunGroups(t *testing.T) {
+	js := []slurmJob{{0, 2, 40, 40}, {0, 1, 80, 80}, {1, 3, 100, 100}, {2, 1, 50, 50}}
+	for _, c := range []struct {
+		name   string
+		set    func(p *SlurmParams)
+		starts []float64
+		bf     job.StartReason
+	}{
+		{"grouped", func(p *SlurmParams) {}, []float64{0, 0, 52, 2}, job.Backfilled},
+		{"exact", func(p *SlurmParams) { p.ExactWillRun = true }, []float64{0, 0, 40, 80}, job.Reserved},
+		{"grouped-clock-15", func(p *SlurmParams) { p.Origin = 15 }, []float64{0, 0, 40, 80}, job.Reserved},
+	} {
+		p := fastSlurm()
+		c.set(&p)
+		starts, reasons := runSlurm(t, p, js)
+		if !reflect.DeepEqual(starts, c.starts) {
+			t.Errorf("%s: starts %v, want %v", c.name, starts, c.starts)
+		}
+		if reasons[3] != c.bf {
+			t.Errorf("%s: E started %v, want %v", c.name, reasons[3], c.bf)
+		}
+	}
+}
