@@ -610,6 +610,7 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	if out == "" && !c.NoOut && qerr == nil {
 		out = filepath.Join("schedlab-out", traceStem(c.Trace)+"-"+c.Policy+policyVariant(qp, given, g.policyFlags)+c.variant())
 	}
+	c.slurmClock(given)
 	spec := experiment.RunSpec{
 		Workload: experiment.WorkloadSpec{Trace: c.Trace, From: c.From, To: c.To, Resample: c.Resample, Seed: c.Seed, Rep: c.Replication,
 			Estimate: est, Deadlines: dl},

@@ -290,6 +290,7 @@ func (c *explainCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	if err := rc.readSlurmFiles(g, given); err != nil {
 		return spec, err
 	}
+	rc.slurmClock(given)
 	c.Procs, c.Partition, c.Nodes = rc.Procs, rc.Partition, rc.Nodes
 	spec = experiment.RunSpec{
 		Workload: experiment.WorkloadSpec{Trace: c.Trace, Estimate: est, From: c.From, To: c.To},

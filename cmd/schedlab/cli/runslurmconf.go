@@ -121,6 +121,28 @@ func (c *runCmd) readSlurmFiles(g *globals, given map[string]string) error {
 	return nil
 }
 
+// slurmClock sets the slurm policy's unix_start_time (where the command
+// line did not) to the trace's UnixStartTime, so that bf_resolution and
+// the will-run test's windows fall on the clock's marks as in Slurm. It
+// is not part of a run's default folder name.
+func (c *runCmd) slurmClock(given map[string]string) {
+	if c.Policy != "slurm" || given == nil || c.Trace == "" {
+		return
+	}
+	if _, set := given["unix_start_time"]; set {
+		return
+	}
+	rd, err := workload.OpenTrace(c.Trace)
+	if err != nil {
+		return // the run itself says what is wrong with the trace
+	}
+	h := rd.Header()
+	rd.Close()
+	if h.UnixStartTime > 0 && h.UnixStartTime <= 1<<40 { // the option's bound (backfill.SlurmMaxOrigin)
+		given["unix_start_time"] = strconv.FormatInt(h.UnixStartTime, 10)
+	}
+}
+
 // readSlurmQOS adds to given (under the options given on the command
 // line or by --slurm-conf) the slurm policy's qos_limits and, under
 // priority/multifactor, qos_priority from --slurm-qos FILE, QOS names
