@@ -18,7 +18,7 @@ func TestParseSteps(t *testing.T) {
 		{"15000@0-86400,12000@86400-172800", []float64{0, 86400, 172800}, []float64{15000, 12000, inf}, inf},
 		{"20000, 12000@3600-7200", []float64{0, 3600, 7200}, []float64{20000, 12000, 20000}, 20000},
 		{"12000@7200-9000,12000@3600-7200", []float64{0, 3600, 9000}, []float64{inf, 12000, inf}, inf}, // sorted, merged
-		{"5000@10-20,5000", []float64{0}, []float64{5000}, 5000},                                        // the window is the default
+		{"5000@10-20,5000", []float64{0}, []float64{5000}, 5000},                                       // the window is the default
 	} {
 		c, err := Parse(tc.in)
 		if err != nil {

@@ -59,7 +59,9 @@ func want(t *testing.T, got, w map[job.ID]float64) {
 // (10 to 50), 2 idle CPUs kept from C: 80 CPU-s.
 func TestCapDelaysAJobByHand(t *testing.T) {
 	for name, inner := range map[string]func() policy.QueueScheduler{"easy": easy, "fcfs": func() policy.QueueScheduler { return backfill.NewFCFS() },
-		"conservative": func() policy.QueueScheduler { return backfill.NewBackfill("conservative", 4, math.MaxInt32, backfill.OrderFCFS) }} {
+		"conservative": func() policy.QueueScheduler {
+			return backfill.NewBackfill("conservative", 4, math.MaxInt32, backfill.OrderFCFS)
+		}} {
 		t.Run(name, func(t *testing.T) {
 			jobs := []actual.Job{enginetest.Job(1, 0, 1, 100, 100), enginetest.Job(2, 0, 1, 50, 50), enginetest.Job(3, 10, 1, 30, 30)}
 			got, c := run(t, inner(), []float64{0}, []float64{90}, jobs)
