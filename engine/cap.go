@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/platform/powercap"
 	"github.com/schedlab/schedlab/policy"
 )
@@ -39,7 +38,6 @@ type capState struct {
 	k                int // the step in force
 	off, swOn, swOff int // CPUs off, switching on, switching off
 	cpus             int
-	maxW             float64 // the highest cap
 }
 
 // initCap checks the cap and pushes its first change.
@@ -68,7 +66,7 @@ func (c *Cluster) initCap(pc *PowerCap) error {
 	}
 	cpus := c.plat.CPUs()
 	idle := m.Power(cpus, 0, 0, 0, 0)
-	st := &capState{cfg: PowerCap{Times: append([]float64(nil), pc.Times...), Watts: append([]float64(nil), pc.Watts...), Model: m}, cpus: cpus, maxW: math.Inf(-1)}
+	st := &capState{cfg: PowerCap{Times: append([]float64(nil), pc.Times...), Watts: append([]float64(nil), pc.Watts...), Model: m}, cpus: cpus}
 	for k, t := range pc.Times {
 		w := pc.Watts[k]
 		switch {
@@ -79,7 +77,6 @@ func (c *Cluster) initCap(pc *PowerCap) error {
 		case w < idle:
 			return fmt.Errorf("the power cap of %g W from t=%g is below the machine's idle draw, %g W (%d CPUs at %g W idle)", w, t, idle, cpus, m.IdleW)
 		}
-		st.maxW = max(st.maxW, w)
 	}
 	if c.av == nil {
 		// The capping layer plans the cap as windows of CPUs
@@ -139,19 +136,6 @@ func (c *Cluster) capStart(d *policy.Start, procs int) error {
 	}
 	if w, cp := c.capPower(procs, 0, 0, 0), c.capNow(); w > cp {
 		return c.bad(d, "the machine would draw %g W (%d CPUs busy), above the power cap of %g W", w, c.capBusy()+procs, cp)
-	}
-	return nil
-}
-
-// capAdmit refuses a job that could not run under the highest cap even
-// on an idle machine.
-func (c *Cluster) capAdmit(id job.ID, procs int) error {
-	if c.cp == nil {
-		return nil
-	}
-	p := c.cp
-	if w := p.cfg.Model.Power(p.cpus, procs, 0, 0, 0); w > p.maxW {
-		return fmt.Errorf("job %d: needs %d processors: the machine would draw %g W with the rest idle, above the highest power cap, %g W", id, procs, w, p.maxW)
 	}
 	return nil
 }

@@ -28,8 +28,8 @@ import (
 //     over idle): switching 2 idle CPUs off at 0 would make 40 + 80 =
 //     120 W: refused; 1 CPU, 80 W, is fine, and so is job 1 at 1 under
 //     a cap of 100 W (CPU 3 still switching off until 2: 80 + 20 W).
-//   - the cap's checks before work: a cap below the idle draw (39 W), a
-//     job that no cap lets run (3 CPUs: 100 W > 90 W), too many steps.
+//   - the cap's checks before work: a cap below the idle draw (39 W),
+//     too many steps.
 func TestCapRefusals(t *testing.T) {
 	m := powercap.Model{IdleW: 10, ComputeW: 30}
 	ms := powercap.Model{IdleW: 10, ComputeW: 30, OffW: 1, SwOnW: 20, SwOffW: 50}
@@ -75,9 +75,6 @@ func TestCapRefusals(t *testing.T) {
 		{name: "below idle", s: powerScript{}, jobs: []actual.Job{enginetest.Job(1, 0, 1, 10, 10)},
 			cap:  engine.PowerCap{Times: []float64{0, 5}, Watts: []float64{90, 39}, Model: m},
 			want: "the power cap of 39 W from t=5 is below the machine's idle draw, 40 W (4 CPUs at 10 W idle)"},
-		{name: "never fits", s: powerScript{}, jobs: []actual.Job{enginetest.Job(7, 0, 3, 10, 10)},
-			cap:  engine.PowerCap{Times: []float64{0}, Watts: []float64{90}, Model: m},
-			want: "job 7: needs 3 processors: the machine would draw 100 W with the rest idle, above the highest power cap, 90 W"},
 		{name: "too many steps", s: powerScript{}, jobs: []actual.Job{enginetest.Job(1, 0, 1, 10, 10)},
 			cap:  engine.PowerCap{Times: manySteps, Watts: make([]float64, len(manySteps)), Model: m},
 			want: "at most 2001 (engine.MaxCapSteps)"},

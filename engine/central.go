@@ -153,9 +153,6 @@ func (c *Cluster) admit(j *actual.Job, _ int) error {
 			return err
 		}
 	}
-	if err := c.capAdmit(j.ID, j.Procs); err != nil {
-		return err
-	}
 	if j.Mem > 0 || j.Speed > 0 {
 		if !c.someMachineHolds(j) {
 			return fmt.Errorf("job %d: no machine can hold it (%d processors, %g KB of memory per CPU, CPU speed %g)", j.ID, j.Procs, j.Mem, j.Speed)

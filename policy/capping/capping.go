@@ -86,7 +86,7 @@ func New(inner policy.QueueScheduler, times, watts []float64, m powercap.Model, 
 	for _, w := range watts {
 		a := m.MaxBusy(c.cpus, w)
 		if a < 0 {
-			return nil, fmt.Errorf("capping: a cap of %g W is below the machine's idle draw, %g W", w, m.Power(c.cpus, 0, 0, 0, 0))
+			return nil, fmt.Errorf("a cap of %g W is below the machine's idle draw, %g W (%d CPUs at %g W idle)", w, m.Power(c.cpus, 0, 0, 0, 0), c.cpus, m.IdleW)
 		}
 		c.allow = append(c.allow, a)
 	}
