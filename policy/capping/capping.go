@@ -191,11 +191,9 @@ func (c *Capper) Schedule(now float64, v policy.Machines, plan *policy.Plan) {
 		c.heldC += float64(c.held) * (now - c.last)
 	}
 	c.step(now)
-	av, ok := v.(policy.AvailabilityView)
-	if !ok {
-		c.inner.Schedule(now, v, plan)
-		return
-	}
+	// The cluster model's view is an AvailabilityView whenever the run
+	// has a cap (engine.ClusterConfig.Cap sets availability up).
+	av := v.(policy.AvailabilityView)
 	free := av.Free(0)
 	shown := max(0, min(free, c.allow[c.k]-c.busy))
 	c.view.AvailabilityView, c.view.now, c.view.free = av, now, shown
