@@ -37,6 +37,14 @@ type ClusterConfig struct {
 	// (policy.Plan.Power); it must implement policy.AvailabilityPlanner,
 	// and the run may have neither windows, failures nor partitions.
 	Switching *Switching
+	// Cap, when set, is a power budget over time (cap.go,
+	// docs/energy.md, "Power caps"): a start or a switch that would make
+	// the machine draw more is refused, and so is a change of the cap
+	// below what the machine draws. The policy must implement
+	// policy.AvailabilityPlanner (the capping layer, policy/capping,
+	// plans the cap as windows of CPUs); not with windows, failures or
+	// partitions yet.
+	Cap *PowerCap
 }
 
 // Cluster is one run of the central-queue model; build it with NewCluster
@@ -58,6 +66,7 @@ type Cluster struct {
 	av      *avail      // unavailable CPUs (nil: all always available)
 	parts   *parts      // partitions (nil: none)
 	pw      *powerState // power states (nil: every CPU always on)
+	cp      *capState   // the power cap (nil: none)
 	// caps is what the policy can do, computed once in NewCluster (last:
 	// the hot fields above stay together).
 	caps policy.Caps
@@ -94,6 +103,11 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 	}
 	if cfg.Switching != nil {
 		if err := c.initPower(cfg.Switching); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Cap != nil {
+		if err := c.initCap(cfg.Cap); err != nil {
 			return nil, err
 		}
 	}
@@ -211,6 +225,9 @@ func (c *Cluster) decide() error {
 // timer is a wake-up the policy asked for (Plan.Wake; the pass
 // follows) or a change of availability (avail.go).
 func (c *Cluster) timer(ref int32) error {
+	if ref == refCapChange && c.cp != nil {
+		return c.capTimer()
+	}
 	if ref >= 0 && c.pw != nil {
 		return c.powerTimer(ref)
 	}
@@ -300,6 +317,9 @@ func (c *Cluster) start(d *policy.Start) error {
 		return c.bad(d, "needs %g KB of memory per CPU, machine %d has %g", s.job.Mem, m, mach.Mem)
 	case s.job.Speed > 0 && s.job.Speed > mach.BM():
 		return c.bad(d, "needs CPU speed %g, machine %d has %g", s.job.Speed, m, mach.BM())
+	}
+	if err := c.capStart(d, s.job.Procs); err != nil {
+		return err
 	}
 	first := c.plat.First(m)
 	if c.parts != nil {

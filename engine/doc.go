@@ -34,7 +34,11 @@
 //     (Plan.Power, applied before the pass's starts; policy.PowerView),
 //     a CPU not on is unavailable (counted as down), a start on it is
 //     refused, and PowerListeners hear every switch (not with windows,
-//     failures or partitions yet).
+//     failures or partitions yet). With Cap (cap.go) the machine has a
+//     power budget over time (docs/energy.md, "Power caps"): a start or
+//     a switch that would make it draw more than the cap in force is
+//     refused, and so is a change of the cap below what it draws (a
+//     background event at each step of the cap, followed by a pass).
 //   - NodeCluster (nodes.go): one central queue over a platform of
 //     nodes (package platform/nodes, docs/nodes.md); a NodeScheduler
 //     decides over a read-only view of the nodes' state (free cores,

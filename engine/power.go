@@ -125,6 +125,9 @@ func (c *Cluster) applyPower() error {
 		if bad != nil {
 			return bad
 		}
+		if err := c.capSwitch(sw.On, sw.CPUs.Count()); err != nil {
+			return err
+		}
 		cpus := append(platform.Runs(nil), sw.CPUs...)
 		if sw.On {
 			forRuns(cpus, func(cpu int32) { p.state[cpu] = policy.PowerSwitchingOn })
@@ -165,6 +168,7 @@ func (c *Cluster) powerTimer(ref int32) error {
 		forRuns(s.cpus, func(cpu int32) { p.state[cpu] = policy.PowerOff })
 		c.tellPower(s.cpus, policy.PowerSwitchingOff, policy.PowerOff)
 		c.jobEvent = true
+		return c.capSwitchDone(false, s.cpus.Count())
 	case refOnDone:
 		s := p.onQ[0]
 		p.onQ = p.onQ[1:]
@@ -176,6 +180,7 @@ func (c *Cluster) powerTimer(ref int32) error {
 		})
 		c.tellPower(s.cpus, policy.PowerSwitchingOn, policy.PowerOn)
 		c.jobEvent = true
+		return c.capSwitchDone(true, s.cpus.Count())
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/schedlab/schedlab/platform"
 	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy"
+	"github.com/schedlab/schedlab/policy/capping"
 	"github.com/schedlab/schedlab/policy/carbon"
 	"github.com/schedlab/schedlab/policy/option"
 	"github.com/schedlab/schedlab/policy/predict"
@@ -65,6 +66,10 @@ type clusterSpec struct {
 	// switching times it needs.
 	sleep     *sleep.Params
 	switching *engine.Switching
+	// cap, when set, puts the capping layer (policy/capping) around the
+	// policy, outside the sleeper and inside the carbon delay, and gives
+	// the kernel the cap.
+	cap *capSpec
 	// coresAlone, on a platform of nodes, says that every job of the
 	// workload asks for cores alone (nodes.CoresAlone); planner is
 	// PolicySpec.NodePlanner. Together they decide whether the run is
@@ -110,6 +115,9 @@ type clusterRun struct {
 	delay delayCounts
 	// sleep is the idle sleeper's settings (nil: none).
 	sleep *sleep.Params
+	// capper is the capping layer and capSpec its cap (nil: none).
+	capper  *capping.Capper
+	capSpec *capSpec
 	// stages are the clusterStages applied, in their order.
 	stages []clusterStage
 	// byCounts, on a platform of nodes, says that the run is planned by
@@ -188,6 +196,16 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 		sl := sleep.New(r.pol, *s.sleep)
 		r.sleep, r.pol, r.built, r.caps = s.sleep, sl, sl, policy.CapsOf(sl)
 	}
+	var engCap *engine.PowerCap
+	if c := s.cap; c != nil { // the capping layer: around the sleeper, inside the delay
+		cp, err := capping.New(r.pol, c.eng.Times, c.eng.Watts, c.eng.Model, s.plat)
+		if err != nil {
+			closePolicy(b.Queue)
+			return nil, &SettingError{Setting: "--power-cap", Err: fmt.Errorf("--power-cap %q: %w", c.cap, err)}
+		}
+		r.capper, r.capSpec, r.pol, r.built, r.caps = cp, c, cp, cp, policy.CapsOf(cp)
+		engCap = c.eng
+	}
 	if c := s.carbon; c != nil { // the carbon-aware delay: outermost
 		d := carbon.New(r.pol, c.sig, c.p)
 		r.delay, r.pol, r.built, r.caps = d, d, d, policy.CapsOf(d)
@@ -204,7 +222,7 @@ func newClusterRun(s clusterSpec) (*clusterRun, error) {
 		r.fold = threads.NewFold(s.lis)
 		klis = append(engine.Tee{r.fold}, s.threadLis...)
 	}
-	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Policy: r.pol, Source: src, Listener: klis, Continue: s.cont, MaxWaiting: s.maxWaiting, Availability: s.avail, Switching: s.switching})
+	eng, err := engine.NewCluster(engine.ClusterConfig{Platform: s.plat, Policy: r.pol, Source: src, Listener: klis, Continue: s.cont, MaxWaiting: s.maxWaiting, Availability: s.avail, Switching: s.switching, Cap: engCap})
 	if err != nil {
 		return nil, err
 	}
@@ -340,6 +358,7 @@ type layers struct {
 	parts   bool // partitions: one policy per partition under the model's router
 	threads bool // the thread split (the policy's Threads trait)
 	avail   bool // unavailable CPUs: windows or failures
+	cap     bool // the power cap's layer (policy/capping): its windows of CPUs
 }
 
 func (l layers) String() string {
@@ -347,7 +366,7 @@ func (l layers) String() string {
 	for _, x := range []struct {
 		on   bool
 		name string
-	}{{l.predict, "predict"}, {l.parts, "partitions"}, {l.threads, "threads"}, {l.avail, "avail"}} {
+	}{{l.predict, "predict"}, {l.parts, "partitions"}, {l.threads, "threads"}, {l.avail, "avail"}, {l.cap, "cap"}} {
 		if x.on {
 			out = append(out, x.name)
 		}
@@ -360,7 +379,7 @@ func (l layers) String() string {
 
 // layers is the spec's.
 func (s *clusterSpec) layers() layers {
-	return layers{predict: s.predict != nil, parts: s.parts != nil, threads: s.qp.Traits.Threads, avail: s.avail != nil}
+	return layers{predict: s.predict != nil, parts: s.parts != nil, threads: s.qp.Traits.Threads, avail: s.avail != nil, cap: s.cap != nil}
 }
 
 // combination is one row of the table of combinations: with the layers
@@ -419,6 +438,12 @@ var combinations = []combination{
 		refuse: func(_, layered policy.CapSet) bool { return layered&policy.CapAvail == 0 },
 		why: func(name string) error {
 			return fmt.Errorf("policy %s %w: use fcfs, easy, conservative or backfill", name, engine.ErrNoAvailabilityPlanner)
+		}},
+	{ // the capping layer hands the policy the cap as windows of CPUs
+		when:   func(l layers) bool { return l.cap },
+		refuse: func(_, layered policy.CapSet) bool { return layered&policy.CapAvail == 0 },
+		why: func(name string) error {
+			return &SettingError{Setting: "--power-cap", Err: fmt.Errorf("--power-cap: policy %s %w, which the cap's windows are: use fcfs, easy, conservative or backfill", name, engine.ErrNoAvailabilityPlanner)}
 		}},
 }
 

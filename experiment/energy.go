@@ -39,6 +39,9 @@ type EnergyInfo struct {
 	// States, with the idle sleeper (PolicySpec.Sleep): the power
 	// states' model and use.
 	States *StatesInfo `json:"states,omitempty"`
+	// Cap, with a power cap (PlatformSpec.PowerCap): the cap and what
+	// it held.
+	Cap *CapInfo `json:"cap,omitempty"`
 }
 
 // power is the run's power model (Check has parsed it once already).
@@ -75,6 +78,7 @@ func reportEnergy(a *traceAsm, res *TraceResult) {
 	if a.run != nil {
 		statesEnergy(res.Energy, r, p, a.run.sleep)
 	}
+	capEnergy(res.Energy, a.run)
 }
 
 // writeEnergyCSV writes the machine's power at every change: time_s,

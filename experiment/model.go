@@ -271,12 +271,21 @@ func TraceSpec(s scenario.Scenario, rep int, out string, perJob bool, extra []en
 		Workload: WorkloadSpec{Trace: s.Workload.Trace, First: s.Workload.Jobs, SubmitZero: s.Workload.Submit == scenario.SubmitZero,
 			Resample: s.Workload.Resample, Seed: s.Seed, Rep: rep, Estimate: est},
 		Platform: PlatformSpec{Procs: s.Platform.Procs, Clamp: s.Workload.Clamp, Continue: s.Workload.OnOverrun == "continue", Power: s.Platform.Power,
-			Carbon: s.Platform.Carbon, Price: s.Platform.Price,
+			Carbon: s.Platform.Carbon, Price: s.Platform.Price, PowerCap: capSpecOf(s.Platform.PowerCap),
 			Partitions: s.Platform.Partitions, Nodes: s.Platform.Nodes, Avail: scenarioAvail(s)},
 		Policy: PolicySpec{Name: s.Policy.Queue, Options: s.Policy.Options, Predictor: s.Workload.Predictor, Correction: s.Workload.Correction, NodePlanner: s.Platform.NodePlanner,
 			Sleep: sleepSpec(s.Platform.SleepAfter)},
 		Outputs: OutputSpec{Dir: out, Responses: perJob, Listeners: extra},
 	}, nil
+}
+
+// capSpecOf is PlatformSpec.PowerCap of a scenario's platform.power_cap
+// ("none": no cap).
+func capSpecOf(s string) string {
+	if s == scenario.CapNone {
+		return ""
+	}
+	return s
 }
 
 // sleepSpec is PolicySpec.Sleep of a scenario's platform.sleep_after

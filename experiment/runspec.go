@@ -117,6 +117,13 @@ type PlatformSpec struct {
 	// Power: summary.json's energy section gains carbon_kg and cost.
 	Carbon string `json:"carbon,omitempty"`
 	Price  string `json:"price,omitempty"`
+	// PowerCap is a cluster power budget over time, "W" or
+	// "W@A-B,..." with at most one bare W, the cap outside the windows
+	// (docs/energy.md, "Power caps"; package platform/powercap). Needs
+	// Power: the capping layer (policy/capping) holds the starts that
+	// would break it, the kernel refuses any that would, and
+	// summary.json's energy section gains cap.
+	PowerCap string `json:"power_cap,omitempty"`
 	// Nodes, when set, makes the cluster a platform of nodes: node
 	// groups, each "NAMES:cores=N[:sockets=S][:threads=T][:mem=SIZE]
 	// [:gres=NAME[:TYPE]=COUNT[,...]][:features=F[,...]][:weight=W]"
@@ -333,6 +340,7 @@ func (s *RunSpec) Check() error {
 		ms, _ := traceMetrics(o.Metrics)
 		errs = append(errs, s.checkSignals(ms)...)
 		errs = append(errs, s.checkSleep()...)
+		errs = append(errs, s.checkCap()...)
 	}
 	if o.Dir == "" {
 		for _, f := range []struct {

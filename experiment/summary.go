@@ -46,6 +46,7 @@ func WriteSummary(w io.Writer, res *TraceResult, spec RunSpec) error {
 			e.IdleW, e.ComputeW, unit, e.KWh, e.TotalJ, e.EndS, e.MeanW, e.PeakW, e.PerJobJ)
 		writeSignalEnergy(w, e) // carbon.go: carbon, cost, the carbon-aware delay
 		writeStates(w, e)       // sleep.go: the idle sleeper
+		writeCap(w, e)          // powercap.go: the power cap
 	}
 	if n := res.Nodes; n != nil {
 		writeNodes(w, n)

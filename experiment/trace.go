@@ -404,6 +404,9 @@ func (a *traceAsm) assemble(src workload.Source) error {
 	if spec.sleep, spec.switching, err = s.sleepLayer(); err != nil { // PolicySpec.Sleep
 		return err
 	}
+	if spec.cap, err = s.capLayer(); err != nil { // PlatformSpec.PowerCap
+		return err
+	}
 	if a.ns != nil {
 		spec.ns = a.ns
 		if spec.coresAlone, err = a.coresAlone(); err != nil {

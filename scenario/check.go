@@ -3,6 +3,7 @@ package scenario
 import (
 	"strings"
 
+	"github.com/schedlab/schedlab/platform/powercap"
 	"github.com/schedlab/schedlab/registry"
 )
 
@@ -128,6 +129,7 @@ func (d *decoder) checkCluster() {
 			d.add(d.keys["platform.sleep_after"], "platform.sleep_after", "needs a trace workload (workload.trace): the sleeper does not run on synthetic jobs yet")
 		}
 	}
+	d.checkPowerCap()
 	if s := d.set["platform.sleep_after"]; s != nil {
 		sleeps := false
 		for _, v := range s.vals {
@@ -282,6 +284,29 @@ func (d *decoder) checkDeps() {
 				if has(dp.when, v.canon) {
 					d.add(v.at, dp.key, "required with %s %s", dp.on, v.text)
 				}
+			}
+		}
+	}
+}
+
+// checkPowerCap checks platform.power_cap: it needs the power model and
+// a trace workload, and each value must read (powercap.Parse).
+func (d *decoder) checkPowerCap() {
+	if d.present("platform.power_cap") {
+		switch {
+		case d.missing("platform.power"):
+			d.add(d.keys["platform.power_cap"], "platform.power_cap", "needs platform.power (a power model: the cap bounds the machine's watts, docs/energy.md)")
+		case d.missing("workload.trace"):
+			d.add(d.keys["platform.power_cap"], "platform.power_cap", "needs a trace workload (workload.trace): the cap does not run on synthetic jobs yet")
+		}
+	}
+	if s := d.set["platform.power_cap"]; s != nil {
+		for _, v := range s.vals {
+			if v.canon == CapNone {
+				continue
+			}
+			if _, err := powercap.Parse(v.canon); err != nil {
+				d.add(v.at, "platform.power_cap", "%q: %v", v.canon, err)
 			}
 		}
 	}

@@ -356,6 +356,9 @@ func TestPowerErrors(t *testing.T) {
 		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"1:2\", sleep_after: [none, \"600\"]}\npolicy: {queue: easy}\n":         "platform.power: \"1:2\" has no power states, which platform.sleep_after needs",
 		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"1:2:0:1:1:1:1\", sleep_after: \"10:keep=x\"}\npolicy: {queue: easy}\n": "platform.sleep_after: \"10:keep=x\": keep=x: want a whole number of CPUs",
 		"model: cluster\nplatform: {procs: 4, power: \"1:2:0:1:1:1:1\", sleep_after: \"10\"}\npolicy: {queue: easy}\n":                                              "platform.sleep_after: needs a trace workload",
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power_cap: \"600\"}\npolicy: {queue: easy}\n":                                   "p.yaml:3:12: platform.power_cap: needs platform.power",
+		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"1:2\", power_cap: [none, \"5@9-3\"]}\npolicy: {queue: easy}\n":         "platform.power_cap: \"5@9-3\": item 1 \"5@9-3\": field end: the window's start 9 is not before its end 3",
+		"model: cluster\nplatform: {procs: 4, power: \"1:2\", power_cap: \"10\"}\npolicy: {queue: easy}\n":                                                          "platform.power_cap: needs a trace workload",
 		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"1:2\"}\npolicy: {queue: easy}\nmetrics: [carbon_kg]\n":                 "metric carbon_kg needs platform.carbon",
 		"model: cluster\nworkload: {trace: KTH-SP2-1996-2.1-cln.swf.gz}\nplatform: {power: \"1:2\", carbon: c.csv}\npolicy: {queue: easy}\nmetrics: [cost]\n":       "metric cost needs platform.price",
 	} {

@@ -41,6 +41,9 @@ type Warmup struct {
 // SleepNone is Platform.SleepAfter's value for no sleeper.
 const SleepNone = "none"
 
+// CapNone is Platform.PowerCap's value for no cap.
+const CapNone = "none"
+
 // Platform is the machine: one cluster (Procs) or a list of sites (Sites).
 type Platform struct {
 	Procs int // cluster: machine size (0 = the trace header's MaxProcs)
@@ -58,7 +61,11 @@ type Platform struct {
 	// power states. SleepNone ("none", a value of a sweep's axis) is no
 	// sleeper: every CPU always on.
 	SleepAfter string
-	Sites      []Site // grid, gang, hetero; never shared between points
+	// PowerCap, "W" or "W@A-B,..." (run --power-cap; docs/energy.md,
+	// "Power caps"), is a power budget over time of a trace run: it
+	// needs Power. CapNone ("none", a value of a sweep's axis) is no cap.
+	PowerCap string
+	Sites    []Site // grid, gang, hetero; never shared between points
 
 	// hetero without Sites: the machine generator of klusacek-2008,
 	// Machines machines with CPUs uniform on CPUsMin..CPUsMax and speed

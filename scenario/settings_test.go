@@ -132,6 +132,7 @@ var roundTripNeeds = map[string]roundTrip{
 	"platform.carbon":         {"platform.power": "1:2"},
 	"platform.sleep_after":    {"platform.power": "1:2:0:1:1:1:1"},
 	"platform.price":          {"platform.power": "1:2"},
+	"platform.power_cap":      {"platform.power": "1:2"},
 }
 
 // roundTripValues are the two values a setting takes where the generic
@@ -147,6 +148,7 @@ var roundTripValues = map[string][2]string{
 	"platform.procs_per_site": {"32", "16"},
 	"platform.power":          {"95:190.74", "10:20"},
 	"platform.sleep_after":    {"600", "60:keep=2"},
+	"platform.power_cap":      {"15000", "15000@0-3600"},
 }
 
 // yaml writes a round-trip file: each path's value nested in flow

@@ -54,11 +54,12 @@ func Notes(points []scenario.Point, results []PointResult, cmp []Comparison) []s
 // compared reports whether points along the sweep axis key are paired:
 // a policy setting, or a setting of what the scheduler is told about the
 // same jobs (the estimate model and its options) or of the idle sleeper
-// around the policy (platform.sleep_after), which leaves every random
+// or the power cap around the policy (platform.sleep_after,
+// platform.power_cap), which leave every random
 // draw of the workload as it is (common random numbers).
 func compared(key string) bool {
 	switch key {
-	case "workload.estimate", "workload.predictor", "workload.correction", "platform.sleep_after":
+	case "workload.estimate", "workload.predictor", "workload.correction", "platform.sleep_after", "platform.power_cap":
 		return true
 	}
 	return strings.HasPrefix(key, "policy.")

@@ -165,6 +165,8 @@ type Options struct {
 	// Listener, when set, is told of everything as well (after the
 	// Recorder).
 	Listener engine.Listener
+	// Cap is a power cap (engine.ClusterConfig.Cap).
+	Cap *engine.PowerCap
 }
 
 // Run builds the central-queue model of p under pol over jobs, runs it
@@ -177,7 +179,7 @@ func Run(p platform.Platform, pol policy.QueueScheduler, jobs []actual.Job, o Op
 		l = engine.Tee{r, o.Listener}
 	}
 	c, err := engine.NewCluster(engine.ClusterConfig{Platform: p, Policy: pol, Source: workload.FromSlice(jobs),
-		Listener: l, Continue: o.Continue})
+		Listener: l, Continue: o.Continue, Cap: o.Cap})
 	if err != nil {
 		return r, err
 	}

@@ -35,15 +35,16 @@ var allowImports = map[string][]string{
 	"platform/slurmconf":       {"platform/nodes"},
 	"platform/nodes/nodestest": {"platform/nodes"}, // the node tests' scaffolding (imported by tests only)
 	"platform/signal":          nil,                // a leaf: a time series (carbon intensity, price), the standard library only
+	"platform/powercap":        nil,                // a leaf: a power cap over time and a pool's watts under it, the standard library only
 	"policy/option":            nil,
 	"policy":                   {"job", "platform", "platform/nodes", "policy/option"},
-	"policy/...":               {"job", "platform", "platform/nodes", "platform/signal", "policy", "policy/...", "freeprofile", "rng", "internal/choose", "internal/idmap", "internal/enum", "internal/endheap", "internal/invariants"},
+	"policy/...":               {"job", "platform", "platform/nodes", "platform/signal", "platform/powercap", "policy", "policy/...", "freeprofile", "rng", "internal/choose", "internal/idmap", "internal/enum", "internal/endheap", "internal/invariants"},
 	"freeprofile":              nil,
 	"rng":                      nil,
 	"stats":                    nil,
 	"validate":                 nil,
 	"internal/...":             nil, // leaf utilities, unless listed below
-	"engine":                   {"job", "job/actual", "platform", "platform/nodes", "policy", "internal/idmap", "internal/enum"},
+	"engine":                   {"job", "job/actual", "platform", "platform/nodes", "platform/powercap", "policy", "internal/idmap", "internal/enum"},
 	"engine/enginetest":        {"engine", "job", "job/actual", "platform", "policy", "validate", "workload"},
 	"metrics":                  {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "workload/swf", "internal/digits"},
 	"workload":                 {"job", "job/actual", "rng", "workload/...", "internal/atomicfile", "internal/enum"},
@@ -53,8 +54,8 @@ var allowImports = map[string][]string{
 	"threads":                  {"engine", "job", "job/actual", "metrics", "platform", "validate", "workload", "internal/digits"},
 	"registry":                 {"policy", "policy/...", "metrics", "metrics/...", "workload/model", "workload/lublin", "workload/gpumix", "workload/synth"},
 	"metrics/...":              {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "policy", "metrics", "internal/digits"},
-	"scenario":                 {"platform", "platform/nodes", "registry", "policy/option", "workload", "workload/..."},
-	"experiment":               {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "policy", "policy/...", "registry", "metrics", "metrics/energy", "metrics/nodeuse", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile", "internal/nodecheck"}, // metrics/nodeuse: summary.json's "nodes" section
+	"scenario":                 {"platform", "platform/nodes", "platform/powercap", "registry", "policy/option", "workload", "workload/..."},
+	"experiment":               {"engine", "job", "job/actual", "platform", "platform/nodes", "platform/signal", "platform/powercap", "policy", "policy/...", "registry", "metrics", "metrics/energy", "metrics/nodeuse", "threads", "rng", "scenario", "validate", "workload", "workload/...", "internal/atomicfile", "internal/nodecheck"}, // metrics/nodeuse: summary.json's "nodes" section
 	"sweep":                    {"experiment", "metrics", "scenario", "stats", "internal/atomicfile", "internal/addrspace"},
 	"repro":                    {"experiment", "sweep", "metrics", "job", "job/actual", "platform", "policy", "policy/...", "registry", "report/plot", "rng", "scenario", "stats", "workload", "workload/...", "internal/atomicfile"},
 	"report/plot":              nil,

@@ -224,6 +224,10 @@ type runData struct {
 	// Partitions are the run's partitions, whose CPU ranges the Gantt
 	// chart marks; absent without partitions.
 	Partitions []partView `json:"partitions,omitempty"`
+	// Power is the machine's power over time from energy.csv, with the
+	// cap of summary.json's energy.cap (power.go); absent without the
+	// file.
+	Power *powerView `json:"power,omitempty"`
 }
 
 // spanData is unavailability.csv as rectangles, one per span and CPU
@@ -244,6 +248,8 @@ type pageView struct {
 	Headline *headline
 	NoGantt  bool
 	Nodes    bool // a run on nodes: the Gantt by node and the GPU chart
+	// Power: a run with energy.csv (the power chart); Cap: with a power cap.
+	Power, Cap bool
 	// Partitions: a run's table of partitions (nil: none).
 	Partitions []partRow
 	// Groups: a run's table of metrics_by (nil: none).
@@ -286,7 +292,7 @@ func (p *runPage) render(w io.Writer) error {
 			return err
 		}
 	}
-	return pageTmpl().Execute(w, pageView{Kind: "run", Title: title, Summary: p.Summary, Headline: runHeadline(p), NoGantt: p.noGantt, Nodes: p.nodes != nil, Window: p.WindowNote(), Partitions: partitionRows(p.partitions), Groups: p.groups,
+	return pageTmpl().Execute(w, pageView{Kind: "run", Title: title, Summary: p.Summary, Headline: runHeadline(p), NoGantt: p.noGantt, Nodes: p.nodes != nil, Power: p.power != nil, Cap: p.pcap != nil, Window: p.WindowNote(), Partitions: partitionRows(p.partitions), Groups: p.groups,
 		CSS: template.CSS(reportCSS), JS: template.JS(js), Data: template.JS(data)})
 }
 
@@ -320,6 +326,10 @@ func (p *runPage) data() runData {
 	}
 	d.Nodes = p.nodeView()
 	d.Partitions = partitionViews(p.partitions)
+	if p.power != nil {
+		t0, t1 := timeSpan(j)
+		d.Power = powerOverTime(p.power, p.pcap, t0, t1)
+	}
 	if p.noGantt {
 		// Only the Gantt chart reads the jobs one by one.
 		empty := numCol(nil)

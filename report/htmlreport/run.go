@@ -371,11 +371,21 @@ func readRunMax(dir string, limit int, why string) (*runPage, error) {
 	if err != nil {
 		return nil, err
 	}
+	power, err := readPower(filepath.Join(dir, "energy.csv"))
+	if err != nil {
+		return nil, err
+	}
+	var pcap *capSpec
+	if power != nil {
+		if pcap, err = readCap(sumPath); err != nil {
+			return nil, err
+		}
+	}
 	title := filepath.Base(filepath.Clean(dir))
 	if tr, po := get(rows, "run.trace"), get(rows, "run.policy"); tr != "" && po != "" {
 		title = tr + " · " + po
 	}
-	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get(rows, "run.trace"), policy: get(rows, "run.policy"), nums: nums, spans: spans, planned: planned, nodes: nr, partitions: parts, groups: groups}, nil
+	return &runPage{Title: title, Summary: rows, jobs: j, procs: procs, tau: tau, trace: get(rows, "run.trace"), policy: get(rows, "run.policy"), nums: nums, spans: spans, planned: planned, nodes: nr, partitions: parts, groups: groups, power: power, pcap: pcap}, nil
 }
 
 // readPlanned reads the run's planned.csv (run --planned: every
@@ -493,4 +503,8 @@ type runPage struct {
 	// of the whole run.
 	window    *Window
 	windowAll int
+	// power is energy.csv (nil: none), pcap summary.json's energy.cap
+	// (nil: none).
+	power []powerRow
+	pcap  *capSpec
 }

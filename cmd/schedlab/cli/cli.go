@@ -231,6 +231,7 @@ func (c *runCmd) variant() string {
 	add(c.Deadline != "none" || c.DeadlineFraction != 1, "fraction", strconv.FormatFloat(c.DeadlineFraction, 'g', -1, 64))
 	add(c.Seed != 1, "seed", strconv.FormatUint(c.Seed, 10))
 	add(c.Power != "", "power", strings.ReplaceAll(c.Power, ":", "-"))
+	add(c.PowerCap != "", "power-cap", strings.NewReplacer(",", "_", "@", "at", " ", "").Replace(c.PowerCap))
 	add(c.Carbon != "", "carbon", strings.TrimSuffix(filepath.Base(c.Carbon), filepath.Ext(c.Carbon)))
 	add(c.Price != "", "price", strings.TrimSuffix(filepath.Base(c.Price), filepath.Ext(c.Price)))
 	add(c.CarbonDelay != "", "carbon-delay", strings.ReplaceAll(c.CarbonDelay, ":", "-"))
@@ -434,6 +435,7 @@ type runCmd struct {
 	Nodes       []string `sep:"none" placeholder:"NAMES:cores=N[:...]" help:"A node group (repeatable): the cluster becomes a platform of nodes, NAMES:cores=N[:sockets=S][:threads=T][:mem=SIZE][:gres=NAME[:TYPE]=COUNT[,...]][:features=F[,...]][:weight=W], NAMES in Slurm's hostlist syntax (gpu[01-32]). Jobs ask for nodes, tasks, memory and GRES (a job table's requests; an SWF job's processors as tasks of one CPU); jobs.csv gains allocated_nodes; not with --procs (docs/nodes.md)."`
 	NodePlanner string   `name:"node-planner" default:"auto" enum:"auto,counts,nodes" help:"On --nodes, how fcfs, firstfit, easy, conservative and backfill plan: auto (by counts, the pool's policy over the nodes' cores, when every job asks for cores alone: tasks of one CPU and nothing else; else on nodes), counts (or an error saying why not) or nodes (the node version, always) (docs/nodes.md)."`
 	Power       string   `placeholder:"IDLE_W:COMPUTE_W" help:"A power model: watts a CPU draws idle and running a job (e.g. 95:190.74); summary.json gains energy (total_j, kwh, mean and peak watts), the folder energy.csv (the power at every change), jobs.csv's consumed_energy each job's joules above idle (docs/energy.md). With power states IDLE_W:COMPUTE_W:OFF_W:ON_S:ON_J:OFF_S:OFF_J (watts off, seconds and joules of switching on and off: Batsim's 95:190.74:9.75:152:19030:6.1:620), for --sleep-after."`
+	PowerCap    string   `name:"power-cap" placeholder:"W|W@A-B,..." help:"A power cap (needs --power): a constant W watts for the whole machine, or windows W@A-B (W watts over [A, B) seconds, comma-separated, at most 1000) with at most one bare W, the cap outside them (none without it). A job starts only if the power stays within the cap through its estimated end; the kernel refuses any start that would break it. summary.json's energy gains cap (docs/energy.md, Power caps)."`
 	SleepAfter  string   `name:"sleep-after" placeholder:"T[:keep=K]" help:"The idle sleeper (needs --power with power states): switch a CPU off once idle T seconds, switch CPUs on when the waiting jobs need more than are idle or switching on, keep at least K on; summary.json's energy gains states (switches, CPU-seconds off, joules switching) (docs/energy.md)."`
 
 	Carbon      string `placeholder:"FILE" group:"carbon" help:"A carbon intensity signal, gCO2/kWh: a CSV of TIME,VALUE rows (seconds from the trace's start, the first at 0; each value holds until the next row; a last row repeat,PERIOD repeats them); with --power, summary.json's energy gains carbon_kg (docs/energy.md)."`
@@ -614,7 +616,7 @@ func (c *runCmd) runSpec(g *globals) (experiment.RunSpec, error) {
 	spec := experiment.RunSpec{
 		Workload: experiment.WorkloadSpec{Trace: c.Trace, From: c.From, To: c.To, Resample: c.Resample, Seed: c.Seed, Rep: c.Replication,
 			Estimate: est, Deadlines: dl},
-		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition, Power: c.Power, Carbon: c.Carbon, Price: c.Price, Nodes: c.Nodes,
+		Platform: experiment.PlatformSpec{Procs: c.Procs, Clamp: c.Clamp, Continue: c.OnOverrun == "continue", Partitions: c.Partition, Power: c.Power, PowerCap: c.PowerCap, Carbon: c.Carbon, Price: c.Price, Nodes: c.Nodes,
 			Avail: experiment.AvailSpec{Reservations: c.Reservation, Events: c.Events, Failures: fails, OnFailure: c.OnFailure}},
 		Policy:  experiment.PolicySpec{Name: c.Policy, Options: given, Predictor: c.Predictor, Correction: c.Correction, CarbonDelay: c.CarbonDelay, Sleep: c.SleepAfter, NodePlanner: c.NodePlanner},
 		Outputs: experiment.OutputSpec{Dir: out, SWF: c.SWF, Check: c.Check, Threads: c.Threads, Planned: c.Planned, Metrics: c.Metric, Tau: c.Tau, By: c.MetricsBy},

@@ -65,6 +65,7 @@ func TestEveryFlag(t *testing.T) {
 		"run --carbon":            {append(run, "--carbon", filepath.Join(dir, "carbon.csv")), 2, "--carbon needs --power"},
 		"run --price":             {append(run, "--power", "1:2", "--price", filepath.Join(dir, "missing-price.csv")), 2, "--price: open"},
 		"run --sleep-after":       {append(run, "--power", "1:2", "--sleep-after", "600"), 2, "--sleep-after: the idle sleeper needs a power model with states"},
+		"run --power-cap":         {append(run, "--power", "1:2", "--power-cap", "100@5-x"), 2, `--power-cap "100@5-x": item 1 "100@5-x": field end: "x"`},
 		"run --carbon-delay":      {append(run, "--carbon-delay", "600"), 2, "--carbon-delay: the carbon-aware delay needs a carbon intensity signal"},
 		"run --nodes":             {append(run, "--nodes", "n[1-4]:cores=4:mem=4GB"), 2, `--nodes: node group 1 "n[1-4]:cores=4:mem=4GB": column 21 (mem): unit "GB"`},
 		"run --node-planner":      {append(run, "--node-planner", "counts"), 2, "--node-planner counts: the node planner is for a platform of nodes (--nodes)"},

@@ -147,6 +147,48 @@
     ctx.stroke();
   }
 
+  // powerChart draws the machine's power per bin (P, powerView): the
+  // mean as a line, the peak as a lighter line, and the cap (the least
+  // at its own change times; none where there is no cap) dashed, from
+  // 0 W.
+  function powerChart(cv, P) {
+    var n = P.mean.length, ymax = 1;
+    for (var i = 0; i < n; i++) {
+      ymax = Math.max(ymax, P.peak[i]);
+      if (P.cap && P.cap[i] >= 0) ymax = Math.max(ymax, P.cap[i]);
+    }
+    ymax *= 1.05;
+    var u = timeUnit(n * P.w), x1 = n * P.w / u[0], ax = timeAxis(P.t0, u);
+    var g = frame(cv, 0, x1, 0, ymax, ax[0], "watts", ax[1]);
+    check.axes[cv.id] = { label: ax[0], first: ax[1] ? ax[1](0) : "0" };
+    var ctx = cv.getContext("2d");
+    var title = "power (W): mean per bin (blue), peak per bin (orange)" + (P.cap ? ", the cap " + P.spec + " (red, dashed)" : "");
+    ctx.fillText(title, g.L + 4 + ctx.measureText(title).width, 10);
+    function steps(y, color, dash, width) {
+      ctx.strokeStyle = color; ctx.lineWidth = width; ctx.setLineDash(dash); ctx.beginPath();
+      var down = true;
+      for (var i = 0; i < n; i++) {
+        if (y[i] < 0) { down = true; continue; }
+        var xa = g.X(i * P.w / u[0]), xb = g.X((i + 1) * P.w / u[0]), yy = g.Y(y[i]);
+        if (down) ctx.moveTo(xa, yy); else ctx.lineTo(xa, yy);
+        ctx.lineTo(xb, yy); down = false;
+      }
+      ctx.stroke(); ctx.setLineDash([]);
+    }
+    steps(P.peak, "#E69F00", [], 1);
+    steps(P.mean, "#0072B2", [], 1.5);
+    if (P.steps) { // the cap's own steps, at their times
+      ctx.strokeStyle = "#D55E00"; ctx.lineWidth = 2; ctx.setLineDash([6, 4]);
+      var T1 = P.t0 + n * P.w;
+      P.steps.forEach(function (st, k) {
+        if (st[1] < 0) return;
+        var b = k + 1 < P.steps.length ? P.steps[k + 1][0] : T1, yy = g.Y(st[1]);
+        ctx.beginPath(); ctx.moveTo(g.X((st[0] - P.t0) / u[0]), yy); ctx.lineTo(g.X((b - P.t0) / u[0]), yy); ctx.stroke();
+      });
+      ctx.setLineDash([]);
+    }
+  }
+
   // multiLine draws several binned series on the same bins as steps,
   // one colour each.
   function multiLine(cv, ss, title, ylabel, colors, ymaxMin) {
@@ -527,6 +569,10 @@
       check.charts.gantt = inked(document.getElementById("gantt"));
     }
     ["util", "queue", "wait", "bsld"].forEach(function (c) { check.charts[c] = inked(document.getElementById(c)); });
+    if (D.power) {
+      powerChart(document.getElementById("power"), D.power);
+      check.charts.power = inked(document.getElementById("power"));
+    }
   }
   if (D.kind === "comparison") {
     var RUNCOL = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999"];
