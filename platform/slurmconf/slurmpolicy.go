@@ -22,7 +22,7 @@ type SlurmPolicy struct {
 // schedOptions are the SchedulerParameters the slurm policy models, by
 // their option names (the same).
 var schedOptions = []string{"bf_window", "bf_max_job_test", "bf_resolution", "bf_interval", "default_queue_depth", "bf_max_job_user", "bf_min_age_reserve",
-	"bf_min_prio_reserve", "bf_max_job_part", "bf_max_job_user_part", "bf_max_job_assoc"}
+	"bf_min_prio_reserve", "bf_max_job_part", "bf_max_job_user_part", "bf_max_job_assoc", "bf_window_linear"}
 
 // schedFlags are the SchedulerParameters flags the slurm policy models
 // (bool options of the same name).
@@ -60,6 +60,10 @@ func (c *Config) SlurmPolicy() SlurmPolicy {
 		}
 		if q.Flag && containsName(schedFlags, k) {
 			p.Options[k] = "true"
+			continue
+		}
+		if k == "bf_continue" {
+			note("SchedulerParameters bf_continue: without effect in a simulation (a backfill pass is never interrupted, so it never has to go on from where it stopped)")
 			continue
 		}
 		note("SchedulerParameters %s: not modelled by the slurm policy", q.Key)

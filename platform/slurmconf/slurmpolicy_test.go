@@ -9,7 +9,7 @@ import (
 // The site file's scheduler keys as the slurm policy's options:
 // sched/backfill; bf_window 2880 minutes, bf_interval 30, bf_max_job_test
 // 500, default_queue_depth 100, bf_resolution 60 as given (bf_continue
-// is not modelled); priority/multifactor with its five weights and
+// has no effect in a simulation); priority/multifactor with its five weights and
 // PriorityMaxAge = PriorityDecayHalfLife = 7-0 = 604800 s; PriorityFlags
 // not modelled; PreemptType=preempt/qos with PreemptMode=REQUEUE.
 func TestSlurmPolicy(t *testing.T) {
@@ -30,7 +30,7 @@ func TestSlurmPolicy(t *testing.T) {
 		t.Errorf("options\n%v\nwant\n%v", p.Options, want)
 	}
 	notes := strings.Join(p.Notes, "\n")
-	for _, s := range []string{"SchedulerParameters bf_continue: not modelled", "PriorityFlags: not modelled"} {
+	for _, s := range []string{"SchedulerParameters bf_continue: without effect in a simulation", "PriorityFlags: not modelled"} {
 		if !strings.Contains(notes, s) {
 			t.Errorf("notes lack %q:\n%s", s, notes)
 		}

@@ -262,7 +262,7 @@ func TestSlurmConfPolicy(t *testing.T) {
 	if want := "1@0 2@40 3@4 4@60 5@80 6@80 7@110 8@111 9@147 10@137 11@157"; starts(out) != want {
 		t.Errorf("starts %s, want %s", starts(out), want)
 	}
-	if !strings.Contains(stderr, "policy slurm: SchedulerParameters bf_continue: not modelled") {
+	if !strings.Contains(stderr, "policy slurm: SchedulerParameters bf_continue: without effect in a simulation") {
 		t.Errorf("stderr %s", stderr)
 	}
 	out = filepath.Join(dir, "b")
