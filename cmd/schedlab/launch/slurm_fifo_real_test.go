@@ -132,6 +132,8 @@ func jobLines(b []byte) string {
 // (program -> package) not found; it skips the test when it cannot.
 func installPackages(t *testing.T, progs map[string]string) {
 	t.Helper()
+	aptMu.Lock()
+	defer aptMu.Unlock()
 	var pkgs []string
 	seen := map[string]bool{}
 	for prog, pkg := range progs {

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -113,10 +114,13 @@ policy:
 	t.Logf("$ cmp sharded/summary.csv unsharded/summary.csv && cmp sharded/comparisons.csv unsharded/comparisons.csv && diff -r sharded/points unsharded/points\n(identical: %d point files)", len(points))
 }
 
-// installSlurm installs slurm-wlm and munge with apt-get unless their
-// programs are there; it skips the test when it cannot.
 // needRealSlurm skips t, saying skip, unless SCHEDLAB_SLURM_TEST=1 and
-// root, and installs slurm-wlm and munge when they are missing.
+// root, and installs slurm-wlm and munge when they are missing. Then t
+// runs in parallel with the other real-Slurm tests (t.Parallel, as many
+// at once as go test's -parallel, GOMAXPROCS by default): each starts
+// daemons of its own, on ports of its own (freePort), in a folder of
+// its own, and their jobs are sleeps, so that two at once on 2 cores
+// keep their timings while the package takes about half the time.
 func needRealSlurm(t *testing.T, skip string) {
 	t.Helper()
 	if os.Getenv("SCHEDLAB_SLURM_TEST") != "1" {
@@ -126,10 +130,18 @@ func needRealSlurm(t *testing.T, skip string) {
 		t.Skip("the real Slurm test needs root (apt-get, and daemons with SlurmUser=root)")
 	}
 	installSlurm(t)
+	t.Parallel()
 }
 
+// aptMu keeps two tests from running apt-get at once (dpkg's lock).
+var aptMu sync.Mutex
+
+// installSlurm installs slurm-wlm and munge with apt-get unless their
+// programs are there; it skips the test when it cannot.
 func installSlurm(t *testing.T) {
 	t.Helper()
+	aptMu.Lock()
+	defer aptMu.Unlock()
 	need := []string{"slurmctld", "slurmd", "sbatch", "squeue", "scontrol", "sinfo", "munged"}
 	missing := func() []string {
 		var m []string
@@ -191,16 +203,31 @@ func buildSchedlab(t *testing.T, dir string) string {
 	return exe
 }
 
-// freePort is a TCP port nothing listens on at the moment.
+// freePort is a TCP port nothing listens on at the moment and that no
+// other test of this process was given (tests in parallel pick theirs
+// before their daemons listen on them).
 func freePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	portsMu.Lock()
+	defer portsMu.Unlock()
+	for {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if !portsGiven[p] {
+			portsGiven[p] = true
+			return p
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
+
+var (
+	portsMu    sync.Mutex
+	portsGiven = map[int]bool{}
+)
 
 // daemon starts a program in the foreground of its own (it forks no
 // other) and stops it, by its process id, when the test ends.
