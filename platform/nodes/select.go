@@ -175,6 +175,13 @@ type Prepared struct {
 	coresOnly bool
 }
 
+// CoresOnly reports whether the request asks only for tasks of one core
+// on every node of the platform (no node counts, constraint, memory,
+// GRES or exclusivity): it then fits over an interval exactly when the
+// nodes have MinCores cores free in all there, so that one that fails
+// fails for no fewer cores and no shorter interval too.
+func (p *Prepared) CoresOnly() bool { return p.coresOnly }
+
 // Prepare readies r (which must pass Check) for selections; it fails
 // only when r's constraint does not parse.
 func (s *Selector) Prepare(r Request) (*Prepared, error) {

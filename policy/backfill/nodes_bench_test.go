@@ -56,3 +56,36 @@ func BenchmarkRICCNodesEASY(b *testing.B) {
 	jobs, _ := loadTrace(b, riccTrace)
 	benchNodes(b, jobs, 8192, []string{"n[1-1024]:cores=8"}, []string{"easy"})
 }
+
+// RICC's first 10 days (8,907 jobs) under the slurm policy with Slurm's
+// defaults (DefaultSlurm) on 1,024 nodes of 8 cores, the grouped
+// will-run test and the exact one (docs/performance.md).
+func BenchmarkRICCSlurm10Days(b *testing.B) {
+	jobs, _ := loadTrace(b, riccTrace)
+	n := 0
+	for n < len(jobs) && jobs[n].Submit < benchSlurmUntil {
+		n++
+	}
+	specs := specsOf(jobs[:n])
+	ns := mustNodes(b, "n[1-1024]:cores=8")
+	for _, exact := range []bool{false, true} {
+		name := "grouped"
+		if exact {
+			name = "exact"
+		}
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				p := DefaultSlurm()
+				p.ExactWillRun = exact
+				nb, err := NewNodePolicy(NodeConfig{Name: "slurm", Nodes: ns, Order: OrderFCFS, Slurm: &p})
+				if err != nil {
+					b.Fatal(err)
+				}
+				engineNodes(b, ns, nb, specs)
+			}
+		})
+	}
+}
+
+// benchSlurmUntil is the end of BenchmarkRICCSlurm10Days's submissions.
+var benchSlurmUntil = 864000.0

@@ -187,8 +187,16 @@ type slurmState struct {
 	dueAt float64
 	// pre is the preemption state (nil: none).
 	pre *preemptState
-	// ends and cands are slurmEarliest's scratch.
-	ends, cands []float64
+	// slurmEarliest's state within a backfill pass (reset at its start
+	// and at each of its starts): the candidate starts the running
+	// jobs' groups give (groups, valid when groupsOK), the failures of
+	// requests of cores only (fails), and scratch (ends, cands, fresh).
+	groups             []float64
+	groupsOK           bool
+	fails              []slurmFail
+	ends, cands, fresh []float64
+	noMemo             bool // tests: no memo of failures (every candidate tried)
+	memoSkips          int  // the candidates the memo skipped (tests)
 	// onReason, when set (SetOnReason: 'schedlab explain'), is told at
 	// each pass why each waiting job the pass considered did not start.
 	onReason func(now float64, id job.ID, r policy.Reason)
@@ -335,6 +343,7 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 	clear(s.tested)
 	clear(s.assoc)
 	s.part = 0
+	s.willRunReset()
 	for qi := range b.w.q {
 		e := &b.w.q[qi]
 		if e.started {
@@ -387,6 +396,7 @@ func (b *NodePolicy) backfillSlurm(now float64, plan *policy.Plan) int {
 		if enough && (len(b.resv) == 0 && b.st.Select(pr, &b.cur) || len(b.resv) > 0 && b.prof.Select(now, y, pr, &b.cur)) {
 			s.started(e.ID, &b.cur, e.Procs)
 			b.start(now, e, &b.cur, b.prof.AddSelection(now, y, &b.cur), blocked, plan)
+			s.willRunReset() // one more running job: other groups
 			started++
 			continue
 		}

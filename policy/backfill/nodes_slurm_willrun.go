@@ -32,42 +32,25 @@ const slurmWillRunWindow = 30
 // ends of the pass's reservations (where backfill.c's loop over
 // start_res goes on, TRY_LATER). Under will_run exact every end of a
 // hold is a candidate (Profile.EarliestBy).
+//
+// Within a pass, until a job starts, the groups stay and holds are only
+// added (reservations), so that a request of cores only
+// (nodes.Prepared.CoresOnly) that failed at every candidate before T,
+// for no more cores and no longer, fails there too: slurmEarliest
+// remembers each such answer (slurmFail) and, for a later request it
+// covers, tries before T only the ends of the reservations made since.
+// The answer is the same (TestSlurmMemoChangesNothing); a queue of
+// like jobs is then read once per pass instead of once per job.
 func (b *NodePolicy) slurmEarliest(now, until, d float64, pr *nodes.Prepared) (float64, bool) {
 	s := b.slurm
 	if s.p.ExactWillRun {
 		return b.prof.EarliestBy(now, until, d, pr, &b.cur)
 	}
-	ends := s.ends[:0]
-	for _, slot := range b.runOf {
-		if r := &b.runs[slot]; r.live {
-			if _, z := b.prof.Interval(r.hold); z > now && !math.IsInf(z, 1) {
-				ends = append(ends, z)
-			}
-		}
+	if !s.groupsOK {
+		s.groups = b.runGroups(now, s.groups[:0])
+		s.groupsOK = true
 	}
-	slices.Sort(ends)
-	cands := s.cands[:0]
-	if len(ends) > 0 {
-		w := float64(slurmWillRunWindow)
-		// The clock's next mark after the first end (Unix time: the
-		// trace's start is SlurmParams.Origin).
-		base := ends[0] + w - math.Mod(math.Mod(ends[0]+s.p.Origin, w)+w, w)
-		for i := 0; i < len(ends); {
-			j := i
-			for j+1 < len(ends) && ends[j+1] <= base+w {
-				j++
-			}
-			cands = append(cands, ends[j])
-			i = j + 1
-			for first := true; i < len(ends) && (first || ends[i] > base+w); first = false {
-				if s.p.WindowLinear > 0 {
-					w += s.p.WindowLinear
-				} else {
-					w *= 2
-				}
-			}
-		}
-	}
+	cands := append(s.cands[:0], s.groups...)
 	for i := range b.resv {
 		if h := b.resv[i].hold; h >= 0 {
 			if _, z := b.prof.Interval(h); z > now {
@@ -76,7 +59,27 @@ func (b *NodePolicy) slurmEarliest(now, until, d float64, pr *nodes.Prepared) (f
 		}
 	}
 	slices.Sort(cands)
-	s.ends, s.cands = ends, cands
+	s.cands = cands
+	memo := pr.CoresOnly() && !s.noMemo
+	below, nres := math.Inf(-1), 0
+	if memo {
+		for _, f := range s.fails {
+			if pr.MinCores >= f.cores && d >= f.d && f.below > below {
+				below, nres = f.below, f.nres
+			}
+		}
+	}
+	fresh := s.fresh[:0] // the ends of the reservations made since
+	if !math.IsInf(below, -1) {
+		for i := nres; i < len(b.resv); i++ {
+			if h := b.resv[i].hold; h >= 0 {
+				if _, z := b.prof.Interval(h); z > now && z < below {
+					fresh = append(fresh, z)
+				}
+			}
+		}
+	}
+	s.fresh = fresh
 	last := math.Inf(-1)
 	for _, t := range cands {
 		if t == last {
@@ -86,9 +89,92 @@ func (b *NodePolicy) slurmEarliest(now, until, d float64, pr *nodes.Prepared) (f
 			break
 		}
 		last = t
+		if t < below && !slices.Contains(fresh, t) {
+			s.memoSkips++
+			continue // failed for a request it covers, with fewer holds
+		}
 		if b.prof.Select(t, nodes.Span(t, d), pr, &b.cur) {
+			if memo {
+				s.remember(slurmFail{cores: pr.MinCores, d: d, below: t, nres: len(b.resv)})
+			}
 			return t, true
 		}
 	}
+	if memo {
+		s.remember(slurmFail{cores: pr.MinCores, d: d, below: math.Nextafter(until, math.Inf(1)), nres: len(b.resv)})
+	}
 	return 0, false
+}
+
+// runGroups appends to out the candidate starts the running jobs'
+// groups give at now (above), in increasing order.
+func (b *NodePolicy) runGroups(now float64, out []float64) []float64 {
+	s := b.slurm
+	ends := s.ends[:0]
+	for _, slot := range b.runOf {
+		if r := &b.runs[slot]; r.live {
+			if _, z := b.prof.Interval(r.hold); z > now && !math.IsInf(z, 1) {
+				ends = append(ends, z)
+			}
+		}
+	}
+	slices.Sort(ends)
+	s.ends = ends
+	if len(ends) == 0 {
+		return out
+	}
+	w := float64(slurmWillRunWindow)
+	// The clock's next mark after the first end (Unix time: the
+	// trace's start is SlurmParams.Origin).
+	base := ends[0] + w - math.Mod(math.Mod(ends[0]+s.p.Origin, w)+w, w)
+	for i := 0; i < len(ends); {
+		j := i
+		for j+1 < len(ends) && ends[j+1] <= base+w {
+			j++
+		}
+		out = append(out, ends[j])
+		i = j + 1
+		for first := true; i < len(ends) && (first || ends[i] > base+w); first = false {
+			if s.p.WindowLinear > 0 {
+				w += s.p.WindowLinear
+			} else {
+				w *= 2
+			}
+		}
+	}
+	return out
+}
+
+// slurmFail is slurmEarliest's answer for a request of cores only: it
+// failed at every candidate before below (a success there, or past
+// until: none) for cores cores over d seconds, when the pass had nres
+// reservations.
+type slurmFail struct {
+	cores int
+	d     float64
+	below float64
+	nres  int
+}
+
+// slurmMaxFails bounds the failures a pass remembers (the oldest go).
+const slurmMaxFails = 32
+
+func (s *slurmState) remember(f slurmFail) {
+	for i, g := range s.fails {
+		if g.cores == f.cores && g.d == f.d {
+			s.fails[i] = f // the later answer covers as much, with more holds
+			return
+		}
+	}
+	if len(s.fails) == slurmMaxFails {
+		s.fails = append(s.fails[:0], s.fails[1:]...)
+	}
+	s.fails = append(s.fails, f)
+}
+
+// willRunReset forgets slurmEarliest's groups and failures: at the
+// start of a backfill pass and when one of its jobs starts.
+func (s *slurmState) willRunReset() {
+	s.groupsOK = false
+	s.fails = s.fails[:0]
 }
