@@ -2,20 +2,30 @@ package experiment
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strconv"
 
 	"github.com/schedlab/schedlab/engine"
+	"github.com/schedlab/schedlab/job"
 	"github.com/schedlab/schedlab/job/actual"
 	"github.com/schedlab/schedlab/metrics"
+	"github.com/schedlab/schedlab/platform/nodes"
 )
 
 // MetricsByKeys are the keys OutputSpec.By groups a run's jobs by: the
 // job's user, group (SWF fields 12, 13) or QOS (field 15, the queue;
-// trace import writes the QOS there).
-var MetricsByKeys = []string{"user", "group", "qos"}
+// trace import writes the QOS there), or, on a platform of nodes, the
+// node group its (last) run held nodes of (nodegroup: the groups of
+// --nodes in their order, numbered from 0; a job on nodes of several
+// groups is counted under MixedNodeGroups).
+var MetricsByKeys = []string{"user", "group", "qos", "nodegroup"}
+
+// MixedNodeGroups is the id of the jobs --metrics-by nodegroup counts
+// apart: those whose nodes lie in several node groups.
+const MixedNodeGroups = -2
 
 // MaxGroupsPrinted is how many groups the printed summary lists (the
 // most jobs first); summary.json has every group.
@@ -49,7 +59,7 @@ func checkMetricsBy(by string) error {
 	if by == "" || slices.Contains(MetricsByKeys, by) {
 		return nil
 	}
-	return &SettingError{Setting: "--metrics-by", Err: fmt.Errorf("--metrics-by %q: want user, group or qos", by)}
+	return &SettingError{Setting: "--metrics-by", Err: fmt.Errorf("--metrics-by %q: want user, group, qos or nodegroup", by)}
 }
 
 // groupSums routes each job's events to the summary of its group.
@@ -59,21 +69,59 @@ type groupSums struct {
 	tau  float64
 	sums map[int32]*metrics.Summary
 	work map[int32]float64 // CPU-seconds of the group's ended jobs
+	// ns, under the key nodegroup: the platform, and each started job's
+	// node group (known only at its start).
+	ns  *nodes.Nodes
+	ran map[job.ID]int32
 }
 
 func (g *groupSums) of(j *actual.Job) (int32, *metrics.Summary) {
-	k := g.key(j)
+	var k int32
+	if g.ns != nil {
+		var ok bool
+		if k, ok = g.ran[j.ID]; !ok {
+			k = -1 // ended without a start: no node group
+		}
+	} else {
+		k = g.key(j)
+	}
+	return k, g.sum(k)
+}
+
+func (g *groupSums) sum(k int32) *metrics.Summary {
 	s, ok := g.sums[k]
 	if !ok {
 		s = metrics.NewSummary(1, g.tau)
 		g.sums[k] = s
 	}
-	return k, s
+	return s
 }
 
 func (g *groupSums) JobSubmitted(now float64, j *actual.Job) {
+	if g.ns != nil {
+		return // its node group is known at its start
+	}
 	_, s := g.of(j)
 	s.JobSubmitted(now, j)
+}
+
+// JobStarted, under the key nodegroup, places the job in the node
+// group of the nodes it starts on (a requeued job: of its last run).
+func (g *groupSums) JobStarted(now float64, st engine.Start) {
+	if g.ns == nil || st.Alloc == nil {
+		return
+	}
+	k := int32(-1)
+	for _, na := range st.Alloc.Nodes {
+		switch grp := int32(g.ns.GroupOf(na.Node)); {
+		case k == -1:
+			k = grp
+		case grp != k:
+			k = MixedNodeGroups
+		}
+	}
+	g.ran[st.Job.ID] = k
+	g.sum(k).JobSubmitted(now, st.Job)
 }
 func (g *groupSums) JobFinished(now float64, r *engine.Record) {
 	k, s := g.of(r.Job)
@@ -93,6 +141,11 @@ func openGroupSums(a *traceAsm, _ *os.File) (engine.Listener, error) {
 	}
 	g := &groupSums{tau: tau, sums: map[int32]*metrics.Summary{}, work: map[int32]float64{}}
 	switch a.s.Outputs.By {
+	case "nodegroup":
+		if a.ns == nil {
+			return nil, &SettingError{Setting: "--metrics-by", Err: errors.New("--metrics-by nodegroup needs a platform of nodes (--nodes, docs/nodes.md)")}
+		}
+		g.ns, g.ran = a.ns, map[job.ID]int32{}
 	case "user":
 		g.key = func(j *actual.Job) int32 { return j.User }
 	case "group":
@@ -111,6 +164,13 @@ func reportGroupSums(a *traceAsm, res *TraceResult) {
 	var names map[int32]string
 	h := a.rd.Header()
 	switch a.s.Outputs.By {
+	case "nodegroup":
+		names = map[int32]string{MixedNodeGroups: "several node groups", -1: "never started"}
+		for i := range a.ns.Groups() {
+			if n, err := nodes.Compress(a.ns.Group(i).Names); err == nil {
+				names[int32(i)] = n
+			}
+		}
 	case "user":
 		names = h.IDNames("User")
 	case "group":

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -83,7 +84,65 @@ func TestMetricsByHand(t *testing.T) {
 		t.Errorf("by qos: %+v", g)
 	}
 	bad := RunSpec{Workload: WorkloadSpec{Trace: trace}, Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{By: "account"}}
-	if err := bad.Check(); err == nil || !strings.Contains(err.Error(), `--metrics-by "account": want user, group or qos`) {
+	if err := bad.Check(); err == nil || !strings.Contains(err.Error(), `--metrics-by "account": want user, group, qos or nodegroup`) {
 		t.Errorf("a bad key: %v", err)
+	}
+}
+
+// --metrics-by nodegroup, worked by hand: nodes a1, a2 of 2 cores
+// (group 0) and b1 of 4 (group 1), FCFS, first fit by node id. Job 1 (2
+// CPUs, 10 s) takes a1 at 0; job 2 (4 CPUs, 10 s) at 1 takes a2 and 2 of
+// b1's cores: two groups, counted apart; job 3 (2, 5 s) at 2 takes b1's
+// other 2; job 4 (2, 4 s, submitted at 3) waits for them until 7; job 5
+// (1, 2 s, at 4) waits behind it, then for a1 at 10. So a[1-2]: jobs 1
+// and 5, waits 0 and 6, responses 10 and 8; b1: jobs 3 and 4, waits 0
+// and 4, responses 5 and 8; several groups: job 2. CPU-seconds 20 + 2,
+// 10 + 8 and 40 of 80. Every bounded slowdown is 1 (tau 10 s).
+func TestMetricsByNodeGroupHand(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeTrace(t, dir, "g.swf", "; MaxProcs: 8\n"+
+		"1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n"+
+		"2 1 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n"+
+		"3 2 0 5 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n"+
+		"4 3 0 4 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n"+
+		"5 4 0 2 1 -1 -1 1 20 -1 1 1 1 -1 1 -1 -1 -1\n", false)
+	out := filepath.Join(dir, "out")
+	spec := RunSpec{Workload: WorkloadSpec{Trace: trace}, Platform: PlatformSpec{Nodes: []string{"a[1-2]:cores=2", "b1:cores=4"}},
+		Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{Dir: out, By: "nodegroup"}}
+	if err := spec.Check(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := spec.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		By GroupMetrics `json:"metrics_by"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	want := GroupMetrics{Key: "nodegroup", List: []GroupSummary{
+		{ID: 0, Name: "a[1-2]", Jobs: 2, MeanWait: 3, MaxWait: 6, MeanResponse: 9, MeanBoundedSlowdown: 1, CPUShare: 22.0 / 80},
+		{ID: 1, Name: "b1", Jobs: 2, MeanWait: 2, MaxWait: 4, MeanResponse: 6.5, MeanBoundedSlowdown: 1, CPUShare: 18.0 / 80},
+		{ID: MixedNodeGroups, Name: "several node groups", Jobs: 1, MeanWait: 0, MaxWait: 0, MeanResponse: 10, MeanBoundedSlowdown: 1, CPUShare: 40.0 / 80},
+	}}
+	if !reflect.DeepEqual(s.By, want) {
+		t.Errorf("metrics_by\n%+v\nwant\n%+v", s.By, want)
+	}
+	var text bytes.Buffer
+	if err := WriteSummary(&text, res, spec); err != nil {
+		t.Fatal(err)
+	}
+	if line := "  several node groups: 1 jobs ended, mean wait 0.0 s"; !strings.Contains(text.String(), line) {
+		t.Errorf("the printed summary lacks %q:\n%s", line, text.String())
+	}
+	pool := RunSpec{Workload: WorkloadSpec{Trace: trace}, Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{By: "nodegroup"}}
+	if err := pool.Check(); err == nil || !strings.Contains(err.Error(), "--metrics-by nodegroup needs a platform of nodes") {
+		t.Errorf("nodegroup on a pool of CPUs: %v", err)
 	}
 }

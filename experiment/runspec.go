@@ -214,8 +214,9 @@ type OutputSpec struct {
 	Metrics []string `json:"metrics,omitempty"`
 	// Tau is the bounded-slowdown threshold; 0 = metrics.DefaultTau.
 	Tau float64 `json:"tau,omitempty"`
-	// By, on a trace run, also groups the jobs by user, group or qos
-	// (MetricsByKeys; 'run --metrics-by') and writes each group's
+	// By, on a trace run, also groups the jobs by user, group or qos,
+	// or on a platform of nodes by node group (MetricsByKeys; 'run
+	// --metrics-by') and writes each group's
 	// metrics to summary.json's metrics_by and the printed summary; ""
 	// none.
 	By string `json:"metrics_by,omitempty"`
@@ -323,6 +324,8 @@ func (s *RunSpec) Check() error {
 	}
 	if err := checkMetricsBy(o.By); err != nil {
 		errs = append(errs, err)
+	} else if o.By == "nodegroup" && len(p.Nodes) == 0 {
+		add("--metrics-by", errors.New("--metrics-by nodegroup needs a platform of nodes (--nodes, docs/nodes.md)"))
 	}
 	if ms, err := traceMetrics(o.Metrics); err != nil {
 		add("--metric", fmt.Errorf("--metric: %w", err))

@@ -18,7 +18,7 @@ const groupsKey = "metrics_by.list"
 
 // groupTable is the page's table of metrics_by.
 type groupTable struct {
-	Key   string // user, group or qos
+	Key   string // user, group, qos or nodegroup
 	Total int    // groups in the file
 	Rows  []groupRow
 }
