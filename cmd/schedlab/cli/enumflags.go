@@ -86,7 +86,14 @@ func foldEnumFlags(app *kong.Application, args []string) ([]string, error) {
 				out[at] = s
 			}
 		default:
-			return nil, fmt.Errorf("--%s: %q is not one of %s; did you mean %s?", name, text, strings.Join(values, ", "), s)
+			// the empty value (a flag's "none", as --metrics-by's) is
+			// not one to type: listed as its flag's absence
+			shown := slices.DeleteFunc(slices.Clone(values), func(v string) bool { return v == "" })
+			none := ""
+			if len(shown) < len(values) {
+				none = " (or none: leave the flag out)"
+			}
+			return nil, fmt.Errorf("--%s: %q is not one of %s%s; did you mean %s?", name, text, strings.Join(shown, ", "), none, s)
 		}
 	}
 	if out == nil {

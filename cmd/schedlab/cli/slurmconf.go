@@ -122,7 +122,7 @@ func writeSlurmConf(w io.Writer, name string, cfg *slurmconf.Config) error {
 			fmt.Fprintf(&b, "  %s\n", wn)
 		}
 	}
-	b.WriteString("\n'run --slurm-conf FILE --slurm-nodes --policy slurm' runs these nodes with Slurm's scheduler settings above (docs/slurm.md, \"The slurm policy\"); partitions on nodes are not built yet.\n")
+	b.WriteString("\n'run --slurm-conf FILE --slurm-nodes --policy slurm' runs these nodes with Slurm's scheduler settings above (docs/slurm.md, \"The slurm policy\"), the partitions above as partitions of those nodes (docs/nodes.md, \"Partitions on nodes\").\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

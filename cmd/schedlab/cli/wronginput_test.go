@@ -63,6 +63,7 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"--policy", "easy", "--order", "sfj"}, `option order: "sfj" is not one of fcfs, sjf, multifactor; did you mean sjf?`},
 		{[]string{"--policy", "easy", "--estimate", "reqest"}, `--estimate: "reqest" is not one of request, exact, tsafrir, predict; did you mean request?`},
 		{[]string{"--policy", "easy", "--on-overrun=kil"}, `--on-overrun: "kil" is not one of kill, continue; did you mean kill?`},
+		{[]string{"--policy", "easy", "--metrics-by", "usr"}, `--metrics-by: "usr" is not one of user, group, qos, nodegroup (or none: leave the flag out); did you mean user?`},
 	} {
 		args := append([]string{"run", "--trace", trace, "--no-out"}, c.flags...)
 		code, stderr := runMain(args...)
