@@ -333,14 +333,7 @@ func (c *NodeCluster) hitNodeJobs() error {
 		}
 		if requeue {
 			c.stats.Requeued++
-			s.machine, s.cpus, s.killed = -1, s.cpus[:0], false
-			s.attempts++
-			c.waiting++
-			c.started--
-			c.stats.MaxQueued = max(c.stats.MaxQueued, c.waiting)
-			c.countWaiting(&s.job, 1)
-			c.cfg.Policy.Finish(c.now, s.job.ID)
-			c.cfg.Policy.Submit(c.now, s.job.Info())
+			c.requeue(s)
 			continue
 		}
 		c.stats.FailureKilled++

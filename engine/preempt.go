@@ -41,14 +41,7 @@ func (c *NodeCluster) preempt(d policy.Preempt) error {
 	}
 	if d.Requeue {
 		c.stats.PreemptRequeued++
-		s.machine, s.cpus, s.killed = -1, s.cpus[:0], false
-		s.attempts++
-		c.waiting++
-		c.started--
-		c.stats.MaxQueued = max(c.stats.MaxQueued, c.waiting)
-		c.countWaiting(&s.job, 1)
-		c.cfg.Policy.Finish(c.now, s.job.ID)
-		c.cfg.Policy.Submit(c.now, s.job.Info())
+		c.requeue(s)
 		return nil
 	}
 	s.preempted = true
@@ -57,4 +50,19 @@ func (c *NodeCluster) preempt(d policy.Preempt) error {
 	c.cfg.Policy.Finish(c.now, s.job.ID)
 	s.dead = true // released when its void completion event comes
 	return nil
+}
+
+// requeue puts a job whose run was cut short (a preemption with
+// requeue, a node lost under a requeue rule) back in the queue: it holds
+// nothing, waits again as a new attempt, and the policy sees its run
+// end and the job submitted anew.
+func (c *NodeCluster) requeue(s *slot) {
+	s.machine, s.cpus, s.killed = -1, s.cpus[:0], false
+	s.attempts++
+	c.waiting++
+	c.started--
+	c.stats.MaxQueued = max(c.stats.MaxQueued, c.waiting)
+	c.countWaiting(&s.job, 1)
+	c.cfg.Policy.Finish(c.now, s.job.ID)
+	c.cfg.Policy.Submit(c.now, s.job.Info())
 }

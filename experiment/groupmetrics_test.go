@@ -29,30 +29,8 @@ func TestMetricsByHand(t *testing.T) {
 		"3 2 0 5 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n"+
 		"4 3 0 4 1 -1 -1 1 20 -1 1 2 1 -1 2 -1 -1 -1\n", false)
 	run := func(by string) (GroupMetrics, string) {
-		out := filepath.Join(dir, by)
-		spec := RunSpec{Workload: WorkloadSpec{Trace: trace}, Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{Dir: out, By: by}}
-		if err := spec.Check(); err != nil {
-			t.Fatal(err)
-		}
-		res, err := spec.Run()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(filepath.Join(out, "summary.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s struct {
-			By GroupMetrics `json:"metrics_by"`
-		}
-		if err := json.Unmarshal(b, &s); err != nil {
-			t.Fatal(err)
-		}
-		var text bytes.Buffer
-		if err := WriteSummary(&text, res, spec); err != nil {
-			t.Fatal(err)
-		}
-		return s.By, text.String()
+		return runMetricsBy(t, RunSpec{Workload: WorkloadSpec{Trace: trace}, Policy: PolicySpec{Name: "fcfs"},
+			Outputs: OutputSpec{Dir: filepath.Join(dir, by), By: by}})
 	}
 	g, text := run("user")
 	want := GroupMetrics{Key: "user", List: []GroupSummary{
@@ -106,9 +84,29 @@ func TestMetricsByNodeGroupHand(t *testing.T) {
 		"3 2 0 5 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n"+
 		"4 3 0 4 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n"+
 		"5 4 0 2 1 -1 -1 1 20 -1 1 1 1 -1 1 -1 -1 -1\n", false)
-	out := filepath.Join(dir, "out")
-	spec := RunSpec{Workload: WorkloadSpec{Trace: trace}, Platform: PlatformSpec{Nodes: []string{"a[1-2]:cores=2", "b1:cores=4"}},
-		Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{Dir: out, By: "nodegroup"}}
+	by, text := runMetricsBy(t, RunSpec{Workload: WorkloadSpec{Trace: trace}, Platform: PlatformSpec{Nodes: []string{"a[1-2]:cores=2", "b1:cores=4"}},
+		Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{Dir: filepath.Join(dir, "out"), By: "nodegroup"}})
+	want := GroupMetrics{Key: "nodegroup", List: []GroupSummary{
+		{ID: 0, Name: "a[1-2]", Jobs: 2, MeanWait: 3, MaxWait: 6, MeanResponse: 9, MeanBoundedSlowdown: 1, CPUShare: 22.0 / 80},
+		{ID: 1, Name: "b1", Jobs: 2, MeanWait: 2, MaxWait: 4, MeanResponse: 6.5, MeanBoundedSlowdown: 1, CPUShare: 18.0 / 80},
+		{ID: MixedNodeGroups, Name: "several node groups", Jobs: 1, MeanWait: 0, MaxWait: 0, MeanResponse: 10, MeanBoundedSlowdown: 1, CPUShare: 40.0 / 80},
+	}}
+	if !reflect.DeepEqual(by, want) {
+		t.Errorf("metrics_by\n%+v\nwant\n%+v", by, want)
+	}
+	if line := "  several node groups: 1 jobs ended, mean wait 0.0 s"; !strings.Contains(text, line) {
+		t.Errorf("the printed summary lacks %q:\n%s", line, text)
+	}
+	pool := RunSpec{Workload: WorkloadSpec{Trace: trace}, Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{By: "nodegroup"}}
+	if err := pool.Check(); err == nil || !strings.Contains(err.Error(), "--metrics-by nodegroup needs a platform of nodes") {
+		t.Errorf("nodegroup on a pool of CPUs: %v", err)
+	}
+}
+
+// runMetricsBy runs spec and returns summary.json's metrics_by and the
+// printed summary.
+func runMetricsBy(t *testing.T, spec RunSpec) (GroupMetrics, string) {
+	t.Helper()
 	if err := spec.Check(); err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +114,7 @@ func TestMetricsByNodeGroupHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	b, err := os.ReadFile(filepath.Join(spec.Outputs.Dir, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,23 +124,9 @@ func TestMetricsByNodeGroupHand(t *testing.T) {
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}
-	want := GroupMetrics{Key: "nodegroup", List: []GroupSummary{
-		{ID: 0, Name: "a[1-2]", Jobs: 2, MeanWait: 3, MaxWait: 6, MeanResponse: 9, MeanBoundedSlowdown: 1, CPUShare: 22.0 / 80},
-		{ID: 1, Name: "b1", Jobs: 2, MeanWait: 2, MaxWait: 4, MeanResponse: 6.5, MeanBoundedSlowdown: 1, CPUShare: 18.0 / 80},
-		{ID: MixedNodeGroups, Name: "several node groups", Jobs: 1, MeanWait: 0, MaxWait: 0, MeanResponse: 10, MeanBoundedSlowdown: 1, CPUShare: 40.0 / 80},
-	}}
-	if !reflect.DeepEqual(s.By, want) {
-		t.Errorf("metrics_by\n%+v\nwant\n%+v", s.By, want)
-	}
 	var text bytes.Buffer
 	if err := WriteSummary(&text, res, spec); err != nil {
 		t.Fatal(err)
 	}
-	if line := "  several node groups: 1 jobs ended, mean wait 0.0 s"; !strings.Contains(text.String(), line) {
-		t.Errorf("the printed summary lacks %q:\n%s", line, text.String())
-	}
-	pool := RunSpec{Workload: WorkloadSpec{Trace: trace}, Policy: PolicySpec{Name: "fcfs"}, Outputs: OutputSpec{By: "nodegroup"}}
-	if err := pool.Check(); err == nil || !strings.Contains(err.Error(), "--metrics-by nodegroup needs a platform of nodes") {
-		t.Errorf("nodegroup on a pool of CPUs: %v", err)
-	}
+	return s.By, text.String()
 }
