@@ -22,6 +22,13 @@ import (
 // batch runs 20 jobs, debug 10.
 func partsRun(t *testing.T) string {
 	t.Helper()
+	return partsRunOf(t, partsTrace(t), "easy")
+}
+
+// partsTrace writes partsRun's trace (testdata/tiny.swf with its jobs
+// in partitions 1 and 2) and returns its path.
+func partsTrace(t *testing.T) string {
+	t.Helper()
 	src, err := os.ReadFile("testdata/tiny.swf")
 	if err != nil {
 		t.Fatal(err)
@@ -45,12 +52,54 @@ func partsRun(t *testing.T) string {
 	if err := os.WriteFile(trace, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := filepath.Join(dir, "run")
+	return trace
+}
+
+// partsRunOf runs trace (partsTrace) under policy with partsRun's two
+// partitions, into a folder named by the policy.
+func partsRunOf(t *testing.T, trace, policy string) string {
+	t.Helper()
+	run := filepath.Join(t.TempDir(), policy)
 	if _, err := (experiment.RunSpec{Workload: experiment.WorkloadSpec{Trace: trace}, Platform: experiment.PlatformSpec{Partitions: []string{"batch:0-11", "debug:12-15"}},
-		Policy: experiment.PolicySpec{Name: "easy"}, Outputs: experiment.OutputSpec{Dir: run}}).Run(); err != nil {
+		Policy: experiment.PolicySpec{Name: policy}, Outputs: experiment.OutputSpec{Dir: run}}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	return run
+}
+
+// The comparison page of two runs with partitions (EASY and FCFS on
+// partsRun's trace) gives each run's partitions in words, side by side
+// in the row run.partitions.list, not as JSON: the same partitions and
+// jobs (20 in batch, 10 in debug: the trace's, worked out above), the
+// mean waits of each policy.
+func TestComparePartitions(t *testing.T) {
+	trace := partsTrace(t)
+	a, b := partsRunOf(t, trace, "easy"), partsRunOf(t, trace, "fcfs")
+	out := filepath.Join(t.TempDir(), "compare.html")
+	if err := Compare([]string{a, b}, out); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	if strings.Contains(s, "&#34;cpus&#34;") || strings.Contains(s, `"cpus":`) {
+		t.Error("the comparison page shows the partitions' list as JSON")
+	}
+	row := regexp.MustCompile(`<tr><th>run.partitions.list</th><td>([^<]*)</td><td( class="differs")?>([^<]*)</td></tr>`).FindStringSubmatch(s)
+	if row == nil {
+		t.Fatal("no row run.partitions.list with a cell per run on the comparison page")
+	}
+	cell := regexp.MustCompile(`^batch \(CPUs 0-11, 20 jobs, mean wait ([^)]+)\); debug \(CPUs 12-15, 10 jobs, mean wait ([^)]+)\)$`)
+	ea, fa := cell.FindStringSubmatch(row[1]), cell.FindStringSubmatch(row[3])
+	if ea == nil || fa == nil {
+		t.Fatalf("the partitions' cells %q and %q do not name batch (20 jobs) and debug (10 jobs) in words", row[1], row[3])
+	}
+	t.Logf("EASY: %s\nFCFS: %s", row[1], row[3])
+	if (row[1] != row[3]) != (row[2] != "") {
+		t.Errorf("the FCFS cell %q is marked differs=%v beside EASY's %q", row[3], row[2] != "", row[1])
+	}
 }
 
 // minutes writes seconds as the page does for 100 s to 100 min: three
