@@ -73,6 +73,7 @@ import (
 	"github.com/schedlab/schedlab/cmd/libschedlab/inproc"
 	"github.com/schedlab/schedlab/experiment"
 	"github.com/schedlab/schedlab/job"
+	"github.com/schedlab/schedlab/metrics/energy"
 	"github.com/schedlab/schedlab/platform/nodes"
 	"github.com/schedlab/schedlab/policy/external"
 )
@@ -93,9 +94,10 @@ type handle struct {
 	// goroutines (do), never from the caller's (a cgo callback's,
 	// locked to its C thread: Go's coroutines refuse the switch).
 	unbound bool
-	// nodes is the run spec's node groups (nil: a pool of CPUs), for
-	// sl_gym_start's environment
+	// nodes is the run spec's node groups (nil: a pool of CPUs), and
+	// power its power model ("": none), for sl_gym_start's environment
 	nodes []string
+	power string
 }
 
 // do runs f where the run's coroutine may be resumed: here for a run
@@ -198,7 +200,7 @@ func sl_open(specJSON *C.char, err **C.char) C.uintptr_t {
 		*err = C.CString(fmt.Sprintf("sl_open: not a run spec (JSON {\"spec\": {...}, \"json\": bool}): %v", e))
 		return 0
 	}
-	s := &handle{thread: C.sl_thread(), unbound: in.Unbound, nodes: in.Spec.Platform.Nodes}
+	s := &handle{thread: C.sl_thread(), unbound: in.Unbound, nodes: in.Spec.Platform.Nodes, power: in.Spec.Platform.Power}
 	if in.Unbound {
 		done := make(chan struct{})
 		go func() { s.sim = inproc.Start(in.Spec, in.JSON); close(done) }()
@@ -402,6 +404,14 @@ func gymPrepare(h C.uintptr_t, g *C.sl_gym) (*handle, *gym.Env, C.int) {
 		return nil, nil, statusRefused
 	}
 	cfg.Nodes = shape.ns
+	if s.power != "" {
+		p, e := energy.ParsePower(s.power)
+		if e != nil {
+			g.err = C.CString("schedlab: power: " + e.Error())
+			return nil, nil, statusRefused
+		}
+		cfg.Power = &[2]float64{p.IdleW, p.ComputeW}
+	}
 	obs := unsafe.Slice((*float32)(unsafe.Pointer(g.obs)), shape.Size)
 	mask := unsafe.Slice((*int8)(unsafe.Pointer(g.mask)), w)
 	env, e := gym.New(s.sim, cfg, obs, mask)

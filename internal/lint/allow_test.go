@@ -65,7 +65,7 @@ var allowImports = map[string][]string{
 	"cmd/schedlab":             {"cmd/schedlab/cli", "internal/addrspace"},
 	"cmd/schedlab/launch":      nil,
 	"cmd/libschedlab/gym":      {"policy/external", "job", "platform/nodes"}, // job: the ids and users of the running jobs it keeps for the observation features; platform/nodes: what is free on a platform of nodes, and which jobs fit it
-	"cmd/libschedlab":          {"cmd/libschedlab/gym", "cmd/libschedlab/inproc", "experiment", "job", "platform/nodes", "policy/external"},
+	"cmd/libschedlab":          {"cmd/libschedlab/gym", "cmd/libschedlab/inproc", "experiment", "job", "metrics/energy", "platform/nodes", "policy/external"},
 	"tools/...":                {"..."}, // programs around the project: anything
 	"internal/lint":            nil,
 	"internal/testref":         {"job", "job/actual", "platform", "validate"},

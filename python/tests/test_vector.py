@@ -122,7 +122,8 @@ def check_same(a, b):
     [
         (AutoresetMode.NEXT_STEP, dict(episode_jobs=48, window=8)),
         (AutoresetMode.SAME_STEP, dict(episode_jobs=40, window=4, reward={"step_wait": 2.0, "episode_bsld": 0.5})),
-        (AutoresetMode.NEXT_STEP, dict(episode_jobs=32, window=3, reward="step_wait", features=ALL)),
+        # every feature ("power" needs a power model)
+        (AutoresetMode.NEXT_STEP, dict(episode_jobs=32, window=3, reward="step_wait", features=ALL, power="95:190.74")),
     ],
 )
 def test_vector_same_as_singles(mode, kw):
@@ -188,7 +189,7 @@ def test_features_by_name():
     names = [f["name"] for f in decl]
     assert len(set(names)) == len(names) and set(sgym.DEFAULT_FEATURES) <= set(names)
     assert [f["slot"] for f in decl] == sorted((f["slot"] for f in decl), reverse=True)  # per slot first
-    with pytest.raises(ValueError, match=r"unknown observation feature 'gpus' \(known: present, cpus, .*queue_work\)"):
+    with pytest.raises(ValueError, match=r"unknown observation feature 'gpus' \(known: present, cpus, .*queue_work, power\)"):
         SchedulingEnv(features=["present", "gpus"])
     with pytest.raises(ValueError, match="given twice"):
         SchedulingEnv(features=["wait", "wait"], engine="inprocess")
@@ -212,6 +213,25 @@ def test_features_by_name():
         o2, _, t2, _, i2 = d.step(1)
         assert t1 == t2
     env.close(), d.close()
+
+
+def test_power_feature():
+    # "power" is the machine's watts over COMPUTE_W x CPUs: with power=
+    # "10:30" on the default trace (KTH, 100 CPUs) it is (10 x 100 + 20 x
+    # (100 - free)) / 3000, i.e. 1/3 + 2/3 x (1 - free_cpus), at every
+    # step; without power= it is refused
+    kw = dict(episode_jobs=64, window=4, engine="inprocess")
+    with pytest.raises(Exception, match="needs a power model"):
+        SchedulingEnv(features=["free_cpus", "power"], **kw).reset(seed=1)
+    env = SchedulingEnv(features=["free_cpus", "power"], power="10:30", **kw)
+    assert env.observation_space.shape == (2,)
+    o, info = env.reset(seed=3)
+    for _ in range(40):
+        assert abs(o[1] - np.float32(1 / 3 + 2 / 3 * (1 - o[0]))) < 1e-6, o
+        o, _, term, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if term:
+            break
+    env.close()
 
 
 def test_features_table_documented():

@@ -44,6 +44,7 @@ const (
 	mRemainingMean
 	mRemainingMin
 	mQueueWork
+	mPower
 	nFreeCores
 	nFreeMem
 	nFreeGRES
@@ -101,6 +102,9 @@ var Declared = []Feature{
 	mRemainingMin: machine("running_remaining_min",
 		"the least estimated remaining time of a running job (the soonest estimated end); 0 when none runs", "time_scale"),
 	mQueueWork: machine("queue_work", "estimated work waiting: sum of CPUs x estimate over the waiting jobs", "the platform's CPUs x time_scale"),
+	mPower: machine("power",
+		"the machine's watts at this instant under the run's power model (power=IDLE_W:COMPUTE_W; docs/energy.md): IDLE_W x CPUs + (COMPUTE_W - IDLE_W) x CPUs busy; on nodes the sum over the nodes of IDLE_W + (COMPUTE_W - IDLE_W) x cores held / cores; needs power=",
+		"COMPUTE_W x the platform's CPUs (on nodes: x its nodes)"),
 	nFreeCores: node("node_free_cores", "cores of the node still free at this instant", "the node's cores", false),
 	nFreeMem: node("node_free_mem", "memory of the node still free at this instant (1 on a node whose memory is not modelled: it never limits)",
 		"the node's memory", false),

@@ -33,6 +33,10 @@ type Config struct {
 	// is free on it to tell which jobs fit (nodes.State: the engine's
 	// selection rule). nil on a pool of CPUs.
 	Nodes *nodes.Nodes
+	// Power, when the run has a power model (its IDLE_W and COMPUTE_W:
+	// watts a CPU, on nodes a node, draws idle and running jobs), gives
+	// the feature "power"; nil: none (the feature is refused).
+	Power *[2]float64
 }
 
 // Runner is a run driven one instant at a time (*inproc.Sim): Next
@@ -63,6 +67,7 @@ type Env struct {
 	F       int // slot features
 	fitsAt  int // "fits" in a slot's features, -1 if not chosen
 	freeAt  int // "free_cpus" in the machine's, -1 if not chosen
+	powerAt int // "power" in the machine's, -1 if not chosen
 	users   bool
 	track   bool              // the running jobs are kept (user_usage, running_remaining_*)
 	running []runJob          // in start order
@@ -187,6 +192,9 @@ func New(run Runner, cfg Config, obs []float32, mask []int8) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Power == nil && slices.Contains(lay.Machine, mPower) {
+		return nil, errors.New(`gym: the feature "power" needs a power model (power="IDLE_W:COMPUTE_W")`)
+	}
 	size := lay.Size(cfg.Window)
 	if cfg.Nodes != nil {
 		size = lay.SizeOn(cfg.Window, cfg.Nodes.Len(), len(cfg.Nodes.Kinds()))
@@ -198,7 +206,7 @@ func New(run Runner, cfg Config, obs []float32, mask []int8) (*Env, error) {
 	clear(obs)
 	clear(mask)
 	e := &Env{cfg: cfg, run: run, obs: obs, mask: mask, rows: make([]int, 0, cfg.Window),
-		lay: lay, F: len(lay.Slot), fitsAt: slotOffset(lay, fFits, 0), freeAt: slices.Index(lay.Machine, mFree)}
+		lay: lay, F: len(lay.Slot), fitsAt: slotOffset(lay, fFits, 0), freeAt: slices.Index(lay.Machine, mFree), powerAt: slices.Index(lay.Machine, mPower)}
 	if cfg.Nodes != nil {
 		e.nd = newNodeSide(cfg.Nodes, lay)
 		e.F, e.fitsAt = lay.SlotWidth(len(e.nd.kinds)), slotOffset(lay, fFits, len(e.nd.kinds))
@@ -597,7 +605,29 @@ func (e *Env) fits() bool {
 	if some && e.nd != nil {
 		e.nodeObs()
 	}
+	if some && e.powerAt >= 0 {
+		e.obs[e.cfg.Window*e.F+e.powerAt] = clip(e.power())
+	}
 	return some
+}
+
+// power is the machine's watts at this instant over its most
+// (Config.Power; the feature "power"): on a pool of CPUs
+// (IDLE_W x CPUs + (COMPUTE_W - IDLE_W) x CPUs busy) / (COMPUTE_W x
+// CPUs); on nodes the sum over the nodes of IDLE_W + (COMPUTE_W -
+// IDLE_W) x cores held / cores, over COMPUTE_W x nodes (0 when
+// COMPUTE_W is 0).
+func (e *Env) power() float64 {
+	idle, compute := e.cfg.Power[0], e.cfg.Power[1]
+	if e.nd == nil {
+		return ratio(idle*e.cpus+(compute-idle)*(e.cpus-float64(e.free)), compute*e.cpus)
+	}
+	w := 0.0
+	for id := range e.nd.ns.Len() {
+		c := float64(e.nd.ns.Node(id).Cores())
+		w += idle + (compute-idle)*ratio(c-float64(e.nd.state.FreeCores(id)), c)
+	}
+	return ratio(w, compute*float64(e.nd.ns.Len()))
 }
 
 // clip is x in [0, 1] as a float32 (NaN stays NaN, as numpy's clip).

@@ -351,3 +351,54 @@ func TestHandComputedFeatures(t *testing.T) {
 		t.Error("a feature given twice: no error")
 	}
 }
+
+// The feature "power" by hand: 10 CPUs at 10 W idle and 30 W running a
+// job, so (10 x 10 + 20 x CPUs busy) / (30 x 10): all idle 1/3; after A
+// (4 CPUs) starts 180/300; after B (2), C (8) does not fit: on to t=30,
+// where the script has 2 CPUs busy: 140/300. Without a power model the
+// feature is refused.
+func TestHandComputedPower(t *testing.T) {
+	a, b, c := jobInfo(1, 0, 4, 100), jobInfo(2, 0, 2, 50), jobInfo(3, 0, 8, 20)
+	plat := platform.MustCluster(10)
+	run := &script{reqs: []*external.Request{
+		{Now: 0, Begins: true, Free: []int{10}, Waiting: []job.Info{a, b, c}, Platform: plat},
+		{Now: 30, Free: []int{8}, Running: 1, Waiting: []job.Info{c}, Platform: plat},
+		{Now: 70, Ends: true, Platform: plat},
+	}}
+	names := []string{"free_cpus", "power"}
+	lay, err := ParseFeatures(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, mask := make([]float32, lay.Size(1)), make([]int8, 1)
+	cfg := Config{Window: 1, TimeScale: 100, QueueScale: 4, Features: names}
+	if _, err := New(run, cfg, obs, mask); err == nil || !strings.Contains(err.Error(), `the feature "power" needs a power model`) {
+		t.Errorf("power without a power model: %v", err)
+	}
+	cfg.Power = &[2]float64{10, 30}
+	env, err := New(run, cfg, obs, mask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(obs) != 2 {
+		t.Fatalf("observation of %d numbers, want free_cpus and power", len(obs))
+	}
+	check := func(what string, free, power float64) {
+		t.Helper()
+		if want := []float32{f32(free), f32(power)}; !slices.Equal(obs, want) {
+			t.Errorf("%s: obs %v, want %v", what, obs, want)
+		}
+	}
+	if ok, err := env.Start(); !ok || err != nil {
+		t.Fatalf("Start: %v, %v", ok, err)
+	}
+	check("t=0", 1, 100.0/300)
+	if ok, _, err := env.Step(0); !ok || err != nil {
+		t.Fatalf("Step: %v %v", ok, err)
+	}
+	check("t=0 after A", 0.6, 180.0/300)
+	if ok, _, err := env.Step(0); !ok || err != nil {
+		t.Fatalf("Step: %v %v", ok, err)
+	}
+	check("t=30", 0.8, 140.0/300)
+}

@@ -287,3 +287,50 @@ func TestRandomNodeEpisodes(t *testing.T) {
 		}
 	}
 }
+
+// The feature "power" on nodes, by hand, on the hand-worked episode's
+// platform (three nodes of 4 cores) at 100 W idle and 300 W running,
+// per node linear in its cores held: all idle 300/900; after job 1
+// takes g1's 4 cores 500/900; after job 3 (n1 whole) the instant is
+// over and the episode goes on to t=30, when job 3 has ended: job 1
+// alone again, 500/900; job 2 then takes 2 cores of n1 and of n2, and
+// the episode goes on to t=100, when all have ended: 300/900.
+func TestHandComputedPowerNodes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hand.jobs")
+	if err := os.WriteFile(path, []byte(handTable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ns, err := experiment.ParseNodes(handNodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"power"}
+	cfg := Config{Window: 2, TimeScale: 100, QueueScale: 4, Nodes: ns, Features: names, Power: &[2]float64{100, 300}}
+	lay, err := ParseFeaturesOn(names, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, mask := make([]float32, lay.SizeOn(2, 3, 1)), make([]int8, 2)
+	sim := inproc.Start(nodeSpec(path, handNodes), false)
+	defer sim.Close()
+	env, err := New(sim, cfg, obs, mask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(obs) != 1 {
+		t.Fatalf("observation of %d numbers, want power alone", len(obs))
+	}
+	if ok, err := env.Start(); !ok || err != nil {
+		t.Fatalf("Start: %v, %v", ok, err)
+	}
+	for k, want := range []float64{300.0 / 900, 500.0 / 900, 500.0 / 900, 300.0 / 900} {
+		if k > 0 {
+			if ok, _, err := env.Step([]int{0, 1, 0}[k-1]); !ok || err != nil {
+				t.Fatalf("step %d: %v %v", k, ok, err)
+			}
+		}
+		if obs[0] != f32(want) {
+			t.Errorf("after %d starts: power %v, want %v", k, obs[0], f32(want))
+		}
+	}
+}
