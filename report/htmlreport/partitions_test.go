@@ -79,14 +79,7 @@ func TestComparePartitions(t *testing.T) {
 	if err := Compare([]string{a, b}, out); err != nil {
 		t.Fatal(err)
 	}
-	page, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(page)
-	if strings.Contains(s, "&#34;cpus&#34;") || strings.Contains(s, `"cpus":`) {
-		t.Error("the comparison page shows the partitions' list as JSON")
-	}
+	s := partsPage(t, out, "the comparison page shows the partitions' list as JSON")
 	row := regexp.MustCompile(`<tr><th>run.partitions.list</th><td>([^<]*)</td><td( class="differs")?>([^<]*)</td></tr>`).FindStringSubmatch(s)
 	if row == nil {
 		t.Fatal("no row run.partitions.list with a cell per run on the comparison page")
@@ -152,14 +145,8 @@ func TestRunPagePartitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(page)
-	if strings.Contains(s, "&#34;cpus&#34;") || strings.Contains(s, `"cpus":`) {
-		t.Error("the page still shows the partitions' list as JSON")
-	}
+	s := partsPage(t, out, "the page still shows the partitions' list as JSON")
+	page := []byte(s)
 	table := regexp.MustCompile(`(?s)<table class="summary partitions">.*?</table>`).FindString(s)
 	if table == "" {
 		t.Fatal("no table of partitions on the page")
@@ -308,4 +295,19 @@ func TestRunPageGroups(t *testing.T) {
 			t.Errorf("page lacks %s", want)
 		}
 	}
+}
+
+// partsPage reads the page at path; a page that still holds the
+// partitions' list as JSON is an error saying complaint.
+func partsPage(t *testing.T, path, complaint string) string {
+	t.Helper()
+	page, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	if strings.Contains(s, "&#34;cpus&#34;") || strings.Contains(s, `"cpus":`) {
+		t.Error(complaint)
+	}
+	return s
 }

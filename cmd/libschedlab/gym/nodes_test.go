@@ -31,6 +31,21 @@ id	submit	runtime	procs	req_time	nodes	tasks	cpus_per_task	mem_per_node_mb	gres_
 4	10	10	4	20	0	4	1	0	gpu:2	0
 `
 
+// handEpisode writes handTable to a file and parses handNodes: the
+// hand-worked episode's job table and platform.
+func handEpisode(t *testing.T) (string, *nodes.Nodes) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "hand.jobs")
+	if err := os.WriteFile(path, []byte(handTable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ns, err := experiment.ParseNodes(handNodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, ns
+}
+
 // nodeSpec is 'schedlab run --trace path --nodes ... --policy external
 // --no-out --set view=free' as a spec.
 func nodeSpec(path string, groups []string) experiment.RunSpec {
@@ -53,14 +68,7 @@ func nodeSpec(path string, groups []string) experiment.RunSpec {
 // node free cores (/4), free memory (/8192), free gpus (/2; 0 on a
 // node without).
 func TestHandComputedNodes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "hand.jobs")
-	if err := os.WriteFile(path, []byte(handTable), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ns, err := experiment.ParseNodes(handNodes)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, ns := handEpisode(t)
 	cfg := Config{Window: 2, TimeScale: 100, QueueScale: 4, Nodes: ns}
 	lay, err := ParseFeaturesOn(nil, true)
 	if err != nil {
@@ -296,14 +304,7 @@ func TestRandomNodeEpisodes(t *testing.T) {
 // alone again, 500/900; job 2 then takes 2 cores of n1 and of n2, and
 // the episode goes on to t=100, when all have ended: 300/900.
 func TestHandComputedPowerNodes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "hand.jobs")
-	if err := os.WriteFile(path, []byte(handTable), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ns, err := experiment.ParseNodes(handNodes)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, ns := handEpisode(t)
 	names := []string{"power"}
 	cfg := Config{Window: 2, TimeScale: 100, QueueScale: 4, Nodes: ns, Features: names, Power: &[2]float64{100, 300}}
 	lay, err := ParseFeaturesOn(names, true)
