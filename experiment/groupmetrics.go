@@ -82,6 +82,7 @@ func (g *groupSums) of(j *actual.Job) (int32, *metrics.Summary) {
 		if k, ok = g.ran[j.ID]; !ok {
 			k = -1 // ended without a start: no node group
 		}
+		delete(g.ran, j.ID) // its run is over (a requeued job starts anew)
 	} else {
 		k = g.key(j)
 	}
